@@ -1,1 +1,67 @@
-"""loom_backends."""
+"""loom_backends: the backend registry and loom's built-in backends.
+
+A backend is ``fn(gm: torch.fx.GraphModule, example_inputs: list) -> callable``; the callable takes the
+graph's inputs positionally and returns what the graph returns.
+
+>>> import loom_backends
+>>> loom_backends.names()
+['aot_eager', 'eager', 'triton']
+>>> compiled = loom_backends.get("triton")(gm, example_inputs)   # doctest: +SKIP
+
+Built-in backends:
+
+- ``eager``: runs the graph module as it is.
+- ``aot_eager``: forward and backward ATen graphs through AOTAutograd, run as they are.
+- ``triton``: AOTAutograd, decomposition to core ATen, then loom's own lowering, fusion and Triton code
+  generation (kernels run under Triton's interpreter when there is no GPU).
+
+Importing this package imports neither torch's compiler stacks nor triton: each backend imports what it
+needs the first time it runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .compiled import CompiledFunction, GraphArtifact
+from .registry import Backend, UnknownBackendError, get, names, register, unregister
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Backend",
+    "CompiledFunction",
+    "GraphArtifact",
+    "UnknownBackendError",
+    "get",
+    "names",
+    "register",
+    "unregister",
+]
+
+# The built-in backends are registered under thin wrappers that import their module on first use. (The
+# wrappers are private: the submodules `eager`, `aot` and `triton` own those names on the package.)
+
+
+@register("eager")
+def _eager(gm: Any, example_inputs: list[Any]) -> Any:
+    """Run the graph module as it is."""
+    from .eager import eager as impl
+
+    return impl(gm, example_inputs)
+
+
+@register("aot_eager")
+def _aot_eager(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
+    """Forward and backward through AOTAutograd, each ATen graph run as it is."""
+    from .aot import aot_eager as impl
+
+    return impl(gm, example_inputs)
+
+
+@register("triton")
+def _triton(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
+    """AOTAutograd + core ATen decompositions + loom's fusing Triton code generator."""
+    from .triton import triton_backend
+
+    return triton_backend(gm, example_inputs)

@@ -1,0 +1,73 @@
+"""AOTAutograd glue shared by ``aot_eager`` and ``triton``, and the ``aot_eager`` backend itself.
+
+AOTAutograd traces the graph's forward and backward into ATen graphs (functionalised, optionally
+decomposed) and partitions them; each partitioned graph goes to a *graph compiler*, here
+``compile_graph(gm, example_inputs, kind) -> callable``. ``torch._functorch`` is imported only when a
+backend runs, never when ``loom_backends`` is imported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .compiled import CompiledFunction, GraphArtifact
+from .graphs import check_backend_args, with_flat_tuple_output
+
+GraphCompiler = Callable[[Any, list[Any], str], Callable[..., Any]]
+
+
+def aot_compile(
+    gm: Any,
+    example_inputs: list[Any],
+    *,
+    backend: str,
+    compile_graph: GraphCompiler,
+    decompositions: Mapping[Any, Callable[..., Any]] | None = None,
+    partition_fn: Callable[..., Any] | None = None,
+) -> CompiledFunction:
+    """Run ``gm`` through AOTAutograd, compiling forward, backward and inference graphs with ``compile_graph``."""
+    check_backend_args(gm, example_inputs)
+    from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
+
+    flat_gm, unflatten = with_flat_tuple_output(gm)
+    artifacts: list[GraphArtifact] = []
+
+    def compiler_for(kind: str) -> Callable[[Any, list[Any]], Callable[..., Any]]:
+        def compiler(graph_module: Any, inputs: list[Any]) -> Callable[..., Any]:
+            compiled = compile_graph(graph_module, list(inputs), kind)
+            artifacts.append(GraphArtifact(kind, graph_module, compiled))
+            return make_boxed_func(compiled)
+
+        return compiler
+
+    kwargs: dict[str, Any] = {}
+    if partition_fn is not None:
+        kwargs["partition_fn"] = partition_fn
+    fn = aot_module_simplified(
+        flat_gm,
+        list(example_inputs),
+        fw_compiler=compiler_for("forward"),
+        bw_compiler=compiler_for("backward"),
+        inference_compiler=compiler_for("inference"),
+        decompositions=dict(decompositions or {}),
+        **kwargs,
+    )
+    if unflatten is not None:
+        inner = fn
+
+        def fn(*args: Any) -> Any:
+            return unflatten(inner(*args))
+
+    result = CompiledFunction(backend, fn)
+    result.graphs = artifacts  # shared list: fills in as AOTAutograd compiles
+    return result
+
+
+def _run_as_is(gm: Any, example_inputs: list[Any], kind: str) -> Callable[..., Any]:
+    return gm.forward
+
+
+def aot_eager(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
+    """Forward and backward ATen graphs from AOTAutograd, each run as it is (no decompositions)."""
+    return aot_compile(gm, example_inputs, backend="aot_eager", compile_graph=_run_as_is)
