@@ -1,1 +1,31 @@
-"""loom_symbolic."""
+"""loom_symbolic: the instruction translator.
+
+Walks a function's CPython bytecode with symbolic values, records tensor work into a ``torch.fx``
+graph with FakeTensor metadata, and emits rewritten bytecode that calls the compiled graph, together
+with the guards under which that is right. Usable without the frame hook::
+
+    from loom_symbolic import translate_function
+    t = translate_function(fn, x)
+    print(t.dump())
+"""
+
+from .api import translate, translate_function
+from .errors import Location, Reason, Unsupported, UserError
+from .policy import allow_in_graph, is_skipped, skip_code
+from .translation import CapturedGraph, GraphBreak, Translation
+
+__all__ = [
+    "CapturedGraph",
+    "GraphBreak",
+    "Location",
+    "Reason",
+    "Translation",
+    "Unsupported",
+    "UserError",
+    "allow_in_graph",
+    "is_skipped",
+    "skip_code",
+    "translate",
+    "translate_function",
+]
+__version__ = "0.1.0"

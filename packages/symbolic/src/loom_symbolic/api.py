@@ -1,0 +1,141 @@
+"""The translator's public entry points: usable without the hook, by loom and by other tools."""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import itertools
+import types
+from typing import Any
+
+from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
+from .errors import Location, Reason, Unsupported
+from .translation import CapturedGraph, GraphBreak, Translation
+from .versions import SUPPORTED, current as version, is_supported
+
+CO_OPTIMIZED = 0x01
+CO_NEWLOCALS = 0x02
+CO_GENERATOR_LIKE = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
+
+_graph_ids = itertools.count()
+
+
+def translate(
+    code: types.CodeType,
+    f_locals: dict[str, Any],
+    f_globals: dict[str, Any],
+    f_builtins: dict[str, Any] | None = None,
+    closure: tuple | None = None,
+) -> Translation:
+    """Translate ``code`` as it would run with arguments ``f_locals``.
+
+    Returns a :class:`Translation`. When something cannot be modelled, ``translation.code`` is None
+    and ``translation.breaks`` holds the structured reason; the frame should then run as it is.
+    """
+    _check_arguments(code, f_locals, f_globals, f_builtins, closure)
+    if f_builtins is None:
+        f_builtins = _builtins_of(f_globals)
+    refusal = _refusal(code)
+    if refusal is not None:
+        return Translation(code, breaks=[GraphBreak(refusal)])
+    from .translator import RootTranslator
+
+    tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure)
+    try:
+        returned = tx.run()
+        return _finish(tx, returned)
+    except Unsupported as exc:
+        return Translation(code, breaks=[GraphBreak(exc.reason)])
+
+
+def translate_function(fn: Any, *args: Any, **kwargs: Any) -> Translation:
+    """Translate Python function ``fn`` as it would run for ``fn(*args, **kwargs)``."""
+    if isinstance(fn, types.MethodType):
+        args = (fn.__self__, *args)
+        fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        raise TypeError(f"translate_function() expects a Python function, got {type(fn).__name__}")
+    bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
+    bound.apply_defaults()
+    f_locals = dict(bound.arguments)
+    return translate(fn.__code__, f_locals, fn.__globals__, _builtins_of(fn.__globals__), fn.__closure__)
+
+
+def _check_arguments(code: Any, f_locals: Any, f_globals: Any, f_builtins: Any, closure: Any) -> None:
+    if not isinstance(code, types.CodeType):
+        raise TypeError(f"translate() expects a code object, got {type(code).__name__}")
+    if not hasattr(f_locals, "keys") or not hasattr(f_locals, "__getitem__"):
+        raise TypeError(f"translate() expects f_locals to be a mapping, got {type(f_locals).__name__}")
+    if not isinstance(f_globals, dict):
+        raise TypeError(f"translate() expects f_globals to be a dict, got {type(f_globals).__name__}")
+    if f_builtins is not None and not isinstance(f_builtins, dict):
+        raise TypeError(f"translate() expects f_builtins to be a dict or None, got {type(f_builtins).__name__}")
+    if closure is not None and not isinstance(closure, tuple):
+        raise TypeError(f"translate() expects closure to be a tuple of cells or None, got {type(closure).__name__}")
+    if len(closure or ()) != len(code.co_freevars):
+        raise ValueError(
+            f"translate(): {code.co_name} has {len(code.co_freevars)} free variables but the closure has "
+            f"{len(closure or ())} cells"
+        )
+
+
+def _builtins_of(f_globals: dict[str, Any]) -> dict[str, Any]:
+    found = f_globals.get("__builtins__", builtins)
+    return found.__dict__ if isinstance(found, types.ModuleType) else found
+
+
+def _refusal(code: types.CodeType) -> Reason | None:
+    where = Location(code.co_filename, code.co_firstlineno, code.co_qualname)
+    if not is_supported():
+        import sys
+
+        versions = ", ".join(f"{a}.{b}" for a, b in SUPPORTED)
+        return Reason("this Python version", f"the translator models CPython {versions} bytecode, not "
+                      f"{sys.version_info.major}.{sys.version_info.minor}", location=where)
+    if not (code.co_flags & CO_OPTIMIZED and code.co_flags & CO_NEWLOCALS):
+        return Reason("a module or class body", "only function frames are translated", location=where)
+    if code.co_flags & CO_GENERATOR_LIKE:
+        return Reason("a generator or coroutine function", "generator frames run as they are", location=where)
+    return None
+
+
+def _finish(tx: Any, returned: Any) -> Translation:
+    output = tx.output
+    body = PyCodegen()
+    for effect in output.side_effects.effects:
+        effect.replay(body)
+    if output.grad_enabled != output.initial_grad_enabled:
+        # torch.set_grad_enabled(mode) called without `with`: the mode outlives the frame.
+        import torch
+
+        body.call_const(torch._C._set_grad_enabled, 1, lambda: body.load_const(output.grad_enabled))
+        body.emit("POP_TOP")
+    body.reconstruct(returned)
+    body.emit("RETURN_VALUE")
+
+    instrs = []
+    graphs = []
+    needs_graph = body.graph_outputs or any(n.meta.get("mutates") for n in output.graph.nodes)
+    if needs_graph:
+        name = f"__loom_graph_{next(_graph_ids)}"
+        graph_module = output.finalize(body.graph_outputs)
+        graphs.append(
+            CapturedGraph(name, graph_module, [i.example for i in output.inputs], [i.source for i in output.inputs])
+        )
+        call = PyCodegen()
+        call.extend(version.load_global_callable(name))
+        for graph_input in output.inputs:
+            call.load_source(graph_input.source)
+        call.call(len(output.inputs))
+        call.emit("STORE_FAST", OUTPUTS_LOCAL)
+        instrs.extend(call.instrs)
+    instrs.extend(body.instrs)
+    code = build_code(tx.code, instrs)
+    return Translation(
+        tx.code,
+        code=code,
+        graphs=graphs,
+        guards=output.guards.build(),
+        side_effects=output.side_effects.describe(),
+    )
+

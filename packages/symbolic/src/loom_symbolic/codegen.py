@@ -1,0 +1,208 @@
+"""Emitting the rewritten bytecode: call the compiled graph, replay side effects, rebuild the result.
+
+:class:`PyCodegen` collects ``bytecode.Instr`` objects. Variables rebuild themselves through
+:meth:`PyCodegen.reconstruct`; tensors come from the graph's output tuple, which grows as the
+reconstruction asks for them, so the graph returns exactly the tensors the Python side needs.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from bytecode import Bytecode, FreeVar, Instr
+
+from .errors import Unsupported
+from .versions import current as version
+
+if TYPE_CHECKING:
+    from torch import fx
+
+    from .variables.base import Variable
+    from .variables.functions import NestedFunctionVariable
+    from .variables.tensor import TensorVariable
+
+_NO_ARG = object()
+#: The local the rewritten code keeps the graph's output tuple in.
+OUTPUTS_LOCAL = "___loom_graph_out"
+
+
+def _load_local(cg: PyCodegen, source: Any) -> None:
+    cg.emit("LOAD_FAST", source.name)
+
+
+def _load_global(cg: PyCodegen, source: Any) -> None:
+    cg.emit("LOAD_GLOBAL", (False, source.name))
+
+
+def _load_closure(cg: PyCodegen, source: Any) -> None:
+    cg.emit("LOAD_DEREF", FreeVar(source.name))
+
+
+def _load_attr(cg: PyCodegen, source: Any) -> None:
+    cg.load_source(source.base)
+    cg.emit("LOAD_ATTR", source.name)
+
+
+def _load_item(cg: PyCodegen, source: Any) -> None:
+    cg.load_source(source.base)
+    cg.load_const(source.key)
+    cg.emit("BINARY_SUBSCR")
+
+
+#: Source class name → how to push the value it reaches. One entry per loom_guards source kind.
+SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
+    "Local": _load_local,
+    "Global": _load_global,
+    "Builtin": _load_global,
+    "Closure": _load_closure,
+    "Attr": _load_attr,
+    "Item": _load_item,
+}
+
+
+class PyCodegen:
+    """Builds instruction lists for the rewritten code."""
+
+    def __init__(self) -> None:
+        self.instrs: list[Instr] = []
+        #: Graph nodes the Python side needs, in output order.
+        self.graph_outputs: list[fx.Node] = []
+        self._output_index: dict[fx.Node, int] = {}
+        self._temps: dict[int, str] = {}
+        self._temp_count = 0
+
+    # -- primitives --------------------------------------------------------------------------------
+    def emit(self, opname: str, arg: Any = _NO_ARG) -> None:
+        """Append one instruction (``arg`` omitted for argument-less opcodes)."""
+        self.instrs.append(Instr(opname) if arg is _NO_ARG else Instr(opname, arg))
+
+    def extend(self, instrs: list[Instr]) -> None:
+        self.instrs.extend(instrs)
+
+    def load_const(self, value: Any) -> None:
+        """Push ``value``: any object can be a constant of a code object built at run time."""
+        self.emit("LOAD_CONST", value)
+
+    def call(self, argc: int) -> None:
+        """Call the callable below ``argc`` arguments (NULL or self below it, as pushed before)."""
+        self.extend(version.call(argc))
+
+    def load_callable(self, fn: Any) -> None:
+        """Push ``fn`` as a constant, ready for :meth:`call` (with the NULL the call protocol wants)."""
+        self.extend(version.push_null_then([Instr("LOAD_CONST", fn)]))
+
+    def call_const(self, fn: Any, argc: int, load_args: Callable[[], None]) -> None:
+        """Push ``fn(*args)`` where ``load_args`` pushes ``argc`` arguments."""
+        self.load_callable(fn)
+        load_args()
+        self.call(argc)
+
+    def load_source(self, source: Any) -> None:
+        """Push the value ``source`` reaches from the frame."""
+        loader = SOURCE_LOADERS.get(type(source).__name__)
+        if loader is None:
+            raise Unsupported(f"rebuilding a value reached as {source}", f"no loader for {type(source).__name__} sources")
+        loader(self, source)
+
+    def new_temp(self) -> str:
+        self._temp_count += 1
+        return f"___loom_tmp_{self._temp_count}"
+
+    # -- values ------------------------------------------------------------------------------------
+    def reconstruct(self, value: Variable) -> None:
+        """Push ``value``; a mutable value made in the trace is built once and reused (aliasing)."""
+        key = id(value)
+        if key in self._temps:
+            self.emit("LOAD_FAST", self._temps[key])
+            return
+        value.reconstruct(self)
+        if value.mutable and value.source is None:
+            name = self.new_temp()
+            self.emit("COPY", 1)
+            self.emit("STORE_FAST", name)
+            self._temps[key] = name
+
+    def load_graph_output(self, tensor: TensorVariable) -> None:
+        """Push a tensor the graph computed (it becomes one of the graph's outputs)."""
+        node = tensor.node
+        if node.op == "placeholder" and tensor.source is not None:
+            self.load_source(tensor.source)  # an input handed back unchanged: read it again
+            return
+        index = self._output_index.get(node)
+        if index is None:
+            index = len(self.graph_outputs)
+            self.graph_outputs.append(node)
+            self._output_index[node] = index
+        self.emit("LOAD_FAST", OUTPUTS_LOCAL)
+        self.load_const(index)
+        self.emit("BINARY_SUBSCR")
+
+    def store_free_var(self, name: str) -> None:
+        self.emit("STORE_DEREF", FreeVar(name))
+
+    def replace_contents(self, container: Variable) -> None:
+        """Give a list or dict from outside the frame the contents the trace ended with."""
+        from .variables.containers import DictVariable, ListVariable
+
+        if isinstance(container, ListVariable):
+            container.reconstruct_items(self)
+            self.emit("BUILD_LIST", len(container.items))
+            self.load_source(container.source)
+            self.load_const(slice(None, None))
+            self.emit("STORE_SUBSCR")
+            return
+        if isinstance(container, DictVariable):
+            self.load_source(container.source)
+            self.emit("LOAD_METHOD", "clear")
+            self.call(0)
+            self.emit("POP_TOP")
+            self.load_source(container.source)
+            self.emit("LOAD_METHOD", "update")
+            for key, item in container.items.items():
+                self.load_const(key)
+                self.reconstruct(item)
+            self.emit("BUILD_MAP", len(container.items))
+            self.call(1)
+            self.emit("POP_TOP")
+            return
+        raise Unsupported(f"replaying a mutation of {container.describe()}", "not modelled")
+
+    def make_function(self, fn: NestedFunctionVariable) -> None:
+        """Rebuild a closure-free function made in the trace."""
+        flags = 0
+        if fn.defaults:
+            for item in fn.defaults:
+                self.reconstruct(item)
+            self.emit("BUILD_TUPLE", len(fn.defaults))
+            flags |= 0x01
+        if fn.kwdefaults:
+            for key, item in fn.kwdefaults.items():
+                self.load_const(key)
+                self.reconstruct(item)
+            self.emit("BUILD_MAP", len(fn.kwdefaults))
+            flags |= 0x02
+        self.load_const(fn.code)
+        self.extend(version.make_function(flags))
+
+
+def build_code(original: types.CodeType, body: list[Instr]) -> types.CodeType:
+    """A code object with ``original``'s signature, free variables and name, running ``body``.
+
+    Cell variables are dropped (the rewritten code makes no closures), so arguments that were cells
+    are plain locals; free variables are kept so the frame's closure still fits.
+    """
+    bytecode = Bytecode.from_code(original)
+    bytecode.clear()
+    bytecode.cellvars = []
+    prologue = []
+    if original.co_freevars:
+        prologue.append(Instr("COPY_FREE_VARS", len(original.co_freevars)))
+    prologue.append(Instr("RESUME", 0))
+    line = original.co_firstlineno
+    for instr in [*prologue, *body]:
+        if instr.lineno is None:
+            instr.lineno = line
+    bytecode.extend([*prologue, *body])
+    return bytecode.to_code()

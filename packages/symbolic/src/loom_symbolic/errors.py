@@ -1,0 +1,74 @@
+"""Errors the translator raises, and the structured reason attached to each unsupported construct."""
+
+from __future__ import annotations
+
+import linecache
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where in the user's source something happened: file, line, the function and the source line."""
+
+    filename: str
+    lineno: int | None
+    function: str
+
+    @property
+    def source_line(self) -> str:
+        """The stripped text of the line, or '' when the file cannot be read."""
+        if self.lineno is None:
+            return ""
+        return linecache.getline(self.filename, self.lineno).strip()
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.lineno} in {self.function}"
+
+
+@dataclass
+class Reason:
+    """Why the translator could not go on: what broke, why, where, and a hint for the user."""
+
+    what: str
+    why: str
+    hint: str = ""
+    location: Location | None = None
+    # Locations of the inlined calls that led to the failure, outermost first.
+    stack: list[Location] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        text = f"{self.what}: {self.why}"
+        if self.location is not None:
+            text += f"\n  at {self.location}"
+            line = self.location.source_line
+            if line:
+                text += f"\n    {line}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class Unsupported(Exception):  # noqa: N818 - the name says what it is, as in Dynamo
+    """A construct the translator cannot model; the caller breaks the graph or runs the frame as is."""
+
+    def __init__(self, what: str, why: str = "", hint: str = "") -> None:
+        super().__init__(f"{what}: {why}" if why else what)
+        self.reason = Reason(what=what, why=why or what, hint=hint)
+
+
+class UserError(Unsupported):
+    """The traced program itself raised (or would raise) an exception at this point.
+
+    Running the code natively raises it with the traceback the user expects, so it is treated like
+    any other unsupported construct. ``exc_type`` is the exception Python would raise, so that
+    constructs like ``getattr(obj, name, default)`` and ``hasattr`` can model the lookup failing.
+    """
+
+    def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception) -> None:
+        super().__init__(what, why, hint)
+        self.exc_type = exc_type
+
+
+def missing_attribute(owner: str, name: str) -> UserError:
+    """The error for ``owner.name`` when the attribute does not exist."""
+    return UserError(f"attribute {name!r}", f"{owner} has no attribute {name!r}", exc_type=AttributeError)

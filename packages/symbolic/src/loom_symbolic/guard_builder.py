@@ -1,0 +1,83 @@
+"""What a trace assumed about its inputs, collected as requests and turned into loom_guards guards.
+
+The translator states facts in its own terms ("this source held a tensor", "this global was that
+function"); this module is the one place that maps them onto :mod:`loom_guards` guard kinds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import loom_guards
+
+
+@dataclass(frozen=True)
+class GuardRequest:
+    """One assumption: ``kind`` of fact about the value reached through ``source``."""
+
+    kind: str
+    source: Any
+    value: Any
+
+
+def _tensor(source: Any, value: Any) -> Any:
+    return loom_guards.TensorMatch(source, value)
+
+
+def _constant(source: Any, value: Any) -> Any:
+    return loom_guards.ConstantMatch(source, value)
+
+
+def _identity(source: Any, value: Any) -> Any:
+    return loom_guards.Identity(source, value)
+
+
+def _type(source: Any, value: Any) -> Any:
+    return loom_guards.TypeMatch(source, type(value))
+
+
+def _length(source: Any, value: Any) -> Any:
+    return loom_guards.Length(source, len(value))
+
+
+def _dict_keys(source: Any, value: Any) -> Any:
+    return loom_guards.DictKeys(source, list(value))
+
+
+#: Request kind → guard constructor.
+CONSTRUCTORS = {
+    "tensor": _tensor,
+    "constant": _constant,
+    "identity": _identity,
+    "type": _type,
+    "length": _length,
+    "dict_keys": _dict_keys,
+}
+
+
+class GuardCollector:
+    """The requests made during one translation, deduplicated, in the order they were made."""
+
+    def __init__(self) -> None:
+        self._requests: dict[tuple[str, Any], GuardRequest] = {}
+
+    def add(self, kind: str, source: Any, value: Any) -> None:
+        """Record that the trace relied on ``kind`` of fact about ``source``'s value."""
+        if kind not in CONSTRUCTORS:
+            raise ValueError(f"unknown guard request kind {kind!r}")
+        self._requests.setdefault((kind, source), GuardRequest(kind, source, value))
+
+    @property
+    def requests(self) -> list[GuardRequest]:
+        """Every request, first-made first."""
+        return list(self._requests.values())
+
+    def build(self) -> list[Any]:
+        """The loom_guards guard objects for every request, plus the global torch state guard."""
+        guards = [CONSTRUCTORS[r.kind](r.source, r.value) for r in self._requests.values()]
+        guards.append(loom_guards.GlobalState())
+        return guards
+
+    def __len__(self) -> int:
+        return len(self._requests)

@@ -1,0 +1,35 @@
+"""The opcode dispatch table: one small handler per opcode, registered by name.
+
+Handlers are plain functions ``handler(tx, ins)`` that read and write the translator's stack. Each
+family lives in its own module (``names``, ``stack``, ``operators``, ``build``, ``calls``,
+``control``); semantics that differ between CPython versions live in ``loom_symbolic.versions``.
+To find the handler of ``BINARY_SUBSCR``, grep for ``"BINARY_SUBSCR"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Handler = Callable[[Any, Any], None]
+#: opname → handler. Filled by the modules imported at the bottom of this file.
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(*opnames: str) -> Callable[[Handler], Handler]:
+    """Register the decorated function as the handler of each of ``opnames``."""
+
+    def register(fn: Handler) -> Handler:
+        for name in opnames:
+            if name in HANDLERS:
+                raise RuntimeError(f"two handlers for {name}")
+            HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+from . import build, calls, control, names, operators, stack  # noqa: E402, F401  (they register handlers)
+from ..versions import current as _version  # noqa: E402
+
+_version.register(handler)

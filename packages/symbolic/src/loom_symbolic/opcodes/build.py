@@ -1,0 +1,156 @@
+"""Building and unpacking containers, slices and strings."""
+
+from __future__ import annotations
+
+from ..errors import Unsupported, UserError
+from ..variables.constant import ConstantVariable
+from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
+from . import handler
+
+
+@handler("BUILD_TUPLE")
+def build_tuple(tx, ins) -> None:
+    tx.push(TupleVariable(tx.popn(ins.arg)))
+
+
+@handler("BUILD_LIST")
+def build_list(tx, ins) -> None:
+    tx.push(ListVariable(tx.popn(ins.arg)))
+
+
+@handler("BUILD_SET")
+def build_set(tx, ins) -> None:
+    tx.push(SetVariable(tx.popn(ins.arg)))
+
+
+@handler("BUILD_MAP")
+def build_map(tx, ins) -> None:
+    flat = tx.popn(2 * ins.arg)
+    items = {DictVariable.key_of(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
+    tx.push(DictVariable(items))
+
+
+@handler("BUILD_CONST_KEY_MAP")
+def build_const_key_map(tx, ins) -> None:
+    keys = tx.pop().as_python_constant()
+    values = tx.popn(ins.arg)
+    tx.push(DictVariable(dict(zip(keys, values))))
+
+
+@handler("BUILD_SLICE")
+def build_slice(tx, ins) -> None:
+    parts = tx.popn(ins.arg)
+    if len(parts) == 2:
+        parts.append(ConstantVariable(None))
+    if all(p.is_python_constant() for p in parts):
+        tx.push(ConstantVariable(slice(*(p.as_python_constant() for p in parts))))
+    else:
+        tx.push(SliceVariable(*parts))
+
+
+@handler("BUILD_STRING")
+def build_string(tx, ins) -> None:
+    pieces = tx.popn(ins.arg)
+    tx.push(ConstantVariable("".join(p.as_python_constant() for p in pieces)))
+
+
+_CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
+
+
+@handler("FORMAT_VALUE")
+def format_value(tx, ins) -> None:
+    flags = ins.arg
+    spec = tx.pop().as_python_constant() if flags & 0x04 else ""
+    value = tx.pop()
+    if not value.is_python_constant():
+        raise Unsupported(f"formatting {value.describe()} into a string", "its text is known only at run time",
+                          hint="format tensors outside the compiled function")
+    raw = value.as_python_constant()
+    convert = _CONVERSIONS[flags & 0x03]
+    try:
+        tx.push(ConstantVariable(format(convert(raw) if convert else raw, spec)))
+    except Exception as exc:
+        raise UserError("f-string formatting", str(exc)) from exc
+
+
+@handler("LIST_APPEND")
+def list_append(tx, ins) -> None:
+    value = tx.pop()
+    target = tx.peek(ins.arg)
+    target.items.append(value)
+    target.mutated(tx)
+
+
+@handler("SET_ADD")
+def set_add(tx, ins) -> None:
+    value = tx.pop()
+    tx.peek(ins.arg).add(value)
+
+
+@handler("MAP_ADD")
+def map_add(tx, ins) -> None:
+    value = tx.pop()
+    key = tx.pop()
+    tx.peek(ins.arg).items[DictVariable.key_of(key)] = value
+
+
+@handler("LIST_EXTEND")
+def list_extend(tx, ins) -> None:
+    values = tx.pop()
+    target = tx.peek(ins.arg)
+    target.items.extend(values.unpack(tx))
+    target.mutated(tx)
+
+
+@handler("SET_UPDATE")
+def set_update(tx, ins) -> None:
+    values = tx.pop()
+    target = tx.peek(ins.arg)
+    for item in values.unpack(tx):
+        target.add(item)
+
+
+@handler("DICT_UPDATE", "DICT_MERGE")
+def dict_update(tx, ins) -> None:
+    update = tx.pop()
+    target = tx.peek(ins.arg)
+    if not isinstance(update, DictVariable):
+        raise Unsupported(f"** of {update.describe()}", "only dicts are unpacked while tracing")
+    if ins.opname == "DICT_MERGE":
+        duplicate = next((k for k in update.items if k in target.items), None)
+        if duplicate is not None:
+            raise UserError("keyword arguments", f"got multiple values for keyword argument {duplicate!r}")
+    target.items.update(update.items)
+
+
+@handler("LIST_TO_TUPLE")
+def list_to_tuple(tx, ins) -> None:
+    tx.push(TupleVariable(tx.pop().items))
+
+
+@handler("UNPACK_SEQUENCE")
+def unpack_sequence(tx, ins) -> None:
+    items = tx.pop().unpack(tx)
+    if len(items) != ins.arg:
+        raise UserError(
+            "unpacking",
+            f"too many values to unpack (expected {ins.arg})" if len(items) > ins.arg
+            else f"not enough values to unpack (expected {ins.arg}, got {len(items)})",
+        )
+    for item in reversed(items):
+        tx.push(item)
+
+
+@handler("UNPACK_EX")
+def unpack_ex(tx, ins) -> None:
+    before, after = ins.arg & 0xFF, ins.arg >> 8
+    items = tx.pop().unpack(tx)
+    if len(items) < before + after:
+        raise UserError("unpacking", f"not enough values to unpack (expected at least {before + after}, got {len(items)})")
+    middle = items[before : len(items) - after]
+    for item in reversed(items[len(items) - after :]):
+        tx.push(item)
+    tx.push(ListVariable(middle))
+    for item in reversed(items[:before]):
+        tx.push(item)
+

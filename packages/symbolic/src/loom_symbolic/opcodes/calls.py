@@ -1,0 +1,60 @@
+"""Making functions; the call protocol itself is version-specific (see ``versions``)."""
+
+from __future__ import annotations
+
+from ..errors import Unsupported
+from ..variables.base import Variable
+from ..variables.cells import CellVariable
+from ..variables.containers import DictVariable, TupleVariable
+from ..variables.functions import NestedFunctionVariable
+from . import handler
+
+MAKE_FUNCTION_DEFAULTS = 0x01
+MAKE_FUNCTION_KWDEFAULTS = 0x02
+MAKE_FUNCTION_ANNOTATIONS = 0x04
+MAKE_FUNCTION_CLOSURE = 0x08
+
+
+@handler("MAKE_FUNCTION")
+def make_function(tx, ins) -> None:
+    code = tx.pop().as_python_constant()
+    flags = ins.arg
+    closure = tx.pop() if flags & MAKE_FUNCTION_CLOSURE else None
+    if flags & MAKE_FUNCTION_ANNOTATIONS:
+        tx.pop()  # annotations do not change what the function computes
+    kwdefaults = tx.pop() if flags & MAKE_FUNCTION_KWDEFAULTS else None
+    defaults = tx.pop() if flags & MAKE_FUNCTION_DEFAULTS else None
+    cells = []
+    if closure is not None:
+        for item in closure.unpack(tx):
+            if not isinstance(item, CellVariable):
+                raise Unsupported("a closure over something other than cells", "not modelled")
+            cells.append(item.box)
+    globals_base = getattr(tx, "_globals_base", None)
+    tx.push(
+        NestedFunctionVariable(
+            code,
+            tx.f_globals,
+            code.co_qualname,
+            defaults.unpack(tx) if defaults is not None else [],
+            dict(kwdefaults.items) if isinstance(kwdefaults, DictVariable) else {},
+            cells,
+            globals_base,
+        )
+    )
+
+
+def call_with(tx, fn: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """Call ``fn`` symbolically (shared by every version's call opcodes)."""
+    return fn.call(tx, args, kwargs)
+
+
+def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None) -> tuple[list[Variable], dict[str, Variable]]:
+    """The positional and keyword arguments of ``f(*args, **kwargs)``."""
+    args = list(args_var.items) if isinstance(args_var, TupleVariable) else args_var.unpack(tx)
+    kwargs: dict[str, Variable] = {}
+    if kwargs_var is not None:
+        if not isinstance(kwargs_var, DictVariable):
+            raise Unsupported(f"** of {kwargs_var.describe()}", "only dicts are unpacked while tracing")
+        kwargs = {str(k): v for k, v in kwargs_var.items.items()}
+    return args, kwargs

@@ -1,0 +1,135 @@
+"""Jumps, loops, returns, ``with`` blocks and raising."""
+
+from __future__ import annotations
+
+from ..errors import Unsupported, UserError
+from ..variables.constant import ConstantVariable
+from ..variables.iterators import IteratorVariable, iterate
+from . import handler
+
+
+@handler("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP")
+def jump(tx, ins) -> None:
+    tx.jump(ins)
+
+
+def _is_none(tx, value) -> bool:
+    if isinstance(value, ConstantVariable):
+        return value.value is None
+    try:
+        return value.python_type() is type(None)
+    except Unsupported:
+        raise Unsupported(f"'is None' on {value.describe()}", "its type is not known while tracing") from None
+
+
+def _conditional(opnames: tuple[str, ...], test) -> None:
+    @handler(*opnames)
+    def pop_jump(tx, ins) -> None:
+        if test(tx, tx.pop()):
+            tx.jump(ins)
+
+    pop_jump.__name__ = opnames[0].lower()
+
+
+_conditional(("POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_IF_TRUE"),
+             lambda tx, v: v.truth(tx))
+_conditional(("POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_IF_FALSE"),
+             lambda tx, v: not v.truth(tx))
+_conditional(("POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_IF_NONE"), _is_none)
+_conditional(("POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE"),
+             lambda tx, v: not _is_none(tx, v))
+
+
+@handler("JUMP_IF_TRUE_OR_POP")
+def jump_if_true_or_pop(tx, ins) -> None:
+    if tx.peek().truth(tx):
+        tx.jump(ins)
+    else:
+        tx.pop()
+
+
+@handler("JUMP_IF_FALSE_OR_POP")
+def jump_if_false_or_pop(tx, ins) -> None:
+    if not tx.peek().truth(tx):
+        tx.jump(ins)
+    else:
+        tx.pop()
+
+
+@handler("GET_ITER")
+def get_iter(tx, ins) -> None:
+    tx.push(iterate(tx, tx.pop()))
+
+
+@handler("FOR_ITER")
+def for_iter(tx, ins) -> None:
+    iterator = tx.peek()
+    if not isinstance(iterator, IteratorVariable):
+        raise Unsupported(f"a for loop over {iterator.describe()}", "not an iterator the translator models")
+    item = iterator.next_item(tx)
+    if item is None:
+        tx.pop()
+        tx.jump(ins)
+    else:
+        tx.push(item)
+
+
+@handler("RETURN_VALUE")
+def return_value(tx, ins) -> None:
+    tx.return_value = tx.pop()
+
+
+@handler("BEFORE_WITH")
+def before_with(tx, ins) -> None:
+    from ..translator import WithBlock
+
+    manager = tx.pop()
+    enter = getattr(manager, "enter", None)
+    if enter is None:
+        raise Unsupported(f"a with block over {manager.describe()}", "the translator cannot model this context manager")
+    exit_callable, entered = enter(tx)
+    handler_range = tx.decoded.handler_for(tx.ip)
+    tx.block_stack.append(WithBlock(manager, handler_range.target if handler_range else None))
+    tx.push(exit_callable)
+    tx.push(entered)
+
+
+@handler("RAISE_VARARGS")
+def raise_varargs(tx, ins) -> None:
+    args = tx.popn(ins.arg)
+    what = args[0].describe() if args else "a re-raise"
+    raise UserError(f"raise {what}", "the program raises an exception here; it runs as ordinary Python")
+
+
+@handler("RETURN_GENERATOR")
+def return_generator(tx, ins) -> None:
+    """The generator object already exists (the caller made it); the POP_TOP that follows pops this."""
+    tx.push(ConstantVariable(None))
+
+
+@handler("YIELD_VALUE")
+def yield_value(tx, ins) -> None:
+    tx.yielded = tx.pop()
+    tx.suspended = True
+
+
+@handler("GET_YIELD_FROM_ITER")
+def get_yield_from_iter(tx, ins) -> None:
+    tx.push(iterate(tx, tx.pop()))
+
+
+@handler("SEND")
+def send(tx, ins) -> None:
+    sent = tx.pop()
+    if not (sent.is_python_constant() and sent.as_python_constant() is None):
+        raise Unsupported("generator.send() with a value", "only next() is modelled")
+    receiver = tx.peek()
+    if not isinstance(receiver, IteratorVariable):
+        raise Unsupported(f"yield from {receiver.describe()}", "not an iterator the translator models")
+    item = receiver.next_item(tx)
+    if item is None:
+        tx.pop()
+        tx.push(getattr(receiver, "returned", ConstantVariable(None)))
+        tx.jump(ins)
+    else:
+        tx.push(item)

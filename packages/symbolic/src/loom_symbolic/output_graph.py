@@ -1,0 +1,230 @@
+"""The FX graph being recorded: its inputs, its nodes with FakeTensor metadata, and its outputs."""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import torch
+from torch import fx
+from torch._subclasses.fake_tensor import (
+    DataDependentOutputException,
+    DynamicOutputShapeException,
+    FakeTensorMode,
+    UnsupportedFakeTensorException,
+    UnsupportedOperatorException,
+)
+
+from .errors import Unsupported, UserError
+from .guard_builder import GuardCollector
+from .side_effects import SideEffects
+from .variables.base import Variable
+from .variables.constant import ConstantVariable, is_constant_value
+from .variables.tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .translator import InstructionTranslator
+
+#: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
+_DATA_DEPENDENT = (DataDependentOutputException, DynamicOutputShapeException)
+_FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
+#: Functions that act on state outside their arguments: never removed as dead code.
+_IMPURE_FUNCTIONS = {
+    operator.setitem, torch._C._set_grad_enabled, torch._assert,
+    operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
+    operator.imul, operator.ior, operator.ipow, operator.irshift, operator.isub, operator.itruediv, operator.ixor,
+}
+
+
+@dataclass
+class GraphInput:
+    """One placeholder: where its value comes from, and the value seen when tracing."""
+
+    source: Any
+    node: fx.Node
+    example: Any
+
+
+def _placeholder_name(source: Any) -> str:
+    name = re.sub(r"\W+", "_", str(source)).strip("_").lower()
+    return name or "input"
+
+
+def _is_mutating(kind: str, target: Any, kwargs: dict) -> bool:
+    if "out" in kwargs or kwargs.get("inplace") is True:
+        return True
+    if target in _IMPURE_FUNCTIONS:
+        return True
+    name = target if isinstance(target, str) else getattr(target, "__name__", "")
+    return name.endswith("_") and not name.endswith("__")
+
+
+class OutputGraph:
+    """Records tensor work into one ``torch.fx.Graph`` while the translator walks bytecode."""
+
+    def __init__(self) -> None:
+        self.graph = fx.Graph()
+        self.fake_mode = FakeTensorMode()
+        self.inputs: list[GraphInput] = []
+        self._tensor_inputs: dict[int, TensorVariable] = {}
+        #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
+        self.known_objects: dict[int, tuple[Any, Variable]] = {}
+        self.guards = GuardCollector()
+        self.side_effects = SideEffects()
+        #: Grad mode as the program sees it at this point of the trace.
+        self.grad_enabled = torch.is_grad_enabled()
+        self.initial_grad_enabled = self.grad_enabled
+
+    # -- inputs ------------------------------------------------------------------------------------
+    def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:
+        """The graph input for a tensor read from ``source`` (one placeholder per tensor object)."""
+        existing = self._tensor_inputs.get(id(value))
+        if existing is not None:
+            return existing
+        node = self._new_placeholder(_placeholder_name(source))
+        fake = self.fake_mode.from_tensor(value, static_shapes=True)
+        variable = TensorVariable(node, fake, source=source, cls=type(value), real=value)
+        self.inputs.append(GraphInput(source, node, value))
+        self._tensor_inputs[id(value)] = variable
+        return variable
+
+    def _new_placeholder(self, name: str) -> fx.Node:
+        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
+        if placeholders:
+            with self.graph.inserting_after(placeholders[-1]):
+                return self.graph.placeholder(name)
+        first = next(iter(self.graph.nodes), None)
+        if first is None:
+            return self.graph.placeholder(name)
+        with self.graph.inserting_before(first):
+            return self.graph.placeholder(name)
+
+    # -- recording ops -----------------------------------------------------------------------------
+    def call_function(
+        self, tx: InstructionTranslator | None, target: Any, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        """Record ``target(*args, **kwargs)`` as a ``call_function`` node and return its result."""
+        return self._record("call_function", target, target, args, kwargs, tx)
+
+    def call_method(
+        self, tx: InstructionTranslator | None, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        """Record ``args[0].name(*args[1:], **kwargs)`` as a ``call_method`` node."""
+        return self._record("call_method", name, _method_caller(name), args, kwargs, tx)
+
+    def _record(
+        self,
+        kind: str,
+        target: Any,
+        run: Any,
+        args: list[Variable],
+        kwargs: dict[str, Variable],
+        tx: InstructionTranslator | None,
+    ) -> Variable:
+        node_args = tuple(a.as_graph_arg() for a in args)
+        node_kwargs = {k: v.as_graph_arg() for k, v in kwargs.items()}
+        example = self._run_fake(run, [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()})
+        node = self.graph.create_node(kind, target, node_args, node_kwargs)
+        if tx is not None:
+            node.meta["stack_trace"] = tx.stack_trace_line()
+        mutating = _is_mutating(kind, target, node_kwargs)
+        node.meta["mutates"] = mutating
+        return self.wrap_result(node, example, mutating)
+
+    def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        previous = torch.is_grad_enabled()
+        torch._C._set_grad_enabled(self.grad_enabled)
+        try:
+            with self.fake_mode:
+                return run(*args, **kwargs)
+        except _DATA_DEPENDENT as exc:
+            raise Unsupported(
+                f"{_callable_name(run)} with a data-dependent result",
+                "the output depends on tensor values, which are unknown while tracing",
+                hint="move this operation out of the compiled region, or avoid data-dependent shapes",
+            ) from exc
+        except _FAKE_LIMITS as exc:
+            raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
+        except Unsupported:
+            raise
+        except Exception as exc:  # the real program raises here too: run it natively
+            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc)) from exc
+        finally:
+            torch._C._set_grad_enabled(previous)
+
+    def wrap_result(self, node: fx.Node, example: Any, mutating: bool = False) -> Variable:
+        """Turn an op's fake result into a variable; results without tensors fold to constants."""
+        if isinstance(example, torch.Tensor):
+            return TensorVariable(node, example)
+        if isinstance(example, torch.Size) or is_constant_value(example):
+            if not mutating and not node.users:
+                self.graph.erase_node(node)
+            if isinstance(example, torch.Size):
+                from .variables.containers import SizeVariable
+
+                return SizeVariable.of(example)
+            return ConstantVariable(example)
+        if isinstance(example, (tuple, list)):
+            from .variables.containers import ListVariable, NamedTupleVariable, TupleVariable
+
+            items: list[Variable] = []
+            for i, item in enumerate(example):
+                if isinstance(item, torch.Tensor):
+                    getitem = self.graph.call_function(operator.getitem, (node, i))
+                    items.append(TensorVariable(getitem, item))
+                elif is_constant_value(item):
+                    items.append(ConstantVariable(item))
+                else:
+                    raise Unsupported(f"an op returning {type(item).__name__}", "the translator cannot model it")
+            if isinstance(example, list):
+                return ListVariable(items)
+            if hasattr(type(example), "_fields") or type(example).__module__ == "torch.return_types":
+                return NamedTupleVariable(items, type(example))
+            return TupleVariable(items)
+        raise Unsupported(f"an op returning {type(example).__name__}", "the translator cannot model it")
+
+    def set_grad_enabled(self, tx: InstructionTranslator | None, enabled: bool) -> None:
+        """Switch grad mode inside the graph (``torch.no_grad()`` blocks)."""
+        if enabled == self.grad_enabled:
+            return
+        node = self.graph.call_function(torch._C._set_grad_enabled, (enabled,))
+        node.meta["mutates"] = True
+        self.grad_enabled = enabled
+
+    # -- finishing ---------------------------------------------------------------------------------
+    def has_work(self) -> bool:
+        """Whether the graph does anything beyond passing inputs through."""
+        return any(n.op not in ("placeholder", "output") for n in self.graph.nodes)
+
+    def finalize(self, outputs: list[fx.Node]) -> fx.GraphModule:
+        """Close the graph with ``outputs`` (returned as a tuple), drop dead pure nodes, build a module."""
+        if self.grad_enabled != self.initial_grad_enabled:
+            self.set_grad_enabled(None, self.initial_grad_enabled)
+        self.graph.output(tuple(outputs))
+        for node in reversed(list(self.graph.nodes)):
+            if node.op in ("call_function", "call_method") and not node.users and not node.meta.get("mutates"):
+                self.graph.erase_node(node)
+        self.graph.lint()
+        return fx.GraphModule(torch.nn.Module(), self.graph)
+
+    def op_count(self) -> int:
+        """The number of operations (not inputs or outputs) in the graph."""
+        return sum(1 for n in self.graph.nodes if n.op in ("call_function", "call_method"))
+
+
+def _method_caller(name: str) -> Any:
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self, name)(*args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+def _callable_name(fn: Any) -> str:
+    module = getattr(fn, "__module__", None) or ""
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+    if module.startswith("torch") and not name.startswith("torch"):
+        return f"{module}.{name}" if module != "torch._C._VariableFunctions" else f"torch.{name}"
+    return name

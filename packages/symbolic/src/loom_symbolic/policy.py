@@ -1,0 +1,49 @@
+"""What the translator must not trace into, and what it must record as a single graph op.
+
+The facade fills these registries (``loom.disable``, ``loom.allow_in_graph``); other tools reusing the
+translator can too. Code objects are held in sets of their own (code objects are immutable, and the
+registries are small, so a set lookup on a rare path is fine).
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+_skipped_codes: set[types.CodeType] = set()
+_allowed_functions: dict[int, Any] = {}
+
+
+def skip_code(code: types.CodeType) -> None:
+    """Never inline ``code``: a call to it ends the graph (a graph break) or runs outside it."""
+    if not isinstance(code, types.CodeType):
+        raise TypeError(f"skip_code() expects a code object, got {type(code).__name__}")
+    _skipped_codes.add(code)
+
+
+def unskip_code(code: types.CodeType) -> None:
+    """Undo :func:`skip_code`."""
+    _skipped_codes.discard(code)
+
+
+def is_skipped(code: types.CodeType) -> bool:
+    """Whether calls to ``code`` must not be inlined."""
+    return code in _skipped_codes
+
+
+def allow_in_graph(fn: Any) -> None:
+    """Record calls to ``fn`` as one graph op instead of inlining it (it must be traceable by FakeTensor)."""
+    if not callable(fn):
+        raise TypeError(f"allow_in_graph() expects a callable, got {type(fn).__name__}")
+    _allowed_functions[id(fn)] = fn
+
+
+def allowed_in_graph(fn: Any) -> bool:
+    """Whether ``fn`` was registered with :func:`allow_in_graph`."""
+    return _allowed_functions.get(id(fn)) is fn
+
+
+def clear() -> None:
+    """Forget every registration."""
+    _skipped_codes.clear()
+    _allowed_functions.clear()

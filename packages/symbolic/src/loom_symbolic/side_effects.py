@@ -1,0 +1,151 @@
+"""Mutations the traced program made to state outside the frame, replayed after the graph runs.
+
+The translator never mutates real objects while tracing: it records what the program did, keeps a
+symbolic overlay so later reads in the trace see the new values, and the rewritten bytecode replays
+the mutations, in program order, once the compiled graph has run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .codegen import PyCodegen
+    from .variables.base import Variable
+
+
+@dataclass
+class StoreAttr:
+    """``target.name = value`` on an object that exists outside the frame."""
+
+    target: Variable
+    name: str
+    value: Variable
+
+    def replay(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.value)
+        codegen.reconstruct(self.target)
+        codegen.emit("STORE_ATTR", self.name)
+
+
+@dataclass
+class DeleteAttr:
+    """``del target.name``."""
+
+    target: Variable
+    name: str
+
+    def replay(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.target)
+        codegen.emit("DELETE_ATTR", self.name)
+
+
+@dataclass
+class StoreGlobal:
+    """``global name; name = value``."""
+
+    name: str
+    value: Variable
+
+    def replay(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.value)
+        codegen.emit("STORE_GLOBAL", self.name)
+
+
+@dataclass
+class DeleteGlobal:
+    """``global name; del name``."""
+
+    name: str
+
+    def replay(self, codegen: PyCodegen) -> None:
+        codegen.emit("DELETE_GLOBAL", self.name)
+
+
+@dataclass
+class StoreCell:
+    """A store to one of the frame's free variables (``nonlocal x; x = value``)."""
+
+    name: str
+    value: Variable
+
+    def replay(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.value)
+        codegen.store_free_var(self.name)
+
+
+@dataclass
+class ReplaceContents:
+    """A list or dict from outside the frame was mutated: give the real object its final contents."""
+
+    container: Variable
+
+    def replay(self, codegen: PyCodegen) -> None:
+        codegen.replace_contents(self.container)
+
+
+@dataclass
+class SideEffects:
+    """The ordered record of mutations, plus the overlay later reads in the trace consult."""
+
+    effects: list[Any] = field(default_factory=list)
+    #: id(real object) → {attribute name: variable or DELETED} for attribute stores seen so far.
+    attr_overlay: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: Global names stored by the trace → their current variable (or DELETED).
+    global_overlay: dict[str, Any] = field(default_factory=dict)
+    _mutated_containers: set[int] = field(default_factory=set)
+
+    def store_attr(self, target: Variable, real: Any, name: str, value: Variable) -> None:
+        self.effects.append(StoreAttr(target, name, value))
+        self.attr_overlay.setdefault(id(real), {})[name] = value
+
+    def delete_attr(self, target: Variable, real: Any, name: str) -> None:
+        self.effects.append(DeleteAttr(target, name))
+        self.attr_overlay.setdefault(id(real), {})[name] = DELETED
+
+    def store_global(self, name: str, value: Variable) -> None:
+        self.effects.append(StoreGlobal(name, value))
+        self.global_overlay[name] = value
+
+    def delete_global(self, name: str) -> None:
+        self.effects.append(DeleteGlobal(name))
+        self.global_overlay[name] = DELETED
+
+    def store_cell(self, name: str, value: Variable) -> None:
+        self.effects.append(StoreCell(name, value))
+
+    def mutated_container(self, container: Variable) -> None:
+        """Note that ``container`` (which came from outside the frame) changed; replayed once."""
+        if id(container) not in self._mutated_containers:
+            self._mutated_containers.add(id(container))
+            self.effects.append(ReplaceContents(container))
+
+    def __len__(self) -> int:
+        return len(self.effects)
+
+    def describe(self) -> list[str]:
+        """One line per recorded effect, for dumps and explain."""
+        return [_describe(e) for e in self.effects]
+
+
+class _Deleted:
+    def __repr__(self) -> str:
+        return "DELETED"
+
+
+DELETED = _Deleted()
+
+
+def _describe(effect: Any) -> str:
+    if isinstance(effect, StoreAttr):
+        return f"{effect.target.describe()}.{effect.name} = {effect.value.describe()}"
+    if isinstance(effect, DeleteAttr):
+        return f"del {effect.target.describe()}.{effect.name}"
+    if isinstance(effect, StoreGlobal):
+        return f"global {effect.name} = {effect.value.describe()}"
+    if isinstance(effect, DeleteGlobal):
+        return f"del global {effect.name}"
+    if isinstance(effect, StoreCell):
+        return f"nonlocal {effect.name} = {effect.value.describe()}"
+    return f"contents of {effect.container.describe()} replaced"

@@ -1,0 +1,315 @@
+"""The instruction translator: a stack machine that runs bytecode over symbolic values.
+
+:class:`InstructionTranslator` walks one code object. The root translator starts from the real
+arguments of a frame; an :class:`InliningTranslator` runs a called Python function in place, sharing
+the root's :class:`~loom_symbolic.output_graph.OutputGraph`. Each opcode's behaviour lives in a small
+handler registered in :mod:`loom_symbolic.opcodes` (one function per opcode, found by its name).
+"""
+
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from loom_guards import Closure, Global, Local
+
+from .errors import Location, Unsupported, UserError
+from .instructions import Instruction, decode
+from .opcodes import HANDLERS
+from .output_graph import OutputGraph
+from .variables.base import Variable
+from .variables.cells import CellBox, RealCellBox
+
+#: How many instructions one translation may run (unrolled loops included) before giving up.
+MAX_INSTRUCTIONS = 500_000
+#: How deep inlined calls may nest.
+MAX_INLINE_DEPTH = 48
+
+
+@dataclass
+class WithBlock:
+    """An active ``with`` block: the context manager and where its cleanup handler starts."""
+
+    context: Variable
+    handler_index: int | None
+
+
+class _Budget:
+    """The instruction budget shared by a root translator and everything it inlines."""
+
+    def __init__(self) -> None:
+        self.left = MAX_INSTRUCTIONS
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise Unsupported(
+                "a very long trace",
+                f"more than {MAX_INSTRUCTIONS} instructions were traced (a long or endless loop?)",
+                hint="move the loop out of the compiled function, or make its trip count smaller",
+            )
+
+
+class InstructionTranslator:
+    """Runs one code object symbolically, recording tensor work into ``output``."""
+
+    def __init__(
+        self,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        f_builtins: dict[str, Any],
+        output: OutputGraph,
+        *,
+        budget: _Budget | None = None,
+    ) -> None:
+        self.code = code
+        self.decoded = decode(code)
+        self.instructions = self.decoded.instructions
+        self.f_globals = f_globals
+        self.f_builtins = f_builtins
+        self.output = output
+        self.budget = budget or _Budget()
+        self.stack: list[Variable] = []
+        self.symbolic_locals: dict[str, Variable] = {}
+        self.cells: dict[str, CellBox] = {}
+        self.block_stack: list[WithBlock] = []
+        self.ip = 0
+        self.current: Instruction | None = None
+        self.kw_names: tuple[str, ...] | None = None
+        self.return_value: Variable | None = None
+        self.depth = 0
+        self.parent: InstructionTranslator | None = None
+        #: Set by YIELD_VALUE: a generator translator pauses and hands this value out.
+        self.suspended = False
+        self.yielded: Variable | None = None
+
+    # -- the main loop -----------------------------------------------------------------------------
+    def run(self) -> Variable:
+        """Run until the code returns; return the symbolic return value."""
+        instructions = self.instructions
+        try:
+            while self.return_value is None and not self.suspended:
+                self.budget.spend()
+                ins = instructions[self.ip]
+                self.current = ins
+                self.ip += 1
+                handler = HANDLERS.get(ins.opname)
+                if handler is None:
+                    raise Unsupported(
+                        f"the {ins.opname} instruction",
+                        "the translator has no handler for this opcode",
+                        hint="this construct runs as ordinary Python instead",
+                    )
+                handler(self, ins)
+        except Unsupported as exc:
+            self.annotate(exc)
+            raise
+        return self.return_value
+
+    def annotate(self, exc: Unsupported) -> None:
+        """Attach where the failure happened (innermost location, then the inlined call chain)."""
+        here = self.location()
+        if exc.reason.location is None:
+            exc.reason.location = here
+        elif self.parent is not None or exc.reason.stack:
+            exc.reason.stack.insert(0, here)
+
+    def location(self) -> Location:
+        """The user's file, line and function of the current instruction."""
+        line = self.current.lineno if self.current is not None else self.code.co_firstlineno
+        return Location(self.code.co_filename, line, self.code.co_qualname)
+
+    def stack_trace_line(self) -> str:
+        """A one-line traceback entry for FX node metadata."""
+        loc = self.location()
+        return f'File "{loc.filename}", line {loc.lineno}, in {loc.function}\n    {loc.source_line}'
+
+    # -- the stack ---------------------------------------------------------------------------------
+    def push(self, value: Variable) -> None:
+        self.stack.append(value)
+
+    def pop(self) -> Variable:
+        return self.stack.pop()
+
+    def popn(self, n: int) -> list[Variable]:
+        if n == 0:
+            return []
+        items = self.stack[-n:]
+        del self.stack[-n:]
+        return items
+
+    def peek(self, depth: int = 1) -> Variable:
+        return self.stack[-depth]
+
+    def jump(self, ins: Instruction) -> None:
+        """Continue at ``ins``'s jump target."""
+        assert ins.target is not None
+        self.ip = ins.target
+
+    # -- names -------------------------------------------------------------------------------------
+    def read_local(self, name: str) -> Variable:
+        try:
+            return self.symbolic_locals[name]
+        except KeyError:
+            raise UserError(
+                f"local variable {name!r}", f"cannot access local variable {name!r} where it is not associated with a value"
+            ) from None
+
+    def store_local(self, name: str, value: Variable) -> None:
+        self.symbolic_locals[name] = value
+
+    def delete_local(self, name: str) -> None:
+        self.read_local(name)
+        del self.symbolic_locals[name]
+
+    def globals_source(self, name: str) -> Any:
+        """How to reach global ``name`` of this code from the root frame."""
+        return Global(name)
+
+    def load_global(self, name: str) -> Variable:
+        """A global (or builtin) read: overlay of stores made by the trace first, then the real one."""
+        from .side_effects import DELETED
+        from .variables.builder import wrap
+
+        if self.f_globals is self.root().f_globals:
+            overlay = self.output.side_effects.global_overlay.get(name)
+            if overlay is DELETED:
+                raise UserError(f"global {name!r}", f"name {name!r} is not defined")
+            if overlay is not None:
+                return overlay
+        if name in self.f_globals:
+            return wrap(self, self.f_globals[name], self.globals_source(name))
+        if name in self.f_builtins:
+            return wrap(self, self.f_builtins[name], self.builtins_source(name))
+        raise UserError(f"global {name!r}", f"name {name!r} is not defined")
+
+    def builtins_source(self, name: str) -> Any:
+        from loom_guards import Builtin
+
+        return Builtin(name)
+
+    def root(self) -> InstructionTranslator:
+        tx = self
+        while tx.parent is not None:
+            tx = tx.parent
+        return tx
+
+
+class RootTranslator(InstructionTranslator):
+    """Translates a frame from its entry, starting from the frame's real arguments."""
+
+    def __init__(
+        self,
+        code: types.CodeType,
+        f_locals: dict[str, Any],
+        f_globals: dict[str, Any],
+        f_builtins: dict[str, Any],
+        closure: tuple | None,
+    ) -> None:
+        super().__init__(code, f_globals, f_builtins, OutputGraph())
+        self.f_locals = f_locals
+        self._unrealized: dict[str, Any] = dict(f_locals)
+        for name in code.co_cellvars:
+            box = CellBox(name)
+            if name in f_locals:  # a cell argument: at first entry the slot holds the raw value
+                box.contents = self.realize_argument(name)
+                del self.symbolic_locals[name]
+            self.cells[name] = box
+        for name, cell in zip(code.co_freevars, closure or ()):
+            self.cells[name] = RealCellBox(name, cell, Closure(name), _store_free_var(name))
+
+    def read_local(self, name: str) -> Variable:
+        if name in self._unrealized:
+            self.realize_argument(name)
+        return super().read_local(name)
+
+    def realize_argument(self, name: str) -> Variable:
+        """Wrap argument ``name`` on first use (unused arguments get no guards)."""
+        from .variables.builder import wrap
+
+        value = self._unrealized.pop(name)
+        variable = wrap(self, value, Local(name))
+        self.symbolic_locals[name] = variable
+        return variable
+
+    def store_local(self, name: str, value: Variable) -> None:
+        self._unrealized.pop(name, None)
+        super().store_local(name, value)
+
+    def delete_local(self, name: str) -> None:
+        if name in self._unrealized:
+            self.realize_argument(name)
+        super().delete_local(name)
+
+
+def _store_free_var(name: str) -> Any:
+    def record(tx: InstructionTranslator, value: Variable) -> None:
+        tx.output.side_effects.store_cell(name, value)
+
+    return record
+
+
+class InliningTranslator(InstructionTranslator):
+    """Runs a called Python function in place: its ops land in the caller's graph."""
+
+    def __init__(
+        self,
+        parent: InstructionTranslator,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        bound: dict[str, Variable],
+        closure_cells: list[CellBox],
+        globals_base: Any,
+    ) -> None:
+        super().__init__(code, f_globals, parent.f_builtins, parent.output, budget=parent.budget)
+        self.parent = parent
+        self.depth = parent.depth + 1
+        if self.depth > MAX_INLINE_DEPTH:
+            raise Unsupported("deep recursion", f"calls nest more than {MAX_INLINE_DEPTH} deep while inlining")
+        self._globals_base = globals_base
+        flags = code.co_flags
+        if flags & (0x80 | 0x100 | 0x200):  # CO_COROUTINE, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR
+            raise Unsupported(f"calling coroutine function {code.co_qualname}", "coroutines are not inlined")
+        if flags & 0x20 and not isinstance(self, GeneratorTranslator):
+            raise Unsupported(f"calling generator function {code.co_qualname}", "generators are run step by step")
+        for name in code.co_cellvars:
+            self.cells[name] = CellBox(name, bound.pop(name, None))
+        for name, box in zip(code.co_freevars, closure_cells):
+            self.cells[name] = box
+        self.symbolic_locals.update(bound)
+
+    def globals_source(self, name: str) -> Any:
+        if self.f_globals is self.root().f_globals:
+            return Global(name)
+        from .variables.functions import TRUSTED_GLOBALS
+
+        if self._globals_base is TRUSTED_GLOBALS:
+            return None
+        if self._globals_base is None:
+            raise Unsupported(
+                f"global {name!r} of {self.code.co_qualname}",
+                "the function was not reached from the frame, so its globals cannot be guarded",
+            )
+        from loom_guards import Item
+
+        return Item(self._globals_base, name)
+
+
+class GeneratorTranslator(InliningTranslator):
+    """Runs a generator's code lazily: each :meth:`step` runs to the next ``yield`` and pauses there."""
+
+    def step(self) -> Variable | None:
+        """The next yielded value, or None when the generator returned (``returned`` holds its value)."""
+        if self.return_value is not None:
+            return None
+        if self.suspended:
+            from .variables.constant import ConstantVariable
+
+            self.suspended = False
+            self.push(ConstantVariable(None))  # the value of the yield expression (next() sends None)
+        self.run()
+        if self.suspended:
+            value, self.yielded = self.yielded, None
+            return value
+        return None

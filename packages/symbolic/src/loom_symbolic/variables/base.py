@@ -1,0 +1,101 @@
+"""The base class of every symbolic value the translator tracks.
+
+A :class:`Variable` stands for one Python value while bytecode is walked symbolically. Subclasses
+model constants, tensors (graph values), containers, functions, modules and objects. Each knows
+the :class:`~loom_guards.Source` it came from when it was read from the frame, so that using it can
+install the right guard, and how to rebuild itself in the rewritten bytecode (:meth:`reconstruct`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from ..translator import InstructionTranslator
+
+
+class Variable:
+    """A symbolic Python value. ``source`` says how it is reached from the frame, if it is."""
+
+    source: Any = None
+    #: Mutable values (lists, dicts, objects) are tracked by identity for side effects and aliasing.
+    mutable: bool = False
+
+    def python_type(self) -> type:
+        """The type the real value would have."""
+        raise Unsupported(f"type of {self}", "the translator does not know this value's type")
+
+    # -- constants ---------------------------------------------------------------------------------
+    def is_python_constant(self) -> bool:
+        """Whether :meth:`as_python_constant` would succeed."""
+        try:
+            self.as_python_constant()
+        except Unsupported:
+            return False
+        return True
+
+    def as_python_constant(self) -> Any:
+        """The real Python value, when the translator knows it exactly."""
+        raise Unsupported(f"{self} used as a constant", "its value is only known when the program runs")
+
+    # -- graph arguments ---------------------------------------------------------------------------
+    def as_graph_arg(self) -> Any:
+        """What stands for this value in an FX node's arguments."""
+        return self.as_python_constant()
+
+    def as_example(self) -> Any:
+        """What stands for this value when an op is run on FakeTensors to learn its result."""
+        return self.as_python_constant()
+
+    # -- protocol ----------------------------------------------------------------------------------
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """``self.name``."""
+        raise Unsupported(f"attribute {name!r} of {self.describe()}", "the translator cannot read it")
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``self(*args, **kwargs)``."""
+        raise Unsupported(f"call to {self.describe()}", "the translator cannot call this object")
+
+    def call_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        """``self.name(*args, **kwargs)``; by default an attribute read followed by a call."""
+        return self.var_getattr(tx, name).call(tx, args, kwargs)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        """The items iteration would produce, all at once (for unpacking, ``*args``, loops)."""
+        raise Unsupported(f"iteration over {self.describe()}", "the translator cannot iterate it")
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        """``bool(self)`` when it is known while tracing."""
+        return bool(self.as_python_constant())
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        """Emit bytecode that pushes this value (used after the graph ran)."""
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        raise Unsupported(f"rebuilding {self.describe()}", "the value cannot be recreated in bytecode")
+
+    def describe(self) -> str:
+        """A short description for error messages."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class NullVariable(Variable):
+    """The NULL that CPython 3.11 pushes below a callable (PUSH_NULL, LOAD_GLOBAL's low bit)."""
+
+    def describe(self) -> str:
+        return "NULL"
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.emit("PUSH_NULL")
+
+
+NULL = NullVariable()

@@ -1,0 +1,235 @@
+"""Wrapping real values into variables, and recording the guards that reading them implies.
+
+``wrap(tx, value, source)`` is the single door through which values from the frame (arguments,
+globals, attributes, closure cells) enter the trace: it picks the variable class by the value's type
+and records what the trace will assume about the value (its type, its identity, its tensor metadata).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import Variable
+from .builtins import BUILTIN_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
+from .constant import ConstantVariable, ObjectConstantVariable, is_constant_value
+from .containers import DictVariable, ListVariable, NamedTupleVariable, SetVariable, SizeVariable, TupleVariable
+from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
+from .functions import BoundMethodVariable, UserFunctionVariable
+from .nn_module import NNModuleVariable
+from .objects import ClassVariable, PythonModuleVariable, UserObjectVariable
+from .torch import TRACE_TIME_CONSTANTS, TorchFunctionVariable, is_graph_op
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+
+def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
+    """The variable for real ``value`` reached through ``source`` (None: a value with no guard)."""
+    for predicate, build in _RULES:
+        if predicate(value):
+            return build(tx, value, source)
+    return _wrap_object(tx, value, source)
+
+
+def wrap_constant_like(value: Any) -> Variable:
+    """The variable for a value that does not come from the frame (folded results, LOAD_CONST)."""
+    return wrap(None, value, None)
+
+
+def _guards(tx: InstructionTranslator | None, source: Any):
+    if tx is None or source is None:
+        return None
+    return tx.output.guards
+
+
+def _remember(tx: InstructionTranslator | None, value: Any, make: Callable[[], Variable]) -> Variable:
+    """One variable per mutable object, so aliases stay aliases in the trace."""
+    if tx is None:
+        return make()
+    known = tx.output.known_objects
+    entry = known.get(id(value))
+    if entry is not None and entry[0] is value:
+        return entry[1]
+    variable = make()
+    known[id(value)] = (value, variable)
+    return variable
+
+
+# -- rules, tried in order -------------------------------------------------------------------------
+def _wrap_tensor(tx, value, source):
+    if tx is None or source is None:
+        raise Unsupported("a tensor the translator cannot reach from the frame", "it cannot become a graph input")
+    tx.output.guards.add("tensor", source, value)
+    return tx.output.add_tensor_input(value, source)
+
+
+def _wrap_size(tx, value, source):
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("constant", source, value)
+    variable = SizeVariable.of(value)
+    variable.source = source
+    return variable
+
+
+def _wrap_constant(tx, value, source):
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("constant", source, value)
+    return ConstantVariable(value, source)
+
+
+def _wrap_tuple(tx, value, source):
+    from loom_guards import Item
+
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("type", source, value)
+        guards.add("length", source, value)
+    items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
+    if hasattr(type(value), "_fields"):
+        return NamedTupleVariable(items, type(value), source)
+    if type(value) is not tuple:
+        return _wrap_object(tx, value, source)
+    return TupleVariable(items, source)
+
+
+def _wrap_list(tx, value, source):
+    from loom_guards import Item
+
+    def make() -> Variable:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("type", source, value)
+            guards.add("length", source, value)
+        items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
+        return ListVariable(items, source)
+
+    return _remember(tx, value, make)
+
+
+def _wrap_dict(tx, value, source):
+    from loom_guards import Item
+
+    from .containers import hashes_by_identity
+
+    if not all(is_constant_value(k) or hashes_by_identity(k) for k in value):
+        return _wrap_object(tx, value, source)
+
+    def make() -> Variable:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("type", source, value)
+            guards.add("dict_keys", source, value)
+        items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
+        return DictVariable(items, source, cls=type(value))
+
+    return _remember(tx, value, make)
+
+
+def _item_source(source: Any, key: Any) -> Any:
+    """The source of ``container[key]``; a key that is an object has no printable source, so its
+    value is reached through the dict's ``get`` at run time only through the dict itself."""
+    from loom_guards import Item
+
+    if source is None or not is_constant_value(key):
+        return None
+    return Item(source, key)
+
+
+def _wrap_set(tx, value, source):
+    if not all(is_constant_value(k) for k in value):
+        return _wrap_object(tx, value, source)
+    if isinstance(value, frozenset):
+        return _wrap_constant(tx, value, source)
+
+    def make() -> Variable:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("constant", source, value)
+        return SetVariable([ConstantVariable(v) for v in value], source)
+
+    return _remember(tx, value, make)
+
+
+def _identity(cls: type[Variable]) -> Callable[..., Variable]:
+    def build(tx, value, source):
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("identity", source, value)
+        return cls(value, source)
+
+    return build
+
+
+def _wrap_module(tx, value, source):
+    return _remember(tx, value, lambda: _identity(NNModuleVariable)(tx, value, source))
+
+
+def _wrap_function(tx, value, source):
+    from ..policy import allowed_in_graph
+
+    if allowed_in_graph(value) or is_graph_op(value) or value in TRACE_TIME_CONSTANTS:
+        return _identity(TorchFunctionVariable)(tx, value, source)
+    return _identity(UserFunctionVariable)(tx, value, source)
+
+
+def _wrap_method(tx, value, source):
+    from loom_guards import Attr
+
+    receiver = wrap(tx, value.__self__, Attr(source, "__self__") if source is not None else None)
+    function = wrap(tx, value.__func__, Attr(source, "__func__") if source is not None else None)
+    return BoundMethodVariable(function, receiver, source)
+
+
+def _wrap_builtin(tx, value, source):
+    if is_graph_op(value):
+        return _identity(TorchFunctionVariable)(tx, value, source)
+    if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
+        value.__self__, types.ModuleType
+    ):
+        raise Unsupported(f"the bound C method {value.__qualname__}", "methods of C objects are not modelled")
+    return _identity(BuiltinVariable)(tx, value, source)
+
+
+def _wrap_class(tx, value, source):
+    if value in GRAD_MODE_CLASSES:
+        return _identity(GradModeClassVariable)(tx, value, source)
+    return _identity(ClassVariable)(tx, value, source)
+
+
+def _wrap_object(tx, value, source):
+    def make() -> Variable:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("type", source, value)
+        return UserObjectVariable(value, source)
+
+    if source is None and tx is None:
+        return ObjectConstantVariable(value)
+    return _remember(tx, value, make)
+
+
+def _is_builtin_callable(value: Any) -> bool:
+    if isinstance(value, (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType)):
+        return True
+    try:
+        return value in HANDLERS or value in PURE or value in BUILTIN_FUNCTIONS
+    except TypeError:
+        return False
+
+
+_RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
+    (lambda v: isinstance(v, torch.Tensor), _wrap_tensor),
+    (lambda v: isinstance(v, torch.Size), _wrap_size),
+    (is_constant_value, _wrap_constant),
+    (lambda v: isinstance(v, tuple), _wrap_tuple),
+    (lambda v: type(v) is list, _wrap_list),
+    (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
+    (lambda v: type(v) in (set, frozenset), _wrap_set),
+    (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
+    (lambda v: isinstance(v, types.FunctionType), _wrap_function),
+    (lambda v: isinstance(v, types.MethodType), _wrap_method),
+    (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),
+    (_is_builtin_callable, _wrap_builtin),
+    (lambda v: isinstance(v, types.ModuleType), _identity(PythonModuleVariable)),
+    (lambda v: isinstance(v, type), _wrap_class),
+    (lambda v: isinstance(v, types.CodeType), lambda tx, v, s: ObjectConstantVariable(v, s)),
+]

@@ -1,0 +1,466 @@
+"""Python builtins while tracing: one small handler per builtin, in a table keyed by the builtin.
+
+A handler returns the result variable, or None to fall through to constant folding (which applies
+to pure builtins whose arguments are all constants). Anything else is unsupported.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import math
+import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported, UserError
+from . import operators as ops
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
+from .iterators import EnumerateIterator, FilterIterator, IteratorVariable, MapIterator, SnapshotIterator, ZipIterator, iterate
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
+HANDLERS: dict[Any, Handler] = {}
+
+#: Builtins that are pure functions of their arguments: folded when every argument is a constant.
+PURE = {
+    abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
+    isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple,
+    list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
+    *(v for v in vars(operator).values() if callable(v) and not isinstance(v, type)),
+    *(v for v in vars(math).values() if callable(v)),
+}
+
+
+def builtin(*fns: Any) -> Callable[[Handler], Handler]:
+    """Register the decorated handler for each of ``fns``."""
+
+    def register(handler: Handler) -> Handler:
+        for fn in fns:
+            HANDLERS[fn] = handler
+        return handler
+
+    return register
+
+
+class BuiltinVariable(Variable):
+    """A builtin function (``len``, ``isinstance``, ``operator.add``, ``math.sqrt``, ...)."""
+
+    wraps_real_object = True
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return call_builtin(tx, self.value, args, kwargs)
+
+    def reconstruct(self, codegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+        else:
+            codegen.load_const(self.value)
+
+    def describe(self) -> str:
+        return f"builtin {getattr(self.value, '__name__', self.value)}"
+
+
+def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """Call builtin ``fn``: its handler, else constant folding, else unsupported."""
+    handler = HANDLERS.get(fn)
+    if handler is not None:
+        result = handler(tx, args, kwargs)
+        if result is not None:
+            return result
+    if fn in PURE and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+        return _fold_call(fn, args, kwargs)
+    name = getattr(fn, "__name__", repr(fn))
+    raise Unsupported(f"call to {name}()", "the translator does not model this builtin with these arguments",
+                      hint="it runs as ordinary Python instead")
+
+
+def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    from .builder import wrap_constant_like
+
+    try:
+        result = fn(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
+    except Exception as exc:
+        raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
+                        exc_type=type(exc)) from exc
+    return wrap_constant_like(result)
+
+
+def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
+    return iterate(tx, value).unpack(tx)
+
+
+# -- introspection ---------------------------------------------------------------------------------
+@builtin(len)
+def builtin_len(tx, args, kwargs):
+    (value,) = args
+    if isinstance(value, TensorVariable):
+        if value.example.dim() == 0:
+            raise UserError("len() of a 0-d tensor", "len() of a 0-d tensor", exc_type=TypeError)
+        return ConstantVariable(int(value.example.shape[0]))
+    if isinstance(value, (SequenceVariable, DictVariable)):
+        return ConstantVariable(len(value.items))
+    if isinstance(value, SetVariable):
+        return ConstantVariable(len(value.values))
+    if value.is_python_constant():
+        return None
+    return value.call_method(tx, "__len__", [], {})
+
+
+def _type_of(value: Variable) -> type:
+    return value.python_type()
+
+
+@builtin(isinstance)
+def builtin_isinstance(tx, args, kwargs):
+    value, classes = args
+    cls = classes.as_python_constant()
+    real = getattr(value, "value", None) if getattr(value, "wraps_real_object", False) else None
+    if real is not None and type(real) is not type:
+        try:
+            return ConstantVariable(isinstance(real, cls))
+        except TypeError as exc:
+            raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
+    try:
+        return ConstantVariable(issubclass(_type_of(value), cls))
+    except TypeError as exc:
+        raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
+
+
+@builtin(type)
+def builtin_type(tx, args, kwargs):
+    if len(args) != 1 or kwargs:
+        raise Unsupported("type() with three arguments", "creating classes is not modelled")
+    from .builder import wrap_constant_like
+
+    return wrap_constant_like(_type_of(args[0]))
+
+
+@builtin(callable)
+def builtin_callable(tx, args, kwargs):
+    (value,) = args
+    if getattr(value, "wraps_real_object", False):
+        return ConstantVariable(callable(value.value))
+    if value.is_python_constant():
+        return None
+    return ConstantVariable(hasattr(value.python_type(), "__call__"))
+
+
+@builtin(getattr)
+def builtin_getattr(tx, args, kwargs):
+    obj, name = args[0], args[1].as_python_constant()
+    if not isinstance(name, str):
+        raise UserError("getattr()", "attribute name must be string", exc_type=TypeError)
+    try:
+        return obj.var_getattr(tx, name)
+    except UserError as exc:
+        if len(args) > 2 and issubclass(exc.exc_type, AttributeError):
+            return args[2]
+        raise
+
+
+@builtin(hasattr)
+def builtin_hasattr(tx, args, kwargs):
+    obj, name = args[0], args[1].as_python_constant()
+    try:
+        obj.var_getattr(tx, name)
+    except UserError as exc:
+        if issubclass(exc.exc_type, AttributeError):
+            return ConstantVariable(False)
+        raise
+    return ConstantVariable(True)
+
+
+@builtin(setattr)
+def builtin_setattr(tx, args, kwargs):
+    obj, name, value = args
+    setter = getattr(obj, "store_attr", None)
+    if setter is None:
+        raise Unsupported(f"setattr on {obj.describe()}", "not modelled")
+    setter(tx, name.as_python_constant(), value)
+    return ConstantVariable(None)
+
+
+# -- numbers ---------------------------------------------------------------------------------------
+@builtin(abs)
+def builtin_abs(tx, args, kwargs):
+    return ops.unary(tx, operator.abs, args[0]) if isinstance(args[0], TensorVariable) else None
+
+
+@builtin(bool)
+def builtin_bool(tx, args, kwargs):
+    if not args:
+        return ConstantVariable(False)
+    return ConstantVariable(args[0].truth(tx))
+
+
+@builtin(int, float, complex)
+def builtin_number(tx, args, kwargs):
+    if args and isinstance(args[0], TensorVariable):
+        raise Unsupported("converting a tensor to a Python number", "reads a tensor's value into Python",
+                          hint="keep the value as a 0-d tensor")
+    return None
+
+
+def _reduce_extreme(pick: Any) -> Handler:
+    def handler(tx, args, kwargs):
+        if kwargs:
+            return None
+        items = _items(tx, args[0]) if len(args) == 1 else list(args)
+        if not items:
+            raise UserError(f"{pick.__name__}()", f"{pick.__name__}() arg is an empty sequence", exc_type=ValueError)
+        if all(i.is_python_constant() for i in items):
+            return _fold_call(pick, [TupleVariable(items)], {})
+        if any(isinstance(i, TensorVariable) for i in items):
+            raise Unsupported(f"{pick.__name__}() of tensors", "compares tensor values in Python",
+                              hint=f"use torch.{'maximum' if pick is max else 'minimum'} instead")
+        return None
+
+    return handler
+
+
+HANDLERS[max] = _reduce_extreme(max)
+HANDLERS[min] = _reduce_extreme(min)
+
+
+@builtin(sum)
+def builtin_sum(tx, args, kwargs):
+    items = _items(tx, args[0])
+    total = args[1] if len(args) > 1 else kwargs.get("start", ConstantVariable(0))
+    for item in items:
+        total = ops.binary(tx, operator.add, total, item)
+    return total
+
+
+@builtin(all)
+def builtin_all(tx, args, kwargs):
+    return ConstantVariable(all(item.truth(tx) for item in _items(tx, args[0])))
+
+
+@builtin(any)
+def builtin_any(tx, args, kwargs):
+    return ConstantVariable(any(item.truth(tx) for item in _items(tx, args[0])))
+
+
+@builtin(round)
+def builtin_round(tx, args, kwargs):
+    if args and isinstance(args[0], TensorVariable):
+        raise Unsupported("round() of a tensor", "returns a Python number", hint="use torch.round")
+    return None
+
+
+# -- containers and iteration ----------------------------------------------------------------------
+@builtin(tuple)
+def builtin_tuple(tx, args, kwargs):
+    return TupleVariable(_items(tx, args[0]) if args else [])
+
+
+@builtin(list)
+def builtin_list(tx, args, kwargs):
+    return ListVariable(_items(tx, args[0]) if args else [])
+
+
+@builtin(dict)
+def builtin_dict(tx, args, kwargs):
+    result = DictVariable({})
+    if args:
+        source = args[0]
+        if isinstance(source, DictVariable):
+            result.items.update(source.items)
+        else:
+            for pair in _items(tx, source):
+                key, value = pair.unpack(tx)
+                result.items[DictVariable.key_of(key)] = value
+    result.items.update(kwargs)
+    return result
+
+
+def _set_handler(frozen: bool) -> Handler:
+    def handler(tx, args, kwargs):
+        items = _items(tx, args[0]) if args else []
+        return SetVariable(items, frozen=frozen)
+
+    return handler
+
+
+HANDLERS[set] = _set_handler(False)
+HANDLERS[frozenset] = _set_handler(True)
+
+
+@builtin(iter)
+def builtin_iter(tx, args, kwargs):
+    if len(args) != 1:
+        raise Unsupported("iter() with a sentinel", "not modelled")
+    return iterate(tx, args[0])
+
+
+@builtin(next)
+def builtin_next(tx, args, kwargs):
+    iterator = args[0]
+    if not isinstance(iterator, IteratorVariable):
+        raise Unsupported(f"next() on {iterator.describe()}", "not an iterator the translator models")
+    item = iterator.next_item(tx)
+    if item is None:
+        if len(args) > 1:
+            return args[1]
+        raise UserError("next()", "StopIteration", exc_type=StopIteration)
+    return item
+
+
+@builtin(enumerate)
+def builtin_enumerate(tx, args, kwargs):
+    start = (args[1] if len(args) > 1 else kwargs.get("start", ConstantVariable(0))).as_python_constant()
+    return EnumerateIterator(iterate(tx, args[0]), start)
+
+
+@builtin(zip)
+def builtin_zip(tx, args, kwargs):
+    strict = kwargs["strict"].as_python_constant() if "strict" in kwargs else False
+    return ZipIterator([iterate(tx, a) for a in args], strict=strict)
+
+
+@builtin(map)
+def builtin_map(tx, args, kwargs):
+    return MapIterator(args[0], [iterate(tx, a) for a in args[1:]])
+
+
+@builtin(filter)
+def builtin_filter(tx, args, kwargs):
+    fn = None if args[0].is_python_constant() and args[0].as_python_constant() is None else args[0]
+    return FilterIterator(fn, iterate(tx, args[1]))
+
+
+@builtin(reversed)
+def builtin_reversed(tx, args, kwargs):
+    return SnapshotIterator(list(reversed(_items(tx, args[0]))))
+
+
+@builtin(sorted)
+def builtin_sorted(tx, args, kwargs):
+    items = _items(tx, args[0])
+    result = ListVariable(items)
+    from .container_methods import list_sort
+
+    list_sort(tx, result, [], kwargs)
+    return result
+
+
+@builtin(super)
+def builtin_super(tx, args, kwargs):
+    from .super import make_super
+
+    return make_super(tx, args)
+
+
+@builtin(object.__getattribute__)
+def builtin_object_getattribute(tx, args, kwargs):
+    from .super import GenericGetattrVariable
+
+    return GenericGetattrVariable(args[0]).call(tx, args[1:], {})
+
+
+# -- things that leave the graph's world -----------------------------------------------------------
+@builtin(print)
+def builtin_print(tx, args, kwargs):
+    raise Unsupported("print()", "printing is I/O, done by ordinary Python", hint="it runs between compiled graphs")
+
+
+@builtin(id)
+def builtin_id(tx, args, kwargs):
+    raise Unsupported("id()", "object addresses are only known at run time")
+
+
+@builtin(input, open, exec, eval, compile, globals, locals, vars, breakpoint)
+def builtin_refused(tx, args, kwargs):
+    raise Unsupported("a builtin that inspects or changes the running program", "it runs as ordinary Python")
+
+
+# -- operator module -------------------------------------------------------------------------------
+_BINARY_OPERATORS = [
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod, operator.pow,
+    operator.matmul, operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift,
+    operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge,
+    operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv, operator.imod,
+    operator.ipow, operator.imatmul, operator.iand, operator.ior, operator.ixor, operator.ilshift, operator.irshift,
+]
+
+
+def _binary_handler(op: Any) -> Handler:
+    return lambda tx, args, kwargs: ops.binary(tx, op, args[0], args[1])
+
+
+for _op in _BINARY_OPERATORS:
+    HANDLERS[_op] = _binary_handler(_op)
+for _op in (operator.neg, operator.pos, operator.invert):
+    HANDLERS[_op] = (lambda op: lambda tx, args, kwargs: ops.unary(tx, op, args[0]))(_op)
+HANDLERS[operator.getitem] = lambda tx, args, kwargs: ops.getitem(tx, args[0], args[1])
+HANDLERS[operator.contains] = lambda tx, args, kwargs: ops.contains(tx, args[0], args[1])
+HANDLERS[operator.not_] = lambda tx, args, kwargs: ConstantVariable(not args[0].truth(tx))
+HANDLERS[operator.truth] = lambda tx, args, kwargs: ConstantVariable(args[0].truth(tx))
+HANDLERS[operator.is_] = lambda tx, args, kwargs: ConstantVariable(ops.is_same(tx, args[0], args[1]))
+HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is_same(tx, args[0], args[1]))
+
+
+@builtin(operator.setitem)
+def builtin_setitem(tx, args, kwargs):
+    ops.setitem(tx, args[0], args[1], args[2])
+    return ConstantVariable(None)
+
+
+# -- classes called like functions -----------------------------------------------------------------
+def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``cls(*args, **kwargs)`` for the classes the translator models."""
+    cls = cls_var.value
+    if cls in HANDLERS or cls in PURE:
+        return call_builtin(tx, cls, args, kwargs)
+    if cls is torch.Size:
+        return SizeVariable(_items(tx, args[0]) if args else [])
+    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return _make_namedtuple(tx, cls, args, kwargs)
+    if cls is functools.partial:
+        raise Unsupported("functools.partial", "not modelled yet")
+    raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects is not modelled",
+                      hint="create it outside the compiled function and pass it in")
+
+
+def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    from .containers import NamedTupleVariable
+
+    fields = cls._fields
+    values: dict[str, Variable] = dict(zip(fields, args))
+    if len(args) > len(fields):
+        raise UserError(f"{cls.__name__}()", f"takes {len(fields)} positional arguments but {len(args)} were given",
+                        exc_type=TypeError)
+    for key, value in kwargs.items():
+        if key not in fields or key in values:
+            raise UserError(f"{cls.__name__}()", f"unexpected or repeated argument {key!r}", exc_type=TypeError)
+        values[key] = value
+    defaults = getattr(cls, "_field_defaults", {})
+    for field in fields:
+        if field not in values:
+            if field not in defaults:
+                raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
+            from .builder import wrap_constant_like
+
+            values[field] = wrap_constant_like(defaults[field])
+    return NamedTupleVariable([values[f] for f in fields], cls)
+
+
+BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))

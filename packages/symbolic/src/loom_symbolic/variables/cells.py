@@ -1,0 +1,83 @@
+"""Closure cells while tracing: cells made by the traced code, and real cells from outside it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UserError
+from .base import Variable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+
+class CellBox:
+    """A cell created while tracing (a cell variable of a traced or inlined frame)."""
+
+    def __init__(self, name: str, contents: Variable | None = None) -> None:
+        self.name = name
+        self.contents = contents
+
+    def load(self, tx: InstructionTranslator) -> Variable:
+        """The cell's contents; an empty cell raises like CPython does."""
+        if self.contents is None:
+            raise UserError(
+                f"free variable {self.name!r}",
+                f"cannot access free variable {self.name!r} where it is not associated with a value",
+            )
+        return self.contents
+
+    def store(self, tx: InstructionTranslator, value: Variable) -> None:
+        """``nonlocal name; name = value``."""
+        self.contents = value
+
+    def delete(self, tx: InstructionTranslator) -> None:
+        """``del name`` on a cell variable."""
+        self.load(tx)
+        self.contents = None
+
+
+class RealCellBox(CellBox):
+    """A cell that exists outside the trace (a closure cell of the frame or of a called function).
+
+    Reads wrap its real contents with a guard; writes are side effects replayed after the graph.
+    """
+
+    def __init__(self, name: str, cell: Any, source: Any, store_effect: Any) -> None:
+        super().__init__(name)
+        self.cell = cell
+        self.source = source
+        self._store_effect = store_effect
+        self._loaded = False
+
+    def load(self, tx: InstructionTranslator) -> Variable:
+        if not self._loaded:
+            try:
+                value = self.cell.cell_contents
+            except ValueError as exc:
+                raise UserError(f"free variable {self.name!r}", str(exc)) from exc
+            from .builder import wrap
+
+            self.contents = wrap(tx, value, self.source)
+            self._loaded = True
+        return super().load(tx)
+
+    def store(self, tx: InstructionTranslator, value: Variable) -> None:
+        self.contents = value
+        self._loaded = True
+        self._store_effect(tx, value)
+
+    def delete(self, tx: InstructionTranslator) -> None:
+        from ..errors import Unsupported
+
+        raise Unsupported("deleting a closure variable of an outer function", "not modelled")
+
+
+class CellVariable(Variable):
+    """What LOAD_CLOSURE pushes: a reference to a cell, for building a closure tuple."""
+
+    def __init__(self, box: CellBox) -> None:
+        self.box = box
+
+    def describe(self) -> str:
+        return f"cell {self.box.name}"

@@ -1,0 +1,153 @@
+"""Values the translator knows exactly: literals, and immutable objects that can be folded."""
+
+from __future__ import annotations
+
+import enum
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported, UserError
+from .base import Variable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from ..translator import InstructionTranslator
+
+#: Immutable types whose values are folded while tracing and embedded in bytecode with LOAD_CONST.
+CONSTANT_TYPES: tuple[type, ...] = (
+    type(None),
+    bool,
+    int,
+    float,
+    complex,
+    str,
+    bytes,
+    type(Ellipsis),
+    type(NotImplemented),
+    range,
+    slice,
+    frozenset,
+    torch.dtype,
+    torch.device,
+    torch.layout,
+    torch.memory_format,
+    types.CodeType,
+)
+
+#: Methods of constant receivers that are safe to fold (pure, no I/O) — by receiver type.
+_PURE_RECEIVERS: tuple[type, ...] = (
+    str, bytes, int, float, complex, bool, range, slice, frozenset, torch.dtype, torch.device, enum.Enum,
+)
+
+
+def is_constant_value(value: Any) -> bool:
+    """Whether ``value`` is a literal-like immutable value (tuples of such values included)."""
+    if isinstance(value, tuple):
+        return type(value) is tuple and all(is_constant_value(v) for v in value)
+    return type(value) in CONSTANT_TYPES or isinstance(value, (torch.dtype, torch.device, enum.Enum))
+
+
+class ConstantVariable(Variable):
+    """A value known exactly at trace time (``3``, ``"relu"``, ``None``, ``torch.float32``, ``range(4)``)."""
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def is_python_constant(self) -> bool:
+        return True
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return bool(self.value)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        try:
+            items = list(self.value)
+        except TypeError as exc:
+            raise UserError("iteration", str(exc)) from exc
+        return [ConstantVariable(v) for v in items]
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        try:
+            value = getattr(self.value, name)
+        except AttributeError as exc:
+            raise UserError(f"attribute {name!r} of {self.value!r}", str(exc)) from exc
+        if is_constant_value(value):
+            return ConstantVariable(value)
+        if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
+            from .functions import MethodVariable
+
+            return MethodVariable(self, name)
+        raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}", "not a foldable constant")
+
+    def call_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        if not isinstance(self.value, _PURE_RECEIVERS):
+            raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
+        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+            if isinstance(self.value, str) and name == "format":
+                raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")
+            raise Unsupported(f"{type(self.value).__name__}.{name} with non-constant arguments", "not modelled")
+        from .builder import wrap_constant_like
+
+        try:
+            result = getattr(self.value, name)(
+                *(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()}
+            )
+        except Exception as exc:
+            raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc)) from exc
+        return wrap_constant_like(result)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.load_const(self.value)
+
+    def describe(self) -> str:
+        return repr(self.value)
+
+    def __repr__(self) -> str:
+        return f"ConstantVariable({self.value!r})"
+
+
+class ObjectConstantVariable(Variable):
+    """An object used only by identity (a class, a module, a C function, an enum member).
+
+    It can be passed to graph ops or compared by identity; reading it from the frame installs an
+    identity guard, and the rewritten bytecode embeds it as a constant.
+    """
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+        else:
+            codegen.load_const(self.value)
+
+    def describe(self) -> str:
+        name = getattr(self.value, "__qualname__", None) or getattr(self.value, "__name__", None)
+        return name or repr(self.value)
+
+    def __repr__(self) -> str:
+        return f"ObjectConstantVariable({self.describe()})"
+
+
+def module_qualname(value: types.ModuleType) -> str:
+    """A module's dotted name, for messages."""
+    return getattr(value, "__name__", repr(value))

@@ -1,0 +1,370 @@
+"""Methods of lists, tuples, dicts and sets while tracing, one small function each.
+
+Each table maps a method name to ``fn(tx, receiver, args, kwargs) -> Variable``. Containers look
+their methods up here, so ``list.append`` is found by grepping ``"append"``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported, UserError
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+Method = Callable[["InstructionTranslator", Any, list[Variable], dict[str, Variable]], Variable]
+NONE = ConstantVariable(None)
+
+
+def _table() -> tuple[dict[str, Method], Callable[..., Callable[[Method], Method]]]:
+    table: dict[str, Method] = {}
+
+    def method(*names: str) -> Callable[[Method], Method]:
+        def register(fn: Method) -> Method:
+            for name in names:
+                table[name] = fn
+            return fn
+
+        return register
+
+    return table, method
+
+
+def _constant(arg: Variable, what: str) -> Any:
+    if not arg.is_python_constant():
+        raise Unsupported(f"{what} with a value known only at run time", "not modelled")
+    return arg.as_python_constant()
+
+
+def _equal(tx: InstructionTranslator, a: Variable, b: Variable) -> bool:
+    from .operators import binary
+
+    return a is b or binary(tx, operator.eq, a, b).truth(tx)
+
+
+# -- tuple (and list) ------------------------------------------------------------------------------
+SEQUENCE_METHODS, sequence_method = _table()
+
+
+@sequence_method("count")
+def seq_count(tx, seq, args, kwargs):
+    return ConstantVariable(sum(1 for item in seq.items if _equal(tx, item, args[0])))
+
+
+@sequence_method("index")
+def seq_index(tx, seq, args, kwargs):
+    for i, item in enumerate(seq.items):
+        if _equal(tx, item, args[0]):
+            return ConstantVariable(i)
+    raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence")
+
+
+@sequence_method("__len__")
+def seq_len(tx, seq, args, kwargs):
+    return ConstantVariable(len(seq.items))
+
+
+@sequence_method("__getitem__")
+def seq_getitem(tx, seq, args, kwargs):
+    return seq.getitem(tx, args[0])
+
+
+@sequence_method("__contains__")
+def seq_contains(tx, seq, args, kwargs):
+    from .operators import contains
+
+    return contains(tx, seq, args[0])
+
+
+# -- list --------------------------------------------------------------------------------------------
+LIST_METHODS, list_method = _table()
+LIST_METHODS.update(SEQUENCE_METHODS)
+
+
+@list_method("append")
+def list_append(tx, lst, args, kwargs):
+    lst.items.append(args[0])
+    lst.mutated(tx)
+    return NONE
+
+
+@list_method("extend")
+def list_extend(tx, lst, args, kwargs):
+    lst.items.extend(args[0].unpack(tx))
+    lst.mutated(tx)
+    return NONE
+
+
+@list_method("insert")
+def list_insert(tx, lst, args, kwargs):
+    lst.items.insert(_constant(args[0], "list.insert"), args[1])
+    lst.mutated(tx)
+    return NONE
+
+
+@list_method("pop")
+def list_pop(tx, lst, args, kwargs):
+    index = _constant(args[0], "list.pop") if args else -1
+    if not lst.items:
+        raise UserError("list.pop", "pop from empty list")
+    try:
+        item = lst.items.pop(index)
+    except IndexError as exc:
+        raise UserError("list.pop", str(exc)) from exc
+    lst.mutated(tx)
+    return item
+
+
+@list_method("remove")
+def list_remove(tx, lst, args, kwargs):
+    for i, item in enumerate(lst.items):
+        if _equal(tx, item, args[0]):
+            del lst.items[i]
+            lst.mutated(tx)
+            return NONE
+    raise UserError("list.remove", "list.remove(x): x not in list")
+
+
+@list_method("clear")
+def list_clear(tx, lst, args, kwargs):
+    lst.items.clear()
+    lst.mutated(tx)
+    return NONE
+
+
+@list_method("reverse")
+def list_reverse(tx, lst, args, kwargs):
+    lst.items.reverse()
+    lst.mutated(tx)
+    return NONE
+
+
+@list_method("sort")
+def list_sort(tx, lst, args, kwargs):
+    if kwargs.get("key") is not None and not kwargs["key"].is_python_constant():
+        keys = [kwargs["key"].call(tx, [item], {}) for item in lst.items]
+    else:
+        keys = lst.items
+    values = [_constant(k, "list.sort") for k in keys]
+    reverse = bool(_constant(kwargs["reverse"], "list.sort")) if "reverse" in kwargs else False
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
+    lst.items[:] = [lst.items[i] for i in order]
+    lst.mutated(tx)
+    return NONE
+
+
+@list_method("copy")
+def list_copy(tx, lst, args, kwargs):
+    return ListVariable(list(lst.items))
+
+
+@list_method("__setitem__")
+def list_setitem(tx, lst, args, kwargs):
+    lst.setitem(tx, args[0], args[1])
+    return NONE
+
+
+# -- dict --------------------------------------------------------------------------------------------
+DICT_METHODS, dict_method = _table()
+
+
+@dict_method("__getitem__")
+def dict_getitem(tx, d, args, kwargs):
+    return d.getitem(tx, args[0])
+
+
+@dict_method("__setitem__")
+def dict_setitem(tx, d, args, kwargs):
+    d.setitem(tx, args[0], args[1])
+    return NONE
+
+
+@dict_method("__contains__")
+def dict_contains(tx, d, args, kwargs):
+    return ConstantVariable(DictVariable.key_of(args[0]) in d.items)
+
+
+@dict_method("__len__")
+def dict_len(tx, d, args, kwargs):
+    return ConstantVariable(len(d.items))
+
+
+@dict_method("get")
+def dict_get(tx, d, args, kwargs):
+    key = DictVariable.key_of(args[0])
+    if key in d.items:
+        return d.items[key]
+    return args[1] if len(args) > 1 else NONE
+
+
+def _make_view(kind: str) -> Method:
+    def view(tx, d, args, kwargs):
+        return DictViewVariable(d, kind)
+
+    view.__name__ = f"dict_{kind}"
+    return view
+
+
+for _kind in ("keys", "values", "items"):
+    DICT_METHODS[_kind] = _make_view(_kind)
+
+
+@dict_method("pop")
+def dict_pop(tx, d, args, kwargs):
+    key = DictVariable.key_of(args[0])
+    if key in d.items:
+        value = d.items.pop(key)
+        d.mutated(tx)
+        return value
+    if len(args) > 1:
+        return args[1]
+    raise UserError("dict.pop", f"KeyError: {key!r}")
+
+
+@dict_method("popitem")
+def dict_popitem(tx, d, args, kwargs):
+    if not d.items:
+        raise UserError("dict.popitem", "popitem(): dictionary is empty")
+    key, value = d.items.popitem()
+    d.mutated(tx)
+    return TupleVariable([key_variable(key), value])
+
+
+@dict_method("setdefault")
+def dict_setdefault(tx, d, args, kwargs):
+    key = DictVariable.key_of(args[0])
+    if key not in d.items:
+        d.items[key] = args[1] if len(args) > 1 else NONE
+        d.mutated(tx)
+    return d.items[key]
+
+
+@dict_method("update")
+def dict_update(tx, d, args, kwargs):
+    if args:
+        other = args[0]
+        if isinstance(other, DictVariable):
+            d.items.update(other.items)
+        else:
+            for pair in other.unpack(tx):
+                key, value = pair.unpack(tx)
+                d.items[DictVariable.key_of(key)] = value
+    d.items.update(kwargs)
+    d.mutated(tx)
+    return NONE
+
+
+@dict_method("clear")
+def dict_clear(tx, d, args, kwargs):
+    d.items.clear()
+    d.mutated(tx)
+    return NONE
+
+
+@dict_method("copy")
+def dict_copy(tx, d, args, kwargs):
+    return DictVariable(dict(d.items), cls=d.cls)
+
+
+# -- set ---------------------------------------------------------------------------------------------
+SET_METHODS, set_method = _table()
+
+
+@set_method("add")
+def set_add(tx, s, args, kwargs):
+    s.add(args[0])
+    return NONE
+
+
+@set_method("update")
+def set_update(tx, s, args, kwargs):
+    for other in args:
+        for item in other.unpack(tx):
+            s.add(item)
+    return NONE
+
+
+@set_method("discard")
+def set_discard(tx, s, args, kwargs):
+    s.values.pop(DictVariable.key_of(args[0]), None)
+    return NONE
+
+
+@set_method("remove")
+def set_remove(tx, s, args, kwargs):
+    key = DictVariable.key_of(args[0])
+    if key not in s.values:
+        raise UserError("set.remove", f"KeyError: {key!r}")
+    del s.values[key]
+    return NONE
+
+
+@set_method("__contains__")
+def set_contains(tx, s, args, kwargs):
+    return ConstantVariable(DictVariable.key_of(args[0]) in s.values)
+
+
+def _set_algebra(name: str) -> Method:
+    def algebra(tx, s, args, kwargs):
+        from .builder import wrap_constant_like
+
+        others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
+        result = getattr(set(s.values), name)(*others)
+        return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
+            [s.values.get(k) or key_variable(k) for k in result]
+        )
+
+    algebra.__name__ = f"set_{name}"
+    return algebra
+
+
+for _name in ("union", "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"):
+    SET_METHODS[_name] = _set_algebra(_name)
+
+
+class DictViewVariable(Variable):
+    """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, never rebuilt in bytecode."""
+
+    def __init__(self, target: DictVariable, kind: str) -> None:
+        self.target = target
+        self.kind = kind
+
+    def python_type(self) -> type:
+        return type(getattr({}, self.kind)())
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        items = self.target.items
+        if self.kind == "keys":
+            return [key_variable(k) for k in items]
+        if self.kind == "values":
+            return list(items.values())
+        return [TupleVariable([key_variable(k), v]) for k, v in items.items()]
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "__len__":
+            return ConstantVariable(len(self.target.items))
+        if name == "__contains__" and self.kind == "keys":
+            return ConstantVariable(DictVariable.key_of(args[0]) in self.target.items)
+        raise Unsupported(f"dict view method {name}", "not modelled")
+
+    def describe(self) -> str:
+        return f"dict {self.kind} view"
+
+
+def lookup(receiver: Variable, name: str) -> Method | None:
+    """The method-table entry for ``receiver.name``, if the container kind defines it."""
+    if isinstance(receiver, ListVariable):
+        return LIST_METHODS.get(name)
+    if isinstance(receiver, SequenceVariable):
+        return SEQUENCE_METHODS.get(name)
+    if isinstance(receiver, DictVariable):
+        return DICT_METHODS.get(name)
+    if isinstance(receiver, SetVariable):
+        return SET_METHODS.get(name)
+    return None

@@ -1,0 +1,445 @@
+"""Tuples, lists, torch.Size, named tuples, dicts, sets and slices while tracing."""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported, UserError
+from .base import Variable
+from .constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from ..translator import InstructionTranslator
+
+
+def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
+    """A subscript that must be known while tracing (an int or a slice of ints)."""
+    if not index.is_python_constant():
+        raise Unsupported("indexing a Python sequence with a value known only at run time",
+                          "the index is a tensor or an unknown value")
+    return index.as_python_constant()
+
+
+class MethodTableMixin:
+    """Containers find their methods in :mod:`.container_methods`' tables.
+
+    A subclass of a builtin container (``class Registry(dict)``) may override methods in Python:
+    those are inlined with the container as ``self``; ``super().get(...)`` comes back to the table.
+    """
+
+    def _python_override(self, name: str) -> Any:
+        from .attributes import class_attribute
+
+        cls = self.python_type()
+        builtin_base = next(b for b in cls.__mro__ if b.__module__ == "builtins")
+        found = class_attribute(cls, name)
+        if found is not class_attribute(builtin_base, name) and isinstance(found, types.FunctionType):
+            return found
+        return None
+
+    def call_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        if self._python_override(name) is not None:
+            return self.var_getattr(tx, name).call(tx, args, kwargs)
+        return self.call_builtin_method(tx, name, args, kwargs)
+
+    def call_builtin_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        """The builtin container's own method, ignoring Python overrides (what ``super()`` reaches)."""
+        from .container_methods import lookup
+
+        method = lookup(self, name)
+        if method is None:
+            raise Unsupported(f"method {name!r} of {self.describe()}", "not modelled")
+        return method(tx, self, args, kwargs)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from .container_methods import lookup
+        from .functions import BoundMethodVariable, MethodVariable, UserFunctionVariable
+
+        override = self._python_override(name)
+        if override is not None:
+            from loom_guards import Attr, TypeOf
+
+            source = Attr(TypeOf(self.source), name) if self.source is not None else None
+            return BoundMethodVariable(UserFunctionVariable(override, source), self)
+        if lookup(self, name) is None:
+            raise Unsupported(f"attribute {name!r} of {self.describe()}", "not modelled")
+        return MethodVariable(self, name)
+
+
+class SequenceVariable(MethodTableMixin, Variable):
+    """Shared behaviour of tuples and lists: items are variables."""
+
+    container_type: type = tuple
+
+    def __init__(self, items: list[Variable], source: Any = None) -> None:
+        self.items = list(items)
+        self.source = source
+
+    def python_type(self) -> type:
+        return self.container_type
+
+    def as_python_constant(self) -> Any:
+        return self.container_type(i.as_python_constant() for i in self.items)
+
+    def as_graph_arg(self) -> Any:
+        return self.container_type(i.as_graph_arg() for i in self.items)
+
+    def as_example(self) -> Any:
+        return self.container_type(i.as_example() for i in self.items)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return list(self.items)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return bool(self.items)
+
+    def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
+        key = constant_index(tx, index)
+        if isinstance(key, slice):
+            return self.with_items(self.items[key])
+        if not isinstance(key, int):
+            key = getattr(key, "__index__", lambda: None)()
+            if key is None:
+                raise UserError("sequence index", f"indices must be integers or slices, not {type(key).__name__}")
+        try:
+            return self.items[key]
+        except IndexError as exc:
+            raise UserError(f"{self.container_type.__name__} index out of range", str(exc)) from exc
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        """A new sequence of this kind holding ``items``."""
+        return type(self)(items)
+
+    def reconstruct_items(self, codegen: PyCodegen) -> None:
+        for item in self.items:
+            codegen.reconstruct(item)
+
+    def describe(self) -> str:
+        return f"{self.container_type.__name__} of {len(self.items)}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.items!r})"
+
+
+class TupleVariable(SequenceVariable):
+    """A tuple; immutable, so one read from the frame is rebuilt by reading it again."""
+
+    container_type = tuple
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+
+
+class NamedTupleVariable(TupleVariable):
+    """A named tuple or a torch structseq (``torch.return_types.max``): fields by name."""
+
+    def __init__(self, items: list[Variable], cls: type, source: Any = None) -> None:
+        super().__init__(items, source)
+        self.cls = cls
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def as_python_constant(self) -> Any:
+        return self._build([i.as_python_constant() for i in self.items])
+
+    def as_example(self) -> Any:
+        return self._build([i.as_example() for i in self.items])
+
+    def _build(self, values: list[Any]) -> Any:
+        return self.cls._make(values) if hasattr(self.cls, "_make") else self.cls(values)
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return TupleVariable(items)  # slicing a named tuple gives a plain tuple
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        names = getattr(self.cls, "_fields", None)
+        if names is not None and name in names:
+            return self.items[names.index(name)]
+        if names is None:
+            probe = self.cls(tuple(range(len(self.items))))  # a structseq of indices tells field positions
+            value = getattr(probe, name, None)
+            if isinstance(value, int):
+                return self.items[value]
+        if name == "_fields" or (hasattr(self.cls, name) and not callable(getattr(self.cls, name))):
+            from .builder import wrap_constant_like
+
+            return wrap_constant_like(getattr(self.cls, name))
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        codegen.load_callable(self.cls._make if hasattr(self.cls, "_make") else self.cls)
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+        codegen.call(1)
+
+    def describe(self) -> str:
+        return self.cls.__name__
+
+
+class SizeVariable(TupleVariable):
+    """``torch.Size``: a tuple of ints (constants while shapes are static)."""
+
+    @classmethod
+    def of(cls, size: torch.Size | tuple) -> SizeVariable:
+        """A Size variable from a concrete size."""
+        return cls([ConstantVariable(int(d)) for d in size])
+
+    def python_type(self) -> type:
+        return torch.Size
+
+    def as_python_constant(self) -> Any:
+        return torch.Size(i.as_python_constant() for i in self.items)
+
+    def as_graph_arg(self) -> Any:
+        return tuple(i.as_graph_arg() for i in self.items)
+
+    def as_example(self) -> Any:
+        return torch.Size(i.as_example() for i in self.items)
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return SizeVariable(items)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "numel":
+            from .functions import MethodVariable
+
+            return MethodVariable(self, name)
+        return super().var_getattr(tx, name)
+
+    def call_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        if name == "numel" and not args and not kwargs:
+            total = 1
+            for item in self.items:
+                total *= item.as_python_constant()
+            return ConstantVariable(total)
+        return super().call_method(tx, name, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.is_python_constant():
+            codegen.load_const(self.as_python_constant())
+            return
+        codegen.load_callable(torch.Size)
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+        codegen.call(1)
+
+
+class ListVariable(SequenceVariable):
+    """A list. Mutable: one from outside the frame gets its final contents back after the graph."""
+
+    container_type = list
+    mutable = True
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_LIST", len(self.items))
+
+    def mutated(self, tx: InstructionTranslator) -> None:
+        """Record that the program changed this list."""
+        if self.source is not None:
+            tx.output.side_effects.mutated_container(self)
+
+    def setitem(self, tx: InstructionTranslator, index: Variable, value: Variable) -> None:
+        key = constant_index(tx, index)
+        try:
+            if isinstance(key, slice):
+                replaced = list(range(len(self.items)))
+                replaced[key] = value.unpack(tx)  # validates the slice assignment like Python does
+                self.items[key] = value.unpack(tx)
+            else:
+                self.items[key] = value
+        except (IndexError, ValueError, TypeError) as exc:
+            raise UserError("list assignment", str(exc)) from exc
+        self.mutated(tx)
+
+    def delitem(self, tx: InstructionTranslator, index: Variable) -> None:
+        key = constant_index(tx, index)
+        try:
+            del self.items[key]
+        except (IndexError, TypeError) as exc:
+            raise UserError("list deletion", str(exc)) from exc
+        self.mutated(tx)
+
+
+class DictVariable(MethodTableMixin, Variable):
+    """A dict whose keys are known while tracing (constants, or objects hashed by identity)."""
+
+    mutable = True
+
+    def __init__(self, items: dict[Any, Variable], source: Any = None, cls: type = dict) -> None:
+        self.items = dict(items)
+        self.source = source
+        self.cls = cls
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def as_python_constant(self) -> Any:
+        return {k: v.as_python_constant() for k, v in self.items.items()}
+
+    def as_graph_arg(self) -> Any:
+        return {k: v.as_graph_arg() for k, v in self.items.items()}
+
+    def as_example(self) -> Any:
+        return {k: v.as_example() for k, v in self.items.items()}
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return bool(self.items)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return [key_variable(k) for k in self.items]
+
+    @staticmethod
+    def key_of(key: Variable) -> Any:
+        """The Python key a variable stands for: a constant, or an object hashed by identity."""
+        if getattr(key, "wraps_real_object", False) and hashes_by_identity(key.value):
+            return key.value
+        if key.is_python_constant():
+            value = key.as_python_constant()
+            try:
+                hash(value)
+            except TypeError as exc:
+                raise UserError("dict key", f"unhashable type: {type(value).__name__!r}") from exc
+            return value
+        raise Unsupported("a dict key known only at run time", "keys must be constants while tracing")
+
+    def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
+        k = self.key_of(key)
+        if k not in self.items:
+            raise UserError("dict lookup", f"KeyError: {k!r}")
+        return self.items[k]
+
+    def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
+        self.items[self.key_of(key)] = value
+        self.mutated(tx)
+
+    def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
+        k = self.key_of(key)
+        if k not in self.items:
+            raise UserError("dict deletion", f"KeyError: {k!r}")
+        del self.items[k]
+        self.mutated(tx)
+
+    def mutated(self, tx: InstructionTranslator) -> None:
+        """Record that the program changed this dict."""
+        if self.source is not None:
+            tx.output.side_effects.mutated_container(self)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        if self.cls is not dict:
+            codegen.load_callable(self.cls)
+        for key, value in self.items.items():
+            codegen.load_const(key)
+            codegen.reconstruct(value)
+        codegen.emit("BUILD_MAP", len(self.items))
+        if self.cls is not dict:
+            codegen.call(1)
+
+    def describe(self) -> str:
+        return f"dict of {len(self.items)}"
+
+    def __repr__(self) -> str:
+        return f"DictVariable({self.items!r})"
+
+
+class SetVariable(MethodTableMixin, Variable):
+    """A set of constants."""
+
+    mutable = True
+
+    def __init__(self, items: list[Variable], source: Any = None, frozen: bool = False) -> None:
+        self.values: dict[Any, Variable] = {}
+        for item in items:
+            self.values[DictVariable.key_of(item)] = item
+        self.source = source
+        self.frozen = frozen
+
+    def python_type(self) -> type:
+        return frozenset if self.frozen else set
+
+    def as_python_constant(self) -> Any:
+        return (frozenset if self.frozen else set)(self.values)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        # Iterate in the order the real set would: build it and follow its order.
+        return [self.values[v] for v in self.as_python_constant()]
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return bool(self.values)
+
+    def add(self, item: Variable) -> None:
+        """Add one member."""
+        self.values[DictVariable.key_of(item)] = item
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        if self.frozen:  # members are constants, so the frozenset is one too
+            codegen.load_const(self.as_python_constant())
+            return
+        for item in self.values.values():
+            codegen.reconstruct(item)
+        codegen.emit("BUILD_SET", len(self.values))
+
+
+class SliceVariable(Variable):
+    """``slice(start, stop, step)`` whose parts may be symbolic."""
+
+    def __init__(self, start: Variable, stop: Variable, step: Variable) -> None:
+        self.parts = (start, stop, step)
+
+    def python_type(self) -> type:
+        return slice
+
+    def as_python_constant(self) -> Any:
+        return slice(*(p.as_python_constant() for p in self.parts))
+
+    def as_graph_arg(self) -> Any:
+        return slice(*(p.as_graph_arg() for p in self.parts))
+
+    def as_example(self) -> Any:
+        return slice(*(p.as_example() for p in self.parts))
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        for part in self.parts:
+            codegen.reconstruct(part)
+        codegen.emit("BUILD_SLICE", 3)
+
+
+def hashes_by_identity(value: Any) -> bool:
+    """Whether ``value`` uses object's own hash and equality (so a dict finds it by identity)."""
+    cls = type(value)
+    return (cls.__hash__ is object.__hash__ or cls.__hash__ is type.__hash__) and cls.__eq__ in (object.__eq__, type.__eq__)
+
+
+def key_variable(key: Any) -> Variable:
+    """The variable for a dict key (keys are constants or identity-hashed objects)."""
+    from .builder import wrap_constant_like
+
+    return wrap_constant_like(key)
+

@@ -1,0 +1,109 @@
+"""Context managers the translator models: grad mode (``torch.no_grad()`` and friends) and user classes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import Variable
+from .constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+
+class GradModeVariable(Variable):
+    """``torch.no_grad()``, ``torch.enable_grad()`` or ``torch.set_grad_enabled(mode)``.
+
+    The switch is recorded in the graph (``torch._C._set_grad_enabled``) so the compiled code
+    computes exactly what eager would; ops traced inside see the same mode.
+    """
+
+    def __init__(self, cls: type, target: bool, applied_from: bool | None = None) -> None:
+        self.cls = cls
+        self.target = target
+        #: set_grad_enabled(mode) switches immediately; this is the mode it switched from.
+        self.applied_from = applied_from
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        previous = self.applied_from if self.applied_from is not None else tx.output.grad_enabled
+        tx.output.set_grad_enabled(tx, self.target)
+        return WithExitVariable(self, previous), ConstantVariable(None)
+
+    def describe(self) -> str:
+        return f"{self.cls.__name__}()"
+
+
+class WithExitVariable(Variable):
+    """The bound ``__exit__`` that BEFORE_WITH leaves on the stack, called on the normal exit path."""
+
+    def __init__(self, manager: GradModeVariable, restore: bool) -> None:
+        self.manager = manager
+        self.restore = restore
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        tx.output.set_grad_enabled(tx, self.restore)
+        if tx.block_stack:
+            tx.block_stack.pop()
+        return ConstantVariable(None)
+
+
+class GradModeClassVariable(Variable):
+    """The classes ``torch.no_grad``, ``torch.enable_grad`` and ``torch.set_grad_enabled``."""
+
+    wraps_real_object = True
+
+    def __init__(self, value: type, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.value is torch.no_grad:
+            return GradModeVariable(torch.no_grad, False)
+        if self.value is torch.enable_grad:
+            return GradModeVariable(torch.enable_grad, True)
+        mode = (args[0] if args else kwargs["mode"]).as_python_constant()
+        previous = tx.output.grad_enabled
+        tx.output.set_grad_enabled(tx, bool(mode))
+        return GradModeVariable(torch.set_grad_enabled, bool(mode), applied_from=previous)
+
+    def reconstruct(self, codegen) -> None:
+        codegen.load_const(self.value)
+
+    def describe(self) -> str:
+        return self.value.__name__
+
+
+GRAD_MODE_CLASSES = (torch.no_grad, torch.enable_grad, torch.set_grad_enabled)
+
+
+class UserExitVariable(Variable):
+    """The ``__exit__`` of a user-defined context manager, inlined on the normal exit path."""
+
+    def __init__(self, exit_method: Variable) -> None:
+        self.exit_method = exit_method
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        result = self.exit_method.call(tx, args, kwargs)
+        if tx.block_stack:
+            tx.block_stack.pop()
+        return result
+
+
+def enter_user_context(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:
+    """BEFORE_WITH on a user object: inline ``__enter__`` now; ``__exit__`` is called on exit."""
+    from .objects import UserObjectVariable
+
+    if not isinstance(manager, UserObjectVariable):
+        raise Unsupported(f"a with block over {manager.describe()}", "not a context manager the translator models")
+    exit_method = manager.var_getattr_on_type(tx, "__exit__")
+    entered = manager.call_method(tx, "__enter__", [], {})
+    return UserExitVariable(exit_method), entered

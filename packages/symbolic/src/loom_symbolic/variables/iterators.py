@@ -1,0 +1,176 @@
+"""Iterators while tracing: loops over them are unrolled, one item at a time."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import Unsupported
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import ListVariable, TupleVariable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+
+class IteratorVariable(Variable):
+    """An iterator; :meth:`next_item` returns the next variable, or None when exhausted."""
+
+    mutable = True
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        raise NotImplementedError
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        items = []
+        while (item := self.next_item(tx)) is not None:
+            items.append(item)
+        return items
+
+    def describe(self) -> str:
+        return type(self).__name__.removesuffix("Variable").lower()
+
+
+class SnapshotIterator(IteratorVariable):
+    """An iterator over items fixed when it was made (tuples, dict keys, tensor rows, ...)."""
+
+    def __init__(self, items: list[Variable]) -> None:
+        self.items = items
+        self.index = 0
+
+    def python_type(self) -> type:
+        return type(iter(()))
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.index >= len(self.items):
+            return None
+        self.index += 1
+        return self.items[self.index - 1]
+
+
+class ListIterator(IteratorVariable):
+    """Iterates a list live, as CPython does: appends during the loop are seen."""
+
+    def __init__(self, target: ListVariable) -> None:
+        self.target = target
+        self.index = 0
+
+    def python_type(self) -> type:
+        return type(iter([]))
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.index >= len(self.target.items):
+            return None
+        self.index += 1
+        return self.target.items[self.index - 1]
+
+
+class RangeIterator(IteratorVariable):
+    """Iterates a constant range without materialising it."""
+
+    def __init__(self, values: range) -> None:
+        self.values = values
+        self.index = 0
+
+    def python_type(self) -> type:
+        return type(iter(range(0)))
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.index >= len(self.values):
+            return None
+        self.index += 1
+        return ConstantVariable(self.values[self.index - 1])
+
+
+class ZipIterator(IteratorVariable):
+    """``zip(a, b, ...)``: stops at the shortest, like Python."""
+
+    def __init__(self, inners: list[IteratorVariable], strict: bool = False) -> None:
+        self.inners = inners
+        self.strict = strict
+
+    def python_type(self) -> type:
+        return zip
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        items = []
+        for inner in self.inners:
+            item = inner.next_item(tx)
+            if item is None:
+                if self.strict and (items or any(i.next_item(tx) is not None for i in self.inners[1:])):
+                    from ..errors import UserError
+
+                    raise UserError("zip(strict=True)", "arguments have different lengths")
+                return None
+            items.append(item)
+        return TupleVariable(items)
+
+
+class EnumerateIterator(IteratorVariable):
+    """``enumerate(it, start)``."""
+
+    def __init__(self, inner: IteratorVariable, start: int = 0) -> None:
+        self.inner = inner
+        self.count = start
+
+    def python_type(self) -> type:
+        return enumerate
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        item = self.inner.next_item(tx)
+        if item is None:
+            return None
+        self.count += 1
+        return TupleVariable([ConstantVariable(self.count - 1), item])
+
+
+class MapIterator(IteratorVariable):
+    """``map(fn, *iterables)``: ``fn`` is called lazily, item by item, like Python."""
+
+    def __init__(self, fn: Variable, inners: list[IteratorVariable]) -> None:
+        self.fn = fn
+        self.zipped = ZipIterator(inners)
+
+    def python_type(self) -> type:
+        return map
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        args = self.zipped.next_item(tx)
+        if args is None:
+            return None
+        return self.fn.call(tx, args.items, {})
+
+
+class FilterIterator(IteratorVariable):
+    """``filter(fn, iterable)``; ``fn`` None keeps truthy items."""
+
+    def __init__(self, fn: Variable | None, inner: IteratorVariable) -> None:
+        self.fn = fn
+        self.inner = inner
+
+    def python_type(self) -> type:
+        return filter
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        while (item := self.inner.next_item(tx)) is not None:
+            keep = item if self.fn is None else self.fn.call(tx, [item], {})
+            if keep.truth(tx):
+                return item
+        return None
+
+
+def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
+    """``iter(value)``."""
+    if isinstance(value, IteratorVariable):
+        return value
+    if isinstance(value, ListVariable):
+        return ListIterator(value)
+    if isinstance(value, ConstantVariable) and isinstance(value.value, range):
+        return RangeIterator(value.value)
+    custom = getattr(value, "iterate", None)
+    if custom is not None:
+        return custom(tx)
+    try:
+        return SnapshotIterator(value.unpack(tx))
+    except Unsupported:
+        raise

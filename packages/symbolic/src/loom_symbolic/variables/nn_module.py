@@ -1,0 +1,224 @@
+"""``torch.nn.Module`` instances: forward is inlined, parameters and buffers become graph inputs."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported, UserError, missing_attribute
+from .attributes import class_attribute, resolve
+from .base import Variable
+from .constant import ConstantVariable
+from .iterators import SnapshotIterator
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+_HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+
+
+def _has_hooks(module: torch.nn.Module) -> bool:
+    from torch.nn.modules import module as module_mod
+
+    if any(getattr(module, name, None) for name in _HOOK_DICTS):
+        return True
+    global_hooks = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
+                    "_global_backward_pre_hooks")
+    return any(getattr(module_mod, name, None) for name in global_hooks)
+
+
+class NNModuleVariable(Variable):
+    """A module from the frame (guarded by identity); its submodules and tensors are reached through
+    ``_modules``/``_parameters``/``_buffers`` so the rewritten code loads them with dict lookups."""
+
+    wraps_real_object = True
+    mutable = True
+
+    def __init__(self, value: torch.nn.Module, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def _child_source(self, table: str, name: Any) -> Any:
+        from loom_guards import Attr, Item
+
+        return Item(Attr(self.source, table), name) if self.source is not None else None
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from ..side_effects import DELETED
+        from .builder import wrap
+
+        overlay = tx.output.side_effects.attr_overlay.get(id(self.value), {})
+        if name in overlay:
+            if overlay[name] is DELETED:
+                raise missing_attribute(f"{type(self.value).__name__!r} object", name)
+            return overlay[name]
+        if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
+            from .functions import MethodVariable
+
+            return MethodVariable(self, name)
+        state = self.value.__dict__
+        for table in ("_parameters", "_buffers", "_modules"):
+            members = state.get(table)
+            if members is not None and name in members:
+                return wrap(tx, members[name], self._child_source(table, name))
+        return resolve(tx, self, self.value, self.source, name, state)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        if self.source is None:
+            raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
+        tx.output.side_effects.store_attr(self, self.value, name, value)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        module = self.value
+        if type(module).__call__ is not torch.nn.Module.__call__:
+            raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+        if _has_hooks(module):
+            raise Unsupported(f"calling {type(module).__name__}", "the module has hooks registered",
+                              hint="hooks run outside the captured graph")
+        return self.var_getattr(tx, "forward").call(tx, args, kwargs)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        handler = _MODULE_METHODS.get(name)
+        if handler is not None and not args and not kwargs:
+            return handler(self, tx)
+        if name == "__getitem__":
+            return self.getitem(tx, args[0])
+        if name == "__len__":
+            return ConstantVariable(len(self._ordered_children()))
+        return self.var_getattr(tx, name).call(tx, args, kwargs)
+
+    # -- containers (Sequential, ModuleList, ModuleDict) ------------------------------------------
+    def _ordered_children(self) -> list[str]:
+        return list(self.value._modules)
+
+    def _child(self, tx: InstructionTranslator, key: str) -> Variable:
+        from .builder import wrap
+
+        return wrap(tx, self.value._modules[key], self._child_source("_modules", key))
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        if isinstance(self.value, torch.nn.ModuleDict):
+            return [ConstantVariable(k) for k in self.value._modules]
+        if isinstance(self.value, (torch.nn.ModuleList, torch.nn.Sequential)):
+            return [self._child(tx, k) for k in self._ordered_children()]
+        if isinstance(self.value, (torch.nn.ParameterList,)):
+            return [self.var_getattr(tx, k) for k in self.value._parameters]
+        raise Unsupported(f"iteration over {type(self.value).__name__}", "not a module container")
+
+    def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
+        key = index.as_python_constant()
+        module = self.value
+        if isinstance(module, torch.nn.ModuleDict):
+            if key not in module._modules:
+                raise UserError("ModuleDict lookup", f"KeyError: {key!r}")
+            return self._child(tx, key)
+        if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
+            keys = self._ordered_children()
+            if isinstance(key, slice):
+                from .containers import TupleVariable
+
+                if isinstance(module, torch.nn.Sequential):
+                    raise Unsupported("slicing a Sequential", "it builds a new module")
+                return _ModuleSliceVariable([self._child(tx, k) for k in keys[key]])
+            try:
+                return self._child(tx, keys[key])
+            except IndexError:
+                raise UserError("module index", f"index {key} is out of range") from None
+            except TypeError:
+                raise UserError("module index", f"indices must be integers, not {type(key).__name__}") from None
+        if isinstance(module, torch.nn.ParameterList):
+            return self.var_getattr(tx, str(key % len(module) if isinstance(key, int) else key))
+        raise Unsupported(f"subscript of {type(module).__name__}", "not a module container")
+
+    def reconstruct(self, codegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+        else:
+            codegen.load_const(self.value)
+
+    def describe(self) -> str:
+        return f"module {type(self.value).__name__}"
+
+
+class _ModuleSliceVariable(Variable):
+    """``module_list[a:b]``: iterable and indexable, never rebuilt as a new ModuleList."""
+
+    def __init__(self, items: list[Variable]) -> None:
+        self.items = items
+
+    def python_type(self) -> type:
+        return torch.nn.ModuleList
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return list(self.items)
+
+    def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
+        key = index.as_python_constant()
+        if isinstance(key, slice):
+            return _ModuleSliceVariable(self.items[key])
+        return self.items[key]
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "__len__":
+            return ConstantVariable(len(self.items))
+        raise Unsupported(f"method {name} of a ModuleList slice", "not modelled")
+
+
+def _iter_of(kind: str):
+    def method(module_var: NNModuleVariable, tx: InstructionTranslator) -> Variable:
+        from .builder import wrap
+        from .containers import TupleVariable
+
+        module = module_var.value
+        items: list[Variable] = []
+        for prefix_path, owner in _walk(module_var, tx, recurse=kind in ("parameters", "named_parameters",
+                                                                         "buffers", "named_buffers", "modules",
+                                                                         "named_modules")):
+            if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
+                table = "_parameters" if "parameters" in kind else "_buffers"
+                for name, value in owner.value.__dict__[table].items():
+                    if value is None:
+                        continue
+                    var = wrap(tx, value, owner._child_source(table, name))
+                    items.append(TupleVariable([ConstantVariable(prefix_path + name), var]) if kind.startswith("named") else var)
+            elif kind in ("modules", "named_modules"):
+                path = prefix_path[:-1]
+                items.append(TupleVariable([ConstantVariable(path), owner]) if kind == "named_modules" else owner)
+        if kind in ("children", "named_children"):
+            for key in module._modules:
+                child = module_var._child(tx, key)
+                items.append(TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
+        return SnapshotIterator(items)
+
+    return method
+
+
+def _walk(root: NNModuleVariable, tx: InstructionTranslator, recurse: bool) -> list[tuple[str, NNModuleVariable]]:
+    """(prefix, module) pairs in the order ``nn.Module.named_modules`` gives: depth first, pre-order."""
+    found: list[tuple[str, NNModuleVariable]] = []
+    seen: set[int] = set()
+
+    def visit(prefix: str, owner: NNModuleVariable) -> None:
+        if id(owner.value) in seen:
+            return
+        seen.add(id(owner.value))
+        found.append((prefix, owner))
+        if not recurse:
+            return
+        for key, child in owner.value._modules.items():
+            if child is not None:
+                visit(f"{prefix}{key}.", owner._child(tx, key))
+
+    visit("", root)
+    return found
+
+
+_MODULE_METHODS = {
+    kind: _iter_of(kind)
+    for kind in ("parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",
+                 "modules", "named_modules")
+}

@@ -1,0 +1,179 @@
+"""Real Python objects reached from the frame: instances, classes and modules."""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported, missing_attribute
+from .attributes import class_attribute, resolve
+from .base import Variable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+#: Modules whose attributes are treated as fixed (no guard per attribute read).
+TRUSTED_MODULE_PREFIXES = (
+    "torch", "math", "operator", "builtins", "functools", "itertools", "collections", "typing",
+    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy",
+)
+
+
+def _trusted(module: types.ModuleType) -> bool:
+    name = getattr(module, "__name__", "")
+    return any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+
+
+class _RealObjectVariable(Variable):
+    """Shared parts of variables that wrap one real object."""
+
+    wraps_real_object = True
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        if self.mutable:
+            return super().as_python_constant()
+        return self.value
+
+    def reconstruct(self, codegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+        else:
+            codegen.load_const(self.value)
+
+
+class UserObjectVariable(_RealObjectVariable):
+    """An instance of a user-defined class: attribute reads are followed, stores are side effects."""
+
+    mutable = True
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from ..side_effects import DELETED
+
+        overlay = tx.output.side_effects.attr_overlay.get(id(self.value), {})
+        if name in overlay:
+            if overlay[name] is DELETED:
+                raise missing_attribute(f"{type(self.value).__name__!r} object", name)
+            return overlay[name]
+        if name == "__class__":
+            from .builder import wrap
+
+            return wrap(tx, type(self.value), None)
+        return resolve(tx, self, self.value, self.source, name, getattr(self.value, "__dict__", None))
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
+            raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}", "the class customises __setattr__")
+        if self.source is None:
+            raise Unsupported(f"assigning {name!r} on an object the translator cannot reach", "not modelled")
+        tx.output.side_effects.store_attr(self, self.value, name, value)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        if self.source is None:
+            raise Unsupported(f"deleting {name!r} on an object the translator cannot reach", "not modelled")
+        self.var_getattr(tx, name)
+        tx.output.side_effects.delete_attr(self, self.value, name)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.var_getattr_on_type(tx, "__call__").call(tx, args, kwargs)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if name.startswith("__") and name.endswith("__"):
+            return self.var_getattr_on_type(tx, name).call(tx, args, kwargs)
+        return self.var_getattr(tx, name).call(tx, args, kwargs)
+
+    def var_getattr_on_type(self, tx: InstructionTranslator, name: str) -> Variable:
+        """A special method is looked up on the type, as CPython does."""
+        static = class_attribute(type(self.value), name)
+        if not isinstance(static, types.FunctionType):
+            raise Unsupported(f"{name} of {type(self.value).__name__}", "not a Python method")
+        return resolve(tx, self, self.value, self.source, name, None)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        cls = type(self.value)
+        for special in ("__bool__", "__len__"):
+            if class_attribute(cls, special) is not _missing():
+                result = self.call_method(tx, special, [], {})
+                return bool(result.as_python_constant())
+        return True
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        raise Unsupported(f"iteration over {type(self.value).__name__}", "user-defined iterators are not modelled")
+
+    def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        """``with obj:``: inline ``__enter__``; ``__exit__`` runs on the normal exit path."""
+        from .ctx import enter_user_context
+
+        return enter_user_context(tx, self)
+
+    def describe(self) -> str:
+        return f"{type(self.value).__name__} object"
+
+
+def _missing() -> Any:
+    from .attributes import _MISSING
+
+    return _MISSING
+
+
+class ClassVariable(_RealObjectVariable):
+    """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from loom_guards import Attr
+
+        from .builder import wrap
+
+        static = class_attribute(self.value, name)
+        if static is _missing():
+            if name in ("__name__", "__qualname__", "__module__"):
+                return wrap(tx, getattr(self.value, name), None)
+            raise missing_attribute(f"type object {self.value.__name__!r}", name)
+        source = Attr(self.source, name) if self.source is not None else None
+        if isinstance(static, staticmethod):
+            return wrap(tx, static.__func__, source)
+        if isinstance(static, classmethod):
+            from .functions import BoundMethodVariable, UserFunctionVariable
+
+            func_source = Attr(source, "__func__") if source is not None else None
+            return BoundMethodVariable(UserFunctionVariable(static.__func__, func_source), self)
+        if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
+            return wrap(tx, getattr(self.value, name), None)
+        return wrap(tx, getattr(self.value, name), source)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        from .builtins import call_class
+
+        return call_class(tx, self, args, kwargs)
+
+    def describe(self) -> str:
+        return f"class {self.value.__qualname__}"
+
+
+class PythonModuleVariable(_RealObjectVariable):
+    """A module (``torch``, ``math``, or one of the user's): attribute reads wrap its members."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from loom_guards import Attr
+
+        from .builder import wrap
+
+        try:
+            member = getattr(self.value, name)
+        except AttributeError:
+            raise missing_attribute(f"module {self.value.__name__!r}", name) from None
+        if _trusted(self.value):
+            return wrap(tx, member, None)
+        if self.source is None:
+            raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",
+                              "the module was not reached from the frame, so its members cannot be guarded")
+        return wrap(tx, member, Attr(self.source, name))
+
+    def describe(self) -> str:
+        return f"module {self.value.__name__}"

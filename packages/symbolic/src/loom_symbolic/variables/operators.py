@@ -1,0 +1,253 @@
+"""What Python's operators do to symbolic values: one place for +, ==, is, in, [] and friends.
+
+Tensors (and anything mixed with a tensor) become graph ops; constants fold; containers follow
+their Python semantics; anything else is unsupported rather than guessed.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported, UserError
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+#: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
+INPLACE = {
+    operator.iadd: operator.add, operator.iand: operator.and_, operator.ifloordiv: operator.floordiv,
+    operator.ilshift: operator.lshift, operator.imatmul: operator.matmul, operator.imul: operator.mul,
+    operator.imod: operator.mod, operator.ior: operator.or_, operator.ipow: operator.pow,
+    operator.irshift: operator.rshift, operator.isub: operator.sub, operator.itruediv: operator.truediv,
+    operator.ixor: operator.xor,
+}
+
+
+def is_tensor(value: Variable) -> bool:
+    """Whether ``value`` is a graph value (a tensor)."""
+    return isinstance(value, TensorVariable)
+
+
+def fold(op: Any, *args: Variable) -> Variable:
+    """Apply ``op`` to constant arguments now; an exception is the program's own error."""
+    from .builder import wrap_constant_like
+
+    values = [a.as_python_constant() for a in args]
+    try:
+        result = op(*values)
+    except Exception as exc:
+        raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc)) from exc
+    return wrap_constant_like(result)
+
+
+def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
+    """``op(left, right)`` for a binary or comparison operator from :mod:`operator`."""
+    if is_tensor(left) or is_tensor(right):
+        result = tx.output.call_function(tx, op, [left, right], {})
+        if op in INPLACE and is_tensor(left):
+            return left  # an in-place operator returns the very tensor it changed
+        return result
+    if op in INPLACE:
+        mutated = _inplace_container(tx, op, left, right)
+        if mutated is not None:
+            return mutated
+    if left.is_python_constant() and right.is_python_constant():
+        return fold(op, left, right)
+    if op in (operator.eq, operator.ne):
+        same = _equal_by_identity(tx, left, right)
+        if same is not None:
+            return ConstantVariable(same == (op is operator.eq))
+    sequence = _sequence_binary(tx, INPLACE.get(op, op), left, right)
+    if sequence is not None:
+        return sequence
+    user = _user_dunder(tx, op, left, right)
+    if user is not None:
+        return user
+    raise Unsupported(
+        f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
+        "the translator does not model this combination",
+    )
+
+
+def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
+    """``op(value)`` for ``-x``, ``+x``, ``~x``, ``abs(x)``."""
+    if is_tensor(value):
+        return tx.output.call_function(tx, op, [value], {})
+    if value.is_python_constant():
+        return fold(op, value)
+    raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
+
+
+def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    if op is operator.iadd and isinstance(left, ListVariable):
+        left.items.extend(right.unpack(tx))
+        left.mutated(tx)
+        return left
+    if op is operator.imul and isinstance(left, ListVariable) and right.is_python_constant():
+        left.items[:] = left.items * right.as_python_constant()
+        left.mutated(tx)
+        return left
+    if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable):
+        left.items.update(right.items)
+        left.mutated(tx)
+        return left
+    if op is operator.ior and isinstance(left, SetVariable):
+        for item in right.unpack(tx):
+            left.add(item)
+        return left
+    return None
+
+
+def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    from .containers import SizeVariable
+
+    if isinstance(left, SequenceVariable) and isinstance(right, SequenceVariable):
+        if op is operator.add:
+            if isinstance(left, ListVariable) and isinstance(right, ListVariable):
+                return ListVariable(left.items + right.items)
+            if isinstance(left, TupleVariable) and isinstance(right, TupleVariable):
+                kind = SizeVariable if isinstance(left, SizeVariable) else TupleVariable
+                return kind(left.items + right.items)
+            return None
+        if op in (operator.eq, operator.ne):
+            equal = _sequences_equal(tx, left, right)
+            return ConstantVariable(equal == (op is operator.eq))
+    if op is operator.mul:
+        seq, count = (left, right) if isinstance(left, SequenceVariable) else (right, left)
+        if isinstance(seq, SequenceVariable) and count.is_python_constant():
+            n = count.as_python_constant()
+            if isinstance(n, int):
+                return ListVariable(seq.items * n) if isinstance(seq, ListVariable) else TupleVariable(seq.items * n)
+    return None
+
+
+def _sequences_equal(tx: InstructionTranslator, left: SequenceVariable, right: SequenceVariable) -> bool:
+    same_kind = isinstance(left, ListVariable) == isinstance(right, ListVariable)
+    if not same_kind or len(left.items) != len(right.items):
+        return False
+    for a, b in zip(left.items, right.items):
+        if a is b:
+            continue
+        if not binary(tx, operator.eq, a, b).truth(tx):
+            return False
+    return True
+
+
+def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variable) -> bool | None:
+    """``==`` for objects that compare by identity (no ``__eq__`` of their own)."""
+    a, b = real_object(left), real_object(right)
+    if a is _NO_OBJECT or b is _NO_OBJECT:
+        return None
+    if type(a).__eq__ is object.__eq__ and type(b).__eq__ is object.__eq__:
+        return a is b
+    return None
+
+
+def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    from .objects import UserObjectVariable
+
+    if not isinstance(left, UserObjectVariable):
+        return None
+    name = f"__{op.__name__.strip('_')}__"
+    if not hasattr(type(left.value), name):
+        return None
+    result = left.call_method(tx, name, [right], {})
+    if result.is_python_constant() and result.as_python_constant() is NotImplemented:
+        return None
+    return result
+
+
+class _NoObject:
+    pass
+
+
+_NO_OBJECT = _NoObject()
+
+
+def real_object(value: Variable) -> Any:
+    """The real Python object a variable wraps (modules, classes, functions, objects), if any."""
+    return getattr(value, "value", _NO_OBJECT) if getattr(value, "wraps_real_object", False) else _NO_OBJECT
+
+
+def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
+    """``left is right``."""
+    if left is right:
+        return True
+    if isinstance(left, ConstantVariable) and isinstance(right, ConstantVariable):
+        return left.value is right.value
+    a, b = real_object(left), real_object(right)
+    if a is not _NO_OBJECT and b is not _NO_OBJECT:
+        return a is b
+    if (a is _NO_OBJECT) != (b is _NO_OBJECT) and (isinstance(left, ConstantVariable) or isinstance(right, ConstantVariable)):
+        return False
+    if type(left) is not type(right) and _distinct_kinds(left, right):
+        return False
+    if isinstance(left, TensorVariable) and isinstance(right, TensorVariable):
+        return left.node is right.node
+    if left.mutable and right.mutable:
+        return False  # two distinct tracked containers are distinct objects
+    raise Unsupported(f"'is' between {left.describe()} and {right.describe()}", "identity is not known while tracing")
+
+
+def _distinct_kinds(left: Variable, right: Variable) -> bool:
+    try:
+        return left.python_type() is not right.python_type()
+    except Unsupported:
+        return False
+
+
+def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> Variable:
+    """``item in container``."""
+    if is_tensor(container):
+        return tx.output.call_function(tx, operator.contains, [container, item], {})
+    if isinstance(container, (DictVariable, SetVariable)):
+        return ConstantVariable(DictVariable.key_of(item) in (container.items if isinstance(container, DictVariable) else container.values))
+    if container.is_python_constant() and item.is_python_constant():
+        return fold(operator.contains, container, item)
+    if isinstance(container, SequenceVariable):
+        for element in container.items:
+            if element is item:
+                return ConstantVariable(True)
+            equal = binary(tx, operator.eq, element, item)
+            if equal.truth(tx):
+                return ConstantVariable(True)
+        return ConstantVariable(False)
+    raise Unsupported(f"'in' on {container.describe()}", "not modelled")
+
+
+def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
+    """``container[index]``."""
+    if is_tensor(container):
+        return tx.output.call_function(tx, operator.getitem, [container, index], {})
+    method = getattr(container, "getitem", None)
+    if method is not None:
+        return method(tx, index)
+    if container.is_python_constant() and index.is_python_constant():
+        return fold(operator.getitem, container, index)
+    if hasattr(container, "call_method") and getattr(container, "wraps_real_object", False):
+        return container.call_method(tx, "__getitem__", [index], {})
+    raise Unsupported(f"subscript of {container.describe()}", "not modelled")
+
+
+def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:
+    """``container[index] = value``."""
+    if is_tensor(container):
+        tx.output.call_function(tx, operator.setitem, [container, index, value], {})
+        return
+    method = getattr(container, "setitem", None)
+    if method is None:
+        raise Unsupported(f"item assignment on {container.describe()}", "not modelled")
+    method(tx, index, value)
+
+
+def delitem(tx: InstructionTranslator, container: Variable, index: Variable) -> None:
+    """``del container[index]``."""
+    method = getattr(container, "delitem", None)
+    if method is None:
+        raise Unsupported(f"item deletion on {container.describe()}", "not modelled")
+    method(tx, index)

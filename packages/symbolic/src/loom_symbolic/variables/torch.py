@@ -1,0 +1,171 @@
+"""torch functions and tensor methods: which go into the graph, which fold, which break."""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import Variable
+from .constant import ConstantVariable
+from .tensor import METADATA_METHODS, TensorVariable, opaque_method_reason
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+#: C namespaces whose functions are tensor operations.
+_TORCH_C_NAMESPACES = tuple(
+    ns for ns in (
+        getattr(torch._C, "_VariableFunctions", None), getattr(torch._C, "_nn", None),
+        getattr(torch._C, "_linalg", None), getattr(torch._C, "_fft", None), getattr(torch._C, "_special", None),
+        getattr(torch._C, "_nested", None), getattr(torch._C, "_sparse", None),
+    ) if ns is not None
+)
+#: Python modules whose functions are recorded as single graph ops rather than inlined.
+GRAPH_OP_MODULES = ("torch.nn.functional", "torch.functional", "torch.linalg", "torch.fft", "torch.special",
+                    "torch._tensor", "torch.nn.init")
+#: torch callables that change state outside tensors or leave the graph's world: never recorded.
+_NOT_IN_GRAPH = {
+    torch.manual_seed: "sets the global random seed",
+    torch.seed: "sets the global random seed",
+    torch.set_default_dtype: "changes global state",
+    torch.set_default_device: "changes global state",
+    torch.use_deterministic_algorithms: "changes global state",
+    torch.set_printoptions: "changes global state",
+    torch.set_num_threads: "changes global state",
+    torch.save: "does I/O",
+    torch.load: "does I/O",
+    torch.compile: "compiles another function",
+}
+#: torch functions answered from the translator's own state instead of the graph.
+_STATE_QUERIES = {torch.is_grad_enabled}
+
+
+def _compiling_queries() -> dict[Any, bool]:
+    """"Am I being compiled?" functions libraries call to pick a traceable code path: while loom traces,
+    the answer is yes (loom is a Dynamo-style tracer); it is never exporting."""
+    import torch._utils
+
+    table: dict[Any, bool] = {}
+    for owner, name, answer in (
+        (torch.compiler, "is_compiling", True),
+        (torch.compiler, "is_dynamo_compiling", True),
+        (torch.compiler, "is_exporting", False),
+        (torch._utils, "is_compiling", True),
+    ):
+        fn = getattr(owner, name, None)
+        if fn is not None:
+            table[fn] = answer
+    return table
+
+
+TRACE_TIME_CONSTANTS = _compiling_queries()
+
+
+def is_graph_op(fn: Any) -> bool:
+    """Whether calling ``fn`` on tensors is recorded as one FX node."""
+    try:
+        if fn in _NOT_IN_GRAPH:
+            return False
+    except TypeError:  # unhashable
+        return False
+    if isinstance(fn, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
+        return True
+    if isinstance(fn, types.BuiltinFunctionType):
+        owner = getattr(fn, "__self__", None)
+        if owner is not None and any(owner is ns for ns in _TORCH_C_NAMESPACES):
+            return True
+        return (getattr(fn, "__module__", None) or "").startswith("torch")
+    if isinstance(fn, (types.MethodDescriptorType, types.WrapperDescriptorType)):
+        return getattr(fn, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)
+    if isinstance(fn, types.FunctionType):
+        module = fn.__module__ or ""
+        return any(module == p or module.startswith(p + ".") for p in GRAPH_OP_MODULES)
+    return False
+
+
+def not_in_graph_reason(fn: Any) -> str | None:
+    """Why ``fn`` is refused, when it is one of the torch functions that act outside the graph."""
+    try:
+        return _NOT_IN_GRAPH.get(fn)
+    except TypeError:
+        return None
+
+
+class TorchFunctionVariable(Variable):
+    """A torch function (``torch.sin``, ``F.relu``, ``torch.ops.aten.add``): calls become graph nodes."""
+
+    wraps_real_object = True
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.value in _STATE_QUERIES:
+            return ConstantVariable(tx.output.grad_enabled)
+        if self.value in TRACE_TIME_CONSTANTS:
+            return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
+        return tx.output.call_function(tx, self.value, args, kwargs)
+
+    def reconstruct(self, codegen) -> None:
+        codegen.load_const(self.value)
+
+    def describe(self) -> str:
+        return f"torch function {getattr(self.value, '__name__', self.value)}"
+
+
+class TensorMethodVariable(Variable):
+    """``tensor.method`` before it is called."""
+
+    def __init__(self, tensor: TensorVariable, name: str) -> None:
+        self.tensor = tensor
+        self.name = name
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return call_tensor_method(tx, self.tensor, self.name, args, kwargs)
+
+    def describe(self) -> str:
+        return f"Tensor.{self.name}"
+
+
+def call_tensor_method(
+    tx: InstructionTranslator, tensor: TensorVariable, name: str, args: list[Variable], kwargs: dict[str, Variable]
+) -> Variable:
+    """``tensor.name(*args, **kwargs)``: metadata folds, opaque methods break, the rest are graph ops."""
+    if name in METADATA_METHODS:
+        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+            raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")
+        from .builder import wrap_constant_like
+
+        try:
+            result = getattr(tensor.example, name)(*(a.as_python_constant() for a in args),
+                                                   **{k: v.as_python_constant() for k, v in kwargs.items()})
+        except Exception as exc:
+            from ..errors import UserError
+
+            raise UserError(f"Tensor.{name} raised {type(exc).__name__}", str(exc)) from exc
+        if isinstance(result, torch.Size):
+            from .containers import SizeVariable
+
+            return SizeVariable.of(result)
+        return wrap_constant_like(result)
+    reason = opaque_method_reason(name)
+    if reason is not None:
+        raise Unsupported(f"Tensor.{name}()", reason,
+                          hint="this runs outside the compiled graph" if name != "item" else
+                          "keep the value as a 0-d tensor, or move this out of the compiled function")
+    if name == "type" and not args and not kwargs:
+        return ConstantVariable(tensor.example.type())
+    result = tx.output.call_method(tx, name, [tensor, *args], kwargs)
+    if name.endswith("_") and not name.endswith("__"):
+        return tensor  # in-place methods return the tensor they changed
+    return result

@@ -1,0 +1,268 @@
+"""Conformance: objects — nn.Modules (forward inlined, containers, parameters, buffers, train/eval),
+user objects, dataclasses, namedtuples, generators, and side effects on inputs and globals."""
+
+import collections
+import dataclasses
+
+import pytest
+import torch
+from harness import check
+from torch import nn
+
+CASES = []
+
+
+def case(*args, graphs=1, **kwargs):
+    def register(fn):
+        CASES.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))
+        return fn
+
+    return register
+
+
+X = torch.randn(2, 8)
+
+
+class Residual(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+        self.register_buffer("offset", torch.ones(8))
+        self.scale = 0.5
+
+    def forward(self, x):
+        return x + self.fc(x) * self.scale + self.offset
+
+
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Residual() for _ in range(3)])
+        self.head = nn.Sequential(nn.Linear(8, 4), nn.ReLU(), nn.Linear(4, 2))
+        self.table = nn.ModuleDict({"a": nn.Linear(8, 8), "b": nn.Identity()})
+        self.drop = nn.Dropout(0.3)
+
+    def forward(self, x):
+        for block in self.blocks:
+            x = block(x)
+        x = self.table["a"](x) + self.table["b"](x)
+        x = self.drop(x)
+        return self.head(x)
+
+
+RES = Residual()
+STACK = Stack().eval()
+
+
+@case(RES, X)
+def module_forward_inlined(m, x):
+    return m(x)
+
+
+@case(STACK, X)
+def module_containers(m, x):
+    return m(x)
+
+
+@case(STACK, X)
+def module_indexing(m, x):
+    return m.blocks[0](x) + m.blocks[-1](x), m.head[0](x), len(m.blocks), m.head[1:][0](m.head[0](x)) if False else 0
+
+
+@case(STACK, X)
+def module_parameters_iteration(m, x):
+    total = 0
+    for p in m.parameters():
+        total = total + p.sum()
+    names = [n for n, _ in m.named_parameters()]
+    return total, names, len(list(m.children())), [n for n, _ in m.named_modules()][:4]
+
+
+@case(RES, X)
+def module_attributes(m, x):
+    return x * m.scale, m.fc.weight.shape, m.fc.in_features, m.training, m.offset + 1
+
+
+@case(RES, X)
+def module_attribute_store(m, x):
+    m.scale = 2.0
+    m.calls = 1
+    return m(x), m.scale
+
+
+@case(Stack().train(), X)
+def module_train_mode_dropout_is_refused_or_matches(m, x):
+    return m.blocks[0](x)
+
+
+@case(nn.BatchNorm1d(8).eval(), X)
+def batchnorm_eval(m, x):
+    return m(x)
+
+
+@case(nn.LayerNorm(8), X)
+def layernorm_module(m, x):
+    return m(x)
+
+
+@case(nn.Embedding(10, 8), torch.tensor([[1, 2], [3, 4]]))
+def embedding_module(m, idx):
+    return m(idx)
+
+
+@case(nn.Conv2d(3, 4, 3, padding=1), torch.randn(1, 3, 6, 6))
+def conv_module(m, x):
+    return m(x)
+
+
+@case(nn.MultiheadAttention(8, 2, batch_first=True), torch.randn(2, 5, 8))
+def multihead_attention_module(m, x):
+    out, weights = m(x, x, x, need_weights=True)
+    return out, weights
+
+
+@case(nn.GELU(), nn.SiLU(), X)
+def activation_modules(a, b, x):
+    return a(x) + b(x)
+
+
+Point = collections.namedtuple("Point", ["x", "y"])
+
+
+@dataclasses.dataclass
+class Config:
+    hidden: int = 8
+    scale: float = 2.0
+    name: str = "cfg"
+
+
+@case(X, Point(2, 3))
+def namedtuple_arg(x, p):
+    return x * p.x + p.y, p[0], p._fields
+
+
+@case(X)
+def namedtuple_create(x):
+    p = Point(x, 2)
+    q = Point(y=1, x=x * 2)
+    return p, q.x * q.y, p._replace if False else 0
+
+
+@case(X, Config())
+def dataclass_arg(x, cfg):
+    return x * cfg.scale + cfg.hidden, cfg.name
+
+
+@case(X, Config())
+def dataclass_mutation(x, cfg):
+    cfg.scale = cfg.scale * 3
+    return x * cfg.scale
+
+
+class Holder:
+    def __init__(self):
+        self.items = [1, 2]
+        self.value = torch.ones(8)
+
+    def add(self, v):
+        self.items.append(v)
+        return len(self.items)
+
+
+HOLDER = Holder()
+
+
+@case(X)
+def global_object_method_mutation(x):
+    n = HOLDER.add(5)
+    return x * n + HOLDER.value
+
+
+@case(X, Holder())
+def object_tensor_attribute_store(x, h):
+    h.value = x * 2
+    return h.value + 1
+
+
+@case(X)
+def generator_function(x):
+    def gen(n):
+        for i in range(n):
+            yield x * i
+
+    return list(gen(3))
+
+
+@case(X)
+def generator_lazy_side_effects(x):
+    log = []
+
+    def gen():
+        for i in range(3):
+            log.append(i)
+            yield i
+
+    g = gen()
+    first = next(g)
+    return x * first, log
+
+
+@case(X, graphs=0)
+def yield_from_returns_value(x):
+    def inner():
+        yield 1
+        yield 2
+        return 10
+
+    def outer():
+        result = yield from inner()
+        yield result
+
+    return list(outer()), x
+
+
+@case(X)
+def generator_expression_consumers(x):
+    parts = [x, x * 2, x * 3]
+    return sum(p.sum() for p in parts), tuple(p * 2 for p in parts), max(i * 2 for i in range(4)), all(i < 5 for i in range(3))
+
+
+@case(X, [1, 2, 3], graphs=0)
+def list_side_effect_order(x, lst):
+    lst.append(len(lst))
+    lst.pop(0)
+    lst.insert(0, 99)
+    return x
+
+
+@case(X, {"count": 0})
+def dict_side_effect_counter(x, state):
+    state["count"] += 1
+    state["last"] = "x"
+    return x * state["count"]
+
+
+SHARED = {"calls": 0}
+
+
+@case(X)
+def global_dict_side_effect(x):
+    SHARED["calls"] = SHARED["calls"] + 1
+    return x + SHARED["calls"]
+
+
+@case(X)
+def global_reassign_then_read(x):
+    global GLOBAL_MODE
+    GLOBAL_MODE = "b"
+    if GLOBAL_MODE == "b":
+        return x * 2
+    return x
+
+
+GLOBAL_MODE = "a"
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
+def test_object_semantics_match_eager(fn, args, kwargs, graphs):
+    check(fn, *args, graphs=graphs, **kwargs)

@@ -1,0 +1,15 @@
+"""Shared fixtures for loom's cross-package tests."""
+
+import pytest
+import torch
+
+import loom
+
+
+@pytest.fixture(autouse=True)
+def fresh_loom():
+    """Every test starts with no compiled entries and zeroed counters, on one torch thread."""
+    loom.reset()
+    torch.manual_seed(0)
+    yield
+    loom.reset()
