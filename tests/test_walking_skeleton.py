@@ -1,9 +1,8 @@
 """The walking skeleton: hook → translator → FX graph → guards → eager backend → rewritten bytecode."""
 
+import loom
 import loom_framehook as framehook
 import torch
-
-import loom
 
 
 def sin_plus_one(x):

@@ -8,7 +8,6 @@ import types
 from typing import Any
 
 import torch
-
 from loom_symbolic import Translation, translate_function
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from loom_symbolic import Reason
 
 
-class Unsupported(RuntimeError):  # noqa: N818 - the name users know from torch.compile
+class Unsupported(RuntimeError):
     """Raised under ``fullgraph=True`` when loom cannot capture a function in one graph.
 
     ``reason`` says what broke, why, the user's file:line and a hint.

@@ -11,7 +11,8 @@ from typing import Any
 from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .translation import CapturedGraph, GraphBreak, Translation
-from .versions import SUPPORTED, current as version, is_supported
+from .versions import SUPPORTED, is_supported
+from .versions import current as version
 
 CO_OPTIMIZED = 0x01
 CO_NEWLOCALS = 0x02

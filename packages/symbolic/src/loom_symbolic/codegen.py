@@ -51,6 +51,30 @@ def _load_item(cg: PyCodegen, source: Any) -> None:
     cg.emit("BINARY_SUBSCR")
 
 
+def _load_type_of(cg: PyCodegen, source: Any) -> None:
+    cg.load_callable(type)
+    cg.load_source(source.base)
+    cg.call(1)
+
+
+def _load_module_member(cg: PyCodegen, source: Any) -> None:
+    cg.load_source(source.base)
+    cg.emit("LOAD_ATTR", source.table)  # an instance attribute: found without nn.Module.__getattr__
+    cg.load_const(source.name)
+    cg.emit("BINARY_SUBSCR")
+
+
+def _load_tensor_size(cg: PyCodegen, source: Any) -> None:
+    cg.load_source(source.base)
+    cg.emit("LOAD_METHOD", "size")
+    cg.load_const(source.dim)
+    cg.call(1)
+
+
+def _load_const(cg: PyCodegen, source: Any) -> None:
+    cg.load_const(source.value)
+
+
 #: Source class name → how to push the value it reaches. One entry per loom_guards source kind.
 SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "Local": _load_local,
@@ -59,6 +83,12 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "Closure": _load_closure,
     "Attr": _load_attr,
     "Item": _load_item,
+    "TypeOf": _load_type_of,
+    "Submodule": _load_module_member,
+    "ModuleParam": _load_module_member,
+    "ModuleBuffer": _load_module_member,
+    "TensorSize": _load_tensor_size,
+    "Const": _load_const,
 }
 
 

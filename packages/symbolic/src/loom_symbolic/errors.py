@@ -48,7 +48,7 @@ class Reason:
         return text
 
 
-class Unsupported(Exception):  # noqa: N818 - the name says what it is, as in Dynamo
+class Unsupported(Exception):
     """A construct the translator cannot model; the caller breaks the graph or runs the frame as is."""
 
     def __init__(self, what: str, why: str = "", hint: str = "") -> None:

@@ -20,6 +20,7 @@ from .opcodes import HANDLERS
 from .output_graph import OutputGraph
 from .variables.base import Variable
 from .variables.cells import CellBox, RealCellBox
+from .variables.exceptions import ExceptionVariable, SymbolicException
 
 #: How many instructions one translation may run (unrolled loops included) before giving up.
 MAX_INSTRUCTIONS = 500_000
@@ -83,6 +84,8 @@ class InstructionTranslator:
         #: Set by YIELD_VALUE: a generator translator pauses and hands this value out.
         self.suspended = False
         self.yielded: Variable | None = None
+        #: Exceptions being handled (PUSH_EXC_INFO / POP_EXCEPT), innermost last.
+        self.exc_info: list[Variable] = []
 
     # -- the main loop -----------------------------------------------------------------------------
     def run(self) -> Variable:
@@ -101,11 +104,40 @@ class InstructionTranslator:
                         "the translator has no handler for this opcode",
                         hint="this construct runs as ordinary Python instead",
                     )
-                handler(self, ins)
+                try:
+                    handler(self, ins)
+                except SymbolicException as raised:
+                    if not self.handle_exception(raised.exc):
+                        raise
+                except UserError as error:
+                    if error.exc_type is Exception:
+                        raise  # the translator does not know which exception the program would raise
+                    self.annotate(error)
+                    raised = SymbolicException(ExceptionVariable(error.exc_type, None), error.reason)
+                    if not self.handle_exception(raised.exc):
+                        raise raised from None
         except Unsupported as exc:
             self.annotate(exc)
             raise
+        except SymbolicException as raised:
+            if self.parent is None:
+                raise raised.to_unsupported() from None
+            raise
         return self.return_value
+
+    def handle_exception(self, exc: Variable) -> bool:
+        """Unwind to the handler covering the current instruction, as CPython's exception table says."""
+        entry = self.decoded.handler_for(self.current.index) if self.current is not None else None
+        if entry is None:
+            return False
+        del self.stack[entry.depth :]
+        if entry.lasti:
+            from .variables.constant import ConstantVariable
+
+            self.push(ConstantVariable(self.current.offset))
+        self.push(exc)
+        self.ip = entry.target
+        return True
 
     def annotate(self, exc: Unsupported) -> None:
         """Attach where the failure happened (innermost location, then the inlined call chain)."""

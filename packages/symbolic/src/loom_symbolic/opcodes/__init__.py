@@ -29,7 +29,7 @@ def handler(*opnames: str) -> Callable[[Handler], Handler]:
     return register
 
 
-from . import build, calls, control, names, operators, stack  # noqa: E402, F401  (they register handlers)
 from ..versions import current as _version  # noqa: E402
+from . import build, calls, control, exceptions, names, operators, stack  # noqa: E402, F401  (they register handlers)
 
 _version.register(handler)

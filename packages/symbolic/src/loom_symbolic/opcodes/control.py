@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
 from ..variables.iterators import IteratorVariable, iterate
 from . import handler
@@ -92,13 +92,6 @@ def before_with(tx, ins) -> None:
     tx.block_stack.append(WithBlock(manager, handler_range.target if handler_range else None))
     tx.push(exit_callable)
     tx.push(entered)
-
-
-@handler("RAISE_VARARGS")
-def raise_varargs(tx, ins) -> None:
-    args = tx.popn(ins.arg)
-    what = args[0].describe() if args else "a re-raise"
-    raise UserError(f"raise {what}", "the program raises an exception here; it runs as ordinary Python")
 
 
 @handler("RETURN_GENERATOR")

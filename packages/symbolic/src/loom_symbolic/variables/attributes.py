@@ -1,12 +1,18 @@
-"""Attribute lookup on real objects while tracing, following Python's rules without running them.
+"""Attribute lookup on objects while tracing, following Python's rules without running them.
 
-Instance ``__dict__`` first (after data descriptors), then the class's MRO: functions bind,
-properties are inlined, static and class methods unwrap, other class attributes are wrapped.
+Data descriptors of the class first, then the instance's attributes, then the class's MRO: functions
+bind, properties are inlined, static and class methods unwrap, other class attributes are wrapped. A
+``__getattribute__`` or ``__getattr__`` written in Python is inlined.
+
+The same rules serve real objects from the frame (their instance ``__dict__`` is read and guarded) and
+objects created while tracing (their attributes are variables): an :class:`ObjectView` says which.
 """
 
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, missing_attribute
@@ -35,87 +41,134 @@ def _module_getattr() -> Any:
 
 
 def has_custom_getattribute(cls: type) -> bool:
-    """Whether ``cls`` overrides attribute lookup in a way the translator cannot follow."""
-    return class_attribute(cls, "__getattribute__") is not object.__getattribute__
+    """Whether ``cls`` overrides attribute lookup (builtin classes' own slots are the generic lookup)."""
+    for klass in cls.__mro__:
+        if "__getattribute__" in klass.__dict__:
+            return klass.__module__ != "builtins"
+    return False
 
 
-def resolve(tx: InstructionTranslator, receiver: Variable, value: Any, source: Any, name: str,
-            instance_dict: dict | None) -> Variable:
-    """``value.name`` where ``receiver`` is the variable standing for ``value``.
+@dataclass
+class ObjectView:
+    """What attribute lookup needs to know about one object."""
 
-    A ``__getattribute__`` written in Python is inlined (it usually ends in ``super().__getattribute__``,
-    which comes back here through :func:`generic_getattr`).
-    """
-    from loom_guards import Attr
+    receiver: Variable
+    cls: type
+    #: How to reach the class from the frame (guards on methods found there), or None.
+    type_source: Any
+    #: The instance's own attribute ``name`` as a variable, or _MISSING.
+    instance: Callable[[str], Any]
+    #: The real object, when it exists outside the trace (slots and C properties are read from it).
+    real: Any = _MISSING
+    source: Any = None
+
+
+def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, source: Any,
+                 instance_dict: dict | None) -> ObjectView:
+    """The view of a real object reached through ``source``."""
+    from loom_guards import Attr, TypeOf
 
     from .builder import wrap
+
+    def instance(name: str) -> Any:
+        if instance_dict is None or name not in instance_dict:
+            return _MISSING
+        return wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
+
+    type_source = TypeOf(source) if source is not None else None
+    return ObjectView(receiver, type(value), type_source, instance, value, source)
+
+
+def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
+    """``obj.name``, honouring a ``__getattribute__`` written in Python."""
     from .constant import ConstantVariable
 
-    cls = type(value)
-    if has_custom_getattribute(cls):
-        hook = class_attribute(cls, "__getattribute__")
+    if has_custom_getattribute(view.cls):
+        hook = class_attribute(view.cls, "__getattribute__")
         if not isinstance(hook, types.FunctionType):
-            raise Unsupported(f"attribute {name!r} of {cls.__name__}", "the class customises __getattribute__ in C")
-        hook_source = Attr(Attr(source, "__class__"), "__getattribute__") if source is not None else None
-        return wrap(tx, hook, hook_source).call(tx, [receiver, ConstantVariable(name)], {})
-    return generic_getattr(tx, receiver, value, source, name, instance_dict)
+            raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class customises __getattribute__ in C")
+        return _class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
+    return generic_getattr(tx, view, name)
 
 
-def generic_getattr(tx: InstructionTranslator, receiver: Variable, value: Any, source: Any, name: str,
-                    instance_dict: dict | None) -> Variable:
-    """``object.__getattribute__(value, name)``: Python's default lookup, without custom hooks."""
-    from loom_guards import Attr
+def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
+    """``object.__getattribute__(obj, name)``: Python's default lookup, without custom hooks."""
+    from .constant import ConstantVariable
 
-    from .builder import wrap
-
-    cls = type(value)
-    static = class_attribute(cls, name)
+    static = class_attribute(view.cls, name)
     is_data_descriptor = static is not _MISSING and (
         hasattr(type(static), "__set__") or hasattr(type(static), "__delete__")
     )
     if is_data_descriptor:
-        return _descriptor(tx, receiver, value, source, name, static)
-    if instance_dict is not None and name in instance_dict:
-        return wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
+        return _descriptor(tx, view, name, static)
+    found = view.instance(name)
+    if found is not _MISSING:
+        return found
     if static is not _MISSING:
-        return _descriptor(tx, receiver, value, source, name, static)
-    fallback = class_attribute(cls, "__getattr__")
+        return _descriptor(tx, view, name, static)
+    fallback = class_attribute(view.cls, "__getattr__")
     if fallback is not _MISSING and fallback is not _module_getattr():
         if not isinstance(fallback, types.FunctionType):
-            raise Unsupported(f"attribute {name!r} of {cls.__name__}", "the class defines __getattr__ in C")
-        from .constant import ConstantVariable
-
-        fallback_source = Attr(Attr(source, "__class__"), "__getattr__") if source is not None else None
-        return wrap(tx, fallback, fallback_source).call(tx, [receiver, ConstantVariable(name)], {})
-    raise missing_attribute(f"{cls.__name__!r} object", name)
+            raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
+        return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
+    raise missing_attribute(f"{view.cls.__name__!r} object", name)
 
 
-def _descriptor(tx: InstructionTranslator, receiver: Variable, value: Any, source: Any, name: str,
-                static: Any) -> Variable:
+def _class_source(view: ObjectView, name: str) -> Any:
+    from loom_guards import Attr
+
+    return Attr(view.type_source, name) if view.type_source is not None else None
+
+
+def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
+    from .builder import wrap
+
+    return wrap(tx, fn, _class_source(view, name))
+
+
+def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
     from loom_guards import Attr
 
     from .builder import wrap
     from .functions import BoundMethodVariable, UserFunctionVariable
 
-    class_source = Attr(Attr(source, "__class__"), name) if source is not None else None
+    class_source = _class_source(view, name)
     if isinstance(static, types.FunctionType):
-        return BoundMethodVariable(UserFunctionVariable(static, class_source), receiver)
+        return BoundMethodVariable(UserFunctionVariable(static, class_source), view.receiver)
     if isinstance(static, property):
         if static.fget is None:
             raise missing_attribute(f"property {name!r}", "getter")
         getter_source = Attr(class_source, "fget") if class_source is not None else None
-        return wrap(tx, static.fget, getter_source).call(tx, [receiver], {})
+        return wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
     if isinstance(static, staticmethod):
         return wrap(tx, static.__func__, None if class_source is None else Attr(class_source, "__func__"))
     if isinstance(static, classmethod):
-        cls_var = wrap(tx, type(value), Attr(source, "__class__") if source is not None else None)
+        cls_var = wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
         return BoundMethodVariable(UserFunctionVariable(static.__func__, func_source), cls_var)
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
+        if name == "__class__":
+            return wrap(tx, view.cls, view.type_source)
+        if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
+            from .instances import InstanceDictVariable
+
+            return InstanceDictVariable(view.receiver)
+        if view.real is _MISSING:
+            raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
+                              "slots and C-level attributes of new objects are not modelled")
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        return wrap(tx, getattr(value, name), Attr(source, name) if source is not None else None)
+        return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType)):
-        raise Unsupported(f"method {name!r} of {type(value).__name__}", "a C method of a Python object")
+        return _builtin_method(tx, view, name)
     if hasattr(type(static), "__get__"):
-        raise Unsupported(f"attribute {name!r} of {type(value).__name__}", f"a {type(static).__name__} descriptor")
-    return wrap(tx, static, Attr(source, name) if source is not None else None)
+        raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
+    return wrap(tx, static, class_source)
+
+
+def _builtin_method(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
+    """A method of a builtin base class (dict.get on a dict subclass): the container models it."""
+    from .functions import MethodVariable
+
+    if hasattr(view.receiver, "call_builtin_method"):
+        return MethodVariable(view.receiver, name, builtin=True)
+    raise Unsupported(f"method {name!r} of {view.cls.__name__}", "a C method of a Python object")

@@ -17,7 +17,14 @@ from ..errors import Unsupported
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import ConstantVariable, ObjectConstantVariable, is_constant_value
-from .containers import DictVariable, ListVariable, NamedTupleVariable, SetVariable, SizeVariable, TupleVariable
+from .containers import (
+    DictVariable,
+    ListVariable,
+    NamedTupleVariable,
+    SetVariable,
+    SizeVariable,
+    TupleVariable,
+)
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
@@ -39,6 +46,15 @@ def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
 def wrap_constant_like(value: Any) -> Variable:
     """The variable for a value that does not come from the frame (folded results, LOAD_CONST)."""
     return wrap(None, value, None)
+
+
+def wrap_frozen(value: Any) -> Variable:
+    """A folded result: a constant if it is one, else an immutable library object."""
+    if is_constant_value(value) or isinstance(value, (list, dict, tuple)):
+        return wrap_constant_like(value)
+    from .constant import FrozenObjectVariable
+
+    return FrozenObjectVariable(value)
 
 
 def _guards(tx: InstructionTranslator | None, source: Any):
@@ -110,7 +126,6 @@ def _wrap_list(tx, value, source):
 
 
 def _wrap_dict(tx, value, source):
-    from loom_guards import Item
 
     from .containers import hashes_by_identity
 
@@ -122,7 +137,8 @@ def _wrap_dict(tx, value, source):
             guards.add("type", source, value)
             guards.add("dict_keys", source, value)
         items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
-        return DictVariable(items, source, cls=type(value))
+        real = value if type(value) is not dict else None
+        return DictVariable(items, source, cls=type(value), real=real)
 
     return _remember(tx, value, make)
 
@@ -166,7 +182,10 @@ def _wrap_module(tx, value, source):
 
 def _wrap_function(tx, value, source):
     from ..policy import allowed_in_graph
+    from .builtins import FOLDED_LIBRARY_FUNCTIONS
 
+    if value in FOLDED_LIBRARY_FUNCTIONS:
+        return _identity(BuiltinVariable)(tx, value, source)
     if allowed_in_graph(value) or is_graph_op(value) or value in TRACE_TIME_CONSTANTS:
         return _identity(TorchFunctionVariable)(tx, value, source)
     return _identity(UserFunctionVariable)(tx, value, source)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import builtins
 import functools
+import inspect
 import math
 import operator
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +22,16 @@ from . import operators as ops
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
-from .iterators import EnumerateIterator, FilterIterator, IteratorVariable, MapIterator, SnapshotIterator, ZipIterator, iterate
+from .exceptions import SymbolicException
+from .iterators import (
+    EnumerateIterator,
+    FilterIterator,
+    IteratorVariable,
+    MapIterator,
+    SnapshotIterator,
+    ZipIterator,
+    iterate,
+)
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -80,6 +91,10 @@ class BuiltinVariable(Variable):
 
 def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call builtin ``fn``: its handler, else constant folding, else unsupported."""
+    if isinstance(fn, type) and issubclass(fn, BaseException):
+        from .exceptions import make_exception
+
+        return make_exception(fn, args, kwargs)
     handler = HANDLERS.get(fn)
     if handler is not None:
         result = handler(tx, args, kwargs)
@@ -160,7 +175,9 @@ def builtin_callable(tx, args, kwargs):
         return ConstantVariable(callable(value.value))
     if value.is_python_constant():
         return None
-    return ConstantVariable(hasattr(value.python_type(), "__call__"))
+    from .attributes import _MISSING, class_attribute
+
+    return ConstantVariable(class_attribute(value.python_type(), "__call__") is not _MISSING)
 
 
 @builtin(getattr)
@@ -170,8 +187,8 @@ def builtin_getattr(tx, args, kwargs):
         raise UserError("getattr()", "attribute name must be string", exc_type=TypeError)
     try:
         return obj.var_getattr(tx, name)
-    except UserError as exc:
-        if len(args) > 2 and issubclass(exc.exc_type, AttributeError):
+    except (UserError, SymbolicException) as exc:
+        if len(args) > 2 and _is_attribute_error(exc):
             return args[2]
         raise
 
@@ -181,11 +198,17 @@ def builtin_hasattr(tx, args, kwargs):
     obj, name = args[0], args[1].as_python_constant()
     try:
         obj.var_getattr(tx, name)
-    except UserError as exc:
-        if issubclass(exc.exc_type, AttributeError):
+    except (UserError, SymbolicException) as exc:
+        if _is_attribute_error(exc):
             return ConstantVariable(False)
         raise
     return ConstantVariable(True)
+
+
+def _is_attribute_error(exc: Exception) -> bool:
+    """Whether a failed attribute read raised AttributeError (directly or from inlined code)."""
+    cls = exc.exc.cls if isinstance(exc, SymbolicException) else exc.exc_type
+    return issubclass(cls, AttributeError)
 
 
 @builtin(setattr)
@@ -376,6 +399,29 @@ def builtin_object_getattribute(tx, args, kwargs):
     return GenericGetattrVariable(args[0]).call(tx, args[1:], {})
 
 
+@builtin(inspect.signature)
+def builtin_signature(tx, args, kwargs):
+    """``inspect.signature(fn)``: computed on the real function (functions are guarded by identity)."""
+    from .builder import wrap_frozen
+    from .functions import BoundMethodVariable, UserFunctionVariable
+
+    target = args[0]
+    options = {k: v.as_python_constant() for k, v in kwargs.items()}
+    if isinstance(target, BoundMethodVariable) and isinstance(target.function, UserFunctionVariable) and getattr(
+        target.receiver, "wraps_real_object", False
+    ):
+        real = types.MethodType(target.function.value, target.receiver.value)
+    elif getattr(target, "wraps_real_object", False):
+        real = target.value
+    else:
+        raise Unsupported(f"inspect.signature of {target.describe()}", "not a function the translator can inspect")
+    return wrap_frozen(inspect.signature(real, **options))
+
+
+#: Library functions (written in Python) that the translator answers itself instead of inlining.
+FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature})
+
+
 # -- things that leave the graph's world -----------------------------------------------------------
 @builtin(print)
 def builtin_print(tx, args, kwargs):
@@ -430,13 +476,21 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
     cls = cls_var.value
     if cls in HANDLERS or cls in PURE:
         return call_builtin(tx, cls, args, kwargs)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        from .exceptions import make_exception
+
+        return make_exception(cls, args, kwargs)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:
         raise Unsupported("functools.partial", "not modelled yet")
-    raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects is not modelled",
+    if isinstance(cls, type) and cls.__module__ != "builtins":
+        from .instances import construct
+
+        return construct(tx, cls, cls_var.source, args, kwargs)
+    raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
                       hint="create it outside the compiled function and pass it in")
 
 

@@ -151,3 +151,33 @@ class ObjectConstantVariable(Variable):
 def module_qualname(value: types.ModuleType) -> str:
     """A module's dotted name, for messages."""
     return getattr(value, "__name__", repr(value))
+
+
+class FrozenObjectVariable(ObjectConstantVariable):
+    """An immutable library object computed while tracing (an ``inspect.Signature``, its parameters).
+
+    Attribute reads and pure method calls are folded on the real object.
+    """
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from .builder import wrap_frozen
+
+        try:
+            value = getattr(self.value, name)
+        except AttributeError as exc:
+            raise UserError(f"attribute {name!r}", str(exc), exc_type=AttributeError) from exc
+        return wrap_frozen(value)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        from .builder import wrap_frozen
+
+        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+            raise Unsupported(f"{type(self.value).__name__}.{name} with values known only at run time", "not modelled")
+        method = getattr(self.value, name)
+        return wrap_frozen(method(*(a.as_python_constant() for a in args),
+                                  **{k: v.as_python_constant() for k, v in kwargs.items()}))
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        from .builder import wrap_frozen
+
+        return [wrap_frozen(v) for v in self.value]

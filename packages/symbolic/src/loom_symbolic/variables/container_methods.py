@@ -6,6 +6,7 @@ their methods up here, so ``list.append`` is found by grepping ``"append"``.
 
 from __future__ import annotations
 
+import collections
 import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -269,7 +270,8 @@ def dict_clear(tx, d, args, kwargs):
 
 @dict_method("copy")
 def dict_copy(tx, d, args, kwargs):
-    return DictVariable(dict(d.items), cls=d.cls)
+    # dict.copy() gives a plain dict even for subclasses; OrderedDict.copy() keeps the class.
+    return DictVariable(dict(d.items), cls=collections.OrderedDict if d.cls is collections.OrderedDict else dict)
 
 
 # -- set ---------------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import types
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -27,24 +26,31 @@ def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
 class MethodTableMixin:
     """Containers find their methods in :mod:`.container_methods`' tables.
 
-    A subclass of a builtin container (``class Registry(dict)``) may override methods in Python:
-    those are inlined with the container as ``self``; ``super().get(...)`` comes back to the table.
+    An instance of a subclass (``class Registry(dict)``, ``ModelOutput``) follows Python's attribute
+    rules instead: methods the subclass defines in Python are inlined with the container as ``self``,
+    and builtin methods it inherits (or reaches through ``super()``) come back to the table.
     """
 
-    def _python_override(self, name: str) -> Any:
-        from .attributes import class_attribute
+    cls: type
+    attrs: dict[str, Variable]
+    real: Any = None
+    cls_source: Any = None
 
-        cls = self.python_type()
-        builtin_base = next(b for b in cls.__mro__ if b.__module__ == "builtins")
-        found = class_attribute(cls, name)
-        if found is not class_attribute(builtin_base, name) and isinstance(found, types.FunctionType):
-            return found
-        return None
+    def is_subclass_instance(self) -> bool:
+        return self.python_type().__module__ != "builtins" and self.python_type() is not torch.Size
+
+    def object_view(self, tx: InstructionTranslator) -> Any:
+        from .attributes import view_of_real
+        from .instances import InstanceMixin
+
+        if self.real is not None:
+            return view_of_real(tx, self, self.real, self.source, getattr(self.real, "__dict__", None))
+        return InstanceMixin.object_view(self, tx)
 
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
-        if self._python_override(name) is not None:
+        if self.is_subclass_instance():
             return self.var_getattr(tx, name).call(tx, args, kwargs)
         return self.call_builtin_method(tx, name, args, kwargs)
 
@@ -61,17 +67,42 @@ class MethodTableMixin:
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         from .container_methods import lookup
-        from .functions import BoundMethodVariable, MethodVariable, UserFunctionVariable
+        from .functions import MethodVariable
 
-        override = self._python_override(name)
-        if override is not None:
-            from loom_guards import Attr, TypeOf
+        if self.is_subclass_instance():
+            from .attributes import resolve
 
-            source = Attr(TypeOf(self.source), name) if self.source is not None else None
-            return BoundMethodVariable(UserFunctionVariable(override, source), self)
+            return resolve(tx, self.object_view(tx), name)
         if lookup(self, name) is None:
             raise Unsupported(f"attribute {name!r} of {self.describe()}", "not modelled")
         return MethodVariable(self, name)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        if not self.is_subclass_instance():
+            raise UserError(f"setting {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",
+                            exc_type=AttributeError)
+        if self.real is not None:
+            raise Unsupported(f"setting {name!r} on a {self.python_type().__name__} from outside", "not modelled")
+        from .instances import InstanceMixin
+
+        InstanceMixin.store_attr(self, tx, name, value)
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        from .instances import InstanceMixin
+
+        InstanceMixin.generic_setattr(self, tx, name, value)
+
+    def reconstruct_new_instance(self, codegen: PyCodegen, fill: Any) -> None:
+        """Rebuild a subclass instance made while tracing: ``cls.__new__(cls)``, then ``fill`` restores
+        its items through the builtin base's own methods, then its attributes."""
+        from .instances import InstanceMixin, builtin_base
+
+        cls = self.python_type()
+        codegen.load_callable(cls.__new__)
+        codegen.load_const(cls)
+        codegen.call(1)
+        fill(builtin_base(cls))
+        InstanceMixin.reconstruct_attributes(self, codegen)
 
 
 class SequenceVariable(MethodTableMixin, Variable):
@@ -248,9 +279,34 @@ class ListVariable(SequenceVariable):
     container_type = list
     mutable = True
 
+    def __init__(self, items: list[Variable], source: Any = None, cls: type = list, cls_source: Any = None,
+                 new: bool = False, real: Any = None) -> None:
+        super().__init__(items, source)
+        self.cls = cls
+        self.cls_source = cls_source
+        self.real = real
+        self.attrs: dict[str, Variable] = {}
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return ListVariable(items)
+
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
             codegen.load_source(self.source)
+            return
+        if self.cls is not list:
+            def fill(base: type) -> None:
+                codegen.load_callable(base.extend)
+                codegen.emit("COPY", 3)
+                self.reconstruct_items(codegen)
+                codegen.emit("BUILD_LIST", len(self.items))
+                codegen.call(2)
+                codegen.emit("POP_TOP")
+
+            self.reconstruct_new_instance(codegen, fill)
             return
         self.reconstruct_items(codegen)
         codegen.emit("BUILD_LIST", len(self.items))
@@ -287,10 +343,14 @@ class DictVariable(MethodTableMixin, Variable):
 
     mutable = True
 
-    def __init__(self, items: dict[Any, Variable], source: Any = None, cls: type = dict) -> None:
+    def __init__(self, items: dict[Any, Variable], source: Any = None, cls: type = dict, cls_source: Any = None,
+                 new: bool = False, real: Any = None) -> None:
         self.items = dict(items)
         self.source = source
         self.cls = cls
+        self.cls_source = cls_source
+        self.real = real
+        self.attrs: dict[str, Variable] = {}
 
     def python_type(self) -> type:
         return self.cls
@@ -351,13 +411,21 @@ class DictVariable(MethodTableMixin, Variable):
             codegen.load_source(self.source)
             return
         if self.cls is not dict:
-            codegen.load_callable(self.cls)
+            def fill(base: type) -> None:
+                for key, value in self.items.items():
+                    codegen.load_callable(base.__setitem__)
+                    codegen.emit("COPY", 3)
+                    codegen.load_const(key)
+                    codegen.reconstruct(value)
+                    codegen.call(3)
+                    codegen.emit("POP_TOP")
+
+            self.reconstruct_new_instance(codegen, fill)
+            return
         for key, value in self.items.items():
             codegen.load_const(key)
             codegen.reconstruct(value)
         codegen.emit("BUILD_MAP", len(self.items))
-        if self.cls is not dict:
-            codegen.call(1)
 
     def describe(self) -> str:
         return f"dict of {len(self.items)}"

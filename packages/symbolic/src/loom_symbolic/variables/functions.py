@@ -271,13 +271,19 @@ class BoundMethodVariable(Variable):
 
 
 class MethodVariable(Variable):
-    """``receiver.name`` for a method the receiver's variable models (``list.append``, ``str.join``)."""
+    """``receiver.name`` for a method the receiver's variable models (``list.append``, ``str.join``).
 
-    def __init__(self, receiver: Variable, name: str) -> None:
+    ``builtin=True`` means the builtin container's own method even if a subclass overrides it.
+    """
+
+    def __init__(self, receiver: Variable, name: str, builtin: bool = False) -> None:
         self.receiver = receiver
         self.name = name
+        self.builtin = builtin
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.builtin:
+            return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
         return self.receiver.call_method(tx, self.name, args, kwargs)
 
     def describe(self) -> str:

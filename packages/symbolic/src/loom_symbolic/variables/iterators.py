@@ -174,3 +174,39 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
         return SnapshotIterator(value.unpack(tx))
     except Unsupported:
         raise
+
+
+class UserIterator(IteratorVariable):
+    """An object whose class defines ``__next__`` in Python; StopIteration ends it."""
+
+    def __init__(self, obj: Variable) -> None:
+        self.obj = obj
+
+    def python_type(self) -> type:
+        return self.obj.python_type()
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        from .exceptions import SymbolicException
+
+        try:
+            return self.obj.call_method(tx, "__next__", [], {})
+        except SymbolicException as raised:
+            if issubclass(raised.exc.cls, StopIteration):
+                return None
+            raise
+
+
+def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> IteratorVariable:
+    """``iter(obj)`` for an instance of a class with ``__iter__`` written in Python."""
+    import types
+
+    from .attributes import class_attribute
+
+    if not isinstance(class_attribute(cls, "__iter__"), types.FunctionType):
+        raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
+    result = obj.call_method(tx, "__iter__", [], {})
+    if isinstance(result, IteratorVariable):
+        return result
+    if result is obj or isinstance(class_attribute(result.python_type(), "__next__"), types.FunctionType):
+        return UserIterator(result)
+    return iterate(tx, result)

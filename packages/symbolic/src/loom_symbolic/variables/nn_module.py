@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError, missing_attribute
-from .attributes import class_attribute, resolve
+from .attributes import class_attribute, resolve, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
 from .iterators import SnapshotIterator
@@ -43,9 +43,12 @@ class NNModuleVariable(Variable):
         return type(self.value)
 
     def _child_source(self, table: str, name: Any) -> Any:
-        from loom_guards import Attr, Item
+        from loom_guards import ModuleBuffer, ModuleParam, Submodule
 
-        return Item(Attr(self.source, table), name) if self.source is not None else None
+        if self.source is None:
+            return None
+        kind = {"_modules": Submodule, "_parameters": ModuleParam, "_buffers": ModuleBuffer}[table]
+        return kind(self.source, name)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         from ..side_effects import DELETED
@@ -65,7 +68,11 @@ class NNModuleVariable(Variable):
             members = state.get(table)
             if members is not None and name in members:
                 return wrap(tx, members[name], self._child_source(table, name))
-        return resolve(tx, self, self.value, self.source, name, state)
+        return resolve(tx, view_of_real(tx, self, self.value, self.source, state), name)
+
+    def object_view(self, tx: InstructionTranslator) -> Any:
+        """What attribute lookup needs to know about this module."""
+        return view_of_real(tx, self, self.value, self.source, self.value.__dict__)
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if self.source is None:
@@ -119,7 +126,6 @@ class NNModuleVariable(Variable):
         if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
             keys = self._ordered_children()
             if isinstance(key, slice):
-                from .containers import TupleVariable
 
                 if isinstance(module, torch.nn.Sequential):
                     raise Unsupported("slicing a Sequential", "it builds a new module")

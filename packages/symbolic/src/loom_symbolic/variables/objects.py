@@ -6,7 +6,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, missing_attribute
-from .attributes import class_attribute, resolve
+from .attributes import class_attribute, resolve, view_of_real
 from .base import Variable
 
 if TYPE_CHECKING:
@@ -65,7 +65,11 @@ class UserObjectVariable(_RealObjectVariable):
             from .builder import wrap
 
             return wrap(tx, type(self.value), None)
-        return resolve(tx, self, self.value, self.source, name, getattr(self.value, "__dict__", None))
+        return resolve(tx, view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None)), name)
+
+    def object_view(self, tx: InstructionTranslator) -> Any:
+        """What attribute lookup needs to know about this object."""
+        return view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
@@ -93,7 +97,7 @@ class UserObjectVariable(_RealObjectVariable):
         static = class_attribute(type(self.value), name)
         if not isinstance(static, types.FunctionType):
             raise Unsupported(f"{name} of {type(self.value).__name__}", "not a Python method")
-        return resolve(tx, self, self.value, self.source, name, None)
+        return resolve(tx, view_of_real(tx, self, self.value, self.source, None), name)
 
     def truth(self, tx: InstructionTranslator) -> bool:
         cls = type(self.value)
@@ -103,8 +107,14 @@ class UserObjectVariable(_RealObjectVariable):
                 return bool(result.as_python_constant())
         return True
 
+    def iterate(self, tx: InstructionTranslator) -> Variable:
+        """``iter(obj)``: the class's ``__iter__``, inlined."""
+        from .iterators import iterate_user_object
+
+        return iterate_user_object(tx, self, type(self.value))
+
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        raise Unsupported(f"iteration over {type(self.value).__name__}", "user-defined iterators are not modelled")
+        return self.iterate(tx).unpack(tx)
 
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
         """``with obj:``: inline ``__enter__``; ``__exit__`` runs on the normal exit path."""

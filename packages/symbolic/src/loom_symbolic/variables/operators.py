@@ -209,6 +209,8 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return ConstantVariable(DictVariable.key_of(item) in (container.items if isinstance(container, DictVariable) else container.values))
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
+    if _has_python_special(container, "__contains__"):
+        return container.call_method(tx, "__contains__", [item], {})
     if isinstance(container, SequenceVariable):
         for element in container.items:
             if element is item:
@@ -229,9 +231,22 @@ def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
         return method(tx, index)
     if container.is_python_constant() and index.is_python_constant():
         return fold(operator.getitem, container, index)
-    if hasattr(container, "call_method") and getattr(container, "wraps_real_object", False):
+    if _has_python_special(container, "__getitem__"):
         return container.call_method(tx, "__getitem__", [index], {})
     raise Unsupported(f"subscript of {container.describe()}", "not modelled")
+
+
+def _has_python_special(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
+    import types
+
+    from .attributes import class_attribute
+
+    try:
+        cls = value.python_type()
+    except Unsupported:
+        return False
+    return isinstance(class_attribute(cls, name), types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:
@@ -241,6 +256,9 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
         return
     method = getattr(container, "setitem", None)
     if method is None:
+        if _has_python_special(container, "__setitem__"):
+            container.call_method(tx, "__setitem__", [index, value], {})
+            return
         raise Unsupported(f"item assignment on {container.describe()}", "not modelled")
     method(tx, index, value)
 
@@ -249,5 +267,8 @@ def delitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
     """``del container[index]``."""
     method = getattr(container, "delitem", None)
     if method is None:
+        if _has_python_special(container, "__delitem__"):
+            container.call_method(tx, "__delitem__", [index], {})
+            return
         raise Unsupported(f"item deletion on {container.describe()}", "not modelled")
     method(tx, index)

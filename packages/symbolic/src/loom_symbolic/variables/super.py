@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import types
 from typing import TYPE_CHECKING
 
@@ -10,6 +11,10 @@ from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+
+#: Builtin classes whose methods a container variable models when reached through super().
+_CONTAINER_BASES = (dict, list, tuple, set, collections.OrderedDict)
 
 
 class SuperVariable(Variable):
@@ -23,7 +28,7 @@ class SuperVariable(Variable):
         return super
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr, Item, TypeOf
+        from loom_guards import Attr, Item
 
         from .builder import wrap
         from .functions import BoundMethodVariable, UserFunctionVariable
@@ -36,13 +41,15 @@ class SuperVariable(Variable):
             if name not in klass.__dict__:
                 continue
             found = klass.__dict__[name]
-            src = self.receiver.source
-            klass_source = Item(Attr(TypeOf(src), "__mro__"), index) if src is not None else None
+            type_source = _type_source(tx, self.receiver)
+            klass_source = Item(Attr(type_source, "__mro__"), index) if type_source is not None else None
             member_source = Item(Attr(klass_source, "__dict__"), name) if klass_source is not None else None
-            if klass.__module__ == "builtins" and hasattr(self.receiver, "call_builtin_method"):
-                return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__getattribute__:
                 return GenericGetattrVariable(self.receiver)
+            if found is object.__setattr__:
+                return _GenericSetattr(self.receiver)
+            if klass in _CONTAINER_BASES and hasattr(self.receiver, "call_builtin_method"):
+                return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:
                 return _NoOpInit()
             if isinstance(found, types.FunctionType):
@@ -54,7 +61,7 @@ class SuperVariable(Variable):
             if isinstance(found, staticmethod):
                 return wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
             if isinstance(found, classmethod):
-                owner = wrap(tx, receiver_type, TypeOf(src) if src is not None else None)
+                owner = wrap(tx, receiver_type, type_source)
                 func = UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
                 return BoundMethodVariable(func, owner)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
@@ -75,6 +82,22 @@ class _BuiltinContainerMethod(Variable):
         return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
 
 
+class _GenericSetattr(Variable):
+    """``object.__setattr__`` bound to an object made while tracing (``super().__setattr__(k, v)``)."""
+
+    def __init__(self, receiver: Variable) -> None:
+        self.receiver = receiver
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        from .constant import ConstantVariable
+
+        setter = getattr(self.receiver, "generic_setattr", None)
+        if setter is None:
+            raise Unsupported(f"object.__setattr__ on {self.receiver.describe()}", "not modelled")
+        setter(tx, args[0].as_python_constant(), args[1])
+        return ConstantVariable(None)
+
+
 class GenericGetattrVariable(Variable):
     """``object.__getattribute__`` bound to an object: the default attribute lookup."""
 
@@ -84,10 +107,8 @@ class GenericGetattrVariable(Variable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         from .attributes import generic_getattr
 
-        receiver = self.receiver
         name = args[0].as_python_constant()
-        value = receiver.value
-        return generic_getattr(tx, receiver, value, receiver.source, name, getattr(value, "__dict__", None))
+        return generic_getattr(tx, self.receiver.object_view(tx), name)
 
 
 class _NoOpInit(Variable):
@@ -111,7 +132,12 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
         cls = tx.cells["__class__"].load(tx).as_python_constant()
         first = tx.code.co_varnames[0]
         receiver = tx.cells[first].load(tx) if first in tx.cells else tx.read_local(first)
-    if not getattr(receiver, "wraps_real_object", False) and not hasattr(receiver, "call_builtin_method"):
-        raise Unsupported(f"super() on {receiver.describe()}", "only objects from outside the trace are modelled")
+    if not hasattr(receiver, "object_view"):
+        raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)
 
+
+
+def _type_source(tx: InstructionTranslator, receiver: Variable) -> object:
+    """How to reach the receiver's class from the frame (None when it cannot be reached)."""
+    return receiver.object_view(tx).type_source

@@ -5,7 +5,6 @@ from __future__ import annotations
 from bytecode import Instr
 
 
-
 def register(handler) -> None:
     """Register this version's handlers in the dispatch table."""
     from ..opcodes.calls import call_with, unpack_call_ex

@@ -1,0 +1,68 @@
+"""Raising and handling exceptions inside traced code (3.11's exception-table protocol)."""
+
+from __future__ import annotations
+
+from ..errors import Unsupported
+from ..variables.constant import ConstantVariable
+from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate
+from . import handler
+
+
+@handler("RAISE_VARARGS")
+def raise_varargs(tx, ins) -> None:
+    args = tx.popn(ins.arg)
+    if not args:
+        if not tx.exc_info:
+            raise Unsupported("a bare raise with no active exception", "RuntimeError at run time")
+        raise SymbolicException(tx.exc_info[-1])
+    exc = instantiate(tx, args[0])
+    if len(args) == 2:
+        exc.cause = args[1]
+    raise SymbolicException(exc)
+
+
+@handler("RERAISE")
+def reraise(tx, ins) -> None:
+    exc = tx.pop()
+    if ins.arg:
+        tx.pop()  # the saved instruction offset (lasti); unwinding recomputes it
+    raise SymbolicException(exc)
+
+
+@handler("PUSH_EXC_INFO")
+def push_exc_info(tx, ins) -> None:
+    exc = tx.pop()
+    tx.push(tx.exc_info[-1] if tx.exc_info else ConstantVariable(None))
+    tx.exc_info.append(exc)
+    tx.push(exc)
+
+
+@handler("POP_EXCEPT")
+def pop_except(tx, ins) -> None:
+    tx.pop()  # the exception that was active before the handler
+    if tx.exc_info:
+        tx.exc_info.pop()
+
+
+@handler("CHECK_EXC_MATCH")
+def check_exc_match(tx, ins) -> None:
+    expected = tx.pop().as_python_constant()
+    exc = tx.peek()
+    if not isinstance(exc, ExceptionVariable):
+        raise Unsupported("except clause on a value that is not a traced exception", "not modelled")
+    try:
+        matched = issubclass(exc.cls, expected)
+    except TypeError as error:
+        raise Unsupported("except clause", str(error)) from error
+    tx.push(ConstantVariable(matched))
+
+
+@handler("WITH_EXCEPT_START")
+def with_except_start(tx, ins) -> None:
+    # Stack: [..., exit function, lasti, previous exception, exception]
+    exc = tx.peek(1)
+    exit_callable = tx.peek(4)
+    from ..variables.builder import wrap_constant_like
+
+    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
+    tx.push(result)

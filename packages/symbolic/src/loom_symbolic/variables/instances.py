@@ -1,0 +1,215 @@
+"""Instances of user classes created while tracing (``Cache(config)``, dataclasses, ``ModelOutput``).
+
+Creating one runs no real code: the translator makes a variable for the new object, inlines the
+class's ``__init__`` (and anything it calls), and tracks the object's attributes as variables. An
+object that outlives the graph is rebuilt in the rewritten bytecode without calling ``__init__`` again:
+``cls.__new__(cls)``, then its attributes (and, for dict subclasses, its items) are restored directly.
+"""
+
+from __future__ import annotations
+
+import collections
+import types
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported, UserError, missing_attribute
+from .attributes import _MISSING, ObjectView, class_attribute, resolve
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import DictVariable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from ..translator import InstructionTranslator
+
+#: Builtin bases an instance made while tracing may have, and how its builtin part is modelled.
+_CONTAINER_BASES = (collections.OrderedDict, dict, list)
+
+
+def builtin_base(cls: type) -> type:
+    """The builtin (C) base class whose layout ``cls``'s instances have."""
+    for klass in cls.__mro__:
+        if klass in _CONTAINER_BASES or klass is object:
+            return klass
+        if klass.__module__ == "builtins":
+            return klass
+    return object
+
+
+class InstanceMixin:
+    """Attribute semantics of a user-class instance made while tracing: ``attrs`` holds its ``__dict__``."""
+
+    attrs: dict[str, Variable]
+    cls: type
+    cls_source: Any
+
+    def object_view(self, tx: InstructionTranslator) -> ObjectView:
+        """What attribute lookup needs: the class, where it comes from, and the attributes so far."""
+        return ObjectView(self, self.cls, self.cls_source, lambda name: self.attrs.get(name, _MISSING))
+
+    def instance_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        return resolve(tx, self.object_view(tx), name)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        hook = class_attribute(self.cls, "__setattr__")
+        if isinstance(hook, types.FunctionType):
+            from .builder import wrap
+
+            wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
+            return
+        self.generic_setattr(tx, name, value)
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
+        static = class_attribute(self.cls, name)
+        if isinstance(static, property):
+            if static.fset is None:
+                raise UserError(f"setting {name!r}", "property has no setter", exc_type=AttributeError)
+            from .builder import wrap
+
+            wrap(tx, static.fset, None).call(tx, [self, value], {})
+            return
+        if static is not _MISSING and hasattr(type(static), "__set__"):
+            raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", f"a {type(static).__name__} descriptor")
+        self.attrs[name] = value
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        if name not in self.attrs:
+            raise missing_attribute(f"{self.cls.__name__!r} object", name)
+        del self.attrs[name]
+
+    def reconstruct_attributes(self, codegen: PyCodegen) -> None:
+        """With the object on top of the stack, restore its ``__dict__`` (leaves the object there)."""
+        if not self.attrs:
+            return
+        codegen.emit("COPY", 1)
+        codegen.emit("LOAD_ATTR", "__dict__")
+        codegen.emit("LOAD_METHOD", "update")
+        for key, value in self.attrs.items():
+            codegen.load_const(key)
+            codegen.reconstruct(value)
+        codegen.emit("BUILD_MAP", len(self.attrs))
+        codegen.call(1)
+        codegen.emit("POP_TOP")
+
+
+def _class_member_source(instance: InstanceMixin, name: str) -> Any:
+    from loom_guards import Attr
+
+    return Attr(instance.cls_source, name) if instance.cls_source is not None else None
+
+
+class NewObjectVariable(InstanceMixin, Variable):
+    """An instance of a plain Python class, created while tracing."""
+
+    mutable = True
+
+    def __init__(self, cls: type, cls_source: Any) -> None:
+        self.cls = cls
+        self.cls_source = cls_source
+        self.attrs: dict[str, Variable] = {}
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        return self.instance_getattr(tx, name)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if name.startswith("__") and name.endswith("__"):
+            special = class_attribute(self.cls, name)
+            if not isinstance(special, types.FunctionType):
+                raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
+            from .builder import wrap
+
+            return wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
+        return self.var_getattr(tx, name).call(tx, args, kwargs)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.call_method(tx, "__call__", args, kwargs)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        for special in ("__bool__", "__len__"):
+            if class_attribute(self.cls, special) is not _MISSING:
+                return bool(self.call_method(tx, special, [], {}).as_python_constant())
+        return True
+
+    def iterate(self, tx: InstructionTranslator) -> Variable:
+        """``iter(obj)``: the class's ``__iter__``, inlined."""
+        from .iterators import iterate_user_object
+
+        return iterate_user_object(tx, self, self.cls)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return self.iterate(tx).unpack(tx)
+
+    def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        from .ctx import UserExitVariable
+
+        exit_method = self.var_getattr(tx, "__exit__")
+        entered = self.call_method(tx, "__enter__", [], {})
+        return UserExitVariable(exit_method), entered
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.load_callable(object.__new__)
+        codegen.load_const(self.cls)
+        codegen.call(1)
+        self.reconstruct_attributes(codegen)
+
+    def describe(self) -> str:
+        return f"{self.cls.__name__} object made while tracing"
+
+
+def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
+              kwargs: dict[str, Variable]) -> Variable:
+    """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
+    from loom_guards import Attr
+
+    from .builder import wrap
+
+    if class_attribute(type(cls), "__call__") is not type.__call__:
+        raise Unsupported(f"creating a {cls.__qualname__} object",
+                          f"its metaclass {type(cls).__name__} customises instance creation")
+    base = builtin_base(cls)
+    if cls.__new__ is not base.__new__:
+        raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
+    if base is object:
+        instance: Variable = NewObjectVariable(cls, cls_source)
+    elif base in (dict, collections.OrderedDict):
+        from .containers import DictVariable
+
+        instance = DictVariable({}, cls=cls, cls_source=cls_source, new=True)
+    elif base is list:
+        from .containers import ListVariable
+
+        instance = ListVariable([], cls=cls, cls_source=cls_source, new=True)
+    else:
+        raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
+    init = class_attribute(cls, "__init__")
+    if isinstance(init, types.FunctionType):
+        init_source = Attr(cls_source, "__init__") if cls_source is not None else None
+        result = wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
+        if not (result.is_python_constant() and result.as_python_constant() is None):
+            raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
+    elif init is object.__init__:
+        if args or kwargs:
+            raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
+    elif base is not object and init is base.__init__:
+        if args or kwargs:
+            instance.call_builtin_method(tx, "update" if base is not list else "extend", args, kwargs)
+    else:
+        raise Unsupported(f"creating a {cls.__qualname__} object", f"its __init__ is a {type(init).__name__}")
+    return instance
+
+
+class InstanceDictVariable(DictVariable):
+    """``obj.__dict__`` of an object made while tracing: the very dict of its attributes."""
+
+    def __init__(self, owner: Variable) -> None:
+        super().__init__({})
+        self.owner = owner
+        self.items = owner.attrs  # shared, so writes through __dict__ are attribute writes
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.owner)
+        codegen.emit("LOAD_ATTR", "__dict__")
