@@ -167,13 +167,13 @@ def local_closure_late_binding(x):
 
 @case(X)
 def lambda_inline(x):
-    square = lambda v: v * v  # noqa: E731
+    square = lambda v: v * v
     return square(x) + (lambda: 2)()
 
 
 @case(X)
 def lambda_with_defaults_and_kwonly(x):
-    f = lambda a, b=2, *, c=3: a * b + c  # noqa: E731
+    f = lambda a, b=2, *, c=3: a * b + c
     return f(x), f(x, c=0), f(x, 1, c=1)
 
 
