@@ -1,1 +1,87 @@
-"""loom_guards."""
+"""loom_guards: sources, guard kinds, and compiled guard checks for loom.
+
+A captured graph is only valid under assumptions about its inputs (their types, tensor metadata, the
+constants it specialised on, torch's global state). Guards state those assumptions; ``compile`` turns a
+list of them into one fast callable that the frame hook runs on every call::
+
+    import torch
+    from loom_guards import Local, TensorMatch, GlobalState, compile
+
+    x = torch.randn(8, 4)
+    check = compile([TensorMatch(Local("x"), x), GlobalState()])
+    check({"x": torch.randn(8, 4)})            # True
+    check.why_failed({"x": torch.randn(16, 4)})  # "L['x'].shape[0] == 8, got 16"
+"""
+
+from .compiler import GuardFn, accelerator_available, accelerator_error, compile, simplify
+from .guards import (
+    ConstantMatch,
+    DictKeys,
+    GlobalState,
+    Guard,
+    GuardFailure,
+    Identity,
+    IsNone,
+    Length,
+    NoAliasing,
+    NotNone,
+    Relation,
+    TensorMatch,
+    TypeMatch,
+)
+from .policy import RecompileLimitWarning, RecompilePolicy
+from .sources import (
+    Attr,
+    Builtin,
+    Closure,
+    Const,
+    DictAttr,
+    Global,
+    Item,
+    Local,
+    ModuleBuffer,
+    ModuleParam,
+    Source,
+    Submodule,
+    TensorSize,
+    TypeOf,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Attr",
+    "Builtin",
+    "Closure",
+    "Const",
+    "ConstantMatch",
+    "DictAttr",
+    "DictKeys",
+    "Global",
+    "GlobalState",
+    "Guard",
+    "GuardFailure",
+    "GuardFn",
+    "Identity",
+    "IsNone",
+    "Item",
+    "Length",
+    "Local",
+    "ModuleBuffer",
+    "ModuleParam",
+    "NoAliasing",
+    "NotNone",
+    "RecompileLimitWarning",
+    "RecompilePolicy",
+    "Relation",
+    "Source",
+    "Submodule",
+    "TensorMatch",
+    "TensorSize",
+    "TypeMatch",
+    "TypeOf",
+    "accelerator_available",
+    "accelerator_error",
+    "compile",
+    "simplify",
+]

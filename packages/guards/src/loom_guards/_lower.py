@@ -1,0 +1,197 @@
+"""Lowering a plan to the C++ accelerator's instructions (``loom_guards._accel.GuardProgram``).
+
+An instruction is ``(op, dst, src, obj, obj2, n, weak, ext)``; ``_accel.OPS`` maps op names to numbers.
+Guard kinds and sources the accelerator has no instruction for are lowered to calls of their own Python
+``check`` / ``read_from`` / ``get``, so a new kind works on both back ends before it gets a fast path.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections.abc
+import enum
+import types
+from typing import Any
+
+import torch
+
+from . import _state
+from .compiler import GuardFn, Plan, _Check, _Fetch
+from .guards import (
+    ConstantMatch,
+    DictKeys,
+    GlobalState,
+    IsNone,
+    Length,
+    NoAliasing,
+    NotNone,
+    Relation,
+    TensorMatch,
+    TypeMatch,
+    _Ref,
+    dict_keys_of,
+)
+from .guards import Identity as IdentityGuard
+from .sources import (
+    Attr,
+    Builtin,
+    Closure,
+    Const,
+    DictAttr,
+    Global,
+    Item,
+    Local,
+    TensorSize,
+    TypeOf,
+    _ModuleMember,
+)
+
+_initialised: set[int] = set()
+
+
+class _PlainClass:
+    """An ordinary class: the accelerator learns the generic ``__dict__`` getter from it."""
+
+
+def _init(accel: Any) -> None:
+    if id(accel) in _initialised:
+        return
+    accel._init(
+        torch.Tensor,
+        torch.dtype,
+        torch.device,
+        enum.Enum,
+        (torch.layout, torch.memory_format),
+        collections.abc.Mapping,
+        _PlainClass,
+    )
+    GuardFn.register(accel.GuardProgram)
+    _initialised.add(id(accel))
+
+
+def _ref_fields(ref: _Ref) -> tuple[Any, bool]:
+    if ref.weak is None:
+        return ref.strong, False
+    return ref.weak, True
+
+
+def _state_spec(g: GlobalState) -> tuple:
+    v = g.values
+    autocast = None
+    if "autocast" in v:
+        autocast = (tuple(_state.AUTOCAST_DEVICES), tuple(v["autocast"]))
+    tf = v.get("torch_function")
+    return (
+        v.get("grad_mode"),
+        v.get("inference_mode"),
+        v.get("default_dtype"),
+        v.get("deterministic_algorithms"),
+        v.get("deterministic_warn_only"),
+        autocast,
+        v.get("autocast_cache"),
+        None if tf is None else ("enabled", "subclasses_disabled", "all_disabled").index(tf),
+        v.get("torch_function_modes"),
+        v.get("dispatch_modes"),
+        v.get("functorch"),
+    )
+
+
+def build_program(accel: Any, plan: Plan) -> GuardFn:
+    _init(accel)
+    ops = accel.OPS
+    instrs: list[tuple] = []
+
+    def add(op: str, dst: int = -1, src: int = -1, obj: Any = None, obj2: Any = None, n: int = 0,
+            weak: bool = False, ext: Any = None) -> None:
+        instrs.append((ops[op], dst, src, obj, obj2, n, weak, ext))
+
+    needs_globals = needs_builtins = needs_closure = False
+    for step in plan.steps:
+        if isinstance(step, _Fetch):
+            src, dst, base = step.source, step.slot, step.base_slot
+            if isinstance(src, Local):
+                add("F_LOCAL", dst, obj=src.name)
+            elif isinstance(src, Global):
+                needs_globals = True
+                add("F_GLOBAL", dst, obj=src.name)
+            elif isinstance(src, Builtin):
+                needs_builtins = True
+                add("F_BUILTIN", dst, obj=src.name)
+            elif isinstance(src, Closure):
+                needs_closure = True
+                add("F_CLOSURE", dst, obj=src.name, n=-1)
+            elif isinstance(src, Const):
+                add("F_CONST", dst, obj=src.value)
+            elif isinstance(src, Attr):
+                # n=1: a module's attribute may be read from its dict (the name is no ModuleType attribute)
+                add("F_ATTR", dst, base, obj=src.name, n=int(not hasattr(types.ModuleType, src.name)))
+            elif isinstance(src, Item):
+                add("F_ITEM", dst, base, obj=src.key)
+            elif isinstance(src, TypeOf):
+                add("F_TYPE", dst, base)
+            elif isinstance(src, _ModuleMember):
+                if step.from_table:
+                    add("F_ITEM", dst, base, obj=src.name)
+                else:
+                    add("F_MODMEMBER", dst, base, obj=src.table, obj2=src.name)
+            elif isinstance(src, DictAttr):
+                add("F_DICTATTR", dst, base, obj=src.name)
+            elif isinstance(src, TensorSize):
+                add("F_TSIZE", dst, base, n=src.dim)
+            elif base is None:
+                root_get = src.get
+
+                def read_root(frame: Any, _get=root_get, _plan=plan) -> Any:
+                    return _get(_plan.context(frame))
+
+                add("F_PYROOT", dst, obj=read_root)
+            else:
+                add("F_PYREAD", dst, base, obj=src.read_from)
+            continue
+        assert isinstance(step, _Check)
+        g, slots = step.guard, step.slots
+        s = slots[0] if slots else -1
+        if isinstance(g, IsNone):
+            add("C_NONE", src=s)
+        elif isinstance(g, NotNone):
+            add("C_NOTNONE", src=s)
+        elif isinstance(g, TypeMatch):
+            obj, weak = _ref_fields(g._ref)
+            add("C_TYPE", src=s, obj=obj, weak=weak)
+        elif isinstance(g, IdentityGuard):
+            obj, weak = _ref_fields(g._ref)
+            add("C_ID", src=s, obj=obj, weak=weak)
+        elif isinstance(g, ConstantMatch):
+            add("C_CONST", src=s, obj=g.value)
+        elif isinstance(g, Length):
+            add("C_LEN", src=s, n=g.n)
+        elif isinstance(g, DictKeys):
+            add("C_DICTKEYS", src=s, obj=g.keys, obj2=dict_keys_of)
+        elif isinstance(g, TensorMatch):
+            obj, weak = _ref_fields(g._type_ref)
+            spec = (g.dispatch_keys, g.dtype, g.device, g.requires_grad, g.sizes, g.strides)
+            add("C_TENSOR", src=s, obj=obj, weak=weak, ext=spec)
+        elif isinstance(g, GlobalState):
+            add("C_STATE", ext=_state_spec(g))
+        elif isinstance(g, NoAliasing):
+            add("C_NOALIAS", ext=slots)
+        elif isinstance(g, Relation):
+            add("C_PY", obj=g.evaluate, ext=slots)
+        else:
+            add("C_PY", obj=g.check, ext=slots)
+    b_fb = plan.f_builtins
+    if b_fb is None:
+        b_fb = builtins.__dict__
+    cl_fb = plan.closure_map
+    if cl_fb is not None and not isinstance(cl_fb, dict):
+        cl_fb = dict(cl_fb)
+    return accel.GuardProgram(
+        instrs,
+        len(plan.slots),
+        plan,
+        plan.f_globals,
+        b_fb if isinstance(b_fb, dict) else dict(b_fb),
+        cl_fb,
+        (needs_globals, needs_builtins, needs_closure),
+    )
+
