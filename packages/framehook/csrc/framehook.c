@@ -311,6 +311,9 @@ static void fh_deactivate(void)
     }
     if (fh_current_eval() == fh_eval) {
         fh_set_eval(fh_chained != NULL ? fh_chained : _PyEval_EvalFrameDefault);
+        /* Forget it: if someone later puts ours back (restoring what they replaced), it must not
+         * forward to a function that may have been removed since. */
+        fh_chained = NULL;
     }
 }
 
@@ -1080,6 +1083,17 @@ static PyObject *fh_py_test_hook_frames(PyObject *module, PyObject *noargs)
     return PyLong_FromUnsignedLongLong(fh_test_frames);
 }
 
+static PyObject *fh_py_current_eval_name(PyObject *module, PyObject *noargs)
+{
+    _PyFrameEvalFunction current = fh_current_eval();
+    const char *name = current == _PyEval_EvalFrameDefault ? "default"
+                       : current == fh_eval                ? "loom_framehook"
+                       : current == fh_noop_eval           ? "test-noop"
+                       : current == fh_foreign_eval        ? "test-foreign"
+                                                           : "other";
+    return PyUnicode_FromString(name);
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* Public functions                                                                                 */
 /* ------------------------------------------------------------------------------------------------ */
@@ -1382,6 +1396,9 @@ static PyMethodDef fh_methods[] = {
      "eval function) or 'foreign' (one that counts frames and chains to what it found), or 'off'."},
     {"_test_hook_frames", fh_py_test_hook_frames, METH_NOARGS,
      "_test_hook_frames()\n--\n\nFrames the 'foreign' test hook saw."},
+    {"_current_eval_name", fh_py_current_eval_name, METH_NOARGS,
+     "_current_eval_name()\n--\n\nWhich eval function is installed: 'default', 'loom_framehook', "
+     "'test-noop', 'test-foreign' or 'other'."},
     {NULL, NULL, 0, NULL},
 };
 
