@@ -333,3 +333,39 @@ def test_clear_from_a_guard_counts_as_miss():
         for _ in range(5):
             assert target(1)[0] == "copy"
     assert len(calls) == 5
+
+
+def test_replacement_does_not_keep_closure_or_namespace_alive():
+    """Nothing the hook stores outlives the call: closures and exec'd namespaces are freed."""
+    import weakref
+
+    class Big:
+        pass
+
+    def make(obj):
+        def inner(x):
+            return (x, obj)
+
+        return inner
+
+    def cb(frame):
+        if frame.f_code.co_name == "inner":
+            return fh.Entry(frame.f_code.replace(), lambda frame: True)
+        if frame.f_code.co_name == "g" and frame.f_code.co_filename == "<ns>":
+            return fh.Entry(frame.f_code.replace(), lambda frame: True)
+        return fh.SKIP
+
+    big = Big()
+    ref = weakref.ref(big)
+    fn = make(big)
+    ns = {}
+    exec(compile("class Marker: pass\nmarker = Marker()\ndef g(x):\n    return x\n", "<ns>", "exec"), ns)
+    ns_ref = weakref.ref(ns["marker"])
+    with fh.callback(cb):
+        assert fn(1)[0] == 1 and fn(2)[0] == 2  # a miss, then a hit
+        assert ns["g"](3) == 3 and ns["g"](4) == 4
+    assert len(fh.entries(fn.__code__)) == 1
+    del big, fn, ns
+    gc.collect()
+    assert ref() is None, "the closure cell outlived the call"
+    assert ns_ref() is None, "the exec'd namespace outlived the call"

@@ -233,3 +233,25 @@ def test_generator_callback_error_propagates_and_frame_is_discarded():
             with pytest.raises(LookupError, match="no generator today"):
                 gen(3)
     assert list(gen(2)) == [0, 1]
+
+
+def test_replacement_generator_takes_the_original_function_names():
+    def func():
+        yield 1
+
+    def func_replacement():
+        yield 2
+
+    func.__name__ = "renamed"
+    func.__qualname__ = "Renamed.qualified"
+
+    def cb(frame):
+        if frame.f_code is func.__code__:
+            return fh.Entry(func_replacement.__code__, lambda frame: True)
+        return fh.SKIP
+
+    with fh.callback(cb):
+        for _ in range(2):  # the miss, then a hit
+            g = func()
+            assert (g.__name__, g.__qualname__) == ("renamed", "Renamed.qualified")
+            assert list(g) == [2]

@@ -233,3 +233,48 @@ def test_noop_test_hook_refuses_to_overwrite():
     with pytest.raises(RuntimeError, match="needs the default evaluator"):
         _framehook._install_test_hook("noop")
     fh.set_callback(None)
+
+
+def test_callbacks_and_guards_hidden_from_tracers_unless_asked():
+    def my_callback(frame):
+        helper_called_by_callback()
+        if frame.f_code is f.__code__:
+            return fh.Entry(f_replacement.__code__, my_guard)
+        return None
+
+    def my_guard(frame):
+        return True
+
+    def helper_called_by_callback():
+        return 1
+
+    machinery = {"my_callback", "my_guard", "helper_called_by_callback"}
+
+    def traced_names(trace_callbacks):
+        names = []
+
+        def tracer(frame, event, arg):
+            if event == "call":
+                names.append(frame.f_code.co_name)
+            return tracer
+
+        previous = fh.set_trace_callbacks(trace_callbacks)
+        fh.clear()
+        try:
+            with fh.callback(my_callback):
+                sys.settrace(tracer)
+                try:
+                    f(1)  # the callback runs
+                    f(2)  # the guard runs
+                finally:
+                    sys.settrace(None)
+        finally:
+            fh.set_trace_callbacks(previous)
+        return names
+
+    hidden = traced_names(False)
+    assert hidden.count("f_replacement") == 2
+    assert not machinery & set(hidden)
+    shown = traced_names(True)
+    assert machinery <= set(shown)
+    assert fh.set_trace_callbacks(False) is False
