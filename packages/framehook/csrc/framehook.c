@@ -65,6 +65,8 @@ static Py_ssize_t fh_extra_index = -1;        /* our co_extra slot */
 static Py_ssize_t fh_active_threads = 0;      /* threads with a callback set */
 static _PyFrameEvalFunction fh_chained = NULL; /* foreign eval function we chain to (NULL: default) */
 
+static int fh_trace_callbacks = 0;            /* 1: trace/profile functions see callbacks and guards */
+
 static PyObject *fh_thread_key = NULL;        /* key of our object in each thread state dict */
 static PyObject *fh_skip = NULL;              /* the SKIP singleton */
 
@@ -83,7 +85,6 @@ typedef struct {
     PyObject_HEAD
     PyObject *code;      /* the replacement code object */
     PyObject *guard;     /* callable(frame_view) -> truthy */
-    PyObject *func;      /* cached function built from code for one (globals, builtins, closure) */
     Py_ssize_t hits;
 } EntryObject;
 
@@ -311,6 +312,9 @@ static void fh_deactivate(void)
     }
     if (fh_current_eval() == fh_eval) {
         fh_set_eval(fh_chained != NULL ? fh_chained : _PyEval_EvalFrameDefault);
+        /* Forget it: if someone later puts ours back (restoring what they replaced), it must not
+         * forward to a function that may have been removed since. */
+        fh_chained = NULL;
     }
 }
 
@@ -526,7 +530,6 @@ static PyObject *Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->code = Py_NewRef(code);
     self->guard = Py_NewRef(guard);
-    self->func = NULL;
     self->hits = 0;
     return (PyObject *)self;
 }
@@ -535,7 +538,6 @@ static int Entry_traverse(EntryObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->code);
     Py_VISIT(self->guard);
-    Py_VISIT(self->func);
     return 0;
 }
 
@@ -543,7 +545,6 @@ static int Entry_clear(EntryObject *self)
 {
     Py_CLEAR(self->code);
     Py_CLEAR(self->guard);
-    Py_CLEAR(self->func);
     return 0;
 }
 
@@ -734,17 +735,15 @@ static inline int fh_is_function_frame(fh_frame *frame, PyCodeObject *code)
            PyFunction_Check(func);
 }
 
-/* A function that runs `code` with the original function's globals, builtins and closure: cached on
- * the entry while those stay the same. Returns a new reference. */
-static PyObject *fh_replacement_function(PyObject *code, PyFunctionObject *original, EntryObject *entry)
+/* A new function that runs `code` with the original function's globals, builtins and closure, and
+ * its name and qualified name (a generator or coroutine takes its names from the function).
+ *
+ * It is built afresh for every run. Caching one per entry would keep the last call's closure cells
+ * (and the globals) alive after the call, and, since code objects are invisible to the cycle
+ * collector, would make globals -> function -> code -> co_extra -> entry -> cached function ->
+ * globals an uncollectable cycle. Returns a new reference. */
+static PyObject *fh_replacement_function(PyObject *code, PyFunctionObject *original)
 {
-    if (entry != NULL && entry->func != NULL) {
-        PyFunctionObject *cached = (PyFunctionObject *)entry->func;
-        if (cached->func_globals == original->func_globals && cached->func_builtins == original->func_builtins &&
-            cached->func_closure == original->func_closure) {
-            return Py_NewRef(entry->func);
-        }
-    }
     PyObject *func = PyFunction_New(code, original->func_globals);
     if (func == NULL) {
         return NULL;
@@ -752,12 +751,11 @@ static PyObject *fh_replacement_function(PyObject *code, PyFunctionObject *origi
     PyFunctionObject *f = (PyFunctionObject *)func;
     /* The frame's builtins are the original function's, even if its globals' __builtins__ changed. */
     Py_SETREF(f->func_builtins, Py_NewRef(original->func_builtins));
+    Py_SETREF(f->func_name, Py_NewRef(original->func_name));
+    Py_SETREF(f->func_qualname, Py_NewRef(original->func_qualname));
     if (original->func_closure != NULL && PyFunction_SetClosure(func, original->func_closure) < 0) {
         Py_DECREF(func);
         return NULL;
-    }
-    if (entry != NULL) {
-        Py_XSETREF(entry->func, Py_NewRef(func));
     }
     return func;
 }
@@ -767,7 +765,7 @@ static PyObject *fh_replacement_function(PyObject *code, PyFunctionObject *origi
 /* Run `code` instead of the (function) frame's own code, with the frame's arguments, and dispose of
  * the frame. Returns the result, or NULL with an exception set. */
 static FH_NOINLINE PyObject *fh_run_replacement(PyThreadState *tstate, FhThread *t, fh_frame *frame,
-                                                PyObject *code, EntryObject *entry)
+                                                PyObject *code)
 {
     PyCodeObject *co = fh_frame_code(frame);
     PyObject **lp = fh_frame_localsplus(frame);
@@ -777,7 +775,7 @@ static FH_NOINLINE PyObject *fh_run_replacement(PyThreadState *tstate, FhThread 
     PyObject **stack = small;
 
     fh_stats.replaced++;
-    PyObject *func = fh_replacement_function(code, (PyFunctionObject *)fh_frame_function(frame), entry);
+    PyObject *func = fh_replacement_function(code, (PyFunctionObject *)fh_frame_function(frame));
     if (func == NULL) {
         goto done;
     }
@@ -843,6 +841,29 @@ done:
 /* The callback and the cache                                                                       */
 /* ------------------------------------------------------------------------------------------------ */
 
+/* Callbacks and guards are the hook's own machinery: like a trace function's own frames, they are
+ * hidden from sys.settrace/sys.setprofile/sys.monitoring tools (unless set_trace_callbacks(True)),
+ * and they run with the hook off for this thread. */
+static inline int fh_machinery_enter(PyThreadState *tstate, FhThread *t)
+{
+    Py_INCREF(t);
+    t->disabled++;
+    if (!fh_trace_callbacks) {
+        PyThreadState_EnterTracing(tstate);
+        return 1;
+    }
+    return 0;
+}
+
+static inline void fh_machinery_leave(PyThreadState *tstate, FhThread *t, int hidden)
+{
+    if (hidden) {
+        PyThreadState_LeaveTracing(tstate);
+    }
+    t->disabled--;
+    Py_DECREF(t);
+}
+
 static PyObject *fh_fail(PyThreadState *tstate, fh_frame *frame)
 {
     fh_stats.errors++;
@@ -859,13 +880,11 @@ static FH_NOINLINE PyObject *fh_call_callback(PyThreadState *tstate, FhThread *t
         return fh_fail(tstate, frame);
     }
     PyObject *callback = Py_NewRef(t->callback);
-    Py_INCREF(t);
-    t->disabled++;
+    int hidden = fh_machinery_enter(tstate, t);
     PyObject *result = PyObject_CallOneArg(callback, (PyObject *)view);
-    t->disabled--;
     fh_view_release(t, view);
+    fh_machinery_leave(tstate, t, hidden);
     Py_DECREF(callback);
-    Py_DECREF(t);
     if (result == NULL) {
         return fh_fail(tstate, frame);
     }
@@ -914,7 +933,7 @@ static FH_NOINLINE PyObject *fh_call_callback(PyThreadState *tstate, FhThread *t
         }
     }
     Py_INCREF(replacement);
-    PyObject *out = fh_run_replacement(tstate, t, frame, replacement, is_entry ? (EntryObject *)result : NULL);
+    PyObject *out = fh_run_replacement(tstate, t, frame, replacement);
     Py_DECREF(replacement);
     Py_DECREF(result);
     return out;
@@ -930,8 +949,7 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
     }
     EntryObject *hit = NULL;
     int failed = 0;
-    Py_INCREF(t);
-    t->disabled++;
+    int hidden = fh_machinery_enter(tstate, t);
     for (Py_ssize_t i = 0; i < extra->n; i++) {
         EntryObject *entry = (EntryObject *)Py_NewRef(extra->entries[i]);
         unsigned long long version = extra->version;
@@ -962,9 +980,8 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
             break; /* a guard changed this code's entries: count it as a miss, the callback decides */
         }
     }
-    t->disabled--;
     fh_view_release(t, view);
-    Py_DECREF(t);
+    fh_machinery_leave(tstate, t, hidden);
     if (failed) {
         return fh_fail(tstate, frame);
     }
@@ -975,7 +992,7 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
     fh_stats.cache_hits++;
     hit->hits++;
     PyObject *code_to_run = Py_NewRef(hit->code);
-    PyObject *result = fh_run_replacement(tstate, t, frame, code_to_run, hit);
+    PyObject *result = fh_run_replacement(tstate, t, frame, code_to_run);
     Py_DECREF(code_to_run);
     Py_DECREF(hit);
     return result;
@@ -1078,6 +1095,17 @@ static PyObject *fh_py_install_test_hook(PyObject *module, PyObject *arg)
 static PyObject *fh_py_test_hook_frames(PyObject *module, PyObject *noargs)
 {
     return PyLong_FromUnsignedLongLong(fh_test_frames);
+}
+
+static PyObject *fh_py_current_eval_name(PyObject *module, PyObject *noargs)
+{
+    _PyFrameEvalFunction current = fh_current_eval();
+    const char *name = current == _PyEval_EvalFrameDefault ? "default"
+                       : current == fh_eval                ? "loom_framehook"
+                       : current == fh_noop_eval           ? "test-noop"
+                       : current == fh_foreign_eval        ? "test-foreign"
+                                                           : "other";
+    return PyUnicode_FromString(name);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -1249,6 +1277,17 @@ static PyObject *fh_py_reset_stats(PyObject *module, PyObject *noargs)
     Py_RETURN_NONE;
 }
 
+static PyObject *fh_py_set_trace_callbacks(PyObject *module, PyObject *arg)
+{
+    int enabled = PyObject_IsTrue(arg);
+    if (enabled < 0) {
+        return NULL;
+    }
+    int previous = fh_trace_callbacks;
+    fh_trace_callbacks = enabled;
+    return PyBool_FromLong(previous);
+}
+
 static PyObject *fh_py_is_installed(PyObject *module, PyObject *noargs)
 {
     return PyBool_FromLong(fh_current_eval() == fh_eval);
@@ -1375,6 +1414,10 @@ static PyMethodDef fh_methods[] = {
      "`replacement` does not keep `original`'s parameters and free variables."},
     {"stats", fh_py_stats, METH_NOARGS, "stats()\n--\n\nCounters and sizes, as a dict."},
     {"reset_stats", fh_py_reset_stats, METH_NOARGS, "reset_stats()\n--\n\nZero the counters."},
+    {"set_trace_callbacks", fh_py_set_trace_callbacks, METH_O,
+     "set_trace_callbacks(enabled, /)\n--\n\nWhether trace and profile functions (sys.settrace, sys.setprofile, "
+     "sys.monitoring, debuggers, coverage) see the frames of callbacks and guards; off by default, so "
+     "tracing a program shows the program only. Returns the previous setting. Process-wide."},
     {"is_installed", fh_py_is_installed, METH_NOARGS,
      "is_installed()\n--\n\nWhether loom_framehook's eval function is the interpreter's eval function."},
     {"_install_test_hook", fh_py_install_test_hook, METH_O,
@@ -1382,6 +1425,9 @@ static PyMethodDef fh_methods[] = {
      "eval function) or 'foreign' (one that counts frames and chains to what it found), or 'off'."},
     {"_test_hook_frames", fh_py_test_hook_frames, METH_NOARGS,
      "_test_hook_frames()\n--\n\nFrames the 'foreign' test hook saw."},
+    {"_current_eval_name", fh_py_current_eval_name, METH_NOARGS,
+     "_current_eval_name()\n--\n\nWhich eval function is installed: 'default', 'loom_framehook', "
+     "'test-noop', 'test-foreign' or 'other'."},
     {NULL, NULL, 0, NULL},
 };
 

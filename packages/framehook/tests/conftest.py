@@ -16,4 +16,4 @@ def clean_hook():
     fh.set_callback(None)
     fh.clear()
     fh.reset_stats()
-    assert not fh.is_installed(), "a test left the eval function installed"
+    assert fh._framehook._current_eval_name() == "default", "a test left an eval function installed"

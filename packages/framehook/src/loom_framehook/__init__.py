@@ -35,6 +35,7 @@ from ._framehook import (
     is_skipped,
     reset_stats,
     set_callback,
+    set_trace_callbacks,
     skip,
     stats,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "is_skipped",
     "reset_stats",
     "set_callback",
+    "set_trace_callbacks",
     "skip",
     "stats",
 ]
