@@ -1,8 +1,9 @@
 """Shared fixtures for loom's cross-package tests."""
 
-import loom
 import pytest
 import torch
+
+import loom
 
 
 @pytest.fixture(autouse=True)

@@ -1,8 +1,9 @@
 """The walking skeleton: hook → translator → FX graph → guards → eager backend → rewritten bytecode."""
 
+import torch
+
 import loom
 import loom_framehook as framehook
-import torch
 
 
 def sin_plus_one(x):

@@ -28,8 +28,10 @@ import torch
 
 torch.set_num_threads(1)
 
-import loom_guards as lg  # noqa: E402
 import torch._dynamo  # noqa: E402 - after set_num_threads
+from torch._dynamo.eval_frame import _debug_get_cache_entry_list  # noqa: E402
+
+import loom_guards as lg  # noqa: E402
 from loom_guards import (  # noqa: E402
     Attr,
     Const,
@@ -48,7 +50,6 @@ from loom_guards import (  # noqa: E402
     TensorMatch,
     TypeMatch,
 )
-from torch._dynamo.eval_frame import _debug_get_cache_entry_list  # noqa: E402
 
 # -- the three functions ------------------------------------------------------------------------------
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import copy
 
-import loom_backends
 import pytest
 import torch
+
+import loom_backends
 from loom_backends import CompiledFunction
 
 

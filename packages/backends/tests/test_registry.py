@@ -5,8 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import loom_backends
 import pytest
+
+import loom_backends
 from loom_backends import UnknownBackendError
 
 

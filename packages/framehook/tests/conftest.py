@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import loom_framehook as fh
 import pytest
+
+import loom_framehook as fh
 
 
 @pytest.fixture(autouse=True)

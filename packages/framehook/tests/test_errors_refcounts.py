@@ -5,8 +5,9 @@ from __future__ import annotations
 import gc
 import sys
 
-import loom_framehook as fh
 import pytest
+
+import loom_framehook as fh
 
 
 def target(a, b=None, *args, key=None, **kwargs):

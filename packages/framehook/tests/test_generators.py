@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import types
 
-import loom_framehook as fh
 import pytest
+
+import loom_framehook as fh
 
 
 def counting(codes):

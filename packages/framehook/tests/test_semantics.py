@@ -5,8 +5,9 @@ from __future__ import annotations
 import sys
 import textwrap
 
-import loom_framehook as fh
 import pytest
+
+import loom_framehook as fh
 from loom_framehook import _framehook
 
 

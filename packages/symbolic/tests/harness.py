@@ -8,6 +8,7 @@ import types
 from typing import Any
 
 import torch
+
 from loom_symbolic import Translation, translate_function
 
 

@@ -5,8 +5,9 @@ import copy
 import pytest
 import torch
 from harness import assert_same, run_rewritten
-from loom_symbolic import translate_function
 from models import MLP, ResBlock, TinyGPT
+
+from loom_symbolic import translate_function
 
 
 def capture_and_compare(model, *inputs, graphs=1):

@@ -7,9 +7,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import torch
+
 import loom_framehook as framehook
 import loom_symbolic
-import torch
 
 from . import counters
 from .frame_compiler import KNOWN_OPTIONS, FrameCompiler
@@ -85,6 +86,7 @@ def reset() -> None:
     """Forget every compiled entry and zero the counters."""
     framehook.clear()
     counters.clear()
+    _hits_at_reset[0] = int(framehook.stats().get("cache_hits", 0))
 
 
 def stats() -> dict[str, int]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import loom_framehook as framehook
 import torch
+
+import loom_framehook as framehook
 
 from .frame_compiler import FrameCompiler
 

@@ -26,7 +26,12 @@ def _tensor(source: Any, value: Any) -> Any:
 
 
 def _constant(source: Any, value: Any) -> Any:
-    return loom_guards.ConstantMatch(source, value)
+    try:
+        return loom_guards.ConstantMatch(source, value)
+    except TypeError:
+        # Immutable values ConstantMatch does not compare (code objects, layouts, ranges): identity is
+        # stricter than equality, so it can only cause a recompile, never a wrong answer.
+        return loom_guards.Identity(source, value)
 
 
 def _identity(source: Any, value: Any) -> Any:
