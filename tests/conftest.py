@@ -13,3 +13,9 @@ def fresh_loom():
     torch.manual_seed(0)
     yield
     loom.reset()
+
+
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parent))  # the shared harness modules beside the tests

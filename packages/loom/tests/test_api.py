@@ -33,7 +33,7 @@ def test_bad_settings_are_refused_with_a_clear_error(kwargs, error, text):
 
 
 def test_compile_refuses_what_is_not_callable():
-    with pytest.raises(TypeError, match="expects a function or an nn.Module"):
+    with pytest.raises(TypeError, match=r"expects a function or an nn\.Module"):
         loom.compile(42)
 
 

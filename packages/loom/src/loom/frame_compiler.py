@@ -90,6 +90,9 @@ class FrameCompiler:
             counters.bump("recompiles")
             self._log_recompile(code, existing, frame)
         translation = loom_symbolic.translate(code, frame.f_locals, frame.f_globals, frame.f_builtins, frame.closure)
+        if translation.refused is not None:
+            counters.bump("frames_skipped")
+            return framehook.SKIP
         for item in translation.breaks:
             counters.bump("graph_breaks")
             breaks_log.info("graph break in %s: %s", code.co_qualname, item)

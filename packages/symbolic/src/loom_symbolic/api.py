@@ -19,6 +19,8 @@ CO_NEWLOCALS = 0x02
 CO_GENERATOR_LIKE = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
 
 _graph_ids = itertools.count()
+#: How many earlier break points are tried when the first one cannot be split.
+_MAX_BREAK_RETRIES = 4
 
 
 def translate(
@@ -38,7 +40,7 @@ def translate(
         f_builtins = _builtins_of(f_globals)
     refusal = _refusal(code)
     if refusal is not None:
-        return Translation(code, breaks=[GraphBreak(refusal)])
+        return Translation(code, refused=refusal)
     from .translator import RootTranslator
 
     tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure)
@@ -46,7 +48,62 @@ def translate(
         returned = tx.run()
         return _finish(tx, returned)
     except Unsupported as exc:
-        return Translation(code, breaks=[GraphBreak(exc.reason)])
+        reason = exc.reason
+        point = tx.break_point()
+    if point is None:
+        return Translation(code, breaks=[GraphBreak(reason)])
+    return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason)
+
+
+def _translate_with_break(
+    code: types.CodeType,
+    f_locals: dict[str, Any],
+    f_globals: dict[str, Any],
+    f_builtins: dict[str, Any],
+    closure: tuple | None,
+    point: tuple[int, int],
+    reason: Reason,
+) -> Translation:
+    """Translate again, stopping just before ``point``, and break the graph there.
+
+    Translation restarts from the frame's entry (rather than rolling back) so the graph, the side
+    effects and the stack are exactly those of the instructions before the break.
+    """
+    from .breaks import emit_break
+    from .translator import RootTranslator, StopBeforeBreak
+
+    for _ in range(_MAX_BREAK_RETRIES):
+        tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point)
+        try:
+            tx.run()
+        except StopBeforeBreak:
+            pass
+        except Unsupported as exc:
+            return Translation(code, breaks=[GraphBreak(exc.reason)])
+        else:
+            return Translation(code, breaks=[GraphBreak(reason)])  # the second run did not reach the point
+        try:
+            broken = emit_break(tx, tx.current)
+            break
+        except Unsupported as exc:
+            earlier = getattr(exc, "retry_at", None)
+            if earlier is not None and earlier < point:
+                point = earlier  # e.g. break where a generator that cannot be rebuilt was made
+                continue
+            reason.why += f" (and the graph cannot be split there: {exc.reason.what}: {exc.reason.why})"
+            return Translation(code, breaks=[GraphBreak(reason)])
+    else:
+        return Translation(code, breaks=[GraphBreak(reason)])
+    prefix, graphs = _graph_call(tx.output, broken.graph_outputs, code.co_cellvars)
+    return Translation(
+        code,
+        code=build_code(code, prefix + broken.body, keep_cells=True),
+        graphs=graphs,
+        resume_functions=broken.resume_codes,
+        guards=tx.output.guards.build(),
+        breaks=[GraphBreak(reason)],
+        side_effects=tx.output.side_effects.describe(),
+    )
 
 
 def translate_function(fn: Any, *args: Any, **kwargs: Any) -> Translation:
@@ -100,6 +157,24 @@ def _refusal(code: types.CodeType) -> Reason | None:
     return None
 
 
+def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()) -> tuple[list, list[CapturedGraph]]:
+    """The instructions that call the captured graph (none if it has nothing to do), and the graph."""
+    needs_graph = graph_outputs or any(n.meta.get("mutates") for n in output.graph.nodes)
+    if not needs_graph:
+        return [], []
+    name = f"__loom_graph_{next(_graph_ids)}"
+    graph_module = output.finalize(graph_outputs)
+    graph = CapturedGraph(name, graph_module, [i.example for i in output.inputs], [i.source for i in output.inputs])
+    call = PyCodegen()
+    call.cellvars = frozenset(cellvars)
+    call.extend(version.load_global_callable(name))
+    for graph_input in output.inputs:
+        call.load_source(graph_input.source)
+    call.call(len(output.inputs))
+    call.emit("STORE_FAST", OUTPUTS_LOCAL)
+    return call.instrs, [graph]
+
+
 def _finish(tx: Any, returned: Any) -> Translation:
     output = tx.output
     body = PyCodegen()
@@ -114,24 +189,8 @@ def _finish(tx: Any, returned: Any) -> Translation:
     body.reconstruct(returned)
     body.emit("RETURN_VALUE")
 
-    instrs = []
-    graphs = []
-    needs_graph = body.graph_outputs or any(n.meta.get("mutates") for n in output.graph.nodes)
-    if needs_graph:
-        name = f"__loom_graph_{next(_graph_ids)}"
-        graph_module = output.finalize(body.graph_outputs)
-        graphs.append(
-            CapturedGraph(name, graph_module, [i.example for i in output.inputs], [i.source for i in output.inputs])
-        )
-        call = PyCodegen()
-        call.extend(version.load_global_callable(name))
-        for graph_input in output.inputs:
-            call.load_source(graph_input.source)
-        call.call(len(output.inputs))
-        call.emit("STORE_FAST", OUTPUTS_LOCAL)
-        instrs.extend(call.instrs)
-    instrs.extend(body.instrs)
-    code = build_code(tx.code, instrs)
+    prefix, graphs = _graph_call(output, body.graph_outputs)
+    code = build_code(tx.code, prefix + body.instrs)
     return Translation(
         tx.code,
         code=code,

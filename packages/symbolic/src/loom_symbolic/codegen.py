@@ -11,7 +11,7 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from bytecode import Bytecode, FreeVar, Instr
+from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .errors import Unsupported
 from .versions import current as version
@@ -29,7 +29,10 @@ OUTPUTS_LOCAL = "___loom_graph_out"
 
 
 def _load_local(cg: PyCodegen, source: Any) -> None:
-    cg.emit("LOAD_FAST", source.name)
+    if source.name in cg.cellvars:
+        cg.emit("LOAD_DEREF", CellVar(source.name))  # an argument the rewritten code keeps in a cell
+    else:
+        cg.emit("LOAD_FAST", source.name)
 
 
 def _load_global(cg: PyCodegen, source: Any) -> None:
@@ -102,6 +105,10 @@ class PyCodegen:
         self._output_index: dict[fx.Node, int] = {}
         self._temps: dict[int, str] = {}
         self._temp_count = 0
+        #: id(cell box) → the real frame's CellVar/FreeVar holding it (set for graph breaks).
+        self.cell_names: dict[int, Any] = {}
+        #: Cell variables the rewritten code keeps (graph breaks): arguments among them are cells.
+        self.cellvars: frozenset[str] = frozenset()
 
     # -- primitives --------------------------------------------------------------------------------
     def emit(self, opname: str, arg: Any = _NO_ARG) -> None:
@@ -200,7 +207,7 @@ class PyCodegen:
         raise Unsupported(f"replaying a mutation of {container.describe()}", "not modelled")
 
     def make_function(self, fn: NestedFunctionVariable) -> None:
-        """Rebuild a closure-free function made in the trace."""
+        """Rebuild a function made in the trace; its closure must be cells of the real frame."""
         flags = 0
         if fn.defaults:
             for item in fn.defaults:
@@ -213,26 +220,41 @@ class PyCodegen:
                 self.reconstruct(item)
             self.emit("BUILD_MAP", len(fn.kwdefaults))
             flags |= 0x02
+        if fn.closure:
+            for box in fn.closure:
+                cell = self.cell_names.get(id(box))
+                if cell is None:
+                    raise Unsupported(f"a closure ({fn.qualname}) escaping the compiled function",
+                                      "it closes over a variable of an inlined function")
+                self.emit("LOAD_CLOSURE", cell)
+            self.emit("BUILD_TUPLE", len(fn.closure))
+            flags |= 0x08
         self.load_const(fn.code)
         self.extend(version.make_function(flags))
 
 
-def build_code(original: types.CodeType, body: list[Instr]) -> types.CodeType:
+def build_code(original: types.CodeType, body: list[Instr], keep_cells: bool = False) -> types.CodeType:
     """A code object with ``original``'s signature, free variables and name, running ``body``.
 
-    Cell variables are dropped (the rewritten code makes no closures), so arguments that were cells
-    are plain locals; free variables are kept so the frame's closure still fits.
+    Free variables are kept so the frame's closure still fits. Cell variables are kept only when
+    ``keep_cells`` (a graph break hands the cells to resume functions); otherwise arguments that were
+    cells are plain locals.
     """
     bytecode = Bytecode.from_code(original)
     bytecode.clear()
-    bytecode.cellvars = []
     prologue = []
+    if keep_cells:
+        prologue += [Instr("MAKE_CELL", CellVar(name)) for name in original.co_cellvars]
+    else:
+        bytecode.cellvars = []
     if original.co_freevars:
         prologue.append(Instr("COPY_FREE_VARS", len(original.co_freevars)))
     prologue.append(Instr("RESUME", 0))
     line = original.co_firstlineno
     for instr in [*prologue, *body]:
-        if instr.lineno is None:
+        if isinstance(instr, Instr) and (instr.location is None or instr.location.lineno is None):
             instr.lineno = line
     bytecode.extend([*prologue, *body])
-    return bytecode.to_code()
+    # Try blocks in the body (around an instruction run natively at a graph break) carry the depth
+    # they need: the stack is empty below the instruction's own operands.
+    return bytecode.to_code(compute_exception_stack_depths=False)

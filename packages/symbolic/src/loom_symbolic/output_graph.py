@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import operator
 import re
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from .variables.tensor import TensorVariable
 if TYPE_CHECKING:
     from .translator import InstructionTranslator
 
+_FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
 _DATA_DEPENDENT = (DataDependentOutputException, DynamicOutputShapeException)
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
@@ -71,6 +73,8 @@ class OutputGraph:
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
         self.known_objects: dict[int, tuple[Any, Variable]] = {}
+        #: id(real cell) → its box, so every way of reaching a closure cell shares one view of it.
+        self.cell_boxes: dict[int, Any] = {}
         self.guards = GuardCollector()
         self.side_effects = SideEffects()
         #: Grad mode as the program sees it at this point of the trace.
@@ -136,6 +140,8 @@ class OutputGraph:
     def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         previous = torch.is_grad_enabled()
         torch._C._set_grad_enabled(self.grad_enabled)
+        # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
+        _FAKE_LOG.disabled = True
         try:
             with self.fake_mode:
                 return run(*args, **kwargs)
@@ -152,6 +158,7 @@ class OutputGraph:
         except Exception as exc:  # the real program raises here too: run it natively
             raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc)) from exc
         finally:
+            _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
 
     def wrap_result(self, node: fx.Node, example: Any, mutating: bool = False) -> Variable:

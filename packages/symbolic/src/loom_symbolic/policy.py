@@ -14,6 +14,21 @@ _skipped_codes: set[types.CodeType] = set()
 _allowed_functions: dict[int, Any] = {}
 
 
+#: Standard-library modules whose functions do I/O, locking or process-level work: calls into them
+#: are not traced but run as ordinary Python (a graph break at the call).
+OPAQUE_MODULES = ("logging", "threading", "warnings", "io", "os", "subprocess", "socket", "sys", "time",
+                  "random", "pdb", "traceback", "multiprocessing", "concurrent", "asyncio", "queue")
+
+
+def opaque_module(fn: Any) -> str | None:
+    """The opaque library module ``fn`` belongs to, if any."""
+    module = getattr(fn, "__module__", None) or ""
+    for name in OPAQUE_MODULES:
+        if module == name or module.startswith(name + "."):
+            return name
+    return None
+
+
 def skip_code(code: types.CodeType) -> None:
     """Never inline ``code``: a call to it ends the graph (a graph break) or runs outside it."""
     if not isinstance(code, types.CodeType):

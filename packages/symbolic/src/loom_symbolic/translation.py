@@ -55,6 +55,9 @@ class Translation:
     guards: list[Any] = field(default_factory=list)
     breaks: list[GraphBreak] = field(default_factory=list)
     side_effects: list[str] = field(default_factory=list)
+    #: Why the frame was not translated at all (a module body, a generator, an unsupported Python),
+    #: as opposed to a graph break inside a function that was translated.
+    refused: Reason | None = None
 
     @property
     def captured(self) -> bool:
@@ -87,4 +90,9 @@ class Translation:
                 out.write(f"  {effect}\n")
         for item in self.breaks:
             out.write(f"\n=== graph break\n{item}\n")
+        for resume in self.resume_functions:
+            out.write(f"\n=== resume function {resume.co_qualname}\n")
+            dis.dis(resume, file=out)
+        if self.refused is not None:
+            out.write(f"\n=== not translated\n{self.refused}\n")
         return out.getvalue()

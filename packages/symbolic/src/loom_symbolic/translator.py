@@ -19,7 +19,7 @@ from .instructions import Instruction, decode
 from .opcodes import HANDLERS
 from .output_graph import OutputGraph
 from .variables.base import Variable
-from .variables.cells import CellBox, RealCellBox
+from .variables.cells import CellBox, real_cell_box
 from .variables.exceptions import ExceptionVariable, SymbolicException
 
 #: How many instructions one translation may run (unrolled loops included) before giving up.
@@ -96,6 +96,8 @@ class InstructionTranslator:
                 self.budget.spend()
                 ins = instructions[self.ip]
                 self.current = ins
+                if self.parent is None:
+                    self.count_visit(ins)
                 self.ip += 1
                 handler = HANDLERS.get(ins.opname)
                 if handler is None:
@@ -121,9 +123,18 @@ class InstructionTranslator:
             raise
         except SymbolicException as raised:
             if self.parent is None:
-                raise raised.to_unsupported() from None
+                error = raised.to_unsupported()
+                self.annotate(error)
+                raise error from None
             raise
         return self.return_value
+
+    def count_visit(self, ins: Instruction) -> None:
+        """Root frames only: count executions, and stop where a graph break was decided."""
+
+    def break_point(self) -> tuple[int, int] | None:
+        """Where the current instruction is: (index, how many times it has been reached)."""
+        return None
 
     def handle_exception(self, exc: Variable) -> bool:
         """Unwind to the handler covering the current instruction, as CPython's exception table says."""
@@ -185,7 +196,8 @@ class InstructionTranslator:
             return self.symbolic_locals[name]
         except KeyError:
             raise UserError(
-                f"local variable {name!r}", f"cannot access local variable {name!r} where it is not associated with a value"
+                f"local variable {name!r}", f"cannot access local variable {name!r} where it is not associated with a value",
+                exc_type=UnboundLocalError,
             ) from None
 
     def store_local(self, name: str, value: Variable) -> None:
@@ -207,14 +219,14 @@ class InstructionTranslator:
         if self.f_globals is self.root().f_globals:
             overlay = self.output.side_effects.global_overlay.get(name)
             if overlay is DELETED:
-                raise UserError(f"global {name!r}", f"name {name!r} is not defined")
+                raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
             if overlay is not None:
                 return overlay
         if name in self.f_globals:
             return wrap(self, self.f_globals[name], self.globals_source(name))
         if name in self.f_builtins:
             return wrap(self, self.f_builtins[name], self.builtins_source(name))
-        raise UserError(f"global {name!r}", f"name {name!r} is not defined")
+        raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
 
     def builtins_source(self, name: str) -> Any:
         from loom_guards import Builtin
@@ -228,8 +240,16 @@ class InstructionTranslator:
         return tx
 
 
+class StopBeforeBreak(Exception):
+    """Raised when a restarted translation reaches the instruction where it must break the graph."""
+
+
 class RootTranslator(InstructionTranslator):
-    """Translates a frame from its entry, starting from the frame's real arguments."""
+    """Translates a frame from its entry, starting from the frame's real arguments.
+
+    ``stop_at`` (instruction index, how many times it was reached) makes the translator stop just
+    before that execution of that instruction: the graph breaks there (see :mod:`.breaks`).
+    """
 
     def __init__(
         self,
@@ -238,9 +258,13 @@ class RootTranslator(InstructionTranslator):
         f_globals: dict[str, Any],
         f_builtins: dict[str, Any],
         closure: tuple | None,
+        stop_at: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(code, f_globals, f_builtins, OutputGraph())
         self.f_locals = f_locals
+        self.stop_at = stop_at
+        #: How many times each instruction started (identifies a point in an unrolled loop).
+        self.visits: dict[int, int] = {}
         self._unrealized: dict[str, Any] = dict(f_locals)
         for name in code.co_cellvars:
             box = CellBox(name)
@@ -249,7 +273,17 @@ class RootTranslator(InstructionTranslator):
                 del self.symbolic_locals[name]
             self.cells[name] = box
         for name, cell in zip(code.co_freevars, closure or ()):
-            self.cells[name] = RealCellBox(name, cell, Closure(name), _store_free_var(name))
+            self.cells[name] = real_cell_box(self, name, cell, Closure(name), _store_free_var(name))
+
+    def count_visit(self, ins: Instruction) -> None:
+        visits = self.visits[ins.index] = self.visits.get(ins.index, 0) + 1
+        if self.stop_at is not None and self.stop_at == (ins.index, visits):
+            raise StopBeforeBreak
+
+    def break_point(self) -> tuple[int, int] | None:
+        if self.current is None:
+            return None
+        return (self.current.index, self.visits.get(self.current.index, 0))
 
     def read_local(self, name: str) -> Variable:
         if name in self._unrealized:

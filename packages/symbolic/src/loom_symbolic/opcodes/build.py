@@ -70,7 +70,7 @@ def format_value(tx, ins) -> None:
     try:
         tx.push(ConstantVariable(format(convert(raw) if convert else raw, spec)))
     except Exception as exc:
-        raise UserError("f-string formatting", str(exc)) from exc
+        raise UserError("f-string formatting", str(exc), exc_type=type(exc)) from exc
 
 
 @handler("LIST_APPEND")
@@ -119,7 +119,8 @@ def dict_update(tx, ins) -> None:
     if ins.opname == "DICT_MERGE":
         duplicate = next((k for k in update.items if k in target.items), None)
         if duplicate is not None:
-            raise UserError("keyword arguments", f"got multiple values for keyword argument {duplicate!r}")
+            raise UserError("keyword arguments", f"got multiple values for keyword argument {duplicate!r}",
+                            exc_type=TypeError)
     target.items.update(update.items)
 
 
@@ -136,6 +137,7 @@ def unpack_sequence(tx, ins) -> None:
             "unpacking",
             f"too many values to unpack (expected {ins.arg})" if len(items) > ins.arg
             else f"not enough values to unpack (expected {ins.arg}, got {len(items)})",
+            exc_type=ValueError,
         )
     for item in reversed(items):
         tx.push(item)
@@ -146,7 +148,8 @@ def unpack_ex(tx, ins) -> None:
     before, after = ins.arg & 0xFF, ins.arg >> 8
     items = tx.pop().unpack(tx)
     if len(items) < before + after:
-        raise UserError("unpacking", f"not enough values to unpack (expected at least {before + after}, got {len(items)})")
+        raise UserError("unpacking", f"not enough values to unpack (expected at least {before + after}, got {len(items)})",
+                        exc_type=ValueError)
     middle = items[before : len(items) - after]
     for item in reversed(items[len(items) - after :]):
         tx.push(item)

@@ -83,6 +83,8 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``obj.name``, honouring a ``__getattribute__`` written in Python."""
     from .constant import ConstantVariable
 
+    if _is_c_class(view.cls) and view.real is not _MISSING:
+        return _c_object_attribute(tx, view, name)
     if has_custom_getattribute(view.cls):
         hook = class_attribute(view.cls, "__getattribute__")
         if not isinstance(hook, types.FunctionType):
@@ -112,6 +114,27 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
         return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
+
+
+def _is_c_class(cls: type) -> bool:
+    """A class implemented in C (deque, Random, ...): its instances are opaque to the translator."""
+    return not cls.__flags__ & _HEAPTYPE and cls.__module__ != "builtins"
+
+
+_HEAPTYPE = 1 << 9
+
+
+def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
+    """An attribute of an instance of a C class: read for real (guarded); methods break when called."""
+    from loom_guards import Attr
+
+    from .builder import wrap
+
+    try:
+        value = getattr(view.real, name)
+    except AttributeError:
+        raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
+    return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
 def _class_source(view: ObjectView, name: str) -> Any:

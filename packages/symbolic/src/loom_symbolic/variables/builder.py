@@ -205,7 +205,9 @@ def _wrap_builtin(tx, value, source):
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
         value.__self__, types.ModuleType
     ):
-        raise Unsupported(f"the bound C method {value.__qualname__}", "methods of C objects are not modelled")
+        from .objects import OpaqueCallableVariable
+
+        return OpaqueCallableVariable(value, source)  # a method of a C object: calling it breaks the graph
     return _identity(BuiltinVariable)(tx, value, source)
 
 
@@ -213,6 +215,18 @@ def _wrap_class(tx, value, source):
     if value in GRAD_MODE_CLASSES:
         return _identity(GradModeClassVariable)(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
+
+
+def _wrap_exception(tx, value, source):
+    """An exception object from the frame (a resume function's handler receives one): its type is
+    known (and guarded), its message is read at run time."""
+    from .exceptions import ExceptionVariable
+
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("type", source, value)
+    variable = ExceptionVariable(type(value), None)
+    variable.source = source
+    return variable
 
 
 def _wrap_object(tx, value, source):
@@ -244,6 +258,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
+    (lambda v: isinstance(v, BaseException), _wrap_exception),
     (lambda v: isinstance(v, types.FunctionType), _wrap_function),
     (lambda v: isinstance(v, types.MethodType), _wrap_method),
     (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError
+from ..runtime import iter_at
 from . import operators as ops
 from .base import Variable
 from .constant import ConstantVariable
@@ -418,8 +419,18 @@ def builtin_signature(tx, args, kwargs):
     return wrap_frozen(inspect.signature(real, **options))
 
 
+@builtin(iter_at)
+def builtin_iter_at(tx, args, kwargs):
+    """The iterator of a loop resumed after a graph break: advanced past the items already taken."""
+    iterator = iterate(tx, args[0])
+    for _ in range(args[1].as_python_constant()):
+        if iterator.next_item(tx) is None:
+            raise UserError("iter_at", "iterable shorter than the resumed position", exc_type=StopIteration)
+    return iterator
+
+
 #: Library functions (written in Python) that the translator answers itself instead of inlining.
-FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature})
+FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at})
 
 
 # -- things that leave the graph's world -----------------------------------------------------------

@@ -55,7 +55,7 @@ class RealCellBox(CellBox):
             try:
                 value = self.cell.cell_contents
             except ValueError as exc:
-                raise UserError(f"free variable {self.name!r}", str(exc)) from exc
+                raise UserError(f"free variable {self.name!r}", str(exc), exc_type=NameError) from exc
             from .builder import wrap
 
             self.contents = wrap(tx, value, self.source)
@@ -81,3 +81,13 @@ class CellVariable(Variable):
 
     def describe(self) -> str:
         return f"cell {self.box.name}"
+
+
+def real_cell_box(tx: InstructionTranslator, name: str, cell: Any, source: Any, store_effect: Any) -> RealCellBox:
+    """The one box standing for real ``cell`` in this translation: a closure cell reached two ways
+    (the frame's free variable and a function's ``__closure__``) must see the same writes."""
+    boxes = tx.output.cell_boxes
+    found = boxes.get(id(cell))
+    if found is None or found.cell is not cell:
+        found = boxes[id(cell)] = RealCellBox(name, cell, source, store_effect)
+    return found

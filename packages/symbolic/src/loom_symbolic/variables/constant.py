@@ -72,14 +72,14 @@ class ConstantVariable(Variable):
         try:
             items = list(self.value)
         except TypeError as exc:
-            raise UserError("iteration", str(exc)) from exc
+            raise UserError("iteration", str(exc), exc_type=type(exc)) from exc
         return [ConstantVariable(v) for v in items]
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         try:
             value = getattr(self.value, name)
         except AttributeError as exc:
-            raise UserError(f"attribute {name!r} of {self.value!r}", str(exc)) from exc
+            raise UserError(f"attribute {name!r} of {self.value!r}", str(exc), exc_type=AttributeError) from exc
         if is_constant_value(value):
             return ConstantVariable(value)
         if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
@@ -104,7 +104,7 @@ class ConstantVariable(Variable):
                 *(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()}
             )
         except Exception as exc:
-            raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc)) from exc
+            raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
         return wrap_constant_like(result)
 
     def reconstruct(self, codegen: PyCodegen) -> None:

@@ -63,7 +63,7 @@ def seq_index(tx, seq, args, kwargs):
     for i, item in enumerate(seq.items):
         if _equal(tx, item, args[0]):
             return ConstantVariable(i)
-    raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence")
+    raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence", exc_type=ValueError)
 
 
 @sequence_method("__len__")
@@ -113,11 +113,11 @@ def list_insert(tx, lst, args, kwargs):
 def list_pop(tx, lst, args, kwargs):
     index = _constant(args[0], "list.pop") if args else -1
     if not lst.items:
-        raise UserError("list.pop", "pop from empty list")
+        raise UserError("list.pop", "pop from empty list", exc_type=IndexError)
     try:
         item = lst.items.pop(index)
     except IndexError as exc:
-        raise UserError("list.pop", str(exc)) from exc
+        raise UserError("list.pop", str(exc), exc_type=IndexError) from exc
     lst.mutated(tx)
     return item
 
@@ -129,7 +129,7 @@ def list_remove(tx, lst, args, kwargs):
             del lst.items[i]
             lst.mutated(tx)
             return NONE
-    raise UserError("list.remove", "list.remove(x): x not in list")
+    raise UserError("list.remove", "list.remove(x): x not in list", exc_type=ValueError)
 
 
 @list_method("clear")
@@ -225,13 +225,13 @@ def dict_pop(tx, d, args, kwargs):
         return value
     if len(args) > 1:
         return args[1]
-    raise UserError("dict.pop", f"KeyError: {key!r}")
+    raise UserError("dict.pop", f"KeyError: {key!r}", exc_type=KeyError)
 
 
 @dict_method("popitem")
 def dict_popitem(tx, d, args, kwargs):
     if not d.items:
-        raise UserError("dict.popitem", "popitem(): dictionary is empty")
+        raise UserError("dict.popitem", "popitem(): dictionary is empty", exc_type=KeyError)
     key, value = d.items.popitem()
     d.mutated(tx)
     return TupleVariable([key_variable(key), value])
@@ -302,7 +302,7 @@ def set_discard(tx, s, args, kwargs):
 def set_remove(tx, s, args, kwargs):
     key = DictVariable.key_of(args[0])
     if key not in s.values:
-        raise UserError("set.remove", f"KeyError: {key!r}")
+        raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError)
     del s.values[key]
     return NONE
 

@@ -139,11 +139,11 @@ class SequenceVariable(MethodTableMixin, Variable):
         if not isinstance(key, int):
             key = getattr(key, "__index__", lambda: None)()
             if key is None:
-                raise UserError("sequence index", f"indices must be integers or slices, not {type(key).__name__}")
+                raise UserError("sequence index", f"indices must be integers or slices, not {type(key).__name__}", exc_type=TypeError)
         try:
             return self.items[key]
         except IndexError as exc:
-            raise UserError(f"{self.container_type.__name__} index out of range", str(exc)) from exc
+            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError) from exc
 
     def with_items(self, items: list[Variable]) -> SequenceVariable:
         """A new sequence of this kind holding ``items``."""
@@ -326,7 +326,7 @@ class ListVariable(SequenceVariable):
             else:
                 self.items[key] = value
         except (IndexError, ValueError, TypeError) as exc:
-            raise UserError("list assignment", str(exc)) from exc
+            raise UserError("list assignment", str(exc), exc_type=type(exc)) from exc
         self.mutated(tx)
 
     def delitem(self, tx: InstructionTranslator, index: Variable) -> None:
@@ -334,7 +334,7 @@ class ListVariable(SequenceVariable):
         try:
             del self.items[key]
         except (IndexError, TypeError) as exc:
-            raise UserError("list deletion", str(exc)) from exc
+            raise UserError("list deletion", str(exc), exc_type=type(exc)) from exc
         self.mutated(tx)
 
 
@@ -380,14 +380,14 @@ class DictVariable(MethodTableMixin, Variable):
             try:
                 hash(value)
             except TypeError as exc:
-                raise UserError("dict key", f"unhashable type: {type(value).__name__!r}") from exc
+                raise UserError("dict key", f"unhashable type: {type(value).__name__!r}", exc_type=TypeError) from exc
             return value
         raise Unsupported("a dict key known only at run time", "keys must be constants while tracing")
 
     def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
         k = self.key_of(key)
         if k not in self.items:
-            raise UserError("dict lookup", f"KeyError: {k!r}")
+            raise UserError("dict lookup", f"KeyError: {k!r}", exc_type=KeyError)
         return self.items[k]
 
     def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
@@ -397,7 +397,7 @@ class DictVariable(MethodTableMixin, Variable):
     def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
         k = self.key_of(key)
         if k not in self.items:
-            raise UserError("dict deletion", f"KeyError: {k!r}")
+            raise UserError("dict deletion", f"KeyError: {k!r}", exc_type=KeyError)
         del self.items[k]
         self.mutated(tx)
 

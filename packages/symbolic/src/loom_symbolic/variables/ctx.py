@@ -52,6 +52,19 @@ class WithExitVariable(Variable):
             tx.block_stack.pop()
         return ConstantVariable(None)
 
+    def reconstruct(self, codegen) -> None:
+        """Re-enter the block for real: a new context manager, entered, its ``__exit__`` left pushed."""
+        manager = self.manager
+        if manager.cls is torch.set_grad_enabled:
+            codegen.call_const(torch.set_grad_enabled, 1, lambda: codegen.load_const(manager.target))
+        else:
+            codegen.call_const(manager.cls, 0, lambda: None)
+        codegen.emit("COPY", 1)
+        codegen.emit("LOAD_METHOD", "__enter__")
+        codegen.call(0)
+        codegen.emit("POP_TOP")
+        codegen.emit("LOAD_ATTR", "__exit__")
+
 
 class GradModeClassVariable(Variable):
     """The classes ``torch.no_grad``, ``torch.enable_grad`` and ``torch.set_grad_enabled``."""
@@ -96,6 +109,9 @@ class UserExitVariable(Variable):
         if tx.block_stack:
             tx.block_stack.pop()
         return result
+
+    def reconstruct(self, codegen) -> None:
+        codegen.reconstruct(self.exit_method)  # the bound __exit__ of the (already entered) object
 
 
 def enter_user_context(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:

@@ -50,6 +50,9 @@ class ExceptionVariable(Variable):
                           "only the type (and constant arguments) of traced exceptions are known")
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
         if self.args is None:
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its message is not known")
         codegen.load_callable(self.cls)

@@ -39,7 +39,7 @@ def bind_arguments(
     bound: dict[str, Variable] = dict(zip(positional, args))
     extra = args[nargs:]
     if extra and not has_varargs:
-        raise UserError(f"calling {name}()", f"{name}() takes {nargs} positional arguments but {len(args)} were given")
+        raise UserError(f"calling {name}()", f"{name}() takes {nargs} positional arguments but {len(args)} were given", exc_type=TypeError)
     slot = nargs + nkwonly
     if has_varargs:
         bound[names[slot]] = TupleVariable(list(extra))
@@ -48,14 +48,14 @@ def bind_arguments(
     for key, value in kwargs.items():
         if key in kwonly or key in positional[nposonly:]:
             if key in bound:
-                raise UserError(f"calling {name}()", f"{name}() got multiple values for argument {key!r}")
+                raise UserError(f"calling {name}()", f"{name}() got multiple values for argument {key!r}", exc_type=TypeError)
             bound[key] = value
         elif has_varkw:
             varkw[key] = value
         elif key in positional[:nposonly]:
-            raise UserError(f"calling {name}()", f"{name}() got some positional-only arguments passed as keyword arguments: {key!r}")
+            raise UserError(f"calling {name}()", f"{name}() got some positional-only arguments passed as keyword arguments: {key!r}", exc_type=TypeError)
         else:
-            raise UserError(f"calling {name}()", f"{name}() got an unexpected keyword argument {key!r}")
+            raise UserError(f"calling {name}()", f"{name}() got an unexpected keyword argument {key!r}", exc_type=TypeError)
     first_default = nargs - len(defaults)
     missing = []
     for i, param in enumerate(positional):
@@ -65,11 +65,11 @@ def bind_arguments(
             else:
                 missing.append(param)
     if missing:
-        raise UserError(f"calling {name}()", f"{name}() missing {len(missing)} required positional argument(s): {', '.join(map(repr, missing))}")
+        raise UserError(f"calling {name}()", f"{name}() missing {len(missing)} required positional argument(s): {', '.join(map(repr, missing))}", exc_type=TypeError)
     for param in kwonly:
         if param not in bound:
             if param not in kwdefaults:
-                raise UserError(f"calling {name}()", f"{name}() missing 1 required keyword-only argument: {param!r}")
+                raise UserError(f"calling {name}()", f"{name}() missing 1 required keyword-only argument: {param!r}", exc_type=TypeError)
             bound[param] = kwdefaults[param]
     if has_varkw:
         bound[names[slot]] = DictVariable(varkw)
@@ -102,7 +102,8 @@ def inline_call(
         from ..translator import GeneratorTranslator
         from .generators import GeneratorVariable
 
-        return GeneratorVariable(GeneratorTranslator(tx, code, f_globals, bound, closure, globals_base))
+        generator = GeneratorTranslator(tx, code, f_globals, bound, closure, globals_base)
+        return GeneratorVariable(generator, tx.root().break_point())
     child = InliningTranslator(tx, code, f_globals, bound, closure, globals_base)
     return child.run()
 
@@ -125,10 +126,15 @@ class UserFunctionVariable(Variable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         from loom_guards import Attr, Item
 
+        from ..policy import opaque_module
         from .builder import wrap
-        from .cells import RealCellBox
+        from .cells import real_cell_box
 
         fn = self.value
+        library = opaque_module(fn)
+        if library is not None:
+            raise Unsupported(f"call to {library}.{fn.__qualname__}", f"{library} does I/O or keeps process state",
+                              hint="it runs as ordinary Python between graphs")
         src = self.source
         if fn.__closure__ and src is None:
             raise Unsupported(f"call to closure {fn.__qualname__}", "the closure's cells cannot be guarded")
@@ -143,7 +149,7 @@ class UserFunctionVariable(Variable):
         closure = []
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents")
-            closure.append(RealCellBox(name, cell, cell_source, _store_real_cell(cell)))
+            closure.append(real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell)))
         globals_base = TRUSTED_GLOBALS if _trusted_module(fn) else (Attr(src, "__globals__") if src is not None else None)
         return inline_call(tx, fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
@@ -236,9 +242,6 @@ class NestedFunctionVariable(Variable):
         raise Unsupported(f"attribute {name!r} of a function made while tracing", "not modelled")
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        if self.closure:
-            raise Unsupported(f"a closure ({self.qualname}) escaping the compiled function",
-                              "closures made while tracing cannot be rebuilt yet")
         codegen.make_function(self)
 
     def describe(self) -> str:
@@ -258,6 +261,16 @@ class BoundMethodVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.function.call(tx, [self.receiver, *args], kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        fn = getattr(self.function, "value", None)
+        if not isinstance(fn, types.FunctionType):
+            raise Unsupported(f"rebuilding {self.describe()}", "not a method of a real function")
+        codegen.reconstruct(self.receiver)
+        codegen.emit("LOAD_ATTR", fn.__name__)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "__self__":
@@ -285,6 +298,12 @@ class MethodVariable(Variable):
         if self.builtin:
             return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
         return self.receiver.call_method(tx, self.name, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.builtin:
+            raise Unsupported(f"rebuilding {self.describe()}", "a base-class method reached through super()")
+        codegen.reconstruct(self.receiver)
+        codegen.emit("LOAD_ATTR", self.name)
 
     def describe(self) -> str:
         return f"method {self.name} of {self.receiver.describe()}"

@@ -22,10 +22,13 @@ class GeneratorVariable(IteratorVariable):
     (what ``yield from`` evaluates to).
     """
 
-    def __init__(self, translator: GeneratorTranslator) -> None:
+    def __init__(self, translator: GeneratorTranslator, created_at: tuple[int, int] | None = None) -> None:
         self.translator = translator
         self.returned: Variable = ConstantVariable(None)
         self.finished = False
+        #: Where the root frame made this generator: a graph break can move back there, so the
+        #: generator is created (and later consumed) by ordinary Python.
+        self.created_at = created_at
 
     def python_type(self) -> type:
         return types.GeneratorType
@@ -40,7 +43,12 @@ class GeneratorVariable(IteratorVariable):
         return item
 
     def reconstruct(self, codegen) -> None:
-        raise Unsupported("a generator escaping the compiled function", "a paused generator cannot be rebuilt")
+        error = Unsupported("a generator escaping the compiled function", "a paused generator cannot be rebuilt")
+        error.retry_at = self.created_at
+        raise error
+
+    def reconstruct_position(self, codegen) -> None:
+        self.reconstruct(codegen)
 
     def describe(self) -> str:
         return f"generator {self.translator.code.co_qualname}"

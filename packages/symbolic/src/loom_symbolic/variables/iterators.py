@@ -18,6 +18,20 @@ class IteratorVariable(Variable):
 
     mutable = True
 
+    def remaining(self) -> list[Variable] | None:
+        """The items still to come, when they are known without running anything (else None)."""
+        return None
+
+    def reconstruct_position(self, codegen) -> None:
+        """Push (iterable, index) such that ``iter_at`` rebuilds this iterator (see graph breaks)."""
+        items = self.remaining()
+        if items is None:
+            raise Unsupported(f"a {self.describe()} live across a graph break", "its state cannot be rebuilt")
+        for item in items:
+            codegen.reconstruct(item)
+        codegen.emit("BUILD_TUPLE", len(items))
+        codegen.load_const(0)
+
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         raise NotImplementedError
 
@@ -47,6 +61,9 @@ class SnapshotIterator(IteratorVariable):
         self.index += 1
         return self.items[self.index - 1]
 
+    def remaining(self) -> list[Variable] | None:
+        return self.items[self.index :]
+
 
 class ListIterator(IteratorVariable):
     """Iterates a list live, as CPython does: appends during the loop are seen."""
@@ -63,6 +80,14 @@ class ListIterator(IteratorVariable):
             return None
         self.index += 1
         return self.target.items[self.index - 1]
+
+    def remaining(self) -> list[Variable] | None:
+        return self.target.items[self.index :]
+
+    def reconstruct_position(self, codegen) -> None:
+        """Push (the list itself, index): the loop keeps iterating the live list."""
+        codegen.reconstruct(self.target)
+        codegen.load_const(self.index)
 
 
 class RangeIterator(IteratorVariable):
@@ -81,6 +106,13 @@ class RangeIterator(IteratorVariable):
         self.index += 1
         return ConstantVariable(self.values[self.index - 1])
 
+    def remaining(self) -> list[Variable] | None:
+        return [ConstantVariable(v) for v in self.values[self.index :]]
+
+    def reconstruct_position(self, codegen) -> None:
+        codegen.load_const(self.values)
+        codegen.load_const(self.index)
+
 
 class ZipIterator(IteratorVariable):
     """``zip(a, b, ...)``: stops at the shortest, like Python."""
@@ -92,6 +124,12 @@ class ZipIterator(IteratorVariable):
     def python_type(self) -> type:
         return zip
 
+    def remaining(self) -> list[Variable] | None:
+        parts = [inner.remaining() for inner in self.inners]
+        if any(p is None for p in parts):
+            return None
+        return [TupleVariable(list(items)) for items in zip(*parts)]
+
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         items = []
         for inner in self.inners:
@@ -100,7 +138,7 @@ class ZipIterator(IteratorVariable):
                 if self.strict and (items or any(i.next_item(tx) is not None for i in self.inners[1:])):
                     from ..errors import UserError
 
-                    raise UserError("zip(strict=True)", "arguments have different lengths")
+                    raise UserError("zip(strict=True)", "arguments have different lengths", exc_type=ValueError)
                 return None
             items.append(item)
         return TupleVariable(items)
@@ -115,6 +153,12 @@ class EnumerateIterator(IteratorVariable):
 
     def python_type(self) -> type:
         return enumerate
+
+    def remaining(self) -> list[Variable] | None:
+        items = self.inner.remaining()
+        if items is None:
+            return None
+        return [TupleVariable([ConstantVariable(self.count + i), item]) for i, item in enumerate(items)]
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         item = self.inner.next_item(tx)

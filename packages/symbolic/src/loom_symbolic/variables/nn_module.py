@@ -121,7 +121,7 @@ class NNModuleVariable(Variable):
         module = self.value
         if isinstance(module, torch.nn.ModuleDict):
             if key not in module._modules:
-                raise UserError("ModuleDict lookup", f"KeyError: {key!r}")
+                raise UserError("ModuleDict lookup", f"KeyError: {key!r}", exc_type=KeyError)
             return self._child(tx, key)
         if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
             keys = self._ordered_children()
@@ -133,9 +133,9 @@ class NNModuleVariable(Variable):
             try:
                 return self._child(tx, keys[key])
             except IndexError:
-                raise UserError("module index", f"index {key} is out of range") from None
+                raise UserError("module index", f"index {key} is out of range", exc_type=IndexError) from None
             except TypeError:
-                raise UserError("module index", f"indices must be integers, not {type(key).__name__}") from None
+                raise UserError("module index", f"indices must be integers, not {type(key).__name__}", exc_type=TypeError) from None
         if isinstance(module, torch.nn.ParameterList):
             return self.var_getattr(tx, str(key % len(module) if isinstance(key, int) else key))
         raise Unsupported(f"subscript of {type(module).__name__}", "not a module container")

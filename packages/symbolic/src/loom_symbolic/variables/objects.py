@@ -187,3 +187,15 @@ class PythonModuleVariable(_RealObjectVariable):
 
     def describe(self) -> str:
         return f"module {self.value.__name__}"
+
+
+class OpaqueCallableVariable(_RealObjectVariable):
+    """A callable the translator does not model (a method of a C object): it can be passed around,
+    but calling it is a graph break, and it runs as ordinary Python."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        name = getattr(self.value, "__qualname__", None) or repr(self.value)
+        raise Unsupported(f"call to {name}", "a method of a C object is not modelled", hint="it runs as ordinary Python")
+
+    def describe(self) -> str:
+        return f"C method {getattr(self.value, '__qualname__', self.value)}"

@@ -114,6 +114,10 @@ class TorchFunctionVariable(Variable):
             return ConstantVariable(tx.output.grad_enabled)
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
+        if self.value is torch._C._set_grad_enabled:
+            # What grad-mode context managers call on exit: the translator tracks the mode itself.
+            tx.output.set_grad_enabled(tx, bool(args[0].as_python_constant()))
+            return ConstantVariable(None)
         return tx.output.call_function(tx, self.value, args, kwargs)
 
     def reconstruct(self, codegen) -> None:
@@ -132,6 +136,10 @@ class TensorMethodVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_tensor_method(tx, self.tensor, self.name, args, kwargs)
+
+    def reconstruct(self, codegen) -> None:
+        codegen.reconstruct(self.tensor)
+        codegen.emit("LOAD_ATTR", self.name)
 
     def describe(self) -> str:
         return f"Tensor.{self.name}"

@@ -1,0 +1,313 @@
+"""Graph breaks: ending the graph at an instruction the translator cannot model, and going on after it.
+
+When translation stops before instruction ``I`` of the frame (see :func:`loom_symbolic.api.translate`),
+the rewritten code does, in order:
+
+1. call the graph captured so far and replay the side effects recorded until then;
+2. rebuild the live locals (and cell contents) and the value stack from the graph's outputs;
+3. run ``I`` itself as ordinary bytecode (inside an exception-table entry when the original had one);
+4. call the resume function of the instruction that comes next (both successors for a conditional
+   jump; the handler for an exception), passing the stack and locals, and return what it returns.
+
+The resume function is an ordinary frame: loom compiles it in its turn when it runs.
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
+
+from .codegen import PyCodegen
+from .errors import Unsupported
+from .resume import (
+    ITERATOR_SLOT,
+    NULL_SLOT,
+    VALUE_SLOT,
+    ResumeKey,
+    dis_to_bytecode_positions,
+    origin_of,
+    resume_code,
+)
+from .runtime import iter_at
+from .variables.base import NullVariable
+from .variables.iterators import IteratorVariable
+from .versions import current as version
+
+if TYPE_CHECKING:
+    from .instructions import Instruction
+    from .translator import RootTranslator
+
+
+@dataclass(frozen=True)
+class StackEffect:
+    """How instruction ``I`` changes the stack: items it pops, items it leaves on each path."""
+
+    pops: int
+    pushes: int  # on the fall-through path
+    jump_pushes: int | None = None  # on the jump path (None: not a jump)
+    falls_through: bool = True
+
+
+def _call_effect(ins: Instruction) -> StackEffect:
+    return StackEffect(ins.arg + 2, 1)
+
+
+def _fixed(pops: int, pushes: int) -> Any:
+    return lambda ins: StackEffect(pops, pushes)
+
+
+#: Instructions a graph may break at, and their stack effects. Others make the frame run as it is.
+STACK_EFFECTS: dict[str, Any] = {
+    "CALL": _call_effect,
+    "CALL_FUNCTION_EX": lambda ins: StackEffect(3 + (ins.arg & 1), 1),
+    "BINARY_OP": _fixed(2, 1),
+    "BINARY_SUBSCR": _fixed(2, 1),
+    "COMPARE_OP": _fixed(2, 1),
+    "IS_OP": _fixed(2, 1),
+    "CONTAINS_OP": _fixed(2, 1),
+    "STORE_SUBSCR": _fixed(3, 0),
+    "DELETE_SUBSCR": _fixed(2, 0),
+    "STORE_ATTR": _fixed(2, 0),
+    "DELETE_ATTR": _fixed(1, 0),
+    "LOAD_ATTR": _fixed(1, 1),
+    "UNARY_NEGATIVE": _fixed(1, 1),
+    "UNARY_POSITIVE": _fixed(1, 1),
+    "UNARY_INVERT": _fixed(1, 1),
+    "UNARY_NOT": _fixed(1, 1),
+    "GET_ITER": _fixed(1, 1),
+    "UNPACK_SEQUENCE": lambda ins: StackEffect(1, ins.arg),
+    "UNPACK_EX": lambda ins: StackEffect(1, (ins.arg & 0xFF) + (ins.arg >> 8) + 1),
+    "FORMAT_VALUE": lambda ins: StackEffect(2 if ins.arg & 0x04 else 1, 1),
+    "BUILD_STRING": lambda ins: StackEffect(ins.arg, 1),
+    "STORE_GLOBAL": _fixed(1, 0),
+    "IMPORT_NAME": _fixed(2, 1),
+    "RAISE_VARARGS": lambda ins: StackEffect(ins.arg, 0, falls_through=False),
+    "RETURN_VALUE": lambda ins: StackEffect(1, 0, falls_through=False),
+    "FOR_ITER": lambda ins: StackEffect(1, 2, jump_pushes=0),
+    "POP_JUMP_FORWARD_IF_TRUE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_FORWARD_IF_FALSE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_BACKWARD_IF_TRUE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_BACKWARD_IF_FALSE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_FORWARD_IF_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_FORWARD_IF_NOT_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_BACKWARD_IF_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "POP_JUMP_BACKWARD_IF_NOT_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
+    "JUMP_IF_TRUE_OR_POP": lambda ins: StackEffect(1, 0, jump_pushes=1),
+    "JUMP_IF_FALSE_OR_POP": lambda ins: StackEffect(1, 0, jump_pushes=1),
+}
+#: Backward jumps become forward ones: in the rewritten code every successor comes after the jump.
+_FORWARD = {
+    "POP_JUMP_BACKWARD_IF_TRUE": "POP_JUMP_FORWARD_IF_TRUE",
+    "POP_JUMP_BACKWARD_IF_FALSE": "POP_JUMP_FORWARD_IF_FALSE",
+    "POP_JUMP_BACKWARD_IF_NONE": "POP_JUMP_FORWARD_IF_NONE",
+    "POP_JUMP_BACKWARD_IF_NOT_NONE": "POP_JUMP_FORWARD_IF_NOT_NONE",
+}
+
+
+#: Locals loom's own generated code uses; dead after the code that set them, never passed on.
+_INTERNAL_PREFIXES = ("___stack", "___result", "___loom")
+
+
+@dataclass
+class BreakCode:
+    """The instructions of the rewritten code after its prologue, and the resume codes it calls."""
+
+    body: list[Any]
+    graph_outputs: list[Any]
+    resume_codes: list[types.CodeType]
+
+
+class _Slots:
+    """The frame's stack at the break, stored in temporaries (iterators as (iterable, index))."""
+
+    def __init__(self, kinds: list[str], names: list[list[str]]) -> None:
+        self.kinds = kinds
+        self.names = names  # per slot: [] for NULL, [temp] for a value, [iterable, index] for an iterator
+
+
+def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
+    """The rewritten code for a graph break before ``ins`` (translation stopped there)."""
+    effect_of = STACK_EFFECTS.get(ins.opname)
+    if effect_of is None:
+        raise Unsupported(f"a graph break at {ins.opname}", "the translator cannot split the function there")
+    effect = effect_of(ins)
+    if effect.pops > len(tx.stack):
+        raise Unsupported(f"a graph break at {ins.opname}", "the stack is shallower than the instruction needs")
+    code = tx.code
+    cg = PyCodegen()
+    cg.cell_names = {
+        id(box): CellVar(name) if name in code.co_cellvars else FreeVar(name) for name, box in tx.cells.items()
+    }
+    cg.cellvars = frozenset(code.co_cellvars)
+    for effect_record in tx.output.side_effects.effects:
+        effect_record.replay(cg)
+    _restore_grad_mode(tx, cg)
+    live_locals = _store_locals(tx, cg)
+    slots = _store_stack(tx, cg)
+
+    original = Bytecode.from_code(code)
+    native = copy.copy(original[dis_to_bytecode_positions(code, original)[ins.index]])
+    kept = len(tx.stack) - effect.pops
+    _push_operands(cg, slots, kept)
+
+    handler_range = tx.decoded.handler_for(ins.index)
+    handler_label = Label() if handler_range is not None else None
+    if handler_label is not None:
+        try_begin = TryBegin(handler_label, push_lasti=handler_range.lasti, stack_depth=0)
+        cg.instrs.append(try_begin)
+    jump_label = Label() if effect.jump_pushes is not None else None
+    if jump_label is not None:
+        native.name = _FORWARD.get(native.name, native.name)
+        native.arg = jump_label
+    if ins.opname == "CALL":
+        if tx.kw_names:
+            cg.emit("KW_NAMES", tuple(tx.kw_names))
+        cg.call(ins.arg)  # PRECALL + CALL, as CPython 3.11 expects
+    else:
+        cg.instrs.append(native)
+    if handler_label is not None:
+        cg.instrs.append(TryEnd(try_begin))
+
+    resumes: list[types.CodeType] = []
+    if effect.falls_through:
+        _call_resume(tx, cg, ins.index + 1, slots, kept, effect.pushes, live_locals, resumes)
+    if jump_label is not None:
+        cg.instrs.append(jump_label)
+        _call_resume(tx, cg, ins.target, slots, kept, effect.jump_pushes, live_locals, resumes)
+    if handler_label is not None:
+        cg.instrs.append(handler_label)
+        pushed = 2 if handler_range.lasti else 1
+        _call_resume(tx, cg, handler_range.target, slots, min(handler_range.depth, len(slots.kinds)), pushed,
+                     live_locals, resumes, from_handler=True)
+    for item in cg.instrs:  # tracebacks through the rewritten code point at the line that broke
+        if isinstance(item, Instr) and (item.location is None or item.location.lineno is None):
+            item.lineno = ins.lineno
+    return BreakCode(cg.instrs, cg.graph_outputs, resumes)
+
+
+def _restore_grad_mode(tx: RootTranslator, cg: PyCodegen) -> None:
+    """Set the real grad mode to what it was before the innermost grad-mode ``with`` blocks.
+
+    Rebuilding the stack re-enters those blocks (their ``__exit__`` is on the stack), which switches
+    the mode to what the trace had at the break.
+    """
+    import torch
+
+    from .variables.ctx import WithExitVariable
+
+    exits = [v for v in tx.stack if isinstance(v, WithExitVariable)]
+    mode = exits[0].restore if exits else tx.output.grad_enabled
+    if mode != tx.output.initial_grad_enabled:
+        cg.call_const(torch._C._set_grad_enabled, 1, lambda: cg.load_const(mode))
+        cg.emit("POP_TOP")
+
+
+def _store_locals(tx: RootTranslator, cg: PyCodegen) -> tuple[str, ...]:
+    """Write the trace's locals and cell contents into the real frame; the names passed on."""
+    code = tx.code
+    for name in code.co_cellvars:
+        box = tx.cells[name]
+        if box.contents is not None:
+            cg.reconstruct(box.contents)
+            cg.emit("STORE_DEREF", CellVar(name))
+    live = []
+    for name in code.co_varnames:
+        if name in code.co_cellvars or name.startswith(_INTERNAL_PREFIXES):
+            continue
+        if name in tx.symbolic_locals:
+            cg.reconstruct(tx.symbolic_locals[name])
+            cg.emit("STORE_FAST", name)
+            live.append(name)
+        elif name in getattr(tx, "_unrealized", {}):
+            live.append(name)  # an argument never read: still in its slot
+    return tuple(live)
+
+
+def _store_stack(tx: RootTranslator, cg: PyCodegen) -> _Slots:
+    kinds: list[str] = []
+    names: list[list[str]] = []
+    for i, value in enumerate(tx.stack):
+        if isinstance(value, NullVariable):
+            kinds.append(NULL_SLOT)
+            names.append([])
+        elif isinstance(value, IteratorVariable):
+            iterable, index = f"___loom_slot{i}_iterable", f"___loom_slot{i}_index"
+            value.reconstruct_position(cg)
+            cg.emit("STORE_FAST", index)
+            cg.emit("STORE_FAST", iterable)
+            kinds.append(ITERATOR_SLOT)
+            names.append([iterable, index])
+        else:
+            cg.reconstruct(value)
+            cg.emit("STORE_FAST", f"___loom_slot{i}")
+            kinds.append(VALUE_SLOT)
+            names.append([f"___loom_slot{i}"])
+    return _Slots(kinds, names)
+
+
+def _push_operands(cg: PyCodegen, slots: _Slots, kept: int) -> None:
+    """Put the instruction's operands on the real stack (the items below it stay in temporaries)."""
+    for kind, names in zip(slots.kinds[kept:], slots.names[kept:]):
+        if kind == NULL_SLOT:
+            cg.emit("PUSH_NULL")
+        elif kind == VALUE_SLOT:
+            cg.emit("LOAD_FAST", names[0])
+        else:
+            cg.load_callable(iter_at)
+            cg.emit("LOAD_FAST", names[0])
+            cg.emit("LOAD_FAST", names[1])
+            cg.call(2)
+
+
+def _call_resume(
+    tx: RootTranslator,
+    cg: PyCodegen,
+    target: int,
+    slots: _Slots,
+    kept: int,
+    pushed: int,
+    live_locals: tuple[str, ...],
+    resumes: list[types.CodeType],
+    from_handler: bool = False,
+) -> None:
+    """Call the resume function of instruction ``target`` and return its result.
+
+    On entry the real stack holds the ``pushed`` values the native instruction left (or, for an
+    exception handler, the saved offset and the exception); the ``kept`` slots below are temporaries.
+    """
+    # Temporaries are named apart from resume functions' parameters (___stack*): this code may itself
+    # run in a resume function, whose parameters are still read while the stack is rebuilt.
+    results = [f"___loom_result{target}_{j}" for j in range(pushed)]
+    for name in reversed(results):
+        cg.emit("STORE_FAST", name)
+    layout = tuple(slots.kinds[:kept]) + (VALUE_SLOT,) * pushed
+    original, original_target = origin_of(tx.code, target)
+    key = ResumeKey(original, original_target, layout, live_locals)
+    resume = resume_code(key)
+    resumes.append(resume)
+    cg.emit("PUSH_NULL")
+    closure = list(original.co_freevars) + list(original.co_cellvars)
+    if closure:
+        for name in closure:
+            cg.emit("LOAD_CLOSURE", CellVar(name) if name in tx.code.co_cellvars else FreeVar(name))
+        cg.emit("BUILD_TUPLE", len(closure))
+    cg.load_const(resume)
+    cg.extend(version.make_function(0x08 if closure else 0))
+    argc = 0
+    for names in slots.names[:kept]:
+        for name in names:
+            cg.emit("LOAD_FAST", name)
+            argc += 1
+    for name in results:
+        cg.emit("LOAD_FAST", name)
+        argc += 1
+    for name in live_locals:
+        cg.emit("LOAD_FAST", name)
+        argc += 1
+    cg.call(argc)
+    cg.emit("RETURN_VALUE")
+

@@ -1,0 +1,204 @@
+"""Resume functions: the rest of a function, from an instruction on, as a code object of its own.
+
+After a graph break the rewritten code calls a resume function with the live stack and locals as
+arguments. Its code is the original function's bytecode with a short prologue in front: the prologue
+rebuilds the value stack (pushing NULLs and re-creating iterators where the layout says so) and jumps
+to the target instruction. Everything after it is the original code, exception table included, so
+``with`` blocks, ``try`` handlers and loops continue exactly as they would have.
+
+Cell variables of the original function become free variables of the resume function: the rewritten
+code passes the very cell objects in the closure, so closures made before the break stay connected.
+Resume functions are cached per (code, target offset, stack layout, live locals).
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+from dataclasses import dataclass
+from typing import Any
+
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin
+
+from .errors import Unsupported
+from .instructions import decode
+from .runtime import iter_at
+
+#: What one original stack slot becomes in a resume function's arguments.
+NULL_SLOT = "null"  # no argument: the prologue pushes NULL
+VALUE_SLOT = "value"  # one argument
+ITERATOR_SLOT = "iter"  # two arguments (iterable, index): the prologue calls iter_at
+
+CO_VARARGS = 0x04
+CO_VARKEYWORDS = 0x08
+CO_NEWLOCALS_OPTIMIZED = 0x01 | 0x02
+
+
+@dataclass(frozen=True)
+class ResumeKey:
+    """Everything that shapes a resume function's code."""
+
+    code: types.CodeType
+    target: int  # instruction index in the original code
+    layout: tuple[str, ...]
+    live_locals: tuple[str, ...]
+
+
+_cache: dict[ResumeKey, types.CodeType] = {}
+#: resume code → (the original code, resume instruction index → original instruction index).
+_origins: dict[types.CodeType, tuple[types.CodeType, dict[int, int]]] = {}
+
+
+def origin_of(code: types.CodeType, index: int) -> tuple[types.CodeType, int]:
+    """The original code and instruction a (resume) code's instruction ``index`` stands for.
+
+    A break inside a resume function resumes in terms of the original function, so every pass of a
+    loop interrupted by a break reuses the same resume function (and its compiled entries).
+    """
+    found = _origins.get(code)
+    if found is None:
+        return code, index
+    return found[0], found[1][index]
+
+
+def real_instructions(bytecode: Bytecode) -> list[int]:
+    """Positions in ``bytecode`` of its real instructions, in the order ``dis`` lists them."""
+    return [i for i, item in enumerate(bytecode) if isinstance(item, Instr)]
+
+
+def dis_to_bytecode_positions(code: types.CodeType, bytecode: Bytecode) -> dict[int, int]:
+    """Map the translator's instruction indexes (dis order) to positions in ``bytecode``."""
+    positions = real_instructions(bytecode)
+    mapping: dict[int, int] = {}
+    k = 0
+    for ins in decode(code).instructions:
+        if ins.opname == "EXTENDED_ARG":
+            continue  # folded into the next instruction by the bytecode library
+        mapping[ins.index] = positions[k]
+        item = bytecode[positions[k]]
+        if item.name != ins.opname and not (ins.opname.startswith("JUMP") and item.name.startswith("JUMP")):
+            raise AssertionError(f"instruction maps misaligned at {ins.offset}: {ins.opname} vs {item.name}")
+        k += 1
+    return mapping
+
+
+def argument_names(layout: tuple[str, ...], live_locals: tuple[str, ...]) -> list[str]:
+    """A resume function's parameters: one or two per stack slot, then the live locals."""
+    names: list[str] = []
+    for i, kind in enumerate(layout):
+        if kind == VALUE_SLOT:
+            names.append(f"___stack{i}")
+        elif kind == ITERATOR_SLOT:
+            names += [f"___stack{i}_iterable", f"___stack{i}_index"]
+    return names + list(live_locals)
+
+
+def resume_code(key: ResumeKey) -> types.CodeType:
+    """The resume function's code for ``key`` (built once, then cached)."""
+    found = _cache.get(key)
+    if found is None:
+        found = _cache[key] = _build(key)
+    return found
+
+
+def _exception_depths(original: types.CodeType, bytecode: Bytecode) -> None:
+    """Give each try block the stack depth of the original exception table.
+
+    ``Bytecode.from_code`` leaves them unset (it would recompute them from the entry point); a resume
+    function enters in the middle of the code, so they must come from the original table, entry by
+    entry (the bytecode library makes one TryBegin per table entry, in table order).
+    """
+    import dis
+
+    entries = list(dis._parse_exception_table(original))
+    begins = [item for item in bytecode if isinstance(item, TryBegin)]
+    if len(entries) != len(begins):
+        raise Unsupported("a graph break in this function", "its exception table could not be mapped")
+    for entry, begin in zip(entries, begins):
+        begin.stack_depth = entry.depth
+
+
+def _build(key: ResumeKey) -> types.CodeType:
+    original = key.code
+    bytecode = Bytecode.from_code(original)
+    _exception_depths(original, bytecode)
+    positions = dis_to_bytecode_positions(original, bytecode)
+    target_position = positions[key.target]
+    target_instr = bytecode[target_position]
+    label = Label()
+    body = list(bytecode)
+    body.insert(target_position, label)
+    cellvars = list(bytecode.cellvars)
+    body = [_as_free(item, cellvars) for item in body if not _is_prologue(item)]
+
+    line = target_instr.lineno or original.co_firstlineno
+    prologue: list[Any] = []
+    freevars = list(bytecode.freevars) + cellvars
+    if freevars:
+        prologue.append(Instr("COPY_FREE_VARS", len(freevars), lineno=line))
+    prologue.append(Instr("RESUME", 0, lineno=line))
+    for i, kind in enumerate(key.layout):
+        if kind == NULL_SLOT:
+            prologue.append(Instr("PUSH_NULL", lineno=line))
+        elif kind == VALUE_SLOT:
+            prologue.append(Instr("LOAD_FAST", f"___stack{i}", lineno=line))
+        else:
+            prologue += [
+                Instr("PUSH_NULL", lineno=line),
+                Instr("LOAD_CONST", iter_at, lineno=line),
+                Instr("LOAD_FAST", f"___stack{i}_iterable", lineno=line),
+                Instr("LOAD_FAST", f"___stack{i}_index", lineno=line),
+                Instr("PRECALL", 2, lineno=line),
+                Instr("CALL", 2, lineno=line),
+            ]
+    prologue.append(Instr("JUMP_FORWARD", label, lineno=line))
+
+    result = Bytecode()
+    result.argnames = argument_names(key.layout, key.live_locals)
+    result.argcount = len(result.argnames)
+    result.posonlyargcount = 0
+    result.kwonlyargcount = 0
+    result.first_lineno = original.co_firstlineno
+    result.filename = original.co_filename
+    # The function's own name, so a traceback's last frame reads as it would without loom; the
+    # qualified name says where it resumes, for logs and explain.
+    result.name = original.co_name
+    base = original.co_qualname.split(" (resume at line ")[0]
+    result.qualname = f"{base} (resume at line {line})"
+    result.flags = bytecode.flags & ~(CO_VARARGS | CO_VARKEYWORDS)
+    result.freevars = freevars
+    result.cellvars = []
+    result.docstring = None
+    result.extend(prologue + body)
+    # The copied try blocks keep the depths of the original exception table: the prologue rebuilds
+    # exactly that stack, and blocks before the resume point are unreachable (no depth to compute).
+    built = result.to_code(compute_exception_stack_depths=False)
+    _origins[built] = (original, _align(built, original))
+    return built
+
+
+def _align(resume: types.CodeType, original: types.CodeType) -> dict[int, int]:
+    """Resume instruction index → original instruction index, for the copied body."""
+    dropped = ("EXTENDED_ARG", "MAKE_CELL", "COPY_FREE_VARS")
+    originals = [
+        ins for ins in decode(original).instructions
+        if ins.opname not in dropped and not (ins.opname == "RESUME" and ins.arg == 0)
+    ]
+    copies = [ins for ins in decode(resume).instructions if ins.opname != "EXTENDED_ARG"]
+    body = copies[len(copies) - len(originals):]
+    return {c.index: o.index for c, o in zip(body, originals)}
+
+
+def _is_prologue(item: Any) -> bool:
+    return isinstance(item, Instr) and item.name in ("MAKE_CELL", "COPY_FREE_VARS", "RESUME") and (
+        item.name != "RESUME" or item.arg == 0
+    )
+
+
+def _as_free(item: Any, cellvars: list[str]) -> Any:
+    """Cell variables of the original are free variables of the resume function."""
+    if isinstance(item, Instr) and isinstance(item.arg, CellVar):
+        clone = copy.copy(item)
+        clone.arg = FreeVar(item.arg.name)
+        return clone
+    return item

@@ -1,0 +1,683 @@
+"""Graph breaks: loom keeps going where it cannot capture, and never changes the answer.
+
+PYTEST_DONT_REWRITE: the cases use ``assert`` themselves, and their messages must be Python's own.
+
+Each case is run eagerly and through ``loom.compile`` on copies of the same inputs; results, printed
+output (and its order), mutated arguments, exceptions and the traceback's last frame must agree, and
+loom must report the number of graphs and breaks a careful reader predicts (``expect``).
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import math
+import random
+
+import pytest
+import torch
+from breaks_harness import compare
+
+import loom
+
+CASES = []
+
+
+def case(*args, graphs, breaks, **kwargs):
+    """Register a case; ``graphs``/``breaks`` are the counts after the first compiled call."""
+
+    def register(fn):
+        CASES.append(pytest.param(fn, args, kwargs, graphs, breaks, id=fn.__name__))
+        return fn
+
+    return register
+
+
+def pos():
+    return torch.rand(4) + 0.5
+
+
+def neg():
+    return -torch.rand(4) - 0.5
+
+
+# -- print ---------------------------------------------------------------------------------------------
+@case(pos(), graphs=2, breaks=1)
+def print_between_work(x):
+    y = x + 1
+    print("between")
+    return y * 2
+
+
+@case(pos(), graphs=1, breaks=1)
+def print_first(x):
+    print("first")
+    return x + 1
+
+
+@case(pos(), graphs=1, breaks=1)
+def print_last(x):
+    y = x.sin()
+    print("last", y.shape)
+    return y
+
+
+@case(pos(), graphs=2, breaks=1)
+def print_a_tensor(x):
+    y = x * 3
+    print(y)
+    return y - 1
+
+
+@case(pos(), graphs=3, breaks=2)
+def two_prints(x):
+    a = x + 1
+    print("one")
+    b = a * 2
+    print("two")
+    return b - 1
+
+
+@case(pos(), graphs=4, breaks=3)
+def three_prints(x):
+    a = x + 1
+    print(1)
+    b = a * 2
+    print(2)
+    c = b - 3
+    print(3)
+    return c.sum()
+
+
+@case(pos(), graphs=2, breaks=1)
+def print_with_keywords(x):
+    y = x.cos()
+    print("a", tuple(y.shape), sep="|", end="!\n")
+    return y + 1
+
+
+@case(pos(), graphs=2, breaks=1)
+def print_after_unrolled_loop(x):
+    for i in range(3):
+        x = x * 2 + i
+    print("done")
+    return x.relu()
+
+
+@case(pos(), graphs=3, breaks=3)
+def print_in_loop(x):
+    for i in range(3):
+        x = x + 1
+        print("iteration", i)
+    return x
+
+
+@case(pos(), graphs=2, breaks=1)
+def print_of_computed_values(x):
+    y = x.mean()
+    print("mean is", round(float(y), 3) if False else "known later", y.shape)
+    return y * x
+
+
+LOGGER = logging.getLogger("loom.test.breaks")
+
+
+@case(pos(), graphs=2, breaks=1)
+def logging_call(x):
+    y = x + 1
+    LOGGER.warning("value %d", 3)
+    return y * 2
+
+
+# -- .item(), .tolist(), data-dependent control flow ---------------------------------------------------
+@case(pos(), graphs=2, breaks=1)
+def item_then_compute(x):
+    s = x.sum().item()
+    return x * s
+
+
+@case(pos(), graphs=2, breaks=1)
+def item_in_condition(x):
+    if x.max().item() > 0.25:
+        return x + 1
+    return x - 1
+
+
+@case(pos(), graphs=2, breaks=1)
+def tolist_then_compute(x):
+    values = x.round().tolist()
+    return x * len(values), values
+
+
+@case(pos(), graphs=2, breaks=1)
+@case(neg(), graphs=2, breaks=1)
+def if_on_tensor(x):
+    if x.sum() > 0:
+        return x + 1
+    return x - 1
+
+
+@case(pos(), graphs=2, breaks=1)
+@case(neg(), graphs=2, breaks=1)
+def if_else_then_more_work(x):
+    if (x > 0).all():
+        y = x * 2
+    else:
+        y = x * -2
+    return y.exp().sum()
+
+
+@case(torch.tensor([2.5]), graphs=2, breaks=2)
+def while_on_tensor(x):
+    while x.sum() > 0:
+        x = x - 1
+    return x
+
+
+@case(torch.tensor([3.0]), graphs=3, breaks=4)
+def while_on_item(x):
+    # .item() runs four times (3, 2, 1, 0): four breaks; Python scalars are specialised, so each
+    # pass through the loop body is its own graph, and the last pass has no tensor work.
+    steps = 0
+    while x.item() > 0:
+        x = x - 1
+        steps += 1
+    return x, steps
+
+
+@case(pos(), graphs=2, breaks=1)
+@case(neg(), graphs=2, breaks=1)
+def conditional_expression_on_tensor(x):
+    y = x * 2
+    z = y + 1 if y.mean() > 0 else y - 1
+    return z
+
+
+@case(pos(), graphs=3, breaks=2)
+@case(neg(), graphs=1, breaks=1)
+def and_or_on_tensors(x):
+    y = x + 0
+    if y.min() > 0 and y.max() < 100:
+        return y * 10
+    return y
+
+
+@case(pos(), graphs=2, breaks=1)
+@case(neg(), graphs=1, breaks=2)
+def assert_on_tensor(x):
+    assert (x > 0).all(), "x must be positive"
+    return x + 1
+
+
+# -- breaks in loops -------------------------------------------------------------------------------------
+@case(pos(), graphs=4, breaks=3)
+@case(neg(), graphs=4, breaks=3)
+def data_dependent_branch_in_loop(x):
+    for _ in range(3):
+        x = x * 2
+        if x.sum() > 0:
+            x = x - 1
+        else:
+            x = x + 1
+    return x
+
+
+@case(pos(), graphs=2, breaks=2)
+def loop_over_list_with_print(x):
+    out = []
+    for scale in [1.0, 2.0]:
+        out.append(x * scale)
+        print("scale", scale)
+    return out
+
+
+@case(pos(), graphs=3, breaks=3)
+def loop_with_enumerated_list(x):
+    items = [x, x * 2, x * 3]
+    total = 0
+    for i, item in enumerate(items):
+        total = total + item * i
+        print(i)
+    return total
+
+
+@case(pos(), graphs=2, breaks=2)
+def loop_over_tuple_with_print(x):
+    acc = x
+    for k in (1, 2):
+        acc = acc + k
+        print(k)
+    return acc
+
+
+@case(pos(), graphs=2, breaks=2)
+def break_before_and_after_loop(x):
+    print("start")
+    y = x + 1
+    for i in range(2):
+        y = y * 2
+    print("middle")
+    return y - 1 + x
+
+
+@case(pos(), graphs=1, breaks=1)
+def loop_break_statement_after_graph_break(x):
+    print("go")
+    for i in range(10):
+        x = x + i
+        if i == 2:
+            break
+    return x
+
+
+# -- with blocks --------------------------------------------------------------------------------------------
+class Tracker:
+    """A user context manager that logs entering and leaving."""
+
+    def __init__(self):
+        self.events = []
+
+    def __enter__(self):
+        self.events.append("enter")
+        return self
+
+    def __exit__(self, *exc):
+        self.events.append("exit")
+        return False
+
+
+@case(torch.randn(3, requires_grad=True), graphs=2, breaks=1)
+def print_inside_no_grad(x):
+    with torch.no_grad():
+        y = x * 2
+        print("grad enabled inside:", torch.is_grad_enabled())
+        z = y * 3
+    return z, z.requires_grad, torch.is_grad_enabled(), (x * 2).requires_grad
+
+
+@case(torch.randn(3, requires_grad=True), graphs=2, breaks=1)
+def print_inside_enable_grad_inside_no_grad(x):
+    with torch.no_grad():
+        with torch.enable_grad():
+            a = x * 2
+            print("inner", torch.is_grad_enabled())
+            b = a + 1
+        c = x * 3
+    return b.requires_grad, c.requires_grad, b, c
+
+
+@case(torch.randn(3, requires_grad=True), graphs=2, breaks=1)
+def print_inside_set_grad_enabled(x):
+    with torch.set_grad_enabled(False):
+        a = x + 1
+        print("off", torch.is_grad_enabled())
+        b = a * 2
+    return b, b.requires_grad
+
+
+@case(pos(), Tracker(), graphs=2, breaks=1)
+def print_inside_user_context_manager(x, tracker):
+    with tracker:
+        y = x + 1
+        print("inside", tracker.events)
+        z = y * 2
+    return z, list(tracker.events)
+
+
+@case(pos(), graphs=2, breaks=1)
+def print_inside_nested_blocks(x):
+    t = Tracker()
+    with t:
+        with torch.no_grad():
+            y = x * 2
+            print("deep")
+            y = y + 1
+    return y, t.events
+
+
+# -- try / except / finally ---------------------------------------------------------------------------------
+@case(pos(), graphs=2, breaks=1)
+def print_inside_try_finally(x):
+    try:
+        y = x + 1
+        print("in try")
+    finally:
+        y = y * 2
+    return y
+
+
+@case(pos(), graphs=2, breaks=1)
+def print_inside_try_except(x):
+    try:
+        y = x + 1
+        print("fine")
+    except ValueError:
+        y = x - 1
+    return y * 3
+
+
+def raise_value_error(message):
+    raise ValueError(message)
+
+
+SKIPPED_RAISER = loom.disable(raise_value_error)
+
+
+@case(pos(), graphs=2, breaks=1)
+def native_exception_caught_after_break(x):
+    y = x + 1
+    try:
+        SKIPPED_RAISER("boom")
+    except ValueError:
+        y = y * 10
+    return y
+
+
+@case(pos(), graphs=2, breaks=2)
+def message_of_a_native_exception(x):
+    # The handler runs traced, but the message is only known at run time: str(exc) breaks again.
+    y = x + 1
+    try:
+        SKIPPED_RAISER("boom")
+    except ValueError as exc:
+        y = y * 10
+        message = str(exc)
+    return y, message
+
+
+@case(pos(), graphs=2, breaks=1)
+def native_exception_runs_finally(x):
+    y = x + 1
+    try:
+        try:
+            SKIPPED_RAISER("inner")
+        finally:
+            y = y * 2
+    except ValueError:
+        y = y - 5
+    return y
+
+
+@case(torch.randn(2, 3), graphs=1, breaks=1)
+def tensor_error_caught_by_user(x):
+    try:
+        y = x @ x  # shapes do not match: eager raises RuntimeError
+    except RuntimeError:
+        y = x.sum()
+    return y
+
+
+@case(pos(), graphs=1, breaks=0)
+def exception_raised_and_caught_in_trace(x):
+    try:
+        raise KeyError("k")
+    except KeyError:
+        y = x + 1
+    return y
+
+
+@case(pos(), graphs=1, breaks=0)
+def lookup_error_caught_in_trace(x):
+    d = {"a": 1}
+    try:
+        v = d["b"]
+    except KeyError:
+        v = 2
+    return x * v
+
+
+# -- exceptions escaping -------------------------------------------------------------------------------------
+@case(pos(), graphs=1, breaks=1)
+def exception_escapes(x):
+    y = x + 1
+    raise ValueError(f"bad value {y.shape[0]}")
+
+
+@case(pos(), graphs=1, breaks=2)
+def exception_escapes_after_print(x):
+    y = x + 1
+    print("about to fail")
+    raise RuntimeError(f"failed with {tuple(y.shape)}")
+
+
+@case(torch.randn(2, 3), graphs=0, breaks=1)
+def tensor_error_escapes(x):
+    return x @ x
+
+
+@case(pos(), graphs=1, breaks=1)
+def assertion_error_escapes(x):
+    y = x * 2
+    assert y.shape[0] == 5, "wrong length"
+    return y
+
+
+# -- breaks inside inlined calls ------------------------------------------------------------------------------
+def helper_with_print(y):
+    print("in helper")
+    return y * 2
+
+
+def helper_with_branch(y):
+    if y.sum() > 0:
+        return y + 100
+    return y - 100
+
+
+def outer_helper(y):
+    return helper_with_print(y + 1) - 1
+
+
+@case(pos(), graphs=3, breaks=2)
+def break_in_inlined_call(x):
+    a = x + 1
+    b = helper_with_print(a)
+    return b + 1
+
+
+@case(pos(), graphs=4, breaks=2)
+@case(neg(), graphs=4, breaks=2)
+def data_dependent_branch_in_inlined_call(x):
+    # The caller breaks at the call ([x * 2]); the helper runs as its own frame and breaks at its
+    # branch ([sum > 0], then [y +/- 100]); the caller resumes ([b.sum()]).
+    a = x * 2
+    b = helper_with_branch(a)
+    return b.sum()
+
+
+@case(pos(), graphs=5, breaks=3)
+def break_two_levels_deep(x):
+    a = x + 1
+    b = outer_helper(a)
+    return b * 2
+
+
+@case(pos(), graphs=2, breaks=3)
+def breaks_in_two_calls(x):
+    # The caller breaks at each call (2); the helper's frame is compiled once (1 break) and its
+    # cached entry serves the second call; graphs: the helper's [y * 2] and the caller's [a + b].
+    a = helper_with_print(x)
+    b = helper_with_print(a)
+    return a + b
+
+
+# -- unsupported builtins, C functions, skipped code, generators ------------------------------------------------
+@case(pos(), graphs=2, breaks=1)
+def unsupported_builtin_id(x):
+    y = x + 1
+    ident = id(y)
+    return y * 2, ident > 0
+
+
+@case(pos(), graphs=2, breaks=2)
+def c_function_random(x):
+    y = x + 1
+    random.seed(0)
+    r = random.random()
+    return y * r
+
+
+@case(pos(), graphs=2, breaks=1)
+def torch_manual_seed_breaks(x):
+    y = x + 1
+    torch.manual_seed(3)
+    return y + torch.rand(4)
+
+
+def plain_helper(y):
+    return y * 5
+
+
+SKIPPED_HELPER = loom.disable(plain_helper)
+
+
+@case(pos(), graphs=2, breaks=1)
+def call_into_skipped_code(x):
+    a = x + 1
+    b = SKIPPED_HELPER(a)
+    return b - 1
+
+
+def generator_with_print(values):
+    for v in values:
+        print("gen", v)
+        yield v * 2
+
+
+@case(pos(), graphs=2, breaks=2)
+def generator_that_cannot_be_inlined(x):
+    # The generator prints, so it runs as ordinary Python: the graph breaks where it is made and
+    # where it is consumed.
+    a = x + 1
+    doubled = list(generator_with_print([1, 2]))
+    return a * sum(doubled)
+
+
+@case(pos(), graphs=1, breaks=7)
+def deque_maxlen_is_enforced(x):
+    # deque is a C class: made and used by ordinary Python (creation, 4 appends, sum, list).
+    d = collections.deque(maxlen=2)
+    for i in range(4):
+        d.append(i)
+    return x * sum(d), list(d)
+
+
+# -- side effects across breaks ----------------------------------------------------------------------------------
+@case(pos(), [1], graphs=2, breaks=1)
+def list_mutations_around_break(x, log):
+    log.append("before")
+    y = x + 1
+    print("log so far", log)
+    log.append("after")
+    return y * len(log)
+
+
+class Box:
+    def __init__(self):
+        self.value = 0
+
+
+@case(pos(), Box(), graphs=1, breaks=1)
+def attribute_mutation_around_break(x, box):
+    box.value = 1
+    print("value is", box.value)
+    box.value += 1
+    return x * box.value
+
+
+@case(pos(), graphs=2, breaks=1)
+def closure_made_before_break(x):
+    scale = 3
+
+    def apply(t):
+        return t * scale
+
+    y = apply(x)
+    print("made closure")
+    scale = 4
+    return apply(y)
+
+
+@case(pos(), graphs=2, breaks=1)
+def comprehension_cell_before_break(x):
+    ys = [x * i for i in range(3)]
+    print(len(ys))
+    return sum(ys)
+
+
+# -- modules -------------------------------------------------------------------------------------------------------
+class Printer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = torch.nn.Linear(4, 4)
+        self.b = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        h = self.a(x).relu()
+        print("hidden", tuple(h.shape))
+        if h.sum() > 0:
+            h = h * 2
+        return self.b(h)
+
+
+@case(torch.randn(2, 4), graphs=3, breaks=3)
+def module_with_print_and_branch(x):
+    # The caller breaks at the module call; forward runs as its own frame: print, then the branch.
+    return PRINTER(x)
+
+
+PRINTER = Printer()
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
+def test_graph_breaks_match_eager(fn, args, kwargs, graphs, breaks):
+    stats = compare(fn, *args, **kwargs)
+    assert (stats["graphs"], stats["graph_breaks"]) == (graphs, breaks), stats
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES[:20])
+def test_graph_breaks_match_eager_with_aot_eager(fn, args, kwargs, graphs, breaks):
+    compare(fn, *args, backend="aot_eager", **kwargs)
+
+
+def test_fullgraph_refuses_a_break_with_the_users_line():
+    f = loom.compile(print_between_work, fullgraph=True)
+    with pytest.raises(loom.Unsupported, match="print") as info:
+        f(pos())
+    assert info.value.reason.location.lineno is not None
+    assert info.value.reason.location.filename == __file__
+
+
+def test_math_is_folded_not_broken():
+    def f(x):
+        return x * math.sqrt(4.0)
+
+    stats = compare(f, pos())
+    assert stats["graph_breaks"] == 0
+
+
+STATE = {"calls": 0}
+
+
+def global_dict_mutation_around_break(x):
+    STATE["calls"] = STATE["calls"] + 1
+    print("calls", STATE["calls"])
+    STATE["seen"] = True
+    return x * STATE["calls"]
+
+
+def test_global_dict_mutations_around_a_break_are_replayed_in_order():
+    x = pos()
+    STATE.clear()
+    STATE["calls"] = 0
+    expected = global_dict_mutation_around_break(x)
+    expected_state = dict(STATE)
+    STATE.clear()
+    STATE["calls"] = 0
+    loom.reset()
+    compiled = loom.compile(global_dict_mutation_around_break)
+    torch.testing.assert_close(compiled(x), expected)
+    assert STATE == expected_state
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 1)
+    torch.testing.assert_close(compiled(x), x * 2)  # the second call sees the first call's state
+    assert STATE["calls"] == 2
