@@ -304,8 +304,8 @@ PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {
   return PyObject_GetItem(mapping, key);
 }
 
-// base[key] as the pure back end does it: exact dicts, lists and tuples directly, the rest by
-// __getitem__ (dict subclasses that keep dict's __getitem__ are read without __missing__).
+// base[key] as loom_guards.sources.get_item does it: exact dicts, lists and tuples directly, dict
+// subclasses that keep dict's __getitem__ without running __missing__, the rest by __getitem__.
 PyObject* item_get(PyObject* base, PyObject* key, Instr* cache) {
   PyTypeObject* tp = Py_TYPE(base);
   if ((tp == &PyTuple_Type || tp == &PyList_Type) && PyLong_CheckExact(key)) {
@@ -327,6 +327,10 @@ PyObject* item_get(PyObject* base, PyObject* key, Instr* cache) {
   }
   if (tp == &PyDict_Type) {
     return dict_get(base, key, cache);
+  }
+  if (PyDict_Check(base) && tp->tp_as_mapping != nullptr &&
+      tp->tp_as_mapping->mp_subscript == PyDict_Type.tp_as_mapping->mp_subscript) {
+    return dict_get(base, key, nullptr);  // a dict subclass keeping dict's __getitem__: no __missing__
   }
   return PyObject_GetItem(base, key);
 }

@@ -58,6 +58,7 @@ from .sources import (
     _closure_mapping,
     _ModuleMember,
     closure_value,
+    get_item,
 )
 
 __all__ = ["GuardFn", "accelerator_available", "accelerator_error", "compile", "simplify"]
@@ -510,6 +511,8 @@ def _generate(plan: Plan):
         "_dkeys": dict_keys_of,
         "_dispatch_keys": torch._C._dispatch_keys,
         "FrameContext": FrameContext,
+        "_PLAIN": frozenset({dict, list, tuple}),
+        "_get_item": get_item,
     }
     counter = [0]
 
@@ -584,7 +587,7 @@ def _generate(plan: Plan):
     ns["_G_fb"], ns["_B_fb"], ns["_CL_fb"] = fb[1], fb[2], fb[3]
     lines += ["        G = _G_fb", "        B = _B_fb", "        CL = _CL_fb"]
     lines += ["    else:", "        L, G, B, CL = _unpack(frame)", "    try:"]
-    lines += [f"        {line}" for line in body]
+    lines += [f"        {line}" for line in body] or ["        pass"]
     lines += ["    except Exception:", "        return False", "    return True"]
     source = "\n".join(lines) + "\n"
     exec(builtins.compile(source, "<loom_guards generated check>", "exec"), ns)
@@ -610,9 +613,9 @@ def _fetch_expr(step: _Fetch, bind) -> str:
         return f"getattr({base}, {src.name!r})"
     if isinstance(src, Item):
         key = src.key
-        if type(key) in (int, str):
-            return f"{base}[{key!r}]"
-        return f"{base}[{bind(key)}]"
+        key_text = repr(key) if type(key) in (int, str) else bind(key)
+        # plain containers directly; anything else through get_item (no __missing__ on dicts)
+        return f"({base}[{key_text}] if type({base}) in _PLAIN else _get_item({base}, {key_text}))"
     if isinstance(src, TypeOf):
         return f"type({base})"
     if isinstance(src, _ModuleMember):

@@ -272,6 +272,11 @@ class TypeMatch(_OneSource):
     kind = "type"
     cost = 1
 
+    def __new__(cls, source: Source, expected_type: type) -> Guard:
+        if expected_type is type(None):
+            return IsNone(source)  # the same check, one canonical form
+        return super().__new__(cls)
+
     def __init__(self, source: Source, expected_type: type) -> None:
         _check_source("TypeMatch", source)
         if not isinstance(expected_type, type):
@@ -300,7 +305,7 @@ class TypeMatch(_OneSource):
         return (self.describe(), type_name(type(value)))
 
     def implies(self) -> tuple[Guard, ...]:
-        return () if self.expected_type is type(None) else (NotNone(self._source),)
+        return (NotNone(self._source),)
 
 
 class Identity(_OneSource):
@@ -566,6 +571,8 @@ class DictKeys(_OneSource):
 
 
 def _dense_strides(example: torch.Tensor) -> tuple[int, ...] | None:
+    if example.layout != torch.strided:
+        return None  # sparse (COO, CSR...) and mkldnn tensors have no meaningful strides
     try:
         return tuple(int(s) for s in torch._C.TensorBase.stride(example))
     except (RuntimeError, TypeError):
