@@ -33,7 +33,8 @@ def test_a_mismatched_build_is_never_used(monkeypatch):
     accel = compiler._accel
     monkeypatch.setattr(accel, "TORCH_VERSION", "0.0.0-other")
     monkeypatch.setattr(compiler, "_accel", None)
-    compiler._load_accel()
+    with pytest.warns(RuntimeWarning, match="built for torch 0.0.0-other"):
+        compiler._load_accel()
     try:
         assert not loom_guards.accelerator_available()
         assert "built for torch 0.0.0-other" in loom_guards.accelerator_error()
@@ -112,3 +113,30 @@ def test_calls_need_one_argument():
         check({"x": 1}, {"x": 1})
     with pytest.raises(TypeError):
         check(frame={"x": 1})
+
+
+def test_no_reference_leaks():
+    import sys
+
+    net = Net()
+    x = torch.randn(2, 2)
+    g = {"W": (1, 2)}
+    guards = [
+        TensorMatch(Local("x"), x),
+        TensorMatch(ModuleParam(Submodule(Local("self"), "a"), "weight"), net.a.weight),
+        ConstantMatch(loom_guards.Item(loom_guards.Global("W"), 1), 2),
+        loom_guards.GlobalState(),
+    ]
+    check = loom_guards.compile(guards, f_globals=g, accelerate=True)
+    passing = {"x": x, "self": net}
+    failing = {"x": torch.randn(3), "self": net}
+    raising = {"x": x, "self": object()}
+    watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"]]
+    for frame in (passing, failing, raising):
+        check(frame)
+    before = [sys.getrefcount(o) for o in watched]
+    for _ in range(1000):
+        assert check(passing)
+        assert not check(failing)
+        assert not check(raising)
+    assert [sys.getrefcount(o) for o in watched] == before

@@ -17,6 +17,7 @@ import builtins
 import keyword
 import os
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -81,6 +82,12 @@ def _load_accel() -> None:
     if built_for != torch.__version__:
         # Built against another torch: its view of torch's C++ objects would be wrong. Never use it.
         _accel_error = f"the C++ accelerator was built for torch {built_for}, this is torch {torch.__version__}"
+        warnings.warn(
+            f"loom_guards: {_accel_error}; using the slower pure-Python guards. Rebuild loom-guards "
+            "against this torch (pip install --no-build-isolation loom-guards, or tools/dev.py build).",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return
     _accel = module
 
