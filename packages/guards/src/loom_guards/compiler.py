@@ -303,7 +303,7 @@ class Plan:
 
     # -- slow paths shared by both back ends ------------------------------------------------------
     def context(self, frame: Any) -> FrameContext:
-        if not isinstance(frame, Mapping) and not hasattr(frame, "f_locals"):
+        if not hasattr(frame, "f_locals") and not isinstance(frame, Mapping):
             raise TypeError(
                 f"a guard needs a frame view (with f_locals) or a mapping of locals, got {type(frame).__name__}"
             )
@@ -470,11 +470,13 @@ def _make_unpack(plan: Plan):
     default_builtins = FrameContext({}).builtins
 
     def unpack(frame: Any) -> tuple:
-        if isinstance(frame, Mapping):
+        if isinstance(frame, dict):
             return frame, g_fb, b_fb if b_fb is not None else default_builtins, cl_fb
         try:
-            f_locals = frame.f_locals
+            f_locals = frame.f_locals  # a frame view (tried first: isinstance(x, Mapping) is slow)
         except AttributeError:
+            if isinstance(frame, Mapping):
+                return frame, g_fb, b_fb if b_fb is not None else default_builtins, cl_fb
             raise TypeError(
                 f"a guard needs a frame view (with f_locals) or a mapping of locals, got {type(frame).__name__}"
             ) from None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import enum
 import math
+import types
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
@@ -85,6 +86,17 @@ class GuardFailure(str):
         return self
 
 
+def object_text(obj: Any) -> str:
+    """A short, recognisable description of an object compared by identity."""
+    if isinstance(obj, types.ModuleType):
+        return f"<module {obj.__name__!r}>"
+    if isinstance(obj, type):
+        return f"<class {type_name(obj)!r}>"
+    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return f"<function {getattr(obj, '__qualname__', getattr(obj, '__name__', '?'))}>"
+    return short_repr(obj)
+
+
 class _Ref:
     """A reference to an object a guard compares against: weak when the object allows it.
 
@@ -96,7 +108,7 @@ class _Ref:
 
     def __init__(self, obj: Any) -> None:
         self.ident = id(obj)
-        self.text = short_repr(obj)
+        self.text = object_text(obj)
         try:
             self.weak = weakref.ref(obj)
             self.strong = None
@@ -346,7 +358,7 @@ class Identity(_OneSource):
     def explain(self, value: Any) -> tuple[str, str] | None:
         if value is self._ref.get():
             return None
-        return (f"{self._source} is {self._ref.text}", f"{short_repr(value)} (id {id(value):#x})")
+        return (f"{self._source} is {self._ref.text}", f"{object_text(value)} (id {id(value):#x})")
 
     def implies(self) -> tuple[Guard, ...]:
         tp = self._type_ref.get()

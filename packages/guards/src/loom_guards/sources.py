@@ -90,7 +90,10 @@ class FrameContext:
         closure: Any = None,
     ) -> None:
         code = None
-        if isinstance(frame, Mapping) or frame is None:
+        # like the compiled checks: a dict, else a frame view (f_locals), else any mapping
+        if frame is None or isinstance(frame, dict) or (
+            not hasattr(frame, "f_locals") and isinstance(frame, Mapping)
+        ):
             self.locals = frame if frame is not None else {}
             g, b, c = None, None, None
         else:
