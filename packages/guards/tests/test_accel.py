@@ -140,3 +140,18 @@ def test_no_reference_leaks():
         assert not check(failing)
         assert not check(raising)
     assert [sys.getrefcount(o) for o in watched] == before
+
+
+def test_programs_reading_unwritten_slots_are_rejected():
+    accel = compiler._accel
+    ops = accel.OPS
+    needs = (False, False, False)
+    with pytest.raises(ValueError, match="reads a slot"):
+        accel.GuardProgram([(ops["F_ATTR"], 1, 0, "a", None, 0, False, None)], 2, None, None, {}, None, needs)
+    with pytest.raises(ValueError, match="reads a slot"):
+        accel.GuardProgram([(ops["C_NOALIAS"], -1, -1, None, None, 0, False, (0, 1))], 2, None, None, {}, None, needs)
+    with pytest.raises(ValueError, match="writes a slot twice"):
+        accel.GuardProgram([(ops["F_LOCAL"], 0, -1, "x", None, 0, False, None)] * 2, 1, None, None, {}, None, needs)
+    ok = accel.GuardProgram([(ops["F_LOCAL"], 0, -1, "x", None, 0, False, None),
+                             (ops["C_NOTNONE"], -1, 0, None, None, 0, False, None)], 1, None, None, {}, None, needs)
+    assert ok({"x": 1}) and not ok({"x": None}) and not ok({})

@@ -278,6 +278,7 @@ def test_guardfn_api(build):
     assert check.alive
     text = check.describe()
     assert "L['x'] is a torch.Tensor: dtype=torch.float32" in text
+    assert check.explain({"x": torch.randn(3)}) == check.why_failed({"x": torch.randn(3)})
     assert build([])({}) is True  # no guards: always true
     assert build([]).why_failed({}) is None
 

@@ -386,6 +386,10 @@ class GuardFn(abc.ABC):
     @abc.abstractmethod
     def why_failed(self, frame: Any) -> GuardFailure | None: ...
 
+    @abc.abstractmethod
+    def explain(self, frame: Any) -> GuardFailure | None:
+        """Same as ``why_failed``."""
+
 
 def _alive(guards: tuple[Guard, ...]) -> bool:
     return all(g.alive for g in guards)
@@ -421,6 +425,8 @@ class PyGuardFn(GuardFn):
 
     def why_failed(self, frame: Any) -> GuardFailure | None:
         return self._plan.why_failed(frame)
+
+    explain = why_failed
 
     def __repr__(self) -> str:
         return f"<GuardFn pure Python, {len(self._plan.guards)} guards>"
