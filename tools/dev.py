@@ -4,7 +4,8 @@
     python3 tools/dev.py demo      # set up (if needed), then run `loom demo`
     python3 tools/dev.py test      # set up (if needed), then run every test and ruff
     python3 tools/dev.py setup     # only set up; `--force` reinstalls everything
-    python3 tools/dev.py build     # rebuild loom-framehook's C extension on every Python (after a .c edit)
+    python3 tools/dev.py build     # rebuild the C extensions (loom-framehook on every Python, loom-guards'
+                                   # accelerator in .venv) after a csrc/ edit
 
 Set-up is idempotent: it creates `.venv` (CPython 3.11) with torch==2.13.0 (the CPU wheel that lies
 on disk on our machines: a looser pin downloads gigabytes of CUDA wheels), the third-party
@@ -72,6 +73,12 @@ def framehook_sources() -> list[Path]:
     return [base / "hatch_build.py", base / "pyproject.toml", *sorted((base / "csrc").glob("*"))]
 
 
+def guards_sources() -> list[Path]:
+    """What loom-guards' C++ accelerator is built from (it is built against the venv's torch)."""
+    base = ROOT / "packages" / "guards"
+    return [base / "hatch_build.py", base / "pyproject.toml", *sorted((base / "csrc").glob("*"))]
+
+
 def stamp_matches(stamp: Path, value: str) -> bool:
     return stamp.exists() and stamp.read_text() == value
 
@@ -106,7 +113,9 @@ def setup_main(force: bool) -> None:
         pip(VENV, "install", "--no-build-isolation", "--no-deps", *editable)
         deps_stamp.write_text(deps)
         (VENV / ".loom-framehook").write_text(digest(framehook_sources()))
+        (VENV / ".loom-guards").write_text(digest(guards_sources()))
     build_framehook(VENV, force=False)
+    build_guards(force=False)
 
 
 def build_framehook(venv: Path, force: bool) -> None:
@@ -117,6 +126,17 @@ def build_framehook(venv: Path, force: bool) -> None:
         return
     log(f"building loom-framehook's C extension for {venv.name}")
     pip(venv, "install", "--no-build-isolation", "--no-deps", "-e", str(ROOT / "packages" / "framehook"))
+    stamp.write_text(current)
+
+
+def build_guards(force: bool) -> None:
+    """Rebuild loom-guards' C++ accelerator in the main venv when its sources or build hook changed."""
+    stamp = VENV / ".loom-guards"
+    current = digest(guards_sources())
+    if not force and stamp_matches(stamp, current):
+        return
+    log("building loom-guards' C++ accelerator for .venv")
+    pip(VENV, "install", "--no-build-isolation", "--no-deps", "-e", str(ROOT / "packages" / "guards"))
     stamp.write_text(current)
 
 
@@ -207,6 +227,7 @@ def main() -> int:
         for venv in [VENV, *(ROOT / f".venv-py{m}" for m in SIDE_PYTHONS)]:
             if venv_python(venv).exists():
                 build_framehook(venv, force=True)
+        build_guards(force=True)
         return 0
     if args.command == "demo":
         return subprocess.run([str(VENV / "bin" / "loom"), "demo", *args.rest], cwd=ROOT).returncode

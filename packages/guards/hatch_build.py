@@ -71,7 +71,8 @@ def build_extension(build_dir: Path) -> Path:
             ("LOOM_TORCH_VERSION", f'"{torch_cfg["version"]}"'),
             ("_GLIBCXX_USE_CXX11_ABI", str(torch_cfg["cxx11_abi"])),
         ],
-        extra_compile_args=[*isystem, *EXTRA_COMPILE_ARGS, *(["-O0", "-g"] if debug else ["-O2"])],
+        # -g0: the interpreter's CFLAGS carry -g, and torch's headers make that debug info large
+        extra_compile_args=[*isystem, *EXTRA_COMPILE_ARGS, *(["-O0", "-g"] if debug else ["-O2", "-g0"])],
         library_dirs=torch_cfg["libdirs"],
         # torch's libraries are already loaded (by `import torch`, which loom_guards does first) when the
         # accelerator is imported: the dynamic loader matches them by soname, no rpath needed.

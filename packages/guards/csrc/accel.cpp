@@ -304,8 +304,8 @@ PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {
   return PyObject_GetItem(mapping, key);
 }
 
-// base[key] as the pure back end does it: exact dicts, lists and tuples directly, the rest by
-// __getitem__ (dict subclasses that keep dict's __getitem__ are read without __missing__).
+// base[key] as loom_guards.sources.get_item does it: exact dicts, lists and tuples directly, dict
+// subclasses that keep dict's __getitem__ without running __missing__, the rest by __getitem__.
 PyObject* item_get(PyObject* base, PyObject* key, Instr* cache) {
   PyTypeObject* tp = Py_TYPE(base);
   if ((tp == &PyTuple_Type || tp == &PyList_Type) && PyLong_CheckExact(key)) {
@@ -327,6 +327,10 @@ PyObject* item_get(PyObject* base, PyObject* key, Instr* cache) {
   }
   if (tp == &PyDict_Type) {
     return dict_get(base, key, cache);
+  }
+  if (PyDict_Check(base) && tp->tp_as_mapping != nullptr &&
+      tp->tp_as_mapping->mp_subscript == PyDict_Type.tp_as_mapping->mp_subscript) {
+    return dict_get(base, key, nullptr);  // a dict subclass keeping dict's __getitem__: no __missing__
   }
   return PyObject_GetItem(base, key);
 }
@@ -1336,8 +1340,28 @@ PyObject* program_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   }
   Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
   self->code->resize(static_cast<size_t>(count));
+  // Every slot an instruction reads must have been written by an earlier fetch, and each slot is
+  // written once: the run loop relies on both (it stops at the first failure, so an earlier fetch has
+  // always succeeded when a later instruction runs).
+  std::vector<char> written(static_cast<size_t>(nslots), 0);
   for (Py_ssize_t i = 0; i < count; i++) {
-    if (parse_instr(PySequence_Fast_GET_ITEM(fast, i), (*self->code)[i], nslots) < 0) {
+    Instr& in = (*self->code)[i];
+    if (parse_instr(PySequence_Fast_GET_ITEM(fast, i), in, nslots) < 0) {
+      Py_DECREF(fast);
+      Py_DECREF(self);
+      return nullptr;
+    }
+    bool bad = in.src >= 0 && !written[in.src];
+    for (int slot : in.slots) {
+      bad = bad || !written[slot];
+    }
+    if (in.op < C_NONE) {
+      bad = bad || written[in.dst];
+      written[in.dst] = 1;
+    }
+    if (bad) {
+      PyErr_Format(PyExc_ValueError, "instruction %zd (%s) reads a slot no earlier instruction wrote, "
+                   "or writes a slot twice", i, OP_NAMES[in.op]);
       Py_DECREF(fast);
       Py_DECREF(self);
       return nullptr;
@@ -1430,6 +1454,7 @@ PyMethodDef program_methods[] = {
     {"describe", program_describe, METH_NOARGS, "The guards, one per line, in check order."},
     {"why_failed", program_why_failed, METH_O,
      "The first failing guard with the value seen (a GuardFailure), or None when all pass."},
+    {"explain", program_why_failed, METH_O, "Same as why_failed (the name docs/architecture.md uses)."},
     {"instructions", program_instructions, METH_NOARGS, "The program's instructions (op name, dst, src)."},
     {nullptr, nullptr, 0, nullptr},
 };

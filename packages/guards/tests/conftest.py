@@ -5,9 +5,8 @@ from __future__ import annotations
 import functools
 import os
 
-import pytest
-
 import loom_guards
+import pytest
 
 BACKENDS = ["accel", "pure"]
 

@@ -66,8 +66,9 @@ def _len_or_zero(name: str) -> Callable[[], int]:
 
 # name -> (reader, expression shown to users)
 FIELDS: dict[str, tuple[Callable[[], Any], str]] = {
-    "grad_mode": (_C.is_grad_enabled, "torch.is_grad_enabled()"),
+    # inference mode first: it also turns grad mode off, and is the more specific explanation
     "inference_mode": (torch.is_inference_mode_enabled, "torch.is_inference_mode_enabled()"),
+    "grad_mode": (_C.is_grad_enabled, "torch.is_grad_enabled()"),
     "default_dtype": (torch.get_default_dtype, "torch.get_default_dtype()"),
     "deterministic_algorithms": (
         _C._get_deterministic_algorithms,

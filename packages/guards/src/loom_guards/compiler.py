@@ -17,6 +17,7 @@ import builtins
 import keyword
 import os
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -58,6 +59,7 @@ from .sources import (
     _closure_mapping,
     _ModuleMember,
     closure_value,
+    get_item,
 )
 
 __all__ = ["GuardFn", "accelerator_available", "accelerator_error", "compile", "simplify"]
@@ -80,6 +82,12 @@ def _load_accel() -> None:
     if built_for != torch.__version__:
         # Built against another torch: its view of torch's C++ objects would be wrong. Never use it.
         _accel_error = f"the C++ accelerator was built for torch {built_for}, this is torch {torch.__version__}"
+        warnings.warn(
+            f"loom_guards: {_accel_error}; using the slower pure-Python guards. Rebuild loom-guards "
+            "against this torch (pip install --no-build-isolation loom-guards, or tools/dev.py build).",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return
     _accel = module
 
@@ -295,7 +303,7 @@ class Plan:
 
     # -- slow paths shared by both back ends ------------------------------------------------------
     def context(self, frame: Any) -> FrameContext:
-        if not isinstance(frame, Mapping) and not hasattr(frame, "f_locals"):
+        if not hasattr(frame, "f_locals") and not isinstance(frame, Mapping):
             raise TypeError(
                 f"a guard needs a frame view (with f_locals) or a mapping of locals, got {type(frame).__name__}"
             )
@@ -378,6 +386,10 @@ class GuardFn(abc.ABC):
     @abc.abstractmethod
     def why_failed(self, frame: Any) -> GuardFailure | None: ...
 
+    @abc.abstractmethod
+    def explain(self, frame: Any) -> GuardFailure | None:
+        """Same as ``why_failed``."""
+
 
 def _alive(guards: tuple[Guard, ...]) -> bool:
     return all(g.alive for g in guards)
@@ -413,6 +425,8 @@ class PyGuardFn(GuardFn):
 
     def why_failed(self, frame: Any) -> GuardFailure | None:
         return self._plan.why_failed(frame)
+
+    explain = why_failed
 
     def __repr__(self) -> str:
         return f"<GuardFn pure Python, {len(self._plan.guards)} guards>"
@@ -462,11 +476,13 @@ def _make_unpack(plan: Plan):
     default_builtins = FrameContext({}).builtins
 
     def unpack(frame: Any) -> tuple:
-        if isinstance(frame, Mapping):
+        if isinstance(frame, dict):
             return frame, g_fb, b_fb if b_fb is not None else default_builtins, cl_fb
         try:
-            f_locals = frame.f_locals
+            f_locals = frame.f_locals  # a frame view (tried first: isinstance(x, Mapping) is slow)
         except AttributeError:
+            if isinstance(frame, Mapping):
+                return frame, g_fb, b_fb if b_fb is not None else default_builtins, cl_fb
             raise TypeError(
                 f"a guard needs a frame view (with f_locals) or a mapping of locals, got {type(frame).__name__}"
             ) from None
@@ -510,6 +526,8 @@ def _generate(plan: Plan):
         "_dkeys": dict_keys_of,
         "_dispatch_keys": torch._C._dispatch_keys,
         "FrameContext": FrameContext,
+        "_PLAIN": frozenset({dict, list, tuple}),
+        "_get_item": get_item,
     }
     counter = [0]
 
@@ -584,7 +602,7 @@ def _generate(plan: Plan):
     ns["_G_fb"], ns["_B_fb"], ns["_CL_fb"] = fb[1], fb[2], fb[3]
     lines += ["        G = _G_fb", "        B = _B_fb", "        CL = _CL_fb"]
     lines += ["    else:", "        L, G, B, CL = _unpack(frame)", "    try:"]
-    lines += [f"        {line}" for line in body]
+    lines += [f"        {line}" for line in body] or ["        pass"]
     lines += ["    except Exception:", "        return False", "    return True"]
     source = "\n".join(lines) + "\n"
     exec(builtins.compile(source, "<loom_guards generated check>", "exec"), ns)
@@ -610,9 +628,9 @@ def _fetch_expr(step: _Fetch, bind) -> str:
         return f"getattr({base}, {src.name!r})"
     if isinstance(src, Item):
         key = src.key
-        if type(key) in (int, str):
-            return f"{base}[{key!r}]"
-        return f"{base}[{bind(key)}]"
+        key_text = repr(key) if type(key) in (int, str) else bind(key)
+        # plain containers directly; anything else through get_item (no __missing__ on dicts)
+        return f"({base}[{key_text}] if type({base}) in _PLAIN else _get_item({base}, {key_text}))"
     if isinstance(src, TypeOf):
         return f"type({base})"
     if isinstance(src, _ModuleMember):

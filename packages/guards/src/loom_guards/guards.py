@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import enum
 import math
+import types
 import weakref
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
@@ -85,6 +86,17 @@ class GuardFailure(str):
         return self
 
 
+def object_text(obj: Any) -> str:
+    """A short, recognisable description of an object compared by identity."""
+    if isinstance(obj, types.ModuleType):
+        return f"<module {obj.__name__!r}>"
+    if isinstance(obj, type):
+        return f"<class {type_name(obj)!r}>"
+    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return f"<function {getattr(obj, '__qualname__', getattr(obj, '__name__', '?'))}>"
+    return short_repr(obj)
+
+
 class _Ref:
     """A reference to an object a guard compares against: weak when the object allows it.
 
@@ -96,7 +108,7 @@ class _Ref:
 
     def __init__(self, obj: Any) -> None:
         self.ident = id(obj)
-        self.text = short_repr(obj)
+        self.text = object_text(obj)
         try:
             self.weak = weakref.ref(obj)
             self.strong = None
@@ -272,6 +284,11 @@ class TypeMatch(_OneSource):
     kind = "type"
     cost = 1
 
+    def __new__(cls, source: Source, expected_type: type) -> Guard:
+        if expected_type is type(None):
+            return IsNone(source)  # the same check, one canonical form
+        return super().__new__(cls)
+
     def __init__(self, source: Source, expected_type: type) -> None:
         _check_source("TypeMatch", source)
         if not isinstance(expected_type, type):
@@ -300,7 +317,7 @@ class TypeMatch(_OneSource):
         return (self.describe(), type_name(type(value)))
 
     def implies(self) -> tuple[Guard, ...]:
-        return () if self.expected_type is type(None) else (NotNone(self._source),)
+        return (NotNone(self._source),)
 
 
 class Identity(_OneSource):
@@ -341,7 +358,7 @@ class Identity(_OneSource):
     def explain(self, value: Any) -> tuple[str, str] | None:
         if value is self._ref.get():
             return None
-        return (f"{self._source} is {self._ref.text}", f"{short_repr(value)} (id {id(value):#x})")
+        return (f"{self._source} is {self._ref.text}", f"{object_text(value)} (id {id(value):#x})")
 
     def implies(self) -> tuple[Guard, ...]:
         tp = self._type_ref.get()
@@ -566,6 +583,8 @@ class DictKeys(_OneSource):
 
 
 def _dense_strides(example: torch.Tensor) -> tuple[int, ...] | None:
+    if example.layout != torch.strided:
+        return None  # sparse (COO, CSR...) and mkldnn tensors have no meaningful strides
     try:
         return tuple(int(s) for s in torch._C.TensorBase.stride(example))
     except (RuntimeError, TypeError):

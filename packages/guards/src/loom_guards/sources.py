@@ -90,7 +90,10 @@ class FrameContext:
         closure: Any = None,
     ) -> None:
         code = None
-        if isinstance(frame, Mapping) or frame is None:
+        # like the compiled checks: a dict, else a frame view (f_locals), else any mapping
+        if frame is None or isinstance(frame, dict) or (
+            not hasattr(frame, "f_locals") and isinstance(frame, Mapping)
+        ):
             self.locals = frame if frame is not None else {}
             g, b, c = None, None, None
         else:
@@ -333,8 +336,25 @@ class Attr(_Chained):
         return _attr_expr(str(self._base), self.name)
 
 
+_MISSING = object()
+
+
+def get_item(base: Any, key: Any) -> Any:
+    """``base[key]``, except that a dict (subclass) keeping dict's ``__getitem__`` is read without
+    running ``__missing__``: a guard never inserts into a ``defaultdict``."""
+    if isinstance(base, dict) and type(base).__getitem__ is dict.__getitem__:
+        value = dict.get(base, key, _MISSING)
+        if value is _MISSING:
+            raise KeyError(key)
+        return value
+    return base[key]
+
+
 class Item(_Chained):
     """A subscript: ``base[key]`` - a tuple or list index, a dict key, any ``__getitem__``.
+
+    A dict, or a dict subclass that keeps dict's ``__getitem__`` (``OrderedDict``, ``defaultdict``), is
+    read without side effects: a missing key fails the guard instead of running ``__missing__``.
 
     ``key`` must be a literal (int, str, bytes, bool, float, None, or a tuple of those); its type is part
     of the source's identity (``Item(b, 1) != Item(b, 1.0)``).
@@ -354,7 +374,7 @@ class Item(_Chained):
         return (self._base, self.key)
 
     def read_from(self, base_value: Any) -> Any:
-        return base_value[self.key]
+        return get_item(base_value, self.key)
 
     def __str__(self) -> str:
         return f"{self._base}[{self.key!r}]"

@@ -1,0 +1,198 @@
+"""GlobalState: every field it captures is noticed when it changes, on both back ends, and the
+accelerator reads torch's state the way the Python readers do."""
+
+from __future__ import annotations
+
+import contextlib
+
+import loom_guards
+import pytest
+import torch
+from loom_guards import GlobalState, simplify
+from loom_guards import _state as state
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+
+class NoopFunctionMode(TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+class NoopDispatchMode(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+@contextlib.contextmanager
+def default_dtype(dt):
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(dt)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(old)
+
+
+@contextlib.contextmanager
+def deterministic(on, warn_only=False):
+    old, old_warn = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.use_deterministic_algorithms(on, warn_only=warn_only)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(old, warn_only=old_warn)
+
+
+@contextlib.contextmanager
+def autocast_cache(on):
+    old = torch.is_autocast_cache_enabled()
+    torch.set_autocast_cache_enabled(on)
+    try:
+        yield
+    finally:
+        torch.set_autocast_cache_enabled(old)
+
+
+CHANGES = {
+    "grad_mode": torch.no_grad,
+    "inference_mode": torch.inference_mode,
+    "default_dtype": lambda: default_dtype(torch.float64),
+    "deterministic_algorithms": lambda: deterministic(True),
+    "deterministic_warn_only": lambda: deterministic(True, warn_only=True),
+    "autocast": lambda: torch.autocast("cpu", dtype=torch.bfloat16),
+    "autocast_cache": lambda: autocast_cache(False),
+    "torch_function": torch._C.DisableTorchFunctionSubclass,
+    "torch_function_modes": NoopFunctionMode,
+    "dispatch_modes": NoopDispatchMode,
+}
+
+EXPRESSIONS = {
+    "grad_mode": "torch.is_grad_enabled() == True, got False",
+    "inference_mode": "torch.is_inference_mode_enabled() == False, got True",
+    "default_dtype": "torch.get_default_dtype() == torch.float32, got torch.float64",
+    "deterministic_algorithms": "torch.are_deterministic_algorithms_enabled() == False, got True",
+    "autocast": "autocast (device, dtype) pairs enabled == off, got [cpu:bfloat16]",
+    "autocast_cache": "torch.is_autocast_cache_enabled() == True, got False",
+    "torch_function": "torch function state == enabled, got subclasses_disabled",
+    "torch_function_modes": "torch._C._len_torch_function_stack() == 0, got 1",
+    "dispatch_modes": "torch._C._len_torch_dispatch_stack() == 0, got 1",
+}
+
+
+def test_passes_where_captured(build):
+    check = build([GlobalState()])
+    assert check({}) is True
+    assert check.why_failed({}) is None
+
+
+@pytest.mark.parametrize("field", sorted(CHANGES))
+def test_each_field_change_fails(build, field):
+    check = build([GlobalState()])
+    with CHANGES[field]():
+        assert check({}) is False
+        why = check.why_failed({})
+        assert why is not None
+        if field in EXPRESSIONS:
+            assert why == EXPRESSIONS[field]
+    assert check({}) is True
+
+
+@pytest.mark.parametrize("field", sorted(CHANGES))
+def test_state_captured_inside_a_change(build, field):
+    with CHANGES[field]():
+        check = build([GlobalState()])
+        assert check({}) is True
+    assert check({}) is False
+    assert check.why_failed({}) is not None
+
+
+def test_autocast_dtype_change(build):
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        check = build([GlobalState()])
+        assert check({})
+        assert GlobalState().values["autocast"] == (("cpu", torch.bfloat16),)
+    with torch.autocast("cpu", dtype=torch.float16):
+        assert not check({})
+        assert check.why_failed({}) == (
+            "autocast (device, dtype) pairs enabled == [cpu:bfloat16], got [cpu:float16]"
+        )
+
+
+def test_functorch_transform(build):
+    check = build([GlobalState()])
+    seen = {}
+
+    def body(t):
+        seen["ok"] = check({})
+        seen["why"] = check.why_failed({})
+        return t
+
+    torch.func.vmap(body)(torch.randn(3, 2))
+    assert seen["ok"] is False
+    assert seen["why"] is not None
+    assert check({})
+
+
+def test_partial_state_only_checks_its_fields(build):
+    check = build([GlobalState({"grad_mode": True})])
+    with default_dtype(torch.float64):
+        assert check({})
+    with torch.no_grad():
+        assert check.why_failed({}) == "torch.is_grad_enabled() == True, got False"
+
+
+def test_merge_and_contradiction():
+    (merged,) = simplify([GlobalState({"grad_mode": True}), GlobalState({"default_dtype": torch.float32})])
+    assert merged.values == {"grad_mode": True, "default_dtype": torch.float32}
+    with pytest.raises(ValueError, match="contradictory"):
+        simplify([GlobalState({"grad_mode": True}), GlobalState({"grad_mode": False})])
+
+
+@pytest.mark.parametrize(
+    ("values", "error"),
+    [
+        ({"bogus": 1}, ValueError),
+        ({"grad_mode": 1}, TypeError),
+        ({"default_dtype": "float32"}, TypeError),
+        ({"dispatch_modes": -1}, TypeError),
+        ({"torch_function": "sometimes"}, ValueError),
+        ({"autocast": [("gpu?", torch.float16)]}, TypeError),
+        ({}, ValueError),
+        ([("grad_mode", True)], TypeError),
+    ],
+)
+def test_bad_state_values(values, error):
+    with pytest.raises(error):
+        GlobalState(values)
+
+
+def test_describe_lists_fields():
+    text = GlobalState().describe()
+    assert text.startswith("global state: inference_mode=False, grad_mode=True, default_dtype=torch.float32")
+    assert "autocast=off" in text and "dispatch_modes=0" in text
+    assert GlobalState.fields() == tuple(state.FIELDS)
+
+
+# c10::ScalarType numbers of the floating dtypes these tests use
+SCALAR_TYPES = {5: torch.float16, 6: torch.float32, 7: torch.float64, 15: torch.bfloat16}
+
+
+def _accel_view() -> dict:
+    """The accelerator's reading of the state, in the Python readers' terms."""
+    raw = loom_guards.compiler._accel.read_state(state.AUTOCAST_DEVICES)
+    raw["torch_function"] = ("enabled", "subclasses_disabled", "all_disabled")[raw["torch_function"]]
+    raw["default_dtype"] = SCALAR_TYPES[raw["default_dtype"]]
+    raw["autocast"] = tuple((dev, SCALAR_TYPES[code]) for dev, code in raw["autocast"])
+    return raw
+
+
+@pytest.mark.parametrize("field", [None, *sorted(CHANGES)])
+def test_accelerator_reads_state_like_python(backend, field):
+    if backend != "accel":
+        pytest.skip("accelerator only")
+    ctx = CHANGES[field]() if field else contextlib.nullcontext()
+    with ctx:
+        python_view = state.capture()
+        accel_view = _accel_view()
+    assert accel_view == python_view

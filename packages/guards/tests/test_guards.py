@@ -1,0 +1,305 @@
+"""Each guard kind: passes on the value it was built from, fails each way it should, with the right
+``why_failed`` text, on both back ends."""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections import OrderedDict, namedtuple
+
+import pytest
+import torch
+from loom_guards import (
+    Attr,
+    ConstantMatch,
+    DictKeys,
+    Guard,
+    GuardFailure,
+    Identity,
+    IsNone,
+    Item,
+    Length,
+    Local,
+    NoAliasing,
+    NotNone,
+    Relation,
+    TensorSize,
+    TypeMatch,
+)
+
+X = Local("x")
+
+
+def verdict(check, value, **more):
+    """(passes, why_failed) for locals {'x': value}; asserts the two agree."""
+    frame = {"x": value, **more}
+    ok = check(frame)
+    why = check.why_failed(frame)
+    assert type(ok) is bool
+    assert ok == (why is None), (ok, why)
+    return ok, why
+
+
+# -- None / not None ---------------------------------------------------------------------------------
+
+
+def test_is_none(build):
+    check = build([IsNone(X)])
+    assert verdict(check, None) == (True, None)
+    assert verdict(check, 0) == (False, "L['x'] is None, got 0")
+    assert verdict(check, []) == (False, "L['x'] is None, got []")
+
+
+def test_not_none(build):
+    check = build([NotNone(X)])
+    assert verdict(check, 0) == (True, None)
+    assert verdict(check, None) == (False, "L['x'] is not None, got None")
+
+
+def test_none_normal_forms():
+    assert ConstantMatch(X, None) == IsNone(X)
+    assert Identity(X, None) == IsNone(X)
+    assert TypeMatch(X, type(None)) == IsNone(X)
+
+
+# -- type and identity -------------------------------------------------------------------------------
+
+
+def test_type_match(build):
+    check = build([TypeMatch(X, int)])
+    assert verdict(check, 3) == (True, None)
+    assert verdict(check, True) == (False, "type(L['x']) is int, got bool")  # exact: no subclasses
+    assert verdict(check, 3.0) == (False, "type(L['x']) is int, got float")
+    assert verdict(check, None) == (False, "type(L['x']) is int, got NoneType")
+
+
+def test_type_match_user_class(build):
+    class Point:
+        pass
+
+    check = build([TypeMatch(X, Point)])
+    assert verdict(check, Point())[0]
+    ok, why = verdict(check, object())
+    assert not ok and why.endswith("Point, got object")
+
+
+def test_identity(build):
+    def f():
+        pass
+
+    def g():
+        pass
+
+    check = build([Identity(X, f)])
+    assert verdict(check, f) == (True, None)
+    ok, why = verdict(check, g)
+    assert not ok
+    assert why.startswith("L['x'] is <function") and "got <function" in why
+    assert isinstance(why, GuardFailure) and why.guard == Identity(X, f)
+    assert verdict(check, None)[0] is False
+
+
+def test_identity_of_unweakrefable_object(build):
+    check = build([Identity(X, len)])  # builtins cannot be weakly referenced: held strongly
+    assert verdict(check, len)[0]
+    assert not verdict(check, abs)[0]
+
+
+def test_identity_and_type_do_not_keep_objects_alive(build):
+    import gc
+    import weakref
+
+    class Temp:
+        pass
+
+    obj = Temp()
+    guards = [Identity(X, obj), TypeMatch(Local("y"), Temp)]
+    check = build(guards)
+    assert check({"x": obj, "y": obj})
+    probe = weakref.ref(obj)
+    del obj
+    gc.collect()
+    assert probe() is None  # the guard did not keep it alive
+    assert not check.alive
+    # nothing can pass an identity guard whose object died, not even None
+    assert not check({"x": None, "y": None})
+    assert check.why_failed({"x": None, "y": None}) is not None
+    assert not guards[0].alive
+
+
+# -- constants ----------------------------------------------------------------------------------------
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+
+
+P = namedtuple("P", "a b")
+
+
+@pytest.mark.parametrize(
+    ("expected", "good", "bad", "why"),
+    [
+        (3, 3, 4, "L['x'] == 3, got 4"),
+        (3, 3, 3.0, "L['x'] == 3, got 3.0 (float)"),
+        (1, 1, True, "L['x'] == 1, got True (bool)"),
+        (True, True, 1, "L['x'] == True, got 1 (int)"),
+        (2**70, 2**70, 2**70 + 1, f"L['x'] == {2**70}, got {2**70 + 1}"),
+        (2.5, 2.5, 2.25, "L['x'] == 2.5, got 2.25"),
+        (0.0, 0.0, -0.0, "L['x'] == 0.0, got -0.0"),
+        (math.nan, float("nan"), 1.0, "L['x'] == nan, got 1.0"),
+        (1 + 2j, 1 + 2j, 1 + 3j, "L['x'] == (1+2j), got (1+3j)"),
+        ("abc", "abc", "abd", "L['x'] == 'abc', got 'abd'"),
+        (b"ab", b"ab", "ab", "L['x'] == b'ab', got 'ab' (str)"),
+        ((1, (2, "a")), (1, (2, "a")), (1, (2.0, "a")), "L['x'] == (1, (2, 'a')), got (1, (2.0, 'a'))"),
+        ((1, 2), (1, 2), [1, 2], "L['x'] == (1, 2), got [1, 2] (list)"),
+        (P(1, 2), P(1, 2), (1, 2), "L['x'] == P(a=1, b=2), got (1, 2) (tuple)"),
+        (torch.Size([2, 3]), torch.Size([2, 3]), (2, 3), "L['x'] == torch.Size([2, 3]), got (2, 3) (tuple)"),
+        (torch.float32, torch.float32, torch.float64, "L['x'] == torch.float32, got torch.float64"),
+        (torch.device("cpu"), torch.device("cpu"), torch.device("meta"), "L['x'] == device(type='cpu'), got device(type='meta')"),
+        (Color.RED, Color.RED, Color.GREEN, "L['x'] == <Color.RED: 1>, got <Color.GREEN: 2>"),
+        (frozenset({1, 2}), frozenset({2, 1}), frozenset({1}), "L['x'] == frozenset({1, 2}), got frozenset({1})"),
+        (range(3), range(3), range(4), "L['x'] == range(0, 3), got range(0, 4)"),
+        (Ellipsis, Ellipsis, None, "L['x'] == Ellipsis, got None (NoneType)"),
+    ],
+)
+def test_constant_match(build, expected, good, bad, why):
+    check = build([ConstantMatch(X, expected)])
+    assert verdict(check, good) == (True, None)
+    assert verdict(check, bad) == (False, why)
+
+
+def test_constant_subclass_of_int_fails_without_calling_it(build):
+    class Evil(int):
+        def __eq__(self, other):
+            raise AssertionError("must not be called")
+
+        __hash__ = int.__hash__
+
+    check = build([ConstantMatch(X, 3)])
+    ok, why = verdict(check, Evil(3))
+    assert not ok and why.startswith("L['x'] == 3, got 3 (tests.test_guards.") and why.endswith(".Evil)")
+
+
+@pytest.mark.parametrize("value", [[1], {1: 2}, {1}, object(), (1, [2]), slice(1, 2), torch.tensor(1)])
+def test_constant_match_rejects_non_constants(value):
+    with pytest.raises(TypeError, match="ConstantMatch needs a constant"):
+        ConstantMatch(X, value)
+
+
+# -- lengths and dict keys ----------------------------------------------------------------------------
+
+
+def test_length(build):
+    check = build([Length(X, 2)])
+    assert verdict(check, [1, 2]) == (True, None)
+    assert verdict(check, (1, 2)) == (True, None)
+    assert verdict(check, {1: 1, 2: 2}) == (True, None)
+    assert verdict(check, "ab") == (True, None)
+    assert verdict(check, [1, 2, 3]) == (False, "len(L['x']) == 2, got 3")
+    assert verdict(check, ()) == (False, "len(L['x']) == 2, got 0")
+    ok, why = verdict(check, 5)  # no len(): fails, does not raise
+    assert not ok and why.startswith("len(L['x']) == 2, got 5 (checking raised TypeError")
+
+
+def test_dict_keys_in_order(build):
+    check = build([DictKeys(X, ["a", "b"])])
+    assert verdict(check, {"a": 1, "b": 2}) == (True, None)
+    assert verdict(check, {"b": 2, "a": 1}) == (False, "list(L['x'].keys()) == ['a', 'b'], got ['b', 'a']")
+    assert verdict(check, {"a": 1}) == (False, "list(L['x'].keys()) == ['a', 'b'], got ['a']")
+    assert verdict(check, {"a": 1, "b": 2, "c": 3})[0] is False
+    assert verdict(check, OrderedDict(a=1, b=2)) == (True, None)
+    od = OrderedDict(a=1, b=2)
+    od.move_to_end("a")  # the OrderedDict's order, not the underlying dict's
+    assert verdict(check, od) == (False, "list(L['x'].keys()) == ['a', 'b'], got ['b', 'a']")
+    assert verdict(check, ["a", "b"])[0] is False  # not a mapping
+
+
+def test_dict_keys_are_type_strict(build):
+    check = build([DictKeys(X, [1, 2])])
+    assert verdict(check, {1: "x", 2: "y"})[0]
+    assert verdict(check, {1.0: "x", 2: "y"}) == (False, "list(L['x'].keys()) == [1, 2], got [1.0, 2]")
+
+
+def test_dict_keys_implies_length():
+    assert Length(X, 2) in DictKeys(X, ["a", "b"]).implies()
+
+
+# -- aliasing and relations ---------------------------------------------------------------------------
+
+
+def test_no_aliasing(build):
+    a, b = torch.randn(2), torch.randn(2)
+    check = build([NoAliasing([Local("a"), Local("b"), Local("c")])])
+    assert check({"a": a, "b": b, "c": 3})
+    assert not check({"a": a, "b": a, "c": 3})
+    assert check.why_failed({"a": a, "b": b, "c": a}) == "L['a'] is not L['c'], got the same object"
+
+
+def test_relation(build):
+    s0, s1 = TensorSize(Local("x"), 0), TensorSize(Local("y"), 0)
+    rel = Relation("s0 > 1 and s0 == s1", {"s0": s0, "s1": s1})
+    assert rel.describe() == "s0 > 1 and s0 == s1 (where s0 = L['x'].size()[0], s1 = L['y'].size()[0])"
+    check = build([rel])
+    assert check({"x": torch.randn(4), "y": torch.randn(4, 2)})
+    assert check.why_failed({"x": torch.randn(1), "y": torch.randn(1)}) == "s0 > 1 and s0 == s1, got s0=1, s1=1"
+    assert not check({"x": torch.randn(3), "y": torch.randn(4)})
+    assert not check({"x": [1, 2], "y": torch.randn(2)})  # not a tensor: the size cannot be read
+
+
+def test_relation_over_ints_and_builtins(build):
+    rel = Relation("min(a, b) * 2 + abs(c) <= 10", {"a": Local("a"), "b": Local("b"), "c": Local("c")})
+    check = build([rel])
+    assert check({"a": 2, "b": 3, "c": -6})
+    assert not check({"a": 3, "b": 3, "c": -6})
+    assert not check({"a": 2.0, "b": 3, "c": -6})  # symbols must be ints
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["s0 >", "s0.real > 1", "s0 > x", "__import__('os')", "s0 in (1, 2)", "s0 > 1.5", "[s0]", "max(s0, key=1)"],
+)
+def test_relation_rejects_bad_expressions(expr):
+    with pytest.raises(ValueError):
+        Relation(expr, {"s0": Local("x")})
+
+
+def test_relation_bad_symbols():
+    with pytest.raises(TypeError):
+        Relation("s0 > 1", {"s0": "L['x']"})
+    with pytest.raises(ValueError):
+        Relation("1 > 0", {"s0": Local("x")})  # uses no symbol
+    with pytest.raises(TypeError):
+        Relation(3, {"s0": Local("x")})
+
+
+# -- chained sources in guards ------------------------------------------------------------------------
+
+
+def test_guards_on_chained_sources(build):
+    def f(a, b=2, *, c=3):
+        return a
+
+    check = build(
+        [
+            ConstantMatch(Item(Attr(Local("f"), "__defaults__"), 0), 2),
+            ConstantMatch(Item(Attr(Local("f"), "__kwdefaults__"), "c"), 3),
+        ]
+    )
+    assert check({"f": f})
+    f.__defaults__ = (5,)
+    assert check.why_failed({"f": f}) == "L['f'].__defaults__[0] == 2, got 5"
+    assert not check({"f": f})
+
+
+def test_guard_values_are_comparable_and_hashable():
+    assert TypeMatch(X, int) == TypeMatch(X, int)
+    assert len({TypeMatch(X, int), TypeMatch(X, int), TypeMatch(X, float)}) == 2
+    assert ConstantMatch(X, 1) != ConstantMatch(X, True)
+    assert ConstantMatch(X, 0.0) != ConstantMatch(X, -0.0)
+    assert ConstantMatch(X, math.nan) == ConstantMatch(X, float("nan"))
+    assert Length(X, 1) != Length(Local("y"), 1)
+    with pytest.raises(AttributeError):
+        Length(X, 1).n = 2
+    assert Guard.__subclasses__()  # every kind is a Guard
