@@ -283,3 +283,34 @@ def test_hook_off_without_callback():
     fh.set_callback(None)
     add(1)
     assert seen == []
+
+
+def test_skip_is_a_singleton_that_survives_copy_and_pickle():
+    import copy
+    import pickle
+
+    assert repr(fh.SKIP) == "loom_framehook.SKIP"
+    assert copy.copy(fh.SKIP) is fh.SKIP
+    assert copy.deepcopy(fh.SKIP) is fh.SKIP
+    assert pickle.loads(pickle.dumps(fh.SKIP)) is fh.SKIP
+    with pytest.raises(TypeError):
+        type(fh.SKIP)()
+
+
+def test_entry_subclass_carries_data():
+    class TaggedEntry(fh.Entry):
+        pass
+
+    def cb(frame):
+        if frame.f_code is add.__code__:
+            e = TaggedEntry(mul.__code__, lambda frame: True)
+            e.tag = "compiled-v1"
+            return e
+        return fh.SKIP
+
+    with fh.callback(cb):
+        assert add(2, b=5) == 10
+        assert add(3) == 6
+    (entry,) = fh.entries(add.__code__)
+    assert isinstance(entry, TaggedEntry) and entry.tag == "compiled-v1" and entry.hits == 1
+    assert "mul" in repr(entry)
