@@ -314,3 +314,28 @@ def test_entry_subclass_carries_data():
     (entry,) = fh.entries(add.__code__)
     assert isinstance(entry, TaggedEntry) and entry.tag == "compiled-v1" and entry.hits == 1
     assert "mul" in repr(entry)
+
+
+def helper_called_by_replacement(x):
+    return x + 100
+
+
+def calls_helper(a, b=2):
+    return helper_called_by_replacement(a * b)
+
+
+def test_replacement_frame_never_reaches_callback_but_its_callees_do():
+    seen = []
+
+    def cb(frame):
+        seen.append(frame.f_code)
+        if frame.f_code is add.__code__:
+            return fh.Entry(calls_helper.__code__, lambda frame: True)
+        return None  # never SKIP: every frame that reaches the callback is recorded
+
+    with fh.callback(cb):
+        assert add(3) == 106  # miss: the callback stores the entry, the replacement runs
+        assert add(4) == 108  # hit
+    assert calls_helper.__code__ not in seen
+    assert seen.count(add.__code__) == 1
+    assert seen.count(helper_called_by_replacement.__code__) == 2
