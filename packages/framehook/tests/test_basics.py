@@ -339,3 +339,19 @@ def test_replacement_frame_never_reaches_callback_but_its_callees_do():
     assert calls_helper.__code__ not in seen
     assert seen.count(add.__code__) == 1
     assert seen.count(helper_called_by_replacement.__code__) == 2
+
+
+def test_frame_counters_add_up():
+    def cb(frame):
+        if frame.f_code is add.__code__:
+            return fh.Entry(mul.__code__, lambda frame: frame.f_locals["a"] < 5)
+        return fh.SKIP
+
+    with fh.callback(cb):
+        for i in range(10):
+            add(i)
+    s = fh.stats()
+    assert s["frames"] == s["skipped"] + s["cache_hits"] + s["callback_calls"]
+    assert s["cache_hits"] == 4  # a = 1..4; every a >= 5 fails all guards: the callback again
+    assert s["cache_misses"] == 5
+    assert len(fh.entries(add.__code__)) == 6
