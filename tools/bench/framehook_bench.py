@@ -240,7 +240,7 @@ def deepest(mode, high=200_000):
         if ok:
             lo = probe
             if probe >= high:
-                return lo, False
+                return lo, None  # reached the cap
             probe = min(probe * 2, high)
         else:
             hi, crashed = probe, crash
@@ -258,7 +258,8 @@ def bench_depth():
     out = {}
     for mode in ("off", "skip", "replace"):
         depth, crashed = deepest(mode)
-        out[mode] = {"depth": depth, "fails_by": "crash (C stack)" if crashed else "RecursionError"}
+        fails_by = "crash" if crashed else ("RecursionError" if crashed is not None else "(cap)")
+        out[mode] = {"depth": depth, "fails_by": fails_by}
     return out
 
 
@@ -279,7 +280,7 @@ def measure(args):
 
 def report(results):
     cols = [r["python"] for r in results]
-    width = 14
+    width = 16
 
     def row(label, values, fmt="{:+.1f}"):
         cells = "".join((fmt.format(v) if isinstance(v, (int, float)) else str(v)).rjust(width) for v in values)
@@ -314,10 +315,10 @@ def report(results):
     ]:
         row(label, [c[key] for c in calls])
     if all("depth" in r for r in results):
-        print("deepest recursion reached with sys.setrecursionlimit(10**6)")
+        print("deepest recursion reached with sys.setrecursionlimit(10**6) (probes stop at 200000)")
         for mode, label in [("off", "no hook"), ("skip", "hook, every code SKIP"), ("replace", "hook, every frame replaced")]:
             row(label, [f"{r['depth'][mode]['depth']}" for r in results], "{}")
-            row("  then fails by", [r["depth"][mode]["fails_by"].split(" ")[0] for r in results], "{}")
+            row("  then fails by", [r["depth"][mode]["fails_by"] for r in results], "{}")
 
 
 def all_pythons(args):

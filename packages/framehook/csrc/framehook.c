@@ -70,10 +70,6 @@ static int fh_trace_callbacks = 0;            /* 1: trace/profile functions see 
 static PyObject *fh_thread_key = NULL;        /* key of our object in each thread state dict */
 static PyObject *fh_skip = NULL;              /* the SKIP singleton */
 
-/* The frame currently being forwarded to the chained eval function on this thread: if it comes back
- * to us (the foreign function chains to us too), it runs on the default evaluator instead of
- * looping forever. */
-static FH_THREAD_LOCAL fh_frame *fh_forwarding = NULL;
 
 static PyObject *fh_eval(PyThreadState *tstate, fh_frame *frame, int throwflag);
 
@@ -115,7 +111,20 @@ static PyTypeObject FhThreadType;
 static PyTypeObject SkipType;
 static PyTypeObject CallbackContextType;
 
-static FH_THREAD_LOCAL FhThread *fh_tls = NULL; /* borrowed: the thread state dict owns it */
+/* This OS thread's view of loom_framehook, in one thread-local block (one TLS address computation):
+ *   thread     our per-thread object for `tstate` (borrowed: that thread state's dict owns it), or NULL
+ *   tstate     the thread state `thread` was looked up for: the eval function compares it with the
+ *              thread state it is handed, so an OS thread that runs several thread states one after
+ *              the other (PyGILState cycles, interpreter switches) never uses another one's callback
+ *   forwarding the frame being forwarded to the chained eval function: if it comes back to us (the
+ *              foreign function chains to us too), it runs on the default evaluator, no loop */
+typedef struct {
+    FhThread *thread;
+    PyThreadState *tstate;
+    fh_frame *forwarding;
+} FhLocal;
+
+static FH_THREAD_LOCAL FhLocal fh_local = {NULL, NULL, NULL};
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Per-code state in co_extra                                                                       */
@@ -221,8 +230,9 @@ static void fh_deactivate(void);
 
 static void FhThread_dealloc(FhThread *self)
 {
-    if (fh_tls == self) {
-        fh_tls = NULL;
+    if (fh_local.thread == self) {
+        fh_local.thread = NULL;
+        fh_local.tstate = NULL; /* look again: a new thread state may reuse the address */
     }
     PyObject *callback = self->callback;
     self->callback = NULL;
@@ -243,19 +253,40 @@ static PyTypeObject FhThreadType = {
     .tp_doc = "loom_framehook's per-thread state (internal).",
 };
 
+/* Point fh_local at `tstate`'s object (NULL if it has none). Returns it, borrowed. */
+static FH_NOINLINE FhThread *fh_thread_rebind(PyThreadState *tstate)
+{
+    /* Read the dict without creating one (PyThreadState_GetDict would): this also runs while a thread
+     * state is being cleared, when a new dict would never be freed. */
+    PyObject *dict = tstate->dict;
+    PyObject *found = dict != NULL ? PyDict_GetItemWithError(dict, fh_thread_key) : NULL;
+    if (found == NULL) {
+        PyErr_Clear(); /* a failed lookup means "none": the hook must not raise here */
+    }
+    fh_local.thread = (found != NULL && Py_IS_TYPE(found, &FhThreadType)) ? (FhThread *)found : NULL;
+    fh_local.tstate = tstate;
+    return fh_local.thread;
+}
+
 /* This thread's state, created on demand. Returns a borrowed reference, or NULL (error set only if
  * create was requested and failed). */
 static FhThread *fh_thread_get(int create)
 {
-    if (fh_tls != NULL || !create) {
-        return fh_tls;
+    PyThreadState *tstate = PyThreadState_Get();
+    FhThread *t = (fh_local.tstate == tstate) ? fh_local.thread : fh_thread_rebind(tstate);
+    if (t != NULL || !create) {
+        return t;
+    }
+    if (PyThreadState_GetInterpreter(tstate) != PyInterpreterState_Main()) {
+        PyErr_SetString(PyExc_RuntimeError, "loom_framehook works in the main interpreter only");
+        return NULL;
     }
     PyObject *dict = PyThreadState_GetDict();
     if (dict == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "loom_framehook: this thread has no thread state dict");
         return NULL;
     }
-    FhThread *t = PyObject_New(FhThread, &FhThreadType);
+    t = PyObject_New(FhThread, &FhThreadType);
     if (t == NULL) {
         return NULL;
     }
@@ -268,7 +299,8 @@ static FhThread *fh_thread_get(int create)
         return NULL;
     }
     Py_DECREF(t); /* the thread state dict owns it; it dies with the thread */
-    fh_tls = t;
+    fh_local.thread = t;
+    fh_local.tstate = tstate;
     return t;
 }
 
@@ -278,12 +310,13 @@ static FhThread *fh_thread_get(int create)
 
 static _PyFrameEvalFunction fh_current_eval(void)
 {
-    return _PyInterpreterState_GetEvalFrameFunc(PyThreadState_GetInterpreter(PyThreadState_Get()));
+    /* The main interpreter's: no thread state needed (this also runs while a thread state is cleared). */
+    return _PyInterpreterState_GetEvalFrameFunc(PyInterpreterState_Main());
 }
 
 static void fh_set_eval(_PyFrameEvalFunction f)
 {
-    _PyInterpreterState_SetEvalFrameFunc(PyThreadState_GetInterpreter(PyThreadState_Get()), f);
+    _PyInterpreterState_SetEvalFrameFunc(PyInterpreterState_Main(), f);
 }
 
 /* A thread gained a callback. The first one installs the eval function; if another PEP 523 user
@@ -325,13 +358,13 @@ static void fh_deactivate(void)
 static FH_NOINLINE PyObject *fh_run_chained(PyThreadState *tstate, fh_frame *frame, int throwflag)
 {
     _PyFrameEvalFunction chained = fh_chained;
-    if (chained == NULL || fh_forwarding == frame) {
+    if (chained == NULL || fh_local.forwarding == frame) {
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
-    fh_frame *outer = fh_forwarding;
-    fh_forwarding = frame;
+    fh_frame *outer = fh_local.forwarding;
+    fh_local.forwarding = frame;
     PyObject *result = chained(tstate, frame, throwflag);
-    fh_forwarding = outer;
+    fh_local.forwarding = outer;
     return result;
 }
 
@@ -953,6 +986,10 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
     for (Py_ssize_t i = 0; i < extra->n; i++) {
         EntryObject *entry = (EntryObject *)Py_NewRef(extra->entries[i]);
         unsigned long long version = extra->version;
+        if (FH_UNLIKELY(entry->guard == NULL || entry->code == NULL)) {
+            Py_DECREF(entry); /* cleared by the cycle collector: never matches */
+            continue;
+        }
         fh_stats.guard_calls++;
         PyObject *verdict = PyObject_CallOneArg(entry->guard, (PyObject *)view);
         int truth = -1;
@@ -1004,11 +1041,12 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
 
 static PyObject *fh_eval(PyThreadState *tstate, fh_frame *frame, int throwflag)
 {
-    if (FH_UNLIKELY(fh_chained != NULL) && FH_UNLIKELY(fh_forwarding == frame)) {
+    FhLocal *local = &fh_local;
+    if (FH_UNLIKELY(fh_chained != NULL) && FH_UNLIKELY(local->forwarding == frame)) {
         /* Our own frame came back through the chained eval function: run it, don't loop. */
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
-    FhThread *t = fh_tls;
+    FhThread *t = FH_LIKELY(local->tstate == tstate) ? local->thread : fh_thread_rebind(tstate);
     if (t == NULL || t->callback == NULL || t->disabled || throwflag || !fh_frame_is_first_entry(frame)) {
         return fh_run_default(tstate, frame, throwflag);
     }

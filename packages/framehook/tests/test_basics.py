@@ -284,3 +284,75 @@ def test_hook_off_without_callback():
     fh.set_callback(None)
     add(1)
     assert seen == []
+
+
+def test_skip_is_a_singleton_that_survives_copy_and_pickle():
+    import copy
+    import pickle
+
+    assert repr(fh.SKIP) == "loom_framehook.SKIP"
+    assert copy.copy(fh.SKIP) is fh.SKIP
+    assert copy.deepcopy(fh.SKIP) is fh.SKIP
+    assert pickle.loads(pickle.dumps(fh.SKIP)) is fh.SKIP
+    with pytest.raises(TypeError):
+        type(fh.SKIP)()
+
+
+def test_entry_subclass_carries_data():
+    class TaggedEntry(fh.Entry):
+        pass
+
+    def cb(frame):
+        if frame.f_code is add.__code__:
+            e = TaggedEntry(mul.__code__, lambda frame: True)
+            e.tag = "compiled-v1"
+            return e
+        return fh.SKIP
+
+    with fh.callback(cb):
+        assert add(2, b=5) == 10
+        assert add(3) == 6
+    (entry,) = fh.entries(add.__code__)
+    assert isinstance(entry, TaggedEntry) and entry.tag == "compiled-v1" and entry.hits == 1
+    assert "mul" in repr(entry)
+
+
+def helper_called_by_replacement(x):
+    return x + 100
+
+
+def calls_helper(a, b=2):
+    return helper_called_by_replacement(a * b)
+
+
+def test_replacement_frame_never_reaches_callback_but_its_callees_do():
+    seen = []
+
+    def cb(frame):
+        seen.append(frame.f_code)
+        if frame.f_code is add.__code__:
+            return fh.Entry(calls_helper.__code__, lambda frame: True)
+        return None  # never SKIP: every frame that reaches the callback is recorded
+
+    with fh.callback(cb):
+        assert add(3) == 106  # miss: the callback stores the entry, the replacement runs
+        assert add(4) == 108  # hit
+    assert calls_helper.__code__ not in seen
+    assert seen.count(add.__code__) == 1
+    assert seen.count(helper_called_by_replacement.__code__) == 2
+
+
+def test_frame_counters_add_up():
+    def cb(frame):
+        if frame.f_code is add.__code__:
+            return fh.Entry(mul.__code__, lambda frame: frame.f_locals["a"] < 5)
+        return fh.SKIP
+
+    with fh.callback(cb):
+        for i in range(10):
+            add(i)
+    s = fh.stats()
+    assert s["frames"] == s["skipped"] + s["cache_hits"] + s["callback_calls"]
+    assert s["cache_hits"] == 4  # a = 1..4; every a >= 5 fails all guards: the callback again
+    assert s["cache_misses"] == 5
+    assert len(fh.entries(add.__code__)) == 6

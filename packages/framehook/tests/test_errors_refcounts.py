@@ -370,3 +370,103 @@ def test_replacement_does_not_keep_closure_or_namespace_alive():
     gc.collect()
     assert ref() is None, "the closure cell outlived the call"
     assert ns_ref() is None, "the exec'd namespace outlived the call"
+
+
+def many(a, b, c, d, e, f, g, h, i, j, *rest, k1=1, k2=2, k3=3, **extra):
+    return ("original", a, j, rest, k1, k3, extra)
+
+
+def many_copy(a, b, c, d, e, f, g, h, i, j, *rest, k1=1, k2=2, k3=3, **extra):
+    return ("copy", a, j, rest, k1, k3, extra)
+
+
+def test_replacement_with_many_arguments():
+    """More arguments than the hook's on-stack array: positional, *args, keyword-only, **kwargs."""
+    sentinel = object()
+
+    def cb(frame):
+        if frame.f_code is many.__code__:
+            return fh.Entry(many_copy.__code__, lambda frame: True)
+        return fh.SKIP
+
+    before = sys.getrefcount(sentinel)
+    with fh.callback(cb):
+        for _ in range(3):
+            got = many(sentinel, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, k3=sentinel, z=sentinel, y=1)
+            assert got == ("copy", sentinel, 10, (11, 12), 1, sentinel, {"z": sentinel, "y": 1})
+            assert many(*range(10)) == ("copy", 0, 9, (), 1, 3, {})
+    del got
+    fh.clear()
+    gc.collect()
+    assert sys.getrefcount(sentinel) == before
+
+
+def test_posonly_name_in_kwargs_is_passed_through():
+    def po(a, /, **kw):
+        return ("original", a, kw)
+
+    def po_copy(a, /, **kw):
+        return ("copy", a, kw)
+
+    def cb(frame):
+        if frame.f_code is po.__code__:
+            return po_copy.__code__
+        return fh.SKIP
+
+    with fh.callback(cb):
+        assert po(1, a=2) == ("copy", 1, {"a": 2})
+
+
+def test_argument_errors_of_the_api():
+    with pytest.raises(TypeError):
+        fh.clear(target.__code__, target.__code__)
+    with pytest.raises(TypeError):
+        fh.check_replacement(target.__code__)
+    with pytest.raises(TypeError):
+        fh.callback()
+
+    class BadBool:
+        def __bool__(self):
+            raise Boom("bool")
+
+    with pytest.raises(Boom):
+        fh.set_trace_callbacks(BadBool())
+    assert fh.set_trace_callbacks(False) is False
+
+
+def test_callback_context_misuse():
+    ctx = fh.callback(lambda frame: None)
+    with pytest.raises(RuntimeError, match="was not entered"):
+        ctx.__exit__(None, None, None)
+    with ctx:
+        with pytest.raises(RuntimeError, match="already entered"):
+            ctx.__enter__()
+    with ctx:  # reusable once exited
+        assert fh.is_installed()
+    assert not fh.is_installed()
+
+
+def test_test_hook_misuse():
+    from loom_framehook import _framehook
+
+    with pytest.raises(ValueError, match="unknown test hook kind"):
+        _framehook._install_test_hook("bogus")
+    _framehook._install_test_hook("foreign")
+    try:
+        with pytest.raises(RuntimeError, match="already installed"):
+            _framehook._install_test_hook("foreign")
+    finally:
+        _framehook._install_test_hook("off")
+
+
+def test_allocation_failures_surface_as_memory_error():
+    """Each allocation in turn fails during hooked calls (misses and hits): MemoryError, no crash, no leak."""
+    import subprocess
+    from pathlib import Path
+
+    pytest.importorskip("_testcapi")
+    program = Path(__file__).parent / "nomemory_program.py"
+    proc = subprocess.run([sys.executable, "-X", "dev", str(program), "60"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "refs 2->2" in proc.stdout

@@ -189,3 +189,23 @@ def test_thread_without_callback_runs_original_even_with_entries():
         t.join()
         assert out == [6]
         assert work(5) == -5
+
+
+def test_subinterpreter_is_refused(tmp_path):
+    testcapi = __import__("pytest").importorskip("_testcapi")
+    out = tmp_path / "out.txt"
+    code = (
+        "import loom_framehook as fh\n"
+        "try:\n"
+        "    fh.set_callback(lambda frame: None)\n"
+        "    result = 'accepted'\n"
+        "except RuntimeError as exc:\n"
+        "    result = str(exc)\n"
+        "except ImportError as exc:\n"
+        "    result = 'import refused: ' + str(exc)\n"
+        f"open({str(out)!r}, 'w').write(result)\n"
+    )
+    assert testcapi.run_in_subinterp(code) == 0
+    result = out.read_text()
+    assert result == "loom_framehook works in the main interpreter only" or result.startswith("import refused")
+    assert not fh.is_installed()
