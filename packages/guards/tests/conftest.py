@@ -5,8 +5,9 @@ from __future__ import annotations
 import functools
 import os
 
-import loom_guards
 import pytest
+
+import loom_guards
 
 BACKENDS = ["accel", "pure"]
 

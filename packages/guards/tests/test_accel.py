@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-import loom_guards
 import pytest
 import torch
+
+import loom_guards
 from loom_guards import (
     ConstantMatch,
     Local,

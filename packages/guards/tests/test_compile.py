@@ -6,9 +6,10 @@ from __future__ import annotations
 import builtins
 import types
 
-import loom_guards
 import pytest
 import torch
+
+import loom_guards
 from loom_guards import (
     Attr,
     Builtin,

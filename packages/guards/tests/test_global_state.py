@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 
-import loom_guards
 import pytest
 import torch
-from loom_guards import GlobalState, simplify
-from loom_guards import _state as state
 from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import TorchDispatchMode
+
+import loom_guards
+from loom_guards import GlobalState, simplify
+from loom_guards import _state as state
 
 
 class NoopFunctionMode(TorchFunctionMode):

@@ -9,6 +9,7 @@ from collections import OrderedDict, namedtuple
 
 import pytest
 import torch
+
 from loom_guards import (
     Attr,
     ConstantMatch,

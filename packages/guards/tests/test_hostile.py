@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+
 from loom_guards import (
     Attr,
     ConstantMatch,

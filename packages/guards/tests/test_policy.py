@@ -9,6 +9,7 @@ import warnings
 
 import pytest
 import torch
+
 from loom_guards import Local, RecompileLimitWarning, RecompilePolicy, TensorMatch, compile
 
 

@@ -8,6 +8,7 @@ import types
 
 import pytest
 import torch
+
 from loom_guards import (
     Attr,
     Builtin,

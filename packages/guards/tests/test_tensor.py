@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+
 from loom_guards import Local, TensorMatch, simplify
 
 X = Local("x")
