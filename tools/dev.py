@@ -38,13 +38,14 @@ THIRD_PARTY = [
     "matplotlib",
     "pytest",
     "pytest-xdist",
+    "coverage",  # loom-framehook's tests check that coverage keeps working under the hook
     "ruff",
     "hatchling",
     "setuptools",
     "editables",  # hatchling builds editable wheels with it
 ]
 SIDE_PYTHONS = ["3.12", "3.13"]  # loom-framehook is also tested on these; torch is not needed there
-SIDE_THIRD_PARTY = ["pytest", "hatchling", "setuptools", "editables"]
+SIDE_THIRD_PARTY = ["pytest", "coverage", "hatchling", "setuptools", "editables"]
 
 
 def log(message: str) -> None:
