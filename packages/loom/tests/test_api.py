@@ -104,3 +104,17 @@ def test_disable_bad_arguments():
 def test_allow_in_graph_refuses_non_callables():
     with pytest.raises(TypeError, match="expects a callable"):
         loom.allow_in_graph(5)
+
+
+def test_skipfiles_never_skip_all_of_site_packages():
+    import os
+    import sysconfig
+
+    from loom import skipfiles
+
+    site = sysconfig.get_paths()["purelib"].rstrip(os.sep) + os.sep
+    assert site not in skipfiles._PACKAGE_PATHS and site not in skipfiles._STDLIB_PATHS
+    fake = compile("def f(): pass", os.path.join(site, "some_library", "model.py"), "exec").co_consts[0]
+    assert not skipfiles.is_library_code(fake)
+    torch_code = torch.nn.Module.__call__.__code__
+    assert skipfiles.is_library_code(torch_code)

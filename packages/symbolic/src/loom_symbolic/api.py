@@ -167,6 +167,7 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     graph = CapturedGraph(name, graph_module, [i.example for i in output.inputs], [i.source for i in output.inputs])
     call = PyCodegen()
     call.cellvars = frozenset(cellvars)
+    call.share_sources([i.source for i in output.inputs])
     call.extend(version.load_global_callable(name))
     for graph_input in output.inputs:
         call.load_source(graph_input.source)

@@ -109,6 +109,8 @@ class PyCodegen:
         self.cell_names: dict[int, Any] = {}
         #: Cell variables the rewritten code keeps (graph breaks): arguments among them are cells.
         self.cellvars: frozenset[str] = frozenset()
+        #: Sources loaded more than once: source → (temporary, already stored).
+        self._source_temps: dict[Any, tuple[str, bool]] = {}
 
     # -- primitives --------------------------------------------------------------------------------
     def emit(self, opname: str, arg: Any = _NO_ARG) -> None:
@@ -137,11 +139,35 @@ class PyCodegen:
         self.call(argc)
 
     def load_source(self, source: Any) -> None:
-        """Push the value ``source`` reaches from the frame."""
+        """Push the value ``source`` reaches from the frame (from a temporary if it was shared)."""
+        cached = self._source_temps.get(source)
+        if cached is not None:
+            if cached[1]:
+                self.emit("LOAD_FAST", cached[0])
+                return
+            loader = SOURCE_LOADERS.get(type(source).__name__)
+            loader(self, source)
+            self.emit("COPY", 1)
+            self.emit("STORE_FAST", cached[0])
+            self._source_temps[source] = (cached[0], True)
+            return
         loader = SOURCE_LOADERS.get(type(source).__name__)
         if loader is None:
             raise Unsupported(f"rebuilding a value reached as {source}", f"no loader for {type(source).__name__} sources")
         loader(self, source)
+
+    def share_sources(self, sources: list[Any]) -> None:
+        """Load each prefix that several of ``sources`` go through only once (kept in a temporary):
+        ``self._modules['blocks']`` is read once for all the parameters below it."""
+        counts: dict[Any, int] = {}
+        for source in sources:
+            base = getattr(source, "base", None)
+            while base is not None:
+                counts[base] = counts.get(base, 0) + 1
+                base = getattr(base, "base", None)
+        for prefix, uses in counts.items():
+            if uses > 1 and type(prefix).__name__ not in ("Local", "Global", "Closure", "Const"):
+                self._source_temps[prefix] = (self.new_temp(), False)
 
     def new_temp(self) -> str:
         self._temp_count += 1

@@ -132,7 +132,8 @@ class OutputGraph:
         example = self._run_fake(run, [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()})
         node = self.graph.create_node(kind, target, node_args, node_kwargs)
         if tx is not None:
-            node.meta["stack_trace"] = tx.stack_trace_line()
+            # The user's file, line and function; the source text is read only when someone asks.
+            node.meta["loom_location"] = tx.location()
         mutating = _is_mutating(kind, target, node_kwargs)
         node.meta["mutates"] = mutating
         return self.wrap_result(node, example, mutating)

@@ -163,11 +163,6 @@ class InstructionTranslator:
         line = self.current.lineno if self.current is not None else self.code.co_firstlineno
         return Location(self.code.co_filename, line, self.code.co_qualname)
 
-    def stack_trace_line(self) -> str:
-        """A one-line traceback entry for FX node metadata."""
-        loc = self.location()
-        return f'File "{loc.filename}", line {loc.lineno}, in {loc.function}\n    {loc.source_line}'
-
     # -- the stack ---------------------------------------------------------------------------------
     def push(self, value: Variable) -> None:
         self.stack.append(value)
