@@ -59,7 +59,10 @@ def check(fn: types.FunctionType, *args: Any, graphs: int | None = 1, **kwargs: 
     assert_same(loom_args, eager_args)
     assert_same(loom_kwargs, eager_kwargs)
     assert_same(_snapshot_globals(fn), globals_after_eager)
-    if graphs is not None:
+    assert not translation.breaks, translation.dump()
+    if graphs is None:
+        assert len(translation.graphs) <= 1, translation.dump()  # captured in one piece
+    else:
         assert len(translation.graphs) == graphs, translation.dump()
     return translation
 

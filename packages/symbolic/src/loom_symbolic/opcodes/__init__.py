@@ -30,6 +30,6 @@ def handler(*opnames: str) -> Callable[[Handler], Handler]:
 
 
 from ..versions import current as _version  # noqa: E402
-from . import build, calls, control, exceptions, names, operators, stack  # noqa: E402, F401  (they register handlers)
+from . import build, calls, control, exceptions, matching, names, operators, stack  # noqa: E402, F401  (they register handlers)
 
 _version.register(handler)

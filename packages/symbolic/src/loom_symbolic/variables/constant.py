@@ -82,6 +82,10 @@ class ConstantVariable(Variable):
             raise UserError(f"attribute {name!r} of {self.value!r}", str(exc), exc_type=AttributeError) from exc
         if is_constant_value(value):
             return ConstantVariable(value)
+        if isinstance(value, type):
+            from .builder import wrap_constant_like
+
+            return wrap_constant_like(value)
         if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
             from .functions import MethodVariable
 
@@ -93,6 +97,11 @@ class ConstantVariable(Variable):
     ) -> Variable:
         if not isinstance(self.value, _PURE_RECEIVERS):
             raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
+        if isinstance(self.value, str) and name == "join" and len(args) == 1 and not args[0].is_python_constant():
+            from .containers import TupleVariable
+            from .iterators import iterate
+
+            args = [TupleVariable(iterate(tx, args[0]).unpack(tx))]  # str.join takes any iterable
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name == "format":
                 raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")

@@ -148,18 +148,36 @@ def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variabl
     return None
 
 
-def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    from .objects import UserObjectVariable
+#: Binary operator → (method, reflected method) Python looks up.
+_DUNDERS = {
+    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
+    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
+    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
+    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
+    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
+    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
+    operator.rshift: ("__rshift__", "__rrshift__"),
+    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"), operator.lt: ("__lt__", "__gt__"),
+    operator.le: ("__le__", "__ge__"), operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
+}
 
-    if not isinstance(left, UserObjectVariable):
+
+def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
+    ``==`` on objects without ``__eq__`` of their own compares identity."""
+    names = _DUNDERS.get(INPLACE.get(op, op))
+    if names is None:
         return None
-    name = f"__{op.__name__.strip('_')}__"
-    if not hasattr(type(left.value), name):
-        return None
-    result = left.call_method(tx, name, [right], {})
-    if result.is_python_constant() and result.as_python_constant() is NotImplemented:
-        return None
-    return result
+    attempts = [(left, names[0], right), (right, names[1], left)]
+    for receiver, name, other in attempts:
+        if _has_python_special(receiver, name):
+            result = receiver.call_method(tx, name, [other], {})
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return result
+    if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
+        # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
+        return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
+    return None
 
 
 class _NoObject:
