@@ -23,16 +23,16 @@ def case(*args, graphs=None, **kwargs):
 
 
 X = torch.randn(3, 4)
-I = torch.randint(1, 8, (3, 4))
+INTS = torch.randint(1, 8, (3, 4))
 
 
 # -- every binary operator, plain and in place, on tensors and ints ---------------------------------------
-@case(I)
+@case(INTS)
 def int_tensor_every_binary_operator(t):
     return t + 2, t - 2, t * 2, t // 2, t % 3, t ** 2, t & 5, t | 8, t ^ 3, t << 1, t >> 1, t / 2
 
 
-@case(I)
+@case(INTS)
 def int_tensor_every_inplace_operator(t):
     a = t.clone()
     a += 1
@@ -173,7 +173,7 @@ def three_level_nonlocal(x):
 
 @case(X)
 def closure_over_loop_variable_is_late_bound(x):
-    fns = [lambda: i for i in range(3)]
+    fns = [lambda: i for i in range(3)]  # noqa: B023 - late binding is what is tested
     return x * fns[0](), [f() for f in fns]
 
 
