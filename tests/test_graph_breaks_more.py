@@ -1,0 +1,411 @@
+"""Graph breaks, continued: each kind of break in each kind of context, with predicted counts.
+
+PYTEST_DONT_REWRITE: the cases use ``assert`` themselves, and their messages must be Python's own.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import torch
+from breaks_harness import compare
+
+import loom
+
+CASES = []
+
+
+def case(*args, graphs, breaks, **kwargs):
+    def register(fn):
+        CASES.append(pytest.param(fn, args, kwargs, graphs, breaks, id=fn.__name__))
+        return fn
+
+    return register
+
+
+def pos():
+    return torch.rand(3) + 0.5
+
+
+def neg():
+    return -torch.rand(3) - 0.5
+
+
+LOG = logging.getLogger("loom.tests.more")
+
+
+def skipped(t):
+    return t * 7
+
+
+SKIPPED = loom.disable(skipped)
+
+
+# -- each kind of break, straight line: [work] break [work] -> 2 graphs, 1 break ------------------------------
+@case(pos(), graphs=2, breaks=1)
+def k_print(x):
+    a = x.exp()
+    print("p")
+    return a.log()
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_item(x):
+    a = x.exp()
+    v = a.max().item()
+    return a / v
+
+
+@case(pos(), graphs=2, breaks=1)
+@case(neg(), graphs=2, breaks=1)
+def k_branch(x):
+    a = x.exp() - 1.5
+    if a.mean() > 0:
+        return a * 2
+    return a * 3
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_skipped(x):
+    a = x.exp()
+    b = SKIPPED(a)
+    return b.log()
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_logging(x):
+    a = x.exp()
+    LOG.debug("quiet %s", 1)
+    return a.log()
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_tolist(x):
+    a = x.exp()
+    values = a.tolist()
+    return a * len(values)
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_numpy(x):
+    a = x.exp()
+    arr = a.numpy()
+    return a * 2, arr.shape
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_int_of_tensor(x):
+    a = x.sum() * 2
+    n = int(a)
+    return x * n
+
+
+@case(pos(), graphs=2, breaks=1)
+def k_bool_of_tensor(x):
+    a = (x > 1).any()
+    flag = bool(a)
+    return x * 2 if flag else x * 3
+
+
+# -- the same breaks inside a loop of two passes: one break per pass ----------------------------------------
+@case(pos(), graphs=2, breaks=2)
+def loop_print(x):
+    for i in range(2):
+        x = x * 2
+        print("pass", i)
+    return x
+
+
+@case(pos(), graphs=2, breaks=2)
+def loop_item(x):
+    total = 0.0
+    for _ in range(2):
+        x = x + 1
+        total += x.sum().item()
+    return x, total
+
+
+@case(pos(), graphs=3, breaks=2)
+@case(neg(), graphs=3, breaks=2)
+def loop_branch(x):
+    for _ in range(2):
+        if x.sum() > 0:
+            x = x - 2
+        else:
+            x = x + 1
+    return x
+
+
+@case(pos(), graphs=2, breaks=2)
+def loop_skipped_call(x):
+    for _ in range(2):
+        x = SKIPPED(x) - 1
+    return x
+
+
+# -- inside with blocks -------------------------------------------------------------------------------------
+@case(torch.rand(3, requires_grad=True), graphs=2, breaks=1)
+def no_grad_item(x):
+    with torch.no_grad():
+        a = x * 2
+        v = a.sum().item()
+        b = a * v
+    return b, b.requires_grad
+
+
+@case(torch.rand(3, requires_grad=True), graphs=2, breaks=1)
+def no_grad_branch(x):
+    with torch.no_grad():
+        a = x - 0.5
+        if a.sum() > 0:
+            b = a * 2
+        else:
+            b = a * 3
+    return b, b.requires_grad, (x * 2).requires_grad
+
+
+@case(torch.rand(3, requires_grad=True), graphs=2, breaks=1)
+def enable_grad_print(x):
+    with torch.enable_grad():
+        a = x * 2
+        print("enabled")
+        b = a + 1
+    return b, b.requires_grad
+
+
+@case(torch.rand(3, requires_grad=True), graphs=3, breaks=2)
+def no_grad_two_prints(x):
+    with torch.no_grad():
+        a = x * 2
+        print("one")
+        b = a + 1
+        print("two")
+        c = b * 3
+    return c, c.requires_grad
+
+
+# -- try blocks ------------------------------------------------------------------------------------------------
+@case(pos(), graphs=2, breaks=1)
+def try_finally_item(x):
+    try:
+        a = x * 2
+        v = a.sum().item()
+    finally:
+        a = a + 1
+    return a * v
+
+
+@case(pos(), graphs=2, breaks=1)
+@case(neg(), graphs=2, breaks=1)
+def try_except_branch(x):
+    try:
+        a = x * 2
+        if a.sum() > 0:
+            b = a + 1
+        else:
+            b = a - 1
+    except ZeroDivisionError:
+        b = a
+    return b
+
+
+@case(pos(), graphs=2, breaks=1)
+def finally_runs_after_break_in_try(x):
+    log = []
+    try:
+        a = x + 1
+        print("in try")
+    finally:
+        log.append("finally")
+    return a * len(log), log
+
+
+@case(pos(), graphs=2, breaks=1)
+def try_except_else_with_print(x):
+    try:
+        a = x + 1
+        print("try")
+    except KeyError:
+        a = x
+    else:
+        a = a * 2
+    return a
+
+
+# -- inlined calls -------------------------------------------------------------------------------------------------
+def helper_item(t):
+    return t * t.sum().item()
+
+
+def helper_plain(t):
+    return t.sin() + 1
+
+
+@case(pos(), graphs=4, breaks=2)
+def call_helper_with_item(x):
+    # [x + 1] | the helper as its own frame: [sum] item [t * v] | [b - 1]
+    a = x + 1
+    b = helper_item(a)
+    return b - 1
+
+
+@case(pos(), graphs=2, breaks=1)
+def plain_helper_then_print(x):
+    a = helper_plain(x)
+    print("after helper")
+    return helper_plain(a)
+
+
+@case(pos(), graphs=3, breaks=3)
+def print_between_two_helper_calls_with_item(x):
+    # [sin + 1] print | call site of helper_item | the helper: [sum] item [t * v]
+    a = helper_plain(x)
+    print("middle")
+    b = helper_item(a)
+    return b
+
+
+# -- several breaks, then more capture --------------------------------------------------------------------------
+@case(pos(), graphs=4, breaks=3)
+def three_kinds_in_a_row(x):
+    a = x * 2
+    print("first")
+    b = a + a.max().item()
+    c = SKIPPED(b)
+    return c.relu()
+
+
+@case(pos(), graphs=5, breaks=4)
+def four_prints(x):
+    x = x + 1
+    print(1)
+    x = x + 1
+    print(2)
+    x = x + 1
+    print(3)
+    x = x + 1
+    print(4)
+    return x + 1
+
+
+@case(pos(), graphs=1, breaks=1)
+def lots_of_capture_after_one_break(x):
+    print("start")
+    for _ in range(5):
+        x = torch.tanh(x * 1.1 + 0.1)
+    y = x.sum(0)
+    return x / y
+
+
+# -- values that cross a break -----------------------------------------------------------------------------------
+@case(pos(), graphs=2, breaks=1)
+def tuple_and_dict_locals_cross_a_break(x):
+    pair = (x, x * 2)
+    table = {"a": x + 1, "b": 3}
+    print("crossing")
+    return pair[1] + table["a"] * table["b"]
+
+
+@case(pos(), graphs=1, breaks=1)
+def list_local_mutated_after_break(x):
+    items = [x]
+    print("crossing")
+    items.append(x * 2)
+    return torch.stack(items)
+
+
+@case(pos(), graphs=2, breaks=1)
+def object_made_before_break(x):
+    class_free = {"scale": 2}
+    holder = Holder(x * class_free["scale"])
+    print("crossing")
+    return holder.value + 1
+
+
+class Holder:
+    def __init__(self, value):
+        self.value = value
+
+
+@case(pos(), graphs=2, breaks=1)
+def nested_function_crosses_a_break(x):
+    def add_one(t):
+        return t + 1
+
+    a = add_one(x)
+    print("crossing")
+    return add_one(a)
+
+
+@case(pos(), graphs=2, breaks=1)
+def constant_and_int_locals_cross_a_break(x):
+    n = 3
+    name = "x"
+    a = x * n
+    print(name)
+    return a + n
+
+
+@case(pos(), graphs=2, breaks=1)
+def iterator_in_the_middle_of_a_loop(x):
+    out = x
+    for step in [1.0, 2.0, 3.0]:
+        out = out + step
+        if step == 2.0:
+            print("middle of the loop")
+    return out
+
+
+@case(pos(), graphs=2, breaks=1)
+def enumerate_in_the_middle_of_a_loop(x):
+    for i, w in enumerate([0.5, 0.25]):
+        x = x * w + i
+        if i == 0:
+            print("first pass")
+    return x
+
+
+@case(pos(), graphs=2, breaks=1)
+def zip_in_the_middle_of_a_loop(x):
+    for a, b in zip([1, 2], [3, 4]):
+        x = x + a * b
+        if a == 1:
+            print("first pair")
+    return x
+
+
+# -- exceptions and breaks -----------------------------------------------------------------------------------------
+@case(pos(), graphs=1, breaks=2)
+def item_then_raise(x):
+    v = x.sum().item()
+    if v > 0:
+        raise ValueError(f"positive sum {v > 0}")
+    return x
+
+
+@case(pos(), graphs=2, breaks=1)
+def exception_from_skipped_call_caught(x):
+    a = x + 1
+    try:
+        SKIPPED(None)
+    except TypeError:
+        a = a * 2
+    return a
+
+
+@case(pos(), graphs=1, breaks=1)
+def exception_from_skipped_call_escapes(x):
+    a = x + 1
+    return SKIPPED(None) + a
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
+def test_more_graph_breaks_match_eager(fn, args, kwargs, graphs, breaks):
+    stats = compare(fn, *args, **kwargs)
+    assert (stats["graphs"], stats["graph_breaks"]) == (graphs, breaks), stats
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
+def test_more_graph_breaks_match_eager_with_aot_eager(fn, args, kwargs, graphs, breaks):
+    compare(fn, *args, backend="aot_eager", **kwargs)
