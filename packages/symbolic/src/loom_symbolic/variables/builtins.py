@@ -493,6 +493,10 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
         return make_exception(cls, args, kwargs)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
+    if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+        from .builder import wrap_frozen
+
+        return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:

@@ -136,7 +136,8 @@ class UserFunctionVariable(Variable):
             raise Unsupported(f"call to {library}.{fn.__qualname__}", f"{library} does I/O or keeps process state",
                               hint="it runs as ordinary Python between graphs")
         src = self.source
-        if fn.__closure__ and src is None:
+        trusted = _trusted_module(fn)
+        if fn.__closure__ and src is None and not trusted:
             raise Unsupported(f"call to closure {fn.__qualname__}", "the closure's cells cannot be guarded")
         defaults = [
             wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
@@ -148,9 +149,10 @@ class UserFunctionVariable(Variable):
         }
         closure = []
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
-            cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents")
+            # torch's and the standard library's closures are taken as fixed, like their globals.
+            cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
             closure.append(real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell)))
-        globals_base = TRUSTED_GLOBALS if _trusted_module(fn) else (Attr(src, "__globals__") if src is not None else None)
+        globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         return inline_call(tx, fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
