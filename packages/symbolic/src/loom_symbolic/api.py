@@ -10,6 +10,7 @@ from typing import Any
 
 from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
+from .shapes import NO_DYNAMIC, DynamicSpec
 from .translation import CapturedGraph, GraphBreak, Translation
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
@@ -29,8 +30,13 @@ def translate(
     f_globals: dict[str, Any],
     f_builtins: dict[str, Any] | None = None,
     closure: tuple | None = None,
+    *,
+    dynamic: DynamicSpec | None = None,
 ) -> Translation:
     """Translate ``code`` as it would run with arguments ``f_locals``.
+
+    ``dynamic`` says which tensor dimensions and int arguments to treat as symbols (dynamic shapes);
+    by default every size is static.
 
     Returns a :class:`Translation`. When something cannot be modelled, ``translation.code`` is None
     and ``translation.breaks`` holds the structured reason; the frame should then run as it is.
@@ -43,7 +49,8 @@ def translate(
         return Translation(code, refused=refusal)
     from .translator import RootTranslator
 
-    tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure)
+    dynamic = dynamic or NO_DYNAMIC
+    tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, dynamic=dynamic)
     try:
         returned = tx.run()
         return _finish(tx, returned)
@@ -52,7 +59,7 @@ def translate(
         point = tx.break_point()
     if point is None:
         return Translation(code, breaks=[GraphBreak(reason)])
-    return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason)
+    return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic)
 
 
 def _translate_with_break(
@@ -63,6 +70,7 @@ def _translate_with_break(
     closure: tuple | None,
     point: tuple[int, int],
     reason: Reason,
+    dynamic: DynamicSpec,
 ) -> Translation:
     """Translate again, stopping just before ``point``, and break the graph there.
 
@@ -73,7 +81,7 @@ def _translate_with_break(
     from .translator import RootTranslator, StopBeforeBreak
 
     for _ in range(_MAX_BREAK_RETRIES):
-        tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point)
+        tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point, dynamic=dynamic)
         try:
             tx.run()
         except StopBeforeBreak:
@@ -100,13 +108,13 @@ def _translate_with_break(
         code=build_code(code, prefix + broken.body, keep_cells=True),
         graphs=graphs,
         resume_functions=broken.resume_codes,
-        guards=tx.output.guards.build(),
+        guards=tx.output.guards.build(tx.output.shapes.guards()),
         breaks=[GraphBreak(reason)],
         side_effects=tx.output.side_effects.describe(),
     )
 
 
-def translate_function(fn: Any, *args: Any, **kwargs: Any) -> Translation:
+def translate_function(fn: Any, *args: Any, dynamic: DynamicSpec | None = None, **kwargs: Any) -> Translation:
     """Translate Python function ``fn`` as it would run for ``fn(*args, **kwargs)``."""
     if isinstance(fn, types.MethodType):
         args = (fn.__self__, *args)
@@ -116,7 +124,8 @@ def translate_function(fn: Any, *args: Any, **kwargs: Any) -> Translation:
     bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
     bound.apply_defaults()
     f_locals = dict(bound.arguments)
-    return translate(fn.__code__, f_locals, fn.__globals__, _builtins_of(fn.__globals__), fn.__closure__)
+    return translate(fn.__code__, f_locals, fn.__globals__, _builtins_of(fn.__globals__), fn.__closure__,
+                     dynamic=dynamic)
 
 
 def _check_arguments(code: Any, f_locals: Any, f_globals: Any, f_builtins: Any, closure: Any) -> None:
@@ -196,7 +205,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
         tx.code,
         code=code,
         graphs=graphs,
-        guards=output.guards.build(),
+        guards=output.guards.build(output.shapes.guards()),
         side_effects=output.side_effects.describe(),
     )
 

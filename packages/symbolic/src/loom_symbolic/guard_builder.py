@@ -25,6 +25,11 @@ def _tensor(source: Any, value: Any) -> Any:
     return loom_guards.TensorMatch(source, value)
 
 
+def _dynamic_tensor(source: Any, value: Any) -> Any:
+    tensor, dims = value
+    return loom_guards.TensorMatch(source, tensor, dynamic_dims=sorted(dims))
+
+
 def _constant(source: Any, value: Any) -> Any:
     try:
         return loom_guards.ConstantMatch(source, value)
@@ -53,6 +58,7 @@ def _dict_keys(source: Any, value: Any) -> Any:
 #: Request kind → guard constructor.
 CONSTRUCTORS = {
     "tensor": _tensor,
+    "dynamic_tensor": _dynamic_tensor,
     "constant": _constant,
     "identity": _identity,
     "type": _type,
@@ -78,9 +84,11 @@ class GuardCollector:
         """Every request, first-made first."""
         return list(self._requests.values())
 
-    def build(self) -> list[Any]:
-        """The loom_guards guard objects for every request, plus the global torch state guard."""
+    def build(self, shape_guards: list[Any] = ()) -> list[Any]:
+        """The loom_guards guard objects for every request, the relations the trace took on symbolic
+        sizes (``shape_guards``), and the global torch state guard."""
         guards = [CONSTRUCTORS[r.kind](r.source, r.value) for r in self._requests.values()]
+        guards.extend(shape_guards)
         guards.append(loom_guards.GlobalState())
         return guards
 

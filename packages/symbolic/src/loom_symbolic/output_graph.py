@@ -20,6 +20,7 @@ from torch._subclasses.fake_tensor import (
 
 from .errors import Unsupported, UserError
 from .guard_builder import GuardCollector
+from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic
 from .side_effects import SideEffects
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
@@ -66,9 +67,11 @@ def _is_mutating(kind: str, target: Any, kwargs: dict) -> bool:
 class OutputGraph:
     """Records tensor work into one ``torch.fx.Graph`` while the translator walks bytecode."""
 
-    def __init__(self) -> None:
+    def __init__(self, dynamic: DynamicSpec = NO_DYNAMIC) -> None:
         self.graph = fx.Graph()
-        self.fake_mode = FakeTensorMode()
+        #: The ShapeEnv of this translation (symbols only appear where ``dynamic`` asks for them).
+        self.shapes = ShapeContext(dynamic)
+        self.fake_mode = FakeTensorMode(shape_env=self.shapes.shape_env)
         self.inputs: list[GraphInput] = []
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
@@ -88,11 +91,42 @@ class OutputGraph:
         if existing is not None:
             return existing
         node = self._new_placeholder(_placeholder_name(source))
-        fake = self.fake_mode.from_tensor(value, static_shapes=True)
+        dims = self.shapes.spec.tensor_dims(source, value)
+        if dims:
+            fake = self.shapes.fake_tensor(self.fake_mode, value, source, dims)
+            # Sizes 0 and 1 stay static (specialised, as PyTorch does): those dims are still checked.
+            symbolic = frozenset(d for d in dims if is_symbolic(fake.shape[d]))
+            self.guards.add("dynamic_tensor" if symbolic else "tensor", source, (value, symbolic) if symbolic else value)
+        else:
+            fake = self.fake_mode.from_tensor(value, static_shapes=True)
+            self.guards.add("tensor", source, value)
         variable = TensorVariable(node, fake, source=source, cls=type(value), real=value)
         self.inputs.append(GraphInput(source, node, value))
         self._tensor_inputs[id(value)] = variable
         return variable
+
+    def add_symint_input(self, value: int, source: Any) -> Variable:
+        """A dynamic int argument: a SymInt graph input (its type is guarded, not its value)."""
+        from .variables.symbolic import SymbolicVariable
+
+        node = self._new_placeholder(_placeholder_name(source))
+        variable = SymbolicVariable(node, self.shapes.symbolic_int(value, source))
+        self.inputs.append(GraphInput(source, node, value))
+        self.guards.add("type", source, value)
+        return variable
+
+    def size_of(self, tensor: TensorVariable, dim: int) -> Variable:
+        """``tensor.size(dim)``: a constant, or (dynamic shapes) a symbolic int computed in the graph."""
+        size = tensor.example.shape[dim]
+        if not is_symbolic(size):
+            return ConstantVariable(int(size))
+        cache = tensor.node.meta.setdefault("loom_sizes", {})
+        if dim not in cache:
+            from .variables.symbolic import SymbolicVariable
+
+            node = self.graph.call_method("size", (tensor.node, dim))
+            cache[dim] = SymbolicVariable(node, size)
+        return cache[dim]
 
     def _new_placeholder(self, name: str) -> fx.Node:
         placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
@@ -166,6 +200,12 @@ class OutputGraph:
         """Turn an op's fake result into a variable; results without tensors fold to constants."""
         if isinstance(example, torch.Tensor):
             return TensorVariable(node, example)
+        if is_symbolic(example):
+            from .variables.symbolic import SymbolicVariable
+
+            return SymbolicVariable(node, example)
+        if isinstance(example, (torch.SymInt, torch.SymFloat, torch.SymBool)):  # a symbol folded to a number
+            example = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}[type(example)](example)
         if isinstance(example, torch.Size) or is_constant_value(example):
             if not mutating and not node.users:
                 self.graph.erase_node(node)
@@ -179,9 +219,9 @@ class OutputGraph:
 
             items: list[Variable] = []
             for i, item in enumerate(example):
-                if isinstance(item, torch.Tensor):
+                if isinstance(item, torch.Tensor) or is_symbolic(item):
                     getitem = self.graph.call_function(operator.getitem, (node, i))
-                    items.append(TensorVariable(getitem, item))
+                    items.append(self.wrap_result(getitem, item))
                 elif is_constant_value(item):
                     items.append(ConstantVariable(item))
                 else:

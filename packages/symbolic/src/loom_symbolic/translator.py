@@ -18,6 +18,7 @@ from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
 from .opcodes import HANDLERS
 from .output_graph import OutputGraph
+from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
 from .variables.exceptions import ExceptionVariable, SymbolicException
@@ -254,8 +255,9 @@ class RootTranslator(InstructionTranslator):
         f_builtins: dict[str, Any],
         closure: tuple | None,
         stop_at: tuple[int, int] | None = None,
+        dynamic: DynamicSpec = NO_DYNAMIC,
     ) -> None:
-        super().__init__(code, f_globals, f_builtins, OutputGraph())
+        super().__init__(code, f_globals, f_builtins, OutputGraph(dynamic))
         self.f_locals = f_locals
         self.stop_at = stop_at
         #: How many times each instruction started (identifies a point in an unrolled loop).

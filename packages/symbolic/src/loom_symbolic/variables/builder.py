@@ -80,7 +80,6 @@ def _remember(tx: InstructionTranslator | None, value: Any, make: Callable[[], V
 def _wrap_tensor(tx, value, source):
     if tx is None or source is None:
         raise Unsupported("a tensor the translator cannot reach from the frame", "it cannot become a graph input")
-    tx.output.guards.add("tensor", source, value)
     return tx.output.add_tensor_input(value, source)
 
 
@@ -93,6 +92,8 @@ def _wrap_size(tx, value, source):
 
 
 def _wrap_constant(tx, value, source):
+    if type(value) is int and tx is not None and source is not None and tx.output.shapes.spec.is_dynamic_int(source):
+        return tx.output.add_symint_input(value, source)
     if (guards := _guards(tx, source)) is not None:
         guards.add("constant", source, value)
     return ConstantVariable(value, source)

@@ -101,11 +101,19 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
         result = handler(tx, args, kwargs)
         if result is not None:
             return result
-    if fn in PURE and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+    if fn in PURE and all(a.is_python_constant() or _is_symbolic(a) for a in [*args, *kwargs.values()]):
+        # Symbolic sizes given to a builtin that needs a real number (range, round, ...) are
+        # specialised: the trace depends on their value, which becomes a guard.
         return _fold_call(fn, args, kwargs)
     name = getattr(fn, "__name__", repr(fn))
     raise Unsupported(f"call to {name}()", "the translator does not model this builtin with these arguments",
                       hint="it runs as ordinary Python instead")
+
+
+def _is_symbolic(value: Variable) -> bool:
+    from .symbolic import SymbolicVariable
+
+    return isinstance(value, SymbolicVariable)
 
 
 def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -130,7 +138,7 @@ def builtin_len(tx, args, kwargs):
     if isinstance(value, TensorVariable):
         if value.example.dim() == 0:
             raise UserError("len() of a 0-d tensor", "len() of a 0-d tensor", exc_type=TypeError)
-        return ConstantVariable(int(value.example.shape[0]))
+        return tx.output.size_of(value, 0)
     if isinstance(value, (SequenceVariable, DictVariable)):
         return ConstantVariable(len(value.items))
     if isinstance(value, SetVariable):

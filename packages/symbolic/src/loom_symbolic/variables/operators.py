@@ -29,8 +29,10 @@ INPLACE = {
 
 
 def is_tensor(value: Variable) -> bool:
-    """Whether ``value`` is a graph value (a tensor)."""
-    return isinstance(value, TensorVariable)
+    """Whether ``value`` is a graph value (a tensor, or a symbolic int/float/bool under dynamic shapes)."""
+    from .symbolic import SymbolicVariable
+
+    return isinstance(value, (TensorVariable, SymbolicVariable))
 
 
 def fold(op: Any, *args: Variable) -> Variable:

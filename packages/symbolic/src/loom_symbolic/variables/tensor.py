@@ -86,9 +86,7 @@ class TensorVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         example = self.example
         if name == "shape":
-            from .containers import SizeVariable
-
-            return SizeVariable.of(example.shape)
+            return self.size(tx)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
@@ -105,6 +103,12 @@ class TensorVariable(Variable):
 
         raise missing_attribute("'Tensor' object", name)
 
+    def size(self, tx: InstructionTranslator) -> Variable:
+        """``tensor.shape``: constants, and symbolic ints for dynamic dimensions."""
+        from .containers import SizeVariable
+
+        return SizeVariable([tx.output.size_of(self, d) for d in range(self.example.dim())])
+
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
@@ -119,7 +123,7 @@ class TensorVariable(Variable):
 
         return [
             tx.output.call_function(tx, operator.getitem, [self, ConstantVariable(i)], {})
-            for i in range(self.example.shape[0])
+            for i in range(int(self.example.shape[0]))  # iterating fixes the length (a guard if symbolic)
         ]
 
     def reconstruct(self, codegen: PyCodegen) -> None:

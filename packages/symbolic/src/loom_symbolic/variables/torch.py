@@ -152,15 +152,25 @@ def call_tensor_method(
     if name in METADATA_METHODS:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")
+        from ..shapes import is_symbolic
         from .builder import wrap_constant_like
 
+        constant_args = [a.as_python_constant() for a in args]
+        if name == "size" and not kwargs:
+            size = tensor.size(tx)
+            if not constant_args:
+                return size
+            return size.getitem(tx, ConstantVariable(constant_args[0]))
         try:
-            result = getattr(tensor.example, name)(*(a.as_python_constant() for a in args),
+            result = getattr(tensor.example, name)(*constant_args,
                                                    **{k: v.as_python_constant() for k, v in kwargs.items()})
         except Exception as exc:
             from ..errors import UserError
 
-            raise UserError(f"Tensor.{name} raised {type(exc).__name__}", str(exc)) from exc
+            raise UserError(f"Tensor.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+        values = result if isinstance(result, tuple) else (result,)
+        if any(is_symbolic(v) for v in values):
+            return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # e.g. numel() of a dynamic tensor
         if isinstance(result, torch.Size):
             from .containers import SizeVariable
 

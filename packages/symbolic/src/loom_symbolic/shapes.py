@@ -1,0 +1,152 @@
+"""Dynamic shapes: symbolic sizes and ints from PyTorch's ShapeEnv, and the guards they imply.
+
+A dimension marked dynamic becomes a symbol (``s0``) in the FakeTensor that stands for its tensor; an
+int argument marked dynamic becomes a SymInt graph input. Shape arithmetic, ``view``/``reshape`` and
+comparisons then work on symbols: every decision the trace takes on a symbol (``s0 > 1``,
+``s0 == s1``) is recorded by the ShapeEnv, and :meth:`ShapeContext.guards` turns those records into
+``loom_guards.Relation`` guards over the sources the symbols came from. Sizes 0 and 1 are never made
+symbolic (the ShapeEnv specialises them, as PyTorch does), so a symbol's guard also says ``s >= 2``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch._guards import GuardSource, Source
+from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
+
+
+@dataclass(frozen=True)
+class DynamicSpec:
+    """Which inputs are dynamic for one translation.
+
+    ``all_dims``: every tensor dimension (``loom.compile(dynamic=True)``); ``dims``: source text →
+    dimensions (what loom learned from earlier calls, or ``loom.mark_dynamic``); ``ints``: source
+    texts of int arguments to treat as symbols.
+    """
+
+    all_dims: bool = False
+    dims: dict[str, frozenset[int]] = field(default_factory=dict)
+    ints: frozenset[str] = frozenset()
+
+    def tensor_dims(self, source: Any, value: torch.Tensor) -> frozenset[int]:
+        """The dimensions of ``value`` (reached as ``source``) to make symbolic."""
+        static = set(getattr(value, "_loom_static_dims", ()))
+        if self.all_dims:
+            chosen = set(range(value.dim()))
+        else:
+            chosen = set(self.dims.get(str(source), ())) | set(getattr(value, "_loom_dynamic_dims", ()))
+        return frozenset(d for d in chosen - static if 0 <= d < value.dim())
+
+    def is_dynamic_int(self, source: Any) -> bool:
+        return str(source) in self.ints
+
+    def __bool__(self) -> bool:
+        return self.all_dims or bool(self.dims) or bool(self.ints)
+
+
+NO_DYNAMIC = DynamicSpec()
+
+
+@dataclasses.dataclass(frozen=True)
+class _LoomSource(Source):
+    """A torch ``Source`` naming one of loom's sources, so the ShapeEnv can label its symbols."""
+
+    ref: str
+
+    @property
+    def name(self) -> str:  # the ShapeEnv reads `.name` as a string
+        return self.ref
+
+    def guard_source(self) -> GuardSource:
+        return GuardSource.LOCAL
+
+
+class ShapeContext:
+    """The ShapeEnv of one translation and the loom source behind each of its symbols."""
+
+    def __init__(self, spec: DynamicSpec) -> None:
+        self.spec = spec
+        self.shape_env = ShapeEnv()
+        #: symbol name → the loom source whose int value it stands for.
+        self.symbol_sources: dict[str, Any] = {}
+
+    def fake_tensor(self, fake_mode: Any, value: torch.Tensor, source: Any, dims: frozenset[int]) -> Any:
+        """A FakeTensor for ``value`` whose ``dims`` are symbols (0- and 1-sized ones stay static)."""
+        from loom_guards import TensorSize
+
+        context = StatelessSymbolicContext(
+            dynamic_sizes=[DimDynamic.DYNAMIC if d in dims else DimDynamic.STATIC for d in range(value.dim())],
+            constraint_sizes=[None] * value.dim(),
+        )
+        fake = fake_mode.from_tensor(value, source=_LoomSource(str(source)), symbolic_context=context)
+        for d, size in enumerate(fake.shape):
+            symbol = _free_symbol(size)
+            if symbol is not None and symbol not in self.symbol_sources:
+                self.symbol_sources[symbol] = TensorSize(source, d)
+        return fake
+
+    def symbolic_int(self, value: int, source: Any) -> Any:
+        """A SymInt standing for int argument ``value`` reached as ``source``."""
+        symint = self.shape_env.create_unspecified_symint_and_symbol(value, _LoomSource(str(source)), DimDynamic.DYNAMIC)
+        symbol = _free_symbol(symint)
+        if symbol is not None:
+            self.symbol_sources.setdefault(symbol, source)
+        return symint
+
+    def guards(self) -> list[Any]:
+        """Relations over sources for every decision the trace took on symbols."""
+        from torch.utils._sympy.printers import PythonPrinter
+
+        from loom_guards import Relation
+
+        printer = PythonPrinter()
+        relations = []
+        env = self.shape_env
+        for symbol, bounds in env.var_to_range.items():
+            name = str(symbol)
+            if name not in self.symbol_sources:
+                continue
+            if not getattr(bounds.lower, "is_Integer", False):
+                continue  # unbounded below (an int argument)
+            low = int(bounds.lower)
+            relations.append(Relation(f"{name} >= {low}", {name: self.symbol_sources[name]}))
+        for guard in env.guards:
+            text = printer.doprint(guard.expr)
+            names = {str(s) for s in guard.expr.free_symbols}
+            if not names or not names <= set(self.symbol_sources):
+                continue
+            relations.append(Relation(text, {n: self.symbol_sources[n] for n in sorted(names)}))
+        for symbol, replacement in env.replacements.items():
+            name = str(symbol)
+            if name not in self.symbol_sources:
+                continue
+            text = printer.doprint(replacement)
+            names = {str(s) for s in getattr(replacement, "free_symbols", ())} | {name}
+            if names <= set(self.symbol_sources):
+                relations.append(Relation(f"{name} == {text}", {n: self.symbol_sources[n] for n in sorted(names)}))
+        return relations
+
+    def describe(self) -> list[str]:
+        """``s0 = L['x'].size()[0]`` lines, for dumps and explain."""
+        return [f"{name} = {source}" for name, source in sorted(self.symbol_sources.items())]
+
+
+def _free_symbol(value: Any) -> str | None:
+    """The single free symbol of a SymInt's expression, if it is exactly one symbol."""
+    if not isinstance(value, torch.SymInt):
+        return None
+    expr = value.node.expr
+    if getattr(expr, "is_Symbol", False):
+        return str(expr)
+    return None
+
+
+def is_symbolic(value: Any) -> bool:
+    """Whether ``value`` is a SymInt/SymFloat/SymBool whose value is not fixed."""
+    if isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        return not value.node.expr.is_number
+    return False

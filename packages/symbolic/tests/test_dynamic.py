@@ -1,0 +1,118 @@
+"""Dynamic shapes in the translator: symbolic sizes and ints, relation guards, 0/1 specialisation."""
+
+import types
+
+import pytest
+import torch
+
+import loom_guards
+from loom_symbolic import translate_function
+from loom_symbolic.shapes import DynamicSpec
+
+
+def translate_dynamic(fn, *args, dims=None, ints=(), all_dims=False):
+    spec = DynamicSpec(all_dims=all_dims, dims={k: frozenset(v) for k, v in (dims or {}).items()}, ints=frozenset(ints))
+    t = translate_function(fn, *args, dynamic=spec)
+    assert t.code is not None and not t.breaks, t.dump()
+    t.install(fn.__globals__, lambda graph: graph.graph_module)
+    rewritten = types.FunctionType(t.code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    return t, rewritten, loom_guards.compile(t.guards)
+
+
+def relations(t):
+    return [g for g in t.guards if isinstance(g, loom_guards.Relation)]
+
+
+def test_one_graph_serves_every_batch_size():
+    def f(x):
+        b, d = x.shape
+        return x.view(b * d).relu().view(b, d) * b
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(4, 3), dims={"L['x']": {0}})
+    for b in (2, 5, 16):
+        x = torch.randn(b, 3)
+        assert guard({"x": x})
+        torch.testing.assert_close(rewritten(x), f(x))
+    assert not guard({"x": torch.randn(4, 5)})  # the static dimension is still checked
+    assert "size()[0]" in str(relations(t)[0].symbols)
+
+
+def test_relations_between_two_inputs_become_guards():
+    def f(x, y):
+        return x + y
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(4, 3), torch.randn(4, 3),
+                                            dims={"L['x']": {0}, "L['y']": {0}})
+    assert guard({"x": torch.randn(6, 3), "y": torch.randn(6, 3)})
+    assert not guard({"x": torch.randn(6, 3), "y": torch.randn(7, 3)})
+    assert "==" in guard.why_failed({"x": torch.randn(6, 3), "y": torch.randn(7, 3)})
+
+
+def test_branch_on_a_size_guards_the_relation_it_relied_on():
+    def f(x):
+        if x.shape[0] > 8:
+            return x * 2
+        return x * 3
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(10, 2), dims={"L['x']": {0}})
+    assert guard({"x": torch.randn(12, 2)})
+    assert not guard({"x": torch.randn(5, 2)})  # would take the other branch
+    x = torch.randn(12, 2)
+    torch.testing.assert_close(rewritten(x), f(x))
+
+
+@pytest.mark.parametrize("size", [0, 1])
+def test_sizes_zero_and_one_are_specialised(size):
+    def f(x):
+        return x.sum(0) + x.shape[0]
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(size, 3), dims={"L['x']": {0}})
+    assert guard({"x": torch.randn(size, 3)})
+    assert not guard({"x": torch.randn(4, 3)})  # 0 and 1 are their own cases
+    assert not relations(t)
+
+
+def test_dynamic_int_argument_is_a_graph_input():
+    def f(x, n):
+        return x * n + n
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3), 5, ints=["L['n']"])
+    placeholders = [n for n in t.graphs[0].graph_module.graph.nodes if n.op == "placeholder"]
+    assert len(placeholders) == 2
+    for n in (5, 7, -2):
+        assert guard({"x": torch.randn(3), "n": n})
+        torch.testing.assert_close(rewritten(torch.ones(3), n), f(torch.ones(3), n))
+    assert not guard({"x": torch.randn(3), "n": 2.5})
+
+
+def test_all_dims_dynamic():
+    def f(x):
+        return x.t().reshape(-1).cumsum(0)
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3, 4), all_dims=True)
+    x = torch.randn(5, 6)
+    assert guard({"x": x})
+    torch.testing.assert_close(rewritten(x), f(x))
+
+
+def test_numel_and_len_of_a_dynamic_tensor():
+    def f(x):
+        return x.reshape(-1) / x.numel(), len(x)
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(4, 2), dims={"L['x']": {0}})
+    x = torch.randn(9, 2)
+    result = rewritten(x)
+    torch.testing.assert_close(result[0], f(x)[0])
+    assert result[1] == 9
+
+
+def test_loop_over_a_dynamic_size_specialises_it():
+    def f(x):
+        total = x[0]
+        for i in range(x.shape[0]):
+            total = total + x[i]
+        return total
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3, 2), dims={"L['x']": {0}})
+    assert guard({"x": torch.randn(3, 2)})
+    assert not guard({"x": torch.randn(4, 2)})  # unrolling fixed the trip count
