@@ -304,11 +304,11 @@ class KernelCodegen:
             "max": "helpers.maximum({0}, {1})" if acc.is_floating_point else "tl.maximum({0}, {1})",
             "min": "helpers.minimum({0}, {1})" if acc.is_floating_point else "tl.minimum({0}, {1})",
         }[kind]
-        final = {
-            "sum": "tl.sum({0}, 1)[:, None]",
+        final = {  # triton.language's own tl.sum / tl.max are @jit functions: see textops.py
+            "sum": "tl.reduce({0}, 1, helpers.sum_combine)[:, None]",
             "prod": "tl.reduce({0}, 1, helpers.prod_combine)[:, None]",
-            "max": "tl.reduce({0}, 1, helpers.maximum)[:, None]" if acc.is_floating_point else "tl.max({0}, 1)[:, None]",
-            "min": "tl.reduce({0}, 1, helpers.minimum)[:, None]" if acc.is_floating_point else "tl.min({0}, 1)[:, None]",
+            "max": "tl.reduce({0}, 1, helpers.maximum)[:, None]",
+            "min": "tl.reduce({0}, 1, helpers.minimum)[:, None]",
         }[kind]
         n = next(self.counter)
         if self.persistent:
@@ -366,7 +366,7 @@ class KernelCodegen:
         mask = "xmask & rmask" if role == "r" else "xmask"
         where = self.index_text(index)
         if self._shape_of_expr(index) != want:  # e.g. a 0-dim result: the address must be a block too
-            where = f"{where} + tl.zeros({block}, tl.int32)"
+            where = f"{where} + tl.full({block}, 0, tl.int32)"
         line = f"tl.store({node.name} + ({where}), {text}, {mask})"
         (scope.lines if isinstance(scope, Scope) else scope).append(line)
 

@@ -6,7 +6,9 @@ dtype the operation computes in, so these only pick the right spelling for float
 Half-precision values are held in float32 registers (the loads upcast, the stores round).
 
 Math functions without a ``tl.`` builtin come from ``libdevice`` (CUDA's math library); under the
-interpreter ``helpers.py`` provides the same names in NumPy.
+interpreter ``helpers.py`` provides the same names in NumPy. Only Triton *builtins* (and ``helpers``) are
+used, never ``triton.language``'s own ``@jit`` functions (``tl.sum``, ``tl.sigmoid``, ``tl.zeros``): when
+triton was imported before the interpreter was switched on those cannot run under it.
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ TEXT_OPS: dict[str, TextOp] = {
     "erfc": _same("libdevice.erfc({0})"),
     "erfinv": _same("libdevice.erfinv({0})"),
     "lgamma": _same("libdevice.lgamma({0})"),
-    "sigmoid": _same("tl.sigmoid({0})"),
+    "sigmoid": _same("1.0 / (1.0 + tl.exp(-{0}))"),
     "atan2": _same("libdevice.atan2({0}, {1})"),
     "hypot": _same("libdevice.hypot({0}, {1})"),
     "copysign": _same("libdevice.copysign({0}, {1})"),
@@ -118,9 +120,9 @@ TEXT_OPS: dict[str, TextOp] = {
         "{0}",
     ),
     # ------------------------------------------------------------------------------- predicates
-    "isnan": _by_kind("{0} != {0}", "tl.zeros_like({0}) != 0", "tl.zeros_like({0}) != 0"),
-    "isinf": _by_kind("tl.abs({0}) == float('inf')", "tl.zeros_like({0}) != 0", "tl.zeros_like({0}) != 0"),
-    "signbit": _by_kind("libdevice.signbit({0}) != 0", "{0} < 0", "tl.zeros_like({0}) != 0"),
+    "isnan": _to_bool("{0} != {0}"),  # never true for integers
+    "isinf": _by_kind("tl.abs({0}) == float('inf')", "{0} != {0}", "{0} != {0}"),
+    "signbit": _by_kind("libdevice.signbit({0}) != 0", "{0} < 0", "{0} != {0}"),
     "eq": _to_bool("{0} == {1}"),
     "ne": _to_bool("{0} != {1}"),
     "lt": _to_bool("{0} < {1}"),
