@@ -129,8 +129,6 @@ def check_aten(fn, *inputs, externs=0, exact_float=False):
     compiled = compile_aten(fn, *inputs)
     want = fn(*inputs)
     got = compiled(*inputs)
-    if not isinstance(want, tuple):
-        got = got[0] if isinstance(got, (tuple, list)) and len(got) == 1 else got
     assert_same(got, want, exact_float=exact_float)
     if externs is None:
         assert all(e.reason.startswith("unsupported here") for e in compiled.externs), compiled.externs

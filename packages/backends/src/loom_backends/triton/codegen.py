@@ -18,6 +18,7 @@ import sympy
 import torch
 
 from . import symbols
+from .device import interpreting
 from .ir import Buffer, ComputedBuffer, ReductionLoops
 from .ops import use
 from .scheduler import FusedKernel
@@ -73,6 +74,14 @@ class KernelSource:
     xnumel: Any
     rnumel: Any
     needs_int64: bool
+
+
+def _downcast(text: str, dtype: torch.dtype) -> str:
+    """``text`` converted to ``dtype``. Triton's interpreter truncates float32 -> bfloat16 where a GPU
+    rounds to nearest even, so under the interpreter the rounding is spelled out."""
+    if dtype == torch.bfloat16 and interpreting():
+        return f"helpers.round_to_bf16({text}).to(tl.bfloat16)"
+    return f"{text}.to({TRITON_DTYPES[dtype]})"
 
 
 def _identity(reduction_type: str, dtype: torch.dtype) -> str:
@@ -233,7 +242,8 @@ class KernelCodegen:
         if dst == torch.bool:
             return self.cse(f"{x} != 0", dtype, x.shape)
         if exact and dtype in (torch.float16, torch.bfloat16):
-            return self.cse(f"{x}.to({TRITON_DTYPES[dtype]}).to(tl.float32)", dtype, x.shape)
+            as_f32 = x.name if src == torch.float32 else f"{x}.to(tl.float32)"
+            return self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape)
         if src == dst:
             return Var(x.name, dtype, x.shape)
         return self.cse(f"{x}.to({TRITON_DTYPES[dst]})", dtype, x.shape)
@@ -362,7 +372,7 @@ class KernelCodegen:
         if dtype == torch.bool and value.dtype != torch.bool:
             text = f"({text}) != 0"
         elif register_dtype(value.dtype) != dtype:
-            text = f"({text}).to({TRITON_DTYPES[dtype]})"
+            text = _downcast(f"({text})", dtype)
         mask = "xmask & rmask" if role == "r" else "xmask"
         where = self.index_text(index)
         if self._shape_of_expr(index) != want:  # e.g. a 0-dim result: the address must be a block too

@@ -85,6 +85,7 @@ class GraphLowering:
         self.nodes: list[ComputedBuffer | ExternCall] = []  # program order
         self.buffers: dict[str, Any] = {}
         self.outputs: list[Any] = []
+        self.output_kind = "tuple"  # what the graph returns: a "tuple", a "list" or a "single" value
         self.env: dict[torch.fx.Node, Any] = {}
         self.current_node: torch.fx.Node | None = None
         self._names: dict[str, int] = {}
@@ -159,12 +160,18 @@ class GraphLowering:
     def _lower_output(self, node: torch.fx.Node) -> None:
         (result,) = node.args
         flat = result if isinstance(result, (list, tuple)) else [result]
-        for item in flat:
-            value = self._lookup(item) if isinstance(item, torch.fx.Node) else item
+        self.output_kind = "list" if isinstance(result, list) else ("tuple" if isinstance(result, tuple) else "single")
+
+        def output(item: Any, value: Any) -> Any:
             if isinstance(value, TensorValue):
                 hint = self._meta_strides(item, value.shape) if isinstance(item, torch.fx.Node) else None
-                value = self.realize(value, strides=hint)
-            self.outputs.append(value)
+                return self.realize(value, strides=hint)
+            if isinstance(value, (list, tuple)):  # an op returning several tensors, returned as they are
+                return type(value)(output(None, v) for v in value)
+            return value
+
+        for item in flat:
+            self.outputs.append(output(item, self._lookup(item) if isinstance(item, torch.fx.Node) else item))
 
     def _lookup(self, x: Any) -> Any:
         return self.env[x] if isinstance(x, torch.fx.Node) else x

@@ -66,6 +66,17 @@ def floordiv_float(a, b):
 
 
 @triton.jit
+def round_to_bf16(x):
+    """float32 -> the nearest bfloat16 value (ties to even), still as float32.
+
+    Used under the interpreter only, whose float32 -> bfloat16 cast truncates (a GPU rounds)."""
+    bits = x.to(tl.uint32, bitcast=True)
+    bits = bits + 0x7FFF + ((bits >> 16) & 1)
+    rounded = (bits & 0xFFFF0000).to(tl.float32, bitcast=True)
+    return tl.where(x != x, x, rounded)
+
+
+@triton.jit
 def sum_combine(a, b):
     return a + b
 

@@ -203,7 +203,7 @@ class Scheduler:
 
     def _live(self) -> list[ComputedBuffer | ExternCall]:
         """Drop buffers nobody reads (and that are not outputs); extern calls always run."""
-        needed: set[str] = {v.buffer.name for v in self.outputs if isinstance(v, BufferView)}
+        needed: set[str] = {v.buffer.name for v in _leaves(self.outputs) if isinstance(v, BufferView)}
         live: list[ComputedBuffer | ExternCall] = []
         for node in reversed(self.nodes):
             if isinstance(node, ExternCall):
@@ -335,11 +335,17 @@ class Scheduler:
                 for name, _ in self.reads[node.name]:
                     if name not in own:
                         outside[name] = outside.get(name, 0) + 1
-        for v in self.outputs:
+        for v in _leaves(self.outputs):
             if isinstance(v, BufferView):
                 outside[v.buffer.name] = outside.get(v.buffer.name, 0) + 1
         for k in kernels:
             k.stores = {n.name for n in k.nodes if n.name in outside}
+
+
+def _leaves(values: Any) -> list[Any]:
+    from torch.utils import _pytree as pytree
+
+    return pytree.tree_leaves(values)
 
 
 def _extern_reads(call: ExternCall) -> set[str]:

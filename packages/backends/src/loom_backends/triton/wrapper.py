@@ -19,7 +19,7 @@ from . import symbols
 from .codegen import KernelSource
 from .device import interpreting
 from .graph import ExternScalar, GraphLowering, _RuntimeInput
-from .ir import BufferView, ComputedBuffer, ExternBuffer, InputBuffer, Layout
+from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer, InputBuffer, Layout
 from .runtime import grid, launch_config
 from .scheduler import ExternStep, FusedKernel, Step
 
@@ -116,11 +116,16 @@ class WrapperCodegen:
             else:
                 lines += self._extern_lines(step)
             dead = sorted(n for n, last in last_use.items() if last == position and n not in keep)
-            dead = [n for n in dead if not isinstance(g.buffers.get(n), InputBuffer)]
+            dead = [n for n in dead if not isinstance(g.buffers.get(n), (InputBuffer, ConstantBuffer))]
             if dead:
                 lines.append(f"del {', '.join(dead)}")
         outputs = [self.arg_text(v) for v in g.outputs]
-        lines.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
+        if g.output_kind == "single":
+            lines.append(f"return {outputs[0]}")
+        elif g.output_kind == "list":
+            lines.append(f"return [{', '.join(outputs)}]")
+        else:
+            lines.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
         check = self._input_checks()
         args = [f"arg{i}" for i in range(len(g.inputs))]
         consts = [b.name for b in g.constants]

@@ -155,15 +155,14 @@ def min_all(x: TensorValue) -> Any:
 
 
 def _arg(x: TensorValue, dim: Any, keepdim: bool, kind: str) -> TensorValue:
-    if x.dtype == torch.bool:
-        raise Unsupported(f"{kind} of bools")
     if dim is None:
         if keepdim:
             raise Unsupported(f"{kind} with dim=None and keepdim")
         reduced = tuple(range(x.ndim))
     else:
         reduced = dims(dim, x.ndim)
-    return reduce(x, reduced, keepdim, kind, torch.int64, _acc_dtype(x.dtype))
+    src = torch.int8 if x.dtype == torch.bool else _acc_dtype(x.dtype)
+    return reduce(x, reduced, keepdim, kind, torch.int64, src)
 
 
 @register_lowering(aten.argmax.default)
