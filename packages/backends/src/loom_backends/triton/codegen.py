@@ -278,7 +278,8 @@ class KernelCodegen:
         op = TEXT_OPS.get(name)
         if op is None:
             raise CodegenError(f"no Triton spelling for ops.{name}")
-        args = tuple(self._operand(a, args) for a in args)
+        extern = op(*args)[0].startswith("libdevice.")  # CUDA's library: give it typed tensors, not literals
+        args = tuple(self._materialize(a) if extern else self._operand(a, args) for a in args)
         text, dtype = op(*args)
         return self.cse(text, dtype, frozenset().union(*(a.shape for a in args)))
 
@@ -345,7 +346,8 @@ class KernelCodegen:
             self._emit(self.outer, f"{out} = _i{n}[:, None].to(tl.int64)")
             return out
         self._emit(pre, f"_accv{n} = tl.full([XBLOCK, RBLOCK], {init}, {tl_acc})")
-        self._emit(pre, f"_acci{n} = tl.full([XBLOCK, RBLOCK], {INT32_LIMIT}, tl.int32)")
+        index_dtype = "tl.int64" if self.needs_int64 else "tl.int32"
+        self._emit(pre, f"_acci{n} = tl.full([XBLOCK, RBLOCK], {INT32_LIMIT}, {index_dtype})")
         self._emit(body, f"_nv{n}, _ni{n} = {combine}(_accv{n}, _acci{n}, {value}, {index})")
         self._emit(body, f"_accv{n} = tl.where(xmask & rmask, _nv{n}, _accv{n})")
         self._emit(body, f"_acci{n} = tl.where(xmask & rmask, _ni{n}, _acci{n})")

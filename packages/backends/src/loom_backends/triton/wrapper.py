@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import sympy
 import torch
 from torch.utils import _pytree as pytree
 
@@ -19,7 +18,7 @@ from . import symbols
 from .codegen import KernelSource
 from .device import interpreting
 from .graph import ExternScalar, GraphLowering, _RuntimeInput
-from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer, InputBuffer, Layout
+from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer, InputBuffer
 from .runtime import grid, launch_config
 from .scheduler import ExternStep, FusedKernel, Step
 
@@ -127,20 +126,28 @@ class WrapperCodegen:
         else:
             lines.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
         check = self._input_checks()
+        device = self._cuda_device()
+        if device is not None:  # launch on the graph's GPU whatever the current device is
+            check = [f"with torch.cuda.device({device}):", *("    " + line for line in check + lines)]
+            lines = []
         args = [f"arg{i}" for i in range(len(g.inputs))]
-        consts = [b.name for b in g.constants]
         for b in g.constants:
             self.constants.append(b.value)
             self.constant_names.append(b.name)
         body = "\n".join("        " + line for line in check + lines)
         kernels = "\n\n".join(k.source for k in self.kernels.values())
         params = ", ".join(self.constant_names)
-        del consts
         return (
             HEADER.format(graph=self.name)
             + ("\n\n" + kernels if kernels else "")
             + f"\n\ndef make_call({params}):\n    def call({', '.join(args)}):\n{body}\n\n    return call\n"
         )
+
+    def _cuda_device(self) -> int | None:
+        for node in self.graph.nodes:
+            if isinstance(node, ComputedBuffer) and node.device.type == "cuda":
+                return node.device.index if node.device.index is not None else 0
+        return None
 
     def _input_checks(self) -> list[str]:
         lines = []
@@ -198,9 +205,3 @@ class WrapperCodegen:
     def _read_by_kernel(self, buf: ExternBuffer) -> bool:
         return any(buf.name in src.args for src in self.kernels.values())
 
-
-def describe_layout(lay: Layout) -> str:
-    return f"size={_ints(lay.size)} stride={_ints(lay.stride)} offset={lay.offset}"
-
-
-__all__ = ["WrapperCodegen", "describe_layout", "sympy"]
