@@ -96,7 +96,8 @@ class ConvNet(nn.Module):
 def gpt2(layers: int, d: int, seq: int) -> nn.Module:
     from transformers import GPT2Config, GPT2LMHeadModel
 
-    config = GPT2Config(n_layer=layers, n_head=max(1, d // 64), n_embd=d, vocab_size=512, n_positions=seq)
+    config = GPT2Config(n_layer=layers, n_head=max(1, d // 64), n_embd=d, vocab_size=512, n_positions=seq,
+                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0, eos_token_id=0)  # fmt: skip
     config.attn_implementation = "eager"
     model = GPT2LMHeadModel(config)
 

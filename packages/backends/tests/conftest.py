@@ -11,6 +11,32 @@ import torch
 from torch import nn
 
 
+RULES_CALLED: set = set()
+
+
+def pytest_sessionstart(session):
+    """Record which lowering rules the suite exercises (``test_zz_rule_coverage.py`` checks all were)."""
+    import functools
+
+    from loom_backends.triton.lowering import LOWERINGS
+
+    def recording(key, rule):
+        @functools.wraps(rule)
+        def wrapper(*args, **kwargs):
+            RULES_CALLED.add(key)
+            return rule(*args, **kwargs)
+
+        return wrapper
+
+    for key, rule in list(LOWERINGS.items()):
+        LOWERINGS[key] = recording(key, rule)
+
+
+@pytest.fixture
+def rules_called() -> set:
+    return RULES_CALLED
+
+
 def pytest_configure(config):
     # Triton's interpreter computes masked-off lanes too (integer division by the zeros it loads there)
     config.addinivalue_line("filterwarnings", "ignore::RuntimeWarning:triton.*")

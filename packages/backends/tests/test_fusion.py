@@ -110,9 +110,19 @@ def test_row_and_column_reductions_are_two_kernels(check):
     assert len(compiled.kernels) == 2
 
 
-def test_a_transposed_read_of_a_fused_buffer_starts_a_new_kernel(check):
+def test_a_transposed_read_of_a_fused_buffer_recomputes_it(check):
     def fn(x):
         a = aten.exp.default(x)
+        return a, aten.add.Tensor(aten.t.default(a), a)
+
+    compiled = check.aten(fn, torch.randn(6, 6))
+    (kernel,) = compiled.kernels
+    assert kernel.source.count("tl.exp(") == 2  # once where it is computed, once where it is read transposed
+
+
+def test_a_transposed_read_of_a_value_needing_a_reduction_starts_a_new_kernel(check):
+    def fn(x):
+        a = aten.sub.Tensor(x, aten.sum.dim_IntList(x, [1], True))
         return a, aten.add.Tensor(aten.t.default(a), a)
 
     compiled = check.aten(fn, torch.randn(6, 6))

@@ -216,9 +216,11 @@ class KernelCodegen:
         producer = self.by_name[name]
         if isinstance(producer.loops, ReductionLoops):
             raise CodegenError(f"{name} is read before its reduction finished")
-        if index != self.kernel.store_index(producer):
-            raise CodegenError(f"{name} read at {index}, not where this iteration computes it")
-        value = producer.loops.fn(self.kernel.node_index(producer))
+        if index == self.kernel.store_index(producer):
+            coords = self.kernel.node_index(producer)
+        else:  # another element of a buffer computed from outside this kernel: recompute it there
+            coords = [symbols.simplify(c, self.ranges) for c in producer.layout.coordinates(index)]
+        value = producer.loops.fn(coords)
         self._scope_for(value.shape).stored[(name, index)] = value
         return value
 

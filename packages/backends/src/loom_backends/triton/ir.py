@@ -81,6 +81,22 @@ class Layout:
             s == 1 or st == want for s, st, want in zip(self.size, self.stride, contiguous_strides(self.size))
         )
 
+    def is_dense(self) -> bool:
+        """Every element of the storage span is one element of the tensor (no gaps, no overlaps)."""
+        pairs = [(symbols.static_int(s), symbols.static_int(st)) for s, st in zip(self.size, self.stride) if s != 1]
+        if any(s is None or st is None for s, st in pairs) or self.offset != 0:
+            return False
+        expected = 1
+        for size, stride in sorted(pairs, key=lambda p: p[1]):  # type: ignore[arg-type, return-value]
+            if stride != expected:
+                return False
+            expected *= size  # type: ignore[operator]
+        return True
+
+    def coordinates(self, address: Expr) -> list[Expr]:
+        """The index whose element lives at ``address`` (a dense layout's inverse of :meth:`index`)."""
+        return [sympy.Integer(0) if s == 1 else symbols.ModularIndexing(address, st, s) for s, st in zip(self.size, self.stride)]
+
     def static_size(self) -> tuple[int, ...] | None:
         vals = [symbols.static_int(s) for s in self.size]
         return None if any(v is None for v in vals) else tuple(vals)  # type: ignore[misc]

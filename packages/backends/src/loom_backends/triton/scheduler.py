@@ -276,16 +276,27 @@ class Scheduler:
         return 2 * len(deps & produced) + len(deps & kernel_reads)
 
     def _reads_are_canonical(self, kernel: FusedKernel, only: ComputedBuffer | None) -> bool:
-        """Every read of a buffer computed in ``kernel`` is of the element the same iteration computes."""
+        """Every read of a buffer computed in ``kernel`` can be served inside it: at the element the
+        same iteration computes (a register), or, for a pointwise buffer computed only from buffers
+        outside the kernel, at any element (recomputed there from those buffers)."""
         by_name = {n.name: n for n in kernel.nodes}
         for node in [only] if only is not None else kernel.nodes:
             for name, index in self.reads[node.name]:
                 producer = by_name.get(name)
                 if producer is None:
                     continue
-                if self._canonical_read(kernel, node, index) != kernel.store_index(producer):
+                if self._canonical_read(kernel, node, index) == kernel.store_index(producer):
+                    continue
+                if not self._recomputable(producer, by_name):
                     return False
         return True
+
+    def _recomputable(self, producer: ComputedBuffer, in_kernel: dict[str, ComputedBuffer]) -> bool:
+        return (
+            isinstance(producer.loops, PointwiseLoops)
+            and producer.layout.is_dense()
+            and not any(name in in_kernel for name, _ in self.reads[producer.name])
+        )
 
     def _canonical_read(self, kernel: FusedKernel, node: ComputedBuffer, index: Expr) -> Expr:
         coords = kernel.node_index(node)
