@@ -10,7 +10,6 @@ import pytest
 import torch
 from torch import nn
 
-
 RULES_CALLED: set = set()
 
 
