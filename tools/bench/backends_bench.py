@@ -261,11 +261,17 @@ def run_model(name: str, factory: Callable[[], tuple[nn.Module, list[torch.Tenso
     out.float().sum().backward()
     row["loom_compile_s"] = round(time.perf_counter() - started, 2)
     theirs = make_inputs(inputs)
-    reference = copy.deepcopy(module)(*theirs)
+    eager_copy = copy.deepcopy(module)
+    reference = eager_copy(*theirs)
     reference.float().sum().backward()
-    row["max_abs_err"] = float((out.float() - reference.float()).abs().max())
-    if ours[0].grad is not None:
-        row["max_abs_err"] = max(row["max_abs_err"], float((ours[0].grad - theirs[0].grad).abs().max()))
+    errors = [float((out.detach().float() - reference.detach().float()).abs().max())]
+    errors += [float((a.grad - b.grad).abs().max()) for a, b in zip(ours, theirs) if a.grad is not None]
+    compiled_params = dict(fn._orig_mod.named_parameters()) if hasattr(fn, "_orig_mod") else {}
+    for name, p in eager_copy.named_parameters():
+        q = compiled_params.get(name)
+        if q is not None and p.grad is not None and q.grad is not None:
+            errors.append(float((q.grad - p.grad).abs().max()))
+    row["max_abs_err"] = max(errors)  # output, input and parameter gradients against eager
     graphs = [g for compiled in artifacts for g in compiled.graphs]
     row["graphs"] = [
         {

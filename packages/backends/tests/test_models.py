@@ -90,3 +90,39 @@ def test_inference_graph_in_half_precision(models):
     compiled = loom_backends.get("triton")(torch.fx.symbolic_trace(module), [x])
     torch.testing.assert_close(compiled(x), module(x), atol=2e-2, rtol=2e-2)
     assert [g.kind for g in compiled.graphs] == ["inference"]
+
+
+def test_gpt2_from_transformers_trains_through_triton():
+    """A real model, captured by TorchDynamo as loom's translator would hand it over."""
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(4)
+    config = transformers.GPT2Config(
+        n_layer=2, n_head=2, n_embd=32, vocab_size=97, n_positions=16, bos_token_id=0, eos_token_id=0,
+        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+    )  # fmt: skip
+    config.attn_implementation = "eager"
+    model = transformers.GPT2LMHeadModel(config)
+    reference = copy.deepcopy(model)
+    artifacts = []
+
+    def backend(gm, example_inputs):
+        compiled = loom_backends.get("triton")(gm, example_inputs)
+        artifacts.append(compiled)
+        return compiled
+
+    ids = torch.randint(0, 97, (2, 12))
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda i: model(input_ids=i).logits, backend=backend, dynamic=False)
+    out, want = compiled(ids), reference(input_ids=ids).logits
+    torch.testing.assert_close(out, want, atol=1e-5, rtol=1e-4)
+    out.sum().backward()
+    want.sum().backward()
+    for (name, p), q in zip(model.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-5, rtol=1e-4, msg=name)
+    graphs = [g for a in artifacts for g in a.graphs]
+    assert {g.kind for g in graphs} == {"forward", "backward"}
+    assert all(g.compiled.fallback_reason is None for g in graphs)
+    externs = {e.op.split(".")[1] for a in artifacts for e in a.externs}
+    allowed = {"mm", "bmm", "index_put", "embedding_dense_backward", "_scaled_dot_product_flash_attention_for_cpu",
+               "_scaled_dot_product_flash_attention_for_cpu_backward"}  # fmt: skip
+    assert externs <= allowed, externs

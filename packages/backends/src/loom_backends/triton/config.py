@@ -38,6 +38,9 @@ class Config:
     realize_opcount_threshold: int = 30
     # A value whose recomputation would read more than this many tensors is stored instead.
     realize_acc_reads_threshold: int = 8
+    # A lazy value this many operations long is stored, whatever its users (bounds kernel size and the
+    # cost of re-analysing ever longer chains).
+    realize_max_inlined_ops: int = 256
     # Fuse independent nodes that share no input into one kernel only if they share a read.
     fuse_unrelated: bool = False
 

@@ -29,12 +29,25 @@ EXTRA = [
     aten._native_batch_norm_legit_functional,
     aten._native_batch_norm_legit_no_training,
     aten.native_batch_norm_backward,
+    aten._batch_norm_with_update,
+    aten._batch_norm_with_update_functional,
+    aten._batch_norm_no_update,
+    aten.batch_norm_backward,
     aten.gelu_backward,
+    aten.linalg_vector_norm,
     aten.addmm,
+    aten.addmv,
 ]
 
 # Lowered directly: keep them whole even if a table above would split them.
 KEEP = {aten.var_mean.correction, aten.var.correction, aten.gelu.default}
+
+
+def _is_fused_attention(op: Any) -> bool:
+    # The core table decomposes the fused attention *forward* into math (meant for export) while its
+    # backward stays the fused kernel, which then reads the decomposition's outputs wrongly: wrong
+    # gradients (pytorch#108180 says as much). Attention stays an extern call, forward and backward.
+    return "scaled_dot_product" in str(op)
 
 
 @functools.cache
@@ -45,4 +58,4 @@ def decomposition_table() -> dict[Any, Callable[..., Any]]:
     table.update(get_decompositions(EXTRA))
     for op in KEEP:
         table.pop(op, None)
-    return table
+    return {op: fn for op, fn in table.items() if not _is_fused_attention(op)}

@@ -207,7 +207,8 @@ class GraphLowering:
         reads = len({name for name, _ in rec.reads})
         heavy = reads > config.realize_reads_threshold or rec.opcount > config.realize_opcount_threshold
         shared = len(node.users) > 1 and (heavy or _stored_by_a_user(node))
-        if reads > config.realize_acc_reads_threshold or shared:
+        too_long = rec.opcount > config.realize_max_inlined_ops
+        if reads > config.realize_acc_reads_threshold or shared or too_long:
             self.env[node] = self.realize(value, strides=self._meta_strides(node, value.shape))
 
     # -------------------------------------------------------------------------------- realization

@@ -97,10 +97,6 @@ class Layout:
         """The index whose element lives at ``address`` (a dense layout's inverse of :meth:`index`)."""
         return [sympy.Integer(0) if s == 1 else symbols.ModularIndexing(address, st, s) for s, st in zip(self.size, self.stride)]
 
-    def static_size(self) -> tuple[int, ...] | None:
-        vals = [symbols.static_int(s) for s in self.size]
-        return None if any(v is None for v in vals) else tuple(vals)  # type: ignore[misc]
-
 
 def contiguous_strides(size: Sequence[Expr]) -> tuple[Expr, ...]:
     strides: list[Expr] = []
@@ -157,6 +153,8 @@ REDUCTION_TYPES = ("sum", "prod", "max", "min", "argmax", "argmin")
 
 @dataclass(eq=False)
 class ReductionLoops:
+    """``fn`` reduced over the ``reduced`` dims of ``ranges`` with one of :data:`REDUCTION_TYPES`."""
+
     ranges: tuple[Expr, ...]  # the full shape that is reduced over
     reduced: tuple[int, ...]  # reduced dimensions of ``ranges``
     reduction_type: str
@@ -291,6 +289,3 @@ def merge_origins(*groups: Sequence[str]) -> tuple[str, ...]:
         seen.setdefault(name, None)
     return tuple(seen)
 
-
-def is_tensor_value(x: Any) -> bool:
-    return isinstance(x, TensorValue)
