@@ -142,3 +142,4 @@ def test_reductions_reading_a_reduction_run_in_a_later_loop(check):
     compiled = check.aten(fn, torch.randn(3, 11))
     (kernel,) = compiled.kernels
     assert kernel.source.count("for roffset in range(0, rnumel, RBLOCK):") == 2
+

@@ -221,7 +221,8 @@ class KernelCodegen:
         else:  # another element of a buffer computed from outside this kernel: recompute it there
             coords = [symbols.simplify(c, self.ranges) for c in producer.layout.coordinates(index)]
         value = producer.loops.fn(coords)
-        self._scope_for(value.shape).stored[(name, index)] = value
+        if not self.mask_stack:  # computed under a mask, it is only valid where the mask holds
+            self._scope_for(value.shape).stored[(name, index)] = value
         return value
 
     def constant(self, value: Any, dtype: torch.dtype) -> Var:
