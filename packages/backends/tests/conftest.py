@@ -10,6 +10,37 @@ import pytest
 import torch
 from torch import nn
 
+RULES_CALLED: set = set()
+
+
+def pytest_sessionstart(session):
+    """Record which lowering rules the suite exercises (``test_zz_rule_coverage.py`` checks all were)."""
+    import functools
+
+    from loom_backends.triton.lowering import LOWERINGS
+
+    def recording(key, rule):
+        @functools.wraps(rule)
+        def wrapper(*args, **kwargs):
+            RULES_CALLED.add(key)
+            return rule(*args, **kwargs)
+
+        return wrapper
+
+    for key, rule in list(LOWERINGS.items()):
+        LOWERINGS[key] = recording(key, rule)
+
+
+@pytest.fixture
+def rules_called() -> set:
+    return RULES_CALLED
+
+
+def pytest_configure(config):
+    # Triton's interpreter computes masked-off lanes too (integer division by the zeros it loads there)
+    config.addinivalue_line("filterwarnings", "ignore::RuntimeWarning:triton.*")
+
+
 # Every generated kernel goes to a throw-away cache, never the user's ~/.cache.
 os.environ.setdefault("LOOM_CACHE_DIR", tempfile.mkdtemp(prefix="loom-test-cache-"))
 torch.set_num_threads(1)
@@ -64,3 +95,73 @@ def trace(fn_or_module) -> torch.fx.GraphModule:
 @pytest.fixture
 def models() -> types.SimpleNamespace:
     return types.SimpleNamespace(MLP=MLP, Block=Block, trace=trace)
+
+
+# ------------------------------------------------------------------------------------------------
+# Checking the Triton backend's lowering of ATen graphs against eager ATen.
+
+
+@pytest.fixture(autouse=True)
+def _strict_triton():
+    """Lowering or codegen bugs raise in tests instead of quietly falling back to ATen."""
+    from loom_backends.triton import config
+
+    strict, limit = config.strict, config.persistent_reduction_limit
+    config.strict = True
+    yield
+    config.strict, config.persistent_reduction_limit = strict, limit
+
+
+def assert_same(got, want, *, exact_float=False):
+    """Outputs match eager: same dtype and shape, NaN where eager has NaN, close elsewhere."""
+    if isinstance(want, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_same(g, w, exact_float=exact_float)
+        return
+    if not isinstance(want, torch.Tensor):
+        assert got == want
+        return
+    assert isinstance(got, torch.Tensor), type(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if want.dtype.is_floating_point:
+        tol = {torch.float16: 2e-3, torch.bfloat16: 1.6e-2, torch.float32: 2e-5, torch.float64: 1e-9}[want.dtype]
+        if exact_float:
+            tol = 0.0
+        torch.testing.assert_close(got, want, atol=tol, rtol=tol, equal_nan=True)
+    else:
+        assert torch.equal(got, want), (got, want)
+
+
+def compile_aten(fn, *inputs):
+    """Compile ``fn`` (calling ATen ops directly) with the Triton backend's graph compiler, no AOT."""
+    from loom_backends.triton import compile_graph
+
+    gm = torch.fx.symbolic_trace(fn)
+    tensors = [x for x in inputs]
+    compiled = compile_graph(gm, tensors)
+    assert compiled.fallback_reason is None, compiled.fallback_reason
+    return compiled
+
+
+def check_aten(fn, *inputs, externs=0, exact_float=False):
+    """Compile ``fn`` and compare with eager on ``inputs``; return the compiled graph.
+
+    ``externs`` is how many extern ATen calls the graph must make (``None``: any number, each one a
+    rule declining its arguments, which the result must still get right).
+    """
+    compiled = compile_aten(fn, *inputs)
+    want = fn(*inputs)
+    got = compiled(*inputs)
+    assert_same(got, want, exact_float=exact_float)
+    if externs is None:
+        assert all(e.reason.startswith("unsupported here") for e in compiled.externs), compiled.externs
+    else:
+        assert len(compiled.externs) == externs, [(e.op, e.reason) for e in compiled.externs]
+    return compiled
+
+
+@pytest.fixture
+def check():
+    return types.SimpleNamespace(aten=check_aten, compile=compile_aten, same=assert_same)

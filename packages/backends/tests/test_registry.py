@@ -84,7 +84,7 @@ def test_taking_a_name_twice_needs_replace():
         loom_backends.unregister("test_twice")
 
 
-@pytest.mark.parametrize("name", ["eager", "aot_eager"])
+@pytest.mark.parametrize("name", ["eager", "aot_eager", "triton"])
 def test_backends_check_their_arguments(name):
     import torch
 

@@ -1,12 +1,37 @@
-"""The ``triton`` backend (under construction: milestone 1 ships the registry, eager and aot_eager)."""
+"""The ``triton`` backend: AOTAutograd, core ATen decompositions, then loom's lowering, fusion and codegen.
+
+Pipeline for each ATen graph AOTAutograd hands over (forward, backward or inference):
+``graph.py`` (lower each node with the rules in ``lowering/`` into the IR of ``ir.py``) →
+``scheduler.py`` (group buffers into kernels) → ``codegen.py`` (Triton source per kernel) →
+``wrapper.py`` (the host code) → ``runtime.py`` (cache on disk by hash, import, launch).
+Without a GPU the kernels run under Triton's interpreter (``device.py`` sets ``TRITON_INTERPRET=1``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..graphs import check_backend_args
+from .compile import ExternInfo, KernelInfo, TritonGraph, compile_graph, configure_logging
+from .config import config
+
+__all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config", "triton_backend"]
 
 
 def triton_backend(gm: Any, example_inputs: list[Any]) -> Any:
-    check_backend_args(gm, example_inputs)
-    raise NotImplementedError("the triton backend is not built yet; use 'aot_eager'")
+    """The ``triton`` backend: forward, backward and inference graphs compiled to Triton kernels."""
+    from ..aot import aot_compile
+    from . import device
+    from .decompositions import decomposition_table
+
+    device.prepare()
+    configure_logging()
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+    return aot_compile(
+        gm,
+        example_inputs,
+        backend="triton",
+        compile_graph=compile_graph,
+        decompositions=decomposition_table(),
+        partition_fn=min_cut_rematerialization_partition,
+    )

@@ -1,0 +1,162 @@
+"""Compiling one ATen graph: lower, schedule, generate kernels and host code, load, and describe it."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from . import device, symbols
+from .codegen import KernelCodegen, KernelSource, fused_ops, kernel_name
+from .config import config
+from .graph import GraphLowering, GraphUnsupported
+from .ir import Buffer, ComputedBuffer
+from .runtime import load_module, module_path
+from .scheduler import ExternStep, FusedKernel, Scheduler
+from .wrapper import WrapperCodegen
+
+log = logging.getLogger("loom.triton")
+output_code_log = logging.getLogger("loom.output_code")
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """One generated kernel: what it fuses and how many bytes it moves."""
+
+    name: str
+    kind: str  # "pointwise", "persistent_reduction" or "reduction"
+    source: str
+    ops: tuple[str, ...]  # the ATen ops fused into it, in program order
+    buffers: tuple[str, ...]  # the IR buffers it computes
+    stored: tuple[str, ...]  # those it writes to memory (the others live in registers only)
+    bytes_read: int
+    bytes_written: int
+    xnumel: int
+    rnumel: int
+
+
+@dataclass(frozen=True)
+class ExternInfo:
+    """One extern call to ATen, and why it is not lowered."""
+
+    name: str
+    op: str
+    reason: str
+
+
+@dataclass(eq=False)
+class TritonGraph:
+    """A compiled ATen graph: call it with the graph's inputs; it returns the graph's outputs."""
+
+    kind: str
+    call: Callable[..., Any]
+    source: str = ""
+    path: str | None = None
+    kernels: list[KernelInfo] = field(default_factory=list)
+    externs: list[ExternInfo] = field(default_factory=list)
+    fallback_reason: str | None = None  # set when the whole graph runs through ATen instead
+
+    def __call__(self, *args: Any) -> Any:
+        return self.call(*args)
+
+    def __repr__(self) -> str:
+        if self.fallback_reason:
+            return f"<TritonGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
+        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls>"
+
+
+def _nbytes(buf: Buffer) -> int:
+    return int(symbols.static_int(buf.nbytes()) or 0)
+
+
+def _kernel_info(kernel: FusedKernel, src: KernelSource, buffers: dict[str, Buffer]) -> KernelInfo:
+    reads = [n for n in src.args if n not in src.outputs]
+    return KernelInfo(
+        name=src.name,
+        kind=src.kind,
+        source=src.source,
+        ops=fused_ops(kernel),
+        buffers=tuple(n.name for n in kernel.nodes),
+        stored=tuple(src.outputs),
+        bytes_read=sum(_nbytes(buffers[n]) for n in reads),
+        bytes_written=sum(_nbytes(buffers[n]) for n in src.outputs),
+        xnumel=int(symbols.static_int(src.xnumel) or 0),
+        rnumel=int(symbols.static_int(src.rnumel) or 1),
+    )
+
+
+def _check_devices(graph: GraphLowering) -> None:
+    for node in graph.nodes:
+        if isinstance(node, ComputedBuffer):
+            reason = device.kernel_device(node.device)
+            if reason is not None:
+                raise GraphUnsupported(reason)
+
+
+def _eager_graph(gm: torch.fx.GraphModule, kind: str, reason: str) -> TritonGraph:
+    log.info("graph %s runs through ATen: %s", kind, reason)
+    return TritonGraph(kind, gm.forward, fallback_reason=reason)
+
+
+def compile_graph(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str = "inference") -> TritonGraph:
+    """Compile an ATen graph (core ATen ops, as AOTAutograd hands over) into Triton kernels."""
+    device.prepare()
+    try:
+        return _compile(gm, example_inputs, kind)
+    except GraphUnsupported as err:
+        return _eager_graph(gm, kind, str(err))
+    except Exception as err:
+        if config.strict:
+            raise
+        log.warning("compiling graph %s failed (%s: %s); it runs through ATen", kind, type(err).__name__, err)
+        return _eager_graph(gm, kind, f"compilation failed: {type(err).__name__}: {err}")
+
+
+def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> TritonGraph:
+    graph = GraphLowering(gm, example_inputs).run()
+    _check_devices(graph)
+    steps = Scheduler(graph.nodes, graph.outputs).schedule()
+    sources: dict[int, KernelSource] = {}
+    infos: list[KernelInfo] = []
+    for position, step in enumerate(steps):
+        if not isinstance(step, FusedKernel):
+            continue
+        rnumel = symbols.static_int(step.rnumel)
+        persistent = rnumel is not None and rnumel <= config.persistent_reduction_limit
+        name = kernel_name(step, len(sources), persistent)
+        src = KernelCodegen(step, name, graph.buffers, persistent).generate()
+        sources[position] = src
+        infos.append(_kernel_info(step, src, graph.buffers))
+    wrapper = WrapperCodegen(graph, steps, sources, kind)
+    source = wrapper.generate()
+    _log_output_code(kind, source)
+    module = load_module(source)
+    call = module.make_call(*wrapper.constants)
+    externs = [ExternInfo(s.call.name, s.call.op_name, s.call.reason) for s in steps if isinstance(s, ExternStep)]
+    return TritonGraph(kind, call, source, str(module_path(source)), infos, externs)
+
+
+_logging_configured = False
+
+
+def configure_logging() -> None:
+    """Honour ``LOOM_LOGS=output_code`` (comma-separated, ``all`` too) when nothing configured the logger."""
+    global _logging_configured
+    if _logging_configured:
+        return
+    _logging_configured = True
+    wanted = {w.strip().lstrip("+") for w in os.environ.get("LOOM_LOGS", "").split(",")}
+    if {"output_code", "all"} & wanted and not output_code_log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("[loom.output_code] %(message)s"))
+        output_code_log.addHandler(handler)
+        output_code_log.setLevel(logging.DEBUG)
+
+
+def _log_output_code(kind: str, source: str) -> None:
+    if output_code_log.isEnabledFor(logging.DEBUG):
+        output_code_log.debug("graph %s -> %s\n%s", kind, module_path(source), source)

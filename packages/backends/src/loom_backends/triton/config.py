@@ -1,0 +1,48 @@
+"""Knobs of the Triton backend, read from the environment once and changeable at run time (tests do)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _default_cache_dir() -> Path:
+    root = os.environ.get("LOOM_CACHE_DIR")
+    if root:
+        return Path(root) / "triton"
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "loom" / "triton"
+
+
+@dataclass
+class Config:
+    # Raise on a lowering or code generation error instead of falling back to ATen (tests set this).
+    strict: bool = field(default_factory=lambda: _env_flag("LOOM_TRITON_STRICT"))
+    # Where generated modules are written, named by the hash of their source.
+    cache_dir: Path = field(default_factory=_default_cache_dir)
+    # A reduction whose row has at most this many elements keeps the whole row in one block
+    # ("persistent"); longer rows loop over the row in RBLOCK-sized steps.
+    persistent_reduction_limit: int = 1024
+    # Block sizes on a GPU.
+    pointwise_block: int = 1024
+    looped_rblock: int = 512
+    # Under the interpreter each program instance costs milliseconds: use one big block instead.
+    interpreter_block_elements: int = 1 << 16
+    # A value used by several consumers is recomputed in each unless it reads more than this many
+    # tensors or runs more than this many operations; then it is stored once and read back.
+    realize_reads_threshold: int = 4
+    realize_opcount_threshold: int = 30
+    # A value whose recomputation would read more than this many tensors is stored instead.
+    realize_acc_reads_threshold: int = 8
+    # A lazy value this many operations long is stored, whatever its users (bounds kernel size and the
+    # cost of re-analysing ever longer chains).
+    realize_max_inlined_ops: int = 256
+    # Fuse independent nodes that share no input into one kernel only if they share a read.
+    fuse_unrelated: bool = False
+
+
+config = Config()

@@ -1,0 +1,358 @@
+"""Lowering an ATen FX graph into loom's IR, one node at a time through the rules in ``lowering/``.
+
+Each ``call_function`` node is looked up in the lowering table. A rule returns IR values (lazy
+:class:`~.ir.Pointwise` values, :class:`~.ir.BufferView` s of stored buffers, or lists of them); a node
+with no rule, or whose rule raises :class:`Unsupported` for these arguments, becomes an extern call to
+ATen (``fallbacks.py``). The result is the list of buffers and extern calls in program order, which the
+scheduler groups into kernels.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import operator
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import sympy
+import torch
+import torch.fx
+from torch.utils import _pytree as pytree
+
+from . import symbols
+from .config import config
+from .fallbacks import fallback_reason
+from .ir import (
+    BufferView,
+    ComputedBuffer,
+    ConstantBuffer,
+    ExternBuffer,
+    ExternCall,
+    InputBuffer,
+    Layout,
+    Pointwise,
+    PointwiseLoops,
+    ReductionLoops,
+    TensorValue,
+    contiguous_strides,
+)
+from .ops import record
+
+log = logging.getLogger("loom.triton")
+_state = threading.local()
+
+
+class Unsupported(Exception):
+    """A rule cannot lower these arguments: the node runs as an extern ATen call instead."""
+
+
+class GraphUnsupported(Exception):
+    """The whole graph cannot use generated kernels here (e.g. symbolic shapes, devices)."""
+
+
+def current() -> GraphLowering:
+    graph = getattr(_state, "graph", None)
+    if graph is None:
+        raise RuntimeError("no graph is being lowered")
+    return graph
+
+
+class ExternScalar:
+    """A non-tensor result of an extern call (known only at run time)."""
+
+    def __init__(self, call: ExternCall, path: tuple[int, ...]) -> None:
+        self.call, self.path = call, path
+
+
+def _dense_strides(shape: tuple[int, ...], stride: tuple[int, ...]) -> bool:
+    dims = sorted((i for i in range(len(shape)) if shape[i] != 1), key=lambda i: stride[i])
+    expected = 1
+    for i in dims:
+        if stride[i] != expected:
+            return False
+        expected *= shape[i]
+    return True
+
+
+class GraphLowering:
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> None:
+        self.gm = gm
+        self.example_inputs = example_inputs
+        self.inputs: list[InputBuffer | None] = []
+        self.constants: list[ConstantBuffer] = []
+        self.nodes: list[ComputedBuffer | ExternCall] = []  # program order
+        self.buffers: dict[str, Any] = {}
+        self.outputs: list[Any] = []
+        self.output_kind = "tuple"  # what the graph returns: a "tuple", a "list" or a "single" value
+        self.env: dict[torch.fx.Node, Any] = {}
+        self.current_node: torch.fx.Node | None = None
+        self._names: dict[str, int] = {}
+        self._realized: dict[int, tuple[Pointwise, BufferView]] = {}
+
+    # ------------------------------------------------------------------------------------- naming
+    def new_name(self, prefix: str) -> str:
+        n = self._names.get(prefix, 0)
+        self._names[prefix] = n + 1
+        return f"{prefix}{n}"
+
+    @contextlib.contextmanager
+    def activate(self) -> Iterator[GraphLowering]:
+        previous = getattr(_state, "graph", None)
+        _state.graph = self
+        try:
+            yield self
+        finally:
+            _state.graph = previous
+
+    # ---------------------------------------------------------------------------------------- walk
+    def run(self) -> GraphLowering:
+        with self.activate():
+            for node in self.gm.graph.nodes:
+                self.current_node = node
+                getattr(self, f"_lower_{node.op}")(node)
+            self.current_node = None
+        return self
+
+    def _lower_placeholder(self, node: torch.fx.Node) -> None:
+        position = len(self.inputs)
+        example = self.example_inputs[position]
+        if isinstance(example, torch.Tensor):
+            if any(not isinstance(s, int) for s in example.shape) or any(
+                not isinstance(s, int) for s in example.stride()
+            ):
+                raise GraphUnsupported("symbolic shapes are not lowered yet (issue 9)")
+            buf = InputBuffer(f"arg{position}", Layout.of_tensor(example), position=position)
+            self.buffers[buf.name] = buf
+            self.inputs.append(buf)
+            self.env[node] = BufferView(buf, buf.layout)
+        else:
+            if isinstance(example, torch.SymInt):
+                raise GraphUnsupported("symbolic int inputs are not lowered yet (issue 9)")
+            self.inputs.append(None)
+            self.env[node] = _RuntimeInput(position)
+
+    def _lower_get_attr(self, node: torch.fx.Node) -> None:
+        value = operator.attrgetter(node.target)(self.gm)
+        if isinstance(value, torch.Tensor):
+            buf = ConstantBuffer(self.new_name("const"), Layout.of_tensor(value), value=value)
+            self.buffers[buf.name] = buf
+            self.constants.append(buf)
+            self.env[node] = BufferView(buf, buf.layout)
+        else:
+            self.env[node] = value
+
+    def _lower_call_module(self, node: torch.fx.Node) -> None:
+        raise GraphUnsupported("call_module nodes: the triton backend takes ATen graphs (through AOTAutograd)")
+
+    def _lower_call_method(self, node: torch.fx.Node) -> None:
+        raise GraphUnsupported("call_method nodes: the triton backend takes ATen graphs (through AOTAutograd)")
+
+    def _lower_call_function(self, node: torch.fx.Node) -> None:
+        args, kwargs = pytree.tree_map(self._lookup, (node.args, node.kwargs))
+        if node.target is operator.getitem:
+            self.env[node] = args[0][args[1]]
+            return
+        self.env[node] = self.lower_op(node.target, args, kwargs)
+        self._maybe_realize_on_reuse(node)
+
+    def _lower_output(self, node: torch.fx.Node) -> None:
+        (result,) = node.args
+        flat = result if isinstance(result, (list, tuple)) else [result]
+        self.output_kind = "list" if isinstance(result, list) else ("tuple" if isinstance(result, tuple) else "single")
+
+        def output(item: Any, value: Any) -> Any:
+            if isinstance(value, TensorValue):
+                hint = self._meta_strides(item, value.shape) if isinstance(item, torch.fx.Node) else None
+                return self.realize(value, strides=hint)
+            if isinstance(value, (list, tuple)):  # an op returning several tensors, returned as they are
+                return type(value)(output(None, v) for v in value)
+            return value
+
+        for item in flat:
+            self.outputs.append(output(item, self._lookup(item) if isinstance(item, torch.fx.Node) else item))
+
+    def _lookup(self, x: Any) -> Any:
+        return self.env[x] if isinstance(x, torch.fx.Node) else x
+
+    # -------------------------------------------------------------------------------------- lower
+    def lower_op(self, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        from .lowering import lookup
+
+        rule = lookup(target)
+        reason = fallback_reason(target)
+        leaves = pytree.tree_leaves((args, kwargs))
+        if any(isinstance(x, (ExternScalar, _RuntimeInput)) for x in leaves):
+            rule, reason = None, "takes a value known only at run time"
+        if rule is not None and reason is None:
+            try:
+                return rule(*args, **kwargs)
+            except Unsupported as err:
+                reason = f"unsupported here: {err}"
+            except Exception as err:  # a bug in a rule must not become a wrong answer
+                if config.strict:
+                    raise
+                log.warning("lowering %s failed (%s: %s); running it through ATen", target, type(err).__name__, err)
+                reason = f"lowering failed: {type(err).__name__}"
+        return self.extern(target, args, kwargs, reason or "no lowering rule")
+
+    def _maybe_realize_on_reuse(self, node: torch.fx.Node) -> None:
+        value = self.env[node]
+        if not isinstance(value, Pointwise):
+            return
+        if value.identity_of is not None:
+            return  # a plain copy: recomputing it is one load
+        rec = record(value.fn, [symbols.sym(f"d{i}") for i in range(len(value.shape))])
+        reads = len({name for name, _ in rec.reads})
+        heavy = reads > config.realize_reads_threshold or rec.opcount > config.realize_opcount_threshold
+        shared = len(node.users) > 1 and (heavy or _stored_by_a_user(node))
+        too_long = rec.opcount > config.realize_max_inlined_ops
+        if reads > config.realize_acc_reads_threshold or shared or too_long:
+            self.env[node] = self.realize(value, strides=self._meta_strides(node, value.shape))
+
+    # -------------------------------------------------------------------------------- realization
+    def _meta_strides(self, node: torch.fx.Node, shape: tuple[Any, ...]) -> tuple[int, ...] | None:
+        val = node.meta.get("val")
+        if not isinstance(val, torch.Tensor):
+            return None
+        try:
+            size, stride = tuple(int(s) for s in val.shape), tuple(int(s) for s in val.stride())
+        except TypeError:
+            return None
+        if size != tuple(symbols.static_int(s) for s in shape) or not _dense_strides(size, stride):
+            return None
+        return stride
+
+    def realize(self, value: TensorValue, strides: tuple[int, ...] | None = None, alias_ok: bool = False) -> BufferView:
+        """Store a lazy value in a new buffer (or return the view it already is)."""
+        if isinstance(value, BufferView):
+            return value
+        assert isinstance(value, Pointwise), value
+        known = self._realized.get(id(value))
+        if known is not None:
+            return known[1]
+        if alias_ok and value.identity_of is not None:
+            return value.identity_of
+        if value.view_base is not None and value.view_replay is not None:
+            replayed = value.view_replay(self.realize(value.view_base, alias_ok=alias_ok))
+            if isinstance(replayed, BufferView):
+                self._realized[id(value)] = (value, replayed)
+                return replayed
+            value = replayed  # the view needs a copy after all (e.g. a reshape of a transposed buffer)
+            assert isinstance(value, Pointwise)
+        stride = tuple(sympy.Integer(s) for s in strides) if strides else contiguous_strides(value.shape)
+        layout = Layout(tuple(value.shape), stride, sympy.Integer(0), value.dtype, value.device)
+        buf = ComputedBuffer(self.new_name("buf"), layout, PointwiseLoops(tuple(value.shape), value.fn), value.origins)
+        view = self.register(buf)
+        self._realized[id(value)] = (value, view)
+        return view
+
+    def register(self, buf: ComputedBuffer) -> BufferView:
+        self.buffers[buf.name] = buf
+        self.nodes.append(buf)
+        return BufferView(buf, buf.layout)
+
+    def reduction_buffer(
+        self, kept_shape: tuple[Any, ...], dtype: torch.dtype, device: torch.device, loops: ReductionLoops, origins: tuple[str, ...]
+    ) -> BufferView:
+        hint = self._meta_strides(self.current_node, kept_shape) if self.current_node is not None else None
+        stride = tuple(sympy.Integer(s) for s in hint) if hint else contiguous_strides(kept_shape)
+        layout = Layout(tuple(kept_shape), stride, sympy.Integer(0), dtype, device)
+        return self.register(ComputedBuffer(self.new_name("buf"), layout, loops, origins))
+
+    # ------------------------------------------------------------------------------------- externs
+    def extern(self, op: Any, args: tuple[Any, ...], kwargs: dict[str, Any], reason: str) -> Any:
+        """Run ``op`` through ATen at run time; returns its result with BufferViews for the tensors."""
+        args, kwargs = pytree.tree_map(
+            lambda v: self.realize(v, alias_ok=True) if isinstance(v, TensorValue) else v, (args, kwargs)
+        )
+        mutates = bool(getattr(getattr(op, "_schema", None), "is_mutable", False))
+        call = ExternCall(self.new_name("extern"), op, tuple(args), dict(kwargs), reason, mutates=mutates)
+        meta = self._extern_meta(op, args, kwargs)
+
+        def build(val: Any, path: tuple[int, ...]) -> Any:
+            if isinstance(val, torch.Tensor):
+                size = tuple(int(s) for s in val.shape)
+                stride = tuple(int(s) for s in val.stride())
+                layout = Layout(
+                    tuple(sympy.Integer(s) for s in size),
+                    tuple(sympy.Integer(s) for s in stride),
+                    sympy.Integer(0),
+                    val.dtype,
+                    self._extern_device(val, args, kwargs),
+                )
+                buf = ExternBuffer(self.new_name("buf"), layout, call=call, path=path)
+                self.buffers[buf.name] = buf
+                call.outputs.append(buf)
+                return BufferView(buf, layout)
+            if isinstance(val, (list, tuple)):
+                return type(val)(build(v, (*path, i)) for i, v in enumerate(val))
+            if val is None:
+                return None
+            return ExternScalar(call, path)
+
+        call.result_structure = build(meta, ())
+        self.nodes.append(call)
+        return call.result_structure
+
+    def _extern_meta(self, op: Any, args: Any, kwargs: Any) -> Any:
+        node = self.current_node
+        if node is not None and node.op == "call_function" and node.target is op and "val" in node.meta:
+            return node.meta["val"]
+
+        def to_meta(v: Any) -> Any:
+            if isinstance(v, BufferView):
+                lay = v.layout
+                return torch.empty_strided(
+                    [int(s) for s in lay.size], [int(s) for s in lay.stride], dtype=lay.dtype, device="meta"
+                )
+            return v
+
+        margs, mkwargs = pytree.tree_map(to_meta, (args, kwargs))
+        try:
+            return op(*margs, **mkwargs)
+        except Exception as err:
+            raise GraphUnsupported(f"cannot infer the output of {op} ({type(err).__name__}: {err})") from err
+
+    @staticmethod
+    def _extern_device(val: torch.Tensor, args: Any, kwargs: Any) -> torch.device:
+        if val.device.type != "meta":
+            return val.device
+        if isinstance(kwargs.get("device"), torch.device):
+            return kwargs["device"]
+        for leaf in pytree.tree_leaves(args):
+            if isinstance(leaf, BufferView):
+                return leaf.device
+        return torch.device("cpu")
+
+
+_VIEW_OPS = {
+    "view", "_unsafe_view", "reshape", "permute", "expand", "squeeze", "unsqueeze", "alias", "t", "transpose",
+    "slice", "select", "split", "split_with_sizes", "unbind", "diagonal", "getitem",
+}  # fmt: skip
+
+
+def _stored_by_a_user(node: torch.fx.Node, depth: int = 0) -> bool:
+    """Will some user store this value anyway (graph output, extern call), directly or through views?"""
+    from .lowering import lookup
+
+    for user in node.users:
+        if user.op == "output":
+            return True
+        if user.op != "call_function":
+            continue
+        name = getattr(getattr(user.target, "overloadpacket", user.target), "__name__", "")
+        if name in _VIEW_OPS and depth < 8:
+            if _stored_by_a_user(user, depth + 1):
+                return True
+        elif lookup(user.target) is None or fallback_reason(user.target) is not None:
+            return True
+    return False
+
+
+class _RuntimeInput:
+    """A non-tensor graph input (its value is only known when the graph runs)."""
+
+    def __init__(self, position: int) -> None:
+        self.position = position
