@@ -190,8 +190,10 @@ def pytest_step(venv: Path, target: str, *extra: str) -> tuple[str, list[str]]:
 def test(extra: list[str]) -> int:
     """Run every suite in its own process, then report each one's result; non-zero if any failed."""
     steps: list[tuple[str, list[str]]] = [("ruff", [str(VENV / "bin" / "ruff"), "check", str(ROOT)])]
-    # Each package alone, in its own process: no package may lean on another's conftest.
-    steps += [pytest_step(VENV, f"packages/{p}/tests", *extra) for p in PACKAGES]
+    # Each package alone, in its own process: no package may lean on another's conftest. The Triton
+    # backend's tests run kernels under Triton's interpreter: spread them over the machine's cores.
+    parallel = {"backends": ["-n", str(min(4, os.cpu_count() or 1))]}
+    steps += [pytest_step(VENV, f"packages/{p}/tests", *parallel.get(p, []), *extra) for p in PACKAGES]
     steps.append(pytest_step(VENV, "tests", *extra))
     for minor, python in side_pythons().items():
         venv = ROOT / f".venv-py{minor}"

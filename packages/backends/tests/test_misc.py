@@ -17,7 +17,7 @@ def test_to_copy(src, dst, check):
 
 def test_half_conversions_round_like_eager(check):
     x = torch.randn(64) * 1000 + 0.123456
-    fn = lambda a: aten._to_copy.default(aten._to_copy.default(a, dtype=torch.float16), dtype=torch.float32)  # noqa: E731
+    fn = lambda a: aten._to_copy.default(aten._to_copy.default(a, dtype=torch.float16), dtype=torch.float32)
     check.aten(fn, x, exact_float=True)
 
 

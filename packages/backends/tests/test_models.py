@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import copy
 
-import loom_backends
 import pytest
 import torch
 from torch import nn
+
+import loom_backends
 
 
 class ConvNet(nn.Module):

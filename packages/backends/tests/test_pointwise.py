@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+
 from loom_backends.triton.lowering import pointwise
 
 aten = torch.ops.aten
@@ -46,7 +47,7 @@ def _unary_ops():
 @pytest.mark.parametrize("dtype", ALL, ids=str)
 def test_unary(op, dtype, check):
     x = sample((4, 6), dtype, layout="transposed" if dtype == torch.float32 else "contiguous")
-    fn = lambda a: op(a)  # noqa: E731
+    fn = lambda a: op(a)
     if not _eager_supports(fn, x):
         pytest.skip(f"eager {op} does not take {dtype}")
     check.aten(fn, x)
@@ -65,7 +66,7 @@ def test_binary_broadcast(op, dtypes, check):
     b = sample((5,), dtypes[1], seed=2, positive=True)  # positive divisors and exponents keep ints defined
     a = a[:, :3] if a.shape[-1] != 3 else a
     b = b[:3]
-    fn = lambda x, y: op(x, y)  # noqa: E731
+    fn = lambda x, y: op(x, y)
     if not _eager_supports(fn, a, b):
         pytest.skip("eager does not take these dtypes")
     integer_pow = op is aten.pow.Tensor_Tensor and not (a.dtype.is_floating_point or b.dtype.is_floating_point)
@@ -151,7 +152,7 @@ SPECIAL = torch.tensor([float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 1.
 
 @pytest.mark.parametrize("op", _unary_ops(), ids=lambda op: op.__name__)
 def test_unary_nan_and_inf_propagate_like_eager(op, check):
-    fn = lambda a: op(a)  # noqa: E731
+    fn = lambda a: op(a)
     if not _eager_supports(fn, SPECIAL):
         pytest.skip("not a float op")
     check.aten(fn, SPECIAL.clone())

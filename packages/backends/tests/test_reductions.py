@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+
 from loom_backends.triton import config
 
 aten = torch.ops.aten

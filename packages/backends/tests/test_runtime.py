@@ -10,9 +10,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-import loom_backends
 import pytest
 import torch
+
+import loom_backends
 from loom_backends.triton import compile_graph, config
 from loom_backends.triton.fallbacks import FALLBACKS
 from loom_backends.triton.lowering import LOWERINGS

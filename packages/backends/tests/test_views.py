@@ -43,9 +43,9 @@ def _input(layout):
 def test_view_rules(name, where, check):
     view = VIEWS[name]
     if where == "buffer":
-        fn = lambda x: view(x)  # noqa: E731
+        fn = lambda x: view(x)
     else:
-        fn = lambda x: view(aten.mul.Tensor(x, 2.0))  # noqa: E731
+        fn = lambda x: view(aten.mul.Tensor(x, 2.0))
     x = _input("contiguous")
     if name.startswith(("view_", "unsafe")):
         x = x.reshape(6, 4, 5)
@@ -54,7 +54,7 @@ def test_view_rules(name, where, check):
     if name.startswith("view") or name == "unsafe_view":
         return  # eager's view of a permuted tensor would not be a view
     several = name in ("split", "split_with_sizes", "unbind")
-    consume = lambda x: aten.add.Tensor(view(x)[1] if several else view(x), 1.0)  # noqa: E731
+    consume = lambda x: aten.add.Tensor(view(x)[1] if several else view(x), 1.0)
     check.aten(consume, _input("permuted"))
 
 
