@@ -173,7 +173,12 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
         return [], []
     name = f"__loom_graph_{next(_graph_ids)}"
     graph_module = output.finalize(graph_outputs)
-    graph = CapturedGraph(name, graph_module, [i.example for i in output.inputs], [i.source for i in output.inputs])
+    real = [i.example for i in output.inputs]
+    fakes = [i.node.meta["val"] for i in output.inputs]
+    # A graph over symbolic sizes is handed to backends with its symbolic (fake) inputs, so that
+    # they compile for every size rather than for the sizes of this call.
+    dynamic = any(_has_symbols(v) for v in fakes)
+    graph = CapturedGraph(name, graph_module, fakes if dynamic else real, [i.source for i in output.inputs], real)
     call = PyCodegen()
     call.cellvars = frozenset(cellvars)
     call.share_sources([i.source for i in output.inputs])
@@ -183,6 +188,16 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     call.call(len(output.inputs))
     call.emit("STORE_FAST", OUTPUTS_LOCAL)
     return call.instrs, [graph]
+
+
+def _has_symbols(value: Any) -> bool:
+    import torch
+
+    from .shapes import is_symbolic
+
+    if isinstance(value, torch.Tensor):
+        return any(is_symbolic(d) for d in value.shape)
+    return is_symbolic(value)
 
 
 def _finish(tx: Any, returned: Any) -> Translation:

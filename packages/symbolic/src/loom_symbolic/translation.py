@@ -16,12 +16,23 @@ from .errors import Reason
 
 @dataclass
 class CapturedGraph:
-    """One FX graph: its module, the real inputs of the traced call, and where each input comes from."""
+    """One FX graph: its module, its example inputs, and where each input comes from.
+
+    ``example_inputs`` are the real values of the traced call — except for a graph over symbolic sizes
+    (dynamic shapes), where they are the FakeTensors/SymInts of its placeholders, so that a backend
+    compiles for every size. ``real_inputs`` always holds the real values.
+    """
 
     name: str
     graph_module: fx.GraphModule
     example_inputs: list[Any]
     input_sources: list[Any]
+    real_inputs: list[Any] = field(default_factory=list)
+
+    @property
+    def is_dynamic(self) -> bool:
+        """Whether the graph works on symbolic sizes."""
+        return self.example_inputs is not self.real_inputs and bool(self.real_inputs)
 
     @property
     def op_count(self) -> int:
