@@ -10,7 +10,7 @@ from typing import Any
 
 from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
-from .shapes import NO_DYNAMIC, DynamicSpec
+from .shapes import DynamicSpec
 from .translation import CapturedGraph, GraphBreak, Translation
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
@@ -49,7 +49,7 @@ def translate(
         return Translation(code, refused=refusal)
     from .translator import RootTranslator
 
-    dynamic = dynamic or NO_DYNAMIC
+    dynamic = DynamicSpec.for_arguments(dynamic, f_locals)
     tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, dynamic=dynamic)
     try:
         returned = tx.run()

@@ -69,9 +69,10 @@ class OutputGraph:
 
     def __init__(self, dynamic: DynamicSpec = NO_DYNAMIC) -> None:
         self.graph = fx.Graph()
-        #: The ShapeEnv of this translation (symbols only appear where ``dynamic`` asks for them).
+        #: Symbols only appear where ``dynamic`` asks for them. A ShapeEnv slows every FakeTensor op
+        #: down, so a translation with static shapes has none.
         self.shapes = ShapeContext(dynamic)
-        self.fake_mode = FakeTensorMode(shape_env=self.shapes.shape_env)
+        self.fake_mode = FakeTensorMode(shape_env=self.shapes.shape_env if dynamic else None)
         self.inputs: list[GraphInput] = []
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.

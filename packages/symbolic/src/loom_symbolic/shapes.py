@@ -38,7 +38,7 @@ class DynamicSpec:
         if self.all_dims:
             chosen = set(range(value.dim()))
         else:
-            chosen = set(self.dims.get(str(source), ())) | set(getattr(value, "_loom_dynamic_dims", ()))
+            chosen = set(self.dims.get(str(source), ()))
         return frozenset(d for d in chosen - static if 0 <= d < value.dim())
 
     def is_dynamic_int(self, source: Any) -> bool:
@@ -46,6 +46,22 @@ class DynamicSpec:
 
     def __bool__(self) -> bool:
         return self.all_dims or bool(self.dims) or bool(self.ints)
+
+    @classmethod
+    def for_arguments(cls, spec: DynamicSpec | None, f_locals: Any) -> DynamicSpec:
+        """``spec``, extended with the dimensions marked on tensor arguments (``loom.mark_dynamic``)."""
+        spec = spec or NO_DYNAMIC
+        marked = {
+            f"L[{name!r}]": frozenset(value._loom_dynamic_dims)
+            for name, value in f_locals.items()
+            if isinstance(value, torch.Tensor) and getattr(value, "_loom_dynamic_dims", None)
+        }
+        if not marked:
+            return spec
+        dims = dict(spec.dims)
+        for key, extra in marked.items():
+            dims[key] = dims.get(key, frozenset()) | extra
+        return dataclasses.replace(spec, dims=dims)
 
 
 NO_DYNAMIC = DynamicSpec()
@@ -70,7 +86,7 @@ class ShapeContext:
 
     def __init__(self, spec: DynamicSpec) -> None:
         self.spec = spec
-        self.shape_env = ShapeEnv()
+        self.shape_env = ShapeEnv() if spec else None
         #: symbol name → the loom source whose int value it stands for.
         self.symbol_sources: dict[str, Any] = {}
 
@@ -104,8 +120,10 @@ class ShapeContext:
         from loom_guards import Relation
 
         printer = PythonPrinter()
-        relations = []
+        relations: list[Any] = []
         env = self.shape_env
+        if env is None:
+            return relations
         for symbol, bounds in env.var_to_range.items():
             name = str(symbol)
             if name not in self.symbol_sources:
