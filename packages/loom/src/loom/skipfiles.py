@@ -1,47 +1,89 @@
 """Which frames loom never compiles: library internals are skipped cheaply.
 
-The decision is made once per code object (the frame hook then remembers it in the code's own
-cache), so it may take a few string operations.
+The decision is made once per code object (the frame hook then remembers it as SKIP on the code),
+so it may take a few string operations. Skipped: the standard library, torch, loom's own packages,
+triton, numpy and a few tools that run tests. Other installed packages (``transformers``, say) are
+user code as far as loom is concerned: their models are what users compile.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import site
 import sysconfig
 import types
 
 import torch
 
+_LIBRARIES = (
+    "torch", "loom_framehook", "loom_guards", "loom_symbolic", "loom_backends", "loom", "triton", "numpy",
+    "bytecode", "sympy", "_pytest", "pytest", "pluggy", "typing_extensions",
+)
 
-def _directories() -> tuple[str, ...]:
+
+def _slash(paths: set[str]) -> tuple[str, ...]:
+    """Prefixes to match filenames against: folders end with a separator, files are kept as they are."""
+    return tuple(sorted(p if p.endswith(".py") else p.rstrip(os.sep) + os.sep for p in paths if p))
+
+
+def _library_directories() -> tuple[str, ...]:
+    dirs = {os.path.dirname(torch.__file__)}
+    for module_name in _LIBRARIES:
+        dirs.update(_package_dirs(module_name))
+    return _slash(dirs)
+
+
+def _stdlib_directories() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
-    dirs = {paths["stdlib"], paths["platstdlib"]}
-    for module_name in ("torch", "loom_framehook", "loom_guards", "loom_symbolic", "loom_backends", "loom", "triton",
-                        "numpy", "bytecode", "sympy", "_pytest", "pytest", "pluggy", "typing_extensions"):
-        module = __import__("sys").modules.get(module_name)
-        file = getattr(module, "__file__", None)
-        if file:
-            dirs.add(os.path.dirname(file))
-    dirs.add(os.path.dirname(torch.__file__))
-    return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs if d))
+    return _slash({paths["stdlib"], paths["platstdlib"]})
 
 
-_SKIP_DIRECTORIES = _directories()
+def _site_directories() -> tuple[str, ...]:
+    # Third-party packages are user code unless listed above; without a venv they live *inside* the
+    # standard library's folder (lib/python3.11/site-packages), so they are told apart first.
+    paths = sysconfig.get_paths()
+    return _slash({paths["purelib"], paths["platlib"], *site.getsitepackages(), site.getusersitepackages()})
+
+
+def _package_dirs(name: str) -> list[str]:
+    """Where a top-level package lives (its folder, or the file of a one-file module), found without
+    importing it (triton is imported lazily)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    if spec.submodule_search_locations:
+        return list(spec.submodule_search_locations)
+    return [spec.origin] if spec.origin and os.path.isabs(spec.origin) else []
+
+
+_LIBRARY_DIRECTORIES = _library_directories()
+_STDLIB_DIRECTORIES = _stdlib_directories()
+_SITE_DIRECTORIES = _site_directories()
 #: Folders inside skipped ones that hold user-level code loom must compile (its examples).
 _USER_DIRECTORIES = (os.path.join(os.path.dirname(__file__), "examples") + os.sep,)
 
 
 def refresh() -> None:
-    """Recompute the skipped directories (after importing a library that should be skipped)."""
-    global _SKIP_DIRECTORIES
-    _SKIP_DIRECTORIES = _directories()
-#: Folders inside skipped ones that hold user-level code loom must compile (its examples).
-_USER_DIRECTORIES = (os.path.join(os.path.dirname(__file__), "examples") + os.sep,)
+    """Recompute the skipped directories (after installing or importing a library that should be skipped)."""
+    global _LIBRARY_DIRECTORIES
+    _LIBRARY_DIRECTORIES = _library_directories()
 
 
 def is_library_code(code: types.CodeType) -> bool:
     """Whether ``code`` belongs to the standard library, torch, loom itself or another skipped library."""
     filename = code.co_filename
-    if filename.startswith("<") and filename != "<string>" and not filename.startswith("<ipython"):
-        return True  # frozen modules, <module> stubs and the like
-    return filename.startswith(_SKIP_DIRECTORIES) and not filename.startswith(_USER_DIRECTORIES)
+    if filename.startswith("<"):
+        # frozen modules and FX's generated <eval_with_key> code are library code; exec'd strings and
+        # notebook cells are the user's
+        return filename != "<string>" and not filename.startswith("<ipython")
+    if filename.startswith(_USER_DIRECTORIES):
+        return False
+    if filename.startswith(_LIBRARY_DIRECTORIES):
+        return True
+    if filename.startswith(_SITE_DIRECTORIES):
+        return False
+    return filename.startswith(_STDLIB_DIRECTORIES)
