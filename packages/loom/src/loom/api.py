@@ -12,7 +12,7 @@ import loom_framehook as framehook
 import loom_symbolic
 
 from . import counters
-from .frame_compiler import FrameCompiler, compiler_for, forget_everything
+from .frame_compiler import FrameCompiler, compiler_for, forget_everything, request
 from .module import CompiledModule
 from .settings import make_settings
 
@@ -77,7 +77,9 @@ def compile(
         raise TypeError(
             f"loom.compile() expects a function, a method, a callable or an nn.Module, got {type(model).__name__}"
         )
-    return _wrap_function(getattr(model, "_loom_original", model), compiler)
+    fn = getattr(model, "_loom_original", model)
+    request(fn)  # asked for by name: compiled even if it lives in a library
+    return _wrap_function(fn, compiler)
 
 
 def _wrap_function(fn: Callable[..., Any], compiler: FrameCompiler) -> Callable[..., Any]:

@@ -52,6 +52,7 @@ def explain(
         target = getattr(fn, "_loom_original", fn)
     else:
         raise TypeError(f"loom.explain() expects a function, a callable or an nn.Module, got {type(fn).__name__}")
+    frame_compiler.request(type(target).forward if isinstance(target, torch.nn.Module) else target)
 
     @functools.wraps(target)
     def run(*args: Any, **kwargs: Any) -> ExplainReport:

@@ -56,6 +56,10 @@ _installed_lock = threading.Lock()
 # loom.explain() clears those marks so that it sees such frames again.
 _skipped_user_codes: set[types.CodeType] = set()
 
+# Library code loom.compile was asked to compile (the forward of a torch.nn container passed to it):
+# compiled although skipfiles calls it library code.
+_requested_codes: set[types.CodeType] = set()
+
 _compilers: weakref.WeakValueDictionary[tuple[Any, ...], FrameCompiler] = weakref.WeakValueDictionary()
 _compilers_lock = threading.Lock()
 
@@ -147,8 +151,11 @@ class FrameCompiler:
                 return self._internal_error(code, exc)
 
     def wants(self, code: types.CodeType) -> bool:
-        """Whether frames of ``code`` are compiled at all (library code, disabled code and generators are not)."""
-        return is_function_code(code) and not skipfiles.is_library_code(code) and not loom_symbolic.is_skipped(code)
+        """Whether frames of ``code`` are compiled at all: not library code (unless compiled by request,
+        like a ``torch.nn`` container's forward), disabled code, module bodies or generators."""
+        if not is_function_code(code) or loom_symbolic.is_skipped(code):
+            return False
+        return code in _requested_codes or not skipfiles.is_library_code(code)
 
     def bump(self, name: str, by: int = 1) -> None:
         """Count something in :func:`loom.stats`."""
@@ -333,6 +340,20 @@ def _runs_library_code_only(graph: loom_symbolic.CapturedGraph, compiled: Any) -
             if isinstance(code, types.CodeType) and not skipfiles.is_library_code(code):
                 return False
     return True
+
+
+def request(fn: Any) -> None:
+    """Compile frames of ``fn`` (a Python function or method) even if it is library code.
+
+    ``loom.compile(torch.nn.Sequential(...))`` compiles ``Sequential.forward``, which lives in torch.
+    A SKIP mark the hook may already carry for that code (library code is skipped) is cleared.
+    """
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if not isinstance(code, types.CodeType) or not skipfiles.is_library_code(code) or code in _requested_codes:
+        return
+    _requested_codes.add(code)
+    if framehook.is_skipped(code) and not framehook.entries(code):
+        framehook.clear(code)
 
 
 def why_failed(guard_fn: Any, frame: Any) -> Any:

@@ -19,7 +19,7 @@ import torch
 import loom_framehook as framehook
 import loom_symbolic
 
-from .frame_compiler import FrameCompiler
+from .frame_compiler import FrameCompiler, request
 
 # Defined by CompiledModule itself (or never to be forwarded): the rest of nn.Module's methods forward.
 _OWN = {"__init__", "__call__", "__deepcopy__", "forward", "__getattr__", "__setattr__", "__delattr__", "__repr__", "__dir__",
@@ -41,6 +41,7 @@ class CompiledModule(torch.nn.Module):
         # hooks or flags of its own, so every read falls through to the original (__getattr__).
         object.__setattr__(self, "_orig_mod", module)
         object.__setattr__(self, "_loom_compiler", compiler)
+        request(type(module).forward)  # a torch.nn container's forward is compiled too
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         previous = framehook.set_callback(self._loom_compiler)
