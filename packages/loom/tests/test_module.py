@@ -112,3 +112,12 @@ def test_compiling_a_compiled_module_again_wraps_the_original():
     again = loom.compile(compiled, backend="aot_eager")
     assert again._orig_mod is model
     assert again._loom_compiler is not compiled._loom_compiler
+
+
+def test_a_torch_nn_container_is_compiled_although_it_is_library_code():
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    compiled = loom.compile(model)
+    x = torch.randn(3, 4)
+    torch.testing.assert_close(compiled(x), model(x))
+    assert len(framehook.entries(torch.nn.Sequential.forward.__code__)) == 1
+    assert loom.stats()["graphs"] == 1
