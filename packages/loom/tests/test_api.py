@@ -59,6 +59,9 @@ def test_settings_are_keyword_only():
         (lambda: loom.graph_break(1), TypeError, "positional argument"),
         (lambda: loom.reset(1), TypeError, "positional argument"),
         (lambda: loom.stats(1), TypeError, "positional argument"),
+        (lambda: loom.CompiledModule(sin_plus_one, None), TypeError, "wraps an nn.Module, got function"),
+        (lambda: loom.CompiledModule(TinyMLP(), "eager"), TypeError, "needs a loom FrameCompiler, got str"),
+        (lambda: loom.explain(sin_plus_one)(), TypeError, "missing 1 required positional argument"),
     ],
 )
 def test_every_public_function_refuses_bad_arguments(call, error, text):

@@ -37,6 +37,10 @@ class CompiledModule(torch.nn.Module):
     _loom_compiler: FrameCompiler
 
     def __init__(self, module: torch.nn.Module, compiler: FrameCompiler) -> None:
+        if not isinstance(module, torch.nn.Module):
+            raise TypeError(f"CompiledModule wraps an nn.Module, got {type(module).__name__}; use loom.compile()")
+        if not isinstance(compiler, FrameCompiler):
+            raise TypeError(f"CompiledModule needs a loom FrameCompiler, got {type(compiler).__name__}; use loom.compile()")
         # nn.Module.__init__ is deliberately not called: the wrapper keeps no parameters, buffers,
         # hooks or flags of its own, so every read falls through to the original (__getattr__).
         object.__setattr__(self, "_orig_mod", module)
