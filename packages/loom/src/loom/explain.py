@@ -11,6 +11,7 @@ loom put on user code it could not capture earlier, so that those frames are exp
 from __future__ import annotations
 
 import functools
+import sys
 import time
 import types
 from collections import Counter
@@ -57,6 +58,9 @@ def explain(
     @functools.wraps(target)
     def run(*args: Any, **kwargs: Any) -> ExplainReport:
         recorder = Recorder(settings)
+        # FakeTensorMode imports torch._dynamo on first use: seconds, once per process, inside the
+        # first compile. Say so in the report rather than let it pass for compile time.
+        first_use = "torch._dynamo" not in sys.modules
         frame_compiler.unskip_user_codes()
         started = time.perf_counter()
         previous = framehook.set_callback(recorder)
@@ -72,6 +76,7 @@ def explain(
             frames=recorder.frames,
             wall_seconds=time.perf_counter() - started,
             counts=dict(recorder.counts),
+            includes_first_use=first_use and bool(recorder.frames),
         )
 
     return run

@@ -114,7 +114,7 @@ class FrameInfo:
             captured=True,
             graphs=graphs,
             breaks=[BreakInfo.from_reason(code.co_qualname, b.reason) for b in translation.breaks],
-            guards=guard_fn.describe() if guard_fn is not None else "",
+            guards=render.guards(guard_fn) if guard_fn is not None else "",
             guard_count=len(guard_fn.guards) if guard_fn is not None else 0,
             compile_seconds=built.seconds,
             backend_seconds=built.backend_seconds,
@@ -162,6 +162,7 @@ class ExplainReport:
     frames: list[FrameInfo]
     wall_seconds: float
     counts: dict[str, int] = field(default_factory=dict)
+    includes_first_use: bool = False  # the compile times include loom's one-off first-use imports
 
     @property
     def graphs(self) -> list[GraphInfo]:
@@ -197,7 +198,7 @@ class ExplainReport:
 
     @property
     def guards(self) -> list[str]:
-        """Each compiled frame's guards, as ``GuardFn.describe()`` prints them."""
+        """Each compiled frame's guards: ``GuardFn.describe()``'s header, then one line per guard."""
         return [f.guards for f in self.frames if f.captured]
 
     @property
@@ -234,6 +235,9 @@ class ExplainReport:
             f"{_n(frames_compiled, 'frame')} compiled in {self.compile_seconds * 1e3:.1f} ms "
             f"(backend {self.backend!r}; the call took {self.wall_seconds * 1e3:.1f} ms)\n"
         )
+        if self.includes_first_use:
+            out.write("(the first compile in this process includes a few seconds of one-off imports: torch's "
+                      "FakeTensor machinery imports torch._dynamo)\n")
         not_captured = [f for f in self.frames if not f.captured]
         if not_captured:
             out.write("\nFrames that ran uncompiled:\n")

@@ -295,7 +295,7 @@ class FrameCompiler:
             for graph in built.translation.graphs:
                 graph_log.info("%s", render.graph(graph, code, verbose))
         if guards_log.isEnabledFor(logging.INFO) and built.guard_fn is not None:
-            guards_log.info("guards of %s:\n%s", render.where(code), built.guard_fn.describe())
+            guards_log.info("guards of %s:\n%s", render.where(code), render.guards(built.guard_fn))
             source = getattr(built.guard_fn, "source_code", None)
             if source and guards_log.isEnabledFor(logging.DEBUG):
                 guards_log.debug("guard check source:\n%s", source)

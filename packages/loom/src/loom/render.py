@@ -115,3 +115,14 @@ def output_code(captured: loom_symbolic.CapturedGraph, compiled: Any, backend_na
         source = getattr(kernel, "source", None)
         text += f"\nkernel {getattr(kernel, 'name', '?')}" + (f":\n{source}" if source else "")
     return text
+
+
+def guards(guard_fn: Any, limit: int | None = None) -> str:
+    """A compiled guard check as a header and one line per guard (multi-line reprs folded), at most ``limit``."""
+    items = list(getattr(guard_fn, "guards", ()))
+    header = guard_fn.describe().splitlines()[0] if items else "no guards"
+    shown = items if limit is None or len(items) <= limit + 1 else items[:limit]
+    lines = [header] + [f"  {i}. {' '.join(g.describe().split())}" for i, g in enumerate(shown, 1)]
+    if len(shown) < len(items):
+        lines.append(f"  ... and {len(items) - len(shown)} more")
+    return "\n".join(lines)
