@@ -161,7 +161,9 @@ def _triton_kernels() -> None:
         return
     same = torch.allclose(report.result, mlp(x), rtol=1e-4, atol=1e-5)
     kernels = [k for g in report.graphs for k in (getattr(g.compiled, "kernels", None) or [])]
-    print(f"{len(kernels)} kernels; result matches eager: {same}")
+    externs = [e for g in report.graphs for e in (getattr(g.compiled, "externs", None) or [])]
+    print(f"{len(kernels)} generated kernels, {len(externs)} extern ATen calls "
+          f"({', '.join(sorted({str(getattr(e, 'op', e)) for e in externs})) or 'none'}); result matches eager: {same}")
     for kernel in kernels:
         ops = ", ".join(getattr(kernel, "ops", ()) or ())
         print(f"\n--- {getattr(kernel, 'name', '?')} ({getattr(kernel, 'kind', '?')}): {ops}")

@@ -109,11 +109,12 @@ def ops(captured: loom_symbolic.CapturedGraph) -> list[str]:
 
 
 def output_code(captured: loom_symbolic.CapturedGraph, compiled: Any, backend_name: str) -> str:
-    """What a backend made of a graph: its repr and, when it carries any, the kernels it generated."""
+    """What a backend made of a graph: its repr and the names of the kernels it carries (their source
+    is the backend's to log: the ``triton`` backend logs it on the same logger)."""
     text = f"graph {captured.name} compiled by backend {backend_name!r}: {compiled!r}"
-    for kernel in getattr(compiled, "kernels", None) or []:
-        source = getattr(kernel, "source", None)
-        text += f"\nkernel {getattr(kernel, 'name', '?')}" + (f":\n{source}" if source else "")
+    kernels = getattr(compiled, "kernels", None) or []
+    if kernels:
+        text += "; kernels: " + ", ".join(str(getattr(k, "name", k)) for k in kernels)
     return text
 
 
