@@ -159,3 +159,23 @@ def test_stats_and_reset():
     assert not any(n in sin_plus_one.__globals__ for n in graph_names)
     f(torch.randn(4))
     assert loom.stats()["frames_compiled"] == 1 and loom.stats()["recompiles"] == 0
+
+
+def test_closures_lambdas_and_generator_functions():
+    scale = torch.tensor(3.0)
+
+    def closure(x):
+        return x * scale
+
+    x = torch.randn(4)
+    assert torch.equal(loom.compile(closure)(x), x * 3)
+    assert torch.equal(loom.compile(lambda t: t.exp() - 1)(x), x.exp() - 1)
+
+    def gen(x):
+        yield x + 1
+        yield x + 2
+
+    outs = list(loom.compile(gen)(x))
+    assert torch.equal(outs[0], x + 1) and torch.equal(outs[1], x + 2)
+    assert framehook.entries(gen.__code__) == []  # generator frames run as they are
+    assert loom.stats()["frames_compiled"] == 2
