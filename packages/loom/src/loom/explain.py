@@ -95,6 +95,7 @@ class Recorder(FrameCompiler):
         self._last_breaks: list[Any] = []
 
     def bump(self, name: str, by: int = 1) -> None:
+        """Count into the report, not into ``loom.stats()``."""
         self.counts[name] += by  # explain's own counts: loom.stats() is left alone
 
     def _on_miss(self, frame: Any, code: types.CodeType) -> Any:
@@ -120,6 +121,7 @@ class Recorder(FrameCompiler):
         return built.translation.code
 
     def build(self, frame: Any, code: types.CodeType, recompile_reason: str | None = None) -> CompiledFrame | None:
+        """As the base compiler's, also recording a frame that could not be captured."""
         started = time.perf_counter()
         built = super().build(frame, code, recompile_reason)
         if built is None:

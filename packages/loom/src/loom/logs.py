@@ -56,6 +56,7 @@ class _StderrHandler(logging.StreamHandler):
 
     @property  # type: ignore[override]
     def stream(self):  # a property standing in for StreamHandler's attribute
+        """The current ``sys.stderr``."""
         return sys.stderr
 
     @stream.setter

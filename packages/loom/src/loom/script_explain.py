@@ -45,6 +45,7 @@ class ScriptRecorder(Recorder):
         return super().__call__(frame)
 
     def wants(self, code: types.CodeType) -> bool:
+        """Only code defined under the script's folder (and what the base compiler wants of it)."""
         return code.co_filename.startswith(self.root) and super().wants(code)
 
 

@@ -34,6 +34,7 @@ class TinyMLP(nn.Module):
         self.norm = nn.LayerNorm(width)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """``x`` of shape (batch, width) -> same shape."""
         for layer in self.layers:
             x = torch.relu(layer(x)) + x
         return self.norm(x)
@@ -51,6 +52,7 @@ class CausalSelfAttention(nn.Module):
         self.out = nn.Linear(dim, dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """``x`` of shape (batch, steps, dim) -> same shape; step t attends to steps <= t."""
         batch, steps, dim = x.shape
         head_dim = dim // self.heads
         q, k, v = self.qkv(x).chunk(3, dim=-1)
@@ -76,6 +78,7 @@ class TransformerBlock(nn.Module):
         self.fc_out = nn.Linear(4 * dim, dim)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """``x`` of shape (batch, steps, dim) -> same shape."""
         x = x + self.attn(self.norm1(x))
         return x + self.fc_out(F.gelu(self.fc_in(self.norm2(x))))
 
@@ -92,6 +95,7 @@ class TinyGPT(nn.Module):
         self.norm = nn.LayerNorm(dim)
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        """Token ids of shape (batch, steps) -> logits of shape (batch, steps, vocab)."""
         steps = ids.shape[1]
         positions = torch.arange(steps, device=ids.device)
         x = self.tokens(ids) + self.positions(positions)
