@@ -8,24 +8,40 @@
     def f(x):
         return torch.sin(x) + 1
 
-``loom.compile`` captures Python functions and ``nn.Module`` forwards into FX graphs through a
-PEP 523 frame hook (``loom_framehook``), a symbolic bytecode translator (``loom_symbolic``) and
-guards (``loom_guards``), and runs them with a backend (``loom_backends``: ``eager``, ``aot_eager``,
-``triton``).
+    f(torch.randn(8))                       # captured, compiled, cached under guards
+    print(loom.explain(f)(torch.randn(8)))  # what loom did: graphs, breaks, guards, times
+
+``loom.compile`` captures Python functions and ``nn.Module`` calls into FX graphs through a PEP 523
+frame hook (``loom_framehook``), a symbolic bytecode translator (``loom_symbolic``) and guards
+(``loom_guards``), and runs them with a backend (``loom_backends``: ``eager``, ``aot_eager``,
+``triton``). Logs: ``LOOM_LOGS=graph,guards,recompiles,graph_breaks,bytecode,output_code`` or
+:func:`set_logs`.
 """
 
-from .api import allow_in_graph, compile, disable, reset, stats
-from .errors import InternalError, Unsupported
-from .frame_compiler import RecompileLimitWarning
+from . import logs as _logs
+from .api import compile, reset, stats
+from .controls import allow_in_graph, disable, graph_break
+from .errors import InternalError, RecompileLimitError, RecompileLimitWarning, Unsupported
+from .explain import ExplainReport, explain
+from .logs import set_logs
+from .module import CompiledModule
 
 __all__ = [
+    "CompiledModule",
+    "ExplainReport",
     "InternalError",
+    "RecompileLimitError",
     "RecompileLimitWarning",
     "Unsupported",
     "allow_in_graph",
     "compile",
     "disable",
+    "explain",
+    "graph_break",
     "reset",
+    "set_logs",
     "stats",
 ]
 __version__ = "0.1.0"
+
+_logs.init_from_env()

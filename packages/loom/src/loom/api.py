@@ -1,11 +1,10 @@
-"""``loom.compile`` and the objects it returns, plus ``reset``, ``stats``, ``disable`` and friends."""
+"""``loom.compile`` and the wrapper it returns for functions, plus ``reset`` and ``stats``."""
 
 from __future__ import annotations
 
 import functools
-import types
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import torch
 
@@ -13,64 +12,82 @@ import loom_framehook as framehook
 import loom_symbolic
 
 from . import counters
-from .frame_compiler import KNOWN_OPTIONS, FrameCompiler
+from .frame_compiler import FrameCompiler, compiler_for, forget_everything, request
+from .module import CompiledModule
+from .settings import make_settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+M = TypeVar("M", bound=torch.nn.Module)
+
+
+@overload
+def compile(
+    model: None = None,
+    *,
+    backend: str | Callable[..., Any] = ...,
+    fullgraph: bool = ...,
+    dynamic: bool | None = ...,
+    options: dict[str, Any] | None = ...,
+) -> Callable[[F], F]: ...
+
+
+@overload
+def compile(
+    model: F,
+    *,
+    backend: str | Callable[..., Any] = ...,
+    fullgraph: bool = ...,
+    dynamic: bool | None = ...,
+    options: dict[str, Any] | None = ...,
+) -> F: ...
 
 
 def compile(
-    model: Callable | torch.nn.Module | None = None,
+    model: Callable[..., Any] | torch.nn.Module | None = None,
     *,
-    backend: str | Callable = "eager",
+    backend: str | Callable[..., Any] = "eager",
     fullgraph: bool = False,
     dynamic: bool | None = None,
     options: dict[str, Any] | None = None,
 ) -> Any:
-    """Compile ``model`` (a function or an ``nn.Module``) with loom.
+    """Compile ``model`` (a function, a bound method, any callable, or an ``nn.Module``) with loom.
 
-    Usable as ``loom.compile(fn)``, ``@loom.compile`` and ``@loom.compile(backend="triton")``.
-    ``backend`` is a registered backend name (see ``loom_backends.names()``) or a callable
-    ``backend(gm, example_inputs) -> callable``. With ``fullgraph=True`` anything that would split
-    the function into several graphs raises :class:`loom.Unsupported` instead.
+    Usable as ``loom.compile(fn)``, ``@loom.compile`` and ``@loom.compile(backend="aot_eager")``.
+
+    * ``backend``: a registered backend name (``loom_backends.names()``: ``eager``, ``aot_eager``,
+      ``triton``) or a callable ``backend(gm, example_inputs) -> callable``.
+    * ``fullgraph``: raise :class:`loom.Unsupported` at any graph break instead of splitting the function.
+    * ``dynamic``: ``None`` (default), ``True`` or ``False``; accepted and checked, dynamic shapes are
+      not implemented yet (every shape is compiled statically).
+    * ``options``: ``{"recompile_limit": 8, "raise_on_internal_error": False}``.
+
+    On an ``nn.Module`` it returns a :class:`loom.CompiledModule` whose calls run compiled and whose
+    parameters, state dict, attributes, ``train()`` and ``eval()`` are the original module's.
+    Bad arguments raise ``TypeError`` or ``ValueError`` at once.
     """
-    _check_settings(backend, fullgraph, dynamic, options)
+    settings = make_settings(backend, fullgraph, dynamic, options)
     if model is None:
         return functools.partial(compile, backend=backend, fullgraph=fullgraph, dynamic=dynamic, options=options)
-    compiler = FrameCompiler(backend, fullgraph, dict(options or {}))
+    compiler = compiler_for(settings)
+    if isinstance(model, CompiledModule):
+        model = model._orig_mod  # compiling a compiled module again replaces its settings
     if isinstance(model, torch.nn.Module):
-        from .module import CompiledModule
-
         return CompiledModule(model, compiler)
     if not callable(model):
-        raise TypeError(f"loom.compile() expects a function or an nn.Module, got {type(model).__name__}")
-    return _wrap_function(model, compiler)
+        raise TypeError(
+            f"loom.compile() expects a function, a method, a callable or an nn.Module, got {type(model).__name__}"
+        )
+    fn = getattr(model, "_loom_original", model)
+    request(fn)  # asked for by name: compiled even if it lives in a library
+    return _wrap_function(fn, compiler)
 
 
-def _check_settings(backend: Any, fullgraph: Any, dynamic: Any, options: Any) -> None:
-    if not isinstance(backend, str) and not callable(backend):
-        raise TypeError(f"backend must be a registered backend name or a callable, got {type(backend).__name__}")
-    if not isinstance(fullgraph, bool):
-        raise TypeError(f"fullgraph must be a bool, got {type(fullgraph).__name__}")
-    if dynamic is not None and not isinstance(dynamic, bool):
-        raise TypeError(f"dynamic must be None, True or False, got {type(dynamic).__name__}")
-    if options is not None:
-        if not isinstance(options, dict):
-            raise TypeError(f"options must be a dict, got {type(options).__name__}")
-        unknown = set(options) - KNOWN_OPTIONS
-        if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)}; known options: {sorted(KNOWN_OPTIONS)}")
-        limit = options.get("recompile_limit", 8)
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-            raise ValueError(f"options['recompile_limit'] must be a positive int, got {limit!r}")
-    if isinstance(backend, str):
-        import loom_backends
-
-        loom_backends.get(backend)  # an unknown name fails now, listing the known ones
-
-
-def _wrap_function(fn: Callable, compiler: FrameCompiler) -> Callable:
+def _wrap_function(fn: Callable[..., Any], compiler: FrameCompiler) -> Callable[..., Any]:
     set_callback = framehook.set_callback
 
     @functools.wraps(fn)
     def compiled(*args: Any, **kwargs: Any) -> Any:
+        # The hook is on for this thread only, and only for the duration of the call.
         previous = set_callback(compiler)
         try:
             return fn(*args, **kwargs)
@@ -82,55 +99,38 @@ def _wrap_function(fn: Callable, compiler: FrameCompiler) -> Callable:
     return compiled
 
 
+# A compiled function called from traced code is not inlined (that would drop its own settings): the
+# call is a graph break and runs natively, under its own compiler. Every wrapper shares this code object.
+loom_symbolic.skip_code(_wrap_function(lambda: None, None).__code__)  # type: ignore[arg-type]
+
+
 def reset() -> None:
-    """Forget every compiled entry and zero the counters."""
+    """Forget every compiled entry, recompile count and counter (and the names loom bound in globals).
+
+    Every function compiled so far compiles again at its next call. Call it between unrelated
+    experiments, and in tests.
+    """
     framehook.clear()
+    forget_everything()
     counters.clear()
-    _hits_at_reset[0] = int(framehook.stats().get("cache_hits", 0))
+    _hits_at_reset[0] = _hook_hits()
 
 
 def stats() -> dict[str, int]:
-    """Counts since the last :func:`reset`: ``graphs``, ``graph_breaks``, ``recompiles``,
-    ``frames_compiled``, ``frames_skipped`` and ``cache_hits`` (entries served by the hook)."""
+    """Counts since the last :func:`reset`.
+
+    ``graphs`` captured, ``graph_breaks``, ``recompiles`` (compiles of a function that already had an
+    entry), ``frames_compiled`` (entries made), ``frames_skipped`` (frames of library code, disabled
+    code and generators the hook was asked about, each once) and ``cache_hits`` (calls the hook served
+    from an entry without compiling).
+    """
     result = counters.snapshot()
-    result["cache_hits"] = int(framehook.stats().get("cache_hits", 0)) - _hits_at_reset[0]
+    result["cache_hits"] = _hook_hits() - _hits_at_reset[0]
     return result
 
 
-_hits_at_reset = [0]
+def _hook_hits() -> int:
+    return int(framehook.stats().get("cache_hits", 0))
 
 
-def disable(fn: Callable | None = None, *, recursive: bool = True) -> Any:
-    """Run ``fn`` uncompiled even when called from compiled code (also a decorator).
-
-    With ``recursive=False`` only ``fn``'s own frame is left alone; functions it calls are still compiled.
-    """
-    if not isinstance(recursive, bool):
-        raise TypeError(f"recursive must be a bool, got {type(recursive).__name__}")
-    if fn is None:
-        return functools.partial(disable, recursive=recursive)
-    if not callable(fn):
-        raise TypeError(f"loom.disable() expects a function, got {type(fn).__name__}")
-    code = getattr(fn, "__code__", None)
-    if isinstance(code, types.CodeType):
-        framehook.skip(code)
-        loom_symbolic.skip_code(code)
-    if not recursive:
-        return fn
-
-    @functools.wraps(fn)
-    def disabled(*args: Any, **kwargs: Any) -> Any:
-        previous = framehook.set_callback(None)
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            framehook.set_callback(previous)
-
-    loom_symbolic.skip_code(disabled.__code__)
-    return disabled
-
-
-def allow_in_graph(fn: Callable) -> Callable:
-    """Record calls to ``fn`` as one graph op instead of tracing into it; returns ``fn``."""
-    loom_symbolic.allow_in_graph(fn)
-    return fn
+_hits_at_reset = [_hook_hits()]

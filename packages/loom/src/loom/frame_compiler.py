@@ -1,26 +1,34 @@
 """The frame hook's callback: translate a frame, compile its graphs, and cache the result on its code.
 
-One :class:`FrameCompiler` belongs to each ``loom.compile(...)`` result and carries its settings
-(backend, fullgraph, options). The hook calls it at the first entry of every frame that is neither
-skipped nor served by a cached entry.
+One :class:`FrameCompiler` serves every ``loom.compile(...)`` result with the same settings (backend,
+fullgraph, dynamic, options): :func:`compiler_for` interns them. The hook calls it at the first entry of
+every frame that is neither marked SKIP nor served by a cached entry, with the hook off for this thread.
+
+Entries live on the code object and are shared by every compiled wrapper of that code, whatever its
+backend; so each entry's guard first checks that the thread's current callback is the compiler that
+made it (:func:`_backend_match`). A function compiled twice with different backends thus gets one
+entry per backend, never the other one's.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import types
 import warnings
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-import loom_backends
 import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, skipfiles
-from .errors import InternalError, Unsupported
+from . import counters, render, skipfiles
+from .errors import InternalError, RecompileLimitError, Unsupported
+from .settings import Settings
 
 log = logging.getLogger("loom")
 recompiles_log = logging.getLogger("loom.recompiles")
@@ -28,117 +36,353 @@ breaks_log = logging.getLogger("loom.graph_breaks")
 guards_log = logging.getLogger("loom.guards")
 graph_log = logging.getLogger("loom.graph")
 bytecode_log = logging.getLogger("loom.bytecode")
+output_code_log = logging.getLogger("loom.output_code")
 
-DEFAULT_RECOMPILE_LIMIT = 8
-KNOWN_OPTIONS = {"recompile_limit", "raise_on_internal_error"}
+CO_OPTIMIZED = 0x01
+CO_NEWLOCALS = 0x02
+CO_GENERATOR_LIKE = 0x20 | 0x80 | 0x100 | 0x200  # generator, coroutine, iterable coroutine, async generator
+
+# One compile at a time in the process: the translator, FakeTensor and AOTAutograd keep global state,
+# and two threads missing on the same code must not both compile it. Re-entrant because a backend may
+# (rarely) run compiled code while compiling.
+_COMPILE_LOCK = threading.RLock()
+
+# Globals dicts and the `__loom_*` names bound in them, removed by loom.reset() so that compiled
+# graphs do not outlive their entries.
+_installed: list[tuple[dict[str, Any], list[str]]] = []
+_installed_lock = threading.Lock()
+
+# User code objects marked SKIP because they could not be captured (or loom failed on them).
+# loom.explain() clears those marks so that it sees such frames again.
+_skipped_user_codes: set[types.CodeType] = set()
+
+# Library code loom.compile was asked to compile (the forward of a torch.nn container passed to it):
+# compiled although skipfiles calls it library code.
+_requested_codes: set[types.CodeType] = set()
+
+_compilers: weakref.WeakValueDictionary[tuple[Any, ...], FrameCompiler] = weakref.WeakValueDictionary()
+_compilers_lock = threading.Lock()
 
 
-class RecompileLimitWarning(UserWarning):
-    """A function was recompiled more often than the limit allows; it now runs uncompiled."""
+class LoomEntry(framehook.Entry):
+    """A cache entry made by loom: ``compiler`` made it, ``guard_fn`` is its compiled guard check
+    (``guard`` wraps it in the backend-match check), ``graph_count`` and ``compile_seconds`` say what it cost."""
+
+    compiler: FrameCompiler
+    guard_fn: loom_guards.GuardFn
+    graph_count: int
+    compile_seconds: float
 
 
-def resolve_backend(backend: str | Callable) -> Callable:
-    """A backend callable from a registered name or a callable."""
-    if isinstance(backend, str):
-        return loom_backends.get(backend)
-    if callable(backend):
-        return backend
-    raise TypeError(f"backend must be a registered backend name or a callable, got {type(backend).__name__}")
+@dataclass
+class CompiledFrame:
+    """What compiling one frame produced (kept by ``loom.explain``; the hook keeps only the entry)."""
+
+    code: types.CodeType
+    translation: loom_symbolic.Translation
+    guard_fn: loom_guards.GuardFn | None
+    seconds: float
+    backend_seconds: float
+    recompile_reason: str | None = None
+    f_globals: dict[str, Any] = field(default_factory=dict)
+    installed: list[str] = field(default_factory=list)
+    compiled_graphs: dict[str, Any] = field(default_factory=dict)
+
+
+def compiler_for(settings: Settings) -> FrameCompiler:
+    """The one live compiler for these settings (created on first use)."""
+    key = settings.key()
+    with _compilers_lock:
+        compiler = _compilers.get(key)
+        if compiler is None or compiler.settings.backend is not settings.backend:
+            compiler = FrameCompiler(settings)
+            _compilers[key] = compiler
+        return compiler
+
+
+def live_compilers() -> list[FrameCompiler]:
+    """Every compiler still referenced (by a compiled wrapper or an entry)."""
+    with _compilers_lock:
+        return list(_compilers.values())
+
+
+def _backend_match(compiler: FrameCompiler, guard_fn: Callable[[Any], Any]) -> Callable[[Any], bool]:
+    get_callback = framehook.get_callback
+
+    def guard(frame: Any) -> bool:
+        # Entries are shared by every wrapper of this code: serve this one only under the compiler that
+        # made it. One C call and a pointer compare (~50 ns) ahead of the compiled guards.
+        return get_callback() is compiler and guard_fn(frame)
+
+    return guard
+
+
+def is_function_code(code: types.CodeType) -> bool:
+    """Whether ``code`` is a plain function body (not a module or class body, not a generator)."""
+    flags = code.co_flags
+    return bool(flags & CO_OPTIMIZED and flags & CO_NEWLOCALS) and not flags & CO_GENERATOR_LIKE
 
 
 class FrameCompiler:
-    """The callback for one compiled function; see the module docstring."""
+    """The hook callback for one set of settings; see the module docstring."""
 
-    def __init__(self, backend: str | Callable, fullgraph: bool, options: dict[str, Any]) -> None:
-        self.backend_name = backend if isinstance(backend, str) else getattr(backend, "__name__", repr(backend))
-        self.backend = resolve_backend(backend)
-        self.fullgraph = fullgraph
-        self.options = options
-        self.recompile_limit = int(options.get("recompile_limit", DEFAULT_RECOMPILE_LIMIT))
-        self._warned: set[types.CodeType] = set()
-        #: Per code object compiled by this compiler: (translations, compile seconds) for explain.
-        self.history: list[tuple[loom_symbolic.Translation, float]] = []
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.policy = loom_guards.RecompilePolicy(settings.recompile_limit)
+        self._gave_up: set[types.CodeType] = set()
+        self._internal_warned: set[types.CodeType] = set()
 
+    def __repr__(self) -> str:
+        s = self.settings
+        return f"<loom FrameCompiler backend={s.backend_name!r} fullgraph={s.fullgraph} limit={s.recompile_limit}>"
+
+    # -- the callback -------------------------------------------------------------------------------
     def __call__(self, frame: Any) -> Any:
         code = frame.f_code
-        if skipfiles.is_library_code(code) or loom_symbolic.is_skipped(code):
-            counters.bump("frames_skipped")
+        if not self.wants(code):
+            self.bump("frames_skipped")
             return framehook.SKIP
-        existing = framehook.entries(code)
-        if len(existing) >= self.recompile_limit:
-            self._warn_limit(code, existing, frame)
+        with _COMPILE_LOCK:
+            try:
+                return self._on_miss(frame, code)
+            except (Unsupported, RecompileLimitError, InternalError):
+                raise
+            except Exception as exc:
+                return self._internal_error(code, exc)
+
+    def wants(self, code: types.CodeType) -> bool:
+        """Whether frames of ``code`` are compiled at all: not library code (unless compiled by request,
+        like a ``torch.nn`` container's forward), disabled code, module bodies or generators."""
+        if not is_function_code(code) or loom_symbolic.is_skipped(code):
+            return False
+        return code in _requested_codes or not skipfiles.is_library_code(code)
+
+    def bump(self, name: str, by: int = 1) -> None:
+        """Count something in :func:`loom.stats`."""
+        counters.bump(name, by)
+
+    def _own_entries(self, code: types.CodeType) -> list[LoomEntry]:
+        return [e for e in framehook.entries(code) if isinstance(e, LoomEntry) and e.compiler is self]
+
+    def _on_miss(self, frame: Any, code: types.CodeType) -> Any:
+        own = self._own_entries(code)
+        for entry in own:
+            if entry.guard_fn(frame):
+                return entry.code  # another thread compiled it while this one waited for the lock
+        reason = why_failed(own[0].guard_fn, frame) if own else None
+        if own and recompiles_log.isEnabledFor(logging.DEBUG):
+            recompiles_log.debug("cache miss in %s: %s", render.where(code), reason)
+        if not self._allow(code, reason):
             return None
-        try:
-            return self._compile(frame, code, existing)
-        except Unsupported:
-            raise
-        except Exception as exc:
-            if self.options.get("raise_on_internal_error"):
-                raise InternalError(f"loom failed while compiling {code.co_qualname}: {exc}") from exc
+        if own:
+            self.bump("recompiles")
+            recompiles_log.info("recompiling %s (compile %d of at most %d): %s", render.where(code),
+                                self.policy.count(code), self.settings.recompile_limit, reason)
+        built = self.build(frame, code, str(reason) if reason is not None else None)
+        if built is None:
+            return self._uncapturable(code)
+        return self.result(built)
+
+    def _allow(self, code: types.CodeType, reason: Any) -> bool:
+        """Apply the recompile limit: True to compile; False to run this frame uncompiled."""
+        if code in self._gave_up:
+            return False
+        if self.policy.exceeded(code):
+            if self.settings.fullgraph:
+                raise RecompileLimitError(
+                    f"loom: {render.where(code)} would be compiled more than {self.settings.recompile_limit} "
+                    f"times (options={{'recompile_limit': ...}}); the guard that failed: {reason}"
+                )
+            self._gave_up.add(code)
+            recompiles_log.info("%s reached the recompile limit; it runs uncompiled for new inputs", render.where(code))
+        return self.policy.allow_compile(code, reason)  # False past the limit: warns once per code object
+
+    def _uncapturable(self, code: types.CodeType) -> Any:
+        # Nothing captured: run it as is. SKIP makes that free from then on, but SKIP is per code object
+        # and would also hide the entries other inputs (or other backends) compiled: only when there are none.
+        if framehook.entries(code):
+            return None
+        _skipped_user_codes.add(code)
+        return framehook.SKIP
+
+    def _internal_error(self, code: types.CodeType, exc: Exception) -> Any:
+        if self.settings.raise_on_internal_error:
+            raise InternalError(
+                f"loom failed while compiling {render.where(code)}: {type(exc).__name__}: {exc}"
+            ) from exc
+        log.debug("internal error while compiling %s", render.where(code), exc_info=True)
+        if code not in self._internal_warned:
+            self._internal_warned.add(code)
             warnings.warn(
-                f"loom: internal error while compiling {code.co_qualname} ({type(exc).__name__}: {exc}); "
-                "running it uncompiled",
+                f"loom: internal error while compiling {render.where(code)} ({type(exc).__name__}: {exc}); "
+                "it runs uncompiled. Pass options={'raise_on_internal_error': True} to raise instead.",
                 RuntimeWarning,
                 stacklevel=2,
             )
-            log.debug("internal error", exc_info=True)
-            return framehook.SKIP
+        return self._uncapturable(code)
 
-    def _compile(self, frame: Any, code: types.CodeType, existing: list) -> Any:
+    def result(self, built: CompiledFrame) -> Any:
+        """What the hook gets for a compiled frame: an entry stored on the code under its guards."""
+        guard_fn = built.guard_fn
+        entry = LoomEntry(built.translation.code, _backend_match(self, guard_fn))
+        entry.compiler = self
+        entry.guard_fn = guard_fn
+        entry.graph_count = len(built.translation.graphs)
+        entry.compile_seconds = built.seconds
+        with _installed_lock:
+            _installed.append((built.f_globals, built.installed))
+        return entry
+
+    # -- compiling one frame ------------------------------------------------------------------------
+    def build(self, frame: Any, code: types.CodeType, recompile_reason: str | None = None) -> CompiledFrame | None:
+        """Translate the frame, compile its graphs with the backend and its guards; None if nothing was captured.
+
+        Under ``fullgraph=True`` any graph break raises :class:`loom.Unsupported`.
+        """
         started = time.perf_counter()
-        if existing:
-            counters.bump("recompiles")
-            self._log_recompile(code, existing, frame)
-        translation = loom_symbolic.translate(code, frame.f_locals, frame.f_globals, frame.f_builtins, frame.closure)
-        if translation.refused is not None:
-            counters.bump("frames_skipped")
-            return framehook.SKIP
-        for item in translation.breaks:
-            counters.bump("graph_breaks")
-            breaks_log.info("graph break in %s: %s", code.co_qualname, item)
-            if self.fullgraph:
-                raise Unsupported(item.reason)
+        f_globals = frame.f_globals
+        translation = loom_symbolic.translate(code, frame.f_locals, f_globals, frame.f_builtins, frame.closure)
+        self._report_breaks(code, translation)
         if not translation.captured:
-            self.history.append((translation, time.perf_counter() - started))
-            return framehook.SKIP
-        translation.install(frame.f_globals, self._compile_graph)
-        guard = loom_guards.compile(translation.guards)
-        counters.bump("frames_compiled")
-        counters.bump("graphs", len(translation.graphs))
-        self.history.append((translation, time.perf_counter() - started))
-        if bytecode_log.isEnabledFor(logging.INFO) or graph_log.isEnabledFor(logging.INFO):
-            bytecode_log.info("%s", translation.dump())
-        if guards_log.isEnabledFor(logging.INFO):
-            guards_log.info("guards for %s:\n%s", code.co_qualname, guard.describe())
-        return framehook.Entry(translation.code, guard)
+            return None
+        framehook.check_replacement(code, translation.code)  # a bad rewrite is loom's bug: fail here, not in the caller
+        built = CompiledFrame(code, translation, None, 0.0, 0.0, recompile_reason, f_globals)
+        before = {name for name in f_globals if name.startswith("__loom_")}
+        try:
+            translation.install(f_globals, lambda graph: self._compile_graph(graph, built))
+            built.guard_fn = loom_guards.compile(translation.guards)
+        except BaseException:
+            for name in [name for name in f_globals if name.startswith("__loom_") and name not in before]:
+                f_globals.pop(name, None)  # no entry will load them
+            raise
+        built.installed = [name for name in f_globals if name.startswith("__loom_") and name not in before]
+        built.seconds = time.perf_counter() - started
+        self.bump("frames_compiled")
+        self.bump("graphs", len(translation.graphs))
+        self._log_compiled(code, built)
+        return built
 
-    def _compile_graph(self, graph: loom_symbolic.CapturedGraph) -> Callable:
-        return self.backend(graph.graph_module, list(graph.example_inputs))
+    def _compile_graph(self, graph: loom_symbolic.CapturedGraph, built: CompiledFrame) -> Callable[..., Any]:
+        started = time.perf_counter()
+        compiled = self.settings.backend(graph.graph_module, list(graph.example_inputs))
+        if not callable(compiled):
+            raise TypeError(
+                f"backend {self.settings.backend_name!r} returned {type(compiled).__name__}, not a callable"
+            )
+        built.backend_seconds += time.perf_counter() - started
+        built.compiled_graphs[graph.name] = compiled
+        if output_code_log.isEnabledFor(logging.INFO):
+            output_code_log.info("%s", render.output_code(graph, compiled, self.settings.backend_name))
+        return compiled if _runs_library_code_only(graph, compiled) else _hook_off(compiled)
 
-    def _log_recompile(self, code: types.CodeType, existing: list, frame: Any) -> None:
-        if recompiles_log.isEnabledFor(logging.INFO):
-            reason = _why_failed(existing[0].guard, frame)
-            recompiles_log.info("recompiling %s: %s", code.co_qualname, reason)
-
-    def _warn_limit(self, code: types.CodeType, existing: list, frame: Any) -> None:
-        if code in self._warned:
+    def _report_breaks(self, code: types.CodeType, translation: loom_symbolic.Translation) -> None:
+        breaks = translation.breaks
+        if not breaks:
             return
-        self._warned.add(code)
-        reason = _why_failed(existing[0].guard, frame)
-        warnings.warn(
-            f"loom: {code.co_qualname} ({code.co_filename}:{code.co_firstlineno}) was recompiled "
-            f"{len(existing)} times, the limit (options={{'recompile_limit': {self.recompile_limit}}}); "
-            f"it now runs uncompiled for inputs no cached entry accepts. The guard that kept failing: {reason}",
-            RecompileLimitWarning,
-            stacklevel=2,
-        )
+        self.bump("graph_breaks", len(breaks))
+        if breaks_log.isEnabledFor(logging.INFO):
+            verbose = breaks_log.isEnabledFor(logging.DEBUG)
+            for item in breaks:
+                breaks_log.info("graph break in %s: %s", render.where(code), render.reason(item.reason, verbose))
+        if self.settings.fullgraph:
+            raise Unsupported(breaks[0].reason)
+
+    def _log_compiled(self, code: types.CodeType, built: CompiledFrame) -> None:
+        if bytecode_log.isEnabledFor(logging.INFO):
+            bytecode_log.info("%s", render.bytecode(built.translation))
+        if graph_log.isEnabledFor(logging.INFO):
+            verbose = graph_log.isEnabledFor(logging.DEBUG)
+            for graph in built.translation.graphs:
+                graph_log.info("%s", render.graph(graph, code, verbose))
+        if guards_log.isEnabledFor(logging.INFO) and built.guard_fn is not None:
+            guards_log.info("guards of %s:\n%s", render.where(code), render.guards(built.guard_fn))
+            source = getattr(built.guard_fn, "source_code", None)
+            if source and guards_log.isEnabledFor(logging.DEBUG):
+                guards_log.debug("guard check source:\n%s", source)
+
+    # -- reset ----------------------------------------------------------------------------------------
+    def forget(self) -> None:
+        """Drop the recompile counts and warnings (``loom.reset``)."""
+        with _COMPILE_LOCK:
+            self.policy.reset()
+            self._gave_up.clear()
+            self._internal_warned.clear()
 
 
-def _why_failed(guard: Any, frame: Any) -> str:
-    explain = getattr(guard, "why_failed", None)
+def _hook_off(compiled: Callable[..., Any]) -> Callable[..., Any]:
+    """``compiled`` run with the hook off for this thread: what a backend made is never compiled again
+    (a custom backend's Python code, generated kernels' launchers loaded from a cache folder, functions
+    registered with allow_in_graph). Costs ~130 ns a call."""
+    set_callback = framehook.set_callback
+
+    def run_compiled_graph(*args: Any) -> Any:
+        previous = set_callback(None)
+        try:
+            return compiled(*args)
+        finally:
+            set_callback(previous)
+
+    run_compiled_graph.compiled = compiled  # type: ignore[attr-defined]
+    return run_compiled_graph
+
+
+def _runs_library_code_only(graph: loom_symbolic.CapturedGraph, compiled: Any) -> bool:
+    """Whether calling ``compiled`` can only reach library frames (the hook skips them for free): true
+    for the ``eager`` backend's ``gm.forward`` when the graph calls only torch ops and library code."""
+    gm = graph.graph_module
+    if getattr(compiled, "__self__", None) is not gm or getattr(compiled, "__name__", None) != "forward":
+        return False
+    for node in gm.graph.nodes:
+        if node.op == "call_module":
+            return False
+        if node.op == "call_function":
+            code = getattr(node.target, "__code__", None)
+            if isinstance(code, types.CodeType) and not skipfiles.is_library_code(code):
+                return False
+    return True
+
+
+def request(fn: Any) -> None:
+    """Compile frames of ``fn`` (a Python function or method) even if it is library code.
+
+    ``loom.compile(torch.nn.Sequential(...))`` compiles ``Sequential.forward``, which lives in torch.
+    A SKIP mark the hook may already carry for that code (library code is skipped) is cleared.
+    """
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if not isinstance(code, types.CodeType) or not skipfiles.is_library_code(code) or code in _requested_codes:
+        return
+    _requested_codes.add(code)
+    if framehook.is_skipped(code) and not framehook.entries(code):
+        framehook.clear(code)
+
+
+def why_failed(guard_fn: Any, frame: Any) -> Any:
+    """The guard failure of an entry for this frame (a ``GuardFailure`` str), never raising."""
+    explain = getattr(guard_fn, "why_failed", None)
     if explain is None:
         return "a guard failed"
     try:
-        return str(explain(frame) or "a guard failed")
+        return explain(frame) or "a guard failed"
     except Exception as exc:  # explaining must never break the program
         return f"a guard failed ({type(exc).__name__} while explaining it)"
+
+
+def forget_everything() -> None:
+    """Remove the names loom bound in user globals and forget recompile counts (``loom.reset``)."""
+    with _installed_lock:
+        installed = list(_installed)
+        _installed.clear()
+    for f_globals, names in installed:
+        for name in names:
+            f_globals.pop(name, None)
+    _skipped_user_codes.clear()
+    for compiler in live_compilers():
+        compiler.forget()
+
+
+def unskip_user_codes() -> None:
+    """Clear the SKIP marks loom put on user code it could not capture, so that it is looked at again."""
+    for code in list(_skipped_user_codes):
+        if not framehook.entries(code):
+            framehook.clear(code)
+        _skipped_user_codes.discard(code)

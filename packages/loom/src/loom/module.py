@@ -1,27 +1,51 @@
-"""``loom.compile(module)``: a module whose forward runs through loom, everything else passing through."""
+"""``loom.compile(module)``: a module whose calls run through loom, everything else passing through.
+
+The wrapper is an ``nn.Module`` (so it nests in containers and passes ``isinstance`` checks) that owns
+no state of its own: every ``nn.Module`` method (``state_dict``, ``parameters``, ``to``, ``train``,
+``register_forward_hook``, ``_apply``, ...) and every attribute is the original module's. Methods that
+return the module itself (``to``, ``train``, ``eval``, ``double``, ``requires_grad_``...) return the
+wrapper instead, so ``model = model.to(dtype)`` keeps it compiled. State-dict keys carry no prefix.
+"""
 
 from __future__ import annotations
 
+import copy
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import torch
 
 import loom_framehook as framehook
+import loom_symbolic
 
-from .frame_compiler import FrameCompiler
+from .frame_compiler import FrameCompiler, request
+
+# Defined by CompiledModule itself (or never to be forwarded): the rest of nn.Module's methods forward.
+_OWN = {"__init__", "__call__", "__deepcopy__", "forward", "__getattr__", "__setattr__", "__delattr__", "__repr__", "__dir__",
+        "_call_impl", "_wrapped_call_impl", "__getstate__", "__setstate__", "__class__"}
 
 
 class CompiledModule(torch.nn.Module):
-    """Wraps an ``nn.Module``: calls run under loom; parameters, state dict, attributes, ``train()``
-    and ``eval()`` are the original module's (the wrapper adds no prefix to state-dict keys)."""
+    """Wraps an ``nn.Module``: calls run under loom; everything else is the original module's.
+
+    ``compiled(x)`` runs the original module's ``__call__`` (hooks included) with loom's hook on;
+    ``compiled.forward(x)`` runs its ``forward`` the same way. The original is ``compiled._orig_mod``.
+    """
+
+    _orig_mod: torch.nn.Module
+    _loom_compiler: FrameCompiler
 
     def __init__(self, module: torch.nn.Module, compiler: FrameCompiler) -> None:
-        super().__init__()
-        # Attribute reads fall through to the original (see __getattr__), `training` included.
-        del self.__dict__["training"]
-        # Not registered as a submodule: state_dict() and parameters() come from the original as is.
+        if not isinstance(module, torch.nn.Module):
+            raise TypeError(f"CompiledModule wraps an nn.Module, got {type(module).__name__}; use loom.compile()")
+        if not isinstance(compiler, FrameCompiler):
+            raise TypeError(f"CompiledModule needs a loom FrameCompiler, got {type(compiler).__name__}; use loom.compile()")
+        # nn.Module.__init__ is deliberately not called: the wrapper keeps no parameters, buffers,
+        # hooks or flags of its own, so every read falls through to the original (__getattr__).
         object.__setattr__(self, "_orig_mod", module)
         object.__setattr__(self, "_loom_compiler", compiler)
+        request(type(module).forward)  # a torch.nn container's forward is compiled too
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         previous = framehook.set_callback(self._loom_compiler)
@@ -30,7 +54,13 @@ class CompiledModule(torch.nn.Module):
         finally:
             framehook.set_callback(previous)
 
-    forward = __call__
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The original module's ``forward``, compiled (module hooks do not run; call the wrapper for those)."""
+        previous = framehook.set_callback(self._loom_compiler)
+        try:
+            return self._orig_mod.forward(*args, **kwargs)
+        finally:
+            framehook.set_callback(previous)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(object.__getattribute__(self, "_orig_mod"), name)
@@ -41,44 +71,37 @@ class CompiledModule(torch.nn.Module):
     def __delattr__(self, name: str) -> None:
         delattr(self._orig_mod, name)
 
-    def state_dict(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.state_dict(*args, **kwargs)
-
-    def load_state_dict(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.load_state_dict(*args, **kwargs)
-
-    def named_parameters(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.named_parameters(*args, **kwargs)
-
-    def parameters(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.parameters(*args, **kwargs)
-
-    def named_buffers(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.named_buffers(*args, **kwargs)
-
-    def buffers(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.buffers(*args, **kwargs)
-
-    def named_modules(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.named_modules(*args, **kwargs)
-
-    def modules(self, *args: Any, **kwargs: Any) -> Any:
-        return self._orig_mod.modules(*args, **kwargs)
-
-    def children(self) -> Any:
-        return self._orig_mod.children()
-
-    def train(self, mode: bool = True) -> CompiledModule:
-        self._orig_mod.train(mode)
-        return self
-
-    def eval(self) -> CompiledModule:
-        self._orig_mod.eval()
-        return self
-
-    def to(self, *args: Any, **kwargs: Any) -> CompiledModule:
-        self._orig_mod.to(*args, **kwargs)
-        return self
+    def __dir__(self) -> list[str]:
+        return sorted(set(dir(self._orig_mod)) | {"_orig_mod", "_loom_compiler"})
 
     def __repr__(self) -> str:
         return f"CompiledModule({self._orig_mod!r})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> CompiledModule:
+        # A copy of the original, compiled with the same settings (and sharing their compiler).
+        return CompiledModule(copy.deepcopy(self._orig_mod, memo), self._loom_compiler)
+
+
+def _forwarder(name: str) -> Callable[..., Any]:
+    original = getattr(torch.nn.Module, name)
+
+    @functools.wraps(original)
+    def forward_to_original(self: CompiledModule, *args: Any, **kwargs: Any) -> Any:
+        inner = object.__getattribute__(self, "_orig_mod")
+        result = getattr(inner, name)(*args, **kwargs)
+        return self if result is inner else result
+
+    return forward_to_original
+
+
+def _install_forwarders() -> None:
+    for name, value in vars(torch.nn.Module).items():
+        if name in _OWN or (name.startswith("__") and name.endswith("__")) or not callable(value):
+            continue
+        setattr(CompiledModule, name, _forwarder(name))
+
+
+_install_forwarders()
+# As for compiled functions (see api.py): a compiled module called from traced code is a graph break.
+loom_symbolic.skip_code(CompiledModule.__call__.__code__)
+loom_symbolic.skip_code(CompiledModule.forward.__code__)

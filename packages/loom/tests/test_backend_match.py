@@ -1,0 +1,89 @@
+"""Entries live on the code object, shared by every wrapper: each backend gets its own, never another's."""
+
+import torch
+
+import loom
+import loom_framehook as framehook
+
+
+def f(x):
+    return torch.sin(x) * 3
+
+
+def recording(log, name):
+    def backend(gm, example_inputs):
+        def run(*args):
+            log.append(name)
+            return gm.forward(*args)
+
+        return run
+
+    backend.__qualname__ = name
+    return backend
+
+
+def test_a_function_compiled_with_two_backends_uses_each_ones_entry():
+    log = []
+    a = loom.compile(f, backend=recording(log, "a"))
+    b = loom.compile(f, backend=recording(log, "b"))
+    x = torch.randn(4)
+    for fn in (a, b, a, b, b, a):
+        torch.testing.assert_close(fn(x), torch.sin(x) * 3)
+    assert log == ["a", "b", "a", "b", "b", "a"]
+    entries = framehook.entries(f.__code__)
+    assert len(entries) == 2
+    assert {e.compiler for e in entries} == {a._loom_compiler, b._loom_compiler}
+    # a second backend is a first compile for it, not a recompile
+    assert loom.stats()["recompiles"] == 0 and loom.stats()["frames_compiled"] == 2
+
+
+def test_same_settings_share_one_compiler_and_its_entries():
+    first = loom.compile(f)
+    second = loom.compile(f)
+    assert first._loom_compiler is second._loom_compiler
+    first(torch.randn(4))
+    second(torch.randn(4))
+    assert loom.stats()["frames_compiled"] == 1 and loom.stats()["cache_hits"] == 1
+    other = loom.compile(f, options={"recompile_limit": 3})  # other settings: another compiler
+    assert other._loom_compiler is not first._loom_compiler
+    other(torch.randn(4))
+    assert loom.stats()["frames_compiled"] == 2
+
+
+def test_a_compiled_function_calling_one_compiled_with_another_backend():
+    log = []
+    inner = loom.compile(f, backend=recording(log, "inner"))
+
+    def outer_fn(x):
+        return inner(x) + 1  # the call into a loom wrapper is not inlined: it runs as its own frame
+
+    outer = loom.compile(outer_fn, backend=recording(log, "outer"))
+    x = torch.randn(4)
+    torch.testing.assert_close(outer(x), torch.sin(x) * 3 + 1)
+    torch.testing.assert_close(outer(x), torch.sin(x) * 3 + 1)
+    assert "inner" in log
+    assert framehook.get_callback() is None
+
+
+def test_the_entry_is_not_used_without_its_compiler():
+    compiled = loom.compile(f)
+    x = torch.randn(4)
+    compiled(x)
+    hits = loom.stats()["cache_hits"]
+    seen = []
+    with framehook.callback(lambda frame: seen.append(frame.f_code)):  # another hook user, same code
+        f(x)
+    assert loom.stats()["cache_hits"] == hits
+    assert f.__code__ in seen  # the hook asked that callback: loom's entry did not serve the call
+    compiled(x)
+    assert loom.stats()["cache_hits"] == hits + 1  # and the entry still serves loom's calls
+
+
+def test_what_a_custom_backend_returns_runs_with_the_hook_off():
+    log = []
+    compiled = loom.compile(f, backend=recording(log, "mine"))
+    for _ in range(3):
+        compiled(torch.randn(4))
+    assert log == ["mine"] * 3
+    # the backend's own Python function (user code here) was never compiled by loom
+    assert loom.stats()["frames_compiled"] == 1

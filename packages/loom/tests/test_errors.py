@@ -1,0 +1,125 @@
+"""Failure modes: graph breaks under fullgraph raise loom.Unsupported; loom's own bugs fall back to eager."""
+
+import warnings
+
+import pytest
+import torch
+
+import loom
+import loom_framehook as framehook
+import loom_symbolic
+
+
+def clean(x):
+    return torch.cos(x) - 1
+
+
+def prints(x):
+    y = x * 2
+    print("y computed")
+    return y + 1
+
+
+def test_fullgraph_raises_unsupported_with_the_reason_and_the_users_line(capsys):
+    compiled = loom.compile(prints, fullgraph=True)
+    with pytest.raises(loom.Unsupported) as info:
+        compiled(torch.randn(3))
+    err = info.value
+    line = prints.__code__.co_firstlineno + 2
+    assert err.location.filename == __file__ and err.location.lineno == line
+    text = str(err)
+    assert "print" in text and f"{__file__}:{line}" in text and 'print("y computed")' in text
+    assert "fullgraph=True" in text
+    assert capsys.readouterr().out == ""  # nothing ran past the refusal
+
+
+def test_fullgraph_refuses_loom_graph_break():
+    def f(x):
+        x = x + 1
+        loom.graph_break()
+        return x * 2
+
+    with pytest.raises(loom.Unsupported, match="graph_break"):
+        loom.compile(f, fullgraph=True)(torch.randn(2))
+
+
+def test_fullgraph_compiles_what_fits_in_one_graph():
+    compiled = loom.compile(clean, fullgraph=True)
+    x = torch.randn(3)
+    assert torch.equal(compiled(x), torch.cos(x) - 1)
+    assert loom.stats()["graphs"] == 1
+
+
+def test_without_fullgraph_an_uncapturable_frame_runs_as_it_is(capsys):
+    compiled = loom.compile(prints)
+    x = torch.randn(3)
+    assert torch.equal(compiled(x), x * 2 + 1)
+    assert torch.equal(compiled(x), x * 2 + 1)
+    assert capsys.readouterr().out == "y computed\ny computed\n"
+    stats = loom.stats()
+    assert stats["graph_breaks"] == 1 and stats["frames_compiled"] == 0
+    assert framehook.is_skipped(prints.__code__)  # decided once: later calls cost a pointer test
+
+
+def test_functions_called_from_an_uncapturable_frame_are_still_compiled():
+    def outer(x):
+        print("outer")
+        return clean(x)
+
+    compiled = loom.compile(outer)
+    x = torch.randn(3)
+    assert torch.equal(compiled(x), torch.cos(x) - 1)
+    assert len(framehook.entries(clean.__code__)) == 1
+
+
+def failing_backend(gm, example_inputs):
+    raise RuntimeError("backend exploded")
+
+
+def test_an_internal_error_falls_back_to_eager_with_one_warning():
+    compiled = loom.compile(clean, backend=failing_backend)
+    x = torch.randn(3)
+    with pytest.warns(RuntimeWarning, match=r"internal error while compiling clean .*backend exploded.*raise_on_internal_error"):
+        assert torch.equal(compiled(x), torch.cos(x) - 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no second warning
+        assert torch.equal(compiled(x), torch.cos(x) - 1)
+    assert framehook.entries(clean.__code__) == []
+    assert not any(name.startswith("__loom_") for name in clean.__globals__)  # nothing half-installed
+
+
+def test_raise_on_internal_error_raises_with_the_cause():
+    compiled = loom.compile(clean, backend=failing_backend, options={"raise_on_internal_error": True})
+    with pytest.raises(loom.InternalError, match="loom failed while compiling clean") as info:
+        compiled(torch.randn(3))
+    assert isinstance(info.value.__cause__, RuntimeError)
+    assert str(info.value.__cause__) == "backend exploded"
+
+
+def test_a_translator_crash_is_an_internal_error(monkeypatch):
+    def broken(*args, **kwargs):
+        raise KeyError("translator bug")
+
+    monkeypatch.setattr(loom_symbolic, "translate", broken)
+    x = torch.randn(3)
+    with pytest.warns(RuntimeWarning, match="KeyError"):
+        assert torch.equal(loom.compile(clean)(x), torch.cos(x) - 1)
+    loom.reset()
+    with pytest.raises(loom.InternalError) as info:
+        loom.compile(clean, options={"raise_on_internal_error": True})(x)
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+def test_a_backend_returning_something_not_callable_is_an_internal_error():
+    compiled = loom.compile(clean, backend=lambda gm, inputs: 42, options={"raise_on_internal_error": True})
+    with pytest.raises(loom.InternalError, match="returned int, not a callable"):
+        compiled(torch.randn(3))
+
+
+def test_errors_raised_by_the_program_itself_are_not_loom_errors():
+    def bad(x):
+        return x @ x.T @ torch.ones(5)  # a shape error at run time
+
+    with pytest.raises(RuntimeError) as info:
+        loom.compile(bad)(torch.randn(3, 4))
+    assert not isinstance(info.value, (loom.InternalError, loom.Unsupported))

@@ -1,0 +1,118 @@
+"""loom.explain: what it reports, how it prints, and that it leaves nothing behind."""
+
+import pytest
+import torch
+
+import loom
+import loom_framehook as framehook
+from loom.examples.models import TinyMLP
+
+
+def helper(x):
+    return torch.relu(x) * 2
+
+
+def pointwise(x, y):
+    return torch.sin(x) + helper(y)
+
+
+def noisy(x):
+    y = pointwise(x, x)
+    print("noisy", y.shape)
+    return y - 1
+
+
+def test_report_of_a_function_captured_in_one_graph():
+    x, y = torch.randn(4), torch.randn(4)
+    report = loom.explain(pointwise)(x, y)
+    assert torch.equal(report.result, torch.sin(x) + torch.relu(y) * 2)
+    assert report.graph_count == 1 and report.break_count == 0
+    (graph,) = report.graphs
+    assert graph.ops == ["torch.sin", "torch.relu", "mul", "add"]
+    assert graph.op_count == 4 and report.ops_per_graph == [graph.ops]
+    assert "torch.sin" in graph.code
+    (guards,) = report.guards
+    assert "L['x'] is a torch.Tensor" in guards and "shape=(4,)" in guards
+    (where, seconds) = next(iter(report.compile_times.items()))
+    assert where.startswith("pointwise (") and seconds > 0
+    text = str(report)
+    for part in ("loom.explain(pointwise): 1 graph, 0 graph breaks, 1 frame compiled", "Graphs (1, 4 ops)",
+                 "torch.sin, torch.relu, mul, add", "Guards:", "Compile times:"):
+        assert part in text, part
+    assert "def forward" in report.format(verbose=True)
+    code = report.bytecode()
+    assert "original bytecode of pointwise" in code and "rewritten bytecode" in code and "__loom_graph_" in code
+
+
+def test_report_of_graph_breaks_names_the_users_line(capsys):
+    x = torch.randn(3)
+    report = loom.explain(noisy)(x)
+    assert capsys.readouterr().out == "noisy torch.Size([3])\n"  # ran once
+    assert torch.equal(report.result, torch.sin(x) + torch.relu(x) * 2 - 1)
+    assert report.break_count >= 1
+    first = report.breaks[0]
+    line = noisy.__code__.co_firstlineno + 2
+    assert (first.filename, first.lineno) == (__file__, line)
+    assert first.source_line == 'print("noisy", y.shape)' and "print" in first.what
+    text = str(report)
+    assert f":{line} in noisy" in text and 'print("noisy", y.shape)' in text
+    # pointwise still ran compiled (it is a frame of its own when noisy is not captured)
+    assert any(g.frame == "pointwise" for g in report.graphs)
+
+
+def test_explain_leaves_no_entries_counters_or_globals_behind():
+    compiled = loom.compile(pointwise)
+    x = torch.randn(4)
+    compiled(x, x)
+    before = (loom.stats(), len(framehook.entries(pointwise.__code__)))
+    names_before = {n for n in globals() if n.startswith("__loom_")}
+    report = loom.explain(noisy)(x)
+    assert report.graph_count >= 1
+    assert (loom.stats(), len(framehook.entries(pointwise.__code__))) == before
+    assert {n for n in globals() if n.startswith("__loom_")} == names_before
+    assert framehook.entries(noisy.__code__) == [] and not framehook.is_skipped(noisy.__code__)
+    compiled(x, x)  # the real entry still serves
+    assert loom.stats()["cache_hits"] == before[0]["cache_hits"] + 1
+
+
+def test_explain_sees_frames_a_real_compile_marked_skip():
+    compiled = loom.compile(noisy)
+    compiled(torch.randn(3))
+    assert framehook.is_skipped(noisy.__code__)
+    report = loom.explain(noisy)(torch.randn(3))
+    assert any(b.frame == "noisy" for b in report.breaks)
+
+
+def test_explain_reports_recompiles_within_one_run():
+    def outer(x):
+        print("a break: helper runs as a frame of its own, twice")
+        return helper(x).sum() + helper(x.double()).sum()
+
+    report = loom.explain(outer)(torch.randn(3))
+    assert report.recompiles == 1
+    first, second = [f for f in report.frames if f.name == "helper"]
+    assert first.recompile_reason is None
+    assert "dtype" in second.recompile_reason and "float64" in second.recompile_reason
+    assert "recompiled because" in str(report)
+
+
+def test_explain_a_module_and_a_compiled_module():
+    model = TinyMLP(width=8, depth=2)
+    x = torch.randn(2, 8)
+    for target in (model, loom.compile(model, backend="aot_eager")):
+        report = loom.explain(target)(x)
+        torch.testing.assert_close(report.result, model(x))
+        assert report.graph_count == 1 and report.graphs[0].frame == "TinyMLP.forward"
+        assert report.backend == "eager"
+    assert framehook.entries(TinyMLP.forward.__code__) == []
+
+
+def test_explain_propagates_the_functions_exception_and_cleans_up():
+    def fails(x):
+        torch.cos(x)
+        raise ValueError("from the program")
+
+    with pytest.raises(ValueError, match="from the program"):
+        loom.explain(fails)(torch.randn(2))
+    assert framehook.get_callback() is None
+    assert not any(n.startswith("__loom_") for n in globals())

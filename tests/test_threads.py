@@ -1,0 +1,86 @@
+"""Several threads calling one compiled function at once; the hook stays per thread."""
+
+import threading
+
+import torch
+
+import loom
+import loom_framehook as framehook
+from loom.examples.models import TinyMLP
+
+
+def scaled(x):
+    return torch.sin(x) * 2 + x
+
+
+def run_threads(targets):
+    errors = []
+
+    def guarded(fn):
+        def run():
+            try:
+                fn()
+            except BaseException as exc:  # a failure in a thread must fail the test
+                errors.append(exc)
+
+        return run
+
+    threads = [threading.Thread(target=guarded(fn)) for fn in targets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads)
+    assert errors == []
+
+
+def test_threads_calling_one_compiled_function_get_correct_results():
+    compiled = loom.compile(scaled)
+    barrier = threading.Barrier(4)
+    dtypes = [torch.float32, torch.float64, torch.float32, torch.float64]
+    mismatches = []
+
+    def worker(dtype):
+        def run():
+            barrier.wait()  # all start together: their first calls race for the compile
+            for n in range(60):
+                x = torch.randn(3 + n % 2, dtype=dtype)
+                if not torch.equal(compiled(x), torch.sin(x) * 2 + x):
+                    mismatches.append((dtype, n))
+
+        return run
+
+    run_threads([worker(d) for d in dtypes])
+    assert mismatches == []
+    # two dtypes x two shapes: four entries, however the threads interleaved
+    assert len(framehook.entries(scaled.__code__)) == 4
+    assert loom.stats()["frames_compiled"] == 4
+    # every other call is a cache hit, except those of threads that waited while another compiled
+    # their entry (served by the callback from that entry: at most three waiting threads per compile)
+    assert 4 * 60 - 4 - 4 * 3 <= loom.stats()["cache_hits"] <= 4 * 60 - 4
+
+
+def test_threads_that_never_call_compiled_code_have_no_hook():
+    compiled = loom.compile(scaled)
+    model = loom.compile(TinyMLP(width=8, depth=1))
+    busy = threading.Event()
+    done = threading.Event()
+    seen_idle = []
+
+    def compiled_worker():
+        x, y = torch.randn(4), torch.randn(2, 8)
+        while not done.is_set():
+            compiled(x)
+            model(y)
+            busy.set()
+
+    def idle_worker():
+        busy.wait(timeout=60)
+        for _ in range(2000):
+            seen_idle.append(framehook.get_callback())
+        done.set()
+
+    run_threads([compiled_worker, compiled_worker, idle_worker])
+    assert busy.is_set() and len(seen_idle) == 2000
+    assert set(seen_idle) == {None}
+    assert framehook.get_callback() is None
