@@ -55,9 +55,9 @@ def test_a_model_with_an_uncapturable_forward_still_matches_eager(capsys):
     x = torch.randn(3, 8)
     torch.testing.assert_close(loom.compile(model)(x), model(x))
     assert capsys.readouterr().out == "forward called\nforward called\n"
-    # the submodule's forward ran as a frame of its own, and was compiled
-    assert len(framehook.entries(TinyMLP.forward.__code__)) == 1
-    assert loom.stats()["graph_breaks"] == 1
+    # the print splits forward: the submodule is inlined into the resume function's graph
+    stats = loom.stats()
+    assert stats["graph_breaks"] == 1 and stats["graphs"] == 1 and stats["frames_compiled"] == 2
 
 
 def test_train_and_eval_modes_are_guarded():

@@ -17,7 +17,16 @@ def code_at(filename):
 def test_user_code_is_compiled():
     assert not skipfiles.is_library_code(test_user_code_is_compiled.__code__)
     assert not skipfiles.is_library_code(models.sin_plus_one.__code__)  # loom's examples are user code
-    assert not skipfiles.is_library_code(code_at("<string>"))
+    assert not skipfiles.is_library_code(code_at("<string>"), {"__name__": "__main__"})  # python -c
+    assert not skipfiles.is_library_code(code_at("<string>"), vars(models))  # exec'd in a user module
+
+
+def test_code_libraries_generate_with_exec_is_skipped():
+    import collections
+
+    point = collections.namedtuple("Point", "x y")
+    assert skipfiles.is_library_code(point.__new__.__code__, point.__new__.__globals__)
+    assert skipfiles.is_library_code(code_at("<string>"))  # globals unknown: not compiled
 
 
 def test_libraries_are_skipped():

@@ -139,7 +139,7 @@ class FrameCompiler:
     # -- the callback -------------------------------------------------------------------------------
     def __call__(self, frame: Any) -> Any:
         code = frame.f_code
-        if not self.wants(code):
+        if not self.wants(code, frame.f_globals):
             self.bump("frames_skipped")
             return framehook.SKIP
         with _COMPILE_LOCK:
@@ -150,12 +150,12 @@ class FrameCompiler:
             except Exception as exc:
                 return self._internal_error(code, exc)
 
-    def wants(self, code: types.CodeType) -> bool:
+    def wants(self, code: types.CodeType, f_globals: dict | None = None) -> bool:
         """Whether frames of ``code`` are compiled at all: not library code (unless compiled by request,
         like a ``torch.nn`` container's forward), disabled code, module bodies or generators."""
         if not is_function_code(code) or loom_symbolic.is_skipped(code):
             return False
-        return code in _requested_codes or not skipfiles.is_library_code(code)
+        return code in _requested_codes or not skipfiles.is_library_code(code, f_globals)
 
     def bump(self, name: str, by: int = 1) -> None:
         """Count something in :func:`loom.stats`."""

@@ -44,9 +44,9 @@ class ScriptRecorder(Recorder):
             return None
         return super().__call__(frame)
 
-    def wants(self, code: types.CodeType) -> bool:
+    def wants(self, code: types.CodeType, f_globals: dict | None = None) -> bool:
         """Only code defined under the script's folder (and what the base compiler wants of it)."""
-        return code.co_filename.startswith(self.root) and super().wants(code)
+        return code.co_filename.startswith(self.root) and super().wants(code, f_globals)
 
 
 def explain_script(path: str, args: list[str], backend: str = "eager", verbose: bool = False) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import site
+import sys
 import sysconfig
 import types
 
@@ -73,13 +74,29 @@ def refresh() -> None:
     _LIBRARY_DIRECTORIES = _library_directories()
 
 
-def is_library_code(code: types.CodeType) -> bool:
-    """Whether ``code`` belongs to the standard library, torch, loom itself or another skipped library."""
+def is_library_code(code: types.CodeType, f_globals: dict | None = None) -> bool:
+    """Whether ``code`` belongs to the standard library, torch, loom itself or another skipped library.
+
+    ``f_globals`` (the frame's globals, when known) decides for code made by ``exec``: ``python -c``
+    scripts and code exec'd in a user module are the user's; helpers libraries generate this way
+    (namedtuple's ``__new__``, FX's ``<eval_with_key>``) are not.
+    """
     filename = code.co_filename
     if filename.startswith("<"):
-        # frozen modules and FX's generated <eval_with_key> code are library code; exec'd strings and
-        # notebook cells are the user's
-        return filename != "<string>" and not filename.startswith("<ipython")
+        if filename.startswith("<ipython"):
+            return False  # notebook cells
+        if filename != "<string>" or f_globals is None:
+            return True
+        module_name = f_globals.get("__name__")
+        if module_name == "__main__":
+            return False
+        module_file = getattr(sys.modules.get(module_name), "__file__", None)
+        return module_file is None or is_library_file(module_file)
+    return is_library_file(filename)
+
+
+def is_library_file(filename: str) -> bool:
+    """Whether a source file belongs to the standard library or a skipped library."""
     if filename.startswith(_USER_DIRECTORIES):
         return False
     if filename.startswith(_LIBRARY_DIRECTORIES):
