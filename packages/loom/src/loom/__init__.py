@@ -21,6 +21,7 @@ frame hook (``loom_framehook``), a symbolic bytecode translator (``loom_symbolic
 from . import logs as _logs
 from .api import compile, reset, stats
 from .controls import allow_in_graph, disable, graph_break
+from .dynamic import mark_dynamic, mark_static
 from .errors import InternalError, RecompileLimitError, RecompileLimitWarning, Unsupported
 from .explain import ExplainReport, explain
 from .logs import set_logs
@@ -38,6 +39,8 @@ __all__ = [
     "disable",
     "explain",
     "graph_break",
+    "mark_dynamic",
+    "mark_static",
     "reset",
     "set_logs",
     "stats",

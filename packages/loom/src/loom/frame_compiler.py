@@ -27,6 +27,7 @@ import loom_guards
 import loom_symbolic
 
 from . import counters, render, skipfiles
+from .dynamic import DynamicPolicy
 from .errors import InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
 
@@ -129,6 +130,7 @@ class FrameCompiler:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.policy = loom_guards.RecompilePolicy(settings.recompile_limit)
+        self.dynamic = DynamicPolicy(settings.dynamic)
         self._gave_up: set[types.CodeType] = set()
         self._internal_warned: set[types.CodeType] = set()
 
@@ -241,7 +243,10 @@ class FrameCompiler:
         """
         started = time.perf_counter()
         f_globals = frame.f_globals
-        translation = loom_symbolic.translate(code, frame.f_locals, f_globals, frame.f_builtins, frame.closure)
+        f_locals = frame.f_locals
+        dynamic = self.dynamic.spec_for(code, f_locals)
+        translation = loom_symbolic.translate(code, f_locals, f_globals, frame.f_builtins, frame.closure,
+                                              dynamic=dynamic)
         self._report_breaks(code, translation)
         if not translation.captured:
             return None
@@ -256,6 +261,7 @@ class FrameCompiler:
                 f_globals.pop(name, None)  # no entry will load them
             raise
         built.installed = [name for name in f_globals if name.startswith("__loom_") and name not in before]
+        self.dynamic.record(code, f_locals)
         built.seconds = time.perf_counter() - started
         self.bump("frames_compiled")
         self.bump("graphs", len(translation.graphs))
@@ -305,6 +311,7 @@ class FrameCompiler:
         """Drop the recompile counts and warnings (``loom.reset``)."""
         with _COMPILE_LOCK:
             self.policy.reset()
+            self.dynamic.clear()
             self._gave_up.clear()
             self._internal_warned.clear()
 

@@ -120,6 +120,10 @@ class SequenceVariable(MethodTableMixin, Variable):
     def as_python_constant(self) -> Any:
         return self.container_type(i.as_python_constant() for i in self.items)
 
+    def is_python_constant(self) -> bool:
+        # Asked item by item: asking a symbolic size "are you a constant" must not specialise it.
+        return all(i.is_python_constant() for i in self.items)
+
     def as_graph_arg(self) -> Any:
         return self.container_type(i.as_graph_arg() for i in self.items)
 
@@ -358,6 +362,9 @@ class DictVariable(MethodTableMixin, Variable):
     def as_python_constant(self) -> Any:
         return {k: v.as_python_constant() for k, v in self.items.items()}
 
+    def is_python_constant(self) -> bool:
+        return all(v.is_python_constant() for v in self.items.values())
+
     def as_graph_arg(self) -> Any:
         return {k: v.as_graph_arg() for k, v in self.items.items()}
 
@@ -486,6 +493,9 @@ class SliceVariable(Variable):
 
     def as_python_constant(self) -> Any:
         return slice(*(p.as_python_constant() for p in self.parts))
+
+    def is_python_constant(self) -> bool:
+        return all(p.is_python_constant() for p in self.parts)
 
     def as_graph_arg(self) -> Any:
         return slice(*(p.as_graph_arg() for p in self.parts))

@@ -37,6 +37,9 @@ class ExceptionVariable(Variable):
             return super().as_python_constant()
         return self.cls(*(a.as_python_constant() for a in self.args))
 
+    def is_python_constant(self) -> bool:
+        return self.args is not None and all(a.is_python_constant() for a in self.args)
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "args" and self.args is not None:
             return TupleVariable(list(self.args))

@@ -105,8 +105,19 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
     return None
 
 
+def _as_sequence(value: Variable) -> Variable:
+    """A constant tuple or list as a sequence of constant variables (to combine with symbolic ones)."""
+    if isinstance(value, ConstantVariable) and type(value.value) in (tuple, list):
+        items = [ConstantVariable(v) for v in value.value]
+        return TupleVariable(items) if type(value.value) is tuple else ListVariable(items)
+    return value
+
+
 def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     from .containers import SizeVariable
+
+    if isinstance(left, SequenceVariable) or isinstance(right, SequenceVariable):
+        left, right = _as_sequence(left), _as_sequence(right)
 
     if isinstance(left, SequenceVariable) and isinstance(right, SequenceVariable):
         if op is operator.add:

@@ -1,0 +1,120 @@
+"""When loom makes sizes and ints dynamic (``loom.compile(dynamic=...)``), and ``loom.mark_dynamic``.
+
+- ``dynamic=False``: never; every size and int argument is a guarded constant.
+- ``dynamic=True``: every dimension of every tensor argument, and every int argument, is a symbol from
+  the first compile (sizes 0 and 1 are still specialised, as PyTorch does).
+- ``dynamic=None`` (the default): compile static first; when a frame is compiled again because an
+  argument's size (or an int argument) changed, the dimensions (ints) that changed become symbols,
+  so one more compile serves every later size.
+
+``loom.mark_dynamic(t, dim)`` asks for a dimension of an argument to be symbolic from the start (with
+``dynamic=None`` or ``True``); ``loom.mark_static(t, dim)`` keeps one static whatever happens.
+"""
+
+from __future__ import annotations
+
+import threading
+import types
+from typing import Any
+
+import torch
+
+from loom_symbolic.shapes import NO_DYNAMIC, DynamicSpec
+
+
+class DynamicPolicy:
+    """Per code object: the argument sizes seen by earlier compiles, and what became dynamic."""
+
+    def __init__(self, mode: bool | None) -> None:
+        self.mode = mode
+        self._lock = threading.Lock()
+        #: code → {argument source: last sizes (tuple) or int value}
+        self._seen: dict[types.CodeType, dict[str, Any]] = {}
+        #: code → (dims by source, int sources) learned so far
+        self._dynamic: dict[types.CodeType, tuple[dict[str, frozenset[int]], frozenset[str]]] = {}
+
+    def spec_for(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
+        """The dynamic shapes to translate ``code`` with, for these arguments."""
+        if self.mode is False:
+            return NO_DYNAMIC
+        if self.mode is True:
+            ints = frozenset(f"L[{n!r}]" for n, v in f_locals.items() if type(v) is int)
+            return DynamicSpec(all_dims=True, ints=ints)
+        with self._lock:
+            seen = self._seen.get(code)
+            dims, ints = self._dynamic.get(code, ({}, frozenset()))
+            if seen is not None:
+                dims, ints = dict(dims), set(ints)
+                for key, now in _arguments(f_locals).items():
+                    before = seen.get(key)
+                    if isinstance(now, tuple) and isinstance(before, tuple) and len(now) == len(before):
+                        changed = frozenset(d for d, (a, b) in enumerate(zip(now, before)) if a != b)
+                        if changed:
+                            dims[key] = dims.get(key, frozenset()) | changed
+                    elif type(now) is int and type(before) is int and now != before:
+                        ints.add(key)
+                ints = frozenset(ints)
+                self._dynamic[code] = (dims, ints)
+        return DynamicSpec(dims=dims, ints=ints) if dims or ints else NO_DYNAMIC
+
+    def record(self, code: types.CodeType, f_locals: Any) -> None:
+        """Remember the sizes a successful compile saw."""
+        if self.mode is None:
+            with self._lock:
+                self._seen[code] = _arguments(f_locals)
+
+    def clear(self) -> None:
+        """Forget everything (``loom.reset``)."""
+        with self._lock:
+            self._seen.clear()
+            self._dynamic.clear()
+
+
+def _arguments(f_locals: Any) -> dict[str, Any]:
+    """Sizes of the tensor arguments and values of the int arguments, by source text — including those
+    inside ``*args`` / ``**kwargs`` and other tuples, lists and dicts (``L['args'][0]``)."""
+    found: dict[str, Any] = {}
+
+    def visit(key: str, value: Any, depth: int) -> None:
+        if isinstance(value, torch.Tensor):
+            found[key] = tuple(int(s) for s in value.shape)
+        elif type(value) is int:
+            found[key] = value
+        elif depth < _DEPTH and type(value) in (tuple, list):
+            for i, item in enumerate(value):
+                visit(f"{key}[{i!r}]", item, depth + 1)
+        elif depth < _DEPTH and type(value) is dict:
+            for name, item in value.items():
+                if isinstance(name, str):
+                    visit(f"{key}[{name!r}]", item, depth + 1)
+
+    for name, value in f_locals.items():
+        visit(f"L[{name!r}]", value, 0)
+    return found
+
+
+#: How deep into containers arguments are looked at (``*args`` and ``**kwargs`` are one level).
+_DEPTH = 2
+
+
+def mark_dynamic(tensor: torch.Tensor, dim: int | list[int] | tuple[int, ...]) -> None:
+    """Make dimension(s) ``dim`` of ``tensor`` symbolic when it is passed to a compiled function."""
+    _mark(tensor, dim, "_loom_dynamic_dims", "mark_dynamic")
+
+
+def mark_static(tensor: torch.Tensor, dim: int | list[int] | tuple[int, ...]) -> None:
+    """Keep dimension(s) ``dim`` of ``tensor`` static, even when its size changes between calls."""
+    _mark(tensor, dim, "_loom_static_dims", "mark_static")
+
+
+def _mark(tensor: Any, dim: Any, attribute: str, name: str) -> None:
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(f"loom.{name}() expects a torch.Tensor, got {type(tensor).__name__}")
+    dims = [dim] if isinstance(dim, int) and not isinstance(dim, bool) else list(dim) if isinstance(dim, (list, tuple)) else None
+    if dims is None or not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+        raise TypeError(f"loom.{name}() expects a dimension (an int) or a list of them, got {dim!r}")
+    for d in dims:
+        if not -tensor.dim() <= d < tensor.dim():
+            raise ValueError(f"loom.{name}(): dimension {d} is out of range for a {tensor.dim()}-d tensor")
+    marked = set(getattr(tensor, attribute, ())) | {d % tensor.dim() for d in dims}
+    setattr(tensor, attribute, marked)
