@@ -105,7 +105,7 @@ def test_mark_dynamic_and_mark_static():
 
 
 def test_mark_dynamic_checks_its_arguments():
-    with pytest.raises(TypeError, match="expects a torch.Tensor"):
+    with pytest.raises(TypeError, match=r"expects a torch\.Tensor"):
         loom.mark_dynamic([1], 0)
     with pytest.raises(ValueError, match="out of range"):
         loom.mark_dynamic(torch.randn(2), 3)
