@@ -116,3 +116,23 @@ def test_loop_over_a_dynamic_size_specialises_it():
     t, rewritten, guard = translate_dynamic(f, torch.randn(3, 2), dims={"L['x']": {0}})
     assert guard({"x": torch.randn(3, 2)})
     assert not guard({"x": torch.randn(4, 2)})  # unrolling fixed the trip count
+
+
+def test_augmented_assignment_on_a_symbolic_int_makes_a_new_value():
+    def f(x, n):
+        n += 1
+        n *= 2
+        return x * n, n
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3), 5, ints=["L['n']"])
+    import loom_backends
+
+    graph = t.graphs[0]
+    compiled = loom_backends.get("aot_eager")(graph.graph_module, graph.example_inputs)
+    assert [str(s) for s in graph.input_sources] == ["L['n']", "L['x']"]  # n is read first
+    for n in (5, 9):
+        x = torch.randn(3)
+        out = compiled(n, x)
+        assert out[1] == (n + 1) * 2
+        torch.testing.assert_close(out[0], x * ((n + 1) * 2))
+        torch.testing.assert_close(rewritten(x, n)[0], f(x, n)[0])

@@ -112,6 +112,7 @@ class OutputGraph:
 
         node = self._new_placeholder(_placeholder_name(source))
         variable = SymbolicVariable(node, self.shapes.symbolic_int(value, source))
+        variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
         self.guards.add("type", source, value)
         return variable

@@ -50,8 +50,10 @@ def fold(op: Any, *args: Variable) -> Variable:
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
     """``op(left, right)`` for a binary or comparison operator from :mod:`operator`."""
     if is_tensor(left) or is_tensor(right):
+        if op in INPLACE and not isinstance(left, TensorVariable):
+            op = INPLACE[op]  # ints, floats and symbolic sizes are immutable: x += 1 is x = x + 1
         result = tx.output.call_function(tx, op, [left, right], {})
-        if op in INPLACE and is_tensor(left):
+        if op in INPLACE:
             return left  # an in-place operator returns the very tensor it changed
         return result
     if op in INPLACE:
