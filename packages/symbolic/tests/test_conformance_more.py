@@ -55,6 +55,15 @@ def python_int_every_operator(x, n):
 
 
 @case(X)
+def augmented_assignment_of_a_tensor_to_a_python_number(x):
+    total = 0
+    total += x.sum()
+    scale = 1.5
+    scale *= x.mean()
+    return total, scale
+
+
+@case(X)
 def matmul_inplace(x):
     a = x.clone()
     a @= torch.eye(4)
