@@ -131,10 +131,10 @@ typedef struct {
 FH_INTERNAL extern int fh_trace_callbacks; /* 1: trace/profile functions see callbacks and guards */
 
 FH_INTERNAL PyObject *fh_eval(PyThreadState *tstate, fh_frame *frame, int throwflag);
-/* This OS thread's FhLocal block. The block itself is static in eval_frame.c: a TLS variable local to
- * the eval function's translation unit keeps its address computation out of the skip path's registers
- * (an extern one made gcc keep the descriptor address live across the function); the other files, off
- * the hot path, reach it through this call. */
+/* This OS thread's FhLocal block. The block itself is static in eval_frame.c: with an extern TLS
+ * variable gcc 12 hoists the TLS descriptor's address into a register at the top of fh_eval (one more
+ * instruction on the skip path than with a static one). The other files, off the hot path, reach it
+ * through this call. */
 FH_INTERNAL FhLocal *fh_local_block(void);
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -169,7 +169,8 @@ FH_INTERNAL int fh_cache_init(void);
 FH_INTERNAL CodeExtra *fh_extra_get_or_create(PyCodeObject *code);
 /* Put a new entry first. Steals nothing; takes a new reference. 0, or -1 with an exception set. */
 FH_INTERNAL int fh_extra_push_front(CodeExtra *extra, PyObject *entry);
-/* Drop the entries and the SKIP mark of `code`, or of every code object if `code` is NULL. */
+/* Drop the entries and the SKIP mark of `code`, or of every code object if `code` is NULL; 0, or -1
+ * with an exception set. */
 FH_INTERNAL int fh_cache_clear(PyCodeObject *code);
 /* How many code objects carry state, how many entries they hold, how many are marked SKIP. */
 FH_INTERNAL void fh_cache_sizes(Py_ssize_t *codes, Py_ssize_t *entries, Py_ssize_t *skipped_codes);
