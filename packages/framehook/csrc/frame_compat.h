@@ -1,4 +1,4 @@
-/* frame_compat.h: the only door from framehook.c into CPython's interpreter internals.
+/* frame_compat.h: the only door from the extension's C files into CPython's interpreter internals.
  *
  * Everything that depends on the layout of `_PyInterpreterFrame`, on how a frame's first entry is
  * recognised, on how a frame that is never run is disposed of, and on the layout of a code object's

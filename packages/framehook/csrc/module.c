@@ -1,0 +1,337 @@
+/* module.c: the module loom_framehook._framehook: the SKIP singleton, the API functions (argument
+ * checks, then the work in the other files), the callback() context manager, and PyInit.
+ *
+ * The design, and a map of the other files, is in framehook_internal.h.
+ */
+#include "framehook_internal.h"
+
+PyObject *fh_skip = NULL;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *callback;  /* the callback to set on __enter__ (NULL: None) */
+    PyObject *previous;  /* what __enter__ replaced (NULL: None) */
+    int entered;
+} CallbackContextObject;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* SKIP                                                                                             */
+/* ------------------------------------------------------------------------------------------------ */
+
+static PyObject *Skip_repr(PyObject *self) { return PyUnicode_FromString("loom_framehook.SKIP"); }
+static PyObject *Skip_reduce(PyObject *self, PyObject *noargs) { return PyUnicode_FromString("SKIP"); }
+
+static PyMethodDef Skip_methods[] = {
+    {"__reduce__", (PyCFunction)Skip_reduce, METH_NOARGS, NULL},
+    {NULL},
+};
+
+static PyTypeObject SkipType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "loom_framehook._SkipType",
+    .tp_basicsize = sizeof(PyObject),
+    .tp_repr = Skip_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_doc = "The type of loom_framehook.SKIP.",
+    .tp_methods = Skip_methods,
+};
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Public functions                                                                                 */
+/* ------------------------------------------------------------------------------------------------ */
+
+static int fh_check_callback_arg(const char *func, PyObject *cb)
+{
+    if (cb != Py_None && !PyCallable_Check(cb)) {
+        PyErr_Format(PyExc_TypeError, "%s() expects a callable or None, not %.200s", func, Py_TYPE(cb)->tp_name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *fh_py_set_callback(PyObject *module, PyObject *cb)
+{
+    if (fh_check_callback_arg("set_callback", cb) < 0) {
+        return NULL;
+    }
+    return fh_set_callback(cb);
+}
+
+static PyObject *fh_py_get_callback(PyObject *module, PyObject *noargs)
+{
+    FhThread *t = fh_thread_get(0);
+    return Py_NewRef((t != NULL && t->callback != NULL) ? t->callback : Py_None);
+}
+
+static int fh_code_arg(const char *func, PyObject *arg)
+{
+    if (!PyCode_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s() expects a code object, not %.200s%s", func, Py_TYPE(arg)->tp_name,
+                     PyFunction_Check(arg) ? " (pass fn.__code__)" : "");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *fh_py_skip(PyObject *module, PyObject *code)
+{
+    if (fh_code_arg("skip", code) < 0) {
+        return NULL;
+    }
+    CodeExtra *extra = fh_extra_get_or_create((PyCodeObject *)code);
+    if (extra == NULL) {
+        return NULL;
+    }
+    extra->skip = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *fh_py_is_skipped(PyObject *module, PyObject *code)
+{
+    if (fh_code_arg("is_skipped", code) < 0) {
+        return NULL;
+    }
+    CodeExtra *extra = fh_extra_get((PyCodeObject *)code);
+    return PyBool_FromLong(extra != NULL && extra->skip);
+}
+
+static PyObject *fh_py_entries(PyObject *module, PyObject *code)
+{
+    if (fh_code_arg("entries", code) < 0) {
+        return NULL;
+    }
+    CodeExtra *extra = fh_extra_get((PyCodeObject *)code);
+    Py_ssize_t n = extra != NULL ? extra->n : 0;
+    PyObject *list = PyList_New(n);
+    if (list == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyList_SET_ITEM(list, i, Py_NewRef(extra->entries[i]));
+    }
+    return list;
+}
+
+static PyObject *fh_py_clear(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"code", NULL};
+    PyObject *code = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O:clear", kwlist, &code)) {
+        return NULL;
+    }
+    if (code != Py_None && fh_code_arg("clear", code) < 0) {
+        return NULL;
+    }
+    if (fh_cache_clear(code != Py_None ? (PyCodeObject *)code : NULL) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *fh_py_check_replacement(PyObject *module, PyObject *args)
+{
+    PyObject *original, *replacement;
+    if (!PyArg_ParseTuple(args, "OO:check_replacement", &original, &replacement)) {
+        return NULL;
+    }
+    if (fh_code_arg("check_replacement", original) < 0 || fh_code_arg("check_replacement", replacement) < 0) {
+        return NULL;
+    }
+    if (fh_check_replacement((PyCodeObject *)original, (PyCodeObject *)replacement) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *fh_py_set_trace_callbacks(PyObject *module, PyObject *arg)
+{
+    int enabled = PyObject_IsTrue(arg);
+    if (enabled < 0) {
+        return NULL;
+    }
+    int previous = fh_trace_callbacks;
+    fh_trace_callbacks = enabled;
+    return PyBool_FromLong(previous);
+}
+
+static PyObject *fh_py_is_installed(PyObject *module, PyObject *noargs)
+{
+    return PyBool_FromLong(fh_current_eval() == fh_eval);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* callback(cb): a context manager in C, so no Python frame of ours reaches the callback            */
+/* ------------------------------------------------------------------------------------------------ */
+
+static PyObject *CallbackContext_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"cb", NULL};
+    PyObject *cb;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:callback", kwlist, &cb)) {
+        return NULL;
+    }
+    if (fh_check_callback_arg("callback", cb) < 0) {
+        return NULL;
+    }
+    CallbackContextObject *self = (CallbackContextObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->callback = (cb == Py_None) ? NULL : Py_NewRef(cb);
+    self->previous = NULL;
+    self->entered = 0;
+    return (PyObject *)self;
+}
+
+static PyObject *CallbackContext_enter(CallbackContextObject *self, PyObject *noargs)
+{
+    if (self->entered) {
+        PyErr_SetString(PyExc_RuntimeError, "this loom_framehook.callback() context is already entered");
+        return NULL;
+    }
+    PyObject *previous = fh_set_callback(self->callback ? self->callback : Py_None);
+    if (previous == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(self->previous, previous);
+    self->entered = 1;
+    return Py_NewRef(self->callback ? self->callback : Py_None);
+}
+
+static PyObject *CallbackContext_exit(CallbackContextObject *self, PyObject *args)
+{
+    if (!self->entered) {
+        PyErr_SetString(PyExc_RuntimeError, "this loom_framehook.callback() context was not entered");
+        return NULL;
+    }
+    self->entered = 0;
+    PyObject *previous = self->previous;
+    self->previous = NULL;
+    PyObject *replaced = fh_set_callback(previous);
+    Py_DECREF(previous);
+    if (replaced == NULL) {
+        return NULL;
+    }
+    Py_DECREF(replaced);
+    Py_RETURN_FALSE;
+}
+
+static int CallbackContext_traverse(CallbackContextObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->callback);
+    Py_VISIT(self->previous);
+    return 0;
+}
+
+static int CallbackContext_clear(CallbackContextObject *self)
+{
+    Py_CLEAR(self->callback);
+    Py_CLEAR(self->previous);
+    return 0;
+}
+
+static void CallbackContext_dealloc(CallbackContextObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    CallbackContext_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef CallbackContext_methods[] = {
+    {"__enter__", (PyCFunction)CallbackContext_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)CallbackContext_exit, METH_VARARGS, NULL},
+    {NULL},
+};
+
+static PyTypeObject CallbackContextType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "loom_framehook.callback",
+    .tp_basicsize = sizeof(CallbackContextObject),
+    .tp_dealloc = (destructor)CallbackContext_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "callback(cb)\n--\n\n"
+              "Context manager: set this thread's callback to `cb` (a callable or None) on entry and "
+              "restore the previous one on exit, exceptions included.",
+    .tp_traverse = (traverseproc)CallbackContext_traverse,
+    .tp_clear = (inquiry)CallbackContext_clear,
+    .tp_methods = CallbackContext_methods,
+    .tp_new = CallbackContext_new,
+};
+
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Module                                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+static PyMethodDef fh_methods[] = {
+    {"set_callback", fh_py_set_callback, METH_O,
+     "set_callback(cb, /)\n--\n\nSet this thread's callback (None turns the hook off for this thread); "
+     "return the previous one."},
+    {"get_callback", fh_py_get_callback, METH_NOARGS,
+     "get_callback()\n--\n\nThis thread's callback, or None."},
+    {"skip", fh_py_skip, METH_O,
+     "skip(code, /)\n--\n\nNever call the callback for frames of `code` again (until clear())."},
+    {"is_skipped", fh_py_is_skipped, METH_O, "is_skipped(code, /)\n--\n\nWhether `code` is marked SKIP."},
+    {"entries", fh_py_entries, METH_O,
+     "entries(code, /)\n--\n\nThe entries stored on `code`, most recently used first."},
+    {"clear", (PyCFunction)(void (*)(void))fh_py_clear, METH_VARARGS | METH_KEYWORDS,
+     "clear(code=None)\n--\n\nDrop the entries and the SKIP mark of `code`, or of every code object."},
+    {"check_replacement", fh_py_check_replacement, METH_VARARGS,
+     "check_replacement(original, replacement, /)\n--\n\nRaise ValueError naming the differences if "
+     "`replacement` does not keep `original`'s parameters and free variables."},
+    {"stats", fh_py_stats, METH_NOARGS, "stats()\n--\n\nCounters and sizes, as a dict."},
+    {"reset_stats", fh_py_reset_stats, METH_NOARGS, "reset_stats()\n--\n\nZero the counters."},
+    {"set_trace_callbacks", fh_py_set_trace_callbacks, METH_O,
+     "set_trace_callbacks(enabled, /)\n--\n\nWhether trace and profile functions (sys.settrace, sys.setprofile, "
+     "sys.monitoring, debuggers, coverage) see the frames of callbacks and guards; off by default, so "
+     "tracing a program shows the program only. Returns the previous setting. Process-wide."},
+    {"is_installed", fh_py_is_installed, METH_NOARGS,
+     "is_installed()\n--\n\nWhether loom_framehook's eval function is the interpreter's eval function."},
+    {"_install_test_hook", fh_py_install_test_hook, METH_O,
+     "_install_test_hook(kind, /)\n--\n\nFor benchmarks and tests only: install 'noop' (a do-nothing "
+     "eval function) or 'foreign' (one that counts frames and chains to what it found), or 'off'."},
+    {"_test_hook_frames", fh_py_test_hook_frames, METH_NOARGS,
+     "_test_hook_frames()\n--\n\nFrames the 'foreign' test hook saw."},
+    {"_current_eval_name", fh_py_current_eval_name, METH_NOARGS,
+     "_current_eval_name()\n--\n\nWhich eval function is installed: 'default', 'loom_framehook', "
+     "'test-noop', 'test-foreign' or 'other'."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef fh_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "loom_framehook._framehook",
+    .m_doc = "The C half of loom_framehook: a PEP 523 eval-frame hook with a per-code cache.",
+    .m_size = -1,
+    .m_methods = fh_methods,
+};
+
+PyMODINIT_FUNC PyInit__framehook(void)
+{
+    if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&FrameViewType) < 0 || fh_thread_state_init() < 0 ||
+        PyType_Ready(&SkipType) < 0 || PyType_Ready(&CallbackContextType) < 0) {
+        return NULL;
+    }
+    if (fh_cache_init() < 0) {
+        return NULL;
+    }
+    if (fh_skip == NULL) {
+        fh_skip = PyObject_New(PyObject, &SkipType); /* immortal in practice: we never drop it */
+        if (fh_skip == NULL) {
+            return NULL;
+        }
+    }
+    PyObject *m = PyModule_Create(&fh_module);
+    if (m == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(m, "SKIP", fh_skip) < 0 ||
+        PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0 ||
+        PyModule_AddObjectRef(m, "FrameView", (PyObject *)&FrameViewType) < 0 ||
+        PyModule_AddObjectRef(m, "callback", (PyObject *)&CallbackContextType) < 0 ||
+        PyModule_AddStringConstant(m, "COMPAT_FAMILY", FH_COMPAT_FAMILY) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
