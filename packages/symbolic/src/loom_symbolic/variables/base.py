@@ -88,6 +88,36 @@ class Variable:
         return f"{type(self).__name__}()"
 
 
+class RealValueVariable(Variable):
+    """A variable that wraps one real Python object the translator may use directly.
+
+    Builtins, torch functions, classes, modules and objects read from the frame are all of this
+    kind: reading them installs a guard on their :attr:`source`, so the translator can call or
+    inspect the real ``value`` while tracing, and the rewritten bytecode reloads it.
+    """
+
+    wraps_real_object = True
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def as_python_constant(self) -> Any:
+        # A mutable object's state may change while the frame runs, so it is never a constant.
+        if self.mutable:
+            return super().as_python_constant()
+        return self.value
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+        else:
+            codegen.load_const(self.value)
+
+
 class NullVariable(Variable):
     """The NULL that CPython 3.11 pushes below a callable (PUSH_NULL, LOAD_GLOBAL's low bit)."""
 

@@ -20,7 +20,7 @@ import torch
 from ..errors import Unsupported, UserError
 from ..runtime import iter_at
 from . import operators as ops
-from .base import Variable
+from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
 from .exceptions import SymbolicException
@@ -62,29 +62,11 @@ def builtin(*fns: Any) -> Callable[[Handler], Handler]:
     return register
 
 
-class BuiltinVariable(Variable):
+class BuiltinVariable(RealValueVariable):
     """A builtin function (``len``, ``isinstance``, ``operator.add``, ``math.sqrt``, ...)."""
-
-    wraps_real_object = True
-
-    def __init__(self, value: Any, source: Any = None) -> None:
-        self.value = value
-        self.source = source
-
-    def python_type(self) -> type:
-        return type(self.value)
-
-    def as_python_constant(self) -> Any:
-        return self.value
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_builtin(tx, self.value, args, kwargs)
-
-    def reconstruct(self, codegen) -> None:
-        if self.source is not None:
-            codegen.load_source(self.source)
-        else:
-            codegen.load_const(self.value)
 
     def describe(self) -> str:
         return f"builtin {getattr(self.value, '__name__', self.value)}"

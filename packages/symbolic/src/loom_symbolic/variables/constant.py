@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError
-from .base import Variable
+from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -126,28 +126,12 @@ class ConstantVariable(Variable):
         return f"ConstantVariable({self.value!r})"
 
 
-class ObjectConstantVariable(Variable):
+class ObjectConstantVariable(RealValueVariable):
     """An object used only by identity (a class, a module, a C function, an enum member).
 
     It can be passed to graph ops or compared by identity; reading it from the frame installs an
     identity guard, and the rewritten bytecode embeds it as a constant.
     """
-
-    def __init__(self, value: Any, source: Any = None) -> None:
-        self.value = value
-        self.source = source
-
-    def python_type(self) -> type:
-        return type(self.value)
-
-    def as_python_constant(self) -> Any:
-        return self.value
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        if self.source is not None:
-            codegen.load_source(self.source)
-        else:
-            codegen.load_const(self.value)
 
     def describe(self) -> str:
         name = getattr(self.value, "__qualname__", None) or getattr(self.value, "__name__", None)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import torch
 
 from ..errors import Unsupported
-from .base import Variable
+from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
@@ -66,14 +66,8 @@ class WithExitVariable(Variable):
         codegen.emit("LOAD_ATTR", "__exit__")
 
 
-class GradModeClassVariable(Variable):
+class GradModeClassVariable(RealValueVariable):
     """The classes ``torch.no_grad``, ``torch.enable_grad`` and ``torch.set_grad_enabled``."""
-
-    wraps_real_object = True
-
-    def __init__(self, value: type, source: Any = None) -> None:
-        self.value = value
-        self.source = source
 
     def python_type(self) -> type:
         return type
@@ -87,9 +81,6 @@ class GradModeClassVariable(Variable):
         previous = tx.output.grad_enabled
         tx.output.set_grad_enabled(tx, bool(mode))
         return GradModeVariable(torch.set_grad_enabled, bool(mode), applied_from=previous)
-
-    def reconstruct(self, codegen) -> None:
-        codegen.load_const(self.value)
 
     def describe(self) -> str:
         return self.value.__name__

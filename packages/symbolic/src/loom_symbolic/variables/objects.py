@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, missing_attribute
 from .attributes import class_attribute, resolve, view_of_real
-from .base import Variable
+from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
@@ -24,31 +24,7 @@ def _trusted(module: types.ModuleType) -> bool:
     return any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
 
 
-class _RealObjectVariable(Variable):
-    """Shared parts of variables that wrap one real object."""
-
-    wraps_real_object = True
-
-    def __init__(self, value: Any, source: Any = None) -> None:
-        self.value = value
-        self.source = source
-
-    def python_type(self) -> type:
-        return type(self.value)
-
-    def as_python_constant(self) -> Any:
-        if self.mutable:
-            return super().as_python_constant()
-        return self.value
-
-    def reconstruct(self, codegen) -> None:
-        if self.source is not None:
-            codegen.load_source(self.source)
-        else:
-            codegen.load_const(self.value)
-
-
-class UserObjectVariable(_RealObjectVariable):
+class UserObjectVariable(RealValueVariable):
     """An instance of a user-defined class: attribute reads are followed, stores are side effects."""
 
     mutable = True
@@ -132,7 +108,7 @@ def _missing() -> Any:
     return _MISSING
 
 
-class ClassVariable(_RealObjectVariable):
+class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -166,7 +142,7 @@ class ClassVariable(_RealObjectVariable):
         return f"class {self.value.__qualname__}"
 
 
-class PythonModuleVariable(_RealObjectVariable):
+class PythonModuleVariable(RealValueVariable):
     """A module (``torch``, ``math``, or one of the user's): attribute reads wrap its members."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -189,7 +165,7 @@ class PythonModuleVariable(_RealObjectVariable):
         return f"module {self.value.__name__}"
 
 
-class OpaqueCallableVariable(_RealObjectVariable):
+class OpaqueCallableVariable(RealValueVariable):
     """A callable the translator does not model (a method of a C object): it can be passed around,
     but calling it is a graph break, and it runs as ordinary Python."""
 

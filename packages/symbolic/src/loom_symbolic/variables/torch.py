@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported
-from .base import Variable
+from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .tensor import METADATA_METHODS, TensorVariable, opaque_method_reason
 
@@ -94,20 +94,8 @@ def not_in_graph_reason(fn: Any) -> str | None:
         return None
 
 
-class TorchFunctionVariable(Variable):
+class TorchFunctionVariable(RealValueVariable):
     """A torch function (``torch.sin``, ``F.relu``, ``torch.ops.aten.add``): calls become graph nodes."""
-
-    wraps_real_object = True
-
-    def __init__(self, value: Any, source: Any = None) -> None:
-        self.value = value
-        self.source = source
-
-    def python_type(self) -> type:
-        return type(self.value)
-
-    def as_python_constant(self) -> Any:
-        return self.value
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if self.value in _STATE_QUERIES:
@@ -119,9 +107,6 @@ class TorchFunctionVariable(Variable):
             tx.output.set_grad_enabled(tx, bool(args[0].as_python_constant()))
             return ConstantVariable(None)
         return tx.output.call_function(tx, self.value, args, kwargs)
-
-    def reconstruct(self, codegen) -> None:
-        codegen.load_const(self.value)
 
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
