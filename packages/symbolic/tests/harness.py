@@ -7,6 +7,7 @@ import inspect
 import types
 from typing import Any
 
+import pytest
 import torch
 
 from loom_symbolic import Translation, translate_function
@@ -89,3 +90,28 @@ def _global_names(code: types.CodeType) -> set[str]:
         if isinstance(const, types.CodeType):
             names |= _global_names(const)
     return names
+
+
+class CaseRegistry(list):
+    """The cases of one conformance file: ``@cases(*args, graphs=N, **kwargs)`` registers a function.
+
+    Each entry is a ``pytest.param(fn, args, kwargs, graphs)`` named after the function, ready for
+    ``parametrize``; ``graphs`` is the expected graph count (``None``: not checked).
+    """
+
+    def __init__(self, default_graphs: int | None = 1) -> None:
+        super().__init__()
+        self.default_graphs = default_graphs
+
+    def __call__(self, *args: Any, graphs: Any = "default", **kwargs: Any):
+        expected = self.default_graphs if graphs == "default" else graphs
+
+        def register(fn):
+            self.add(fn, args, kwargs, expected)
+            return fn
+
+        return register
+
+    def add(self, fn: Any, args: tuple, kwargs: dict, graphs: int | None) -> None:
+        """Register ``fn(*args, **kwargs)`` directly (for generated cases)."""
+        self.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))

@@ -5,17 +5,10 @@ import functools
 
 import pytest
 import torch
-from harness import check
+from harness import CaseRegistry, check
 
-CASES = []
-
-
-def case(*args, graphs=1, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))
-        return fn
-
-    return register
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
 
 
 X = torch.randn(3, 4)

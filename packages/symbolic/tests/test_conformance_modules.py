@@ -5,18 +5,11 @@ import math
 import pytest
 import torch
 import torch.nn.functional as F
-from harness import check
+from harness import CaseRegistry, check
 from torch import nn
 
-CASES = []
-
-
-def case(*args, graphs=None, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))
-        return fn
-
-    return register
+CASES = CaseRegistry(default_graphs=None)
+case = CASES
 
 
 X = torch.randn(2, 8)
@@ -31,7 +24,7 @@ def layer_case(module, *inputs, train=False, graphs=1):
         return m(*xs)
 
     run.__name__ = f"layer_{type(module).__name__.lower()}{'_train' if train else ''}"
-    CASES.append(pytest.param(run, (module, *inputs), {}, graphs, id=run.__name__))
+    CASES.add(run, (module, *inputs), {}, graphs)
 
 
 torch.manual_seed(0)

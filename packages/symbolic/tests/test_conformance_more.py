@@ -9,17 +9,10 @@ import operator
 
 import pytest
 import torch
-from harness import check
+from harness import CaseRegistry, check
 
-CASES = []
-
-
-def case(*args, graphs=None, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))
-        return fn
-
-    return register
+CASES = CaseRegistry(default_graphs=None)
+case = CASES
 
 
 X = torch.randn(3, 4)

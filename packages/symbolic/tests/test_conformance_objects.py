@@ -6,18 +6,11 @@ import dataclasses
 
 import pytest
 import torch
-from harness import check
+from harness import CaseRegistry, check
 from torch import nn
 
-CASES = []
-
-
-def case(*args, graphs=1, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))
-        return fn
-
-    return register
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
 
 
 X = torch.randn(2, 8)

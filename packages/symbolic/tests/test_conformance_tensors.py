@@ -3,17 +3,10 @@
 import pytest
 import torch
 import torch.nn.functional as F
-from harness import check
+from harness import CaseRegistry, check
 
-CASES = []
-
-
-def case(*args, graphs=1, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, graphs, id=fn.__name__))
-        return fn
-
-    return register
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
 
 
 A = torch.randn(4, 5)
