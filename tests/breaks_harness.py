@@ -9,6 +9,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 import torch
 
 import loom
@@ -84,3 +85,18 @@ def compare(fn: Any, *args: Any, backend: str = "eager", **kwargs: Any) -> dict[
     if eager.error is None:
         assert_same(again.result, eager.result)
     return stats
+
+
+class BreakCases(list):
+    """The cases of one graph-break file: ``@cases(*args, graphs=G, breaks=B, **kwargs)`` registers one.
+
+    ``graphs``/``breaks`` are the counts loom must report after the first compiled call; each entry
+    is a ``pytest.param(fn, args, kwargs, graphs, breaks)`` named after the function.
+    """
+
+    def __call__(self, *args: Any, graphs: int, breaks: int, **kwargs: Any):
+        def register(fn):
+            self.append(pytest.param(fn, args, kwargs, graphs, breaks, id=fn.__name__))
+            return fn
+
+        return register

@@ -9,19 +9,12 @@ import logging
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import BreakCases, compare
 
 import loom
 
-CASES = []
-
-
-def case(*args, graphs, breaks, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, graphs, breaks, id=fn.__name__))
-        return fn
-
-    return register
+CASES = BreakCases()
+case = CASES
 
 
 def pos():
