@@ -17,7 +17,7 @@ import torch
 
 from . import _state
 from .compiler import GuardFn, Plan, _Check, _Fetch
-from .guards import (
+from .kinds import (
     ConstantMatch,
     DictKeys,
     GlobalState,
@@ -31,7 +31,7 @@ from .guards import (
     _Ref,
     dict_keys_of,
 )
-from .guards import Identity as IdentityGuard
+from .kinds import Identity as IdentityGuard
 from .sources import (
     Attr,
     Builtin,

@@ -24,7 +24,7 @@ from typing import Any
 import torch
 
 from . import _state
-from .guards import (
+from .kinds import (
     ConstantMatch,
     DictKeys,
     GlobalState,

@@ -1,0 +1,46 @@
+"""Guards over the identity of several sources: ``NoAliasing`` (pairwise distinct objects)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..sources import Source
+from .base import Guard, _check_source, _set
+
+
+class NoAliasing(Guard):
+    """The sources hold pairwise distinct objects (tensors a graph assumed to be distinct inputs)."""
+
+    __slots__ = ("_sources",)
+    kind = "no_aliasing"
+    cost = 5
+
+    def __init__(self, sources: Iterable[Source]) -> None:
+        srcs: list[Source] = []
+        for s in sources:
+            _check_source("NoAliasing", s)
+            if s not in srcs:
+                srcs.append(s)
+        if len(srcs) < 2:
+            raise ValueError("NoAliasing needs at least two distinct sources")
+        _set(self, _sources=tuple(srcs))
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        return self._sources
+
+    def _key(self) -> tuple:
+        return (frozenset(self._sources),)
+
+    def describe(self) -> str:
+        return f"{', '.join(map(str, self._sources))} are distinct objects"
+
+    def explain(self, *values: Any) -> tuple[str, str] | None:
+        seen: dict[int, Source] = {}
+        for src, value in zip(self._sources, values):
+            other = seen.get(id(value))
+            if other is not None:
+                return (f"{other} is not {src}", "the same object")
+            seen[id(value)] = src
+        return None
