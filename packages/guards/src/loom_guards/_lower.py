@@ -16,7 +16,8 @@ from typing import Any
 import torch
 
 from . import _state
-from .compiler import GuardFn, Plan, _Check, _Fetch
+from ._plan import Plan, _Check, _Fetch
+from .compiler import GuardFn
 from .kinds import (
     ConstantMatch,
     DictKeys,
