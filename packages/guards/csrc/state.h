@@ -1,0 +1,100 @@
+// torch's global (thread-local) state as the accelerator reads it: the C_STATE check (it runs inside the
+// check loop in run.cpp) and the readers it shares with read_state (state.cpp). `static` for the same
+// reason as in tensor.h: GCC inlines the one call in the loop.
+
+#pragma once
+
+#include "accel.h"
+
+#include <ATen/Context.h>
+#include <ATen/PythonTorchFunctionTLS.h>
+#include <ATen/autocast_mode.h>
+#include <c10/core/DefaultDtype.h>
+#include <c10/core/GradMode.h>
+#include <c10/core/InferenceMode.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <c10/core/impl/TorchDispatchModeTLS.h>
+
+#pragma GCC visibility push(hidden)
+
+namespace loom_accel {
+
+static inline int torch_function_state() {
+  switch (at::impl::PythonTorchFunctionTLS::get_disabled_state()) {
+    case at::impl::TorchFunctionDisabledState::ENABLED:
+      return 0;
+    case at::impl::TorchFunctionDisabledState::SUBCLASSES_DISABLED:
+      return 1;
+    case at::impl::TorchFunctionDisabledState::ALL_DISABLED:
+      return 2;
+  }
+  return -1;
+}
+
+static inline bool functorch_active(const c10::impl::LocalDispatchKeySet& tls) {
+  return tls.included_.has(c10::DispatchKey::FuncTorchDynamicLayerFrontMode) ||
+      tls.included_.has(c10::DispatchKey::FuncTorchDynamicLayerBackMode);
+}
+
+// Whether the state is as `s` expects (unchecked fields skipped): 1 or 0, never an error.
+static inline int check_state(const StateSpec& s) noexcept {
+  try {
+    if (s.grad_mode >= 0 || s.inference_mode >= 0) {
+      const c10::AutogradState& ag = c10::AutogradState::get_tls_state();
+      if (s.grad_mode >= 0 && static_cast<int>(ag.get_grad_mode()) != s.grad_mode) {
+        return 0;
+      }
+      if (s.inference_mode >= 0 && static_cast<int>(ag.get_inference_mode()) != s.inference_mode) {
+        return 0;
+      }
+    }
+    if (s.check_autocast || s.functorch >= 0) {
+      c10::impl::LocalDispatchKeySet tls = c10::impl::tls_local_dispatch_key_set();
+      if (s.check_autocast) {
+        if ((tls.excluded_ & s.autocast_mask) != s.autocast_excluded) {
+          return 0;
+        }
+        for (const auto& p : s.autocast_enabled) {
+          if (at::autocast::get_autocast_dtype(p.first) != p.second) {
+            return 0;
+          }
+        }
+      }
+      if (s.functorch >= 0 && static_cast<int>(functorch_active(tls)) != s.functorch) {
+        return 0;
+      }
+    }
+    if (s.check_default_dtype && c10::get_default_dtype().toScalarType() != s.default_dtype) {
+      return 0;
+    }
+    if (s.deterministic >= 0 || s.deterministic_warn_only >= 0) {
+      at::Context& ctx = at::globalContext();
+      if (s.deterministic >= 0 && static_cast<int>(ctx.deterministicAlgorithms()) != s.deterministic) {
+        return 0;
+      }
+      if (s.deterministic_warn_only >= 0 &&
+          static_cast<int>(ctx.deterministicAlgorithmsWarnOnly()) != s.deterministic_warn_only) {
+        return 0;
+      }
+    }
+    if (s.autocast_cache >= 0 && static_cast<int>(at::autocast::is_autocast_cache_enabled()) != s.autocast_cache) {
+      return 0;
+    }
+    if (s.torch_function >= 0 && torch_function_state() != s.torch_function) {
+      return 0;
+    }
+    if (s.torch_function_modes >= 0 && at::impl::PythonTorchFunctionTLS::stack_len() != s.torch_function_modes) {
+      return 0;
+    }
+    if (s.dispatch_modes >= 0 && c10::impl::TorchDispatchModeTLS::stack_len() != s.dispatch_modes) {
+      return 0;
+    }
+    return 1;
+  } catch (...) {
+    return 0;
+  }
+}
+
+}  // namespace loom_accel
+
+#pragma GCC visibility pop
