@@ -136,6 +136,15 @@ struct StateSpec {
   int64_t torch_function_modes = -1;
   int64_t dispatch_modes = -1;
   int functorch = -1;
+  // at::Context settings; codes as in loom_guards/_lower.py (the last code of the first three: torch
+  // refused to say, the legacy and new fp32_precision APIs having been mixed)
+  int matmul_precision = -1;  // 0 highest, 1 high, 2 medium, 3 mixed
+  int cublas_tf32 = -1;       // 0 off, 1 on, 2 mixed
+  int cudnn_tf32 = -1;        // 0 off, 1 on, 2 mixed
+  int fp16_reduction = -1;    // at::CuBLASReductionOption
+  int bf16_reduction = -1;    // at::CuBLASReductionOption
+  bool check_context = false;  // any of the at::Context settings above, or the deterministic flags
+  int64_t num_threads = -1;
 };
 
 struct Instr {

@@ -20,10 +20,14 @@ int parse_tristate(PyObject* obj) {  // None -> -1, else truth
 
 // (grad_mode, inference_mode, default_dtype, deterministic, warn_only,
 //  autocast: None | (device names, ((device name, dtype), ...)), autocast_cache,
-//  torch_function: None|int, tf_modes: None|int, dispatch_modes: None|int, functorch)
+//  torch_function: None|int, tf_modes: None|int, dispatch_modes: None|int, functorch,
+//  matmul_precision, cublas_tf32, cudnn_tf32, fp16_reduction, bf16_reduction: None|code,
+//  num_threads: None|int)
 StateSpec* parse_state_spec(PyObject* t) {
   PyObject *grad, *inf, *ddt, *det, *detw, *ac, *acc, *tf, *tfm, *dm, *ft;
-  if (!PyArg_ParseTuple(t, "OOOOOOOOOOO", &grad, &inf, &ddt, &det, &detw, &ac, &acc, &tf, &tfm, &dm, &ft)) {
+  PyObject *mmp, *cbt, *cdt, *f16, *b16, *nt;
+  if (!PyArg_ParseTuple(t, "OOOOOOOOOOOOOOOOO", &grad, &inf, &ddt, &det, &detw, &ac, &acc, &tf, &tfm, &dm, &ft,
+                        &mmp, &cbt, &cdt, &f16, &b16, &nt)) {
     return nullptr;
   }
   auto* s = new StateSpec();
@@ -49,6 +53,33 @@ StateSpec* parse_state_spec(PyObject* t) {
   if (dm != Py_None) {
     s->dispatch_modes = PyLong_AsLongLong(dm);
   }
+  struct {
+    PyObject* value;
+    int* code;
+    int limit;
+  } codes[] = {{mmp, &s->matmul_precision, 3}, {cbt, &s->cublas_tf32, 2}, {cdt, &s->cudnn_tf32, 2},
+               {f16, &s->fp16_reduction, 2}, {b16, &s->bf16_reduction, 2}};
+  for (const auto& c : codes) {
+    if (c.value == Py_None) {
+      continue;
+    }
+    long code = PyLong_AsLong(c.value);
+    if (code == -1 && PyErr_Occurred()) {
+      delete s;
+      return nullptr;
+    }
+    if (code < 0 || code > c.limit) {
+      PyErr_Format(PyExc_ValueError, "global state code %ld out of range", code);
+      delete s;
+      return nullptr;
+    }
+    *c.code = static_cast<int>(code);
+  }
+  if (nt != Py_None) {
+    s->num_threads = PyLong_AsLongLong(nt);
+  }
+  s->check_context = s->deterministic >= 0 || s->deterministic_warn_only >= 0 || s->matmul_precision >= 0 ||
+      s->cublas_tf32 >= 0 || s->cudnn_tf32 >= 0 || s->fp16_reduction >= 0 || s->bf16_reduction >= 0;
   if (PyErr_Occurred()) {
     delete s;
     return nullptr;
@@ -153,17 +184,40 @@ PyObject* accel_read_state(PyObject* /*module*/, PyObject* args) {
     }
     Py_DECREF(fast);
     const c10::AutogradState& ag = c10::AutogradState::get_tls_state();
-    return Py_BuildValue(
-        "{s:O,s:O,s:i,s:O,s:O,s:N,s:O,s:i,s:L,s:L,s:O}", "grad_mode", ag.get_grad_mode() ? Py_True : Py_False,
-        "inference_mode", ag.get_inference_mode() ? Py_True : Py_False, "default_dtype",
-        static_cast<int>(c10::get_default_dtype().toScalarType()), "deterministic_algorithms",
-        at::globalContext().deterministicAlgorithms() ? Py_True : Py_False, "deterministic_warn_only",
-        at::globalContext().deterministicAlgorithmsWarnOnly() ? Py_True : Py_False, "autocast", enabled,
-        "autocast_cache", at::autocast::is_autocast_cache_enabled() ? Py_True : Py_False, "torch_function",
-        torch_function_state(), "torch_function_modes",
-        static_cast<long long>(at::impl::PythonTorchFunctionTLS::stack_len()), "dispatch_modes",
-        static_cast<long long>(c10::impl::TorchDispatchModeTLS::stack_len()), "functorch",
-        functorch_active(tls) ? Py_True : Py_False);
+    at::Context& ctx = at::globalContext();
+    const char* const precisions[] = {"highest", "high", "medium", "mixed"};
+    auto tf32 = [](int code) { return code == 2 ? PyUnicode_FromString("mixed") : PyBool_FromLong(code); };
+    auto reduction = [](int code) { return Py_BuildValue("(OO)", code == 0 ? Py_True : Py_False, code < 2 ? Py_True : Py_False); };
+    std::pair<const char*, PyObject*> items[] = {
+        {"grad_mode", PyBool_FromLong(ag.get_grad_mode())},
+        {"inference_mode", PyBool_FromLong(ag.get_inference_mode())},
+        {"default_dtype", PyLong_FromLong(static_cast<long>(c10::get_default_dtype().toScalarType()))},
+        {"deterministic_algorithms", PyBool_FromLong(ctx.deterministicAlgorithms())},
+        {"deterministic_warn_only", PyBool_FromLong(ctx.deterministicAlgorithmsWarnOnly())},
+        {"autocast", enabled},
+        {"autocast_cache", PyBool_FromLong(at::autocast::is_autocast_cache_enabled())},
+        {"torch_function", PyLong_FromLong(torch_function_state())},
+        {"torch_function_modes", PyLong_FromLongLong(at::impl::PythonTorchFunctionTLS::stack_len())},
+        {"dispatch_modes", PyLong_FromLongLong(c10::impl::TorchDispatchModeTLS::stack_len())},
+        {"functorch", PyBool_FromLong(functorch_active(tls))},
+        {"float32_matmul_precision", PyUnicode_FromString(precisions[matmul_precision_code(ctx)])},
+        {"cuda_matmul_allow_tf32", tf32(cublas_tf32_code(ctx))},
+        {"cudnn_allow_tf32", tf32(cudnn_tf32_code(ctx))},
+        {"cuda_matmul_fp16_reduction", reduction(reduction_code(ctx.allowFP16ReductionCuBLAS()))},
+        {"cuda_matmul_bf16_reduction", reduction(reduction_code(ctx.allowBF16ReductionCuBLAS()))},
+        {"num_threads", PyLong_FromLong(at::get_num_threads())},
+    };
+    PyObject* out = PyDict_New();
+    bool ok = out != nullptr;
+    for (auto& [name, value] : items) {
+      ok = ok && value != nullptr && PyDict_SetItemString(out, name, value) == 0;
+      Py_XDECREF(value);
+    }
+    if (!ok) {
+      Py_XDECREF(out);
+      return nullptr;
+    }
+    return out;
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
     return nullptr;

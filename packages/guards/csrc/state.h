@@ -7,6 +7,7 @@
 #include "accel.h"
 
 #include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <ATen/PythonTorchFunctionTLS.h>
 #include <ATen/autocast_mode.h>
 #include <c10/core/DefaultDtype.h>
@@ -14,6 +15,9 @@
 #include <c10/core/InferenceMode.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
+
+#include <exception>
+#include <type_traits>
 
 #pragma GCC visibility push(hidden)
 
@@ -34,6 +38,43 @@ static inline int torch_function_state() {
 static inline bool functorch_active(const c10::impl::LocalDispatchKeySet& tls) {
   return tls.included_.has(c10::DispatchKey::FuncTorchDynamicLayerFrontMode) ||
       tls.included_.has(c10::DispatchKey::FuncTorchDynamicLayerBackMode);
+}
+
+// The matmul precision and TF32 settings, in the codes of StateSpec. torch raises when asked for them
+// after the legacy API (set_float32_matmul_precision, allow_tf32) and the new one (fp32_precision) were
+// mixed; that answer is a state of its own ("mixed"), as for the Python readers in _state.py.
+static inline int matmul_precision_code(const at::Context& ctx) {
+  try {
+    return static_cast<int>(ctx.float32MatmulPrecision());  // HIGHEST, HIGH, MEDIUM
+  } catch (const std::exception&) {
+    return 3;
+  }
+}
+
+static inline int cublas_tf32_code(const at::Context& ctx) {
+  try {
+    return ctx.allowTF32CuBLAS() ? 1 : 0;
+  } catch (const std::exception&) {
+    return 2;
+  }
+}
+
+static inline int cudnn_tf32_code(const at::Context& ctx) {
+  try {
+    return ctx.allowTF32CuDNN() ? 1 : 0;
+  } catch (const std::exception&) {
+    return 2;
+  }
+}
+
+// A CuBLASReductionOption as its number (older torch answers a bool: allowed or not, split-K allowed).
+template <typename T>
+static inline int reduction_code(T option) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return option ? 0 : 1;
+  } else {
+    return static_cast<int>(option);
+  }
 }
 
 // Whether the state is as `s` expects (unchecked fields skipped): 1 or 0, never an error.
@@ -67,13 +108,28 @@ static inline int check_state(const StateSpec& s) noexcept {
     if (s.check_default_dtype && c10::get_default_dtype().toScalarType() != s.default_dtype) {
       return 0;
     }
-    if (s.deterministic >= 0 || s.deterministic_warn_only >= 0) {
+    if (s.check_context) {
       at::Context& ctx = at::globalContext();
       if (s.deterministic >= 0 && static_cast<int>(ctx.deterministicAlgorithms()) != s.deterministic) {
         return 0;
       }
       if (s.deterministic_warn_only >= 0 &&
           static_cast<int>(ctx.deterministicAlgorithmsWarnOnly()) != s.deterministic_warn_only) {
+        return 0;
+      }
+      if (s.matmul_precision >= 0 && matmul_precision_code(ctx) != s.matmul_precision) {
+        return 0;
+      }
+      if (s.cublas_tf32 >= 0 && cublas_tf32_code(ctx) != s.cublas_tf32) {
+        return 0;
+      }
+      if (s.cudnn_tf32 >= 0 && cudnn_tf32_code(ctx) != s.cudnn_tf32) {
+        return 0;
+      }
+      if (s.fp16_reduction >= 0 && reduction_code(ctx.allowFP16ReductionCuBLAS()) != s.fp16_reduction) {
+        return 0;
+      }
+      if (s.bf16_reduction >= 0 && reduction_code(ctx.allowBF16ReductionCuBLAS()) != s.bf16_reduction) {
         return 0;
       }
     }
@@ -87,6 +143,9 @@ static inline int check_state(const StateSpec& s) noexcept {
       return 0;
     }
     if (s.dispatch_modes >= 0 && c10::impl::TorchDispatchModeTLS::stack_len() != s.dispatch_modes) {
+      return 0;
+    }
+    if (s.num_threads >= 0 && at::get_num_threads() != s.num_threads) {
       return 0;
     }
     return 1;

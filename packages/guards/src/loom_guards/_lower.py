@@ -94,7 +94,29 @@ def _state_spec(g: GlobalState) -> tuple:
         v.get("torch_function_modes"),
         v.get("dispatch_modes"),
         v.get("functorch"),
+        _code(v.get("float32_matmul_precision"), _state.MATMUL_PRECISIONS),
+        _code(v.get("cuda_matmul_allow_tf32"), _TF32),
+        _code(v.get("cudnn_allow_tf32"), _TF32),
+        _code(v.get("cuda_matmul_fp16_reduction"), _REDUCTIONS),
+        _code(v.get("cuda_matmul_bf16_reduction"), _REDUCTIONS),
+        v.get("num_threads"),
     )
+
+
+# The accelerator's codes for these fields (csrc/state.h reads torch's state into the same codes).
+_TF32 = (False, True, _state.MIXED)
+# torch's CuBLASReductionOption: AllowReducedPrecisionWithSplitK, DisallowReducedPrecisionAllowSplitK,
+# DisallowReducedPrecisionDisallowSplitK
+_REDUCTIONS = ((True, True), (False, True), (False, False))
+
+
+def _code(value: Any, codes: tuple) -> int | None:
+    if value is None:
+        return None
+    for i, known in enumerate(codes):
+        if type(known) is type(value) and known == value:
+            return i
+    raise ValueError(f"no accelerator code for global state value {value!r}")
 
 
 def build_program(accel: Any, plan: Plan) -> GuardFn:

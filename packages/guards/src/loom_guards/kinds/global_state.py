@@ -16,7 +16,12 @@ from .base import Guard, _set
 class GlobalState(Guard):
     """torch's global (thread-local) state is what it was: grad mode, inference mode, default dtype,
     deterministic algorithms (and warn-only), autocast (enabled devices and their dtypes, cache),
-    torch-function state and mode stack depth, dispatch mode stack depth, functorch transforms.
+    torch-function state and mode stack depth, dispatch mode stack depth, functorch transforms, and,
+    where this torch has them, the float32 matmul precision, TF32 for cuBLAS matmuls and cuDNN, cuBLAS
+    fp16/bf16 reduced-precision reductions, and the number of threads.
+
+    The precision and TF32 fields read ``"mixed"`` where torch refuses to report them (it raises once
+    the legacy API and the newer ``fp32_precision`` one were both used).
 
     ``GlobalState()`` captures every field now; ``GlobalState({"grad_mode": True})`` checks only the
     fields given. ``GlobalState.fields()`` lists the field names.
