@@ -95,6 +95,7 @@ enum Op : int {
   C_TENSOR,
   C_STATE,
   C_NOALIAS,
+  C_SAME,
   C_PY,
   OP_COUNT,
 };
@@ -102,7 +103,7 @@ enum Op : int {
 inline constexpr const char* OP_NAMES[] = {
     "F_LOCAL", "F_GLOBAL", "F_BUILTIN", "F_CLOSURE", "F_CONST",  "F_ATTR",     "F_ITEM",   "F_TYPE",
     "F_MODMEMBER", "F_TSIZE", "F_DICTATTR", "F_PYREAD", "F_PYROOT", "C_NONE",  "C_NOTNONE",  "C_TYPE",   "C_ID",
-    "C_CONST", "C_LEN", "C_DICTKEYS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_PY",
+    "C_CONST", "C_LEN", "C_DICTKEYS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
 };
 static_assert(sizeof(OP_NAMES) / sizeof(OP_NAMES[0]) == OP_COUNT, "OP_NAMES out of date");
 

@@ -1,6 +1,6 @@
 // Building a program's instructions from the tuples loom_guards/_lower.py makes:
 // (op, dst, src, obj, obj2, n, weak, ext), with `ext` a tensor spec (C_TENSOR), a global-state spec
-// (C_STATE, parsed in state.cpp) or a list of slots (C_NOALIAS, C_PY). Malformed input raises.
+// (C_STATE, parsed in state.cpp) or a list of slots (C_NOALIAS, C_SAME, C_PY). Malformed input raises.
 
 #include "accel.h"
 
@@ -165,7 +165,7 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
     if (in.state == nullptr) {
       return -1;
     }
-  } else if (op == C_NOALIAS || op == C_PY) {
+  } else if (op == C_NOALIAS || op == C_SAME || op == C_PY) {
     PyObject* fast = PySequence_Fast(ext, "expected a sequence of slots");
     if (fast == nullptr) {
       return -1;
@@ -182,6 +182,10 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
       in.slots.push_back(static_cast<int>(s));
     }
     Py_DECREF(fast);
+    if (op == C_SAME && in.slots.size() != 2) {
+      PyErr_SetString(PyExc_ValueError, "C_SAME compares exactly two slots");
+      return -1;
+    }
   }
   return 0;
 }

@@ -300,6 +300,9 @@ int run(GuardProgram* self, PyObject* frame) {
         }
         break;
       }
+      case C_SAME:
+        ok = slots[in.slots[0]] == slots[in.slots[1]];
+        break;
       case C_PY:
         ok = call_check(in.obj, slots, in.slots);
         break;

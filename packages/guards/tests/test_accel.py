@@ -156,3 +156,18 @@ def test_programs_reading_unwritten_slots_are_rejected():
     ok = accel.GuardProgram([(ops["F_LOCAL"], 0, -1, "x", None, 0, False, None),
                              (ops["C_NOTNONE"], -1, 0, None, None, 0, False, None)], 1, None, None, {}, None, needs)
     assert ok({"x": 1}) and not ok({"x": None}) and not ok({})
+
+
+def test_same_object_compares_two_slots():
+    accel = compiler._accel
+    ops = accel.OPS
+    needs = (False, False, False)
+    fetch = [(ops["F_LOCAL"], 0, -1, "a", None, 0, False, None), (ops["F_LOCAL"], 1, -1, "b", None, 0, False, None)]
+    for slots in [(0,), (0, 1, 1)]:
+        with pytest.raises(ValueError, match="two slots"):
+            accel.GuardProgram([*fetch, (ops["C_SAME"], -1, -1, None, None, 0, False, slots)], 2, None, None, {},
+                               None, needs)
+    same = accel.GuardProgram([*fetch, (ops["C_SAME"], -1, -1, None, None, 0, False, (0, 1))], 2, None, None, {},
+                              None, needs)
+    x = object()
+    assert same({"a": x, "b": x}) and not same({"a": x, "b": object()}) and not same({"a": x})

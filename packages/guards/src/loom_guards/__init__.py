@@ -26,6 +26,7 @@ from .kinds import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorMatch,
     TypeMatch,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "RecompileLimitWarning",
     "RecompilePolicy",
     "Relation",
+    "SameObject",
     "Source",
     "Submodule",
     "TensorMatch",

@@ -27,6 +27,7 @@ from .kinds import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorMatch,
     TypeMatch,
     _Ref,
@@ -198,6 +199,8 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
             add("C_STATE", ext=_state_spec(g))
         elif isinstance(g, NoAliasing):
             add("C_NOALIAS", ext=slots)
+        elif isinstance(g, SameObject):
+            add("C_SAME", ext=slots)
         elif isinstance(g, Relation):
             add("C_PY", obj=g.evaluate, ext=slots)
         else:

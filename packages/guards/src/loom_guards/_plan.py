@@ -25,6 +25,7 @@ from .kinds import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorMatch,
     TypeMatch,
     short_repr,
@@ -118,6 +119,33 @@ def _check_contradictions(kept: list[Guard], implied: set[Guard]) -> None:
         t, n = seen.get("type"), seen.get("none")
         if isinstance(n, IsNone) and t is not None and t.expected_type is not type(None):
             raise ValueError(f"contradictory guards: {n.describe()} / {t.describe()}")
+    _check_aliasing(kept)
+
+
+def _check_aliasing(kept: list[Guard]) -> None:
+    """Sources that ``SameObject`` guards tie together (transitively) cannot be in one ``NoAliasing``."""
+    same = [g for g in kept if isinstance(g, SameObject)]
+    if not same:
+        return
+    parent: dict[Source, Source] = {}
+
+    def root(s: Source) -> Source:
+        while parent.get(s, s) != s:
+            s = parent[s]
+        return s
+
+    for g in same:
+        a, b = g.sources
+        parent[root(a)] = root(b)
+    for g in kept:
+        if isinstance(g, NoAliasing):
+            seen: dict[Source, Source] = {}
+            for s in g.sources:
+                other = seen.setdefault(root(s), s)
+                if other != s:
+                    raise ValueError(
+                        f"contradictory guards: {g.describe()} / {other} and {s} are the same object (SameObject)"
+                    )
 
 
 # -- ordering and the plan ----------------------------------------------------------------------------

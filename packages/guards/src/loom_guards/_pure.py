@@ -27,6 +27,7 @@ from .kinds import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorMatch,
     TypeMatch,
     const_eq,
@@ -172,6 +173,8 @@ def generate(plan: Plan):
         elif isinstance(g, NoAliasing):
             ids = ", ".join(f"id({x})" for x in vs)
             fail_if(f"len({{{ids}}}) != {len(vs)}")
+        elif isinstance(g, SameObject):
+            fail_if(f"{vs[0]} is not {vs[1]}")
         elif isinstance(g, Relation):
             fail_if(f"not {bind(g.evaluate, 'rel')}({', '.join(vs)})")
         else:  # a guard kind this back end does not know: use its own check

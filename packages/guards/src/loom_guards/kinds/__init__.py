@@ -13,13 +13,14 @@ kind               module                      checks
 ``TensorMatch``    ``tensor``                  tensor type, dispatch keys, dtype, device, shape...
 ``GlobalState``    ``global_state``            torch's global (thread-local) state
 ``NoAliasing``     ``aliasing``                sources hold pairwise distinct objects
+``SameObject``     ``aliasing``                two sources hold the very same object
 ``Relation``       ``relation``                an int relation over sources
 =================  ==========================  ====================================================
 
 ``base`` holds what they share: ``Guard``, ``GuardFailure`` and the failure texts.
 """
 
-from .aliasing import NoAliasing
+from .aliasing import NoAliasing, SameObject
 from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
 from .constant import ConstantMatch, const_eq, const_key, float_eq
 from .dict_keys import DictKeys, dict_keys_of
@@ -43,6 +44,7 @@ __all__ = [
     "NoAliasing",
     "NotNone",
     "Relation",
+    "SameObject",
     "TensorMatch",
     "TypeMatch",
     "_Ref",
