@@ -4,6 +4,7 @@
 #include "state.h"
 
 #include <string>
+#include <unordered_map>
 
 namespace loom_accel {
 
@@ -144,6 +145,64 @@ StateSpec* parse_state_spec(PyObject* t) {
   }
   return s;
 }
+
+#if LOOM_CONTEXT_SNAPSHOT
+
+namespace {
+
+// at::Context keeps the matmul precision and TF32 settings private. An explicit instantiation may name
+// private members (access is not checked there): each ContextMember instantiation below defines
+// member_of(Tag), returning the pointer to one member.
+template <typename Tag, typename Tag::type Member>
+struct ContextMember {
+  friend typename Tag::type member_of(Tag) { return Member; }
+};
+
+using Fp32PrecisionMap = std::unordered_map<std::pair<at::Float32Backend, at::Float32Op>, at::Float32Precision,
+                                            c10::hash<std::pair<at::Float32Backend, at::Float32Op>>>;
+
+struct MatmulPrecisionTag {
+  using type = at::Float32MatmulPrecision at::Context::*;
+  friend type member_of(MatmulPrecisionTag);
+};
+struct CudnnTf32Tag {
+  using type = bool at::Context::*;
+  friend type member_of(CudnnTf32Tag);
+};
+struct Fp32PrecisionTag {
+  using type = Fp32PrecisionMap at::Context::*;
+  friend type member_of(Fp32PrecisionTag);
+};
+
+template struct ContextMember<MatmulPrecisionTag, &at::Context::float32_matmul_precision>;
+template struct ContextMember<CudnnTf32Tag, &at::Context::allow_tf32_cudnn>;
+template struct ContextMember<Fp32PrecisionTag, &at::Context::fp32_precision>;
+
+}  // namespace
+
+int update_context_snapshot(const at::Context& ctx, ContextSnapshot& seen) {
+  const Fp32PrecisionMap& map = ctx.*member_of(Fp32PrecisionTag{});
+  if (map.size() > seen.map.size()) {
+    return -1;
+  }
+  int precision = static_cast<int>(ctx.*member_of(MatmulPrecisionTag{}));
+  int cudnn_tf32 = static_cast<int>(ctx.*member_of(CudnnTf32Tag{}));
+  int entries = static_cast<int>(map.size());
+  bool same = precision == seen.precision && cudnn_tf32 == seen.cudnn_tf32 && entries == seen.entries;
+  seen.precision = precision;
+  seen.cudnn_tf32 = cudnn_tf32;
+  seen.entries = entries;
+  size_t i = 0;
+  for (const auto& [key, value] : map) {
+    uint32_t entry = static_cast<uint32_t>(key.first) | static_cast<uint32_t>(key.second) << 8 |
+        static_cast<uint32_t>(value) << 16;
+    same = same && seen.map[i] == entry;
+    seen.map[i++] = entry;
+  }
+  return same ? 1 : 0;
+}
+
+#endif
 
 // The same facts check_state reads, as Python values (used by the tests to prove both paths agree).
 PyObject* accel_read_state(PyObject* /*module*/, PyObject* args) {

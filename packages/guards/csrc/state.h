@@ -15,7 +15,10 @@
 #include <c10/core/InferenceMode.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <c10/core/impl/TorchDispatchModeTLS.h>
+#include <torch/version.h>
 
+#include <array>
+#include <cstdint>
 #include <exception>
 #include <type_traits>
 
@@ -65,6 +68,58 @@ static inline int cudnn_tf32_code(const at::Context& ctx) {
   } catch (const std::exception&) {
     return 2;
   }
+}
+
+struct BackendCodes {
+  int matmul_precision;
+  int cublas_tf32;
+  int cudnn_tf32;
+};
+
+static inline BackendCodes read_backend_codes(const at::Context& ctx) {
+  return {matmul_precision_code(ctx), cublas_tf32_code(ctx), cudnn_tf32_code(ctx)};
+}
+
+// Since torch 2.9 the three accessors above resolve and cross-check the settings through a hash map on
+// every call: about 100-150 ns together, and about 10 us when they raise. A check therefore compares a
+// copy of the settings they read - the legacy matmul precision and cuDNN TF32 members and the entries of
+// the fp32_precision map, all private to at::Context (state.cpp reads them) - with the copy taken when
+// it last called them, and calls them only when the settings changed. The copy must cover everything
+// the accessors read: checked against torch 2.13's at::Context (its disassembly: members at 0x418,
+// 0x420 and the map at 0x440); other versions call the accessors every time until someone checks them.
+#if TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR == 13
+#define LOOM_CONTEXT_SNAPSHOT 1
+
+struct ContextSnapshot {
+  int precision = -1;  // -1: nothing read yet
+  int cudnn_tf32 = -1;
+  int entries = 0;
+  std::array<uint32_t, 16> map{};  // backend | op << 8 | precision << 16, in the map's order
+};
+
+// Compares the settings with `seen` and stores them there: 1 when they were unchanged, 0 when they
+// changed, -1 when they do not fit in a snapshot (`seen` is then left alone).
+int update_context_snapshot(const at::Context& ctx, ContextSnapshot& seen);
+#else
+#define LOOM_CONTEXT_SNAPSHOT 0
+#endif
+
+// The codes of the current settings: the accessors' answers, reused while the settings are unchanged
+// (the check loop runs with the GIL held, so one cache serves every program).
+static inline BackendCodes backend_codes(const at::Context& ctx) {
+#if LOOM_CONTEXT_SNAPSHOT
+  static ContextSnapshot seen;
+  static BackendCodes codes;
+  int unchanged = update_context_snapshot(ctx, seen);
+  if (unchanged == 1) {
+    return codes;
+  }
+  if (unchanged == 0) {
+    codes = read_backend_codes(ctx);
+    return codes;
+  }
+#endif
+  return read_backend_codes(ctx);
 }
 
 // A CuBLASReductionOption as its number (older torch answers a bool: allowed or not, split-K allowed).
@@ -117,14 +172,13 @@ static inline int check_state(const StateSpec& s) noexcept {
           static_cast<int>(ctx.deterministicAlgorithmsWarnOnly()) != s.deterministic_warn_only) {
         return 0;
       }
-      if (s.matmul_precision >= 0 && matmul_precision_code(ctx) != s.matmul_precision) {
-        return 0;
-      }
-      if (s.cublas_tf32 >= 0 && cublas_tf32_code(ctx) != s.cublas_tf32) {
-        return 0;
-      }
-      if (s.cudnn_tf32 >= 0 && cudnn_tf32_code(ctx) != s.cudnn_tf32) {
-        return 0;
+      if (s.matmul_precision >= 0 || s.cublas_tf32 >= 0 || s.cudnn_tf32 >= 0) {
+        BackendCodes codes = backend_codes(ctx);
+        if ((s.matmul_precision >= 0 && codes.matmul_precision != s.matmul_precision) ||
+            (s.cublas_tf32 >= 0 && codes.cublas_tf32 != s.cublas_tf32) ||
+            (s.cudnn_tf32 >= 0 && codes.cudnn_tf32 != s.cudnn_tf32)) {
+          return 0;
+        }
       }
       if (s.fp16_reduction >= 0 && reduction_code(ctx.allowFP16ReductionCuBLAS()) != s.fp16_reduction) {
         return 0;

@@ -224,6 +224,23 @@ def test_backend_settings_partial_and_normalised(build):
         assert GlobalState().values["cuda_matmul_allow_tf32"] == "mixed"  # capturing never raises
 
 
+def test_backend_settings_seen_after_every_change(build):
+    # the accelerator reuses torch's answers while the settings are unchanged: each change must show
+    check = build([GlobalState()])
+    other = build([GlobalState()])
+    for _ in range(3):
+        assert check({}) and other({})
+        with precision_setting(lambda: torch.set_float32_matmul_precision("medium")):
+            assert not check({}) and not other({})
+            with precision_setting(lambda: setattr(torch.backends.cudnn, "allow_tf32", False)):
+                assert check.why_failed({}) == "torch.get_float32_matmul_precision() == highest, got medium"
+                assert not check({})
+        with precision_setting(lambda: setattr(torch.backends.cudnn.rnn, "fp32_precision", "ieee")):
+            assert check.why_failed({}) == "torch.backends.cudnn.allow_tf32 == True, got mixed"
+            assert not check({})
+    assert check({}) and other({})
+
+
 def test_partial_state_only_checks_its_fields(build):
     check = build([GlobalState({"grad_mode": True})])
     with default_dtype(torch.float64):
