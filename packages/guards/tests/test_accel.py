@@ -127,11 +127,12 @@ def test_no_reference_leaks():
         TensorMatch(ModuleParam(Submodule(Local("self"), "a"), "weight"), net.a.weight),
         ConstantMatch(loom_guards.Item(loom_guards.Global("W"), 1), 2),
         loom_guards.GlobalState(),
+        loom_guards.SameObject(Local("x"), Local("y")),
     ]
     check = loom_guards.compile(guards, f_globals=g, accelerate=True)
-    passing = {"x": x, "self": net}
-    failing = {"x": torch.randn(3), "self": net}
-    raising = {"x": x, "self": object()}
+    passing = {"x": x, "y": x, "self": net}
+    failing = {"x": torch.randn(3), "y": x, "self": net}
+    raising = {"x": x, "y": x, "self": object()}
     watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"]]
     for frame in (passing, failing, raising):
         check(frame)

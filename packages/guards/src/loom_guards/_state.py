@@ -1,4 +1,5 @@
-"""Readers of torch's global (thread-local) state, shared by the GlobalState guard and both check paths.
+"""Readers of torch's global state (thread-local modes, process-wide backend settings), shared by the
+GlobalState guard and both check paths.
 
 Each field has a reader (a zero-argument callable returning a comparable value) and the Python
 expression a user would write to see it. The C++ accelerator reads the same facts from torch's C++ state
