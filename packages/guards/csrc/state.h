@@ -80,7 +80,7 @@ static inline BackendCodes read_backend_codes(const at::Context& ctx) {
   return {matmul_precision_code(ctx), cublas_tf32_code(ctx), cudnn_tf32_code(ctx)};
 }
 
-// Since torch 2.9 the three accessors above resolve and cross-check the settings through a hash map on
+// In torch 2.13 the three accessors above resolve and cross-check the settings through a hash map on
 // every call: about 100-150 ns together, and about 10 us when they raise. A check therefore compares a
 // copy of the settings they read - the legacy matmul precision and cuDNN TF32 members and the entries of
 // the fp32_precision map, all private to at::Context (state.cpp reads them) - with the copy taken when
