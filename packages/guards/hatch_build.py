@@ -29,7 +29,18 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 HERE = Path(__file__).parent
 PACKAGE = "loom_guards"
 EXTENSION = f"{PACKAGE}._accel"
-SOURCES = ["csrc/accel.cpp"]
+# The translation units of the accelerator (csrc/accel.h says which does what); the headers are listed
+# as dependencies so that setuptools rebuilds when one changes.
+SOURCES = [
+    "csrc/module.cpp",
+    "csrc/program.cpp",
+    "csrc/lower.cpp",
+    "csrc/run.cpp",
+    "csrc/fetch.cpp",
+    "csrc/values.cpp",
+    "csrc/state.cpp",
+]
+HEADERS = ["csrc/accel.h", "csrc/tensor.h", "csrc/state.h"]
 # Our own code builds warning-free; torch's headers come in through -isystem.
 EXTRA_COMPILE_ARGS = [
     "-std=c++20",
@@ -66,6 +77,7 @@ def build_extension(build_dir: Path) -> Path:
     extension = Extension(
         EXTENSION,
         sources=[str(HERE / s) for s in SOURCES],
+        depends=[str(HERE / h) for h in HEADERS],
         language="c++",
         define_macros=[
             ("LOOM_TORCH_VERSION", f'"{torch_cfg["version"]}"'),

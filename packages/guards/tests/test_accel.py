@@ -127,11 +127,12 @@ def test_no_reference_leaks():
         TensorMatch(ModuleParam(Submodule(Local("self"), "a"), "weight"), net.a.weight),
         ConstantMatch(loom_guards.Item(loom_guards.Global("W"), 1), 2),
         loom_guards.GlobalState(),
+        loom_guards.SameObject(Local("x"), Local("y")),
     ]
     check = loom_guards.compile(guards, f_globals=g, accelerate=True)
-    passing = {"x": x, "self": net}
-    failing = {"x": torch.randn(3), "self": net}
-    raising = {"x": x, "self": object()}
+    passing = {"x": x, "y": x, "self": net}
+    failing = {"x": torch.randn(3), "y": x, "self": net}
+    raising = {"x": x, "y": x, "self": object()}
     watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"]]
     for frame in (passing, failing, raising):
         check(frame)
@@ -156,3 +157,18 @@ def test_programs_reading_unwritten_slots_are_rejected():
     ok = accel.GuardProgram([(ops["F_LOCAL"], 0, -1, "x", None, 0, False, None),
                              (ops["C_NOTNONE"], -1, 0, None, None, 0, False, None)], 1, None, None, {}, None, needs)
     assert ok({"x": 1}) and not ok({"x": None}) and not ok({})
+
+
+def test_same_object_compares_two_slots():
+    accel = compiler._accel
+    ops = accel.OPS
+    needs = (False, False, False)
+    fetch = [(ops["F_LOCAL"], 0, -1, "a", None, 0, False, None), (ops["F_LOCAL"], 1, -1, "b", None, 0, False, None)]
+    for slots in [(0,), (0, 1, 1)]:
+        with pytest.raises(ValueError, match="two slots"):
+            accel.GuardProgram([*fetch, (ops["C_SAME"], -1, -1, None, None, 0, False, slots)], 2, None, None, {},
+                               None, needs)
+    same = accel.GuardProgram([*fetch, (ops["C_SAME"], -1, -1, None, None, 0, False, (0, 1))], 2, None, None, {},
+                              None, needs)
+    x = object()
+    assert same({"a": x, "b": x}) and not same({"a": x, "b": object()}) and not same({"a": x})

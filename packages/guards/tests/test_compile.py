@@ -88,6 +88,18 @@ def test_contradictions_are_rejected(guards):
         loom_guards.compile(guards)
 
 
+def test_same_object_contradicts_no_aliasing():
+    a, b, c = Local("a"), Local("b"), Local("c")
+    same, distinct = loom_guards.SameObject(a, b), loom_guards.NoAliasing([a, b])
+    with pytest.raises(ValueError, match="contradictory guards"):
+        loom_guards.compile([same, distinct])
+    with pytest.raises(ValueError, match="contradictory guards"):  # through a chain of SameObject
+        loom_guards.compile([same, loom_guards.SameObject(b, c), loom_guards.NoAliasing([a, c])])
+    # one input reached two ways, distinct from a third: no contradiction
+    assert len(loom_guards.simplify([same, loom_guards.NoAliasing([a, c])])) == 2
+    assert loom_guards.simplify([same, loom_guards.SameObject(b, a)]) == [same]  # duplicates merge
+
+
 # -- bad input ----------------------------------------------------------------------------------------
 
 

@@ -55,6 +55,49 @@ def autocast_cache(on):
         torch.set_autocast_cache_enabled(old)
 
 
+# (backend, op) pairs of torch's newer fp32_precision API (torch.backends.*.fp32_precision)
+FP32_PRECISION_PAIRS = [
+    (backend, op)
+    for backend in ("generic", "cuda", "mkldnn")
+    for op in ("all", "matmul", "conv", "rnn")
+    if backend != "generic" or op == "all"
+]
+
+
+@contextlib.contextmanager
+def precision_setting(apply):
+    """Apply a matmul precision / TF32 / reduction setting, then restore all of them (the newer
+    fp32_precision API's included: the legacy setters write to it)."""
+    C = torch._C
+    saved_new = {pair: C._get_fp32_precision_getter(*pair) for pair in FP32_PRECISION_PAIRS}
+    precision = torch.get_float32_matmul_precision()
+    cudnn = C._get_cudnn_allow_tf32()
+    fp16 = C._get_cublas_allow_fp16_reduced_precision_reduction()
+    bf16 = C._get_cublas_allow_bf16_reduced_precision_reduction()
+    apply()
+    try:
+        yield
+    finally:
+        torch.set_float32_matmul_precision(precision)
+        C._set_cudnn_allow_tf32(cudnn)
+        C._set_cublas_allow_fp16_reduced_precision_reduction(*fp16)
+        C._set_cublas_allow_bf16_reduced_precision_reduction(*bf16)
+        for (backend, op), value in saved_new.items():
+            C._set_fp32_precision_setter(backend, op, value)
+
+
+@contextlib.contextmanager
+def num_threads(n):
+    old = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+THREADS = torch.get_num_threads()
+
 CHANGES = {
     "grad_mode": torch.no_grad,
     "inference_mode": torch.inference_mode,
@@ -66,6 +109,28 @@ CHANGES = {
     "torch_function": torch._C.DisableTorchFunctionSubclass,
     "torch_function_modes": NoopFunctionMode,
     "dispatch_modes": NoopDispatchMode,
+    "float32_matmul_precision": lambda: precision_setting(lambda: torch.set_float32_matmul_precision("high")),
+    "cuda_matmul_allow_tf32": lambda: precision_setting(
+        lambda: setattr(torch.backends.cuda.matmul, "allow_tf32", True)  # the legacy precision follows
+    ),
+    "cudnn_allow_tf32": lambda: precision_setting(lambda: setattr(torch.backends.cudnn, "allow_tf32", False)),
+    "cuda_matmul_fp16_reduction": lambda: precision_setting(
+        lambda: setattr(torch.backends.cuda.matmul, "allow_fp16_reduced_precision_reduction", False)
+    ),
+    "cuda_matmul_bf16_reduction": lambda: precision_setting(
+        lambda: setattr(torch.backends.cuda.matmul, "allow_bf16_reduced_precision_reduction", False)
+    ),
+    "num_threads": lambda: num_threads(THREADS + 1),
+    # the legacy and the newer fp32_precision API mixed: torch refuses to report the legacy values
+    "mixed: mkldnn matmul bf16": lambda: precision_setting(
+        lambda: setattr(torch.backends.mkldnn.matmul, "fp32_precision", "bf16")
+    ),
+    "mixed: cuda matmul tf32": lambda: precision_setting(
+        lambda: setattr(torch.backends.cuda.matmul, "fp32_precision", "tf32")
+    ),
+    "mixed: cudnn conv ieee": lambda: precision_setting(
+        lambda: setattr(torch.backends.cudnn.conv, "fp32_precision", "ieee")
+    ),
 }
 
 EXPRESSIONS = {
@@ -78,6 +143,17 @@ EXPRESSIONS = {
     "torch_function": "torch function state == enabled, got subclasses_disabled",
     "torch_function_modes": "torch._C._len_torch_function_stack() == 0, got 1",
     "dispatch_modes": "torch._C._len_torch_dispatch_stack() == 0, got 1",
+    "float32_matmul_precision": "torch.get_float32_matmul_precision() == highest, got high",
+    "cuda_matmul_allow_tf32": "torch.get_float32_matmul_precision() == highest, got high",
+    "cudnn_allow_tf32": "torch.backends.cudnn.allow_tf32 == True, got False",
+    "cuda_matmul_fp16_reduction": (
+        "(allow_fp16_reduced_precision_reduction, allow_fp16_reduced_precision_reduction_split_k) of "
+        "torch.backends.cuda.matmul == (True, True), got (False, True)"
+    ),
+    "num_threads": f"torch.get_num_threads() == {THREADS}, got {THREADS + 1}",
+    "mixed: mkldnn matmul bf16": "torch.get_float32_matmul_precision() == highest, got mixed",
+    "mixed: cuda matmul tf32": "torch.get_float32_matmul_precision() == highest, got mixed",
+    "mixed: cudnn conv ieee": "torch.backends.cudnn.allow_tf32 == True, got mixed",
 }
 
 
@@ -135,6 +211,36 @@ def test_functorch_transform(build):
     assert check({})
 
 
+def test_backend_settings_partial_and_normalised(build):
+    check = build([GlobalState({"float32_matmul_precision": "high", "cuda_matmul_fp16_reduction": True})])
+    assert check.guards[0].values["cuda_matmul_fp16_reduction"] == (True, True)  # a bool: split-K allowed
+    assert check.why_failed({}) == "torch.get_float32_matmul_precision() == high, got highest"
+    with precision_setting(lambda: torch.set_float32_matmul_precision("high")):
+        assert check({})
+    mixed = build([GlobalState({"cuda_matmul_allow_tf32": "mixed"})])
+    assert not mixed({})
+    with precision_setting(lambda: setattr(torch.backends.cuda.matmul, "fp32_precision", "tf32")):
+        assert mixed({})
+        assert GlobalState().values["cuda_matmul_allow_tf32"] == "mixed"  # capturing never raises
+
+
+def test_backend_settings_seen_after_every_change(build):
+    # the accelerator reuses torch's answers while the settings are unchanged: each change must show
+    check = build([GlobalState()])
+    other = build([GlobalState()])
+    for _ in range(3):
+        assert check({}) and other({})
+        with precision_setting(lambda: torch.set_float32_matmul_precision("medium")):
+            assert not check({}) and not other({})
+            with precision_setting(lambda: setattr(torch.backends.cudnn, "allow_tf32", False)):
+                assert check.why_failed({}) == "torch.get_float32_matmul_precision() == highest, got medium"
+                assert not check({})
+        with precision_setting(lambda: setattr(torch.backends.cudnn.rnn, "fp32_precision", "ieee")):
+            assert check.why_failed({}) == "torch.backends.cudnn.allow_tf32 == True, got mixed"
+            assert not check({})
+    assert check({}) and other({})
+
+
 def test_partial_state_only_checks_its_fields(build):
     check = build([GlobalState({"grad_mode": True})])
     with default_dtype(torch.float64):
@@ -159,6 +265,13 @@ def test_merge_and_contradiction():
         ({"dispatch_modes": -1}, TypeError),
         ({"torch_function": "sometimes"}, ValueError),
         ({"autocast": [("gpu?", torch.float16)]}, TypeError),
+        ({"float32_matmul_precision": "low"}, ValueError),
+        ({"cuda_matmul_allow_tf32": 1}, TypeError),
+        ({"cudnn_allow_tf32": "on"}, TypeError),
+        ({"cuda_matmul_fp16_reduction": (True, False)}, ValueError),
+        ({"cuda_matmul_bf16_reduction": "yes"}, TypeError),
+        ({"cuda_matmul_bf16_reduction": (True,)}, TypeError),
+        ({"num_threads": 0}, TypeError),
         ({}, ValueError),
         ([("grad_mode", True)], TypeError),
     ],
@@ -172,6 +285,7 @@ def test_describe_lists_fields():
     text = GlobalState().describe()
     assert text.startswith("global state: inference_mode=False, grad_mode=True, default_dtype=torch.float32")
     assert "autocast=off" in text and "dispatch_modes=0" in text
+    assert "float32_matmul_precision=highest" in text and f"num_threads={THREADS}" in text
     assert GlobalState.fields() == tuple(state.FIELDS)
 
 
@@ -196,4 +310,5 @@ def test_accelerator_reads_state_like_python(backend, field):
     with ctx:
         python_view = state.capture()
         accel_view = _accel_view()
-    assert accel_view == python_view
+    assert set(python_view) <= set(accel_view)  # fields this torch lacks are not captured
+    assert {name: accel_view[name] for name in python_view} == python_view

@@ -24,6 +24,7 @@ from loom_guards import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorSize,
     TypeMatch,
 )
@@ -236,6 +237,44 @@ def test_no_aliasing(build):
     assert check({"a": a, "b": b, "c": 3})
     assert not check({"a": a, "b": a, "c": 3})
     assert check.why_failed({"a": a, "b": b, "c": a}) == "L['a'] is not L['c'], got the same object"
+
+
+def test_same_object(build):
+    t = torch.randn(2)
+    a, b = Local("a"), Attr(Local("m"), "w")
+    guard = SameObject(a, b)
+    assert guard.describe() == "L['a'] is L['m'].w"
+    assert guard.sources == (a, b)
+    assert guard == SameObject(b, a) and hash(guard) == hash(SameObject(b, a))  # unordered
+    check = build([guard])
+
+    class M:
+        pass
+
+    m = M()
+    m.w = t
+    assert check({"a": t, "m": m})
+    other = t.clone()
+    m.w = other
+    assert not check({"a": t, "m": m})
+    assert check.why_failed({"a": t, "m": m}) == (
+        f"L['a'] is L['m'].w, got different objects: torch.Tensor (id {id(t):#x}) and "
+        f"torch.Tensor (id {id(other):#x})"
+    )
+    m.w = 3  # any object, not only tensors; equal values are not the same object
+    assert not check({"a": 3.0, "m": m})
+    assert check({"a": 3, "m": m})
+    del m.w
+    assert not check({"a": t, "m": m})  # a source that cannot be read fails
+
+
+def test_same_object_bad_input():
+    with pytest.raises(ValueError, match="two distinct sources"):
+        SameObject(X, Local("x"))
+    with pytest.raises(TypeError):
+        SameObject(X, "L['y']")
+    with pytest.raises(TypeError):
+        SameObject(X)
 
 
 def test_relation(build):

@@ -14,7 +14,7 @@ list of them into one fast callable that the frame hook runs on every call::
 """
 
 from .compiler import GuardFn, accelerator_available, accelerator_error, compile, simplify
-from .guards import (
+from .kinds import (
     ConstantMatch,
     DictKeys,
     GlobalState,
@@ -26,6 +26,7 @@ from .guards import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorMatch,
     TypeMatch,
 )
@@ -74,6 +75,7 @@ __all__ = [
     "RecompileLimitWarning",
     "RecompilePolicy",
     "Relation",
+    "SameObject",
     "Source",
     "Submodule",
     "TensorMatch",

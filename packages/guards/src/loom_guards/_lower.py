@@ -16,8 +16,9 @@ from typing import Any
 import torch
 
 from . import _state
-from .compiler import GuardFn, Plan, _Check, _Fetch
-from .guards import (
+from ._plan import Plan, _Check, _Fetch
+from .compiler import GuardFn
+from .kinds import (
     ConstantMatch,
     DictKeys,
     GlobalState,
@@ -26,12 +27,13 @@ from .guards import (
     NoAliasing,
     NotNone,
     Relation,
+    SameObject,
     TensorMatch,
     TypeMatch,
     _Ref,
     dict_keys_of,
 )
-from .guards import Identity as IdentityGuard
+from .kinds import Identity as IdentityGuard
 from .sources import (
     Attr,
     Builtin,
@@ -93,7 +95,29 @@ def _state_spec(g: GlobalState) -> tuple:
         v.get("torch_function_modes"),
         v.get("dispatch_modes"),
         v.get("functorch"),
+        _code(v.get("float32_matmul_precision"), _state.MATMUL_PRECISIONS),
+        _code(v.get("cuda_matmul_allow_tf32"), _TF32),
+        _code(v.get("cudnn_allow_tf32"), _TF32),
+        _code(v.get("cuda_matmul_fp16_reduction"), _REDUCTIONS),
+        _code(v.get("cuda_matmul_bf16_reduction"), _REDUCTIONS),
+        v.get("num_threads"),
     )
+
+
+# The accelerator's codes for these fields (csrc/state.h reads torch's state into the same codes).
+_TF32 = (False, True, _state.MIXED)
+# torch's CuBLASReductionOption: AllowReducedPrecisionWithSplitK, DisallowReducedPrecisionAllowSplitK,
+# DisallowReducedPrecisionDisallowSplitK
+_REDUCTIONS = ((True, True), (False, True), (False, False))
+
+
+def _code(value: Any, codes: tuple) -> int | None:
+    if value is None:
+        return None
+    for i, known in enumerate(codes):
+        if type(known) is type(value) and known == value:
+            return i
+    raise ValueError(f"no accelerator code for global state value {value!r}")
 
 
 def build_program(accel: Any, plan: Plan) -> GuardFn:
@@ -175,6 +199,8 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
             add("C_STATE", ext=_state_spec(g))
         elif isinstance(g, NoAliasing):
             add("C_NOALIAS", ext=slots)
+        elif isinstance(g, SameObject):
+            add("C_SAME", ext=slots)
         elif isinstance(g, Relation):
             add("C_PY", obj=g.evaluate, ext=slots)
         else:

@@ -1,4 +1,5 @@
-"""Readers of torch's global (thread-local) state, shared by the GlobalState guard and both check paths.
+"""Readers of torch's global state (thread-local modes, process-wide backend settings), shared by the
+GlobalState guard and both check paths.
 
 Each field has a reader (a zero-argument callable returning a comparable value) and the Python
 expression a user would write to see it. The C++ accelerator reads the same facts from torch's C++ state
@@ -86,6 +87,68 @@ FIELDS: dict[str, tuple[Callable[[], Any], str]] = {
     "functorch": (_functorch_active, "torch._C._are_functorch_transforms_active()"),
 }
 
+
+# -- matmul precision, TF32, reduced-precision reductions, threads ---------------------------------------
+
+#: What a precision or TF32 field reads when torch refuses to say: it raises when the legacy API
+#: (``set_float32_matmul_precision``, ``allow_tf32``) and the new one (``fp32_precision``) were mixed.
+MIXED = "mixed"
+MATMUL_PRECISIONS = ("highest", "high", "medium", MIXED)  # the accelerator's codes, in this order
+
+
+def _or_mixed(reader: Callable[[], Any]) -> Callable[[], Any]:
+    def read() -> Any:
+        try:
+            return reader()
+        except RuntimeError:
+            return MIXED
+
+    return read
+
+
+def _reduction(reader: Callable[[], Any]) -> Callable[[], tuple[bool, bool]]:
+    """``(allow_reduced_precision, allow_split_k)`` (older torch reports the first alone)."""
+
+    def read() -> tuple[bool, bool]:
+        value = reader()
+        if isinstance(value, bool):
+            return (value, True)
+        return (bool(value[0]), bool(value[1]))
+
+    return read
+
+
+def _optional(name: str, wrap: Callable[[Callable[[], Any]], Callable[[], Any]]) -> Callable[[], Any] | None:
+    f = getattr(_C, name, None)
+    return None if f is None else wrap(f)
+
+
+def _reduction_text(kind: str) -> str:
+    return (f"(allow_{kind}_reduced_precision_reduction, allow_{kind}_reduced_precision_reduction_split_k) "
+            "of torch.backends.cuda.matmul")
+
+
+# Guarded where this torch has them (torch's own global-state guard covers TF32, the reductions and the
+# thread count; the matmul precision also decides bf16/TF32 use by oneDNN on CPU).
+_BACKEND_FIELDS: dict[str, tuple[Callable[[], Any] | None, str]] = {
+    "float32_matmul_precision": (
+        _optional("_get_float32_matmul_precision", _or_mixed),
+        "torch.get_float32_matmul_precision()",
+    ),
+    "cuda_matmul_allow_tf32": (_optional("_get_cublas_allow_tf32", _or_mixed), "torch.backends.cuda.matmul.allow_tf32"),
+    "cudnn_allow_tf32": (_optional("_get_cudnn_allow_tf32", _or_mixed), "torch.backends.cudnn.allow_tf32"),
+    "cuda_matmul_fp16_reduction": (
+        _optional("_get_cublas_allow_fp16_reduced_precision_reduction", _reduction),
+        _reduction_text("fp16"),
+    ),
+    "cuda_matmul_bf16_reduction": (
+        _optional("_get_cublas_allow_bf16_reduced_precision_reduction", _reduction),
+        _reduction_text("bf16"),
+    ),
+    "num_threads": (torch.get_num_threads, "torch.get_num_threads()"),
+}
+FIELDS.update({name: (reader, text) for name, (reader, text) in _BACKEND_FIELDS.items() if reader is not None})
+
 FIELD_ORDER: tuple[str, ...] = tuple(FIELDS)
 
 
@@ -124,4 +187,21 @@ def validate(name: str, value: Any) -> Any:
                 or not isinstance(entry[1], torch.dtype)
             ):
                 raise TypeError(f"global state autocast must hold (device type, dtype) pairs, got {entry!r}")
+    elif name == "float32_matmul_precision":
+        if value not in MATMUL_PRECISIONS:
+            raise ValueError(f"global state float32_matmul_precision must be one of {MATMUL_PRECISIONS}, got {value!r}")
+    elif name in ("cuda_matmul_allow_tf32", "cudnn_allow_tf32"):
+        if type(value) is not bool and value != MIXED:
+            raise TypeError(f"global state {name} must be a bool or {MIXED!r}, got {value!r}")
+    elif name in ("cuda_matmul_fp16_reduction", "cuda_matmul_bf16_reduction"):
+        if type(value) is bool:
+            value = (value, True)
+        if not isinstance(value, (tuple, list)) or len(value) != 2 or any(type(v) is not bool for v in value):
+            raise TypeError(f"global state {name} must be (allow_reduced_precision, allow_split_k), got {value!r}")
+        value = tuple(value)
+        if value == (True, False):
+            raise ValueError(f"global state {name}: torch never allows reduced precision without split-K")
+    elif name == "num_threads":
+        if type(value) is not int or value < 1:
+            raise TypeError(f"global state num_threads must be an int >= 1, got {value!r}")
     return value

@@ -1,0 +1,229 @@
+// Private header of loom_guards._accel, the C++ accelerator of loom-guards: what its translation units
+// share (module state, the instruction set, the program object, and the functions one unit calls in
+// another).
+//
+// A GuardProgram is a flat list of instructions built by loom_guards/_lower.py from a compiled plan:
+// "fetch" instructions read a source into a slot (each source once), "check" instructions test slots.
+// Sources are read with the CPython C API; tensor metadata and torch's thread-local state are read
+// straight from torch's C++ objects (TensorImpl, GradMode, ...), which is why the accelerator is built
+// against the installed torch's headers and is only loaded by the exact torch version it was built for
+// (loom_guards/compiler.py checks TORCH_VERSION).
+//
+// Semantics mirror the pure-Python back end exactly (tests run both): a check or a read that raises an
+// Exception makes the program return False; a BaseException that is not an Exception propagates.
+//
+// Layout (one job each):
+//   accel.h      this header
+//   module.cpp   module glue: PyInit__accel, _init, the module state, OPS, TORCH_VERSION
+//   program.cpp  the GuardProgram type: construction and validation, GC support, describe/why_failed
+//   lower.cpp    building instructions (and tensor specs) from the tuples loom_guards/_lower.py makes
+//   run.cpp      the check loop (the program's vectorcall), with the hot checks inlined
+//   fetch.cpp    reading sources: dict and item lookups (version-tag cache), instance dicts, closures
+//   values.cpp   value checks: type-strict constant equality, dict keys, calls of Python checks
+//   tensor.h     tensor checks and reads (static: inlined into the check loop)
+//   state.h      torch's global-state check and readers (static: inlined into the check loop)
+//   state.cpp    building global-state specs; read_state
+//
+// Only torch's light c10 headers are included here: the heavy ones (python_variable.h, autocast) are
+// in tensor.h and state.h, so that only the units that need them pay for compiling them.
+
+#pragma once
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <c10/core/Device.h>
+#include <c10/core/DispatchKeySet.h>
+#include <c10/core/ScalarType.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#ifndef LOOM_TORCH_VERSION
+#error "LOOM_TORCH_VERSION must be defined by the build (the torch version the headers belong to)"
+#endif
+
+// Everything below is private to the extension module (only PyInit__accel is exported).
+#pragma GCC visibility push(hidden)
+
+namespace loom_accel {
+
+// ---------------------------------------------------------------------------------------------------
+// Module state (set once by _init from Python; defined in module.cpp)
+
+extern PyObject* g_tensor_type;       // torch.Tensor
+extern PyObject* g_dtype_type;        // torch.dtype
+extern PyObject* g_device_type;       // torch.device
+extern PyObject* g_enum_type;         // enum.Enum
+extern PyObject* g_identity_types;    // tuple of types compared by identity (torch.layout, ...)
+extern PyObject* g_mapping_abc;       // collections.abc.Mapping
+
+extern PyObject* s_f_locals;
+extern PyObject* s_f_globals;
+extern PyObject* s_f_builtins;
+extern PyObject* s_closure;
+extern PyObject* s_f_code;
+extern PyObject* s_co_freevars;
+extern PyObject* s_dict;
+extern getter g_subtype_dict;  // the `__dict__` getter of ordinary Python classes
+
+// ---------------------------------------------------------------------------------------------------
+// Instructions, programs
+
+enum Op : int {
+  F_LOCAL = 0,
+  F_GLOBAL,
+  F_BUILTIN,
+  F_CLOSURE,
+  F_CONST,
+  F_ATTR,
+  F_ITEM,
+  F_TYPE,
+  F_MODMEMBER,
+  F_TSIZE,
+  F_DICTATTR,
+  F_PYREAD,
+  F_PYROOT,
+  C_NONE,
+  C_NOTNONE,
+  C_TYPE,
+  C_ID,
+  C_CONST,
+  C_LEN,
+  C_DICTKEYS,
+  C_TENSOR,
+  C_STATE,
+  C_NOALIAS,
+  C_SAME,
+  C_PY,
+  OP_COUNT,
+};
+
+inline constexpr const char* OP_NAMES[] = {
+    "F_LOCAL", "F_GLOBAL", "F_BUILTIN", "F_CLOSURE", "F_CONST",  "F_ATTR",     "F_ITEM",   "F_TYPE",
+    "F_MODMEMBER", "F_TSIZE", "F_DICTATTR", "F_PYREAD", "F_PYROOT", "C_NONE",  "C_NOTNONE",  "C_TYPE",   "C_ID",
+    "C_CONST", "C_LEN", "C_DICTKEYS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
+};
+static_assert(sizeof(OP_NAMES) / sizeof(OP_NAMES[0]) == OP_COUNT, "OP_NAMES out of date");
+
+constexpr int64_t UNCHECKED = INT64_MIN;
+
+struct TensorSpec {
+  uint64_t keys = 0;
+  at::ScalarType dtype = at::ScalarType::Undefined;
+  c10::Device device{c10::DeviceType::CPU};
+  bool requires_grad = false;
+  std::vector<int64_t> sizes;    // UNCHECKED for a dynamic dimension
+  bool check_strides = false;
+  std::vector<int64_t> strides;  // UNCHECKED for a stride that is not checked
+};
+
+struct StateSpec {
+  int grad_mode = -1;  // -1: not checked
+  int inference_mode = -1;
+  bool check_default_dtype = false;
+  at::ScalarType default_dtype = at::ScalarType::Undefined;
+  int deterministic = -1;
+  int deterministic_warn_only = -1;
+  bool check_autocast = false;
+  // Autocast for a device is enabled exactly when its autocast dispatch key is not in the thread's
+  // excluded set (that is what at::autocast::is_autocast_enabled reads): one TLS read covers them all.
+  c10::DispatchKeySet autocast_mask;              // the autocast keys of every device looked at
+  c10::DispatchKeySet autocast_excluded;          // the expected (excluded & mask)
+  std::vector<std::pair<c10::DeviceType, at::ScalarType>> autocast_enabled;  // expected enabled ones
+  int autocast_cache = -1;
+  int torch_function = -1;  // 0 enabled, 1 subclasses disabled, 2 all disabled
+  int64_t torch_function_modes = -1;
+  int64_t dispatch_modes = -1;
+  int functorch = -1;
+  // at::Context settings; codes as in loom_guards/_lower.py (the last code of the first three: torch
+  // refused to say, the legacy and new fp32_precision APIs having been mixed)
+  int matmul_precision = -1;  // 0 highest, 1 high, 2 medium, 3 mixed
+  int cublas_tf32 = -1;       // 0 off, 1 on, 2 mixed
+  int cudnn_tf32 = -1;        // 0 off, 1 on, 2 mixed
+  int fp16_reduction = -1;    // at::CuBLASReductionOption
+  int bf16_reduction = -1;    // at::CuBLASReductionOption
+  bool check_context = false;  // any of the at::Context settings above, or the deterministic flags
+  int64_t num_threads = -1;
+};
+
+struct Instr {
+  int op = 0;
+  int dst = -1;
+  int src = -1;
+  PyObject* obj = nullptr;   // owned
+  PyObject* obj2 = nullptr;  // owned
+  Py_ssize_t n = 0;
+  bool weak = false;
+  std::vector<int> slots;
+  TensorSpec* tensor = nullptr;
+  StateSpec* state = nullptr;
+  // instance-dict reads: the last type whose `__dict__` was found to be the generic one, with the
+  // type's version tag at the time (a type's attributes cannot change without a new tag)
+  PyTypeObject* dict_type = nullptr;
+  unsigned int dict_type_version = 0;
+  // dict reads (str keys, not the per-call locals): the dict and its version tag when `key` was last
+  // found there, and the value found (borrowed: an unmodified dict still holds it)
+  PyObject* dc_dict = nullptr;
+  uint64_t dc_version = 0;
+  PyObject* dc_value = nullptr;
+};
+
+struct GuardProgram {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  std::vector<Instr>* code;
+  Py_ssize_t nslots;
+  PyObject* plan;      // the Python Plan: guards, describe, why_failed
+  PyObject* g_fb;      // fallback globals (or NULL)
+  PyObject* b_fb;      // fallback builtins dict (never NULL after init)
+  PyObject* cl_fb;     // fallback closure mapping (or NULL)
+  bool needs_globals;
+  bool needs_builtins;
+  bool needs_closure;
+  bool cleared;  // by the GC: a cleared program has no checks left and must never pass
+  PyObject* weakreflist;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Functions shared between translation units
+
+// fetch.cpp: reading sources. Each returns a new reference, or NULL with an exception set.
+PyObject* cell_value(PyObject* cell);
+PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache);
+PyObject* item_get(PyObject* base, PyObject* key, Instr* cache);
+PyObject* instance_dict(PyObject* obj, Instr& in);
+PyObject* fetch_closure(Instr& in, PyObject* cells, PyObject* code, PyObject* closure_map);
+
+// Mapping lookup without side effects for dicts: new reference, or NULL (KeyError raised when missing).
+inline PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {
+  if (PyDict_CheckExact(mapping)) {
+    return dict_get(mapping, key, cache);
+  }
+  return PyObject_GetItem(mapping, key);
+}
+
+// values.cpp: value checks, each 1 (passed), 0 (failed) or -1 (an exception is set).
+int const_eq(PyObject* v, PyObject* e);
+int check_dict_keys(const Instr& in, PyObject* v);
+int call_check(PyObject* fn, PyObject** slots, const std::vector<int>& which);
+
+// lower.cpp: building a program's instructions.
+int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots);
+void clear_instr(Instr& in);
+bool parse_dtype(PyObject* obj, at::ScalarType* out);
+
+// state.cpp: global-state specs, and the state as the accelerator reads it (module function).
+StateSpec* parse_state_spec(PyObject* t);
+PyObject* accel_read_state(PyObject* module, PyObject* args);
+
+// run.cpp: calling a program (its vectorcall slot).
+PyObject* program_vectorcall(PyObject* self_, PyObject* const* args, size_t nargsf, PyObject* kwnames);
+
+// program.cpp: the GuardProgram type.
+PyObject* make_program_type();
+
+}  // namespace loom_accel
+
+#pragma GCC visibility pop

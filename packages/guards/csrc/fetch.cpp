@@ -1,0 +1,179 @@
+// Reading sources: exact-dict and item lookups (a str key's lookup remembered against the dict's
+// version tag), instance dicts, closure cells. The check loop (run.cpp) calls these for F_* instructions.
+
+#include "accel.h"
+
+namespace loom_accel {
+
+namespace {
+
+#if PY_VERSION_HEX < 0x030E0000
+// CPython (3.11-3.13) gives every dict state a unique version tag: a new dict and every modification
+// get a fresh value from a global counter. The same dict object with the same tag holds the same
+// entries, so a lookup made in that state can be reused.
+#define LOOM_DICT_VERSIONS 1
+inline uint64_t dict_version(PyObject* d) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  return reinterpret_cast<PyDictObject*>(d)->ma_version_tag;
+#pragma GCC diagnostic pop
+}
+#else
+#define LOOM_DICT_VERSIONS 0
+#endif
+
+}  // namespace
+
+// Value of a closure cell (or the object itself when it is not a cell); new reference or NULL
+// (NULL without an exception means "cannot be read").
+PyObject* cell_value(PyObject* cell) {
+  if (PyCell_Check(cell)) {
+    PyObject* v = PyCell_GET(cell);
+    if (v == nullptr) {
+      PyErr_SetString(PyExc_ValueError, "empty closure cell");
+      return nullptr;
+    }
+    Py_INCREF(v);
+    return v;
+  }
+  Py_INCREF(cell);
+  return cell;
+}
+
+// d[key] for an exact dict, without side effects: new reference, or NULL with KeyError (or another
+// error) set. With `cache`, a str key's lookup is remembered against the dict's version tag.
+PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache) {
+#if LOOM_DICT_VERSIONS
+  if (cache != nullptr && d == cache->dc_dict && dict_version(d) == cache->dc_version) {
+    Py_INCREF(cache->dc_value);
+    return cache->dc_value;
+  }
+#endif
+  PyObject* v = PyDict_GetItemWithError(d, key);
+  if (v == nullptr) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetObject(PyExc_KeyError, key);
+    }
+    return nullptr;
+  }
+#if LOOM_DICT_VERSIONS
+  if (cache != nullptr && PyUnicode_CheckExact(key)) {  // a str lookup runs no user code
+    cache->dc_dict = d;
+    cache->dc_version = dict_version(d);
+    cache->dc_value = v;
+  }
+#endif
+  Py_INCREF(v);
+  return v;
+}
+
+// base[key] as loom_guards.sources.get_item does it: exact dicts, lists and tuples directly, dict
+// subclasses that keep dict's __getitem__ without running __missing__, the rest by __getitem__.
+PyObject* item_get(PyObject* base, PyObject* key, Instr* cache) {
+  PyTypeObject* tp = Py_TYPE(base);
+  if ((tp == &PyTuple_Type || tp == &PyList_Type) && PyLong_CheckExact(key)) {
+    Py_ssize_t i = PyLong_AsSsize_t(key);
+    if (i == -1 && PyErr_Occurred()) {
+      return nullptr;
+    }
+    Py_ssize_t n = Py_SIZE(base);
+    if (i < 0) {
+      i += n;
+    }
+    if (i < 0 || i >= n) {
+      PyErr_SetString(PyExc_IndexError, "index out of range");
+      return nullptr;
+    }
+    PyObject* v = tp == &PyTuple_Type ? PyTuple_GET_ITEM(base, i) : PyList_GET_ITEM(base, i);
+    Py_INCREF(v);
+    return v;
+  }
+  if (tp == &PyDict_Type) {
+    return dict_get(base, key, cache);
+  }
+  if (PyDict_Check(base) && tp->tp_as_mapping != nullptr &&
+      tp->tp_as_mapping->mp_subscript == PyDict_Type.tp_as_mapping->mp_subscript) {
+    return dict_get(base, key, nullptr);  // a dict subclass keeping dict's __getitem__: no __missing__
+  }
+  return PyObject_GetItem(base, key);
+}
+
+// obj.__dict__ (new reference): the generic instance dict when the class does not override
+// `__dict__` (checked once per type version), else whatever `obj.__dict__` returns.
+PyObject* instance_dict(PyObject* obj, Instr& in) {
+  PyTypeObject* tp = Py_TYPE(obj);
+  if (tp == in.dict_type && tp->tp_version_tag == in.dict_type_version &&
+      (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+    return PyObject_GenericGetDict(obj, nullptr);
+  }
+  PyObject* descr = _PyType_Lookup(tp, s_dict);
+  if (descr != nullptr && (tp->tp_flags & Py_TPFLAGS_MANAGED_DICT) && Py_IS_TYPE(descr, &PyGetSetDescr_Type) &&
+      reinterpret_cast<PyGetSetDescrObject*>(descr)->d_getset->get == g_subtype_dict) {
+    if (tp->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) {
+      in.dict_type = tp;
+      in.dict_type_version = tp->tp_version_tag;
+    }
+    return PyObject_GenericGetDict(obj, nullptr);
+  }
+  return PyObject_GetAttr(obj, s_dict);
+}
+
+// The value of free variable `name` (index cache in in.n); new reference or NULL.
+// `cells` / `code`: a frame view's closure tuple and code object (or NULL: use `closure_map`).
+PyObject* fetch_closure(Instr& in, PyObject* cells, PyObject* code, PyObject* closure_map) {
+  PyObject* name = in.obj;
+  if (cells != nullptr) {
+    if (!PyTuple_Check(cells) || code == nullptr) {
+      PyErr_SetString(PyExc_TypeError, "frame view closure is not a tuple of cells with f_code");
+      return nullptr;
+    }
+    PyObject* freevars = PyObject_GetAttr(code, s_co_freevars);
+    if (freevars == nullptr) {
+      return nullptr;
+    }
+    if (!PyTuple_Check(freevars)) {
+      Py_DECREF(freevars);
+      PyErr_SetString(PyExc_TypeError, "co_freevars is not a tuple");
+      return nullptr;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(freevars);
+    Py_ssize_t idx = in.n;
+    bool hit = idx >= 0 && idx < n && PyTuple_GET_ITEM(freevars, idx) == name;
+    if (!hit) {
+      idx = -1;
+      for (Py_ssize_t i = 0; i < n; i++) {
+        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(freevars, i), name, Py_EQ);
+        if (eq < 0) {
+          Py_DECREF(freevars);
+          return nullptr;
+        }
+        if (eq) {
+          idx = i;
+          break;
+        }
+      }
+      if (idx >= 0 && PyTuple_GET_ITEM(freevars, idx) == name) {
+        in.n = idx;  // self-validating cache: only reused when the name is the same object
+      }
+    }
+    Py_DECREF(freevars);
+    if (idx < 0 || idx >= PyTuple_GET_SIZE(cells)) {
+      PyErr_SetObject(PyExc_KeyError, name);
+      return nullptr;
+    }
+    return cell_value(PyTuple_GET_ITEM(cells, idx));
+  }
+  if (closure_map == nullptr) {
+    PyErr_SetObject(PyExc_KeyError, name);
+    return nullptr;
+  }
+  PyObject* cell = mapping_get(closure_map, name, nullptr);
+  if (cell == nullptr) {
+    return nullptr;
+  }
+  PyObject* v = cell_value(cell);
+  Py_DECREF(cell);
+  return v;
+}
+
+}  // namespace loom_accel

@@ -1,0 +1,58 @@
+"""Guard kinds, one module each: what a captured graph assumed about a value or about torch's state.
+
+=================  ==========================  ====================================================
+kind               module                      checks
+=================  ==========================  ====================================================
+``IsNone``         ``none``                    ``s is None``
+``NotNone``        ``none``                    ``s is not None``
+``TypeMatch``      ``type_match``              ``type(s) is T``
+``Identity``       ``identity``                ``s is obj``
+``ConstantMatch``  ``constant``                ``s == v``, type-strict
+``Length``         ``length``                  ``len(s) == n``
+``DictKeys``       ``dict_keys``               the same keys in the same order
+``TensorMatch``    ``tensor``                  tensor type, dispatch keys, dtype, device, shape...
+``GlobalState``    ``global_state``            torch's global (thread-local) state
+``NoAliasing``     ``aliasing``                sources hold pairwise distinct objects
+``SameObject``     ``aliasing``                two sources hold the very same object
+``Relation``       ``relation``                an int relation over sources
+=================  ==========================  ====================================================
+
+``base`` holds what they share: ``Guard``, ``GuardFailure`` and the failure texts.
+"""
+
+from .aliasing import NoAliasing, SameObject
+from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
+from .constant import ConstantMatch, const_eq, const_key, float_eq
+from .dict_keys import DictKeys, dict_keys_of
+from .global_state import GlobalState
+from .identity import Identity
+from .length import Length
+from .none import IsNone, NotNone
+from .relation import Relation
+from .tensor import TensorMatch
+from .type_match import TypeMatch
+
+__all__ = [
+    "ConstantMatch",
+    "DictKeys",
+    "GlobalState",
+    "Guard",
+    "GuardFailure",
+    "Identity",
+    "IsNone",
+    "Length",
+    "NoAliasing",
+    "NotNone",
+    "Relation",
+    "SameObject",
+    "TensorMatch",
+    "TypeMatch",
+    "_Ref",
+    "const_eq",
+    "const_key",
+    "dict_keys_of",
+    "float_eq",
+    "object_text",
+    "short_repr",
+    "type_name",
+]
