@@ -108,7 +108,7 @@ def _translate_with_break(
         code=build_code(code, prefix + broken.body, keep_cells=True),
         graphs=graphs,
         resume_functions=broken.resume_codes,
-        guards=tx.output.guards.build(tx.output.shapes.guards()),
+        guards=tx.output.build_guards(),
         breaks=[GraphBreak(reason)],
         side_effects=tx.output.side_effects.describe(),
     )
@@ -220,7 +220,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
         tx.code,
         code=code,
         graphs=graphs,
-        guards=output.guards.build(output.shapes.guards()),
+        guards=output.build_guards(),
         side_effects=output.side_effects.describe(),
     )
 

@@ -47,6 +47,10 @@ def _type(source: Any, value: Any) -> Any:
     return loom_guards.TypeMatch(source, type(value))
 
 
+def _same_object(source: Any, first_source: Any) -> Any:
+    return loom_guards.SameObject(first_source, source)
+
+
 def _length(source: Any, value: Any) -> Any:
     return loom_guards.Length(source, len(value))
 
@@ -62,6 +66,7 @@ CONSTRUCTORS = {
     "constant": _constant,
     "identity": _identity,
     "type": _type,
+    "same_object": _same_object,
     "length": _length,
     "dict_keys": _dict_keys,
 }

@@ -18,6 +18,7 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
+from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .guard_builder import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic
@@ -80,6 +81,7 @@ class OutputGraph:
         #: id(real cell) → its box, so every way of reaching a closure cell shares one view of it.
         self.cell_boxes: dict[int, Any] = {}
         self.guards = GuardCollector()
+        self.aliases = AliasTracker()
         self.side_effects = SideEffects()
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
@@ -88,6 +90,7 @@ class OutputGraph:
     # -- inputs ------------------------------------------------------------------------------------
     def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:
         """The graph input for a tensor read from ``source`` (one placeholder per tensor object)."""
+        self.note_alias(value, source)
         existing = self._tensor_inputs.get(id(value))
         if existing is not None:
             return existing
@@ -105,6 +108,12 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, node, value))
         self._tensor_inputs[id(value)] = variable
         return variable
+
+    def note_alias(self, value: Any, source: Any, *, fixed: bool = False) -> None:
+        """Track ``value`` by identity: a second source of it is guarded to hold the same object."""
+        first = self.aliases.seen(value, source, fixed=fixed)
+        if first is not None:
+            self.guards.add("same_object", source, first)
 
     def add_symint_input(self, value: int, source: Any) -> Variable:
         """A dynamic int argument: a SymInt graph input (its type is guarded, not its value)."""
@@ -244,6 +253,13 @@ class OutputGraph:
         self.grad_enabled = enabled
 
     # -- finishing ---------------------------------------------------------------------------------
+    def build_guards(self) -> list[Any]:
+        """Every guard the trace needs: requests, symbolic-size relations, aliasing, global state."""
+        mutated = len(self.side_effects) > 0 or any(
+            n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in self.graph.nodes
+        )
+        return self.guards.build([*self.shapes.guards(), *self.aliases.guards(mutated=mutated)])
+
     def has_work(self) -> bool:
         """Whether the graph does anything beyond passing inputs through."""
         return any(n.op not in ("placeholder", "output") for n in self.graph.nodes)

@@ -63,10 +63,14 @@ def _guards(tx: InstructionTranslator | None, source: Any):
     return tx.output.guards
 
 
-def _remember(tx: InstructionTranslator | None, value: Any, make: Callable[[], Variable]) -> Variable:
-    """One variable per mutable object, so aliases stay aliases in the trace."""
+def _remember(
+    tx: InstructionTranslator | None, value: Any, source: Any, make: Callable[[], Variable], *, fixed: bool = False
+) -> Variable:
+    """One variable per mutable object, so aliases stay aliases in the trace (``fixed``: the object
+    is guarded by identity)."""
     if tx is None:
         return make()
+    tx.output.note_alias(value, source, fixed=fixed)
     known = tx.output.known_objects
     entry = known.get(id(value))
     if entry is not None and entry[0] is value:
@@ -123,7 +127,7 @@ def _wrap_list(tx, value, source):
         items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
         return ListVariable(items, source)
 
-    return _remember(tx, value, make)
+    return _remember(tx, value, source, make)
 
 
 def _wrap_dict(tx, value, source):
@@ -141,7 +145,7 @@ def _wrap_dict(tx, value, source):
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)
 
-    return _remember(tx, value, make)
+    return _remember(tx, value, source, make)
 
 
 def _item_source(source: Any, key: Any) -> Any:
@@ -165,7 +169,7 @@ def _wrap_set(tx, value, source):
             guards.add("constant", source, value)
         return SetVariable([ConstantVariable(v) for v in value], source)
 
-    return _remember(tx, value, make)
+    return _remember(tx, value, source, make)
 
 
 def _identity(cls: type[Variable]) -> Callable[..., Variable]:
@@ -178,7 +182,7 @@ def _identity(cls: type[Variable]) -> Callable[..., Variable]:
 
 
 def _wrap_module(tx, value, source):
-    return _remember(tx, value, lambda: _identity(NNModuleVariable)(tx, value, source))
+    return _remember(tx, value, source, lambda: _identity(NNModuleVariable)(tx, value, source), fixed=True)
 
 
 def _wrap_function(tx, value, source):
@@ -238,7 +242,7 @@ def _wrap_object(tx, value, source):
 
     if source is None and tx is None:
         return ObjectConstantVariable(value)
-    return _remember(tx, value, make)
+    return _remember(tx, value, source, make)
 
 
 def _is_builtin_callable(value: Any) -> bool:

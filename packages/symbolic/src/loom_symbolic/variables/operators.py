@@ -215,14 +215,19 @@ def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
         return left.value is right.value
     a, b = real_object(left), real_object(right)
     if a is not _NO_OBJECT and b is not _NO_OBJECT:
+        if a is not b:
+            tx.output.aliases.relied_on_distinct()
         return a is b
     if (a is _NO_OBJECT) != (b is _NO_OBJECT) and (isinstance(left, ConstantVariable) or isinstance(right, ConstantVariable)):
         return False
     if type(left) is not type(right) and _distinct_kinds(left, right):
         return False
     if isinstance(left, TensorVariable) and isinstance(right, TensorVariable):
+        if left.node is not right.node:
+            tx.output.aliases.relied_on_distinct()
         return left.node is right.node
     if left.mutable and right.mutable:
+        tx.output.aliases.relied_on_distinct()
         return False  # two distinct tracked containers are distinct objects
     raise Unsupported(f"'is' between {left.describe()} and {right.describe()}", "identity is not known while tracing")
 
