@@ -153,11 +153,13 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
     from loom_guards import Attr
 
     from .builder import wrap
-    from .functions import BoundMethodVariable, UserFunctionVariable
+    from .functions import BoundMethodVariable
 
     class_source = _class_source(view, name)
     if isinstance(static, types.FunctionType):
-        return BoundMethodVariable(UserFunctionVariable(static, class_source), view.receiver)
+        # Wrapped with its class source, so the method is guarded by identity: a method replaced on
+        # the class later fails the guard instead of running the traced one.
+        return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
     if isinstance(static, property):
         if static.fget is None:
             raise missing_attribute(f"property {name!r}", "getter")
@@ -168,7 +170,7 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
     if isinstance(static, classmethod):
         cls_var = wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
-        return BoundMethodVariable(UserFunctionVariable(static.__func__, func_source), cls_var)
+        return BoundMethodVariable(wrap(tx, static.__func__, func_source), cls_var)
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
         if name == "__class__":
             return wrap(tx, view.cls, view.type_source)

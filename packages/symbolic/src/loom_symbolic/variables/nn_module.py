@@ -16,16 +16,34 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 _HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
+_GLOBAL_HOOK_DICTS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
+                      "_global_backward_pre_hooks")
 
 
-def _has_hooks(module: torch.nn.Module) -> bool:
+def _hook_tables(module: torch.nn.Module) -> list[Any]:
+    """The module's own hook dicts and the process-wide module hook dicts."""
     from torch.nn.modules import module as module_mod
 
-    if any(getattr(module, name, None) for name in _HOOK_DICTS):
-        return True
-    global_hooks = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
-                    "_global_backward_pre_hooks")
-    return any(getattr(module_mod, name, None) for name in global_hooks)
+    return [getattr(module, name, None) for name in _HOOK_DICTS] + [
+        getattr(module_mod, name, None) for name in _GLOBAL_HOOK_DICTS
+    ]
+
+
+def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module) -> None:
+    """Inlining ``forward`` skips ``__call__``'s hooks, so it is valid only while there are none.
+
+    Each hook dict is guarded empty, so a hook registered later fails the guard and recompiles. The
+    dicts are reached as constants, not through the module: registering a hook mutates them in place
+    and the module itself is guarded by identity, so this costs one length check per dict.
+    """
+    from loom_guards import Const
+
+    for table in _hook_tables(module):
+        if table:
+            raise Unsupported(f"calling {type(module).__name__}", "the module has hooks registered",
+                              hint="hooks run outside the captured graph")
+        if table is not None:
+            tx.output.guards.add("length", Const(table), table)
 
 
 class NNModuleVariable(Variable):
@@ -83,9 +101,7 @@ class NNModuleVariable(Variable):
         module = self.value
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
-        if _has_hooks(module):
-            raise Unsupported(f"calling {type(module).__name__}", "the module has hooks registered",
-                              hint="hooks run outside the captured graph")
+        _check_no_hooks(tx, module)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

@@ -1,0 +1,135 @@
+"""Everything a compiled entry relied on is guarded: change it between calls and loom must answer as
+eager Python does (by recompiling), never with the stale trace.
+
+Each case builds two copies of the same little program, one run eagerly and one through
+``loom.compile``, then applies the same changes to both between calls and compares every answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import loom
+
+G_SCALE = 1.0
+
+
+def _scaled_by_global():
+    def f(x):
+        return x * G_SCALE
+
+    return f, None
+
+
+def _set_global(value):
+    def change(f, state):
+        global G_SCALE
+        G_SCALE = value
+
+    return change
+
+
+def _closure_cell():
+    scale = 1.0
+
+    def f(x):
+        return x * scale
+
+    def setter(value):
+        nonlocal scale
+        scale = value
+
+    return f, setter
+
+
+def _module_attribute():
+    class Scale(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = 1.0
+
+        def forward(self, x):
+            return x * self.scale if self.training else x * self.scale * 3
+
+    return Scale(), None
+
+
+def _calls_a_linear():
+    layer = torch.nn.Linear(2, 2)
+    with torch.no_grad():
+        layer.weight.fill_(1.0)
+        layer.bias.zero_()
+
+    def f(x):
+        return layer(x) + 1
+
+    return f, layer
+
+
+class _Adder:
+    def step(self, x):
+        return x + 1
+
+
+def _object_method():
+    cls = type("Adder", (_Adder,), {"step": _Adder.step})
+    obj = cls()
+
+    def f(x):
+        return obj.step(x)
+
+    return f, obj
+
+
+def _call_setter(value):
+    return lambda f, setter: setter(value)
+
+
+def _set_attribute(name, value):
+    return lambda f, state: setattr(f, name, value)
+
+
+def _register_forward_hook(f, layer):
+    layer.register_forward_hook(lambda module, args, out: out * 10)
+
+
+def _register_forward_pre_hook(f, layer):
+    layer.register_forward_pre_hook(lambda module, args: (args[0] + 5,))
+
+
+def _swap_class_method(f, obj):
+    type(obj).step = lambda self, x: x + 100
+
+
+def _set_instance_method(f, obj):
+    obj.step = lambda x: x + 1000
+
+
+def _nothing(f, state):
+    pass
+
+
+CASES = {
+    "global rebound": (_scaled_by_global, [_set_global(1.0), _set_global(2.0), _set_global(1.0)]),
+    "closure cell rebound": (_closure_cell, [_nothing, _call_setter(2.0), _call_setter(3.0)]),
+    "module attribute changed": (_module_attribute, [_nothing, _set_attribute("scale", 2.0)]),
+    "module training flag": (_module_attribute, [_nothing, lambda f, s: f.train(False)]),
+    "forward hook registered": (_calls_a_linear, [_nothing, _register_forward_hook]),
+    "forward pre-hook registered": (_calls_a_linear, [_nothing, _register_forward_pre_hook]),
+    "class method replaced": (_object_method, [_nothing, _swap_class_method]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_change_between_calls_is_seen_by_the_compiled_program(name):
+    make, changes = CASES[name]
+    eager_fn, eager_state = make()
+    loom_raw, loom_state = make()
+    compiled = loom.compile(loom_raw, backend="eager")
+    for step, change in enumerate(changes):
+        change(eager_fn, eager_state)
+        change(loom_raw, loom_state)
+        x = torch.ones(2)
+        expected, actual = eager_fn(x), compiled(x)
+        assert torch.equal(actual, expected), f"call {step}: loom {actual} != eager {expected}"
