@@ -82,6 +82,28 @@ def _object_method():
     return f, obj
 
 
+def _module_list():
+    layers = torch.nn.ModuleList([torch.nn.Identity()])
+
+    def f(x):
+        for layer in layers:
+            x = layer(x) + 1
+        return x
+
+    return f, layers
+
+
+def _parameter_sum():
+    block = torch.nn.Sequential(torch.nn.Linear(2, 2))
+    for p in block.parameters():
+        torch.nn.init.ones_(p)
+
+    def f(x):
+        return x + sum(p.sum() for p in block.parameters())
+
+    return f, block
+
+
 def _call_setter(value):
     return lambda f, setter: setter(value)
 
@@ -117,6 +139,8 @@ CASES = {
     "module training flag": (_module_attribute, [_nothing, lambda f, s: f.train(False)]),
     "forward hook registered": (_calls_a_linear, [_nothing, _register_forward_hook]),
     "forward pre-hook registered": (_calls_a_linear, [_nothing, _register_forward_pre_hook]),
+    "module appended to a ModuleList": (_module_list, [_nothing, lambda f, layers: layers.append(torch.nn.Identity())]),
+    "parameter removed": (_parameter_sum, [_nothing, lambda f, block: setattr(block[0], "bias", None)]),
     "class method replaced": (_object_method, [_nothing, _swap_class_method]),
 }
 

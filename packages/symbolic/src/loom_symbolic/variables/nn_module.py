@@ -68,6 +68,16 @@ class NNModuleVariable(Variable):
         kind = {"_modules": Submodule, "_parameters": ModuleParam, "_buffers": ModuleBuffer}[table]
         return kind(self.source, name)
 
+    def table(self, tx: InstructionTranslator, name: str) -> dict:
+        """The module's ``_modules``/``_parameters``/``_buffers`` dict, for iterating over it: its keys
+        are guarded, so adding or removing a member later recompiles."""
+        members = self.value.__dict__[name]
+        if self.source is not None:
+            from loom_guards import DictAttr
+
+            tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
+        return members
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         from ..side_effects import DELETED
         from .builder import wrap
@@ -111,12 +121,12 @@ class NNModuleVariable(Variable):
         if name == "__getitem__":
             return self.getitem(tx, args[0])
         if name == "__len__":
-            return ConstantVariable(len(self._ordered_children()))
+            return ConstantVariable(len(self._ordered_children(tx)))
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
     # -- containers (Sequential, ModuleList, ModuleDict) ------------------------------------------
-    def _ordered_children(self) -> list[str]:
-        return list(self.value._modules)
+    def _ordered_children(self, tx: InstructionTranslator) -> list[str]:
+        return list(self.table(tx, "_modules"))
 
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
         from .builder import wrap
@@ -125,11 +135,11 @@ class NNModuleVariable(Variable):
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if isinstance(self.value, torch.nn.ModuleDict):
-            return [ConstantVariable(k) for k in self.value._modules]
+            return [ConstantVariable(k) for k in self.table(tx, "_modules")]
         if isinstance(self.value, (torch.nn.ModuleList, torch.nn.Sequential)):
-            return [self._child(tx, k) for k in self._ordered_children()]
+            return [self._child(tx, k) for k in self._ordered_children(tx)]
         if isinstance(self.value, (torch.nn.ParameterList,)):
-            return [self.var_getattr(tx, k) for k in self.value._parameters]
+            return [self.var_getattr(tx, k) for k in self.table(tx, "_parameters")]
         raise Unsupported(f"iteration over {type(self.value).__name__}", "not a module container")
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
@@ -140,7 +150,7 @@ class NNModuleVariable(Variable):
                 raise UserError("ModuleDict lookup", f"KeyError: {key!r}", exc_type=KeyError)
             return self._child(tx, key)
         if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
-            keys = self._ordered_children()
+            keys = self._ordered_children(tx)
             if isinstance(key, slice):
 
                 if isinstance(module, torch.nn.Sequential):
@@ -195,23 +205,22 @@ def _iter_of(kind: str):
         from .builder import wrap
         from .containers import TupleVariable
 
-        module = module_var.value
         items: list[Variable] = []
         for prefix_path, owner in _walk(module_var, tx, recurse=kind in ("parameters", "named_parameters",
                                                                          "buffers", "named_buffers", "modules",
                                                                          "named_modules")):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
                 table = "_parameters" if "parameters" in kind else "_buffers"
-                for name, value in owner.value.__dict__[table].items():
-                    if value is None:
-                        continue
+                for name, value in owner.table(tx, table).items():
                     var = wrap(tx, value, owner._child_source(table, name))
+                    if value is None:
+                        continue  # skipped as torch does, and guarded to stay None
                     items.append(TupleVariable([ConstantVariable(prefix_path + name), var]) if kind.startswith("named") else var)
             elif kind in ("modules", "named_modules"):
                 path = prefix_path[:-1]
                 items.append(TupleVariable([ConstantVariable(path), owner]) if kind == "named_modules" else owner)
         if kind in ("children", "named_children"):
-            for key in module._modules:
+            for key in module_var.table(tx, "_modules"):
                 child = module_var._child(tx, key)
                 items.append(TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
         return SnapshotIterator(items)
@@ -231,9 +240,10 @@ def _walk(root: NNModuleVariable, tx: InstructionTranslator, recurse: bool) -> l
         found.append((prefix, owner))
         if not recurse:
             return
-        for key, child in owner.value._modules.items():
-            if child is not None:
-                visit(f"{prefix}{key}.", owner._child(tx, key))
+        for key in owner.table(tx, "_modules"):
+            child = owner._child(tx, key)
+            if isinstance(child, NNModuleVariable):
+                visit(f"{prefix}{key}.", child)
 
     visit("", root)
     return found
