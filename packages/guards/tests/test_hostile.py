@@ -14,6 +14,7 @@ import torch
 from loom_guards import (
     Attr,
     ConstantMatch,
+    DictContains,
     DictKeys,
     Global,
     Identity,
@@ -215,3 +216,58 @@ def test_dict_subclass_with_its_own_getitem_is_used(build):
 
     check = build([ConstantMatch(Item(X, "a"), 1)])
     assert check({"x": Upper(A=1)})
+
+
+class RaisingContains(dict):
+    def __contains__(self, key):
+        raise RuntimeError("__contains__ raised")
+
+
+class InterruptingContains(dict):
+    def __contains__(self, key):
+        raise KeyboardInterrupt
+
+
+class FalsyUnreadable:
+    def __bool__(self):
+        raise RuntimeError("__bool__ raised")
+
+
+class ContainsUnreadable(dict):
+    def __contains__(self, key):
+        return FalsyUnreadable()
+
+
+class PretendsToBeADict:
+    """isinstance(x, Mapping) believes its __class__; it is still no dict (and has no __contains__)."""
+
+    @property
+    def __class__(self):
+        return dict
+
+
+class RaisingDictAttr:
+    @property
+    def __dict__(self):
+        raise RuntimeError("__dict__ raised")
+
+
+@pytest.mark.parametrize("present", [True, False])
+def test_dict_contains_with_hostile_mappings(build, present):
+    check = build([DictContains(X, "k", present=present)])
+    why = fails_quietly(check, {"x": RaisingContains(k=1)})
+    assert "checking raised RuntimeError: __contains__ raised" in why
+    fails_quietly(check, {"x": ContainsUnreadable()})
+    why = fails_quietly(check, {"x": {RaisingEq(hash("k")): 1}})  # the lookup compares colliding keys
+    assert "checking raised RuntimeError: __eq__ raised" in why
+    assert PretendsToBeADict().__class__ is dict
+    fails_quietly(check, {"x": PretendsToBeADict()})
+    with pytest.raises(KeyboardInterrupt):
+        check({"x": InterruptingContains()})
+
+
+def test_dict_contains_when_the_dict_cannot_be_read(build):
+    check = build([DictContains(Attr(X, "__dict__"), "forward", present=False)])
+    why = fails_quietly(check, {"x": RaisingDictAttr()})
+    assert why == "'forward' not in L['x'].__dict__, got nothing: L['x'].__dict__ raised RuntimeError: __dict__ raised"
+    assert check({"x": RaisingAttr()})  # __dict__ is found: __getattr__ is never asked for it
