@@ -19,7 +19,8 @@
 //   lower.cpp    building instructions (and tensor specs) from the tuples loom_guards/_lower.py makes
 //   run.cpp      the check loop (the program's vectorcall), with the hot checks inlined
 //   fetch.cpp    reading sources: dict and item lookups (version-tag cache), instance dicts, closures
-//   values.cpp   value checks: type-strict constant equality, dict keys, calls of Python checks
+//   values.cpp   value checks: type-strict constant equality, dict keys, membership in mappings, calls of
+//                Python checks
 //   tensor.h     tensor checks and reads (static: inlined into the check loop)
 //   state.h      torch's global-state check and readers (static: inlined into the check loop)
 //   state.cpp    building global-state specs; read_state
@@ -92,6 +93,7 @@ enum Op : int {
   C_CONST,
   C_LEN,
   C_DICTKEYS,
+  C_DICTCONTAINS,
   C_TENSOR,
   C_STATE,
   C_NOALIAS,
@@ -103,7 +105,7 @@ enum Op : int {
 inline constexpr const char* OP_NAMES[] = {
     "F_LOCAL", "F_GLOBAL", "F_BUILTIN", "F_CLOSURE", "F_CONST",  "F_ATTR",     "F_ITEM",   "F_TYPE",
     "F_MODMEMBER", "F_TSIZE", "F_DICTATTR", "F_PYREAD", "F_PYROOT", "C_NONE",  "C_NOTNONE",  "C_TYPE",   "C_ID",
-    "C_CONST", "C_LEN", "C_DICTKEYS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
+    "C_CONST", "C_LEN", "C_DICTKEYS", "C_DICTCONTAINS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
 };
 static_assert(sizeof(OP_NAMES) / sizeof(OP_NAMES[0]) == OP_COUNT, "OP_NAMES out of date");
 
@@ -207,6 +209,7 @@ inline PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {
 // values.cpp: value checks, each 1 (passed), 0 (failed) or -1 (an exception is set).
 int const_eq(PyObject* v, PyObject* e);
 int check_dict_keys(const Instr& in, PyObject* v);
+int check_mapping_contains(const Instr& in, PyObject* v);  // C_DICTCONTAINS on anything but an exact dict
 int call_check(PyObject* fn, PyObject** slots, const std::vector<int>& which);
 
 // lower.cpp: building a program's instructions.

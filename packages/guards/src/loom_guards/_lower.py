@@ -20,6 +20,7 @@ from ._plan import Plan, _Check, _Fetch
 from .compiler import GuardFn
 from .kinds import (
     ConstantMatch,
+    DictContains,
     DictKeys,
     GlobalState,
     IsNone,
@@ -191,6 +192,8 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
             add("C_LEN", src=s, n=g.n)
         elif isinstance(g, DictKeys):
             add("C_DICTKEYS", src=s, obj=g.keys, obj2=dict_keys_of)
+        elif isinstance(g, DictContains):
+            add("C_DICTCONTAINS", src=s, obj=g.key, n=int(g.present))
         elif isinstance(g, TensorMatch):
             obj, weak = _ref_fields(g._type_ref)
             spec = (g.dispatch_keys, g.dtype, g.device, g.requires_grad, g.sizes, g.strides)
