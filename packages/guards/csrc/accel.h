@@ -68,6 +68,8 @@ extern PyObject* s_f_code;
 extern PyObject* s_co_freevars;
 extern PyObject* s_dict;
 extern getter g_subtype_dict;  // the `__dict__` getter of ordinary Python classes
+extern PyObject* s_getattribute;
+extern getattrofunc g_getattr_hook;  // the tp_getattro of Python classes that define __getattr__
 
 // ---------------------------------------------------------------------------------------------------
 // Instructions, programs
@@ -161,8 +163,9 @@ struct Instr {
   std::vector<int> slots;
   TensorSpec* tensor = nullptr;
   StateSpec* state = nullptr;
-  // instance-dict reads: the last type whose `__dict__` was found to be the generic one, with the
-  // type's version tag at the time (a type's attributes cannot change without a new tag)
+  // instance-dict reads (F_DICTATTR, F_MODMEMBER, F_ATTR of `__dict__`): the last type whose `__dict__`
+  // (and, for F_ATTR, attribute lookup) was found to be the generic one, with the type's version tag at
+  // the time (a type's attributes cannot change without a new tag)
   PyTypeObject* dict_type = nullptr;
   unsigned int dict_type_version = 0;
   // dict reads (str keys, not the per-call locals): the dict and its version tag when `key` was last
@@ -196,6 +199,7 @@ PyObject* cell_value(PyObject* cell);
 PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache);
 PyObject* item_get(PyObject* base, PyObject* key, Instr* cache);
 PyObject* instance_dict(PyObject* obj, Instr& in);
+PyObject* attr_dict(PyObject* obj, Instr& in);
 PyObject* fetch_closure(Instr& in, PyObject* cells, PyObject* code, PyObject* closure_map);
 
 // Mapping lookup without side effects for dicts: new reference, or NULL (KeyError raised when missing).

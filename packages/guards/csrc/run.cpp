@@ -201,6 +201,10 @@ int run(GuardProgram* self, PyObject* frame) {
         break;
       case F_ATTR: {
         PyObject* base = slots[in.src];
+        if (in.n == 2) {  // `__dict__`
+          v = attr_dict(base, in);
+          break;
+        }
         if (in.n != 0 && PyModule_CheckExact(base)) {
           // a plain module's attribute is its dict entry (the name is no ModuleType attribute);
           // when missing, getattr below runs the module's __getattr__ or raises
