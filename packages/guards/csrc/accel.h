@@ -19,7 +19,8 @@
 //   lower.cpp    building instructions (and tensor specs) from the tuples loom_guards/_lower.py makes
 //   run.cpp      the check loop (the program's vectorcall), with the hot checks inlined
 //   fetch.cpp    reading sources: dict and item lookups (version-tag cache), instance dicts, closures
-//   values.cpp   value checks: type-strict constant equality, dict keys, calls of Python checks
+//   values.cpp   value checks: type-strict constant equality, dict keys, membership in mappings, calls of
+//                Python checks
 //   tensor.h     tensor checks and reads (static: inlined into the check loop)
 //   state.h      torch's global-state check and readers (static: inlined into the check loop)
 //   state.cpp    building global-state specs; read_state
@@ -67,6 +68,8 @@ extern PyObject* s_f_code;
 extern PyObject* s_co_freevars;
 extern PyObject* s_dict;
 extern getter g_subtype_dict;  // the `__dict__` getter of ordinary Python classes
+extern PyObject* s_getattribute;
+extern getattrofunc g_getattr_hook;  // the tp_getattro of Python classes that define __getattr__
 
 // ---------------------------------------------------------------------------------------------------
 // Instructions, programs
@@ -92,6 +95,7 @@ enum Op : int {
   C_CONST,
   C_LEN,
   C_DICTKEYS,
+  C_DICTCONTAINS,
   C_TENSOR,
   C_STATE,
   C_NOALIAS,
@@ -103,7 +107,7 @@ enum Op : int {
 inline constexpr const char* OP_NAMES[] = {
     "F_LOCAL", "F_GLOBAL", "F_BUILTIN", "F_CLOSURE", "F_CONST",  "F_ATTR",     "F_ITEM",   "F_TYPE",
     "F_MODMEMBER", "F_TSIZE", "F_DICTATTR", "F_PYREAD", "F_PYROOT", "C_NONE",  "C_NOTNONE",  "C_TYPE",   "C_ID",
-    "C_CONST", "C_LEN", "C_DICTKEYS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
+    "C_CONST", "C_LEN", "C_DICTKEYS", "C_DICTCONTAINS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
 };
 static_assert(sizeof(OP_NAMES) / sizeof(OP_NAMES[0]) == OP_COUNT, "OP_NAMES out of date");
 
@@ -159,8 +163,9 @@ struct Instr {
   std::vector<int> slots;
   TensorSpec* tensor = nullptr;
   StateSpec* state = nullptr;
-  // instance-dict reads: the last type whose `__dict__` was found to be the generic one, with the
-  // type's version tag at the time (a type's attributes cannot change without a new tag)
+  // instance-dict reads (F_DICTATTR, F_MODMEMBER, F_ATTR of `__dict__`): the last type whose `__dict__`
+  // (and, for F_ATTR, attribute lookup) was found to be the generic one, with the type's version tag at
+  // the time (a type's attributes cannot change without a new tag)
   PyTypeObject* dict_type = nullptr;
   unsigned int dict_type_version = 0;
   // dict reads (str keys, not the per-call locals): the dict and its version tag when `key` was last
@@ -194,6 +199,7 @@ PyObject* cell_value(PyObject* cell);
 PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache);
 PyObject* item_get(PyObject* base, PyObject* key, Instr* cache);
 PyObject* instance_dict(PyObject* obj, Instr& in);
+PyObject* attr_dict(PyObject* obj, Instr& in);
 PyObject* fetch_closure(Instr& in, PyObject* cells, PyObject* code, PyObject* closure_map);
 
 // Mapping lookup without side effects for dicts: new reference, or NULL (KeyError raised when missing).
@@ -207,6 +213,7 @@ inline PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {
 // values.cpp: value checks, each 1 (passed), 0 (failed) or -1 (an exception is set).
 int const_eq(PyObject* v, PyObject* e);
 int check_dict_keys(const Instr& in, PyObject* v);
+int check_mapping_contains(const Instr& in, PyObject* v);  // C_DICTCONTAINS on anything but an exact dict
 int call_check(PyObject* fn, PyObject** slots, const std::vector<int>& which);
 
 // lower.cpp: building a program's instructions.

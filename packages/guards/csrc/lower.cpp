@@ -1,6 +1,7 @@
 // Building a program's instructions from the tuples loom_guards/_lower.py makes:
 // (op, dst, src, obj, obj2, n, weak, ext), with `ext` a tensor spec (C_TENSOR), a global-state spec
-// (C_STATE, parsed in state.cpp) or a list of slots (C_NOALIAS, C_SAME, C_PY). Malformed input raises.
+// (C_STATE, parsed in state.cpp) or a list of slots (C_NOALIAS, C_SAME, C_PY). C_DICTCONTAINS has its key
+// in `obj` (None is a key) and `present` in `n`. Malformed input raises.
 
 #include "accel.h"
 
@@ -143,7 +144,7 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
     PyErr_Format(PyExc_ValueError, "instruction %s needs an object", OP_NAMES[op]);
     return -1;
   }
-  if (op == F_CONST && in.obj == nullptr) {
+  if ((op == F_CONST || op == C_DICTCONTAINS) && in.obj == nullptr) {
     Py_INCREF(Py_None);
     in.obj = Py_None;
   }
@@ -154,6 +155,15 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
   if (op == C_DICTKEYS && !PyTuple_Check(in.obj)) {
     PyErr_SetString(PyExc_TypeError, "C_DICTKEYS needs a tuple of keys");
     return -1;
+  }
+  if (op == C_DICTCONTAINS) {
+    if (n != 0 && n != 1) {
+      PyErr_SetString(PyExc_ValueError, "C_DICTCONTAINS needs n = 1 (present) or 0 (absent)");
+      return -1;
+    }
+    if (PyObject_Hash(in.obj) == -1) {  // an unhashable key could never be looked up
+      return -1;
+    }
   }
   if (op == C_TENSOR) {
     in.tensor = parse_tensor_spec(ext);

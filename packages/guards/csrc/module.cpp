@@ -23,13 +23,16 @@ PyObject* s_f_code = nullptr;
 PyObject* s_co_freevars = nullptr;
 PyObject* s_dict = nullptr;
 getter g_subtype_dict = nullptr;  // the `__dict__` getter of ordinary Python classes
+PyObject* s_getattribute = nullptr;
+getattrofunc g_getattr_hook = nullptr;  // the tp_getattro of Python classes that define __getattr__
 
 namespace {
 
 PyObject* accel_init(PyObject* /*module*/, PyObject* args) {
-  PyObject *tensor_type, *dtype_type, *device_type, *enum_type, *identity_types, *mapping_abc, *plain_class;
-  if (!PyArg_ParseTuple(args, "OOOOO!OO!", &tensor_type, &dtype_type, &device_type, &enum_type, &PyTuple_Type,
-                        &identity_types, &mapping_abc, &PyType_Type, &plain_class)) {
+  PyObject *tensor_type, *dtype_type, *device_type, *enum_type, *identity_types, *mapping_abc, *plain_class,
+      *getattr_class;
+  if (!PyArg_ParseTuple(args, "OOOOO!OO!O!", &tensor_type, &dtype_type, &device_type, &enum_type, &PyTuple_Type,
+                        &identity_types, &mapping_abc, &PyType_Type, &plain_class, &PyType_Type, &getattr_class)) {
     return nullptr;
   }
   PyObject* descr = _PyType_Lookup(reinterpret_cast<PyTypeObject*>(plain_class), s_dict);
@@ -37,7 +40,15 @@ PyObject* accel_init(PyObject* /*module*/, PyObject* args) {
     PyErr_SetString(PyExc_TypeError, "_init needs a plain Python class (its __dict__ descriptor)");
     return nullptr;
   }
+  // A class defining __getattr__ (and no __getattribute__) gets CPython's __getattr__ hook as its
+  // tp_getattro; the hook runs the generic lookup first when __getattribute__ is object's.
+  getattrofunc hook = reinterpret_cast<PyTypeObject*>(getattr_class)->tp_getattro;
+  if (hook == nullptr || hook == PyObject_GenericGetAttr) {
+    PyErr_SetString(PyExc_TypeError, "_init needs a Python class defining __getattr__");
+    return nullptr;
+  }
   g_subtype_dict = reinterpret_cast<PyGetSetDescrObject*>(descr)->d_getset->get;
+  g_getattr_hook = hook;
   PyObject** targets[] = {&g_tensor_type, &g_dtype_type, &g_device_type, &g_enum_type, &g_identity_types,
                           &g_mapping_abc};
   PyObject* values[] = {tensor_type, dtype_type, device_type, enum_type, identity_types, mapping_abc};
@@ -75,7 +86,7 @@ PyMODINIT_FUNC PyInit__accel(void) {
   if (intern(&s_f_locals, "f_locals") < 0 || intern(&s_f_globals, "f_globals") < 0 ||
       intern(&s_f_builtins, "f_builtins") < 0 || intern(&s_closure, "closure") < 0 ||
       intern(&s_f_code, "f_code") < 0 || intern(&s_co_freevars, "co_freevars") < 0 ||
-      intern(&s_dict, "__dict__") < 0) {
+      intern(&s_dict, "__dict__") < 0 || intern(&s_getattribute, "__getattribute__") < 0) {
     return nullptr;
   }
   PyObject* m = PyModule_Create(&module_def);

@@ -201,6 +201,10 @@ int run(GuardProgram* self, PyObject* frame) {
         break;
       case F_ATTR: {
         PyObject* base = slots[in.src];
+        if (in.n == 2) {  // `__dict__`
+          v = attr_dict(base, in);
+          break;
+        }
         if (in.n != 0 && PyModule_CheckExact(base)) {
           // a plain module's attribute is its dict entry (the name is no ModuleType attribute);
           // when missing, getattr below runs the module's __getattr__ or raises
@@ -280,6 +284,16 @@ int run(GuardProgram* self, PyObject* frame) {
       case C_DICTKEYS:
         ok = check_dict_keys(in, slots[in.src]);
         break;
+      case C_DICTCONTAINS: {
+        PyObject* x = slots[in.src];
+        if (PyDict_CheckExact(x)) {  // one lookup; only a colliding key's __eq__ can run user code
+          int r = PyDict_Contains(x, in.obj);
+          ok = r < 0 ? -1 : (r == in.n);
+        } else {
+          ok = check_mapping_contains(in, x);
+        }
+        break;
+      }
       case C_TENSOR: {
         PyObject* x = slots[in.src];
         ok = reinterpret_cast<PyObject*>(Py_TYPE(x)) == deref(in) && check_tensor(*in.tensor, x);

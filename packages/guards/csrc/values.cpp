@@ -1,5 +1,6 @@
 // Value checks the check loop (run.cpp) calls: type-strict equality with a constant (C_CONST, and the
-// keys of C_DICTKEYS), dict keys in order, and calls of Python checks (C_PY).
+// keys of C_DICTKEYS), dict keys in order, membership in a mapping that is not an exact dict
+// (C_DICTCONTAINS), and calls of Python checks (C_PY).
 
 #include "accel.h"
 
@@ -96,6 +97,18 @@ int check_dict_keys(const Instr& in, PyObject* v) {
   int r = const_eq(seen, keys);
   Py_DECREF(seen);
   return r;
+}
+
+// `key in v` (in.obj) compared with in.n (1 present, 0 absent) for a v that is not an exact dict (the
+// loop looks those up itself); mirrors loom_guards.kinds.DictContains: any Mapping answers through its
+// own __contains__, anything else fails.
+int check_mapping_contains(const Instr& in, PyObject* v) {
+  int is_mapping = PyObject_IsInstance(v, g_mapping_abc);
+  if (is_mapping <= 0) {
+    return is_mapping;
+  }
+  int r = PySequence_Contains(v, in.obj);
+  return r < 0 ? -1 : (r == in.n);
 }
 
 int call_check(PyObject* fn, PyObject** slots, const std::vector<int>& which) {

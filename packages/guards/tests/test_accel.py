@@ -9,7 +9,9 @@ import torch
 
 import loom_guards
 from loom_guards import (
+    Attr,
     ConstantMatch,
+    DictContains,
     Local,
     ModuleParam,
     Submodule,
@@ -121,19 +123,24 @@ def test_no_reference_leaks():
 
     net = Net()
     x = torch.randn(2, 2)
-    g = {"W": (1, 2)}
+    key = ("k", 2**70)  # a key object of its own, to watch
+    g = {"W": (1, 2), "D": {("k", 2**70): 0}}
     guards = [
         TensorMatch(Local("x"), x),
         TensorMatch(ModuleParam(Submodule(Local("self"), "a"), "weight"), net.a.weight),
         ConstantMatch(loom_guards.Item(loom_guards.Global("W"), 1), 2),
         loom_guards.GlobalState(),
         loom_guards.SameObject(Local("x"), Local("y")),
+        DictContains(Attr(Local("self"), "__dict__"), "forward", present=False),  # an exact dict
+        DictContains(Attr(loom_guards.TypeOf(Local("self")), "__dict__"), "__init__"),  # a mappingproxy
+        DictContains(loom_guards.Global("D"), key),
     ]
     check = loom_guards.compile(guards, f_globals=g, accelerate=True)
+    assert [op for op, _, _ in check.instructions()].count("C_DICTCONTAINS") == 3
     passing = {"x": x, "y": x, "self": net}
     failing = {"x": torch.randn(3), "y": x, "self": net}
     raising = {"x": x, "y": x, "self": object()}
-    watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"]]
+    watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"], Net, net.__dict__, key, g["D"]]
     for frame in (passing, failing, raising):
         check(frame)
     before = [sys.getrefcount(o) for o in watched]
@@ -172,3 +179,34 @@ def test_same_object_compares_two_slots():
                               None, needs)
     x = object()
     assert same({"a": x, "b": x}) and not same({"a": x, "b": object()}) and not same({"a": x})
+
+
+def test_dict_contains_instruction():
+    accel = compiler._accel
+    ops = accel.OPS
+    needs = (False, False, False)
+    fetch = (ops["F_LOCAL"], 0, -1, "d", None, 0, False, None)
+
+    def program(key, n, src=0):
+        return accel.GuardProgram([fetch, (ops["C_DICTCONTAINS"], -1, src, key, None, n, False, None)], 1, None,
+                                  None, {}, None, needs)
+
+    with pytest.raises(ValueError, match="present"):
+        program("a", 2)
+    with pytest.raises(ValueError, match="source slot"):
+        program("a", 1, src=-1)
+    with pytest.raises(TypeError, match="unhashable"):
+        program(["a"], 1)
+    present, absent, none_key = program("a", 1), program("a", 0), program(None, 1)
+    assert present({"d": {"a": 1}}) and not present({"d": {}}) and not present({"d": ["a"]})
+    assert absent({"d": {}}) and not absent({"d": {"a": 1}}) and not absent({"d": None}) and not absent({})
+    assert none_key({"d": {None: 1}}) and not none_key({"d": {}})
+
+
+def test_dict_contains_is_lowered_to_its_instruction():
+    src = Attr(Local("m"), "__dict__")
+    check = loom_guards.compile([DictContains(src, "forward", present=False), DictContains(src, "w")],
+                                accelerate=True)
+    ops = [op for op, _, _ in check.instructions()]
+    assert ops == ["F_LOCAL", "F_ATTR", "C_DICTCONTAINS", "C_DICTCONTAINS"]  # one read of the dict
+    assert "C_PY" not in ops

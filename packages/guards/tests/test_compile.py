@@ -16,6 +16,7 @@ from loom_guards import (
     Closure,
     Const,
     ConstantMatch,
+    DictContains,
     DictKeys,
     Global,
     GlobalState,
@@ -63,6 +64,7 @@ def test_implied_guards_are_dropped():
 
     assert simplify([TypeMatch(X, types.FunctionType), Identity(X, f)]) == [Identity(X, f)]
     assert simplify([IsNone(X), ConstantMatch(X, None), Identity(X, None)]) == [IsNone(X)]
+    assert simplify([NotNone(X), DictContains(X, "a", present=False)]) == [DictContains(X, "a", present=False)]
 
 
 def test_guards_on_other_sources_are_kept():
@@ -81,11 +83,19 @@ def test_guards_on_other_sources_are_kept():
         [Length(X, 1), Length(X, 2)],
         [DictKeys(X, ["a"]), DictKeys(X, ["b"])],
         [DictKeys(X, ["a"]), Length(X, 2)],
+        [DictContains(X, "a"), DictContains(X, "a", present=False)],
+        [IsNone(X), DictContains(X, "a", present=False)],
     ],
 )
 def test_contradictions_are_rejected(guards):
     with pytest.raises(ValueError, match="contradictory guards"):
         loom_guards.compile(guards)
+
+
+def test_dict_contains_of_other_keys_or_sources_is_no_contradiction():
+    guards = [DictContains(X, "a"), DictContains(X, "b", present=False), DictContains(Local("y"), "a", False)]
+    assert simplify(guards) == guards
+    assert simplify([DictContains(X, 1), DictContains(X, 1.0, present=False)])  # distinct constants
 
 
 def test_same_object_contradicts_no_aliasing():
@@ -130,6 +140,8 @@ def test_bad_compile_input():
         (lambda: DictKeys(X, [[1]]), TypeError),
         (lambda: DictKeys(X, 3), TypeError),
         (lambda: ConstantMatch(X, {"a": 1}), TypeError),
+        (lambda: DictContains(X, ["a"]), TypeError),
+        (lambda: DictContains(X, "a", present="no"), TypeError),
         (lambda: loom_guards.NoAliasing([X]), ValueError),
         (lambda: loom_guards.NoAliasing([X, "y"]), TypeError),
     ],
@@ -178,6 +190,24 @@ def test_parent_checked_before_reading_through_it(build):
     assert check({"o": Good()})
     assert check({"o": Bad()}) is False
     assert check.why_failed({"o": Bad()}).endswith("Good, got " + f"{__name__}.test_parent_checked_before_reading_through_it.<locals>.Bad")
+
+
+def test_dict_contains_runs_after_the_type_of_the_object(build):
+    class Good:
+        pass
+
+    class Bad:
+        @property
+        def __dict__(self):
+            raise AssertionError("read through an object of the wrong type")
+
+    m = Local("m")
+    guards = [DictContains(Attr(m, "__dict__"), "forward", present=False), TypeMatch(m, Good),
+              ConstantMatch(Local("n"), 1), DictKeys(Local("d"), ["a"])]
+    check = build(guards)
+    assert [g.kind for g in check.guards] == ["type", "const", "dict_contains", "dict_keys"]
+    assert check({"m": Good(), "n": 1, "d": {"a": 0}})
+    assert check({"m": Bad(), "n": 1, "d": {"a": 0}}) is False
 
 
 def test_each_source_read_once(build):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import enum
 import math
-from collections import OrderedDict, namedtuple
+import types
+from collections import OrderedDict, defaultdict, namedtuple
+from collections.abc import Mapping
 
 import pytest
 import torch
@@ -13,6 +15,7 @@ import torch
 from loom_guards import (
     Attr,
     ConstantMatch,
+    DictContains,
     DictKeys,
     Guard,
     GuardFailure,
@@ -226,6 +229,190 @@ def test_dict_keys_are_type_strict(build):
 
 def test_dict_keys_implies_length():
     assert Length(X, 2) in DictKeys(X, ["a", "b"]).implies()
+
+
+# -- dict membership ----------------------------------------------------------------------------------
+
+
+class WithForward:
+    def forward(self):
+        return 1
+
+
+class Slotted:
+    __slots__ = ("w",)
+
+
+class ReadOnlyMapping(Mapping):
+    """A user mapping: ``in`` goes through Mapping.__contains__ (its __getitem__)."""
+
+    def __init__(self, **items):
+        self._items = items
+
+    def __getitem__(self, key):
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self):
+        return len(self._items)
+
+
+def test_dict_contains_instance_attribute_absent(build):
+    src = Attr(Local("m"), "__dict__")
+    guard = DictContains(src, "forward", present=False)
+    assert guard.describe() == "'forward' not in L['m'].__dict__"
+    assert guard.sources == (src,) and guard.key == "forward" and guard.present is False
+    check = build([guard])
+    m = WithForward()
+    m.w = 1
+    assert check({"m": m})  # forward is found on the class, not in the instance dict
+    m.forward = print  # an instance attribute now shadows the method
+    assert check({"m": m}) is False
+    assert check.why_failed({"m": m}) == "'forward' not in L['m'].__dict__, got the key (value: <function print>)"
+    del m.forward
+    assert check({"m": m})
+    assert check({"m": WithForward()})  # an instance whose dict was never made
+    assert check.why_failed({"m": 3}) == (  # no __dict__: the source cannot be read, the guard fails
+        "'forward' not in L['m'].__dict__, got nothing: L['m'].__dict__ raised AttributeError: "
+        "'int' object has no attribute '__dict__'"
+    )
+    assert check({"m": 3}) is False
+    assert check({"m": Slotted()}) is False
+    assert check({}) is False
+
+
+def test_dict_contains_on_a_module(build):
+    lin = torch.nn.Linear(2, 2)
+    check = build([DictContains(Attr(Local("m"), "__dict__"), "forward", present=False)])
+    assert check({"m": lin})
+    lin.forward = lambda x: x  # nn.Module keeps plain attributes in the instance dict
+    assert check({"m": lin}) is False
+    del lin.forward
+    assert check({"m": lin})
+
+
+def test_dict_contains_present(build):
+    guard = DictContains(X, "w")
+    assert guard.describe() == "'w' in L['x']" and guard.present is True
+    check = build([guard])
+    assert verdict(check, {"w": 1}) == (True, None)
+    assert verdict(check, {"a": 0, "w": None}) == (True, None)  # present with a None value
+    assert verdict(check, {"a": 1, "b": 2}) == (False, "'w' in L['x'], got no such key (keys: ['a', 'b'])")
+    assert verdict(check, {}) == (False, "'w' in L['x'], got no such key (keys: [])")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"a": 1}, OrderedDict(a=1), defaultdict(int, a=1), types.MappingProxyType({"a": 1}), ReadOnlyMapping(a=1)],
+)
+def test_dict_contains_looks_into_any_mapping(build, value):
+    present, absent = build([DictContains(X, "a")]), build([DictContains(X, "a", present=False)])
+    assert verdict(present, value) == (True, None)
+    ok, why = verdict(absent, value)
+    assert not ok and why.startswith("'a' not in L['x'], got the key")
+    assert verdict(build([DictContains(X, "b")]), value)[0] is False
+    assert verdict(build([DictContains(X, "b", present=False)]), value) == (True, None)
+
+
+def test_dict_contains_texts_of_other_mappings(build):
+    check = build([DictContains(X, "a", present=False)])
+    assert verdict(check, ReadOnlyMapping(a=1)) == (False, "'a' not in L['x'], got the key")
+    assert verdict(check, {"a": [1, 2]}) == (False, "'a' not in L['x'], got the key (value: [1, 2])")
+    check = build([DictContains(X, "b")])
+    assert verdict(check, ReadOnlyMapping(a=1)) == (False, "'b' in L['x'], got no such key")
+    assert verdict(check, OrderedDict(a=1)) == (False, "'b' in L['x'], got no such key (keys: ['a'])")
+
+
+def test_dict_contains_never_inserts_into_a_defaultdict(build):
+    d = defaultdict(list)
+    assert verdict(build([DictContains(X, "k")]), d)[0] is False
+    assert verdict(build([DictContains(X, "k", present=False)]), d) == (True, None)
+    assert dict(d) == {}
+
+
+def test_dict_contains_uses_a_dict_subclass_contains(build):
+    class Prefixed(dict):
+        def __contains__(self, key):
+            return dict.__contains__(self, "_" + key)
+
+    assert verdict(build([DictContains(X, "a")]), Prefixed(_a=1)) == (True, None)
+    assert verdict(build([DictContains(X, "_a", present=False)]), Prefixed(_a=1)) == (True, None)  # '__a'
+
+
+@pytest.mark.parametrize(
+    ("value", "seen"),
+    [
+        (None, "None (NoneType)"),
+        (["a"], "['a'] (list)"),
+        ("abc", "'abc' (str)"),  # 'a' in 'abc' holds, but a str is no mapping
+        ({"a"}, "{'a'} (set)"),
+        (("a",), "('a',) (tuple)"),
+        (3, "3 (int)"),
+    ],
+)
+def test_dict_contains_fails_on_non_mappings(build, value, seen):
+    for present in (True, False):
+        guard = DictContains(X, "a", present=present)
+        assert verdict(build([guard]), value) == (False, f"{guard.describe()}, got {seen}, not a mapping")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "found"),
+    [
+        (1, {1: "x"}, True),
+        (1, {1.0: "x"}, True),  # Python's `in`: hash and ==, as a dict lookup sees keys
+        (1, {True: "x"}, True),
+        (1, {"1": "x"}, False),
+        (None, {None: 0}, True),
+        (None, {}, False),
+        (("a", 1), {("a", 1): 0}, True),
+        (("a", 1), {("a", 2): 0}, False),
+        (b"k", {b"k": 0}, True),
+        (b"k", {"k": 0}, False),
+        (Color.RED, {Color.RED: 0}, True),
+        (Color.RED, {1: 0}, False),
+        (frozenset({1}), {frozenset({1}): 0}, True),
+        (torch.float32, {torch.float32: 0}, True),
+    ],
+)
+def test_dict_contains_keys(build, key, value, found):
+    assert verdict(build([DictContains(X, key)]), value)[0] is found
+    assert verdict(build([DictContains(X, key, present=False)]), value)[0] is not found
+
+
+def test_dict_contains_values_are_comparable_and_hashable():
+    a = DictContains(X, "a")
+    assert a == DictContains(X, "a", True) and hash(a) == hash(DictContains(X, "a", present=True))
+    assert a != DictContains(X, "a", present=False)
+    assert a != DictContains(X, "b") and a != DictContains(Local("y"), "a")
+    assert DictContains(X, 1) != DictContains(X, 1.0)  # type-strict, like every constant
+    assert len({a, DictContains(X, "a"), DictContains(X, "a", False)}) == 2
+    assert a.implies() == (NotNone(X),) and DictContains(X, "a", False).implies() == (NotNone(X),)
+    assert a.kind == "dict_contains" and a.cost == 3
+    with pytest.raises(AttributeError):
+        a.present = False
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: DictContains("L['x']", "a"),
+        lambda: DictContains(None, "a"),
+        lambda: DictContains(X, ["a"]),  # unhashable
+        lambda: DictContains(X, {"a": 1}),
+        lambda: DictContains(X, object()),  # not a constant
+        lambda: DictContains(X, ("a", [1])),
+        lambda: DictContains(X, "a", present=1),
+        lambda: DictContains(X, "a", present=None),
+        lambda: DictContains(X, "a", "yes"),
+        lambda: DictContains(X),
+    ],
+)
+def test_dict_contains_bad_input(make):
+    with pytest.raises(TypeError):
+        make()
 
 
 # -- aliasing and relations ---------------------------------------------------------------------------

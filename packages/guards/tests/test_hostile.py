@@ -8,18 +8,22 @@ SystemExit) propagates; a broken *argument* (not a frame view nor a mapping, or 
 
 from __future__ import annotations
 
+import types
+
 import pytest
 import torch
 
 from loom_guards import (
     Attr,
     ConstantMatch,
+    DictContains,
     DictKeys,
     Global,
     Identity,
     Item,
     Length,
     Local,
+    SameObject,
     TensorMatch,
     TypeMatch,
 )
@@ -215,3 +219,141 @@ def test_dict_subclass_with_its_own_getitem_is_used(build):
 
     check = build([ConstantMatch(Item(X, "a"), 1)])
     assert check({"x": Upper(A=1)})
+
+
+class RaisingContains(dict):
+    def __contains__(self, key):
+        raise RuntimeError("__contains__ raised")
+
+
+class InterruptingContains(dict):
+    def __contains__(self, key):
+        raise KeyboardInterrupt
+
+
+class FalsyUnreadable:
+    def __bool__(self):
+        raise RuntimeError("__bool__ raised")
+
+
+class ContainsUnreadable(dict):
+    def __contains__(self, key):
+        return FalsyUnreadable()
+
+
+class PretendsToBeADict:
+    """isinstance(x, Mapping) believes its __class__; it is still no dict (and has no __contains__)."""
+
+    @property
+    def __class__(self):
+        return dict
+
+
+class RaisingDictAttr:
+    @property
+    def __dict__(self):
+        raise RuntimeError("__dict__ raised")
+
+
+@pytest.mark.parametrize("present", [True, False])
+def test_dict_contains_with_hostile_mappings(build, present):
+    check = build([DictContains(X, "k", present=present)])
+    why = fails_quietly(check, {"x": RaisingContains(k=1)})
+    assert "checking raised RuntimeError: __contains__ raised" in why
+    fails_quietly(check, {"x": ContainsUnreadable()})
+    why = fails_quietly(check, {"x": {RaisingEq(hash("k")): 1}})  # the lookup compares colliding keys
+    assert "checking raised RuntimeError: __eq__ raised" in why
+    assert PretendsToBeADict().__class__ is dict
+    fails_quietly(check, {"x": PretendsToBeADict()})
+    with pytest.raises(KeyboardInterrupt):
+        check({"x": InterruptingContains()})
+
+
+def test_dict_contains_when_the_dict_cannot_be_read(build):
+    check = build([DictContains(Attr(X, "__dict__"), "forward", present=False)])
+    why = fails_quietly(check, {"x": RaisingDictAttr()})
+    assert why == "'forward' not in L['x'].__dict__, got nothing: L['x'].__dict__ raised RuntimeError: __dict__ raised"
+    assert check({"x": RaisingAttr()})  # __dict__ is found: __getattr__ is never asked for it
+
+
+# -- an object's __dict__ is what getattr returns (the accelerator reads the generic one directly) --------
+
+FAKE_DICT = {"forward": 1}
+
+
+class OwnGetattribute:
+    def __getattribute__(self, name):
+        if name == "__dict__":
+            return FAKE_DICT
+        return object.__getattribute__(self, name)
+
+
+class DictProperty:
+    @property
+    def __dict__(self):
+        return FAKE_DICT
+
+
+class GetattrOnly:
+    """Like nn.Module: a __getattr__ (asked only when the ordinary lookup finds nothing)."""
+
+    asked: list = []
+
+    def __getattr__(self, name):
+        GetattrOnly.asked.append(name)
+        raise AttributeError(name)
+
+
+class OwnGetattributeAndGetattr(GetattrOnly):
+    def __getattribute__(self, name):
+        if name == "__dict__":
+            return FAKE_DICT
+        return object.__getattribute__(self, name)
+
+
+class SlotDict:
+    __slots__ = ("__dict__", "a")
+
+
+class Namespace(types.SimpleNamespace):
+    pass
+
+
+class Plain:
+    pass
+
+
+def test_an_objects_dict_is_what_getattr_returns(build):
+    d = Attr(X, "__dict__")
+    absent = build([SameObject(d, Local("d")), DictContains(d, "forward", present=False)])
+    present = build([SameObject(d, Local("d")), DictContains(d, "forward")])
+    ordinary = [Plain(), GetattrOnly(), SlotDict(), Namespace(a=1), torch.nn.Linear(1, 1), types.ModuleType("m")]
+    for obj in ordinary:
+        frame = {"x": obj, "d": obj.__dict__}
+        assert absent(frame) and absent(frame), type(obj)
+        assert present(frame) is False
+    assert GetattrOnly.asked == []
+    for obj in [OwnGetattribute(), DictProperty(), OwnGetattributeAndGetattr()]:
+        frame = {"x": obj, "d": FAKE_DICT}
+        assert present(frame) and present(frame), type(obj)
+        assert absent(frame) is False
+        assert absent.why_failed(frame) == "'forward' not in L['x'].__dict__, got the key (value: 1)"
+
+
+def test_a_class_that_changes_how_its_dict_is_read(build):
+    class C:
+        pass
+
+    obj = C()
+    check = build([DictContains(Attr(X, "__dict__"), "forward", present=False)])
+    assert check({"x": obj}) and check({"x": obj})
+    C.__getattribute__ = OwnGetattribute.__getattribute__  # the class changes after checks ran
+    assert check({"x": obj}) is False
+    del C.__getattribute__
+    assert check({"x": obj})
+    C.__getattr__ = GetattrOnly.__getattr__  # a __getattr__ is not asked for __dict__
+    assert check({"x": obj})
+    obj.__class__ = OwnGetattribute
+    assert check({"x": obj}) is False
+    obj.__class__ = C
+    assert check({"x": obj})

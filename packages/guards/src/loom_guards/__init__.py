@@ -16,6 +16,7 @@ list of them into one fast callable that the frame hook runs on every call::
 from .compiler import GuardFn, accelerator_available, accelerator_error, compile, simplify
 from .kinds import (
     ConstantMatch,
+    DictContains,
     DictKeys,
     GlobalState,
     Guard,
@@ -57,6 +58,7 @@ __all__ = [
     "Const",
     "ConstantMatch",
     "DictAttr",
+    "DictContains",
     "DictKeys",
     "Global",
     "GlobalState",

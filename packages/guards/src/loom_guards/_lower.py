@@ -20,6 +20,7 @@ from ._plan import Plan, _Check, _Fetch
 from .compiler import GuardFn
 from .kinds import (
     ConstantMatch,
+    DictContains,
     DictKeys,
     GlobalState,
     IsNone,
@@ -55,6 +56,13 @@ class _PlainClass:
     """An ordinary class: the accelerator learns the generic ``__dict__`` getter from it."""
 
 
+class _GetattrClass:
+    """A class with a ``__getattr__`` (as ``nn.Module`` has): the accelerator learns CPython's hook from it."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(name)
+
+
 def _init(accel: Any) -> None:
     if id(accel) in _initialised:
         return
@@ -66,6 +74,7 @@ def _init(accel: Any) -> None:
         (torch.layout, torch.memory_format),
         collections.abc.Mapping,
         _PlainClass,
+        _GetattrClass,
     )
     GuardFn.register(accel.GuardProgram)
     _initialised.add(id(accel))
@@ -147,8 +156,10 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
             elif isinstance(src, Const):
                 add("F_CONST", dst, obj=src.value)
             elif isinstance(src, Attr):
-                # n=1: a module's attribute may be read from its dict (the name is no ModuleType attribute)
-                add("F_ATTR", dst, base, obj=src.name, n=int(not hasattr(types.ModuleType, src.name)))
+                # n=1: a module's attribute may be read from its dict (the name is no ModuleType attribute);
+                # n=2: `__dict__`, the instance dict read directly when getattr would find the generic one
+                n = 2 if src.name == "__dict__" else int(not hasattr(types.ModuleType, src.name))
+                add("F_ATTR", dst, base, obj=src.name, n=n)
             elif isinstance(src, Item):
                 add("F_ITEM", dst, base, obj=src.key)
             elif isinstance(src, TypeOf):
@@ -191,6 +202,8 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
             add("C_LEN", src=s, n=g.n)
         elif isinstance(g, DictKeys):
             add("C_DICTKEYS", src=s, obj=g.keys, obj2=dict_keys_of)
+        elif isinstance(g, DictContains):
+            add("C_DICTCONTAINS", src=s, obj=g.key, n=int(g.present))
         elif isinstance(g, TensorMatch):
             obj, weak = _ref_fields(g._type_ref)
             spec = (g.dispatch_keys, g.dtype, g.device, g.requires_grad, g.sizes, g.strides)

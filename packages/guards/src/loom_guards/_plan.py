@@ -15,6 +15,7 @@ from typing import Any
 
 from .kinds import (
     ConstantMatch,
+    DictContains,
     DictKeys,
     GlobalState,
     Guard,
@@ -93,7 +94,7 @@ def simplify(guards: Iterable[Guard]) -> list[Guard]:
 
 
 def _check_contradictions(kept: list[Guard], implied: set[Guard]) -> None:
-    by_source: dict[Source, dict[str, Guard]] = {}
+    by_source: dict[Source, dict[object, Guard]] = {}
     for g in [*kept, *implied]:
         src = g.source
         if src is None or isinstance(g, (NoAliasing, Relation)):
@@ -109,6 +110,8 @@ def _check_contradictions(kept: list[Guard], implied: set[Guard]) -> None:
             slot = "len"
         elif isinstance(g, DictKeys):
             slot = "keys"
+        elif isinstance(g, DictContains):
+            slot = ("contains", g._ckey)  # the same key both present and absent
         else:
             continue
         other = seen.get(slot)

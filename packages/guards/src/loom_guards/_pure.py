@@ -19,6 +19,7 @@ from . import _state
 from ._plan import Plan, _Fetch
 from .kinds import (
     ConstantMatch,
+    DictContains,
     DictKeys,
     GlobalState,
     Identity,
@@ -112,6 +113,7 @@ def generate(plan: Plan):
         "_dispatch_keys": torch._C._dispatch_keys,
         "FrameContext": FrameContext,
         "_PLAIN": frozenset({dict, list, tuple}),
+        "_Mapping": Mapping,
         "_get_item": get_item,
     }
     counter = [0]
@@ -163,6 +165,11 @@ def generate(plan: Plan):
             fail_if(f"len({v}) != {g.n}")
         elif isinstance(g, DictKeys):
             fail_if(f"not _ceq(_dkeys({v}), {bind(g.keys)})")
+        elif isinstance(g, DictContains):
+            # kinds.dict_contains.is_mapping, then Python's `in`; an exact dict never reaches isinstance
+            key = repr(g.key) if type(g.key) in (int, str) else bind(g.key)
+            op = "not in" if g.present else "in"
+            fail_if(f"type({v}) is not dict and not isinstance({v}, _Mapping) or {key} {op} {v}")
         elif isinstance(g, TensorMatch):
             if quiet and _tensor_is_plain(g):
                 _emit_tensor(g, v, body, bind, ref_expr)

@@ -10,6 +10,7 @@ kind               module                      checks
 ``ConstantMatch``  ``constant``                ``s == v``, type-strict
 ``Length``         ``length``                  ``len(s) == n``
 ``DictKeys``       ``dict_keys``               the same keys in the same order
+``DictContains``   ``dict_contains``           ``key in s`` / ``key not in s``
 ``TensorMatch``    ``tensor``                  tensor type, dispatch keys, dtype, device, shape...
 ``GlobalState``    ``global_state``            torch's global (thread-local) state
 ``NoAliasing``     ``aliasing``                sources hold pairwise distinct objects
@@ -23,6 +24,7 @@ kind               module                      checks
 from .aliasing import NoAliasing, SameObject
 from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
 from .constant import ConstantMatch, const_eq, const_key, float_eq
+from .dict_contains import DictContains, is_mapping
 from .dict_keys import DictKeys, dict_keys_of
 from .global_state import GlobalState
 from .identity import Identity
@@ -34,6 +36,7 @@ from .type_match import TypeMatch
 
 __all__ = [
     "ConstantMatch",
+    "DictContains",
     "DictKeys",
     "GlobalState",
     "Guard",
@@ -52,6 +55,7 @@ __all__ = [
     "const_key",
     "dict_keys_of",
     "float_eq",
+    "is_mapping",
     "object_text",
     "short_repr",
     "type_name",
