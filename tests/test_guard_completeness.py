@@ -104,6 +104,29 @@ def _parameter_sum():
     return f, block
 
 
+class _Plain:
+    pass
+
+
+def _getattr_with_default():
+    obj = _Plain()
+    return (lambda x: x * getattr(obj, "scale", 1.0)), obj
+
+
+def _hasattr_branch():
+    obj = type("Plain", (), {})()  # its own class: the cases change the class
+    return (lambda x: x + 1 if hasattr(obj, "flag") else x - 1), obj
+
+
+def _module_with_optional_extra():
+    class Optional(torch.nn.Module):
+        def forward(self, x):
+            return x * getattr(self, "extra", 1.0)
+
+    module = Optional()
+    return (lambda x: module(x)), module
+
+
 def _call_setter(value):
     return lambda f, setter: setter(value)
 
@@ -141,6 +164,15 @@ CASES = {
     "forward pre-hook registered": (_calls_a_linear, [_nothing, _register_forward_pre_hook]),
     "module appended to a ModuleList": (_module_list, [_nothing, lambda f, layers: layers.append(torch.nn.Identity())]),
     "parameter removed": (_parameter_sum, [_nothing, lambda f, block: setattr(block[0], "bias", None)]),
+    "instance attribute shadows a method": (_object_method, [_nothing, _set_instance_method]),
+    "attribute added after getattr's default": (_getattr_with_default, [_nothing, lambda f, o: setattr(o, "scale", 9.0)]),
+    "attribute added after hasattr was False": (_hasattr_branch, [_nothing, lambda f, o: setattr(o, "flag", 1)]),
+    "class attribute added after hasattr was False": (
+        _hasattr_branch, [_nothing, lambda f, o: setattr(type(o), "flag", 1), lambda f, o: delattr(type(o), "flag")]),
+    "module attribute added after getattr's default": (
+        _module_with_optional_extra, [_nothing, lambda f, m: setattr(m, "extra", 7.0)]),
+    "module buffer registered after getattr's default": (
+        _module_with_optional_extra, [_nothing, lambda f, m: m.register_buffer("extra", torch.full((2,), 3.0))]),
     "class method replaced": (_object_method, [_nothing, _swap_class_method]),
 }
 

@@ -51,6 +51,10 @@ def _same_object(source: Any, first_source: Any) -> Any:
     return loom_guards.SameObject(first_source, source)
 
 
+def _absent_key(source: Any, key: Any) -> Any:
+    return loom_guards.DictContains(source, key, present=False)
+
+
 def _length(source: Any, value: Any) -> Any:
     return loom_guards.Length(source, len(value))
 
@@ -69,20 +73,25 @@ CONSTRUCTORS = {
     "same_object": _same_object,
     "length": _length,
     "dict_keys": _dict_keys,
+    "absent_key": _absent_key,
 }
+
+#: Kinds of which one source can have several requests, one per value (``absent_key``: one per key).
+_ONE_PER_VALUE = frozenset({"absent_key"})
 
 
 class GuardCollector:
     """The requests made during one translation, deduplicated, in the order they were made."""
 
     def __init__(self) -> None:
-        self._requests: dict[tuple[str, Any], GuardRequest] = {}
+        self._requests: dict[tuple, GuardRequest] = {}
 
     def add(self, kind: str, source: Any, value: Any) -> None:
         """Record that the trace relied on ``kind`` of fact about ``source``'s value."""
         if kind not in CONSTRUCTORS:
             raise ValueError(f"unknown guard request kind {kind!r}")
-        self._requests.setdefault((kind, source), GuardRequest(kind, source, value))
+        key = (kind, source, value) if kind in _ONE_PER_VALUE else (kind, source)
+        self._requests.setdefault(key, GuardRequest(kind, source, value))
 
     @property
     def requests(self) -> list[GuardRequest]:

@@ -71,7 +71,12 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
     from .builder import wrap
 
     def instance(name: str) -> Any:
-        if instance_dict is None or name not in instance_dict:
+        if instance_dict is None:
+            return _MISSING
+        if name not in instance_dict:
+            if source is not None:
+                # The lookup goes on to the class; an instance attribute set later would shadow it.
+                tx.output.guards.add("absent_key", Attr(source, "__dict__"), name)
             return _MISSING
         return wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
 
@@ -108,12 +113,24 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
         return found
     if static is not _MISSING:
         return _descriptor(tx, view, name, static)
+    if view.real is not _MISSING and view.source is not None:
+        _guard_absent_from_classes(tx, view.cls, name)
     fallback = class_attribute(view.cls, "__getattr__")
     if fallback is not _MISSING and fallback is not _module_getattr():
         if not isinstance(fallback, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
         return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
+
+
+def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) -> None:
+    """``name`` is on no class of ``cls``'s MRO (the object's type is guarded): one written there later
+    would be found instead of the missing attribute or ``__getattr__``."""
+    from loom_guards import Attr, Const
+
+    for klass in cls.__mro__:
+        if klass.__module__ != "builtins":
+            tx.output.guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
 
 
 def _is_c_class(cls: type) -> bool:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError, missing_attribute
-from .attributes import class_attribute, resolve, view_of_real
+from .attributes import _MISSING, class_attribute, resolve, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
 from .iterators import SnapshotIterator
@@ -96,7 +96,18 @@ class NNModuleVariable(Variable):
             members = state.get(table)
             if members is not None and name in members:
                 return wrap(tx, members[name], self._child_source(table, name))
+        if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
+            self._guard_absent_from_tables(tx, name)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, state), name)
+
+    def _guard_absent_from_tables(self, tx: InstructionTranslator, name: str) -> None:
+        """A missing attribute: ``nn.Module.__getattr__`` would find a parameter, buffer or submodule
+        of that name registered later, so each table is guarded not to have it."""
+        from loom_guards import DictAttr
+
+        for table in ("_parameters", "_buffers", "_modules"):
+            if table in self.value.__dict__:
+                tx.output.guards.add("absent_key", DictAttr(self.source, table), name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
         """What attribute lookup needs to know about this module."""
