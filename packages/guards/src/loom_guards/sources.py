@@ -24,6 +24,8 @@ from typing import Any
 
 import torch
 
+from ._keyed import Keyed
+
 __all__ = [
     "Attr",
     "Builtin",
@@ -141,15 +143,12 @@ def closure_value(closure: Mapping[str, Any] | None, name: str) -> Any:
     return cell
 
 
-class Source:
+class Source(Keyed):
     """How a value is reached from a frame. Subclasses are immutable, hashable and comparable."""
 
-    __slots__ = ("_hash",)
+    __slots__ = ()
     #: relative cost of reading this source once its base is read (used to order checks)
     fetch_cost: int = 1
-
-    def _key(self) -> tuple:
-        raise NotImplementedError
 
     @property
     def base(self) -> Source | None:
@@ -199,26 +198,6 @@ class Source:
         """Read this (chained) source given the value of its base."""
         raise NotImplementedError
 
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            h = hash((type(self).__name__, self._key()))
-            object.__setattr__(self, "_hash", h)
-            return h
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self}>"

@@ -17,6 +17,7 @@ import types
 import weakref
 from typing import Any, ClassVar
 
+from .._keyed import Keyed
 from ..sources import Source
 
 _MAX_REPR = 80
@@ -109,36 +110,14 @@ class _Ref:
 _DEAD = object()
 
 
-class Guard:
+class Guard(Keyed):
     """Base class of every guard kind."""
 
-    __slots__ = ("__weakref__", "_hash")
+    __slots__ = ("__weakref__",)
     #: short name of the kind ("type", "id", "const", ...)
     kind: ClassVar[str] = "guard"
     #: cost class: cheaper classes run first (ties: shallower sources first, then insertion order)
     cost: ClassVar[int] = 5
-
-    # -- identity ---------------------------------------------------------------------------------
-    def _key(self) -> tuple:
-        raise NotImplementedError
-
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            h = hash((type(self).__name__, self._key()))
-            object.__setattr__(self, "_hash", h)
-            return h
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
 
     # -- what it guards ---------------------------------------------------------------------------
     @property
