@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import sympy
 import torch
 from torch.utils import _pytree as pytree
 
@@ -30,20 +31,22 @@ import triton.language as tl
 
 from loom_backends.triton import helpers
 from loom_backends.triton.helpers import libdevice
-from loom_backends.triton.runtime import reinterpret, restride
+from loom_backends.triton.runtime import launch_grid, reinterpret, restride
 
 empty_strided = torch.empty_strided
 """
 
 
-def _ints(values: Any) -> tuple[int, ...]:
-    out = []
-    for v in values:
-        i = symbols.static_int(v)
-        if i is None:
-            raise NotImplementedError("symbolic sizes in the wrapper")
-        out.append(i)
-    return tuple(out)
+def _size(value: Any) -> str:
+    """Host source for a size: an int, or an expression over the size symbols (``3*s0``)."""
+    i = symbols.static_int(value)
+    return str(i) if i is not None else symbols.texpr(value)
+
+
+def _sizes(values: Any) -> str:
+    """Host source for a tuple of sizes; ``(2, 3)`` exactly as Python prints a tuple of ints."""
+    items = [_size(v) for v in values]
+    return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 
 def _device(device: torch.device) -> str:
@@ -73,7 +76,7 @@ class WrapperCodegen:
         if view.is_whole_buffer():
             return view.buffer.name
         lay = view.layout
-        return f"reinterpret({view.buffer.name}, {_ints(lay.size)}, {_ints(lay.stride)}, {_ints([lay.offset])[0]})"
+        return f"reinterpret({view.buffer.name}, {_sizes(lay.size)}, {_sizes(lay.stride)}, {_size(lay.offset)})"
 
     def arg_text(self, value: Any) -> str:
         if isinstance(value, BufferView):
@@ -87,6 +90,8 @@ class WrapperCodegen:
             return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)
+        if isinstance(value, sympy.Expr):  # a size computed by the graph (s0 * 3)
+            return _size(value)
         if isinstance(value, float):
             return repr(value) if math.isfinite(value) else f'float("{value}")'
         if isinstance(value, torch.dtype):
@@ -125,7 +130,7 @@ class WrapperCodegen:
             lines.append(f"return [{', '.join(outputs)}]")
         else:
             lines.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
-        check = self._input_checks()
+        check = self._size_lines() + self._input_checks()
         device = self._cuda_device()
         if device is not None:  # launch on the graph's GPU whatever the current device is
             check = [f"with torch.cuda.device({device}):", *("    " + line for line in check + lines)]
@@ -149,12 +154,16 @@ class WrapperCodegen:
                 return node.device.index if node.device.index is not None else 0
         return None
 
+    def _size_lines(self) -> list[str]:
+        """Symbolic sizes (dynamic shapes): each size symbol, computed from the inputs of this call."""
+        return [f"{symbol.name} = {text}" for symbol, text in self.graph.sizevars.bound()]
+
     def _input_checks(self) -> list[str]:
         lines = []
         for buf in self.graph.inputs:
             if buf is None:
                 continue
-            stride = _ints(buf.layout.stride)
+            stride = _sizes(buf.layout.stride)
             lines.append(f"if {buf.name}.stride() != {stride}:")
             lines.append(f"    {buf.name} = restride({buf.name}, {stride})")
         return lines
@@ -175,17 +184,25 @@ class WrapperCodegen:
 
     def _alloc(self, buf: ComputedBuffer) -> str:
         lay = buf.layout
-        return f"{buf.name} = empty_strided({_ints(lay.size)}, {_ints(lay.stride)}, dtype={lay.dtype}, device={_device(lay.device)})"
+        return f"{buf.name} = empty_strided({_sizes(lay.size)}, {_sizes(lay.stride)}, dtype={lay.dtype}, device={_device(lay.device)})"
 
     def _kernel_lines(self, kernel: FusedKernel, src: KernelSource) -> list[str]:
         lines = [self._alloc(n) for n in kernel.nodes if n.name in src.outputs]
-        xnumel, rnumel = _ints([src.xnumel, src.rnumel])
-        if xnumel == 0:
+        xnumel, rnumel = symbols.static_int(src.xnumel), symbols.static_int(src.rnumel)
+        args = [*src.args, *(_size(e) for _, e in src.size_args)]
+        if xnumel is not None and rnumel is not None:  # static sizes: the launch is fixed now
+            if xnumel == 0:
+                return lines
+            cfg = launch_config(src.kind, xnumel, rnumel)
+            sizes = [str(xnumel)] + ([str(rnumel)] if kernel.is_reduction else [])
+            options = ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "num_warps" or not interpreting())
+            lines.append(f"{src.name}[{grid(xnumel, cfg['XBLOCK'])}]({', '.join([*args, *sizes])}, {options})")
             return lines
-        cfg = launch_config(src.kind, xnumel, rnumel)
-        sizes = [str(xnumel)] + ([str(rnumel)] if kernel.is_reduction else [])
-        options = ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "num_warps" or not interpreting())
-        lines.append(f"{src.name}[{grid(xnumel, cfg['XBLOCK'])}]({', '.join([*src.args, *sizes])}, {options})")
+        # symbolic sizes: block sizes and the grid follow the sizes of this call
+        x_text, r_text = _size(src.xnumel), _size(src.rnumel)
+        sizes = [x_text] + ([r_text] if kernel.is_reduction else [])
+        lines.append(f"grid_, cfg = launch_grid({src.kind!r}, {x_text}, {r_text})")
+        lines.append(f"{src.name}[grid_]({', '.join([*args, *sizes])}, **cfg)")
         return lines
 
     def _extern_lines(self, step: ExternStep) -> list[str]:
@@ -197,7 +214,7 @@ class WrapperCodegen:
         for out in call.outputs:
             lines.append(f"{out.name} = {call.name}" + "".join(f"[{i}]" for i in out.path))
             if self._read_by_kernel(out):
-                stride = _ints(out.layout.stride)
+                stride = _sizes(out.layout.stride)
                 lines.append(f"if {out.name}.stride() != {stride}:")
                 lines.append(f"    {out.name} = restride({out.name}, {stride})")
         return lines
