@@ -195,15 +195,30 @@ def test_aten_graph_from_make_fx_compiles_to_kernels():
         torch.testing.assert_close(compiled(x)[0], x.exp() * 2)
 
 
-def test_symbolic_floats_run_the_graph_through_aten(dynamic):
+def test_floats_computed_from_sizes_are_kernel_arguments(dynamic):
     def f(x):
-        return (x * (x.shape[0] / 3),)  # a SymFloat reaches the ATen graph
+        return (x * (x.shape[0] / 3) + x.shape[1] ** 0.5,)  # SymFloats: s0 / 3 and sqrt(s1)
 
-    compiled = compile_dynamic(dynamic, f, [torch.randn(4, 2)], {0: {0}})
-    check_sizes(compiled, f, lambda n: [torch.randn(n, 2)], sizes=(2, 6))
-    (graph,) = [g.compiled for g in compiled.graphs]
-    if graph.fallback_reason is not None:  # (if AOTAutograd keeps it a float, not a SymFloat, it compiles)
-        assert "Sym" in graph.fallback_reason
+    compiled = compile_dynamic(dynamic, f, [torch.randn(4, 2)], {0: {0, 1}})
+    check_sizes(compiled, f, lambda n: [torch.randn(n, n + 1)], sizes=(2, 6, 31))
+    (graph,) = graphs_compiled(compiled)
+    assert "f0 = s0 / 3" in graph.source and not graph.externs
+
+
+def test_a_size_the_inputs_do_not_give_runs_the_graph_through_aten():
+    from torch._dynamo.source import LocalSource
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv
+
+    env = ShapeEnv()
+    a, b = (env.create_symintnode(env.create_unspecified_symbol(n, LocalSource(f"n{n}"), DimDynamic.DYNAMIC), hint=n)
+            for n in (3, 4))  # fmt: skip
+    with FakeTensorMode(shape_env=env):
+        example = torch.empty(a * b)  # only the product of two symbols is known at run time
+    compiled = compile_graph(torch.fx.symbolic_trace(lambda x: (x * 2,)), [example])
+    assert "cannot be computed from the graph's inputs" in compiled.fallback_reason
+    x = torch.randn(10)
+    torch.testing.assert_close(compiled(x)[0], x * 2)
 
 
 # ------------------------------------------------------------------------------------------- training

@@ -10,6 +10,7 @@ scheduler groups into kernels.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import operator
 import threading
@@ -93,6 +94,7 @@ class GraphLowering:
         self._names: dict[str, int] = {}
         self._realized: dict[int, tuple[Pointwise, BufferView]] = {}
         self.sizevars = SizeVars()
+        self.host_scalars: list[HostScalar] = []  # floats computed from sizes at the start of each call
 
     # ------------------------------------------------------------------------------------- naming
     def new_name(self, prefix: str) -> str:
@@ -199,9 +201,23 @@ class GraphLowering:
                 return False  # e.g. a size read back from a tensor (unbacked): an extern call computes it
             self.env[node] = int(expr) if isinstance(expr, sympy.Integer) else expr
             return True
-        if isinstance(val, (torch.SymFloat, torch.SymBool)) and is_symbolic(val):
-            raise GraphUnsupported(f"symbolic {type(val).__name__} values ({node.target}) are not lowered")
+        if isinstance(val, torch.SymFloat) and is_symbolic(val):
+            self.env[node] = self._host_scalar(node)
+            return True
+        if isinstance(val, torch.SymBool) and is_symbolic(val):
+            raise GraphUnsupported(f"symbolic bools ({node.target}) are not lowered")
         return False
+
+    def _host_scalar(self, node: torch.fx.Node) -> sympy.Symbol:
+        """A float computed from sizes (``s0 / 3``, a batch norm's element count): the host computes it
+        once per call, before any step, and kernels take it as an argument (``f0``)."""
+        args, kwargs = pytree.tree_map(self._lookup, (node.args, node.kwargs))
+        for leaf in pytree.tree_leaves((args, kwargs)):
+            if not isinstance(leaf, (bool, int, float, sympy.Expr)):
+                raise GraphUnsupported(f"a symbolic float computed from {type(leaf).__name__} ({node.target})")
+        symbol = sympy.Symbol(f"f{len(self.host_scalars)}", real=True)
+        self.host_scalars.append(HostScalar(symbol, node.target, tuple(args), dict(kwargs)))
+        return symbol
 
     def _lower_output(self, node: torch.fx.Node) -> None:
         (result,) = node.args
@@ -423,6 +439,16 @@ def _stored_by_a_user(node: torch.fx.Node, depth: int = 0) -> bool:
         elif lookup(user.target) is None or fallback_reason(user.target) is not None:
             return True
     return False
+
+
+@dataclasses.dataclass(frozen=True)
+class HostScalar:
+    """``symbol = target(*args, **kwargs)``, computed by the host from sizes and other host scalars."""
+
+    symbol: sympy.Symbol
+    target: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
 
 
 class _RuntimeInput:

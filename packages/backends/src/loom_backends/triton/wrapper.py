@@ -9,6 +9,7 @@ the compiled graph.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import sympy
@@ -18,7 +19,7 @@ from torch.utils import _pytree as pytree
 from . import symbols
 from .codegen import KernelSource
 from .device import interpreting
-from .graph import ExternScalar, GraphLowering, _RuntimeInput
+from .graph import ExternScalar, GraphLowering, HostScalar, _RuntimeInput
 from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer, InputBuffer
 from .runtime import grid, launch_config
 from .scheduler import ExternStep, FusedKernel, Step
@@ -47,6 +48,17 @@ def _sizes(values: Any) -> str:
     """Host source for a tuple of sizes; ``(2, 3)`` exactly as Python prints a tuple of ints."""
     items = [_size(v) for v in values]
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+
+_HOST_OPERATORS = {
+    operator.truediv: "{0} / {1}",
+    operator.mul: "{0} * {1}",
+    operator.add: "{0} + {1}",
+    operator.sub: "{0} - {1}",
+    operator.neg: "-{0}",
+    operator.pow: "{0} ** {1}",
+    torch.sym_float: "float({0})",
+}
 
 
 def _device(device: torch.device) -> str:
@@ -155,8 +167,24 @@ class WrapperCodegen:
         return None
 
     def _size_lines(self) -> list[str]:
-        """Symbolic sizes (dynamic shapes): each size symbol, computed from the inputs of this call."""
-        return [f"{symbol.name} = {text}" for symbol, text in self.graph.sizevars.bound()]
+        """Symbolic sizes (dynamic shapes): each size symbol, computed from the inputs of this call, then
+        the floats computed from them."""
+        lines = [f"{symbol.name} = {text}" for symbol, text in self.graph.sizevars.bound()]
+        for scalar in self.graph.host_scalars:
+            lines.append(f"{scalar.symbol.name} = {self._scalar_text(scalar)}")
+        return lines
+
+    def _scalar_text(self, scalar: HostScalar) -> str:
+        def operand(v: Any) -> str:
+            text = self.arg_text(v)
+            return text if text.replace(".", "").replace("_", "").isalnum() else f"({text})"
+
+        template = _HOST_OPERATORS.get(scalar.target)
+        if template is not None and not scalar.kwargs:
+            return template.format(*(operand(a) for a in scalar.args))
+        fn = self.op_text(scalar.target) or self.const(scalar.target, "fn")
+        args = [self.arg_text(a) for a in scalar.args] + [f"{k}={self.arg_text(v)}" for k, v in scalar.kwargs.items()]
+        return f"{fn}({', '.join(args)})"
 
     def _input_checks(self) -> list[str]:
         lines = []

@@ -130,8 +130,8 @@ def expand_loader(value: TensorValue, shape: Sequence[sympy.Expr]) -> Callable[[
 def _meta(v: Any) -> Any:
     if isinstance(v, TensorValue):
         return torch.empty([1] * v.ndim, dtype=v.dtype, device="meta")
-    if isinstance(v, sympy.Expr):  # a size computed by the graph: promotes like a Python int
-        return 2
+    if isinstance(v, sympy.Expr):  # a size (or a float computed from sizes): promotes like a Python scalar
+        return 2 if v.is_integer else 2.0
     return v
 
 
@@ -211,7 +211,7 @@ def static_dim(value: TensorValue, dim: int) -> int:
 
 def is_size(value: Any) -> bool:
     """A symbolic size expression (dynamic shapes) where an int was expected."""
-    return isinstance(value, sympy.Expr) and not isinstance(value, sympy.Integer)
+    return isinstance(value, sympy.Expr) and not isinstance(value, sympy.Integer) and value.is_integer is True
 
 
 def sizevars() -> Any:

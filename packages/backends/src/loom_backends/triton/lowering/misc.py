@@ -55,6 +55,12 @@ def to_copy(x: TensorValue, *, dtype: torch.dtype | None = None, layout: Any = N
     return Pointwise(x.shape, target, x.device, lambda index: ops.convert(load(index), target), merge_origins(x.origins, ["to"]))
 
 
+@register_lowering(torch.ops.prims.convert_element_type.default)
+def convert_element_type(x: TensorValue, dtype: torch.dtype) -> Any:
+    """``prims.convert_element_type``: a conversion (decompositions of size arithmetic produce it)."""
+    return to_copy(x, dtype=dtype)
+
+
 @register_lowering(aten.clone.default, aten.lift_fresh_copy.default)
 def clone(x: TensorValue, *, memory_format: Any = None) -> Any:
     check_tensors(x)
