@@ -141,6 +141,24 @@ def test_a_view_that_cannot_be_lowered_symbolically_runs_through_aten(dynamic):
     assert graph.kernels and [e.op for e in graph.externs] == ["aten.diagonal.default"]  # that node only
 
 
+def test_slices_train_with_a_dynamic_size(dynamic):
+    def f(x):
+        return ((x[1:] * x[:-1]).sum(1) + x[:, 1:3].sum(1)[1:],)  # the backward writes slices back (slice_scatter)
+
+    x = torch.randn(4, 5, requires_grad=True)
+    compiled = compile_dynamic(dynamic, f, [x], {0: {0}})
+    for n in (2, 7, 40):
+        ours, theirs = torch.randn(n, 5, requires_grad=True), None
+        theirs = ours.detach().clone().requires_grad_(True)
+        (out,), (want,) = compiled(ours), f(theirs)
+        torch.testing.assert_close(out, want)
+        out.sum().backward()
+        want.sum().backward()
+        torch.testing.assert_close(ours.grad, theirs.grad)
+    graphs_compiled(compiled)
+    assert not compiled.externs, compiled.externs
+
+
 def test_symbolic_int_inputs(dynamic):
     def f(x, n):
         return (x.view(n, -1) * n).sum(1) + torch.arange(n)

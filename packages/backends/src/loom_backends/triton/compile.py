@@ -63,6 +63,8 @@ class TritonGraph:
     kernels: list[KernelInfo] = field(default_factory=list)
     externs: list[ExternInfo] = field(default_factory=list)
     fallback_reason: str | None = None  # set when the whole graph runs through ATen instead
+    # Over symbolic sizes (dynamic shapes): how the host computes each size symbol, e.g. "s0 = arg0.shape[0]"
+    symbolic_sizes: tuple[str, ...] = ()
 
     def __call__(self, *args: Any) -> Any:
         return self.call(*args)
@@ -70,7 +72,8 @@ class TritonGraph:
     def __repr__(self) -> str:
         if self.fallback_reason:
             return f"<TritonGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
-        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls>"
+        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
+        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
 
 
 def _kernel_info(kernel: FusedKernel, src: KernelSource, graph: GraphLowering) -> KernelInfo:
@@ -146,7 +149,8 @@ def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> 
     module = load_module(source)
     call = module.make_call(*wrapper.constants)
     externs = [ExternInfo(s.call.name, s.call.op_name, s.call.reason) for s in steps if isinstance(s, ExternStep)]
-    return TritonGraph(kind, call, source, str(module_path(source)), infos, externs)
+    sizes = tuple(f"{symbol.name} = {text}" for symbol, text in graph.sizevars.bound())
+    return TritonGraph(kind, call, source, str(module_path(source)), infos, externs, symbolic_sizes=sizes)
 
 
 _logging_configured = False

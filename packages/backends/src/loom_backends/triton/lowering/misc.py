@@ -262,6 +262,37 @@ def cat(tensors: Sequence[TensorValue], dim: int = 0) -> Any:
     return Pointwise(tuple(shape), dtype, device, fn, merge_origins(*[p.origins for p in parts], ["cat"]))
 
 
+@register_lowering(aten.slice_scatter.default)
+def slice_scatter(x: TensorValue, src: TensorValue, dim: int = 0, start: Any = None, end: Any = None, step: int = 1) -> Any:
+    """``x`` with ``src`` written over ``x[start:end]`` along ``dim``: a masked select, no scatter needed
+    (the backward of a slice produces it; bounds may be symbolic sizes, as for ``slice``)."""
+    from .views import _normalize_slice, _symbolic_slice
+
+    device = check_tensors(x, src)
+    if step != 1:
+        raise Unsupported("slice_scatter with a step")
+    (d,) = dims(dim, x.ndim)
+    size = symbols.static_int(x.shape[d])
+    if size is not None and all(v is None or isinstance(v, int) for v in (start, end)):
+        begin, length = _normalize_slice(size, start, end, step)
+    else:
+        begin, length = _symbolic_slice(x.shape[d], start, end, step)
+    load_x, load_s = x.loader(), src.loader()
+    dtype = x.dtype
+
+    def fn(index: Index) -> Any:
+        inside = _in_range(index[d], begin, symbols.as_expr(begin) + length)
+        local = [i - begin if j == d else i for j, i in enumerate(index)]
+
+        def body() -> Any:
+            v = load_s(local)
+            return ops.to_dtype(v, dtype) if src.dtype != dtype else v
+
+        return ops.where(inside, ops.masked(inside, body, 0, dtype), load_x(index))
+
+    return Pointwise(x.shape, dtype, device, fn, merge_origins(x.origins, src.origins, ["slice_scatter"]))
+
+
 # --------------------------------------------------------------------------------------- gathers
 def _index_dtype_ok(index: TensorValue) -> None:
     if index.dtype not in (torch.int64, torch.int32):
