@@ -382,6 +382,11 @@ def run_dynamic(name: str, factory: Callable[[], tuple[nn.Module, list[torch.Ten
         errors.append(float((out.detach().float() - want.detach().float()).abs().max()))
         errors += [float((a.grad - b.grad).abs().max()) for a, b in zip(ours, theirs) if a.grad is not None]
         shapes.append("x".join(str(s) for s in variant[0].shape))
+    compiled_params = dict(fn._orig_mod.named_parameters()) if hasattr(fn, "_orig_mod") else {}
+    for pname, p in reference.named_parameters():  # gradients accumulated over the three steps
+        q = compiled_params.get(pname)
+        if q is not None and p.grad is not None and q.grad is not None:
+            errors.append(float((q.grad - p.grad).abs().max()))
     graphs = [g for compiled in artifacts for g in compiled.graphs]
     row: dict[str, Any] = {
         "model": name,
