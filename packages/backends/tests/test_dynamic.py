@@ -98,6 +98,29 @@ def test_softmax_and_layer_norm_over_static_last_dim_with_dynamic_batch(dynamic)
     assert len(graph.kernels) <= 3
 
 
+def test_softmax_and_layer_norm_over_a_dynamic_last_dim(dynamic):
+    def f(x):
+        return torch.softmax(x, -1), F.layer_norm(x, x.shape[-1:])
+
+    compiled = compile_dynamic(dynamic, f, [torch.randn(3, 4)], {0: {0, 1}})
+    shapes = {2: (2, 3), 9: (9, 27), 3: (3, 700)}  # 700: more than one RBLOCK (512) per row
+    check_sizes(compiled, f, lambda n: [torch.randn(*shapes[n])], sizes=tuple(shapes), atol=1e-5, rtol=1e-4)
+    (graph,) = graphs_compiled(compiled)
+    assert {k.kind for k in graph.kernels} == {"reduction"}  # rows of unknown length: looped
+
+
+def test_transposed_inputs_and_two_dynamic_sizes_broadcast(dynamic):
+    def f(x, y):
+        return (x.unsqueeze(-1) + y).amax(-1) + x.sum(0)
+
+    compiled = compile_dynamic(dynamic, f, [torch.randn(4, 3).t(), torch.randn(5)], {0: {0, 1}, 1: {0}})
+    for (n, m), k in (((2, 3), 4), ((6, 5), 700)):
+        for x in (torch.randn(m, n).t(), torch.randn(n, m)):  # the compiled strides, and others (copied)
+            y = torch.randn(k)
+            torch.testing.assert_close(compiled(x, y), f(x, y))
+    graphs_compiled(compiled)
+
+
 # ------------------------------------------------------------------------------------------------ views
 def test_views_with_symbolic_sizes(dynamic):
     def f(x):
