@@ -19,6 +19,9 @@ mean nothing) it reports, per model and graph:
   run with ``cpu_backend="triton"`` and stopped after fusion, since Triton cannot compile for the CPU
   here) -- the like-for-like figure -- and the C++ kernels it really generates for the CPU (its C++
   backend also fuses loops over different reduction dims, which a Triton kernel cannot).
+With dynamic shapes (``torch.compile(dynamic=True)``), per model: how many compiles three input sizes
+took, loom's kernels for the graphs over symbolic sizes against the static graphs', whether any graph
+fell back to ATen, and the error against eager at each size (``--no-dynamic`` skips it).
 Results are printed as tables and written to ``tools/bench/out/backends_bench.json``.
 """
 
@@ -167,7 +170,7 @@ def unfused_bytes(gm: torch.fx.GraphModule) -> int:
     return total
 
 
-def compile_with_loom(module: nn.Module) -> tuple[Callable[..., Any], list[Any]]:
+def compile_with_loom(module: nn.Module, dynamic: bool = False) -> tuple[Callable[..., Any], list[Any]]:
     import loom_backends
 
     compiled: list[Any] = []
@@ -178,7 +181,7 @@ def compile_with_loom(module: nn.Module) -> tuple[Callable[..., Any], list[Any]]
         return fn
 
     torch._dynamo.reset()
-    return torch.compile(module, backend=backend, dynamic=False), compiled
+    return torch.compile(module, backend=backend, dynamic=dynamic), compiled
 
 
 @contextlib.contextmanager
@@ -337,6 +340,69 @@ def run_pattern(name: str, fn: Callable[..., torch.Tensor], inputs: list[torch.T
     return row
 
 
+# Dynamic shapes: which dims of each model's input vary (a tuple: dims that keep equal sizes, like H and W,
+# so that TorchDynamo's duck sizing gives them one symbol).
+DYNAMIC_DIMS: dict[str, list[Any]] = {"mlp": [0], "block": [0, 1], "convnet": [0, (2, 3)], "gpt2": [0, 1]}
+
+
+def dynamic_variants(name: str, inputs: list[torch.Tensor]) -> list[list[torch.Tensor]]:
+    """The model's input at three other sizes: batch ``b//2 + 1``, ``b + 3``, ``b + 1`` and sequence
+    (or image side) ``t//2 + 1``, ``t - 1``, ``t - 2`` (never 0 or 1, which PyTorch specialises, and
+    shorter than the model's own: a sequence as long as the block's mask is another case for TorchDynamo,
+    which guards on it when it slices the mask)."""
+    x = inputs[0]
+    variants = []
+    for batch, other in ((lambda b: b // 2 + 1, lambda t: t // 2 + 1), (lambda b: b + 3, lambda t: t - 1),
+                         (lambda b: b + 1, lambda t: t - 2)):  # fmt: skip
+        shape = list(x.shape)
+        for k, dims in enumerate(DYNAMIC_DIMS[name]):
+            for d in dims if isinstance(dims, tuple) else (dims,):
+                shape[d] = max(2, (batch if k == 0 else other)(shape[d]))
+        if x.is_floating_point():
+            variants.append([torch.randn(*shape, device=x.device, dtype=x.dtype)])
+        else:
+            variants.append([torch.randint(0, int(x.max()) + 1, shape, device=x.device, dtype=x.dtype)])
+    return variants
+
+
+def run_dynamic(name: str, factory: Callable[[], tuple[nn.Module, list[torch.Tensor]]]) -> dict[str, Any]:
+    """``dynamic=True``: compiled at the first size, then a training step at each of three sizes."""
+    torch.manual_seed(0)
+    module, inputs = factory()
+    module = module.to(DEVICE)
+    fn, artifacts = compile_with_loom(copy.deepcopy(module), dynamic=True)
+    reference = copy.deepcopy(module)
+    errors, shapes = [], []
+    started = time.perf_counter()
+    for variant in dynamic_variants(name, inputs):
+        ours, theirs = make_inputs(variant), make_inputs(variant)
+        out, want = fn(*ours), reference(*theirs)
+        out.float().sum().backward()
+        want.float().sum().backward()
+        errors.append(float((out.detach().float() - want.detach().float()).abs().max()))
+        errors += [float((a.grad - b.grad).abs().max()) for a, b in zip(ours, theirs) if a.grad is not None]
+        shapes.append("x".join(str(s) for s in variant[0].shape))
+    compiled_params = dict(fn._orig_mod.named_parameters()) if hasattr(fn, "_orig_mod") else {}
+    for pname, p in reference.named_parameters():  # gradients accumulated over the three steps
+        q = compiled_params.get(pname)
+        if q is not None and p.grad is not None and q.grad is not None:
+            errors.append(float((q.grad - p.grad).abs().max()))
+    graphs = [g for compiled in artifacts for g in compiled.graphs]
+    row: dict[str, Any] = {
+        "model": name,
+        "sizes": ", ".join(shapes),
+        "compiles": len(artifacts),
+        "loom_kernels_dynamic": sum(len(g.kernels) for g in graphs),
+        "symbolic_graphs": sum(1 for g in graphs if getattr(g.compiled, "symbolic_sizes", ())),
+        "fallbacks": sum(1 for g in graphs if getattr(g.compiled, "fallback_reason", None)),
+        "max_abs_err": max(errors),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    if GPU:
+        row["loom_dynamic_ms"] = bench_ms(train_step(fn, make_inputs(inputs)))
+    return row
+
+
 class _Fn(nn.Module):
     def __init__(self, fn: Callable[..., torch.Tensor]) -> None:
         super().__init__()
@@ -370,6 +436,7 @@ def main() -> int:
     parser.add_argument("--patterns", nargs="*", default=None, help="kernel patterns (default: all)")
     parser.add_argument("--no-inductor", action="store_true", help="skip inductor (it compiles slowly on a CPU)")
     parser.add_argument("--small", action="store_true", help="small sizes even on a GPU")
+    parser.add_argument("--no-dynamic", action="store_true", help="skip the dynamic-shapes runs")
     args = parser.parse_args()
     torch.set_num_threads(1)
     small = args.small or not GPU
@@ -382,6 +449,17 @@ def main() -> int:
             model_rows.append(run_model(name, models(small)[name], inductor))
         except ImportError as err:  # transformers missing
             print(f"skipping {name}: {err}", file=sys.stderr)
+    dynamic_rows = []
+    if not args.no_dynamic:
+        for name in args.models:
+            try:
+                dynamic_rows.append(run_dynamic(name, models(small)[name]))
+            except ImportError as err:
+                print(f"skipping dynamic {name}: {err}", file=sys.stderr)
+    static_kernels = {r["model"]: r["loom_kernels"] for r in model_rows}
+    for r in dynamic_rows:
+        r["loom_kernels_static"] = static_kernels.get(r["model"])
+        r["loom_ms"] = next((m.get("loom_ms") for m in model_rows if m["model"] == r["model"]), None)
     pattern_rows = []
     for name, (fn, inputs) in kernel_patterns(small).items():
         if args.patterns is None or name in args.patterns:
@@ -401,6 +479,11 @@ def main() -> int:
                 [g for g in per_graph if g["model"] == r["model"]][i]["inductor_triton_kernels"] = count
     print(table(per_graph, ["model", "kind", "loom_kernels", "inductor_triton_kernels", "externs", "fused_bytes",
                             "unfused_bytes", "fallback"]))  # fmt: skip
+    if dynamic_rows:
+        print("\ndynamic shapes (torch.compile(dynamic=True): one compile over symbolic sizes, a training step per size)")
+        print(table(dynamic_rows, ["model", "sizes", "compiles", "loom_kernels_static", "loom_kernels_dynamic",
+                                   "symbolic_graphs", "fallbacks", "max_abs_err", "seconds", "loom_ms",
+                                   "loom_dynamic_ms"]))  # fmt: skip
     print("\nkernel patterns (inference)")
     print(table(pattern_rows, ["pattern", "loom_kernels", "inductor_triton_kernels", "fused_bytes",
                                "eager_ms", "loom_ms", "inductor_ms", "loom_vs_inductor"]))  # fmt: skip
@@ -408,7 +491,7 @@ def main() -> int:
         ratios = [r["loom_vs_inductor"] for r in pattern_rows if "loom_vs_inductor" in r]
         print(f"\nloom / inductor time per kernel pattern: median {statistics.median(ratios):.2f}")
     OUT.mkdir(parents=True, exist_ok=True)
-    result = {"device": DEVICE, "small": small, "models": model_rows, "patterns": pattern_rows}
+    result = {"device": DEVICE, "small": small, "models": model_rows, "dynamic": dynamic_rows, "patterns": pattern_rows}
     (OUT / "backends_bench.json").write_text(json.dumps(result, indent=2, default=str))
     print(f"\nwritten to {OUT / 'backends_bench.json'}")
     return 0

@@ -165,3 +165,51 @@ def check_aten(fn, *inputs, externs=0, exact_float=False):
 @pytest.fixture
 def check():
     return types.SimpleNamespace(aten=check_aten, compile=compile_aten, same=assert_same)
+
+
+# ------------------------------------------------------------------------------------------------
+# Dynamic shapes: graphs over symbolic sizes, as loom's translator hands them to a backend.
+
+
+def symbolic_inputs(inputs, dims, ints=()):
+    """FakeTensors (and SymInts) for ``inputs`` in a fresh ShapeEnv: ``dims[i]`` are the dynamic dims
+    of tensor ``i``; ``ints`` the positions of int inputs that become SymInts. Like the translator,
+    sizes 0 and 1 stay static (the ShapeEnv specialises them)."""
+    from torch._dynamo.source import LocalSource
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
+
+    env = ShapeEnv()
+    mode = FakeTensorMode(shape_env=env)
+    out = []
+    for i, x in enumerate(inputs):
+        source = LocalSource(f"arg{i}")
+        if isinstance(x, torch.Tensor):
+            dynamic = set(dims.get(i, ()))
+            context = StatelessSymbolicContext(
+                dynamic_sizes=[DimDynamic.DYNAMIC if d in dynamic else DimDynamic.STATIC for d in range(x.dim())],
+                constraint_sizes=[None] * x.dim(),
+            )
+            out.append(mode.from_tensor(x, symbolic_context=context, source=source))
+        elif i in ints:
+            out.append(env.create_symintnode(env.create_unspecified_symbol(x, source, DimDynamic.DYNAMIC), hint=x, source=source))
+        else:
+            out.append(x)
+    return out
+
+
+def dynamic_graph(fn_or_module, inputs, dims, ints=()):
+    """``(gm, example_inputs)``: ``fn_or_module`` traced by FX, its placeholders over symbolic sizes."""
+    tracer = torch.fx.Tracer()
+    tracer.proxy_buffer_attributes = True  # so that a buffer can be sliced to a symbolic size
+    graph = tracer.trace(fn_or_module)
+    gm = torch.fx.GraphModule(tracer.root, graph)
+    example = symbolic_inputs(inputs, dims, ints)
+    for node, value in zip([n for n in gm.graph.nodes if n.op == "placeholder"], example):
+        node.meta["val"] = value
+    return gm, example
+
+
+@pytest.fixture
+def dynamic():
+    return types.SimpleNamespace(inputs=symbolic_inputs, graph=dynamic_graph)

@@ -81,3 +81,11 @@ def test_embedding_of_a_computed_table_fuses(check):
 
     compiled = check.aten(fn, torch.randn(7, 3), torch.tensor([6, 0, 2]))
     assert len(compiled.kernels) == 1
+
+
+@pytest.mark.parametrize("dim, start, end", [(0, 1, 3), (1, None, 2), (1, -3, 9223372036854775807)])
+def test_slice_scatter(dim, start, end, check):
+    x = torch.randn(4, 5)
+    src = aten.slice.Tensor(torch.randn(4, 5), dim, start, end)
+    compiled = check.aten(lambda a, b: aten.slice_scatter.default(a, b, dim, start, end), x, src)
+    assert len(compiled.kernels) == 1

@@ -110,17 +110,6 @@ def test_runtime_scalar_inputs_reach_extern_calls(check):
     torch.testing.assert_close(compiled(x, 5), x.exp() * 5)
 
 
-def test_symbolic_shapes_run_the_graph_through_aten():
-    from torch.fx.experimental.proxy_tensor import make_fx
-
-    gm = make_fx(lambda x: (torch.exp(x) * 2,), tracing_mode="symbolic")(torch.randn(4, 3))
-    example = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
-    compiled = compile_graph(gm, example)
-    assert compiled.fallback_reason is not None and "symbolic" in compiled.fallback_reason
-    x = torch.randn(7, 3)
-    torch.testing.assert_close(compiled(x)[0], x.exp() * 2)
-
-
 def test_input_with_other_strides_than_compiled_for_is_restrided():
     compiled = compile_graph(_graph(), [torch.randn(4, 6)])
     x = torch.randn(6, 4).t()  # same shape, transposed strides

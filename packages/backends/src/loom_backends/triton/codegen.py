@@ -22,6 +22,7 @@ from .device import interpreting
 from .ir import Buffer, ComputedBuffer, ReductionLoops
 from .ops import use
 from .scheduler import FusedKernel
+from .sizevars import size_arg_order
 from .symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype
 
@@ -74,6 +75,8 @@ class KernelSource:
     xnumel: Any
     rnumel: Any
     needs_int64: bool
+    # (name, size expression) of the size arguments passed after the buffers (dynamic shapes)
+    size_args: list[tuple[str, Any]] = field(default_factory=list)
 
 
 def _downcast(text: str, dtype: torch.dtype) -> str:
@@ -111,6 +114,7 @@ class KernelCodegen:
         self.counter = itertools.count()
         self.mask_stack: list[Var] = []
         self.indirect: dict[sympy.Symbol, Var] = {}
+        self.size_args: dict[str, sympy.Expr] = {}  # kernel argument name -> the size expression it is
         self.needs_int64 = self._needs_int64()
         self.outer = Scope(None, [])
         self.sections: list[tuple[str, Any]] = [("lines", self.outer.lines)]
@@ -165,11 +169,29 @@ class KernelCodegen:
                 shape |= self.indirect[s].shape
         return frozenset(shape)
 
+    def _sizes_in(self, expr: sympy.Expr) -> sympy.Expr:
+        """``expr`` with its size symbols (dynamic shapes) made kernel arguments: a plain symbol is
+        passed as itself (``s0``); a ``min``/``max`` of sizes is computed by the host and passed as
+        ``ks0``. Returns ``expr`` in terms of those arguments."""
+        hoisted: dict[Any, Any] = {}
+        for atom in expr.atoms(sympy.Min, sympy.Max):
+            name = next((n for n, e in self.size_args.items() if e == atom), None)
+            if name is None:
+                name = f"ks{sum(1 for n in self.size_args if n.startswith('ks'))}"
+                self.size_args[name] = atom
+            hoisted[atom] = symbols.sym(name)
+        expr = expr.xreplace(hoisted) if hoisted else expr
+        for s in expr.free_symbols:
+            if s not in (XINDEX, RINDEX) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
+                self.size_args[s.name] = s  # type: ignore[attr-defined]
+        return expr
+
     def index_text(self, expr: sympy.Expr) -> str:
         names: dict[Any, str] = {}
+        expr = self._sizes_in(expr)
         atoms = sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a)))
         for atom in atoms:
-            free = atom.free_symbols
+            free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]
             if free == {XINDEX}:
                 names[atom] = self._index_var(atom, "x", self.outer)
             elif free == {RINDEX}:
@@ -226,6 +248,8 @@ class KernelCodegen:
         return value
 
     def constant(self, value: Any, dtype: torch.dtype) -> Var:
+        if isinstance(value, sympy.Basic):  # a size computed by the graph (dynamic shapes)
+            return self.index_expr(value, dtype)
         return self._literal(value, dtype)
 
     def index_expr(self, expr: sympy.Expr, dtype: torch.dtype) -> Var:
@@ -233,7 +257,10 @@ class KernelCodegen:
         if isinstance(expr, sympy.Integer):
             return self._literal(int(expr), dtype)
         reg = register_dtype(dtype)
-        return self.cse(f"({self.index_text(expr)}).to({TRITON_DTYPES[reg]})", dtype, self._shape_of_expr(expr))
+        shape = self._shape_of_expr(expr)
+        if not shape:  # only sizes: a scalar (tl.full also takes a size Triton specialised to a constant)
+            return self.cse(f"tl.full([], {self.index_text(expr)}, {TRITON_DTYPES[reg]})", dtype, shape)
+        return self.cse(f"({self.index_text(expr)}).to({TRITON_DTYPES[reg]})", dtype, shape)
 
     def to_dtype(self, x: Var, dtype: torch.dtype, exact: bool = False) -> Var:
         if x.dtype == dtype:
@@ -270,7 +297,8 @@ class KernelCodegen:
 
     def indirect_indexing(self, x: Var, size: sympy.Expr) -> sympy.Symbol:
         x = self._materialize(x)
-        wrapped = self.cse(f"tl.where({x} < 0, {x} + {symbols.texpr(size)}, {x})", x.dtype, x.shape)
+        size_text = symbols.texpr(self._sizes_in(symbols.as_expr(size)))
+        wrapped = self.cse(f"tl.where({x} < 0, {x} + {size_text}, {x})", x.dtype, x.shape)
         symbol = sympy.Symbol(wrapped.name, integer=True)
         self.indirect[symbol] = wrapped
         return symbol
@@ -448,7 +476,8 @@ class KernelCodegen:
 
     def _assemble(self) -> KernelSource:
         k = self.kernel
-        params = [*self.in_args, *self.out_args, "xnumel"] + (["rnumel"] if k.is_reduction else [])
+        sizes = sorted(self.size_args, key=size_arg_order)
+        params = [*self.in_args, *self.out_args, *sizes, "xnumel"] + (["rnumel"] if k.is_reduction else [])
         lines = [
             "@triton.jit",
             f"def {self.name}({', '.join(params)}, XBLOCK: tl.constexpr"
@@ -480,7 +509,7 @@ class KernelCodegen:
         kind = "pointwise" if not k.is_reduction else ("persistent_reduction" if self.persistent else "reduction")
         return KernelSource(
             self.name, "\n".join(lines) + "\n", [*self.in_args, *self.out_args], list(self.out_args), kind,
-            k.xnumel, k.rnumel, self.needs_int64,
+            k.xnumel, k.rnumel, self.needs_int64, [(n, self.size_args[n]) for n in sizes],
         )  # fmt: skip
 
 

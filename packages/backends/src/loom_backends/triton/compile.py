@@ -14,7 +14,7 @@ from . import device, symbols
 from .codegen import KernelCodegen, KernelSource, fused_ops, kernel_name
 from .config import config
 from .graph import GraphLowering, GraphUnsupported
-from .ir import Buffer, ComputedBuffer
+from .ir import ComputedBuffer
 from .runtime import load_module, module_path
 from .scheduler import ExternStep, FusedKernel, Scheduler
 from .wrapper import WrapperCodegen
@@ -37,6 +37,10 @@ class KernelInfo:
     bytes_written: int
     xnumel: int
     rnumel: int
+    # Over symbolic sizes (dynamic shapes) the numbers above are at the traced sizes; these say what the
+    # kernel really iterates over, e.g. "3*s0" (for static sizes, the same numbers as text).
+    xnumel_expr: str = ""
+    rnumel_expr: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ class TritonGraph:
     kernels: list[KernelInfo] = field(default_factory=list)
     externs: list[ExternInfo] = field(default_factory=list)
     fallback_reason: str | None = None  # set when the whole graph runs through ATen instead
+    # Over symbolic sizes (dynamic shapes): how the host computes each size symbol, e.g. "s0 = arg0.shape[0]"
+    symbolic_sizes: tuple[str, ...] = ()
 
     def __call__(self, *args: Any) -> Any:
         return self.call(*args)
@@ -66,15 +72,19 @@ class TritonGraph:
     def __repr__(self) -> str:
         if self.fallback_reason:
             return f"<TritonGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
-        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls>"
+        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
+        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
 
 
-def _nbytes(buf: Buffer) -> int:
-    return int(symbols.static_int(buf.nbytes()) or 0)
-
-
-def _kernel_info(kernel: FusedKernel, src: KernelSource, buffers: dict[str, Buffer]) -> KernelInfo:
+def _kernel_info(kernel: FusedKernel, src: KernelSource, graph: GraphLowering) -> KernelInfo:
     reads = [n for n in src.args if n not in src.outputs]
+
+    def at_traced_sizes(expr: Any) -> int:  # symbolic sizes: the value at the sizes that were traced
+        return int(graph.sizevars.hint(expr) or 0)
+
+    def nbytes(name: str) -> int:
+        return at_traced_sizes(graph.buffers[name].nbytes())
+
     return KernelInfo(
         name=src.name,
         kind=src.kind,
@@ -82,10 +92,12 @@ def _kernel_info(kernel: FusedKernel, src: KernelSource, buffers: dict[str, Buff
         ops=fused_ops(kernel),
         buffers=tuple(n.name for n in kernel.nodes),
         stored=tuple(src.outputs),
-        bytes_read=sum(_nbytes(buffers[n]) for n in reads),
-        bytes_written=sum(_nbytes(buffers[n]) for n in src.outputs),
-        xnumel=int(symbols.static_int(src.xnumel) or 0),
-        rnumel=int(symbols.static_int(src.rnumel) or 1),
+        bytes_read=sum(nbytes(n) for n in reads),
+        bytes_written=sum(nbytes(n) for n in src.outputs),
+        xnumel=at_traced_sizes(src.xnumel),
+        rnumel=at_traced_sizes(src.rnumel) or 1,
+        xnumel_expr=symbols.texpr(src.xnumel),
+        rnumel_expr=symbols.texpr(src.rnumel),
     )
 
 
@@ -130,14 +142,15 @@ def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> 
         name = kernel_name(step, len(sources), persistent)
         src = KernelCodegen(step, name, graph.buffers, persistent).generate()
         sources[position] = src
-        infos.append(_kernel_info(step, src, graph.buffers))
+        infos.append(_kernel_info(step, src, graph))
     wrapper = WrapperCodegen(graph, steps, sources, kind)
     source = wrapper.generate()
     _log_output_code(kind, source)
     module = load_module(source)
     call = module.make_call(*wrapper.constants)
     externs = [ExternInfo(s.call.name, s.call.op_name, s.call.reason) for s in steps if isinstance(s, ExternStep)]
-    return TritonGraph(kind, call, source, str(module_path(source)), infos, externs)
+    sizes = tuple(f"{symbol.name} = {text}" for symbol, text in graph.sizevars.bound())
+    return TritonGraph(kind, call, source, str(module_path(source)), infos, externs, symbolic_sizes=sizes)
 
 
 _logging_configured = False

@@ -10,6 +10,7 @@ scheduler groups into kernels.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import operator
 import threading
@@ -39,6 +40,8 @@ from .ir import (
     contiguous_strides,
 )
 from .ops import record
+from .sizevars import SizeVars, SymbolicSizeError, is_symbolic, tensor_is_symbolic
+from .symbols import Expr
 
 log = logging.getLogger("loom.triton")
 _state = threading.local()
@@ -90,6 +93,8 @@ class GraphLowering:
         self.current_node: torch.fx.Node | None = None
         self._names: dict[str, int] = {}
         self._realized: dict[int, tuple[Pointwise, BufferView]] = {}
+        self.sizevars = SizeVars()
+        self.host_scalars: list[HostScalar] = []  # floats computed from sizes at the start of each call
 
     # ------------------------------------------------------------------------------------- naming
     def new_name(self, prefix: str) -> str:
@@ -109,27 +114,55 @@ class GraphLowering:
     # ---------------------------------------------------------------------------------------- walk
     def run(self) -> GraphLowering:
         with self.activate():
+            try:
+                self._bind_sizes()
+            except SymbolicSizeError as err:
+                raise GraphUnsupported(str(err)) from err
             for node in self.gm.graph.nodes:
                 self.current_node = node
                 getattr(self, f"_lower_{node.op}")(node)
             self.current_node = None
         return self
 
+    def _bind_sizes(self) -> None:
+        """Name the size symbols of the inputs and say how the host computes each from them."""
+        sv = self.sizevars
+        found: list[tuple[Expr, str]] = []
+        for position, example in enumerate(self.example_inputs):
+            if isinstance(example, torch.Tensor) and tensor_is_symbolic(example):
+                sv.attach(example)
+                for d, size in enumerate(example.shape):
+                    found.append((sv.expr(size), f"arg{position}.shape[{d}]"))
+                for d, stride in enumerate(example.stride()):
+                    found.append((sv.expr(stride), f"arg{position}.stride({d})"))
+            elif is_symbolic(example):
+                if not isinstance(example, torch.SymInt):
+                    raise GraphUnsupported(f"symbolic {type(example).__name__} inputs are not lowered")
+                sv.attach(example)
+                found.append((sv.expr(example), f"arg{position}"))
+        for expr, text in found:
+            sv.bind(expr, text)
+        for expr, text in found:
+            sv.bind_multiple(expr, text)
+        if sv.dynamic:
+            sv.freeze()
+
     def _lower_placeholder(self, node: torch.fx.Node) -> None:
         position = len(self.inputs)
         example = self.example_inputs[position]
         if isinstance(example, torch.Tensor):
-            if any(not isinstance(s, int) for s in example.shape) or any(
-                not isinstance(s, int) for s in example.stride()
-            ):
-                raise GraphUnsupported("symbolic shapes are not lowered yet (issue 9)")
-            buf = InputBuffer(f"arg{position}", Layout.of_tensor(example), position=position)
+            sv = self.sizevars
+            layout = Layout(
+                sv.exprs(example.shape), sv.exprs(example.stride()), sympy.Integer(0), example.dtype, example.device
+            )
+            buf = InputBuffer(f"arg{position}", layout, position=position)
             self.buffers[buf.name] = buf
             self.inputs.append(buf)
             self.env[node] = BufferView(buf, buf.layout)
+        elif isinstance(example, torch.SymInt):
+            self.inputs.append(None)
+            self.env[node] = self.sizevars.value(example)
         else:
-            if isinstance(example, torch.SymInt):
-                raise GraphUnsupported("symbolic int inputs are not lowered yet (issue 9)")
             self.inputs.append(None)
             self.env[node] = _RuntimeInput(position)
 
@@ -150,12 +183,41 @@ class GraphLowering:
         raise GraphUnsupported("call_method nodes: the triton backend takes ATen graphs (through AOTAutograd)")
 
     def _lower_call_function(self, node: torch.fx.Node) -> None:
+        if self.sizevars.dynamic and self._lower_size_arithmetic(node):
+            return
         args, kwargs = pytree.tree_map(self._lookup, (node.args, node.kwargs))
         if node.target is operator.getitem:
             self.env[node] = args[0][args[1]]
             return
         self.env[node] = self.lower_op(node.target, args, kwargs)
         self._maybe_realize_on_reuse(node)
+
+    def _lower_size_arithmetic(self, node: torch.fx.Node) -> bool:
+        """A node computing a size (``sym_size``, ``s0 * 3``): its value is the expression its meta holds."""
+        val = node.meta.get("val")
+        if isinstance(val, torch.SymInt):
+            expr = self.sizevars.try_expr(val)
+            if expr is None:
+                return False  # e.g. a size read back from a tensor (unbacked): an extern call computes it
+            self.env[node] = int(expr) if isinstance(expr, sympy.Integer) else expr
+            return True
+        if isinstance(val, torch.SymFloat) and is_symbolic(val):
+            self.env[node] = self._host_scalar(node)
+            return True
+        if isinstance(val, torch.SymBool) and is_symbolic(val):
+            raise GraphUnsupported(f"symbolic bools ({node.target}) are not lowered")
+        return False
+
+    def _host_scalar(self, node: torch.fx.Node) -> sympy.Symbol:
+        """A float computed from sizes (``s0 / 3``, a batch norm's element count): the host computes it
+        once per call, before any step, and kernels take it as an argument (``f0``)."""
+        args, kwargs = pytree.tree_map(self._lookup, (node.args, node.kwargs))
+        for leaf in pytree.tree_leaves((args, kwargs)):
+            if not isinstance(leaf, (bool, int, float, sympy.Expr)):
+                raise GraphUnsupported(f"a symbolic float computed from {type(leaf).__name__} ({node.target})")
+        symbol = sympy.Symbol(f"f{len(self.host_scalars)}", real=True)
+        self.host_scalars.append(HostScalar(symbol, node.target, tuple(args), dict(kwargs)))
+        return symbol
 
     def _lower_output(self, node: torch.fx.Node) -> None:
         (result,) = node.args
@@ -212,10 +274,12 @@ class GraphLowering:
             self.env[node] = self.realize(value, strides=self._meta_strides(node, value.shape))
 
     # -------------------------------------------------------------------------------- realization
-    def _meta_strides(self, node: torch.fx.Node, shape: tuple[Any, ...]) -> tuple[int, ...] | None:
+    def _meta_strides(self, node: torch.fx.Node, shape: tuple[Any, ...]) -> tuple[Any, ...] | None:
         val = node.meta.get("val")
         if not isinstance(val, torch.Tensor):
             return None
+        if self.sizevars.dynamic:
+            return self._symbolic_meta_strides(val, shape)
         try:
             size, stride = tuple(int(s) for s in val.shape), tuple(int(s) for s in val.stride())
         except TypeError:
@@ -224,7 +288,29 @@ class GraphLowering:
             return None
         return stride
 
-    def realize(self, value: TensorValue, strides: tuple[int, ...] | None = None, alias_ok: bool = False) -> BufferView:
+    def _symbolic_meta_strides(self, val: torch.Tensor, shape: tuple[Any, ...]) -> tuple[Expr, ...] | None:
+        """The strides eager gives a tensor of symbolic sizes, if they are dense for every size."""
+        sv = self.sizevars
+        try:
+            size, stride = sv.exprs(val.shape), sv.exprs(val.stride())
+        except SymbolicSizeError:
+            return None
+        if len(size) != len(shape) or any(sympy.expand(a - b) != 0 for a, b in zip(size, shape)):
+            return None
+        # order the dims by their strides at the traced sizes, then check density symbolically
+        order = [i for i in range(len(size)) if size[i] != 1]
+        hints = [sv.hint(stride[i]) for i in order]
+        if any(h is None for h in hints):
+            return None
+        order = [i for _, i in sorted(zip(hints, order), key=lambda p: p[0])]  # type: ignore[arg-type, return-value]
+        expected: Expr = sympy.Integer(1)
+        for i in order:
+            if sympy.expand(stride[i] - expected) != 0:
+                return None
+            expected = expected * size[i]
+        return stride
+
+    def realize(self, value: TensorValue, strides: tuple[Any, ...] | None = None, alias_ok: bool = False) -> BufferView:
         """Store a lazy value in a new buffer (or return the view it already is)."""
         if isinstance(value, BufferView):
             return value
@@ -241,7 +327,7 @@ class GraphLowering:
                 return replayed
             value = replayed  # the view needs a copy after all (e.g. a reshape of a transposed buffer)
             assert isinstance(value, Pointwise)
-        stride = tuple(sympy.Integer(s) for s in strides) if strides else contiguous_strides(value.shape)
+        stride = tuple(symbols.as_expr(s) for s in strides) if strides else contiguous_strides(value.shape)
         layout = Layout(tuple(value.shape), stride, sympy.Integer(0), value.dtype, value.device)
         buf = ComputedBuffer(self.new_name("buf"), layout, PointwiseLoops(tuple(value.shape), value.fn), value.origins)
         view = self.register(buf)
@@ -257,7 +343,7 @@ class GraphLowering:
         self, kept_shape: tuple[Any, ...], dtype: torch.dtype, device: torch.device, loops: ReductionLoops, origins: tuple[str, ...]
     ) -> BufferView:
         hint = self._meta_strides(self.current_node, kept_shape) if self.current_node is not None else None
-        stride = tuple(sympy.Integer(s) for s in hint) if hint else contiguous_strides(kept_shape)
+        stride = tuple(symbols.as_expr(s) for s in hint) if hint else contiguous_strides(kept_shape)
         layout = Layout(tuple(kept_shape), stride, sympy.Integer(0), dtype, device)
         return self.register(ComputedBuffer(self.new_name("buf"), layout, loops, origins))
 
@@ -273,11 +359,13 @@ class GraphLowering:
 
         def build(val: Any, path: tuple[int, ...]) -> Any:
             if isinstance(val, torch.Tensor):
-                size = tuple(int(s) for s in val.shape)
-                stride = tuple(int(s) for s in val.stride())
+                try:
+                    size, stride = self.sizevars.exprs(val.shape), self.sizevars.exprs(val.stride())
+                except SymbolicSizeError as err:
+                    raise GraphUnsupported(f"output of {op}: {err}") from err
                 layout = Layout(
-                    tuple(sympy.Integer(s) for s in size),
-                    tuple(sympy.Integer(s) for s in stride),
+                    size,
+                    stride,
                     sympy.Integer(0),
                     val.dtype,
                     self._extern_device(val, args, kwargs),
@@ -304,6 +392,8 @@ class GraphLowering:
         def to_meta(v: Any) -> Any:
             if isinstance(v, BufferView):
                 lay = v.layout
+                if any(symbols.static_int(s) is None for s in (*lay.size, *lay.stride)):
+                    raise GraphUnsupported(f"cannot infer the output of {op} on symbolic sizes")
                 return torch.empty_strided(
                     [int(s) for s in lay.size], [int(s) for s in lay.stride], dtype=lay.dtype, device="meta"
                 )
@@ -349,6 +439,16 @@ def _stored_by_a_user(node: torch.fx.Node, depth: int = 0) -> bool:
         elif lookup(user.target) is None or fallback_reason(user.target) is not None:
             return True
     return False
+
+
+@dataclasses.dataclass(frozen=True)
+class HostScalar:
+    """``symbol = target(*args, **kwargs)``, computed by the host from sizes and other host scalars."""
+
+    symbol: sympy.Symbol
+    target: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
 
 
 class _RuntimeInput:

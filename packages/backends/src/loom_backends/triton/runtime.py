@@ -82,6 +82,12 @@ def grid(xnumel: int, xblock: int) -> tuple[int]:
     return ((xnumel + xblock - 1) // xblock,)
 
 
+def launch_grid(kind: str, xnumel: int, rnumel: int) -> tuple[tuple[int], dict[str, int]]:
+    """``(grid, block sizes)`` for a kernel over symbolic sizes, from the sizes of this call."""
+    cfg = launch_config(kind, xnumel, rnumel)
+    return grid(xnumel, cfg["XBLOCK"]), cfg
+
+
 # ------------------------------------------------------------------------------ called by the wrapper
 def reinterpret(t: torch.Tensor, size: tuple[int, ...], stride: tuple[int, ...], offset: int) -> torch.Tensor:
     """A view of ``t``'s memory with the given layout, ``offset`` counted from ``t``'s first element."""

@@ -150,7 +150,34 @@ def bounds(expr: Expr, ranges: Mapping[sympy.Symbol, int]) -> Interval | None:
     return None
 
 
-def _range_rewrite(expr: Expr, ranges: Mapping[sympy.Symbol, int]) -> Expr:
+def _upper(expr: Expr, ranges: Mapping[sympy.Symbol, Expr]) -> Expr | None:
+    """A symbolic exclusive upper bound of a non-negative ``expr`` (sizes are expressions), or None."""
+    if isinstance(expr, sympy.Symbol):
+        return ranges.get(expr)
+    if isinstance(expr, FloorDiv):
+        inner = _upper(expr.args[0], ranges)
+        if inner is not None and _divisible(inner, expr.args[1]):
+            return sympy.cancel(inner / expr.args[1])
+        return None
+    if isinstance(expr, ModularIndexing):
+        return expr.args[2]
+    return None
+
+
+def _at_most(a: Expr, b: Expr) -> bool:
+    """``a <= b`` for every value of the (positive) size symbols: ``b / a`` is a positive monomial."""
+    if sympy.expand(a - b) == 0:
+        return True
+    quotient = sympy.cancel(b / a)
+    coeff, rest = quotient.as_coeff_Mul()
+    if not isinstance(coeff, sympy.Integer) or coeff < 1:
+        return False
+    return all(isinstance(f, sympy.Symbol) or (isinstance(f, sympy.Pow) and isinstance(f.args[0], sympy.Symbol)
+                                                and isinstance(f.args[1], sympy.Integer) and f.args[1] > 0)
+               for f in sympy.Mul.make_args(rest) if f != 1)  # fmt: skip
+
+
+def _range_rewrite(expr: Expr, ranges: Mapping[sympy.Symbol, int], symbolic: Mapping[sympy.Symbol, Expr]) -> Expr:
     """Drop ``%``/``//`` that the ranges of their bases make no-ops."""
 
     def visit(e: Expr) -> Expr:
@@ -167,9 +194,15 @@ def _range_rewrite(expr: Expr, ranges: Mapping[sympy.Symbol, int]) -> Expr:
                 period = static_int(divisor * modulus)
                 if period is not None and b[1] < period:
                     return FloorDiv(base, divisor)
+            upper = _upper(base, symbolic) if symbolic else None
+            if upper is not None and _at_most(upper, divisor * modulus):
+                return FloorDiv(base, divisor)
         if isinstance(e, FloorDiv):
             b, d = bounds(e.args[0], ranges), static_int(e.args[1])
             if b is not None and d is not None and 0 <= b[0] and b[1] < d:
+                return sympy.Integer(0)
+            upper = _upper(e.args[0], symbolic) if symbolic else None
+            if upper is not None and _at_most(upper, e.args[1]):
                 return sympy.Integer(0)
         return e
 
@@ -224,11 +257,13 @@ def _merge_terms(expr: Expr) -> Expr:
 
 
 @functools.lru_cache(maxsize=8192)
-def _simplify_cached(expr: Expr, ranges: tuple[tuple[sympy.Symbol, int], ...]) -> Expr:
-    rng = dict(ranges)
+def _simplify_cached(
+    expr: Expr, ranges: tuple[tuple[sympy.Symbol, int], ...], symbolic: tuple[tuple[sympy.Symbol, Expr], ...] = ()
+) -> Expr:
+    rng, sym_rng = dict(ranges), dict(symbolic)
     current = sympy.expand(expr)
     for _ in range(8):
-        nxt = _range_rewrite(_merge_terms(current), rng)
+        nxt = _range_rewrite(_merge_terms(current), rng, sym_rng)
         nxt = sympy.expand(nxt)
         if nxt == current:
             break
@@ -239,10 +274,11 @@ def _simplify_cached(expr: Expr, ranges: tuple[tuple[sympy.Symbol, int], ...]) -
 def simplify(expr: int | Expr, ranges: Mapping[sympy.Symbol, int | Expr] | None = None) -> Expr:
     """Canonical, simplified form of an index expression under ``symbol in [0, ranges[symbol])``."""
     expr = as_expr(expr)
-    static = tuple(
-        sorted(((s, int(r)) for s, r in (ranges or {}).items() if static_int(r) is not None), key=lambda p: p[0].name)
-    )
-    return _simplify_cached(expr, static)
+    items = sorted((ranges or {}).items(), key=lambda p: p[0].name)
+    static = tuple((s, int(r)) for s, r in items if static_int(r) is not None)
+    # symbolic ranges (dynamic shapes) only feed rules that hold for every value of the size symbols
+    symbolic = tuple((s, as_expr(r)) for s, r in items if static_int(r) is None)
+    return _simplify_cached(expr, static, symbolic)
 
 
 def unravel(flat: Expr, sizes: Sequence[Expr], numel_range: Mapping[sympy.Symbol, int | Expr]) -> list[Expr]:
@@ -288,14 +324,25 @@ class _TritonPrinter:
                 return "-" + self._factor(rest)
             return "*".join(self._factor(f) for f in expr.args)
         if isinstance(expr, FloorDiv):
-            return f"{self._factor(expr.args[0])} // {self._factor(expr.args[1])}"
+            return f"{self._factor(expr.args[0])} // {self._right(expr.args[1])}"
         if isinstance(expr, ModularIndexing):
             base, divisor, modulus = expr.args
-            inner = self._factor(base) if divisor == 1 else f"({self._factor(base)} // {self._factor(divisor)})"
-            return f"{inner} % {self._factor(modulus)}"
+            inner = self._factor(base) if divisor == 1 else f"({self._factor(base)} // {self._right(divisor)})"
+            return f"{inner} % {self._right(modulus)}"
+        if isinstance(expr, (sympy.Min, sympy.Max)):  # sizes only (host code; kernels get them as arguments)
+            name = "min" if isinstance(expr, sympy.Min) else "max"
+            return f"{name}({', '.join(self.doprint(a) for a in sorted(expr.args, key=sympy.default_sort_key))})"
         if isinstance(expr, sympy.Pow) and isinstance(expr.args[1], sympy.Integer) and int(expr.args[1]) > 0:
             return "*".join([self._factor(expr.args[0])] * int(expr.args[1]))
         raise NotImplementedError(f"cannot print index expression {expr!r}")
+
+    def _right(self, expr: Expr) -> str:
+        """The right operand of ``//`` or ``%``: anything but a name or a number in parentheses
+        (``x // (16*s1)``, not ``x // 16*s1``, which Python reads as ``(x // 16)*s1``)."""
+        text = self.doprint(expr)
+        if expr in self.names or isinstance(expr, (sympy.Integer, sympy.Symbol)):
+            return text
+        return f"({text})"
 
     def _factor(self, expr: Expr) -> str:
         text = self.doprint(expr)

@@ -9,15 +9,17 @@ the compiled graph.
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
+import sympy
 import torch
 from torch.utils import _pytree as pytree
 
 from . import symbols
 from .codegen import KernelSource
 from .device import interpreting
-from .graph import ExternScalar, GraphLowering, _RuntimeInput
+from .graph import ExternScalar, GraphLowering, HostScalar, _RuntimeInput
 from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer, InputBuffer
 from .runtime import grid, launch_config
 from .scheduler import ExternStep, FusedKernel, Step
@@ -30,20 +32,33 @@ import triton.language as tl
 
 from loom_backends.triton import helpers
 from loom_backends.triton.helpers import libdevice
-from loom_backends.triton.runtime import reinterpret, restride
+from loom_backends.triton.runtime import launch_grid, reinterpret, restride
 
 empty_strided = torch.empty_strided
 """
 
 
-def _ints(values: Any) -> tuple[int, ...]:
-    out = []
-    for v in values:
-        i = symbols.static_int(v)
-        if i is None:
-            raise NotImplementedError("symbolic sizes in the wrapper")
-        out.append(i)
-    return tuple(out)
+def _size(value: Any) -> str:
+    """Host source for a size: an int, or an expression over the size symbols (``3*s0``)."""
+    i = symbols.static_int(value)
+    return str(i) if i is not None else symbols.texpr(value)
+
+
+def _sizes(values: Any) -> str:
+    """Host source for a tuple of sizes; ``(2, 3)`` exactly as Python prints a tuple of ints."""
+    items = [_size(v) for v in values]
+    return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+
+
+_HOST_OPERATORS = {
+    operator.truediv: "{0} / {1}",
+    operator.mul: "{0} * {1}",
+    operator.add: "{0} + {1}",
+    operator.sub: "{0} - {1}",
+    operator.neg: "-{0}",
+    operator.pow: "{0} ** {1}",
+    torch.sym_float: "float({0})",
+}
 
 
 def _device(device: torch.device) -> str:
@@ -73,7 +88,7 @@ class WrapperCodegen:
         if view.is_whole_buffer():
             return view.buffer.name
         lay = view.layout
-        return f"reinterpret({view.buffer.name}, {_ints(lay.size)}, {_ints(lay.stride)}, {_ints([lay.offset])[0]})"
+        return f"reinterpret({view.buffer.name}, {_sizes(lay.size)}, {_sizes(lay.stride)}, {_size(lay.offset)})"
 
     def arg_text(self, value: Any) -> str:
         if isinstance(value, BufferView):
@@ -87,6 +102,8 @@ class WrapperCodegen:
             return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)
+        if isinstance(value, sympy.Expr):  # a size computed by the graph (s0 * 3)
+            return _size(value)
         if isinstance(value, float):
             return repr(value) if math.isfinite(value) else f'float("{value}")'
         if isinstance(value, torch.dtype):
@@ -125,7 +142,7 @@ class WrapperCodegen:
             lines.append(f"return [{', '.join(outputs)}]")
         else:
             lines.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
-        check = self._input_checks()
+        check = self._size_lines() + self._input_checks()
         device = self._cuda_device()
         if device is not None:  # launch on the graph's GPU whatever the current device is
             check = [f"with torch.cuda.device({device}):", *("    " + line for line in check + lines)]
@@ -149,12 +166,32 @@ class WrapperCodegen:
                 return node.device.index if node.device.index is not None else 0
         return None
 
+    def _size_lines(self) -> list[str]:
+        """Symbolic sizes (dynamic shapes): each size symbol, computed from the inputs of this call, then
+        the floats computed from them."""
+        lines = [f"{symbol.name} = {text}" for symbol, text in self.graph.sizevars.bound()]
+        for scalar in self.graph.host_scalars:
+            lines.append(f"{scalar.symbol.name} = {self._scalar_text(scalar)}")
+        return lines
+
+    def _scalar_text(self, scalar: HostScalar) -> str:
+        def operand(v: Any) -> str:
+            text = self.arg_text(v)
+            return text if text.replace(".", "").replace("_", "").isalnum() else f"({text})"
+
+        template = _HOST_OPERATORS.get(scalar.target)
+        if template is not None and not scalar.kwargs:
+            return template.format(*(operand(a) for a in scalar.args))
+        fn = self.op_text(scalar.target) or self.const(scalar.target, "fn")
+        args = [self.arg_text(a) for a in scalar.args] + [f"{k}={self.arg_text(v)}" for k, v in scalar.kwargs.items()]
+        return f"{fn}({', '.join(args)})"
+
     def _input_checks(self) -> list[str]:
         lines = []
         for buf in self.graph.inputs:
             if buf is None:
                 continue
-            stride = _ints(buf.layout.stride)
+            stride = _sizes(buf.layout.stride)
             lines.append(f"if {buf.name}.stride() != {stride}:")
             lines.append(f"    {buf.name} = restride({buf.name}, {stride})")
         return lines
@@ -175,17 +212,25 @@ class WrapperCodegen:
 
     def _alloc(self, buf: ComputedBuffer) -> str:
         lay = buf.layout
-        return f"{buf.name} = empty_strided({_ints(lay.size)}, {_ints(lay.stride)}, dtype={lay.dtype}, device={_device(lay.device)})"
+        return f"{buf.name} = empty_strided({_sizes(lay.size)}, {_sizes(lay.stride)}, dtype={lay.dtype}, device={_device(lay.device)})"
 
     def _kernel_lines(self, kernel: FusedKernel, src: KernelSource) -> list[str]:
         lines = [self._alloc(n) for n in kernel.nodes if n.name in src.outputs]
-        xnumel, rnumel = _ints([src.xnumel, src.rnumel])
-        if xnumel == 0:
+        xnumel, rnumel = symbols.static_int(src.xnumel), symbols.static_int(src.rnumel)
+        args = [*src.args, *(_size(e) for _, e in src.size_args)]
+        if xnumel is not None and rnumel is not None:  # static sizes: the launch is fixed now
+            if xnumel == 0:
+                return lines
+            cfg = launch_config(src.kind, xnumel, rnumel)
+            sizes = [str(xnumel)] + ([str(rnumel)] if kernel.is_reduction else [])
+            options = ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "num_warps" or not interpreting())
+            lines.append(f"{src.name}[{grid(xnumel, cfg['XBLOCK'])}]({', '.join([*args, *sizes])}, {options})")
             return lines
-        cfg = launch_config(src.kind, xnumel, rnumel)
-        sizes = [str(xnumel)] + ([str(rnumel)] if kernel.is_reduction else [])
-        options = ", ".join(f"{k}={v}" for k, v in cfg.items() if k != "num_warps" or not interpreting())
-        lines.append(f"{src.name}[{grid(xnumel, cfg['XBLOCK'])}]({', '.join([*src.args, *sizes])}, {options})")
+        # symbolic sizes: block sizes and the grid follow the sizes of this call
+        x_text, r_text = _size(src.xnumel), _size(src.rnumel)
+        sizes = [x_text] + ([r_text] if kernel.is_reduction else [])
+        lines.append(f"grid_, cfg = launch_grid({src.kind!r}, {x_text}, {r_text})")
+        lines.append(f"{src.name}[grid_]({', '.join([*args, *sizes])}, **cfg)")
         return lines
 
     def _extern_lines(self, step: ExternStep) -> list[str]:
@@ -197,7 +242,7 @@ class WrapperCodegen:
         for out in call.outputs:
             lines.append(f"{out.name} = {call.name}" + "".join(f"[{i}]" for i in out.path))
             if self._read_by_kernel(out):
-                stride = _ints(out.layout.stride)
+                stride = _sizes(out.layout.stride)
                 lines.append(f"if {out.name}.stride() != {stride}:")
                 lines.append(f"    {out.name} = restride({out.name}, {stride})")
         return lines

@@ -46,6 +46,7 @@ __all__ = [
     "make_pointwise",
     "promote",
     "realize",
+    "static_dim",
 ]
 
 
@@ -72,7 +73,7 @@ def check_tensors(*values: Any) -> torch.device:
         if isinstance(v, TensorValue):
             check_dtype(v.dtype)
             devices.add(v.device)
-        elif v is not None and not isinstance(v, (bool, int, float)):
+        elif v is not None and not isinstance(v, (bool, int, float, sympy.Expr)):
             raise Unsupported(f"argument of type {type(v).__name__}")
     if len(devices) > 1:
         raise Unsupported(f"tensors on several devices {sorted(map(str, devices))}")
@@ -129,6 +130,8 @@ def expand_loader(value: TensorValue, shape: Sequence[sympy.Expr]) -> Callable[[
 def _meta(v: Any) -> Any:
     if isinstance(v, TensorValue):
         return torch.empty([1] * v.ndim, dtype=v.dtype, device="meta")
+    if isinstance(v, sympy.Expr):  # a size (or a float computed from sizes): promotes like a Python scalar
+        return 2 if v.is_integer else 2.0
     return v
 
 
@@ -196,6 +199,23 @@ def identity(value: TensorValue, dtype: torch.dtype | None = None, name: str = "
     if isinstance(value, BufferView) and (dtype is None or dtype == value.dtype):
         out.identity_of = value
     return out
+
+
+def static_dim(value: TensorValue, dim: int) -> int:
+    """The size of one dim, which this rule needs as an int (declines a symbolic one)."""
+    v = symbols.static_int(value.shape[dim])
+    if v is None:
+        raise Unsupported("symbolic size")
+    return v
+
+
+def is_size(value: Any) -> bool:
+    """A symbolic size expression (dynamic shapes) where an int was expected."""
+    return isinstance(value, sympy.Expr) and not isinstance(value, sympy.Integer) and value.is_integer is True
+
+
+def sizevars() -> Any:
+    return current().sizevars
 
 
 def static_shape(value: TensorValue) -> tuple[int, ...]:

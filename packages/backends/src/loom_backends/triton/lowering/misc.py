@@ -18,6 +18,7 @@ from .. import symbols
 from ..graph import Unsupported
 from ..ir import Index, Pointwise, TensorValue, merge_origins
 from ..ops import ops
+from ..symbols import FloorDiv
 from .common import (
     broadcast_shapes,
     check_dtype,
@@ -26,7 +27,8 @@ from .common import (
     dims,
     expand_loader,
     identity,
-    static_shape,
+    is_size,
+    sizevars,
 )
 from .registry import register_lowering
 
@@ -51,6 +53,12 @@ def to_copy(x: TensorValue, *, dtype: torch.dtype | None = None, layout: Any = N
         return identity(x, name="to_copy")
     load = x.loader()
     return Pointwise(x.shape, target, x.device, lambda index: ops.convert(load(index), target), merge_origins(x.origins, ["to"]))
+
+
+@register_lowering(torch.ops.prims.convert_element_type.default)
+def convert_element_type(x: TensorValue, dtype: torch.dtype) -> Any:
+    """``prims.convert_element_type``: a conversion (decompositions of size arithmetic produce it)."""
+    return to_copy(x, dtype=dtype)
 
 
 @register_lowering(aten.clone.default, aten.lift_fresh_copy.default)
@@ -82,7 +90,7 @@ def _fill_dtype(value: Any, dtype: torch.dtype | None) -> torch.dtype:
 
 def _constant(shape: Sequence[Any], value: Any, dtype: torch.dtype, device: Any) -> Pointwise:
     check_dtype(dtype)
-    if not isinstance(value, (bool, int, float)):
+    if not isinstance(value, (bool, int, float, sympy.Expr)):
         raise Unsupported("non-scalar fill value")
     shape_e = tuple(symbols.as_expr(s) for s in shape)
     return Pointwise(shape_e, dtype, torch.device(device or "cpu"), lambda index: ops.constant(value, dtype), (current_op(),))
@@ -127,6 +135,8 @@ def scalar_tensor(s: Any, *, dtype: Any = None, layout: Any = None, device: Any 
 @register_lowering(aten.arange.start_step, aten.arange.start, aten.arange.default)
 def arange(*args: Any, dtype: Any = None, layout: Any = None, device: Any = None, pin_memory: Any = None) -> Any:
     start, end, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
+    if any(is_size(v) for v in (start, end, step)):
+        return _arange_symbolic(start, end, step, dtype, device)
     if not all(isinstance(v, (int, float)) for v in (start, end, step)) or step == 0:
         raise Unsupported("arange bounds")
     integral = all(isinstance(v, int) for v in (start, end, step))
@@ -147,27 +157,51 @@ def arange(*args: Any, dtype: Any = None, layout: Any = None, device: Any = None
     return Pointwise((sympy.Integer(length),), out, torch.device(device or "cpu"), fn, ("arange",))
 
 
+def _arange_symbolic(start: Any, end: Any, step: Any, dtype: Any, device: Any) -> Any:
+    """``arange(start, end, step)`` with a symbolic bound: integers, a positive int step, ``start <= end``."""
+    if not (isinstance(step, int) and step > 0 and isinstance(start, (int, sympy.Expr))):
+        raise Unsupported("symbolic arange bounds")
+    span = symbols.as_expr(end) - symbols.as_expr(start)
+    if not sizevars().provably_nonnegative(span):
+        raise Unsupported("arange whose length may be negative")
+    length = span if step == 1 else FloorDiv(span + step - 1, step)
+    out = dtype or torch.int64
+    check_dtype(out)
+
+    def fn(index: Index) -> Any:
+        value = ops.index_expr(index[0] * step + symbols.as_expr(start), torch.int64)
+        return ops.to_dtype(value, out)
+
+    return Pointwise((sympy.expand(length),), out, torch.device(device or "cpu"), fn, ("arange",))
+
+
 # ---------------------------------------------------------------------------------- cat, padding
-def _in_range(i: Any, low: int, high: int) -> Any:
-    """A bool value: ``low <= i < high`` for an index expression ``i``."""
+def _in_range(i: Any, low: Any, high: Any) -> Any:
+    """A bool value: ``low <= i < high`` for an index expression ``i`` (bounds may be symbolic sizes)."""
     v = ops.index_expr(i, torch.int64)
-    return ops.logical_and(ops.ge(v, ops.constant(low, torch.int64)), ops.lt(v, ops.constant(high, torch.int64)))
+    lo, hi = (ops.constant(symbols.static_int(b) if symbols.static_int(b) is not None else b, torch.int64)
+              for b in (low, high))  # fmt: skip
+    return ops.logical_and(ops.ge(v, lo), ops.lt(v, hi))
 
 
 @register_lowering(aten.constant_pad_nd.default)
 def constant_pad_nd(x: TensorValue, pad: Sequence[int], value: Any = 0) -> Any:
     check_tensors(x)
-    shape = list(static_shape(x))
+    if not all(isinstance(p, int) for p in pad):
+        raise Unsupported("symbolic padding")
+    shape = list(x.shape)
     if len(pad) % 2 or len(pad) // 2 > len(shape):
         raise Unsupported("bad padding")
     lows = [0] * len(shape)
     for k in range(len(pad) // 2):
         d = len(shape) - 1 - k
+        if symbols.static_int(shape[d]) is None and min(pad[2 * k], pad[2 * k + 1]) < 0:
+            raise Unsupported("negative padding of a symbolic size")
         lows[d] = pad[2 * k]
         shape[d] += pad[2 * k] + pad[2 * k + 1]
-    if any(s < 0 for s in shape):
+    if any(symbols.static_int(s) is not None and symbols.static_int(s) < 0 for s in shape):
         raise Unsupported("negative padded size")
-    sizes, load = static_shape(x), x.loader()
+    sizes, load = x.shape, x.loader()
     dtype = x.dtype
 
     def fn(index: Index) -> Any:
@@ -182,13 +216,13 @@ def constant_pad_nd(x: TensorValue, pad: Sequence[int], value: Any = 0) -> Any:
             return load(src)
         return ops.masked(mask, lambda: load(src), value, dtype)
 
-    shape_e = tuple(sympy.Integer(s) for s in shape)
+    shape_e = tuple(symbols.as_expr(s) for s in shape)
     return Pointwise(shape_e, dtype, x.device, fn, merge_origins(x.origins, ["pad"]))
 
 
 @register_lowering(aten.cat.default)
 def cat(tensors: Sequence[TensorValue], dim: int = 0) -> Any:
-    parts = [t for t in tensors if not (t.ndim == 1 and static_shape(t) == (0,))]  # legacy empty inputs
+    parts = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)]  # legacy empty inputs
     if not parts:
         return tensors[0]
     if len(parts) > 16:
@@ -199,12 +233,13 @@ def cat(tensors: Sequence[TensorValue], dim: int = 0) -> Any:
         if p.dtype != dtype:
             dtype = torch.promote_types(dtype, p.dtype)
     (d,) = dims(dim, parts[0].ndim)
-    offsets, total = [], 0
+    offsets: list[Any] = []
+    total: Any = sympy.Integer(0)
     for p in parts:
         offsets.append(total)
-        total += static_shape(p)[d]
+        total = total + p.shape[d]
     shape = list(parts[0].shape)
-    shape[d] = sympy.Integer(total)
+    shape[d] = total
     loaders = [p.loader() for p in parts]
 
     def fn(index: Index) -> Any:
@@ -220,11 +255,42 @@ def cat(tensors: Sequence[TensorValue], dim: int = 0) -> Any:
             if result is None:  # the last part needs no test: everything else was taken before it
                 result = ops.masked(_in_range(index[d], offsets[k], total), body, 0, dtype)
                 continue
-            inside = _in_range(index[d], offsets[k], offsets[k] + static_shape(parts[k])[d])
+            inside = _in_range(index[d], offsets[k], offsets[k] + parts[k].shape[d])
             result = ops.where(inside, ops.masked(inside, body, 0, dtype), result)
         return result
 
     return Pointwise(tuple(shape), dtype, device, fn, merge_origins(*[p.origins for p in parts], ["cat"]))
+
+
+@register_lowering(aten.slice_scatter.default)
+def slice_scatter(x: TensorValue, src: TensorValue, dim: int = 0, start: Any = None, end: Any = None, step: int = 1) -> Any:
+    """``x`` with ``src`` written over ``x[start:end]`` along ``dim``: a masked select, no scatter needed
+    (the backward of a slice produces it; bounds may be symbolic sizes, as for ``slice``)."""
+    from .views import _normalize_slice, _symbolic_slice
+
+    device = check_tensors(x, src)
+    if step != 1:
+        raise Unsupported("slice_scatter with a step")
+    (d,) = dims(dim, x.ndim)
+    size = symbols.static_int(x.shape[d])
+    if size is not None and all(v is None or isinstance(v, int) for v in (start, end)):
+        begin, length = _normalize_slice(size, start, end, step)
+    else:
+        begin, length = _symbolic_slice(x.shape[d], start, end, step)
+    load_x, load_s = x.loader(), src.loader()
+    dtype = x.dtype
+
+    def fn(index: Index) -> Any:
+        inside = _in_range(index[d], begin, symbols.as_expr(begin) + length)
+        local = [i - begin if j == d else i for j, i in enumerate(index)]
+
+        def body() -> Any:
+            v = load_s(local)
+            return ops.to_dtype(v, dtype) if src.dtype != dtype else v
+
+        return ops.where(inside, ops.masked(inside, body, 0, dtype), load_x(index))
+
+    return Pointwise(x.shape, dtype, device, fn, merge_origins(x.origins, src.origins, ["slice_scatter"]))
 
 
 # --------------------------------------------------------------------------------------- gathers

@@ -196,7 +196,7 @@ def _rsub_alpha(a: Any, b: Any, alpha: Any) -> Any:
     return make_pointwise(lambda x, y: ops.sub(y, ops.mul(x, ops.constant(alpha, compute))), [a, b], result, compute)
 
 
-@register_lowering(aten.div.Tensor, aten.div.Scalar)
+@register_lowering(aten.div.Tensor, aten.div.Scalar, aten.true_divide.Tensor, aten.true_divide.Scalar)
 def div(a: Any, b: Any) -> Any:
     compute, result = promote(a, b, kind=Promote.INT_TO_FLOAT)
     return make_pointwise(ops.truediv, [a, b], result, compute)

@@ -18,7 +18,7 @@ from .. import symbols
 from ..graph import Unsupported, current
 from ..ir import BufferView, Layout, Pointwise, ReductionLoops, TensorValue, merge_origins
 from ..ops import ops
-from .common import HALF, check_tensors, current_op, dims, make_pointwise
+from .common import HALF, check_tensors, current_op, dims, make_pointwise, sizevars
 from .registry import register_lowering
 from .views import reshape_view
 
@@ -119,11 +119,15 @@ def mean(x: TensorValue, dim: Any = None, keepdim: bool = False, *, dtype: torch
     return _divide(total, n, out, acc)
 
 
-def _divide(value: TensorValue, n: Any, out: torch.dtype, acc: torch.dtype) -> TensorValue:
+def _count(n: Any) -> Any:
+    """A reduction's element count as a constant: a float, or the size expression (dynamic shapes)."""
     count = symbols.static_int(n)
-    if count is None:
-        raise Unsupported("symbolic reduction size")
-    return make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), acc)), [value], out, acc)
+    return float(count) if count is not None else n
+
+
+def _divide(value: TensorValue, n: Any, out: torch.dtype, acc: torch.dtype) -> TensorValue:
+    count = _count(n)
+    return make_pointwise(lambda v: ops.truediv(v, ops.constant(count, acc)), [value], out, acc)
 
 
 # ----------------------------------------------------------------------------------------- max / min
@@ -210,12 +214,15 @@ def _var_mean(x: TensorValue, dim: Any, correction: Any, keepdim: bool) -> tuple
         raise Unsupported("variance of integers")
     reduced = dims(dim if dim not in ([], ()) else None, x.ndim)
     acc = _acc_dtype(x.dtype)
-    n = symbols.static_int(symbols.product(x.shape[d] for d in reduced))
-    if n is None:
-        raise Unsupported("symbolic reduction size")
+    n_expr = symbols.product(x.shape[d] for d in reduced)
+    n = symbols.static_int(n_expr)
     correction = 1 if correction is None else correction
+    if n is None:  # symbolic: the divisor n - correction must be >= 0 for every size
+        if not isinstance(correction, int) or not sizevars().provably_le(correction, n_expr):
+            raise Unsupported("variance whose divisor may be negative for some sizes")
     total = reduce(x, reduced, True, "sum", acc, acc, name="mean")
-    mean_kept = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(n), acc)), [total], acc)
+    count = _count(n_expr)
+    mean_kept = make_pointwise(lambda v: ops.truediv(v, ops.constant(count, acc)), [total], acc)
 
     def square(a: Any, m: Any) -> Any:
         d = ops.sub(a, m)
@@ -223,7 +230,7 @@ def _var_mean(x: TensorValue, dim: Any, correction: Any, keepdim: bool) -> tuple
 
     deviations = make_pointwise(square, [x, mean_kept], acc)
     squares = reduce(deviations, reduced, keepdim, "sum", acc, acc, name="var")
-    denominator = float(max(0, n - correction))
+    denominator: Any = float(max(0, n - correction)) if n is not None else sympy.expand(n_expr - correction)
     var = make_pointwise(lambda v: ops.truediv(v, ops.constant(denominator, acc)), [squares], x.dtype, acc)
     mean_out = mean_kept if keepdim else reshape_view(mean_kept, [s for d, s in enumerate(x.shape) if d not in reduced])
     mean_out = make_pointwise(lambda v: v, [mean_out], x.dtype, acc, name="mean")

@@ -8,6 +8,7 @@ which the simplifier folds back when the layout allows).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from .. import symbols
 from ..graph import Unsupported, current
 from ..ir import BufferView, ComputedBuffer, Index, Layout, Pointwise, TensorValue, contiguous_strides
 from ..symbols import FloorDiv, ModularIndexing
-from .common import dims, static_shape
+from .common import dims, sizevars, static_dim
 from .registry import register_lowering
 
 aten = torch.ops.aten
@@ -118,7 +119,10 @@ def _groups(old: Sequence[int], new: Sequence[int]) -> list[tuple[list[int], lis
 
 def reshape_view(x: TensorValue, shape: Sequence[Any]) -> TensorValue:
     """``x`` with a new shape: a strided view when the layout allows, otherwise index arithmetic."""
-    old = static_shape(x)
+    static = [symbols.static_int(s) for s in x.shape]
+    if None in static or not all(isinstance(s, int) for s in shape):
+        return _reshape_symbolic(x, shape)
+    old = tuple(static)  # type: ignore[arg-type]
     numel = 1
     for s in old:
         numel *= s
@@ -149,9 +153,115 @@ def reshape_view(x: TensorValue, shape: Sequence[Any]) -> TensorValue:
     return _remap(x, new, old_index, lambda base: reshape_view(base, new))
 
 
+# ------------------------------------------------------------------ reshapes over symbolic sizes
+def _same(a: Any, b: Any) -> bool:
+    return sympy.expand(symbols.as_expr(a) - symbols.as_expr(b)) == 0
+
+
+def _divides(a: Any, b: Any) -> bool:
+    """``a`` divides ``b`` for every value of the size symbols (``b / a`` is a polynomial)."""
+    return sympy.fraction(sympy.cancel(symbols.as_expr(b) / symbols.as_expr(a)))[1] == 1
+
+
+def _symbolic_groups(old: Sequence[Any], new: Sequence[Any]) -> list[tuple[list[int], list[int]]]:
+    """:func:`_groups` for symbolic sizes: runs whose products are equal as expressions. When a run
+    cannot be matched (``(s0, s1) -> (s1, s0)``), one group of every dim: always right, less simple."""
+    old_dims = [d for d, s in enumerate(old) if s != 1]
+    new_dims = [d for d, s in enumerate(new) if s != 1]
+    whole = [(old_dims, new_dims)] if old_dims or new_dims else []
+    groups: list[tuple[list[int], list[int]]] = []
+    i = j = 0
+    while i < len(old_dims) and j < len(new_dims):
+        gi, gj = [old_dims[i]], [new_dims[j]]
+        po, pn = old[old_dims[i]], new[new_dims[j]]
+        i, j = i + 1, j + 1
+        while not _same(po, pn):
+            if i < len(old_dims) and _divides(po, pn):
+                gi.append(old_dims[i])
+                po = po * old[old_dims[i]]
+                i += 1
+            elif j < len(new_dims) and _divides(pn, po):
+                gj.append(new_dims[j])
+                pn = pn * new[new_dims[j]]
+                j += 1
+            else:
+                return whole
+        groups.append((gi, gj))
+    return groups if i == len(old_dims) and j == len(new_dims) else whole
+
+
+def _symbolic_view_strides(stride: Sequence[Any], old: Sequence[Any], new: Sequence[Any],
+                           groups: list[tuple[list[int], list[int]]]) -> list[Any] | None:  # fmt: skip
+    """Strides viewing ``old``/``stride`` as ``new`` (symbolic sizes), or None when a copy is needed."""
+    out: list[Any] = [None] * len(new)
+    for gi, gj in groups:
+        for a, b in itertools.pairwise(gi):
+            if not _same(stride[a], stride[b] * old[b]):
+                return None  # the old dims of this run are not one block of memory
+        acc = stride[gi[-1]] if gi else sympy.Integer(1)
+        for d in reversed(gj):
+            out[d] = acc
+            acc = acc * new[d]
+    for d in reversed(range(len(new))):  # size-1 dims: the stride a contiguous tensor would have there
+        if out[d] is None:
+            out[d] = out[d + 1] * new[d + 1] if d + 1 < len(new) else sympy.Integer(1)
+    return out
+
+
+def _reshape_symbolic(x: TensorValue, shape: Sequence[Any]) -> TensorValue:
+    old = [symbols.as_expr(s) for s in x.shape]
+    if any(s == 0 for s in old):
+        raise Unsupported("reshape of an empty tensor with symbolic sizes")
+    numel = symbols.product(old)
+    new: list[Any] = [None if isinstance(s, int) and s == -1 else symbols.as_expr(s) for s in shape]
+    if None in new:
+        known = symbols.product(s for s in new if s is not None)
+        if known == 0:
+            raise Unsupported("reshape to an empty tensor with symbolic sizes")
+        inferred = sympy.cancel(numel / known)
+        if sympy.fraction(inferred)[1] != 1:
+            raise Unsupported(f"cannot infer a size from {numel} / {known}")
+        new = [inferred if s is None else s for s in new]
+    if len(new) == len(old) and all(_same(a, b) for a, b in zip(old, new)):
+        return x
+    groups = _symbolic_groups(old, new)
+    if isinstance(x, BufferView):
+        strides = _symbolic_view_strides(x.layout.stride, old, new, groups)
+        if strides is not None:
+            return _with_layout(x, new, strides)
+
+    def old_index(index: Index) -> Index:
+        out: list[Any] = [sympy.Integer(0)] * len(old)
+        for old_dims, new_dims in groups:
+            flat: Any = sympy.Integer(0)
+            for d in new_dims:
+                flat = flat * new[d] + index[d]
+            inner: Any = sympy.Integer(1)
+            for k in reversed(range(len(old_dims))):
+                d = old_dims[k]
+                out[d] = FloorDiv(flat, inner) if k == 0 else ModularIndexing(flat, inner, old[d])
+                inner = inner * old[d]
+        return out
+
+    return _remap(x, new, old_index, lambda base: reshape_view(base, new))
+
+
 @register_lowering(aten.view.default, aten._unsafe_view.default, aten.reshape.default, aten.view_copy.default)
 def view(x: TensorValue, shape: Sequence[int]) -> TensorValue:
+    if any(isinstance(s, int) and s == -1 for s in shape) and any(symbols.static_int(s) is None for s in x.shape):
+        shape = _meta_shape(shape)
     return reshape_view(x, shape)
+
+
+def _meta_shape(shape: Sequence[Any]) -> Sequence[Any]:
+    """``shape`` with its -1 replaced by the size torch inferred (the node's meta), when it has one:
+    ``x.view(n, -1)`` of ``s0`` elements has ``s0 // s1`` columns, which a polynomial division misses."""
+    node = current().current_node
+    val = node.meta.get("val") if node is not None else None
+    if not isinstance(val, torch.Tensor) or val.dim() != len(shape):
+        return shape
+    inferred = sizevars().try_expr(val.shape[list(shape).index(-1)])
+    return shape if inferred is None else [inferred if isinstance(s, int) and s == -1 else s for s in shape]
 
 
 @register_lowering(aten.view.dtype)
@@ -217,7 +327,7 @@ def expand(x: TensorValue, sizes: Sequence[int], *, implicit: bool = False) -> T
         x,
         new,
         lambda index: [sympy.Integer(0) if x.shape[d] == 1 else index[d + lead] for d in range(x.ndim)],
-        lambda base: expand(base, [int(s) for s in new]),
+        lambda base: expand(base, list(new)),
     )
 
 
@@ -263,15 +373,38 @@ def _normalize_slice(size: int, start: int | None, end: int | None, step: int) -
     return start, (end - start + step - 1) // step
 
 
+def _symbolic_slice(size: Any, start: Any, end: Any, step: int) -> tuple[Any, Any]:
+    """``(begin, length)`` of a slice when the size or a bound is symbolic: bounds must provably lie
+    in ``[0, size]`` (no clamping decided on a symbol), else the slice runs through ATen."""
+    sv = sizevars()
+
+    def bound(v: Any, default: Any) -> Any:
+        if v is None or (isinstance(v, int) and v >= 1 << 62):
+            return default
+        e = (symbols.as_expr(v) if v >= 0 else size + v) if isinstance(v, int) else symbols.as_expr(v)
+        if not (sv.provably_nonnegative(e) and sv.provably_le(e, size)):
+            raise Unsupported(f"slice bound {v} of a symbolic size {size}")
+        return e
+
+    begin, stop = bound(start, sympy.Integer(0)), bound(end, size)
+    if not sv.provably_le(begin, stop):
+        raise Unsupported("slice bounds in an order that depends on the sizes")
+    length = stop - begin if step == 1 else FloorDiv(stop - begin + step - 1, step)
+    return begin, sympy.expand(length)
+
+
 @register_lowering(aten.slice.Tensor)
 def slice_(x: TensorValue, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> TensorValue:
-    if step < 1:
+    if not isinstance(step, int) or step < 1:
         raise Unsupported("slice step < 1")
     (dim,) = dims(dim, x.ndim)
-    size = static_shape(x)[dim]
-    begin, length = _normalize_slice(size, start, end, step)
+    size = symbols.static_int(x.shape[dim])
+    if size is not None and all(v is None or isinstance(v, int) for v in (start, end)):
+        begin, length = _normalize_slice(size, start, end, step)
+    else:
+        begin, length = _symbolic_slice(x.shape[dim], start, end, step)
     shape = list(x.shape)
-    shape[dim] = sympy.Integer(length)
+    shape[dim] = symbols.as_expr(length)
     if isinstance(x, BufferView):
         lay = x.layout
         stride = list(lay.stride)
@@ -283,10 +416,19 @@ def slice_(x: TensorValue, dim: int = 0, start: int | None = None, end: int | No
 @register_lowering(aten.select.int)
 def select(x: TensorValue, dim: int, index: int) -> TensorValue:
     (dim,) = dims(dim, x.ndim)
-    size = static_shape(x)[dim]
-    if not -size <= index < size:
+    size = symbols.static_int(x.shape[dim])
+    if not isinstance(index, int):
+        raise Unsupported("select at a symbolic index")
+    if size is None:  # a symbolic size: the index must be in range for every size
+        sv = sizevars()
+        at = symbols.as_expr(index) if index >= 0 else x.shape[dim] + index
+        if not (sv.provably_nonnegative(at) and sv.provably_le(at + 1, x.shape[dim])):
+            raise Unsupported("select index out of range for some sizes")
+        index = at  # type: ignore[assignment]
+    elif not -size <= index < size:
         raise Unsupported("select index out of range")
-    index = index % size
+    else:
+        index = index % size
     keep = [d for d in range(x.ndim) if d != dim]
     if isinstance(x, BufferView):
         lay = x.layout
@@ -294,7 +436,7 @@ def select(x: TensorValue, dim: int, index: int) -> TensorValue:
 
     def old_index(new: Index) -> Index:
         out = list(new)
-        out.insert(dim, sympy.Integer(index))
+        out.insert(dim, symbols.as_expr(index))
         return out
 
     return _remap(x, [x.shape[d] for d in keep], old_index)
@@ -303,7 +445,7 @@ def select(x: TensorValue, dim: int, index: int) -> TensorValue:
 @register_lowering(aten.split.Tensor)
 def split(x: TensorValue, split_size: int, dim: int = 0) -> list[TensorValue]:
     (d,) = dims(dim, x.ndim)
-    size = static_shape(x)[d]
+    size = static_dim(x, d)
     sizes = [min(split_size, size - s) for s in range(0, size, split_size)] if split_size else [size]
     return split_with_sizes(x, sizes or [0], dim)
 
@@ -320,7 +462,7 @@ def split_with_sizes(x: TensorValue, split_sizes: Sequence[int], dim: int = 0) -
 @register_lowering(aten.unbind.int)
 def unbind(x: TensorValue, dim: int = 0) -> list[TensorValue]:
     (d,) = dims(dim, x.ndim)
-    return [select(x, d, i) for i in range(static_shape(x)[d])]
+    return [select(x, d, i) for i in range(static_dim(x, d))]
 
 
 @register_lowering(aten.diagonal.default)
@@ -328,7 +470,7 @@ def diagonal(x: TensorValue, offset: int = 0, dim1: int = 0, dim2: int = 1) -> T
     (d1,), (d2,) = dims(dim1, x.ndim), dims(dim2, x.ndim)
     if d1 == d2:
         raise Unsupported("diagonal of one dim")
-    shape = static_shape(x)
+    shape = {d1: static_dim(x, d1), d2: static_dim(x, d2)}
     start1, start2 = (0, offset) if offset >= 0 else (-offset, 0)
     length = max(0, min(shape[d1] - start1, shape[d2] - start2))
     keep = [d for d in range(x.ndim) if d not in (d1, d2)]
@@ -362,7 +504,7 @@ def as_strided(x: TensorValue, size: Sequence[int], stride: Sequence[int], stora
 @register_lowering(aten.flip.default)
 def flip(x: TensorValue, dims_: Sequence[int]) -> TensorValue:
     flipped = set(dims(list(dims_), x.ndim))
-    shape = static_shape(x)
+    shape = x.shape
     return _remap(x, x.shape, lambda index: [shape[d] - 1 - i if d in flipped else i for d, i in enumerate(index)])
 
 
@@ -371,7 +513,7 @@ def repeat(x: TensorValue, repeats: Sequence[int]) -> TensorValue:
     lead = len(repeats) - x.ndim
     if lead < 0:
         raise Unsupported("fewer repeats than dims")
-    shape = [1] * lead + list(static_shape(x))
+    shape = [sympy.Integer(1)] * lead + list(x.shape)
     new = [s * r for s, r in zip(shape, repeats)]
 
     def old_index(index: Index) -> Index:
