@@ -136,3 +136,25 @@ def test_augmented_assignment_on_a_symbolic_int_makes_a_new_value():
         assert out[1] == (n + 1) * 2
         torch.testing.assert_close(out[0], x * ((n + 1) * 2))
         torch.testing.assert_close(rewritten(x, n)[0], f(x, n)[0])
+
+
+def test_decisions_a_backend_takes_on_symbols_are_guarded_after_install():
+    from functorch.compile import make_boxed_func
+    from torch._functorch.aot_autograd import aot_module_simplified
+
+    def f(x):
+        a, b = x[1:].chunk(2, dim=1)
+        return (a * b).relu()
+
+    spec = DynamicSpec(all_dims=True)
+    t = translate_function(f, torch.randn(4, 6), dynamic=spec)
+    before = set(map(str, relations(t)))
+
+    def compile_with_aot(graph):
+        # AOTAutograd re-traces the graph over the same ShapeEnv, deciding things of its own.
+        return aot_module_simplified(graph.graph_module, graph.example_inputs, fw_compiler=lambda gm, inputs: make_boxed_func(gm.forward))
+
+    t.install(f.__globals__, compile_with_aot)
+    added = set(map(str, relations(t))) - before
+    assert added, "AOTAutograd's decisions on the symbols were not added to the guards"
+    assert before <= set(map(str, relations(t)))

@@ -109,6 +109,7 @@ def _translate_with_break(
         graphs=graphs,
         resume_functions=broken.resume_codes,
         guards=tx.output.build_guards(),
+        rebuild_guards=_guard_rebuilder(tx.output),
         breaks=[GraphBreak(reason)],
         side_effects=tx.output.side_effects.describe(),
     )
@@ -221,6 +222,11 @@ def _finish(tx: Any, returned: Any) -> Translation:
         code=code,
         graphs=graphs,
         guards=output.build_guards(),
+        rebuild_guards=_guard_rebuilder(output),
         side_effects=output.side_effects.describe(),
     )
 
+
+def _guard_rebuilder(output: Any) -> Any:
+    """``output.build_guards`` when the translation has symbolic sizes (see ``Translation.rebuild_guards``)."""
+    return output.build_guards if output.shapes.shape_env is not None else None

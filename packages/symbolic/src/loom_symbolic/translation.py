@@ -69,6 +69,9 @@ class Translation:
     #: Why the frame was not translated at all (a module body, a generator, an unsupported Python),
     #: as opposed to a graph break inside a function that was translated.
     refused: Reason | None = None
+    #: Rebuilds ``guards`` (dynamic shapes only): a backend that traces a graph over symbolic sizes
+    #: (AOTAutograd) can add decisions of its own to the ShapeEnv, which must be guarded too.
+    rebuild_guards: Callable[[], list[Any]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def captured(self) -> bool:
@@ -79,6 +82,8 @@ class Translation:
         """Bind every name the rewritten code loads: each graph, compiled by ``compile_graph``."""
         for graph in self.graphs:
             f_globals[graph.name] = compile_graph(graph)
+        if self.rebuild_guards is not None:
+            self.guards = self.rebuild_guards()
 
     def dump(self) -> str:
         """The original and rewritten bytecode, each graph's code, the guards and any breaks."""
