@@ -160,6 +160,10 @@ struct StateSpec {
 struct ConstLen {  // len(obj) == n
   PyObject* obj;   // owned
   Py_ssize_t n;
+  // obj's type (borrowed: obj holds it) when len() of it is the dict's own count and the type is
+  // immutable (dict, OrderedDict): its slots cannot change, nor can obj's __class__, so comparing the
+  // type is enough; else NULL
+  PyTypeObject* dict_type;
 };
 
 struct ConstContains {  // (key in obj) == present, or (key in obj.__dict__) == present
@@ -216,6 +220,24 @@ struct GuardProgram {
 
 // ---------------------------------------------------------------------------------------------------
 // Functions shared between translation units
+
+// Whether len(v) is the dict's own entry count (ma_used) for v of type tp: an exact dict, or a dict
+// subclass whose length slots are still dict's - OrderedDict (a C subclass that keeps ma_used), a Python
+// subclass without __len__. PyObject_Size asks sq_length first, then mp_length; a class that defines
+// __len__ (even later: CPython updates the slots) has its own there, and so takes the generic path.
+inline bool len_is_dict_size(PyTypeObject* tp) {
+  if (tp == &PyDict_Type) {
+    return true;
+  }
+  if (!PyType_FastSubclass(tp, Py_TPFLAGS_DICT_SUBCLASS)) {
+    return false;
+  }
+  lenfunc dict_len = PyDict_Type.tp_as_mapping->mp_length;
+  PySequenceMethods* sq = tp->tp_as_sequence;
+  PyMappingMethods* mp = tp->tp_as_mapping;
+  return (sq == nullptr || sq->sq_length == nullptr || sq->sq_length == dict_len) && mp != nullptr &&
+      mp->mp_length == dict_len;
+}
 
 // fetch.cpp: reading sources. Each returns a new reference, or NULL with an exception set.
 PyObject* cell_value(PyObject* cell);

@@ -127,7 +127,9 @@ ConstChecks* parse_consts(PyObject* ext) {
     }
     Py_INCREF(obj);
     if (kind == 0) {
-      c->lens.push_back(ConstLen{obj, n});
+      PyTypeObject* tp = Py_TYPE(obj);
+      bool fixed = PyType_HasFeature(tp, Py_TPFLAGS_IMMUTABLETYPE) && len_is_dict_size(tp);
+      c->lens.push_back(ConstLen{obj, n, fixed ? tp : nullptr});
     } else {
       Py_INCREF(key);
       c->contains.push_back(ConstContains{obj, key, n != 0, kind == 2});

@@ -123,24 +123,6 @@ int check_mapping_contains(const Instr& in, PyObject* v) {
 
 namespace {
 
-// Whether len(v) is the dict's own entry count (ma_used) for v of type tp: an exact dict, or a dict
-// subclass whose length slots are still dict's - OrderedDict (a C subclass that keeps ma_used), a Python
-// subclass without __len__. PyObject_Size asks sq_length first, then mp_length; a class that defines
-// __len__ (even later: CPython updates the slots) has its own there, and so takes the generic path.
-inline bool len_is_dict_size(PyTypeObject* tp) {
-  if (tp == &PyDict_Type) {
-    return true;
-  }
-  if (!PyType_FastSubclass(tp, Py_TPFLAGS_DICT_SUBCLASS)) {
-    return false;
-  }
-  lenfunc dict_len = PyDict_Type.tp_as_mapping->mp_length;
-  PySequenceMethods* sq = tp->tp_as_sequence;
-  PyMappingMethods* mp = tp->tp_as_mapping;
-  return (sq == nullptr || sq->sq_length == nullptr || sq->sq_length == dict_len) && mp != nullptr &&
-      mp->mp_length == dict_len;
-}
-
 // `key in obj.__dict__` compared with `present`.
 int class_dict_contains(const ConstContains& c) {
   if (Py_IS_TYPE(c.obj, &PyType_Type)) {
@@ -176,7 +158,7 @@ int check_consts(const ConstChecks& c) {
     PyObject* v = e.obj;
     PyTypeObject* tp = Py_TYPE(v);
     Py_ssize_t n;
-    if (len_is_dict_size(tp)) {
+    if (tp == e.dict_type || len_is_dict_size(tp)) {
       n = PyDict_GET_SIZE(v);
     } else if (tp == &PyTuple_Type || tp == &PyList_Type) {
       n = Py_SIZE(v);
