@@ -100,6 +100,7 @@ enum Op : int {
   C_STATE,
   C_NOALIAS,
   C_SAME,
+  C_CONSTS,
   C_PY,
   OP_COUNT,
 };
@@ -107,7 +108,8 @@ enum Op : int {
 inline constexpr const char* OP_NAMES[] = {
     "F_LOCAL", "F_GLOBAL", "F_BUILTIN", "F_CLOSURE", "F_CONST",  "F_ATTR",     "F_ITEM",   "F_TYPE",
     "F_MODMEMBER", "F_TSIZE", "F_DICTATTR", "F_PYREAD", "F_PYROOT", "C_NONE",  "C_NOTNONE",  "C_TYPE",   "C_ID",
-    "C_CONST", "C_LEN", "C_DICTKEYS", "C_DICTCONTAINS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_PY",
+    "C_CONST", "C_LEN", "C_DICTKEYS", "C_DICTCONTAINS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_CONSTS",
+    "C_PY",
 };
 static_assert(sizeof(OP_NAMES) / sizeof(OP_NAMES[0]) == OP_COUNT, "OP_NAMES out of date");
 
@@ -152,6 +154,30 @@ struct StateSpec {
   int64_t num_threads = -1;
 };
 
+// C_CONSTS: the guards whose sources are all constants (loom_guards.Const), fused into one instruction
+// by _lower.py. They read nothing from the frame, only the constants' current state (a module's hook
+// dicts, a class's `__dict__`), so one pass over two compact arrays replaces a fetch and a check each.
+struct ConstLen {  // len(obj) == n
+  PyObject* obj;   // owned
+  Py_ssize_t n;
+  // obj's type (borrowed: obj holds it) when len() of it is the dict's own count and the type is
+  // immutable (dict, OrderedDict): its slots cannot change, nor can obj's __class__, so comparing the
+  // type is enough; else NULL
+  PyTypeObject* dict_type;
+};
+
+struct ConstContains {  // (key in obj) == present, or (key in obj.__dict__) == present
+  PyObject* obj;        // owned
+  PyObject* key;        // owned
+  bool present;
+  bool class_dict;      // look in obj.__dict__ (a class's namespace, read directly when its metaclass is type)
+};
+
+struct ConstChecks {
+  std::vector<ConstLen> lens;
+  std::vector<ConstContains> contains;
+};
+
 struct Instr {
   int op = 0;
   int dst = -1;
@@ -163,6 +189,7 @@ struct Instr {
   std::vector<int> slots;
   TensorSpec* tensor = nullptr;
   StateSpec* state = nullptr;
+  ConstChecks* consts = nullptr;  // C_CONSTS
   // instance-dict reads (F_DICTATTR, F_MODMEMBER, F_ATTR of `__dict__`): the last type whose `__dict__`
   // (and, for F_ATTR, attribute lookup) was found to be the generic one, with the type's version tag at
   // the time (a type's attributes cannot change without a new tag)
@@ -194,6 +221,24 @@ struct GuardProgram {
 // ---------------------------------------------------------------------------------------------------
 // Functions shared between translation units
 
+// Whether len(v) is the dict's own entry count (ma_used) for v of type tp: an exact dict, or a dict
+// subclass whose length slots are still dict's - OrderedDict (a C subclass that keeps ma_used), a Python
+// subclass without __len__. PyObject_Size asks sq_length first, then mp_length; a class that defines
+// __len__ (even later: CPython updates the slots) has its own there, and so takes the generic path.
+inline bool len_is_dict_size(PyTypeObject* tp) {
+  if (tp == &PyDict_Type) {
+    return true;
+  }
+  if (!PyType_FastSubclass(tp, Py_TPFLAGS_DICT_SUBCLASS)) {
+    return false;
+  }
+  lenfunc dict_len = PyDict_Type.tp_as_mapping->mp_length;
+  PySequenceMethods* sq = tp->tp_as_sequence;
+  PyMappingMethods* mp = tp->tp_as_mapping;
+  return (sq == nullptr || sq->sq_length == nullptr || sq->sq_length == dict_len) && mp != nullptr &&
+      mp->mp_length == dict_len;
+}
+
 // fetch.cpp: reading sources. Each returns a new reference, or NULL with an exception set.
 PyObject* cell_value(PyObject* cell);
 PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache);
@@ -214,6 +259,8 @@ inline PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {
 int const_eq(PyObject* v, PyObject* e);
 int check_dict_keys(const Instr& in, PyObject* v);
 int check_mapping_contains(const Instr& in, PyObject* v);  // C_DICTCONTAINS on anything but an exact dict
+int mapping_contains(PyObject* v, PyObject* key, bool present);  // the same, for any v
+int check_consts(const ConstChecks& c);                         // C_CONSTS
 int call_check(PyObject* fn, PyObject** slots, const std::vector<int>& which);
 
 // lower.cpp: building a program's instructions.

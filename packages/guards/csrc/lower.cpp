@@ -1,7 +1,7 @@
 // Building a program's instructions from the tuples loom_guards/_lower.py makes:
 // (op, dst, src, obj, obj2, n, weak, ext), with `ext` a tensor spec (C_TENSOR), a global-state spec
-// (C_STATE, parsed in state.cpp) or a list of slots (C_NOALIAS, C_SAME, C_PY). C_DICTCONTAINS has its key
-// in `obj` (None is a key) and `present` in `n`. Malformed input raises.
+// (C_STATE, parsed in state.cpp), a list of slots (C_NOALIAS, C_SAME, C_PY) or the entries of C_CONSTS.
+// C_DICTCONTAINS has its key in `obj` (None is a key) and `present` in `n`. Malformed input raises.
 
 #include "accel.h"
 
@@ -87,6 +87,62 @@ TensorSpec* parse_tensor_spec(PyObject* t) {
   return spec;
 }
 
+void clear_consts(ConstChecks* c) {
+  for (ConstLen& e : c->lens) {
+    Py_CLEAR(e.obj);
+  }
+  for (ConstContains& e : c->contains) {
+    Py_CLEAR(e.obj);
+    Py_CLEAR(e.key);
+  }
+  delete c;
+}
+
+// C_CONSTS entries, each (kind, obj, key, n): kind 0 `len(obj) == n`, kind 1 `(key in obj) == n`, kind 2
+// `(key in obj.__dict__) == n` (n 1: present, 0: absent).
+ConstChecks* parse_consts(PyObject* ext) {
+  PyObject* fast = PySequence_Fast(ext, "C_CONSTS needs a sequence of (kind, obj, key, n) entries");
+  if (fast == nullptr) {
+    return nullptr;
+  }
+  auto* c = new ConstChecks();
+  Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+  for (Py_ssize_t i = 0; i < count; i++) {
+    PyObject* entry = PySequence_Fast_GET_ITEM(fast, i);
+    int kind;
+    PyObject *obj, *key;
+    Py_ssize_t n;
+    if (!PyTuple_Check(entry) || !PyArg_ParseTuple(entry, "iOOn", &kind, &obj, &key, &n)) {
+      if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_TypeError, "a C_CONSTS entry must be a tuple (kind, obj, key, n)");
+      }
+      break;
+    }
+    if (kind < 0 || kind > 2 || (kind == 0 && n < 0) || (kind != 0 && n != 0 && n != 1)) {
+      PyErr_Format(PyExc_ValueError, "bad C_CONSTS entry (kind %d, n %zd)", kind, n);
+      break;
+    }
+    if (kind != 0 && PyObject_Hash(key) == -1) {  // an unhashable key could never be looked up
+      break;
+    }
+    Py_INCREF(obj);
+    if (kind == 0) {
+      PyTypeObject* tp = Py_TYPE(obj);
+      bool fixed = PyType_HasFeature(tp, Py_TPFLAGS_IMMUTABLETYPE) && len_is_dict_size(tp);
+      c->lens.push_back(ConstLen{obj, n, fixed ? tp : nullptr});
+    } else {
+      Py_INCREF(key);
+      c->contains.push_back(ConstContains{obj, key, n != 0, kind == 2});
+    }
+  }
+  Py_DECREF(fast);
+  if (PyErr_Occurred()) {
+    clear_consts(c);
+    return nullptr;
+  }
+  return c;
+}
+
 }  // namespace
 
 void clear_instr(Instr& in) {
@@ -96,6 +152,10 @@ void clear_instr(Instr& in) {
   in.tensor = nullptr;
   delete in.state;
   in.state = nullptr;
+  if (in.consts != nullptr) {
+    clear_consts(in.consts);
+    in.consts = nullptr;
+  }
 }
 
 // (op, dst, src, obj, obj2, n, weak, ext)
@@ -173,6 +233,11 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
   } else if (op == C_STATE) {
     in.state = parse_state_spec(ext);
     if (in.state == nullptr) {
+      return -1;
+    }
+  } else if (op == C_CONSTS) {
+    in.consts = parse_consts(ext);
+    if (in.consts == nullptr) {
       return -1;
     }
   } else if (op == C_NOALIAS || op == C_SAME || op == C_PY) {

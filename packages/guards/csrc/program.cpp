@@ -20,6 +20,15 @@ int program_traverse(PyObject* self_, visitproc visit, void* arg) {
     for (Instr& in : *self->code) {
       Py_VISIT(in.obj);
       Py_VISIT(in.obj2);
+      if (in.consts != nullptr) {
+        for (const ConstLen& e : in.consts->lens) {
+          Py_VISIT(e.obj);
+        }
+        for (const ConstContains& e : in.consts->contains) {
+          Py_VISIT(e.obj);
+          Py_VISIT(e.key);
+        }
+      }
     }
   }
   return 0;

@@ -317,6 +317,9 @@ int run(GuardProgram* self, PyObject* frame) {
       case C_SAME:
         ok = slots[in.slots[0]] == slots[in.slots[1]];
         break;
+      case C_CONSTS:
+        ok = check_consts(*in.consts);
+        break;
       case C_PY:
         ok = call_check(in.obj, slots, in.slots);
         break;

@@ -1,6 +1,6 @@
 // Value checks the check loop (run.cpp) calls: type-strict equality with a constant (C_CONST, and the
 // keys of C_DICTKEYS), dict keys in order, membership in a mapping that is not an exact dict
-// (C_DICTCONTAINS), and calls of Python checks (C_PY).
+// (C_DICTCONTAINS), the fused checks on constants (C_CONSTS), and calls of Python checks (C_PY).
 
 #include "accel.h"
 
@@ -99,16 +99,86 @@ int check_dict_keys(const Instr& in, PyObject* v) {
   return r;
 }
 
-// `key in v` (in.obj) compared with in.n (1 present, 0 absent) for a v that is not an exact dict (the
-// loop looks those up itself); mirrors loom_guards.kinds.DictContains: any Mapping answers through its
-// own __contains__, anything else fails.
-int check_mapping_contains(const Instr& in, PyObject* v) {
-  int is_mapping = PyObject_IsInstance(v, g_mapping_abc);
-  if (is_mapping <= 0) {
-    return is_mapping;
+// `key in v` compared with `present` for any v; mirrors loom_guards.kinds.DictContains: an exact dict is
+// looked up directly, any other Mapping answers through its own __contains__, anything else fails.
+int mapping_contains(PyObject* v, PyObject* key, bool present) {
+  int r;
+  if (PyDict_CheckExact(v)) {  // only a colliding key's __eq__ can run user code
+    r = PyDict_Contains(v, key);
+  } else {
+    int is_mapping = PyObject_IsInstance(v, g_mapping_abc);
+    if (is_mapping <= 0) {
+      return is_mapping;
+    }
+    r = PySequence_Contains(v, key);
   }
-  int r = PySequence_Contains(v, in.obj);
-  return r < 0 ? -1 : (r == in.n);
+  return r < 0 ? -1 : (r == static_cast<int>(present));
+}
+
+// C_DICTCONTAINS for a v that is not an exact dict (the loop looks those up itself): the key is in.obj,
+// in.n is 1 (present) or 0 (absent).
+int check_mapping_contains(const Instr& in, PyObject* v) {
+  return mapping_contains(v, in.obj, in.n != 0);
+}
+
+namespace {
+
+// `key in obj.__dict__` compared with `present`.
+int class_dict_contains(const ConstContains& c) {
+  if (Py_IS_TYPE(c.obj, &PyType_Type)) {
+    // A class whose metaclass is type: `cls.__dict__` is type's own `__dict__` descriptor (a data
+    // descriptor of the metaclass, so nothing in the class can shadow it, and type cannot be changed),
+    // which returns mappingproxy(tp_dict); `in` on that proxy is PyDict_Contains on tp_dict, and a
+    // mappingproxy is a Mapping. So look in the class's dict without making the proxy.
+    auto* cls = reinterpret_cast<PyTypeObject*>(c.obj);
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject* d = PyType_GetDict(cls);  // new reference (static builtin types keep it elsewhere)
+    int r = PyDict_Contains(d, c.key);
+    Py_DECREF(d);
+#else
+    int r = PyDict_Contains(cls->tp_dict, c.key);
+#endif
+    return r < 0 ? -1 : (r == static_cast<int>(c.present));
+  }
+  PyObject* d = PyObject_GetAttr(c.obj, s_dict);
+  if (d == nullptr) {
+    return -1;
+  }
+  int r = mapping_contains(d, c.key, c.present);
+  Py_DECREF(d);
+  return r;
+}
+
+}  // namespace
+
+// C_CONSTS: every fused check on a constant, 1 / 0 / -1 (an exception is set). The lengths first (a
+// module's hook dicts, guarded empty: a length compare each), then the memberships.
+int check_consts(const ConstChecks& c) {
+  for (const ConstLen& e : c.lens) {
+    PyObject* v = e.obj;
+    PyTypeObject* tp = Py_TYPE(v);
+    Py_ssize_t n;
+    if (tp == e.dict_type || len_is_dict_size(tp)) {
+      n = PyDict_GET_SIZE(v);
+    } else if (tp == &PyTuple_Type || tp == &PyList_Type) {
+      n = Py_SIZE(v);
+    } else {
+      n = PyObject_Size(v);
+      if (n < 0) {
+        return -1;
+      }
+    }
+    if (n != e.n) {
+      return 0;
+    }
+  }
+  for (const ConstContains& e : c.contains) {
+    int r = e.class_dict ? class_dict_contains(e) : mapping_contains(e.obj, e.key, e.present);
+    if (r != 1) {
+      return r;
+    }
+  }
+  return 1;
 }
 
 int call_check(PyObject* fn, PyObject** slots, const std::vector<int>& which) {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 
 import pytest
 import torch
@@ -10,8 +11,12 @@ import torch
 import loom_guards
 from loom_guards import (
     Attr,
+    Const,
     ConstantMatch,
     DictContains,
+    Identity,
+    Item,
+    Length,
     Local,
     ModuleParam,
     Submodule,
@@ -134,21 +139,53 @@ def test_no_reference_leaks():
         DictContains(Attr(Local("self"), "__dict__"), "forward", present=False),  # an exact dict
         DictContains(Attr(loom_guards.TypeOf(Local("self")), "__dict__"), "__init__"),  # a mappingproxy
         DictContains(loom_guards.Global("D"), key),
+        # C_CONSTS: hook dicts (OrderedDict), a class's namespace (read directly), another metaclass's
+        Length(Const(net._forward_hooks), 0),
+        Length(Const(net.a._forward_pre_hooks), 0),
+        DictContains(Attr(Const(Net), "__dict__"), "missing", present=False),
+        DictContains(Attr(Const(WithMeta), "__dict__"), key, present=False),
     ]
     check = loom_guards.compile(guards, f_globals=g, accelerate=True)
-    assert [op for op, _, _ in check.instructions()].count("C_DICTCONTAINS") == 3
+    ops = [op for op, _, _ in check.instructions()]
+    assert ops.count("C_DICTCONTAINS") == 3 and ops.count("C_CONSTS") == 1
     passing = {"x": x, "y": x, "self": net}
     failing = {"x": torch.randn(3), "y": x, "self": net}
     raising = {"x": x, "y": x, "self": object()}
-    watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"], Net, net.__dict__, key, g["D"]]
+    # C_CONSTS failing (a length, a key found through getattr) and raising (a __len__, a missing __dict__)
+    hooked, table = OrderedDict(a=1), WithMeta.__dict__
+    const_checks = [
+        loom_guards.compile([Length(Const(hooked), 0)], accelerate=True),
+        loom_guards.compile([DictContains(Attr(Const(WithMeta), "__dict__"), "x", present=False)], accelerate=True),
+        loom_guards.compile([Length(Const(RaisingLen()), 0)], accelerate=True),
+        loom_guards.compile([DictContains(Attr(Const(key), "__dict__"), "x")], accelerate=True),
+    ]
+    watched = [x, net, net.a, net.a.weight, g["W"], passing, failing["x"], Net, net.__dict__, key, g["D"],
+               net._forward_hooks, net.a._forward_pre_hooks, WithMeta, hooked, RaisingLen]
     for frame in (passing, failing, raising):
         check(frame)
+    for c in const_checks:
+        c({})
     before = [sys.getrefcount(o) for o in watched]
     for _ in range(1000):
         assert check(passing)
         assert not check(failing)
         assert not check(raising)
+        assert not any(c({}) for c in const_checks)
     assert [sys.getrefcount(o) for o in watched] == before
+    del table
+
+
+class Meta(type):
+    pass
+
+
+class WithMeta(metaclass=Meta):
+    x = 1
+
+
+class RaisingLen:
+    def __len__(self) -> int:
+        raise RuntimeError("__len__ raised")
 
 
 def test_programs_reading_unwritten_slots_are_rejected():
@@ -210,3 +247,77 @@ def test_dict_contains_is_lowered_to_its_instruction():
     ops = [op for op, _, _ in check.instructions()]
     assert ops == ["F_LOCAL", "F_ATTR", "C_DICTCONTAINS", "C_DICTCONTAINS"]  # one read of the dict
     assert "C_PY" not in ops
+
+
+def test_guards_over_constants_are_one_instruction():
+    net = Net()
+    hooks = [Length(Const(getattr(m, name)), 0) for m in (net, net.a)
+             for name in ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")]
+    misses = [DictContains(Attr(Const(k), "__dict__"), "missing", present=False) for k in Net.__mro__[:-1]]
+    check = loom_guards.compile([Identity(Local("self"), net), *hooks, *misses, TypeMatch(Local("x"), int)],
+                                accelerate=True)
+    ops = [op for op, _, _ in check.instructions()]
+    # the constants are never fetched into slots: the instruction holds them
+    assert ops == ["F_LOCAL", "C_ID", "F_LOCAL", "C_TYPE", "C_CONSTS"]
+    assert len(check.guards) == 2 + len(hooks) + len(misses)  # the plan keeps every guard
+    assert check({"self": net, "x": 1})
+    net.a._forward_hooks[0] = print
+    assert check.why_failed({"self": net, "x": 1}).guard == hooks[4]
+    del net.a._forward_hooks[0]
+    Net.missing = 1
+    assert check.why_failed({"self": net, "x": 1}).guard == misses[0]
+    del Net.missing
+    assert check({"self": net, "x": 1})
+
+
+def test_a_constant_also_read_through_keeps_its_fetch():
+    d = {"k": 1}
+    check = loom_guards.compile([Length(Const(d), 1), ConstantMatch(Item(Const(d), "k"), 1)], accelerate=True)
+    ops = [op for op, _, _ in check.instructions()]
+    assert ops == ["F_CONST", "C_CONSTS", "F_ITEM", "C_CONST"]
+    assert check({})
+    d["k"] = 2
+    assert not check({})
+
+
+@pytest.mark.parametrize(
+    "ext",
+    [
+        None,  # not a sequence
+        ["not a tuple"],
+        [(0, {}, None)],  # three fields
+        [(3, {}, None, 0)],  # no such kind
+        [(0, {}, None, -1)],  # a negative length
+        [(1, {}, "k", 2)],  # present is 0 or 1
+        [(2, int, ["unhashable"], 0)],
+        [("0", {}, None, 0)],
+    ],
+)
+def test_malformed_const_checks_are_rejected(ext):
+    accel = compiler._accel
+    with pytest.raises((TypeError, ValueError)):
+        accel.GuardProgram([(accel.OPS["C_CONSTS"], -1, -1, None, None, 0, False, ext)], 0, None, None, {}, None,
+                           (False, False, False))
+
+
+def test_const_checks_instruction():
+    accel = compiler._accel
+    d, od = {}, OrderedDict(a=1)
+
+    def program(*entries):
+        return accel.GuardProgram([(accel.OPS["C_CONSTS"], -1, -1, None, None, 0, False, entries)], 0, None, None,
+                                  {}, None, (False, False, False))
+
+    assert program()({})  # nothing to check
+    check = program((0, d, None, 0), (0, od, None, 1), (1, od, "a", 1), (2, Net, "__init__", 1),
+                    (2, Net, "missing", 0))
+    assert check({})
+    d["x"] = 1
+    assert not check({})
+    del d["x"]
+    od["b"] = 2
+    assert not check({})
+    od.pop("b")
+    assert check({})
+    assert not program((1, od, "a", 0))({}) and not program((2, Net, "__init__", 0))({})
+    assert not program((0, RaisingLen(), None, 0))({})  # raising fails

@@ -3,6 +3,11 @@
 An instruction is ``(op, dst, src, obj, obj2, n, weak, ext)``; ``_accel.OPS`` maps op names to numbers.
 Guard kinds and sources the accelerator has no instruction for are lowered to calls of their own Python
 ``check`` / ``read_from`` / ``get``, so a new kind works on both back ends before it gets a fast path.
+
+Guards that read only constants (``Length(Const(d), n)``, ``DictContains(Const(d), k)``,
+``DictContains(Attr(Const(cls), "__dict__"), k)``) are fused into one ``C_CONSTS`` instruction, placed
+where the first of them was, and the fetches only they used are left out (``_fuse_consts``). The plan is
+unchanged, so ``why_failed`` still walks every guard and names the one that failed.
 """
 
 from __future__ import annotations
@@ -129,6 +134,41 @@ def _code(value: Any, codes: tuple) -> int | None:
     raise ValueError(f"no accelerator code for global state value {value!r}")
 
 
+def _const_entry(g: Any) -> tuple | None:
+    """The ``C_CONSTS`` entry ``(kind, obj, key, n)`` of a guard that reads only a constant, else None."""
+    if isinstance(g, Length) and isinstance(g.source, Const):
+        return (0, g.source.value, None, g.n)
+    if isinstance(g, DictContains):
+        src = g.source
+        if isinstance(src, Const):
+            return (1, src.value, g.key, int(g.present))
+        if isinstance(src, Attr) and src.name == "__dict__" and isinstance(src.base, Const):
+            return (2, src.base.value, g.key, int(g.present))
+    return None
+
+
+def _fuse_consts(plan: Plan) -> tuple[list[tuple], set[int], set[int]]:
+    """The ``C_CONSTS`` entries (in plan order), the indices of the steps they replace, and the slots the
+    remaining steps still read (a fetch of any other slot is left out: only fused checks used it)."""
+    entries: list[tuple] = []
+    fused: set[int] = set()
+    for i, step in enumerate(plan.steps):
+        if isinstance(step, _Check):
+            entry = _const_entry(step.guard)
+            if entry is not None:
+                entries.append(entry)
+                fused.add(i)
+    needed: set[int] = set()
+    for i in reversed(range(len(plan.steps))):
+        step = plan.steps[i]
+        if isinstance(step, _Check):
+            if i not in fused:
+                needed.update(step.slots)
+        elif step.slot in needed and step.base_slot is not None:
+            needed.add(step.base_slot)
+    return entries, fused, needed
+
+
 def build_program(accel: Any, plan: Plan) -> GuardFn:
     _init(accel)
     ops = accel.OPS
@@ -139,9 +179,17 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
         instrs.append((ops[op], dst, src, obj, obj2, n, weak, ext))
 
     needs_globals = needs_builtins = needs_closure = False
-    for step in plan.steps:
+    consts, fused, needed = _fuse_consts(plan)
+    for index, step in enumerate(plan.steps):
+        if index in fused:
+            if consts:  # the first fused check: all of them, once
+                add("C_CONSTS", ext=tuple(consts))
+                consts = []
+            continue
         if isinstance(step, _Fetch):
             src, dst, base = step.source, step.slot, step.base_slot
+            if dst not in needed:
+                continue
             if isinstance(src, Local):
                 add("F_LOCAL", dst, obj=src.name)
             elif isinstance(src, Global):
