@@ -104,6 +104,16 @@ class SideEffects:
         self.effects.append(DeleteAttr(target, name))
         self.attr_overlay.setdefault(id(real), {})[name] = DELETED
 
+    def stored_attribute(self, real: Any, name: str) -> Variable | None:
+        """The value the trace stored in ``real.name`` so far, or None if it stored none; an
+        attribute the trace deleted raises ``AttributeError`` as Python would."""
+        stored = self.attr_overlay.get(id(real), {}).get(name)
+        if stored is DELETED:
+            from .errors import missing_attribute
+
+            raise missing_attribute(f"{type(real).__name__!r} object", name)
+        return stored
+
     def store_global(self, name: str, value: Variable) -> None:
         self.effects.append(StoreGlobal(name, value))
         self.global_overlay[name] = value

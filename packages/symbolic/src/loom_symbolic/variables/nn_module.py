@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..errors import Unsupported, UserError, missing_attribute
+from ..errors import Unsupported, UserError
 from .attributes import _MISSING, class_attribute, resolve, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
@@ -79,14 +79,11 @@ class NNModuleVariable(Variable):
         return members
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from ..side_effects import DELETED
         from .builder import wrap
 
-        overlay = tx.output.side_effects.attr_overlay.get(id(self.value), {})
-        if name in overlay:
-            if overlay[name] is DELETED:
-                raise missing_attribute(f"{type(self.value).__name__!r} object", name)
-            return overlay[name]
+        stored = tx.output.side_effects.stored_attribute(self.value, name)
+        if stored is not None:
+            return stored
         if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
             from .functions import MethodVariable
 

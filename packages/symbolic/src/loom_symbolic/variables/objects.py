@@ -30,13 +30,10 @@ class UserObjectVariable(RealValueVariable):
     mutable = True
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from ..side_effects import DELETED
 
-        overlay = tx.output.side_effects.attr_overlay.get(id(self.value), {})
-        if name in overlay:
-            if overlay[name] is DELETED:
-                raise missing_attribute(f"{type(self.value).__name__!r} object", name)
-            return overlay[name]
+        stored = tx.output.side_effects.stored_attribute(self.value, name)
+        if stored is not None:
+            return stored
         if name == "__class__":
             from .builder import wrap
 
