@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import torch
 
@@ -38,14 +36,7 @@ from loom_guards import Attr, Const, DictContains
 
 sys.path.insert(0, str(Path(__file__).parent))
 import facade_bench  # the shared models (loaded by path)
-
-
-def per_call_ns(fn: Callable[[Any], Any], arg: Any, number: int) -> float:
-    clock = time.thread_time_ns
-    t0 = clock()
-    for _ in range(number):
-        fn(arg)
-    return (clock() - t0) / number
+from guards_bench import per_call_ns
 
 
 def on_constants(g: lg.Guard) -> bool:

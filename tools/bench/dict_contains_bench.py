@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import torch
 
 import loom_guards as lg
 from loom_guards import Attr, DictContains, Local, NotNone, TypeMatch
+
+sys.path.insert(0, str(Path(__file__).parent))
+from guards_bench import per_call_ns
 
 
 class Plain:
@@ -38,14 +41,6 @@ class Plain:
 
     def forward(self) -> int:
         return self.w
-
-
-def per_call_ns(fn: Callable[[Any], Any], arg: Any, number: int) -> float:
-    clock = time.thread_time_ns
-    t0 = clock()
-    for _ in range(number):
-        fn(arg)
-    return (clock() - t0) / number
 
 
 def variants(obj: Any) -> dict[str, tuple[list, dict]]:
