@@ -230,6 +230,21 @@ def dict_of_modules_argument(x, heads):
     return {name: head(x) for name, head in heads.items()}
 
 
+def _tied_pair():
+    pair = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 8))
+    pair[1].weight = pair[0].weight  # tied, as GPT-2's embedding and output layer are
+    shared = nn.Linear(8, 8)
+    return pair, nn.Sequential(shared, shared)
+
+
+@case(X, *_tied_pair())
+def shared_members_are_yielded_once(x, tied, repeated):
+    total = sum(p.sum() for p in tied.parameters())
+    names = [n for n, _ in tied.named_parameters()]
+    counts = (len(list(repeated.parameters())), len(list(repeated.children())), len(list(repeated.modules())))
+    return x + total, names, counts
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_modules_and_idioms_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -214,6 +214,9 @@ def _iter_of(kind: str):
         from .containers import TupleVariable
 
         items: list[Variable] = []
+        seen: set[int] = set()  # torch yields a member shared by several modules once (remove_duplicate)
+        # Which members are the same object decides what is yielded: the aliasing guards must hold.
+        tx.output.aliases.relied_on_distinct()
         for prefix_path, owner in _walk(module_var, tx, recurse=kind in ("parameters", "named_parameters",
                                                                          "buffers", "named_buffers", "modules",
                                                                          "named_modules")):
@@ -221,8 +224,9 @@ def _iter_of(kind: str):
                 table = "_parameters" if "parameters" in kind else "_buffers"
                 for name, value in owner.table(tx, table).items():
                     var = wrap(tx, value, owner._child_source(table, name))
-                    if value is None:
-                        continue  # skipped as torch does, and guarded to stay None
+                    if value is None or id(value) in seen:
+                        continue  # skipped as torch does (None: guarded to stay None)
+                    seen.add(id(value))
                     items.append(TupleVariable([ConstantVariable(prefix_path + name), var]) if kind.startswith("named") else var)
             elif kind in ("modules", "named_modules"):
                 path = prefix_path[:-1]
@@ -230,6 +234,9 @@ def _iter_of(kind: str):
         if kind in ("children", "named_children"):
             for key in module_var.table(tx, "_modules"):
                 child = module_var._child(tx, key)
+                if not isinstance(child, NNModuleVariable) or id(child.value) in seen:
+                    continue
+                seen.add(id(child.value))
                 items.append(TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
         return SnapshotIterator(items)
 
