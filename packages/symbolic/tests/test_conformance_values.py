@@ -504,6 +504,40 @@ def dict_arg_mutated(x, d):
     return x + d["b"]
 
 
+@case(X, {1, 2, 3}, {2, 9})
+def set_arg_mutated(x, s, other):
+    s.add(4)
+    s.discard(1)
+    s.update([5])
+    s -= {2}
+    other |= {7}
+    other &= {7, 9}
+    return x * len(s)
+
+
+@case(X, {1, 2, 3})
+def set_arg_inplace_alias(x, s):
+    alias = s
+    s ^= {3, 8}
+    alias.difference_update([8])
+    return x, alias is s, sorted(s)
+
+
+@case(X)
+def frozenset_algebra_and_errors(x):
+    f = frozenset([1, 2])
+    try:
+        f.add(3)
+    except AttributeError:
+        x = x + 1
+    s = {1}
+    try:
+        s |= [2]
+    except TypeError:
+        x = x * 2
+    return x, f.union([3]), f - {1}, {3} | f
+
+
 @case(X, [t(2), t(2)])
 def list_of_tensors_arg(x, tensors):
     return x.sum() + tensors[0] * tensors[1]

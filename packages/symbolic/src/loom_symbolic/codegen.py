@@ -206,9 +206,22 @@ class PyCodegen:
         self.emit("STORE_DEREF", FreeVar(name))
 
     def replace_contents(self, container: Variable) -> None:
-        """Give a list or dict from outside the frame the contents the trace ended with."""
-        from .variables.containers import DictVariable, ListVariable
+        """Give a list, dict or set from outside the frame the contents the trace ended with."""
+        from .variables.containers import DictVariable, ListVariable, SetVariable
 
+        if isinstance(container, SetVariable) and not container.frozen:
+            self.load_source(container.source)
+            self.emit("LOAD_METHOD", "clear")
+            self.call(0)
+            self.emit("POP_TOP")
+            self.load_source(container.source)
+            self.emit("LOAD_METHOD", "update")
+            for item in container.values.values():
+                self.reconstruct(item)
+            self.emit("BUILD_LIST", len(container.values))
+            self.call(1)
+            self.emit("POP_TOP")
+            return
         if isinstance(container, ListVariable):
             container.reconstruct_items(self)
             self.emit("BUILD_LIST", len(container.items))

@@ -77,7 +77,7 @@ class StoreCell:
 
 @dataclass
 class ReplaceContents:
-    """A list or dict from outside the frame was mutated: give the real object its final contents."""
+    """A list, dict or set from outside the frame was mutated: give the real object its final contents."""
 
     container: Variable
 

@@ -276,15 +276,30 @@ def dict_copy(tx, d, args, kwargs):
 
 # -- set ---------------------------------------------------------------------------------------------
 SET_METHODS, set_method = _table()
+#: Methods only ``set`` has; a frozenset has no such attribute.
+SET_MUTATORS = {"add", "update", "discard", "remove", "clear", "pop", "difference_update",
+                "intersection_update", "symmetric_difference_update"}
+
+
+def _set_mutator(fn: Method) -> Method:
+    def method(tx, s, args, kwargs):
+        result = fn(tx, s, args, kwargs)
+        s.mutated(tx)
+        return result
+
+    method.__name__ = fn.__name__
+    return method
 
 
 @set_method("add")
+@_set_mutator
 def set_add(tx, s, args, kwargs):
     s.add(args[0])
     return NONE
 
 
 @set_method("update")
+@_set_mutator
 def set_update(tx, s, args, kwargs):
     for other in args:
         for item in other.unpack(tx):
@@ -293,18 +308,43 @@ def set_update(tx, s, args, kwargs):
 
 
 @set_method("discard")
+@_set_mutator
 def set_discard(tx, s, args, kwargs):
     s.values.pop(DictVariable.key_of(args[0]), None)
     return NONE
 
 
 @set_method("remove")
+@_set_mutator
 def set_remove(tx, s, args, kwargs):
     key = DictVariable.key_of(args[0])
     if key not in s.values:
         raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError)
     del s.values[key]
     return NONE
+
+
+@set_method("clear")
+@_set_mutator
+def set_clear(tx, s, args, kwargs):
+    s.values.clear()
+    return NONE
+
+
+def _set_update_in_place(name: str) -> Method:
+    def update(tx, s, args, kwargs):
+        others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
+        kept = set(s.values)
+        getattr(kept, name)(*others)
+        s.values = {k: s.values.get(k) or key_variable(k) for k in kept}
+        return NONE
+
+    update.__name__ = f"set_{name}"
+    return _set_mutator(update)
+
+
+for _name in ("difference_update", "intersection_update", "symmetric_difference_update"):
+    SET_METHODS[_name] = _set_update_in_place(_name)
 
 
 @set_method("__contains__")
@@ -319,7 +359,7 @@ def _set_algebra(name: str) -> Method:
         others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
         result = getattr(set(s.values), name)(*others)
         return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
-            [s.values.get(k) or key_variable(k) for k in result]
+            [s.values.get(k) or key_variable(k) for k in result], frozen=s.frozen
         )
 
     algebra.__name__ = f"set_{name}"
@@ -368,5 +408,7 @@ def lookup(receiver: Variable, name: str) -> Method | None:
     if isinstance(receiver, DictVariable):
         return DICT_METHODS.get(name)
     if isinstance(receiver, SetVariable):
+        if receiver.frozen and name in SET_MUTATORS:
+            return None
         return SET_METHODS.get(name)
     return None

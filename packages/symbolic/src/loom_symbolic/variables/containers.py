@@ -74,6 +74,9 @@ class MethodTableMixin:
 
             return resolve(tx, self.object_view(tx), name)
         if lookup(self, name) is None:
+            if not hasattr(self.python_type(), name):
+                raise UserError(f"attribute {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",
+                                exc_type=AttributeError)
             raise Unsupported(f"attribute {name!r} of {self.describe()}", "not modelled")
         return MethodVariable(self, name)
 
@@ -469,6 +472,11 @@ class SetVariable(MethodTableMixin, Variable):
     def add(self, item: Variable) -> None:
         """Add one member."""
         self.values[DictVariable.key_of(item)] = item
+
+    def mutated(self, tx: InstructionTranslator) -> None:
+        """Record that the program changed this set."""
+        if self.source is not None:
+            tx.output.side_effects.mutated_container(self)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:

@@ -87,6 +87,10 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
 
 
+_SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", operator.isub: "difference_update",
+                operator.ixor: "symmetric_difference_update"}
+
+
 def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     if op is operator.iadd and isinstance(left, ListVariable):
         left.items.extend(right.unpack(tx))
@@ -100,9 +104,12 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
         left.items.update(right.items)
         left.mutated(tx)
         return left
-    if op is operator.ior and isinstance(left, SetVariable):
-        for item in right.unpack(tx):
-            left.add(item)
+    if op in _SET_INPLACE and isinstance(left, SetVariable) and not left.frozen:
+        if not issubclass(right.python_type(), (set, frozenset)):
+            return None  # Python raises TypeError: folded (or refused) like any other operand
+        from .container_methods import SET_METHODS
+
+        SET_METHODS[_SET_INPLACE[op]](tx, left, [right], {})
         return left
     return None
 
