@@ -393,6 +393,32 @@ def exception_from_skipped_call_escapes(x):
     return SKIPPED(None) + a
 
 
+# -- state mutated before a break: what the live locals hold was read before the mutation ---------------------
+class Box:
+    """A plain object whose attributes the cases below move around."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+@case(pos(), [Box("first")], graphs=2, breaks=1)
+def local_read_from_a_list_slot_replaced_before_a_break(x, boxes):
+    kept = boxes[0]
+    boxes[0] = Box("second")
+    a = x * 2
+    print("p")
+    return a + 1, kept.name, boxes[0].name
+
+
+@case(pos(), {"k": Box("first")}, graphs=2, breaks=1)
+def local_read_from_a_dict_cleared_before_a_break(x, table):
+    kept = table["k"]
+    table.clear()
+    a = x * 2
+    print("p")
+    return a + 1, kept.name, len(table)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
 def test_more_graph_breaks_match_eager(fn, args, kwargs, graphs, breaks):
     stats = compare(fn, *args, **kwargs)

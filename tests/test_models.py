@@ -41,6 +41,21 @@ def test_huggingface_gpt2():
     assert loom.stats()["cache_hits"] >= 1 and loom.stats()["graph_breaks"] == 0
 
 
+def test_huggingface_bert_called_with_keyword_arguments():
+    # BERT's forward decorator adds to **kwargs: the replay must read the inputs before refilling the dict
+    transformers = pytest.importorskip("transformers")
+    config = transformers.BertConfig(num_hidden_layers=1, num_attention_heads=2, hidden_size=16,
+                                     intermediate_size=32, vocab_size=32, max_position_embeddings=16)
+    model = transformers.BertModel(config).eval()
+    compiled = loom.compile(model)
+    inputs = {"input_ids": torch.randint(0, 32, (2, 8)), "attention_mask": torch.ones(2, 8, dtype=torch.long)}
+    with torch.no_grad():
+        expected = model(**inputs).last_hidden_state
+        for _ in range(2):
+            torch.testing.assert_close(compiled(**inputs).last_hidden_state, expected)
+    assert loom.stats()["cache_hits"] >= 1 and loom.stats()["graph_breaks"] == 0
+
+
 def test_a_model_with_an_uncapturable_forward_still_matches_eager(capsys):
     class Chatty(torch.nn.Module):
         def __init__(self):

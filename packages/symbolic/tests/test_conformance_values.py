@@ -504,6 +504,55 @@ def dict_arg_mutated(x, d):
     return x + d["b"]
 
 
+class _Box:
+    """A plain object for the replay-order cases below."""
+
+
+def _named_box(name):
+    box = _Box()
+    box.name = name
+    return box
+
+
+_FIRST, _SECOND = _named_box("first"), _named_box("second")
+
+
+@case(X, [_FIRST])
+def value_read_before_its_list_slot_is_replaced(x, lst):
+    kept = lst[0]
+    lst[0] = _SECOND
+    return x + 1, kept
+
+
+@case(X, {"k": _FIRST, "n": 1})
+def value_read_before_its_dict_is_cleared(x, d):
+    kept = d["k"]
+    d.clear()
+    d["again"] = kept
+    return x + 1, kept
+
+
+@case(X, {"input_ids": t(3), "mask": t(3)})
+def kwargs_like_dict_refilled_with_its_own_values(x, kwargs):
+    kwargs["use_cache"] = True
+    return x + kwargs["input_ids"]
+
+
+def _parent_with_child():
+    parent = _Box()
+    parent.child = _Box()
+    parent.child.tag = 0
+    return parent
+
+
+@case(X, _parent_with_child())
+def attribute_of_an_object_detached_earlier(x, parent):
+    child = parent.child
+    parent.child = None
+    child.tag = 5
+    return x + 1, child
+
+
 @case(X, {1, 2, 3}, {2, 9})
 def set_arg_mutated(x, s, other):
     s.add(4)

@@ -8,6 +8,7 @@ import itertools
 import types
 from typing import Any
 
+from . import side_effects
 from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .shapes import DynamicSpec
@@ -204,15 +205,21 @@ def _has_symbols(value: Any) -> bool:
 def _finish(tx: Any, returned: Any) -> Translation:
     output = tx.output
     body = PyCodegen()
-    for effect in output.side_effects.effects:
-        effect.replay(body)
+    effects = output.side_effects.effects
+    if effects:
+        staged = side_effects.stage(effects, body)
+        result = body.stash(returned)  # read before the mutations, like everything they store
+        side_effects.apply(effects, staged, body)
     if output.grad_enabled != output.initial_grad_enabled:
         # torch.set_grad_enabled(mode) called without `with`: the mode outlives the frame.
         import torch
 
         body.call_const(torch._C._set_grad_enabled, 1, lambda: body.load_const(output.grad_enabled))
         body.emit("POP_TOP")
-    body.reconstruct(returned)
+    if effects:
+        body.emit("LOAD_FAST", result)
+    else:
+        body.reconstruct(returned)
     body.emit("RETURN_VALUE")
 
     prefix, graphs = _graph_call(output, body.graph_outputs)

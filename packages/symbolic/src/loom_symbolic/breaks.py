@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
+from . import side_effects
 from .codegen import PyCodegen
 from .errors import Unsupported
 from .resume import (
@@ -143,11 +144,12 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         id(box): CellVar(name) if name in code.co_cellvars else FreeVar(name) for name, box in tx.cells.items()
     }
     cg.cellvars = frozenset(code.co_cellvars)
-    for effect_record in tx.output.side_effects.effects:
-        effect_record.replay(cg)
+    effects = tx.output.side_effects.effects
+    staged = side_effects.stage(effects, cg)
     _restore_grad_mode(tx, cg)
-    live_locals = _store_locals(tx, cg)
+    live_locals = _store_locals(tx, cg)  # read, like the effects' values, before anything is mutated
     slots = _store_stack(tx, cg)
+    side_effects.apply(effects, staged, cg)
 
     original = Bytecode.from_code(code)
     native = copy.copy(original[dis_to_bytecode_positions(code, original)[ins.index]])

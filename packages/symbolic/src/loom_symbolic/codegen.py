@@ -205,45 +205,61 @@ class PyCodegen:
     def store_free_var(self, name: str) -> None:
         self.emit("STORE_DEREF", FreeVar(name))
 
-    def replace_contents(self, container: Variable) -> None:
-        """Give a list, dict or set from outside the frame the contents the trace ended with."""
+    def stash(self, value: Variable) -> str:
+        """Rebuild ``value`` now and keep it in a new temporary (see ``side_effects.stage``)."""
+        self.reconstruct(value)
+        name = self.new_temp()
+        self.emit("STORE_FAST", name)
+        return name
+
+    def load_temps(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            self.emit("LOAD_FAST", name)
+
+    def stage_contents(self, container: Variable) -> tuple[str, str]:
+        """Stash a list, dict or set from outside the frame and the contents the trace ended with:
+        a list of its items (a map for a dict), rebuilt before any mutation is replayed."""
         from .variables.containers import DictVariable, ListVariable, SetVariable
 
         if isinstance(container, SetVariable) and not container.frozen:
-            self.load_source(container.source)
-            self.emit("LOAD_METHOD", "clear")
-            self.call(0)
-            self.emit("POP_TOP")
-            self.load_source(container.source)
-            self.emit("LOAD_METHOD", "update")
-            for item in container.values.values():
-                self.reconstruct(item)
-            self.emit("BUILD_LIST", len(container.values))
-            self.call(1)
-            self.emit("POP_TOP")
-            return
-        if isinstance(container, ListVariable):
-            container.reconstruct_items(self)
-            self.emit("BUILD_LIST", len(container.items))
-            self.load_source(container.source)
-            self.load_const(slice(None, None))
-            self.emit("STORE_SUBSCR")
-            return
-        if isinstance(container, DictVariable):
-            self.load_source(container.source)
-            self.emit("LOAD_METHOD", "clear")
-            self.call(0)
-            self.emit("POP_TOP")
-            self.load_source(container.source)
-            self.emit("LOAD_METHOD", "update")
+            items = list(container.values.values())
+        elif isinstance(container, ListVariable):
+            items = container.items
+        elif isinstance(container, DictVariable):
+            target = self.stash(container)
             for key, item in container.items.items():
                 self.load_const(key)
                 self.reconstruct(item)
             self.emit("BUILD_MAP", len(container.items))
-            self.call(1)
-            self.emit("POP_TOP")
+            contents = self.new_temp()
+            self.emit("STORE_FAST", contents)
+            return target, contents
+        else:
+            raise Unsupported(f"replaying a mutation of {container.describe()}", "not modelled")
+        target = self.stash(container)
+        for item in items:
+            self.reconstruct(item)
+        self.emit("BUILD_LIST", len(items))
+        contents = self.new_temp()
+        self.emit("STORE_FAST", contents)
+        return target, contents
+
+    def replace_contents(self, container: Variable, staged: tuple[str, ...]) -> None:
+        """Give the real container the contents :meth:`stage_contents` rebuilt."""
+        from .variables.containers import ListVariable
+
+        target, contents = staged
+        if isinstance(container, ListVariable):
+            self.load_temps((contents, target))
+            self.load_const(slice(None, None))
+            self.emit("STORE_SUBSCR")
             return
-        raise Unsupported(f"replaying a mutation of {container.describe()}", "not modelled")
+        for method, args in (("clear", ()), ("update", (contents,))):  # a dict or a set
+            self.emit("LOAD_FAST", target)
+            self.emit("LOAD_METHOD", method)
+            self.load_temps(args)
+            self.call(len(args))
+            self.emit("POP_TOP")
 
     def make_function(self, fn: NestedFunctionVariable) -> None:
         """Rebuild a function made in the trace; its closure must be cells of the real frame."""

@@ -3,6 +3,12 @@
 The translator never mutates real objects while tracing: it records what the program did, keeps a
 symbolic overlay so later reads in the trace see the new values, and the rewritten bytecode replays
 the mutations, in program order, once the compiled graph has run.
+
+Replay has two steps. :func:`stage` first rebuilds every value the mutations need (and the caller
+then rebuilds the values it will hand on: the return value, the live locals), while the real objects
+still hold what they held when the frame started: a value the trace reached as ``d['k']`` or
+``obj.child`` must be read before the program's own ``d.clear()`` or ``obj.child = None`` is
+replayed. :func:`apply` then performs the mutations from those staged temporaries.
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ if TYPE_CHECKING:
     from .codegen import PyCodegen
     from .variables.base import Variable
 
+#: The temporaries one effect's values were staged in, in the order its ``apply`` reads them.
+Staged = tuple[str, ...]
+
 
 @dataclass
 class StoreAttr:
@@ -23,9 +32,11 @@ class StoreAttr:
     name: str
     value: Variable
 
-    def replay(self, codegen: PyCodegen) -> None:
-        codegen.reconstruct(self.value)
-        codegen.reconstruct(self.target)
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return codegen.stash(self.value), codegen.stash(self.target)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.load_temps(staged)
         codegen.emit("STORE_ATTR", self.name)
 
 
@@ -36,8 +47,11 @@ class DeleteAttr:
     target: Variable
     name: str
 
-    def replay(self, codegen: PyCodegen) -> None:
-        codegen.reconstruct(self.target)
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return (codegen.stash(self.target),)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.load_temps(staged)
         codegen.emit("DELETE_ATTR", self.name)
 
 
@@ -48,8 +62,11 @@ class StoreGlobal:
     name: str
     value: Variable
 
-    def replay(self, codegen: PyCodegen) -> None:
-        codegen.reconstruct(self.value)
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return (codegen.stash(self.value),)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.load_temps(staged)
         codegen.emit("STORE_GLOBAL", self.name)
 
 
@@ -59,7 +76,10 @@ class DeleteGlobal:
 
     name: str
 
-    def replay(self, codegen: PyCodegen) -> None:
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return ()
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
         codegen.emit("DELETE_GLOBAL", self.name)
 
 
@@ -70,8 +90,11 @@ class StoreCell:
     name: str
     value: Variable
 
-    def replay(self, codegen: PyCodegen) -> None:
-        codegen.reconstruct(self.value)
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return (codegen.stash(self.value),)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.load_temps(staged)
         codegen.store_free_var(self.name)
 
 
@@ -81,8 +104,22 @@ class ReplaceContents:
 
     container: Variable
 
-    def replay(self, codegen: PyCodegen) -> None:
-        codegen.replace_contents(self.container)
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return codegen.stage_contents(self.container)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.replace_contents(self.container, staged)
+
+
+def stage(effects: list[Any], codegen: PyCodegen) -> list[Staged]:
+    """Rebuild every value ``effects`` will need, before any of them mutates anything."""
+    return [effect.stage(codegen) for effect in effects]
+
+
+def apply(effects: list[Any], staged: list[Staged], codegen: PyCodegen) -> None:
+    """Perform ``effects`` in program order from the values :func:`stage` rebuilt."""
+    for effect, temps in zip(effects, staged):
+        effect.apply(codegen, temps)
 
 
 @dataclass
