@@ -393,6 +393,37 @@ def exception_from_skipped_call_escapes(x):
     return SKIPPED(None) + a
 
 
+# -- a local that keeps an argument the trace then rebinds: the residual pattern of every transformer ----------
+@case(pos(), graphs=2, breaks=1)
+def argument_kept_then_rebound_before_a_break(x):
+    residual = x
+    x = x + 1
+    print("p")
+    return residual + x
+
+
+def _chatty_attention(q):
+    q = q * 3
+    print("p")
+    return q * 2
+
+
+@case(pos(), graphs=4, breaks=2)
+def argument_kept_then_rebound_before_a_break_in_a_callee(x):
+    residual = x
+    x = x.exp()
+    x = _chatty_attention(x)
+    return residual + x
+
+
+@case(pos(), graphs=2, breaks=1)
+def argument_kept_in_a_cell_then_rebound_before_a_break(x):
+    kept = x
+    x = x + 1
+    print("p")
+    return (lambda: kept)() + x
+
+
 # -- state mutated before a break: what the live locals hold was read before the mutation ---------------------
 class Box:
     """A plain object whose attributes the cases below move around."""

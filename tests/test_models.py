@@ -56,6 +56,22 @@ def test_huggingface_bert_called_with_keyword_arguments():
     assert loom.stats()["cache_hits"] >= 1 and loom.stats()["graph_breaks"] == 0
 
 
+def test_huggingface_llama_with_graph_breaks_matches_eager():
+    # its attention reads os.environ (a break in a deeply inlined call) after `residual = hidden_states`
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    config = transformers.LlamaConfig(num_hidden_layers=1, hidden_size=32, intermediate_size=64,
+                                      num_attention_heads=4, num_key_value_heads=2, vocab_size=100)
+    model = transformers.LlamaForCausalLM(config).eval()
+    ids = torch.randint(0, 100, (2, 12))
+    compiled = loom.compile(model)
+    with torch.no_grad():
+        expected = model(input_ids=ids).logits
+        for _ in range(2):
+            torch.testing.assert_close(compiled(input_ids=ids).logits, expected)
+    assert loom.stats()["cache_hits"] >= 1
+
+
 def test_a_model_with_an_uncapturable_forward_still_matches_eager(capsys):
     class Chatty(torch.nn.Module):
         def __init__(self):

@@ -147,8 +147,11 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     effects = tx.output.side_effects.effects
     staged = side_effects.stage(effects, cg)
     _restore_grad_mode(tx, cg)
-    live_locals = _store_locals(tx, cg)  # read, like the effects' values, before anything is mutated
+    # Every value is read before anything is written: a local that held `x` before the trace rebound
+    # `x` is rebuilt by reading `x`, so the frame's slots and the mutated objects change only after.
+    stores = _push_locals(tx, cg)
     slots = _store_stack(tx, cg)
+    live_locals = _pop_locals(stores, cg)
     side_effects.apply(effects, staged, cg)
 
     original = Bytecode.from_code(code)
@@ -208,25 +211,32 @@ def _restore_grad_mode(tx: RootTranslator, cg: PyCodegen) -> None:
         cg.emit("POP_TOP")
 
 
-def _store_locals(tx: RootTranslator, cg: PyCodegen) -> tuple[str, ...]:
-    """Write the trace's locals and cell contents into the real frame; the names passed on."""
+def _push_locals(tx: RootTranslator, cg: PyCodegen) -> list[tuple[str, Any]]:
+    """Push the trace's locals and cell contents (the frame is read, not written); the stores to make."""
     code = tx.code
+    stores: list[tuple[str, Any]] = []
     for name in code.co_cellvars:
         box = tx.cells[name]
         if box.contents is not None:
             cg.reconstruct(box.contents)
-            cg.emit("STORE_DEREF", CellVar(name))
-    live = []
+            stores.append(("STORE_DEREF", CellVar(name)))
     for name in code.co_varnames:
         if name in code.co_cellvars or name.startswith(_INTERNAL_PREFIXES):
             continue
         if name in tx.symbolic_locals:
             cg.reconstruct(tx.symbolic_locals[name])
-            cg.emit("STORE_FAST", name)
-            live.append(name)
+            stores.append(("STORE_FAST", name))
         elif name in getattr(tx, "_unrealized", {}):
-            live.append(name)  # an argument never read: still in its slot
-    return tuple(live)
+            stores.append(("", name))  # an argument never read: still in its slot
+    return stores
+
+
+def _pop_locals(stores: list[tuple[str, Any]], cg: PyCodegen) -> tuple[str, ...]:
+    """Write what :func:`_push_locals` pushed into the real frame; the local names passed on."""
+    for opname, target in reversed(stores):
+        if opname:
+            cg.emit(opname, target)
+    return tuple(target for opname, target in stores if opname != "STORE_DEREF")
 
 
 def _store_stack(tx: RootTranslator, cg: PyCodegen) -> _Slots:
