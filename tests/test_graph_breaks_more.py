@@ -6,6 +6,7 @@ PYTEST_DONT_REWRITE: the cases use ``assert`` themselves, and their messages mus
 from __future__ import annotations
 
 import logging
+import operator
 
 import pytest
 import torch
@@ -422,6 +423,52 @@ def argument_kept_in_a_cell_then_rebound_before_a_break(x):
     x = x + 1
     print("p")
     return (lambda: kept)() + x
+
+
+# -- methods whose frames are special: zero-argument super() and attribute hooks -----------------------------
+class Counter:
+    """A base class whose __init__ a subclass reaches through super() after a break."""
+
+    def __init__(self, n):
+        self.n = n
+
+
+class BrokenCounter(Counter):
+    def __init__(self, x):
+        y = x * 2
+        print("p")
+        super().__init__(y + 1)  # the resume function must keep `self` first for super()
+
+
+@case(pos(), graphs=2, breaks=2)
+def super_init_after_a_break(x):
+    return BrokenCounter(x).n
+
+
+class MappedConfig:
+    """Hugging Face's config pattern: __getattribute__ renames keys, through super()."""
+
+    attribute_map = {"a": "b"}
+
+    def __init__(self):
+        self.b = 3
+
+    def scale(self):
+        return 5
+
+    def __getattribute__(self, key):
+        if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+            key = super().__getattribute__("attribute_map")[key]
+        return super().__getattribute__(key)
+
+
+@case(pos(), MappedConfig(), graphs=1, breaks=7)  # print, then creating and calling each attrgetter
+def attribute_hook_run_as_its_own_frame(x, config):
+    print("p")
+    # attrgetter is C: __getattribute__ runs as a frame of its own, which loom must leave alone
+    n = operator.attrgetter("a")(config)
+    m = operator.attrgetter("scale")(config)()
+    return x * n * m, sorted(operator.attrgetter("__dict__")(config))
 
 
 # -- state mutated before a break: what the live locals hold was read before the mutation ---------------------

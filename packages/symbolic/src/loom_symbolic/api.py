@@ -165,7 +165,16 @@ def _refusal(code: types.CodeType) -> Reason | None:
         return Reason("a module or class body", "only function frames are translated", location=where)
     if code.co_flags & CO_GENERATOR_LIKE:
         return Reason("a generator or coroutine function", "generator frames run as they are", location=where)
+    if code.co_name in _ATTRIBUTE_HOOKS:
+        # The rewritten code rebuilds values by reading and storing attributes of `self`, which
+        # would call this very method again (endless recursion). Inlined into a caller it is fine.
+        return Reason(f"the code of a {code.co_name} method", "attribute access would re-enter it; it runs as it is",
+                      location=where)
     return None
+
+
+#: Methods Python calls for attribute access on their instances.
+_ATTRIBUTE_HOOKS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
 
 
 def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()) -> tuple[list, list[CapturedGraph]]:

@@ -32,6 +32,7 @@ from .resume import (
     dis_to_bytecode_positions,
     origin_of,
     resume_code,
+    super_receiver,
 )
 from .runtime import iter_at
 from .variables.base import NullVariable
@@ -309,17 +310,12 @@ def _call_resume(
         cg.emit("BUILD_TUPLE", len(closure))
     cg.load_const(resume)
     cg.extend(version.make_function(0x08 if closure else 0))
-    argc = 0
-    for names in slots.names[:kept]:
-        for name in names:
-            cg.emit("LOAD_FAST", name)
-            argc += 1
-    for name in results:
+    receiver = super_receiver(original)
+    arguments = [receiver] if receiver else []  # in the order of resume.argument_names
+    arguments += [name for names in slots.names[:kept] for name in names] + results
+    arguments += [name for name in live_locals if name != receiver]
+    for name in arguments:
         cg.emit("LOAD_FAST", name)
-        argc += 1
-    for name in live_locals:
-        cg.emit("LOAD_FAST", name)
-        argc += 1
-    cg.call(argc)
+    cg.call(len(arguments))
     cg.emit("RETURN_VALUE")
 

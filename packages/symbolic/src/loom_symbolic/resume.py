@@ -82,15 +82,31 @@ def dis_to_bytecode_positions(code: types.CodeType, bytecode: Bytecode) -> dict[
     return mapping
 
 
-def argument_names(layout: tuple[str, ...], live_locals: tuple[str, ...]) -> list[str]:
-    """A resume function's parameters: one or two per stack slot, then the live locals."""
-    names: list[str] = []
+def super_receiver(original: types.CodeType) -> str | None:
+    """The parameter a zero-argument ``super()`` in ``original`` reads, or None if it has none.
+
+    ``super()`` takes the frame's first local as its object, so a resume function of such code keeps
+    that parameter first (see :func:`argument_names`).
+    """
+    if "__class__" not in original.co_freevars or original.co_argcount == 0:
+        return None
+    name = original.co_varnames[0]
+    if name in original.co_cellvars:
+        raise Unsupported("a graph break in a method that calls super()",
+                          f"its first parameter {name!r} is captured by a closure")
+    return name
+
+
+def argument_names(layout: tuple[str, ...], live_locals: tuple[str, ...], receiver: str | None = None) -> list[str]:
+    """A resume function's parameters: the ``super()`` receiver if any, one or two per stack slot,
+    then the other live locals."""
+    names: list[str] = [receiver] if receiver else []
     for i, kind in enumerate(layout):
         if kind == VALUE_SLOT:
             names.append(f"___stack{i}")
         elif kind == ITERATOR_SLOT:
             names += [f"___stack{i}_iterable", f"___stack{i}_index"]
-    return names + list(live_locals)
+    return names + [name for name in live_locals if name != receiver]
 
 
 def resume_code(key: ResumeKey) -> types.CodeType:
@@ -154,7 +170,7 @@ def _build(key: ResumeKey) -> types.CodeType:
     prologue.append(Instr("JUMP_FORWARD", label, lineno=line))
 
     result = Bytecode()
-    result.argnames = argument_names(key.layout, key.live_locals)
+    result.argnames = argument_names(key.layout, key.live_locals, super_receiver(original))
     result.argcount = len(result.argnames)
     result.posonlyargcount = 0
     result.kwonlyargcount = 0

@@ -271,8 +271,13 @@ class BoundMethodVariable(Variable):
         fn = getattr(self.function, "value", None)
         if not isinstance(fn, types.FunctionType):
             raise Unsupported(f"rebuilding {self.describe()}", "not a method of a real function")
-        codegen.reconstruct(self.receiver)
-        codegen.emit("LOAD_ATTR", fn.__name__)
+        # types.MethodType(fn, receiver), not receiver.<name>: the attribute lookup could find
+        # another object, or run a Python __getattribute__ (this may be the code of that very method)
+        def load_args() -> None:
+            codegen.load_const(fn)
+            codegen.reconstruct(self.receiver)
+
+        codegen.call_const(types.MethodType, 2, load_args)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "__self__":
