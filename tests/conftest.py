@@ -1,5 +1,7 @@
 """Shared fixtures for loom's cross-package tests."""
 
+import warnings
+
 import pytest
 import torch
 
@@ -13,6 +15,14 @@ def fresh_loom():
     torch.manual_seed(0)
     yield
     loom.reset()
+
+
+@pytest.fixture(autouse=True)
+def internal_errors_fail():
+    """An internal error (a bug in loom) falls back to eager for users; here it fails the test."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message="loom: internal error", category=RuntimeWarning)
+        yield
 
 
 import sys  # noqa: E402

@@ -155,6 +155,21 @@ def _nothing(f, state):
     pass
 
 
+def _table_keyed_by_classes():
+    import typing
+
+    table = {int: 1.0, typing.Union: 2.0}
+
+    def f(x):
+        return x * sum(weight for key, weight in table.items() if key is not float)
+
+    return f, table
+
+
+def _rekey_table(f, table):
+    table[float] = table.pop(int)
+
+
 CASES = {
     "global rebound": (_scaled_by_global, [_set_global(1.0), _set_global(2.0), _set_global(1.0)]),
     "closure cell rebound": (_closure_cell, [_nothing, _call_setter(2.0), _call_setter(3.0)]),
@@ -174,6 +189,7 @@ CASES = {
     "module buffer registered after getattr's default": (
         _module_with_optional_extra, [_nothing, lambda f, m: m.register_buffer("extra", torch.full((2,), 3.0))]),
     "class method replaced": (_object_method, [_nothing, _swap_class_method]),
+    "dict keyed by classes re-keyed": (_table_keyed_by_classes, [_nothing, _rekey_table]),
 }
 
 

@@ -8,6 +8,7 @@ import math
 import types
 from collections import OrderedDict, defaultdict, namedtuple
 from collections.abc import Mapping
+from decimal import Decimal
 
 import pytest
 import torch
@@ -225,6 +226,20 @@ def test_dict_keys_are_type_strict(build):
     check = build([DictKeys(X, [1, 2])])
     assert verdict(check, {1: "x", 2: "y"})[0]
     assert verdict(check, {1.0: "x", 2: "y"}) == (False, "list(L['x'].keys()) == [1, 2], got [1.0, 2]")
+
+
+def test_dict_keys_may_be_objects_compared_by_identity(build):
+    import typing
+
+    class Marker:
+        pass
+
+    check = build([DictKeys(X, [int, typing.Union, Marker])])
+    assert verdict(check, {int: 1, typing.Union: 2, Marker: 3}) == (True, None)
+    assert verdict(check, {int: 1, typing.Optional: 2, Marker: 3})[0] is False
+    assert verdict(check, {int: 1, typing.Union: 2, type("Marker", (), {}): 3})[0] is False
+    with pytest.raises(TypeError, match="constants or objects compared by identity"):
+        DictKeys(X, [Decimal(1)])  # hashable, compared by value, but not a constant
 
 
 def test_dict_keys_implies_length():

@@ -12,6 +12,13 @@ from .length import Length
 from .none import NotNone
 
 
+def _compared_by_identity(key: Any) -> bool:
+    """Whether ``key`` uses object's (or type's) own hash and equality: classes, functions, typing
+    forms. The check compares such a key by identity, which is what a dict does with it."""
+    cls = type(key)
+    return cls.__hash__ in (object.__hash__, type.__hash__) and cls.__eq__ in (object.__eq__, type.__eq__)
+
+
 def dict_keys_of(value: Any) -> tuple:
     """The keys of a mapping in iteration order (a plain dict without calling any of its methods)."""
     if type(value) is dict:
@@ -36,8 +43,8 @@ class DictKeys(_OneSource):
         keys = tuple(keys)
         for key in keys:
             err = _constant_error(key)
-            if err:
-                raise TypeError(f"DictKeys keys must be constants: {err}")
+            if err and not _compared_by_identity(key):
+                raise TypeError(f"DictKeys keys must be constants or objects compared by identity: {err}")
         _set(self, _source=source, keys=keys, _ckey=const_key(keys))
 
     def _key(self) -> tuple:
