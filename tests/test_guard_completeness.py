@@ -170,6 +170,29 @@ def _rekey_table(f, table):
     table[float] = table.pop(int)
 
 
+def _reads_an_environment_flag():
+    import os
+
+    os.environ.pop("LOOM_GUARD_TEST_FLAG", None)
+
+    def f(x):
+        return x * 5 if os.environ.get("LOOM_GUARD_TEST_FLAG") == "1" else x * 2
+
+    return f, None
+
+
+def _set_environment_flag(value):
+    def change(f, state):
+        import os
+
+        if value is None:
+            os.environ.pop("LOOM_GUARD_TEST_FLAG", None)
+        else:
+            os.environ["LOOM_GUARD_TEST_FLAG"] = value
+
+    return change
+
+
 CASES = {
     "global rebound": (_scaled_by_global, [_set_global(1.0), _set_global(2.0), _set_global(1.0)]),
     "closure cell rebound": (_closure_cell, [_nothing, _call_setter(2.0), _call_setter(3.0)]),
@@ -190,6 +213,9 @@ CASES = {
         _module_with_optional_extra, [_nothing, lambda f, m: m.register_buffer("extra", torch.full((2,), 3.0))]),
     "class method replaced": (_object_method, [_nothing, _swap_class_method]),
     "dict keyed by classes re-keyed": (_table_keyed_by_classes, [_nothing, _rekey_table]),
+    "environment variable set, changed and unset": (
+        _reads_an_environment_flag,
+        [_nothing, _set_environment_flag("1"), _set_environment_flag("0"), _set_environment_flag(None)]),
 }
 
 

@@ -56,8 +56,8 @@ def test_huggingface_bert_called_with_keyword_arguments():
     assert loom.stats()["cache_hits"] >= 1 and loom.stats()["graph_breaks"] == 0
 
 
-def test_huggingface_llama_with_graph_breaks_matches_eager():
-    # its attention reads os.environ (a break in a deeply inlined call) after `residual = hidden_states`
+def test_huggingface_llama_compiles_in_one_graph():
+    # its attention reads os.environ and its MLP may call a functools.partial: both are modelled
     transformers = pytest.importorskip("transformers")
     torch.manual_seed(0)
     config = transformers.LlamaConfig(num_hidden_layers=1, hidden_size=32, intermediate_size=64,
@@ -69,7 +69,8 @@ def test_huggingface_llama_with_graph_breaks_matches_eager():
         expected = model(input_ids=ids).logits
         for _ in range(2):
             torch.testing.assert_close(compiled(input_ids=ids).logits, expected)
-    assert loom.stats()["cache_hits"] >= 1
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"], stats["cache_hits"]) == (1, 0, 1), stats
 
 
 def test_huggingface_t5_with_graph_breaks_matches_eager():

@@ -26,8 +26,8 @@ class Tap(nn.Module):
         self.inner = inner
         self.label = label
 
-    def forward(self, x, *args, **kwargs):
-        y = self.inner(x, *args, **kwargs)
+    def forward(self, *args, **kwargs):
+        y = self.inner(*args, **kwargs)
         hidden = y[0] if isinstance(y, tuple) else y
         print(self.label, tuple(hidden.shape))
         if hidden.mean() > 0:
@@ -76,6 +76,16 @@ def gpt2_with_taps():
     return model, (torch.randint(0, 32, (2, 8)),)
 
 
+def llama_with_taps():
+    # the break is inside the attention, after the decoder layer's `residual = hidden_states`
+    transformers = pytest.importorskip("transformers")
+    config = transformers.LlamaConfig(num_hidden_layers=2, hidden_size=16, intermediate_size=32,
+                                      num_attention_heads=2, num_key_value_heads=1, vocab_size=32)
+    model = transformers.LlamaForCausalLM(config).eval()
+    model.model.layers[0].self_attn = Tap(model.model.layers[0].self_attn, "layer0.attention")
+    return model, (torch.randint(0, 32, (2, 8)),)
+
+
 def bert_with_taps():
     transformers = pytest.importorskip("transformers")
     config = transformers.BertConfig(num_hidden_layers=2, num_attention_heads=2, hidden_size=16,
@@ -94,7 +104,7 @@ def _logits(out):
 
 
 @pytest.mark.parametrize("build", [mlp_with_taps, resblock_with_taps, transformer_with_taps, gpt2_with_taps,
-                                   bert_with_taps])
+                                   bert_with_taps, llama_with_taps])
 def test_model_with_print_and_branch_matches_eager(build):
     torch.manual_seed(0)
     model, inputs = build()

@@ -2,6 +2,7 @@
 loops over ranges and containers, branches on constants, nested calls."""
 
 import functools
+import os
 
 import pytest
 import torch
@@ -438,6 +439,28 @@ def functools_partial_global(x):
 PARTIAL_ADD = functools.partial(helper_add, b=10)
 
 
-@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), [c for c in CASES if c.id != "functools_partial_global"])
+@case(X)
+def functools_partial_made_and_called(x):
+    scale = functools.partial(helper_defaults, scale=3)
+    nested = functools.partial(scale, shift=5)
+    return scale(x), nested(x), functools.partial(torch.add, alpha=2)(x, x), nested.keywords["shift"]
+
+
+@case(X)
+def functools_partial_of_a_torch_function(x):
+    return PARTIAL_GELU(x) + PARTIAL_ADD(x, b=1)
+
+
+PARTIAL_GELU = functools.partial(torch.nn.functional.gelu, approximate="tanh")
+
+
+@case(X)
+def environment_reads(x):
+    if os.environ.get("LOOM_CONFORMANCE_UNSET_FLAG", "0") == "1" or "LOOM_CONFORMANCE_UNSET" in os.environ:
+        x = x * 100
+    return x * len(os.getenv("LOOM_CONFORMANCE_UNSET_NAME", "ab")) + len(os.environ["PATH"]) * 0
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_call_and_control_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

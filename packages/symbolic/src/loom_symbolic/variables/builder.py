@@ -7,6 +7,7 @@ and records what the trace will assume about the value (its type, its identity, 
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, PythonModuleVariable, UserObjectVariable
+from .partial import wrap_partial
 from .torch import TRACE_TIME_CONSTANTS, TorchFunctionVariable, is_graph_op
 
 if TYPE_CHECKING:
@@ -266,6 +268,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, BaseException), _wrap_exception),
     (lambda v: isinstance(v, types.FunctionType), _wrap_function),
     (lambda v: isinstance(v, types.MethodType), _wrap_method),
+    (lambda v: type(v) is functools.partial, wrap_partial),
     (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),
     (_is_builtin_callable, _wrap_builtin),
     (lambda v: isinstance(v, types.ModuleType), _identity(PythonModuleVariable)),

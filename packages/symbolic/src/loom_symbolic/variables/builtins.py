@@ -490,7 +490,9 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:
-        raise Unsupported("functools.partial", "not modelled yet")
+        from .partial import make_partial
+
+        return make_partial(tx, args, kwargs)
     if isinstance(cls, type) and cls.__module__ != "builtins":
         from .instances import construct
 

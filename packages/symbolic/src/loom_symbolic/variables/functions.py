@@ -129,10 +129,14 @@ class UserFunctionVariable(Variable):
         from ..policy import opaque_module
         from .builder import wrap
         from .cells import real_cell_box
+        from .environ import environment_read
 
         fn = self.value
         library = opaque_module(fn)
         if library is not None:
+            read = environment_read(fn, args)
+            if read is not None:
+                return read(tx, args, kwargs)
             raise Unsupported(f"call to {library}.{fn.__qualname__}", f"{library} does I/O or keeps process state",
                               hint="it runs as ordinary Python between graphs")
         src = self.source

@@ -1,0 +1,96 @@
+"""``functools.partial`` objects: read from the frame or made while tracing, and called inline.
+
+Libraries store activations and hooks as partials (Hugging Face's ``GELUTanh`` is
+``partial(gelu, approximate="tanh")``): calling one is calling its function with the frozen
+arguments first, so the call is inlined like any other instead of breaking the graph.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from .base import Variable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from ..translator import InstructionTranslator
+
+
+class PartialVariable(Variable):
+    """``functools.partial(func, *args, **keywords)``."""
+
+    def __init__(self, func: Variable, args: list[Variable], keywords: dict[str, Variable], source: Any = None) -> None:
+        self.func = func
+        self.args = list(args)
+        self.keywords = dict(keywords)
+        self.source = source
+
+    def python_type(self) -> type:
+        return functools.partial
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.func.call(tx, [*self.args, *args], {**self.keywords, **kwargs})
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        from .containers import DictVariable, TupleVariable
+
+        if name == "func":
+            return self.func
+        if name == "args":
+            return TupleVariable(self.args)
+        if name == "keywords":
+            return DictVariable(self.keywords)
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        codegen.load_callable(functools.partial)
+        codegen.reconstruct(self.func)
+        for item in self.args:
+            codegen.reconstruct(item)
+        for item in self.keywords.values():
+            codegen.reconstruct(item)
+        if self.keywords:
+            codegen.emit("KW_NAMES", tuple(self.keywords))
+        codegen.call(1 + len(self.args) + len(self.keywords))
+
+    def describe(self) -> str:
+        return f"partial of {self.func.describe()}"
+
+
+def wrap_partial(tx: InstructionTranslator | None, value: functools.partial, source: Any) -> Variable:
+    """The variable for a real partial: its function, arguments and keywords are guarded where they
+    are read (``p.func``, ``p.args``, ``p.keywords``)."""
+    from loom_guards import Attr
+
+    from ..errors import Unsupported
+    from .builder import wrap
+    from .containers import DictVariable
+
+    def part(name: str) -> Any:
+        return Attr(source, name) if source is not None else None
+
+    if tx is not None and source is not None:
+        tx.output.guards.add("type", source, value)
+    func = wrap(tx, value.func, part("func"))
+    args = wrap(tx, value.args, part("args"))
+    keywords = wrap(tx, value.keywords, part("keywords"))
+    if not isinstance(keywords, DictVariable):
+        raise Unsupported("a functools.partial", "its keywords are not a dict the translator models")
+    return PartialVariable(func, args.unpack(tx), dict(keywords.items), source)
+
+
+def make_partial(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``functools.partial(func, *args, **kwargs)`` called in the trace."""
+    from ..errors import UserError
+    from .constant import ConstantVariable
+
+    if not args:
+        raise UserError("functools.partial()", "TypeError: type 'partial' takes at least one argument",
+                        exc_type=TypeError)
+    if isinstance(args[0], ConstantVariable) and not callable(args[0].value):
+        raise UserError("functools.partial()", "TypeError: the first argument must be callable", exc_type=TypeError)
+    return PartialVariable(args[0], args[1:], kwargs)
