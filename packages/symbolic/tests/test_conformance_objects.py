@@ -256,6 +256,28 @@ def global_reassign_then_read(x):
 GLOBAL_MODE = "a"
 
 
+class Output(collections.OrderedDict):
+    """Hugging Face's ModelOutput pattern: items are attributes too; an int indexes the values."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return dict(self.items())[key]
+        return tuple(self[k] for k in self.keys())[key]
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        super().__setattr__(key, value)
+
+
+@case(torch.randn(3))
+def dict_subclass_item_access_runs_its_own_methods(x):
+    out = Output()
+    out["hidden"] = x + 1
+    out["logits"] = x * 2
+    out["logits"] = out["logits"] + 1  # its __setitem__ keeps the attribute in step
+    return out[0], out[1], out["hidden"], out.logits, out[-1]
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_object_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -272,13 +272,21 @@ def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
     if is_tensor(container):
         return tx.output.call_function(tx, operator.getitem, [container, index], {})
     method = getattr(container, "getitem", None)
-    if method is not None:
+    if method is not None and not _overrides(container, "__getitem__"):
         return method(tx, index)
-    if container.is_python_constant() and index.is_python_constant():
+    if method is None and container.is_python_constant() and index.is_python_constant():
         return fold(operator.getitem, container, index)
     if _has_python_special(container, "__getitem__"):
         return container.call_method(tx, "__getitem__", [index], {})
     raise Unsupported(f"subscript of {container.describe()}", "not modelled")
+
+
+def _overrides(container: Variable, name: str) -> bool:
+    """Whether ``container`` is an instance of a subclass of a builtin container (``ModelOutput``,
+    an ``OrderedDict`` subclass) that defines special method ``name`` in Python: then the method
+    is inlined rather than the container's own item access modelled."""
+    subclass = getattr(container, "is_subclass_instance", None)
+    return subclass is not None and subclass() and _has_python_special(container, name)
 
 
 def _has_python_special(value: Variable, name: str) -> bool:
@@ -300,7 +308,7 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
         tx.output.call_function(tx, operator.setitem, [container, index, value], {})
         return
     method = getattr(container, "setitem", None)
-    if method is None:
+    if method is None or _overrides(container, "__setitem__"):
         if _has_python_special(container, "__setitem__"):
             container.call_method(tx, "__setitem__", [index, value], {})
             return
@@ -311,7 +319,7 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
 def delitem(tx: InstructionTranslator, container: Variable, index: Variable) -> None:
     """``del container[index]``."""
     method = getattr(container, "delitem", None)
-    if method is None:
+    if method is None or _overrides(container, "__delitem__"):
         if _has_python_special(container, "__delitem__"):
             container.call_method(tx, "__delitem__", [index], {})
             return
