@@ -41,52 +41,6 @@ def test_huggingface_gpt2():
     assert loom.stats()["cache_hits"] >= 1 and loom.stats()["graph_breaks"] == 0
 
 
-def test_huggingface_bert_called_with_keyword_arguments():
-    # BERT's forward decorator adds to **kwargs: the replay must read the inputs before refilling the dict
-    transformers = pytest.importorskip("transformers")
-    config = transformers.BertConfig(num_hidden_layers=1, num_attention_heads=2, hidden_size=16,
-                                     intermediate_size=32, vocab_size=32, max_position_embeddings=16)
-    model = transformers.BertModel(config).eval()
-    compiled = loom.compile(model)
-    inputs = {"input_ids": torch.randint(0, 32, (2, 8)), "attention_mask": torch.ones(2, 8, dtype=torch.long)}
-    with torch.no_grad():
-        expected = model(**inputs).last_hidden_state
-        for _ in range(2):
-            torch.testing.assert_close(compiled(**inputs).last_hidden_state, expected)
-    assert loom.stats()["cache_hits"] >= 1 and loom.stats()["graph_breaks"] == 0
-
-
-def test_huggingface_llama_compiles_in_one_graph():
-    # its attention reads os.environ and its MLP may call a functools.partial: both are modelled
-    transformers = pytest.importorskip("transformers")
-    torch.manual_seed(0)
-    config = transformers.LlamaConfig(num_hidden_layers=1, hidden_size=32, intermediate_size=64,
-                                      num_attention_heads=4, num_key_value_heads=2, vocab_size=100)
-    model = transformers.LlamaForCausalLM(config).eval()
-    ids = torch.randint(0, 100, (2, 12))
-    compiled = loom.compile(model)
-    with torch.no_grad():
-        expected = model(input_ids=ids).logits
-        for _ in range(2):
-            torch.testing.assert_close(compiled(input_ids=ids).logits, expected)
-    stats = loom.stats()
-    assert (stats["graphs"], stats["graph_breaks"], stats["cache_hits"]) == (1, 0, 1), stats
-
-
-def test_huggingface_t5_with_graph_breaks_matches_eager():
-    # its cache's __init__ calls super().__init__ after a break; its config has a __getattribute__
-    transformers = pytest.importorskip("transformers")
-    torch.manual_seed(0)
-    config = transformers.T5Config(num_layers=1, d_model=32, d_ff=64, num_heads=4, d_kv=8, vocab_size=100)
-    model = transformers.T5Model(config).eval()
-    inputs = {"input_ids": torch.randint(0, 100, (2, 10)), "decoder_input_ids": torch.randint(0, 100, (2, 6))}
-    compiled = loom.compile(model)
-    with torch.no_grad():
-        expected = model(**inputs).last_hidden_state
-        for _ in range(2):
-            torch.testing.assert_close(compiled(**inputs).last_hidden_state, expected)
-
-
 def test_a_model_with_an_uncapturable_forward_still_matches_eager(capsys):
     class Chatty(torch.nn.Module):
         def __init__(self):
