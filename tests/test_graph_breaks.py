@@ -639,6 +639,30 @@ def test_fullgraph_refuses_a_break_with_the_users_line():
     assert info.value.reason.location.filename == __file__
 
 
+def _make_adder(x):
+    total = x.sum()
+
+    def add(y):
+        return y + total
+
+    return add
+
+
+def _returns_an_inlined_closure(x):
+    adder = _make_adder(x)
+    return x + 1, adder
+
+
+def test_a_break_found_while_rebuilding_the_return_value_names_the_return_line():
+    f = loom.compile(_returns_an_inlined_closure, fullgraph=True)
+    with pytest.raises(loom.Unsupported, match="closure") as info:
+        f(pos())
+    location = info.value.reason.location
+    assert (location.filename, location.lineno) == (__file__, _returns_an_inlined_closure.__code__.co_firstlineno + 2)
+    result, adder = loom.compile(_returns_an_inlined_closure)(torch.ones(2))  # and without fullgraph it still runs
+    torch.testing.assert_close(adder(torch.zeros(2)), torch.full((2,), 2.0))
+
+
 def test_math_is_folded_not_broken():
     def f(x):
         return x * math.sqrt(4.0)

@@ -56,6 +56,8 @@ def translate(
         returned = tx.run()
         return _finish(tx, returned)
     except Unsupported as exc:
+        if exc.reason.location is None:
+            tx.annotate(exc)  # raised while rebuilding the return value: the return is where it broke
         reason = exc.reason
         point = tx.break_point()
     if point is None:
@@ -99,7 +101,8 @@ def _translate_with_break(
             if earlier is not None and earlier < point:
                 point = earlier  # e.g. break where a generator that cannot be rebuilt was made
                 continue
-            reason.why += f" (and the graph cannot be split there: {exc.reason.what}: {exc.reason.why})"
+            if exc.reason.what != reason.what:  # splitting failed for another reason: say both
+                reason.why += f" (and the graph cannot be split there: {exc.reason.what}: {exc.reason.why})"
             return Translation(code, breaks=[GraphBreak(reason)])
     else:
         return Translation(code, breaks=[GraphBreak(reason)])
