@@ -50,3 +50,17 @@ def test_training_steps_match_eager(kind):
     initial = copy.deepcopy(model)
     train(compiled, 1, batches, make_loss)
     assert any(not torch.equal(p, q) for p, q in zip(model.parameters(), initial.parameters()))
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_retain_grad_inside_a_compiled_function_keeps_the_gradient(backend):
+    def forward(x):
+        hidden = x * 2
+        hidden.retain_grad()  # acts on the real tensor: a graph break, not an op the graph drops
+        return (hidden * hidden).sum(), hidden
+
+    x = torch.arange(1.0, 4.0, requires_grad=True)
+    loss, hidden = loom.compile(forward, backend=backend)(x)
+    loss.backward()
+    assert hidden.retains_grad
+    torch.testing.assert_close(hidden.grad, 2 * hidden.detach())

@@ -38,6 +38,7 @@ OPAQUE_METHODS = {
     "__index__": "reads a tensor's value into Python",
     "backward": "runs autograd outside the graph",
     "register_hook": "registers a Python hook",
+    "retain_grad": "asks autograd to keep a gradient, on the real tensor",
     "data_ptr": "reads a storage address",
     "untyped_storage": "reads the storage",
     "storage": "reads the storage",
