@@ -31,7 +31,13 @@ from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
-from .torch import TRACE_TIME_CONSTANTS, TorchFunctionVariable, is_graph_op
+from .torch import (
+    TRACE_TIME_CONSTANTS,
+    NotInGraphFunctionVariable,
+    TorchFunctionVariable,
+    is_graph_op,
+    not_in_graph_reason,
+)
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
@@ -193,6 +199,8 @@ def _wrap_function(tx, value, source):
 
     if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
+    if not_in_graph_reason(value) is not None:
+        return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if allowed_in_graph(value) or is_graph_op(value) or value in TRACE_TIME_CONSTANTS:
         return _identity(TorchFunctionVariable)(tx, value, source)
     return _identity(UserFunctionVariable)(tx, value, source)
@@ -207,6 +215,8 @@ def _wrap_method(tx, value, source):
 
 
 def _wrap_builtin(tx, value, source):
+    if not_in_graph_reason(value) is not None:
+        return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_graph_op(value):
         return _identity(TorchFunctionVariable)(tx, value, source)
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(

@@ -39,6 +39,12 @@ _NOT_IN_GRAPH = {
     torch.load: "does I/O",
     torch.compile: "compiles another function",
 }
+#: Name prefixes (leading underscores aside) of torch builtins outside the op namespaces that change
+#: global state: ``set_autocast_enabled``, ``_set_default_dtype``, ``_enter_dual_level``,
+#: ``_push_saved_tensors_default_hooks``...
+_STATE_CHANGING_PREFIXES = ("set_", "unset_", "enter_", "exit_", "push_", "pop_")
+#: Others (autocast's ``__enter__`` and ``__exit__`` call them).
+_STATE_CHANGING_BUILTINS = frozenset({"autocast_increment_nesting", "autocast_decrement_nesting", "clear_autocast_cache"})
 #: torch functions answered from the translator's own state instead of the graph.
 _STATE_QUERIES = {torch.is_grad_enabled}
 
@@ -77,7 +83,7 @@ def is_graph_op(fn: Any) -> bool:
         owner = getattr(fn, "__self__", None)
         if owner is not None and any(owner is ns for ns in _TORCH_C_NAMESPACES):
             return True
-        return (getattr(fn, "__module__", None) or "").startswith("torch")
+        return (getattr(fn, "__module__", None) or "").startswith("torch") and not _changes_global_state(fn)
     if isinstance(fn, (types.MethodDescriptorType, types.WrapperDescriptorType)):
         return getattr(fn, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)
     if isinstance(fn, types.FunctionType):
@@ -86,12 +92,38 @@ def is_graph_op(fn: Any) -> bool:
     return False
 
 
+def _changes_global_state(fn: types.BuiltinFunctionType) -> bool:
+    """A torch builtin that sets global state (``torch.set_autocast_enabled``, ``torch._C._set_default_dtype``):
+    as a graph op it would run once, while tracing, and leave no node (it returns None)."""
+    name = fn.__name__
+    changes = name.lstrip("_").startswith(_STATE_CHANGING_PREFIXES) or name in _STATE_CHANGING_BUILTINS
+    return changes and fn is not torch._C._set_grad_enabled
+
+
 def not_in_graph_reason(fn: Any) -> str | None:
     """Why ``fn`` is refused, when it is one of the torch functions that act outside the graph."""
     try:
-        return _NOT_IN_GRAPH.get(fn)
+        reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
+    if reason is None and isinstance(fn, types.BuiltinFunctionType) and (getattr(fn, "__module__", None) or "").startswith(
+        "torch"
+    ) and _changes_global_state(fn):
+        return "changes global state"
+    return reason
+
+
+class NotInGraphFunctionVariable(RealValueVariable):
+    """A torch function that acts outside the graph (:func:`not_in_graph_reason`): calling it is a graph
+    break, so it runs for real, between compiled graphs, at every call."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        name = getattr(self.value, "__qualname__", None) or repr(self.value)
+        raise Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
+                          hint="it runs as ordinary Python, between compiled graphs")
+
+    def describe(self) -> str:
+        return f"torch function {getattr(self.value, '__name__', self.value)}"
 
 
 class TorchFunctionVariable(RealValueVariable):
