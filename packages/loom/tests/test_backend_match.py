@@ -1,5 +1,7 @@
 """Entries live on the code object, shared by every wrapper: each backend gets its own, never another's."""
 
+import types
+
 import torch
 
 import loom
@@ -87,3 +89,17 @@ def test_what_a_custom_backend_returns_runs_with_the_hook_off():
     assert log == ["mine"] * 3
     # the backend's own Python function (user code here) was never compiled by loom
     assert loom.stats()["frames_compiled"] == 1
+
+
+def test_functions_sharing_a_code_object_with_other_globals_get_their_own_entries():
+    # The rewritten code loads its graph from the globals it was compiled in (`__loom_graph_N`): served
+    # to a function with other globals, it raised NameError.
+    first_globals = {"K": 2}
+    exec("def scaled(x):\n    return x * K + 1\n", first_globals)
+    first = first_globals["scaled"]
+    second = types.FunctionType(first.__code__, {"K": 2}, "scaled")
+    third = types.FunctionType(first.__code__, {"K": 5}, "scaled")
+    x = torch.ones(2)
+    for fn, expected in ((first, 3.0), (second, 3.0), (third, 6.0), (first, 3.0)):
+        torch.testing.assert_close(loom.compile(fn)(x), torch.full((2,), expected))
+    assert loom.stats()["frames_compiled"] == 3

@@ -7,7 +7,9 @@ every frame that is neither marked SKIP nor served by a cached entry, with the h
 Entries live on the code object and are shared by every compiled wrapper of that code, whatever its
 backend; so each entry's guard first checks that the thread's current callback is the compiler that
 made it (:func:`_backend_match`). A function compiled twice with different backends thus gets one
-entry per backend, never the other one's.
+entry per backend, never the other one's. Functions made from one code object with different globals
+(``types.FunctionType(code, other_globals)``) share the entries too, but the rewritten code loads its
+graphs from the globals it was compiled in: an entry also checks that the frame's globals are those.
 """
 
 from __future__ import annotations
@@ -67,10 +69,12 @@ _compilers_lock = threading.Lock()
 
 class LoomEntry(framehook.Entry):
     """A cache entry made by loom: ``compiler`` made it, ``guard_fn`` is its compiled guard check
-    (``guard`` wraps it in the backend-match check), ``graph_count`` and ``compile_seconds`` say what it cost."""
+    (``guard`` wraps it in the backend-match check), ``graph_count`` and ``compile_seconds`` say what it
+    cost, ``f_globals`` is the globals dict its graphs were installed in."""
 
     compiler: FrameCompiler
     guard_fn: loom_guards.GuardFn
+    f_globals: dict[str, Any]
     graph_count: int
     compile_seconds: float
 
@@ -107,13 +111,16 @@ def live_compilers() -> list[FrameCompiler]:
         return list(_compilers.values())
 
 
-def _backend_match(compiler: FrameCompiler, guard_fn: Callable[[Any], Any]) -> Callable[[Any], bool]:
+def _backend_match(
+    compiler: FrameCompiler, guard_fn: Callable[[Any], Any], f_globals: dict[str, Any]
+) -> Callable[[Any], bool]:
     get_callback = framehook.get_callback
 
     def guard(frame: Any) -> bool:
         # Entries are shared by every wrapper of this code: serve this one only under the compiler that
-        # made it. One C call and a pointer compare (~50 ns) ahead of the compiled guards.
-        return get_callback() is compiler and guard_fn(frame)
+        # made it, in the globals holding its graphs. A C call and two pointer compares ahead of the
+        # compiled guards.
+        return get_callback() is compiler and frame.f_globals is f_globals and guard_fn(frame)
 
     return guard
 
@@ -169,9 +176,12 @@ class FrameCompiler:
     def _on_miss(self, frame: Any, code: types.CodeType) -> Any:
         own = self._own_entries(code)
         for entry in own:
-            if entry.guard_fn(frame):
+            if entry.f_globals is frame.f_globals and entry.guard_fn(frame):
                 return entry.code  # another thread compiled it while this one waited for the lock
-        reason = why_failed(own[0].guard_fn, frame) if own else None
+        reason = None
+        if own:
+            reason = (why_failed(own[0].guard_fn, frame) if own[0].f_globals is frame.f_globals
+                      else "the function's globals are another dict than the ones it was compiled with")
         if own and recompiles_log.isEnabledFor(logging.DEBUG):
             recompiles_log.debug("cache miss in %s: %s", render.where(code), reason)
         if not self._allow(code, reason):
@@ -226,9 +236,10 @@ class FrameCompiler:
     def result(self, built: CompiledFrame) -> Any:
         """What the hook gets for a compiled frame: an entry stored on the code under its guards."""
         guard_fn = built.guard_fn
-        entry = LoomEntry(built.translation.code, _backend_match(self, guard_fn))
+        entry = LoomEntry(built.translation.code, _backend_match(self, guard_fn, built.f_globals))
         entry.compiler = self
         entry.guard_fn = guard_fn
+        entry.f_globals = built.f_globals
         entry.graph_count = len(built.translation.graphs)
         entry.compile_seconds = built.seconds
         with _installed_lock:
