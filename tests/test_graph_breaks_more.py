@@ -495,6 +495,28 @@ def local_read_from_a_dict_cleared_before_a_break(x, table):
     a = x * 2
     print("p")
     return a + 1, kept.name, len(table)
+# A loop over enumerate() or zip() of lists goes on iterating the live lists after a break: items
+# appended or stored during the loop are seen, as CPython does.
+@case(pos(), [pos(), pos()], graphs=4, breaks=4)
+def enumerate_list_appended_after_break(x, items):
+    out = []
+    for i, t in enumerate(items, start=1):
+        print(i)
+        if len(items) < 4:
+            items.append(x * 10)
+        out.append(t * i)
+    return out
+
+
+@case(pos(), [pos(), pos(), pos()], [pos(), pos(), pos()], graphs=4, breaks=4)
+def zip_lists_stored_after_break(x, xs, ys):
+    out = []
+    for i, (a, b) in enumerate(zip(xs, ys)):
+        print(i)
+        if i + 1 < len(xs):
+            xs[i + 1] = xs[i + 1] * 10
+        out.append(a + b + x)
+    return out
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)

@@ -20,3 +20,26 @@ def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
     for _ in range(index):
         next(iterator)
     return iterator
+
+
+class LiveEnumerate:
+    """``enumerate(items, start)`` over a list, handed to a loop resumed after a graph break: with
+    :func:`iter_at` it goes on iterating the live list, so items stored or appended after the break are
+    seen, as CPython does."""
+
+    def __init__(self, items: list[Any], start: int) -> None:
+        self.items = items
+        self.start = start
+
+    def __iter__(self) -> Iterator[Any]:
+        return enumerate(self.items, self.start)
+
+
+class LiveZip:
+    """``zip(*lists)`` handed to a loop resumed after a graph break (see :class:`LiveEnumerate`)."""
+
+    def __init__(self, *lists: list[Any]) -> None:
+        self.lists = lists
+
+    def __iter__(self) -> Iterator[Any]:
+        return zip(*self.lists)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import Unsupported
@@ -22,8 +23,19 @@ class IteratorVariable(Variable):
         """The items still to come, when they are known without running anything (else None)."""
         return None
 
+    def live_position(self) -> tuple[Callable[..., None], int] | None:
+        """How to push an iterable that this iterator goes on iterating live, and how many of its items
+        were taken: None when the iterator is not over live containers (its remaining items are passed)."""
+        return None
+
     def reconstruct_position(self, codegen) -> None:
         """Push (iterable, index) such that ``iter_at`` rebuilds this iterator (see graph breaks)."""
+        live = self.live_position()
+        if live is not None:
+            push_iterable, index = live
+            push_iterable(codegen)
+            codegen.load_const(index)
+            return
         items = self.remaining()
         if items is None:
             raise Unsupported(f"a {self.describe()} live across a graph break", "its state cannot be rebuilt")
@@ -84,10 +96,9 @@ class ListIterator(IteratorVariable):
     def remaining(self) -> list[Variable] | None:
         return self.target.items[self.index :]
 
-    def reconstruct_position(self, codegen) -> None:
-        """Push (the list itself, index): the loop keeps iterating the live list."""
-        codegen.reconstruct(self.target)
-        codegen.load_const(self.index)
+    def live_position(self) -> tuple[Callable[..., None], int]:
+        """The list itself: the loop keeps iterating the live list."""
+        return (lambda codegen: codegen.reconstruct(self.target)), self.index
 
 
 class RangeIterator(IteratorVariable):
@@ -109,9 +120,8 @@ class RangeIterator(IteratorVariable):
     def remaining(self) -> list[Variable] | None:
         return [ConstantVariable(v) for v in self.values[self.index :]]
 
-    def reconstruct_position(self, codegen) -> None:
-        codegen.load_const(self.values)
-        codegen.load_const(self.index)
+    def live_position(self) -> tuple[Callable[..., None], int]:
+        return (lambda codegen: codegen.load_const(self.values)), self.index
 
 
 class ZipIterator(IteratorVariable):
@@ -129,6 +139,22 @@ class ZipIterator(IteratorVariable):
         if any(p is None for p in parts):
             return None
         return [TupleVariable(list(items)) for items in zip(*parts)]
+
+    def live_position(self) -> tuple[Callable[..., None], int] | None:
+        """Live iterables taken to one index are zipped live (:class:`~loom_symbolic.runtime.LiveZip`)."""
+        from ..runtime import LiveZip
+
+        positions = [inner.live_position() for inner in self.inners]
+        if self.strict or None in positions or len({index for _, index in positions}) != 1:
+            return None
+
+        def push(codegen) -> None:
+            codegen.load_callable(LiveZip)
+            for push_inner, _ in positions:
+                push_inner(codegen)
+            codegen.call(len(positions))
+
+        return push, positions[0][1]
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         items = []
@@ -159,6 +185,23 @@ class EnumerateIterator(IteratorVariable):
         if items is None:
             return None
         return [TupleVariable([ConstantVariable(self.count + i), item]) for i, item in enumerate(items)]
+
+    def live_position(self) -> tuple[Callable[..., None], int] | None:
+        """A live iterable is enumerated live (:class:`~loom_symbolic.runtime.LiveEnumerate`)."""
+        from ..runtime import LiveEnumerate
+
+        inner = self.inner.live_position()
+        if inner is None:
+            return None
+        push_inner, index = inner
+
+        def push(codegen) -> None:
+            codegen.load_callable(LiveEnumerate)
+            push_inner(codegen)
+            codegen.load_const(self.count - index)  # the count of the iterable's first item
+            codegen.call(2)
+
+        return push, index
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         item = self.inner.next_item(tx)
