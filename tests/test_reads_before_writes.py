@@ -134,3 +134,19 @@ def test_values_read_before_a_store_are_the_old_values(fn, calls):
         assert_same(actual.result, eager.result)
         assert_same(actual.args, eager.args)
         assert_same(STATE, eager_state)
+
+
+def store_then_read_instance_dict(x, box):
+    box.count = box.__dict__.get("count", 0) + 1
+    box.count = box.__dict__.get("count", 0) + 1  # sees the first store, as Python does
+    return x + box.count, sorted(vars(box))
+
+
+def test_instance_dict_read_after_a_store_sees_it():
+    compiled = loom.compile(store_then_read_instance_dict)
+    for _ in range(2):
+        eager = run(store_then_read_instance_dict, (X, Box()), {})
+        actual = run(compiled, (X, Box()), {})
+        assert actual.error is None and eager.error is None
+        assert_same(actual.result, eager.result)
+        assert_same(actual.args, eager.args)

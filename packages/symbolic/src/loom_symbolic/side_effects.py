@@ -151,6 +151,10 @@ class SideEffects:
             raise missing_attribute(f"{type(real).__name__!r} object", name)
         return stored
 
+    def stored_attributes(self, real: Any) -> bool:
+        """Whether the trace stored or deleted an attribute of ``real`` so far."""
+        return bool(self.attr_overlay.get(id(real)))
+
     def store_global(self, name: str, value: Variable) -> None:
         self.effects.append(StoreGlobal(name, value))
         self.global_overlay[name] = value

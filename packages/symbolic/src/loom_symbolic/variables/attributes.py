@@ -198,6 +198,10 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
                               "slots and C-level attributes of new objects are not modelled")
+        if name == "__dict__" and tx.output.side_effects.stored_attributes(view.real):
+            # The real __dict__ does not hold the trace's stores yet: they are replayed after the graph.
+            raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
+                              "its stores are replayed only after the graph", hint="it is read between graphs")
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
         return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType)):
