@@ -220,14 +220,16 @@ def guard_cost(rounds: int) -> dict[str, dict[str, float]]:
     }
     out: dict[str, dict[str, float]] = {}
     for label, (fn, f_locals, target) in cases.items():
-        # loom: the entry's guards, compiled with the frame's globals so that a dict of locals can stand
-        # in for the frame view, behind the same backend-match check the hook runs first.
+        # loom: the entry's guards, compiled with the frame's globals so that a dict of locals (with the
+        # frame's f_globals) can stand in for the frame view, behind the same backend-match check the
+        # hook runs first.
         translation = loom_symbolic.translate_function(fn, *f_locals.values())
         guard_fn = loom_guards.compile(translation.guards, f_globals=fn.__globals__)
         compiled = loom.compile(target, backend="eager")
         compiled(*[v for k, v in f_locals.items() if k != "self"])
         compiler = compiled._loom_compiler
-        check = _backend_match(compiler, guard_fn)
+        check = _backend_match(compiler, guard_fn, fn.__globals__)
+        f_locals = type("FrameLocals", (dict,), {"f_globals": fn.__globals__})(f_locals)
         # torch: the entry Dynamo cached for the same code
         torch_target = torch.compile(target, backend="eager")
         torch_target(*[v for k, v in f_locals.items() if k != "self"])  # grad mode on, as for loom's
