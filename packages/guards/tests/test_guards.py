@@ -29,6 +29,7 @@ from loom_guards import (
     NotNone,
     Relation,
     SameObject,
+    StorageOverlap,
     TensorSize,
     TypeMatch,
 )
@@ -439,6 +440,34 @@ def test_no_aliasing(build):
     assert check({"a": a, "b": b, "c": 3})
     assert not check({"a": a, "b": a, "c": 3})
     assert check.why_failed({"a": a, "b": b, "c": a}) == "L['a'] is not L['c'], got the same object"
+
+
+def test_storage_overlap(build):
+    a, b, c = Local("a"), Local("b"), Local("c")
+    guard = StorageOverlap([a, b, c], [(0, 1)])
+    assert guard.describe() == "storage overlap of L['a'], L['b'], L['c']: memory shared by L['a'] and L['b']"
+    check = build([guard])
+    base = torch.arange(6.0)
+    assert check({"a": base[1:], "b": base[:-1], "c": torch.ones(2)})  # views of one buffer
+    assert check({"a": base[:3], "b": base.view(2, 3), "c": torch.ones(2)})
+    assert check.why_failed({"a": base[1:], "b": base[:-1].clone(), "c": torch.ones(2)}) == (
+        f"{guard.describe()}, got none share memory")
+    assert not check({"a": base[1:], "b": base[:-1], "c": base})  # a third overlap is a difference too
+    assert not check({"a": base, "b": base, "c": 3})  # not a tensor: fails, does not raise
+    empty = build([StorageOverlap([a, b])])
+    assert empty({"a": torch.ones(2), "b": torch.ones(2)})
+    assert empty({"a": torch.empty(0), "b": torch.empty(0)})  # no memory, nothing shared
+
+
+def test_storage_overlap_bad_input():
+    with pytest.raises(ValueError, match="at least two distinct sources"):
+        StorageOverlap([X])
+    with pytest.raises(ValueError, match="at least two distinct sources"):
+        StorageOverlap([X, Local("x")])
+    with pytest.raises(ValueError, match="two source indices"):
+        StorageOverlap([X, Local("y")], [(1, 0)])
+    with pytest.raises(TypeError):
+        StorageOverlap([X, "L['y']"])
 
 
 def test_same_object(build):

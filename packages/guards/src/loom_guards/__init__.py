@@ -28,8 +28,10 @@ from .kinds import (
     NotNone,
     Relation,
     SameObject,
+    StorageOverlap,
     TensorMatch,
     TypeMatch,
+    overlapping_pairs,
 )
 from .policy import RecompileLimitWarning, RecompilePolicy
 from .sources import (
@@ -79,6 +81,7 @@ __all__ = [
     "Relation",
     "SameObject",
     "Source",
+    "StorageOverlap",
     "Submodule",
     "TensorMatch",
     "TensorSize",
@@ -87,5 +90,6 @@ __all__ = [
     "accelerator_available",
     "accelerator_error",
     "compile",
+    "overlapping_pairs",
     "simplify",
 ]

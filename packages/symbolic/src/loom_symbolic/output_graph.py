@@ -258,7 +258,29 @@ class OutputGraph:
         mutated = len(self.side_effects) > 0 or any(
             n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in self.graph.nodes
         )
-        return self.guards.build([*self.shapes.guards(), *self.aliases.guards(mutated=mutated)])
+        return self.guards.build([*self.shapes.guards(), *self.aliases.guards(mutated=mutated),
+                                  *self._storage_guards()])
+
+    def _storage_guards(self) -> list[Any]:
+        """``StorageOverlap`` over the tensor inputs (not parameters) when the graph updates one of
+        them in place: a functionalizing backend compiles that update for the memory sharing seen now."""
+        import loom_guards
+
+        candidates = [i for i in self.inputs
+                      if isinstance(i.example, torch.Tensor) and not isinstance(i.example, torch.nn.Parameter)]
+        if len(candidates) < 2 or not self._mutates_an_input(candidates):
+            return []
+        pairs = loom_guards.overlapping_pairs(i.example for i in candidates)
+        return [loom_guards.StorageOverlap([i.source for i in candidates], pairs)]
+
+    def _mutates_an_input(self, inputs: list[GraphInput]) -> bool:
+        """Whether an in-place node writes the memory of one of ``inputs`` (the input or a view of it)."""
+        storages = {_storage_key(i.node.meta.get("val")) for i in inputs} - {None}
+        for node in self.graph.nodes:
+            if node.meta.get("mutates") and node.args and isinstance(node.args[0], fx.Node):
+                if _storage_key(node.args[0].meta.get("val")) in storages:
+                    return True
+        return False
 
     def has_work(self) -> bool:
         """Whether the graph does anything beyond passing inputs through."""
@@ -294,3 +316,10 @@ def _callable_name(fn: Any) -> str:
     if module.startswith("torch") and not name.startswith("torch"):
         return f"{module}.{name}" if module != "torch._C._VariableFunctions" else f"torch.{name}"
     return name
+
+
+def _storage_key(value: Any) -> int | None:
+    """Which storage a (fake) tensor views: views of one input share it."""
+    if not isinstance(value, torch.Tensor):
+        return None
+    return value.untyped_storage()._cdata

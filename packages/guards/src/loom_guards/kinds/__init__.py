@@ -16,6 +16,7 @@ kind               module                      checks
 ``NoAliasing``     ``aliasing``                sources hold pairwise distinct objects
 ``SameObject``     ``aliasing``                two sources hold the very same object
 ``Relation``       ``relation``                an int relation over sources
+``StorageOverlap`` ``storage``                 which tensors share memory
 =================  ==========================  ====================================================
 
 ``base`` holds what they share: ``Guard``, ``GuardFailure`` and the failure texts.
@@ -31,6 +32,7 @@ from .identity import Identity
 from .length import Length
 from .none import IsNone, NotNone
 from .relation import Relation
+from .storage import StorageOverlap, overlapping_pairs
 from .tensor import TensorMatch
 from .type_match import TypeMatch
 
@@ -48,6 +50,7 @@ __all__ = [
     "NotNone",
     "Relation",
     "SameObject",
+    "StorageOverlap",
     "TensorMatch",
     "TypeMatch",
     "_Ref",
@@ -57,6 +60,7 @@ __all__ = [
     "float_eq",
     "is_mapping",
     "object_text",
+    "overlapping_pairs",
     "short_repr",
     "type_name",
 ]
