@@ -150,3 +150,28 @@ def test_instance_dict_read_after_a_store_sees_it():
         assert actual.error is None and eager.error is None
         assert_same(actual.result, eager.result)
         assert_same(actual.args, eager.args)
+
+
+def store_into_instance_dict_then_read_the_attribute(x, box):
+    box.__dict__["count"] = 5
+    return x + box.count
+
+
+def read_instance_dict_then_store_an_attribute(x, box):
+    table = box.__dict__
+    box.count = 1
+    return x + table.get("count", 0), sorted(table)
+
+
+@pytest.mark.parametrize("fn", [store_into_instance_dict_then_read_the_attribute,
+                                read_instance_dict_then_store_an_attribute])
+def test_instance_dict_and_attributes_stay_one(fn):
+    compiled = loom.compile(fn)
+    for _ in range(2):
+        eager_box, loom_box = Box(), Box()
+        eager_box.count = loom_box.count = 2
+        eager = run(fn, (X, eager_box), {})
+        actual = run(compiled, (X, loom_box), {})
+        assert actual.error is None and eager.error is None
+        assert_same(actual.result, eager.result)
+        assert vars(loom_box) == vars(eager_box)

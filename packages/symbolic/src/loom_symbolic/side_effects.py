@@ -132,14 +132,31 @@ class SideEffects:
     #: Global names stored by the trace → their current variable (or DELETED).
     global_overlay: dict[str, Any] = field(default_factory=dict)
     _mutated_containers: set[int] = field(default_factory=set)
+    #: id(real object) → object, for objects whose ``__dict__`` the trace holds as a variable.
+    _exposed_dicts: dict[int, Any] = field(default_factory=dict)
 
     def store_attr(self, target: Variable, real: Any, name: str, value: Variable) -> None:
+        self._check_dict_not_exposed(real, f"setting {name!r}")
         self.effects.append(StoreAttr(target, name, value))
         self.attr_overlay.setdefault(id(real), {})[name] = value
 
     def delete_attr(self, target: Variable, real: Any, name: str) -> None:
+        self._check_dict_not_exposed(real, f"deleting {name!r}")
         self.effects.append(DeleteAttr(target, name))
         self.attr_overlay.setdefault(id(real), {})[name] = DELETED
+
+    def exposed_instance_dict(self, real: Any, variable: Variable) -> None:
+        """The trace read ``real.__dict__`` as ``variable``. Attribute stores and dict stores would each
+        update only their own model of the one real dict, so from now on either is a graph break."""
+        self._exposed_dicts[id(real)] = real
+        variable.instance_dict_of = real
+
+    def _check_dict_not_exposed(self, real: Any, what: str) -> None:
+        if self._exposed_dicts.get(id(real)) is real:
+            from .errors import Unsupported
+
+            raise Unsupported(f"{what} on a {type(real).__name__} whose __dict__ the trace read",
+                              "the dict and the attributes would diverge", hint="it runs between graphs")
 
     def stored_attribute(self, real: Any, name: str) -> Variable | None:
         """The value the trace stored in ``real.name`` so far, or None if it stored none; an
@@ -168,6 +185,12 @@ class SideEffects:
 
     def mutated_container(self, container: Variable) -> None:
         """Note that ``container`` (which came from outside the frame) changed; replayed once."""
+        owner = getattr(container, "instance_dict_of", None)
+        if owner is not None:
+            from .errors import Unsupported
+
+            raise Unsupported(f"changing the __dict__ of a {type(owner).__name__}",
+                              "its attributes would not see the change", hint="it runs between graphs")
         if id(container) not in self._mutated_containers:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))

@@ -203,7 +203,11 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
                               "its stores are replayed only after the graph", hint="it is read between graphs")
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
+        value = wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
+        if name == "__dict__":
+            # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
+            tx.output.side_effects.exposed_instance_dict(view.real, value)
+        return value
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType)):
         return _builtin_method(tx, view, name)
     if hasattr(type(static), "__get__"):
