@@ -471,6 +471,31 @@ def attribute_hook_run_as_its_own_frame(x, config):
     return x * n * m, sorted(operator.attrgetter("__dict__")(config))
 
 
+class Swallow:
+    """A context manager whose __exit__ suppresses the exception, logging what it saw."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("in")
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        self.log.append(("out", kind.__name__ if kind else None))
+        return True
+
+
+@case(pos(), [], graphs=0, breaks=1)
+def break_then_raise_inside_a_suppressing_with(x, log):
+    # the resume function's stack cannot be followed past the raise: the frame runs as it is
+    with Swallow(log):
+        y = x + 1
+        print("p")
+        raise KeyError(y.shape[0])
+    return x * 5
+
+
 # -- state mutated before a break: what the live locals hold was read before the mutation ---------------------
 class Box:
     """A plain object whose attributes the cases below move around."""

@@ -461,6 +461,12 @@ def environment_reads(x):
     return x * len(os.getenv("LOOM_CONFORMANCE_UNSET_NAME", "ab")) + len(os.environ["PATH"]) * 0
 
 
+@case(X)
+def names_of_builtins(x):
+    kind = KeyError
+    return x + 1, kind.__name__, len.__qualname__, dict.__module__
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_call_and_control_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -188,7 +188,12 @@ def _build(key: ResumeKey) -> types.CodeType:
     result.extend(prologue + body)
     # The copied try blocks keep the depths of the original exception table: the prologue rebuilds
     # exactly that stack, and blocks before the resume point are unreachable (no depth to compute).
-    built = result.to_code(compute_exception_stack_depths=False)
+    try:
+        built = result.to_code(compute_exception_stack_depths=False)
+    except RuntimeError as exc:  # the bytecode library found a path whose stack depth it cannot follow
+        # Never guess a stack size: code that underflows its stack crashes the interpreter.
+        raise Unsupported("a graph break here", f"the resume function's stack depth cannot be computed ({exc})",
+                          hint="the function runs as ordinary Python") from exc
     _origins[built] = (original, _align(built, original))
     return built
 

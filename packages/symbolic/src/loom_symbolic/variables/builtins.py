@@ -68,8 +68,22 @@ class BuiltinVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_builtin(tx, self.value, args, kwargs)
 
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        # The names of a builtin function or class are fixed (the object itself is identity-guarded).
+        if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
     def describe(self) -> str:
         return f"builtin {getattr(self.value, '__name__', self.value)}"
+
+
+_FIXED_NAMES = frozenset({"__name__", "__qualname__", "__module__"})
+
+
+def _is_builtin_type(value: Any) -> bool:
+    """A class defined in C (its names cannot be reassigned)."""
+    return isinstance(value, type) and not value.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE
 
 
 def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
