@@ -2,6 +2,7 @@
 
 import copy
 
+import pytest
 import torch
 
 import loom
@@ -121,3 +122,17 @@ def test_a_torch_nn_container_is_compiled_although_it_is_library_code():
     torch.testing.assert_close(compiled(x), model(x))
     assert len(framehook.entries(torch.nn.Sequential.forward.__code__)) == 1
     assert loom.stats()["graphs"] == 1
+
+
+def test_container_modules_keep_len_indexing_and_iteration():
+    seq = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+    compiled = loom.compile(seq)
+    assert len(compiled) == 2 and compiled[0] is seq[0] and list(compiled) == list(seq)
+    assert seq[1] in list(compiled) and isinstance(compiled, loom.CompiledModule)
+    compiled[1] = torch.nn.Tanh()  # item assignment reaches the original
+    assert isinstance(seq[1], torch.nn.Tanh)
+    assert len(copy.deepcopy(compiled)) == 2
+    layer = loom.compile(torch.nn.Linear(2, 2))
+    assert bool(layer)  # a module without __len__ stays truthy
+    with pytest.raises(TypeError):
+        len(layer)

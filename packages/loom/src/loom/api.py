@@ -13,7 +13,7 @@ import loom_symbolic
 
 from . import counters
 from .frame_compiler import FrameCompiler, compiler_for, forget_everything, request
-from .module import CompiledModule
+from .module import CompiledModule, wrap_module
 from .settings import make_settings
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -72,7 +72,7 @@ def compile(
     if isinstance(model, CompiledModule):
         model = model._orig_mod  # compiling a compiled module again replaces its settings
     if isinstance(model, torch.nn.Module):
-        return CompiledModule(model, compiler)
+        return wrap_module(model, compiler)
     if not callable(model):
         raise TypeError(
             f"loom.compile() expects a function, a method, a callable or an nn.Module, got {type(model).__name__}"

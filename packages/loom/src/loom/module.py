@@ -79,7 +79,33 @@ class CompiledModule(torch.nn.Module):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CompiledModule:
         # A copy of the original, compiled with the same settings (and sharing their compiler).
-        return CompiledModule(copy.deepcopy(self._orig_mod, memo), self._loom_compiler)
+        return wrap_module(copy.deepcopy(self._orig_mod, memo), self._loom_compiler)
+
+
+#: Container protocol methods a wrapper forwards when the module's class has them (``len(seq)``,
+#: ``seq[0]``, ``for layer in seq``). Only then: a ``__len__`` on every wrapper would make
+#: ``bool(wrapper)`` raise for modules that have none.
+_CONTAINER_METHODS = ("__len__", "__getitem__", "__setitem__", "__delitem__", "__iter__", "__contains__")
+_wrapper_classes: dict[tuple[str, ...], type[CompiledModule]] = {}
+
+
+def wrap_module(module: torch.nn.Module, compiler: FrameCompiler) -> CompiledModule:
+    """``CompiledModule(module, compiler)``, of a subclass with the container methods ``module`` has."""
+    names = tuple(n for n in _CONTAINER_METHODS if getattr(type(module), n, None) is not None)
+    cls = _wrapper_classes.get(names)
+    if cls is None:
+        methods = {n: _container_forwarder(n) for n in names}
+        cls = type("CompiledModule", (CompiledModule,), {"__module__": __name__, **methods}) if names else CompiledModule
+        _wrapper_classes[names] = cls
+    return cls(module, compiler)
+
+
+def _container_forwarder(name: str) -> Callable[..., Any]:
+    def forward_to_original(self: CompiledModule, *args: Any) -> Any:
+        return getattr(object.__getattribute__(self, "_orig_mod"), name)(*args)
+
+    forward_to_original.__name__ = name
+    return forward_to_original
 
 
 def _forwarder(name: str) -> Callable[..., Any]:
