@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import operator
+import threading
 
 import pytest
 import torch
@@ -494,6 +495,36 @@ def break_then_raise_inside_a_suppressing_with(x, log):
         print("p")
         raise KeyError(y.shape[0])
     return x * 5
+
+
+# -- contexts the translator does not model: entered for real, the body compiled inside them ---------------------
+@case(pos(), torch.rand(3, 3), graphs=3, breaks=2)
+def autocast_block(x, w):
+    y = x.unsqueeze(0) + 1
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        z = torch.mm(y, w)  # bfloat16 inside
+    return z.float() * 2, z.dtype, torch.is_autocast_enabled("cpu")
+
+
+@case(pos(), torch.rand(3, 3), graphs=0, breaks=1)
+def autocast_block_left_by_an_exception(x, w):
+    try:
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            z = torch.mm(x.unsqueeze(0), w)
+            raise ValueError(str(z.dtype))
+    except ValueError as error:
+        return x * 3, str(error), torch.is_autocast_enabled("cpu")
+
+
+LOCK = threading.Lock()
+
+
+@case(pos(), graphs=3, breaks=2)  # entered for real, then exited for real: three graphs
+def c_context_manager_block(x):
+    y = x + 1
+    with LOCK:
+        y = y * 2
+    return y - 1
 
 
 # -- state mutated before a break: what the live locals hold was read before the mutation ---------------------

@@ -151,6 +151,8 @@ class FrameCompiler:
         if not self.wants(code, frame.f_globals):
             self.bump("frames_skipped")
             return framehook.SKIP
+        if _forward_ad_level_active():
+            return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
         with _COMPILE_LOCK:
             try:
                 return self._on_miss(frame, code)
@@ -404,3 +406,10 @@ def unskip_user_codes() -> None:
         if not framehook.entries(code):
             framehook.clear(code)
         _skipped_user_codes.discard(code)
+
+
+def _forward_ad_level_active() -> bool:
+    """Whether a ``torch.autograd.forward_ad.dual_level()`` is entered (dual tensors may flow in)."""
+    import torch.autograd.forward_ad as forward_ad
+
+    return forward_ad._current_level >= 0

@@ -81,6 +81,9 @@ STACK_EFFECTS: dict[str, Any] = {
     "UNARY_INVERT": _fixed(1, 1),
     "UNARY_NOT": _fixed(1, 1),
     "GET_ITER": _fixed(1, 1),
+    # Entering a context the translator cannot model (torch.autocast): enter it for real, then the
+    # resume function traces the body inside it, with the bound __exit__ among its stack values.
+    "BEFORE_WITH": _fixed(1, 2),
     "UNPACK_SEQUENCE": lambda ins: StackEffect(1, ins.arg),
     "UNPACK_EX": lambda ins: StackEffect(1, (ins.arg & 0xFF) + (ins.arg >> 8) + 1),
     "FORMAT_VALUE": lambda ins: StackEffect(2 if ins.arg & 0x04 else 1, 1),
