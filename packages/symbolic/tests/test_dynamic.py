@@ -138,6 +138,21 @@ def test_augmented_assignment_on_a_symbolic_int_makes_a_new_value():
         torch.testing.assert_close(rewritten(x, n)[0], f(x, n)[0])
 
 
+def test_dividing_by_a_symbolic_int_guards_that_it_is_not_zero():
+    # The graph would raise ZeroDivisionError only when it runs, outside the user's try.
+    def f(x, n):
+        try:
+            r = 1 / n + 7 // n + 7 % n
+        except ZeroDivisionError:
+            r = -1
+        return x + r
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3), 5, ints=["L['n']"])
+    assert guard({"x": torch.randn(3), "n": 2})
+    torch.testing.assert_close(rewritten(torch.ones(3), 2), f(torch.ones(3), 2))
+    assert not guard({"x": torch.randn(3), "n": 0})
+
+
 def test_decisions_a_backend_takes_on_symbols_are_guarded_after_install():
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
