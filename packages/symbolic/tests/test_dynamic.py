@@ -153,6 +153,20 @@ def test_dividing_by_a_symbolic_int_guards_that_it_is_not_zero():
     assert not guard({"x": torch.randn(3), "n": 0})
 
 
+def test_a_float_decision_on_a_symbolic_int_pins_it():
+    # Relations are over ints: `torch.sym_float(s0) >= 0.0` (from n ** 0.5) and `s0 / 2 > 1.6` cannot be
+    # said, so the symbol is pinned to its value instead.
+    def f(x, n):
+        if n / 2 > 1.6:
+            return x + n ** 0.5
+        return x
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3), 5, ints=["L['n']"])
+    torch.testing.assert_close(rewritten(torch.ones(3), 5), f(torch.ones(3), 5))
+    assert guard({"x": torch.randn(3), "n": 5})
+    assert not guard({"x": torch.randn(3), "n": 3})
+
+
 def test_decisions_a_backend_takes_on_symbols_are_guarded_after_install():
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
