@@ -177,6 +177,56 @@ def object_tensor_attribute_store(x, h):
     return h.value + 1
 
 
+class Gauge:
+    def __init__(self):
+        self._raw = 1
+
+    @property
+    def level(self):
+        return self._raw * 10
+
+    @level.setter
+    def level(self, value):
+        self._raw = value
+
+    @property
+    def fixed(self):
+        return 1
+
+
+@case(X, Gauge())
+def property_setter_on_argument(x, g):
+    g.level = g.level + 1  # the setter runs: g.level is now 110
+    try:
+        g.fixed = 5
+    except AttributeError:
+        x = x * 2
+    return x + g.level
+
+
+class GaugeModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._raw = 1
+
+    @property
+    def level(self):
+        return self._raw * 10
+
+    @level.setter
+    def level(self, value):
+        self._raw = value
+
+    def forward(self, x):
+        self.level = self.level + 1
+        return x + self.level
+
+
+@case(GaugeModule(), X)
+def property_setter_on_module(m, x):
+    return m(x)
+
+
 @case(X)
 def generator_function(x):
     def gen(n):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
 from .base import Variable
 
 if TYPE_CHECKING:
@@ -121,6 +121,28 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
         return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
+
+
+def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
+                             name: str, value: Variable) -> bool:
+    """``obj.name = value`` when ``cls`` has a data descriptor ``name``: a property's setter is inlined
+    (True: done). False: the value goes to the instance (no descriptor, or a slot); other descriptors
+    are not modelled."""
+    from loom_guards import Attr
+
+    from .builder import wrap
+
+    static = class_attribute(cls, name)
+    if isinstance(static, property):
+        if static.fset is None:
+            raise UserError(f"setting {name!r}", f"property {name!r} of {cls.__name__!r} object has no setter",
+                            exc_type=AttributeError)
+        setter_source = Attr(Attr(type_source, name), "fset") if type_source is not None else None
+        wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
+        return True
+    if hasattr(type(static), "__set__") and not isinstance(static, types.MemberDescriptorType):
+        raise Unsupported(f"setting {name!r} on a {cls.__name__}", f"a {type(static).__name__} descriptor")
+    return False
 
 
 def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) -> None:

@@ -6,7 +6,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, missing_attribute
-from .attributes import class_attribute, resolve, view_of_real
+from .attributes import class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
@@ -45,10 +45,14 @@ class UserObjectVariable(RealValueVariable):
         return view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        from loom_guards import TypeOf
+
         if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
             raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}", "the class customises __setattr__")
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on an object the translator cannot reach", "not modelled")
+        if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
+            return
         tx.output.side_effects.store_attr(self, self.value, name, value)
 
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
