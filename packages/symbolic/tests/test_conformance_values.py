@@ -504,6 +504,36 @@ def dict_arg_mutated(x, d):
     return x + d["b"]
 
 
+@case(X, {"a": 1, "b": 2})
+def dict_loop_reads_values_live(x, d):
+    seen = []
+    for k, v in d.items():
+        d["b"] = 20  # not a change of size: the loop goes on and sees the new value
+        seen.append(v)
+    return x + len(seen), seen
+
+
+@case(X, {"a": 1, "b": 2}, {1, 2})
+def dict_and_set_changed_size_in_loop(x, d, s):
+    try:
+        for k in d:
+            d[k + "x"] = 0
+    except RuntimeError:
+        x = x + 1
+    try:
+        for v in s:
+            s.add(v + 10)
+    except RuntimeError:
+        x = x * 2
+    it = iter(d)
+    d.pop(next(it))
+    try:
+        next(it)
+    except RuntimeError:
+        x = x - 1
+    return x, d, s
+
+
 @case(X, {1, 2, 3}, {2, 9})
 def set_arg_mutated(x, s, other):
     s.add(4)

@@ -388,6 +388,11 @@ class DictViewVariable(Variable):
             return list(items.values())
         return [TupleVariable([key_variable(k), v]) for k, v in items.items()]
 
+    def iterate(self, tx: InstructionTranslator) -> Variable:
+        from .iterators import DictIterator
+
+        return DictIterator(self.target, self.kind)
+
     def call_method(self, tx, name, args, kwargs):
         if name == "__len__":
             return ConstantVariable(len(self.target.items))
