@@ -134,6 +134,12 @@ def namedtuple_arg(x, p):
     return x * p.x + p.y, p[0], p._fields
 
 
+@case(X, Point(2, 3))
+def namedtuple_methods(x, p):
+    made = Point(1, 4)
+    return x * p.x, p._asdict(), made._asdict(), p.count(3), made.index(4)
+
+
 @case(X)
 def namedtuple_create(x):
     p = Point(x, 2)

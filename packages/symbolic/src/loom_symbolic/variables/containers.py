@@ -186,6 +186,7 @@ class NamedTupleVariable(TupleVariable):
     def __init__(self, items: list[Variable], cls: type, source: Any = None) -> None:
         super().__init__(items, source)
         self.cls = cls
+        self.attrs: dict[str, Variable] = {}  # named tuples have no instance __dict__
 
     def python_type(self) -> type:
         return self.cls
