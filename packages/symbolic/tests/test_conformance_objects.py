@@ -233,6 +233,19 @@ def property_setter_on_module(m, x):
     return m(x)
 
 
+class NotForHashing:
+    def __init__(self):
+        self.v = 2
+
+    def __hash__(self):
+        raise RuntimeError("only the program may hash this object")
+
+
+@case(X, NotForHashing())
+def object_whose_hash_must_not_run(x, obj):
+    return x * obj.v
+
+
 @case(X)
 def generator_function(x):
     def gen(n):

@@ -248,6 +248,8 @@ def _wrap_object(tx, value, source):
 def _is_builtin_callable(value: Any) -> bool:
     if isinstance(value, (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType)):
         return True
+    if isinstance(type(value).__hash__, types.FunctionType):
+        return False  # no builtin hashes in Python, and the user's __hash__ must not run while tracing
     try:
         return value in HANDLERS or value in PURE or value in BUILTIN_FUNCTIONS
     except TypeError:
