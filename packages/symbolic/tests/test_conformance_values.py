@@ -504,6 +504,17 @@ def dict_arg_mutated(x, d):
     return x + d["b"]
 
 
+@case(X, [-1, 3, -2])
+def sort_with_a_builtin_key(x, values):
+    words = ["ccc", "a", "bb"]
+    words.sort(key=len)
+    try:
+        sorted([1, "a"])
+    except TypeError:
+        x = x + 1
+    return x, sorted(values, key=abs), words, sorted(values, key=None, reverse=True)
+
+
 @case(X, {"a": 1, "b": 2})
 def dict_loop_reads_values_live(x, d):
     seen = []

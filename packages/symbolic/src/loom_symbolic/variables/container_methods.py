@@ -148,13 +148,17 @@ def list_reverse(tx, lst, args, kwargs):
 
 @list_method("sort")
 def list_sort(tx, lst, args, kwargs):
-    if kwargs.get("key") is not None and not kwargs["key"].is_python_constant():
-        keys = [kwargs["key"].call(tx, [item], {}) for item in lst.items]
+    key = kwargs.get("key")
+    if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
+        keys = [key.call(tx, [item], {}) for item in lst.items]  # a builtin (key=abs) too
     else:
         keys = lst.items
     values = [_constant(k, "list.sort") for k in keys]
     reverse = bool(_constant(kwargs["reverse"], "list.sort")) if "reverse" in kwargs else False
-    order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
+    try:
+        order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
+    except TypeError as exc:  # keys that do not compare: the program's own error
+        raise UserError("sorting", str(exc), exc_type=TypeError) from exc
     lst.items[:] = [lst.items[i] for i in order]
     lst.mutated(tx)
     return NONE
