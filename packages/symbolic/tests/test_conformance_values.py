@@ -504,6 +504,21 @@ def dict_arg_mutated(x, d):
     return x + d["b"]
 
 
+@case(X, [1, -1, 2, 3])
+def all_and_any_stop_early(x, values):
+    log = []
+
+    def positive(v):
+        log.append(v)
+        return v > 0
+
+    a = all(positive(v) for v in values)
+    b = any(positive(v) for v in values)
+    it = iter(values)
+    c = any(v < 0 for v in it)
+    return x + 1, a, b, c, list(it), log
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

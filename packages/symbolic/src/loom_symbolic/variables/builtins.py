@@ -263,14 +263,22 @@ def builtin_sum(tx, args, kwargs):
     return total
 
 
-@builtin(all)
-def builtin_all(tx, args, kwargs):
-    return ConstantVariable(all(item.truth(tx) for item in _items(tx, args[0])))
+def _short_circuit(stop_at: bool) -> Handler:
+    """``all`` (stops at the first false item) or ``any`` (the first true one): later items are not
+    taken from the iterator, as in Python."""
+
+    def handler(tx, args, kwargs):
+        iterator = iterate(tx, args[0])
+        while (item := iterator.next_item(tx)) is not None:
+            if bool(item.truth(tx)) == stop_at:
+                return ConstantVariable(stop_at)
+        return ConstantVariable(not stop_at)
+
+    return handler
 
 
-@builtin(any)
-def builtin_any(tx, args, kwargs):
-    return ConstantVariable(any(item.truth(tx) for item in _items(tx, args[0])))
+HANDLERS[all] = _short_circuit(False)
+HANDLERS[any] = _short_circuit(True)
 
 
 @builtin(round)
