@@ -519,6 +519,15 @@ def all_and_any_stop_early(x, values):
     return x + 1, a, b, c, list(it), log
 
 
+@case(X, ["a", "b"])
+def sum_refuses_strings(x, words):
+    try:
+        joined = sum(words, "")
+    except TypeError:
+        joined = "refused"
+    return x + 1, joined, sum([(1,), (2,)], ())
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

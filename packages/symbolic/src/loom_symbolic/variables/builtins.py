@@ -256,9 +256,11 @@ HANDLERS[min] = _reduce_extreme(min)
 
 @builtin(sum)
 def builtin_sum(tx, args, kwargs):
-    items = _items(tx, args[0])
     total = args[1] if len(args) > 1 else kwargs.get("start", ConstantVariable(0))
-    for item in items:
+    if total.is_python_constant() and isinstance(total.as_python_constant(), (str, bytes, bytearray)):
+        kind = type(total.as_python_constant()).__name__
+        raise UserError("sum()", f"sum() can't sum {kind}s", exc_type=TypeError)
+    for item in _items(tx, args[0]):
         total = ops.binary(tx, operator.add, total, item)
     return total
 
