@@ -528,6 +528,17 @@ def sum_refuses_strings(x, words):
     return x + 1, joined, sum([(1,), (2,)], ())
 
 
+@case(X, [3, 1, 2])
+def reversed_refuses_iterators_and_sets(x, values):
+    refused = []
+    for make in (lambda: iter(values), lambda: (v for v in values), lambda: {1, 2}, lambda: map(abs, values)):
+        try:
+            reversed(make())
+        except TypeError:
+            refused.append(True)
+    return x + len(refused), refused, list(reversed(values)), list(reversed({"a": 1, "b": 2}))
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

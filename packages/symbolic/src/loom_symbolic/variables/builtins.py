@@ -373,7 +373,12 @@ def builtin_filter(tx, args, kwargs):
 
 @builtin(reversed)
 def builtin_reversed(tx, args, kwargs):
-    return SnapshotIterator(list(reversed(_items(tx, args[0]))))
+    (value,) = args
+    cls = value.python_type()
+    if not hasattr(cls, "__reversed__") and not (hasattr(cls, "__len__") and hasattr(cls, "__getitem__")):
+        # Iterators, generators and sets cannot be reversed.
+        raise UserError("reversed()", f"{cls.__name__!r} object is not reversible", exc_type=TypeError)
+    return SnapshotIterator(list(reversed(_items(tx, value))))
 
 
 @builtin(sorted)
