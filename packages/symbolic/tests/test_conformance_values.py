@@ -539,6 +539,16 @@ def reversed_refuses_iterators_and_sets(x, values):
     return x + len(refused), refused, list(reversed(values)), list(reversed({"a": 1, "b": 2}))
 
 
+@case(X, [1, 2, 3, 2])
+def index_within_bounds(x, values):
+    t = tuple(values)
+    try:
+        values.index(2, 0, 1)
+    except ValueError:
+        x = x + 1
+    return x, values.index(2, 2), values.index(2, -3, -1), t.index(2, 2), values.index(2, -100, 100)
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

@@ -60,8 +60,11 @@ def seq_count(tx, seq, args, kwargs):
 
 @sequence_method("index")
 def seq_index(tx, seq, args, kwargs):
-    for i, item in enumerate(seq.items):
-        if _equal(tx, item, args[0]):
+    n = len(seq.items)
+    start = _constant(args[1], "index") if len(args) > 1 else 0
+    stop = _constant(args[2], "index") if len(args) > 2 else n
+    for i in range(*slice(start, stop).indices(n)):  # the bounds are clamped like a slice's
+        if _equal(tx, seq.items[i], args[0]):
             return ConstantVariable(i)
     raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence", exc_type=ValueError)
 
