@@ -549,6 +549,20 @@ def index_within_bounds(x, values):
     return x, values.index(2, 2), values.index(2, -3, -1), t.index(2, 2), values.index(2, -100, 100)
 
 
+@case(X, [("a", 1), ("b", 2, 3)], {"z": 0})
+def dict_from_pairs_of_wrong_length(x, pairs, target):
+    try:
+        d = dict(pairs)
+    except ValueError:
+        d = dict(pairs[:1])
+    try:
+        target.update([("c", 3), "xyz"])  # "c" is stored before the error
+    except ValueError:
+        x = x + 1
+    d.update((k, v) for k, v in [("e", 5)])
+    return x, d, dict(["pq"])
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

@@ -309,9 +309,9 @@ def builtin_dict(tx, args, kwargs):
         if isinstance(source, DictVariable):
             result.items.update(source.items)
         else:
-            for pair in _items(tx, source):
-                key, value = pair.unpack(tx)
-                result.items[DictVariable.key_of(key)] = value
+            from .container_methods import update_from_pairs
+
+            update_from_pairs(tx, result.items, source)
     result.items.update(kwargs)
     return result
 

@@ -255,17 +255,28 @@ def dict_setdefault(tx, d, args, kwargs):
 
 @dict_method("update")
 def dict_update(tx, d, args, kwargs):
+    d.mutated(tx)  # first: a bad item raises after the items before it were stored
     if args:
         other = args[0]
         if isinstance(other, DictVariable):
             d.items.update(other.items)
         else:
-            for pair in other.unpack(tx):
-                key, value = pair.unpack(tx)
-                d.items[DictVariable.key_of(key)] = value
+            update_from_pairs(tx, d.items, other)
     d.items.update(kwargs)
-    d.mutated(tx)
     return NONE
+
+
+def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
+    """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
+    is the program's ValueError, raised after the items before it were stored, as in Python."""
+    from .iterators import iterate
+
+    for number, pair in enumerate(iterate(tx, pairs).unpack(tx)):
+        parts = iterate(tx, pair).unpack(tx)
+        if len(parts) != 2:
+            raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
+                            "2 is required", exc_type=ValueError)
+        items[DictVariable.key_of(parts[0])] = parts[1]
 
 
 @dict_method("clear")
