@@ -563,6 +563,26 @@ def dict_from_pairs_of_wrong_length(x, pairs, target):
     return x, d, dict(["pq"])
 
 
+@case(X, [0], {}, {0})
+def extend_and_update_keep_items_before_an_error(x, items, table, members):
+    def gen(*values):
+        yield from values
+        raise KeyError("stop")
+
+    for grow in (lambda: items.extend(gen(1, 2)), lambda: table.update(gen(("a", 1))),
+                 lambda: members.update(gen(3, 4))):
+        try:
+            grow()
+        except KeyError:
+            x = x + 1
+    try:
+        items += 5
+    except TypeError:
+        x = x * 2
+    items.extend(items)
+    return x, sorted(members)
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

@@ -100,8 +100,11 @@ def list_append(tx, lst, args, kwargs):
 
 @list_method("extend")
 def list_extend(tx, lst, args, kwargs):
-    lst.items.extend(args[0].unpack(tx))
-    lst.mutated(tx)
+    from .iterators import each_item
+
+    lst.mutated(tx)  # first: an iterable that raises leaves the items before the error in the list
+    for item in each_item(tx, args[0]):
+        lst.items.append(item)
     return NONE
 
 
@@ -269,9 +272,9 @@ def dict_update(tx, d, args, kwargs):
 def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
     """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
     is the program's ValueError, raised after the items before it were stored, as in Python."""
-    from .iterators import iterate
+    from .iterators import each_item, iterate
 
-    for number, pair in enumerate(iterate(tx, pairs).unpack(tx)):
+    for number, pair in enumerate(each_item(tx, pairs)):
         parts = iterate(tx, pair).unpack(tx)
         if len(parts) != 2:
             raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
@@ -301,9 +304,8 @@ SET_MUTATORS = {"add", "update", "discard", "remove", "clear", "pop", "differenc
 
 def _set_mutator(fn: Method) -> Method:
     def method(tx, s, args, kwargs):
-        result = fn(tx, s, args, kwargs)
-        s.mutated(tx)
-        return result
+        s.mutated(tx)  # first: a failing update keeps what it added before the error
+        return fn(tx, s, args, kwargs)
 
     method.__name__ = fn.__name__
     return method
@@ -319,8 +321,10 @@ def set_add(tx, s, args, kwargs):
 @set_method("update")
 @_set_mutator
 def set_update(tx, s, args, kwargs):
+    from .iterators import each_item
+
     for other in args:
-        for item in other.unpack(tx):
+        for item in each_item(tx, other):
             s.add(item)
     return NONE
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable, SetVariable, TupleVariable, key_variable
+from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
@@ -283,6 +284,18 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
         return SnapshotIterator(value.unpack(tx))
     except Unsupported:
         raise
+
+
+def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variable]:
+    """The items of ``iterable``, taken one at a time: a consumer that stores each as it comes keeps what
+    it stored before an exception, as ``list.extend`` and ``dict.update`` do. A list or tuple is read whole
+    first, as CPython does (``l.extend(l)`` doubles ``l``)."""
+    if isinstance(iterable, SequenceVariable):
+        yield from list(iterable.items)
+        return
+    iterator = iterate(tx, iterable)
+    while (item := iterator.next_item(tx)) is not None:
+        yield item
 
 
 def _overrides_iter(cls: type) -> bool:

@@ -115,8 +115,9 @@ _SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", op
 
 def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     if op is operator.iadd and isinstance(left, ListVariable):
-        left.items.extend(right.unpack(tx))
-        left.mutated(tx)
+        from .container_methods import list_extend
+
+        list_extend(tx, left, [right], {})
         return left
     if op is operator.imul and isinstance(left, ListVariable) and right.is_python_constant():
         left.items[:] = left.items * right.as_python_constant()
