@@ -438,6 +438,15 @@ def functools_partial_global(x):
 PARTIAL_ADD = functools.partial(helper_add, b=10)
 
 
+@case(X, {1: 2})
+def double_star_with_a_non_string_key(x, options):
+    try:
+        helper_varargs(**options)
+    except TypeError:
+        x = x + 1
+    return x
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), [c for c in CASES if c.id != "functools_partial_global"])
 def test_call_and_control_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
