@@ -583,6 +583,14 @@ def extend_and_update_keep_items_before_an_error(x, items, table, members):
     return x, sorted(members)
 
 
+@case(X, [1, 2, 3, 4])
+def slice_assignment_from_iterators(x, values):
+    values[1:3] = (v * 10 for v in [7, 8, 9])
+    names = [1, 2]
+    names[:] = map(str, names)
+    return x + len(values), names
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]

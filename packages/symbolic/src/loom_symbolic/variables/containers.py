@@ -328,9 +328,10 @@ class ListVariable(SequenceVariable):
         key = constant_index(tx, index)
         try:
             if isinstance(key, slice):
+                items = value.unpack(tx)  # once: an iterator gives its items only once
                 replaced = list(range(len(self.items)))
-                replaced[key] = value.unpack(tx)  # validates the slice assignment like Python does
-                self.items[key] = value.unpack(tx)
+                replaced[key] = items  # validates the slice assignment like Python does
+                self.items[key] = items
             else:
                 self.items[key] = value
         except (IndexError, ValueError, TypeError) as exc:
