@@ -591,6 +591,23 @@ def slice_assignment_from_iterators(x, values):
     return x + len(values), names
 
 
+@case(X)
+def unpacking_a_generator_takes_one_item_too_many(x):
+    log = []
+
+    def count(n):
+        for i in range(n):
+            log.append(i)
+            yield i
+
+    try:
+        a, b = count(5)  # takes 0, 1, 2, then raises: 3 and 4 are never produced
+    except ValueError:
+        x = x + 1
+    a, b = count(2)
+    return x + a + b, log
+
+
 @case(X, [-1, 3, -2])
 def sort_with_a_builtin_key(x, values):
     words = ["ccc", "a", "bb"]
