@@ -328,3 +328,33 @@ GLOBAL_MODE = "a"
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_object_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_class_reached_through_type_of_a_new_object_is_guarded_and_mutated():
+    import types
+
+    from harness import run_rewritten
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    class Registry:
+        names = []
+        scale = 2
+
+        def __init__(self):
+            type(self).names.append(type(self).scale)  # type(self): a class with no source of its own
+
+    def make(x):
+        Registry()
+        return x * 2
+
+    translation = translate_function(make, X)
+    guard = loom_guards.compile(translation.guards)
+    frame = types.SimpleNamespace(f_locals={"x": X}, f_globals=make.__globals__, closure=make)
+    assert guard.why_failed(frame) is None
+    Registry.scale = 3
+    assert "scale" in str(guard.why_failed(frame))  # the trace read scale: changing it must recompile
+    Registry.scale = 2
+    run_rewritten(make, translation, (X,), {})
+    assert Registry.names == [2]  # the append reached the real list

@@ -24,6 +24,12 @@ def _trusted(module: types.ModuleType) -> bool:
     return any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
 
 
+def _trusted_class(cls: type) -> bool:
+    """A builtin class, or one from a library whose attributes are treated as fixed."""
+    name = cls.__module__ or ""
+    return name == "builtins" or any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+
+
 class UserObjectVariable(RealValueVariable):
     """An instance of a user-defined class: attribute reads are followed, stores are side effects."""
 
@@ -113,7 +119,7 @@ class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr
+        from loom_guards import Attr, Const
 
         from .builder import wrap
 
@@ -122,7 +128,12 @@ class ClassVariable(RealValueVariable):
             if name in ("__name__", "__qualname__", "__module__"):
                 return wrap(tx, getattr(self.value, name), None)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
-        source = Attr(self.source, name) if self.source is not None else None
+        owner = self.source
+        if owner is None and not _trusted_class(self.value):
+            # A class reached without a source (``type(obj)`` of an object made while tracing) is
+            # still a real object: its attributes are guarded, and a list it holds is mutated for real.
+            owner = Const(self.value)
+        source = Attr(owner, name) if owner is not None else None
         if isinstance(static, staticmethod):
             return wrap(tx, static.__func__, source)
         if isinstance(static, classmethod):
