@@ -140,6 +140,17 @@ def namedtuple_methods(x, p):
     return x * p.x, p._asdict(), made._asdict(), p.count(3), made.index(4)
 
 
+class Span(collections.namedtuple("SpanBase", ["start", "stop"])):
+    @property
+    def length(self):
+        return self.stop - self.start
+
+
+@case(X, Span(2, 5))
+def namedtuple_subclass_property(x, span):
+    return x * span.length, span.length
+
+
 @case(X)
 def namedtuple_create(x):
     p = Point(x, 2)

@@ -212,7 +212,9 @@ class NamedTupleVariable(TupleVariable):
             value = getattr(probe, name, None)
             if isinstance(value, int):
                 return self.items[value]
-        if name == "_fields" or (hasattr(self.cls, name) and not callable(getattr(self.cls, name))):
+        static = getattr(self.cls, name, None)
+        if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
+            # A plain class constant; properties and other descriptors are looked up below.
             from .builder import wrap_constant_like
 
             return wrap_constant_like(getattr(self.cls, name))
