@@ -167,6 +167,18 @@ def test_a_float_decision_on_a_symbolic_int_pins_it():
     assert not guard({"x": torch.randn(3), "n": 3})
 
 
+def test_a_data_dependent_size_breaks_the_graph_under_dynamic_shapes():
+    # With a ShapeEnv, FakeTensors give x[mask] an unbacked size instead of failing; no backend can
+    # compile that graph, so it must break here as it does without dynamic shapes.
+    def f(x, n):
+        return x[x > 0] * n
+
+    t = translate_function(f, torch.randn(6), 3, dynamic=DynamicSpec(ints=frozenset(["L['n']"])))
+    assert t.breaks and "data-dependent" in str(t.breaks[0])
+    for graph in t.graphs:
+        assert "getitem" not in str(graph.graph_module.code)
+
+
 def test_decisions_a_backend_takes_on_symbols_are_guarded_after_install():
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
