@@ -450,3 +450,23 @@ def double_star_with_a_non_string_key(x, options):
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), [c for c in CASES if c.id != "functools_partial_global"])
 def test_call_and_control_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_nested_function_keeps_its_identity_across_a_graph_break():
+    from harness import assert_same, run_rewritten
+
+    from loom_symbolic import translate_function
+
+    def f(x):
+        def count(v, store=[]):  # noqa: B006 - the shared default is the point
+            store.append(v)
+            return len(store)
+
+        alias = count
+        id(x)  # a graph break: count is rebuilt once for both names
+        alias.__defaults__ = ([9],)
+        return x + count(1), alias is count
+
+    translation = translate_function(f, X)
+    assert translation.breaks
+    assert_same(run_rewritten(f, translation, (X,), {}), f(X))

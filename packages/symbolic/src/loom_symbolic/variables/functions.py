@@ -209,6 +209,8 @@ def _store_real_cell(cell: Any) -> Any:
 class NestedFunctionVariable(Variable):
     """A function created while tracing (a ``def`` or ``lambda`` inside the traced code)."""
 
+    mutable = True  # an object with an identity: rebuilt once however many names hold it
+
     def __init__(
         self,
         code: types.CodeType,
