@@ -227,11 +227,14 @@ def _wrap_exception(tx, value, source):
     known (and guarded), its message is read at run time."""
     from .exceptions import ExceptionVariable
 
-    if (guards := _guards(tx, source)) is not None:
-        guards.add("type", source, value)
-    variable = ExceptionVariable(type(value), None)
-    variable.source = source
-    return variable
+    def make() -> Variable:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("type", source, value)
+        variable = ExceptionVariable(type(value), None)
+        variable.source = source
+        return variable
+
+    return _remember(tx, value, source, make)  # one variable per exception: aliases stay aliases
 
 
 def _wrap_object(tx, value, source):
