@@ -558,3 +558,19 @@ def test_exception_made_in_the_trace_keeps_its_identity_across_a_graph_break():
     translation = translate_function(f, X)
     assert translation.breaks
     assert_same(run_rewritten(f, translation, (X,), {}), f(X))
+
+
+def test_tuple_made_in_the_trace_keeps_its_identity_across_a_graph_break():
+    from harness import assert_same, run_rewritten
+
+    from loom_symbolic import translate_function
+
+    def f(x):
+        pair = (x * 2, [1])
+        alias = pair
+        id(x)  # a graph break: the tuple is rebuilt once for both names
+        return alias[0], pair is alias
+
+    translation = translate_function(f, X)
+    assert translation.breaks
+    assert_same(run_rewritten(f, translation, (X,), {}), f(X))
