@@ -470,3 +470,23 @@ def test_nested_function_keeps_its_identity_across_a_graph_break():
     translation = translate_function(f, X)
     assert translation.breaks
     assert_same(run_rewritten(f, translation, (X,), {}), f(X))
+
+
+def test_a_global_defined_later_is_seen_instead_of_the_builtin_or_the_name_error():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    namespace = {}  # the function's own globals, to change freely
+    exec("def f(x):\n    try:\n        v = DEFINED_LATER\n    except NameError:\n        v = 1\n"
+         "    return x * len(x) + v\n", namespace)
+    f = namespace["f"]
+    guard = loom_guards.compile(translate_function(f, X).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X}, f_globals=namespace, closure=f)
+    assert guard.why_failed(frame) is None
+    namespace["DEFINED_LATER"] = 5  # the trace took the NameError
+    assert guard.why_failed(frame) is not None
+    del namespace["DEFINED_LATER"]
+    namespace["len"] = lambda v: 100  # the trace used builtins.len
+    assert guard.why_failed(frame) is not None
