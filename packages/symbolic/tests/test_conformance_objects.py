@@ -369,3 +369,26 @@ def test_class_reached_through_type_of_a_new_object_is_guarded_and_mutated():
     Registry.scale = 2
     run_rewritten(make, translation, (X,), {})
     assert Registry.names == [2]  # the append reached the real list
+
+
+def test_attributes_missing_from_a_module_or_a_namespace_are_guarded_absent():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    settings = types.ModuleType("scratch_settings")
+    options = types.SimpleNamespace()
+
+    def f(x, settings, options):
+        return x + getattr(settings, "scale", 1) + getattr(options, "shift", 0)
+
+    guard = loom_guards.compile(translate_function(f, X, settings, options).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X, "settings": settings, "options": options},
+                                  f_globals=f.__globals__, closure=f)
+    assert guard.why_failed(frame) is None
+    settings.scale = 5  # the trace took the default: setting it must recompile
+    assert guard.why_failed(frame) is not None
+    del settings.scale
+    options.shift = 2
+    assert guard.why_failed(frame) is not None

@@ -172,6 +172,8 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
     try:
         value = getattr(view.real, name)
     except AttributeError:
+        if view.source is not None and isinstance(getattr(view.real, "__dict__", None), dict):
+            tx.output.guards.add("absent_key", Attr(view.source, "__dict__"), name)  # set later: recompile
         raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
     return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 

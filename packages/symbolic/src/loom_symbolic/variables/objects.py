@@ -165,6 +165,9 @@ class PythonModuleVariable(RealValueVariable):
         try:
             member = getattr(self.value, name)
         except AttributeError:
+            if self.source is not None and not _trusted(self.value):
+                # hasattr(module, name) or a getattr default: setting it later must recompile.
+                tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
             return wrap(tx, member, None)
