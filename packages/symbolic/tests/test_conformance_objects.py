@@ -392,3 +392,28 @@ def test_attributes_missing_from_a_module_or_a_namespace_are_guarded_absent():
     del settings.scale
     options.shift = 2
     assert guard.why_failed(frame) is not None
+
+
+def test_attributes_missing_from_a_class_are_guarded_absent():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    class Meta(type):
+        pass
+
+    class Options(metaclass=Meta):
+        pass
+
+    def f(x, options):
+        return x + getattr(options, "scale", 1)
+
+    guard = loom_guards.compile(translate_function(f, X, Options).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X, "options": Options}, f_globals=f.__globals__, closure=f)
+    assert guard.why_failed(frame) is None
+    Options.scale = 5  # the trace took the default: setting it on the class must recompile
+    assert guard.why_failed(frame) is not None
+    del Options.scale
+    Meta.scale = 3  # found through the metaclass too
+    assert guard.why_failed(frame) is not None

@@ -127,6 +127,14 @@ class ClassVariable(RealValueVariable):
         if static is _missing():
             if name in ("__name__", "__qualname__", "__module__"):
                 return wrap(tx, getattr(self.value, name), None)
+            if class_attribute(type(self.value), name) is not _missing():
+                raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
+            if not _trusted_class(self.value):
+                # Set on the class (or its metaclass) later, it would be found: guard its absence.
+                from .attributes import _guard_absent_from_classes
+
+                _guard_absent_from_classes(tx, self.value, name)
+                _guard_absent_from_classes(tx, type(self.value), name)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
         owner = self.source
         if owner is None and not _trusted_class(self.value):
