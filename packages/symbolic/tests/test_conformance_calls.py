@@ -490,3 +490,22 @@ def test_a_global_defined_later_is_seen_instead_of_the_builtin_or_the_name_error
     del namespace["DEFINED_LATER"]
     namespace["len"] = lambda v: 100  # the trace used builtins.len
     assert guard.why_failed(frame) is not None
+
+
+def test_replacing_the_code_of_an_inlined_function_recompiles():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    def scale(v):
+        return v * 2
+
+    def f(x, fn):
+        return fn(x) + 1
+
+    guard = loom_guards.compile(translate_function(f, X, scale).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X, "fn": scale}, f_globals=f.__globals__, closure=f)
+    assert guard.why_failed(frame) is None
+    scale.__code__ = (lambda v: v - 2).__code__  # the same function object, another body
+    assert guard.why_failed(frame) is not None
