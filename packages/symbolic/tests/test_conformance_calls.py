@@ -467,6 +467,74 @@ def names_of_builtins(x):
     return x + 1, kind.__name__, len.__qualname__, dict.__module__
 
 
+@case(X, {1: 2})
+def double_star_with_a_non_string_key(x, options):
+    try:
+        helper_varargs(**options)
+    except TypeError:
+        x = x + 1
+    return x
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_call_and_control_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_nested_function_keeps_its_identity_across_a_graph_break():
+    from harness import assert_same, run_rewritten
+
+    from loom_symbolic import translate_function
+
+    def f(x):
+        def count(v, store=[]):  # noqa: B006 - the shared default is the point
+            store.append(v)
+            return len(store)
+
+        alias = count
+        id(x)  # a graph break: count is rebuilt once for both names
+        alias.__defaults__ = ([9],)
+        return x + count(1), alias is count
+
+    translation = translate_function(f, X)
+    assert translation.breaks
+    assert_same(run_rewritten(f, translation, (X,), {}), f(X))
+
+
+def test_a_global_defined_later_is_seen_instead_of_the_builtin_or_the_name_error():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    namespace = {}  # the function's own globals, to change freely
+    exec("def f(x):\n    try:\n        v = DEFINED_LATER\n    except NameError:\n        v = 1\n"
+         "    return x * len(x) + v\n", namespace)
+    f = namespace["f"]
+    guard = loom_guards.compile(translate_function(f, X).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X}, f_globals=namespace, closure=f)
+    assert guard.why_failed(frame) is None
+    namespace["DEFINED_LATER"] = 5  # the trace took the NameError
+    assert guard.why_failed(frame) is not None
+    del namespace["DEFINED_LATER"]
+    namespace["len"] = lambda v: 100  # the trace used builtins.len
+    assert guard.why_failed(frame) is not None
+
+
+def test_replacing_the_code_of_an_inlined_function_recompiles():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    def scale(v):
+        return v * 2
+
+    def f(x, fn):
+        return fn(x) + 1
+
+    guard = loom_guards.compile(translate_function(f, X, scale).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X, "fn": scale}, f_globals=f.__globals__, closure=f)
+    assert guard.why_failed(frame) is None
+    scale.__code__ = (lambda v: v - 2).__code__  # the same function object, another body
+    assert guard.why_failed(frame) is not None

@@ -530,6 +530,47 @@ def exception_with_cleanup_and_reraise_caught(x):
     return x, log
 
 
+SHARED_ERROR = ValueError("shared")
+
+
+@case(X, SHARED_ERROR, SHARED_ERROR, ValueError("other"))
+def exception_arguments_keep_their_identity(x, error, same, other):
+    return x + 1, error is same, error is other
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_more_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_exception_made_in_the_trace_keeps_its_identity_across_a_graph_break():
+    from harness import assert_same, run_rewritten
+
+    from loom_symbolic import translate_function
+
+    def f(x):
+        error = ValueError("v")
+        alias = error
+        id(x)  # a graph break: the exception is rebuilt once for both names
+        alias.note = 1
+        return x + 1, error is alias, getattr(error, "note", None)
+
+    translation = translate_function(f, X)
+    assert translation.breaks
+    assert_same(run_rewritten(f, translation, (X,), {}), f(X))
+
+
+def test_tuple_made_in_the_trace_keeps_its_identity_across_a_graph_break():
+    from harness import assert_same, run_rewritten
+
+    from loom_symbolic import translate_function
+
+    def f(x):
+        pair = (x * 2, [1])
+        alias = pair
+        id(x)  # a graph break: the tuple is rebuilt once for both names
+        return alias[0], pair is alias
+
+    translation = translate_function(f, X)
+    assert translation.breaks
+    assert_same(run_rewritten(f, translation, (X,), {}), f(X))

@@ -134,6 +134,23 @@ def namedtuple_arg(x, p):
     return x * p.x + p.y, p[0], p._fields
 
 
+@case(X, Point(2, 3))
+def namedtuple_methods(x, p):
+    made = Point(1, 4)
+    return x * p.x, p._asdict(), made._asdict(), p.count(3), made.index(4)
+
+
+class Span(collections.namedtuple("SpanBase", ["start", "stop"])):
+    @property
+    def length(self):
+        return self.stop - self.start
+
+
+@case(X, Span(2, 5))
+def namedtuple_subclass_property(x, span):
+    return x * span.length, span.length
+
+
 @case(X)
 def namedtuple_create(x):
     p = Point(x, 2)
@@ -175,6 +192,69 @@ def global_object_method_mutation(x):
 def object_tensor_attribute_store(x, h):
     h.value = x * 2
     return h.value + 1
+
+
+class Gauge:
+    def __init__(self):
+        self._raw = 1
+
+    @property
+    def level(self):
+        return self._raw * 10
+
+    @level.setter
+    def level(self, value):
+        self._raw = value
+
+    @property
+    def fixed(self):
+        return 1
+
+
+@case(X, Gauge())
+def property_setter_on_argument(x, g):
+    g.level = g.level + 1  # the setter runs: g.level is now 110
+    try:
+        g.fixed = 5
+    except AttributeError:
+        x = x * 2
+    return x + g.level
+
+
+class GaugeModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._raw = 1
+
+    @property
+    def level(self):
+        return self._raw * 10
+
+    @level.setter
+    def level(self, value):
+        self._raw = value
+
+    def forward(self, x):
+        self.level = self.level + 1
+        return x + self.level
+
+
+@case(GaugeModule(), X)
+def property_setter_on_module(m, x):
+    return m(x)
+
+
+class NotForHashing:
+    def __init__(self):
+        self.v = 2
+
+    def __hash__(self):
+        raise RuntimeError("only the program may hash this object")
+
+
+@case(X, NotForHashing())
+def object_whose_hash_must_not_run(x, obj):
+    return x * obj.v
 
 
 @case(X)
@@ -281,3 +361,81 @@ def dict_subclass_item_access_runs_its_own_methods(x):
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_object_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_class_reached_through_type_of_a_new_object_is_guarded_and_mutated():
+    import types
+
+    from harness import run_rewritten
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    class Registry:
+        names = []
+        scale = 2
+
+        def __init__(self):
+            type(self).names.append(type(self).scale)  # type(self): a class with no source of its own
+
+    def make(x):
+        Registry()
+        return x * 2
+
+    translation = translate_function(make, X)
+    guard = loom_guards.compile(translation.guards)
+    frame = types.SimpleNamespace(f_locals={"x": X}, f_globals=make.__globals__, closure=make)
+    assert guard.why_failed(frame) is None
+    Registry.scale = 3
+    assert "scale" in str(guard.why_failed(frame))  # the trace read scale: changing it must recompile
+    Registry.scale = 2
+    run_rewritten(make, translation, (X,), {})
+    assert Registry.names == [2]  # the append reached the real list
+
+
+def test_attributes_missing_from_a_module_or_a_namespace_are_guarded_absent():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    settings = types.ModuleType("scratch_settings")
+    options = types.SimpleNamespace()
+
+    def f(x, settings, options):
+        return x + getattr(settings, "scale", 1) + getattr(options, "shift", 0)
+
+    guard = loom_guards.compile(translate_function(f, X, settings, options).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X, "settings": settings, "options": options},
+                                  f_globals=f.__globals__, closure=f)
+    assert guard.why_failed(frame) is None
+    settings.scale = 5  # the trace took the default: setting it must recompile
+    assert guard.why_failed(frame) is not None
+    del settings.scale
+    options.shift = 2
+    assert guard.why_failed(frame) is not None
+
+
+def test_attributes_missing_from_a_class_are_guarded_absent():
+    import types
+
+    import loom_guards
+    from loom_symbolic import translate_function
+
+    class Meta(type):
+        pass
+
+    class Options(metaclass=Meta):
+        pass
+
+    def f(x, options):
+        return x + getattr(options, "scale", 1)
+
+    guard = loom_guards.compile(translate_function(f, X, Options).guards)
+    frame = types.SimpleNamespace(f_locals={"x": X, "options": Options}, f_globals=f.__globals__, closure=f)
+    assert guard.why_failed(frame) is None
+    Options.scale = 5  # the trace took the default: setting it on the class must recompile
+    assert guard.why_failed(frame) is not None
+    del Options.scale
+    Meta.scale = 3  # found through the metaclass too
+    assert guard.why_failed(frame) is not None

@@ -138,6 +138,47 @@ def test_augmented_assignment_on_a_symbolic_int_makes_a_new_value():
         torch.testing.assert_close(rewritten(x, n)[0], f(x, n)[0])
 
 
+def test_dividing_by_a_symbolic_int_guards_that_it_is_not_zero():
+    # The graph would raise ZeroDivisionError only when it runs, outside the user's try.
+    def f(x, n):
+        try:
+            r = 1 / n + 7 // n + 7 % n
+        except ZeroDivisionError:
+            r = -1
+        return x + r
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3), 5, ints=["L['n']"])
+    assert guard({"x": torch.randn(3), "n": 2})
+    torch.testing.assert_close(rewritten(torch.ones(3), 2), f(torch.ones(3), 2))
+    assert not guard({"x": torch.randn(3), "n": 0})
+
+
+def test_a_float_decision_on_a_symbolic_int_pins_it():
+    # Relations are over ints: `torch.sym_float(s0) >= 0.0` (from n ** 0.5) and `s0 / 2 > 1.6` cannot be
+    # said, so the symbol is pinned to its value instead.
+    def f(x, n):
+        if n / 2 > 1.6:
+            return x + n ** 0.5
+        return x
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(3), 5, ints=["L['n']"])
+    torch.testing.assert_close(rewritten(torch.ones(3), 5), f(torch.ones(3), 5))
+    assert guard({"x": torch.randn(3), "n": 5})
+    assert not guard({"x": torch.randn(3), "n": 3})
+
+
+def test_a_data_dependent_size_breaks_the_graph_under_dynamic_shapes():
+    # With a ShapeEnv, FakeTensors give x[mask] an unbacked size instead of failing; no backend can
+    # compile that graph, so it must break here as it does without dynamic shapes.
+    def f(x, n):
+        return x[x > 0] * n
+
+    t = translate_function(f, torch.randn(6), 3, dynamic=DynamicSpec(ints=frozenset(["L['n']"])))
+    assert t.breaks and "data-dependent" in str(t.breaks[0])
+    for graph in t.graphs:
+        assert "getitem" not in str(graph.graph_module.code)
+
+
 def test_decisions_a_backend_takes_on_symbols_are_guarded_after_install():
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified

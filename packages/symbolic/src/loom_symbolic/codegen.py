@@ -175,13 +175,16 @@ class PyCodegen:
 
     # -- values ------------------------------------------------------------------------------------
     def reconstruct(self, value: Variable) -> None:
-        """Push ``value``; a mutable value made in the trace is built once and reused (aliasing)."""
+        """Push ``value``; a mutable value or a tuple made in the trace is built once and reused, so
+        names that held one object still do (``t is u``)."""
+        from .variables.containers import TupleVariable
+
         key = id(value)
         if key in self._temps:
             self.emit("LOAD_FAST", self._temps[key])
             return
         value.reconstruct(self)
-        if value.mutable and value.source is None:
+        if (value.mutable or isinstance(value, TupleVariable)) and value.source is None:
             name = self.new_temp()
             self.emit("COPY", 1)
             self.emit("STORE_FAST", name)

@@ -190,13 +190,13 @@ class OutputGraph:
         _FAKE_LOG.disabled = True
         try:
             with self.fake_mode:
-                return run(*args, **kwargs)
+                result = run(*args, **kwargs)
+            if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
+                # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
+                raise _data_dependent(run)
+            return result
         except _DATA_DEPENDENT as exc:
-            raise Unsupported(
-                f"{_callable_name(run)} with a data-dependent result",
-                "the output depends on tensor values, which are unknown while tracing",
-                hint="move this operation out of the compiled region, or avoid data-dependent shapes",
-            ) from exc
+            raise _data_dependent(run) from exc
         except _FAKE_LIMITS as exc:
             raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
         except Unsupported:
@@ -308,6 +308,23 @@ def _method_caller(name: str) -> Any:
 
     call.__name__ = name
     return call
+
+
+def _data_dependent(run: Any) -> Unsupported:
+    return Unsupported(
+        f"{_callable_name(run)} with a data-dependent result",
+        "the output depends on tensor values, which are unknown while tracing",
+        hint="move this operation out of the compiled region, or avoid data-dependent shapes",
+    )
+
+
+def _has_unbacked_symbols(result: Any) -> bool:
+    """Whether a fake result has a size (or is a number) that only the real data would fix."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    from torch.utils._pytree import tree_leaves
+
+    return any(free_unbacked_symbols(leaf) for leaf in tree_leaves(result)
+               if isinstance(leaf, (torch.Tensor, torch.SymInt, torch.SymFloat, torch.SymBool)))
 
 
 def _callable_name(fn: Any) -> str:

@@ -137,7 +137,7 @@ class ShapeContext:
             names = {str(s) for s in guard.expr.free_symbols}
             if not names or not names <= set(self.symbol_sources):
                 continue
-            relations.append(Relation(text, {n: self.symbol_sources[n] for n in sorted(names)}))
+            relations.extend(self._relations(text, names))
         for symbol, replacement in env.replacements.items():
             name = str(symbol)
             if name not in self.symbol_sources:
@@ -145,8 +145,20 @@ class ShapeContext:
             text = printer.doprint(replacement)
             names = {str(s) for s in getattr(replacement, "free_symbols", ())} | {name}
             if names <= set(self.symbol_sources):
-                relations.append(Relation(f"{name} == {text}", {n: self.symbol_sources[n] for n in sorted(names)}))
+                relations.extend(self._relations(f"{name} == {text}", names))
         return relations
+
+    def _relations(self, text: str, names: set[str]) -> list[Any]:
+        """The relation ``text`` over ``names``; where a relation cannot say it (a float comparison such as
+        ``torch.sym_float(s0) >= 0.0``), each symbol equal to its value, which implies it."""
+        from loom_guards import Relation
+
+        try:
+            return [Relation(text, {n: self.symbol_sources[n] for n in sorted(names)})]
+        except ValueError:
+            hints = getattr(self.shape_env, "backed_var_to_val", None) or self.shape_env.var_to_val
+            values = {str(symbol): value for symbol, value in hints.items()}
+            return [Relation(f"{n} == {int(values[n])}", {n: self.symbol_sources[n]}) for n in sorted(names)]
 
     def describe(self) -> list[str]:
         """``s0 = L['x'].size()[0]`` lines, for dumps and explain."""

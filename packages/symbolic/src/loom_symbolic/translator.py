@@ -12,7 +12,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from loom_guards import Closure, Global, Local
+from loom_guards import Closure, Const, Global, Local
 
 from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
@@ -220,9 +220,21 @@ class InstructionTranslator:
                 return overlay
         if name in self.f_globals:
             return wrap(self, self.f_globals[name], self.globals_source(name))
+        # A global (or builtin) defined later would be found first: the lookup relied on its absence.
+        self.guard_absent(self.f_globals, name)
         if name in self.f_builtins:
             return wrap(self, self.f_builtins[name], self.builtins_source(name))
+        self.guard_absent(self.f_builtins, name)
         raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
+
+    def guard_absent(self, namespace: dict[str, Any], name: str) -> None:
+        """Guard that ``name`` is still missing from a globals or builtins dict (held by the guard)."""
+        if not self.globals_are_fixed():
+            self.output.guards.add("absent_key", Const(namespace), name)
+
+    def globals_are_fixed(self) -> bool:
+        """Whether this code's globals are taken as fixed (torch and the standard library)."""
+        return False
 
     def builtins_source(self, name: str) -> Any:
         from loom_guards import Builtin
@@ -341,6 +353,11 @@ class InliningTranslator(InstructionTranslator):
         for name, box in zip(code.co_freevars, closure_cells):
             self.cells[name] = box
         self.symbolic_locals.update(bound)
+
+    def globals_are_fixed(self) -> bool:
+        from .variables.functions import TRUSTED_GLOBALS
+
+        return self._globals_base is TRUSTED_GLOBALS
 
     def globals_source(self, name: str) -> Any:
         if self.f_globals is self.root().f_globals:

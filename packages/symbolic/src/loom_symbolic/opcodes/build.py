@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import Unsupported, UserError
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
+from ..variables.iterators import IteratorVariable
 from . import handler
 
 
@@ -131,7 +132,14 @@ def list_to_tuple(tx, ins) -> None:
 
 @handler("UNPACK_SEQUENCE")
 def unpack_sequence(tx, ins) -> None:
-    items = tx.pop().unpack(tx)
+    value = tx.pop()
+    if isinstance(value, IteratorVariable):
+        # Python takes one item more than it needs, then stops: a generator is not drained.
+        items = []
+        while len(items) <= ins.arg and (item := value.next_item(tx)) is not None:
+            items.append(item)
+    else:
+        items = value.unpack(tx)
     if len(items) != ins.arg:
         raise UserError(
             "unpacking",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from ..variables.base import Variable
 from ..variables.cells import CellVariable
 from ..variables.containers import DictVariable, TupleVariable
@@ -56,5 +56,7 @@ def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None) -> tuple
     if kwargs_var is not None:
         if not isinstance(kwargs_var, DictVariable):
             raise Unsupported(f"** of {kwargs_var.describe()}", "only dicts are unpacked while tracing")
-        kwargs = {str(k): v for k, v in kwargs_var.items.items()}
+        if not all(isinstance(k, str) for k in kwargs_var.items):
+            raise UserError("keyword arguments", "keywords must be strings", exc_type=TypeError)
+        kwargs = dict(kwargs_var.items)
     return args, kwargs

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
 from .base import Variable
 
 if TYPE_CHECKING:
@@ -123,6 +123,28 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
 
 
+def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
+                             name: str, value: Variable) -> bool:
+    """``obj.name = value`` when ``cls`` has a data descriptor ``name``: a property's setter is inlined
+    (True: done). False: the value goes to the instance (no descriptor, or a slot); other descriptors
+    are not modelled."""
+    from loom_guards import Attr
+
+    from .builder import wrap
+
+    static = class_attribute(cls, name)
+    if isinstance(static, property):
+        if static.fset is None:
+            raise UserError(f"setting {name!r}", f"property {name!r} of {cls.__name__!r} object has no setter",
+                            exc_type=AttributeError)
+        setter_source = Attr(Attr(type_source, name), "fset") if type_source is not None else None
+        wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
+        return True
+    if hasattr(type(static), "__set__") and not isinstance(static, types.MemberDescriptorType):
+        raise Unsupported(f"setting {name!r} on a {cls.__name__}", f"a {type(static).__name__} descriptor")
+    return False
+
+
 def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) -> None:
     """``name`` is on no class of ``cls``'s MRO (the object's type is guarded): one written there later
     would be found instead of the missing attribute or ``__getattr__``."""
@@ -150,6 +172,8 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
     try:
         value = getattr(view.real, name)
     except AttributeError:
+        if view.source is not None and isinstance(getattr(view.real, "__dict__", None), dict):
+            tx.output.guards.add("absent_key", Attr(view.source, "__dict__"), name)  # set later: recompile
         raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
     return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 

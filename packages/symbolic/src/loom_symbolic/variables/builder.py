@@ -239,11 +239,14 @@ def _wrap_exception(tx, value, source):
     known (and guarded), its message is read at run time."""
     from .exceptions import ExceptionVariable
 
-    if (guards := _guards(tx, source)) is not None:
-        guards.add("type", source, value)
-    variable = ExceptionVariable(type(value), None)
-    variable.source = source
-    return variable
+    def make() -> Variable:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("type", source, value)
+        variable = ExceptionVariable(type(value), None)
+        variable.source = source
+        return variable
+
+    return _remember(tx, value, source, make)  # one variable per exception: aliases stay aliases
 
 
 def _wrap_object(tx, value, source):
@@ -260,6 +263,8 @@ def _wrap_object(tx, value, source):
 def _is_builtin_callable(value: Any) -> bool:
     if isinstance(value, (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType)):
         return True
+    if isinstance(type(value).__hash__, types.FunctionType):
+        return False  # no builtin hashes in Python, and the user's __hash__ must not run while tracing
     try:
         return value in HANDLERS or value in PURE or value in BUILTIN_FUNCTIONS
     except TypeError:

@@ -270,21 +270,31 @@ HANDLERS[min] = _reduce_extreme(min)
 
 @builtin(sum)
 def builtin_sum(tx, args, kwargs):
-    items = _items(tx, args[0])
     total = args[1] if len(args) > 1 else kwargs.get("start", ConstantVariable(0))
-    for item in items:
+    if total.is_python_constant() and isinstance(total.as_python_constant(), (str, bytes, bytearray)):
+        kind = type(total.as_python_constant()).__name__
+        raise UserError("sum()", f"sum() can't sum {kind}s", exc_type=TypeError)
+    for item in _items(tx, args[0]):
         total = ops.binary(tx, operator.add, total, item)
     return total
 
 
-@builtin(all)
-def builtin_all(tx, args, kwargs):
-    return ConstantVariable(all(item.truth(tx) for item in _items(tx, args[0])))
+def _short_circuit(stop_at: bool) -> Handler:
+    """``all`` (stops at the first false item) or ``any`` (the first true one): later items are not
+    taken from the iterator, as in Python."""
+
+    def handler(tx, args, kwargs):
+        iterator = iterate(tx, args[0])
+        while (item := iterator.next_item(tx)) is not None:
+            if bool(item.truth(tx)) == stop_at:
+                return ConstantVariable(stop_at)
+        return ConstantVariable(not stop_at)
+
+    return handler
 
 
-@builtin(any)
-def builtin_any(tx, args, kwargs):
-    return ConstantVariable(any(item.truth(tx) for item in _items(tx, args[0])))
+HANDLERS[all] = _short_circuit(False)
+HANDLERS[any] = _short_circuit(True)
 
 
 @builtin(round)
@@ -313,9 +323,9 @@ def builtin_dict(tx, args, kwargs):
         if isinstance(source, DictVariable):
             result.items.update(source.items)
         else:
-            for pair in _items(tx, source):
-                key, value = pair.unpack(tx)
-                result.items[DictVariable.key_of(key)] = value
+            from .container_methods import update_from_pairs
+
+            update_from_pairs(tx, result.items, source)
     result.items.update(kwargs)
     return result
 
@@ -377,7 +387,12 @@ def builtin_filter(tx, args, kwargs):
 
 @builtin(reversed)
 def builtin_reversed(tx, args, kwargs):
-    return SnapshotIterator(list(reversed(_items(tx, args[0]))))
+    (value,) = args
+    cls = value.python_type()
+    if not hasattr(cls, "__reversed__") and not (hasattr(cls, "__len__") and hasattr(cls, "__getitem__")):
+        # Iterators, generators and sets cannot be reversed.
+        raise UserError("reversed()", f"{cls.__name__!r} object is not reversible", exc_type=TypeError)
+    return SnapshotIterator(list(reversed(_items(tx, value))))
 
 
 @builtin(sorted)

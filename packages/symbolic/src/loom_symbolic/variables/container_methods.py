@@ -60,8 +60,11 @@ def seq_count(tx, seq, args, kwargs):
 
 @sequence_method("index")
 def seq_index(tx, seq, args, kwargs):
-    for i, item in enumerate(seq.items):
-        if _equal(tx, item, args[0]):
+    n = len(seq.items)
+    start = _constant(args[1], "index") if len(args) > 1 else 0
+    stop = _constant(args[2], "index") if len(args) > 2 else n
+    for i in range(*slice(start, stop).indices(n)):  # the bounds are clamped like a slice's
+        if _equal(tx, seq.items[i], args[0]):
             return ConstantVariable(i)
     raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence", exc_type=ValueError)
 
@@ -97,8 +100,11 @@ def list_append(tx, lst, args, kwargs):
 
 @list_method("extend")
 def list_extend(tx, lst, args, kwargs):
-    lst.items.extend(args[0].unpack(tx))
-    lst.mutated(tx)
+    from .iterators import each_item
+
+    lst.mutated(tx)  # first: an iterable that raises leaves the items before the error in the list
+    for item in each_item(tx, args[0]):
+        lst.items.append(item)
     return NONE
 
 
@@ -148,13 +154,17 @@ def list_reverse(tx, lst, args, kwargs):
 
 @list_method("sort")
 def list_sort(tx, lst, args, kwargs):
-    if kwargs.get("key") is not None and not kwargs["key"].is_python_constant():
-        keys = [kwargs["key"].call(tx, [item], {}) for item in lst.items]
+    key = kwargs.get("key")
+    if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
+        keys = [key.call(tx, [item], {}) for item in lst.items]  # a builtin (key=abs) too
     else:
         keys = lst.items
     values = [_constant(k, "list.sort") for k in keys]
     reverse = bool(_constant(kwargs["reverse"], "list.sort")) if "reverse" in kwargs else False
-    order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
+    try:
+        order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
+    except TypeError as exc:  # keys that do not compare: the program's own error
+        raise UserError("sorting", str(exc), exc_type=TypeError) from exc
     lst.items[:] = [lst.items[i] for i in order]
     lst.mutated(tx)
     return NONE
@@ -248,17 +258,28 @@ def dict_setdefault(tx, d, args, kwargs):
 
 @dict_method("update")
 def dict_update(tx, d, args, kwargs):
+    d.mutated(tx)  # first: a bad item raises after the items before it were stored
     if args:
         other = args[0]
         if isinstance(other, DictVariable):
             d.items.update(other.items)
         else:
-            for pair in other.unpack(tx):
-                key, value = pair.unpack(tx)
-                d.items[DictVariable.key_of(key)] = value
+            update_from_pairs(tx, d.items, other)
     d.items.update(kwargs)
-    d.mutated(tx)
     return NONE
+
+
+def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
+    """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
+    is the program's ValueError, raised after the items before it were stored, as in Python."""
+    from .iterators import each_item, iterate
+
+    for number, pair in enumerate(each_item(tx, pairs)):
+        parts = iterate(tx, pair).unpack(tx)
+        if len(parts) != 2:
+            raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
+                            "2 is required", exc_type=ValueError)
+        items[DictVariable.key_of(parts[0])] = parts[1]
 
 
 @dict_method("clear")
@@ -283,9 +304,8 @@ SET_MUTATORS = {"add", "update", "discard", "remove", "clear", "pop", "differenc
 
 def _set_mutator(fn: Method) -> Method:
     def method(tx, s, args, kwargs):
-        result = fn(tx, s, args, kwargs)
-        s.mutated(tx)
-        return result
+        s.mutated(tx)  # first: a failing update keeps what it added before the error
+        return fn(tx, s, args, kwargs)
 
     method.__name__ = fn.__name__
     return method
@@ -301,8 +321,10 @@ def set_add(tx, s, args, kwargs):
 @set_method("update")
 @_set_mutator
 def set_update(tx, s, args, kwargs):
+    from .iterators import each_item
+
     for other in args:
-        for item in other.unpack(tx):
+        for item in each_item(tx, other):
             s.add(item)
     return NONE
 
@@ -387,6 +409,11 @@ class DictViewVariable(Variable):
         if self.kind == "values":
             return list(items.values())
         return [TupleVariable([key_variable(k), v]) for k, v in items.items()]
+
+    def iterate(self, tx: InstructionTranslator) -> Variable:
+        from .iterators import DictIterator
+
+        return DictIterator(self.target, self.kind)
 
     def call_method(self, tx, name, args, kwargs):
         if name == "__len__":

@@ -186,6 +186,7 @@ class NamedTupleVariable(TupleVariable):
     def __init__(self, items: list[Variable], cls: type, source: Any = None) -> None:
         super().__init__(items, source)
         self.cls = cls
+        self.attrs: dict[str, Variable] = {}  # named tuples have no instance __dict__
 
     def python_type(self) -> type:
         return self.cls
@@ -211,7 +212,9 @@ class NamedTupleVariable(TupleVariable):
             value = getattr(probe, name, None)
             if isinstance(value, int):
                 return self.items[value]
-        if name == "_fields" or (hasattr(self.cls, name) and not callable(getattr(self.cls, name))):
+        static = getattr(self.cls, name, None)
+        if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
+            # A plain class constant; properties and other descriptors are looked up below.
             from .builder import wrap_constant_like
 
             return wrap_constant_like(getattr(self.cls, name))
@@ -327,9 +330,10 @@ class ListVariable(SequenceVariable):
         key = constant_index(tx, index)
         try:
             if isinstance(key, slice):
+                items = value.unpack(tx)  # once: an iterator gives its items only once
                 replaced = list(range(len(self.items)))
-                replaced[key] = value.unpack(tx)  # validates the slice assignment like Python does
-                self.items[key] = value.unpack(tx)
+                replaced[key] = items  # validates the slice assignment like Python does
+                self.items[key] = items
             else:
                 self.items[key] = value
         except (IndexError, ValueError, TypeError) as exc:

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class ExceptionVariable(Variable):
     """An exception object. ``args`` is None when the translator knows the type but not the message."""
 
+    mutable = True  # an object with an identity: rebuilt once however many names hold it
+
     def __init__(self, cls: type[BaseException], args: list[Variable] | None) -> None:
         self.cls = cls
         self.args = args

@@ -143,6 +143,8 @@ class UserFunctionVariable(Variable):
         trusted = _trusted_module(fn)
         if fn.__closure__ and src is None and not trusted:
             raise Unsupported(f"call to closure {fn.__qualname__}", "the closure's cells cannot be guarded")
+        if src is not None and not trusted:
+            tx.output.guards.add("identity", Attr(src, "__code__"), fn.__code__)  # inlined: fn.__code__ = ... recompiles
         defaults = [
             wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
             for i, v in enumerate(fn.__defaults__ or ())
@@ -212,6 +214,8 @@ def _store_real_cell(cell: Any) -> Any:
 
 class NestedFunctionVariable(Variable):
     """A function created while tracing (a ``def`` or ``lambda`` inside the traced code)."""
+
+    mutable = True  # an object with an identity: rebuilt once however many names hold it
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError, missing_attribute
-from .attributes import _MISSING, ObjectView, class_attribute, resolve
+from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable
@@ -61,17 +61,10 @@ class InstanceMixin:
 
     def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
-        static = class_attribute(self.cls, name)
-        if isinstance(static, property):
-            if static.fset is None:
-                raise UserError(f"setting {name!r}", "property has no setter", exc_type=AttributeError)
-            from .builder import wrap
-
-            wrap(tx, static.fset, None).call(tx, [self, value], {})
-            return
-        if static is not _MISSING and hasattr(type(static), "__set__"):
-            raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", f"a {type(static).__name__} descriptor")
-        self.attrs[name] = value
+        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType):
+            raise Unsupported(f"setting {name!r} on a {self.cls.__name__} made while tracing", "slots are not modelled")
+        if not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
+            self.attrs[name] = value
 
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
         if name not in self.attrs:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import ListVariable, TupleVariable
+from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
@@ -98,6 +98,67 @@ class ListIterator(IteratorVariable):
 
     def live_position(self) -> tuple[Callable[..., None], int]:
         """The list itself: the loop keeps iterating the live list."""
+        return (lambda codegen: codegen.reconstruct(self.target)), self.index
+
+
+class DictIterator(IteratorVariable):
+    """Iterates a dict, one of its views (``kind``: keys, values, items) or a set live, as CPython does:
+    values are read when they are reached, and a change of size during the loop raises RuntimeError."""
+
+    def __init__(self, target: DictVariable | SetVariable, kind: str = "keys") -> None:
+        self.target = target
+        self.kind = kind
+        self.keys = self._current_keys()
+        self.broken = False
+        self.index = 0
+
+    def python_type(self) -> type:
+        if isinstance(self.target, SetVariable):
+            return type(iter(set()))
+        return type(iter(getattr({}, self.kind)()))
+
+    def _current_keys(self) -> list:
+        if isinstance(self.target, SetVariable):
+            return list(self.target.as_python_constant())  # the real set's order
+        return list(self.target.items)
+
+    def _unchanged(self) -> bool:
+        """Whether the container still holds the keys it held when the loop began (else raise, or refuse)."""
+        keys = self._current_keys()
+        if self.broken or len(keys) != len(self.keys):
+            self.broken = True  # CPython's iterator stays broken: every later step raises too
+            what = "Set" if isinstance(self.target, SetVariable) else "dictionary"
+            raise UserError(f"{what} iteration", f"{what} changed size during iteration", exc_type=RuntimeError)
+        return keys == self.keys
+
+    def _item(self, key: object) -> Variable:
+        if isinstance(self.target, SetVariable):
+            return self.target.values[key]
+        if self.kind == "keys":
+            return key_variable(key)
+        if self.kind == "values":
+            return self.target.items[key]
+        return TupleVariable([key_variable(key), self.target.items[key]])
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if not self._unchanged():
+            raise Unsupported("a loop over a container whose keys changed in the loop",
+                              "what CPython does then depends on the container's memory layout")
+        if self.index >= len(self.keys):
+            return None
+        self.index += 1
+        return self._item(self.keys[self.index - 1])
+
+    def remaining(self) -> list[Variable] | None:
+        if self.broken or self._current_keys() != self.keys:
+            return None
+        return [self._item(key) for key in self.keys[self.index :]]
+
+    def live_position(self) -> tuple[Callable[..., None], int] | None:
+        """The dict itself: a loop over a dict's keys keeps iterating the live dict. A rebuilt set may
+        order its members differently, and a view is not rebuilt: those resume over the items left."""
+        if isinstance(self.target, SetVariable) or self.kind != "keys" or self.remaining() is None:
+            return None
         return (lambda codegen: codegen.reconstruct(self.target)), self.index
 
 
@@ -254,6 +315,8 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
         return ListIterator(value)
     if isinstance(value, ConstantVariable) and isinstance(value.value, range):
         return RangeIterator(value.value)
+    if isinstance(value, (DictVariable, SetVariable)) and not _overrides_iter(value.python_type()):
+        return DictIterator(value)
     custom = getattr(value, "iterate", None)
     if custom is not None:
         return custom(tx)
@@ -261,6 +324,25 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
         return SnapshotIterator(value.unpack(tx))
     except Unsupported:
         raise
+
+
+def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variable]:
+    """The items of ``iterable``, taken one at a time: a consumer that stores each as it comes keeps what
+    it stored before an exception, as ``list.extend`` and ``dict.update`` do. A list or tuple is read whole
+    first, as CPython does (``l.extend(l)`` doubles ``l``)."""
+    if isinstance(iterable, SequenceVariable):
+        yield from list(iterable.items)
+        return
+    iterator = iterate(tx, iterable)
+    while (item := iterator.next_item(tx)) is not None:
+        yield item
+
+
+def _overrides_iter(cls: type) -> bool:
+    """Whether a dict or set subclass defines its own ``__iter__``."""
+    from .attributes import class_attribute
+
+    return class_attribute(cls, "__iter__") not in (dict.__iter__, set.__iter__, frozenset.__iter__)
 
 
 class UserIterator(IteratorVariable):

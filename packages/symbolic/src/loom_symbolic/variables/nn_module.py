@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError
-from .attributes import _MISSING, class_attribute, resolve, view_of_real
+from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
 from .iterators import SnapshotIterator
@@ -113,6 +113,16 @@ class NNModuleVariable(Variable):
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
+        if isinstance(class_attribute(type(self.value), name), property):
+            from loom_guards import TypeOf
+
+            from .tensor import TensorVariable
+
+            if isinstance(value, (TensorVariable, NNModuleVariable)):
+                raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}",
+                                  "a property, which Module.__setattr__ bypasses for parameters and submodules")
+            if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
+                return
         tx.output.side_effects.store_attr(self, self.value, name, value)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

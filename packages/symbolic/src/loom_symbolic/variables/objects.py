@@ -6,7 +6,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, missing_attribute
-from .attributes import class_attribute, resolve, view_of_real
+from .attributes import class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
@@ -22,6 +22,12 @@ TRUSTED_MODULE_PREFIXES = (
 def _trusted(module: types.ModuleType) -> bool:
     name = getattr(module, "__name__", "")
     return any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+
+
+def _trusted_class(cls: type) -> bool:
+    """A builtin class, or one from a library whose attributes are treated as fixed."""
+    name = cls.__module__ or ""
+    return name == "builtins" or any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
 
 
 class UserObjectVariable(RealValueVariable):
@@ -45,10 +51,14 @@ class UserObjectVariable(RealValueVariable):
         return view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        from loom_guards import TypeOf
+
         if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
             raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}", "the class customises __setattr__")
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on an object the translator cannot reach", "not modelled")
+        if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
+            return
         tx.output.side_effects.store_attr(self, self.value, name, value)
 
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
@@ -109,7 +119,7 @@ class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr
+        from loom_guards import Attr, Const
 
         from .builder import wrap
 
@@ -117,8 +127,21 @@ class ClassVariable(RealValueVariable):
         if static is _missing():
             if name in ("__name__", "__qualname__", "__module__"):
                 return wrap(tx, getattr(self.value, name), None)
+            if class_attribute(type(self.value), name) is not _missing():
+                raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
+            if not _trusted_class(self.value):
+                # Set on the class (or its metaclass) later, it would be found: guard its absence.
+                from .attributes import _guard_absent_from_classes
+
+                _guard_absent_from_classes(tx, self.value, name)
+                _guard_absent_from_classes(tx, type(self.value), name)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
-        source = Attr(self.source, name) if self.source is not None else None
+        owner = self.source
+        if owner is None and not _trusted_class(self.value):
+            # A class reached without a source (``type(obj)`` of an object made while tracing) is
+            # still a real object: its attributes are guarded, and a list it holds is mutated for real.
+            owner = Const(self.value)
+        source = Attr(owner, name) if owner is not None else None
         if isinstance(static, staticmethod):
             return wrap(tx, static.__func__, source)
         if isinstance(static, classmethod):
@@ -150,6 +173,9 @@ class PythonModuleVariable(RealValueVariable):
         try:
             member = getattr(self.value, name)
         except AttributeError:
+            if self.source is not None and not _trusted(self.value):
+                # hasattr(module, name) or a getattr default: setting it later must recompile.
+                tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
             return wrap(tx, member, None)

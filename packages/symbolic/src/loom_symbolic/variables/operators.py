@@ -52,6 +52,8 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     if is_tensor(left) or is_tensor(right):
         if op in INPLACE and not isinstance(left, TensorVariable):
             op = INPLACE[op]  # ints, floats and symbolic sizes are immutable: x += 1 is x = x + 1
+        if not isinstance(left, TensorVariable) and not isinstance(right, TensorVariable):
+            _check_divisor(op, left, right)
         result = tx.output.call_function(tx, op, [left, right], {})
         if op in INPLACE:
             return left  # an in-place operator returns the very tensor it changed
@@ -78,6 +80,26 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     )
 
 
+_DIVISIONS = (operator.truediv, operator.floordiv, operator.mod)
+
+
+def _check_divisor(op: Any, left: Variable, right: Variable) -> None:
+    """Raise now what Python raises for a symbolic number divided by zero (or 0 to a negative power).
+
+    The graph would raise it only when it runs, after the user's ``try`` has been left; deciding it
+    here makes the divisor's zero-ness a guard.
+    """
+    if op in _DIVISIONS:
+        zero = right.as_example() == 0
+    elif op is operator.pow:
+        zero = left.as_example() == 0 and right.as_example() < 0
+    else:
+        return
+    if zero:  # on a symbolic number, bool() records the decision in the ShapeEnv
+        name = op.__name__
+        raise UserError(f"{name} raised ZeroDivisionError", f"{name} by zero", exc_type=ZeroDivisionError)
+
+
 def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     """``op(value)`` for ``-x``, ``+x``, ``~x``, ``abs(x)``."""
     if is_tensor(value):
@@ -93,8 +115,9 @@ _SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", op
 
 def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     if op is operator.iadd and isinstance(left, ListVariable):
-        left.items.extend(right.unpack(tx))
-        left.mutated(tx)
+        from .container_methods import list_extend
+
+        list_extend(tx, left, [right], {})
         return left
     if op is operator.imul and isinstance(left, ListVariable) and right.is_python_constant():
         left.items[:] = left.items * right.as_python_constant()
