@@ -193,6 +193,15 @@ def _set_environment_flag(value):
     return change
 
 
+def _set_membership():
+    members = {1}
+
+    def f(x):
+        return x + (3 in members) + len(members)
+
+    return f, members
+
+
 CASES = {
     "global rebound": (_scaled_by_global, [_set_global(1.0), _set_global(2.0), _set_global(1.0)]),
     "closure cell rebound": (_closure_cell, [_nothing, _call_setter(2.0), _call_setter(3.0)]),
@@ -213,6 +222,7 @@ CASES = {
         _module_with_optional_extra, [_nothing, lambda f, m: m.register_buffer("extra", torch.full((2,), 3.0))]),
     "class method replaced": (_object_method, [_nothing, _swap_class_method]),
     "dict keyed by classes re-keyed": (_table_keyed_by_classes, [_nothing, _rekey_table]),
+    "set changed in place": (_set_membership, [_nothing, lambda f, s: s.add(3), lambda f, s: s.discard(1)]),
     "environment variable set, changed and unset": (
         _reads_an_environment_flag,
         [_nothing, _set_environment_flag("1"), _set_environment_flag("0"), _set_environment_flag(None)]),

@@ -168,6 +168,8 @@ P = namedtuple("P", "a b")
         (Color.RED, Color.RED, Color.GREEN, "L['x'] == <Color.RED: 1>, got <Color.GREEN: 2>"),
         (frozenset({1, 2}), frozenset({2, 1}), frozenset({1}), "L['x'] == frozenset({1, 2}), got frozenset({1})"),
         (range(3), range(3), range(4), "L['x'] == range(0, 3), got range(0, 4)"),
+        ({1, 2}, {2, 1}, {1, 2, 3}, "L['x'] == {1, 2}, got {1, 2, 3}"),
+        ({1, 2}, {1, 2}, frozenset({1, 2}), "L['x'] == {1, 2}, got frozenset({1, 2}) (frozenset)"),
         (Ellipsis, Ellipsis, None, "L['x'] == Ellipsis, got None (NoneType)"),
     ],
 )
@@ -189,7 +191,18 @@ def test_constant_subclass_of_int_fails_without_calling_it(build):
     assert not ok and why.startswith("L['x'] == 3, got 3 (tests.test_guards.") and why.endswith(".Evil)")
 
 
-@pytest.mark.parametrize("value", [[1], {1: 2}, {1}, object(), (1, [2]), slice(1, 2), torch.tensor(1)])
+def test_constant_match_of_a_set_checks_the_contents_it_had(build):
+    members = {1, 2}
+    guard = ConstantMatch(X, members)
+    members.add(3)  # the guard holds a snapshot: the set changing is what it detects
+    check = build([guard])
+    assert verdict(check, members)[0] is False
+    members.discard(3)
+    assert verdict(check, members) == (True, None)
+
+
+@pytest.mark.parametrize("value", [[1], {1: 2}, {(1, 2), object()}, object(), (1, [2]),
+                                   slice(1, 2), torch.tensor(1)])
 def test_constant_match_rejects_non_constants(value):
     with pytest.raises(TypeError, match="ConstantMatch needs a constant"):
         ConstantMatch(X, value)

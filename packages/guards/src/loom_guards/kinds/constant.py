@@ -37,7 +37,7 @@ def _constant_error(value: Any) -> str | None:
             if err:
                 return err
         return None
-    if tp is frozenset:
+    if tp is frozenset or tp is set:
         for item in value:
             err = _constant_error(item)
             if err:
@@ -63,8 +63,8 @@ def const_key(value: Any) -> Any:
         return (complex, _float_key(value.real), _float_key(value.imag))
     if isinstance(value, tuple):
         return (tp, tuple(const_key(v) for v in value))
-    if tp is frozenset:
-        return (frozenset, frozenset(const_key(v) for v in value))
+    if tp is frozenset or tp is set:
+        return (tp, frozenset(const_key(v) for v in value))
     if isinstance(value, enum.Enum) or tp in _TORCH_SINGLETONS:
         return (tp, id(value))
     return (tp, value)
@@ -106,7 +106,8 @@ class ConstantMatch(_OneSource):
     ``value`` must be a constant: None, bool, int, float, complex, str, bytes, range, Ellipsis, an enum
     member, torch.dtype / device / layout / memory_format, or a tuple (plain, named, torch.Size) or
     frozenset of constants. Floats compare by value with the sign of zero, and NaN matches NaN.
-    ``ConstantMatch(s, None)`` is ``IsNone(s)``.
+    ``ConstantMatch(s, None)`` is ``IsNone(s)``. A ``set`` of constants is compared by its contents,
+    against a copy taken at construction (the set may change between calls: that is what is checked).
     """
 
     __slots__ = ("_ckey", "value")
@@ -124,9 +125,11 @@ class ConstantMatch(_OneSource):
         if err:
             raise TypeError(
                 f"ConstantMatch needs a constant (None, bool, int, float, complex, str, bytes, enum, torch "
-                f"dtype/device, or a tuple or frozenset of those): {err}; guard it with Identity or "
+                f"dtype/device, or a tuple, frozenset or set of those): {err}; guard it with Identity or "
                 f"TypeMatch instead"
             )
+        if type(value) is set:
+            value = set(value)  # a snapshot: the caller's set changing later must not change the guard
         _set(self, _source=source, value=value, _ckey=const_key(value))
 
     def _key(self) -> tuple:
