@@ -89,3 +89,25 @@ def test_mask_assignment_on_a_tensor_that_requires_grad_trains_through_aot_eager
         grads.append((loss.detach(), embedding.grad, linear.weight.grad))
     torch.testing.assert_close(grads[0], grads[1])
     assert loom.stats()["graph_breaks"] == 1
+
+
+def test_a_block_under_a_non_reentrant_checkpoint_compiles_without_packing_fake_tensors():
+    """``torch.utils.checkpoint`` (``use_reentrant=False``, Hugging Face's gradient checkpointing) packs
+    what the first forward saves; compiling the block there must not pack the tracing's FakeTensor ops,
+    or the recomputation (a cache hit) saves fewer tensors and backward raises ``CheckpointError``."""
+    from torch.utils.checkpoint import checkpoint
+
+    inner, outer = torch.nn.Linear(4, 4), torch.nn.Linear(4, 2)
+
+    def block(x):
+        return inner(x).relu()
+
+    def forward(x):
+        return outer(checkpoint(block, x, use_reentrant=False)).pow(2).sum()
+
+    x = torch.randn(3, 4, requires_grad=True)
+    grads = []
+    for fn in (loom.compile(forward, backend="eager"), forward):
+        loss = fn(x)
+        grads.append((loss.detach(), *torch.autograd.grad(loss, (x, inner.weight, outer.weight))))
+    torch.testing.assert_close(grads[0], grads[1])
