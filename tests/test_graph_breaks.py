@@ -696,3 +696,18 @@ def test_global_dict_mutations_around_a_break_are_replayed_in_order():
     assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 1)
     torch.testing.assert_close(compiled(x), x * 2)  # the second call sees the first call's state
     assert STATE["calls"] == 2
+
+
+def test_comprehensions_resumed_after_a_break_keep_their_items():
+    """A comprehension over an iterator the translator does not model breaks at every item; each resume
+    gets the set or dict built so far, and what it adds must reach that real object (``ModelOutput.
+    __setattr__`` builds ``{field.name for field in fields(self)}`` so: CLIP's projected pooler output
+    was dropped from the output dict)."""
+
+    def build(x, items, more):
+        return x + 1, {str(i) for i in items}, {str(i): i for i in more}
+
+    compiled = loom.compile(build)
+    for _ in range(2):
+        x, names, table = compiled(torch.ones(2), iter((1, 2, 3)), iter((4, 5)))
+        assert names == {"1", "2", "3"} and table == {"4": 4, "5": 5}

@@ -73,3 +73,18 @@ def test_huggingface_model_matches_eager(name):
     assert stats["cache_hits"] >= 1, stats
     if expected_counts is not None:
         assert (stats["graphs"], stats["graph_breaks"]) == expected_counts, stats
+
+
+def test_assigning_a_model_output_attribute_updates_its_item():
+    """CLIP sets ``text_outputs.pooler_output`` to the projection; ``ModelOutput.__setattr__`` updates the
+    item too, through a set comprehension that graph breaks resume (``output_hidden_states`` breaks)."""
+    model = transformers.CLIPModel(transformers.CLIPConfig(
+        text_config=dict(SMALL, max_position_embeddings=16), vision_config=dict(SMALL, image_size=16, patch_size=4),
+        projection_dim=8)).eval()
+    inputs = {"input_ids": _ids(2, 6), "pixel_values": torch.randn(2, 3, 16, 16), "output_hidden_states": True}
+    with torch.no_grad():
+        expected = model(**inputs)
+        actual = loom.compile(model)(**inputs)
+    for part in ("text_model_output", "vision_model_output"):
+        assert actual[part]["pooler_output"].shape == (2, 8)
+        torch.testing.assert_close(actual[part]["pooler_output"], expected[part]["pooler_output"])

@@ -64,3 +64,50 @@ def test_retain_grad_inside_a_compiled_function_keeps_the_gradient(backend):
     loss.backward()
     assert hidden.retains_grad
     torch.testing.assert_close(hidden.grad, 2 * hidden.detach())
+
+
+def test_mask_assignment_on_a_tensor_that_requires_grad_trains_through_aot_eager():
+    """``hidden[mask] = embedding`` (Wav2Vec2's SpecAugment in train mode): the forward traces, but
+    the backward of ``index_put_`` with a boolean index needs ``nonzero``; a graph break, not an
+    internal error from the backend."""
+    linear = torch.nn.Linear(4, 4)
+    embedding = torch.nn.Parameter(torch.randn(4))
+
+    def forward(x, mask):
+        hidden = linear(x)
+        hidden[mask] = embedding
+        return hidden.pow(2).sum()
+
+    x = torch.randn(2, 3, 4)
+    mask = torch.tensor([[True, False, True], [False, False, True]])
+    grads = []
+    for fn in (loom.compile(forward, backend="aot_eager"), forward):
+        linear.zero_grad(set_to_none=True)
+        embedding.grad = None
+        loss = fn(x, mask)
+        loss.backward()
+        grads.append((loss.detach(), embedding.grad, linear.weight.grad))
+    torch.testing.assert_close(grads[0], grads[1])
+    assert loom.stats()["graph_breaks"] == 1
+
+
+def test_a_block_under_a_non_reentrant_checkpoint_compiles_without_packing_fake_tensors():
+    """``torch.utils.checkpoint`` (``use_reentrant=False``, Hugging Face's gradient checkpointing) packs
+    what the first forward saves; compiling the block there must not pack the tracing's FakeTensor ops,
+    or the recomputation (a cache hit) saves fewer tensors and backward raises ``CheckpointError``."""
+    from torch.utils.checkpoint import checkpoint
+
+    inner, outer = torch.nn.Linear(4, 4), torch.nn.Linear(4, 2)
+
+    def block(x):
+        return inner(x).relu()
+
+    def forward(x):
+        return outer(checkpoint(block, x, use_reentrant=False)).pow(2).sum()
+
+    x = torch.randn(3, 4, requires_grad=True)
+    grads = []
+    for fn in (loom.compile(forward, backend="eager"), forward):
+        loss = fn(x)
+        grads.append((loss.detach(), *torch.autograd.grad(loss, (x, inner.weight, outer.weight))))
+    torch.testing.assert_close(grads[0], grads[1])

@@ -78,3 +78,25 @@ def test_eager_returns_the_graph_itself():
     gm = torch.fx.symbolic_trace(lambda x: (x.sin(),))
     fn = loom_backends.get("eager")(gm, [torch.ones(2)])
     assert fn.__self__ is gm
+
+
+def test_aot_eager_backward_draws_no_random_numbers():
+    """A backward uses the forward's saved dropout mask: it leaves the generator where eager leaves it.
+
+    The default partitioner kept a dead ``native_dropout`` in the backward graph, which drew from the
+    generator there, so every later dropout mask (the next training step's) differed from eager's.
+    """
+
+    class Attention(torch.nn.Module):
+        def forward(self, q):
+            return torch.nn.functional.scaled_dot_product_attention(q, q, q, dropout_p=0.5).sum()
+
+    q = torch.randn(1, 2, 4, 8)
+    states = []
+    for make in (lambda gm, q: gm, lambda gm, q: loom_backends.get("aot_eager")(gm, [q])):
+        x = q.clone().requires_grad_(True)
+        fn = make(torch.fx.symbolic_trace(Attention()), x)
+        torch.manual_seed(1)
+        fn(x).backward()
+        states.append((x.grad, torch.rand(4)))
+    torch.testing.assert_close(states[1], states[0])

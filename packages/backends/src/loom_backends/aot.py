@@ -69,5 +69,18 @@ def _run_as_is(gm: Any, example_inputs: list[Any], kind: str) -> Callable[..., A
 
 
 def aot_eager(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
-    """Forward and backward ATen graphs from AOTAutograd, each run as it is (no decompositions)."""
-    return aot_compile(gm, example_inputs, backend="aot_eager", compile_graph=_run_as_is)
+    """Forward and backward ATen graphs from AOTAutograd, each run as it is (no decompositions).
+
+    Partitioned by min-cut, as torch's own ``aot_eager`` and ``triton`` are: the default partitioner
+    leaves a dead copy of a forward's random op (the ``native_dropout`` inside attention) in the
+    backward graph, which draws from the generator there and shifts every later dropout mask.
+    """
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+    return aot_compile(
+        gm,
+        example_inputs,
+        backend="aot_eager",
+        compile_graph=_run_as_is,
+        partition_fn=min_cut_rematerialization_partition,
+    )

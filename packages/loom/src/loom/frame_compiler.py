@@ -14,13 +14,14 @@ graphs from the globals it was compiled in: an entry also checks that the frame'
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
 import types
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -254,6 +255,10 @@ class FrameCompiler:
 
         Under ``fullgraph=True`` any graph break raises :class:`loom.Unsupported`.
         """
+        with _saved_tensors_hooks_off():
+            return self._build(frame, code, recompile_reason)
+
+    def _build(self, frame: Any, code: types.CodeType, recompile_reason: str | None) -> CompiledFrame | None:
         started = time.perf_counter()
         f_globals = frame.f_globals
         f_locals = frame.f_locals
@@ -406,6 +411,20 @@ def unskip_user_codes() -> None:
         if not framehook.entries(code):
             framehook.clear(code)
         _skipped_user_codes.discard(code)
+
+
+@contextlib.contextmanager
+def _saved_tensors_hooks_off() -> Iterator[None]:
+    """Compile with the thread's saved-tensor hooks (``torch.utils.checkpoint``'s, ``save_on_cpu``) not
+    applied: the FakeTensor ops of tracing would be packed as if the frame had run, and a non-reentrant
+    checkpoint then counts more tensors saved by the first forward than by its recomputation."""
+    import torch
+
+    previous = torch._C._autograd._saved_tensors_hooks_set_tracing(True)
+    try:
+        yield
+    finally:
+        torch._C._autograd._saved_tensors_hooks_set_tracing(previous)
 
 
 def _forward_ad_level_active() -> bool:

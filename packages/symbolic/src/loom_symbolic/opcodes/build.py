@@ -85,14 +85,18 @@ def list_append(tx, ins) -> None:
 @handler("SET_ADD")
 def set_add(tx, ins) -> None:
     value = tx.pop()
-    tx.peek(ins.arg).add(value)
+    target = tx.peek(ins.arg)
+    target.add(value)
+    target.mutated(tx)  # a set from a source (a comprehension resumed after a break) is written back
 
 
 @handler("MAP_ADD")
 def map_add(tx, ins) -> None:
     value = tx.pop()
     key = tx.pop()
-    tx.peek(ins.arg).items[DictVariable.key_of(key)] = value
+    target = tx.peek(ins.arg)
+    target.items[DictVariable.key_of(key)] = value
+    target.mutated(tx)
 
 
 @handler("LIST_EXTEND")
@@ -109,6 +113,7 @@ def set_update(tx, ins) -> None:
     target = tx.peek(ins.arg)
     for item in values.unpack(tx):
         target.add(item)
+    target.mutated(tx)
 
 
 @handler("DICT_UPDATE", "DICT_MERGE")
@@ -123,6 +128,7 @@ def dict_update(tx, ins) -> None:
             raise UserError("keyword arguments", f"got multiple values for keyword argument {duplicate!r}",
                             exc_type=TypeError)
     target.items.update(update.items)
+    target.mutated(tx)
 
 
 @handler("LIST_TO_TUPLE")

@@ -328,6 +328,9 @@ def _has_python_special(value: Variable, name: str) -> bool:
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:
     """``container[index] = value``."""
     if is_tensor(container):
+        if _mask_assignment_with_grad(tx, container, index, value):
+            raise Unsupported("item assignment through a boolean mask on a tensor that requires grad",
+                              "its backward needs nonzero(), whose size depends on the data")
         tx.output.call_function(tx, operator.setitem, [container, index, value], {})
         return
     method = getattr(container, "setitem", None)
@@ -337,6 +340,19 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
             return
         raise Unsupported(f"item assignment on {container.describe()}", "not modelled")
     method(tx, index, value)
+
+
+def _mask_assignment_with_grad(tx: InstructionTranslator, container: Variable, index: Variable,
+                               value: Variable) -> bool:
+    """Whether ``container[mask] = value`` records a backward: its forward traces, but AOTAutograd's
+    backward of ``index_put_`` with a boolean index cannot (a graph break here, not a failed backend)."""
+    import torch
+
+    items = index.items if isinstance(index, SequenceVariable) else [index]
+    if not any(isinstance(i, TensorVariable) and i.example.dtype in (torch.bool, torch.uint8) for i in items):
+        return False
+    return tx.output.grad_enabled and any(
+        isinstance(v, TensorVariable) and v.example.requires_grad for v in (container, value))
 
 
 def delitem(tx: InstructionTranslator, container: Variable, index: Variable) -> None:
