@@ -105,6 +105,17 @@ def _with_scalar(op, scalar):
     return fn
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_half_scalar_operands_round_like_eager(dtype, check):
+    # ATen converts the scalar to the tensor's dtype (h == 0.1 compares with float16(0.1)), except in
+    # add/sub/mul/div and floor_divide, which keep it in float32
+    x = torch.tensor([0.1, 0.3, 1.0, 7.0, 65000.0, -0.7, 0.7], dtype=dtype)
+    for op in (aten.eq.Scalar, aten.ge.Scalar, aten.lt.Scalar, aten.remainder.Scalar, aten.fmod.Scalar,
+               aten.floor_divide.default, aten.mul.Tensor):  # fmt: skip
+        for scalar in (0.1, 0.3, 0.7):
+            check.aten(_with_scalar(op, scalar), x, exact_float=True)
+
+
 def test_scalar_first_ops(check):
     x = sample((6,), torch.float32, positive=True)
     check.aten(lambda a: aten.pow.Scalar(2.0, a), x)

@@ -16,6 +16,7 @@ from ..graph import Unsupported
 from ..ir import Pointwise, TensorValue, merge_origins
 from ..ops import ops
 from .common import (
+    HALF,
     Promote,
     broadcast_shapes,
     check_tensors,
@@ -136,7 +137,8 @@ def _binary_rule(name: str, kind: Promote) -> Any:
         _check_kind(name, compute)
         if name in ("fmod", "remainder", "floordiv") and not compute.is_floating_point and _is_zero(b):
             raise Unsupported("integer division by zero")  # ATen raises; so will the extern call
-        return make_pointwise(getattr(ops, name), [a, b], result, compute)
+        operands = [a, b] if name in ("mul", "floordiv") else _scalars_as_common(a, b)
+        return make_pointwise(getattr(ops, name), operands, result, compute)
 
     return rule
 
@@ -144,9 +146,22 @@ def _binary_rule(name: str, kind: Promote) -> Any:
 def _compare_rule(name: str) -> Any:
     def rule(a: Any, b: Any) -> Any:
         compute, _ = promote(a, b)
-        return make_pointwise(getattr(ops, name), [a, b], torch.bool, compute)
+        return make_pointwise(getattr(ops, name), _scalars_as_common(a, b), torch.bool, compute)
 
     return rule
+
+
+def _scalars_as_common(a: Any, b: Any) -> list[Any]:
+    """``[a, b]`` with a Python float scalar rounded to the operands' common dtype when that is a half type.
+
+    ATen's kernels convert a scalar operand to the common dtype (``h == 0.1`` compares with
+    ``float16(0.1)``); only ``add``, ``sub``, ``mul`` and ``div`` (every rounding mode) keep it
+    unrounded, in float32.
+    """
+    _, common = promote(a, b)
+    if common not in HALF:
+        return [a, b]
+    return [float(torch.tensor(v, dtype=common)) if isinstance(v, float) else v for v in (a, b)]
 
 
 def _is_zero(x: Any) -> bool:
