@@ -58,6 +58,14 @@ def test_cat_mixed_dtypes_and_legacy_empty(check):
     check.aten(lambda x, y: aten.cat.default([x, y], 0), torch.randn(3, 2), torch.empty(0))
 
 
+def test_masked_reads_along_a_dim_of_size_one(check):
+    # the masks of cat, padding and slice_scatter are 0-d there (index 0), combined with xmask
+    check.aten(lambda x, y: aten.cat.default([x, y], 1), torch.randn(2, 0), torch.randn(2, 1))
+    check.aten(lambda x: aten.constant_pad_nd.default(x, [1, 0], 2.0), torch.randn(2, 0))
+    check.aten(lambda x: aten.constant_pad_nd.default(x, [-1, 0, 0, 1], 2.0), torch.randn(2, 2))
+    check.aten(lambda x, y: aten.slice_scatter.default(x, y, 1, 0, 1), torch.randn(2, 1), torch.randn(2, 1))
+
+
 def test_where_with_tensor_and_scalar_branches(check):
     x, y = torch.randn(3, 5), torch.randn(5)
     check.aten(lambda a, b: aten.where.self(aten.gt.Tensor(a, b), a, b), x, y)

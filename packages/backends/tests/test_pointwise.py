@@ -207,6 +207,17 @@ def test_zero_dim_and_empty_tensors(check):
     check.aten(lambda a: aten.mul.Tensor(a, 2), torch.empty(0, 3))
 
 
+def test_zero_dim_predicates_combine_with_tensors(check):
+    # a 0-d comparison broadcast against a block (Triton's interpreter typed it like its operands)
+    x, s = torch.randn(2, 3), torch.tensor(0.5)
+    gt = aten.gt.Scalar
+    check.aten(lambda a, b: aten.bitwise_and.Tensor(gt(a, 0), gt(b, 0)), x, s)
+    check.aten(lambda a, b: aten.bitwise_or.Tensor(gt(b, 0), aten.lt.Scalar(a, 0)), x, s)
+    check.aten(lambda a, b: aten.mul.Tensor(aten.bitwise_xor.Tensor(gt(a, 0), gt(b, 0)), 2.0), x, s)
+    check.aten(lambda a, b: aten.logical_and.default(a, b), x, s)
+    check.aten(lambda a, b: aten.logical_or.default(b, a), x, s)
+
+
 def test_expanded_input_is_read_through_stride_zero(check):
     x = torch.randn(4, 1).expand(4, 6)
     compiled = check.aten(lambda a: aten.mul.Tensor(a, 3.0), x)

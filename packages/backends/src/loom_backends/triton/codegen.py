@@ -139,6 +139,10 @@ class KernelCodegen:
         return self.outer
 
     def cse(self, text: str, dtype: torch.dtype, shape: frozenset[str]) -> Var:
+        if dtype == torch.bool and not shape and interpreting():
+            # Triton's interpreter types a 0-d comparison like its operands (int64), so broadcasting it
+            # makes an int64 block, and a mask `xmask & tmp3` that tl.load rejects: re-typed as a bool
+            text = f"tl.where({text}, True, False)"
         scope = self._scope_for(shape)
         hit = scope.find("cache", text)
         if hit is not None:

@@ -46,6 +46,18 @@ def _to_bool(template: str) -> TextOp:
     return op
 
 
+def _logical(operator: str) -> TextOp:
+    """``logical_and``/``or``/``xor``: bools combine as they are, other operands are tested against 0."""
+
+    def truth(x: Any) -> str:
+        return str(x) if is_bool(x.dtype) else f"({x} != 0)"
+
+    def op(a: Any, b: Any) -> tuple[str, torch.dtype]:
+        return f"{truth(a)} {operator} {truth(b)}", BOOL
+
+    return op
+
+
 def _by_kind(float_t: str, int_t: str, bool_t: str | None = None) -> TextOp:
     """Different spellings for floating, integer and bool operands (result dtype of the first operand)."""
 
@@ -131,9 +143,9 @@ TEXT_OPS: dict[str, TextOp] = {
     "ge": _to_bool("{0} >= {1}"),
     # ---------------------------------------------------------------------------------- logic
     "logical_not": _to_bool("{0} == 0"),
-    "logical_and": _to_bool("({0} != 0) & ({1} != 0)"),
-    "logical_or": _to_bool("({0} != 0) | ({1} != 0)"),
-    "logical_xor": _to_bool("({0} != 0) ^ ({1} != 0)"),
+    "logical_and": _logical("&"),
+    "logical_or": _logical("|"),
+    "logical_xor": _logical("^"),
     "bitwise_not": _by_kind("~{0}", "~{0}", "{0} == 0"),
     "bitwise_and": _same("{0} & {1}"),
     "bitwise_or": _same("{0} | {1}"),

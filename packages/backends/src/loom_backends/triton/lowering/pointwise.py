@@ -133,7 +133,7 @@ def _binary_rule(name: str, kind: Promote) -> Any:
     def rule(a: Any, b: Any) -> Any:
         compute, result = promote(a, b, kind=kind)
         if kind == Promote.ALWAYS_BOOL:
-            compute, _ = promote(a, b)
+            compute = torch.bool  # logical_and/or/xor: each operand is its truth value
         _check_kind(name, compute)
         if name in ("fmod", "remainder", "floordiv") and not compute.is_floating_point and _is_zero(b):
             raise Unsupported("integer division by zero")  # ATen raises; so will the extern call
