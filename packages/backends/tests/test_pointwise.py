@@ -116,6 +116,17 @@ def test_half_scalar_operands_round_like_eager(dtype, check):
             check.aten(_with_scalar(op, scalar), x, exact_float=True)
 
 
+def test_integer_scalars_wrap_to_small_dtypes_like_eager(check):
+    # ATen converts the scalar to the tensor's dtype modulo 2**bits: uint8 + (-1) adds 255
+    u, i8 = torch.tensor([0, 1, 200], dtype=torch.uint8), torch.tensor([1, -100, 127], dtype=torch.int8)
+    check.aten(lambda a: aten.add.Tensor(a, -1), u)
+    check.aten(lambda a: aten.eq.Scalar(a, -1), torch.tensor([255, 1], dtype=torch.uint8))
+    check.aten(lambda a: aten.bitwise_and.Scalar(a, 300), u)
+    check.aten(lambda a: aten.rsub.Scalar(a, 300), i8)
+    check.aten(lambda a: aten.lt.Scalar(a, 200), i8)
+    check.aten(lambda a: aten.add.Tensor(a, 2**33 + 5), torch.tensor([1, 2], dtype=torch.int32))
+
+
 def test_scalar_first_ops(check):
     x = sample((6,), torch.float32, positive=True)
     check.aten(lambda a: aten.pow.Scalar(2.0, a), x)

@@ -24,7 +24,7 @@ from .ops import use
 from .scheduler import FusedKernel
 from .sizevars import size_arg_order
 from .symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
-from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype
+from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype, wrap_int
 
 INT32_LIMIT = 2**31 - 1
 
@@ -153,6 +153,8 @@ class KernelCodegen:
         return var
 
     def _literal(self, value: Any, dtype: torch.dtype) -> Var:
+        if not (dtype.is_floating_point or dtype == torch.bool):
+            value = wrap_int(value, dtype)
         return Var(literal(value, dtype), dtype, frozenset(), value=value, is_literal=True)
 
     def _materialize(self, v: Var) -> Var:

@@ -184,4 +184,12 @@ def literal(value: Any, dtype: torch.dtype) -> str:
         if value in (float("inf"), float("-inf")):
             return 'float("inf")' if value > 0 else 'float("-inf")'
         return repr(value)
-    return str(int(value))
+    return str(wrap_int(value, dtype))
+
+
+def wrap_int(value: Any, dtype: torch.dtype) -> int:
+    """``value`` converted to an integer ``dtype`` as ATen converts a scalar operand: modulo 2**bits
+    (``uint8_tensor + (-1)`` adds 255, ``int8_tensor + 300`` adds 44)."""
+    bits = torch.iinfo(dtype).bits
+    v = int(value) % (1 << bits)
+    return v - (1 << bits) if dtype.is_signed and v >= 1 << (bits - 1) else v
