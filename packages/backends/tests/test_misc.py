@@ -21,6 +21,14 @@ def test_half_conversions_round_like_eager(check):
     check.aten(fn, x, exact_float=True)
 
 
+@pytest.mark.parametrize("dst", [torch.int32, torch.float32, torch.float64, torch.bfloat16], ids=str)
+def test_converting_a_computed_half_value_rounds_it_first(dst, check):
+    # 1 + 1.999 is 3.0 in float16 (2.999 in the float32 it is computed in): .to(int32) must give 3
+    a = torch.tensor([1.0, 1.0, 0.1], dtype=torch.float16)
+    b = torch.tensor([1.9990234375, 0.5, 0.2], dtype=torch.float16)
+    check.aten(lambda x, y: aten._to_copy.default(aten.add.Tensor(x, y), dtype=dst), a, b, exact_float=True)
+
+
 def test_clone_copy_and_constants(check):
     x = torch.randn(3, 4)
     check.aten(lambda a: aten.clone.default(a), x)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
@@ -42,6 +42,7 @@ class Var:
     shape: frozenset[str] = frozenset()
     value: Any = None  # the Python scalar, for literals
     is_literal: bool = False
+    rounded: bool = False  # a half-type value known to be exactly one (loaded, or converted to it)
 
     def __str__(self) -> str:
         return self.name
@@ -234,7 +235,7 @@ class KernelCodegen:
         mask = self._mask(shape)
         text = f"tl.load({name} + ({self.index_text(index)})" + (f", {mask}, other=0)" if mask else ")")
         if buf.dtype in (torch.float16, torch.bfloat16):
-            text += ".to(tl.float32)"
+            return replace(self.cse(text + ".to(tl.float32)", buf.dtype, shape), rounded=True)
         return self.cse(text, buf.dtype, shape)
 
     def _load_local(self, name: str, index: sympy.Expr) -> Var:
@@ -274,12 +275,15 @@ class KernelCodegen:
         if x.is_literal:
             value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
             return self._literal(value, dtype)
+        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
+            # a half value computed in float32 is converted from what it is: rounded to its dtype first
+            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
         src, dst = register_dtype(x.dtype), register_dtype(dtype)
         if dst == torch.bool:
             return self.cse(f"{x} != 0", dtype, x.shape)
         if exact and dtype in (torch.float16, torch.bfloat16):
             as_f32 = x.name if src == torch.float32 else f"{x}.to(tl.float32)"
-            return self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape)
+            return replace(self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape), rounded=True)
         if src == dst:
             return Var(x.name, dtype, x.shape)
         return self.cse(f"{x}.to({TRITON_DTYPES[dst]})", dtype, x.shape)
