@@ -229,6 +229,14 @@ def test_zero_dim_predicates_combine_with_tensors(check):
     check.aten(lambda a, b: aten.logical_or.default(b, a), x, s)
 
 
+@pytest.mark.parametrize("op", [aten.maximum.default, aten.minimum.default], ids=str)
+def test_maximum_minimum_of_a_zero_dim_and_a_tensor(op, check):
+    x = torch.tensor([[1.5, -2.0, float("nan")], [0.0, -0.0, 9.0]])
+    for s in (torch.tensor(2.0), torch.tensor(float("nan"))):
+        check.aten(lambda a, b: op(b, a), x, s)
+        check.aten(lambda a, b: op(a, b), x, s)
+
+
 def test_expanded_input_is_read_through_stride_zero(check):
     x = torch.randn(4, 1).expand(4, 6)
     compiled = check.aten(lambda a: aten.mul.Tensor(a, 3.0), x)
