@@ -127,6 +127,21 @@ def test_integer_scalars_wrap_to_small_dtypes_like_eager(check):
     check.aten(lambda a: aten.add.Tensor(a, 2**33 + 5), torch.tensor([1, 2], dtype=torch.int32))
 
 
+def test_half_with_a_zero_dim_float_operand_rounds_it_like_eager(check):
+    # a 0-d float32 tensor does not promote a float16 one: ATen converts it to float16 (h == s is True)
+    h = torch.tensor([0.1, 0.3, 7.0], dtype=torch.float16)
+    for op in (aten.eq.Tensor, aten.ge.Tensor, aten.remainder.Tensor, aten.mul.Tensor):
+        for s in (torch.tensor(0.1), torch.tensor(0.7, dtype=torch.float64)):
+            check.aten(_binary(op), h, s, exact_float=True)
+
+
+def _binary(op):
+    def fn(a, b):
+        return op(a, b)
+
+    return fn
+
+
 def test_scalar_first_ops(check):
     x = sample((6,), torch.float32, positive=True)
     check.aten(lambda a: aten.pow.Scalar(2.0, a), x)

@@ -152,7 +152,8 @@ def _compare_rule(name: str) -> Any:
 
 
 def _scalars_as_common(a: Any, b: Any) -> list[Any]:
-    """``[a, b]`` with a Python float scalar rounded to the operands' common dtype when that is a half type.
+    """``[a, b]`` with a scalar operand (a Python float or a 0-d float tensor of another dtype) rounded to
+    the operands' common dtype when that is a half type.
 
     ATen's kernels convert a scalar operand to the common dtype (``h == 0.1`` compares with
     ``float16(0.1)``); only ``add``, ``sub``, ``mul`` and ``div`` (every rounding mode) keep it
@@ -161,7 +162,16 @@ def _scalars_as_common(a: Any, b: Any) -> list[Any]:
     _, common = promote(a, b)
     if common not in HALF:
         return [a, b]
-    return [float(torch.tensor(v, dtype=common)) if isinstance(v, float) else v for v in (a, b)]
+    return [_round_scalar(v, common) for v in (a, b)]
+
+
+def _round_scalar(v: Any, dtype: torch.dtype) -> Any:
+    if isinstance(v, float):
+        return float(torch.tensor(v, dtype=dtype))
+    if isinstance(v, TensorValue) and v.ndim == 0 and v.dtype.is_floating_point and v.dtype != dtype:
+        load = v.loader()
+        return Pointwise((), dtype, v.device, lambda index: ops.convert(load(index), dtype), v.origins)
+    return v
 
 
 def _is_zero(x: Any) -> bool:
