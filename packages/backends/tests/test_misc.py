@@ -74,6 +74,15 @@ def test_masked_reads_along_a_dim_of_size_one(check):
     check.aten(lambda x, y: aten.slice_scatter.default(x, y, 1, 0, 1), torch.randn(2, 1), torch.randn(2, 1))
 
 
+def test_masked_read_of_a_single_element(check):
+    # the address is a scalar (index 0) under a block mask: Triton needs a block address there
+    check.aten(lambda x: aten.constant_pad_nd.default(aten.sum.dim_IntList(x, [-1]), [1, 0]), torch.randn(1, 3))
+    check.aten(lambda x: aten.cat.default([aten.amax.default(x, [-1]), aten.amax.default(x, [-1])]), torch.randn(1, 3))
+    check.aten(lambda x: aten.constant_pad_nd.default(x, [1, 1]), torch.randn(1))
+    check.aten(lambda x, y: aten.sum.dim_IntList(aten.cat.default([x, y], 0), [1]), torch.randn(1, 1), torch.randn(3, 1))
+    check.aten(lambda x: aten.sum.dim_IntList(aten.constant_pad_nd.default(x, [1, 1, 1, 1]), [1]), torch.randn(1, 1))
+
+
 def test_where_with_tensor_and_scalar_branches(check):
     x, y = torch.randn(3, 5), torch.randn(5)
     check.aten(lambda a, b: aten.where.self(aten.gt.Tensor(a, b), a, b), x, y)

@@ -218,6 +218,12 @@ class KernelCodegen:
             scope.index_vars[atom] = name
         return name
 
+    def _block(self, shape: frozenset[str]) -> str:
+        """The block shape of a value varying over ``shape`` (``x`` and/or ``r``)."""
+        if not self.kernel.is_reduction:
+            return "[XBLOCK]"
+        return f"[{'XBLOCK' if 'x' in shape else 1}, {'RBLOCK' if 'r' in shape else 1}]"
+
     def _mask(self, shape: frozenset[str]) -> str | None:
         parts = [m for m, dim in (("xmask", "x"), ("rmask", "r")) if dim in shape]
         parts += [str(m) for m in self.mask_stack]
@@ -233,7 +239,10 @@ class KernelCodegen:
             self.in_args.append(name)
         shape = self._shape_of_expr(index) | frozenset().union(*(m.shape for m in self.mask_stack))
         mask = self._mask(shape)
-        text = f"tl.load({name} + ({self.index_text(index)})" + (f", {mask}, other=0)" if mask else ")")
+        where = self.index_text(index)
+        if self._shape_of_expr(index) != shape:  # e.g. one element read under a cat's mask: a block address
+            where = f"{where} + tl.full({self._block(shape)}, 0, tl.int32)"
+        text = f"tl.load({name} + ({where})" + (f", {mask}, other=0)" if mask else ")")
         if buf.dtype in (torch.float16, torch.bfloat16):
             return replace(self.cse(text + ".to(tl.float32)", buf.dtype, shape), rounded=True)
         return self.cse(text, buf.dtype, shape)
