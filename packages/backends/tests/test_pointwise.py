@@ -127,6 +127,16 @@ def test_integer_scalars_wrap_to_small_dtypes_like_eager(check):
     check.aten(lambda a: aten.add.Tensor(a, 2**33 + 5), torch.tensor([1, 2], dtype=torch.int32))
 
 
+def test_half_scalar_bounds_and_branches_are_half_values(check):
+    # clamp/hardtanh bounds and where's scalar branch are float16(0.1), so `== 0.1` holds as in eager
+    h = torch.tensor([0.05, 0.1, 0.2, 0.35], dtype=torch.float16)
+    eq = aten.eq.Scalar
+    check.aten(lambda a: eq(aten.clamp.default(a, 0.1, 0.3), 0.1), h)
+    check.aten(lambda a, m: eq(aten.clamp.Tensor(a, m), 0.1), h, torch.tensor(0.1))
+    check.aten(lambda a: eq(aten.hardtanh.default(a, -0.1, 0.1), 0.1), h)
+    check.aten(lambda a: eq(aten.where.ScalarOther(aten.gt.Scalar(a, 0.15), a, 0.1), 0.1), h)
+
+
 def test_half_with_a_zero_dim_float_operand_rounds_it_like_eager(check):
     # a 0-d float32 tensor does not promote a float16 one: ATen converts it to float16 (h == s is True)
     h = torch.tensor([0.1, 0.3, 7.0], dtype=torch.float16)

@@ -156,6 +156,8 @@ class KernelCodegen:
     def _literal(self, value: Any, dtype: torch.dtype) -> Var:
         if not (dtype.is_floating_point or dtype == torch.bool):
             value = wrap_int(value, dtype)
+        elif dtype in (torch.float16, torch.bfloat16):  # a half constant is a half value
+            value = float(torch.tensor(float(value), dtype=dtype))
         return Var(literal(value, dtype), dtype, frozenset(), value=value, is_literal=True)
 
     def _materialize(self, v: Var) -> Var:

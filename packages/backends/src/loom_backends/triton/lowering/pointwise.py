@@ -303,6 +303,7 @@ def where(cond: Any, a: Any, b: Any) -> Any:
     compute, result = promote(a, b)
     if not isinstance(cond, TensorValue):
         raise Unsupported("scalar condition")
+    a, b = _scalars_as_common(a, b)
     device = check_tensors(cond, a, b)
     shape = broadcast_shapes(*[v.shape for v in (cond, a, b) if isinstance(v, TensorValue)])
     load_c = expand_loader(cond, shape)
@@ -330,6 +331,8 @@ def clamp(x: TensorValue, min: Any = None, max: Any = None) -> Any:
     if min is None and max is None:
         raise Unsupported("clamp without bounds")
     compute, result = promote(x, min, max)
+    _, common = promote(x, min, max)
+    min, max = (_round_scalar(v, common) if common in HALF else v for v in (min, max))
 
     def fn(v: Any, lo: Any, hi: Any) -> Any:
         if lo is not None:
