@@ -21,6 +21,14 @@ def test_half_conversions_round_like_eager(check):
     check.aten(fn, x, exact_float=True)
 
 
+@pytest.mark.parametrize("dst", [torch.int32, torch.float32, torch.float64, torch.bfloat16], ids=str)
+def test_converting_a_computed_half_value_rounds_it_first(dst, check):
+    # 1 + 1.999 is 3.0 in float16 (2.999 in the float32 it is computed in): .to(int32) must give 3
+    a = torch.tensor([1.0, 1.0, 0.1], dtype=torch.float16)
+    b = torch.tensor([1.9990234375, 0.5, 0.2], dtype=torch.float16)
+    check.aten(lambda x, y: aten._to_copy.default(aten.add.Tensor(x, y), dtype=dst), a, b, exact_float=True)
+
+
 def test_clone_copy_and_constants(check):
     x = torch.randn(3, 4)
     check.aten(lambda a: aten.clone.default(a), x)
@@ -56,6 +64,23 @@ def test_cat_mixed_dtypes_and_legacy_empty(check):
     a, b = torch.randn(2, 3), torch.randint(0, 5, (4, 3), dtype=torch.int32)
     check.aten(lambda x, y: aten.cat.default([x, y], 0), a, b)
     check.aten(lambda x, y: aten.cat.default([x, y], 0), torch.randn(3, 2), torch.empty(0))
+
+
+def test_masked_reads_along_a_dim_of_size_one(check):
+    # the masks of cat, padding and slice_scatter are 0-d there (index 0), combined with xmask
+    check.aten(lambda x, y: aten.cat.default([x, y], 1), torch.randn(2, 0), torch.randn(2, 1))
+    check.aten(lambda x: aten.constant_pad_nd.default(x, [1, 0], 2.0), torch.randn(2, 0))
+    check.aten(lambda x: aten.constant_pad_nd.default(x, [-1, 0, 0, 1], 2.0), torch.randn(2, 2))
+    check.aten(lambda x, y: aten.slice_scatter.default(x, y, 1, 0, 1), torch.randn(2, 1), torch.randn(2, 1))
+
+
+def test_masked_read_of_a_single_element(check):
+    # the address is a scalar (index 0) under a block mask: Triton needs a block address there
+    check.aten(lambda x: aten.constant_pad_nd.default(aten.sum.dim_IntList(x, [-1]), [1, 0]), torch.randn(1, 3))
+    check.aten(lambda x: aten.cat.default([aten.amax.default(x, [-1]), aten.amax.default(x, [-1])]), torch.randn(1, 3))
+    check.aten(lambda x: aten.constant_pad_nd.default(x, [1, 1]), torch.randn(1))
+    check.aten(lambda x, y: aten.sum.dim_IntList(aten.cat.default([x, y], 0), [1]), torch.randn(1, 1), torch.randn(3, 1))
+    check.aten(lambda x: aten.sum.dim_IntList(aten.constant_pad_nd.default(x, [1, 1, 1, 1]), [1]), torch.randn(1, 1))
 
 
 def test_where_with_tensor_and_scalar_branches(check):

@@ -105,6 +105,53 @@ def _with_scalar(op, scalar):
     return fn
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+def test_half_scalar_operands_round_like_eager(dtype, check):
+    # ATen converts the scalar to the tensor's dtype (h == 0.1 compares with float16(0.1)), except in
+    # add/sub/mul/div and floor_divide, which keep it in float32
+    x = torch.tensor([0.1, 0.3, 1.0, 7.0, 65000.0, -0.7, 0.7], dtype=dtype)
+    for op in (aten.eq.Scalar, aten.ge.Scalar, aten.lt.Scalar, aten.remainder.Scalar, aten.fmod.Scalar,
+               aten.floor_divide.default, aten.mul.Tensor):  # fmt: skip
+        for scalar in (0.1, 0.3, 0.7):
+            check.aten(_with_scalar(op, scalar), x, exact_float=True)
+
+
+def test_integer_scalars_wrap_to_small_dtypes_like_eager(check):
+    # ATen converts the scalar to the tensor's dtype modulo 2**bits: uint8 + (-1) adds 255
+    u, i8 = torch.tensor([0, 1, 200], dtype=torch.uint8), torch.tensor([1, -100, 127], dtype=torch.int8)
+    check.aten(lambda a: aten.add.Tensor(a, -1), u)
+    check.aten(lambda a: aten.eq.Scalar(a, -1), torch.tensor([255, 1], dtype=torch.uint8))
+    check.aten(lambda a: aten.bitwise_and.Scalar(a, 300), u)
+    check.aten(lambda a: aten.rsub.Scalar(a, 300), i8)
+    check.aten(lambda a: aten.lt.Scalar(a, 200), i8)
+    check.aten(lambda a: aten.add.Tensor(a, 2**33 + 5), torch.tensor([1, 2], dtype=torch.int32))
+
+
+def test_half_scalar_bounds_and_branches_are_half_values(check):
+    # clamp/hardtanh bounds and where's scalar branch are float16(0.1), so `== 0.1` holds as in eager
+    h = torch.tensor([0.05, 0.1, 0.2, 0.35], dtype=torch.float16)
+    eq = aten.eq.Scalar
+    check.aten(lambda a: eq(aten.clamp.default(a, 0.1, 0.3), 0.1), h)
+    check.aten(lambda a, m: eq(aten.clamp.Tensor(a, m), 0.1), h, torch.tensor(0.1))
+    check.aten(lambda a: eq(aten.hardtanh.default(a, -0.1, 0.1), 0.1), h)
+    check.aten(lambda a: eq(aten.where.ScalarOther(aten.gt.Scalar(a, 0.15), a, 0.1), 0.1), h)
+
+
+def test_half_with_a_zero_dim_float_operand_rounds_it_like_eager(check):
+    # a 0-d float32 tensor does not promote a float16 one: ATen converts it to float16 (h == s is True)
+    h = torch.tensor([0.1, 0.3, 7.0], dtype=torch.float16)
+    for op in (aten.eq.Tensor, aten.ge.Tensor, aten.remainder.Tensor, aten.mul.Tensor):
+        for s in (torch.tensor(0.1), torch.tensor(0.7, dtype=torch.float64)):
+            check.aten(_binary(op), h, s, exact_float=True)
+
+
+def _binary(op):
+    def fn(a, b):
+        return op(a, b)
+
+    return fn
+
+
 def test_scalar_first_ops(check):
     x = sample((6,), torch.float32, positive=True)
     check.aten(lambda a: aten.pow.Scalar(2.0, a), x)
@@ -194,6 +241,25 @@ def test_zero_dim_and_empty_tensors(check):
     check.aten(lambda a, b: aten.add.Tensor(a, b), torch.tensor(1.5), torch.randn(3))
     check.aten(lambda a: aten.exp.default(a), torch.tensor(0.25))
     check.aten(lambda a: aten.mul.Tensor(a, 2), torch.empty(0, 3))
+
+
+def test_zero_dim_predicates_combine_with_tensors(check):
+    # a 0-d comparison broadcast against a block (Triton's interpreter typed it like its operands)
+    x, s = torch.randn(2, 3), torch.tensor(0.5)
+    gt = aten.gt.Scalar
+    check.aten(lambda a, b: aten.bitwise_and.Tensor(gt(a, 0), gt(b, 0)), x, s)
+    check.aten(lambda a, b: aten.bitwise_or.Tensor(gt(b, 0), aten.lt.Scalar(a, 0)), x, s)
+    check.aten(lambda a, b: aten.mul.Tensor(aten.bitwise_xor.Tensor(gt(a, 0), gt(b, 0)), 2.0), x, s)
+    check.aten(lambda a, b: aten.logical_and.default(a, b), x, s)
+    check.aten(lambda a, b: aten.logical_or.default(b, a), x, s)
+
+
+@pytest.mark.parametrize("op", [aten.maximum.default, aten.minimum.default], ids=str)
+def test_maximum_minimum_of_a_zero_dim_and_a_tensor(op, check):
+    x = torch.tensor([[1.5, -2.0, float("nan")], [0.0, -0.0, 9.0]])
+    for s in (torch.tensor(2.0), torch.tensor(float("nan"))):
+        check.aten(lambda a, b: op(b, a), x, s)
+        check.aten(lambda a, b: op(a, b), x, s)
 
 
 def test_expanded_input_is_read_through_stride_zero(check):

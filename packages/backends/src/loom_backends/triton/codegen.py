@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
@@ -24,7 +24,7 @@ from .ops import use
 from .scheduler import FusedKernel
 from .sizevars import size_arg_order
 from .symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
-from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype
+from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype, wrap_int
 
 INT32_LIMIT = 2**31 - 1
 
@@ -42,6 +42,7 @@ class Var:
     shape: frozenset[str] = frozenset()
     value: Any = None  # the Python scalar, for literals
     is_literal: bool = False
+    rounded: bool = False  # a half-type value known to be exactly one (loaded, or converted to it)
 
     def __str__(self) -> str:
         return self.name
@@ -139,6 +140,10 @@ class KernelCodegen:
         return self.outer
 
     def cse(self, text: str, dtype: torch.dtype, shape: frozenset[str]) -> Var:
+        if dtype == torch.bool and not shape and interpreting():
+            # Triton's interpreter types a 0-d comparison like its operands (int64), so broadcasting it
+            # makes an int64 block, and a mask `xmask & tmp3` that tl.load rejects: re-typed as a bool
+            text = f"tl.where({text}, True, False)"
         scope = self._scope_for(shape)
         hit = scope.find("cache", text)
         if hit is not None:
@@ -149,6 +154,10 @@ class KernelCodegen:
         return var
 
     def _literal(self, value: Any, dtype: torch.dtype) -> Var:
+        if not (dtype.is_floating_point or dtype == torch.bool):
+            value = wrap_int(value, dtype)
+        elif dtype in (torch.float16, torch.bfloat16):  # a half constant is a half value
+            value = float(torch.tensor(float(value), dtype=dtype))
         return Var(literal(value, dtype), dtype, frozenset(), value=value, is_literal=True)
 
     def _materialize(self, v: Var) -> Var:
@@ -211,6 +220,12 @@ class KernelCodegen:
             scope.index_vars[atom] = name
         return name
 
+    def _block(self, shape: frozenset[str]) -> str:
+        """The block shape of a value varying over ``shape`` (``x`` and/or ``r``)."""
+        if not self.kernel.is_reduction:
+            return "[XBLOCK]"
+        return f"[{'XBLOCK' if 'x' in shape else 1}, {'RBLOCK' if 'r' in shape else 1}]"
+
     def _mask(self, shape: frozenset[str]) -> str | None:
         parts = [m for m, dim in (("xmask", "x"), ("rmask", "r")) if dim in shape]
         parts += [str(m) for m in self.mask_stack]
@@ -226,9 +241,12 @@ class KernelCodegen:
             self.in_args.append(name)
         shape = self._shape_of_expr(index) | frozenset().union(*(m.shape for m in self.mask_stack))
         mask = self._mask(shape)
-        text = f"tl.load({name} + ({self.index_text(index)})" + (f", {mask}, other=0)" if mask else ")")
+        where = self.index_text(index)
+        if self._shape_of_expr(index) != shape:  # e.g. one element read under a cat's mask: a block address
+            where = f"{where} + tl.full({self._block(shape)}, 0, tl.int32)"
+        text = f"tl.load({name} + ({where})" + (f", {mask}, other=0)" if mask else ")")
         if buf.dtype in (torch.float16, torch.bfloat16):
-            text += ".to(tl.float32)"
+            return replace(self.cse(text + ".to(tl.float32)", buf.dtype, shape), rounded=True)
         return self.cse(text, buf.dtype, shape)
 
     def _load_local(self, name: str, index: sympy.Expr) -> Var:
@@ -268,12 +286,15 @@ class KernelCodegen:
         if x.is_literal:
             value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
             return self._literal(value, dtype)
+        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
+            # a half value computed in float32 is converted from what it is: rounded to its dtype first
+            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
         src, dst = register_dtype(x.dtype), register_dtype(dtype)
         if dst == torch.bool:
             return self.cse(f"{x} != 0", dtype, x.shape)
         if exact and dtype in (torch.float16, torch.bfloat16):
             as_f32 = x.name if src == torch.float32 else f"{x}.to(tl.float32)"
-            return self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape)
+            return replace(self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape), rounded=True)
         if src == dst:
             return Var(x.name, dtype, x.shape)
         return self.cse(f"{x}.to({TRITON_DTYPES[dst]})", dtype, x.shape)

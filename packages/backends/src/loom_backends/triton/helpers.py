@@ -20,13 +20,16 @@ from .device import interpreting
 
 @triton.jit
 def maximum(a, b):
-    """max(a, b) that propagates NaN from either side, like torch.maximum."""
-    return tl.where((a > b) | (a != a), a, b)
+    """max(a, b) that propagates NaN from either side, like torch.maximum.
+
+    Nested, not ``(a > b) | (a != a)``: Triton's interpreter cannot ``|`` a block with a 0-d comparison
+    of floats (it broadcasts that as floats)."""
+    return tl.where(a != a, a, tl.where(a > b, a, b))
 
 
 @triton.jit
 def minimum(a, b):
-    return tl.where((a < b) | (a != a), a, b)
+    return tl.where(a != a, a, tl.where(a < b, a, b))
 
 
 @triton.jit

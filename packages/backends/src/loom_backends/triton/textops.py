@@ -46,6 +46,18 @@ def _to_bool(template: str) -> TextOp:
     return op
 
 
+def _logical(operator: str) -> TextOp:
+    """``logical_and``/``or``/``xor``: bools combine as they are, other operands are tested against 0."""
+
+    def truth(x: Any) -> str:
+        return str(x) if is_bool(x.dtype) else f"({x} != 0)"
+
+    def op(a: Any, b: Any) -> tuple[str, torch.dtype]:
+        return f"{truth(a)} {operator} {truth(b)}", BOOL
+
+    return op
+
+
 def _by_kind(float_t: str, int_t: str, bool_t: str | None = None) -> TextOp:
     """Different spellings for floating, integer and bool operands (result dtype of the first operand)."""
 
@@ -131,9 +143,9 @@ TEXT_OPS: dict[str, TextOp] = {
     "ge": _to_bool("{0} >= {1}"),
     # ---------------------------------------------------------------------------------- logic
     "logical_not": _to_bool("{0} == 0"),
-    "logical_and": _to_bool("({0} != 0) & ({1} != 0)"),
-    "logical_or": _to_bool("({0} != 0) | ({1} != 0)"),
-    "logical_xor": _to_bool("({0} != 0) ^ ({1} != 0)"),
+    "logical_and": _logical("&"),
+    "logical_or": _logical("|"),
+    "logical_xor": _logical("^"),
     "bitwise_not": _by_kind("~{0}", "~{0}", "{0} == 0"),
     "bitwise_and": _same("{0} & {1}"),
     "bitwise_or": _same("{0} | {1}"),
@@ -172,4 +184,12 @@ def literal(value: Any, dtype: torch.dtype) -> str:
         if value in (float("inf"), float("-inf")):
             return 'float("inf")' if value > 0 else 'float("-inf")'
         return repr(value)
-    return str(int(value))
+    return str(wrap_int(value, dtype))
+
+
+def wrap_int(value: Any, dtype: torch.dtype) -> int:
+    """``value`` converted to an integer ``dtype`` as ATen converts a scalar operand: modulo 2**bits
+    (``uint8_tensor + (-1)`` adds 255, ``int8_tensor + 300`` adds 44)."""
+    bits = torch.iinfo(dtype).bits
+    v = int(value) % (1 << bits)
+    return v - (1 << bits) if dtype.is_signed and v >= 1 << (bits - 1) else v

@@ -16,6 +16,7 @@ from ..graph import Unsupported
 from ..ir import Pointwise, TensorValue, merge_origins
 from ..ops import ops
 from .common import (
+    HALF,
     Promote,
     broadcast_shapes,
     check_tensors,
@@ -132,11 +133,12 @@ def _binary_rule(name: str, kind: Promote) -> Any:
     def rule(a: Any, b: Any) -> Any:
         compute, result = promote(a, b, kind=kind)
         if kind == Promote.ALWAYS_BOOL:
-            compute, _ = promote(a, b)
+            compute = torch.bool  # logical_and/or/xor: each operand is its truth value
         _check_kind(name, compute)
         if name in ("fmod", "remainder", "floordiv") and not compute.is_floating_point and _is_zero(b):
             raise Unsupported("integer division by zero")  # ATen raises; so will the extern call
-        return make_pointwise(getattr(ops, name), [a, b], result, compute)
+        operands = [a, b] if name in ("mul", "floordiv") else _scalars_as_common(a, b)
+        return make_pointwise(getattr(ops, name), operands, result, compute)
 
     return rule
 
@@ -144,9 +146,32 @@ def _binary_rule(name: str, kind: Promote) -> Any:
 def _compare_rule(name: str) -> Any:
     def rule(a: Any, b: Any) -> Any:
         compute, _ = promote(a, b)
-        return make_pointwise(getattr(ops, name), [a, b], torch.bool, compute)
+        return make_pointwise(getattr(ops, name), _scalars_as_common(a, b), torch.bool, compute)
 
     return rule
+
+
+def _scalars_as_common(a: Any, b: Any) -> list[Any]:
+    """``[a, b]`` with a scalar operand (a Python float or a 0-d float tensor of another dtype) rounded to
+    the operands' common dtype when that is a half type.
+
+    ATen's kernels convert a scalar operand to the common dtype (``h == 0.1`` compares with
+    ``float16(0.1)``); only ``add``, ``sub``, ``mul`` and ``div`` (every rounding mode) keep it
+    unrounded, in float32.
+    """
+    _, common = promote(a, b)
+    if common not in HALF:
+        return [a, b]
+    return [_round_scalar(v, common) for v in (a, b)]
+
+
+def _round_scalar(v: Any, dtype: torch.dtype) -> Any:
+    if isinstance(v, float):
+        return float(torch.tensor(v, dtype=dtype))
+    if isinstance(v, TensorValue) and v.ndim == 0 and v.dtype.is_floating_point and v.dtype != dtype:
+        load = v.loader()
+        return Pointwise((), dtype, v.device, lambda index: ops.convert(load(index), dtype), v.origins)
+    return v
 
 
 def _is_zero(x: Any) -> bool:
@@ -278,6 +303,7 @@ def where(cond: Any, a: Any, b: Any) -> Any:
     compute, result = promote(a, b)
     if not isinstance(cond, TensorValue):
         raise Unsupported("scalar condition")
+    a, b = _scalars_as_common(a, b)
     device = check_tensors(cond, a, b)
     shape = broadcast_shapes(*[v.shape for v in (cond, a, b) if isinstance(v, TensorValue)])
     load_c = expand_loader(cond, shape)
@@ -305,6 +331,8 @@ def clamp(x: TensorValue, min: Any = None, max: Any = None) -> Any:
     if min is None and max is None:
         raise Unsupported("clamp without bounds")
     compute, result = promote(x, min, max)
+    _, common = promote(x, min, max)
+    min, max = (_round_scalar(v, common) if common in HALF else v for v in (min, max))
 
     def fn(v: Any, lo: Any, hi: Any) -> Any:
         if lo is not None:
