@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import torch
+
 import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
@@ -154,6 +156,10 @@ class FrameCompiler:
             return framehook.SKIP
         if _forward_ad_level_active():
             return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
+        if self.settings.backend_name != "eager" and _saved_tensor_hooks_active():
+            # Inside a non-reentrant checkpoint: backward recomputes this frame uncompiled, and an
+            # AOTAutograd graph saves its tensors in another order than that recomputation.
+            return None
         with _COMPILE_LOCK:
             try:
                 return self._on_miss(frame, code)
@@ -432,3 +438,8 @@ def _forward_ad_level_active() -> bool:
     import torch.autograd.forward_ad as forward_ad
 
     return forward_ad._current_level >= 0
+
+
+def _saved_tensor_hooks_active() -> bool:
+    """Whether ``torch.autograd.graph.saved_tensors_hooks`` (a non-reentrant checkpoint) is in force."""
+    return torch._C._autograd._top_saved_tensors_default_hooks(False) is not None
