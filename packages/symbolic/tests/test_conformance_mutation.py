@@ -3,22 +3,14 @@ graph), and builtins that stop, refuse or fail part-way through as Python does."
 
 import pytest
 import torch
-from harness import check
+from harness import CaseRegistry, check
+
+CASES = CaseRegistry(default_graphs=None)
+case = CASES
 
 
 def t(*shape):
     return torch.randn(*shape)
-
-
-CASES = []
-
-
-def case(*args, **kwargs):
-    def register(fn):
-        CASES.append(pytest.param(fn, args, kwargs, id=fn.__name__))
-        return fn
-
-    return register
 
 
 X = t(4, 3)
@@ -264,6 +256,6 @@ def frozenset_algebra_and_errors(x):
     return x, f.union([3]), f - {1}, {3} | f
 
 
-@pytest.mark.parametrize(("fn", "args", "kwargs"), CASES)
-def test_mutation_semantics_match_eager(fn, args, kwargs):
-    check(fn, *args, graphs=None, **kwargs)
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
+def test_mutation_semantics_match_eager(fn, args, kwargs, graphs):
+    check(fn, *args, graphs=graphs, **kwargs)

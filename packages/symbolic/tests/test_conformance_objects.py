@@ -194,9 +194,8 @@ def object_tensor_attribute_store(x, h):
     return h.value + 1
 
 
-class Gauge:
-    def __init__(self):
-        self._raw = 1
+class Level:
+    """A property with a setter, shared by a plain object and a module below."""
 
     @property
     def level(self):
@@ -205,6 +204,11 @@ class Gauge:
     @level.setter
     def level(self, value):
         self._raw = value
+
+
+class Gauge(Level):
+    def __init__(self):
+        self._raw = 1
 
     @property
     def fixed(self):
@@ -221,18 +225,10 @@ def property_setter_on_argument(x, g):
     return x + g.level
 
 
-class GaugeModule(nn.Module):
+class GaugeModule(Level, nn.Module):
     def __init__(self):
         super().__init__()
         self._raw = 1
-
-    @property
-    def level(self):
-        return self._raw * 10
-
-    @level.setter
-    def level(self, value):
-        self._raw = value
 
     def forward(self, x):
         self.level = self.level + 1
