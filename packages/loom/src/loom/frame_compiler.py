@@ -424,8 +424,6 @@ def _saved_tensors_hooks_off() -> Iterator[None]:
     """Compile with the thread's saved-tensor hooks (``torch.utils.checkpoint``'s, ``save_on_cpu``) not
     applied: the FakeTensor ops of tracing would be packed as if the frame had run, and a non-reentrant
     checkpoint then counts more tensors saved by the first forward than by its recomputation."""
-    import torch
-
     previous = torch._C._autograd._saved_tensors_hooks_set_tracing(True)
     try:
         yield
