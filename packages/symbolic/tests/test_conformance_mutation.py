@@ -259,3 +259,25 @@ def frozenset_algebra_and_errors(x):
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_mutation_semantics_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+class _Holder:
+    """An object whose attribute the described trace sets."""
+
+
+COUNTER = 0
+
+
+def _mutates_everything(x, holder, items):
+    global COUNTER
+    holder.scale = 2
+    items.append(1)
+    COUNTER = 1
+    return x * 2
+
+
+def test_side_effects_describe_themselves_one_line_each():
+    from loom_symbolic import translate_function
+
+    lines = translate_function(_mutates_everything, X, _Holder(), []).side_effects
+    assert lines == ["_Holder object.scale = 2", "contents of list of 1 replaced", "global COUNTER = 1"]

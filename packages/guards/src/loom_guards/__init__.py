@@ -31,6 +31,7 @@ from .kinds import (
     StorageOverlap,
     TensorMatch,
     TypeMatch,
+    compared_by_identity,
     overlapping_pairs,
 )
 from .policy import RecompileLimitWarning, RecompilePolicy
@@ -89,6 +90,7 @@ __all__ = [
     "TypeOf",
     "accelerator_available",
     "accelerator_error",
+    "compared_by_identity",
     "compile",
     "overlapping_pairs",
     "simplify",

@@ -8,7 +8,8 @@ Replay has two steps. :func:`stage` first rebuilds every value the mutations nee
 then rebuilds the values it will hand on: the return value, the live locals), while the real objects
 still hold what they held when the frame started: a value the trace reached as ``d['k']`` or
 ``obj.child`` must be read before the program's own ``d.clear()`` or ``obj.child = None`` is
-replayed. :func:`apply` then performs the mutations from those staged temporaries.
+replayed. :func:`apply` then performs the mutations from those staged temporaries. Each effect
+also ``describe``s itself in one line, for dumps and explain.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class StoreAttr:
         codegen.load_temps(staged)
         codegen.emit("STORE_ATTR", self.name)
 
+    def describe(self) -> str:
+        return f"{self.target.describe()}.{self.name} = {self.value.describe()}"
+
 
 @dataclass
 class DeleteAttr:
@@ -53,6 +57,9 @@ class DeleteAttr:
     def apply(self, codegen: PyCodegen, staged: Staged) -> None:
         codegen.load_temps(staged)
         codegen.emit("DELETE_ATTR", self.name)
+
+    def describe(self) -> str:
+        return f"del {self.target.describe()}.{self.name}"
 
 
 @dataclass
@@ -69,6 +76,9 @@ class StoreGlobal:
         codegen.load_temps(staged)
         codegen.emit("STORE_GLOBAL", self.name)
 
+    def describe(self) -> str:
+        return f"global {self.name} = {self.value.describe()}"
+
 
 @dataclass
 class DeleteGlobal:
@@ -81,6 +91,9 @@ class DeleteGlobal:
 
     def apply(self, codegen: PyCodegen, staged: Staged) -> None:
         codegen.emit("DELETE_GLOBAL", self.name)
+
+    def describe(self) -> str:
+        return f"del global {self.name}"
 
 
 @dataclass
@@ -97,6 +110,9 @@ class StoreCell:
         codegen.load_temps(staged)
         codegen.store_free_var(self.name)
 
+    def describe(self) -> str:
+        return f"nonlocal {self.name} = {self.value.describe()}"
+
 
 @dataclass
 class ReplaceContents:
@@ -109,6 +125,9 @@ class ReplaceContents:
 
     def apply(self, codegen: PyCodegen, staged: Staged) -> None:
         codegen.replace_contents(self.container, staged)
+
+    def describe(self) -> str:
+        return f"contents of {self.container.describe()} replaced"
 
 
 def stage(effects: list[Any], codegen: PyCodegen) -> list[Staged]:
@@ -200,7 +219,7 @@ class SideEffects:
 
     def describe(self) -> list[str]:
         """One line per recorded effect, for dumps and explain."""
-        return [_describe(e) for e in self.effects]
+        return [e.describe() for e in self.effects]
 
 
 class _Deleted:
@@ -209,17 +228,3 @@ class _Deleted:
 
 
 DELETED = _Deleted()
-
-
-def _describe(effect: Any) -> str:
-    if isinstance(effect, StoreAttr):
-        return f"{effect.target.describe()}.{effect.name} = {effect.value.describe()}"
-    if isinstance(effect, DeleteAttr):
-        return f"del {effect.target.describe()}.{effect.name}"
-    if isinstance(effect, StoreGlobal):
-        return f"global {effect.name} = {effect.value.describe()}"
-    if isinstance(effect, DeleteGlobal):
-        return f"del global {effect.name}"
-    if isinstance(effect, StoreCell):
-        return f"nonlocal {effect.name} = {effect.value.describe()}"
-    return f"contents of {effect.container.describe()} replaced"

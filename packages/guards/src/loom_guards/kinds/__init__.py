@@ -26,7 +26,7 @@ from .aliasing import NoAliasing, SameObject
 from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
 from .constant import ConstantMatch, const_eq, const_key, float_eq
 from .dict_contains import DictContains, is_mapping
-from .dict_keys import DictKeys, dict_keys_of
+from .dict_keys import DictKeys, compared_by_identity, dict_keys_of
 from .global_state import GlobalState
 from .identity import Identity
 from .length import Length
@@ -54,6 +54,7 @@ __all__ = [
     "TensorMatch",
     "TypeMatch",
     "_Ref",
+    "compared_by_identity",
     "const_eq",
     "const_key",
     "dict_keys_of",

@@ -1,4 +1,5 @@
-"""``DictKeys(s, keys)``: the same keys in the same order (type-strict), and ``dict_keys_of``."""
+"""``DictKeys(s, keys)``: the same keys in the same order (type-strict), ``dict_keys_of`` and
+``compared_by_identity`` (the keys besides constants that it takes)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from .length import Length
 from .none import NotNone
 
 
-def _compared_by_identity(key: Any) -> bool:
+def compared_by_identity(key: Any) -> bool:
     """Whether ``key`` uses object's (or type's) own hash and equality: classes, functions, typing
     forms. The check compares such a key by identity, which is what a dict does with it."""
     cls = type(key)
@@ -43,7 +44,7 @@ class DictKeys(_OneSource):
         keys = tuple(keys)
         for key in keys:
             err = _constant_error(key)
-            if err and not _compared_by_identity(key):
+            if err and not compared_by_identity(key):
                 raise TypeError(f"DictKeys keys must be constants or objects compared by identity: {err}")
         _set(self, _source=source, keys=keys, _ckey=const_key(keys))
 

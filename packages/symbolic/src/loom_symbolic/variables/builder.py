@@ -139,10 +139,10 @@ def _wrap_list(tx, value, source):
 
 
 def _wrap_dict(tx, value, source):
+    from loom_guards import compared_by_identity
 
-    from .containers import hashes_by_identity
-
-    if not all(is_constant_value(k) or hashes_by_identity(k) for k in value):
+    # keys a DictKeys guard can check: constants, and objects a dict finds by identity
+    if not all(is_constant_value(k) or compared_by_identity(k) for k in value):
         return _wrap_object(tx, value, source)
 
     def make() -> Variable:

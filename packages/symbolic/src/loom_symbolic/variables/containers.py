@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import compared_by_identity
+
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
@@ -387,7 +389,7 @@ class DictVariable(MethodTableMixin, Variable):
     @staticmethod
     def key_of(key: Variable) -> Any:
         """The Python key a variable stands for: a constant, or an object hashed by identity."""
-        if getattr(key, "wraps_real_object", False) and hashes_by_identity(key.value):
+        if getattr(key, "wraps_real_object", False) and compared_by_identity(key.value):
             return key.value
         if key.is_python_constant():
             value = key.as_python_constant()
@@ -519,12 +521,6 @@ class SliceVariable(Variable):
         for part in self.parts:
             codegen.reconstruct(part)
         codegen.emit("BUILD_SLICE", 3)
-
-
-def hashes_by_identity(value: Any) -> bool:
-    """Whether ``value`` uses object's own hash and equality (so a dict finds it by identity)."""
-    cls = type(value)
-    return (cls.__hash__ is object.__hash__ or cls.__hash__ is type.__hash__) and cls.__eq__ in (object.__eq__, type.__eq__)
 
 
 def key_variable(key: Any) -> Variable:
