@@ -38,6 +38,7 @@ THIRD_PARTY = [
     "matplotlib",
     "pytest",
     "pytest-xdist",
+    "expecttest",  # torch.testing's OpInfo samples, which loom-symbolic's fake-mode tests drive
     "coverage",  # loom-framehook's tests check that coverage keeps working under the hook
     "ruff",
     "hatchling",
@@ -192,7 +193,8 @@ def test(extra: list[str]) -> int:
     steps: list[tuple[str, list[str]]] = [("ruff", [str(VENV / "bin" / "ruff"), "check", str(ROOT)])]
     # Each package alone, in its own process: no package may lean on another's conftest. The Triton
     # backend's tests run kernels under Triton's interpreter: spread them over the machine's cores.
-    parallel = {"backends": ["-n", str(min(4, os.cpu_count() or 1))]}
+    workers = ["-n", str(min(4, os.cpu_count() or 1))]
+    parallel = {"backends": workers, "symbolic": workers}
     steps += [pytest_step(VENV, f"packages/{p}/tests", *parallel.get(p, []), *extra) for p in PACKAGES]
     steps.append(pytest_step(VENV, "tests", *extra))
     for minor, python in side_pythons().items():

@@ -13,13 +13,13 @@ from torch import fx
 from torch._subclasses.fake_tensor import (
     DataDependentOutputException,
     DynamicOutputShapeException,
-    FakeTensorMode,
     UnsupportedFakeTensorException,
     UnsupportedOperatorException,
 )
 
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
+from .fake_mode import FakeMismatch, LoomFakeTensorMode
 from .guard_builder import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic
 from .side_effects import SideEffects
@@ -73,7 +73,7 @@ class OutputGraph:
         #: Symbols only appear where ``dynamic`` asks for them. A ShapeEnv slows every FakeTensor op
         #: down, so a translation with static shapes has none.
         self.shapes = ShapeContext(dynamic)
-        self.fake_mode = FakeTensorMode(shape_env=self.shapes.shape_env if dynamic else None)
+        self.fake_mode = LoomFakeTensorMode(shape_env=self.shapes.shape_env if dynamic else None)
         self.inputs: list[GraphInput] = []
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
@@ -199,7 +199,7 @@ class OutputGraph:
             raise _data_dependent(run) from exc
         except _FAKE_LIMITS as exc:
             raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
-        except Unsupported:
+        except (Unsupported, FakeMismatch):
             raise
         except Exception as exc:  # the real program raises here too: run it natively
             raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc)) from exc

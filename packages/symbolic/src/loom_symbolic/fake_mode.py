@@ -1,0 +1,199 @@
+"""The FakeTensorMode loom traces under: PyTorch's, with a direct path to meta kernels for common ops.
+
+PyTorch's ``FakeTensorMode`` is general: for every op it builds a cache key, then tries Python
+decompositions, special-cased fake implementations and Python references before the op's meta
+kernel. That generality is most of a cold translation's cost (a first ``view`` costs ~1.8 ms, a
+cached one ~170 µs). For the ops in :data:`DIRECT_META_OPS`, on static shapes, with every tensor
+argument a non-constant fake of this mode on one device, loom calls the op's meta kernel directly and
+wraps the result exactly as ``FakeTensorMode`` itself does at the end of its own path. Meta kernels are
+what eager uses to size its outputs, so sizes, strides, dtypes and aliasing come out the same; the
+test suite checks every op on the list against the stock path (``LOOM_CHECK_FAKE=1`` does the same
+check on every op of a real trace). Everything else takes PyTorch's path unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import torch
+from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode, in_kernel_invocation_manager
+from torch.utils import _pytree as pytree
+
+aten = torch.ops.aten
+
+
+def _overloads(*names: str) -> frozenset[Any]:
+    """``"add.Tensor"`` → ``torch.ops.aten.add.Tensor``; names this torch lacks are skipped."""
+    found = []
+    for name in names:
+        packet, _, overload = name.partition(".")
+        op = getattr(getattr(aten, packet, None), overload or "default", None)
+        if op is not None:
+            found.append(op)
+    return frozenset(found)
+
+
+#: Ops whose meta kernel gives exactly the metadata PyTorch's fake path gives, on static shapes. Each
+#: is compared with the stock path by ``packages/symbolic/tests/test_fake_mode.py``. Left out on
+#: purpose: factories (no tensor argument to take a device from), random ops, ``_to_copy``
+#: (device moves), ``copy_``/``index_put_`` (mixed devices), in-place view ops (``transpose_``), ops
+#: with data-dependent output sizes, ops whose result can be a constant (``lift_fresh``), and
+#: ``native_batch_norm`` (its meta kernel sizes the saved statistics unlike CPU eager does in eval).
+DIRECT_META_OPS: frozenset[Any] = _overloads(
+    # views
+    "view", "_unsafe_view", "transpose.int", "t", "permute", "expand", "unsqueeze", "squeeze.dim",
+    "squeeze.dims", "squeeze", "slice.Tensor", "select.int", "alias", "detach", "split.Tensor",
+    "split_with_sizes", "unbind.int", "as_strided", "diagonal", "unfold",
+    # matrix products
+    "mm", "addmm", "bmm", "baddbmm",
+    # elementwise
+    "add.Tensor", "sub.Tensor", "mul.Tensor", "div.Tensor", "div.Tensor_mode", "rsub.Tensor",
+    "pow.Tensor_Scalar", "pow.Tensor_Tensor", "maximum", "minimum", "remainder.Tensor", "fmod.Tensor",
+    "eq.Tensor", "ne.Tensor", "lt.Tensor", "le.Tensor", "gt.Tensor", "ge.Tensor",
+    "eq.Scalar", "ne.Scalar", "lt.Scalar", "le.Scalar", "gt.Scalar", "ge.Scalar",
+    "where.self", "masked_fill.Scalar", "masked_fill.Tensor", "bitwise_not", "bitwise_and.Tensor",
+    "bitwise_or.Tensor", "logical_not", "logical_and", "logical_or", "clamp", "clamp_min", "clamp_max",
+    "neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tanh", "sigmoid", "erf",
+    "relu", "gelu", "silu", "hardtanh", "leaky_relu", "elu", "softplus", "floor", "ceil", "round",
+    "sign", "lerp.Scalar", "addcmul", "addcdiv",
+    # reductions, normalisations, activations over a dim
+    "sum.dim_IntList", "mean.dim", "amax", "amin", "max.dim", "min.dim", "argmax", "var.correction",
+    "_softmax", "_log_softmax", "native_layer_norm", "native_group_norm",
+    # structure
+    "clone", "cat", "stack", "tril", "triu", "cumsum", "embedding", "index_select", "gather",
+    "convolution", "constant_pad_nd", "repeat",
+)
+
+
+class FakeMismatch(AssertionError):
+    """The direct meta path disagreed with PyTorch's fake path (a loom bug; check mode only)."""
+
+
+#: Ops taken directly only for these input dtypes: on low-precision inputs their meta kernel gives
+#: float32 statistics where CPU eager (and PyTorch's fake path) gives the input's dtype.
+_DTYPES_FOR = {
+    op: frozenset({torch.float32, torch.float64})
+    for op in _overloads("native_layer_norm", "native_group_norm")
+}
+
+
+def check_enabled() -> bool:
+    """Whether every direct meta call is checked against PyTorch's own path (``LOOM_CHECK_FAKE=1``)."""
+    return os.environ.get("LOOM_CHECK_FAKE") == "1"
+
+
+class LoomFakeTensorMode(FakeTensorMode):
+    """``FakeTensorMode`` that runs :data:`DIRECT_META_OPS` straight on their meta kernels."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.check = check_enabled()
+        #: How many ops took the direct path (read by tests and benchmarks).
+        self.direct_calls = 0
+        #: Op → how many of its direct calls were checked against PyTorch's path (check mode only).
+        self.checked: Counter[Any] = Counter()
+
+    def dispatch(
+        self, func: Any, types: Sequence[type], args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
+    ) -> object:
+        """One op on fake tensors: the direct meta path when :meth:`_direct_ok`, PyTorch's otherwise."""
+        kwargs = kwargs or {}
+        if func in DIRECT_META_OPS and self.shape_env is None and not self.propagate_real_tensors:
+            flat = pytree.tree_leaves((args, kwargs))
+            if self._direct_ok(flat) and self._dtype_ok(func, args):
+                if self.check:
+                    return self._checked(func, types, args, kwargs, flat)
+                return self._direct(func, args, kwargs, flat)
+        return super().dispatch(func, types, args, kwargs)
+
+    def _direct_ok(self, flat: list[Any]) -> bool:
+        """Every tensor a non-empty strided fake of this mode, none a constant, all on one device; no SymInt."""
+        device = None
+        for leaf in flat:
+            if isinstance(leaf, torch.Tensor):
+                if type(leaf) is not FakeTensor or leaf.fake_mode is not self or leaf.constant is not None:
+                    return False
+                # Zero-element tensors: PyTorch's Python references pick other (meaningless) strides.
+                if leaf.layout is not torch.strided or leaf.is_quantized or leaf.numel() == 0:
+                    return False
+                if device is None:
+                    device = leaf.fake_device
+                elif leaf.fake_device != device:
+                    return False
+            elif isinstance(leaf, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+                return False
+        return device is not None
+
+    @staticmethod
+    def _dtype_ok(func: Any, args: Sequence[object]) -> bool:
+        dtypes = _DTYPES_FOR.get(func)
+        return dtypes is None or getattr(args[0], "dtype", None) in dtypes
+
+    def _direct(self, func: Any, args: Sequence[object], kwargs: Mapping[str, object], flat: list[Any]) -> object:
+        self.direct_calls += 1
+        with in_kernel_invocation_manager(self):
+            result = func(*args, **kwargs)
+        return self.wrap_meta_outputs_with_default_device_logic(result, func, flat, device=kwargs.get("device"))
+
+    def _checked(
+        self, func: Any, types: Sequence[type], args: Sequence[object], kwargs: Mapping[str, object], flat: list[Any]
+    ) -> object:
+        """The direct result, after checking it against PyTorch's path: same metadata, same aliasing,
+        same failure."""
+        try:
+            expected = super().dispatch(func, types, args, kwargs)
+        except Exception as exc:  # the direct path must fail too
+            try:
+                self._direct(func, args, kwargs, flat)
+            except Exception:
+                raise exc from None
+            raise FakeMismatch(f"direct meta path for {func} succeeded where PyTorch's raised {exc!r}") from exc
+        got = self._direct(func, args, kwargs, flat)
+        mismatch = describe_mismatch(got, expected, flat)
+        if mismatch:
+            raise FakeMismatch(f"direct meta path for {func} differs from PyTorch's: {mismatch}")
+        self.checked[func] += 1
+        return got
+
+
+def tensor_metadata(value: torch.Tensor, inputs: list[Any]) -> tuple[Any, ...]:
+    """What a fake result tells the rest of loom: sizes, strides (but of size-1 dimensions), offset,
+    dtype, device, layout, grad, and which input's memory it shares (by position), if any."""
+    storage = value.untyped_storage()
+    shares = next((i for i, t in enumerate(inputs)
+                   if isinstance(t, torch.Tensor) and t.untyped_storage()._cdata == storage._cdata), None)
+    # The stride of a size-1 dimension never moves through memory; there the direct path keeps what
+    # eager's C++ kernels give (view(2, 1, 12, 8) of a (2, 12, 8) tensor: 96), PyTorch's Python
+    # reference another number (8).
+    strides = tuple(None if size == 1 else stride for size, stride in zip(value.shape, value.stride()))
+    return (tuple(value.shape), strides, value.storage_offset(), value.dtype, value.device, value.layout,
+            value.requires_grad, type(value), shares)
+
+
+def describe_mismatch(got: Any, expected: Any, inputs: list[Any]) -> str:
+    """Empty when ``got`` and ``expected`` carry the same structure and tensor metadata.
+
+    A list, a tuple and a named tuple count as the same structure: the autograd layer above hands the
+    caller the op's declared return type whichever of them the kernel built."""
+    got, expected = _tuple_if_list(got), _tuple_if_list(expected)
+    got_leaves, got_spec = pytree.tree_flatten(got)
+    expected_leaves, expected_spec = pytree.tree_flatten(expected)
+    if got_spec != expected_spec:
+        return f"structure {got_spec} != {expected_spec}"
+    for index, (a, b) in enumerate(zip(got_leaves, expected_leaves)):
+        if isinstance(a, torch.Tensor) != isinstance(b, torch.Tensor):
+            return f"output {index}: {type(a).__name__} != {type(b).__name__}"
+        if isinstance(a, torch.Tensor):
+            left, right = tensor_metadata(a, inputs), tensor_metadata(b, inputs)
+            if left != right:
+                return f"output {index}: {left} != {right}"
+        elif a != b:
+            return f"output {index}: {a!r} != {b!r}"
+    return ""
+
+
+def _tuple_if_list(value: Any) -> Any:
+    return tuple(value) if isinstance(value, (list, tuple)) else value

@@ -1,0 +1,167 @@
+"""The direct meta path of LoomFakeTensorMode gives exactly what PyTorch's fake path gives.
+
+Every op in DIRECT_META_OPS is driven through PyTorch's own OpInfo sample inputs (many shapes,
+broadcasts, strides, dtypes, with and without autograd) in check mode, which runs both paths on each
+call and raises FakeMismatch on any difference in sizes, strides, offset, dtype, device, grad or aliasing,
+or when only one path fails.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.testing._internal.common_methods_invocations import op_db  # needs expecttest
+from torch.utils import _pytree as pytree
+
+from loom_symbolic.fake_mode import DIRECT_META_OPS, FakeMismatch, LoomFakeTensorMode, describe_mismatch
+
+#: OpInfo names whose samples reach the ops on the direct list.
+OPINFO_NAMES = {
+    "view", "reshape", "transpose", "t", "permute", "expand", "unsqueeze", "squeeze", "narrow", "select",
+    "split", "split_with_sizes", "unbind", "as_strided", "diagonal", "unfold", "chunk", "__getitem__",
+    "mm", "addmm", "bmm", "baddbmm", "matmul", "nn.functional.linear", "add", "sub", "mul", "div", "rsub",
+    "pow", "maximum", "minimum", "remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge", "where",
+    "masked_fill", "bitwise_not", "bitwise_and", "bitwise_or", "logical_not", "logical_and", "logical_or",
+    "clamp", "clamp_min", "clamp_max", "neg", "abs", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin",
+    "cos", "tanh", "sigmoid", "erf", "nn.functional.relu", "nn.functional.gelu", "nn.functional.silu",
+    "nn.functional.hardtanh", "nn.functional.leaky_relu", "nn.functional.elu", "nn.functional.softplus",
+    "floor", "ceil", "round", "sign", "lerp", "addcmul", "addcdiv", "sum", "mean", "amax", "amin", "max",
+    "min", "argmax", "var", "softmax", "log_softmax", "nn.functional.layer_norm", "nn.functional.group_norm",
+    "clone", "contiguous", "cat", "stack", "tril", "triu", "cumsum",
+    "nn.functional.embedding", "index_select", "gather", "nn.functional.conv1d", "nn.functional.conv2d",
+    "nn.functional.pad", "repeat",
+}
+#: (dtype, requires_grad) runs per OpInfo; a dtype the op does not support on CPU is skipped.
+VARIANTS = [(torch.float32, False), (torch.float32, True), (torch.float16, False), (torch.int64, False),
+            (torch.bool, False)]
+OPINFOS = [o for o in op_db if o.name in OPINFO_NAMES
+           and any(dtype in o.supported_dtypes("cpu") for dtype, _ in VARIANTS)]
+
+
+#: Fake devices the samples are moved to: CUDA fakes need no GPU, and meta kernels can differ by device.
+DEVICES = ["cpu", "cuda"]
+
+
+def _faker(mode: LoomFakeTensorMode, device: str):
+    def fake(value):
+        if not isinstance(value, torch.Tensor):
+            return value
+        if device == "cpu":
+            return mode.from_tensor(value)
+        with mode:  # a CPU-only build cannot move a fake to CUDA, but can make one there
+            return torch.empty_strided(value.shape, value.stride(), dtype=value.dtype, device=device,
+                                       requires_grad=value.requires_grad)
+
+    return fake
+
+
+def _call_checked(mode: LoomFakeTensorMode, fn, args, kwargs) -> None:
+    try:
+        with mode:
+            fn(*args, **kwargs)
+    except FakeMismatch:
+        raise
+    except Exception:  # the op refuses these inputs on both paths (the mode checked that both failed)
+        pass
+
+
+def _run_samples(opinfo, dtype: torch.dtype, requires_grad: bool, mode: LoomFakeTensorMode, device: str) -> int:
+    ran = 0
+    for sample in opinfo.sample_inputs("cpu", dtype, requires_grad=requires_grad):
+        args, kwargs = pytree.tree_map(_faker(mode, device), ((sample.input, *sample.args), dict(sample.kwargs)))
+        _call_checked(mode, opinfo.op, args, kwargs)
+        ran += 1
+    return ran
+
+
+def _checking_mode() -> LoomFakeTensorMode:
+    mode = LoomFakeTensorMode()
+    mode.check = True
+    return mode
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("opinfo", OPINFOS, ids=lambda o: f"{o.name}-{o.variant_test_name}".strip("-"))
+def test_direct_meta_matches_pytorch(opinfo, device):
+    mode = _checking_mode()
+    ran = 0
+    supported = opinfo.supported_dtypes("cpu")
+    for dtype, requires_grad in VARIANTS:
+        # CUDA fakes under autograd need a CUDA build (this CPU-only torch aborts making views of them).
+        cuda_grad = requires_grad and device != "cpu" and not torch.backends.cuda.is_built()
+        if dtype in supported and (not requires_grad or opinfo.supports_autograd) and not cuda_grad:
+            ran += _run_samples(opinfo, dtype, requires_grad, mode, device)
+    assert ran > 0
+
+
+#: Calls OpInfo's samples do not make: Python-number operands (the ``.Scalar`` overloads), clamps with
+#: number bounds, and ``alias``.
+EXTRA_CALLS = {
+    "scalar_comparisons": lambda x: [x == 0.5, x != 0.5, x < 0.5, x <= 0.5, x > 0.5, x >= 0.5],
+    "clamps": lambda x: [x.clamp(-0.5, 0.5), x.clamp(min=0.1), x.clamp(max=0.1), x.clamp_min(0), x.clamp_max(0)],
+    "powers": lambda x: [x ** 2, x ** 0.5, x.pow(3)],
+    "alias": lambda x: torch.ops.aten.alias(x),
+}
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.float64])
+@pytest.mark.parametrize("name", sorted(EXTRA_CALLS))
+def test_direct_meta_matches_pytorch_on_extra_calls(name, dtype, device):
+    mode = _checking_mode()
+    fake = _faker(mode, device)
+    for shape in [(4, 3, 5), (2, 3), (1, 3, 1, 1)]:
+        x = torch.randn(shape, dtype=dtype)
+        for base in (x, x.transpose(0, -1).contiguous().transpose(0, -1)):
+            _call_checked(mode, EXTRA_CALLS[name], [fake(base)], {})
+    assert mode.checked, "no call took the direct path"
+
+
+def test_every_direct_op_is_reached_by_the_checks():
+    """The CPU samples in one dtype (float32 where supported) and the extra calls reach every op on the
+    direct list, so the checks above cover it."""
+    mode = _checking_mode()
+    for opinfo in OPINFOS:
+        supported = opinfo.supported_dtypes("cpu")
+        dtype = next(d for d in (torch.float32, torch.int64, torch.bool, torch.float16) if d in supported)
+        _run_samples(opinfo, dtype, False, mode, "cpu")
+    fake = _faker(mode, "cpu")
+    for call in EXTRA_CALLS.values():
+        _call_checked(mode, call, [fake(torch.randn(4, 3, 5))], {})
+    missing = sorted(str(op) for op in DIRECT_META_OPS if op not in mode.checked)
+    assert not missing, f"direct ops no check reaches: {missing}"
+
+
+def test_mismatch_is_reported():
+    mode = LoomFakeTensorMode()
+    a, b = mode.from_tensor(torch.randn(2, 3)), mode.from_tensor(torch.randn(3, 2))
+    assert describe_mismatch(a, a, [a]) == ""
+    assert "output 0" in describe_mismatch(a, b, [a, b])
+    assert "structure" in describe_mismatch((a,), a, [a])
+
+
+def test_direct_path_is_taken_and_keeps_views():
+    mode = LoomFakeTensorMode()
+    x = mode.from_tensor(torch.randn(4, 8))
+    with mode:
+        y = x.view(2, 16).t()
+        z = torch.relu(x * 2.0 + 1)
+    assert mode.direct_calls >= 4
+    assert y._base is x and y.stride() == (1, 16) and y.shape == (16, 2)
+    assert z.shape == (4, 8) and z.device == torch.device("cpu")
+
+
+def test_dynamic_shapes_and_constants_take_pytorch_path():
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    mode = LoomFakeTensorMode(shape_env=ShapeEnv())
+    x = mode.from_tensor(torch.randn(4, 8))
+    with mode:
+        x + x
+    assert mode.direct_calls == 0
+    mode = LoomFakeTensorMode()
+    with mode:
+        constant = torch.tensor(2.0)
+        assert constant.constant is not None
+        constant + constant
+    assert mode.direct_calls == 0
