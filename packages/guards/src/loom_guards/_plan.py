@@ -156,15 +156,11 @@ def _check_aliasing(kept: list[Guard]) -> None:
 _CHEAP = 2  # guards this cheap on a source run before anything is read through it
 
 
-def _chain_cost(src: Source) -> int:
-    return sum(s.fetch_cost for s in src.chain())
-
-
 def _order_key(item: tuple[int, Guard]) -> tuple:
     index, g = item
     srcs = g.sources
     depth = max((s.depth for s in srcs), default=0)
-    fetch = sum(_chain_cost(s) for s in srcs)
+    fetch = sum(s.chain_fetch_cost for s in srcs)
     return (g.cost, depth, fetch, index)
 
 
