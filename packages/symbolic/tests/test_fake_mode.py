@@ -14,6 +14,7 @@ from torch.testing._internal.common_methods_invocations import op_db  # needs ex
 from torch.utils import _pytree as pytree
 
 from loom_symbolic.fake_mode import DIRECT_META_OPS, FakeMismatch, LoomFakeTensorMode, describe_mismatch
+from loom_symbolic.fake_rules import RULES
 
 #: OpInfo names whose samples reach the ops on the direct list.
 OPINFO_NAMES = {
@@ -130,6 +131,23 @@ def test_every_direct_op_is_reached_by_the_checks():
         _call_checked(mode, call, [fake(torch.randn(4, 3, 5))], {})
     missing = sorted(str(op) for op in DIRECT_META_OPS if op not in mode.checked)
     assert not missing, f"direct ops no check reaches: {missing}"
+    missing = sorted(str(op) for op in RULES if op not in mode.rule_checked)
+    assert not missing, f"rules no check reaches: {missing}"
+
+
+def test_every_rule_is_for_a_direct_op():
+    assert set(RULES) <= DIRECT_META_OPS
+
+
+def test_rules_answer_the_contiguous_case_and_leave_the_rest_to_meta_kernels():
+    mode = _checking_mode()
+    x, w = mode.from_tensor(torch.randn(4, 8)), mode.from_tensor(torch.randn(8, 8))
+    with mode:
+        torch.nn.functional.gelu(x + 1.0) @ w
+        answered = mode.rule_calls
+        x.t() + x.t()  # not contiguous: the meta kernel decides
+        x + x.double()  # two dtypes: the meta kernel promotes
+    assert answered == 3 and mode.rule_calls == answered
 
 
 def test_mismatch_is_reported():
@@ -165,3 +183,49 @@ def test_dynamic_shapes_and_constants_take_pytorch_path():
         assert constant.constant is not None
         constant + constant
     assert mode.direct_calls == 0
+
+
+PARAMETERS = {
+    "plain": lambda: torch.nn.Parameter(torch.randn(4, 3)),
+    "transposed": lambda: torch.nn.Parameter(torch.randn(4, 3).t()),
+    "frozen": lambda: torch.nn.Parameter(torch.randn(5), requires_grad=False),
+    "half": lambda: torch.nn.Parameter(torch.randn(4, 3).half()),
+    "scalar": lambda: torch.nn.Parameter(torch.tensor(2.0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARAMETERS))
+def test_plain_parameters_are_made_directly_and_match_pytorch(name):
+    mode = _checking_mode()  # compares with PyTorch's converter, raising FakeMismatch
+    value = PARAMETERS[name]()
+    fake = mode.fake_input(value)
+    assert mode.direct_inputs == 1
+    assert isinstance(fake, torch.nn.Parameter) and fake.is_leaf
+    assert fake.requires_grad == value.requires_grad and fake.stride() == value.stride()
+    assert mode.from_tensor(value) is fake
+
+
+def _with_grad():
+    value = torch.nn.Parameter(torch.randn(3))
+    value.grad = torch.ones(3)
+    return value
+
+
+OTHER_INPUTS = {
+    "tensor": lambda: torch.randn(4, 3),
+    "view of a parameter": lambda: torch.nn.Parameter(torch.randn(4, 3))[1:],
+    "parameter over a view": lambda: torch.nn.Parameter(torch.randn(8)[2:6]),
+    "parameter with a gradient": _with_grad,
+    "parameter in a larger storage": lambda: torch.nn.Parameter(
+        torch.randn(8).set_(torch.randn(10).untyped_storage(), 0, (8,))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_INPUTS))
+def test_other_inputs_go_through_pytorchs_converter(name):
+    mode = LoomFakeTensorMode()
+    value = OTHER_INPUTS[name]()
+    fake = mode.fake_input(value)
+    assert mode.direct_inputs == 0
+    expected = LoomFakeTensorMode().from_tensor(value, static_shapes=True)
+    assert describe_mismatch(fake, expected, []) == ""

@@ -6,9 +6,10 @@ kernel. That generality is most of a cold translation's cost (a first ``view`` c
 cached one ~170 µs). For the ops in :data:`DIRECT_META_OPS`, on static shapes, with every tensor
 argument a non-constant fake of this mode on one device, loom calls the op's meta kernel directly and
 wraps the result exactly as ``FakeTensorMode`` itself does at the end of its own path. Meta kernels are
-what eager uses to size its outputs, so sizes, strides, dtypes and aliasing come out the same; the
-test suite checks every op on the list against the stock path (``LOOM_CHECK_FAKE=1`` does the same
-check on every op of a real trace). Everything else takes PyTorch's path unchanged.
+what eager uses to size its outputs, so sizes, strides, dtypes and aliasing come out the same. Some ops
+(``fake_rules``) do not even need their meta kernel in the common case of contiguous floating inputs.
+The test suite checks every op on the list and every rule against the stock path (``LOOM_CHECK_FAKE=1``
+does the same check on every op of a real trace). Everything else takes PyTorch's path unchanged.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from typing import Any
 import torch
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode, in_kernel_invocation_manager
 from torch.utils import _pytree as pytree
+
+from .fake_rules import RULES
 
 aten = torch.ops.aten
 
@@ -91,10 +94,15 @@ class LoomFakeTensorMode(FakeTensorMode):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.check = check_enabled()
-        #: How many ops took the direct path (read by tests and benchmarks).
+        #: How many ops took the direct path, and how many of those a rule of ``fake_rules`` answered.
         self.direct_calls = 0
+        self.rule_calls = 0
+        #: How many graph inputs :meth:`fake_input` made directly.
+        self.direct_inputs = 0
         #: Op → how many of its direct calls were checked against PyTorch's path (check mode only).
         self.checked: Counter[Any] = Counter()
+        #: Op → how many of those checked calls a rule answered.
+        self.rule_checked: Counter[Any] = Counter()
 
     def dispatch(
         self, func: Any, types: Sequence[type], args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
@@ -127,6 +135,28 @@ class LoomFakeTensorMode(FakeTensorMode):
                 return False
         return device is not None
 
+    def fake_input(self, value: torch.Tensor) -> FakeTensor:
+        """The fake of a graph input, with static shapes.
+
+        A plain parameter (not a view, no gradient, dense, the whole of its storage) is made directly:
+        PyTorch's converter describes every tensor in full first (~0.2-1 ms each), and a model reads
+        dozens of parameters. Any other tensor goes through the converter.
+        """
+        if self.shape_env is not None or not _plain_parameter(value):
+            return self.from_tensor(value, static_shapes=True)
+        self.direct_inputs += 1
+        meta = torch.empty_strided(value.shape, value.stride(), dtype=value.dtype, device="meta")
+        fake = FakeTensor(self, meta, value.device)
+        fake.requires_grad_(value.requires_grad)
+        fake._is_param = True  # what Parameter() sets on a subclass: isinstance(fake, nn.Parameter) holds
+        self.fake_tensor_converter.set_tensor_memo(value, fake)  # from_tensor(value) finds this one
+        if self.check:
+            expected = FakeTensorMode().from_tensor(value, static_shapes=True)
+            mismatch = describe_mismatch(_input_facts(fake), _input_facts(expected), [])
+            if mismatch:
+                raise FakeMismatch(f"direct fake of a parameter differs from PyTorch's: {mismatch}")
+        return fake
+
     @staticmethod
     def _dtype_ok(func: Any, args: Sequence[object]) -> bool:
         dtypes = _DTYPES_FOR.get(func)
@@ -134,6 +164,13 @@ class LoomFakeTensorMode(FakeTensorMode):
 
     def _direct(self, func: Any, args: Sequence[object], kwargs: Mapping[str, object], flat: list[Any]) -> object:
         self.direct_calls += 1
+        rule = RULES.get(func)
+        outputs = rule(args, kwargs) if rule is not None else None
+        if outputs is not None:
+            self.rule_calls += 1
+            device = next(leaf.fake_device for leaf in flat if isinstance(leaf, FakeTensor))
+            made = [FakeTensor(self, torch.empty(shape, dtype=dtype, device="meta"), device) for shape, dtype in outputs]
+            return made[0] if len(made) == 1 else tuple(made)
         with in_kernel_invocation_manager(self):
             result = func(*args, **kwargs)
         return self.wrap_meta_outputs_with_default_device_logic(result, func, flat, device=kwargs.get("device"))
@@ -151,12 +188,34 @@ class LoomFakeTensorMode(FakeTensorMode):
             except Exception:
                 raise exc from None
             raise FakeMismatch(f"direct meta path for {func} succeeded where PyTorch's raised {exc!r}") from exc
+        rule_calls = self.rule_calls
         got = self._direct(func, args, kwargs, flat)
         mismatch = describe_mismatch(got, expected, flat)
         if mismatch:
             raise FakeMismatch(f"direct meta path for {func} differs from PyTorch's: {mismatch}")
         self.checked[func] += 1
+        if self.rule_calls != rule_calls:
+            self.rule_checked[func] += 1
         return got
+
+
+def _plain_parameter(value: Any) -> bool:
+    """An ``nn.Parameter`` that owns its whole storage densely and carries nothing else to describe."""
+    if type(value) is not torch.nn.Parameter or value.layout is not torch.strided or value.device.type == "meta":
+        return False
+    if value.is_quantized or value.is_nested or value._is_view() or value.grad is not None:
+        return False
+    if value.is_inference() or value.is_neg() or value.is_conj() or value.storage_offset() != 0:
+        return False
+    if value.numel() == 0:
+        return False
+    span = 1 + sum((size - 1) * stride for size, stride in zip(value.shape, value.stride()))
+    return value.untyped_storage().nbytes() == span * value.element_size()
+
+
+def _input_facts(fake: torch.Tensor) -> tuple[Any, ...]:
+    """A fake input's metadata, whether it counts as a parameter, is a leaf, and its storage size."""
+    return (fake, isinstance(fake, torch.nn.Parameter), fake.is_leaf, fake.untyped_storage().nbytes())
 
 
 def tensor_metadata(value: torch.Tensor, inputs: list[Any]) -> tuple[Any, ...]:

@@ -102,7 +102,7 @@ class OutputGraph:
             symbolic = frozenset(d for d in dims if is_symbolic(fake.shape[d]))
             self.guards.add("dynamic_tensor" if symbolic else "tensor", source, (value, symbolic) if symbolic else value)
         else:
-            fake = self.fake_mode.from_tensor(value, static_shapes=True)
+            fake = self.fake_mode.fake_input(value)
             self.guards.add("tensor", source, value)
         variable = TensorVariable(node, fake, source=source, cls=type(value), real=value)
         self.inputs.append(GraphInput(source, node, value))
@@ -140,9 +140,9 @@ class OutputGraph:
         return cache[dim]
 
     def _new_placeholder(self, name: str) -> fx.Node:
-        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
-        if placeholders:
-            with self.graph.inserting_after(placeholders[-1]):
+        # Placeholders come first, in the order of ``inputs`` (every placeholder has its entry there).
+        if self.inputs:
+            with self.graph.inserting_after(self.inputs[-1].node):
                 return self.graph.placeholder(name)
         first = next(iter(self.graph.nodes), None)
         if first is None:

@@ -23,10 +23,16 @@ OPAQUE_MODULES = ("logging", "threading", "warnings", "io", "os", "subprocess", 
 def opaque_module(fn: Any) -> str | None:
     """The opaque library module ``fn`` belongs to, if any."""
     module = getattr(fn, "__module__", None) or ""
-    for name in OPAQUE_MODULES:
-        if module == name or module.startswith(name + "."):
-            return name
-    return None
+    try:
+        return _opaque_by_module[module]
+    except KeyError:
+        found = next((name for name in OPAQUE_MODULES if module == name or module.startswith(name + ".")), None)
+        _opaque_by_module[module] = found
+        return found
+
+
+#: Module name → its opaque library (or None): asked on every inlined call.
+_opaque_by_module: dict[str, str | None] = {}
 
 
 def skip_code(code: types.CodeType) -> None:

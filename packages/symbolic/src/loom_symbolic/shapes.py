@@ -18,6 +18,8 @@ import torch
 from torch._guards import GuardSource, Source
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
 
+from loom_guards import Relation, TensorSize
+
 
 @dataclass(frozen=True)
 class DynamicSpec:
@@ -92,7 +94,6 @@ class ShapeContext:
 
     def fake_tensor(self, fake_mode: Any, value: torch.Tensor, source: Any, dims: frozenset[int]) -> Any:
         """A FakeTensor for ``value`` whose ``dims`` are symbols (0- and 1-sized ones stay static)."""
-        from loom_guards import TensorSize
 
         context = StatelessSymbolicContext(
             dynamic_sizes=[DimDynamic.DYNAMIC if d in dims else DimDynamic.STATIC for d in range(value.dim())],
@@ -117,7 +118,6 @@ class ShapeContext:
         """Relations over sources for every decision the trace took on symbols."""
         from torch.utils._sympy.printers import PythonPrinter
 
-        from loom_guards import Relation
 
         printer = PythonPrinter()
         relations: list[Any] = []
@@ -151,7 +151,6 @@ class ShapeContext:
     def _relations(self, text: str, names: set[str]) -> list[Any]:
         """The relation ``text`` over ``names``; where a relation cannot say it (a float comparison such as
         ``torch.sym_float(s0) >= 0.0``), each symbol equal to its value, which implies it."""
-        from loom_guards import Relation
 
         try:
             return [Relation(text, {n: self.symbol_sources[n] for n in sorted(names)})]

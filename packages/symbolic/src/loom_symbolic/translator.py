@@ -12,7 +12,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from loom_guards import Closure, Const, Global, Local
+from loom_guards import Builtin, Closure, Const, Global, Item, Local
 
 from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
@@ -237,8 +237,6 @@ class InstructionTranslator:
         return False
 
     def builtins_source(self, name: str) -> Any:
-        from loom_guards import Builtin
-
         return Builtin(name)
 
     def root(self) -> InstructionTranslator:
@@ -371,7 +369,6 @@ class InliningTranslator(InstructionTranslator):
                 f"global {name!r} of {self.code.co_qualname}",
                 "the function was not reached from the frame, so its globals cannot be guarded",
             )
-        from loom_guards import Item
 
         return Item(self._globals_base, name)
 

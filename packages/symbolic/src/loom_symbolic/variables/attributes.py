@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr, Const, TypeOf
+
 from ..errors import Unsupported, UserError, missing_attribute
 from .base import Variable
 
@@ -66,7 +68,6 @@ class ObjectView:
 def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, source: Any,
                  instance_dict: dict | None) -> ObjectView:
     """The view of a real object reached through ``source``."""
-    from loom_guards import Attr, TypeOf
 
     from .builder import wrap
 
@@ -128,7 +129,6 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
     """``obj.name = value`` when ``cls`` has a data descriptor ``name``: a property's setter is inlined
     (True: done). False: the value goes to the instance (no descriptor, or a slot); other descriptors
     are not modelled."""
-    from loom_guards import Attr
 
     from .builder import wrap
 
@@ -148,7 +148,6 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
 def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) -> None:
     """``name`` is on no class of ``cls``'s MRO (the object's type is guarded): one written there later
     would be found instead of the missing attribute or ``__getattr__``."""
-    from loom_guards import Attr, Const
 
     for klass in cls.__mro__:
         if klass.__module__ != "builtins":
@@ -165,7 +164,6 @@ _HEAPTYPE = 1 << 9
 
 def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """An attribute of an instance of a C class: read for real (guarded); methods break when called."""
-    from loom_guards import Attr
 
     from .builder import wrap
 
@@ -179,8 +177,6 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
 
 
 def _class_source(view: ObjectView, name: str) -> Any:
-    from loom_guards import Attr
-
     return Attr(view.type_source, name) if view.type_source is not None else None
 
 
@@ -191,8 +187,6 @@ def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: 
 
 
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
-    from loom_guards import Attr
-
     from .builder import wrap
     from .functions import BoundMethodVariable
 

@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Attr, Item, compared_by_identity
+
 from ..errors import Unsupported
+from ..policy import allowed_in_graph
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import ConstantVariable, ObjectConstantVariable, is_constant_value
@@ -112,8 +115,6 @@ def _wrap_constant(tx, value, source):
 
 
 def _wrap_tuple(tx, value, source):
-    from loom_guards import Item
-
     if (guards := _guards(tx, source)) is not None:
         guards.add("type", source, value)
         guards.add("length", source, value)
@@ -126,8 +127,6 @@ def _wrap_tuple(tx, value, source):
 
 
 def _wrap_list(tx, value, source):
-    from loom_guards import Item
-
     def make() -> Variable:
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
@@ -139,8 +138,6 @@ def _wrap_list(tx, value, source):
 
 
 def _wrap_dict(tx, value, source):
-    from loom_guards import compared_by_identity
-
     # keys a DictKeys guard can check: constants, and objects a dict finds by identity
     if not all(is_constant_value(k) or compared_by_identity(k) for k in value):
         return _wrap_object(tx, value, source)
@@ -159,7 +156,6 @@ def _wrap_dict(tx, value, source):
 def _item_source(source: Any, key: Any) -> Any:
     """The source of ``container[key]``; a key that is an object has no printable source, so its
     value is reached through the dict's ``get`` at run time only through the dict itself."""
-    from loom_guards import Item
 
     if source is None or not is_constant_value(key):
         return None
@@ -194,7 +190,6 @@ def _wrap_module(tx, value, source):
 
 
 def _wrap_function(tx, value, source):
-    from ..policy import allowed_in_graph
     from .builtins import FOLDED_LIBRARY_FUNCTIONS
 
     if value in FOLDED_LIBRARY_FUNCTIONS:
@@ -207,8 +202,6 @@ def _wrap_function(tx, value, source):
 
 
 def _wrap_method(tx, value, source):
-    from loom_guards import Attr
-
     receiver = wrap(tx, value.__self__, Attr(source, "__self__") if source is not None else None)
     function = wrap(tx, value.__func__, Attr(source, "__func__") if source is not None else None)
     return BoundMethodVariable(function, receiver, source)

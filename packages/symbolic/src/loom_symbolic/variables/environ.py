@@ -12,6 +12,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr, Const, Item
+
 from ..errors import Unsupported, UserError
 from .constant import ConstantVariable
 
@@ -26,7 +28,6 @@ def _environ_source() -> Any:
     """Where the guards read the environment: ``os.environ``, looked up again on every check."""
     global _ENVIRON_SOURCE
     if _ENVIRON_SOURCE is None:
-        from loom_guards import Attr, Const
 
         _ENVIRON_SOURCE = Attr(Const(os), "environ")
     return _ENVIRON_SOURCE
@@ -44,7 +45,6 @@ def _key(args: list[Variable], what: str) -> str:
 
 def read_variable(tx: InstructionTranslator, key: str) -> str | None:
     """The variable's value now (None if unset), guarded so another value recompiles."""
-    from loom_guards import Item
 
     source = _environ_source()
     value = os.environ.get(key)

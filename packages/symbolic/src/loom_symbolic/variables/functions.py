@@ -5,7 +5,10 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr, Item
+
 from ..errors import Unsupported, UserError
+from ..policy import is_skipped, opaque_module
 from .base import Variable
 from .containers import DictVariable, TupleVariable
 
@@ -88,7 +91,6 @@ def inline_call(
     globals_base: Any,
 ) -> Variable:
     """Run ``code`` in place with the given arguments; its tensor work lands in the caller's graph."""
-    from ..policy import is_skipped
     from ..translator import InliningTranslator
 
     if is_skipped(code):
@@ -124,9 +126,6 @@ class UserFunctionVariable(Variable):
         return self.value
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from loom_guards import Attr, Item
-
-        from ..policy import opaque_module
         from .builder import wrap
         from .cells import real_cell_box
         from .environ import environment_read
@@ -162,8 +161,6 @@ class UserFunctionVariable(Variable):
         return inline_call(tx, fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr
-
         from .builder import wrap
 
         if name in _FUNCTION_ATTRIBUTES or name in getattr(self.value, "__dict__", {}):
@@ -197,10 +194,9 @@ _FUNCTION_ATTRIBUTES = frozenset(
 
 def _trusted_module(fn: types.FunctionType) -> bool:
     """Functions of torch and the standard library: their globals are taken as fixed (not guarded)."""
-    from .objects import TRUSTED_MODULE_PREFIXES
+    from .objects import trusted_module_name
 
-    module = fn.__module__ or ""
-    return any(module == p or module.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+    return trusted_module_name(fn.__module__ or "")
 
 
 def _store_real_cell(cell: Any) -> Any:

@@ -12,6 +12,8 @@ import collections
 import types
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr
+
 from ..errors import Unsupported, UserError, missing_attribute
 from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
 from .base import Variable
@@ -87,8 +89,6 @@ class InstanceMixin:
 
 
 def _class_member_source(instance: InstanceMixin, name: str) -> Any:
-    from loom_guards import Attr
-
     return Attr(instance.cls_source, name) if instance.cls_source is not None else None
 
 
@@ -156,7 +156,6 @@ class NewObjectVariable(InstanceMixin, Variable):
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
-    from loom_guards import Attr
 
     from .builder import wrap
 

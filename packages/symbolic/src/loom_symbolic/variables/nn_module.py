@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
+
 from ..errors import Unsupported, UserError
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
@@ -36,7 +38,6 @@ def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module) -> None:
     dicts are reached as constants, not through the module: registering a hook mutates them in place
     and the module itself is guarded by identity, so this costs one length check per dict.
     """
-    from loom_guards import Const
 
     for table in _hook_tables(module):
         if table:
@@ -61,8 +62,6 @@ class NNModuleVariable(Variable):
         return type(self.value)
 
     def _child_source(self, table: str, name: Any) -> Any:
-        from loom_guards import ModuleBuffer, ModuleParam, Submodule
-
         if self.source is None:
             return None
         kind = {"_modules": Submodule, "_parameters": ModuleParam, "_buffers": ModuleBuffer}[table]
@@ -73,7 +72,6 @@ class NNModuleVariable(Variable):
         are guarded, so adding or removing a member later recompiles."""
         members = self.value.__dict__[name]
         if self.source is not None:
-            from loom_guards import DictAttr
 
             tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
         return members
@@ -100,7 +98,6 @@ class NNModuleVariable(Variable):
     def _guard_absent_from_tables(self, tx: InstructionTranslator, name: str) -> None:
         """A missing attribute: ``nn.Module.__getattr__`` would find a parameter, buffer or submodule
         of that name registered later, so each table is guarded not to have it."""
-        from loom_guards import DictAttr
 
         for table in ("_parameters", "_buffers", "_modules"):
             if table in self.value.__dict__:
@@ -114,7 +111,6 @@ class NNModuleVariable(Variable):
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
         if isinstance(class_attribute(type(self.value), name), property):
-            from loom_guards import TypeOf
 
             from .tensor import TensorVariable
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr, Const, TypeOf
+
 from ..errors import Unsupported, missing_attribute
 from .attributes import class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import RealValueVariable, Variable
@@ -19,15 +21,27 @@ TRUSTED_MODULE_PREFIXES = (
 )
 
 
+def trusted_module_name(name: str) -> bool:
+    """Whether module ``name`` is one of :data:`TRUSTED_MODULE_PREFIXES` or inside one (cached: asked on
+    every inlined call and attribute read)."""
+    try:
+        return _trusted_names[name]
+    except KeyError:
+        trusted = any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+        _trusted_names[name] = trusted
+        return trusted
+
+
+_trusted_names: dict[str, bool] = {}
+
+
 def _trusted(module: types.ModuleType) -> bool:
-    name = getattr(module, "__name__", "")
-    return any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+    return trusted_module_name(getattr(module, "__name__", ""))
 
 
 def _trusted_class(cls: type) -> bool:
     """A builtin class, or one from a library whose attributes are treated as fixed."""
-    name = cls.__module__ or ""
-    return name == "builtins" or any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
+    return trusted_module_name(cls.__module__ or "")
 
 
 class UserObjectVariable(RealValueVariable):
@@ -36,7 +50,6 @@ class UserObjectVariable(RealValueVariable):
     mutable = True
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-
         stored = tx.output.side_effects.stored_attribute(self.value, name)
         if stored is not None:
             return stored
@@ -51,8 +64,6 @@ class UserObjectVariable(RealValueVariable):
         return view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        from loom_guards import TypeOf
-
         if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
             raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}", "the class customises __setattr__")
         if self.source is None:
@@ -119,8 +130,6 @@ class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr, Const
-
         from .builder import wrap
 
         static = class_attribute(self.value, name)
@@ -166,8 +175,6 @@ class PythonModuleVariable(RealValueVariable):
     """A module (``torch``, ``math``, or one of the user's): attribute reads wrap its members."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr
-
         from .builder import wrap
 
         try:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr
+
 from .base import Variable
 
 if TYPE_CHECKING:
@@ -64,7 +66,6 @@ class PartialVariable(Variable):
 def wrap_partial(tx: InstructionTranslator | None, value: functools.partial, source: Any) -> Variable:
     """The variable for a real partial: its function, arguments and keywords are guarded where they
     are read (``p.func``, ``p.args``, ``p.keywords``)."""
-    from loom_guards import Attr
 
     from ..errors import Unsupported
     from .builder import wrap

@@ -6,6 +6,8 @@ import collections
 import types
 from typing import TYPE_CHECKING
 
+from loom_guards import Attr, Item
+
 from ..errors import Unsupported, missing_attribute
 from .base import Variable
 
@@ -28,8 +30,6 @@ class SuperVariable(Variable):
         return super
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from loom_guards import Attr, Item
-
         from .builder import wrap
         from .functions import BoundMethodVariable, UserFunctionVariable
 
