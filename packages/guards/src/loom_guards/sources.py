@@ -147,7 +147,7 @@ class Source(Keyed):
     """How a value is reached from a frame. Subclasses are immutable, hashable and comparable."""
 
     # Cached on first use: a guard set of a real model orders ~1000 guards by these.
-    __slots__ = ("_depth", "_chain_fetch_cost")
+    __slots__ = ("_chain_fetch_cost", "_depth")
     #: relative cost of reading this source once its base is read (used to order checks)
     fetch_cost: int = 1
 
