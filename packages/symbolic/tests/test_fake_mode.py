@@ -229,3 +229,14 @@ def test_other_inputs_go_through_pytorchs_converter(name):
     assert mode.direct_inputs == 0
     expected = LoomFakeTensorMode().from_tensor(value, static_shapes=True)
     assert describe_mismatch(fake, expected, []) == ""
+
+
+def test_device_queries_are_answered_like_pytorch():
+    mode = LoomFakeTensorMode()
+    x = mode.from_tensor(torch.randn(2, 3))
+    query = torch.ops.prim.device.default
+    assert mode.dispatch(query, [], (x,)) == torch.device("cpu")
+    from torch._subclasses.fake_tensor import in_kernel_invocation_manager
+
+    with in_kernel_invocation_manager(mode):
+        assert mode.dispatch(query, [], (x,)) == torch.device("meta")

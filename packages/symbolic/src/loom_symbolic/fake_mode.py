@@ -83,6 +83,14 @@ _DTYPES_FOR = {
 }
 
 
+_DEVICE_QUERY = torch.ops.prim.device.default
+
+
+def _outside_kernel_fake(args: Sequence[object]) -> bool:
+    """One fake tensor, not inside a meta kernel's invocation (where it reports the meta device)."""
+    return len(args) == 1 and type(args[0]) is FakeTensor and not args[0].fake_mode.in_kernel_invocation
+
+
 def check_enabled() -> bool:
     """Whether every direct meta call is checked against PyTorch's own path (``LOOM_CHECK_FAKE=1``)."""
     return os.environ.get("LOOM_CHECK_FAKE") == "1"
@@ -108,6 +116,8 @@ class LoomFakeTensorMode(FakeTensorMode):
         self, func: Any, types: Sequence[type], args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
     ) -> object:
         """One op on fake tensors: the direct meta path when :meth:`_direct_ok`, PyTorch's otherwise."""
+        if func is _DEVICE_QUERY and _outside_kernel_fake(args):
+            return args[0].fake_device  # asked by C++ after most view ops: PyTorch's handler answers the same
         kwargs = kwargs or {}
         if func in DIRECT_META_OPS and self.shape_env is None and not self.propagate_real_tensors:
             flat = pytree.tree_leaves((args, kwargs))
