@@ -118,6 +118,10 @@ def setup_main(force: bool) -> None:
         (VENV / ".loom-guards").write_text(digest(guards_sources()))
     build_framehook(VENV, force=False)
     build_guards(force=False)
+    # An editable install leaves loom's sources without bytecode, and none is written at import when
+    # PYTHONDONTWRITEBYTECODE is set (as on CI): compile it here, as pip does for an installed package,
+    # so that no process recompiles loom. Up-to-date files are skipped.
+    run([str(venv_python(VENV)), "-m", "compileall", "-q", *(str(ROOT / "packages" / p / "src") for p in PACKAGES)])
 
 
 def build_framehook(venv: Path, force: bool) -> None:

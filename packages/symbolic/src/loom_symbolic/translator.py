@@ -390,3 +390,9 @@ class GeneratorTranslator(InliningTranslator):
             value, self.yielded = self.yielded, None
             return value
         return None
+
+
+# Value kinds only some programs reach (generators, super(), objects made while tracing, container
+# methods, environment reads) load with the translator, not in the middle of some later first compile.
+from .variables import container_methods, environ, generators, instances  # noqa: E402, F401
+from .variables import super as _super_variables  # noqa: E402, F401  (not bound as `super`)
