@@ -96,13 +96,22 @@ def test_direct_meta_matches_pytorch(opinfo, device):
 
 
 #: Calls OpInfo's samples do not make: Python-number operands (the ``.Scalar`` overloads), clamps with
-#: number bounds, and ``alias``.
+#: number bounds, ``alias``, and matrix products over transposed operands.
 EXTRA_CALLS = {
     "scalar_comparisons": lambda x: [x == 0.5, x != 0.5, x < 0.5, x <= 0.5, x > 0.5, x >= 0.5],
     "clamps": lambda x: [x.clamp(-0.5, 0.5), x.clamp(min=0.1), x.clamp(max=0.1), x.clamp_min(0), x.clamp_max(0)],
     "powers": lambda x: [x ** 2, x ** 0.5, x.pow(3)],
     "alias": lambda x: torch.ops.aten.alias(x),
+    "matrix_layouts": lambda x: _matrix_layouts(x),
 }
+
+
+def _matrix_layouts(x):
+    """Matrix products over transposed operands (``linear`` passes ``mm`` its weight transposed)."""
+    m = x.reshape(x.shape[0], -1)
+    b = x.reshape(x.shape[0], x.shape[1], -1)
+    return [m @ m.t(), m.t() @ m, torch.addmm(m.sum(1), m, m.t()), torch.nn.functional.linear(m, m, m.sum(1)),
+            torch.bmm(b, b.transpose(1, 2)), torch.bmm(b.transpose(1, 2), b)]
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -41,6 +41,13 @@ def _plain(tensor: Any, dtype: torch.dtype | None = None) -> bool:
             and (dtype is None or tensor.dtype == dtype))
 
 
+def _floating(tensor: Any, dtype: torch.dtype | None = None) -> bool:
+    """A floating tensor (of ``dtype``, when given), in any layout: matrix products allocate their
+    output contiguously whatever their operands' strides (``linear`` hands ``mm`` a transposed weight)."""
+    return (isinstance(tensor, torch.Tensor) and tensor.dtype in _FLOATING
+            and (dtype is None or tensor.dtype == dtype))
+
+
 def _number(value: Any) -> bool:
     return type(value) in _NUMBER  # bool and complex promote differently: not here
 
@@ -70,7 +77,7 @@ def _addmm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
     bias, left, right = args[:3]
     if len(args) > 3 or any(name not in ("beta", "alpha") or not _number(v) for name, v in kwargs.items()):
         return None
-    if not (_plain(left) and _plain(right, left.dtype) and _plain(bias, left.dtype)):
+    if not (_floating(left) and _floating(right, left.dtype) and _plain(bias, left.dtype)):
         return None
     if left.dim() != 2 or right.dim() != 2 or left.shape[1] != right.shape[0]:
         return None
@@ -82,7 +89,7 @@ def _addmm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
 
 def _mm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
     left, right = args
-    if kwargs or not (_plain(left) and _plain(right, left.dtype)):
+    if kwargs or not (_floating(left) and _floating(right, left.dtype)):
         return None
     if left.dim() != 2 or right.dim() != 2 or left.shape[1] != right.shape[0]:
         return None
@@ -91,7 +98,7 @@ def _mm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
 
 def _bmm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
     left, right = args
-    if kwargs or not (_plain(left) and _plain(right, left.dtype)):
+    if kwargs or not (_floating(left) and _floating(right, left.dtype)):
         return None
     if left.dim() != 3 or right.dim() != 3 or left.shape[0] != right.shape[0] or left.shape[2] != right.shape[1]:
         return None
