@@ -146,8 +146,8 @@ def closure_value(closure: Mapping[str, Any] | None, name: str) -> Any:
 class Source(Keyed):
     """How a value is reached from a frame. Subclasses are immutable, hashable and comparable."""
 
-    # Cached on first use: a guard set of a real model orders ~1000 guards by these.
-    __slots__ = ("_chain_fetch_cost", "_depth")
+    # Cached on first use: a guard set of a real model orders ~1000 guards by depth and fetch cost.
+    __slots__ = ("_chain_stats",)
     #: relative cost of reading this source once its base is read (used to order checks)
     fetch_cost: int = 1
 
@@ -156,27 +156,26 @@ class Source(Keyed):
         """The source this one is read from (None for a root)."""
         return None
 
+    def _stats(self) -> tuple[int, int]:
+        """(depth, summed fetch cost) of the chain from the frame to this source."""
+        try:
+            return self._chain_stats
+        except AttributeError:
+            base = self.base
+            depth, cost = (0, 0) if base is None else base._stats()
+            stats = (depth + 1, cost + self.fetch_cost)
+            object.__setattr__(self, "_chain_stats", stats)
+            return stats
+
     @property
     def depth(self) -> int:
         """Number of steps from the frame (a root is 1)."""
-        try:
-            return self._depth
-        except AttributeError:
-            base = self.base
-            depth = 1 if base is None else base.depth + 1
-            object.__setattr__(self, "_depth", depth)
-            return depth
+        return self._stats()[0]
 
     @property
     def chain_fetch_cost(self) -> int:
         """The summed ``fetch_cost`` of reading this source from the frame, root first."""
-        try:
-            return self._chain_fetch_cost
-        except AttributeError:
-            base = self.base
-            cost = self.fetch_cost + (0 if base is None else base.chain_fetch_cost)
-            object.__setattr__(self, "_chain_fetch_cost", cost)
-            return cost
+        return self._stats()[1]
 
     def chain(self) -> list[Source]:
         """This source's ancestors, root first, ending with itself."""
