@@ -115,35 +115,37 @@ class LoomFakeTensorMode(FakeTensorMode):
     def dispatch(
         self, func: Any, types: Sequence[type], args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
     ) -> object:
-        """One op on fake tensors: the direct meta path when :meth:`_direct_ok`, PyTorch's otherwise."""
+        """One op on fake tensors: the direct meta path when :meth:`_direct_device` allows, PyTorch's otherwise."""
         if func is _DEVICE_QUERY and _outside_kernel_fake(args):
             return args[0].fake_device  # asked by C++ after most view ops: PyTorch's handler answers the same
         kwargs = kwargs or {}
         if func in DIRECT_META_OPS and self.shape_env is None and not self.propagate_real_tensors:
             flat = pytree.tree_leaves((args, kwargs))
-            if self._direct_ok(flat) and self._dtype_ok(func, args):
+            device = self._direct_device(flat)
+            if device is not None and self._dtype_ok(func, args):
                 if self.check:
-                    return self._checked(func, types, args, kwargs, flat)
-                return self._direct(func, args, kwargs, flat)
+                    return self._checked(func, types, args, kwargs, flat, device)
+                return self._direct(func, args, kwargs, flat, device)
         return super().dispatch(func, types, args, kwargs)
 
-    def _direct_ok(self, flat: list[Any]) -> bool:
-        """Every tensor a non-empty strided fake of this mode, none a constant, all on one device; no SymInt."""
+    def _direct_device(self, flat: list[Any]) -> torch.device | None:
+        """The one device of the arguments when they can take the direct path (every tensor a non-empty
+        strided fake of this mode, none a constant, all on that device; no SymInt), else None."""
         device = None
         for leaf in flat:
             if isinstance(leaf, torch.Tensor):
                 if type(leaf) is not FakeTensor or leaf.fake_mode is not self or leaf.constant is not None:
-                    return False
+                    return None
                 # Zero-element tensors: PyTorch's Python references pick other (meaningless) strides.
                 if leaf.layout is not torch.strided or leaf.is_quantized or leaf.numel() == 0:
-                    return False
+                    return None
                 if device is None:
                     device = leaf.fake_device
                 elif leaf.fake_device != device:
-                    return False
+                    return None
             elif isinstance(leaf, (torch.SymInt, torch.SymFloat, torch.SymBool)):
-                return False
-        return device is not None
+                return None
+        return device
 
     def fake_input(self, value: torch.Tensor) -> FakeTensor:
         """The fake of a graph input, with static shapes.
@@ -172,13 +174,14 @@ class LoomFakeTensorMode(FakeTensorMode):
         dtypes = _DTYPES_FOR.get(func)
         return dtypes is None or getattr(args[0], "dtype", None) in dtypes
 
-    def _direct(self, func: Any, args: Sequence[object], kwargs: Mapping[str, object], flat: list[Any]) -> object:
+    def _direct(
+        self, func: Any, args: Sequence[object], kwargs: Mapping[str, object], flat: list[Any], device: torch.device
+    ) -> object:
         self.direct_calls += 1
         rule = RULES.get(func)
         outputs = rule(args, kwargs) if rule is not None else None
         if outputs is not None:
             self.rule_calls += 1
-            device = next(leaf.fake_device for leaf in flat if isinstance(leaf, FakeTensor))
             made = [FakeTensor(self, torch.empty(shape, dtype=dtype, device="meta"), device) for shape, dtype in outputs]
             return made[0] if len(made) == 1 else tuple(made)
         with in_kernel_invocation_manager(self):
@@ -186,7 +189,13 @@ class LoomFakeTensorMode(FakeTensorMode):
         return self.wrap_meta_outputs_with_default_device_logic(result, func, flat, device=kwargs.get("device"))
 
     def _checked(
-        self, func: Any, types: Sequence[type], args: Sequence[object], kwargs: Mapping[str, object], flat: list[Any]
+        self,
+        func: Any,
+        types: Sequence[type],
+        args: Sequence[object],
+        kwargs: Mapping[str, object],
+        flat: list[Any],
+        device: torch.device,
     ) -> object:
         """The direct result, after checking it against PyTorch's path: same metadata, same aliasing,
         same failure."""
@@ -194,12 +203,12 @@ class LoomFakeTensorMode(FakeTensorMode):
             expected = super().dispatch(func, types, args, kwargs)
         except Exception as exc:  # the direct path must fail too
             try:
-                self._direct(func, args, kwargs, flat)
+                self._direct(func, args, kwargs, flat, device)
             except Exception:
                 raise exc from None
             raise FakeMismatch(f"direct meta path for {func} succeeded where PyTorch's raised {exc!r}") from exc
         rule_calls = self.rule_calls
-        got = self._direct(func, args, kwargs, flat)
+        got = self._direct(func, args, kwargs, flat, device)
         mismatch = describe_mismatch(got, expected, flat)
         if mismatch:
             raise FakeMismatch(f"direct meta path for {func} differs from PyTorch's: {mismatch}")
@@ -247,7 +256,7 @@ def describe_mismatch(got: Any, expected: Any, inputs: list[Any]) -> str:
 
     A list, a tuple and a named tuple count as the same structure: the autograd layer above hands the
     caller the op's declared return type whichever of them the kernel built."""
-    got, expected = _tuple_if_list(got), _tuple_if_list(expected)
+    got, expected = _as_tuple(got), _as_tuple(expected)
     got_leaves, got_spec = pytree.tree_flatten(got)
     expected_leaves, expected_spec = pytree.tree_flatten(expected)
     if got_spec != expected_spec:
@@ -264,5 +273,6 @@ def describe_mismatch(got: Any, expected: Any, inputs: list[Any]) -> str:
     return ""
 
 
-def _tuple_if_list(value: Any) -> Any:
+def _as_tuple(value: Any) -> Any:
+    """A list, tuple or named tuple as a plain tuple; anything else unchanged."""
     return tuple(value) if isinstance(value, (list, tuple)) else value

@@ -35,17 +35,16 @@ def _contiguous(tensor: torch.Tensor) -> bool:
     return True
 
 
-def _plain(tensor: Any, dtype: torch.dtype | None = None) -> bool:
-    """A contiguous floating tensor (of ``dtype``, when given)."""
-    return (isinstance(tensor, torch.Tensor) and tensor.dtype in _FLOATING and _contiguous(tensor)
-            and (dtype is None or tensor.dtype == dtype))
-
-
 def _floating(tensor: Any, dtype: torch.dtype | None = None) -> bool:
     """A floating tensor (of ``dtype``, when given), in any layout: matrix products allocate their
     output contiguously whatever their operands' strides (``linear`` hands ``mm`` a transposed weight)."""
     return (isinstance(tensor, torch.Tensor) and tensor.dtype in _FLOATING
             and (dtype is None or tensor.dtype == dtype))
+
+
+def _plain(tensor: Any, dtype: torch.dtype | None = None) -> bool:
+    """A contiguous floating tensor (of ``dtype``, when given)."""
+    return _floating(tensor, dtype) and _contiguous(tensor)
 
 
 def _number(value: Any) -> bool:
@@ -106,12 +105,13 @@ def _bmm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
 
 
 def _layer_norm(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
-    """``native_layer_norm``: the output, and the mean and reciprocal deviation per normalised row.
-    Only float32/float64, where every device keeps the statistics in the input's dtype."""
+    """``native_layer_norm``: the output, and the mean and reciprocal deviation per normalised row, all
+    in the input's dtype. ``LoomFakeTensorMode`` sends this op only float32/float64 inputs
+    (``_DTYPES_FOR``), the dtypes for which every device keeps the statistics in the input's dtype."""
     if kwargs or len(args) != 5:
         return None
     tensor, normalized, weight, bias, eps = args
-    if not _plain(tensor) or tensor.dtype not in (torch.float32, torch.float64) or not _number(eps):
+    if not _plain(tensor) or not _number(eps):
         return None
     normalized = tuple(normalized)
     axis = tensor.dim() - len(normalized)

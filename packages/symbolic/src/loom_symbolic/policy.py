@@ -14,25 +14,48 @@ _skipped_codes: set[types.CodeType] = set()
 _allowed_functions: dict[int, Any] = {}
 
 
+class ModuleFamilies:
+    """A set of top-level module names, matched by a module name that is one of them or inside one
+    (``"os.path"`` is in ``os``). Answers are cached per module name: they are asked on every inlined
+    call and attribute read."""
+
+    def __init__(self, *names: str) -> None:
+        self.names = names
+        self._found: dict[str, str | None] = {}
+
+    def family_of(self, module: str) -> str | None:
+        """The name in the set that ``module`` belongs to, or None."""
+        try:
+            return self._found[module]
+        except KeyError:
+            found = next((name for name in self.names if module == name or module.startswith(name + ".")), None)
+            self._found[module] = found
+            return found
+
+
 #: Standard-library modules whose functions do I/O, locking or process-level work: calls into them
 #: are not traced but run as ordinary Python (a graph break at the call).
-OPAQUE_MODULES = ("logging", "threading", "warnings", "io", "os", "subprocess", "socket", "sys", "time",
-                  "random", "pdb", "traceback", "multiprocessing", "concurrent", "asyncio", "queue")
+OPAQUE_MODULES = ModuleFamilies(
+    "logging", "threading", "warnings", "io", "os", "subprocess", "socket", "sys", "time", "random", "pdb",
+    "traceback", "multiprocessing", "concurrent", "asyncio", "queue",
+)
+
+#: Libraries whose module attributes, function globals and classes are treated as fixed (not guarded
+#: per read).
+TRUSTED_MODULES = ModuleFamilies(
+    "torch", "math", "operator", "builtins", "functools", "itertools", "collections", "typing",
+    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy",
+)
 
 
 def opaque_module(fn: Any) -> str | None:
     """The opaque library module ``fn`` belongs to, if any."""
-    module = getattr(fn, "__module__", None) or ""
-    try:
-        return _opaque_by_module[module]
-    except KeyError:
-        found = next((name for name in OPAQUE_MODULES if module == name or module.startswith(name + ".")), None)
-        _opaque_by_module[module] = found
-        return found
+    return OPAQUE_MODULES.family_of(getattr(fn, "__module__", None) or "")
 
 
-#: Module name → its opaque library (or None): asked on every inlined call.
-_opaque_by_module: dict[str, str | None] = {}
+def trusted_module_name(name: str) -> bool:
+    """Whether module ``name`` belongs to :data:`TRUSTED_MODULES`."""
+    return TRUSTED_MODULES.family_of(name) is not None
 
 
 def skip_code(code: types.CodeType) -> None:

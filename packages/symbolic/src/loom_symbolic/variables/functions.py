@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Item
 
 from ..errors import Unsupported, UserError
-from ..policy import is_skipped, opaque_module
+from ..policy import is_skipped, opaque_module, trusted_module_name
 from .base import Variable
 from .containers import DictVariable, TupleVariable
 
@@ -194,8 +194,6 @@ _FUNCTION_ATTRIBUTES = frozenset(
 
 def _trusted_module(fn: types.FunctionType) -> bool:
     """Functions of torch and the standard library: their globals are taken as fixed (not guarded)."""
-    from .objects import trusted_module_name
-
     return trusted_module_name(fn.__module__ or "")
 
 

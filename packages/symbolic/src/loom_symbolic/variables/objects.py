@@ -8,32 +8,12 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Const, TypeOf
 
 from ..errors import Unsupported, missing_attribute
+from ..policy import trusted_module_name
 from .attributes import class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
-
-#: Modules whose attributes are treated as fixed (no guard per attribute read).
-TRUSTED_MODULE_PREFIXES = (
-    "torch", "math", "operator", "builtins", "functools", "itertools", "collections", "typing",
-    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy",
-)
-
-
-def trusted_module_name(name: str) -> bool:
-    """Whether module ``name`` is one of :data:`TRUSTED_MODULE_PREFIXES` or inside one (cached: asked on
-    every inlined call and attribute read)."""
-    try:
-        return _trusted_names[name]
-    except KeyError:
-        trusted = any(name == p or name.startswith(p + ".") for p in TRUSTED_MODULE_PREFIXES)
-        _trusted_names[name] = trusted
-        return trusted
-
-
-_trusted_names: dict[str, bool] = {}
-
 
 def _trusted(module: types.ModuleType) -> bool:
     return trusted_module_name(getattr(module, "__name__", ""))
