@@ -63,11 +63,7 @@ class DecodedCode:
 @lru_cache(maxsize=512)
 def decode(code: types.CodeType) -> DecodedCode:
     """Decode ``code`` once (cached: code objects are immutable)."""
-    raw = _decode_311(code) if _FAST else _decode_with_dis(code)
-    index_of_offset = {ins.offset: ins.index for ins in raw}
-    instructions = tuple(
-        ins if ins.target is None else ins._replace(target=index_of_offset.get(ins.target)) for ins in raw
-    )
+    raw, index_of_offset = _decode_311(code) if _FAST else _decode_with_dis(code)
     ranges = tuple(
         ExceptionRange(
             index_of_offset[e.start],
@@ -78,7 +74,7 @@ def decode(code: types.CodeType) -> DecodedCode:
         )
         for e in _exception_table(code)
     )
-    return DecodedCode(code, instructions, index_of_offset, ranges)
+    return DecodedCode(code, tuple(raw), index_of_offset, ranges)
 
 
 def _exception_table(code: types.CodeType) -> list:
@@ -86,11 +82,20 @@ def _exception_table(code: types.CodeType) -> list:
     return list(parse(code)) if parse is not None else []
 
 
-# Both raw decoders return instructions whose ``target`` is still a byte offset (None for non-jumps);
-# ``decode`` turns it into an index once every offset is known.
+# Both decoders return the instruction list and the offset → index map.
 
 
-def _decode_with_dis(code: types.CodeType) -> list[Instruction]:
+def _resolve_targets(decoded: list[Instruction], index_of_offset: dict[int, int], jumps: list[int]) -> None:
+    """Turn the byte-offset targets of the instructions at ``jumps`` into indexes, and mark their targets."""
+    for at in jumps:
+        ins = decoded[at]
+        target = index_of_offset.get(ins.target)
+        decoded[at] = ins._replace(target=target)
+        if target is not None and not decoded[target].is_jump_target:
+            decoded[target] = decoded[target]._replace(is_jump_target=True)
+
+
+def _decode_with_dis(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]]:
     """The reference decoder, on any CPython version."""
     jumps = set(dis.hasjrel) | set(dis.hasjabs)
     lineno = None
@@ -103,7 +108,9 @@ def _decode_with_dis(code: types.CodeType) -> list[Instruction]:
         if ins.opcode in dis.hasconst and argval is getattr(dis, "UNKNOWN", None):
             argval = code.co_consts[ins.arg]  # dis leaves KW_NAMES' tuple of names unresolved
         decoded.append(Instruction(i, ins.offset, ins.opname, ins.arg, argval, lineno, target, ins.is_jump_target))
-    return decoded
+    index_of_offset = {ins.offset: ins.index for ins in decoded}
+    _resolve_targets(decoded, index_of_offset, [ins.index for ins in decoded if ins.target is not None])
+    return decoded, index_of_offset
 
 
 # --- CPython 3.11 ------------------------------------------------------------------------------------
@@ -143,26 +150,33 @@ if _FAST:
     _INT_OVERFLOW = 2**31  # opargs are C ints: an EXTENDED_ARG prefix can wrap them negative
 
 
-def _decode_311(code: types.CodeType) -> list[Instruction]:
+def _decode_311(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]]:
     """3.11 bytecode straight from ``co_code`` (which 3.11 returns unspecialised), without :mod:`dis`."""
     raw = code.co_code
     ops = raw[0::2]
     opargs = raw[1::2]
-    positions = list(code.co_positions())
     names, consts, local_name = code.co_names, code.co_consts, code._varname_from_oparg
     kinds, caches_of, opnames = _KINDS, _CACHES, opcode.opname
+    new = tuple.__new__  # Instruction's own __new__ is a Python function: a frame per instruction
     decoded: list[Instruction] = []
-    labels: set[int] = set()
+    index_of_offset: dict[int, int] = {}
+    jumps: list[int] = []
+    # Line ranges in code-unit order; each instruction takes the line of the range holding its first
+    # unit, and one without a line keeps the previous instruction's.
+    lines = [(end // 2, line) for _, end, line in code.co_lines()]
+    line_at = 0
     lineno = None
     extended = 0
     unit = 0
     units = len(ops)
     while unit < units:
-        op = ops[unit]
-        offset = unit * 2
-        line = positions[unit][0]
+        while lines[line_at][0] <= unit:
+            line_at += 1
+        line = lines[line_at][1]
         if line is not None:
             lineno = line
+        op = ops[unit]
+        offset = unit * 2
         target = None
         if op >= _HAVE_ARGUMENT:
             arg = opargs[unit] | extended
@@ -194,12 +208,12 @@ def _decode_311(code: types.CodeType) -> list[Instruction]:
             else:  # _FORMAT
                 argval = (_FORMAT_CONVERTERS[arg & 0x3], bool(arg & 0x4))
             if target is not None:
-                labels.add(target)
+                jumps.append(len(decoded))
         else:
             arg = argval = None
             extended = 0
-        decoded.append(Instruction(len(decoded), offset, opnames[op], arg, argval, lineno, target, False))
+        index_of_offset[offset] = index = len(decoded)
+        decoded.append(new(Instruction, (index, offset, opnames[op], arg, argval, lineno, target, False)))
         unit += 1 + caches_of[op]
-    if labels:
-        decoded = [ins._replace(is_jump_target=True) if ins.offset in labels else ins for ins in decoded]
-    return decoded
+    _resolve_targets(decoded, index_of_offset, jumps)
+    return decoded, index_of_offset
