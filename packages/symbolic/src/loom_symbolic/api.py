@@ -9,12 +9,17 @@ import types
 from typing import Any
 
 from . import side_effects
+from ._late import LateModule
 from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
-from .shapes import DynamicSpec
+from .shapes import DynamicSpec, is_symbolic
 from .translation import CapturedGraph, GraphBreak, Translation
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_breaks = LateModule("loom_symbolic.breaks", globals(), "_breaks")
+_translator = LateModule("loom_symbolic.translator", globals(), "_translator")
 
 CO_OPTIMIZED = 0x01
 CO_NEWLOCALS = 0x02
@@ -48,10 +53,9 @@ def translate(
     refusal = _refusal(code)
     if refusal is not None:
         return Translation(code, refused=refusal)
-    from .translator import RootTranslator
 
     dynamic = DynamicSpec.for_arguments(dynamic, f_locals)
-    tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, dynamic=dynamic)
+    tx = _translator.RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, dynamic=dynamic)
     try:
         returned = tx.run()
         return _finish(tx, returned)
@@ -80,21 +84,18 @@ def _translate_with_break(
     Translation restarts from the frame's entry (rather than rolling back) so the graph, the side
     effects and the stack are exactly those of the instructions before the break.
     """
-    from .breaks import emit_break
-    from .translator import RootTranslator, StopBeforeBreak
-
     for _ in range(_MAX_BREAK_RETRIES):
-        tx = RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point, dynamic=dynamic)
+        tx = _translator.RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point, dynamic=dynamic)
         try:
             tx.run()
-        except StopBeforeBreak:
+        except _translator.StopBeforeBreak:
             pass
         except Unsupported as exc:
             return Translation(code, breaks=[GraphBreak(exc.reason)])
         else:
             return Translation(code, breaks=[GraphBreak(reason)])  # the second run did not reach the point
         try:
-            broken = emit_break(tx, tx.current)
+            broken = _breaks.emit_break(tx, tx.current)
             break
         except Unsupported as exc:
             earlier = getattr(exc, "retry_at", None)
@@ -206,8 +207,6 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
 
 def _has_symbols(value: Any) -> bool:
     import torch
-
-    from .shapes import is_symbolic
 
     if isinstance(value, torch.Tensor):
         return any(is_symbolic(d) for d in value.shape)

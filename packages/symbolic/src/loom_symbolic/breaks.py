@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from . import side_effects
+from ._late import LateModule
 from .codegen import PyCodegen
 from .errors import Unsupported
 from .resume import (
@@ -42,6 +43,9 @@ from .versions import current as version
 if TYPE_CHECKING:
     from .instructions import Instruction
     from .translator import RootTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
 
 
 @dataclass(frozen=True)
@@ -206,9 +210,7 @@ def _restore_grad_mode(tx: RootTranslator, cg: PyCodegen) -> None:
     """
     import torch
 
-    from .variables.ctx import WithExitVariable
-
-    exits = [v for v in tx.stack if isinstance(v, WithExitVariable)]
+    exits = [v for v in tx.stack if isinstance(v, _ctx.WithExitVariable)]
     mode = exits[0].restore if exits else tx.output.grad_enabled
     if mode != tx.output.initial_grad_enabled:
         cg.call_const(torch._C._set_grad_enabled, 1, lambda: cg.load_const(mode))

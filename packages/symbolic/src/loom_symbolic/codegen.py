@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr
 
+from ._late import LateModule
 from .errors import Unsupported
 from .versions import current as version
 
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from .variables.base import Variable
     from .variables.functions import NestedFunctionVariable
     from .variables.tensor import TensorVariable
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 _NO_ARG = object()
 #: The local the rewritten code keeps the graph's output tuple in.
@@ -177,14 +181,12 @@ class PyCodegen:
     def reconstruct(self, value: Variable) -> None:
         """Push ``value``; a mutable value or a tuple made in the trace is built once and reused, so
         names that held one object still do (``t is u``)."""
-        from .variables.containers import TupleVariable
-
         key = id(value)
         if key in self._temps:
             self.emit("LOAD_FAST", self._temps[key])
             return
         value.reconstruct(self)
-        if (value.mutable or isinstance(value, TupleVariable)) and value.source is None:
+        if (value.mutable or isinstance(value, _containers.TupleVariable)) and value.source is None:
             name = self.new_temp()
             self.emit("COPY", 1)
             self.emit("STORE_FAST", name)
@@ -222,13 +224,11 @@ class PyCodegen:
     def stage_contents(self, container: Variable) -> tuple[str, str]:
         """Stash a list, dict or set from outside the frame and the contents the trace ended with:
         a list of its items (a map for a dict), rebuilt before any mutation is replayed."""
-        from .variables.containers import DictVariable, ListVariable, SetVariable
-
-        if isinstance(container, SetVariable) and not container.frozen:
+        if isinstance(container, _containers.SetVariable) and not container.frozen:
             items = list(container.values.values())
-        elif isinstance(container, ListVariable):
+        elif isinstance(container, _containers.ListVariable):
             items = container.items
-        elif isinstance(container, DictVariable):
+        elif isinstance(container, _containers.DictVariable):
             target = self.stash(container)
             for key, item in container.items.items():
                 self.load_const(key)
@@ -249,10 +249,8 @@ class PyCodegen:
 
     def replace_contents(self, container: Variable, staged: tuple[str, ...]) -> None:
         """Give the real container the contents :meth:`stage_contents` rebuilt."""
-        from .variables.containers import ListVariable
-
         target, contents = staged
-        if isinstance(container, ListVariable):
+        if isinstance(container, _containers.ListVariable):
             self.load_temps((contents, target))
             self.load_const(slice(None, None))
             self.emit("STORE_SUBSCR")

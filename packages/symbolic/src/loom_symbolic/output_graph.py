@@ -17,6 +17,7 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
+from ._late import LateModule
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
@@ -29,6 +30,10 @@ from .variables.tensor import TensorVariable
 
 if TYPE_CHECKING:
     from .translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
@@ -117,10 +122,8 @@ class OutputGraph:
 
     def add_symint_input(self, value: int, source: Any) -> Variable:
         """A dynamic int argument: a SymInt graph input (its type is guarded, not its value)."""
-        from .variables.symbolic import SymbolicVariable
-
         node = self._new_placeholder(_placeholder_name(source))
-        variable = SymbolicVariable(node, self.shapes.symbolic_int(value, source))
+        variable = _symbolic.SymbolicVariable(node, self.shapes.symbolic_int(value, source))
         variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
         self.guards.add("type", source, value)
@@ -133,10 +136,8 @@ class OutputGraph:
             return ConstantVariable(int(size))
         cache = tensor.node.meta.setdefault("loom_sizes", {})
         if dim not in cache:
-            from .variables.symbolic import SymbolicVariable
-
             node = self.graph.call_method("size", (tensor.node, dim))
-            cache[dim] = SymbolicVariable(node, size)
+            cache[dim] = _symbolic.SymbolicVariable(node, size)
         return cache[dim]
 
     def _new_placeholder(self, name: str) -> fx.Node:
@@ -212,22 +213,16 @@ class OutputGraph:
         if isinstance(example, torch.Tensor):
             return TensorVariable(node, example)
         if is_symbolic(example):
-            from .variables.symbolic import SymbolicVariable
-
-            return SymbolicVariable(node, example)
+            return _symbolic.SymbolicVariable(node, example)
         if isinstance(example, (torch.SymInt, torch.SymFloat, torch.SymBool)):  # a symbol folded to a number
             example = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}[type(example)](example)
         if isinstance(example, torch.Size) or is_constant_value(example):
             if not mutating and not node.users:
                 self.graph.erase_node(node)
             if isinstance(example, torch.Size):
-                from .variables.containers import SizeVariable
-
-                return SizeVariable.of(example)
+                return _containers.SizeVariable.of(example)
             return ConstantVariable(example)
         if isinstance(example, (tuple, list)):
-            from .variables.containers import ListVariable, NamedTupleVariable, TupleVariable
-
             items: list[Variable] = []
             for i, item in enumerate(example):
                 if isinstance(item, torch.Tensor) or is_symbolic(item):
@@ -238,10 +233,10 @@ class OutputGraph:
                 else:
                     raise Unsupported(f"an op returning {type(item).__name__}", "the translator cannot model it")
             if isinstance(example, list):
-                return ListVariable(items)
+                return _containers.ListVariable(items)
             if hasattr(type(example), "_fields") or type(example).__module__ == "torch.return_types":
-                return NamedTupleVariable(items, type(example))
-            return TupleVariable(items)
+                return _containers.NamedTupleVariable(items, type(example))
+            return _containers.TupleVariable(items)
         raise Unsupported(f"an op returning {type(example).__name__}", "the translator cannot model it")
 
     def set_grad_enabled(self, tx: InstructionTranslator | None, enabled: bool) -> None:

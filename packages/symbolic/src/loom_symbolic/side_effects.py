@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .errors import Unsupported, missing_attribute
+
 if TYPE_CHECKING:
     from .codegen import PyCodegen
     from .variables.base import Variable
@@ -172,8 +174,6 @@ class SideEffects:
 
     def _check_dict_not_exposed(self, real: Any, what: str) -> None:
         if self._exposed_dicts.get(id(real)) is real:
-            from .errors import Unsupported
-
             raise Unsupported(f"{what} on a {type(real).__name__} whose __dict__ the trace read",
                               "the dict and the attributes would diverge", hint="it runs between graphs")
 
@@ -182,8 +182,6 @@ class SideEffects:
         attribute the trace deleted raises ``AttributeError`` as Python would."""
         stored = self.attr_overlay.get(id(real), {}).get(name)
         if stored is DELETED:
-            from .errors import missing_attribute
-
             raise missing_attribute(f"{type(real).__name__!r} object", name)
         return stored
 
@@ -206,8 +204,6 @@ class SideEffects:
         """Note that ``container`` (which came from outside the frame) changed; replayed once."""
         owner = getattr(container, "instance_dict_of", None)
         if owner is not None:
-            from .errors import Unsupported
-
             raise Unsupported(f"changing the __dict__ of a {type(owner).__name__}",
                               "its attributes would not see the change", hint="it runs between graphs")
         if id(container) not in self._mutated_containers:

@@ -14,6 +14,7 @@ from typing import Any
 
 from loom_guards import Builtin, Closure, Const, Global, Item, Local
 
+from ._late import LateModule
 from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
 from .opcodes import HANDLERS
@@ -22,6 +23,12 @@ from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
 from .variables.exceptions import ExceptionVariable, SymbolicException
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_side_effects = LateModule("loom_symbolic.side_effects", globals(), "_side_effects")
 
 #: How many instructions one translation may run (unrolled loops included) before giving up.
 MAX_INSTRUCTIONS = 500_000
@@ -144,9 +151,7 @@ class InstructionTranslator:
             return False
         del self.stack[entry.depth :]
         if entry.lasti:
-            from .variables.constant import ConstantVariable
-
-            self.push(ConstantVariable(self.current.offset))
+            self.push(_constant.ConstantVariable(self.current.offset))
         self.push(exc)
         self.ip = entry.target
         return True
@@ -209,21 +214,18 @@ class InstructionTranslator:
 
     def load_global(self, name: str) -> Variable:
         """A global (or builtin) read: overlay of stores made by the trace first, then the real one."""
-        from .side_effects import DELETED
-        from .variables.builder import wrap
-
         if self.f_globals is self.root().f_globals:
             overlay = self.output.side_effects.global_overlay.get(name)
-            if overlay is DELETED:
+            if overlay is _side_effects.DELETED:
                 raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
             if overlay is not None:
                 return overlay
         if name in self.f_globals:
-            return wrap(self, self.f_globals[name], self.globals_source(name))
+            return _builder.wrap(self, self.f_globals[name], self.globals_source(name))
         # A global (or builtin) defined later would be found first: the lookup relied on its absence.
         self.guard_absent(self.f_globals, name)
         if name in self.f_builtins:
-            return wrap(self, self.f_builtins[name], self.builtins_source(name))
+            return _builder.wrap(self, self.f_builtins[name], self.builtins_source(name))
         self.guard_absent(self.f_builtins, name)
         raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
 
@@ -299,10 +301,8 @@ class RootTranslator(InstructionTranslator):
 
     def realize_argument(self, name: str) -> Variable:
         """Wrap argument ``name`` on first use (unused arguments get no guards)."""
-        from .variables.builder import wrap
-
         value = self._unrealized.pop(name)
-        variable = wrap(self, value, Local(name))
+        variable = _builder.wrap(self, value, Local(name))
         self.symbolic_locals[name] = variable
         return variable
 
@@ -353,16 +353,13 @@ class InliningTranslator(InstructionTranslator):
         self.symbolic_locals.update(bound)
 
     def globals_are_fixed(self) -> bool:
-        from .variables.functions import TRUSTED_GLOBALS
-
-        return self._globals_base is TRUSTED_GLOBALS
+        return self._globals_base is _functions.TRUSTED_GLOBALS
 
     def globals_source(self, name: str) -> Any:
         if self.f_globals is self.root().f_globals:
             return Global(name)
-        from .variables.functions import TRUSTED_GLOBALS
 
-        if self._globals_base is TRUSTED_GLOBALS:
+        if self._globals_base is _functions.TRUSTED_GLOBALS:
             return None
         if self._globals_base is None:
             raise Unsupported(
@@ -381,10 +378,8 @@ class GeneratorTranslator(InliningTranslator):
         if self.return_value is not None:
             return None
         if self.suspended:
-            from .variables.constant import ConstantVariable
-
             self.suspended = False
-            self.push(ConstantVariable(None))  # the value of the yield expression (next() sends None)
+            self.push(_constant.ConstantVariable(None))  # the value of the yield expression (next() sends None)
         self.run()
         if self.suspended:
             value, self.yielded = self.yielded, None

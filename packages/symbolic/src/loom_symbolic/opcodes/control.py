@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from .._late import LateModule
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
 from ..variables.iterators import IteratorVariable, iterate
 from . import handler
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_translator = LateModule("loom_symbolic.translator", globals(), "_translator")
 
 
 @handler("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP")
@@ -81,15 +85,13 @@ def return_value(tx, ins) -> None:
 
 @handler("BEFORE_WITH")
 def before_with(tx, ins) -> None:
-    from ..translator import WithBlock
-
     manager = tx.pop()
     enter = getattr(manager, "enter", None)
     if enter is None:
         raise Unsupported(f"a with block over {manager.describe()}", "the translator cannot model this context manager")
     exit_callable, entered = enter(tx)
     handler_range = tx.decoded.handler_for(tx.ip)
-    tx.block_stack.append(WithBlock(manager, handler_range.target if handler_range else None))
+    tx.block_stack.append(_translator.WithBlock(manager, handler_range.target if handler_range else None))
     tx.push(exit_callable)
     tx.push(entered)
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from .._late import LateModule
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
 from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate
 from . import handler
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 @handler("RAISE_VARARGS")
@@ -62,7 +66,6 @@ def with_except_start(tx, ins) -> None:
     # Stack: [..., exit function, lasti, previous exception, exception]
     exc = tx.peek(1)
     exit_callable = tx.peek(4)
-    from ..variables.builder import wrap_constant_like
 
-    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
+    result = exit_callable.call(tx, [_builder.wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
     tx.push(result)

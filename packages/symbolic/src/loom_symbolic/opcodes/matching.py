@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import collections.abc
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from ..variables.builder import wrap_constant_like
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, TupleVariable
 from . import handler
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
 
 #: Builtins whose single positional sub-pattern matches the subject itself (``case int(n):``).
 _SELF_MATCHING = (bool, bytearray, bytes, dict, float, frozenset, int, list, set, str, tuple)
@@ -23,9 +27,7 @@ def _subject_type(tx, subject) -> type:
 
 @handler("GET_LEN")
 def get_len(tx, ins) -> None:
-    from ..variables.builtins import call_builtin
-
-    tx.push(call_builtin(tx, len, [tx.peek()], {}))
+    tx.push(_builtins.call_builtin(tx, len, [tx.peek()], {}))
 
 
 @handler("MATCH_MAPPING")
@@ -80,10 +82,9 @@ def match_class(tx, ins) -> None:
     else:
         values = []
     attributes += list(names)
-    from ..variables.builtins import call_builtin
 
     for name in attributes:
-        has = call_builtin(tx, hasattr, [subject, wrap_constant_like(name)], {})
+        has = _builtins.call_builtin(tx, hasattr, [subject, wrap_constant_like(name)], {})
         if not has.as_python_constant():
             tx.push(ConstantVariable(None))
             return

@@ -17,11 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const, TypeOf
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
 
 _MISSING = object()
 
@@ -69,8 +76,6 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
                  instance_dict: dict | None) -> ObjectView:
     """The view of a real object reached through ``source``."""
 
-    from .builder import wrap
-
     def instance(name: str) -> Any:
         if instance_dict is None:
             return _MISSING
@@ -79,7 +84,7 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
                 # The lookup goes on to the class; an instance attribute set later would shadow it.
                 tx.output.guards.add("absent_key", Attr(source, "__dict__"), name)
             return _MISSING
-        return wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
+        return _builder.wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
 
     type_source = TypeOf(source) if source is not None else None
     return ObjectView(receiver, type(value), type_source, instance, value, source)
@@ -87,22 +92,18 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
 
 def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``obj.name``, honouring a ``__getattribute__`` written in Python."""
-    from .constant import ConstantVariable
-
     if _is_c_class(view.cls) and view.real is not _MISSING:
         return _c_object_attribute(tx, view, name)
     if has_custom_getattribute(view.cls):
         hook = class_attribute(view.cls, "__getattribute__")
         if not isinstance(hook, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class customises __getattribute__ in C")
-        return _class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
+        return _class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, _constant.ConstantVariable(name)], {})
     return generic_getattr(tx, view, name)
 
 
 def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``object.__getattribute__(obj, name)``: Python's default lookup, without custom hooks."""
-    from .constant import ConstantVariable
-
     static = class_attribute(view.cls, name)
     is_data_descriptor = static is not _MISSING and (
         hasattr(type(static), "__set__") or hasattr(type(static), "__delete__")
@@ -120,7 +121,7 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     if fallback is not _MISSING and fallback is not _module_getattr():
         if not isinstance(fallback, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
-        return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
+        return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, _constant.ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
 
 
@@ -130,15 +131,13 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
     (True: done). False: the value goes to the instance (no descriptor, or a slot); other descriptors
     are not modelled."""
 
-    from .builder import wrap
-
     static = class_attribute(cls, name)
     if isinstance(static, property):
         if static.fset is None:
             raise UserError(f"setting {name!r}", f"property {name!r} of {cls.__name__!r} object has no setter",
                             exc_type=AttributeError)
         setter_source = Attr(Attr(type_source, name), "fset") if type_source is not None else None
-        wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
+        _builder.wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
         return True
     if hasattr(type(static), "__set__") and not isinstance(static, types.MemberDescriptorType):
         raise Unsupported(f"setting {name!r} on a {cls.__name__}", f"a {type(static).__name__} descriptor")
@@ -165,15 +164,13 @@ _HEAPTYPE = 1 << 9
 def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """An attribute of an instance of a C class: read for real (guarded); methods break when called."""
 
-    from .builder import wrap
-
     try:
         value = getattr(view.real, name)
     except AttributeError:
         if view.source is not None and isinstance(getattr(view.real, "__dict__", None), dict):
             tx.output.guards.add("absent_key", Attr(view.source, "__dict__"), name)  # set later: recompile
         raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
-    return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
+    return _builder.wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
 def _class_source(view: ObjectView, name: str) -> Any:
@@ -181,38 +178,31 @@ def _class_source(view: ObjectView, name: str) -> Any:
 
 
 def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
-    from .builder import wrap
-
-    return wrap(tx, fn, _class_source(view, name))
+    return _builder.wrap(tx, fn, _class_source(view, name))
 
 
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
-    from .builder import wrap
-    from .functions import BoundMethodVariable
-
     class_source = _class_source(view, name)
     if isinstance(static, types.FunctionType):
         # Wrapped with its class source, so the method is guarded by identity: a method replaced on
         # the class later fails the guard instead of running the traced one.
-        return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
+        return _functions.BoundMethodVariable(_builder.wrap(tx, static, class_source), view.receiver)
     if isinstance(static, property):
         if static.fget is None:
             raise missing_attribute(f"property {name!r}", "getter")
         getter_source = Attr(class_source, "fget") if class_source is not None else None
-        return wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
+        return _builder.wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
     if isinstance(static, staticmethod):
-        return wrap(tx, static.__func__, None if class_source is None else Attr(class_source, "__func__"))
+        return _builder.wrap(tx, static.__func__, None if class_source is None else Attr(class_source, "__func__"))
     if isinstance(static, classmethod):
-        cls_var = wrap(tx, view.cls, view.type_source)
+        cls_var = _builder.wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
-        return BoundMethodVariable(wrap(tx, static.__func__, func_source), cls_var)
+        return _functions.BoundMethodVariable(_builder.wrap(tx, static.__func__, func_source), cls_var)
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
         if name == "__class__":
-            return wrap(tx, view.cls, view.type_source)
+            return _builder.wrap(tx, view.cls, view.type_source)
         if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
-            from .instances import InstanceDictVariable
-
-            return InstanceDictVariable(view.receiver)
+            return _instances.InstanceDictVariable(view.receiver)
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
                               "slots and C-level attributes of new objects are not modelled")
@@ -221,7 +211,7 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
                               "its stores are replayed only after the graph", hint="it is read between graphs")
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        value = wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
+        value = _builder.wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
         if name == "__dict__":
             # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
             tx.output.side_effects.exposed_instance_dict(view.real, value)
@@ -230,13 +220,11 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         return _builtin_method(tx, view, name)
     if hasattr(type(static), "__get__"):
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
-    return wrap(tx, static, class_source)
+    return _builder.wrap(tx, static, class_source)
 
 
 def _builtin_method(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """A method of a builtin base class (dict.get on a dict subclass): the container models it."""
-    from .functions import MethodVariable
-
     if hasattr(view.receiver, "call_builtin_method"):
-        return MethodVariable(view.receiver, name, builtin=True)
+        return _functions.MethodVariable(view.receiver, name, builtin=True)
     raise Unsupported(f"method {name!r} of {view.cls.__name__}", "a C method of a Python object")

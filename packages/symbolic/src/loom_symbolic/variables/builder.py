@@ -16,6 +16,7 @@ import torch
 
 from loom_guards import Attr, Item, compared_by_identity
 
+from .._late import LateModule
 from ..errors import Unsupported
 from ..policy import allowed_in_graph
 from .base import Variable
@@ -45,6 +46,12 @@ from .torch import (
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
+_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
+_objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
+
 
 def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
     """The variable for real ``value`` reached through ``source`` (None: a value with no guard)."""
@@ -63,9 +70,8 @@ def wrap_frozen(value: Any) -> Variable:
     """A folded result: a constant if it is one, else an immutable library object."""
     if is_constant_value(value) or isinstance(value, (list, dict, tuple)):
         return wrap_constant_like(value)
-    from .constant import FrozenObjectVariable
 
-    return FrozenObjectVariable(value)
+    return _constant.FrozenObjectVariable(value)
 
 
 def _guards(tx: InstructionTranslator | None, source: Any):
@@ -190,9 +196,7 @@ def _wrap_module(tx, value, source):
 
 
 def _wrap_function(tx, value, source):
-    from .builtins import FOLDED_LIBRARY_FUNCTIONS
-
-    if value in FOLDED_LIBRARY_FUNCTIONS:
+    if value in _builtins.FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
@@ -215,9 +219,7 @@ def _wrap_builtin(tx, value, source):
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
         value.__self__, types.ModuleType
     ):
-        from .objects import OpaqueCallableVariable
-
-        return OpaqueCallableVariable(value, source)  # a method of a C object: calling it breaks the graph
+        return _objects.OpaqueCallableVariable(value, source)  # a method of a C object: calling it breaks the graph
     return _identity(BuiltinVariable)(tx, value, source)
 
 
@@ -230,12 +232,10 @@ def _wrap_class(tx, value, source):
 def _wrap_exception(tx, value, source):
     """An exception object from the frame (a resume function's handler receives one): its type is
     known (and guarded), its message is read at run time."""
-    from .exceptions import ExceptionVariable
-
     def make() -> Variable:
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
-        variable = ExceptionVariable(type(value), None)
+        variable = _exceptions.ExceptionVariable(type(value), None)
         variable.source = source
         return variable
 

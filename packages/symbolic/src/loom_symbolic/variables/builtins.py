@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from ..runtime import iter_at
 from . import operators as ops
@@ -37,6 +38,18 @@ from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
+_partial = LateModule("loom_symbolic.variables.partial", globals(), "_partial")
+_super_variables = LateModule("loom_symbolic.variables.super", globals(), "_super_variables")
+_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
@@ -89,9 +102,7 @@ def _is_builtin_type(value: Any) -> bool:
 def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call builtin ``fn``: its handler, else constant folding, else unsupported."""
     if isinstance(fn, type) and issubclass(fn, BaseException):
-        from .exceptions import make_exception
-
-        return make_exception(fn, args, kwargs)
+        return _exceptions.make_exception(fn, args, kwargs)
     handler = HANDLERS.get(fn)
     if handler is not None:
         result = handler(tx, args, kwargs)
@@ -107,20 +118,16 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
 
 
 def _is_symbolic(value: Variable) -> bool:
-    from .symbolic import SymbolicVariable
-
-    return isinstance(value, SymbolicVariable)
+    return isinstance(value, _symbolic.SymbolicVariable)
 
 
 def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    from .builder import wrap_constant_like
-
     try:
         result = fn(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
                         exc_type=type(exc)) from exc
-    return wrap_constant_like(result)
+    return _builder.wrap_constant_like(result)
 
 
 def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
@@ -168,9 +175,8 @@ def builtin_isinstance(tx, args, kwargs):
 def builtin_type(tx, args, kwargs):
     if len(args) != 1 or kwargs:
         raise Unsupported("type() with three arguments", "creating classes is not modelled")
-    from .builder import wrap_constant_like
 
-    return wrap_constant_like(_type_of(args[0]))
+    return _builder.wrap_constant_like(_type_of(args[0]))
 
 
 @builtin(callable)
@@ -180,9 +186,8 @@ def builtin_callable(tx, args, kwargs):
         return ConstantVariable(callable(value.value))
     if value.is_python_constant():
         return None
-    from .attributes import _MISSING, class_attribute
 
-    return ConstantVariable(class_attribute(value.python_type(), "__call__") is not _MISSING)
+    return ConstantVariable(_attributes.class_attribute(value.python_type(), "__call__") is not _attributes._MISSING)
 
 
 @builtin(getattr)
@@ -323,9 +328,7 @@ def builtin_dict(tx, args, kwargs):
         if isinstance(source, DictVariable):
             result.items.update(source.items)
         else:
-            from .container_methods import update_from_pairs
-
-            update_from_pairs(tx, result.items, source)
+            _container_methods.update_from_pairs(tx, result.items, source)
     result.items.update(kwargs)
     return result
 
@@ -399,35 +402,27 @@ def builtin_reversed(tx, args, kwargs):
 def builtin_sorted(tx, args, kwargs):
     items = _items(tx, args[0])
     result = ListVariable(items)
-    from .container_methods import list_sort
 
-    list_sort(tx, result, [], kwargs)
+    _container_methods.list_sort(tx, result, [], kwargs)
     return result
 
 
 @builtin(super)
 def builtin_super(tx, args, kwargs):
-    from .super import make_super
-
-    return make_super(tx, args)
+    return _super_variables.make_super(tx, args)
 
 
 @builtin(object.__getattribute__)
 def builtin_object_getattribute(tx, args, kwargs):
-    from .super import GenericGetattrVariable
-
-    return GenericGetattrVariable(args[0]).call(tx, args[1:], {})
+    return _super_variables.GenericGetattrVariable(args[0]).call(tx, args[1:], {})
 
 
 @builtin(inspect.signature)
 def builtin_signature(tx, args, kwargs):
     """``inspect.signature(fn)``: computed on the real function (functions are guarded by identity)."""
-    from .builder import wrap_frozen
-    from .functions import BoundMethodVariable, UserFunctionVariable
-
     target = args[0]
     options = {k: v.as_python_constant() for k, v in kwargs.items()}
-    if isinstance(target, BoundMethodVariable) and isinstance(target.function, UserFunctionVariable) and getattr(
+    if isinstance(target, _functions.BoundMethodVariable) and isinstance(target.function, _functions.UserFunctionVariable) and getattr(
         target.receiver, "wraps_real_object", False
     ):
         real = types.MethodType(target.function.value, target.receiver.value)
@@ -435,7 +430,7 @@ def builtin_signature(tx, args, kwargs):
         real = target.value
     else:
         raise Unsupported(f"inspect.signature of {target.describe()}", "not a function the translator can inspect")
-    return wrap_frozen(inspect.signature(real, **options))
+    return _builder.wrap_frozen(inspect.signature(real, **options))
 
 
 @builtin(iter_at)
@@ -507,32 +502,22 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
     if cls in HANDLERS or cls in PURE:
         return call_builtin(tx, cls, args, kwargs)
     if isinstance(cls, type) and issubclass(cls, BaseException):
-        from .exceptions import make_exception
-
-        return make_exception(cls, args, kwargs)
+        return _exceptions.make_exception(cls, args, kwargs)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-        from .builder import wrap_frozen
-
-        return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
+        return _builder.wrap_frozen(cls(*(a.as_python_constant() for a in args)))
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:
-        from .partial import make_partial
-
-        return make_partial(tx, args, kwargs)
+        return _partial.make_partial(tx, args, kwargs)
     if isinstance(cls, type) and cls.__module__ != "builtins":
-        from .instances import construct
-
-        return construct(tx, cls, cls_var.source, args, kwargs)
+        return _instances.construct(tx, cls, cls_var.source, args, kwargs)
     raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
                       hint="create it outside the compiled function and pass it in")
 
 
 def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    from .containers import NamedTupleVariable
-
     fields = cls._fields
     values: dict[str, Variable] = dict(zip(fields, args))
     if len(args) > len(fields):
@@ -547,10 +532,9 @@ def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable],
         if field not in values:
             if field not in defaults:
                 raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
-            from .builder import wrap_constant_like
 
-            values[field] = wrap_constant_like(defaults[field])
-    return NamedTupleVariable([values[f] for f in fields], cls)
+            values[field] = _builder.wrap_constant_like(defaults[field])
+    return _containers.NamedTupleVariable([values[f] for f in fields], cls)
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UserError
+from .._late import LateModule
+from ..errors import Unsupported, UserError
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 class CellBox:
@@ -56,9 +60,8 @@ class RealCellBox(CellBox):
                 value = self.cell.cell_contents
             except ValueError as exc:
                 raise UserError(f"free variable {self.name!r}", str(exc), exc_type=NameError) from exc
-            from .builder import wrap
 
-            self.contents = wrap(tx, value, self.source)
+            self.contents = _builder.wrap(tx, value, self.source)
             self._loaded = True
         return super().load(tx)
 
@@ -68,7 +71,6 @@ class RealCellBox(CellBox):
         self._store_effect(tx, value)
 
     def delete(self, tx: InstructionTranslator) -> None:
-        from ..errors import Unsupported
 
         raise Unsupported("deleting a closure variable of an outer function", "not modelled")
 

@@ -8,12 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 #: Immutable types whose values are folded while tracing and embedded in bytecode with LOAD_CONST.
 CONSTANT_TYPES: tuple[type, ...] = (
@@ -83,13 +90,9 @@ class ConstantVariable(Variable):
         if is_constant_value(value):
             return ConstantVariable(value)
         if isinstance(value, type):
-            from .builder import wrap_constant_like
-
-            return wrap_constant_like(value)
+            return _builder.wrap_constant_like(value)
         if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
-            from .functions import MethodVariable
-
-            return MethodVariable(self, name)
+            return _functions.MethodVariable(self, name)
         raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}", "not a foldable constant")
 
     def call_method(
@@ -98,15 +101,11 @@ class ConstantVariable(Variable):
         if not isinstance(self.value, _PURE_RECEIVERS):
             raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
         if isinstance(self.value, str) and name == "join" and len(args) == 1 and not args[0].is_python_constant():
-            from .containers import TupleVariable
-            from .iterators import iterate
-
-            args = [TupleVariable(iterate(tx, args[0]).unpack(tx))]  # str.join takes any iterable
+            args = [_containers.TupleVariable(_iterators.iterate(tx, args[0]).unpack(tx))]  # str.join takes any iterable
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name == "format":
                 raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")
             raise Unsupported(f"{type(self.value).__name__}.{name} with non-constant arguments", "not modelled")
-        from .builder import wrap_constant_like
 
         try:
             result = getattr(self.value, name)(
@@ -114,7 +113,7 @@ class ConstantVariable(Variable):
             )
         except Exception as exc:
             raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
-        return wrap_constant_like(result)
+        return _builder.wrap_constant_like(result)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         codegen.load_const(self.value)
@@ -153,24 +152,18 @@ class FrozenObjectVariable(ObjectConstantVariable):
     """
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .builder import wrap_frozen
-
         try:
             value = getattr(self.value, name)
         except AttributeError as exc:
             raise UserError(f"attribute {name!r}", str(exc), exc_type=AttributeError) from exc
-        return wrap_frozen(value)
+        return _builder.wrap_frozen(value)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .builder import wrap_frozen
-
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"{type(self.value).__name__}.{name} with values known only at run time", "not modelled")
         method = getattr(self.value, name)
-        return wrap_frozen(method(*(a.as_python_constant() for a in args),
+        return _builder.wrap_frozen(method(*(a.as_python_constant() for a in args),
                                   **{k: v.as_python_constant() for k, v in kwargs.items()}))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        from .builder import wrap_frozen
-
-        return [wrap_frozen(v) for v in self.value]
+        return [_builder.wrap_frozen(v) for v in self.value]

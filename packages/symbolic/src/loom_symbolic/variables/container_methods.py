@@ -11,6 +11,7 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
@@ -18,6 +19,11 @@ from .containers import DictVariable, ListVariable, SequenceVariable, SetVariabl
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
+_operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
 
 Method = Callable[["InstructionTranslator", Any, list[Variable], dict[str, Variable]], Variable]
 NONE = ConstantVariable(None)
@@ -44,9 +50,7 @@ def _constant(arg: Variable, what: str) -> Any:
 
 
 def _equal(tx: InstructionTranslator, a: Variable, b: Variable) -> bool:
-    from .operators import binary
-
-    return a is b or binary(tx, operator.eq, a, b).truth(tx)
+    return a is b or _operators.binary(tx, operator.eq, a, b).truth(tx)
 
 
 # -- tuple (and list) ------------------------------------------------------------------------------
@@ -81,9 +85,7 @@ def seq_getitem(tx, seq, args, kwargs):
 
 @sequence_method("__contains__")
 def seq_contains(tx, seq, args, kwargs):
-    from .operators import contains
-
-    return contains(tx, seq, args[0])
+    return _operators.contains(tx, seq, args[0])
 
 
 # -- list --------------------------------------------------------------------------------------------
@@ -100,10 +102,8 @@ def list_append(tx, lst, args, kwargs):
 
 @list_method("extend")
 def list_extend(tx, lst, args, kwargs):
-    from .iterators import each_item
-
     lst.mutated(tx)  # first: an iterable that raises leaves the items before the error in the list
-    for item in each_item(tx, args[0]):
+    for item in _iterators.each_item(tx, args[0]):
         lst.items.append(item)
     return NONE
 
@@ -272,10 +272,8 @@ def dict_update(tx, d, args, kwargs):
 def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
     """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
     is the program's ValueError, raised after the items before it were stored, as in Python."""
-    from .iterators import each_item, iterate
-
-    for number, pair in enumerate(each_item(tx, pairs)):
-        parts = iterate(tx, pair).unpack(tx)
+    for number, pair in enumerate(_iterators.each_item(tx, pairs)):
+        parts = _iterators.iterate(tx, pair).unpack(tx)
         if len(parts) != 2:
             raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
                             "2 is required", exc_type=ValueError)
@@ -321,10 +319,8 @@ def set_add(tx, s, args, kwargs):
 @set_method("update")
 @_set_mutator
 def set_update(tx, s, args, kwargs):
-    from .iterators import each_item
-
     for other in args:
-        for item in each_item(tx, other):
+        for item in _iterators.each_item(tx, other):
             s.add(item)
     return NONE
 
@@ -376,11 +372,9 @@ def set_contains(tx, s, args, kwargs):
 
 def _set_algebra(name: str) -> Method:
     def algebra(tx, s, args, kwargs):
-        from .builder import wrap_constant_like
-
         others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
         result = getattr(set(s.values), name)(*others)
-        return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
+        return _builder.wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
             [s.values.get(k) or key_variable(k) for k in result], frozen=s.frozen
         )
 
@@ -411,9 +405,7 @@ class DictViewVariable(Variable):
         return [TupleVariable([key_variable(k), v]) for k, v in items.items()]
 
     def iterate(self, tx: InstructionTranslator) -> Variable:
-        from .iterators import DictIterator
-
-        return DictIterator(self.target, self.kind)
+        return _iterators.DictIterator(self.target, self.kind)
 
     def call_method(self, tx, name, args, kwargs):
         if name == "__len__":

@@ -8,6 +8,7 @@ import torch
 
 from loom_guards import compared_by_identity
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
@@ -15,6 +16,13 @@ from .constant import ConstantVariable
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
 
 
 def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
@@ -42,12 +50,9 @@ class MethodTableMixin:
         return self.python_type().__module__ != "builtins" and self.python_type() is not torch.Size
 
     def object_view(self, tx: InstructionTranslator) -> Any:
-        from .attributes import view_of_real
-        from .instances import InstanceMixin
-
         if self.real is not None:
-            return view_of_real(tx, self, self.real, self.source, getattr(self.real, "__dict__", None))
-        return InstanceMixin.object_view(self, tx)
+            return _attributes.view_of_real(tx, self, self.real, self.source, getattr(self.real, "__dict__", None))
+        return _instances.InstanceMixin.object_view(self, tx)
 
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
@@ -60,27 +65,20 @@ class MethodTableMixin:
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
         """The builtin container's own method, ignoring Python overrides (what ``super()`` reaches)."""
-        from .container_methods import lookup
-
-        method = lookup(self, name)
+        method = _container_methods.lookup(self, name)
         if method is None:
             raise Unsupported(f"method {name!r} of {self.describe()}", "not modelled")
         return method(tx, self, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .container_methods import lookup
-        from .functions import MethodVariable
-
         if self.is_subclass_instance():
-            from .attributes import resolve
-
-            return resolve(tx, self.object_view(tx), name)
-        if lookup(self, name) is None:
+            return _attributes.resolve(tx, self.object_view(tx), name)
+        if _container_methods.lookup(self, name) is None:
             if not hasattr(self.python_type(), name):
                 raise UserError(f"attribute {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",
                                 exc_type=AttributeError)
             raise Unsupported(f"attribute {name!r} of {self.describe()}", "not modelled")
-        return MethodVariable(self, name)
+        return _functions.MethodVariable(self, name)
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if not self.is_subclass_instance():
@@ -88,26 +86,21 @@ class MethodTableMixin:
                             exc_type=AttributeError)
         if self.real is not None:
             raise Unsupported(f"setting {name!r} on a {self.python_type().__name__} from outside", "not modelled")
-        from .instances import InstanceMixin
 
-        InstanceMixin.store_attr(self, tx, name, value)
+        _instances.InstanceMixin.store_attr(self, tx, name, value)
 
     def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        from .instances import InstanceMixin
-
-        InstanceMixin.generic_setattr(self, tx, name, value)
+        _instances.InstanceMixin.generic_setattr(self, tx, name, value)
 
     def reconstruct_new_instance(self, codegen: PyCodegen, fill: Any) -> None:
         """Rebuild a subclass instance made while tracing: ``cls.__new__(cls)``, then ``fill`` restores
         its items through the builtin base's own methods, then its attributes."""
-        from .instances import InstanceMixin, builtin_base
-
         cls = self.python_type()
         codegen.load_callable(cls.__new__)
         codegen.load_const(cls)
         codegen.call(1)
-        fill(builtin_base(cls))
-        InstanceMixin.reconstruct_attributes(self, codegen)
+        fill(_instances.builtin_base(cls))
+        _instances.InstanceMixin.reconstruct_attributes(self, codegen)
 
 
 class SequenceVariable(MethodTableMixin, Variable):
@@ -217,9 +210,8 @@ class NamedTupleVariable(TupleVariable):
         static = getattr(self.cls, name, None)
         if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
             # A plain class constant; properties and other descriptors are looked up below.
-            from .builder import wrap_constant_like
 
-            return wrap_constant_like(getattr(self.cls, name))
+            return _builder.wrap_constant_like(getattr(self.cls, name))
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
@@ -260,9 +252,7 @@ class SizeVariable(TupleVariable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "numel":
-            from .functions import MethodVariable
-
-            return MethodVariable(self, name)
+            return _functions.MethodVariable(self, name)
         return super().var_getattr(tx, name)
 
     def call_method(
@@ -525,7 +515,5 @@ class SliceVariable(Variable):
 
 def key_variable(key: Any) -> Variable:
     """The variable for a dict key (keys are constants or identity-hashed objects)."""
-    from .builder import wrap_constant_like
-
-    return wrap_constant_like(key)
+    return _builder.wrap_constant_like(key)
 

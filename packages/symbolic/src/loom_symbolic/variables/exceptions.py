@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._late import LateModule
 from ..errors import Reason, Unsupported
 from .base import Variable
 from .constant import ConstantVariable
@@ -19,6 +20,10 @@ from .containers import TupleVariable
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 class ExceptionVariable(Variable):
@@ -46,9 +51,7 @@ class ExceptionVariable(Variable):
         if name == "args" and self.args is not None:
             return TupleVariable(list(self.args))
         if name == "__class__":
-            from .builder import wrap_constant_like
-
-            return wrap_constant_like(self.cls)
+            return _builder.wrap_constant_like(self.cls)
         if name == "__cause__":
             return self.cause or ConstantVariable(None)
         raise Unsupported(f"attribute {name!r} of a {self.cls.__name__} raised while tracing",
@@ -99,13 +102,11 @@ def instantiate(tx: InstructionTranslator, value: Variable) -> ExceptionVariable
 
 def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args)`` for an exception class whose construction has no Python code of its own."""
-    from .attributes import class_attribute
-
     if kwargs:
         raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
     if cls.__module__ != "builtins" and (
-        class_attribute(cls, "__init__") is not BaseException.__init__
-        or class_attribute(cls, "__new__") is not BaseException.__new__
+        _attributes.class_attribute(cls, "__init__") is not BaseException.__init__
+        or _attributes.class_attribute(cls, "__new__") is not BaseException.__new__
     ):
         raise Unsupported(f"creating a {cls.__name__}", "its class customises construction")
     return ExceptionVariable(cls, list(args))

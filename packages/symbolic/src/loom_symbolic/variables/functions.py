@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Item
 
-from ..errors import Unsupported, UserError
+from .._late import LateModule
+from ..errors import Unsupported, UserError, missing_attribute
 from ..policy import is_skipped, opaque_module, trusted_module_name
 from .base import Variable
 from .containers import DictVariable, TupleVariable
@@ -16,6 +17,14 @@ if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
     from .cells import CellBox
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_cells = LateModule("loom_symbolic.variables.cells", globals(), "_cells")
+_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_environ = LateModule("loom_symbolic.variables.environ", globals(), "_environ")
+_generators = LateModule("loom_symbolic.variables.generators", globals(), "_generators")
+_translator = LateModule("loom_symbolic.translator", globals(), "_translator")
 
 #: ``globals_base`` for functions of trusted libraries: their globals are read without guards.
 TRUSTED_GLOBALS = "trusted"
@@ -91,8 +100,6 @@ def inline_call(
     globals_base: Any,
 ) -> Variable:
     """Run ``code`` in place with the given arguments; its tensor work lands in the caller's graph."""
-    from ..translator import InliningTranslator
-
     if is_skipped(code):
         raise Unsupported(
             f"call to {code.co_qualname}",
@@ -101,12 +108,9 @@ def inline_call(
         )
     bound = bind_arguments(code, defaults, kwdefaults, args, kwargs)
     if code.co_flags & CO_GENERATOR:
-        from ..translator import GeneratorTranslator
-        from .generators import GeneratorVariable
-
-        generator = GeneratorTranslator(tx, code, f_globals, bound, closure, globals_base)
-        return GeneratorVariable(generator, tx.root().break_point())
-    child = InliningTranslator(tx, code, f_globals, bound, closure, globals_base)
+        generator = _translator.GeneratorTranslator(tx, code, f_globals, bound, closure, globals_base)
+        return _generators.GeneratorVariable(generator, tx.root().break_point())
+    child = _translator.InliningTranslator(tx, code, f_globals, bound, closure, globals_base)
     return child.run()
 
 
@@ -126,14 +130,10 @@ class UserFunctionVariable(Variable):
         return self.value
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .builder import wrap
-        from .cells import real_cell_box
-        from .environ import environment_read
-
         fn = self.value
         library = opaque_module(fn)
         if library is not None:
-            read = environment_read(fn, args)
+            read = _environ.environment_read(fn, args)
             if read is not None:
                 return read(tx, args, kwargs)
             raise Unsupported(f"call to {library}.{fn.__qualname__}", f"{library} does I/O or keeps process state",
@@ -145,33 +145,29 @@ class UserFunctionVariable(Variable):
         if src is not None and not trusted:
             tx.output.guards.add("identity", Attr(src, "__code__"), fn.__code__)  # inlined: fn.__code__ = ... recompiles
         defaults = [
-            wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
+            _builder.wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
             for i, v in enumerate(fn.__defaults__ or ())
         ]
         kwdefaults = {
-            k: wrap(tx, v, Item(Attr(src, "__kwdefaults__"), k) if src is not None else None)
+            k: _builder.wrap(tx, v, Item(Attr(src, "__kwdefaults__"), k) if src is not None else None)
             for k, v in (fn.__kwdefaults__ or {}).items()
         }
         closure = []
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             # torch's and the standard library's closures are taken as fixed, like their globals.
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
-            closure.append(real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell)))
+            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell)))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         return inline_call(tx, fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .builder import wrap
-
         if name in _FUNCTION_ATTRIBUTES or name in getattr(self.value, "__dict__", {}):
             try:
                 value = getattr(self.value, name)
             except AttributeError:
-                from ..errors import missing_attribute
 
                 raise missing_attribute("'function' object", name) from None
-            return wrap(tx, value, Attr(self.source, name) if self.source is not None else None)
-        from ..errors import missing_attribute
+            return _builder.wrap(tx, value, Attr(self.source, name) if self.source is not None else None)
 
         raise missing_attribute("'function' object", name)
 
@@ -199,9 +195,7 @@ def _trusted_module(fn: types.FunctionType) -> bool:
 
 def _store_real_cell(cell: Any) -> Any:
     def record(tx: InstructionTranslator, value: Variable) -> None:
-        from .constant import ObjectConstantVariable
-
-        tx.output.side_effects.store_attr(ObjectConstantVariable(cell), cell, "cell_contents", value)
+        tx.output.side_effects.store_attr(_constant.ObjectConstantVariable(cell), cell, "cell_contents", value)
 
     return record
 
@@ -237,12 +231,10 @@ class NestedFunctionVariable(Variable):
                            kwargs, self.globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .constant import ConstantVariable
-
         if name == "__name__":
-            return ConstantVariable(self.code.co_name)
+            return _constant.ConstantVariable(self.code.co_name)
         if name == "__qualname__":
-            return ConstantVariable(self.qualname)
+            return _constant.ConstantVariable(self.qualname)
         raise Unsupported(f"attribute {name!r} of a function made while tracing", "not modelled")
 
     def reconstruct(self, codegen: PyCodegen) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
 from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
 from .base import Variable
@@ -23,6 +24,12 @@ from .containers import DictVariable
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
+_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 #: Builtin bases an instance made while tracing may have, and how its builtin part is modelled.
 _CONTAINER_BASES = (collections.OrderedDict, dict, list)
@@ -55,9 +62,7 @@ class InstanceMixin:
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         hook = class_attribute(self.cls, "__setattr__")
         if isinstance(hook, types.FunctionType):
-            from .builder import wrap
-
-            wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
+            _builder.wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
             return
         self.generic_setattr(tx, name, value)
 
@@ -113,9 +118,8 @@ class NewObjectVariable(InstanceMixin, Variable):
             special = class_attribute(self.cls, name)
             if not isinstance(special, types.FunctionType):
                 raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
-            from .builder import wrap
 
-            return wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
+            return _builder.wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -129,19 +133,15 @@ class NewObjectVariable(InstanceMixin, Variable):
 
     def iterate(self, tx: InstructionTranslator) -> Variable:
         """``iter(obj)``: the class's ``__iter__``, inlined."""
-        from .iterators import iterate_user_object
-
-        return iterate_user_object(tx, self, self.cls)
+        return _iterators.iterate_user_object(tx, self, self.cls)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return self.iterate(tx).unpack(tx)
 
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
-        from .ctx import UserExitVariable
-
         exit_method = self.var_getattr(tx, "__exit__")
         entered = self.call_method(tx, "__enter__", [], {})
-        return UserExitVariable(exit_method), entered
+        return _ctx.UserExitVariable(exit_method), entered
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         codegen.load_callable(object.__new__)
@@ -157,8 +157,6 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
 
-    from .builder import wrap
-
     if class_attribute(type(cls), "__call__") is not type.__call__:
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
@@ -168,19 +166,15 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     if base is object:
         instance: Variable = NewObjectVariable(cls, cls_source)
     elif base in (dict, collections.OrderedDict):
-        from .containers import DictVariable
-
-        instance = DictVariable({}, cls=cls, cls_source=cls_source, new=True)
+        instance = _containers.DictVariable({}, cls=cls, cls_source=cls_source, new=True)
     elif base is list:
-        from .containers import ListVariable
-
-        instance = ListVariable([], cls=cls, cls_source=cls_source, new=True)
+        instance = _containers.ListVariable([], cls=cls, cls_source=cls_source, new=True)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     init = class_attribute(cls, "__init__")
     if isinstance(init, types.FunctionType):
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
-        result = wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
+        result = _builder.wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
@@ -12,6 +13,11 @@ from .containers import DictVariable, ListVariable, SequenceVariable, SetVariabl
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
+_runtime = LateModule("loom_symbolic.runtime", globals(), "_runtime")
 
 
 class IteratorVariable(Variable):
@@ -203,14 +209,12 @@ class ZipIterator(IteratorVariable):
 
     def live_position(self) -> tuple[Callable[..., None], int] | None:
         """Live iterables taken to one index are zipped live (:class:`~loom_symbolic.runtime.LiveZip`)."""
-        from ..runtime import LiveZip
-
         positions = [inner.live_position() for inner in self.inners]
         if self.strict or None in positions or len({index for _, index in positions}) != 1:
             return None
 
         def push(codegen) -> None:
-            codegen.load_callable(LiveZip)
+            codegen.load_callable(_runtime.LiveZip)
             for push_inner, _ in positions:
                 push_inner(codegen)
             codegen.call(len(positions))
@@ -223,7 +227,6 @@ class ZipIterator(IteratorVariable):
             item = inner.next_item(tx)
             if item is None:
                 if self.strict and (items or any(i.next_item(tx) is not None for i in self.inners[1:])):
-                    from ..errors import UserError
 
                     raise UserError("zip(strict=True)", "arguments have different lengths", exc_type=ValueError)
                 return None
@@ -249,15 +252,13 @@ class EnumerateIterator(IteratorVariable):
 
     def live_position(self) -> tuple[Callable[..., None], int] | None:
         """A live iterable is enumerated live (:class:`~loom_symbolic.runtime.LiveEnumerate`)."""
-        from ..runtime import LiveEnumerate
-
         inner = self.inner.live_position()
         if inner is None:
             return None
         push_inner, index = inner
 
         def push(codegen) -> None:
-            codegen.load_callable(LiveEnumerate)
+            codegen.load_callable(_runtime.LiveEnumerate)
             push_inner(codegen)
             codegen.load_const(self.count - index)  # the count of the iterable's first item
             codegen.call(2)
@@ -340,9 +341,7 @@ def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variabl
 
 def _overrides_iter(cls: type) -> bool:
     """Whether a dict or set subclass defines its own ``__iter__``."""
-    from .attributes import class_attribute
-
-    return class_attribute(cls, "__iter__") not in (dict.__iter__, set.__iter__, frozenset.__iter__)
+    return _attributes.class_attribute(cls, "__iter__") not in (dict.__iter__, set.__iter__, frozenset.__iter__)
 
 
 class UserIterator(IteratorVariable):
@@ -355,11 +354,9 @@ class UserIterator(IteratorVariable):
         return self.obj.python_type()
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        from .exceptions import SymbolicException
-
         try:
             return self.obj.call_method(tx, "__next__", [], {})
-        except SymbolicException as raised:
+        except _exceptions.SymbolicException as raised:
             if issubclass(raised.exc.cls, StopIteration):
                 return None
             raise
@@ -369,13 +366,11 @@ def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> 
     """``iter(obj)`` for an instance of a class with ``__iter__`` written in Python."""
     import types
 
-    from .attributes import class_attribute
-
-    if not isinstance(class_attribute(cls, "__iter__"), types.FunctionType):
+    if not isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType):
         raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):
         return result
-    if result is obj or isinstance(class_attribute(result.python_type(), "__next__"), types.FunctionType):
+    if result is obj or isinstance(_attributes.class_attribute(result.python_type(), "__next__"), types.FunctionType):
         return UserIterator(result)
     return iterate(tx, result)

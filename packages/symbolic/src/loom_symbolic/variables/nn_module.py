@@ -8,6 +8,7 @@ import torch
 
 from loom_guards import Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
@@ -16,6 +17,12 @@ from .iterators import SnapshotIterator
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_tensor = LateModule("loom_symbolic.variables.tensor", globals(), "_tensor")
 
 _HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
 _GLOBAL_HOOK_DICTS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
@@ -77,20 +84,16 @@ class NNModuleVariable(Variable):
         return members
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .builder import wrap
-
         stored = tx.output.side_effects.stored_attribute(self.value, name)
         if stored is not None:
             return stored
         if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
-            from .functions import MethodVariable
-
-            return MethodVariable(self, name)
+            return _functions.MethodVariable(self, name)
         state = self.value.__dict__
         for table in ("_parameters", "_buffers", "_modules"):
             members = state.get(table)
             if members is not None and name in members:
-                return wrap(tx, members[name], self._child_source(table, name))
+                return _builder.wrap(tx, members[name], self._child_source(table, name))
         if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
             self._guard_absent_from_tables(tx, name)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, state), name)
@@ -112,9 +115,7 @@ class NNModuleVariable(Variable):
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
         if isinstance(class_attribute(type(self.value), name), property):
 
-            from .tensor import TensorVariable
-
-            if isinstance(value, (TensorVariable, NNModuleVariable)):
+            if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
                 raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}",
                                   "a property, which Module.__setattr__ bypasses for parameters and submodules")
             if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
@@ -143,9 +144,7 @@ class NNModuleVariable(Variable):
         return list(self.table(tx, "_modules"))
 
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
-        from .builder import wrap
-
-        return wrap(tx, self.value._modules[key], self._child_source("_modules", key))
+        return _builder.wrap(tx, self.value._modules[key], self._child_source("_modules", key))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if isinstance(self.value, torch.nn.ModuleDict):
@@ -216,9 +215,6 @@ class _ModuleSliceVariable(Variable):
 
 def _iter_of(kind: str):
     def method(module_var: NNModuleVariable, tx: InstructionTranslator) -> Variable:
-        from .builder import wrap
-        from .containers import TupleVariable
-
         items: list[Variable] = []
         seen: set[int] = set()  # torch yields a member shared by several modules once (remove_duplicate)
         # Which members are the same object decides what is yielded: the aliasing guards must hold.
@@ -229,21 +225,21 @@ def _iter_of(kind: str):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
                 table = "_parameters" if "parameters" in kind else "_buffers"
                 for name, value in owner.table(tx, table).items():
-                    var = wrap(tx, value, owner._child_source(table, name))
+                    var = _builder.wrap(tx, value, owner._child_source(table, name))
                     if value is None or id(value) in seen:
                         continue  # skipped as torch does (None: guarded to stay None)
                     seen.add(id(value))
-                    items.append(TupleVariable([ConstantVariable(prefix_path + name), var]) if kind.startswith("named") else var)
+                    items.append(_containers.TupleVariable([ConstantVariable(prefix_path + name), var]) if kind.startswith("named") else var)
             elif kind in ("modules", "named_modules"):
                 path = prefix_path[:-1]
-                items.append(TupleVariable([ConstantVariable(path), owner]) if kind == "named_modules" else owner)
+                items.append(_containers.TupleVariable([ConstantVariable(path), owner]) if kind == "named_modules" else owner)
         if kind in ("children", "named_children"):
             for key in module_var.table(tx, "_modules"):
                 child = module_var._child(tx, key)
                 if not isinstance(child, NNModuleVariable) or id(child.value) in seen:
                     continue
                 seen.add(id(child.value))
-                items.append(TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
+                items.append(_containers.TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
         return SnapshotIterator(items)
 
     return method

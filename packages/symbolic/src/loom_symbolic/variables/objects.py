@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const, TypeOf
 
+from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
 from ..policy import trusted_module_name
 from .attributes import class_attribute, resolve, store_through_descriptor, view_of_real
@@ -14,6 +15,14 @@ from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
+_ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 def _trusted(module: types.ModuleType) -> bool:
     return trusted_module_name(getattr(module, "__name__", ""))
@@ -34,9 +43,7 @@ class UserObjectVariable(RealValueVariable):
         if stored is not None:
             return stored
         if name == "__class__":
-            from .builder import wrap
-
-            return wrap(tx, type(self.value), None)
+            return _builder.wrap(tx, type(self.value), None)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None)), name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
@@ -83,47 +90,38 @@ class UserObjectVariable(RealValueVariable):
 
     def iterate(self, tx: InstructionTranslator) -> Variable:
         """``iter(obj)``: the class's ``__iter__``, inlined."""
-        from .iterators import iterate_user_object
-
-        return iterate_user_object(tx, self, type(self.value))
+        return _iterators.iterate_user_object(tx, self, type(self.value))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return self.iterate(tx).unpack(tx)
 
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
         """``with obj:``: inline ``__enter__``; ``__exit__`` runs on the normal exit path."""
-        from .ctx import enter_user_context
-
-        return enter_user_context(tx, self)
+        return _ctx.enter_user_context(tx, self)
 
     def describe(self) -> str:
         return f"{type(self.value).__name__} object"
 
 
 def _missing() -> Any:
-    from .attributes import _MISSING
-
-    return _MISSING
+    return _attributes._MISSING
 
 
 class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .builder import wrap
-
         static = class_attribute(self.value, name)
         if static is _missing():
             if name in ("__name__", "__qualname__", "__module__"):
-                return wrap(tx, getattr(self.value, name), None)
+                return _builder.wrap(tx, getattr(self.value, name), None)
             if class_attribute(type(self.value), name) is not _missing():
                 raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
             if not _trusted_class(self.value):
                 # Set on the class (or its metaclass) later, it would be found: guard its absence.
-                from .attributes import _guard_absent_from_classes
 
-                _guard_absent_from_classes(tx, self.value, name)
-                _guard_absent_from_classes(tx, type(self.value), name)
+                _attributes._guard_absent_from_classes(tx, self.value, name)
+                _attributes._guard_absent_from_classes(tx, type(self.value), name)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
         owner = self.source
         if owner is None and not _trusted_class(self.value):
@@ -132,20 +130,16 @@ class ClassVariable(RealValueVariable):
             owner = Const(self.value)
         source = Attr(owner, name) if owner is not None else None
         if isinstance(static, staticmethod):
-            return wrap(tx, static.__func__, source)
+            return _builder.wrap(tx, static.__func__, source)
         if isinstance(static, classmethod):
-            from .functions import BoundMethodVariable, UserFunctionVariable
-
             func_source = Attr(source, "__func__") if source is not None else None
-            return BoundMethodVariable(UserFunctionVariable(static.__func__, func_source), self)
+            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
-            return wrap(tx, getattr(self.value, name), None)
-        return wrap(tx, getattr(self.value, name), source)
+            return _builder.wrap(tx, getattr(self.value, name), None)
+        return _builder.wrap(tx, getattr(self.value, name), source)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .builtins import call_class
-
-        return call_class(tx, self, args, kwargs)
+        return _builtins.call_class(tx, self, args, kwargs)
 
     def describe(self) -> str:
         return f"class {self.value.__qualname__}"
@@ -155,8 +149,6 @@ class PythonModuleVariable(RealValueVariable):
     """A module (``torch``, ``math``, or one of the user's): attribute reads wrap its members."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .builder import wrap
-
         try:
             member = getattr(self.value, name)
         except AttributeError:
@@ -165,11 +157,11 @@ class PythonModuleVariable(RealValueVariable):
                 tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
-            return wrap(tx, member, None)
+            return _builder.wrap(tx, member, None)
         if self.source is None:
             raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",
                               "the module was not reached from the frame, so its members cannot be guarded")
-        return wrap(tx, member, Attr(self.source, name))
+        return _builder.wrap(tx, member, Attr(self.source, name))
 
     def describe(self) -> str:
         return f"module {self.value.__name__}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
+from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
@@ -17,6 +18,13 @@ from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 #: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
 INPLACE = {
@@ -30,21 +38,17 @@ INPLACE = {
 
 def is_tensor(value: Variable) -> bool:
     """Whether ``value`` is a graph value (a tensor, or a symbolic int/float/bool under dynamic shapes)."""
-    from .symbolic import SymbolicVariable
-
-    return isinstance(value, (TensorVariable, SymbolicVariable))
+    return isinstance(value, (TensorVariable, _symbolic.SymbolicVariable))
 
 
 def fold(op: Any, *args: Variable) -> Variable:
     """Apply ``op`` to constant arguments now; an exception is the program's own error."""
-    from .builder import wrap_constant_like
-
     values = [a.as_python_constant() for a in args]
     try:
         result = op(*values)
     except Exception as exc:
         raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
-    return wrap_constant_like(result)
+    return _builder.wrap_constant_like(result)
 
 
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
@@ -115,9 +119,7 @@ _SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", op
 
 def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     if op is operator.iadd and isinstance(left, ListVariable):
-        from .container_methods import list_extend
-
-        list_extend(tx, left, [right], {})
+        _container_methods.list_extend(tx, left, [right], {})
         return left
     if op is operator.imul and isinstance(left, ListVariable) and right.is_python_constant():
         left.items[:] = left.items * right.as_python_constant()
@@ -130,9 +132,8 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
     if op in _SET_INPLACE and isinstance(left, SetVariable) and not left.frozen:
         if not issubclass(right.python_type(), (set, frozenset)):
             return None  # Python raises TypeError: folded (or refused) like any other operand
-        from .container_methods import SET_METHODS
 
-        SET_METHODS[_SET_INPLACE[op]](tx, left, [right], {})
+        _container_methods.SET_METHODS[_SET_INPLACE[op]](tx, left, [right], {})
         return left
     return None
 
@@ -146,8 +147,6 @@ def _as_sequence(value: Variable) -> Variable:
 
 
 def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    from .containers import SizeVariable
-
     if isinstance(left, SequenceVariable) or isinstance(right, SequenceVariable):
         left, right = _as_sequence(left), _as_sequence(right)
 
@@ -156,7 +155,7 @@ def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: 
             if isinstance(left, ListVariable) and isinstance(right, ListVariable):
                 return ListVariable(left.items + right.items)
             if isinstance(left, TupleVariable) and isinstance(right, TupleVariable):
-                kind = SizeVariable if isinstance(left, SizeVariable) else TupleVariable
+                kind = _containers.SizeVariable if isinstance(left, _containers.SizeVariable) else TupleVariable
                 return kind(left.items + right.items)
             return None
         if op in (operator.eq, operator.ne):
@@ -316,13 +315,11 @@ def _has_python_special(value: Variable, name: str) -> bool:
     """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
     import types
 
-    from .attributes import class_attribute
-
     try:
         cls = value.python_type()
     except Unsupported:
         return False
-    return isinstance(class_attribute(cls, name), types.FunctionType)
+    return isinstance(_attributes.class_attribute(cls, name), types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:

@@ -12,11 +12,18 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
+from .._late import LateModule
+from ..errors import Unsupported, UserError
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 
 class PartialVariable(Variable):
@@ -35,14 +42,12 @@ class PartialVariable(Variable):
         return self.func.call(tx, [*self.args, *args], {**self.keywords, **kwargs})
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .containers import DictVariable, TupleVariable
-
         if name == "func":
             return self.func
         if name == "args":
-            return TupleVariable(self.args)
+            return _containers.TupleVariable(self.args)
         if name == "keywords":
-            return DictVariable(self.keywords)
+            return _containers.DictVariable(self.keywords)
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
@@ -67,31 +72,25 @@ def wrap_partial(tx: InstructionTranslator | None, value: functools.partial, sou
     """The variable for a real partial: its function, arguments and keywords are guarded where they
     are read (``p.func``, ``p.args``, ``p.keywords``)."""
 
-    from ..errors import Unsupported
-    from .builder import wrap
-    from .containers import DictVariable
-
     def part(name: str) -> Any:
         return Attr(source, name) if source is not None else None
 
     if tx is not None and source is not None:
         tx.output.guards.add("type", source, value)
-    func = wrap(tx, value.func, part("func"))
-    args = wrap(tx, value.args, part("args"))
-    keywords = wrap(tx, value.keywords, part("keywords"))
-    if not isinstance(keywords, DictVariable):
+    func = _builder.wrap(tx, value.func, part("func"))
+    args = _builder.wrap(tx, value.args, part("args"))
+    keywords = _builder.wrap(tx, value.keywords, part("keywords"))
+    if not isinstance(keywords, _containers.DictVariable):
         raise Unsupported("a functools.partial", "its keywords are not a dict the translator models")
     return PartialVariable(func, args.unpack(tx), dict(keywords.items), source)
 
 
 def make_partial(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``functools.partial(func, *args, **kwargs)`` called in the trace."""
-    from ..errors import UserError
-    from .constant import ConstantVariable
 
     if not args:
         raise UserError("functools.partial()", "TypeError: type 'partial' takes at least one argument",
                         exc_type=TypeError)
-    if isinstance(args[0], ConstantVariable) and not callable(args[0].value):
+    if isinstance(args[0], _constant.ConstantVariable) and not callable(args[0].value):
         raise UserError("functools.partial()", "TypeError: the first argument must be callable", exc_type=TypeError)
     return PartialVariable(args[0], args[1:], kwargs)

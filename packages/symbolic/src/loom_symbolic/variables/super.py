@@ -8,11 +8,18 @@ from typing import TYPE_CHECKING
 
 from loom_guards import Attr, Item
 
+from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 #: Builtin classes whose methods a container variable models when reached through super().
@@ -30,9 +37,6 @@ class SuperVariable(Variable):
         return super
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .builder import wrap
-        from .functions import BoundMethodVariable, UserFunctionVariable
-
         receiver_type = self.receiver.python_type()
         mro = receiver_type.__mro__
         start = mro.index(self.cls) + 1
@@ -53,17 +57,17 @@ class SuperVariable(Variable):
             if found is object.__init__:
                 return _NoOpInit()
             if isinstance(found, types.FunctionType):
-                return BoundMethodVariable(UserFunctionVariable(found, member_source), self.receiver)
+                return _functions.BoundMethodVariable(_functions.UserFunctionVariable(found, member_source), self.receiver)
             if isinstance(found, property) and found.fget is not None:
-                return wrap(tx, found.fget, Attr(member_source, "fget") if member_source else None).call(
+                return _builder.wrap(tx, found.fget, Attr(member_source, "fget") if member_source else None).call(
                     tx, [self.receiver], {}
                 )
             if isinstance(found, staticmethod):
-                return wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
+                return _builder.wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
             if isinstance(found, classmethod):
-                owner = wrap(tx, receiver_type, type_source)
-                func = UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
-                return BoundMethodVariable(func, owner)
+                owner = _builder.wrap(tx, receiver_type, type_source)
+                func = _functions.UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
+                return _functions.BoundMethodVariable(func, owner)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
@@ -89,13 +93,11 @@ class _GenericSetattr(Variable):
         self.receiver = receiver
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .constant import ConstantVariable
-
         setter = getattr(self.receiver, "generic_setattr", None)
         if setter is None:
             raise Unsupported(f"object.__setattr__ on {self.receiver.describe()}", "not modelled")
         setter(tx, args[0].as_python_constant(), args[1])
-        return ConstantVariable(None)
+        return _constant.ConstantVariable(None)
 
 
 class GenericGetattrVariable(Variable):
@@ -105,19 +107,15 @@ class GenericGetattrVariable(Variable):
         self.receiver = receiver
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .attributes import generic_getattr
-
         name = args[0].as_python_constant()
-        return generic_getattr(tx, self.receiver.object_view(tx), name)
+        return _attributes.generic_getattr(tx, self.receiver.object_view(tx), name)
 
 
 class _NoOpInit(Variable):
     """``object.__init__`` reached through super(): it does nothing."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .constant import ConstantVariable
-
-        return ConstantVariable(None)
+        return _constant.ConstantVariable(None)
 
 
 def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:

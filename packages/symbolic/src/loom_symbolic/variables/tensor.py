@@ -7,13 +7,18 @@ from typing import TYPE_CHECKING, Any
 import torch
 from torch import fx
 
-from ..errors import Unsupported
+from .._late import LateModule
+from ..errors import Unsupported, missing_attribute
 from .base import Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_torch = LateModule("loom_symbolic.variables.torch", globals(), "_torch")
 
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).
 METADATA_ATTRS = frozenset(
@@ -94,28 +99,22 @@ class TensorVariable(Variable):
             return tx.output.call_function(tx, getattr, [self, ConstantVariable(name)], {})
         if name == "grad":
             raise Unsupported("reading .grad", "gradients are produced outside the captured graph")
-        from .torch import TensorMethodVariable
 
         if callable(getattr(torch.Tensor, name, None)):
-            return TensorMethodVariable(self, name)
+            return _torch.TensorMethodVariable(self, name)
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
-        from ..errors import missing_attribute
 
         raise missing_attribute("'Tensor' object", name)
 
     def size(self, tx: InstructionTranslator) -> Variable:
         """``tensor.shape``: constants, and symbolic ints for dynamic dimensions."""
-        from .containers import SizeVariable
-
-        return SizeVariable([tx.output.size_of(self, d) for d in range(self.example.dim())])
+        return _containers.SizeVariable([tx.output.size_of(self, d) for d in range(self.example.dim())])
 
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
-        from .torch import call_tensor_method
-
-        return call_tensor_method(tx, self, name, args, kwargs)
+        return _torch.call_tensor_method(tx, self, name, args, kwargs)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if self.example.dim() == 0:

@@ -7,13 +7,19 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..errors import Unsupported
+from .._late import LateModule
+from ..errors import Unsupported, UserError
+from ..shapes import is_symbolic
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .tensor import METADATA_METHODS, TensorVariable, opaque_method_reason
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 #: C namespaces whose functions are tensor operations.
 _TORCH_C_NAMESPACES = tuple(
@@ -169,8 +175,6 @@ def call_tensor_method(
     if name in METADATA_METHODS:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")
-        from ..shapes import is_symbolic
-        from .builder import wrap_constant_like
 
         constant_args = [a.as_python_constant() for a in args]
         if name == "size" and not kwargs:
@@ -182,17 +186,14 @@ def call_tensor_method(
             result = getattr(tensor.example, name)(*constant_args,
                                                    **{k: v.as_python_constant() for k, v in kwargs.items()})
         except Exception as exc:
-            from ..errors import UserError
 
             raise UserError(f"Tensor.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
         values = result if isinstance(result, tuple) else (result,)
         if any(is_symbolic(v) for v in values):
             return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # e.g. numel() of a dynamic tensor
         if isinstance(result, torch.Size):
-            from .containers import SizeVariable
-
-            return SizeVariable.of(result)
-        return wrap_constant_like(result)
+            return _containers.SizeVariable.of(result)
+        return _builder.wrap_constant_like(result)
     reason = opaque_method_reason(name)
     if reason is not None:
         raise Unsupported(f"Tensor.{name}()", reason,
