@@ -22,12 +22,15 @@ class Keyed:
 
     def __hash__(self) -> int:
         # Cached: guards and sources are hashed again and again while a guard set is simplified.
+        # Constructors set ``_hash`` to None (see ``_set``): a first read that raised would cost ~1 µs.
         try:
-            return self._hash
+            h = self._hash
         except AttributeError:
+            h = None
+        if h is None:
             h = hash((type(self).__name__, self._key()))
             object.__setattr__(self, "_hash", h)
-            return h
+        return h
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")

@@ -159,8 +159,12 @@ _CHEAP = 2  # guards this cheap on a source run before anything is read through 
 def _order_key(item: tuple[int, Guard]) -> tuple:
     index, g = item
     srcs = g.sources
-    depth = max((s.depth for s in srcs), default=0)
-    fetch = sum(s.chain_fetch_cost for s in srcs)
+    if len(srcs) == 1:  # most guards: skip the generators
+        depth, fetch = srcs[0]._stats()
+    else:
+        stats = [s._stats() for s in srcs]
+        depth = max((d for d, _ in stats), default=0)
+        fetch = sum(f for _, f in stats)
     return (g.cost, depth, fetch, index)
 
 

@@ -159,13 +159,15 @@ class Source(Keyed):
     def _stats(self) -> tuple[int, int]:
         """(depth, summed fetch cost) of the chain from the frame to this source."""
         try:
-            return self._chain_stats
-        except AttributeError:
+            stats = self._chain_stats
+        except AttributeError:  # set to None by ``_set``; a first read that raised would cost ~1 µs
+            stats = None
+        if stats is None:
             base = self.base
             depth, cost = (0, 0) if base is None else base._stats()
             stats = (depth + 1, cost + self.fetch_cost)
             object.__setattr__(self, "_chain_stats", stats)
-            return stats
+        return stats
 
     @property
     def depth(self) -> int:
@@ -226,8 +228,12 @@ class Source(Keyed):
 
 
 def _set(obj: Source, **fields: Any) -> None:
+    """A constructor's field writes (sources are immutable), with the cached hash and stats unset."""
+    setattr_ = object.__setattr__
     for name, value in fields.items():
-        object.__setattr__(obj, name, value)
+        setattr_(obj, name, value)
+    setattr_(obj, "_hash", None)
+    setattr_(obj, "_chain_stats", None)
 
 
 class _Root(Source):

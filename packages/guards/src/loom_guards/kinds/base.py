@@ -166,8 +166,11 @@ class Guard(Keyed):
 
 
 def _set(obj: Guard, **fields: Any) -> None:
+    """A constructor's field writes (guards are immutable), with the cached hash unset."""
+    setattr_ = object.__setattr__
     for name, value in fields.items():
-        object.__setattr__(obj, name, value)
+        setattr_(obj, name, value)
+    setattr_(obj, "_hash", None)
 
 
 def _check_source(kind: str, source: object) -> Source:
