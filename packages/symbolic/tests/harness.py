@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import torch
+from bytecode import Bytecode
 
 from loom_symbolic import Translation, translate_function
 
@@ -19,7 +20,13 @@ def run_rewritten(fn: types.FunctionType, translation: Translation, args: tuple,
     translation.install(fn.__globals__, lambda graph: graph.graph_module)
     rewritten = types.FunctionType(translation.code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     rewritten.__kwdefaults__ = fn.__kwdefaults__
+    assert_stacksize(translation.code)
     return rewritten(*args, **kwargs)
+
+
+def assert_stacksize(code: types.CodeType) -> None:
+    """The stack size build_code chose is the one the bytecode library computes from the code's CFG."""
+    assert code.co_stacksize == Bytecode.from_code(code).compute_stacksize(), code
 
 
 def assert_same(actual: Any, expected: Any) -> None:

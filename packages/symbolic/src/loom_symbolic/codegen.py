@@ -313,4 +313,20 @@ def build_code(original: types.CodeType, body: list[Instr], keep_cells: bool = F
     bytecode.extend([*prologue, *body])
     # Try blocks in the body (around an instruction run natively at a graph break) carry the depth
     # they need: the stack is empty below the instruction's own operands.
-    return bytecode.to_code(compute_exception_stack_depths=False)
+    return bytecode.to_code(stacksize=straight_line_stacksize(bytecode), compute_exception_stack_depths=False)
+
+
+def straight_line_stacksize(instrs: list[Any]) -> int | None:
+    """The deepest stack of code without jumps or try blocks, in one pass; None for any other code
+    (the ``bytecode`` library then builds a control-flow graph to find it, ~60% of assembling)."""
+    depth = peak = 0
+    for instr in instrs:
+        if type(instr) is not Instr or instr.has_jump():
+            return None
+        pops, pushes = instr.pre_and_post_stack_effect(jump=False)
+        if depth + pops < 0:
+            return None  # an underflow: the library's check reports it
+        depth += pops + pushes
+        if depth > peak:
+            peak = depth
+    return peak

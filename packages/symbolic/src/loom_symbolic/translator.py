@@ -50,14 +50,13 @@ class _Budget:
     def __init__(self) -> None:
         self.left = MAX_INSTRUCTIONS
 
-    def spend(self) -> None:
-        self.left -= 1
-        if self.left < 0:
-            raise Unsupported(
-                "a very long trace",
-                f"more than {MAX_INSTRUCTIONS} instructions were traced (a long or endless loop?)",
-                hint="move the loop out of the compiled function, or make its trip count smaller",
-            )
+    def exhausted(self) -> None:
+        """Stop the trace: called by the main loop, which decrements ``left`` inline, once it is negative."""
+        raise Unsupported(
+            "a very long trace",
+            f"more than {MAX_INSTRUCTIONS} instructions were traced (a long or endless loop?)",
+            hint="move the loop out of the compiled function, or make its trip count smaller",
+        )
 
 
 class InstructionTranslator:
@@ -99,12 +98,16 @@ class InstructionTranslator:
     def run(self) -> Variable:
         """Run until the code returns; return the symbolic return value."""
         instructions = self.instructions
+        budget = self.budget
+        is_root = self.parent is None
         try:
             while self.return_value is None and not self.suspended:
-                self.budget.spend()
+                budget.left -= 1
+                if budget.left < 0:
+                    budget.exhausted()
                 ins = instructions[self.ip]
                 self.current = ins
-                if self.parent is None:
+                if is_root:
                     self.count_visit(ins)
                 self.ip += 1
                 handler = HANDLERS.get(ins.opname)

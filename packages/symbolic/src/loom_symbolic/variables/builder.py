@@ -21,7 +21,7 @@ from ..errors import Unsupported
 from ..policy import allowed_in_graph
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
-from .constant import ConstantVariable, ObjectConstantVariable, is_constant_value
+from .constant import CONSTANT_TYPES, ConstantVariable, ObjectConstantVariable, is_constant_value
 from .containers import (
     DictVariable,
     ListVariable,
@@ -55,6 +55,9 @@ _objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
 
 def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
     """The variable for real ``value`` reached through ``source`` (None: a value with no guard)."""
+    build = _RULE_FOR_EXACT_TYPE.get(type(value))
+    if build is not None:
+        return build(tx, value, source)
     for predicate, build in _RULES:
         if predicate(value):
             return build(tx, value, source)
@@ -283,3 +286,17 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, type), _wrap_class),
     (lambda v: isinstance(v, types.CodeType), lambda tx, v, s: ObjectConstantVariable(v, s)),
 ]
+
+#: The rule ``_RULES`` picks for values of exactly these types (their first matching predicate looks
+#: at the type alone), found in one dict lookup: most values wrapped are functions, methods, numbers,
+#: strings, tensors and parameters.
+_RULE_FOR_EXACT_TYPE: dict[type, Callable[..., Variable]] = {
+    **{t: _wrap_constant for t in CONSTANT_TYPES if t is not tuple},
+    torch.Tensor: _wrap_tensor,
+    torch.nn.Parameter: _wrap_tensor,
+    list: _wrap_list,
+    dict: _wrap_dict,
+    set: _wrap_set,
+    types.FunctionType: _wrap_function,
+    types.MethodType: _wrap_method,
+}

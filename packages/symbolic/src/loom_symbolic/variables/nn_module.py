@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import torch
+import torch.nn.modules.module as _torch_module_module
 
 from loom_guards import Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
@@ -31,10 +32,8 @@ _GLOBAL_HOOK_DICTS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_gl
 
 def _hook_tables(module: torch.nn.Module) -> list[Any]:
     """The module's own hook dicts and the process-wide module hook dicts."""
-    from torch.nn.modules import module as module_mod
-
     return [getattr(module, name, None) for name in _HOOK_DICTS] + [
-        getattr(module_mod, name, None) for name in _GLOBAL_HOOK_DICTS
+        getattr(_torch_module_module, name, None) for name in _GLOBAL_HOOK_DICTS
     ]
 
 
