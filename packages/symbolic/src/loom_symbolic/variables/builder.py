@@ -147,11 +147,13 @@ def _wrap_list(tx, value, source):
 
 
 def _wrap_dict(tx, value, source):
-    # keys a DictKeys guard can check: constants, and objects a dict finds by identity
-    if not all(is_constant_value(k) or compared_by_identity(k) for k in value):
-        return _wrap_object(tx, value, source)
+    if tx is None and source is None and not _keys_modelled(value):
+        return ObjectConstantVariable(value)
 
     def make() -> Variable:
+        # Checked once per dict, not on every read (a config's __dict__ is read dozens of times).
+        if not _keys_modelled(value):
+            return _object_variable(tx, value, source)
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
             guards.add("dict_keys", source, value)
@@ -246,14 +248,21 @@ def _wrap_exception(tx, value, source):
 
 
 def _wrap_object(tx, value, source):
-    def make() -> Variable:
-        if (guards := _guards(tx, source)) is not None:
-            guards.add("type", source, value)
-        return UserObjectVariable(value, source)
-
     if source is None and tx is None:
         return ObjectConstantVariable(value)
-    return _remember(tx, value, source, make)
+    return _remember(tx, value, source, lambda: _object_variable(tx, value, source))
+
+
+def _object_variable(tx, value, source):
+    """A Python object the translator models attribute by attribute (its type guarded)."""
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("type", source, value)
+    return UserObjectVariable(value, source)
+
+
+def _keys_modelled(value: dict) -> bool:
+    """Keys a DictKeys guard can check: constants, and objects a dict finds by identity."""
+    return all(is_constant_value(k) or compared_by_identity(k) for k in value)
 
 
 def _is_builtin_callable(value: Any) -> bool:
