@@ -92,6 +92,62 @@ def test_contradictions_are_rejected(guards):
         loom_guards.compile(guards)
 
 
+class _CustomNotNone(NotNone):
+    """A kind loom-guards does not define: its guard sets take the full implication pass."""
+
+    __slots__ = ()
+
+
+def _full_closure_simplify(guards):
+    from loom_guards import _plan
+
+    lone = _plan._lone_guards
+    _plan._lone_guards = lambda guards: set()
+    try:
+        return simplify(guards)
+    except ValueError as exc:
+        return f"ValueError: {exc}"
+    finally:
+        _plan._lone_guards = lone
+
+
+def _simplify_or_error(guards):
+    try:
+        return simplify(guards)
+    except ValueError as exc:
+        return f"ValueError: {exc}"
+
+
+def test_skipping_lone_guards_implications_changes_nothing():
+    t = torch.randn(2)
+
+    def f():
+        pass
+
+    y, z = Attr(X, "y"), Item(Local("w"), 0)
+    cases = [
+        [Identity(X, f), ConstantMatch(y, (1, 2)), TensorMatch(z, t), DictKeys(Local("d"), ["a"])],
+        [Identity(X, f), TypeMatch(X, types.FunctionType), ConstantMatch(y, 3), Length(z, 2)],
+        [ConstantMatch(y, (1, 2)), Length(y, 2), TensorMatch(z, t), NotNone(z), IsNone(Local("n"))],
+        [ConstantMatch(y, (1, 2)), Length(y, 3)],
+        [Identity(X, f), TypeMatch(X, int)],
+        [TensorMatch(z, t), IsNone(z)],
+        [DictKeys(X, ["a"]), Length(X, 2), Identity(y, f)],
+        [_CustomNotNone(X), Identity(y, f), TypeMatch(Local("q"), int)],
+    ]
+    for guards in cases:
+        assert _simplify_or_error(guards) == _full_closure_simplify(guards), guards
+
+
+def test_only_guards_alone_on_their_source_skip_implications():
+    from loom_guards import _plan
+
+    alone, shared = Identity(Local("a"), test_duplicates_merge), TypeMatch(X, int)
+    lone = _plan._lone_guards([alone, shared, ConstantMatch(X, 3)])
+    assert lone == {id(alone)}
+    assert _plan._lone_guards([_CustomNotNone(X), alone]) == set()
+
+
 def test_dict_contains_of_other_keys_or_sources_is_no_contradiction():
     guards = [DictContains(X, "a"), DictContains(X, "b", present=False), DictContains(Local("y"), "a", False)]
     assert simplify(guards) == guards

@@ -27,6 +27,7 @@ from .kinds import (
     NotNone,
     Relation,
     SameObject,
+    StorageOverlap,
     TensorMatch,
     TypeMatch,
     short_repr,
@@ -86,11 +87,36 @@ def simplify(guards: Iterable[Guard]) -> list[Guard]:
             state_at = len(out)
         out.append(g)
     implied: set[Guard] = set()
+    lone = _lone_guards(out)
     for g in out:
-        implied |= _implied_closure(g)
+        if id(g) not in lone:
+            implied |= _implied_closure(g)
     kept = [g for g in out if g not in implied]
     _check_contradictions(kept, implied)
     return kept
+
+
+#: The kinds loom-guards defines. Each implies guards on its own source only, and none implies a
+#: guard that contradicts itself or another of its own implications (None is canonically IsNone).
+_BUILT_IN_KINDS = frozenset({
+    ConstantMatch, DictContains, DictKeys, GlobalState, Identity, IsNone, Length, NoAliasing, NotNone,
+    Relation, SameObject, StorageOverlap, TensorMatch, TypeMatch,
+})
+
+
+def _lone_guards(guards: list[Guard]) -> set[int]:
+    """Ids of the guards whose implications cannot matter: the only guard on their source, when
+    every guard is of a built-in kind (so every implication stays on its guard's source). Nothing
+    else on that source can be implied by them or contradict them; skipping their implications
+    saves building two or three guard objects per guard."""
+    if any(type(g) not in _BUILT_IN_KINDS for g in guards):
+        return set()
+    count: dict[Source, int] = {}
+    for g in guards:
+        src = g.source
+        if src is not None:
+            count[src] = count.get(src, 0) + 1
+    return {id(g) for g in guards if g.source is not None and count[g.source] == 1}
 
 
 def _check_contradictions(kept: list[Guard], implied: set[Guard]) -> None:
