@@ -103,3 +103,30 @@ def test_functions_sharing_a_code_object_with_other_globals_get_their_own_entrie
     for fn, expected in ((first, 3.0), (second, 3.0), (third, 6.0), (first, 3.0)):
         torch.testing.assert_close(loom.compile(fn)(x), torch.full((2,), expected))
     assert loom.stats()["frames_compiled"] == 3
+
+
+def test_a_miss_while_the_entry_is_not_stored_yet_reuses_it():
+    # The hook stores a returned entry only after the callback returns, outside the compile lock: a
+    # thread that waited on the lock meanwhile must find the entry, not compile a duplicate.
+    compiled = loom.compile(f)
+    compiler = compiled._loom_compiler
+    handed = []
+
+    def miss_twice(frame):
+        if frame.f_code is not f.__code__:
+            return None
+        handed.append(compiler(frame))
+        handed.append(compiler(frame))  # as if another thread missed before the hook stored the entry
+        return handed[0]
+
+    x = torch.randn(4)
+    with framehook.callback(miss_twice):
+        out = f(x)
+    torch.testing.assert_close(out, torch.sin(x) * 3)
+    first, second = handed
+    assert isinstance(first, framehook.Entry)
+    assert second is first.code
+    assert loom.stats()["frames_compiled"] == 1
+    assert framehook.entries(f.__code__) == [first]
+    torch.testing.assert_close(compiled(x), torch.sin(x) * 3)  # stored: served without a compile
+    assert loom.stats()["frames_compiled"] == 1

@@ -143,6 +143,9 @@ class FrameCompiler:
         self.dynamic = DynamicPolicy(settings.dynamic)
         self._gave_up: set[types.CodeType] = set()
         self._internal_warned: set[types.CodeType] = set()
+        # Entries handed to the hook, which stores them only after the callback returns (and the compile
+        # lock is released): a thread that waited on the lock checks these too, not only stored ones.
+        self._handed_out: dict[types.CodeType, list[LoomEntry]] = {}
 
     def __repr__(self) -> str:
         s = self.settings
@@ -184,7 +187,7 @@ class FrameCompiler:
 
     def _on_miss(self, frame: Any, code: types.CodeType) -> Any:
         own = self._own_entries(code)
-        for entry in own:
+        for entry in own + self._not_stored_yet(code, own):
             if entry.f_globals is frame.f_globals and entry.guard_fn(frame):
                 return entry.code  # another thread compiled it while this one waited for the lock
         reason = None
@@ -203,6 +206,18 @@ class FrameCompiler:
         if built is None:
             return self._uncapturable(code)
         return self.result(built)
+
+    def _not_stored_yet(self, code: types.CodeType, stored: list[LoomEntry]) -> list[LoomEntry]:
+        """Entries this compiler handed out for ``code`` that the hook has not stored yet."""
+        handed_out = self._handed_out.get(code)
+        if not handed_out:
+            return []
+        pending = [entry for entry in handed_out if not any(entry is other for other in stored)]
+        if pending:
+            self._handed_out[code] = pending
+        else:
+            del self._handed_out[code]
+        return pending
 
     def _allow(self, code: types.CodeType, reason: Any) -> bool:
         """Apply the recompile limit: True to compile; False to run this frame uncompiled."""
@@ -253,6 +268,7 @@ class FrameCompiler:
         entry.compile_seconds = built.seconds
         with _installed_lock:
             _installed.append((built.f_globals, built.installed))
+        self._handed_out.setdefault(built.code, []).append(entry)
         return entry
 
     # -- compiling one frame ------------------------------------------------------------------------
@@ -338,6 +354,7 @@ class FrameCompiler:
             self.dynamic.clear()
             self._gave_up.clear()
             self._internal_warned.clear()
+            self._handed_out.clear()
 
 
 def _hook_off(compiled: Callable[..., Any]) -> Callable[..., Any]:
