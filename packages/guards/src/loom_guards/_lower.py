@@ -169,103 +169,169 @@ def _fuse_consts(plan: Plan) -> tuple[list[tuple], set[int], set[int]]:
     return entries, fused, needed
 
 
+class _Program:
+    """The instructions being emitted for one plan, and which frame namespaces they read."""
+
+    def __init__(self, ops: Any, plan: Plan) -> None:
+        self.ops = ops
+        self.plan = plan
+        self.instrs: list[tuple] = []
+        self.needs_globals = self.needs_builtins = self.needs_closure = False
+
+    def add(self, op: str, dst: int = -1, src: int = -1, obj: Any = None, obj2: Any = None, n: int = 0,
+            weak: bool = False, ext: Any = None) -> None:
+        self.instrs.append((self.ops[op], dst, src, obj, obj2, n, weak, ext))
+
+
+# -- fetches: (program, step, source) per source class ---------------------------------------------
+
+
+def _fetch_local(p: _Program, step: _Fetch, src: Local) -> None:
+    p.add("F_LOCAL", step.slot, obj=src.name)
+
+
+def _fetch_global(p: _Program, step: _Fetch, src: Global) -> None:
+    p.needs_globals = True
+    p.add("F_GLOBAL", step.slot, obj=src.name)
+
+
+def _fetch_builtin(p: _Program, step: _Fetch, src: Builtin) -> None:
+    p.needs_builtins = True
+    p.add("F_BUILTIN", step.slot, obj=src.name)
+
+
+def _fetch_closure(p: _Program, step: _Fetch, src: Closure) -> None:
+    p.needs_closure = True
+    p.add("F_CLOSURE", step.slot, obj=src.name, n=-1)
+
+
+def _fetch_const(p: _Program, step: _Fetch, src: Const) -> None:
+    p.add("F_CONST", step.slot, obj=src.value)
+
+
+def _fetch_attr(p: _Program, step: _Fetch, src: Attr) -> None:
+    # n=1: a module's attribute may be read from its dict (the name is no ModuleType attribute);
+    # n=2: `__dict__`, the instance dict read directly when getattr would find the generic one
+    n = 2 if src.name == "__dict__" else int(not hasattr(types.ModuleType, src.name))
+    p.add("F_ATTR", step.slot, step.base_slot, obj=src.name, n=n)
+
+
+def _fetch_item(p: _Program, step: _Fetch, src: Item) -> None:
+    p.add("F_ITEM", step.slot, step.base_slot, obj=src.key)
+
+
+def _fetch_type(p: _Program, step: _Fetch, src: TypeOf) -> None:
+    p.add("F_TYPE", step.slot, step.base_slot)
+
+
+def _fetch_module_member(p: _Program, step: _Fetch, src: _ModuleMember) -> None:
+    if step.from_table:
+        p.add("F_ITEM", step.slot, step.base_slot, obj=src.name)
+    else:
+        p.add("F_MODMEMBER", step.slot, step.base_slot, obj=src.table, obj2=src.name)
+
+
+def _fetch_dict_attr(p: _Program, step: _Fetch, src: DictAttr) -> None:
+    p.add("F_DICTATTR", step.slot, step.base_slot, obj=src.name)
+
+
+def _fetch_tensor_size(p: _Program, step: _Fetch, src: TensorSize) -> None:
+    p.add("F_TSIZE", step.slot, step.base_slot, n=src.dim)
+
+
+def _fetch_in_python(p: _Program, step: _Fetch, src: Any) -> None:
+    """A source the accelerator has no instruction for: its own Python read."""
+    if step.base_slot is None:
+        root_get, plan = src.get, p.plan
+
+        def read_root(frame: Any, _get=root_get, _plan=plan) -> Any:
+            return _get(_plan.context(frame))
+
+        p.add("F_PYROOT", step.slot, obj=read_root)
+    else:
+        p.add("F_PYREAD", step.slot, step.base_slot, obj=src.read_from)
+
+
+_FETCHES: dict[type, Any] = {
+    Local: _fetch_local,
+    Global: _fetch_global,
+    Builtin: _fetch_builtin,
+    Closure: _fetch_closure,
+    Const: _fetch_const,
+    Attr: _fetch_attr,
+    Item: _fetch_item,
+    TypeOf: _fetch_type,
+    _ModuleMember: _fetch_module_member,
+    DictAttr: _fetch_dict_attr,
+    TensorSize: _fetch_tensor_size,
+}
+
+
+# -- checks: (program, guard, first slot, slots) per guard class ----------------------------------
+
+
+def _check_ref(op: str, ref_of: Any) -> Any:
+    def lower(p: _Program, g: Any, s: int, slots: tuple[int, ...]) -> None:
+        obj, weak = _ref_fields(ref_of(g))
+        p.add(op, src=s, obj=obj, weak=weak)
+
+    return lower
+
+
+def _check_tensor(p: _Program, g: TensorMatch, s: int, slots: tuple[int, ...]) -> None:
+    obj, weak = _ref_fields(g._type_ref)
+    spec = (g.dispatch_keys, g.dtype, g.device, g.requires_grad, g.sizes, g.strides)
+    p.add("C_TENSOR", src=s, obj=obj, weak=weak, ext=spec)
+
+
+_CHECKS: dict[type, Any] = {
+    IsNone: lambda p, g, s, slots: p.add("C_NONE", src=s),
+    NotNone: lambda p, g, s, slots: p.add("C_NOTNONE", src=s),
+    TypeMatch: _check_ref("C_TYPE", lambda g: g._ref),
+    IdentityGuard: _check_ref("C_ID", lambda g: g._ref),
+    ConstantMatch: lambda p, g, s, slots: p.add("C_CONST", src=s, obj=g.value),
+    Length: lambda p, g, s, slots: p.add("C_LEN", src=s, n=g.n),
+    DictKeys: lambda p, g, s, slots: p.add("C_DICTKEYS", src=s, obj=g.keys, obj2=dict_keys_of),
+    DictContains: lambda p, g, s, slots: p.add("C_DICTCONTAINS", src=s, obj=g.key, n=int(g.present)),
+    TensorMatch: _check_tensor,
+    GlobalState: lambda p, g, s, slots: p.add("C_STATE", ext=_state_spec(g)),
+    NoAliasing: lambda p, g, s, slots: p.add("C_NOALIAS", ext=slots),
+    SameObject: lambda p, g, s, slots: p.add("C_SAME", ext=slots),
+    Relation: lambda p, g, s, slots: p.add("C_PY", obj=g.evaluate, ext=slots),
+}
+
+
+def _check_in_python(p: _Program, g: Any, s: int, slots: tuple[int, ...]) -> None:
+    """A guard kind the accelerator has no instruction for: its own Python check."""
+    p.add("C_PY", obj=g.check, ext=slots)
+
+
+def _rule_for(table: dict[type, Any], cls: type, fallback: Any) -> Any:
+    """The rule for ``cls``: its own, else its nearest base class's (cached in the table), else ``fallback``."""
+    rule = table.get(cls)
+    if rule is None:
+        rule = next((table[base] for base in cls.__mro__ if base in table), fallback)
+        table[cls] = rule
+    return rule
+
+
 def build_program(accel: Any, plan: Plan) -> GuardFn:
     _init(accel)
-    ops = accel.OPS
-    instrs: list[tuple] = []
-
-    def add(op: str, dst: int = -1, src: int = -1, obj: Any = None, obj2: Any = None, n: int = 0,
-            weak: bool = False, ext: Any = None) -> None:
-        instrs.append((ops[op], dst, src, obj, obj2, n, weak, ext))
-
-    needs_globals = needs_builtins = needs_closure = False
+    program = _Program(accel.OPS, plan)
     consts, fused, needed = _fuse_consts(plan)
     for index, step in enumerate(plan.steps):
         if index in fused:
             if consts:  # the first fused check: all of them, once
-                add("C_CONSTS", ext=tuple(consts))
+                program.add("C_CONSTS", ext=tuple(consts))
                 consts = []
             continue
-        if isinstance(step, _Fetch):
-            src, dst, base = step.source, step.slot, step.base_slot
-            if dst not in needed:
-                continue
-            if isinstance(src, Local):
-                add("F_LOCAL", dst, obj=src.name)
-            elif isinstance(src, Global):
-                needs_globals = True
-                add("F_GLOBAL", dst, obj=src.name)
-            elif isinstance(src, Builtin):
-                needs_builtins = True
-                add("F_BUILTIN", dst, obj=src.name)
-            elif isinstance(src, Closure):
-                needs_closure = True
-                add("F_CLOSURE", dst, obj=src.name, n=-1)
-            elif isinstance(src, Const):
-                add("F_CONST", dst, obj=src.value)
-            elif isinstance(src, Attr):
-                # n=1: a module's attribute may be read from its dict (the name is no ModuleType attribute);
-                # n=2: `__dict__`, the instance dict read directly when getattr would find the generic one
-                n = 2 if src.name == "__dict__" else int(not hasattr(types.ModuleType, src.name))
-                add("F_ATTR", dst, base, obj=src.name, n=n)
-            elif isinstance(src, Item):
-                add("F_ITEM", dst, base, obj=src.key)
-            elif isinstance(src, TypeOf):
-                add("F_TYPE", dst, base)
-            elif isinstance(src, _ModuleMember):
-                if step.from_table:
-                    add("F_ITEM", dst, base, obj=src.name)
-                else:
-                    add("F_MODMEMBER", dst, base, obj=src.table, obj2=src.name)
-            elif isinstance(src, DictAttr):
-                add("F_DICTATTR", dst, base, obj=src.name)
-            elif isinstance(src, TensorSize):
-                add("F_TSIZE", dst, base, n=src.dim)
-            elif base is None:
-                root_get = src.get
-
-                def read_root(frame: Any, _get=root_get, _plan=plan) -> Any:
-                    return _get(_plan.context(frame))
-
-                add("F_PYROOT", dst, obj=read_root)
-            else:
-                add("F_PYREAD", dst, base, obj=src.read_from)
+        if type(step) is _Fetch:
+            if step.slot in needed:
+                src = step.source
+                _rule_for(_FETCHES, type(src), _fetch_in_python)(program, step, src)
             continue
-        assert isinstance(step, _Check)
         g, slots = step.guard, step.slots
-        s = slots[0] if slots else -1
-        if isinstance(g, IsNone):
-            add("C_NONE", src=s)
-        elif isinstance(g, NotNone):
-            add("C_NOTNONE", src=s)
-        elif isinstance(g, TypeMatch):
-            obj, weak = _ref_fields(g._ref)
-            add("C_TYPE", src=s, obj=obj, weak=weak)
-        elif isinstance(g, IdentityGuard):
-            obj, weak = _ref_fields(g._ref)
-            add("C_ID", src=s, obj=obj, weak=weak)
-        elif isinstance(g, ConstantMatch):
-            add("C_CONST", src=s, obj=g.value)
-        elif isinstance(g, Length):
-            add("C_LEN", src=s, n=g.n)
-        elif isinstance(g, DictKeys):
-            add("C_DICTKEYS", src=s, obj=g.keys, obj2=dict_keys_of)
-        elif isinstance(g, DictContains):
-            add("C_DICTCONTAINS", src=s, obj=g.key, n=int(g.present))
-        elif isinstance(g, TensorMatch):
-            obj, weak = _ref_fields(g._type_ref)
-            spec = (g.dispatch_keys, g.dtype, g.device, g.requires_grad, g.sizes, g.strides)
-            add("C_TENSOR", src=s, obj=obj, weak=weak, ext=spec)
-        elif isinstance(g, GlobalState):
-            add("C_STATE", ext=_state_spec(g))
-        elif isinstance(g, NoAliasing):
-            add("C_NOALIAS", ext=slots)
-        elif isinstance(g, SameObject):
-            add("C_SAME", ext=slots)
-        elif isinstance(g, Relation):
-            add("C_PY", obj=g.evaluate, ext=slots)
-        else:
-            add("C_PY", obj=g.check, ext=slots)
+        _rule_for(_CHECKS, type(g), _check_in_python)(program, g, slots[0] if slots else -1, slots)
     b_fb = plan.f_builtins
     if b_fb is None:
         b_fb = builtins.__dict__
@@ -273,12 +339,11 @@ def build_program(accel: Any, plan: Plan) -> GuardFn:
     if cl_fb is not None and not isinstance(cl_fb, dict):
         cl_fb = dict(cl_fb)
     return accel.GuardProgram(
-        instrs,
+        program.instrs,
         len(plan.slots),
         plan,
         plan.f_globals,
         b_fb if isinstance(b_fb, dict) else dict(b_fb),
         cl_fb,
-        (needs_globals, needs_builtins, needs_closure),
+        (program.needs_globals, program.needs_builtins, program.needs_closure),
     )
-
