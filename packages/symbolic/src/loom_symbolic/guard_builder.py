@@ -91,7 +91,8 @@ class GuardCollector:
         if kind not in CONSTRUCTORS:
             raise ValueError(f"unknown guard request kind {kind!r}")
         key = (kind, source, value) if kind in _ONE_PER_VALUE else (kind, source)
-        self._requests.setdefault(key, GuardRequest(kind, source, value))
+        if key not in self._requests:  # most requests repeat one already made
+            self._requests[key] = GuardRequest(kind, source, value)
 
     @property
     def requests(self) -> list[GuardRequest]:
