@@ -229,11 +229,21 @@ class Source(Keyed):
 
 def _set(obj: Source, **fields: Any) -> None:
     """A constructor's field writes (sources are immutable), with the cached hash and stats unset."""
-    setattr_ = object.__setattr__
     for name, value in fields.items():
-        setattr_(obj, name, value)
-    setattr_(obj, "_hash", None)
-    setattr_(obj, "_chain_stats", None)
+        _setattr(obj, name, value)
+    _setattr(obj, "_hash", None)
+    _setattr(obj, "_chain_stats", None)
+
+
+_setattr = object.__setattr__
+
+
+def _set_chained(obj: Source, base: Source, field: str, value: Any) -> None:
+    """``_set`` for the sources made most (an attribute, item or type of a base), without keywords."""
+    _setattr(obj, "_base", base)
+    _setattr(obj, field, value)
+    _setattr(obj, "_hash", None)
+    _setattr(obj, "_chain_stats", None)
 
 
 class _Root(Source):
@@ -322,7 +332,10 @@ class Attr(_Chained):
     fetch_cost = 3
 
     def __init__(self, base: Source, name: str) -> None:
-        _set(self, _base=_check_base("Attr", base), name=_check_name("Attr", name))
+        if not isinstance(base, Source) or type(name) is not str or not name:
+            _check_base("Attr", base)  # the checks, called only when one may fail: Attr is made often
+            _check_name("Attr", name)
+        _set_chained(self, base, "name", name)
 
     def _key(self) -> tuple:
         return (self._base, self.name)
@@ -366,7 +379,7 @@ class Item(_Chained):
 
     def __init__(self, base: Source, key: Any) -> None:
         _check_key(key)
-        _set(self, _base=_check_base("Item", base), key=key)
+        _set_chained(self, _check_base("Item", base), "key", key)
 
     def _key(self) -> tuple:
         return (self._base, type(self.key), self.key)
@@ -388,7 +401,9 @@ class TypeOf(_Chained):
     fetch_cost = 0
 
     def __init__(self, base: Source) -> None:
-        _set(self, _base=_check_base("TypeOf", base))
+        _setattr(self, "_base", _check_base("TypeOf", base))
+        _setattr(self, "_hash", None)
+        _setattr(self, "_chain_stats", None)
 
     def _key(self) -> tuple:
         return (self._base,)
