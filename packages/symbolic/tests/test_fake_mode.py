@@ -14,7 +14,7 @@ from torch.testing._internal.common_methods_invocations import op_db  # needs ex
 from torch.utils import _pytree as pytree
 
 from loom_symbolic.fake_mode import DIRECT_META_OPS, FakeMismatch, LoomFakeTensorMode, describe_mismatch
-from loom_symbolic.fake_rules import RULES
+from loom_symbolic.fake_rules import FACTORY_RULES, RULES
 
 #: OpInfo names whose samples reach the ops on the direct list.
 OPINFO_NAMES = {
@@ -249,3 +249,31 @@ def test_device_queries_are_answered_like_pytorch():
 
     with in_kernel_invocation_manager(mode):
         assert mode.dispatch(query, [], (x,)) == torch.device("meta")
+
+
+ARANGE_CALLS = [
+    ((16,), {}), ((0,), {}), ((3, 19), {}), ((19, 3, -4), {}), ((0, 10, 3), {}), ((5, 5), {}),
+    ((-7, 8, 5), {}), ((16,), {"dtype": torch.int64}), ((2, 9), {"layout": torch.strided, "pin_memory": False}),
+    # not the rule's case: PyTorch's path decides (and must agree on what it raises)
+    ((4.5,), {}), ((0, 8, 2), {"dtype": torch.float32}), ((True,), {}), ((5, 0), {}), ((0, 4, 0), {}),
+]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_arange_rule_matches_pytorch(device):
+    mode = _checking_mode()
+    for args, kwargs in ARANGE_CALLS:
+        _call_checked(mode, torch.arange, list(args), {**kwargs, "device": torch.device(device)})
+    answered = mode.rule_checked
+    assert answered[torch.ops.aten.arange.default] and answered[torch.ops.aten.arange.start_step]
+    assert answered[torch.ops.aten.arange.start] or answered[torch.ops.aten.arange.start_step]
+
+
+def test_arange_rule_needs_a_device_and_integer_bounds():
+    mode = _checking_mode()
+    with mode:
+        out = torch.arange(2, 8)  # the argument parser passes the (default) device down to aten
+        torch.arange(0.0, 1.0, 0.25)  # floating bounds: PyTorch's path
+    assert mode.rule_calls == 1 and out.shape == (6,) and out.dtype == torch.int64 and out.device.type == "cpu"
+    assert FACTORY_RULES[torch.ops.aten.arange.start](  # no device at all: not the rule's case
+        [2, 8], {"dtype": None}) is None

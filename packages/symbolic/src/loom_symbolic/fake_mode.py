@@ -23,7 +23,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode, in_kernel_invocation_manager
 from torch.utils import _pytree as pytree
 
-from .fake_rules import RULES
+from .fake_rules import FACTORY_RULES, RULES
 
 aten = torch.ops.aten
 
@@ -41,7 +41,8 @@ def _overloads(*names: str) -> frozenset[Any]:
 
 #: Ops whose meta kernel gives exactly the metadata PyTorch's fake path gives, on static shapes. Each
 #: is compared with the stock path by ``packages/symbolic/tests/test_fake_mode.py``. Left out on
-#: purpose: factories (no tensor argument to take a device from), random ops, ``_to_copy``
+#: purpose: factories (no tensor argument to take a device from; ``arange`` on integer bounds with an
+#: explicit device has a rule, ``fake_rules.FACTORY_RULES``), random ops, ``_to_copy``
 #: (device moves), ``copy_``/``index_put_`` (mixed devices), in-place view ops (``transpose_``), ops
 #: with data-dependent output sizes, ops whose result can be a constant (``lift_fresh``), and
 #: ``native_batch_norm`` (its meta kernel sizes the saved statistics unlike CPU eager does in eval).
@@ -119,6 +120,10 @@ class LoomFakeTensorMode(FakeTensorMode):
         if func is _DEVICE_QUERY and _outside_kernel_fake(args):
             return args[0].fake_device  # asked by C++ after most view ops: PyTorch's handler answers the same
         kwargs = kwargs or {}
+        if func in FACTORY_RULES and self.shape_env is None and not self.propagate_real_tensors:
+            made = FACTORY_RULES[func](args, kwargs)
+            if made is not None:
+                return self._made(func, types, args, kwargs, made)
         if func in DIRECT_META_OPS and self.shape_env is None and not self.propagate_real_tensors:
             flat = pytree.tree_leaves((args, kwargs))
             device = self._direct_device(flat)
@@ -187,6 +192,24 @@ class LoomFakeTensorMode(FakeTensorMode):
         with in_kernel_invocation_manager(self):
             result = func(*args, **kwargs)
         return self.wrap_meta_outputs_with_default_device_logic(result, func, flat, device=kwargs.get("device"))
+
+    def _made(self, func: Any, types: Sequence[type], args: Sequence[object], kwargs: Mapping[str, object],
+              made: tuple[tuple[int, ...], torch.dtype, torch.device]) -> FakeTensor:
+        """A factory's result from its rule (checked against PyTorch's path in check mode)."""
+        shape, dtype, device = made
+        self.rule_calls += 1
+        result = FakeTensor(self, torch.empty(shape, dtype=dtype, device="meta"), device)
+        if self.check:
+            try:
+                expected = super().dispatch(func, types, args, kwargs)
+            except Exception as exc:
+                raise FakeMismatch(f"factory rule for {func} answered where PyTorch's raised {exc!r}") from exc
+            mismatch = describe_mismatch(result, expected, [])
+            if mismatch:
+                raise FakeMismatch(f"factory rule for {func} differs from PyTorch's: {mismatch}")
+            self.checked[func] += 1
+            self.rule_checked[func] += 1
+        return result
 
     def _checked(
         self,

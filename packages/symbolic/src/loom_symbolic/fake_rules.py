@@ -153,3 +153,38 @@ RULES: dict[Any, Rule] = {
     aten._softmax.default: _softmax,
     aten._log_softmax.default: _softmax,
 }
+
+
+# -- factories ------------------------------------------------------------------------------------
+# A factory has no tensor argument to take a device from, and PyTorch's fake path for ``arange`` runs
+# its Python reference and decompositions (~2-4 ms on a first call). For integer bounds and an explicit
+# device, the result is a fresh 1-D int64 tensor whose length follows from the bounds alone.
+
+#: (shape, dtype, device) of a factory's one contiguous output, or None: "not my case".
+FactoryOutput = tuple[tuple[int, ...], torch.dtype, torch.device] | None
+
+_INT64_LIMIT = 2**63
+_ARANGE_KEYWORDS = frozenset({"dtype", "layout", "device", "pin_memory"})
+
+
+def _arange(start: Any, end: Any, step: Any, kwargs: Mapping[str, Any]) -> FactoryOutput:
+    """``arange(start, end, step)`` for Python ints, int64 (or default) dtype, on a named device."""
+    if any(type(v) is not int or abs(v) >= _INT64_LIMIT for v in (start, end, step)) or step == 0:
+        return None
+    if not kwargs.keys() <= _ARANGE_KEYWORDS or kwargs.get("dtype") not in (None, torch.int64):
+        return None
+    if kwargs.get("layout") not in (None, torch.strided) or kwargs.get("pin_memory"):
+        return None
+    device = kwargs.get("device")
+    if not isinstance(device, torch.device) or (end - start) * step < 0:
+        return None  # the default device can be changed; bounds against the step's sign raise
+    return (-((start - end) // step),), torch.int64, device
+
+
+FACTORY_RULES: dict[Any, Callable[[Sequence[Any], Mapping[str, Any]], FactoryOutput]] = {
+    aten.arange.default: lambda args, kwargs: _arange(0, args[0], 1, kwargs) if len(args) == 1 else None,
+    aten.arange.start: lambda args, kwargs: _arange(args[0], args[1], 1, kwargs) if len(args) == 2 else None,
+    aten.arange.start_step: (
+        lambda args, kwargs: _arange(args[0], args[1], args[2], kwargs) if len(args) == 3 else None
+    ),
+}
