@@ -24,6 +24,7 @@ from .builtins import BUILTIN_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import CONSTANT_TYPES, ConstantVariable, ObjectConstantVariable, is_constant_value
 from .containers import (
     DictVariable,
+    LazyDictVariable,
     ListVariable,
     NamedTupleVariable,
     SetVariable,
@@ -157,6 +158,7 @@ def _wrap_dict(tx, value, source):
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
             guards.add("dict_keys", source, value)
+            return LazyDictVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
         items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)

@@ -198,7 +198,7 @@ def dict_setitem(tx, d, args, kwargs):
 
 @dict_method("__contains__")
 def dict_contains(tx, d, args, kwargs):
-    return ConstantVariable(DictVariable.key_of(args[0]) in d.items)
+    return ConstantVariable(d.has_key(DictVariable.key_of(args[0])))
 
 
 @dict_method("__len__")
@@ -208,9 +208,9 @@ def dict_len(tx, d, args, kwargs):
 
 @dict_method("get")
 def dict_get(tx, d, args, kwargs):
-    key = DictVariable.key_of(args[0])
-    if key in d.items:
-        return d.items[key]
+    value = d.lookup(DictVariable.key_of(args[0]))
+    if value is not None:
+        return value
     return args[1] if len(args) > 1 else NONE
 
 

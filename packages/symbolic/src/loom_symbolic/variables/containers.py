@@ -390,11 +390,20 @@ class DictVariable(MethodTableMixin, Variable):
             return value
         raise Unsupported("a dict key known only at run time", "keys must be constants while tracing")
 
+    def lookup(self, key: Any) -> Variable | None:
+        """The value under Python key ``key``, or None when the dict has no such key."""
+        return self.items.get(key)
+
+    def has_key(self, key: Any) -> bool:
+        """Whether Python key ``key`` is in the dict."""
+        return key in self.items
+
     def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
         k = self.key_of(key)
-        if k not in self.items:
+        value = self.lookup(k)
+        if value is None:
             raise UserError("dict lookup", f"KeyError: {k!r}", exc_type=KeyError)
-        return self.items[k]
+        return value
 
     def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
         self.items[self.key_of(key)] = value
@@ -438,6 +447,61 @@ class DictVariable(MethodTableMixin, Variable):
 
     def __repr__(self) -> str:
         return f"DictVariable({self.items!r})"
+
+
+class LazyDictVariable(DictVariable):
+    """A real dict read from a source, its keys guarded (``DictKeys``) and its values wrapped, and so
+    guarded, only when read. A ``transformers`` config's attribute reads all start with
+    ``self.__dict__.get(...)``: wrapping every value up front guarded each of them, so changing one the
+    model never reads recompiled. Any use other than a lookup, a membership test, truth or the keys
+    wraps every value first, as a plain :class:`DictVariable` does at once."""
+
+    def __init__(self, tx: InstructionTranslator, real: dict, source: Any, wrap_item: Any) -> None:
+        super().__init__({}, source, cls=type(real), real=real if type(real) is not dict else None)
+        self._tx = tx
+        self._pending: dict | None = real  # the real dict until every value is wrapped
+        self._wrap_item = wrap_item  # (tx, value, key) -> Variable
+
+    @property
+    def items(self) -> dict[Any, Variable]:  # type: ignore[override]
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            read = self._items
+            self._items = {k: read[k] if k in read else self._wrap_item(self._tx, v, k) for k, v in pending.items()}
+        return self._items
+
+    @items.setter
+    def items(self, value: dict[Any, Variable]) -> None:
+        self._items = value
+
+    def lookup(self, key: Any) -> Variable | None:
+        pending = self._pending
+        if pending is None:
+            return self._items.get(key)
+        value = self._items.get(key)
+        if value is None and key in pending:  # the keys are guarded: the same ones at run time
+            value = self._items[key] = self._wrap_item(self._tx, pending[key], key)
+        return value
+
+    def has_key(self, key: Any) -> bool:
+        return key in (self._pending if self._pending is not None else self._items)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return bool(self._pending if self._pending is not None else self._items)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return [key_variable(k) for k in (self._pending if self._pending is not None else self._items)]
+
+    # Descriptions (error messages, reports) must not wrap values: that would add guards and graph
+    # inputs, possibly after the translation is over.
+    def describe(self) -> str:
+        return f"dict of {len(self._pending if self._pending is not None else self._items)}"
+
+    def __repr__(self) -> str:
+        if self._pending is not None:
+            return f"LazyDictVariable({len(self._items)} of {len(self._pending)} values read)"
+        return f"LazyDictVariable({self._items!r})"
 
 
 class SetVariable(MethodTableMixin, Variable):
