@@ -238,10 +238,11 @@ def _set(obj: Source, **fields: Any) -> None:
 _setattr = object.__setattr__
 
 
-def _set_chained(obj: Source, base: Source, field: str, value: Any) -> None:
+def _set_chained(obj: Source, base: Source, field: str | None = None, value: Any = None) -> None:
     """``_set`` for the sources made most (an attribute, item or type of a base), without keywords."""
     _setattr(obj, "_base", base)
-    _setattr(obj, field, value)
+    if field is not None:
+        _setattr(obj, field, value)
     _setattr(obj, "_hash", None)
     _setattr(obj, "_chain_stats", None)
 
@@ -401,9 +402,7 @@ class TypeOf(_Chained):
     fetch_cost = 0
 
     def __init__(self, base: Source) -> None:
-        _setattr(self, "_base", _check_base("TypeOf", base))
-        _setattr(self, "_hash", None)
-        _setattr(self, "_chain_stats", None)
+        _set_chained(self, _check_base("TypeOf", base))
 
     def _key(self) -> tuple:
         return (self._base,)

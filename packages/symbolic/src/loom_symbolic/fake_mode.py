@@ -120,17 +120,18 @@ class LoomFakeTensorMode(FakeTensorMode):
         if func is _DEVICE_QUERY and _outside_kernel_fake(args):
             return args[0].fake_device  # asked by C++ after most view ops: PyTorch's handler answers the same
         kwargs = kwargs or {}
-        if func in FACTORY_RULES and self.shape_env is None and not self.propagate_real_tensors:
-            made = FACTORY_RULES[func](args, kwargs)
+        if self.shape_env is None and not self.propagate_real_tensors:
+            factory = FACTORY_RULES.get(func)
+            made = factory(args, kwargs) if factory is not None else None
             if made is not None:
                 return self._made(func, types, args, kwargs, made)
-        if func in DIRECT_META_OPS and self.shape_env is None and not self.propagate_real_tensors:
-            flat = pytree.tree_leaves((args, kwargs))
-            device = self._direct_device(flat)
-            if device is not None and self._dtype_ok(func, args):
-                if self.check:
-                    return self._checked(func, types, args, kwargs, flat, device)
-                return self._direct(func, args, kwargs, flat, device)
+            if func in DIRECT_META_OPS:
+                flat = pytree.tree_leaves((args, kwargs))
+                device = self._direct_device(flat)
+                if device is not None and self._dtype_ok(func, args):
+                    if self.check:
+                        return self._checked(func, types, args, kwargs, flat, device)
+                    return self._direct(func, args, kwargs, flat, device)
         return super().dispatch(func, types, args, kwargs)
 
     def _direct_device(self, flat: list[Any]) -> torch.device | None:
@@ -187,18 +188,22 @@ class LoomFakeTensorMode(FakeTensorMode):
         outputs = rule(args, kwargs) if rule is not None else None
         if outputs is not None:
             self.rule_calls += 1
-            made = [FakeTensor(self, torch.empty(shape, dtype=dtype, device="meta"), device) for shape, dtype in outputs]
+            made = [self._fresh(shape, dtype, device) for shape, dtype in outputs]
             return made[0] if len(made) == 1 else tuple(made)
         with in_kernel_invocation_manager(self):
             result = func(*args, **kwargs)
         return self.wrap_meta_outputs_with_default_device_logic(result, func, flat, device=kwargs.get("device"))
+
+    def _fresh(self, shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> FakeTensor:
+        """A new contiguous fake of this mode: what a rule's answer stands for."""
+        return FakeTensor(self, torch.empty(shape, dtype=dtype, device="meta"), device)
 
     def _made(self, func: Any, types: Sequence[type], args: Sequence[object], kwargs: Mapping[str, object],
               made: tuple[tuple[int, ...], torch.dtype, torch.device]) -> FakeTensor:
         """A factory's result from its rule (checked against PyTorch's path in check mode)."""
         shape, dtype, device = made
         self.rule_calls += 1
-        result = FakeTensor(self, torch.empty(shape, dtype=dtype, device="meta"), device)
+        result = self._fresh(shape, dtype, device)
         if self.check:
             try:
                 expected = super().dispatch(func, types, args, kwargs)
