@@ -20,8 +20,14 @@ from .._late import LateModule
 from ..errors import Unsupported
 from ..policy import allowed_in_graph
 from .base import Variable
-from .builtins import BUILTIN_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
-from .constant import CONSTANT_TYPES, ConstantVariable, ObjectConstantVariable, is_constant_value
+from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
+from .constant import (
+    CONSTANT_TYPES,
+    ConstantVariable,
+    FrozenObjectVariable,
+    ObjectConstantVariable,
+    is_constant_value,
+)
 from .containers import (
     DictVariable,
     LazyDictVariable,
@@ -34,7 +40,7 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
-from .objects import ClassVariable, PythonModuleVariable, UserObjectVariable
+from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -48,10 +54,7 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
 _exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
-_objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
 
 
 def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
@@ -75,7 +78,7 @@ def wrap_frozen(value: Any) -> Variable:
     if is_constant_value(value) or isinstance(value, (list, dict, tuple)):
         return wrap_constant_like(value)
 
-    return _constant.FrozenObjectVariable(value)
+    return FrozenObjectVariable(value)
 
 
 def _guards(tx: InstructionTranslator | None, source: Any):
@@ -203,7 +206,7 @@ def _wrap_module(tx, value, source):
 
 
 def _wrap_function(tx, value, source):
-    if value in _builtins.FOLDED_LIBRARY_FUNCTIONS:
+    if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
@@ -226,7 +229,7 @@ def _wrap_builtin(tx, value, source):
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
         value.__self__, types.ModuleType
     ):
-        return _objects.OpaqueCallableVariable(value, source)  # a method of a C object: calling it breaks the graph
+        return OpaqueCallableVariable(value, source)  # a method of a C object: calling it breaks the graph
     return _identity(BuiltinVariable)(tx, value, source)
 
 

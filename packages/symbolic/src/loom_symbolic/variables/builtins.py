@@ -23,8 +23,16 @@ from ..runtime import iter_at
 from . import operators as ops
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
-from .exceptions import SymbolicException
+from .containers import (
+    DictVariable,
+    ListVariable,
+    NamedTupleVariable,
+    SequenceVariable,
+    SetVariable,
+    SizeVariable,
+    TupleVariable,
+)
+from .exceptions import SymbolicException, make_exception
 from .iterators import (
     EnumerateIterator,
     FilterIterator,
@@ -43,8 +51,6 @@ if TYPE_CHECKING:
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
 _partial = LateModule("loom_symbolic.variables.partial", globals(), "_partial")
@@ -102,7 +108,7 @@ def _is_builtin_type(value: Any) -> bool:
 def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call builtin ``fn``: its handler, else constant folding, else unsupported."""
     if isinstance(fn, type) and issubclass(fn, BaseException):
-        return _exceptions.make_exception(fn, args, kwargs)
+        return make_exception(fn, args, kwargs)
     handler = HANDLERS.get(fn)
     if handler is not None:
         result = handler(tx, args, kwargs)
@@ -502,7 +508,7 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
     if cls in HANDLERS or cls in PURE:
         return call_builtin(tx, cls, args, kwargs)
     if isinstance(cls, type) and issubclass(cls, BaseException):
-        return _exceptions.make_exception(cls, args, kwargs)
+        return make_exception(cls, args, kwargs)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
@@ -534,7 +540,7 @@ def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable],
                 raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
 
             values[field] = _builder.wrap_constant_like(defaults[field])
-    return _containers.NamedTupleVariable([values[f] for f in fields], cls)
+    return NamedTupleVariable([values[f] for f in fields], cls)
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))

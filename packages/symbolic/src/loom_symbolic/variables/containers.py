@@ -210,7 +210,6 @@ class NamedTupleVariable(TupleVariable):
         static = getattr(self.cls, name, None)
         if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
             # A plain class constant; properties and other descriptors are looked up below.
-
             return _builder.wrap_constant_like(getattr(self.cls, name))
         return super().var_getattr(tx, name)
 

@@ -28,7 +28,6 @@ def _environ_source() -> Any:
     """Where the guards read the environment: ``os.environ``, looked up again on every check."""
     global _ENVIRON_SOURCE
     if _ENVIRON_SOURCE is None:
-
         _ENVIRON_SOURCE = Attr(Const(os), "environ")
     return _ENVIRON_SOURCE
 

@@ -19,7 +19,7 @@ from ..errors import Unsupported, UserError, missing_attribute
 from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DictVariable
+from .containers import DictVariable, ListVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
 _iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
@@ -166,9 +165,9 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     if base is object:
         instance: Variable = NewObjectVariable(cls, cls_source)
     elif base in (dict, collections.OrderedDict):
-        instance = _containers.DictVariable({}, cls=cls, cls_source=cls_source, new=True)
+        instance = DictVariable({}, cls=cls, cls_source=cls_source, new=True)
     elif base is list:
-        instance = _containers.ListVariable([], cls=cls, cls_source=cls_source, new=True)
+        instance = ListVariable([], cls=cls, cls_source=cls_source, new=True)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     init = class_attribute(cls, "__init__")

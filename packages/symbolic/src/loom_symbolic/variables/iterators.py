@@ -227,7 +227,6 @@ class ZipIterator(IteratorVariable):
             item = inner.next_item(tx)
             if item is None:
                 if self.strict and (items or any(i.next_item(tx) is not None for i in self.inners[1:])):
-
                     raise UserError("zip(strict=True)", "arguments have different lengths", exc_type=ValueError)
                 return None
             items.append(item)

@@ -78,7 +78,6 @@ class NNModuleVariable(Variable):
         are guarded, so adding or removing a member later recompiles."""
         members = self.value.__dict__[name]
         if self.source is not None:
-
             tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
         return members
 
@@ -113,7 +112,6 @@ class NNModuleVariable(Variable):
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
         if isinstance(class_attribute(type(self.value), name), property):
-
             if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
                 raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}",
                                   "a property, which Module.__setattr__ bypasses for parameters and submodules")
@@ -164,7 +162,6 @@ class NNModuleVariable(Variable):
         if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
             keys = self._ordered_children(tx)
             if isinstance(key, slice):
-
                 if isinstance(module, torch.nn.Sequential):
                     raise Unsupported("slicing a Sequential", "it builds a new module")
                 return _ModuleSliceVariable([self._child(tx, k) for k in keys[key]])

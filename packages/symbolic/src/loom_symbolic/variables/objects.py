@@ -10,14 +10,20 @@ from loom_guards import Attr, Const, TypeOf
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
 from ..policy import trusted_module_name
-from .attributes import class_attribute, resolve, store_through_descriptor, view_of_real
+from .attributes import (
+    _MISSING,
+    _guard_absent_from_classes,
+    class_attribute,
+    resolve,
+    store_through_descriptor,
+    view_of_real,
+)
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
 _ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
@@ -83,7 +89,7 @@ class UserObjectVariable(RealValueVariable):
     def truth(self, tx: InstructionTranslator) -> bool:
         cls = type(self.value)
         for special in ("__bool__", "__len__"):
-            if class_attribute(cls, special) is not _missing():
+            if class_attribute(cls, special) is not _MISSING:
                 result = self.call_method(tx, special, [], {})
                 return bool(result.as_python_constant())
         return True
@@ -103,25 +109,20 @@ class UserObjectVariable(RealValueVariable):
         return f"{type(self.value).__name__} object"
 
 
-def _missing() -> Any:
-    return _attributes._MISSING
-
-
 class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         static = class_attribute(self.value, name)
-        if static is _missing():
+        if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
                 return _builder.wrap(tx, getattr(self.value, name), None)
-            if class_attribute(type(self.value), name) is not _missing():
+            if class_attribute(type(self.value), name) is not _MISSING:
                 raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
             if not _trusted_class(self.value):
                 # Set on the class (or its metaclass) later, it would be found: guard its absence.
-
-                _attributes._guard_absent_from_classes(tx, self.value, name)
-                _attributes._guard_absent_from_classes(tx, type(self.value), name)
+                _guard_absent_from_classes(tx, self.value, name)
+                _guard_absent_from_classes(tx, type(self.value), name)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
         owner = self.source
         if owner is None and not _trusted_class(self.value):

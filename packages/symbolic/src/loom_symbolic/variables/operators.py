@@ -13,7 +13,7 @@ from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable
+from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 #: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
@@ -155,7 +154,7 @@ def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: 
             if isinstance(left, ListVariable) and isinstance(right, ListVariable):
                 return ListVariable(left.items + right.items)
             if isinstance(left, TupleVariable) and isinstance(right, TupleVariable):
-                kind = _containers.SizeVariable if isinstance(left, _containers.SizeVariable) else TupleVariable
+                kind = SizeVariable if isinstance(left, SizeVariable) else TupleVariable
                 return kind(left.items + right.items)
             return None
         if op in (operator.eq, operator.ne):
