@@ -474,6 +474,10 @@ class LazyDictVariable(DictVariable):
     def items(self, value: dict[Any, Variable]) -> None:
         self._items = value
 
+    def _keys(self) -> dict:
+        """A dict with this one's keys, in order: the real one until every value is wrapped."""
+        return self._pending if self._pending is not None else self._items
+
     def lookup(self, key: Any) -> Variable | None:
         pending = self._pending
         if pending is None:
@@ -484,18 +488,18 @@ class LazyDictVariable(DictVariable):
         return value
 
     def has_key(self, key: Any) -> bool:
-        return key in (self._pending if self._pending is not None else self._items)
+        return key in self._keys()
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self._pending if self._pending is not None else self._items)
+        return bool(self._keys())
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        return [key_variable(k) for k in (self._pending if self._pending is not None else self._items)]
+        return [key_variable(k) for k in self._keys()]
 
     # Descriptions (error messages, reports) must not wrap values: that would add guards and graph
     # inputs, possibly after the translation is over.
     def describe(self) -> str:
-        return f"dict of {len(self._pending if self._pending is not None else self._items)}"
+        return f"dict of {len(self._keys())}"
 
     def __repr__(self) -> str:
         if self._pending is not None:
