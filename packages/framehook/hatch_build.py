@@ -31,6 +31,7 @@ SOURCES = [
     "csrc/frame_view.c",
     "csrc/eval_frame.c",
     "csrc/stats.c",
+    "csrc/stack_guard.c",
     "csrc/test_hooks.c",
 ]
 # Strict warnings are part of the build: a warning is a bug we have not understood yet.

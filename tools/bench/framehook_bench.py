@@ -254,9 +254,17 @@ def deepest(mode, high=200_000):
     return lo, crashed
 
 
+DEPTH_MODES = {
+    "off": "no hook",
+    "skip": "hook, every code SKIP",
+    "replace": "hook, every frame replaced",
+    "skip_recursive": "hook, recursive code SKIP_RECURSIVE",
+}
+
+
 def bench_depth():
     out = {}
-    for mode in ("off", "skip", "replace"):
+    for mode in DEPTH_MODES:
         depth, crashed = deepest(mode)
         fails_by = "crash" if crashed else ("RecursionError" if crashed is not None else "(cap)")
         out[mode] = {"depth": depth, "fails_by": fails_by}
@@ -316,7 +324,7 @@ def report(results):
         row(label, [c[key] for c in calls])
     if all("depth" in r for r in results):
         print("deepest recursion reached with sys.setrecursionlimit(10**6) (probes stop at 200000)")
-        for mode, label in [("off", "no hook"), ("skip", "hook, every code SKIP"), ("replace", "hook, every frame replaced")]:
+        for mode, label in DEPTH_MODES.items():
             row(label, [f"{r['depth'][mode]['depth']}" for r in results], "{}")
             row("  then fails by", [r["depth"][mode]["fails_by"] for r in results], "{}")
 

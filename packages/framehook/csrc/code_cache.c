@@ -1,6 +1,6 @@
 /* code_cache.c: per-code state in co_extra.
  *
- * co_extra (one index requested at import) points to a CodeExtra: the SKIP flag and an array of
+ * co_extra (one index requested at import) points to a CodeExtra: the SKIP mode, the run-only flag and an array of
  * entries, most recently used first, plus a version number bumped on every change. Every CodeExtra is
  * on a list for clear() and stats(); CPython frees one (fh_extra_free) with its code object. The eval
  * function reads it inline (fh_extra_get in framehook_internal.h).
@@ -9,7 +9,7 @@
 
 Py_ssize_t fh_extra_index = -1;
 
-static CodeExtra fh_all_extras = {&fh_all_extras, &fh_all_extras, 0, 0, 0, NULL, 0};
+static CodeExtra fh_all_extras = {&fh_all_extras, &fh_all_extras, 0, 0, 0, 0, 0, NULL, 0};
 
 /* Called by CPython when a code object carrying our extra is deallocated. */
 static void fh_extra_free(void *ptr)
@@ -78,6 +78,8 @@ int fh_extra_push_front(CodeExtra *extra, PyObject *entry)
 static int fh_extra_clear_into(CodeExtra *extra, PyObject *sink)
 {
     extra->skip = 0;
+    extra->run_only = 0;
+    extra->run_only_misses = 0;
     extra->version++;
     while (extra->n > 0) {
         PyObject *entry = extra->entries[extra->n - 1];
@@ -112,13 +114,15 @@ int fh_cache_clear(PyCodeObject *code)
     return rc;
 }
 
-void fh_cache_sizes(Py_ssize_t *codes, Py_ssize_t *entries, Py_ssize_t *skipped_codes)
+void fh_cache_sizes(Py_ssize_t *codes, Py_ssize_t *entries, Py_ssize_t *skipped_codes,
+                    Py_ssize_t *run_only_codes)
 {
-    *codes = *entries = *skipped_codes = 0;
+    *codes = *entries = *skipped_codes = *run_only_codes = 0;
     for (CodeExtra *e = fh_all_extras.next; e != &fh_all_extras; e = e->next) {
         (*codes)++;
         *entries += e->n;
         *skipped_codes += e->skip ? 1 : 0;
+        *run_only_codes += e->run_only ? 1 : 0;
     }
 }
 

@@ -4,7 +4,12 @@
  *                           Hot path: a thread-local pointer test, the first-entry test, one co_extra
  *                           read and the SKIP flag, then a tail call into the default evaluator.
  *   fh_lookup               the code has stored entries: call each guard (most recently used first)
- *                           with a FrameView; the first truthy one runs its replacement.
+ *                           with a FrameView; the first truthy one runs its replacement. A miss calls
+ *                           the callback, or runs the frame normally if the code is run-only.
+ *   fh_run_unhooked         a SKIP_RECURSIVE code: run the frame with this thread's callback off, so
+ *                           its callees never reach the hook (with no other thread hooked, the eval
+ *                           function is removed meanwhile and CPython inlines their calls again).
+ *   fh_stack_exhausted      the C stack is nearly full: refuse the frame with RecursionError.
  *   fh_call_callback        nothing matched: call this thread's callback with a FrameView and act on
  *                           what it returns (None, SKIP, a code object, an Entry).
  *   fh_run_replacement      run a replacement code object for a function frame: build a function with
@@ -24,7 +29,7 @@
 int fh_trace_callbacks = 0;
 
 /* This OS thread's FhLocal block (see framehook_internal.h for its fields and for why it is static). */
-static FH_THREAD_LOCAL FhLocal fh_local = {NULL, NULL, NULL};
+static FH_THREAD_LOCAL FhLocal fh_local = {NULL, NULL, NULL, 0};
 
 FhLocal *fh_local_block(void) { return &fh_local; }
 
@@ -32,10 +37,10 @@ FhLocal *fh_local_block(void) { return &fh_local; }
 /* Running a frame normally                                                                         */
 /* ------------------------------------------------------------------------------------------------ */
 
-/* fh_run_default's slow path: a foreign eval function was in place when ours was installed. */
-static FH_NOINLINE PyObject *fh_run_chained(PyThreadState *tstate, fh_frame *frame, int throwflag)
+/* Run a frame on the foreign eval function `chained` (NULL: the default evaluator), breaking loops. */
+static FH_NOINLINE PyObject *fh_forward(PyThreadState *tstate, fh_frame *frame, int throwflag,
+                                        _PyFrameEvalFunction chained)
 {
-    _PyFrameEvalFunction chained = fh_chained;
     if (chained == NULL || fh_local.forwarding == frame) {
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
     }
@@ -50,7 +55,7 @@ static FH_NOINLINE PyObject *fh_run_chained(PyThreadState *tstate, fh_frame *fra
 static inline PyObject *fh_run_default(PyThreadState *tstate, fh_frame *frame, int throwflag)
 {
     if (FH_UNLIKELY(fh_chained != NULL)) {
-        return fh_run_chained(tstate, frame, throwflag);
+        return fh_forward(tstate, frame, throwflag, fh_chained);
     }
     return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
 }
@@ -206,6 +211,40 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Running a SKIP_RECURSIVE frame                                                                   */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* Run the frame with this thread's callback off until it returns. The thread gives up its callback
+ * the way set_callback(None) would, so if it was the only hooked thread the interpreter-wide eval
+ * function is removed: the frame's callees are inlined by CPython again (no C recursion, no hook cost
+ * at all). A callback set inside (an explicitly compiled function called from here) is set and
+ * restored as usual; if one is still set on return, it wins over ours. */
+static FH_NOINLINE PyObject *fh_run_unhooked(PyThreadState *tstate, FhThread *t, fh_frame *frame)
+{
+    fh_stats.skipped++;
+    if (t->callback == NULL) {
+        return fh_run_default(tstate, frame, 0); /* the callback that said SKIP_RECURSIVE removed itself */
+    }
+    fh_stats.unhooked++;
+    _PyFrameEvalFunction chained = fh_chained; /* removing ours may forget it */
+    PyObject *callback = t->callback;          /* t's reference moves here */
+    t->callback = NULL;
+    Py_INCREF(t);
+    fh_deactivate();
+    PyObject *result = (chained != NULL) ? fh_forward(tstate, frame, 0, chained)
+                                         : _PyEval_EvalFrameDefault(tstate, frame, 0);
+    if (t->callback == NULL) {
+        t->callback = callback;
+        fh_activate();
+    }
+    else {
+        Py_DECREF(callback);
+    }
+    Py_DECREF(t);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* The callback and the cache                                                                       */
 /* ------------------------------------------------------------------------------------------------ */
 
@@ -260,13 +299,23 @@ static FH_NOINLINE PyObject *fh_call_callback(PyThreadState *tstate, FhThread *t
         Py_DECREF(result);
         return fh_run_default(tstate, frame, 0);
     }
-    if (result == fh_skip) {
-        Py_DECREF(result);
+    if (result == fh_skip || result == fh_skip_recursive || result == fh_run_only) {
         CodeExtra *extra = fh_extra_get_or_create(code);
         if (extra == NULL) {
+            Py_DECREF(result);
             return fh_fail(tstate, frame);
         }
-        extra->skip = 1;
+        if (result == fh_run_only) {
+            extra->run_only = 1;
+            extra->run_only_misses = 0;
+        }
+        else {
+            extra->skip = (result == fh_skip) ? FH_SKIP : FH_SKIP_RECURSIVE;
+        }
+        Py_DECREF(result);
+        if (extra->skip == FH_SKIP_RECURSIVE) {
+            return fh_run_unhooked(tstate, t, frame);
+        }
         return fh_run_default(tstate, frame, 0);
     }
     int is_entry = PyObject_TypeCheck(result, &EntryType);
@@ -305,6 +354,18 @@ static FH_NOINLINE PyObject *fh_call_callback(PyThreadState *tstate, FhThread *t
     Py_DECREF(replacement);
     Py_DECREF(result);
     return out;
+}
+
+/* A run-only code's entries all failed: run the frame normally. Past FH_RUN_ONLY_MAX_MISSES in a row
+ * the code is marked SKIP (its entries stay stored, unused, until clear()). A guard may have called
+ * clear() meanwhile: the extra is still valid (it lives as long as the code), and its flags say so. */
+static FH_NOINLINE PyObject *fh_run_only_miss(PyThreadState *tstate, fh_frame *frame, CodeExtra *extra)
+{
+    fh_stats.run_only_misses++;
+    if (extra->run_only && ++extra->run_only_misses >= FH_RUN_ONLY_MAX_MISSES && extra->skip == 0) {
+        extra->skip = FH_SKIP;
+    }
+    return fh_run_default(tstate, frame, 0);
 }
 
 /* The code has stored entries: try their guards, most recently used first. */
@@ -359,8 +420,12 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
     }
     if (hit == NULL) {
         fh_stats.cache_misses++;
+        if (extra->run_only) {
+            return fh_run_only_miss(tstate, frame, extra);
+        }
         return fh_call_callback(tstate, t, frame, code);
     }
+    extra->run_only_misses = 0;
     fh_stats.cache_hits++;
     hit->hits++;
     PyObject *code_to_run = Py_NewRef(hit->code);
@@ -374,12 +439,32 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
 /* The eval function                                                                                */
 /* ------------------------------------------------------------------------------------------------ */
 
+/* The C stack is nearly full (see stack_guard.c). A call is refused with RecursionError before it
+ * runs, as CPython refuses one past its recursion limit; a resumption (or a throw into a generator)
+ * runs, as it would without the hook. */
+static FH_NOINLINE PyObject *fh_stack_exhausted(PyThreadState *tstate, fh_frame *frame, int throwflag)
+{
+    if (throwflag || !fh_frame_is_first_entry(frame)) {
+        return fh_run_default(tstate, frame, throwflag);
+    }
+    fh_stats.stack_refused++;
+    PyErr_SetString(PyExc_RecursionError,
+                    "maximum recursion depth exceeded: the C stack is nearly full (with a PEP 523 hook "
+                    "installed every Python call is a C call; recurse less deeply, or lower "
+                    "sys.setrecursionlimit())");
+    fh_frame_discard(tstate, frame);
+    return NULL;
+}
+
 PyObject *fh_eval(PyThreadState *tstate, fh_frame *frame, int throwflag)
 {
     FhLocal *local = &fh_local;
     if (FH_UNLIKELY(fh_chained != NULL) && FH_UNLIKELY(local->forwarding == frame)) {
         /* Our own frame came back through the chained eval function: run it, don't loop. */
         return _PyEval_EvalFrameDefault(tstate, frame, throwflag);
+    }
+    if (FH_UNLIKELY(FH_STACK_POSITION() < local->stack_limit)) {
+        return fh_stack_exhausted(tstate, frame, throwflag);
     }
     FhThread *t = FH_LIKELY(local->tstate == tstate) ? local->thread : fh_thread_rebind(tstate);
     if (t == NULL || t->callback == NULL || t->disabled || throwflag || !fh_frame_is_first_entry(frame)) {
@@ -393,12 +478,18 @@ PyObject *fh_eval(PyThreadState *tstate, fh_frame *frame, int throwflag)
     fh_stats.frames++;
     CodeExtra *extra = fh_extra_get(code);
     if (extra != NULL) {
-        if (FH_LIKELY(extra->skip)) {
+        if (FH_LIKELY(extra->skip == FH_SKIP)) {
             fh_stats.skipped++;
             return fh_run_default(tstate, frame, 0);
         }
+        if (extra->skip == FH_SKIP_RECURSIVE) {
+            return fh_run_unhooked(tstate, t, frame);
+        }
         if (extra->n > 0 && fh_is_function_frame(frame, code)) {
             return fh_lookup(tstate, t, frame, code, extra);
+        }
+        if (extra->run_only) {
+            return fh_run_only_miss(tstate, frame, extra);
         }
     }
     return fh_call_callback(tstate, t, frame, code);

@@ -18,7 +18,10 @@
  *
  *   thread_state.c          per-thread state (FhThread), installing and removing the eval function
  *                           (chaining to a foreign one found in place), setting a thread's callback
- *   code_cache.c            per-code state in co_extra (CodeExtra: SKIP flag, entries), clear()
+ *   code_cache.c            per-code state in co_extra (CodeExtra: SKIP mode, run-only flag, entries),
+ *                           clear()
+ *   stack_guard.c           where this thread's C stack ends (the eval function refuses new frames
+ *                           with RecursionError before it overflows)
  *   entry.c                 the Entry type and the replacement check
  *   frame_view.c            the FrameView type (eval_frame.c hands views out and recycles them)
  *   stats.c                 the counters and stats()
@@ -101,12 +104,23 @@ typedef struct {
     FhThread *thread;
     PyThreadState *tstate;
     fh_frame *forwarding;
+    uintptr_t stack_limit; /* the lowest stack address at which a new frame may start (0: unknown) */
 } FhLocal;
+
+/* CodeExtra.skip: how frames of a code run without ever reaching the callback. */
+#define FH_SKIP 1           /* run normally; their callees are hooked as usual */
+#define FH_SKIP_RECURSIVE 2 /* run with this thread's callback off until they return: callees too */
+
+/* A run-only code whose entries missed this many frames in a row is marked FH_SKIP: walking guards
+ * that keep failing must not cost more than the few frames it takes to notice. */
+#define FH_RUN_ONLY_MAX_MISSES 32
 
 /* Per-code state, in the code object's co_extra slot. */
 typedef struct CodeExtra {
     struct CodeExtra *prev, *next; /* every CodeExtra, for clear() */
-    int skip;
+    int skip;                      /* 0, FH_SKIP or FH_SKIP_RECURSIVE */
+    int run_only;                  /* serve stored entries, but never call the callback on a miss */
+    Py_ssize_t run_only_misses;    /* consecutive misses while run_only */
     Py_ssize_t n, cap;
     PyObject **entries;            /* strong references, most recently used first */
     unsigned long long version;    /* bumped on every change to entries */
@@ -115,6 +129,9 @@ typedef struct CodeExtra {
 typedef struct {
     unsigned long long frames;          /* first entries considered (callback set, hook on) */
     unsigned long long skipped;         /* ... run normally because the code is marked SKIP */
+    unsigned long long unhooked;        /* ... of those, run with the callback off for their callees */
+    unsigned long long run_only_misses; /* ... run normally: run-only code, no entry matched */
+    unsigned long long stack_refused;   /* ... refused with RecursionError: the C stack was nearly full */
     unsigned long long cache_hits;      /* ... served by a stored entry */
     unsigned long long cache_misses;    /* ... whose code had entries but no guard passed */
     unsigned long long callback_calls;  /* callback invocations */
@@ -151,6 +168,9 @@ FH_INTERNAL FhThread *fh_thread_rebind(PyThreadState *tstate);
 /* This thread's state, created on demand. Returns a borrowed reference, or NULL (error set only if
  * create was requested and failed). */
 FH_INTERNAL FhThread *fh_thread_get(int create);
+/* A thread gained / lost its callback: the first installs the eval function, the last removes it. */
+FH_INTERNAL void fh_activate(void);
+FH_INTERNAL void fh_deactivate(void);
 /* Set this thread's callback (None: off); returns the previous one (a new reference; None if none). */
 FH_INTERNAL PyObject *fh_set_callback(PyObject *cb);
 /* The main interpreter's eval function, and replacing it. */
@@ -172,8 +192,10 @@ FH_INTERNAL int fh_extra_push_front(CodeExtra *extra, PyObject *entry);
 /* Drop the entries and the SKIP mark of `code`, or of every code object if `code` is NULL; 0, or -1
  * with an exception set. */
 FH_INTERNAL int fh_cache_clear(PyCodeObject *code);
-/* How many code objects carry state, how many entries they hold, how many are marked SKIP. */
-FH_INTERNAL void fh_cache_sizes(Py_ssize_t *codes, Py_ssize_t *entries, Py_ssize_t *skipped_codes);
+/* How many code objects carry state, how many entries they hold, how many are marked SKIP (either
+ * kind), and how many are run-only. */
+FH_INTERNAL void fh_cache_sizes(Py_ssize_t *codes, Py_ssize_t *entries, Py_ssize_t *skipped_codes,
+                                Py_ssize_t *run_only_codes);
 
 /* The code's state, or NULL: one co_extra read. */
 static inline CodeExtra *fh_extra_get(PyCodeObject *code)
@@ -225,6 +247,25 @@ FH_INTERNAL PyObject *fh_py_current_eval_name(PyObject *module, PyObject *noargs
 /* module.c                                                                                         */
 /* ------------------------------------------------------------------------------------------------ */
 
-FH_INTERNAL extern PyObject *fh_skip; /* the SKIP singleton */
+/* The callback results that set a code's strategy: SKIP, SKIP_RECURSIVE, RUN_ONLY (singletons). */
+FH_INTERNAL extern PyObject *fh_skip;
+FH_INTERNAL extern PyObject *fh_skip_recursive;
+FH_INTERNAL extern PyObject *fh_run_only;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* stack_guard.c                                                                                    */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* The lowest address this OS thread's C stack may reach before a new Python frame: the stack's
+ * lower end plus a margin for error handling and C code between frames. 0 where it cannot be known
+ * (then nothing is checked). Computed once per OS thread (fh_thread_rebind). */
+FH_INTERNAL uintptr_t fh_stack_limit(void);
+
+/* The current stack position, for comparing with fh_stack_limit(). */
+#if defined(__GNUC__)
+#define FH_STACK_POSITION() ((uintptr_t)__builtin_frame_address(0))
+#else
+#define FH_STACK_POSITION() ((uintptr_t)0)
+#endif
 
 #endif /* LOOM_FRAMEHOOK_INTERNAL_H */

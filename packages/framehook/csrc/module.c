@@ -1,11 +1,9 @@
-/* module.c: the module loom_framehook._framehook: the SKIP singleton, the API functions (argument
+/* module.c: the module loom_framehook._framehook: the SKIP / SKIP_RECURSIVE / RUN_ONLY singletons, the API functions (argument
  * checks, then the work in the other files), the callback() context manager, and PyInit.
  *
  * The design, and a map of the other files, is in framehook_internal.h.
  */
 #include "framehook_internal.h"
-
-PyObject *fh_skip = NULL;
 
 typedef struct {
     PyObject_HEAD
@@ -15,26 +13,52 @@ typedef struct {
 } CallbackContextObject;
 
 /* ------------------------------------------------------------------------------------------------ */
-/* SKIP                                                                                             */
+/* SKIP, SKIP_RECURSIVE, RUN_ONLY: the callback results that set a code's strategy                   */
 /* ------------------------------------------------------------------------------------------------ */
 
-static PyObject *Skip_repr(PyObject *self) { return PyUnicode_FromString("loom_framehook.SKIP"); }
-static PyObject *Skip_reduce(PyObject *self, PyObject *noargs) { return PyUnicode_FromString("SKIP"); }
+typedef struct {
+    PyObject_HEAD
+    const char *name; /* the module attribute it is bound to */
+} StrategyObject;
 
-static PyMethodDef Skip_methods[] = {
-    {"__reduce__", (PyCFunction)Skip_reduce, METH_NOARGS, NULL},
+static PyObject *Strategy_repr(StrategyObject *self) { return PyUnicode_FromFormat("loom_framehook.%s", self->name); }
+
+/* Pickled by name: unpickling finds the module's singleton. */
+static PyObject *Strategy_reduce(StrategyObject *self, PyObject *noargs) { return PyUnicode_FromString(self->name); }
+
+static PyMethodDef Strategy_methods[] = {
+    {"__reduce__", (PyCFunction)Strategy_reduce, METH_NOARGS, NULL},
     {NULL},
 };
 
-static PyTypeObject SkipType = {
+static PyTypeObject StrategyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "loom_framehook._SkipType",
-    .tp_basicsize = sizeof(PyObject),
-    .tp_repr = Skip_repr,
+    .tp_name = "loom_framehook._Strategy",
+    .tp_basicsize = sizeof(StrategyObject),
+    .tp_repr = (reprfunc)Strategy_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .tp_doc = "The type of loom_framehook.SKIP.",
-    .tp_methods = Skip_methods,
+    .tp_doc = "The type of loom_framehook.SKIP, SKIP_RECURSIVE and RUN_ONLY.",
+    .tp_methods = Strategy_methods,
 };
+
+PyObject *fh_skip = NULL;
+PyObject *fh_skip_recursive = NULL;
+PyObject *fh_run_only = NULL;
+
+/* Create one singleton (immortal in practice: we never drop it); 0, or -1 with an exception set. */
+static int fh_strategy_new(PyObject **slot, const char *name)
+{
+    if (*slot != NULL) {
+        return 0;
+    }
+    StrategyObject *obj = PyObject_New(StrategyObject, &StrategyType);
+    if (obj == NULL) {
+        return -1;
+    }
+    obj->name = name;
+    *slot = (PyObject *)obj;
+    return 0;
+}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Public functions                                                                                 */
@@ -73,8 +97,14 @@ static int fh_code_arg(const char *func, PyObject *arg)
     return 0;
 }
 
-static PyObject *fh_py_skip(PyObject *module, PyObject *code)
+static PyObject *fh_py_skip(PyObject *module, PyObject *args, PyObject *kwds)
 {
+    static char *kwlist[] = {"code", "recursive", NULL};
+    PyObject *code;
+    int recursive = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$p:skip", kwlist, &code, &recursive)) {
+        return NULL;
+    }
     if (fh_code_arg("skip", code) < 0) {
         return NULL;
     }
@@ -82,8 +112,41 @@ static PyObject *fh_py_skip(PyObject *module, PyObject *code)
     if (extra == NULL) {
         return NULL;
     }
-    extra->skip = 1;
+    extra->skip = recursive ? FH_SKIP_RECURSIVE : FH_SKIP;
     Py_RETURN_NONE;
+}
+
+static PyObject *fh_py_run_only(PyObject *module, PyObject *code)
+{
+    if (fh_code_arg("run_only", code) < 0) {
+        return NULL;
+    }
+    CodeExtra *extra = fh_extra_get_or_create((PyCodeObject *)code);
+    if (extra == NULL) {
+        return NULL;
+    }
+    extra->run_only = 1;
+    extra->run_only_misses = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *fh_py_strategy(PyObject *module, PyObject *code)
+{
+    if (fh_code_arg("strategy", code) < 0) {
+        return NULL;
+    }
+    CodeExtra *extra = fh_extra_get((PyCodeObject *)code);
+    PyObject *result = Py_None;
+    if (extra != NULL && extra->skip == FH_SKIP) {
+        result = fh_skip;
+    }
+    else if (extra != NULL && extra->skip == FH_SKIP_RECURSIVE) {
+        result = fh_skip_recursive;
+    }
+    else if (extra != NULL && extra->run_only) {
+        result = fh_run_only;
+    }
+    return Py_NewRef(result);
 }
 
 static PyObject *fh_py_is_skipped(PyObject *module, PyObject *code)
@@ -269,13 +332,22 @@ static PyMethodDef fh_methods[] = {
      "return the previous one."},
     {"get_callback", fh_py_get_callback, METH_NOARGS,
      "get_callback()\n--\n\nThis thread's callback, or None."},
-    {"skip", fh_py_skip, METH_O,
-     "skip(code, /)\n--\n\nNever call the callback for frames of `code` again (until clear())."},
-    {"is_skipped", fh_py_is_skipped, METH_O, "is_skipped(code, /)\n--\n\nWhether `code` is marked SKIP."},
+    {"skip", (PyCFunction)(void (*)(void))fh_py_skip, METH_VARARGS | METH_KEYWORDS,
+     "skip(code, *, recursive=False)\n--\n\nNever call the callback for frames of `code` again (until "
+     "clear()). recursive=True: also run everything those frames call with this thread's callback off "
+     "(SKIP_RECURSIVE)."},
+    {"run_only", fh_py_run_only, METH_O,
+     "run_only(code, /)\n--\n\nServe frames of `code` from its stored entries only: on a miss run the frame "
+     "normally instead of calling the callback (RUN_ONLY). Until clear()."},
+    {"strategy", fh_py_strategy, METH_O,
+     "strategy(code, /)\n--\n\nSKIP, SKIP_RECURSIVE or RUN_ONLY if `code` is marked so, else None."},
+    {"is_skipped", fh_py_is_skipped, METH_O,
+     "is_skipped(code, /)\n--\n\nWhether `code` is marked SKIP or SKIP_RECURSIVE."},
     {"entries", fh_py_entries, METH_O,
      "entries(code, /)\n--\n\nThe entries stored on `code`, most recently used first."},
     {"clear", (PyCFunction)(void (*)(void))fh_py_clear, METH_VARARGS | METH_KEYWORDS,
-     "clear(code=None)\n--\n\nDrop the entries and the SKIP mark of `code`, or of every code object."},
+     "clear(code=None)\n--\n\nDrop the entries and the SKIP / RUN_ONLY marks of `code`, or of every code "
+     "object."},
     {"check_replacement", fh_py_check_replacement, METH_VARARGS,
      "check_replacement(original, replacement, /)\n--\n\nRaise ValueError naming the differences if "
      "`replacement` does not keep `original`'s parameters and free variables."},
@@ -309,23 +381,23 @@ static struct PyModuleDef fh_module = {
 PyMODINIT_FUNC PyInit__framehook(void)
 {
     if (PyType_Ready(&EntryType) < 0 || PyType_Ready(&FrameViewType) < 0 || fh_thread_state_init() < 0 ||
-        PyType_Ready(&SkipType) < 0 || PyType_Ready(&CallbackContextType) < 0) {
+        PyType_Ready(&StrategyType) < 0 || PyType_Ready(&CallbackContextType) < 0) {
         return NULL;
     }
     if (fh_cache_init() < 0) {
         return NULL;
     }
-    if (fh_skip == NULL) {
-        fh_skip = PyObject_New(PyObject, &SkipType); /* immortal in practice: we never drop it */
-        if (fh_skip == NULL) {
-            return NULL;
-        }
+    if (fh_strategy_new(&fh_skip, "SKIP") < 0 || fh_strategy_new(&fh_skip_recursive, "SKIP_RECURSIVE") < 0 ||
+        fh_strategy_new(&fh_run_only, "RUN_ONLY") < 0) {
+        return NULL;
     }
     PyObject *m = PyModule_Create(&fh_module);
     if (m == NULL) {
         return NULL;
     }
     if (PyModule_AddObjectRef(m, "SKIP", fh_skip) < 0 ||
+        PyModule_AddObjectRef(m, "SKIP_RECURSIVE", fh_skip_recursive) < 0 ||
+        PyModule_AddObjectRef(m, "RUN_ONLY", fh_run_only) < 0 ||
         PyModule_AddObjectRef(m, "Entry", (PyObject *)&EntryType) < 0 ||
         PyModule_AddObjectRef(m, "FrameView", (PyObject *)&FrameViewType) < 0 ||
         PyModule_AddObjectRef(m, "callback", (PyObject *)&CallbackContextType) < 0 ||

@@ -5,14 +5,16 @@ FhStats fh_stats;
 
 PyObject *fh_py_stats(PyObject *module, PyObject *noargs)
 {
-    Py_ssize_t codes, entries, skipped_codes;
-    fh_cache_sizes(&codes, &entries, &skipped_codes);
+    Py_ssize_t codes, entries, skipped_codes, run_only_codes;
+    fh_cache_sizes(&codes, &entries, &skipped_codes, &run_only_codes);
     return Py_BuildValue(
-        "{sKsKsKsKsKsKsKsKsKsnsnsnsnsO}",
-        "frames", fh_stats.frames, "skipped", fh_stats.skipped, "cache_hits", fh_stats.cache_hits, "cache_misses",
-        fh_stats.cache_misses, "callback_calls", fh_stats.callback_calls, "guard_calls", fh_stats.guard_calls,
-        "replaced", fh_stats.replaced, "refused", fh_stats.refused, "errors", fh_stats.errors, "codes", codes,
-        "entries", entries, "skipped_codes", skipped_codes, "threads", fh_active_threads, "installed",
+        "{sKsKsKsKsKsKsKsKsKsKsKsKsnsnsnsnsnsO}",
+        "frames", fh_stats.frames, "skipped", fh_stats.skipped, "unhooked", fh_stats.unhooked, "cache_hits",
+        fh_stats.cache_hits, "cache_misses", fh_stats.cache_misses, "run_only_misses", fh_stats.run_only_misses,
+        "callback_calls", fh_stats.callback_calls, "guard_calls", fh_stats.guard_calls, "replaced",
+        fh_stats.replaced, "refused", fh_stats.refused, "errors", fh_stats.errors, "stack_refused",
+        fh_stats.stack_refused, "codes", codes, "entries", entries, "skipped_codes", skipped_codes,
+        "run_only_codes", run_only_codes, "threads", fh_active_threads, "installed",
         fh_current_eval() == fh_eval ? Py_True : Py_False);
 }
 

@@ -17,8 +17,6 @@ static PyObject *fh_thread_key = NULL; /* key of our object in each thread state
 /* Per-thread state                                                                                 */
 /* ------------------------------------------------------------------------------------------------ */
 
-static void fh_deactivate(void);
-
 static void FhThread_dealloc(FhThread *self)
 {
     FhLocal *local = fh_local_block();
@@ -55,6 +53,9 @@ FH_NOINLINE FhThread *fh_thread_rebind(PyThreadState *tstate)
         PyErr_Clear(); /* a failed lookup means "none": the hook must not raise here */
     }
     FhLocal *local = fh_local_block();
+    if (local->stack_limit == 0) {
+        local->stack_limit = fh_stack_limit(); /* once per OS thread: the block is thread-local */
+    }
     local->thread = (found != NULL && Py_IS_TYPE(found, &FhThreadType)) ? (FhThread *)found : NULL;
     local->tstate = tstate;
     return local->thread;
@@ -113,7 +114,7 @@ void fh_set_eval(_PyFrameEvalFunction f)
 /* A thread gained a callback. The first one installs the eval function; if another PEP 523 user
  * already installed theirs, ours chains to it (frames we let run go to it, not to the default
  * evaluator) instead of overwriting it. */
-static void fh_activate(void)
+void fh_activate(void)
 {
     if (fh_active_threads++ > 0) {
         return;
@@ -129,7 +130,7 @@ static void fh_activate(void)
 /* A thread lost its callback. The last one removes the eval function, putting back what it
  * replaced. If someone installed theirs over ours meanwhile, theirs stays: ours may be in their
  * chain, where it now just passes frames on. */
-static void fh_deactivate(void)
+void fh_deactivate(void)
 {
     if (--fh_active_threads > 0) {
         return;

@@ -2,9 +2,10 @@
 
     python depth_program.py MODE DEPTH [RECURSION_LIMIT]
 
-MODE: 'off' (no hook), 'skip' (hook installed, every code skipped), 'callback' (the callback runs on
-every frame and returns None), 'replace' (every frame of the recursive function is served from the
-cache by a replacement). Prints 'ok', or 'RecursionError' (a clean failure), then 'consistent' once
+MODE: 'off' (no hook), 'skip' (hook installed, every code skipped), 'skip_recursive' (the recursive
+function is SKIP_RECURSIVE: it runs with the callback off, and with no thread hooked the eval function
+is removed meanwhile), 'callback' (the callback runs on every frame and returns None), 'replace' (every
+frame of the recursive function is served from the cache by a replacement). Prints 'ok', or 'RecursionError' (a clean failure), then 'consistent' once
 the hook has been checked to still work. A crash shows as a negative return code.
 """
 
@@ -32,6 +33,8 @@ def main():
             return None
         if mode == "replace" and frame.f_code is rec.__code__:
             return fh.Entry(copy, lambda frame: True)
+        if mode == "skip_recursive" and frame.f_code is rec.__code__:
+            return fh.SKIP_RECURSIVE
         return fh.SKIP
 
     if mode != "off":

@@ -1,4 +1,5 @@
-"""A short randomized stress run under -X dev, and recursion at the default limit, in subprocesses."""
+"""A short randomized stress run under -X dev, and recursion at the default and at a raised limit, in
+subprocesses (a crash shows as a negative return code)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,27 @@ def test_moderate_recursion_succeeds(mode):
     proc = run(str(HERE / "depth_program.py"), mode, "500")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["ok", "consistent"]
+
+
+HOOKED_MODES = ["skip", "callback", "replace"]
+
+
+@pytest.mark.parametrize("depth", [20_000, 200_000])
+@pytest.mark.parametrize("mode", [*HOOKED_MODES, "skip_recursive"])
+def test_deep_recursion_at_a_raised_limit_never_crashes(mode, depth):
+    # 200,000 frames are far past the C stack (8 MiB) when every Python call is a C call: the hook
+    # refuses the frame that would overflow it with RecursionError instead of letting the process die.
+    proc = run(str(HERE / "depth_program.py"), mode, str(depth), "1000000", timeout=300)
+    assert proc.returncode == 0, f"rc={proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    outcome, state = proc.stdout.split()
+    assert state == "consistent"
+    if mode == "skip_recursive":
+        assert outcome == "ok", "a SKIP_RECURSIVE frame runs its callees with no hook: as deep as without it"
+    else:
+        assert outcome in ("ok", "RecursionError"), proc.stdout
+
+
+def test_plain_python_reaches_the_depths_tested_here():
+    # The reference for the test above: without the hook the same program completes.
+    proc = run(str(HERE / "depth_program.py"), "off", "200000", "1000000", timeout=300)
+    assert proc.returncode == 0 and proc.stdout.split() == ["ok", "consistent"], proc.stdout + proc.stderr

@@ -8,7 +8,8 @@ how the frame runs::
 
     def cb(frame):
         print("entering", frame.f_code.co_name, frame.f_locals)
-        return None            # run normally; or fh.SKIP, a code object, fh.Entry(code, guard)
+        return None            # run normally; or fh.SKIP, fh.SKIP_RECURSIVE, fh.RUN_ONLY, a code
+                               # object, fh.Entry(code, guard)
 
     with fh.callback(cb):
         main()
@@ -23,7 +24,9 @@ from types import CodeType
 
 from ._framehook import (
     COMPAT_FAMILY,
+    RUN_ONLY,
     SKIP,
+    SKIP_RECURSIVE,
     Entry,
     FrameView,
     callback,
@@ -34,10 +37,12 @@ from ._framehook import (
     is_installed,
     is_skipped,
     reset_stats,
+    run_only,
     set_callback,
     set_trace_callbacks,
     skip,
     stats,
+    strategy,
 )
 
 __version__ = "0.1.0"
@@ -45,13 +50,15 @@ __version__ = "0.1.0"
 #: A guard: called with the frame view; the entry runs when it returns a true value.
 Guard = Callable[[FrameView], object]
 #: What a callback may return.
-CallbackResult = None | type(SKIP) | CodeType | Entry
+CallbackResult = None | type(SKIP) | CodeType | Entry  # SKIP, SKIP_RECURSIVE and RUN_ONLY share a type
 #: A callback: called with the frame view at a frame's first entry.
 Callback = Callable[[FrameView], CallbackResult]
 
 __all__ = [
     "COMPAT_FAMILY",
+    "RUN_ONLY",
     "SKIP",
+    "SKIP_RECURSIVE",
     "Callback",
     "CallbackResult",
     "Entry",
@@ -65,8 +72,10 @@ __all__ = [
     "is_installed",
     "is_skipped",
     "reset_stats",
+    "run_only",
     "set_callback",
     "set_trace_callbacks",
     "skip",
     "stats",
+    "strategy",
 ]
