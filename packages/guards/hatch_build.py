@@ -2,102 +2,51 @@
 
 The accelerator reads tensor metadata and torch's thread-local state straight from torch's C++ objects,
 so it is compiled against the headers of the torch installed in the *build* environment and is only
-loaded next to that exact torch version (``loom_guards`` checks ``_accel.TORCH_VERSION`` at import and
-falls back to its pure-Python back end otherwise). Like loom-framehook's hook, it drives setuptools'
-``build_ext`` so the interpreter's own compiler settings are used; the wheel is then tagged for the
-interpreter. For editable installs the shared object is also copied into ``src/``.
+loaded next to that exact torch version (``loom_guards`` checks ``_accel.TORCH_VERSION`` at import).
+How it is compiled (sources, flags, setuptools' ``build_ext`` with the interpreter's own compiler
+settings) lives in ``src/loom_guards/_build.py``, which this hook loads by path: the build at first
+import uses the same file. The wheel is then tagged for the interpreter. For editable installs the
+shared object is also copied into ``src/``.
 
-Without torch in the build environment (an isolated ``pip wheel``), the wheel is pure Python. Control:
+Every non-editable wheel also carries the C++ sources (``loom_guards/_accel_src/``). Without torch in
+the build environment (an isolated ``pip wheel``, as an index install builds), the wheel is pure
+Python and ``import loom_guards`` builds the accelerator once against the torch it finds and caches it
+(``loom_guards/_cache.py``). Control:
 
-* ``LOOM_GUARDS_ACCEL=off``: never build the accelerator;
-* ``LOOM_GUARDS_ACCEL=required``: fail the build when it cannot be built;
-* unset / ``auto``: build it when torch is importable, otherwise (or on a compile error) warn and ship
-  the pure-Python package.
+* ``LOOM_GUARDS_ACCEL=off``: never build the accelerator here;
+* ``LOOM_GUARDS_ACCEL=required``: fail the build when it cannot be built here;
+* unset / ``auto``: build it when torch is importable, otherwise (or on a compile error) say so and
+  ship the package without it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 HERE = Path(__file__).parent
 PACKAGE = "loom_guards"
-EXTENSION = f"{PACKAGE}._accel"
-# The translation units of the accelerator (csrc/accel.h says which does what); the headers are listed
-# as dependencies so that setuptools rebuilds when one changes.
-SOURCES = [
-    "csrc/module.cpp",
-    "csrc/program.cpp",
-    "csrc/lower.cpp",
-    "csrc/run.cpp",
-    "csrc/fetch.cpp",
-    "csrc/values.cpp",
-    "csrc/state.cpp",
-]
-HEADERS = ["csrc/accel.h", "csrc/tensor.h", "csrc/state.h"]
-# Our own code builds warning-free; torch's headers come in through -isystem.
-EXTRA_COMPILE_ARGS = [
-    "-std=c++20",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-Wno-unused-parameter",
-    "-Wno-missing-field-initializers",
-    "-Wno-cast-function-type",
-    "-fvisibility=hidden",
-]
+CSRC = HERE / "csrc"
+# Where a (non-editable) wheel carries the C++ sources, for the build at first import.
+SHIPPED_SOURCES = f"{PACKAGE}/_accel_src"
 
 
-def _torch_settings() -> dict[str, Any]:
-    import torch
-    from torch.utils import cpp_extension
-
-    return {
-        "version": torch.__version__,
-        "includes": cpp_extension.include_paths(),
-        "libdirs": cpp_extension.library_paths(),
-        "cxx11_abi": int(bool(torch._C._GLIBCXX_USE_CXX11_ABI)),
-    }
-
-
-def build_extension(build_dir: Path) -> Path:
-    """Compile the accelerator into ``build_dir`` and return the path of the shared object."""
-    from setuptools import Distribution, Extension
-    from setuptools.command.build_ext import build_ext
-
-    torch_cfg = _torch_settings()
-    debug = os.environ.get("LOOM_GUARDS_DEBUG") == "1"
-    isystem = [arg for inc in torch_cfg["includes"] for arg in ("-isystem", inc)]
-    extension = Extension(
-        EXTENSION,
-        sources=[str(HERE / s) for s in SOURCES],
-        depends=[str(HERE / h) for h in HEADERS],
-        language="c++",
-        define_macros=[
-            ("LOOM_TORCH_VERSION", f'"{torch_cfg["version"]}"'),
-            ("_GLIBCXX_USE_CXX11_ABI", str(torch_cfg["cxx11_abi"])),
-        ],
-        # -g0: the interpreter's CFLAGS carry -g, and torch's headers make that debug info large
-        extra_compile_args=[*isystem, *EXTRA_COMPILE_ARGS, *(["-O0", "-g"] if debug else ["-O2", "-g0"])],
-        library_dirs=torch_cfg["libdirs"],
-        # torch's libraries are already loaded (by `import torch`, which loom_guards does first) when the
-        # accelerator is imported: the dynamic loader matches them by soname, no rpath needed.
-        libraries=["c10", "torch_cpu", "torch_python"],
-    )
-    distribution = Distribution({"name": "loom-guards", "ext_modules": [extension]})
-    command = build_ext(distribution)
-    command.build_lib = str(build_dir / "lib")
-    command.build_temp = str(build_dir / "temp")
-    command.ensure_finalized()
-    command.run()
-    (built,) = command.get_outputs()
-    return Path(built)
+def _recipe() -> ModuleType:
+    """``src/loom_guards/_build.py``, loaded by path: the one copy of the compile settings, shared with
+    the build at first import (importing the package itself would need torch and the accelerator)."""
+    spec = importlib.util.spec_from_file_location("_loom_guards_build", HERE / "src" / PACKAGE / "_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 class CustomBuildHook(BuildHookInterface):
@@ -108,9 +57,15 @@ class CustomBuildHook(BuildHookInterface):
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
+        recipe = _recipe()
+        if version != "editable":
+            # An installed wheel can then build the accelerator at first import, against the torch it
+            # finds (an editable install builds from csrc/ itself).
+            for name in [*recipe.SOURCES, *recipe.HEADERS]:
+                build_data["force_include"][str(CSRC / name)] = f"{SHIPPED_SOURCES}/{name}"
         mode = os.environ.get("LOOM_GUARDS_ACCEL", "auto").lower()
         if mode == "off":
-            print("loom-guards: LOOM_GUARDS_ACCEL=off, building the pure-Python package")
+            print("loom-guards: LOOM_GUARDS_ACCEL=off, building the package without the C++ accelerator")
             return
         try:
             import torch
@@ -118,26 +73,32 @@ class CustomBuildHook(BuildHookInterface):
             if mode == "required":
                 raise RuntimeError("loom-guards: LOOM_GUARDS_ACCEL=required but torch is not importable") from None
             print(
-                "loom-guards: torch is not importable in the build environment; building the pure-Python "
-                "package (build without isolation to get the C++ accelerator)",
+                "loom-guards: torch is not importable in the build environment; the wheel carries the C++ "
+                "sources instead, and the accelerator is built at first import (build without isolation "
+                "to build it now)",
                 file=sys.stderr,
             )
             return
         self._tmp = tempfile.mkdtemp(prefix="loom-guards-build-")
         try:
-            built = build_extension(Path(self._tmp))
+            built = recipe.build_extension(CSRC, Path(self._tmp), recipe.torch_settings())
         except Exception as exc:
             if mode == "required":
                 raise
-            print(f"loom-guards: WARNING: the C++ accelerator failed to build ({exc}); "
-                  "the package will use its pure-Python back end", file=sys.stderr)
+            print(f"loom-guards: WARNING: the C++ accelerator failed to build ({exc}); the package will "
+                  "try again at first import, and use its pure-Python back end if that fails too", file=sys.stderr)
             return
         relative = f"{PACKAGE}/{built.name}"
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         build_data["force_include"][str(built)] = relative
         if version == "editable":
-            shutil.copy2(built, HERE / "src" / relative)
+            # Copy, then rename over the old one: processes that have it loaded keep their (old) file
+            # instead of seeing it rewritten under them.
+            installed = HERE / "src" / relative
+            partial = installed.with_name(f"{installed.name}.{os.getpid()}.tmp")
+            shutil.copy2(built, partial)
+            os.replace(partial, installed)
         print(f"loom-guards: built {built.name} for {sys.implementation.cache_tag} against torch {torch.__version__}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:

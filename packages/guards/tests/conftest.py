@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 
 import pytest
+
+# Nothing here builds into the user's cache (~/.cache/loom/guards): a test that reaches the build at
+# first import uses a directory of its own, or this one (set before `import loom_guards`, whose import
+# builds the accelerator when none is installed).
+os.environ.setdefault("LOOM_CACHE_DIR", tempfile.mkdtemp(prefix="loom-guards-test-cache-"))
 
 import loom_guards
 

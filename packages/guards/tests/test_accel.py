@@ -22,6 +22,8 @@ from loom_guards import (
     Submodule,
     TensorMatch,
     TypeMatch,
+    _build,
+    _cache,
     compiler,
 )
 
@@ -41,7 +43,14 @@ def test_a_mismatched_build_is_never_used(monkeypatch):
     accel = compiler._accel
     monkeypatch.setattr(accel, "TORCH_VERSION", "0.0.0-other")
     monkeypatch.setattr(compiler, "_accel", None)
-    with pytest.warns(RuntimeWarning, match="built for torch 0.0.0-other"):
+    monkeypatch.delenv("LOOM_GUARDS_ACCEL", raising=False)
+
+    def cannot_build():  # instead of a build for this torch into the cache (test_accel_cache.py's job)
+        raise _build.BuildProblem("no build here", "none")
+
+    monkeypatch.setattr(_cache, "load_or_build", cannot_build)
+    with pytest.warns(loom_guards.AcceleratorWarning, match="no build here; the installed accelerator was built "
+                      "for torch 0.0.0-other"):
         compiler._load_accel()
     try:
         assert not loom_guards.accelerator_available()

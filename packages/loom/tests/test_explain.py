@@ -5,6 +5,7 @@ import torch
 
 import loom
 import loom_framehook as framehook
+import loom_guards
 from loom.examples.models import TinyMLP
 
 
@@ -42,6 +43,15 @@ def test_report_of_a_function_captured_in_one_graph():
     assert "def forward" in report.format(verbose=True)
     code = report.bytecode()
     assert "original bytecode of pointwise" in code and "rewritten bytecode" in code and "__loom_graph_" in code
+
+
+def test_report_says_when_the_guards_run_in_pure_python(monkeypatch):
+    x = torch.randn(4)
+    if loom_guards.accelerator_available():
+        assert "pure-Python back end" not in str(loom.explain(pointwise)(x, x))
+    monkeypatch.setattr(loom_guards, "accelerator_error", lambda: "no C++ compiler: 'g++' was not found")
+    assert ("guards: pure-Python back end (the C++ accelerator is unavailable: no C++ compiler: 'g++' was not "
+            "found)\n") in str(loom.explain(pointwise)(x, x))
 
 
 def test_report_of_graph_breaks_names_the_users_line(capsys):

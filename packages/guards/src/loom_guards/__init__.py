@@ -13,6 +13,7 @@ list of them into one fast callable that the frame hook runs on every call::
     check.why_failed({"x": torch.randn(16, 4)})  # "L['x'].shape[0] == 8, got 16"
 """
 
+from ._loader import AcceleratorWarning
 from .compiler import GuardFn, accelerator_available, accelerator_error, compile, simplify
 from .kinds import (
     ConstantMatch,
@@ -55,6 +56,7 @@ from .sources import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AcceleratorWarning",
     "Attr",
     "Builtin",
     "Closure",

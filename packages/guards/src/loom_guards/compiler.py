@@ -15,12 +15,10 @@ from __future__ import annotations
 import abc
 import os
 import types
-import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import torch
-
+from . import _loader
 from ._plan import Plan, _alive, simplify
 from ._pure import generate
 from .kinds import Guard, GuardFailure
@@ -35,24 +33,9 @@ _accel_error: str | None = None
 
 
 def _load_accel() -> None:
+    """Find the accelerator: installed, else built for this torch and cached (``_loader.load``)."""
     global _accel, _accel_error
-    try:
-        from . import _accel as module  # type: ignore[attr-defined]
-    except ImportError as exc:
-        _accel_error = f"the C++ accelerator is not built or failed to load: {exc}"
-        return
-    built_for = getattr(module, "TORCH_VERSION", None)
-    if built_for != torch.__version__:
-        # Built against another torch: its view of torch's C++ objects would be wrong. Never use it.
-        _accel_error = f"the C++ accelerator was built for torch {built_for}, this is torch {torch.__version__}"
-        warnings.warn(
-            f"loom_guards: {_accel_error}; using the slower pure-Python guards. Rebuild loom-guards "
-            "against this torch (pip install --no-build-isolation loom-guards, or tools/dev.py build).",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return
-    _accel = module
+    _accel, _accel_error = _loader.load()
 
 
 _load_accel()
@@ -64,7 +47,9 @@ def accelerator_available() -> bool:
 
 
 def accelerator_error() -> str | None:
-    """Why the accelerator is not available (None when it is)."""
+    """Why the accelerator is not available (None when it is), e.g. ``"no C++ compiler: 'g++' was not
+    found"``: the reason the :class:`AcceleratorWarning` gave at import, for reports such as
+    ``loom.explain``."""
     return _accel_error
 
 

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import loom_guards
 import loom_symbolic
 
 from . import render
@@ -238,6 +239,8 @@ class ExplainReport:
         if self.includes_first_use:
             out.write("(the first compile in this process includes a few seconds of one-off imports: torch's "
                       "FakeTensor machinery imports torch._dynamo)\n")
+        if (why := loom_guards.accelerator_error()) is not None:
+            out.write(f"guards: pure-Python back end (the C++ accelerator is unavailable: {why})\n")
         not_captured = [f for f in self.frames if not f.captured]
         if not_captured:
             out.write("\nFrames that ran uncompiled:\n")
