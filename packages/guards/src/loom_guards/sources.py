@@ -531,13 +531,20 @@ class TensorSize(_Chained):
 
 
 class Const(Source):
-    """A value the guard itself holds (no frame access): prints as its ``repr``."""
+    """A value the guard itself holds (no frame access).
 
-    __slots__ = ("value",)
+    It prints as ``name`` when given (how the program reaches the value: ``G['m']._forward_hooks``), a
+    module or class by its qualified name, anything else as its ``repr``. The name is for people only:
+    two Consts of one value are the same source whatever their names.
+    """
+
+    __slots__ = ("name", "value")
     fetch_cost = 0
 
-    def __init__(self, value: Any) -> None:
-        _set(self, value=value)
+    def __init__(self, value: Any, name: str | None = None) -> None:
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"Const(name=...) must be a str or None, got {type(name).__name__}")
+        _set(self, value=value, name=name)
 
     def _key(self) -> tuple:
         try:
@@ -560,5 +567,12 @@ class Const(Source):
         return self.value
 
     def __str__(self) -> str:
-        text = repr(self.value)
+        if self.name is not None:
+            return self.name
+        value = self.value
+        if isinstance(value, types.ModuleType):
+            return value.__name__
+        if isinstance(value, type):
+            return value.__qualname__ if value.__module__ == "builtins" else f"{value.__module__}.{value.__qualname__}"
+        text = repr(value)
         return text if len(text) <= 60 else text[:57] + "..."

@@ -235,7 +235,8 @@ class InstructionTranslator:
     def guard_absent(self, namespace: dict[str, Any], name: str) -> None:
         """Guard that ``name`` is still missing from a globals or builtins dict (held by the guard)."""
         if not self.globals_are_fixed():
-            self.output.guards.add("absent_key", Const(namespace), name)
+            label = "G" if namespace is self.f_globals else "B" if namespace is self.f_builtins else None
+            self.output.guards.add("absent_key", Const(namespace, label), name)
 
     def globals_are_fixed(self) -> bool:
         """Whether this code's globals are taken as fixed (torch and the standard library)."""

@@ -30,14 +30,16 @@ _GLOBAL_HOOK_DICTS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_gl
                       "_global_backward_pre_hooks")
 
 
-def _hook_tables(module: torch.nn.Module) -> list[Any]:
-    """The module's own hook dicts and the process-wide module hook dicts."""
-    return [getattr(module, name, None) for name in _HOOK_DICTS] + [
-        getattr(_torch_module_module, name, None) for name in _GLOBAL_HOOK_DICTS
+def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, str]]:
+    """The module's own hook dicts and the process-wide module hook dicts, each with how the program
+    reaches it (what its guard prints)."""
+    owner = str(source) if source is not None else type(module).__name__
+    return [(getattr(module, name, None), f"{owner}.{name}") for name in _HOOK_DICTS] + [
+        (getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}") for name in _GLOBAL_HOOK_DICTS
     ]
 
 
-def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module) -> None:
+def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> None:
     """Inlining ``forward`` skips ``__call__``'s hooks, so it is valid only while there are none.
 
     Each hook dict is guarded empty, so a hook registered later fails the guard and recompiles. The
@@ -45,12 +47,12 @@ def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module) -> None:
     and the module itself is guarded by identity, so this costs one length check per dict.
     """
 
-    for table in _hook_tables(module):
+    for table, name in _hook_tables(module, source):
         if table:
             raise Unsupported(f"calling {type(module).__name__}", "the module has hooks registered",
                               hint="hooks run outside the captured graph")
         if table is not None:
-            tx.output.guards.add("length", Const(table), table)
+            tx.output.guards.add("length", Const(table, name), table)
 
 
 class NNModuleVariable(Variable):
@@ -123,7 +125,7 @@ class NNModuleVariable(Variable):
         module = self.value
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
-        _check_no_hooks(tx, module)
+        _check_no_hooks(tx, module, self.source)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
