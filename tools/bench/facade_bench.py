@@ -185,18 +185,21 @@ def hook_cost(rounds: int) -> dict[str, float]:
     loom.disable(fib_loom, recursive=False)
     skipped_by_torch = torch._dynamo.disable(fib_torch, recursive=False)
 
-    def drive_loom(n: int) -> int:
+    # The drivers take a tensor, so each compiler compiles them (a tensor-free driver would not reach
+    # loom's hook at all: loom runs such a frame and its callees unhooked) and calls fib natively.
+    def drive_loom(n: int, x: Any) -> int:
         return fib_loom(n)
 
-    def drive_torch(n: int) -> int:
+    def drive_torch(n: int, x: Any) -> int:
         return skipped_by_torch(n)
 
+    x = torch.ones(1)
     loom_drive = loom.compile(drive_loom, backend="eager")
     torch_drive = torch.compile(drive_torch, backend="eager")
     for _ in range(2):
-        loom_drive(FIB_N), torch_drive(FIB_N)
-    ns = best_per_call_ns({"eager": lambda: fib_plain(FIB_N), "loom": lambda: loom_drive(FIB_N),
-                           "torch": lambda: torch_drive(FIB_N)}, 1, rounds * 3)
+        loom_drive(FIB_N, x), torch_drive(FIB_N, x)
+    ns = best_per_call_ns({"eager": lambda: fib_plain(FIB_N), "loom": lambda: loom_drive(FIB_N, x),
+                           "torch": lambda: torch_drive(FIB_N, x)}, 1, rounds * 3)
     frames = frames_of_fib(FIB_N)
     return {name: (value - ns["eager"]) / frames for name, value in ns.items() if name != "eager"}
 

@@ -89,24 +89,43 @@ def failing_backend(gm, example_inputs):
     raise RuntimeError("backend exploded")
 
 
-def test_an_internal_error_falls_back_to_eager_with_one_warning():
+def test_a_failing_backend_raises_backend_compiler_failed_naming_it():
     compiled = loom.compile(clean, backend=failing_backend)
+    with pytest.raises(loom.BackendCompilerFailed, match=r"backend 'failing_backend' failed on graph .* of clean "
+                       r".*raised RuntimeError: backend exploded") as info:
+        compiled(torch.randn(3))
+    assert info.value.backend_name == "failing_backend"
+    assert isinstance(info.value.__cause__, RuntimeError)
+    assert "suppress_backend_errors" in str(info.value)
+    assert framehook.entries(clean.__code__) == []
+    assert not any(name.startswith("__loom_") for name in clean.__globals__)  # nothing half-installed
+
+
+@pytest.mark.parametrize(("result", "kind"), [(None, "NoneType"), (42, "int")])
+def test_a_backend_returning_something_not_callable_raises(result, kind):
+    def returns_junk(gm, inputs):
+        return result
+
+    with pytest.raises(loom.BackendCompilerFailed, match=rf"backend 'test_a_backend.*returns_junk' .* returned {kind}, "
+                       "not a callable"):
+        loom.compile(clean, backend=returns_junk)(torch.randn(3))
+
+
+def test_suppress_backend_errors_runs_uncompiled_with_one_warning():
+    compiled = loom.compile(clean, backend=failing_backend, options={"suppress_backend_errors": True})
     x = torch.randn(3)
-    with pytest.warns(RuntimeWarning, match=r"internal error while compiling clean .*backend exploded.*raise_on_internal_error"):
+    with pytest.warns(RuntimeWarning, match=r"backend 'failing_backend' failed .*backend exploded.*runs uncompiled"):
         assert torch.equal(compiled(x), torch.cos(x) - 1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no second warning
         assert torch.equal(compiled(x), torch.cos(x) - 1)
     assert framehook.entries(clean.__code__) == []
-    assert not any(name.startswith("__loom_") for name in clean.__globals__)  # nothing half-installed
+    assert not any(name.startswith("__loom_") for name in clean.__globals__)
 
 
-def test_raise_on_internal_error_raises_with_the_cause():
-    compiled = loom.compile(clean, backend=failing_backend, options={"raise_on_internal_error": True})
-    with pytest.raises(loom.InternalError, match="loom failed while compiling clean") as info:
-        compiled(torch.randn(3))
-    assert isinstance(info.value.__cause__, RuntimeError)
-    assert str(info.value.__cause__) == "backend exploded"
+def test_suppress_backend_errors_must_be_a_bool():
+    with pytest.raises(TypeError, match=r"options\['suppress_backend_errors'\] must be a bool, got str"):
+        loom.compile(clean, options={"suppress_backend_errors": "yes"})
 
 
 def test_a_translator_crash_is_an_internal_error(monkeypatch):
@@ -121,12 +140,6 @@ def test_a_translator_crash_is_an_internal_error(monkeypatch):
     with pytest.raises(loom.InternalError) as info:
         loom.compile(clean, options={"raise_on_internal_error": True})(x)
     assert isinstance(info.value.__cause__, KeyError)
-
-
-def test_a_backend_returning_something_not_callable_is_an_internal_error():
-    compiled = loom.compile(clean, backend=lambda gm, inputs: 42, options={"raise_on_internal_error": True})
-    with pytest.raises(loom.InternalError, match="returned int, not a callable"):
-        compiled(torch.randn(3))
 
 
 def test_errors_raised_by_the_program_itself_are_not_loom_errors():

@@ -22,12 +22,19 @@ from . import logs as _logs
 from .api import compile, reset, stats
 from .controls import allow_in_graph, disable, graph_break
 from .dynamic import mark_dynamic, mark_static
-from .errors import InternalError, RecompileLimitError, RecompileLimitWarning, Unsupported
+from .errors import (
+    BackendCompilerFailed,
+    InternalError,
+    RecompileLimitError,
+    RecompileLimitWarning,
+    Unsupported,
+)
 from .explain import ExplainReport, explain
 from .logs import set_logs
 from .module import CompiledModule
 
 __all__ = [
+    "BackendCompilerFailed",
     "CompiledModule",
     "ExplainReport",
     "InternalError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from loom_guards import RecompileLimitWarning
 from loom_symbolic import Location, Reason
 
-__all__ = ["InternalError", "RecompileLimitError", "RecompileLimitWarning", "Unsupported"]
+__all__ = ["BackendCompilerFailed", "InternalError", "RecompileLimitError", "RecompileLimitWarning", "Unsupported"]
 
 
 class Unsupported(RuntimeError):
@@ -37,3 +37,24 @@ class RecompileLimitError(RuntimeError):
 
     Without ``fullgraph`` the function runs uncompiled instead, with one :class:`RecompileLimitWarning`.
     """
+
+
+class BackendCompilerFailed(RuntimeError):
+    """The backend given to ``loom.compile`` failed on a captured graph: it raised, or returned
+    something that is not a callable.
+
+    ``backend_name`` names the backend, ``graph_name`` the graph it was given; when the backend
+    raised, its exception is the ``__cause__``. With ``options={"suppress_backend_errors": True}``
+    the frame runs uncompiled instead, with one warning.
+    """
+
+    def __init__(self, backend_name: str, what: str, graph_name: str, where: str) -> None:
+        super().__init__(
+            f"loom: backend {backend_name!r} failed on graph {graph_name} of {where}: it {what}. A backend is "
+            "backend(gm, example_inputs) -> callable; pass options={'suppress_backend_errors': True} to run "
+            "such frames uncompiled instead"
+        )
+        self.backend_name = backend_name
+        self.graph_name = graph_name
+        self.what = what
+        self.where = where

@@ -93,6 +93,7 @@ class Recorder(FrameCompiler):
         self._not_captured: set[types.CodeType] = set()
         self._installed: list[tuple[dict[str, Any], list[str]]] = []
         self._last_breaks: list[Any] = []
+        self._marked: list[types.CodeType] = []
 
     def bump(self, name: str, by: int = 1) -> None:
         """Count into the report, not into ``loom.stats()``."""
@@ -138,6 +139,12 @@ class Recorder(FrameCompiler):
         self._not_captured.add(code)
         return None  # never SKIP: that mark would outlive the explain run
 
+    def _tensor_free(self, code: types.CodeType, verdict: Any) -> Any:
+        # Marked as loom.compile would (deep pure-Python recursion must run as it does there), and
+        # unmarked by cleanup().
+        self._marked.append(code)
+        return super()._tensor_free(code, verdict)
+
     def _internal_error(self, code: types.CodeType, exc: Exception) -> Any:
         self.frames.append(FrameInfo.failed(code, exc))
         return super()._internal_error(code, exc)  # warns (or raises), then _uncapturable
@@ -149,3 +156,7 @@ class Recorder(FrameCompiler):
                 f_globals.pop(name, None)
         self._installed.clear()
         self._cache.clear()
+        for code in self._marked:
+            if not framehook.entries(code):
+                framehook.clear(code)
+        self._marked.clear()

@@ -31,9 +31,9 @@ import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, render, skipfiles
+from . import counters, reachability, render, skipfiles
 from .dynamic import DynamicPolicy
-from .errors import InternalError, RecompileLimitError, Unsupported
+from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
 
 log = logging.getLogger("loom")
@@ -157,6 +157,11 @@ class FrameCompiler:
         if not self.wants(code, frame.f_globals):
             self.bump("frames_skipped")
             return framehook.SKIP
+        if not framehook.entries(code):
+            verdict = reachability.frame_verdict(code, frame.f_locals, frame.f_globals, frame.f_builtins,
+                                                 frame.closure)
+            if verdict is not reachability.Verdict.COMPILE:
+                return self._tensor_free(code, verdict)
         if _forward_ad_level_active():
             return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
         if self.settings.backend_name != "eager" and _saved_tensor_hooks_active():
@@ -168,6 +173,10 @@ class FrameCompiler:
                 return self._on_miss(frame, code)
             except (Unsupported, RecompileLimitError, InternalError):
                 raise
+            except BackendCompilerFailed as exc:
+                if not self.settings.suppress_backend_errors:
+                    raise
+                return self._backend_failed(code, exc)
             except Exception as exc:
                 return self._internal_error(code, exc)
 
@@ -197,7 +206,9 @@ class FrameCompiler:
         if own and recompiles_log.isEnabledFor(logging.DEBUG):
             recompiles_log.debug("cache miss in %s: %s", render.where(code), reason)
         if not self._allow(code, reason):
-            return None
+            # Past the limit: the hook serves the stored entries and runs other frames natively without
+            # asking again (after a run of misses it stops walking the guards: framehook's RUN_ONLY).
+            return framehook.RUN_ONLY
         if own:
             self.bump("recompiles")
             recompiles_log.info("recompiling %s (compile %d of at most %d): %s", render.where(code),
@@ -233,6 +244,15 @@ class FrameCompiler:
             recompiles_log.info("%s reached the recompile limit; it runs uncompiled for new inputs", render.where(code))
         return self.policy.allow_compile(code, reason)  # False past the limit: warns once per code object
 
+    def _tensor_free(self, code: types.CodeType, verdict: reachability.Verdict) -> Any:
+        # Decided once for the code object: from now on its frames cost the hook's SKIP path, and under
+        # SKIP_RECURSIVE nothing they call reaches the hook either.
+        self.bump("frames_skipped")
+        _skipped_user_codes.add(code)
+        if verdict is reachability.Verdict.SKIP_RECURSIVE:
+            return framehook.SKIP_RECURSIVE
+        return framehook.SKIP
+
     def _uncapturable(self, code: types.CodeType) -> Any:
         # Nothing captured: run it as is. SKIP makes that free from then on, but SKIP is per code object
         # and would also hide the entries other inputs (or other backends) compiled: only when there are none.
@@ -252,6 +272,17 @@ class FrameCompiler:
             warnings.warn(
                 f"loom: internal error while compiling {render.where(code)} ({type(exc).__name__}: {exc}); "
                 "it runs uncompiled. Pass options={'raise_on_internal_error': True} to raise instead.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        return self._uncapturable(code)
+
+    def _backend_failed(self, code: types.CodeType, exc: BackendCompilerFailed) -> Any:
+        if code not in self._internal_warned:
+            self._internal_warned.add(code)
+            warnings.warn(
+                f"loom: backend {exc.backend_name!r} failed on graph {exc.graph_name} of {exc.where}: it {exc.what}; "
+                "the frame runs uncompiled (suppress_backend_errors=True)",
                 RuntimeWarning,
                 stacklevel=2,
             )
@@ -310,11 +341,13 @@ class FrameCompiler:
 
     def _compile_graph(self, graph: loom_symbolic.CapturedGraph, built: CompiledFrame) -> Callable[..., Any]:
         started = time.perf_counter()
-        compiled = self.settings.backend(graph.graph_module, list(graph.example_inputs))
+        name, where = self.settings.backend_name, render.where(built.code)
+        try:
+            compiled = self.settings.backend(graph.graph_module, list(graph.example_inputs))
+        except Exception as exc:
+            raise BackendCompilerFailed(name, f"raised {type(exc).__name__}: {exc}", graph.name, where) from exc
         if not callable(compiled):
-            raise TypeError(
-                f"backend {self.settings.backend_name!r} returned {type(compiled).__name__}, not a callable"
-            )
+            raise BackendCompilerFailed(name, f"returned {type(compiled).__name__}, not a callable", graph.name, where)
         built.backend_seconds += time.perf_counter() - started
         built.compiled_graphs[graph.name] = compiled
         if output_code_log.isEnabledFor(logging.INFO):

@@ -14,6 +14,8 @@ DEFAULT_RECOMPILE_LIMIT = 8
 KNOWN_OPTIONS: dict[str, str] = {
     "recompile_limit": "compiled entries allowed per code object before it runs uncompiled (a positive int, default 8)",
     "raise_on_internal_error": "raise loom.InternalError instead of running uncompiled when loom itself fails (a bool)",
+    "suppress_backend_errors": "run a frame uncompiled, with one warning, when the backend fails on its graph, "
+    "instead of raising loom.BackendCompilerFailed (a bool)",
 }
 
 
@@ -27,10 +29,12 @@ class Settings:
     dynamic: bool | None
     recompile_limit: int
     raise_on_internal_error: bool
+    suppress_backend_errors: bool = False
 
     def key(self) -> tuple[Any, ...]:
         """Hashable identity: the backend by identity (a callable may be unhashable), the rest by value."""
-        return (id(self.backend), self.fullgraph, self.dynamic, self.recompile_limit, self.raise_on_internal_error)
+        return (id(self.backend), self.fullgraph, self.dynamic, self.recompile_limit, self.raise_on_internal_error,
+                self.suppress_backend_errors)
 
 
 def make_settings(backend: Any, fullgraph: Any, dynamic: Any, options: Any) -> Settings:
@@ -48,6 +52,7 @@ def make_settings(backend: Any, fullgraph: Any, dynamic: Any, options: Any) -> S
         dynamic=dynamic,
         recompile_limit=opts.get("recompile_limit", DEFAULT_RECOMPILE_LIMIT),
         raise_on_internal_error=opts.get("raise_on_internal_error", False),
+        suppress_backend_errors=opts.get("suppress_backend_errors", False),
     )
 
 
@@ -67,9 +72,9 @@ def check_options(options: Any) -> dict[str, Any]:
             raise TypeError(f"options['recompile_limit'] must be a positive int, got {type(limit).__name__}")
         if limit < 1:
             raise ValueError(f"options['recompile_limit'] must be a positive int, got {limit}")
-    if "raise_on_internal_error" in options and not isinstance(options["raise_on_internal_error"], bool):
-        value = options["raise_on_internal_error"]
-        raise TypeError(f"options['raise_on_internal_error'] must be a bool, got {type(value).__name__}")
+    for flag in ("raise_on_internal_error", "suppress_backend_errors"):
+        if flag in options and not isinstance(options[flag], bool):
+            raise TypeError(f"options[{flag!r}] must be a bool, got {type(options[flag]).__name__}")
     return dict(options)
 
 
