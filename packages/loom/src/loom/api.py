@@ -57,9 +57,10 @@ def compile(
     * ``backend``: a registered backend name (``loom_backends.names()``: ``eager``, ``aot_eager``,
       ``triton``) or a callable ``backend(gm, example_inputs) -> callable``.
     * ``fullgraph``: raise :class:`loom.Unsupported` at any graph break instead of splitting the function.
-    * ``dynamic``: ``None`` (default), ``True`` or ``False``; accepted and checked, dynamic shapes are
-      not implemented yet (every shape is compiled statically).
-    * ``options``: ``{"recompile_limit": 8, "raise_on_internal_error": False}``.
+    * ``dynamic``: ``None`` (default: static first, a size or int that changes becomes symbolic at the
+      recompile), ``True`` (symbolic from the first compile) or ``False`` (never).
+    * ``options``: ``{"recompile_limit": 8, "raise_on_internal_error": False,
+      "suppress_backend_errors": False}``.
 
     On an ``nn.Module`` it returns a :class:`loom.CompiledModule` whose calls run compiled and whose
     parameters, state dict, attributes, ``train()`` and ``eval()`` are the original module's.
@@ -121,8 +122,8 @@ def stats() -> dict[str, int]:
 
     ``graphs`` captured, ``graph_breaks``, ``recompiles`` (compiles of a function that already had an
     entry), ``frames_compiled`` (entries made), ``frames_skipped`` (frames of library code, disabled
-    code and generators the hook was asked about, each once) and ``cache_hits`` (calls the hook served
-    from an entry without compiling).
+    code, generators and tensor-free code the hook was asked about, each once) and ``cache_hits``
+    (calls the hook served from an entry without compiling).
     """
     result = counters.snapshot()
     result["cache_hits"] = _hook_hits() - _hits_at_reset[0]
