@@ -78,7 +78,9 @@ def framehook_sources() -> list[Path]:
 def guards_sources() -> list[Path]:
     """What loom-guards' C++ accelerator is built from (it is built against the venv's torch)."""
     base = ROOT / "packages" / "guards"
-    return [base / "hatch_build.py", base / "pyproject.toml", *sorted((base / "csrc").glob("*"))]
+    # _build.py holds the compile recipe (flags, sources) that hatch_build.py and the first-import build share
+    return [base / "hatch_build.py", base / "pyproject.toml", base / "src" / "loom_guards" / "_build.py",
+            *sorted((base / "csrc").glob("*"))]
 
 
 def stamp_matches(stamp: Path, value: str) -> bool:

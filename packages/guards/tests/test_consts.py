@@ -175,7 +175,7 @@ def test_a_name_later_defined_on_a_class_fails_the_check():
     try:
         ok, why = agree(guards)
         assert not ok and why.guard is guards[1]
-        assert str(why) == f"'missing' not in {Base!r}.__dict__, got the key"
+        assert str(why) == f"'missing' not in {Base.__module__}.{Base.__qualname__}.__dict__, got the key"
     finally:
         del Base.missing
     assert agree(guards) == (True, None)
