@@ -105,8 +105,11 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
 def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``object.__getattribute__(obj, name)``: Python's default lookup, without custom hooks."""
     static = class_attribute(view.cls, name)
-    is_data_descriptor = static is not _MISSING and (
-        hasattr(type(static), "__set__") or hasattr(type(static), "__delete__")
+    kind = type(static)
+    # A data descriptor wins over the instance dict only if it has __get__ (CPython's generic getattr
+    # calls tp_descr_get; a __set__-only descriptor leaves reads to the instance dict).
+    is_data_descriptor = static is not _MISSING and hasattr(kind, "__get__") and (
+        hasattr(kind, "__set__") or hasattr(kind, "__delete__")
     )
     if is_data_descriptor:
         return _descriptor(tx, view, name, static)
@@ -139,7 +142,13 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
         setter_source = Attr(Attr(type_source, name), "fset") if type_source is not None else None
         _builder.wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
         return True
-    if hasattr(type(static), "__set__") and not isinstance(static, types.MemberDescriptorType):
+    setter = getattr(type(static), "__set__", None)
+    if isinstance(setter, types.FunctionType):  # a descriptor class of the user's: inline its __set__
+        descriptor_source = Attr(type_source, name) if type_source is not None else None
+        descriptor = _builder.wrap(tx, static, descriptor_source)
+        _builder.wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
+        return True
+    if setter is not None and not isinstance(static, types.MemberDescriptorType):
         raise Unsupported(f"setting {name!r} on a {cls.__name__}", f"a {type(static).__name__} descriptor")
     return False
 

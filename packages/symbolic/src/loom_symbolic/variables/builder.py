@@ -7,7 +7,9 @@ and records what the trace will assume about the value (its type, its identity, 
 
 from __future__ import annotations
 
+import collections
 import functools
+import inspect
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -127,13 +129,30 @@ def _wrap_constant(tx, value, source):
     return ConstantVariable(value, source)
 
 
+_TUPLE_GETTER = type(collections.namedtuple("_Probe", "x").x)
+
+
+def _field_getters_intact(cls: type, fields: tuple[str, ...]) -> bool:
+    """Whether every field of a named tuple class is still read by namedtuple's own slot getter."""
+    return all(isinstance(inspect.getattr_static(cls, name, None), _TUPLE_GETTER) for name in fields)
+
+
 def _wrap_tuple(tx, value, source):
     if (guards := _guards(tx, source)) is not None:
         guards.add("type", source, value)
         guards.add("length", source, value)
+    cls = type(value)
+    fields = getattr(cls, "_fields", None)
+    if fields is not None and cls.__getitem__ is not tuple.__getitem__:
+        # A named tuple overriding __getitem__: t[i] is not its item, t.field is (namedtuple's field
+        # getters read the tuple's slots), so the items are reached by field name.
+        if not _field_getters_intact(cls, fields) or len(fields) != len(value):
+            return _wrap_object(tx, value, source)
+        items = [wrap(tx, item, Attr(source, name) if source is not None else None) for name, item in zip(fields, value)]
+        return NamedTupleVariable(items, cls, source)
     items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
-    if hasattr(type(value), "_fields"):
-        return NamedTupleVariable(items, type(value), source)
+    if fields is not None:
+        return NamedTupleVariable(items, cls, source)
     if type(value) is not tuple:
         return _wrap_object(tx, value, source)
     return TupleVariable(items, source)

@@ -109,6 +109,7 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
     """Call builtin ``fn``: its handler, else constant folding, else unsupported."""
     if isinstance(fn, type) and issubclass(fn, BaseException):
         return make_exception(fn, args, kwargs)
+    _check_arguments(fn, args, kwargs)
     handler = HANDLERS.get(fn)
     if handler is not None:
         result = handler(tx, args, kwargs)
@@ -121,6 +122,60 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
     name = getattr(fn, "__name__", repr(fn))
     raise Unsupported(f"call to {name}()", "the translator does not model this builtin with these arguments",
                       hint="it runs as ordinary Python instead")
+
+
+class _Arity:
+    """How many positional arguments and which keywords a builtin accepts, from its signature: the
+    common well-formed call is told apart in a few compares, without ``Signature.bind``."""
+
+    __slots__ = ("keywords", "max_positional", "min_positional", "signature")
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        params = list(signature.parameters.values())
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self.signature = signature
+        self.min_positional = sum(1 for p in positional if p.default is p.empty)
+        self.max_positional = None if any(p.kind is p.VAR_POSITIONAL for p in params) else len(positional)
+        self.keywords = None if any(p.kind is p.VAR_KEYWORD for p in params) else frozenset(
+            p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+    def surely_fits(self, npositional: int, kwargs: dict[str, Any]) -> bool:
+        if kwargs:
+            return False  # rare for builtins: let bind decide
+        return self.min_positional <= npositional and (self.max_positional is None or npositional <= self.max_positional)
+
+
+@functools.cache
+def _arity(fn: Any) -> _Arity | None:
+    """The builtin's parameters, where CPython publishes them (``isinstance``, ``len``; not ``zip``)."""
+    try:
+        return _Arity(inspect.signature(fn))
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_arguments(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> None:
+    """Raise the TypeError CPython raises for a builtin called with the wrong number or names of
+    arguments (its handlers assume a well-formed call). Only arity and names are checked here: binding
+    runs no code of the arguments."""
+    arity = _arity(fn) if not isinstance(fn, type) else None
+    if arity is None or arity.surely_fits(len(args), kwargs):
+        return
+    try:
+        arity.signature.bind(*args, **kwargs)
+        return
+    except TypeError as exc:
+        message = str(exc)
+    if fn in PURE:
+        # The builtin's own words: it parses its arguments before it does anything, and a pure builtin
+        # has no effect to fear if the signature were wrong and the call went through.
+        try:
+            fn(*[object()] * len(args), **dict.fromkeys(kwargs, object()))
+        except TypeError as real:
+            message = str(real)
+        except Exception:
+            pass
+    raise UserError(f"{getattr(fn, '__name__', repr(fn))}()", message, exc_type=TypeError)
 
 
 def _is_symbolic(value: Variable) -> bool:

@@ -56,6 +56,10 @@ def is_constant_value(value: Any) -> bool:
     return type(value) in CONSTANT_TYPES or isinstance(value, (torch.dtype, torch.device, enum.Enum))
 
 
+#: Folded results that the builder turns into new container variables (never shared between calls).
+_FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
+
+
 class ConstantVariable(Variable):
     """A value known exactly at trace time (``3``, ``"relu"``, ``None``, ``torch.float32``, ``range(4)``)."""
 
@@ -100,6 +104,8 @@ class ConstantVariable(Variable):
     ) -> Variable:
         if not isinstance(self.value, _PURE_RECEIVERS):
             raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
+        if name == "__iter__" and not args and not kwargs:
+            return _iterators.iterate(tx, self)  # the translator's own iterator: it has state
         if isinstance(self.value, str) and name == "join" and len(args) == 1 and not args[0].is_python_constant():
             args = [_containers.TupleVariable(_iterators.iterate(tx, args[0]).unpack(tx))]  # str.join takes any iterable
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
@@ -113,6 +119,11 @@ class ConstantVariable(Variable):
             )
         except Exception as exc:
             raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+        if not is_constant_value(result) and not isinstance(result, _FRESH_CONTAINERS):
+            # A stateful object (an iterator, a reversed view) made now would be embedded in the
+            # rewritten code and shared by every later call.
+            raise Unsupported(f"{type(self.value).__name__}.{name}()", f"it returns a {type(result).__name__} object",
+                              hint="it runs as ordinary Python instead")
         return _builder.wrap_constant_like(result)
 
     def reconstruct(self, codegen: PyCodegen) -> None:

@@ -205,6 +205,8 @@ class ZipIterator(IteratorVariable):
         parts = [inner.remaining() for inner in self.inners]
         if any(p is None for p in parts):
             return None
+        if self.strict and len({len(p) for p in parts}) > 1:
+            return None  # iterated item by item, so the ValueError comes after the common items, as in Python
         return [TupleVariable(list(items)) for items in zip(*parts)]
 
     def live_position(self) -> tuple[Callable[..., None], int] | None:
@@ -223,14 +225,27 @@ class ZipIterator(IteratorVariable):
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         items = []
-        for inner in self.inners:
+        for index, inner in enumerate(self.inners):
             item = inner.next_item(tx)
             if item is None:
-                if self.strict and (items or any(i.next_item(tx) is not None for i in self.inners[1:])):
-                    raise UserError("zip(strict=True)", "arguments have different lengths", exc_type=ValueError)
+                if self.strict:
+                    self._check_all_exhausted(tx, index)
                 return None
             items.append(item)
         return TupleVariable(items)
+
+    def _check_all_exhausted(self, tx: InstructionTranslator, index: int) -> None:
+        """``zip(strict=True)``: argument ``index`` ran out; raise Python's ValueError unless all did."""
+        if index > 0:
+            earlier = "argument 1" if index == 1 else f"arguments 1-{index}"
+            message = f"zip() argument {index + 1} is shorter than {earlier}"
+        else:
+            longer = next((i for i, inner in enumerate(self.inners[1:], 1) if inner.next_item(tx) is not None), None)
+            if longer is None:
+                return
+            earlier = "argument 1" if longer == 1 else f"arguments 1-{longer}"
+            message = f"zip() argument {longer + 1} is longer than {earlier}"
+        raise UserError("zip(strict=True)", message, exc_type=ValueError)
 
 
 class EnumerateIterator(IteratorVariable):

@@ -53,8 +53,10 @@ def fold(op: Any, *args: Variable) -> Variable:
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
     """``op(left, right)`` for a binary or comparison operator from :mod:`operator`."""
     if is_tensor(left) or is_tensor(right):
-        if op in INPLACE and not isinstance(left, TensorVariable):
-            op = INPLACE[op]  # ints, floats and symbolic sizes are immutable: x += 1 is x = x + 1
+        if op in INPLACE and not _updates_in_place(op, left):
+            # ints, floats and symbolic sizes are immutable, and a tensor without the in-place dunder
+            # (Tensor has no __imatmul__): x @= y is x = x @ y
+            op = INPLACE[op]
         if not isinstance(left, TensorVariable) and not isinstance(right, TensorVariable):
             _check_divisor(op, left, right)
         result = tx.output.call_function(tx, op, [left, right], {})
@@ -81,6 +83,11 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
         "the translator does not model this combination",
     )
+
+
+def _updates_in_place(op: Any, left: Variable) -> bool:
+    """Whether ``left op= right`` changes ``left`` itself: a tensor whose type has the in-place dunder."""
+    return isinstance(left, TensorVariable) and hasattr(left.python_type(), f"__{op.__name__}__")
 
 
 _DIVISIONS = (operator.truediv, operator.floordiv, operator.mod)

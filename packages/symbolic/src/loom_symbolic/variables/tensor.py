@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 import torch
 from torch import fx
 
+from loom_guards import Attr
+
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
 from .base import Variable
@@ -104,7 +106,10 @@ class TensorVariable(Variable):
             return _torch.TensorMethodVariable(self, name)
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
-
+        if self.source is not None:
+            # hasattr(x, name) / getattr(x, name, default) decided "absent": a tensor given the attribute
+            # later must not be served by this entry
+            tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
         raise missing_attribute("'Tensor' object", name)
 
     def size(self, tx: InstructionTranslator) -> Variable:
