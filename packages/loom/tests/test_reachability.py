@@ -71,6 +71,16 @@ class Holder:
         return self.value
 
 
+class Slotted:
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+Pair = __import__("collections").namedtuple("Pair", "a b")
+
+
 class TensorMaker:
     def make(self):
         return torch.zeros(2)
@@ -110,6 +120,10 @@ def closure_over(value):
         (method_of, (Holder(torch.ones(1)),), Verdict.COMPILE),
         (method_of, (Holder(3),), Verdict.SKIP),
         (method_of, (TensorMaker(),), Verdict.COMPILE),
+        (fib, (Pair(torch.ones(1), 2),), Verdict.COMPILE),  # a tuple subclass: its items are looked at
+        (fib, (Pair(1, 2),), Verdict.SKIP),
+        (fib, (Slotted(torch.ones(1)),), Verdict.COMPILE),
+        (fib, (Slotted(1),), Verdict.SKIP),
         (fib, (list(range(5000)),), Verdict.COMPILE),  # too long to look through: the translator decides
     ],
 )

@@ -172,8 +172,15 @@ class _Scan:
         self.closed = False
         if depth > _DEPTH:
             return False
+        # A container subclass (a namedtuple, an OrderedDict, a ModelOutput) holds its items itself
+        if isinstance(value, (tuple, list, set, frozenset)) and self.sequence(value, depth):
+            return True
+        if isinstance(value, dict) and self.mapping(value, depth):
+            return True
         state = getattr(value, "__dict__", None)
         if type(state) is dict and self.mapping(state, depth):
+            return True
+        if any(self.value(slot, depth + 1) for slot in _slot_values(value)):
             return True
         return self.cls(type(value), depth)
 
@@ -217,6 +224,20 @@ class _Scan:
         if file is None or skipfiles.is_library_file(file):
             return False  # a library module's functions call only what they are given
         return any(self.value(members[name], 2) for name in names if name in members)
+
+
+def _slot_values(value: Any) -> list[Any]:
+    """The values in an object's ``__slots__``, read through the slots' member descriptors (no user code)."""
+    found = []
+    for klass in type(value).__mro__:
+        for name in klass.__dict__.get("__slots__", ()):
+            member = klass.__dict__.get(name)
+            if isinstance(member, types.MemberDescriptorType):
+                try:
+                    found.append(member.__get__(value, klass))
+                except AttributeError:  # an unset slot
+                    pass
+    return found
 
 
 _VALUE_RULES: dict[type, Any] = {
