@@ -45,6 +45,7 @@ OPAQUE_MODULES = ModuleFamilies(
 TRUSTED_MODULES = ModuleFamilies(
     "torch", "math", "operator", "builtins", "functools", "itertools", "collections", "typing",
     "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy",
+    "loom_symbolic.polyfills",  # the Python versions of C builtins traced in their place
 )
 
 

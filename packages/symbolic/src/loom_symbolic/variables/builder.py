@@ -18,6 +18,7 @@ import torch
 
 from loom_guards import Attr, Item, compared_by_identity
 
+from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported
 from ..policy import allowed_in_graph
@@ -44,6 +45,7 @@ from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
+from .polyfilled import PolyfilledVariable
 from .torch import (
     TRACE_TIME_CONSTANTS,
     NotInGraphFunctionVariable,
@@ -241,10 +243,14 @@ def _wrap_method(tx, value, source):
 
 
 def _wrap_builtin(tx, value, source):
+    if polyfills.replacement_for(value) is not None:
+        return _identity(PolyfilledVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_graph_op(value):
         return _identity(TorchFunctionVariable)(tx, value, source)
+    if value in HANDLERS:  # modelled although it is a method of a C object (tuple.__new__)
+        return _identity(BuiltinVariable)(tx, value, source)
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
         value.__self__, types.ModuleType
     ):
@@ -253,6 +259,8 @@ def _wrap_builtin(tx, value, source):
 
 
 def _wrap_class(tx, value, source):
+    if polyfills.replacement_for(value) is not None:
+        return _identity(PolyfilledVariable)(tx, value, source)
     if value in GRAD_MODE_CLASSES:
         return _identity(GradModeClassVariable)(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError
 from ..runtime import iter_at
@@ -53,6 +54,7 @@ _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
+_objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
 _partial = LateModule("loom_symbolic.variables.partial", globals(), "_partial")
 _super_variables = LateModule("loom_symbolic.variables.super", globals(), "_super_variables")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
@@ -91,6 +93,9 @@ class BuiltinVariable(RealValueVariable):
         # The names of a builtin function or class are fixed (the object itself is identity-guarded).
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
+        replacement = polyfills.attribute_replacement(self.value, name)
+        if replacement is not None:  # dict.fromkeys
+            return _functions.UserFunctionVariable(replacement)
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
@@ -119,6 +124,9 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
         # Symbolic sizes given to a builtin that needs a real number (range, round, ...) are
         # specialised: the trace depends on their value, which becomes a guard.
         return _fold_call(fn, args, kwargs)
+    replacement = polyfills.fallback_for(fn)
+    if replacement is not None:
+        return _functions.UserFunctionVariable(replacement).call(tx, args, kwargs)
     name = getattr(fn, "__name__", repr(fn))
     raise Unsupported(f"call to {name}()", "the translator does not model this builtin with these arguments",
                       hint="it runs as ordinary Python instead")
@@ -466,6 +474,52 @@ def builtin_sorted(tx, args, kwargs):
 
     _container_methods.list_sort(tx, result, [], kwargs)
     return result
+
+
+def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
+    """``str(obj)`` / ``repr(obj)`` of an object whose class defines the method in Python: inlined."""
+    cls = value.python_type()
+    if not _is_user_class(cls):
+        return None
+    method = _attributes.class_attribute(cls, dunder)
+    if dunder == "__str__" and method is object.__str__:
+        dunder, method = "__repr__", _attributes.class_attribute(cls, "__repr__")  # object.__str__ calls repr
+    if not isinstance(method, types.FunctionType):
+        return None
+    result = value.call_method(tx, dunder, [], {})
+    text = result.as_python_constant() if result.is_python_constant() else None
+    if not isinstance(text, str):
+        raise UserError(f"{dunder}()", f"{dunder} returned non-string (type {result.python_type().__name__})",
+                        exc_type=TypeError)
+    return ConstantVariable(text)
+
+
+def _is_user_class(cls: type) -> bool:
+    return bool(cls.__flags__ & (1 << 9)) and not issubclass(cls, (torch.Tensor, BaseException))  # a heap type
+
+
+@builtin(str)
+def builtin_str(tx, args, kwargs):
+    return _user_text(tx, args[0], "__str__") if len(args) == 1 and not kwargs else None
+
+
+@builtin(repr)
+def builtin_repr(tx, args, kwargs):
+    return _user_text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
+
+
+@builtin(tuple.__new__)
+def builtin_tuple_new(tx, args, kwargs):
+    """``tuple.__new__(cls, iterable)``: what a named tuple's ``_make`` (and so ``_replace``) calls."""
+    if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], _objects.ClassVariable):
+        return None
+    cls = args[0].value
+    items = _items(tx, args[1]) if len(args) == 2 else []
+    if cls is tuple:
+        return TupleVariable(items)
+    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return NamedTupleVariable(items, cls)
+    return None
 
 
 @builtin(super)

@@ -1,0 +1,65 @@
+"""Builtins, in Python, for the calls the translator's own model of them does not cover
+(``min(values, key=...)``: ``min`` of constants is folded without tracing anything)."""
+
+from __future__ import annotations
+
+import builtins as _builtins
+from typing import Any
+
+from . import polyfill
+
+_NO_DEFAULT = object()
+
+
+def _message_of(call: Any) -> str:
+    try:
+        call()
+    except ValueError as exc:
+        return str(exc)
+    raise AssertionError("expected a ValueError")
+
+
+#: The running CPython's own wording ("min() arg is an empty sequence" on 3.11, "min() iterable
+#: argument is empty" on 3.12).
+_EMPTY = {"min": _message_of(lambda: _builtins.min([])), "max": _message_of(lambda: _builtins.max([]))}
+
+
+def _extreme(name: str, args: tuple, key: Any, default: Any, better: Any) -> Any:
+    if not args:
+        raise TypeError(f"{name} expected at least 1 argument, got 0")
+    if len(args) > 1 and default is not _NO_DEFAULT:
+        raise TypeError(f"Cannot specify a default for {name}() with multiple positional arguments")
+    it = iter(args[0] if len(args) == 1 else args)
+    try:
+        best = next(it)
+    except StopIteration:
+        if default is _NO_DEFAULT:
+            raise ValueError(_EMPTY[name]) from None
+        return default
+    best_key = best if key is None else key(best)
+    for item in it:
+        item_key = item if key is None else key(item)
+        if better(item_key, best_key):  # strict: the first of equal items wins, as in C
+            best, best_key = item, item_key
+    return best
+
+
+@polyfill(_builtins.min, fallback=True)
+def min(*args: Any, key: Any = None, default: Any = _NO_DEFAULT) -> Any:
+    """``min(iterable, *, key=None, default=...)`` / ``min(a, b, ..., key=None)``."""
+    return _extreme("min", args, key, default, lambda a, b: a < b)
+
+
+@polyfill(_builtins.max, fallback=True)
+def max(*args: Any, key: Any = None, default: Any = _NO_DEFAULT) -> Any:
+    """``max(iterable, *, key=None, default=...)`` / ``max(a, b, ..., key=None)``."""
+    return _extreme("max", args, key, default, lambda a, b: a > b)
+
+
+@polyfill(dict, "fromkeys")
+def dict_fromkeys(iterable: Any, value: Any = None, /) -> dict:
+    """``dict.fromkeys(iterable, value=None)``."""
+    result = {}
+    for key in iterable:
+        result[key] = value
+    return result
