@@ -3,6 +3,7 @@ no break, eager's answers."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import operator
@@ -101,13 +102,31 @@ def dict_fromkeys_and_union(x):
     return x + len(d) + d["z"], list(d)
 
 
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    a: int
+    b: int = 2
+
+
+def frozen_dataclass_and_replace(x):
+    f = dataclasses.replace(Frozen(1), a=5)
+    return x + f.a * f.b, f
+
+
+def frozen_dataclass_assignment_raises(x):
+    f = Frozen(1)
+    f.a = 3
+    return x + f.a
+
+
 def islice_bad_bounds(x):
     return list(itertools.islice([x], -1))
 
 
 CASES = [chain_sum, chain_of_tensors, product_and_combinations, permutations_weighted, islice_and_accumulate,
          pairwise_diffs, repeat_count_zip_longest, starmap_takewhile_dropwhile, reduce_tensors, getters,
-         min_max_with_keys, namedtuple_replace_and_asdict, str_and_repr_of_objects, dict_fromkeys_and_union]
+         min_max_with_keys, namedtuple_replace_and_asdict, str_and_repr_of_objects, dict_fromkeys_and_union,
+         frozen_dataclass_and_replace]
 
 
 @pytest.mark.parametrize("fn", CASES, ids=[fn.__name__ for fn in CASES])
@@ -116,6 +135,6 @@ def test_captured_in_one_graph(fn):
     assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
 
 
-@pytest.mark.parametrize("fn", [islice_bad_bounds, namedtuple_replace_bad_field])
+@pytest.mark.parametrize("fn", [islice_bad_bounds, namedtuple_replace_bad_field, frozen_dataclass_assignment_raises])
 def test_errors_are_eagers(fn):
     compare(fn, torch.ones(2))

@@ -93,6 +93,8 @@ class BuiltinVariable(RealValueVariable):
         # The names of a builtin function or class are fixed (the object itself is identity-guarded).
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
+        if self.value is object and name == "__setattr__":
+            return _super_variables.GenericSetattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
@@ -113,7 +115,7 @@ def _is_builtin_type(value: Any) -> bool:
 def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """Call builtin ``fn``: its handler, else constant folding, else unsupported."""
     if isinstance(fn, type) and issubclass(fn, BaseException):
-        return make_exception(fn, args, kwargs)
+        return make_exception(fn, args, kwargs, tx)
     _check_arguments(fn, args, kwargs)
     handler = HANDLERS.get(fn)
     if handler is not None:
@@ -617,7 +619,7 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
     if cls in HANDLERS or cls in PURE:
         return call_builtin(tx, cls, args, kwargs)
     if isinstance(cls, type) and issubclass(cls, BaseException):
-        return make_exception(cls, args, kwargs)
+        return make_exception(cls, args, kwargs, tx)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):

@@ -9,12 +9,16 @@ raising the real exception with its real traceback.
 
 from __future__ import annotations
 
+import builtins
+import types
 from typing import TYPE_CHECKING, Any
+
+from loom_guards import Attr, Const
 
 from .._late import LateModule
 from ..errors import Reason, Unsupported
 from .base import Variable
-from .constant import ConstantVariable
+from .constant import ConstantVariable, is_constant_value
 from .containers import TupleVariable
 
 if TYPE_CHECKING:
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 class ExceptionVariable(Variable):
@@ -35,6 +40,8 @@ class ExceptionVariable(Variable):
         self.cls = cls
         self.args = args
         self.cause: Variable | None = None
+        #: instance attributes set while tracing (by a user class's __init__, or later)
+        self.attrs: dict[str, Variable] = {}
 
     def python_type(self) -> type:
         return self.cls
@@ -54,8 +61,26 @@ class ExceptionVariable(Variable):
             return _builder.wrap_constant_like(self.cls)
         if name == "__cause__":
             return self.cause or ConstantVariable(None)
+        if name in self.attrs:
+            return self.attrs[name]
+        member = _user_class_member(self.cls, name)
+        if isinstance(member, types.FunctionType):
+            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(member, _member_source(self.cls, name)), self)
+        if isinstance(member, property) and isinstance(member.fget, types.FunctionType):
+            getter = _functions.UserFunctionVariable(member.fget, Attr(_member_source(self.cls, name), "fget"))
+            return getter.call(tx, [self], {})
+        if member is not None and is_constant_value(member):
+            return ConstantVariable(member)
         raise Unsupported(f"attribute {name!r} of a {self.cls.__name__} raised while tracing",
-                          "only the type (and constant arguments) of traced exceptions are known")
+                          "only the type, the arguments and the attributes set while tracing are known")
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``exc.name = value`` on an exception made while tracing (a user class's ``__init__``)."""
+        if self.source is not None or name.startswith("__") or name == "args":
+            raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "not modelled")
+        if _attributes.class_attribute(self.cls, "__setattr__") is not BaseException.__setattr__:
+            raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "the class customises __setattr__")
+        self.attrs[name] = value
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
@@ -63,6 +88,9 @@ class ExceptionVariable(Variable):
             return
         if self.args is None:
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its message is not known")
+        if self.attrs or _has_own_construction(self.cls):
+            # cls(*args) would run its __init__ again on other arguments: not the object the trace made
+            raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its class customises construction")
         codegen.load_callable(self.cls)
         for arg in self.args:
             codegen.reconstruct(arg)
@@ -100,13 +128,64 @@ def instantiate(tx: InstructionTranslator, value: Variable) -> ExceptionVariable
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
 
 
-def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``cls(*args)`` for an exception class whose construction has no Python code of its own."""
-    if kwargs:
-        raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
-    if cls.__module__ != "builtins" and (
-        _attributes.class_attribute(cls, "__init__") is not BaseException.__init__
-        or _attributes.class_attribute(cls, "__new__") is not BaseException.__new__
-    ):
+def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[str, Variable],
+                   tx: InstructionTranslator | None = None) -> Variable:
+    """``cls(*args, **kwargs)``: an exception class whose construction runs no Python code, or a user
+    class whose ``__init__`` is Python (inlined on the new exception, as ``BaseException.__new__``
+    leaves it: ``args`` holds the positional arguments)."""
+    init = _attributes.class_attribute(cls, "__init__")
+    if _attributes.class_attribute(cls, "__new__") not in _BUILTIN_NEWS:
+        raise Unsupported(f"creating a {cls.__name__}", "its class customises __new__")
+    if not _has_own_construction(cls):
+        if kwargs:
+            raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
+        return ExceptionVariable(cls, list(args))
+    if tx is None or not isinstance(init, types.FunctionType):
         raise Unsupported(f"creating a {cls.__name__}", "its class customises construction")
-    return ExceptionVariable(cls, list(args))
+    exc = ExceptionVariable(cls, list(args))
+    _functions.UserFunctionVariable(init, _member_source(cls, "__init__")).call(tx, [exc, *args], kwargs)
+    return exc
+
+
+def _member_source(cls: type, name: str) -> Any:
+    """How guards reach a class's function (its closure cells, ``__class__`` for ``super()``, included)."""
+    return Attr(Const(cls), name)
+
+
+def _has_own_construction(cls: type) -> bool:
+    """Whether creating a ``cls`` runs Python code (a user class with its own ``__init__``)."""
+    return cls.__module__ != "builtins" and _attributes.class_attribute(cls, "__init__") not in _BUILTIN_INITS
+
+
+def _builtin_exception_slots(name: str) -> frozenset:
+    """The ``__init__`` / ``__new__`` objects of the builtin exception classes (each class has its own)."""
+    return frozenset(klass.__dict__[name] for klass in vars(builtins).values()
+                     if isinstance(klass, type) and issubclass(klass, BaseException) and name in klass.__dict__)
+
+
+_BUILTIN_INITS = _builtin_exception_slots("__init__")
+_BUILTIN_NEWS = _builtin_exception_slots("__new__")
+
+
+def _user_class_member(cls: type, name: str) -> Any:
+    """``name`` as defined by a user class in ``cls``'s MRO (None if only builtins define it)."""
+    for klass in cls.__mro__:
+        if klass.__module__ == "builtins":
+            return None
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
+class ExceptionInit(Variable):
+    """A builtin exception's ``__init__`` reached through ``super()`` from a user class's: it sets
+    ``args`` to its positional arguments."""
+
+    def __init__(self, receiver: ExceptionVariable) -> None:
+        self.receiver = receiver
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if kwargs:
+            raise Unsupported(f"{self.receiver.cls.__name__}.__init__ with keyword arguments", "not modelled")
+        self.receiver.args = list(args)
+        return ConstantVariable(None)

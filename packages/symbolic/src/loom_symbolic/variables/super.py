@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
+_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
@@ -51,7 +52,7 @@ class SuperVariable(Variable):
             if found is object.__getattribute__:
                 return GenericGetattrVariable(self.receiver)
             if found is object.__setattr__:
-                return _GenericSetattr(self.receiver)
+                return GenericSetattrVariable(self.receiver)
             if klass in _CONTAINER_BASES and hasattr(self.receiver, "call_builtin_method"):
                 return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:
@@ -86,16 +87,20 @@ class _BuiltinContainerMethod(Variable):
         return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
 
 
-class _GenericSetattr(Variable):
-    """``object.__setattr__`` bound to an object made while tracing (``super().__setattr__(k, v)``)."""
+class GenericSetattrVariable(Variable):
+    """``object.__setattr__`` on an object made while tracing: bound (``super().__setattr__(k, v)``)
+    or not (``object.__setattr__(self, k, v)``, what a frozen dataclass's ``__init__`` calls)."""
 
-    def __init__(self, receiver: Variable) -> None:
+    def __init__(self, receiver: Variable | None = None) -> None:
         self.receiver = receiver
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        setter = getattr(self.receiver, "generic_setattr", None)
+        receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
+        if kwargs or len(args) != 2:
+            raise Unsupported("object.__setattr__ with these arguments", "not modelled")
+        setter = getattr(receiver, "generic_setattr", None)
         if setter is None:
-            raise Unsupported(f"object.__setattr__ on {self.receiver.describe()}", "not modelled")
+            raise Unsupported(f"object.__setattr__ on {receiver.describe()}", "not modelled")
         setter(tx, args[0].as_python_constant(), args[1])
         return _constant.ConstantVariable(None)
 
@@ -130,9 +135,28 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
         cls = tx.cells["__class__"].load(tx).as_python_constant()
         first = tx.code.co_varnames[0]
         receiver = tx.cells[first].load(tx) if first in tx.cells else tx.read_local(first)
+    if isinstance(receiver, _exceptions.ExceptionVariable):
+        return ExceptionSuperVariable(cls, receiver)
     if not hasattr(receiver, "object_view"):
         raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)
+
+
+class ExceptionSuperVariable(SuperVariable):
+    """``super()`` inside a user exception class's methods, on an exception made while tracing."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        mro = self.receiver.python_type().__mro__
+        for klass in mro[mro.index(self.cls) + 1:]:
+            if name not in klass.__dict__:
+                continue
+            found = klass.__dict__[name]
+            if klass.__module__ == "builtins" and name == "__init__":
+                return _exceptions.ExceptionInit(self.receiver)
+            if isinstance(found, types.FunctionType):
+                return _functions.BoundMethodVariable(_functions.UserFunctionVariable(found), self.receiver)
+            break
+        raise Unsupported(f"super().{name} in {self.cls.__name__}", "not modelled on an exception made while tracing")
 
 
 
