@@ -267,25 +267,22 @@ class FrameCompiler:
                 f"loom failed while compiling {render.where(code)}: {type(exc).__name__}: {exc}"
             ) from exc
         log.debug("internal error while compiling %s", render.where(code), exc_info=True)
-        if code not in self._internal_warned:
-            self._internal_warned.add(code)
-            warnings.warn(
-                f"loom: internal error while compiling {render.where(code)} ({type(exc).__name__}: {exc}); "
-                "it runs uncompiled. Pass options={'raise_on_internal_error': True} to raise instead.",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        return self._uncapturable(code)
+        return self._run_uncompiled(code, (
+            f"loom: internal error while compiling {render.where(code)} ({type(exc).__name__}: {exc}); "
+            "it runs uncompiled. Pass options={'raise_on_internal_error': True} to raise instead."
+        ))
 
     def _backend_failed(self, code: types.CodeType, exc: BackendCompilerFailed) -> Any:
+        return self._run_uncompiled(code, (
+            f"loom: backend {exc.backend_name!r} failed on graph {exc.graph_name} of {exc.where}: it {exc.what}; "
+            "the frame runs uncompiled (suppress_backend_errors=True)"
+        ))
+
+    def _run_uncompiled(self, code: types.CodeType, warning: str) -> Any:
+        """Run ``code`` uncompiled after a failure, with one ``RuntimeWarning`` per code object."""
         if code not in self._internal_warned:
             self._internal_warned.add(code)
-            warnings.warn(
-                f"loom: backend {exc.backend_name!r} failed on graph {exc.graph_name} of {exc.where}: it {exc.what}; "
-                "the frame runs uncompiled (suppress_backend_errors=True)",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+            warnings.warn(warning, RuntimeWarning, stacklevel=3)
         return self._uncapturable(code)
 
     def result(self, built: CompiledFrame) -> Any:
@@ -327,6 +324,7 @@ class FrameCompiler:
         try:
             translation.install(f_globals, lambda graph: self._compile_graph(graph, built))
             built.guard_fn = loom_guards.compile(translation.guards)
+            _check_guards_hold(built.guard_fn, frame, code)
         except BaseException:
             for name in [name for name in f_globals if name.startswith("__loom_") and name not in before]:
                 f_globals.pop(name, None)  # no entry will load them
@@ -388,6 +386,17 @@ class FrameCompiler:
             self._gave_up.clear()
             self._internal_warned.clear()
             self._handed_out.clear()
+
+
+def _check_guards_hold(guard_fn: loom_guards.GuardFn, frame: Any, code: types.CodeType) -> None:
+    """Every guard must hold on the very frame it was built from: one that cannot (a source that cannot
+    be read back, a constant read differently) would make the entry miss on every call and recompile
+    on identical inputs. One check per compile (microseconds); a failure is loom's bug."""
+    if not guard_fn(frame):
+        raise RuntimeError(
+            f"the guards built for {render.where(code)} do not hold on the frame they were built from: "
+            f"{why_failed(guard_fn, frame)}"
+        )
 
 
 def _hook_off(compiled: Callable[..., Any]) -> Callable[..., Any]:

@@ -202,7 +202,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         getter_source = Attr(class_source, "fget") if class_source is not None else None
         return _builder.wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
     if isinstance(static, staticmethod):
-        return _builder.wrap(tx, static.__func__, None if class_source is None else Attr(class_source, "__func__"))
+        # the class attribute read (type(X).name) already unwraps the staticmethod: that is the function
+        return _builder.wrap(tx, static.__func__, class_source)
     if isinstance(static, classmethod):
         cls_var = _builder.wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
