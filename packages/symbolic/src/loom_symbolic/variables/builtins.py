@@ -572,7 +572,14 @@ def builtin_print(tx, args, kwargs):
 
 @builtin(id)
 def builtin_id(tx, args, kwargs):
-    raise Unsupported("id()", "object addresses are only known at run time")
+    """``id(obj)`` of an object reached from the frame: a constant, valid while the object is the same
+    one (an identity guard). Objects made while tracing have no address yet."""
+    (value,) = args
+    source = getattr(value, "source", None)
+    if source is None or not getattr(value, "wraps_real_object", False):
+        raise Unsupported("id()", "the address of an object made while tracing is only known at run time")
+    tx.output.guards.add("identity", source, value.value)
+    return ConstantVariable(id(value.value))
 
 
 @builtin(input, open, exec, eval, compile, globals, locals, vars, breakpoint)
