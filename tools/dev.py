@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
 """loom's development driver: set-up, the demo, and every test, from a machine with only python3 and pip.
 
-    python3 tools/dev.py demo      # set up (if needed), then run `loom demo`
-    python3 tools/dev.py test      # set up (if needed), then run every test and ruff
-    python3 tools/dev.py setup     # only set up; `--force` reinstalls everything
-    python3 tools/dev.py build     # rebuild the C extensions (loom-framehook on every Python, loom-guards'
-                                   # accelerator in .venv) after a csrc/ edit
+    python3 tools/dev.py demo      # set up .venv (if needed), then run `loom demo` on CPython 3.11
+    python3 tools/dev.py demo --python 3.12   # the same in .venv-py3.12 (or 3.13)
+    python3 tools/dev.py test      # set up every venv (if needed), then every suite of SUITES and ruff
+    python3 tools/dev.py setup     # only set up (`--python 3.X`: one venv); `--force` reinstalls everything
+    python3 tools/dev.py build     # rebuild the C/C++ extensions (loom-framehook, loom-guards' accelerator)
+                                   # in every venv after a csrc/ edit
 
-Set-up is idempotent: it creates `.venv` (CPython 3.11) with torch==2.13.0 (the CPU wheel that lies
-on disk on our machines: a looser pin downloads gigabytes of CUDA wheels), the third-party
-dependencies and all five packages in editable mode, plus one small venv per extra CPython
-(`.venv-py3.12`, `.venv-py3.13`, found through `pyenv prefix`) holding only loom-framehook and pytest.
-A stamp of every file that shapes the environment makes a second run take well under a second.
+Arguments dev.py does not know go to pytest (`test`) or to `loom demo` (`demo`).
+
+Set-up is idempotent. It makes one virtual environment per CPython, all alike: `.venv` (CPython 3.11,
+the interpreter running this script) and `.venv-py3.12`, `.venv-py3.13` (found through `pyenv prefix`;
+a missing one is reported and skipped). Each holds torch==2.13.0, the rest of THIRD_PARTY and all five
+packages in editable mode, with loom-framehook's C extension and loom-guards' C++ accelerator built
+for that interpreter. On 3.11 torch is the CPU wheel that lies on disk on our machines (a looser pin
+downloads gigabytes of CUDA wheels); on 3.12 and 3.13 there is none on disk, so the registry's CUDA
+build comes (~530 MB to download, ~4.7 GB installed; it runs on the CPU). Stamps in each venv of what
+shapes it make a second run take well under a second.
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VENV = ROOT / ".venv"
+MAIN = "3.11"  # the interpreter that runs this script; the only one every suite passes on so far
+PYTHONS = [MAIN, "3.12", "3.13"]
 PACKAGES = ["framehook", "guards", "symbolic", "backends", "loom"]  # in dependency order
 # torch is pinned here only: the packages ask for ranges (torch>=2.6), the environment takes the wheel on disk.
 THIRD_PARTY = [
@@ -45,8 +52,23 @@ THIRD_PARTY = [
     "setuptools",
     "editables",  # hatchling builds editable wheels with it
 ]
-SIDE_PYTHONS = ["3.12", "3.13"]  # loom-framehook is also tested on these; torch is not needed there
-SIDE_THIRD_PARTY = ["pytest", "coverage", "hatchling", "setuptools", "editables"]
+
+# The suites each CPython runs: a package's tests/ by name, or "tests" (the cross-package tests).
+# loom-symbolic models CPython 3.11 bytecode only, and `loom` and tests/ need its translation (on
+# another version loom.compile runs everything uncompiled). Issue 15, the port of the translator to
+# 3.12 and 3.13, adds "symbolic", "loom" and "tests" to those rows once they pass there.
+SUITES = {
+    "3.11": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
+    "3.12": ["framehook", "guards", "backends"],
+    "3.13": ["framehook", "guards", "backends"],
+}
+# The Triton backend's tests run kernels under Triton's interpreter and loom-symbolic's drive OpInfo
+# samples through fake mode: CPU-bound minutes, spread over the cores by pytest-xdist. The other suites
+# take seconds, less than starting the workers would save.
+PARALLEL = {"backends", "symbolic"}
+NO_TESTS = 5  # pytest's exit status when nothing was collected (a `-k` that selects nothing here)
+# What a venv on 3.12/3.13 needs on disk, mostly torch's CUDA build: checked before that download.
+SIDE_VENV_BYTES = 6 * 2**30
 
 
 def log(message: str) -> None:
@@ -57,30 +79,42 @@ def run(cmd: list[str], **kwargs) -> None:
     subprocess.run(cmd, check=True, **kwargs)
 
 
+def venv_dir(minor: str) -> Path:
+    return ROOT / ".venv" if minor == MAIN else ROOT / f".venv-py{minor}"
+
+
 def venv_python(venv: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def digest(paths: list[Path]) -> str:
-    """A hash of the given files' contents (missing files hash as absent)."""
+def digest(paths: list[Path], *texts: str) -> str:
+    """A hash of the given files' contents (missing files hash as absent) and of ``texts``."""
     h = hashlib.sha256()
     for path in sorted(paths):
         h.update(str(path.relative_to(ROOT)).encode())
         h.update(path.read_bytes() if path.exists() else b"<absent>")
+    for text in texts:
+        h.update(b"\0" + text.encode())
     return h.hexdigest()
 
 
-def framehook_sources() -> list[Path]:
-    base = ROOT / "packages" / "framehook"
-    return [base / "hatch_build.py", base / "pyproject.toml", *sorted((base / "csrc").glob("*"))]
+def package_inputs(package: str) -> list[Path]:
+    """The files that shape ``package``'s editable install: its pyproject.toml, and for loom-framehook
+    and loom-guards what their compiled part is built from."""
+    base = ROOT / "packages" / package
+    inputs = [base / "pyproject.toml"]
+    if package in COMPILED:
+        inputs += [base / "hatch_build.py", *sorted((base / "csrc").glob("*"))]
+    if package == "guards":
+        # _build.py holds the compile recipe (flags, sources) that hatch_build.py and the first-import build share
+        inputs.append(base / "src" / "loom_guards" / "_build.py")
+    return inputs
 
 
-def guards_sources() -> list[Path]:
-    """What loom-guards' C++ accelerator is built from (it is built against the venv's torch)."""
-    base = ROOT / "packages" / "guards"
-    # _build.py holds the compile recipe (flags, sources) that hatch_build.py and the first-import build share
-    return [base / "hatch_build.py", base / "pyproject.toml", base / "src" / "loom_guards" / "_build.py",
-            *sorted((base / "csrc").glob("*"))]
+# The packages with a compiled part, named in messages. An editable (re)install of the package builds
+# it, without build isolation, so that the build hook finds the venv's own setuptools and torch
+# (guards' accelerator is compiled against that exact torch).
+COMPILED = {"framehook": "loom-framehook's C extension", "guards": "loom-guards' C++ accelerator"}
 
 
 def stamp_matches(stamp: Path, value: str) -> bool:
@@ -91,160 +125,201 @@ def pip(venv: Path, *args: str) -> None:
     run([str(venv_python(venv)), "-m", "pip", "--disable-pip-version-check", "-q", *args])
 
 
-def ensure_venv(venv: Path, python: str) -> None:
+def side_python(minor: str) -> str | None:
+    """The newest CPython ``minor`` that pyenv has (its interpreter's path), or None."""
+    pyenv = shutil.which("pyenv")
+    if pyenv is None:
+        return None
+    out = subprocess.run([pyenv, "versions", "--bare"], capture_output=True, text=True).stdout
+    versions = [v.strip() for v in out.splitlines() if v.strip() == minor or v.strip().startswith(minor + ".")]
+    for version in sorted(versions, key=lambda v: [int(p) if p.isdigit() else -1 for p in v.split(".")], reverse=True):
+        prefix = subprocess.run([pyenv, "prefix", version], capture_output=True, text=True).stdout.strip()
+        candidate = Path(prefix) / "bin" / "python"
+        if prefix and candidate.exists():
+            return str(candidate)
+    return None
+
+
+def interpreter(minor: str) -> str | None:
+    """The interpreter a venv for ``minor`` is made from: this one for 3.11, pyenv's for the others."""
+    return sys.executable if minor == MAIN else side_python(minor)
+
+
+def install_packages(venv: Path, packages: list[str]) -> None:
+    """Install ``packages`` in ``venv`` in editable mode, in one pip run, and stamp each."""
+    if not packages:
+        return
+    builds = [COMPILED[p] for p in packages if p in COMPILED]
+    log(f"installing {', '.join('loom-' + p if p != 'loom' else p for p in packages)} in editable mode into "
+        f"{venv.name}" + (f" (builds {' and '.join(builds)})" if builds else ""))
+    # No build isolation: hatchling and setuptools are already in the venv, a fresh isolated build
+    # environment per package would cost seconds each, and guards' accelerator must be compiled
+    # against the venv's torch (an isolated build has none).
+    editable = [arg for p in packages for arg in ("-e", str(ROOT / "packages" / p))]
+    pip(venv, "install", "--no-build-isolation", "--no-deps", *editable)
+    for package in packages:
+        (venv / f".loom-{package}").write_text(digest(package_inputs(package)))
+
+
+def has_torch(venv: Path) -> bool:
+    return any(venv.glob("lib/python*/site-packages/torch/__init__.py"))
+
+
+def setup_venv(minor: str, python: str, force: bool) -> str | None:
+    """Make ``minor``'s venv complete: third-party set, five editable packages, compiled parts, bytecode.
+
+    Returns None when it is ready, or why it was left out (only for lack of disk space).
+    """
+    venv = venv_dir(minor)
+    started = time.perf_counter()
     if not venv_python(venv).exists():
         log(f"creating {venv.name} with {python}")
         run([python, "-m", "venv", str(venv)])
-
-
-def setup_main(force: bool) -> None:
-    """The 3.11 environment: every package, editable, with torch and the test tools."""
-    if sys.version_info[:2] != (3, 11):
-        sys.exit(
-            f"tools/dev.py needs CPython 3.11 (torch==2.13.0's wheel on disk is cp311); "
-            f"this is {sys.version.split()[0]}"
-        )
-    ensure_venv(VENV, sys.executable)
-    deps_stamp = VENV / ".loom-deps"
-    deps = digest([Path(__file__).resolve(), *(ROOT / "packages" / p / "pyproject.toml" for p in PACKAGES)])
+    deps_stamp = venv / ".loom-deps"
+    # The third-party set, and the interpreter; not all of this file, so that editing the test table
+    # reinstalls nothing. (The packages are installed with --no-deps: their own requirements are in
+    # THIRD_PARTY.)
+    deps = digest([], minor, *THIRD_PARTY)
+    stale = list(PACKAGES)
     if force or not stamp_matches(deps_stamp, deps):
-        log("installing third-party dependencies (torch==2.13.0 from the wheel on disk)")
-        pip(VENV, "install", *THIRD_PARTY)
-        editable = [arg for p in PACKAGES for arg in ("-e", str(ROOT / "packages" / p))]
-        log("installing the five loom packages in editable mode")
-        # No build isolation: hatchling and setuptools are already in the venv, and a fresh isolated
-        # build environment per package would cost seconds each.
-        pip(VENV, "install", "--no-build-isolation", "--no-deps", *editable)
-        deps_stamp.write_text(deps)
-        (VENV / ".loom-framehook").write_text(digest(framehook_sources()))
-        (VENV / ".loom-guards").write_text(digest(guards_sources()))
-    build_framehook(VENV, force=False)
-    build_guards(force=False)
+        if minor == MAIN:
+            log(f"installing third-party dependencies into {venv.name} (torch==2.13.0 from the wheel on disk)")
+        elif has_torch(venv):
+            log(f"installing third-party dependencies into {venv.name} (torch==2.13.0 from the registry)")
+        else:
+            free = shutil.disk_usage(ROOT).free
+            if free < SIDE_VENV_BYTES:
+                return f"{free / 2**30:.1f} GiB free, {venv.name} needs ~{SIDE_VENV_BYTES / 2**30:.0f} GiB (torch's CUDA build)"
+            log(f"installing third-party dependencies into {venv.name}: torch==2.13.0 from the registry, its "
+                f"CUDA build (~530 MB to download, ~4.7 GB on disk, {free / 2**30:.0f} GiB free; a few minutes)")
+        pip(venv, "install", *THIRD_PARTY)
+        deps_stamp.unlink(missing_ok=True)  # until the packages are in again: a new torch needs a new accelerator
+    else:
+        # Per package: a change to one pyproject.toml (or to framehook's or guards' compiled sources)
+        # reinstalls that package only.
+        stale = [p for p in PACKAGES if not stamp_matches(venv / f".loom-{p}", digest(package_inputs(p)))]
+    install_packages(venv, stale)
+    deps_stamp.write_text(deps)
     # An editable install leaves loom's sources without bytecode, and none is written at import when
     # PYTHONDONTWRITEBYTECODE is set (as on CI): compile it here, as pip does for an installed package,
-    # so that no process recompiles loom. Up-to-date files are skipped.
-    run([str(venv_python(VENV)), "-m", "compileall", "-q", *(str(ROOT / "packages" / p / "src") for p in PACKAGES)])
+    # so that no process recompiles loom. Up-to-date files are skipped. A source that does not compile
+    # is the tests' to report, not a reason to stop the set-up.
+    compiled = subprocess.run([str(venv_python(venv)), "-m", "compileall", "-q",
+                               *(str(ROOT / "packages" / p / "src") for p in PACKAGES)])
+    if compiled.returncode != 0:
+        log(f"compileall found sources that do not compile on {minor} (see above)")
+    seconds = time.perf_counter() - started
+    if seconds > 5:
+        log(f"{venv.name} ready ({seconds:.0f} s)")
+    return None
 
 
-def build_framehook(venv: Path, force: bool) -> None:
-    """Rebuild the framehook extension in ``venv`` when its C sources or build hook changed."""
-    stamp = venv / ".loom-framehook"
-    current = digest(framehook_sources())
-    if not force and stamp_matches(stamp, current):
-        return
-    log(f"building loom-framehook's C extension for {venv.name}")
-    pip(venv, "install", "--no-build-isolation", "--no-deps", "-e", str(ROOT / "packages" / "framehook"))
-    stamp.write_text(current)
+def setup(force: bool = False, only: str | None = None) -> dict[str, str | None]:
+    """Set up every venv of PYTHONS (or only ``only``'s); maps each version to None (ready) or why not.
 
-
-def build_guards(force: bool) -> None:
-    """Rebuild loom-guards' C++ accelerator in the main venv when its sources or build hook changed."""
-    stamp = VENV / ".loom-guards"
-    current = digest(guards_sources())
-    if not force and stamp_matches(stamp, current):
-        return
-    log("building loom-guards' C++ accelerator for .venv")
-    pip(VENV, "install", "--no-build-isolation", "--no-deps", "-e", str(ROOT / "packages" / "guards"))
-    stamp.write_text(current)
-
-
-def side_pythons() -> dict[str, str | None]:
-    """Map each extra CPython version to its interpreter path through pyenv (None if absent)."""
-    found: dict[str, str | None] = {}
-    pyenv = shutil.which("pyenv")
-    versions = []
-    if pyenv:
-        out = subprocess.run([pyenv, "versions", "--bare"], capture_output=True, text=True).stdout
-        versions = [v.strip() for v in out.splitlines() if v.strip()]
-    for minor in SIDE_PYTHONS:
-        matches = sorted((v for v in versions if v == minor or v.startswith(minor + ".")), reverse=True)
-        found[minor] = None
-        for version in matches:
-            prefix = subprocess.run([pyenv, "prefix", version], capture_output=True, text=True).stdout.strip()
-            candidate = Path(prefix) / "bin" / "python"
-            if candidate.exists():
-                found[minor] = str(candidate)
-                break
-    return found
-
-
-def setup_side(force: bool) -> None:
-    for minor, python in side_pythons().items():
-        venv = ROOT / f".venv-py{minor}"
-        if python is None:
-            log(f"CPython {minor} not found through pyenv: loom-framehook will not be tested on it")
-            continue
-        ensure_venv(venv, python)
-        stamp = venv / ".loom-deps"
-        wanted = digest([Path(__file__).resolve()])
-        if force or not stamp_matches(stamp, wanted):
-            pip(venv, "install", *SIDE_THIRD_PARTY)
-            stamp.write_text(wanted)
-        build_framehook(venv, force=force)
-
-
-def setup(force: bool = False) -> None:
+    The 3.11 venv must set up (nothing runs without it, so a failure there stops the script); a
+    missing side interpreter, too little disk or a failed install on 3.12/3.13 is reported, and that
+    version's suites are skipped or failed by ``test``.
+    """
+    if sys.version_info[:2] != tuple(int(p) for p in MAIN.split(".")):
+        sys.exit(f"tools/dev.py needs CPython {MAIN} (torch==2.13.0's wheel on disk is cp311); "
+                 f"this is {sys.version.split()[0]}")
     started = time.perf_counter()
-    setup_main(force)
-    setup_side(force)
-    log(f"environment ready ({time.perf_counter() - started:.1f} s)")
-
-
-def pytest_step(venv: Path, target: str, *extra: str) -> tuple[str, list[str]]:
-    return target, [str(venv_python(venv)), "-m", "pytest", str(ROOT / target), *extra]
-
-
-def test(extra: list[str]) -> int:
-    """Run every suite in its own process, then report each one's result; non-zero if any failed."""
-    steps: list[tuple[str, list[str]]] = [("ruff", [str(VENV / "bin" / "ruff"), "check", str(ROOT)])]
-    # Each package alone, in its own process: no package may lean on another's conftest. The Triton
-    # backend's tests run kernels under Triton's interpreter: spread them over the machine's cores.
-    workers = ["-n", str(min(4, os.cpu_count() or 1))]
-    parallel = {"backends": workers, "symbolic": workers}
-    steps += [pytest_step(VENV, f"packages/{p}/tests", *parallel.get(p, []), *extra) for p in PACKAGES]
-    steps.append(pytest_step(VENV, "tests", *extra))
-    for minor, python in side_pythons().items():
-        venv = ROOT / f".venv-py{minor}"
+    states: dict[str, str | None] = {}
+    for minor in [only] if only else PYTHONS:
+        python = interpreter(minor)
         if python is None:
-            steps.append((f"framehook on {minor}", []))
+            states[minor] = f"CPython {minor} not found (pyenv prefix found nothing)"
+            log(f"SKIP {venv_dir(minor).name}: {states[minor]}; its suites will not run")
             continue
-        name, cmd = pytest_step(venv, "packages/framehook/tests", *extra)
-        steps.append((f"{name} on {minor}", cmd))
+        if minor == MAIN:
+            states[minor] = setup_venv(minor, python, force)
+            continue
+        try:
+            states[minor] = setup_venv(minor, python, force)
+        except subprocess.CalledProcessError as exc:
+            states[minor] = f"FAILED: set-up of {venv_dir(minor).name} failed ({exc})"
+        if states[minor] is not None:
+            log(f"{'SKIP' if not states[minor].startswith('FAILED') else 'FAIL'} {venv_dir(minor).name}: "
+                f"{states[minor]}")
+    log(f"environment ready ({time.perf_counter() - started:.1f} s)")
+    return states
+
+
+def pytest_step(minor: str, suite: str, extra: list[str]) -> tuple[str, list[str]]:
+    """The step's name (``packages/<suite>/tests``, `` on 3.X`` off 3.11) and its command."""
+    target = "tests" if suite == "tests" else f"packages/{suite}/tests"
+    workers = ["-n", str(min(4, os.cpu_count() or 1))] if suite in PARALLEL else []
+    name = target if minor == MAIN else f"{target} on {minor}"
+    return name, [str(venv_python(venv_dir(minor))), "-m", "pytest", str(ROOT / target), *workers, *extra]
+
+
+def test(extra: list[str], states: dict[str, str | None]) -> int:
+    """Run ruff and every suite of SUITES, each in its own process, then report each one's result.
+
+    Non-zero if any failed. Each package runs alone, in its own process: no package may lean on
+    another's conftest. A version whose venv could not be made is skipped (no interpreter, no disk)
+    or failed (its set-up failed); a suite that collects nothing (exit 5, e.g. under ``-k``) is not.
+    """
+    steps: list[tuple[str, list[str] | None, str | None]] = [
+        ("ruff", [str(venv_dir(MAIN) / "bin" / "ruff"), "check", str(ROOT)], None)
+    ]
+    for minor, suites in SUITES.items():
+        for suite in suites:
+            name, cmd = pytest_step(minor, suite, extra)
+            steps.append((name, cmd, states.get(minor)))
     results = []
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    for name, cmd in steps:
-        if not cmd:
-            log(f"SKIP {name}: CPython {name.split()[-1]} is not installed (pyenv prefix found nothing)")
-            results.append((name, "skipped", 0.0))
+    for name, cmd, why_not in steps:
+        if why_not is not None:
+            outcome = "FAILED (set-up)" if why_not.startswith("FAILED") else "skipped"
+            log(f"{'FAIL' if outcome.startswith('FAILED') else 'SKIP'} {name}: {why_not}")
+            results.append((name, outcome, 0.0))
             continue
         log(f"=== {name}")
         started = time.perf_counter()
         code = subprocess.run(cmd, cwd=ROOT, env=env).returncode
-        results.append((name, "ok" if code == 0 else f"FAILED ({code})", time.perf_counter() - started))
+        outcome = "ok" if code == 0 else "no tests" if code == NO_TESTS else f"FAILED ({code})"
+        results.append((name, outcome, time.perf_counter() - started))
     log("summary:")
     for name, outcome, seconds in results:
-        log(f"  {outcome:<12} {seconds:7.1f} s  {name}")
+        log(f"  {outcome:<15} {seconds:7.1f} s  {name}")
+    log(f"  {'total':<15} {sum(s for _, _, s in results):7.1f} s")
     return 1 if any(outcome.startswith("FAILED") for _, outcome, _ in results) else 0
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False
+    )
     parser.add_argument("command", choices=["setup", "demo", "test", "build"])
     parser.add_argument("--force", action="store_true", help="reinstall everything")
-    parser.add_argument("rest", nargs=argparse.REMAINDER, help="passed on to pytest or `loom demo`")
-    args = parser.parse_args()
-    setup(force=args.force)
-    if args.command == "build":
-        for venv in [VENV, *(ROOT / f".venv-py{m}" for m in SIDE_PYTHONS)]:
-            if venv_python(venv).exists():
-                build_framehook(venv, force=True)
-        build_guards(force=True)
-        return 0
+    parser.add_argument("--python", choices=PYTHONS, help="demo, setup: the CPython to use (default: all for "
+                        f"setup, {MAIN} for demo)")
+    # Everything else goes on to pytest or `loom demo` (parse_known_args leaves those arguments in
+    # order; a `--` may separate them).
+    args, rest = parser.parse_known_args()
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
     if args.command == "demo":
-        return subprocess.run([str(VENV / "bin" / "loom"), "demo", *args.rest], cwd=ROOT).returncode
+        minor = args.python or MAIN
+        # The demo needs only its own venv: a first `demo` does not download 3.12/3.13's torch.
+        why_not = setup(force=args.force, only=minor).get(minor)
+        if why_not is not None:
+            log(f"cannot run the demo on {minor}: {why_not}")
+            return 1
+        return subprocess.run([str(venv_dir(minor) / "bin" / "loom"), "demo", *rest], cwd=ROOT).returncode
+    if args.python and args.command != "setup":
+        parser.error("--python applies to demo and setup")
+    states = setup(force=args.force, only=args.python)
+    if args.command == "build":
+        for minor, why_not in states.items():
+            if why_not is None:
+                install_packages(venv_dir(minor), list(COMPILED))
+        return 0
     if args.command == "test":
-        return test(args.rest)
-    return 0
+        return test(rest, states)
+    return 1 if any(why and why.startswith("FAILED") for why in states.values()) else 0
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from .errors import (
 from .explain import ExplainReport, explain
 from .logs import set_logs
 from .module import CompiledModule
+from .versions import UnsupportedPythonWarning
 
 __all__ = [
     "BackendCompilerFailed",
@@ -41,6 +42,7 @@ __all__ = [
     "RecompileLimitError",
     "RecompileLimitWarning",
     "Unsupported",
+    "UnsupportedPythonWarning",
     "allow_in_graph",
     "compile",
     "disable",

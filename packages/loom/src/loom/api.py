@@ -11,7 +11,7 @@ import torch
 import loom_framehook as framehook
 import loom_symbolic
 
-from . import counters
+from . import counters, versions
 from .frame_compiler import FrameCompiler, compiler_for, forget_everything, request
 from .module import CompiledModule, wrap_module
 from .settings import make_settings
@@ -65,19 +65,26 @@ def compile(
     On an ``nn.Module`` it returns a :class:`loom.CompiledModule` whose calls run compiled and whose
     parameters, state dict, attributes, ``train()`` and ``eval()`` are the original module's.
     Bad arguments raise ``TypeError`` or ``ValueError`` at once.
+
+    On a CPython whose bytecode loom-symbolic does not translate yet (``loom_symbolic.versions.SUPPORTED``),
+    the first ``compile()`` of the process warns with :class:`loom.UnsupportedPythonWarning` and what it
+    returns runs uncompiled (``fullgraph=True`` included: the translator refuses such frames whole).
     """
     settings = make_settings(backend, fullgraph, dynamic, options)
     if model is None:
         return functools.partial(compile, backend=backend, fullgraph=fullgraph, dynamic=dynamic, options=options)
+    if not callable(model):  # an nn.Module is callable too
+        raise TypeError(
+            f"loom.compile() expects a function, a method, a callable or an nn.Module, got {type(model).__name__}"
+        )
+    # Here, not in the wrapper: once per compile() and one warning per process, nothing per call. The
+    # translator itself refuses each frame on such a CPython, so what is returned runs uncompiled.
+    versions.warn_if_unsupported()
     compiler = compiler_for(settings)
     if isinstance(model, CompiledModule):
         model = model._orig_mod  # compiling a compiled module again replaces its settings
     if isinstance(model, torch.nn.Module):
         return wrap_module(model, compiler)
-    if not callable(model):
-        raise TypeError(
-            f"loom.compile() expects a function, a method, a callable or an nn.Module, got {type(model).__name__}"
-        )
     fn = getattr(model, "_loom_original", model)
     request(fn)  # asked for by name: compiled even if it lives in a library
     return _wrap_function(fn, compiler)

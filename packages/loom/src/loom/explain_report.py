@@ -12,7 +12,7 @@ from typing import Any
 import loom_guards
 import loom_symbolic
 
-from . import render
+from . import render, versions
 
 __all__ = ["BreakInfo", "ExplainReport", "FrameInfo", "GraphInfo"]
 
@@ -155,6 +155,7 @@ class ExplainReport:
     where capture broke and every frame translated; ``guards`` holds each compiled frame's guards
     (``GuardFn.describe()``), ``ops_per_graph`` the ops of each graph, ``compile_times`` seconds per
     frame. ``bytecode()`` gives the rewritten bytecode; ``format(verbose=True)`` adds each graph's code.
+    ``unsupported_python`` says why nothing was compiled on a CPython loom-symbolic does not translate.
     """
 
     name: str
@@ -164,6 +165,8 @@ class ExplainReport:
     wall_seconds: float
     counts: dict[str, int] = field(default_factory=dict)
     includes_first_use: bool = False  # the compile times include loom's one-off first-use imports
+    # Why nothing could be compiled in this process (a CPython loom-symbolic does not translate), if so.
+    unsupported_python: str | None = field(default_factory=versions.unsupported_reason)
 
     @property
     def graphs(self) -> list[GraphInfo]:
@@ -236,6 +239,8 @@ class ExplainReport:
             f"{_n(frames_compiled, 'frame')} compiled in {self.compile_seconds * 1e3:.1f} ms "
             f"(backend {self.backend!r}; the call took {self.wall_seconds * 1e3:.1f} ms)\n"
         )
+        if self.unsupported_python is not None:
+            out.write(self.unsupported_python + "\n")
         if self.includes_first_use:
             out.write("(the first compile in this process includes a few seconds of one-off imports: torch's "
                       "FakeTensor machinery imports torch._dynamo)\n")
