@@ -25,6 +25,7 @@ from . import side_effects
 from ._late import LateModule
 from .codegen import PyCodegen
 from .errors import Unsupported
+from .instructions import decode
 from .resume import (
     ITERATOR_SLOT,
     NULL_SLOT,
@@ -67,6 +68,8 @@ def _fixed(pops: int, pushes: int) -> Any:
 
 
 #: Instructions a graph may break at, and their stack effects. Others make the frame run as it is.
+#: An entry may answer None for a form of its instruction the graph cannot break at. The version
+#: module adds the instructions only its CPython has (``register_stack_effects``).
 STACK_EFFECTS: dict[str, Any] = {
     "CALL": _call_effect,
     "CALL_FUNCTION_EX": lambda ins: StackEffect(3 + (ins.arg & 1), 1),
@@ -79,9 +82,7 @@ STACK_EFFECTS: dict[str, Any] = {
     "DELETE_SUBSCR": _fixed(2, 0),
     "STORE_ATTR": _fixed(2, 0),
     "DELETE_ATTR": _fixed(1, 0),
-    "LOAD_ATTR": _fixed(1, 1),
     "UNARY_NEGATIVE": _fixed(1, 1),
-    "UNARY_POSITIVE": _fixed(1, 1),
     "UNARY_INVERT": _fixed(1, 1),
     "UNARY_NOT": _fixed(1, 1),
     "GET_ITER": _fixed(1, 1),
@@ -97,24 +98,8 @@ STACK_EFFECTS: dict[str, Any] = {
     "RAISE_VARARGS": lambda ins: StackEffect(ins.arg, 0, falls_through=False),
     "RETURN_VALUE": lambda ins: StackEffect(1, 0, falls_through=False),
     "FOR_ITER": lambda ins: StackEffect(1, 2, jump_pushes=0),
-    "POP_JUMP_FORWARD_IF_TRUE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_FORWARD_IF_FALSE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_BACKWARD_IF_TRUE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_BACKWARD_IF_FALSE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_FORWARD_IF_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_FORWARD_IF_NOT_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_BACKWARD_IF_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "POP_JUMP_BACKWARD_IF_NOT_NONE": lambda ins: StackEffect(1, 0, jump_pushes=0),
-    "JUMP_IF_TRUE_OR_POP": lambda ins: StackEffect(1, 0, jump_pushes=1),
-    "JUMP_IF_FALSE_OR_POP": lambda ins: StackEffect(1, 0, jump_pushes=1),
 }
-#: Backward jumps become forward ones: in the rewritten code every successor comes after the jump.
-_FORWARD = {
-    "POP_JUMP_BACKWARD_IF_TRUE": "POP_JUMP_FORWARD_IF_TRUE",
-    "POP_JUMP_BACKWARD_IF_FALSE": "POP_JUMP_FORWARD_IF_FALSE",
-    "POP_JUMP_BACKWARD_IF_NONE": "POP_JUMP_FORWARD_IF_NONE",
-    "POP_JUMP_BACKWARD_IF_NOT_NONE": "POP_JUMP_FORWARD_IF_NOT_NONE",
-}
+version.register_stack_effects(STACK_EFFECTS, StackEffect)
 
 
 #: Locals loom's own generated code uses; dead after the code that set them, never passed on.
@@ -141,9 +126,9 @@ class _Slots:
 def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     """The rewritten code for a graph break before ``ins`` (translation stopped there)."""
     effect_of = STACK_EFFECTS.get(ins.opname)
-    if effect_of is None:
+    effect = effect_of(ins) if effect_of is not None else None
+    if effect is None:
         raise Unsupported(f"a graph break at {ins.opname}", "the translator cannot split the function there")
-    effect = effect_of(ins)
     if effect.pops > len(tx.stack):
         raise Unsupported(f"a graph break at {ins.opname}", "the stack is shallower than the instruction needs")
     code = tx.code
@@ -174,12 +159,12 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         cg.instrs.append(try_begin)
     jump_label = Label() if effect.jump_pushes is not None else None
     if jump_label is not None:
-        native.name = _FORWARD.get(native.name, native.name)
+        native.name, landing, jump_target = version.jump_landing(ins)
         native.arg = jump_label
     if ins.opname == "CALL":
         if tx.kw_names:
             cg.emit("KW_NAMES", tuple(tx.kw_names))
-        cg.call(ins.arg)  # PRECALL + CALL, as CPython 3.11 expects
+        cg.call(ins.arg)  # as this CPython calls (3.11: PRECALL + CALL)
     else:
         cg.instrs.append(native)
     if handler_label is not None:
@@ -190,7 +175,8 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         _call_resume(tx, cg, ins.index + 1, slots, kept, effect.pushes, live_locals, resumes)
     if jump_label is not None:
         cg.instrs.append(jump_label)
-        _call_resume(tx, cg, ins.target, slots, kept, effect.jump_pushes, live_locals, resumes)
+        cg.extend(landing)
+        _call_resume(tx, cg, jump_target, slots, kept, effect.jump_pushes, live_locals, resumes)
     if handler_label is not None:
         cg.instrs.append(handler_label)
         pushed = 2 if handler_range.lasti else 1
@@ -200,6 +186,25 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         if isinstance(item, Instr) and (item.location is None or item.location.lineno is None):
             item.lineno = ins.lineno
     return BreakCode(cg.instrs, cg.graph_outputs, resumes)
+
+
+#: Jumps that always jump: resuming at one is resuming at its target.
+_UNCONDITIONAL = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP"})
+
+
+def _through_jumps(code: types.CodeType, index: int) -> int:
+    """Where execution goes from instruction ``index`` once unconditional jumps are followed.
+
+    Successors that differ only by a jump share one resume function: 3.12 tests a ``while`` loop's
+    condition at the top and again at the bottom, where the fall-through is a JUMP_BACKWARD into the
+    body, the very instruction the first test falls through to.
+    """
+    instructions = decode(code).instructions
+    seen = set()
+    while instructions[index].opname in _UNCONDITIONAL and index not in seen:
+        seen.add(index)
+        index = instructions[index].target
+    return index
 
 
 def _restore_grad_mode(tx: RootTranslator, cg: PyCodegen) -> None:
@@ -304,6 +309,7 @@ def _call_resume(
         cg.emit("STORE_FAST", name)
     layout = tuple(slots.kinds[:kept]) + (VALUE_SLOT,) * pushed
     original, original_target = origin_of(tx.code, target)
+    original_target = _through_jumps(original, original_target)
     key = ResumeKey(original, original_target, layout, live_locals)
     resume = resume_code(key)
     resumes.append(resume)

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 _NO_ARG = object()
+#: opname → the instructions this CPython writes for it instead (3.12: LOAD_METHOD is LOAD_ATTR's
+#: method form); empty where the code generator's own forms are the interpreter's.
+_REWRITES = version.EMIT_REWRITES
 #: The local the rewritten code keeps the graph's output tuple in.
 OUTPUTS_LOCAL = "___loom_graph_out"
 
@@ -118,7 +121,14 @@ class PyCodegen:
 
     # -- primitives --------------------------------------------------------------------------------
     def emit(self, opname: str, arg: Any = _NO_ARG) -> None:
-        """Append one instruction (``arg`` omitted for argument-less opcodes)."""
+        """Append one instruction (``arg`` omitted for argument-less opcodes).
+
+        The code generator writes 3.11's forms (``LOAD_ATTR name``, ``LOAD_METHOD name``); the version
+        module rewrites those another CPython spells differently."""
+        rewrite = _REWRITES.get(opname)
+        if rewrite is not None:
+            self.instrs.extend(rewrite(arg))
+            return
         self.instrs.append(Instr(opname) if arg is _NO_ARG else Instr(opname, arg))
 
     def extend(self, instrs: list[Instr]) -> None:

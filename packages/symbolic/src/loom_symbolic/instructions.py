@@ -1,8 +1,8 @@
 """Decoding a code object into the instruction list the translator walks.
 
 Instructions are indexed by position, jump targets are resolved to positions, and the exception table
-is decoded into :class:`ExceptionRange` entries. On CPython 3.11 (the bytecode the translator models)
-the decoder reads ``co_code`` directly with per-opcode tables: :func:`dis.get_instructions` also
+is decoded into :class:`ExceptionRange` entries. On the CPython versions the translator models (3.11,
+3.12) the decoder reads ``co_code`` directly with per-opcode tables: :func:`dis.get_instructions` also
 builds a ``repr`` of every constant, a ``Positions`` tuple and an argument text per instruction, which
 made decoding about a tenth of a cold translation. Elsewhere the :mod:`dis` decoder is used; it is
 also the reference the fast decoder is tested against.
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import dis
 import opcode
-import sys
 import types
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
+
+from .versions import current as _version
 
 
 class Instruction(NamedTuple):
@@ -63,7 +64,7 @@ class DecodedCode:
 @lru_cache(maxsize=512)
 def decode(code: types.CodeType) -> DecodedCode:
     """Decode ``code`` once (cached: code objects are immutable)."""
-    raw, index_of_offset = _decode_311(code) if _FAST else _decode_with_dis(code)
+    raw, index_of_offset = _decode_fast(code) if _FAST else _decode_with_dis(code)
     ranges = tuple(
         ExceptionRange(
             index_of_offset[e.start],
@@ -113,13 +114,18 @@ def _decode_with_dis(code: types.CodeType) -> tuple[list[Instruction], dict[int,
     return decoded, index_of_offset
 
 
-# --- CPython 3.11 ------------------------------------------------------------------------------------
-# How each opcode's argument becomes its ``argval``, as 3.11's dis computes it.
+# --- the direct decoder ------------------------------------------------------------------------------
+# How each opcode's argument becomes its ``argval``, as the running CPython's dis computes it: dis's
+# generic tables (hasconst, hasname, ...) and, where an opcode packs flags beside an index, the
+# version module's ``DECODE_RULES`` (``versions/py311.py``, ``versions/py312.py``).
 
-_PLAIN, _CONST, _NAME, _GLOBAL, _FORWARD, _BACKWARD, _ABSOLUTE, _LOCAL, _COMPARE, _FORMAT = range(10)
+(_PLAIN, _CONST, _NAME, _NAME_SHIFT1, _FORWARD, _BACKWARD, _ABSOLUTE, _LOCAL, _COMPARE, _FORMAT,
+ _NAME_SHIFT2, _COMPARE_SHIFT4) = range(12)
+_RULES = {"name>>1": _NAME_SHIFT1, "name>>2": _NAME_SHIFT2, "compare": _COMPARE, "compare>>4": _COMPARE_SHIFT4,
+          "format": _FORMAT}
 
 
-def _argument_kinds() -> list[int]:
+def _argument_kinds(rules: dict[str, str]) -> list[int]:
     kinds = [_PLAIN] * 256
     for table, kind in (
         (opcode.hasconst, _CONST),
@@ -127,22 +133,21 @@ def _argument_kinds() -> list[int]:
         (opcode.hasjabs, _ABSOLUTE),
         (opcode.haslocal, _LOCAL),
         (opcode.hasfree, _LOCAL),
-        (opcode.hascompare, _COMPARE),
     ):
         for op in table:
-            kinds[op] = kind
+            if op < 256:  # 3.12 lists pseudo-instructions too; co_code never holds them
+                kinds[op] = kind
     for op in opcode.hasjrel:
-        kinds[op] = _BACKWARD if "JUMP_BACKWARD" in opcode.opname[op] else _FORWARD
-    if "LOAD_GLOBAL" in opcode.opmap:
-        kinds[opcode.opmap["LOAD_GLOBAL"]] = _GLOBAL
-    if "FORMAT_VALUE" in opcode.opmap:
-        kinds[opcode.opmap["FORMAT_VALUE"]] = _FORMAT
+        if op < 256:
+            kinds[op] = _BACKWARD if "JUMP_BACKWARD" in opcode.opname[op] else _FORWARD
+    for name, rule in rules.items():
+        kinds[opcode.opmap[name]] = _RULES[rule]
     return kinds
 
 
-_FAST = sys.version_info[:2] == (3, 11)
+_FAST = bool(_version.DECODE_RULES)
 if _FAST:
-    _KINDS = _argument_kinds()
+    _KINDS = _argument_kinds(_version.DECODE_RULES)
     _CACHES = list(opcode._inline_cache_entries)
     _EXTENDED_ARG = opcode.EXTENDED_ARG
     _HAVE_ARGUMENT = opcode.HAVE_ARGUMENT
@@ -150,8 +155,8 @@ if _FAST:
     _INT_OVERFLOW = 2**31  # opargs are C ints: an EXTENDED_ARG prefix can wrap them negative
 
 
-def _decode_311(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]]:
-    """3.11 bytecode straight from ``co_code`` (which 3.11 returns unspecialised), without :mod:`dis`."""
+def _decode_fast(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]]:
+    """Bytecode straight from ``co_code`` (which 3.11 and 3.12 return unspecialised), without :mod:`dis`."""
     raw = code.co_code
     ops = raw[0::2]
     opargs = raw[1::2]
@@ -177,6 +182,7 @@ def _decode_311(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]
             lineno = line
         op = ops[unit]
         offset = unit * 2
+        following = unit + 1 + caches_of[op]  # relative jumps count from after the inline caches
         target = None
         if op >= _HAVE_ARGUMENT:
             arg = opargs[unit] | extended
@@ -195,16 +201,20 @@ def _decode_311(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]
                 argval = local_name(arg)
             elif kind == _CONST:
                 argval = consts[arg]
-            elif kind == _GLOBAL:
+            elif kind == _NAME_SHIFT1:
                 argval = names[arg >> 1]
             elif kind == _FORWARD:
-                argval = target = offset + 2 + arg * 2
+                argval = target = (following + arg) * 2
             elif kind == _BACKWARD:
-                argval = target = offset + 2 - arg * 2
+                argval = target = (following - arg) * 2
             elif kind == _ABSOLUTE:
                 argval = target = arg * 2
+            elif kind == _COMPARE_SHIFT4:
+                argval = opcode.cmp_op[arg >> 4]
             elif kind == _COMPARE:
                 argval = opcode.cmp_op[arg]
+            elif kind == _NAME_SHIFT2:
+                argval = names[arg >> 2]
             else:  # _FORMAT
                 argval = (_FORMAT_CONVERTERS[arg & 0x3], bool(arg & 0x4))
             if target is not None:
@@ -214,6 +224,6 @@ def _decode_311(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]
             extended = 0
         index_of_offset[offset] = index = len(decoded)
         decoded.append(new(Instruction, (index, offset, opnames[op], arg, argval, lineno, target, False)))
-        unit += 1 + caches_of[op]
+        unit = following
     _resolve_targets(decoded, index_of_offset, jumps)
     return decoded, index_of_offset

@@ -23,6 +23,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin
 from .errors import Unsupported
 from .instructions import decode
 from .runtime import iter_at
+from .versions import current as version
 
 #: What one original stack slot becomes in a resume function's arguments.
 NULL_SLOT = "null"  # no argument: the prologue pushes NULL
@@ -145,6 +146,12 @@ def _build(key: ResumeKey) -> types.CodeType:
     body = list(bytecode)
     body.insert(target_position, label)
     cellvars = list(bytecode.cellvars)
+    names = [item.name for item in body if isinstance(item, Instr)]
+    if "MAKE_CELL" in names[names.index("RESUME"):]:
+        # 3.12 inlines comprehensions: one whose variable a closure captures makes a fresh cell in
+        # the middle of the code, which a resume function (whose cells are free variables) cannot.
+        raise Unsupported("a graph break in this function",
+                          "a comprehension variable captured by a closure makes a cell in the middle of the code")
     body = [_as_free(item, cellvars) for item in body if not _is_prologue(item)]
 
     line = target_instr.lineno or original.co_firstlineno
@@ -160,14 +167,14 @@ def _build(key: ResumeKey) -> types.CodeType:
             prologue.append(Instr("LOAD_FAST", f"___stack{i}", lineno=line))
         else:
             prologue += [
-                Instr("PUSH_NULL", lineno=line),
-                Instr("LOAD_CONST", iter_at, lineno=line),
-                Instr("LOAD_FAST", f"___stack{i}_iterable", lineno=line),
-                Instr("LOAD_FAST", f"___stack{i}_index", lineno=line),
-                Instr("PRECALL", 2, lineno=line),
-                Instr("CALL", 2, lineno=line),
+                *version.push_null_then([Instr("LOAD_CONST", iter_at)]),
+                Instr("LOAD_FAST", f"___stack{i}_iterable"),
+                Instr("LOAD_FAST", f"___stack{i}_index"),
+                *version.call(2),
             ]
-    prologue.append(Instr("JUMP_FORWARD", label, lineno=line))
+    prologue.append(Instr("JUMP_FORWARD", label))
+    for instr in prologue:
+        instr.lineno = line
 
     result = Bytecode()
     result.argnames = argument_names(key.layout, key.live_locals, super_receiver(original))

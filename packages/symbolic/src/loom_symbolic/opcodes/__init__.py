@@ -29,7 +29,21 @@ def handler(*opnames: str) -> Callable[[Handler], Handler]:
     return register
 
 
+def replace(*opnames: str) -> Callable[[Handler], Handler]:
+    """Register the decorated function instead of the shared handler of each of ``opnames`` (for a
+    version module whose CPython gives the opcode another meaning)."""
+
+    def register(fn: Handler) -> Handler:
+        for name in opnames:
+            if name not in HANDLERS:
+                raise RuntimeError(f"no shared handler for {name} to replace")
+            HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
 from ..versions import current as _version  # noqa: E402
 from . import build, calls, control, exceptions, matching, names, operators, stack  # noqa: E402, F401  (they register handlers)
 
-_version.register(handler)
+_version.register(handler, replace)

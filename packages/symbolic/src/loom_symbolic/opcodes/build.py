@@ -40,13 +40,16 @@ def build_const_key_map(tx, ins) -> None:
 
 @handler("BUILD_SLICE")
 def build_slice(tx, ins) -> None:
-    parts = tx.popn(ins.arg)
+    tx.push(make_slice(tx.popn(ins.arg)))
+
+
+def make_slice(parts: list) -> ConstantVariable | SliceVariable:
+    """``slice(start, stop[, step])`` (also 3.12's BINARY_SLICE and STORE_SLICE)."""
     if len(parts) == 2:
         parts.append(ConstantVariable(None))
     if all(p.is_python_constant() for p in parts):
-        tx.push(ConstantVariable(slice(*(p.as_python_constant() for p in parts))))
-    else:
-        tx.push(SliceVariable(*parts))
+        return ConstantVariable(slice(*(p.as_python_constant() for p in parts)))
+    return SliceVariable(*parts)
 
 
 @handler("BUILD_STRING")

@@ -164,10 +164,12 @@ def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) 
 
 def _is_c_class(cls: type) -> bool:
     """A class implemented in C (deque, Random, ...): its instances are opaque to the translator."""
-    return not cls.__flags__ & _HEAPTYPE and cls.__module__ != "builtins"
+    # Immutable heap types are C classes too (3.12 made deque one); no class statement makes one.
+    return (not cls.__flags__ & _HEAPTYPE or cls.__flags__ & _IMMUTABLETYPE) and cls.__module__ != "builtins"
 
 
 _HEAPTYPE = 1 << 9
+_IMMUTABLETYPE = 1 << 8
 
 
 def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:

@@ -1,8 +1,21 @@
 """Opcode semantics that differ between CPython versions, one module per version.
 
-``current`` is the module for the running interpreter. The translator models CPython 3.11 bytecode;
-another version gets a clean "unsupported" result from :func:`loom_symbolic.translate` until its
-module exists (a port is one new file here plus its entry in ``_MODULES``).
+``current`` is the module for the running interpreter. The translator models CPython 3.11 and 3.12
+bytecode; another version gets a clean "unsupported" result from :func:`loom_symbolic.translate` until
+its module exists (a port is one new file here plus its entry in ``_MODULES``).
+
+What a version module provides (``py311`` is the base; ``py312`` says only what 3.12 changes):
+
+- ``register(handler, replace)``: its handlers, added to (``handler``) or replacing (``replace``)
+  the shared ones of ``loom_symbolic.opcodes``;
+- ``DECODE_RULES``: opname → how the decoder turns that opcode's argument into its ``argval``
+  where :mod:`dis`'s generic tables (``hasconst``, ``hasname``, ...) do not say it all;
+- ``register_stack_effects(table, StackEffect)``: which instructions a graph may break at;
+- ``jump_landing(ins)``: what the rewritten code puts after a native jump's label, and where the
+  jump continues in the original code;
+- ``EMIT_REWRITES`` and the emit helpers (``call``, ``load_global_callable``, ``push_null_then``,
+  ``make_function``): how :class:`~loom_symbolic.codegen.PyCodegen` writes instructions whose form
+  changed.
 """
 
 from __future__ import annotations
@@ -10,7 +23,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-_MODULES = {(3, 11): "py311"}
+_MODULES = {(3, 11): "py311", (3, 12): "py312"}
 SUPPORTED = tuple(_MODULES)
 
 
@@ -22,8 +35,15 @@ def is_supported() -> bool:
 class _Unsupported:
     """Stands in for a version module on an unsupported interpreter: registers nothing."""
 
+    DECODE_RULES: dict = {}
+    EMIT_REWRITES: dict = {}
+
     @staticmethod
-    def register(handler) -> None:
+    def register(handler, replace) -> None:
+        return None
+
+    @staticmethod
+    def register_stack_effects(table, effect_class) -> None:
         return None
 
 

@@ -1,12 +1,16 @@
-"""CPython 3.11: the PRECALL/CALL protocol, KW_NAMES, LOAD_GLOBAL's NULL bit, and how to emit them."""
+"""CPython 3.11: the PRECALL/CALL protocol, KW_NAMES, LOAD_GLOBAL's NULL bit, and how to emit them.
+
+This is the base the other version modules start from: ``py312`` registers these handlers too and
+then says what 3.12 changes.
+"""
 
 from __future__ import annotations
 
 from bytecode import Instr
 
 
-def register(handler) -> None:
-    """Register this version's handlers in the dispatch table."""
+def register(handler, replace) -> None:
+    """Register this version's handlers in the dispatch table (``replace`` swaps a shared one)."""
     from ..opcodes.calls import call_with, unpack_call_ex
     from ..variables.base import NULL, NullVariable
 
@@ -20,6 +24,7 @@ def register(handler) -> None:
 
     @handler("CALL")
     def call(tx, ins) -> None:
+        # [NULL, callable, args...] or [method, self, args...] (3.11 and 3.12 alike)
         args = tx.popn(ins.arg)
         second = tx.pop()
         first = tx.pop()
@@ -41,7 +46,7 @@ def register(handler) -> None:
         args_var = tx.pop()
         fn = tx.pop()
         null = tx.pop()
-        assert isinstance(null, NullVariable), "3.11 always pushes NULL before CALL_FUNCTION_EX's callable"
+        assert isinstance(null, NullVariable), "CPython pushes NULL before CALL_FUNCTION_EX's callable"
         args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
         tx.push(call_with(tx, fn, args, kwargs))
 
@@ -52,7 +57,44 @@ def register(handler) -> None:
         tx.push(tx.load_global(ins.argval))
 
 
+# -- decoding ------------------------------------------------------------------------------------------
+#: Opcodes whose ``argval`` is not what dis's generic tables give (see ``instructions._argument_kinds``):
+#: LOAD_GLOBAL's name index is shifted past the NULL bit; FORMAT_VALUE's flags give (conversion, spec).
+DECODE_RULES = {"LOAD_GLOBAL": "name>>1", "COMPARE_OP": "compare", "FORMAT_VALUE": "format"}
+
+
+# -- graph breaks --------------------------------------------------------------------------------------
+#: 3.11 has forward and backward conditional jumps; in the rewritten code every successor comes after
+#: the jump, so a backward one becomes forward.
+_FORWARD = {
+    "POP_JUMP_BACKWARD_IF_TRUE": "POP_JUMP_FORWARD_IF_TRUE",
+    "POP_JUMP_BACKWARD_IF_FALSE": "POP_JUMP_FORWARD_IF_FALSE",
+    "POP_JUMP_BACKWARD_IF_NONE": "POP_JUMP_FORWARD_IF_NONE",
+    "POP_JUMP_BACKWARD_IF_NOT_NONE": "POP_JUMP_FORWARD_IF_NOT_NONE",
+}
+
+
+def register_stack_effects(table: dict, effect) -> None:
+    """Add the instructions only 3.11 has to ``breaks.STACK_EFFECTS``."""
+    table["LOAD_ATTR"] = lambda ins: effect(1, 1)
+    table["UNARY_POSITIVE"] = lambda ins: effect(1, 1)
+    for name in (*_FORWARD.values(), *_FORWARD):
+        table[name] = lambda ins: effect(1, 0, jump_pushes=0)
+    table["JUMP_IF_TRUE_OR_POP"] = lambda ins: effect(1, 0, jump_pushes=1)
+    table["JUMP_IF_FALSE_OR_POP"] = lambda ins: effect(1, 0, jump_pushes=1)
+
+
+def jump_landing(ins) -> tuple[str, list[Instr], int]:
+    """For jump ``ins`` run natively at a graph break: the opname to emit, the instructions right after
+    its label, and the original instruction the jump continues at."""
+    return _FORWARD.get(ins.opname, ins.opname), [], ins.target
+
+
 # -- emitting ------------------------------------------------------------------------------------------
+#: opname → instructions to emit instead (none: 3.11 is the form the code generator writes).
+EMIT_REWRITES: dict = {}
+
+
 def call(argc: int) -> list[Instr]:
     """Call the callable below ``argc`` arguments (with a NULL or self below it)."""
     return [Instr("PRECALL", argc), Instr("CALL", argc)]
