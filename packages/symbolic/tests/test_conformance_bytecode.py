@@ -308,3 +308,20 @@ def test_break_at_a_slice_store():
     actual = run_rewritten(body, translation, (torch.ones(3), real, 2), {})
     assert_same(actual, torch.ones(3) * 2 + 1)
     assert real.seen[0] == slice(1, 2)
+
+
+def test_a_comprehension_reusing_an_argument_name_adds_no_guard_on_it():
+    def body(x, i):
+        return [x * i for i in range(3)]
+
+    translation = check(body, torch.ones(3), 7)
+    assert not [guard for guard in translation.guards if "L['i']" in str(guard)]
+
+
+def test_break_inside_a_comprehension_that_reuses_an_argument_name(capsys):
+    def body(x, i):
+        ys = [print(i) or x * i for i in range(3)]
+        return ys, i
+
+    _break_and_compare(body, torch.ones(3), 7)
+    capsys.readouterr()

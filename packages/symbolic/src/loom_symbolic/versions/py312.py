@@ -10,7 +10,8 @@ Translating (handlers registered over the shared ones):
   bit 1: two-argument ``super(C, obj)``; ``namei >> 2`` is the name).
 - Comprehensions are inlined (PEP 709): LOAD_FAST_AND_CLEAR saves the outer value of the loop
   variable (NULL when unbound; the cell itself when the variable is a cell), SWAP moves it under the
-  iterator, and a STORE_FAST of the saved value (possibly NULL: unbound again) restores it.
+  iterator, and a STORE_FAST of the saved value (possibly NULL: unbound again) restores it. An
+  argument the trace has not read yet is saved unread, so it gets no guard.
 - FOR_ITER, when the iterator is exhausted, pops it and continues *after* the END_FOR its jump
   names; END_FOR itself pops two.
 - New: BINARY_SLICE/STORE_SLICE (``x[a:b]``), RETURN_CONST, LOAD_FAST_CHECK (a LOAD_FAST that may
@@ -74,6 +75,20 @@ def register(handler, replace) -> None:
             raise Unsupported("a graph break inside a comprehension whose variable a closure captures",
                               "the saved cell cannot be rebuilt")
 
+    class SavedArgument(Variable):
+        """What LOAD_FAST_AND_CLEAR saves of an argument the trace has not read yet: its real value,
+        put back unread (so a comprehension reusing the name adds no guard on the argument)."""
+
+        def __init__(self, name: str, value) -> None:
+            self.name = name
+            self.value = value
+
+        def describe(self) -> str:
+            return f"the saved argument {self.name!r}"
+
+        def reconstruct(self, codegen) -> None:
+            codegen.emit("LOAD_FAST", self.name)  # the frame's slot still holds it: a break reads before it writes
+
     # -- names and attributes ------------------------------------------------------------------------
     @replace("LOAD_ATTR")
     def load_attr(tx, ins) -> None:
@@ -104,6 +119,10 @@ def register(handler, replace) -> None:
             tx.push(SavedCell(tx.cells[name]))
             tx.cells[name] = CellBox(name)  # the MAKE_CELL that follows has nothing left to do
             return
+        unrealized = getattr(tx, "_unrealized", None)  # a root frame's arguments not read yet
+        if unrealized is not None and name in unrealized:
+            tx.push(SavedArgument(name, unrealized.pop(name)))
+            return
         try:
             value = tx.read_local(name)
         except UserError:
@@ -115,11 +134,13 @@ def register(handler, replace) -> None:
     @replace("STORE_FAST")
     def store_fast(tx, ins) -> None:
         value = tx.pop()
-        if isinstance(value, (NullVariable, SavedCell)):  # restoring what LOAD_FAST_AND_CLEAR saved
+        if isinstance(value, (NullVariable, SavedCell, SavedArgument)):  # restoring what LOAD_FAST_AND_CLEAR saved
             if isinstance(value, SavedCell):
                 tx.cells[ins.argval] = value.box
-            else:
-                tx.symbolic_locals.pop(ins.argval, None)
+                return
+            tx.symbolic_locals.pop(ins.argval, None)
+            if isinstance(value, SavedArgument):
+                tx._unrealized[ins.argval] = value.value
             return
         tx.store_local(ins.argval, value)
 
