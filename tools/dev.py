@@ -6,7 +6,7 @@
     python3 tools/dev.py test      # set up every venv (if needed), then every suite of SUITES and ruff
     python3 tools/dev.py setup     # only set up (`--python 3.X`: one venv); `--force` reinstalls everything
     python3 tools/dev.py build     # rebuild the C/C++ extensions (loom-framehook, loom-guards' accelerator)
-                                   # in every venv after a csrc/ edit
+                                   # in every venv (`--python 3.X`: one) after a csrc/ edit
 
 Arguments dev.py does not know go to pytest (`test`) or to `loom demo` (`demo`).
 
@@ -294,8 +294,8 @@ def main() -> int:
     )
     parser.add_argument("command", choices=["setup", "demo", "test", "build"])
     parser.add_argument("--force", action="store_true", help="reinstall everything")
-    parser.add_argument("--python", choices=PYTHONS, help="demo, setup: the CPython to use (default: all for "
-                        f"setup, {MAIN} for demo)")
+    parser.add_argument("--python", choices=PYTHONS, help="demo, setup, build: the CPython to use (default: "
+                        f"{MAIN} for demo, every one for setup and build)")
     # Everything else goes on to pytest or `loom demo` (parse_known_args leaves those arguments in
     # order; a `--` may separate them).
     args, rest = parser.parse_known_args()
@@ -309,8 +309,8 @@ def main() -> int:
             log(f"cannot run the demo on {minor}: {why_not}")
             return 1
         return subprocess.run([str(venv_dir(minor) / "bin" / "loom"), "demo", *rest], cwd=ROOT).returncode
-    if args.python and args.command != "setup":
-        parser.error("--python applies to demo and setup")
+    if args.python and args.command == "test":
+        parser.error("--python applies to demo, setup and build: test runs every version of SUITES")
     states = setup(force=args.force, only=args.python)
     if args.command == "build":
         for minor, why_not in states.items():
