@@ -54,12 +54,12 @@ THIRD_PARTY = [
 ]
 
 # The suites each CPython runs: a package's tests/ by name, or "tests" (the cross-package tests).
-# loom-symbolic models CPython 3.11 bytecode only, and `loom` and tests/ need its translation (on
+# loom-symbolic models CPython 3.11 and 3.12 bytecode; `loom` and tests/ need its translation (on
 # another version loom.compile runs everything uncompiled). Issue 15, the port of the translator to
-# 3.12 and 3.13, adds "symbolic", "loom" and "tests" to those rows once they pass there.
+# 3.13, adds "symbolic", "loom" and "tests" to that row once they pass there.
 SUITES = {
     "3.11": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
-    "3.12": ["framehook", "guards", "backends"],
+    "3.12": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
     "3.13": ["framehook", "guards", "backends"],
 }
 # The Triton backend's tests run kernels under Triton's interpreter and loom-symbolic's drive OpInfo
