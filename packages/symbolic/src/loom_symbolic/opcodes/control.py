@@ -113,8 +113,9 @@ def get_yield_from_iter(tx, ins) -> None:
     tx.push(iterate(tx, tx.pop()))
 
 
-@handler("SEND")
-def send(tx, ins) -> None:
+def send_to_receiver(tx, ins, *, pop_receiver_when_done: bool) -> None:
+    """SEND: the next item of the ``yield from`` receiver below the sent value, or, once it is done,
+    its return value and a jump (3.11 pops the receiver then; 3.12's END_SEND does it)."""
     sent = tx.pop()
     if not (sent.is_python_constant() and sent.as_python_constant() is None):
         raise Unsupported("generator.send() with a value", "only next() is modelled")
@@ -123,8 +124,14 @@ def send(tx, ins) -> None:
         raise Unsupported(f"yield from {receiver.describe()}", "not an iterator the translator models")
     item = receiver.next_item(tx)
     if item is None:
-        tx.pop()
+        if pop_receiver_when_done:
+            tx.pop()
         tx.push(getattr(receiver, "returned", ConstantVariable(None)))
         tx.jump(ins)
     else:
         tx.push(item)
+
+
+@handler("SEND")
+def send(tx, ins) -> None:
+    send_to_receiver(tx, ins, pop_receiver_when_done=True)

@@ -50,7 +50,7 @@ def register(handler, replace) -> None:
     """Register 3.11's call protocol, then what 3.12 adds or changes."""
     from ..errors import Unsupported, UserError
     from ..opcodes.build import list_to_tuple, make_slice
-    from ..opcodes.control import return_value
+    from ..opcodes.control import return_value, send_to_receiver
     from ..opcodes.names import load_const, load_fast
     from ..opcodes.operators import unary_positive
     from ..variables import operators as ops
@@ -206,18 +206,7 @@ def register(handler, replace) -> None:
 
     @replace("SEND")
     def send(tx, ins) -> None:
-        sent = tx.pop()
-        if not (sent.is_python_constant() and sent.as_python_constant() is None):
-            raise Unsupported("generator.send() with a value", "only next() is modelled")
-        receiver = tx.peek()
-        if not isinstance(receiver, IteratorVariable):
-            raise Unsupported(f"yield from {receiver.describe()}", "not an iterator the translator models")
-        item = receiver.next_item(tx)
-        if item is None:
-            tx.push(getattr(receiver, "returned", ConstantVariable(None)))  # END_SEND pops the receiver
-            tx.jump(ins)
-        else:
-            tx.push(item)
+        send_to_receiver(tx, ins, pop_receiver_when_done=False)  # END_SEND pops the receiver
 
     @handler("END_SEND")
     def end_send(tx, ins) -> None:
