@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._late import LateModule
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
@@ -65,14 +67,22 @@ def get_iter(tx, ins) -> None:
     tx.push(iterate(tx, tx.pop()))
 
 
-@handler("FOR_ITER")
-def for_iter(tx, ins) -> None:
+def next_loop_item(tx) -> Any:
+    """FOR_ITER's step: the next item of the iterator on top of the stack, or None once it is done
+    (then the iterator is popped; where the loop goes on differs by version)."""
     iterator = tx.peek()
     if not isinstance(iterator, IteratorVariable):
         raise Unsupported(f"a for loop over {iterator.describe()}", "not an iterator the translator models")
     item = iterator.next_item(tx)
     if item is None:
         tx.pop()
+    return item
+
+
+@handler("FOR_ITER")
+def for_iter(tx, ins) -> None:
+    item = next_loop_item(tx)
+    if item is None:
         tx.jump(ins)
     else:
         tx.push(item)

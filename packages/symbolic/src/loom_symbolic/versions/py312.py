@@ -50,7 +50,7 @@ def register(handler, replace) -> None:
     """Register 3.11's call protocol, then what 3.12 adds or changes."""
     from ..errors import Unsupported, UserError
     from ..opcodes.build import list_to_tuple, make_slice
-    from ..opcodes.control import return_value, send_to_receiver
+    from ..opcodes.control import next_loop_item, return_value, send_to_receiver
     from ..opcodes.names import load_const, load_fast
     from ..opcodes.operators import unary_positive
     from ..variables import operators as ops
@@ -58,7 +58,6 @@ def register(handler, replace) -> None:
     from ..variables.cells import CellBox
     from ..variables.constant import ConstantVariable
     from ..variables.exceptions import ExceptionVariable
-    from ..variables.iterators import IteratorVariable
 
     py311.register(handler, replace)  # PRECALL's handler stays registered; 3.12 code never reaches it
 
@@ -189,12 +188,8 @@ def register(handler, replace) -> None:
 
     @replace("FOR_ITER")
     def for_iter(tx, ins) -> None:
-        iterator = tx.peek()
-        if not isinstance(iterator, IteratorVariable):
-            raise Unsupported(f"a for loop over {iterator.describe()}", "not an iterator the translator models")
-        item = iterator.next_item(tx)
+        item = next_loop_item(tx)
         if item is None:
-            tx.pop()
             tx.ip = _after_end_for(tx.instructions, ins)
         else:
             tx.push(item)
