@@ -41,6 +41,33 @@ def pytest_configure(config):
     config.addinivalue_line("filterwarnings", "ignore::RuntimeWarning:triton.*")
 
 
+# ``LOOM_TEST_DEVICE=cuda`` (set by ``tools/gpu_check.py``) runs the lowering tests on a GPU: every graph
+# that goes through the ``check`` fixture gets its inputs moved there, layouts kept; tests that do not
+# use the fixture build CPU tensors of their own and are deselected.
+TEST_DEVICE = os.environ.get("LOOM_TEST_DEVICE", "cpu")
+
+
+def pytest_collection_modifyitems(config, items):
+    if TEST_DEVICE == "cpu":
+        return
+    kept = [item for item in items if "check" in getattr(item, "fixturenames", ())]
+    dropped = [item for item in items if item not in kept]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def on_test_device(value):
+    """``value`` with every tensor in it moved to ``TEST_DEVICE``, each with its size, strides and offset."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(on_test_device(v) for v in value)
+    if not isinstance(value, torch.Tensor) or value.device.type == TEST_DEVICE:
+        return value
+    storage_numel = value.untyped_storage().nbytes() // value.element_size()
+    whole = value.as_strided((storage_numel,), (1,), 0).to(TEST_DEVICE)
+    return whole.as_strided(value.size(), value.stride(), value.storage_offset())
+
+
 # Every generated kernel goes to a throw-away cache, never the user's ~/.cache.
 os.environ.setdefault("LOOM_CACHE_DIR", tempfile.mkdtemp(prefix="loom-test-cache-"))
 torch.set_num_threads(1)
@@ -139,8 +166,7 @@ def compile_aten(fn, *inputs):
     from loom_backends.triton import compile_graph
 
     gm = torch.fx.symbolic_trace(fn)
-    tensors = [x for x in inputs]
-    compiled = compile_graph(gm, tensors)
+    compiled = compile_graph(gm, list(inputs))
     assert compiled.fallback_reason is None, compiled.fallback_reason
     return compiled
 
@@ -151,9 +177,12 @@ def check_aten(fn, *inputs, externs=0, exact_float=False):
     ``externs`` is how many extern ATen calls the graph must make (``None``: any number, each one a
     rule declining its arguments, which the result must still get right).
     """
-    compiled = compile_aten(fn, *inputs)
-    want = fn(*inputs)
-    got = compiled(*inputs)
+    inputs = on_test_device(inputs)
+    # factory ops in the graph (arange, ones, ...) name no device: make them land beside the inputs
+    with torch.device(TEST_DEVICE):
+        compiled = compile_aten(fn, *inputs)
+        want = fn(*inputs)
+        got = compiled(*inputs)
     assert_same(got, want, exact_float=exact_float)
     if externs is None:
         assert all(e.reason.startswith("unsupported here") for e in compiled.externs), compiled.externs
@@ -164,7 +193,7 @@ def check_aten(fn, *inputs, externs=0, exact_float=False):
 
 @pytest.fixture
 def check():
-    return types.SimpleNamespace(aten=check_aten, compile=compile_aten, same=assert_same)
+    return types.SimpleNamespace(aten=check_aten, compile=compile_aten, same=assert_same, device=on_test_device)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -76,6 +76,7 @@ def test_rule_sample(name, check):
     from loom_backends.triton import compile_graph
 
     build, inputs = SAMPLES[name]
+    inputs = check.device(inputs)
     gm = build()
     compiled = compile_graph(gm, inputs)
     assert compiled.fallback_reason is None and compiled.externs == []
