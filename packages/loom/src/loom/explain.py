@@ -22,7 +22,7 @@ import torch
 
 import loom_framehook as framehook
 
-from . import frame_compiler
+from . import distributed, frame_compiler
 from .explain_report import ExplainReport, FrameInfo
 from .frame_compiler import CompiledFrame, FrameCompiler, why_failed
 from .module import CompiledModule
@@ -53,7 +53,7 @@ def explain(
         target = getattr(fn, "_loom_original", fn)
     else:
         raise TypeError(f"loom.explain() expects a function, a callable or an nn.Module, got {type(fn).__name__}")
-    frame_compiler.request(type(target).forward if isinstance(target, torch.nn.Module) else target)
+    frame_compiler.request(distributed.forward_to_compile(target) if isinstance(target, torch.nn.Module) else target)
 
     @functools.wraps(target)
     def run(*args: Any, **kwargs: Any) -> ExplainReport:

@@ -260,6 +260,8 @@ class ExplainReport:
             for i, g in enumerate(self.graphs, 1):
                 out.write(f"  {i}. {g.name} in {g.frame}: {g.op_count} ops\n")
                 out.write(textwrap.indent(textwrap.fill(_op_summary(g.ops), 100), "       ") + "\n")
+                for line in getattr(g.compiled, "explain_lines", lambda: [])():  # a DDP bucket split
+                    out.write(f"       {line}\n")
                 if verbose:
                     out.write(textwrap.indent(g.code, "       | ") + "\n")
         compiled = [f for f in self.frames if f.captured]

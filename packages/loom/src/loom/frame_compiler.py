@@ -31,7 +31,7 @@ import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, reachability, render, skipfiles
+from . import counters, distributed, reachability, render, skipfiles
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
@@ -341,7 +341,9 @@ class FrameCompiler:
         started = time.perf_counter()
         name, where = self.settings.backend_name, render.where(built.code)
         try:
-            compiled = self.settings.backend(graph.graph_module, list(graph.example_inputs))
+            # Inside a DDP forward, an AOT backend compiles the graph split at DDP's gradient buckets.
+            backend = distributed.backend_for(self.settings.backend, name)
+            compiled = backend(graph.graph_module, list(graph.example_inputs))
         except Exception as exc:
             raise BackendCompilerFailed(name, f"raised {type(exc).__name__}: {exc}", graph.name, where) from exc
         if not callable(compiled):

@@ -19,6 +19,7 @@ import torch
 import loom_framehook as framehook
 import loom_symbolic
 
+from . import distributed
 from .frame_compiler import FrameCompiler, request
 
 # Defined by CompiledModule itself (or never to be forwarded): the rest of nn.Module's methods forward.
@@ -45,7 +46,9 @@ class CompiledModule(torch.nn.Module):
         # hooks or flags of its own, so every read falls through to the original (__getattr__).
         object.__setattr__(self, "_orig_mod", module)
         object.__setattr__(self, "_loom_compiler", compiler)
-        request(type(module).forward)  # a torch.nn container's forward is compiled too
+        distributed.check_ready(module)
+        # A torch.nn container's forward is compiled too; for DDP, the wrapped module's (DDP's own runs as is).
+        request(distributed.forward_to_compile(module))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         previous = framehook.set_callback(self._loom_compiler)

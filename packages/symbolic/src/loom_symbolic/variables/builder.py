@@ -41,11 +41,13 @@ from .containers import (
     TupleVariable,
 )
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
+from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
 from .polyfilled import PolyfilledVariable
+from .profiler import CLASSES as PROFILER_CLASSES
 from .torch import (
     TRACE_TIME_CONSTANTS,
     NotInGraphFunctionVariable,
@@ -227,6 +229,8 @@ def _wrap_module(tx, value, source):
 
 
 def _wrap_function(tx, value, source):
+    if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
+        return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
     if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
@@ -263,6 +267,8 @@ def _wrap_class(tx, value, source):
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in GRAD_MODE_CLASSES:
         return _identity(GradModeClassVariable)(tx, value, source)
+    if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
+        return _identity(PROFILER_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
 
 

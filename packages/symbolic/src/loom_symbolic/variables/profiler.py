@@ -1,0 +1,105 @@
+"""``torch.profiler.record_function`` regions: entered and left without breaking the graph.
+
+torch.compile, by default (``torch._dynamo.config.capture_profiler_record_function = False``), treats a
+``record_function`` block inside compiled code as a ``contextlib.nullcontext``: the region is not
+recorded by the profiler, the code inside is captured as if the ``with`` were not there. loom does the
+same, so ``DistributedDataParallel.forward`` (wrapped in ``record_function("DistributedDataParallel.forward")``)
+and optimizers' ``step`` (``record_function("Optimizer.step#...")``) trace through.
+
+A graph break inside the block is the one place where the region becomes real again: the code that
+runs the rest of the frame natively enters a fresh ``record_function`` with the same name (and
+leaves it when the block ends), so a profile taken then still shows the part that ran eagerly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+#: The class both ``torch.profiler.record_function`` and ``torch.autograd.profiler.record_function`` name.
+RECORD_FUNCTION = torch.autograd.profiler.record_function
+
+
+class RecordFunctionVariable(Variable):
+    """A ``record_function(name, args)`` object made inside the trace (not yet or already entered)."""
+
+    def __init__(self, name: str, args: str | None) -> None:
+        self.name = name
+        self.args = args
+
+    def python_type(self) -> type:
+        return RECORD_FUNCTION
+
+    def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        # Nothing is recorded in the graph: the region is a nullcontext, as under torch.compile.
+        return RecordFunctionExitVariable(self), self
+
+    def describe(self) -> str:
+        return f"record_function({self.name!r})"
+
+    def reconstruct(self, codegen) -> None:
+        """A fresh, not entered ``record_function`` with the same name (it escapes the graph)."""
+        codegen.call_const(RECORD_FUNCTION, 2, lambda: (codegen.load_const(self.name), codegen.load_const(self.args)))
+
+
+class RecordFunctionExitVariable(Variable):
+    """The ``__exit__`` BEFORE_WITH leaves on the stack for a ``record_function`` block."""
+
+    def __init__(self, manager: RecordFunctionVariable) -> None:
+        self.manager = manager
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if tx.block_stack:
+            tx.block_stack.pop()
+        return ConstantVariable(None)
+
+    def reconstruct(self, codegen) -> None:
+        """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
+        self.manager.reconstruct(codegen)
+        codegen.emit("COPY", 1)
+        codegen.emit("LOAD_METHOD", "__enter__")
+        codegen.call(0)
+        codegen.emit("POP_TOP")
+        codegen.emit("LOAD_ATTR", "__exit__")
+
+
+class RecordFunctionClassVariable(RealValueVariable):
+    """The class ``record_function``: calling it with a constant name makes a :class:`RecordFunctionVariable`."""
+
+    def python_type(self) -> type:
+        return type
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        bound = dict(zip(("name", "args"), args))
+        if len(args) > 2 or set(kwargs) - {"name", "args"} or set(bound) & set(kwargs):
+            raise Unsupported("record_function() with these arguments", "expected record_function(name, args=None)")
+        bound.update(kwargs)
+        if "name" not in bound:
+            raise Unsupported("record_function() without a name", "expected record_function(name, args=None)")
+        name, extra = bound["name"], bound.get("args")
+        values: list[Any] = []
+        for variable in (name, extra):
+            if variable is None:
+                values.append(None)
+            elif variable.is_python_constant():
+                values.append(variable.as_python_constant())
+            else:
+                raise Unsupported("record_function() with a name computed at run time", "its name must be a constant")
+        if not isinstance(values[0], str) or not (values[1] is None or isinstance(values[1], str)):
+            raise Unsupported("record_function() with a name that is not a str", "expected record_function(str, str | None)")
+        return RecordFunctionVariable(values[0], values[1])
+
+    def describe(self) -> str:
+        return "record_function"
+
+
+#: Classes the builder wraps with a dedicated variable class (looked up by identity).
+CLASSES: dict[type, type[RealValueVariable]] = {RECORD_FUNCTION: RecordFunctionClassVariable}
