@@ -163,3 +163,71 @@ class TinyTransformer(torch.nn.Module):
         for block in self.blocks:
             x = block(x)
         return self.head(x)
+
+
+class TwoHeads(torch.nn.Module):
+    """A model with a head the loss never uses (DDP's find_unused_parameters)."""
+
+    def __init__(self, width: int = 32) -> None:
+        super().__init__()
+        self.body = torch.nn.Sequential(torch.nn.Linear(width, width), torch.nn.Tanh())
+        self.used = torch.nn.Linear(width, 1)
+        self.unused = torch.nn.Linear(width, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.used(self.body(x))
+
+
+MODELS = {"mlp": mlp, "transformer": TinyTransformer, "two_heads": TwoHeads}
+
+
+def batch(kind: str, rank: int, step: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Rank- and step-dependent data (ranks see different batches, as in real data parallelism)."""
+    g = torch.Generator().manual_seed(1000 + 17 * rank + step)
+    if kind == "transformer":
+        return torch.randint(0, 64, (2, 8), generator=g), torch.randint(0, 64, (2, 8), generator=g)
+    return torch.randn(8, 32, generator=g), torch.randn(8, 1, generator=g)
+
+
+def loss_of(kind: str, out: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy for the transformer, MSE for the rest."""
+    if kind == "transformer":
+        return torch.nn.functional.cross_entropy(out.flatten(0, 1), target.flatten())
+    return torch.nn.functional.mse_loss(out, target)
+
+
+def train_ddp(rank: int, kind: str, compile_as: str | None, backend: str = "eager", steps: int = 3,
+              accumulate: int = 1, **ddp_kwargs: Any) -> dict[str, Any]:
+    """Train a fresh seeded model under DDP for ``steps`` optimizer steps; losses and final parameters.
+
+    ``compile_as``: None (eager DDP), ``"outer"`` (``loom.compile(DDP(m))``) or ``"inner"``
+    (``DDP(loom.compile(m))``). ``accumulate`` > 1 runs the first micro-batches of each step under
+    ``no_sync()``.
+    """
+    import loom
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    torch.manual_seed(0)
+    model = MODELS[kind]()
+    if compile_as == "inner":
+        ddp = DDP(loom.compile(model, backend=backend), **ddp_kwargs)
+        call = ddp
+    else:
+        ddp = DDP(model, **ddp_kwargs)
+        call = loom.compile(ddp, backend=backend) if compile_as == "outer" else ddp
+    optimizer = torch.optim.SGD(ddp.parameters(), lr=0.05, momentum=0.9)
+    losses = []
+    for step in range(steps):
+        for micro in range(accumulate):
+            x, y = batch(kind, rank, step * accumulate + micro)
+            if micro < accumulate - 1:
+                with ddp.no_sync():
+                    loss_of(kind, call(x), y).backward()
+            else:
+                loss = loss_of(kind, call(x), y)
+                loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.detach())
+    return {"losses": losses, "params": [p.detach().clone() for p in ddp.parameters()],
+            "grads_none": [p.grad is None for p in ddp.parameters()]}

@@ -46,11 +46,14 @@ class CompiledModule(torch.nn.Module):
         # hooks or flags of its own, so every read falls through to the original (__getattr__).
         object.__setattr__(self, "_orig_mod", module)
         object.__setattr__(self, "_loom_compiler", compiler)
+        object.__setattr__(self, "_loom_ranks_agreed", False)  # see distributed.first_call
         distributed.check_ready(module)
         # A torch.nn container's forward is compiled too; for DDP, the wrapped module's (DDP's own runs as is).
         request(distributed.forward_to_compile(module))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._loom_ranks_agreed:
+            distributed.first_call(self)  # under DDP: every rank must compile with the same settings
         previous = framehook.set_callback(self._loom_compiler)
         try:
             return self._orig_mod(*args, **kwargs)
@@ -75,7 +78,7 @@ class CompiledModule(torch.nn.Module):
         delattr(self._orig_mod, name)
 
     def __dir__(self) -> list[str]:
-        return sorted(set(dir(self._orig_mod)) | {"_orig_mod", "_loom_compiler"})
+        return sorted(set(dir(self._orig_mod)) | {"_orig_mod", "_loom_compiler", "_loom_ranks_agreed"})
 
     def __repr__(self) -> str:
         return f"CompiledModule({self._orig_mod!r})"

@@ -8,6 +8,7 @@ boundaries (:mod:`loom_backends.ddp_split`) so that each bucket's all-reduce ove
 the others. See ``docs/distributed.md``.
 """
 
-from .ddp import active_ddp, backend_for, check_ready, forward_to_compile
+from .agree import RankMismatchError
+from .ddp import active_ddp, backend_for, check_ready, first_call, forward_to_compile
 
-__all__ = ["active_ddp", "backend_for", "check_ready", "forward_to_compile"]
+__all__ = ["RankMismatchError", "active_ddp", "backend_for", "check_ready", "first_call", "forward_to_compile"]

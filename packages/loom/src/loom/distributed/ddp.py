@@ -10,6 +10,8 @@ import torch
 
 from loom_backends import ddp_split
 
+from . import agree as _agree
+
 #: Backends that run graphs through AOTAutograd (one autograd node per graph): these need the split
 #: for DDP's all-reduce to overlap backward. ``eager`` keeps per-op autograd nodes and needs none.
 AOT_BACKENDS = frozenset({"aot_eager", "triton"})
@@ -94,3 +96,15 @@ def backend_for(backend: Callable[..., Any], backend_name: str) -> Callable[...,
                                            managed=managed, limits=limits)
 
     return ddp_split_backend
+
+
+def first_call(wrapper: Any) -> None:
+    """At a compiled module's call: under DDP (it is one, or runs inside one), check once that every rank
+    compiles it with the same settings (:mod:`loom.distributed.agree`); elsewhere, nothing."""
+    module = object.__getattribute__(wrapper, "_orig_mod")
+    ddp = module if is_ddp(module) else active_ddp()
+    if ddp is None:
+        return  # looked at again next call: the module may be wrapped in DDP later
+    check_ready(ddp)
+    _agree.agree(object.__getattribute__(wrapper, "_loom_compiler").settings, getattr(ddp, "process_group", None))
+    object.__setattr__(wrapper, "_loom_ranks_agreed", True)
