@@ -1,7 +1,7 @@
-"""DistributedDataParallel under loom, on 2 gloo processes: captured in graphs, same training as eager DDP.
+"""DistributedDataParallel under loom, on 2 gloo processes: captured in graphs, trained as eager DDP.
 
-Each test spawns the ranks once and runs several scenarios there (start-up is the expensive part); the
-results come back to the parent and are compared with eager DDP trained on the same seeds and batches.
+The scenarios run in ``dist_cases`` (one spawn of the ranks for the whole suite); each test here
+asserts on what the ranks sent back, compared with eager DDP trained on the same seeds and batches.
 """
 
 from __future__ import annotations
@@ -11,62 +11,9 @@ from typing import Any
 import pytest
 import torch
 
-import dist_harness as harness
+import dist_cases as cases
 
 pytestmark = pytest.mark.skipif(not torch.distributed.is_available(), reason="torch.distributed is not built")
-
-#: name -> (model, how loom wraps it, DDP keyword arguments, micro-batches per step)
-EAGER_SCENARIOS: dict[str, tuple[str, str, dict[str, Any], int]] = {
-    "mlp outer": ("mlp", "outer", {}, 1),
-    "mlp inner": ("mlp", "inner", {}, 1),
-    "transformer outer": ("transformer", "outer", {}, 1),
-    "find_unused_parameters": ("two_heads", "outer", {"find_unused_parameters": True}, 1),
-    "no_sync accumulation": ("mlp", "outer", {}, 2),
-    "static_graph": ("mlp", "outer", {"static_graph": True}, 1),
-}
-
-#: Small buckets, so that the MLP's parameters fill several (and the graph is split).
-SMALL_BUCKETS = {"bucket_cap_mb": 0.004}
-
-AOT_SCENARIOS: dict[str, tuple[str, str, str, dict[str, Any], int]] = {
-    "aot_eager outer": ("mlp", "outer", "aot_eager", SMALL_BUCKETS, 1),
-    "aot_eager inner": ("mlp", "inner", "aot_eager", SMALL_BUCKETS, 1),
-    "aot_eager no_sync": ("mlp", "outer", "aot_eager", SMALL_BUCKETS, 2),
-    "aot_eager find_unused_parameters": ("two_heads", "outer", "aot_eager",
-                                         {**SMALL_BUCKETS, "find_unused_parameters": True}, 1),
-    "triton outer": ("mlp", "outer", "triton", SMALL_BUCKETS, 1),
-}
-
-
-def eager_backend_worker(rank: int, world_size: int) -> dict[str, Any]:
-    import loom
-
-    out: dict[str, Any] = {}
-    for name, (kind, how, ddp_kwargs, accumulate) in EAGER_SCENARIOS.items():
-        loom.reset()
-        reference = harness.train_ddp(rank, kind, None, accumulate=accumulate, **ddp_kwargs)
-        compiled = harness.train_ddp(rank, kind, how, "eager", accumulate=accumulate, **ddp_kwargs)
-        out[name] = (reference, compiled, loom.stats())
-    return out
-
-
-def aot_backend_worker(rank: int, world_size: int) -> dict[str, Any]:
-    import loom
-    from torch.nn.parallel import DistributedDataParallel as DDP
-
-    out: dict[str, Any] = {}
-    for name, (kind, how, backend, ddp_kwargs, accumulate) in AOT_SCENARIOS.items():
-        loom.reset()
-        reference = harness.train_ddp(rank, kind, None, accumulate=accumulate, **ddp_kwargs)
-        compiled = harness.train_ddp(rank, kind, how, backend, accumulate=accumulate, **ddp_kwargs)
-        out[name] = (reference, compiled, loom.stats())
-    torch.manual_seed(0)
-    ddp = DDP(harness.mlp(), **SMALL_BUCKETS)
-    x, _ = harness.batch("mlp", rank, 0)
-    report = loom.explain(ddp, backend="aot_eager")(x)
-    out["explain"] = str(report)
-    out["explain_graphs"] = report.graph_count
-    return out
 
 
 def _assert_same_training(name: str, reference: dict[str, Any], compiled: dict[str, Any], exact: bool) -> None:
@@ -80,32 +27,50 @@ def _assert_same_training(name: str, reference: dict[str, Any], compiled: dict[s
     assert reference["grads_none"] == compiled["grads_none"], name
 
 
-def test_ddp_eager_backend_matches_eager_ddp_bitwise():
-    ranks = harness.run_ranks(eager_backend_worker, timeout=150)
-    for rank, out in enumerate(ranks):
-        for name in EAGER_SCENARIOS:
-            reference, compiled, stats = out[name]
-            _assert_same_training(f"rank {rank}, {name}", reference, compiled, exact=True)
-            assert stats["graphs"] >= 1, f"{name}: nothing was captured ({stats})"
-            assert stats["graph_breaks"] == 0, f"{name}: {stats}"
-            assert stats["recompiles"] == 0, f"{name}: {stats}"
-    # Both ranks saw different data, so their losses differ, but DDP keeps their parameters equal.
-    for name in EAGER_SCENARIOS:
-        for a, b in zip(ranks[0][name][1]["params"], ranks[1][name][1]["params"]):
-            assert torch.equal(a, b), name
-    # The unused head got no gradient, exactly as under eager DDP.
-    assert ranks[0]["find_unused_parameters"][1]["grads_none"][-2:] == [True, True]
+@pytest.mark.parametrize("name", list(cases.EAGER_SCENARIOS))
+def test_ddp_eager_backend_trains_bitwise_like_eager_ddp(name):
+    for rank in (0, 1):
+        reference, compiled, stats = cases.outcome(f"ddp {name}", rank)
+        _assert_same_training(f"rank {rank}, {name}", reference, compiled, exact=True)
+        assert stats["graphs"] >= 1, f"{name}: nothing was captured ({stats})"
+        assert stats["graph_breaks"] == 0 and stats["recompiles"] == 0, f"{name}: {stats}"
+    # The ranks saw different batches, so their losses differ; DDP keeps their parameters equal.
+    rank0, rank1 = cases.outcome(f"ddp {name}", 0)[1], cases.outcome(f"ddp {name}", 1)[1]
+    assert any(not torch.equal(a, b) for a, b in zip(rank0["losses"], rank1["losses"]))
+    for a, b in zip(rank0["params"], rank1["params"]):
+        assert torch.equal(a, b), name
 
 
-def test_ddp_aot_backends_split_at_buckets_and_match_eager_ddp():
-    ranks = harness.run_ranks(aot_backend_worker, timeout=150)
-    for rank, out in enumerate(ranks):
-        for name in AOT_SCENARIOS:
-            reference, compiled, stats = out[name]
-            _assert_same_training(f"rank {rank}, {name}", reference, compiled, exact=False)
-            assert stats["graphs"] >= 1 and stats["graph_breaks"] == 0, f"{name}: {stats}"
-    report = ranks[0]["explain"]
-    assert ranks[0]["explain_graphs"] == 1, report
-    # 9 linears' worth of parameters in ~4 KB buckets: the one graph runs as 4 compiled pieces.
+def test_ddp_find_unused_parameters_leaves_the_unused_head_without_grad():
+    _, compiled, _ = cases.outcome("ddp find_unused_parameters", 0)
+    assert compiled["grads_none"][-2:] == [True, True]
+
+
+@pytest.mark.parametrize("name", list(cases.AOT_SCENARIOS))
+def test_ddp_aot_backends_train_like_eager_ddp(name):
+    for rank in (0, 1):
+        reference, compiled, stats = cases.outcome(f"ddp {name}", rank)
+        _assert_same_training(f"rank {rank}, {name}", reference, compiled, exact=False)
+        assert stats["graphs"] >= 1 and stats["graph_breaks"] == 0, f"{name}: {stats}"
+
+
+def test_explain_shows_the_graph_split_at_ddp_buckets():
+    report, graph_count = cases.outcome("ddp explain split", 0)
+    assert graph_count == 1, report
+    # 9 linears' parameters (4224 bytes a layer) in ~4 KB buckets: the one graph runs as 4 compiled pieces,
+    # the last one holding the last two layers, as DDP's first bucket does.
     assert "DDP: split into 4 graphs at gradient-bucket boundaries" in report, report
-    assert "piece 3:" in report and "l_self_8_weight" in report, report
+    assert "piece 3: 3 ops, 4 parameters" in report and "l_self_8_weight" in report, report
+
+
+def test_ranks_compiling_with_different_backends_get_a_clear_error():
+    for rank in (0, 1):
+        message = cases.outcome("ddp mismatched backends", rank)
+        assert message is not None, "no error"
+        assert "rank 0: backend='eager'" in message and "rank 1: backend='aot_eager'" in message, message
+
+
+def test_compiling_ddp_without_a_process_group_is_a_clear_error():
+    for rank in (0, 1):
+        message = cases.outcome("ddp without process group", rank)
+        assert message is not None and "init_process_group" in message, message

@@ -1,0 +1,224 @@
+"""Every distributed scenario of the test suite, run in *one* spawn of 2 gloo ranks (start-up and the
+first compile's imports are most of the cost), each scenario's outcome sent back for the tests to assert.
+
+A scenario that raises does not stop the others: its traceback is its result, and its test fails with it.
+:func:`results` runs the ranks once per pytest process and caches what they sent.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+import dist_harness as harness
+
+#: name -> (model, how loom wraps it, DDP keyword arguments, micro-batches per step)
+EAGER_SCENARIOS: dict[str, tuple[str, str, dict[str, Any], int]] = {
+    "mlp outer": ("mlp", "outer", {}, 1),
+    "mlp inner": ("mlp", "inner", {}, 1),
+    "transformer outer": ("transformer", "outer", {}, 1),
+    "find_unused_parameters": ("two_heads", "outer", {"find_unused_parameters": True}, 1),
+    "no_sync accumulation": ("mlp", "outer", {}, 2),
+    "static_graph": ("mlp", "outer", {"static_graph": True}, 1),
+}
+
+#: Small buckets, so that the MLP's parameters fill several (and the graph is split).
+SMALL_BUCKETS = {"bucket_cap_mb": 0.004}
+
+AOT_SCENARIOS: dict[str, tuple[str, str, str, dict[str, Any], int]] = {
+    "aot_eager outer": ("mlp", "outer", "aot_eager", SMALL_BUCKETS, 1),
+    "aot_eager inner": ("mlp", "inner", "aot_eager", SMALL_BUCKETS, 1),
+    "aot_eager no_sync": ("mlp", "outer", "aot_eager", SMALL_BUCKETS, 2),
+    "aot_eager find_unused_parameters": ("two_heads", "outer", "aot_eager",
+                                         {**SMALL_BUCKETS, "find_unused_parameters": True}, 1),
+    "triton outer": ("mlp", "outer", "triton", SMALL_BUCKETS, 1),
+}
+
+COLLECTIVE_BACKENDS = ("eager", "aot_eager", "triton")
+
+
+def collectives(x: torch.Tensor, world_size: int) -> tuple[torch.Tensor, ...]:
+    """The four collectives loom captures, with work around them."""
+    import torch.distributed as dist
+
+    y = x * 2
+    dist.all_reduce(y)
+    gathered = torch.empty(world_size * x.shape[0])
+    dist.all_gather_into_tensor(gathered, y + 1)
+    scattered = torch.empty(x.shape[0])
+    dist.reduce_scatter_tensor(scattered, gathered, op=dist.ReduceOp.MAX)
+    b = y.clone()
+    dist.broadcast(b, src=1)
+    return y.sin(), gathered, scattered, b
+
+
+def async_all_reduce(x: torch.Tensor) -> torch.Tensor:
+    """``async_op=True``: a work handle the graph cannot hold (a graph break, run natively)."""
+    import torch.distributed as dist
+
+    y = x + 1
+    dist.all_reduce(y, async_op=True).wait()
+    return y * 3
+
+
+def reduce_then_scale(x: torch.Tensor, group: Any = None) -> torch.Tensor:
+    """An all-reduce over ``group`` between two pieces of work."""
+    import torch.distributed as dist
+
+    y = x.cos()
+    dist.all_reduce(y, group=group)
+    return y * 2
+
+
+def _ddp_scenarios(rank: int, out: dict[str, Any]) -> None:
+    import loom
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    for name, (kind, how, ddp_kwargs, accumulate) in EAGER_SCENARIOS.items():
+        def run(kind=kind, how=how, ddp_kwargs=ddp_kwargs, accumulate=accumulate):
+            loom.reset()
+            reference = harness.train_ddp(rank, kind, None, accumulate=accumulate, **ddp_kwargs)
+            compiled = harness.train_ddp(rank, kind, how, "eager", accumulate=accumulate, **ddp_kwargs)
+            return reference, compiled, loom.stats()
+        _scenario(out, f"ddp {name}", run)
+    for name, (kind, how, backend, ddp_kwargs, accumulate) in AOT_SCENARIOS.items():
+        def run(kind=kind, how=how, backend=backend, ddp_kwargs=ddp_kwargs, accumulate=accumulate):
+            loom.reset()
+            reference = harness.train_ddp(rank, kind, None, accumulate=accumulate, **ddp_kwargs)
+            compiled = harness.train_ddp(rank, kind, how, backend, accumulate=accumulate, **ddp_kwargs)
+            return reference, compiled, loom.stats()
+        _scenario(out, f"ddp {name}", run)
+
+    def explain_split():
+        torch.manual_seed(0)
+        ddp = DDP(harness.mlp(), **SMALL_BUCKETS)
+        x, _ = harness.batch("mlp", rank, 0)
+        report = loom.explain(ddp, backend="aot_eager")(x)
+        return str(report), report.graph_count
+    _scenario(out, "ddp explain split", explain_split)
+
+    def mismatched_backends():
+        loom.reset()
+        torch.manual_seed(0)
+        compiled = loom.compile(DDP(harness.mlp()), backend="eager" if rank == 0 else "aot_eager")
+        x, _ = harness.batch("mlp", rank, 0)
+        try:
+            compiled(x)
+        except loom.distributed.RankMismatchError as exc:
+            return str(exc)
+        return None
+    _scenario(out, "ddp mismatched backends", mismatched_backends)
+
+
+def _collective_scenarios(rank: int, world_size: int, out: dict[str, Any]) -> None:
+    import torch.distributed as dist
+
+    import loom
+
+    x = torch.arange(4.0) + rank
+    for backend in COLLECTIVE_BACKENDS:
+        def run(backend=backend):
+            loom.reset()
+            reference = collectives(x.clone(), world_size)
+            compiled = loom.compile(collectives, backend=backend)(x.clone(), world_size)
+            report = loom.explain(collectives, backend=backend)(x.clone(), world_size)
+            return reference, compiled, loom.stats(), report.format(verbose=True)
+        _scenario(out, f"collectives {backend}", run)
+
+    def run_async():
+        loom.reset()
+        return async_all_reduce(x.clone()), loom.compile(async_all_reduce)(x.clone()), loom.stats()
+    _scenario(out, "collectives async_op", run_async)
+
+    def same_recompiles():
+        # The same inputs on every rank (as in SPMD training): every rank compiles, and recompiles, alike.
+        loom.reset()
+        compiled = loom.compile(reduce_then_scale)
+        for size in (4, 4, 6, 6, 8):
+            compiled(torch.ones(size) * rank)
+        return loom.stats()
+    _scenario(out, "recompiles alike", same_recompiles)
+
+    def lone_recompile():
+        # Rank 0 alone calls with a new shape: it recompiles alone (loom compiles without talking to the
+        # other ranks, so that costs nothing), then waits in a collective rank 1 never joins, which
+        # would deadlock. The group's timeout ends it with an error on rank 0: no hang.
+        loom.reset()
+        group = dist.new_group(timeout=datetime.timedelta(seconds=3))
+        compiled = loom.compile(reduce_then_scale)
+        compiled(torch.ones(4), group)
+        error = None
+        if rank == 0:
+            try:
+                compiled(torch.ones(5), group)
+            except Exception as exc:  # gloo's timeout
+                error = f"{type(exc).__name__}: {exc}"
+        dist.barrier()
+        return error, loom.stats()
+    _scenario(out, "lone recompile", lone_recompile)
+
+
+def _after_destroy_scenarios(rank: int, out: dict[str, Any]) -> None:
+    """Last: these destroy the process group."""
+    import torch.distributed as dist
+
+    import loom
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    torch.manual_seed(0)
+    ddp = DDP(harness.mlp())
+    dist.barrier()
+    dist.destroy_process_group()
+
+    def compile_ddp_without_group():
+        try:
+            loom.compile(ddp)
+        except RuntimeError as exc:
+            return str(exc)
+        return None
+    _scenario(out, "ddp without process group", compile_ddp_without_group)
+
+    def collective_without_group():
+        outcomes = []
+        for fn in (reduce_then_scale, loom.compile(reduce_then_scale)):
+            try:
+                fn(torch.ones(2))
+            except Exception as exc:
+                outcomes.append((type(exc).__name__, str(exc)))
+        return outcomes
+    _scenario(out, "collective without process group", collective_without_group)
+
+
+def _scenario(out: dict[str, Any], name: str, run: Callable[[], Any]) -> None:
+    try:
+        out[name] = ("ok", run())
+    except Exception:
+        out[name] = ("error", traceback.format_exc())
+
+
+def all_cases_worker(rank: int, world_size: int) -> dict[str, Any]:
+    """Every scenario, on one rank."""
+    out: dict[str, Any] = {}
+    _collective_scenarios(rank, world_size, out)
+    _ddp_scenarios(rank, out)
+    _after_destroy_scenarios(rank, out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def results() -> tuple[dict[str, Any], ...]:
+    """What each rank's scenarios produced (the ranks run once per pytest process)."""
+    return tuple(harness.run_ranks(all_cases_worker, timeout=240, pg_timeout=120))
+
+
+def outcome(name: str, rank: int) -> Any:
+    """One scenario's result on one rank; a scenario that raised fails the calling test with its traceback."""
+    status, value = results()[rank][name]
+    if status != "ok":
+        raise AssertionError(f"scenario {name!r} raised on rank {rank}:\n{value}")
+    return value
