@@ -91,6 +91,7 @@ def run_ranks(worker: Callable[..., Any], *args: Any, world_size: int = 2, timeo
         proc.start()
     deadline = time.monotonic() + timeout
     got: dict[int, tuple[str, Any]] = {}
+    finished = False
     try:
         while len(got) < world_size:
             left = deadline - time.monotonic()
@@ -108,8 +109,9 @@ def run_ranks(worker: Callable[..., Any], *args: Any, world_size: int = 2, timeo
                     raise RankFailed(f"{worker.__name__}: ranks exited without a result (exit codes {codes})") from None
                 continue
             got[rank] = (status, payload)
+        finished = True
     finally:
-        _stop(procs)
+        _stop(procs, grace=5.0 if finished else 0.0)
         results.close()
         del store
     failures = {rank: payload for rank, (status, payload) in got.items() if status == "error"}
@@ -129,9 +131,10 @@ def _drain_after_exit(results: Any, got: dict[int, tuple[str, Any]]) -> bool:
     return True
 
 
-def _stop(procs: list[Any]) -> None:
+def _stop(procs: list[Any], grace: float) -> None:
+    """Let finished workers exit (``grace`` seconds each), then kill whatever is left."""
     for proc in procs:
-        proc.join(timeout=5)
+        proc.join(timeout=grace)
     for proc in procs:
         if proc.is_alive():
             proc.kill()
