@@ -166,6 +166,7 @@ def split_and_compile(
     # Each piece is compiled on the FakeTensors the translator recorded for its inputs (real graph
     # inputs where the piece reads them directly): nothing runs at compile time.
     real = {node.name: value for node, value in zip(placeholders, example_inputs)}
+    needs_grad = _needs_grad(gm, example_inputs)
     pieces: list[tuple[str, Any, list[Any]]] = []
     for index in range(len(buckets)):
         name = f"submod_{index}"
@@ -181,6 +182,8 @@ def split_and_compile(
                 result.reason = f"the value {node.name} passed between pieces has no recorded example"
                 result.whole = backend(gm, example_inputs)
                 return result
+            if node.name not in real:
+                value = _with_grad_flag(value, needs_grad.get(node.name, False))
             inputs.append(value)
         pieces.append((name, piece, inputs))
     for name, piece, inputs in pieces:
@@ -205,3 +208,30 @@ def _cannot_split(gm: torch.fx.GraphModule, placeholders: list[Any], example_inp
         if node.op == "call_function" and node.target in switches:
             return f"it switches global state ({getattr(node.target, '__name__', node.target)}) inside"
     return ""
+
+
+def _needs_grad(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> dict[str, bool]:
+    """Which nodes may produce a tensor that requires grad: those reached from an input that does."""
+    flags: dict[str, bool] = {}
+    inputs = iter(example_inputs)
+    for node in gm.graph.nodes:
+        if node.op == "placeholder":
+            value = next(inputs, None)
+            flags[node.name] = bool(getattr(value, "requires_grad", False))
+        else:
+            flags[node.name] = any(flags.get(n.name, False) for n in node.all_input_nodes)
+    return flags
+
+
+def _with_grad_flag(value: Any, may_need_grad: bool) -> Any:
+    """A piece's example input that requires grad wherever the value may at run time.
+
+    A piece compiled for an input that does not require grad computes no gradient for it: were the
+    recorded example wrong about that, the pieces before would get none. Erring the other way is
+    harmless (a gradient computed and dropped), so a floating value reached from an input that requires
+    grad is compiled as requiring it.
+    """
+    if (not may_need_grad or not isinstance(value, torch.Tensor) or value.requires_grad
+            or not (value.is_floating_point() or value.is_complex())):
+        return value
+    return value.detach().requires_grad_(True)
