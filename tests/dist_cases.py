@@ -13,9 +13,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-import torch
-
 import dist_harness as harness
+import torch
 
 #: name -> (model, how loom wraps it, DDP keyword arguments, micro-batches per step)
 EAGER_SCENARIOS: dict[str, tuple[str, str, dict[str, Any], int]] = {
@@ -76,8 +75,9 @@ def reduce_then_scale(x: torch.Tensor, group: Any = None) -> torch.Tensor:
 
 
 def _ddp_scenarios(rank: int, out: dict[str, Any]) -> None:
-    import loom
     from torch.nn.parallel import DistributedDataParallel as DDP
+
+    import loom
 
     for name, (kind, how, ddp_kwargs, accumulate) in EAGER_SCENARIOS.items():
         def run(kind=kind, how=how, ddp_kwargs=ddp_kwargs, accumulate=accumulate):
@@ -166,9 +166,9 @@ def _collective_scenarios(rank: int, world_size: int, out: dict[str, Any]) -> No
 def _after_destroy_scenarios(rank: int, out: dict[str, Any]) -> None:
     """Last: these destroy the process group."""
     import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
 
     import loom
-    from torch.nn.parallel import DistributedDataParallel as DDP
 
     torch.manual_seed(0)
     ddp = DDP(harness.mlp())
@@ -210,7 +210,7 @@ def all_cases_worker(rank: int, world_size: int) -> dict[str, Any]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def results() -> tuple[dict[str, Any], ...]:
     """What each rank's scenarios produced (the ranks run once per pytest process)."""
     return tuple(harness.run_ranks(all_cases_worker, timeout=240, pg_timeout=120))

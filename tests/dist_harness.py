@@ -207,8 +207,9 @@ def train_ddp(rank: int, kind: str, compile_as: str | None, backend: str = "eage
     (``DDP(loom.compile(m))``). ``accumulate`` > 1 runs the first micro-batches of each step under
     ``no_sync()``.
     """
-    import loom
     from torch.nn.parallel import DistributedDataParallel as DDP
+
+    import loom
 
     torch.manual_seed(0)
     model = MODELS[kind]()

@@ -5,10 +5,9 @@ Run on 2 gloo ranks by ``dist_cases`` (one spawn for the whole distributed suite
 
 from __future__ import annotations
 
+import dist_cases as cases
 import pytest
 import torch
-
-import dist_cases as cases
 
 pytestmark = pytest.mark.skipif(not torch.distributed.is_available(), reason="torch.distributed is not built")
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import dist_cases as cases
 import pytest
 import torch
-
-import dist_cases as cases
 
 pytestmark = pytest.mark.skipif(not torch.distributed.is_available(), reason="torch.distributed is not built")
 

@@ -11,10 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+import dist_harness as harness
 import pytest
 import torch
-
-import dist_harness as harness
 
 pytestmark = pytest.mark.skipif(not torch.distributed.is_available(), reason="torch.distributed is not built")
 
