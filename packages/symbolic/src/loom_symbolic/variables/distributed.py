@@ -19,7 +19,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import torch
+import torch.distributed as dist
 
+from .._late import LateModule
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
@@ -27,10 +29,11 @@ from .constant import ConstantVariable
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_tensor_vars = LateModule("loom_symbolic.variables.tensor", globals(), "_tensor_vars")
+
 
 def _reduce_op_name(op: Any) -> str:
-    import torch.distributed as dist
-
     names = {dist.ReduceOp.SUM: "sum", dist.ReduceOp.AVG: "avg", dist.ReduceOp.PRODUCT: "product",
              dist.ReduceOp.MIN: "min", dist.ReduceOp.MAX: "max"}
     for known, name in names.items():
@@ -53,8 +56,6 @@ def _real(variable: Variable | None, what: str) -> Any:
 
 def _group(variable: Variable | None) -> tuple[str, int]:
     """The process group's name and size (None: the default group)."""
-    import torch.distributed as dist
-
     group = _real(variable, "group")
     if not dist.is_initialized():
         raise Unsupported("a collective before init_process_group()", "there is no process group to capture")
@@ -66,9 +67,7 @@ def _group(variable: Variable | None) -> tuple[str, int]:
 
 
 def _tensor(variable: Variable | None, what: str) -> Variable:
-    from .tensor import TensorVariable
-
-    if not isinstance(variable, TensorVariable):
+    if not isinstance(variable, _tensor_vars.TensorVariable):
         raise Unsupported(f"a collective whose {what} is not a traced tensor", "expected a tensor")
     return variable
 
@@ -112,8 +111,6 @@ def _reduce_scatter_tensor(tx, a):
 
 
 def _broadcast(tx, a):
-    import torch.distributed as dist
-
     tensor = _tensor(a["tensor"], "tensor")
     group = a.get("group")
     name, _ = _group(group)
@@ -158,8 +155,6 @@ class CollectiveVariable(RealValueVariable):
 
 def collective_functions() -> dict[Any, type[RealValueVariable]]:
     """The collectives modelled here, for the builder (empty without torch.distributed)."""
-    import torch.distributed as dist
-
     if not dist.is_available():
         return {}
     return {getattr(dist, name): CollectiveVariable for name in _MODELS}
