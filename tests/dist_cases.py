@@ -163,6 +163,71 @@ def _collective_scenarios(rank: int, world_size: int, out: dict[str, Any]) -> No
     _scenario(out, "lone recompile", lone_recompile)
 
 
+def train_fsdp2(rank: int, compile_as: str | None, backend: str = "eager", steps: int = 3) -> dict[str, Any]:
+    """An MLP sharded per layer with FSDP2 (``fully_shard`` on every Linear, then the whole model), trained.
+
+    ``compile_as``: None (eager FSDP2), ``"layers"`` (each sharded Linear compiled) or ``"whole"``
+    (the whole sharded model compiled).
+    """
+    from torch.distributed.fsdp import fully_shard
+
+    import loom
+
+    torch.manual_seed(0)
+    model = harness.mlp(depth=2)
+    for layer in model:
+        if isinstance(layer, torch.nn.Linear):
+            fully_shard(layer)
+    fully_shard(model)
+    call: Any = model
+    if compile_as == "layers":
+        for index, layer in enumerate(list(model)):
+            if isinstance(layer, torch.nn.Linear):
+                model[index] = loom.compile(layer, backend=backend)
+    elif compile_as == "whole":
+        call = loom.compile(model, backend=backend)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    losses = []
+    for step in range(steps):
+        x, y = harness.batch("mlp", rank, step)
+        loss = harness.loss_of("mlp", call(x), y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.detach())
+    # Parameters are DTensor shards: compare each rank's local shard.
+    return {"losses": losses, "params": [p.to_local().detach().clone() for p in model.parameters()]}
+
+
+FSDP2_SCENARIOS = {"layers eager": ("layers", "eager"), "layers aot_eager": ("layers", "aot_eager"),
+                   "whole eager": ("whole", "eager")}
+
+
+def _fsdp2_scenarios(rank: int, out: dict[str, Any]) -> None:
+    import loom
+
+    for name, (how, backend) in FSDP2_SCENARIOS.items():
+        def run(how=how, backend=backend):
+            loom.reset()
+            reference = train_fsdp2(rank, None)
+            compiled = train_fsdp2(rank, how, backend)
+            return reference, compiled, loom.stats()
+        _scenario(out, f"fsdp2 {name}", run)
+
+    def explain_whole():
+        from torch.distributed.fsdp import fully_shard
+
+        torch.manual_seed(0)
+        model = harness.mlp(depth=2)
+        for layer in model:
+            if isinstance(layer, torch.nn.Linear):
+                fully_shard(layer)
+        fully_shard(model)
+        x, _ = harness.batch("mlp", rank, 0)
+        return str(loom.explain(model)(x))
+    _scenario(out, "fsdp2 explain whole", explain_whole)
+
+
 def _after_destroy_scenarios(rank: int, out: dict[str, Any]) -> None:
     """Last: these destroy the process group."""
     import torch.distributed as dist
@@ -206,6 +271,7 @@ def all_cases_worker(rank: int, world_size: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     _collective_scenarios(rank, world_size, out)
     _ddp_scenarios(rank, out)
+    _fsdp2_scenarios(rank, out)
     _after_destroy_scenarios(rank, out)
     return out
 
