@@ -35,6 +35,7 @@ AOT_SCENARIOS: dict[str, tuple[str, str, str, dict[str, Any], int]] = {
     "aot_eager no_sync": ("mlp", "outer", "aot_eager", SMALL_BUCKETS, 2),
     "aot_eager find_unused_parameters": ("two_heads", "outer", "aot_eager",
                                          {**SMALL_BUCKETS, "find_unused_parameters": True}, 1),
+    "aot_eager static_graph": ("mlp", "outer", "aot_eager", {**SMALL_BUCKETS, "static_graph": True}, 1),
     "triton outer": ("mlp", "outer", "triton", SMALL_BUCKETS, 1),
 }
 

@@ -124,10 +124,15 @@ class _Piece(torch.nn.Module):
         return self.compiled(*args)
 
 
-#: Graph ops that switch global state for the ops after them: a piece boundary between them would
-#: need the state carried over; such graphs are compiled whole.
 def _state_switches() -> set[Any]:
-    return {torch._C._set_grad_enabled, torch.amp._enter_autocast, torch.amp._exit_autocast}
+    """Graph ops that switch global state for the ops after them: a piece boundary between them would
+    need the state carried over, so graphs holding one are compiled whole."""
+    switches = {torch._C._set_grad_enabled}
+    for name in ("_enter_autocast", "_exit_autocast"):
+        found = getattr(torch.amp, name, None)
+        if found is not None:
+            switches.add(found)
+    return switches
 
 
 def split_and_compile(
