@@ -43,9 +43,8 @@ def forward_to_compile(module: torch.nn.Module) -> Any:
     """
     while is_ddp(module):
         module = module.module
-    inner = getattr(module, "_orig_mod", None)
-    if isinstance(inner, torch.nn.Module) and type(module).__name__ == "CompiledModule":
-        return None  # DDP(loom.compile(m)) inside loom.compile: the inner wrapper compiles its own
+    if "_loom_compiler" in vars(module):
+        return None  # DDP(loom.compile(m)) inside loom.compile: the inner wrapper compiles its own frames
     return type(module).forward
 
 
