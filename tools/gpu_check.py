@@ -187,6 +187,7 @@ def loom_translates() -> bool:
     """Whether loom's own translator runs on this interpreter (else TorchDynamo captures the graphs)."""
     try:  # the GPU machine's image may lack ``bytecode`` or a built hook: then TorchDynamo captures
         import bytecode  # noqa: F401
+
         import loom  # noqa: F401
         import loom_framehook  # noqa: F401
         import loom_symbolic.versions
