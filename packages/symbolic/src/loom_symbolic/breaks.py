@@ -161,10 +161,12 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     if jump_label is not None:
         native.name, landing, jump_target = version.jump_landing(ins)
         native.arg = jump_label
-    if ins.opname == "CALL":
+    cg.extend(version.before_native(ins))
+    if ins.opname == "CALL":  # as this CPython calls (3.11: PRECALL + CALL)
         if tx.kw_names:
-            cg.emit("KW_NAMES", tuple(tx.kw_names))
-        cg.call(ins.arg)  # as this CPython calls (3.11: PRECALL + CALL)
+            cg.call_kw(ins.arg, tuple(tx.kw_names))
+        else:
+            cg.call(ins.arg)
     else:
         cg.instrs.append(native)
     if handler_label is not None:
@@ -313,7 +315,7 @@ def _call_resume(
     key = ResumeKey(original, original_target, layout, live_locals)
     resume = resume_code(key)
     resumes.append(resume)
-    cg.emit("PUSH_NULL")
+    start = len(cg.instrs)
     closure = list(original.co_freevars) + list(original.co_cellvars)
     if closure:
         for name in closure:
@@ -321,6 +323,7 @@ def _call_resume(
         cg.emit("BUILD_TUPLE", len(closure))
     cg.load_const(resume)
     cg.extend(version.make_function(0x08 if closure else 0))
+    cg.instrs[start:] = version.push_null_then(cg.instrs[start:])  # the NULL goes where this CPython wants it
     receiver = super_receiver(original)
     arguments = [receiver] if receiver else []  # in the order of resume.argument_names
     arguments += [name for names in slots.names[:kept] for name in names] + results

@@ -142,6 +142,10 @@ class PyCodegen:
         """Call the callable below ``argc`` arguments (NULL or self below it, as pushed before)."""
         self.extend(version.call(argc))
 
+    def call_kw(self, argc: int, names: tuple[str, ...]) -> None:
+        """:meth:`call` with the last ``len(names)`` arguments passed by keyword."""
+        self.extend(version.call_kw(argc, names))
+
     def load_callable(self, fn: Any) -> None:
         """Push ``fn`` as a constant, ready for :meth:`call` (with the NULL the call protocol wants)."""
         self.extend(version.push_null_then([Instr("LOAD_CONST", fn)]))

@@ -2,7 +2,7 @@
 
 Instructions are indexed by position, jump targets are resolved to positions, and the exception table
 is decoded into :class:`ExceptionRange` entries. On the CPython versions the translator models (3.11,
-3.12) the decoder reads ``co_code`` directly with per-opcode tables: :func:`dis.get_instructions` also
+3.12, 3.13) the decoder reads ``co_code`` directly with per-opcode tables: :func:`dis.get_instructions` also
 builds a ``repr`` of every constant, a ``Positions`` tuple and an argument text per instruction, which
 made decoding about a tenth of a cold translation. Elsewhere the :mod:`dis` decoder is used; it is
 also the reference the fast decoder is tested against.
@@ -117,12 +117,14 @@ def _decode_with_dis(code: types.CodeType) -> tuple[list[Instruction], dict[int,
 # --- the direct decoder ------------------------------------------------------------------------------
 # How each opcode's argument becomes its ``argval``, as the running CPython's dis computes it: dis's
 # generic tables (hasconst, hasname, ...) and, where an opcode packs flags beside an index, the
-# version module's ``DECODE_RULES`` (``versions/py311.py``, ``versions/py312.py``).
+# version module's ``DECODE_RULES`` (``versions/py311.py``, ``versions/py312.py``, ``versions/py313.py``).
 
 (_PLAIN, _CONST, _NAME, _NAME_SHIFT1, _FORWARD, _BACKWARD, _ABSOLUTE, _LOCAL, _COMPARE, _FORMAT,
- _NAME_SHIFT2, _COMPARE_SHIFT4) = range(12)
+ _NAME_SHIFT2, _COMPARE_SHIFT4, _LOCAL_PAIR, _COMPARE_SHIFT5, _CONVERT) = range(15)
 _RULES = {"name>>1": _NAME_SHIFT1, "name>>2": _NAME_SHIFT2, "compare": _COMPARE, "compare>>4": _COMPARE_SHIFT4,
-          "format": _FORMAT}
+          "compare>>5": _COMPARE_SHIFT5, "format": _FORMAT, "local pair": _LOCAL_PAIR, "convert": _CONVERT}
+#: What FORMAT_VALUE's low bits (3.11, 3.12) and CONVERT_VALUE's argument (3.13) name.
+_CONVERTERS = (None, str, repr, ascii)
 
 
 def _argument_kinds(rules: dict[str, str]) -> list[int]:
@@ -145,18 +147,28 @@ def _argument_kinds(rules: dict[str, str]) -> list[int]:
     return kinds
 
 
+def _cache_sizes() -> list[int]:
+    """Inline cache entries per opcode (a list by opcode up to 3.12, a dict by name from 3.13)."""
+    entries = opcode._inline_cache_entries
+    if not isinstance(entries, dict):
+        return list(entries)
+    sizes = [0] * 256
+    for name, count in entries.items():
+        sizes[opcode.opmap[name]] = count
+    return sizes
+
+
 _FAST = bool(_version.DECODE_RULES)
 if _FAST:
     _KINDS = _argument_kinds(_version.DECODE_RULES)
-    _CACHES = list(opcode._inline_cache_entries)
+    _CACHES = _cache_sizes()
     _EXTENDED_ARG = opcode.EXTENDED_ARG
     _HAVE_ARGUMENT = opcode.HAVE_ARGUMENT
-    _FORMAT_CONVERTERS = tuple(converter for converter, _ in dis.FORMAT_VALUE_CONVERTERS)
     _INT_OVERFLOW = 2**31  # opargs are C ints: an EXTENDED_ARG prefix can wrap them negative
 
 
 def _decode_fast(code: types.CodeType) -> tuple[list[Instruction], dict[int, int]]:
-    """Bytecode straight from ``co_code`` (which 3.11 and 3.12 return unspecialised), without :mod:`dis`."""
+    """Bytecode straight from ``co_code`` (which CPython returns unspecialised), without :mod:`dis`."""
     raw = code.co_code
     ops = raw[0::2]
     opargs = raw[1::2]
@@ -203,20 +215,26 @@ def _decode_fast(code: types.CodeType) -> tuple[list[Instruction], dict[int, int
                 argval = consts[arg]
             elif kind == _NAME_SHIFT1:
                 argval = names[arg >> 1]
+            elif kind == _LOCAL_PAIR:  # 3.13's LOAD_FAST_LOAD_FAST and friends: two 4-bit local indexes
+                argval = (local_name(arg >> 4), local_name(arg & 15))
             elif kind == _FORWARD:
                 argval = target = (following + arg) * 2
             elif kind == _BACKWARD:
                 argval = target = (following - arg) * 2
             elif kind == _ABSOLUTE:
                 argval = target = arg * 2
+            elif kind == _COMPARE_SHIFT5:
+                argval = opcode.cmp_op[arg >> 5]
             elif kind == _COMPARE_SHIFT4:
                 argval = opcode.cmp_op[arg >> 4]
             elif kind == _COMPARE:
                 argval = opcode.cmp_op[arg]
             elif kind == _NAME_SHIFT2:
                 argval = names[arg >> 2]
+            elif kind == _CONVERT:
+                argval = _CONVERTERS[arg]
             else:  # _FORMAT
-                argval = (_FORMAT_CONVERTERS[arg & 0x3], bool(arg & 0x4))
+                argval = (_CONVERTERS[arg & 0x3], bool(arg & 0x4))
             if target is not None:
                 jumps.append(len(decoded))
         else:

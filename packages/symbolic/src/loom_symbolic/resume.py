@@ -152,7 +152,7 @@ def _build(key: ResumeKey) -> types.CodeType:
         # the middle of the code, which a resume function (whose cells are free variables) cannot.
         raise Unsupported("a graph break in this function",
                           "a comprehension variable captured by a closure makes a cell in the middle of the code")
-    body = [_as_free(item, cellvars) for item in body if not _is_prologue(item)]
+    body = [_as_free(single, cellvars) for item in body if not _is_prologue(item) for single in _split(item)]
 
     line = target_instr.lineno or original.co_firstlineno
     prologue: list[Any] = []
@@ -206,15 +206,31 @@ def _build(key: ResumeKey) -> types.CodeType:
 
 
 def _align(resume: types.CodeType, original: types.CodeType) -> dict[int, int]:
-    """Resume instruction index → original instruction index, for the copied body."""
+    """Resume instruction index → original instruction index, for the copied body (both halves of a
+    split superinstruction stand for it)."""
     dropped = ("EXTENDED_ARG", "MAKE_CELL", "COPY_FREE_VARS")
     originals = [
         ins for ins in decode(original).instructions
         if ins.opname not in dropped and not (ins.opname == "RESUME" and ins.arg == 0)
     ]
+    split = version.SUPERINSTRUCTIONS
     copies = [ins for ins in decode(resume).instructions if ins.opname != "EXTENDED_ARG"]
-    body = copies[len(copies) - len(originals):]
-    return {c.index: o.index for c, o in zip(body, originals)}
+    at = len(copies) - len(originals) - sum(1 for ins in originals if ins.opname in split)
+    mapping: dict[int, int] = {}
+    for ins in originals:
+        width = 2 if ins.opname in split else 1
+        for copied in copies[at:at + width]:
+            mapping[copied.index] = ins.index
+        at += width
+    return mapping
+
+
+def _split(item: Any) -> list[Any]:
+    """A superinstruction as its two single-local instructions (see ``versions.py313``); others as they are."""
+    names = version.SUPERINSTRUCTIONS.get(item.name) if isinstance(item, Instr) else None
+    if names is None:
+        return [item]
+    return [Instr(name, arg, location=item.location) for name, arg in zip(names, item.arg)]
 
 
 def _is_prologue(item: Any) -> bool:

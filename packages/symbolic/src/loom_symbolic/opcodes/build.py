@@ -64,15 +64,20 @@ _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 @handler("FORMAT_VALUE")
 def format_value(tx, ins) -> None:
     flags = ins.arg
-    spec = tx.pop().as_python_constant() if flags & 0x04 else ""
-    value = tx.pop()
+    spec = tx.pop() if flags & 0x04 else None
+    tx.push(format_constant(tx.pop(), _CONVERSIONS[flags & 0x03], spec))
+
+
+def format_constant(value, convert=None, spec=None) -> ConstantVariable:
+    """``format(convert(value), spec)`` of a value known while tracing (f-strings: 3.11/3.12's
+    FORMAT_VALUE, 3.13's CONVERT_VALUE, FORMAT_SIMPLE and FORMAT_WITH_SPEC)."""
     if not value.is_python_constant():
         raise Unsupported(f"formatting {value.describe()} into a string", "its text is known only at run time",
                           hint="format tensors outside the compiled function")
     raw = value.as_python_constant()
-    convert = _CONVERSIONS[flags & 0x03]
     try:
-        tx.push(ConstantVariable(format(convert(raw) if convert else raw, spec)))
+        return ConstantVariable(format(convert(raw) if convert else raw,
+                                       spec.as_python_constant() if spec is not None else ""))
     except Exception as exc:
         raise UserError("f-string formatting", str(exc), exc_type=type(exc)) from exc
 

@@ -24,24 +24,30 @@ def make_function(tx, ins) -> None:
         tx.pop()  # annotations do not change what the function computes
     kwdefaults = tx.pop() if flags & MAKE_FUNCTION_KWDEFAULTS else None
     defaults = tx.pop() if flags & MAKE_FUNCTION_DEFAULTS else None
-    cells = []
+    fn = new_function(tx, code)
+    if defaults is not None:
+        fn.defaults = defaults.unpack(tx)
+    if isinstance(kwdefaults, DictVariable):
+        fn.kwdefaults = dict(kwdefaults.items)
     if closure is not None:
-        for item in closure.unpack(tx):
-            if not isinstance(item, CellVariable):
-                raise Unsupported("a closure over something other than cells", "not modelled")
-            cells.append(item.box)
-    globals_base = getattr(tx, "_globals_base", None)
-    tx.push(
-        NestedFunctionVariable(
-            code,
-            tx.f_globals,
-            code.co_qualname,
-            defaults.unpack(tx) if defaults is not None else [],
-            dict(kwdefaults.items) if isinstance(kwdefaults, DictVariable) else {},
-            cells,
-            globals_base,
-        )
-    )
+        fn.closure = closure_cells(tx, closure)
+    tx.push(fn)
+
+
+def new_function(tx, code) -> NestedFunctionVariable:
+    """A function of ``code`` made in the trace, without defaults or closure yet (3.13's
+    SET_FUNCTION_ATTRIBUTE adds them one by one)."""
+    return NestedFunctionVariable(code, tx.f_globals, code.co_qualname, [], {}, [], getattr(tx, "_globals_base", None))
+
+
+def closure_cells(tx, closure: Variable) -> list:
+    """The cell boxes of a closure tuple (only cells are modelled)."""
+    cells = []
+    for item in closure.unpack(tx):
+        if not isinstance(item, CellVariable):
+            raise Unsupported("a closure over something other than cells", "not modelled")
+        cells.append(item.box)
+    return cells
 
 
 def call_with(tx, fn: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

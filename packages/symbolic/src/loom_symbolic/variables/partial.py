@@ -60,9 +60,11 @@ class PartialVariable(Variable):
             codegen.reconstruct(item)
         for item in self.keywords.values():
             codegen.reconstruct(item)
+        argc = 1 + len(self.args) + len(self.keywords)
         if self.keywords:
-            codegen.emit("KW_NAMES", tuple(self.keywords))
-        codegen.call(1 + len(self.args) + len(self.keywords))
+            codegen.call_kw(argc, tuple(self.keywords))  # 3.11/3.12: KW_NAMES; 3.13: CALL_KW
+        else:
+            codegen.call(argc)
 
     def describe(self) -> str:
         return f"partial of {self.func.describe()}"

@@ -1,20 +1,24 @@
 """Opcode semantics that differ between CPython versions, one module per version.
 
-``current`` is the module for the running interpreter. The translator models CPython 3.11 and 3.12
-bytecode; another version gets a clean "unsupported" result from :func:`loom_symbolic.translate` until
+``current`` is the module for the running interpreter. The translator models CPython 3.11, 3.12 and
+3.13 bytecode; another version gets a clean "unsupported" result from :func:`loom_symbolic.translate` until
 its module exists (a port is one new file here plus its entry in ``_MODULES``).
 
-What a version module provides (``py311`` is the base; ``py312`` says only what 3.12 changes):
+What a version module provides (``py311`` is the base; ``py312`` says only what 3.12 changes, and
+``py313`` only what 3.13 changes over 3.12):
 
 - ``register(handler, replace)``: its handlers, added to (``handler``) or replacing (``replace``)
   the shared ones of ``loom_symbolic.opcodes``;
 - ``DECODE_RULES``: opname → how the decoder turns that opcode's argument into its ``argval``
   where :mod:`dis`'s generic tables (``hasconst``, ``hasname``, ...) do not say it all;
 - ``register_stack_effects(table, StackEffect)``: which instructions a graph may break at;
+- ``before_native(ins)``: what the rewritten code runs right before an instruction run natively at
+  a graph break (3.13: the TO_BOOL before a conditional jump);
 - ``jump_landing(ins)``: what the rewritten code puts after a native jump's label, and where the
   jump continues in the original code;
-- ``EMIT_REWRITES`` and the emit helpers (``call``, ``load_global_callable``, ``push_null_then``,
-  ``make_function``): how :class:`~loom_symbolic.codegen.PyCodegen` writes instructions whose form
+- ``SUPERINSTRUCTIONS``: instructions a resume function's body writes as two;
+- ``EMIT_REWRITES`` and the emit helpers (``call``, ``call_kw``, ``load_global_callable``,
+  ``push_null_then``, ``make_function``): how :class:`~loom_symbolic.codegen.PyCodegen` writes instructions whose form
   changed.
 """
 
@@ -23,7 +27,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-_MODULES = {(3, 11): "py311", (3, 12): "py312"}
+_MODULES = {(3, 11): "py311", (3, 12): "py312", (3, 13): "py313"}
 SUPPORTED = tuple(_MODULES)
 
 

@@ -84,6 +84,12 @@ def register_stack_effects(table: dict, effect) -> None:
     table["JUMP_IF_FALSE_OR_POP"] = lambda ins: effect(1, 0, jump_pushes=1)
 
 
+def before_native(ins) -> list[Instr]:
+    """What the rewritten code runs right before instruction ``ins`` run natively at a graph break
+    (nothing on 3.11: its operands are on the stack as the translator left them)."""
+    return []
+
+
 def jump_landing(ins) -> tuple[str, list[Instr], int]:
     """For jump ``ins`` run natively at a graph break: the opname to emit, the instructions right after
     its label, and the original instruction the jump continues at."""
@@ -93,11 +99,18 @@ def jump_landing(ins) -> tuple[str, list[Instr], int]:
 # -- emitting ------------------------------------------------------------------------------------------
 #: opname → instructions to emit instead (none: 3.11 is the form the code generator writes).
 EMIT_REWRITES: dict = {}
+#: Superinstruction → the two instructions a resume function's body writes for it (3.11 has none).
+SUPERINSTRUCTIONS: dict = {}
 
 
 def call(argc: int) -> list[Instr]:
     """Call the callable below ``argc`` arguments (with a NULL or self below it)."""
     return [Instr("PRECALL", argc), Instr("CALL", argc)]
+
+
+def call_kw(argc: int, names: tuple[str, ...]) -> list[Instr]:
+    """Call with the last ``len(names)`` of ``argc`` arguments passed by keyword."""
+    return [Instr("KW_NAMES", names), *call(argc)]
 
 
 def load_global_callable(name: str) -> list[Instr]:

@@ -38,7 +38,13 @@ import dis
 from bytecode import Instr
 
 from . import py311
-from .py311 import load_global_callable, make_function, push_null_then  # noqa: F401  (unchanged in 3.12)
+from .py311 import (  # noqa: F401  (unchanged in 3.12)
+    SUPERINSTRUCTIONS,
+    before_native,
+    load_global_callable,
+    make_function,
+    push_null_then,
+)
 
 _INTRINSIC_1 = {name: index for index, name in enumerate(dis._intrinsic_1_descs)}
 _UNARY_POSITIVE = _INTRINSIC_1["INTRINSIC_UNARY_POSITIVE"]
@@ -269,3 +275,8 @@ EMIT_REWRITES = {"LOAD_ATTR": _load_attr, "LOAD_METHOD": _load_method}
 def call(argc: int) -> list[Instr]:
     """Call the callable below ``argc`` arguments (NULL or self below it): no PRECALL in 3.12."""
     return [Instr("CALL", argc)]
+
+
+def call_kw(argc: int, names: tuple[str, ...]) -> list[Instr]:
+    """Call with the last ``len(names)`` of ``argc`` arguments passed by keyword (KW_NAMES, then CALL)."""
+    return [Instr("KW_NAMES", names), *call(argc)]

@@ -1,0 +1,290 @@
+"""CPython 3.13: what its bytecode changes for loom, relative to 3.12 (``py312``, which this builds on).
+
+Translating (handlers registered over 3.12's):
+
+- The callable comes first: CALL's stack is ``[callable, self_or_NULL, args...]`` (3.12 has
+  ``[NULL, callable]`` / ``[method, self]``). LOAD_GLOBAL's low bit, LOAD_ATTR's method bit and
+  LOAD_SUPER_ATTR's method bit push the NULL *after* the callable; the translator's method form is
+  ``[bound method, NULL]``, which CPython calls the same way. CALL_FUNCTION_EX's stack is
+  ``[callable, NULL, args, kwargs?]``.
+- KW_NAMES is gone: CALL_KW takes the keyword names as a tuple on top of the arguments.
+- TO_BOOL converts a condition to ``bool`` before POP_JUMP_IF_TRUE/FALSE and UNARY_NOT; the
+  translator keeps the value as it is (those handlers take its truth themselves), so a graph break
+  lands on the jump as on 3.11, and the native jump is preceded by the TO_BOOL it needs
+  (:func:`before_native`).
+- Superinstructions LOAD_FAST_LOAD_FAST, STORE_FAST_LOAD_FAST, STORE_FAST_STORE_FAST carry two
+  locals in one argument (4 bits each).
+- LOAD_CLOSURE is compiled to LOAD_FAST of the cell's slot: a LOAD_FAST of a cell or free variable
+  pushes the cell itself.
+- MAKE_FUNCTION takes only the code; SET_FUNCTION_ATTRIBUTE then sets the closure, annotations,
+  keyword defaults and defaults (in that order, one flag each) on the function below it.
+- f-strings: CONVERT_VALUE (``!s``, ``!r``, ``!a``), FORMAT_SIMPLE and FORMAT_WITH_SPEC replace
+  FORMAT_VALUE.
+- A loop ends with ``END_FOR; POP_TOP``: an exhausted FOR_ITER pops the iterator and skips both;
+  END_FOR pops one item.
+
+Decoding: COMPARE_OP's operator is ``arg >> 5`` (bit 4 asks for a ``bool`` result, which only a
+jump reads); the superinstructions' argument is a pair of locals; CONVERT_VALUE's argument names the
+converter. Inline cache sizes come from ``opcode._inline_cache_entries`` (by name in 3.13).
+
+Emitting: ``[callable, NULL]`` order (:func:`push_null_then`); CALL_KW after a LOAD_CONST of the
+names (:func:`call_kw`); MAKE_FUNCTION + SET_FUNCTION_ATTRIBUTE (:func:`make_function`); LOAD_CLOSURE
+as LOAD_FAST of the cell. A resume function's body has its superinstructions split in two
+(:data:`SUPERINSTRUCTIONS`): its locals are renumbered, and the ``bytecode`` library packs a second
+local at index 16 into the wrong slot.
+"""
+
+from __future__ import annotations
+
+from bytecode import Instr
+
+from . import py312
+from .py311 import load_global_callable  # noqa: F401  (LOAD_GLOBAL (True, name) is 3.13's form too)
+
+_SET_FUNCTION_ATTRIBUTE_ORDER = (0x08, 0x04, 0x02, 0x01)  # closure, annotations, kwdefaults, defaults
+
+
+class _Local:
+    """One half of a superinstruction, in the shape a single-local handler reads (``ins.argval``)."""
+
+    __slots__ = ("argval",)
+
+    def __init__(self, name: str) -> None:
+        self.argval = name
+
+
+def register(handler, replace) -> None:
+    """Register 3.12's handlers, then what 3.13 adds or changes."""
+    from ..opcodes import HANDLERS
+    from ..opcodes.build import format_constant
+    from ..opcodes.calls import call_with, closure_cells, new_function, unpack_call_ex
+    from ..opcodes.control import next_loop_item
+    from ..variables.base import NULL, NullVariable
+    from ..variables.cells import CellVariable
+    from ..variables.containers import DictVariable
+
+    py312.register(handler, replace)  # KW_NAMES and PRECALL stay registered; 3.13 code never reaches them
+    store_fast = HANDLERS["STORE_FAST"]  # 3.12's: it also restores what LOAD_FAST_AND_CLEAR saved
+
+    # -- calls ---------------------------------------------------------------------------------------
+    def call_stack(tx, argc: int, kwnames: tuple[str, ...]) -> None:
+        args = tx.popn(argc)
+        self_or_null = tx.pop()
+        fn = tx.pop()
+        if not isinstance(self_or_null, NullVariable):
+            args = [self_or_null, *args]
+        kwargs = {}
+        if kwnames:
+            split = len(args) - len(kwnames)
+            kwargs = dict(zip(kwnames, args[split:]))
+            args = args[:split]
+        tx.push(call_with(tx, fn, args, kwargs))
+
+    @replace("CALL")
+    def call(tx, ins) -> None:
+        call_stack(tx, ins.arg, ())
+
+    @handler("CALL_KW")
+    def call_kw(tx, ins) -> None:
+        call_stack(tx, ins.arg, tx.pop().as_python_constant())
+
+    @replace("CALL_FUNCTION_EX")
+    def call_function_ex(tx, ins) -> None:
+        kwargs_var = tx.pop() if ins.arg & 0x01 else None
+        args_var = tx.pop()
+        null = tx.pop()
+        assert isinstance(null, NullVariable), "CPython 3.13 pushes NULL after CALL_FUNCTION_EX's callable"
+        fn = tx.pop()
+        args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
+        tx.push(call_with(tx, fn, args, kwargs))
+
+    @replace("LOAD_GLOBAL")
+    def load_global(tx, ins) -> None:
+        tx.push(tx.load_global(ins.argval))
+        if ins.arg & 1:
+            tx.push(NULL)
+
+    @replace("LOAD_ATTR")
+    def load_attr(tx, ins) -> None:
+        # The method form pushes [bound method, NULL], standing for both of CPython's layouts.
+        tx.push(tx.pop().var_getattr(tx, ins.argval))
+        if ins.arg & 1:
+            tx.push(NULL)
+
+    @replace("LOAD_SUPER_ATTR")
+    def load_super_attr(tx, ins) -> None:
+        receiver = tx.pop()
+        cls = tx.pop()
+        global_super = tx.pop()
+        proxy = global_super.call(tx, [cls, receiver] if ins.arg & 2 else [], {})
+        tx.push(proxy.var_getattr(tx, ins.argval))
+        if ins.arg & 1:
+            tx.push(NULL)
+
+    # -- locals --------------------------------------------------------------------------------------
+    def load(tx, name: str) -> None:
+        box = tx.cells.get(name)
+        if box is not None:  # the compiler reads cells with LOAD_DEREF: this is LOAD_CLOSURE
+            tx.push(CellVariable(box))
+        else:
+            tx.push(tx.read_local(name))
+
+    @replace("LOAD_FAST")
+    def load_fast(tx, ins) -> None:
+        load(tx, ins.argval)
+
+    @handler("LOAD_FAST_LOAD_FAST")
+    def load_fast_load_fast(tx, ins) -> None:
+        first, second = ins.argval
+        load(tx, first)
+        load(tx, second)
+
+    @handler("STORE_FAST_LOAD_FAST")
+    def store_fast_load_fast(tx, ins) -> None:
+        stored, loaded = ins.argval
+        store_fast(tx, _Local(stored))
+        load(tx, loaded)
+
+    @handler("STORE_FAST_STORE_FAST")
+    def store_fast_store_fast(tx, ins) -> None:
+        first, second = ins.argval
+        store_fast(tx, _Local(first))
+        store_fast(tx, _Local(second))
+
+    # -- truth, functions, strings -------------------------------------------------------------------
+    @handler("TO_BOOL")
+    def to_bool(tx, ins) -> None:
+        """The jump or UNARY_NOT after it takes the value's truth (see the module docstring)."""
+
+    @replace("MAKE_FUNCTION")
+    def make_function(tx, ins) -> None:
+        tx.push(new_function(tx, tx.pop().as_python_constant()))
+
+    @handler("SET_FUNCTION_ATTRIBUTE")
+    def set_function_attribute(tx, ins) -> None:
+        fn = tx.pop()
+        value = tx.pop()
+        if ins.arg == 0x01:
+            fn.defaults = value.unpack(tx)
+        elif ins.arg == 0x02:
+            fn.kwdefaults = dict(value.items) if isinstance(value, DictVariable) else {}
+        elif ins.arg == 0x08:
+            fn.closure = closure_cells(tx, value)
+        # 0x04, annotations: they do not change what the function computes
+        tx.push(fn)
+
+    @handler("CONVERT_VALUE")
+    def convert_value(tx, ins) -> None:
+        tx.push(format_constant(tx.pop(), ins.argval))
+
+    @handler("FORMAT_SIMPLE")
+    def format_simple(tx, ins) -> None:
+        tx.push(format_constant(tx.pop()))
+
+    @handler("FORMAT_WITH_SPEC")
+    def format_with_spec(tx, ins) -> None:
+        spec = tx.pop()
+        tx.push(format_constant(tx.pop(), None, spec))
+
+    # -- loops ---------------------------------------------------------------------------------------
+    @replace("FOR_ITER")
+    def for_iter(tx, ins) -> None:
+        item = next_loop_item(tx)
+        if item is None:
+            tx.ip = _after_loop_end(tx.instructions, ins)
+        else:
+            tx.push(item)
+
+    @replace("END_FOR")
+    def end_for(tx, ins) -> None:
+        tx.pop()
+
+
+def _after_loop_end(instructions, ins) -> int:
+    """Where an exhausted FOR_ITER continues: past the ``END_FOR; POP_TOP`` its jump names."""
+    target = ins.target
+    if instructions[target].opname == "END_FOR" and instructions[target + 1].opname == "POP_TOP":
+        return target + 2
+    return target
+
+
+# -- decoding ------------------------------------------------------------------------------------------
+#: See ``py311.DECODE_RULES``; 3.13 moves COMPARE_OP's operator to ``arg >> 5``, packs two locals in
+#: the superinstructions, and drops FORMAT_VALUE for CONVERT_VALUE.
+DECODE_RULES = {
+    "LOAD_GLOBAL": "name>>1",
+    "LOAD_ATTR": "name>>1",
+    "LOAD_SUPER_ATTR": "name>>2",
+    "COMPARE_OP": "compare>>5",
+    "LOAD_FAST_LOAD_FAST": "local pair",
+    "STORE_FAST_LOAD_FAST": "local pair",
+    "STORE_FAST_STORE_FAST": "local pair",
+    "CONVERT_VALUE": "convert",
+}
+
+
+# -- graph breaks --------------------------------------------------------------------------------------
+def register_stack_effects(table: dict, effect) -> None:
+    """3.12's break points, and 3.13's CALL_KW and f-string pieces.
+
+    TO_BOOL is not a break point: it never fails to translate (its consumer takes the truth).
+    """
+    py312.register_stack_effects(table, effect)
+    table.pop("FORMAT_VALUE", None)
+    table["CALL_KW"] = lambda ins: effect(ins.arg + 3, 1)
+    table["CONVERT_VALUE"] = lambda ins: effect(1, 1)
+    table["FORMAT_SIMPLE"] = lambda ins: effect(1, 1)
+    table["FORMAT_WITH_SPEC"] = lambda ins: effect(2, 1)
+
+
+#: Instructions whose operand 3.13 wants as an exact ``bool`` (the compiler puts TO_BOOL before them).
+_WANTS_BOOL = frozenset({"POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE", "UNARY_NOT"})
+
+
+def before_native(ins) -> list[Instr]:
+    """What the rewritten code runs right before instruction ``ins`` run natively at a graph break:
+    the TO_BOOL the translator passed over (its operand is the value itself, not yet a bool)."""
+    return [Instr("TO_BOOL")] if ins.opname in _WANTS_BOOL else []
+
+
+def jump_landing(ins) -> tuple[str, list[Instr], int]:
+    """See ``py311.jump_landing``. An exhausted FOR_ITER skips the two instructions after its target,
+    ``END_FOR; POP_TOP``: the rewritten code puts them there, and the original continues after its own."""
+    if ins.opname == "FOR_ITER":
+        return ins.opname, [Instr("END_FOR"), Instr("POP_TOP")], ins.target + 2
+    return ins.opname, [], ins.target
+
+
+# -- emitting ------------------------------------------------------------------------------------------
+def _load_closure(arg) -> list[Instr]:
+    return [Instr("LOAD_FAST", arg)]  # 3.13's LOAD_CLOSURE is a LOAD_FAST of the cell's slot
+
+
+#: The code generator's 3.11 forms, as 3.13 writes them.
+EMIT_REWRITES = {**py312.EMIT_REWRITES, "LOAD_CLOSURE": _load_closure}
+
+#: superinstruction → its two single-local instructions (see the module docstring, "Emitting").
+SUPERINSTRUCTIONS = {
+    "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+    "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+    "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
+}
+
+call = py312.call  # CALL argc, as in 3.12
+
+
+def call_kw(argc: int, names: tuple[str, ...]) -> list[Instr]:
+    """Call with the last ``len(names)`` of ``argc`` arguments passed by keyword."""
+    return [Instr("LOAD_CONST", names), Instr("CALL_KW", argc)]
+
+
+def push_null_then(instrs: list[Instr]) -> list[Instr]:
+    """Whatever ``instrs`` push (a callable), then the NULL that 3.13 wants after it."""
+    return [*instrs, Instr("PUSH_NULL")]
+
+
+def make_function(flags: int) -> list[Instr]:
+    """MAKE_FUNCTION over the code on top of the stack, then one SET_FUNCTION_ATTRIBUTE per flag
+    (the values pushed before the code, in MAKE_FUNCTION's 3.12 order)."""
+    return [Instr("MAKE_FUNCTION"), *(Instr("SET_FUNCTION_ATTRIBUTE", flag)
+                                      for flag in _SET_FUNCTION_ATTRIBUTE_ORDER if flags & flag)]
