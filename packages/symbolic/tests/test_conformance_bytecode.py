@@ -180,9 +180,9 @@ def test_a_generator_that_raises_stopiteration_raises_runtimeerror():
             return str(error), x * 2
 
     # 3.11 turns the StopIteration into RuntimeError in C, where the trace cannot follow (a graph
-    # break); 3.12 compiles the conversion into the generator's own code (CALL_INTRINSIC_1), which the
-    # translator runs.
-    breaks = {(3, 11): 1, (3, 12): 0}[VERSION]
+    # break); 3.12 and 3.13 compile the conversion into the generator's own code (CALL_INTRINSIC_1),
+    # which the translator runs.
+    breaks = {(3, 11): 1, (3, 12): 0, (3, 13): 0}[VERSION]
     x = torch.ones(3)
     translation = translate_function(body, x)
     assert len(translation.breaks) == breaks, translation.dump()
@@ -223,7 +223,7 @@ def test_break_inside_a_comprehension(capsys):
     # it: the break is at the print, inside the loop, with the saved loop variable (NULL here), the
     # range iterator and the list being built on the stack.
     where = translation.breaks[0].reason.location
-    comprehension = {(3, 11): ".<locals>.<listcomp>", (3, 12): ""}[VERSION]
+    comprehension = {(3, 11): ".<locals>.<listcomp>", (3, 12): "", (3, 13): ""}[VERSION]
     assert where.function == "test_break_inside_a_comprehension.<locals>.body" + comprehension
     resume_stack = translation.resume_functions[0].co_varnames
     if VERSION >= (3, 12):
@@ -260,8 +260,11 @@ def test_break_at_a_for_loop_over_an_iterator_it_cannot_model():
     ops = _opnames(translation.code)
     assert "FOR_ITER" in ops  # run natively
     if VERSION >= (3, 12):
-        # An exhausted FOR_ITER skips the instruction after its target: the END_FOR placed there.
+        # An exhausted FOR_ITER skips the instruction(s) after its target: the END_FOR placed there
+        # (3.13: END_FOR and POP_TOP).
         assert ops[ops.index("FOR_ITER"):].count("END_FOR") == 1
+    if VERSION >= (3, 13):
+        assert ops[ops.index("END_FOR") + 1] == "POP_TOP"
 
 
 def test_break_on_a_tensor_condition_in_a_while_loop():

@@ -163,7 +163,10 @@ if _FAST:
     _KINDS = _argument_kinds(_version.DECODE_RULES)
     _CACHES = _cache_sizes()
     _EXTENDED_ARG = opcode.EXTENDED_ARG
-    _HAVE_ARGUMENT = opcode.HAVE_ARGUMENT
+    # Opcodes from HAVE_ARGUMENT on take an argument, except where ``opcode.hasarg`` (3.12+) says
+    # otherwise (3.13's WITH_EXCEPT_START sits at HAVE_ARGUMENT and takes none).
+    _TAKES_ARG = [op in opcode.hasarg if hasattr(opcode, "hasarg") else op >= opcode.HAVE_ARGUMENT
+                  for op in range(256)]
     _INT_OVERFLOW = 2**31  # opargs are C ints: an EXTENDED_ARG prefix can wrap them negative
 
 
@@ -173,7 +176,7 @@ def _decode_fast(code: types.CodeType) -> tuple[list[Instruction], dict[int, int
     ops = raw[0::2]
     opargs = raw[1::2]
     names, consts, local_name = code.co_names, code.co_consts, code._varname_from_oparg
-    kinds, caches_of, opnames = _KINDS, _CACHES, opcode.opname
+    kinds, caches_of, opnames, takes_arg = _KINDS, _CACHES, opcode.opname, _TAKES_ARG
     new = tuple.__new__  # Instruction's own __new__ is a Python function: a frame per instruction
     decoded: list[Instruction] = []
     index_of_offset: dict[int, int] = {}
@@ -196,7 +199,7 @@ def _decode_fast(code: types.CodeType) -> tuple[list[Instruction], dict[int, int
         offset = unit * 2
         following = unit + 1 + caches_of[op]  # relative jumps count from after the inline caches
         target = None
-        if op >= _HAVE_ARGUMENT:
+        if takes_arg[op]:
             arg = opargs[unit] | extended
             if op == _EXTENDED_ARG:
                 extended = arg << 8
