@@ -51,7 +51,7 @@ def _function_level_imports(path: Path) -> list[str]:
 def test_translator_functions_run_no_import_statements():
     # An import statement in a function costs ~1.5 µs each run, thousands of runs per translation.
     # Registration functions that run once, at import time, are the exception.
-    allowed = {"versions/py311.py", "versions/py312.py"}
+    allowed = {"versions/py311.py", "versions/py312.py", "versions/py313.py"}
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if str(path.relative_to(PACKAGE)) not in allowed:
