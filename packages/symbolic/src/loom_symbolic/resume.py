@@ -240,9 +240,16 @@ def _is_prologue(item: Any) -> bool:
 
 
 def _as_free(item: Any, cellvars: list[str]) -> Any:
-    """Cell variables of the original are free variables of the resume function."""
-    if isinstance(item, Instr) and isinstance(item.arg, CellVar):
+    """Cell variables of the original are free variables of the resume function.
+
+    3.13 loads a closure's cell with LOAD_FAST; the ``bytecode`` library names the cell of an argument
+    by the argument's name (a plain string), which in a resume function must be the free variable too.
+    """
+    if not isinstance(item, Instr):
+        return item
+    arg = item.arg
+    if isinstance(arg, CellVar) or (item.name == "LOAD_FAST" and type(arg) is str and arg in cellvars):
         clone = copy.copy(item)
-        clone.arg = FreeVar(item.arg.name)
+        clone.arg = FreeVar(arg.name if isinstance(arg, CellVar) else arg)
         return clone
     return item
