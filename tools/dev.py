@@ -60,7 +60,7 @@ THIRD_PARTY = [
 SUITES = {
     "3.11": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
     "3.12": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
-    "3.13": ["framehook", "guards", "backends"],
+    "3.13": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
 }
 # The Triton backend's tests run kernels under Triton's interpreter and loom-symbolic's drive OpInfo
 # samples through fake mode: CPU-bound minutes, spread over the cores by pytest-xdist. The other suites
