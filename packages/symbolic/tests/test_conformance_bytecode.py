@@ -333,7 +333,7 @@ def test_break_inside_a_comprehension_that_reuses_an_argument_name(capsys):
 def test_break_before_a_closure_over_arguments(capsys):
     def body(x, scale):
         print("break")
-        scaled = lambda: x * scale  # noqa: E731  (3.13 loads the argument cells with LOAD_FAST)
+        scaled = lambda: x * scale  # 3.13 loads the argument cells with LOAD_FAST
         return scaled() + 1
 
     _break_and_compare(body, torch.ones(3), 2.0)
