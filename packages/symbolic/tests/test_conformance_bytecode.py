@@ -338,3 +338,23 @@ def test_break_before_a_closure_over_arguments(capsys):
 
     _break_and_compare(body, torch.ones(3), 2.0)
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("value", [2.0, -2.0])
+def test_break_at_not_of_a_tensor_condition(value):
+    def body(x):
+        flag = not (x.sum() > 0)  # 3.13 runs UNARY_NOT natively after a TO_BOOL: it reads an exact bool
+        return x + 1 if flag else x - 1
+
+    _break_and_compare(body, torch.tensor([value]))
+
+
+@pytest.mark.parametrize("value", [2.0, -2.0])
+def test_break_at_a_tensor_condition_after_a_keyword_call(value, capsys):
+    def body(x):
+        y = torch.clamp(x, min=-1.0)
+        if y.sum() > 0:  # 3.13: COMPARE_OP's bool form, then the native POP_JUMP_IF_FALSE
+            return f"{y!r:>5}", x * 2
+        return str(x), x * 3
+
+    _break_and_compare(body, torch.tensor([value]))
