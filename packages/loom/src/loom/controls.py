@@ -93,3 +93,16 @@ def allow_in_graph(fn: F) -> F:
 # to either from traced code ends the graph and runs natively.
 loom_symbolic.skip_code(disable(graph_break).__code__)
 loom_symbolic.skip_code(graph_break.__code__)
+
+
+def _call_with_hook_off(fn: Callable[..., Any], *args: Any) -> Any:
+    """What graphs use to call user code that must run as in eager (a custom autograd Function's
+    ``apply``: its ``forward`` is not a frame of the program to compile)."""
+    previous = framehook.set_callback(None)
+    try:
+        return fn(*args)
+    finally:
+        framehook.set_callback(previous)
+
+
+loom_symbolic.set_native_caller(_call_with_hook_off)

@@ -11,7 +11,7 @@ with the guards under which that is right. Usable without the frame hook::
 
 from .api import translate, translate_function
 from .errors import Location, Reason, Unsupported, UserError
-from .policy import allow_in_graph, is_skipped, skip_code
+from .policy import allow_in_graph, is_skipped, set_native_caller, skip_code
 from .translation import CapturedGraph, GraphBreak, Translation
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "UserError",
     "allow_in_graph",
     "is_skipped",
+    "set_native_caller",
     "skip_code",
     "translate",
     "translate_function",

@@ -88,6 +88,28 @@ def allowed_in_graph(fn: Any) -> bool:
     return _allowed_functions.get(id(fn)) is fn
 
 
+def _call_directly(fn: Any, *args: Any) -> Any:
+    return fn(*args)
+
+
+#: How graph code calls user Python it must not compile (a custom autograd Function's ``apply``); the
+#: facade installs one that turns its frame hook off around the call.
+_native_caller: Any = _call_directly
+
+
+def set_native_caller(caller: Any) -> None:
+    """Install ``caller(fn, *args)``, which runs ``fn(*args)`` with no frame compiled on the way."""
+    global _native_caller
+    if not callable(caller):
+        raise TypeError(f"set_native_caller() expects a callable, got {type(caller).__name__}")
+    _native_caller = caller
+
+
+def call_natively(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` run as ordinary Python, through the caller :func:`set_native_caller` installed."""
+    return _native_caller(fn, *args)
+
+
 def clear() -> None:
     """Forget every registration."""
     _skipped_codes.clear()

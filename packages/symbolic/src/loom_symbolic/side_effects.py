@@ -155,13 +155,17 @@ class SideEffects:
     _mutated_containers: set[int] = field(default_factory=set)
     #: id(real object) → object, for objects whose ``__dict__`` the trace holds as a variable.
     _exposed_dicts: dict[int, Any] = field(default_factory=dict)
+    #: Every mutation recorded so far, counted (a container mutated twice is one effect, two here).
+    mutations: int = 0
 
     def store_attr(self, target: Variable, real: Any, name: str, value: Variable) -> None:
+        self.mutations += 1
         self._check_dict_not_exposed(real, f"setting {name!r}")
         self.effects.append(StoreAttr(target, name, value))
         self.attr_overlay.setdefault(id(real), {})[name] = value
 
     def delete_attr(self, target: Variable, real: Any, name: str) -> None:
+        self.mutations += 1
         self._check_dict_not_exposed(real, f"deleting {name!r}")
         self.effects.append(DeleteAttr(target, name))
         self.attr_overlay.setdefault(id(real), {})[name] = DELETED
@@ -190,18 +194,22 @@ class SideEffects:
         return bool(self.attr_overlay.get(id(real)))
 
     def store_global(self, name: str, value: Variable) -> None:
+        self.mutations += 1
         self.effects.append(StoreGlobal(name, value))
         self.global_overlay[name] = value
 
     def delete_global(self, name: str) -> None:
+        self.mutations += 1
         self.effects.append(DeleteGlobal(name))
         self.global_overlay[name] = DELETED
 
     def store_cell(self, name: str, value: Variable) -> None:
+        self.mutations += 1
         self.effects.append(StoreCell(name, value))
 
     def mutated_container(self, container: Variable) -> None:
         """Note that ``container`` (which came from outside the frame) changed; replayed once."""
+        self.mutations += 1
         owner = getattr(container, "instance_dict_of", None)
         if owner is not None:
             raise Unsupported(f"changing the __dict__ of a {type(owner).__name__}",

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
+_autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
 
 
 def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
@@ -241,6 +242,10 @@ def _wrap_function(tx, value, source):
 
 
 def _wrap_method(tx, value, source):
+    if _autograd_function.is_bound_apply(value):
+        cls_source = Attr(source, "__self__") if source is not None else None
+        wrap(tx, value.__self__, cls_source)  # guards the class
+        return _autograd_function.AutogradFunctionApplyVariable(value.__self__, source, cls_source)
     receiver = wrap(tx, value.__self__, Attr(source, "__self__") if source is not None else None)
     function = wrap(tx, value.__func__, Attr(source, "__func__") if source is not None else None)
     return BoundMethodVariable(function, receiver, source)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
 _ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
+_autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
@@ -37,6 +38,13 @@ def _trusted(module: types.ModuleType) -> bool:
 def _trusted_class(cls: type) -> bool:
     """A builtin class, or one from a library whose attributes are treated as fixed."""
     return trusted_module_name(cls.__module__ or "")
+
+
+def _instance_dict(value: Any) -> dict | None:
+    """``value.__dict__`` when that is its instance dict (on a ``super`` object, ``__dict__`` finds a
+    class's descriptor instead)."""
+    found = getattr(value, "__dict__", None)
+    return found if isinstance(found, dict) else None
 
 
 class UserObjectVariable(RealValueVariable):
@@ -50,11 +58,11 @@ class UserObjectVariable(RealValueVariable):
             return stored
         if name == "__class__":
             return _builder.wrap(tx, type(self.value), None)
-        return resolve(tx, view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None)), name)
+        return resolve(tx, view_of_real(tx, self, self.value, self.source, _instance_dict(self.value)), name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
         """What attribute lookup needs to know about this object."""
-        return view_of_real(tx, self, self.value, self.source, getattr(self.value, "__dict__", None))
+        return view_of_real(tx, self, self.value, self.source, _instance_dict(self.value))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
@@ -133,6 +141,8 @@ class ClassVariable(RealValueVariable):
         if isinstance(static, staticmethod):
             return _builder.wrap(tx, static.__func__, source)
         if isinstance(static, classmethod):
+            if name == "apply" and _autograd_function.is_function_class(self.value):
+                return _autograd_function.AutogradFunctionApplyVariable(self.value, source, owner)
             func_source = Attr(source, "__func__") if source is not None else None
             return _functions.BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):

@@ -137,6 +137,9 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
         receiver = tx.cells[first].load(tx) if first in tx.cells else tx.read_local(first)
     if isinstance(receiver, _exceptions.ExceptionVariable):
         return ExceptionSuperVariable(cls, receiver)
+    klass = getattr(receiver, "value", None)
+    if isinstance(klass, type) and isinstance(cls, type) and receiver.python_type() is not klass and issubclass(klass, cls):
+        return ClassSuperVariable(cls, receiver)
     if not hasattr(receiver, "object_view"):
         raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)
@@ -158,6 +161,33 @@ class ExceptionSuperVariable(SuperVariable):
             break
         raise Unsupported(f"super().{name} in {self.cls.__name__}", "not modelled on an exception made while tracing")
 
+
+
+class ClassSuperVariable(SuperVariable):
+    """``super(cls, klass)`` with a class as second argument (a custom autograd Function's static
+    ``forward`` calling its base's): what the MRO of ``klass`` finds after ``cls``, bound to ``klass``."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        klass = self.receiver.value
+        mro = klass.__mro__
+        for index in range(mro.index(self.cls) + 1, len(mro)):
+            found = mro[index].__dict__.get(name, _MISSING_MEMBER)
+            if found is _MISSING_MEMBER:
+                continue
+            source = self.receiver.source
+            member = Item(Attr(Item(Attr(source, "__mro__"), index), "__dict__"), name) if source is not None else None
+            if isinstance(found, staticmethod):
+                return _builder.wrap(tx, found.__func__, Attr(member, "__func__") if member else None)
+            if isinstance(found, classmethod):
+                func = _functions.UserFunctionVariable(found.__func__, Attr(member, "__func__") if member else None)
+                return _functions.BoundMethodVariable(func, self.receiver)
+            if isinstance(found, types.FunctionType):
+                return _builder.wrap(tx, found, member)
+            raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
+        raise missing_attribute("'super' object", name)
+
+
+_MISSING_MEMBER = object()
 
 
 def _type_source(tx: InstructionTranslator, receiver: Variable) -> object:
