@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .. import policy
-from ..errors import Unsupported
 from .._late import LateModule
+from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
