@@ -58,7 +58,12 @@ MODELS = {
     "t5": (
         lambda: transformers.T5Model(transformers.T5Config(
             num_layers=1, d_model=32, d_ff=64, num_heads=4, d_kv=8, vocab_size=100)),
-        lambda: {"input_ids": _ids(2, 10), "decoder_input_ids": _ids(2, 6)}, None),
+        lambda: {"input_ids": _ids(2, 10), "decoder_input_ids": _ids(2, 6)}, (1, 0)),
+    "bart": (  # its decoder's cache deep-copies the config, then renames keys with delattr/setattr
+        lambda: transformers.BartModel(transformers.BartConfig(
+            encoder_layers=1, decoder_layers=1, d_model=32, encoder_ffn_dim=64, decoder_ffn_dim=64,
+            encoder_attention_heads=4, decoder_attention_heads=4, vocab_size=100)),
+        lambda: {"input_ids": _ids(2, 16)}, (1, 0)),
 }
 
 

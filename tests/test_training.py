@@ -115,3 +115,74 @@ def test_a_block_under_a_non_reentrant_checkpoint_compiles_without_packing_fake_
     # an AOTAutograd graph would save the block's tensors in another order than the uncompiled
     # recomputation: under aot_eager the block runs as it is, the frame around it is still compiled
     assert loom.stats()["graphs"] == (2 if backend == "eager" else 1)
+
+
+# -- optimizer steps inside the compiled function (issue 20) ---------------------------------------
+OPTIMIZERS = {
+    "sgd": lambda params, foreach: torch.optim.SGD(params, lr=0.1, momentum=0.9, foreach=foreach),
+    "adam": lambda params, foreach: torch.optim.Adam(params, lr=0.01, foreach=foreach),
+    "adamw": lambda params, foreach: torch.optim.AdamW(params, lr=0.01, weight_decay=0.1, foreach=foreach),
+}
+
+
+def _unprofiled_step(optimizer):
+    """``optimizer.step`` without its ``record_function`` profiling wrapper (torch puts
+    ``profile_hook_step`` around every optimizer's ``step``); the region is not modelled here yet."""
+    return type(optimizer).step.__wrapped__
+
+
+def _model_and_optimizer(kind, foreach):
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.Tanh(), torch.nn.Linear(16, 4))
+    return model, OPTIMIZERS[kind](model.parameters(), foreach)
+
+
+def _training_step(model, optimizer):
+    step = _unprofiled_step(optimizer)
+
+    def train_step(x, y):
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        value = loss.detach()
+        loss.backward()
+        step(optimizer)
+        optimizer.zero_grad()
+        return value
+
+    return train_step
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+@pytest.mark.parametrize("foreach", [False, True], ids=["for-loop", "foreach"])
+@pytest.mark.parametrize("kind", list(OPTIMIZERS))
+def test_a_compiled_training_step_updates_parameters_as_eager_does(kind, foreach, backend):
+    batches = [(torch.randn(5, 8), torch.randn(5, 4)) for _ in range(4)]
+    results = []
+    for compiled in (False, True):
+        model, optimizer = _model_and_optimizer(kind, foreach)
+        step = _training_step(model, optimizer)
+        if compiled:
+            step = loom.compile(step, backend=backend)
+        losses = [step(x, y) for x, y in batches]
+        results.append((torch.stack(losses), [p.detach().clone() for p in model.parameters()]))
+    (losses, params), (expected_losses, expected_params) = results[1], results[0]
+    torch.testing.assert_close(losses, expected_losses)
+    for p, q in zip(params, expected_params):
+        torch.testing.assert_close(p, q)
+    assert not torch.equal(params[0], _model_and_optimizer(kind, foreach)[0][0].weight)  # it trained
+
+
+@pytest.mark.parametrize("kind", list(OPTIMIZERS))
+def test_the_optimizer_update_is_a_graph_of_its_own(kind):
+    """The loss, then the update: two graphs. Breaks: ``backward`` (autograd runs outside graphs) and
+    ``zero_grad`` (torch wraps it in ``_disable_dynamo``: one native call, named in the reason)."""
+    model, optimizer = _model_and_optimizer(kind, True)
+    step = _training_step(model, optimizer)
+    x, y = torch.randn(5, 8), torch.randn(5, 4)
+    step(x, y)  # the optimizer's state exists from here on, as after any first step
+    report = loom.explain(step)(x, y)
+    assert (report.graph_count, report.graph_break_count) == (2, 2), report
+    reasons = [str(b) for b in report.breaks]
+    assert any("Optimizer.zero_grad" in r and "_disable_dynamo" in r for r in reasons), reasons
+    assert not any("set_eval_frame" in r for r in reasons), reasons
+    update = report.ops_per_graph[1]
+    assert len(update) >= 3 and any(op.endswith("_") for op in update), update  # the in-place updates

@@ -69,7 +69,7 @@ def originals() -> list[Any]:
     return [original for original, _ in (*_REPLACEMENTS.values(), *_FALLBACKS.values())]
 
 
-from . import builtins, functools, itertools, operator  # noqa: E402  (register their polyfills)
+from . import builtins, copy, functools, itertools, operator  # noqa: E402  (register their polyfills)
 
-__all__ = ["attribute_replacement", "builtins", "fallback_for", "functools", "itertools", "operator", "originals",
-           "polyfill", "replacement_for"]
+__all__ = ["attribute_replacement", "builtins", "copy", "fallback_for", "functools", "itertools", "operator",
+           "originals", "polyfill", "replacement_for"]

@@ -21,6 +21,8 @@ from .. import policy
 from .._late import LateModule
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
+from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
 _APPLY = torch.autograd.Function.__dict__["apply"].__func__
@@ -84,8 +87,6 @@ def _check_arguments(cls: type, args: list[Variable], kwargs: dict[str, Variable
 
 
 def _graph_value(arg: Variable) -> bool:
-    from .tensor import TensorVariable
-
     if isinstance(arg, TensorVariable):
         return True
     items = getattr(arg, "items", None)
@@ -107,13 +108,11 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     calls the real ``apply``, which also runs once on FakeTensors to size its outputs, so ``forward``
     must be free of Python side effects (they would happen once more while tracing) and traceable.
     Returns whether one of its ops changes a tensor in place (the node is then never removed)."""
-    from .builder import wrap
-
     output = tx.output
     before = _last_node(tx)
     mutations = output.side_effects.mutations
     ctx = FunctionCtxVariable(cls, args, output.grad_enabled)
-    klass = wrap(tx, cls, cls_source)
+    klass = _builder.wrap(tx, cls, cls_source)
     forward = klass.var_getattr(tx, "forward")
     setup = cls.setup_context
     new_style = getattr(setup, "__func__", setup) is not torch.autograd.Function.setup_context
@@ -147,8 +146,6 @@ class FunctionCtxVariable(Variable):
                         "set_materialize_grads"})
 
     def __init__(self, cls: type, args: list[Variable], grad_enabled: bool) -> None:
-        from .tensor import TensorVariable
-
         self.cls = cls
         self.attrs: dict[str, Variable] = {}
         self.saved: list[Variable] = []
@@ -159,8 +156,6 @@ class FunctionCtxVariable(Variable):
         return self.cls._backward_cls
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        from .constant import ConstantVariable
-
         if name in self.attrs:
             return self.attrs[name]
         if name in self._CALLS:
@@ -184,8 +179,6 @@ class _CtxCallVariable(Variable):
         self.name = name
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        from .constant import ConstantVariable
-
         if self.name == "save_for_backward":
             self.ctx.saved = list(args)
         return ConstantVariable(None)

@@ -50,8 +50,10 @@ from .polyfilled import PolyfilledVariable
 from .profiler import CLASSES as PROFILER_CLASSES
 from .torch import (
     TRACE_TIME_CONSTANTS,
+    DynamoDisabledFunctionVariable,
     NotInGraphFunctionVariable,
     TorchFunctionVariable,
+    is_dynamo_disabled,
     is_graph_op,
     not_in_graph_reason,
 )
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
+_tensor_keyed = LateModule("loom_symbolic.variables.tensor_keyed", globals(), "_tensor_keyed")
 _autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
 
 
@@ -181,6 +184,10 @@ def _wrap_dict(tx, value, source):
     def make() -> Variable:
         # Checked once per dict, not on every read (a config's __dict__ is read dozens of times).
         if not _keys_modelled(value):
+            if source is not None and _tensor_keyed.is_tensor_keyed(value):  # optimizer.state
+                if (guards := _guards(tx, source)) is not None:
+                    guards.add("type", source, value)
+                return _tensor_keyed.TensorKeyedDictVariable(value, source)
             return _object_variable(tx, value, source)
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
@@ -232,10 +239,14 @@ def _wrap_module(tx, value, source):
 def _wrap_function(tx, value, source):
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
+    if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy)
+        return _identity(PolyfilledVariable)(tx, value, source)
     if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
+    if is_dynamo_disabled(value):
+        return _identity(DynamoDisabledFunctionVariable)(tx, value, source)
     if allowed_in_graph(value) or is_graph_op(value) or value in TRACE_TIME_CONSTANTS:
         return _identity(TorchFunctionVariable)(tx, value, source)
     return _identity(UserFunctionVariable)(tx, value, source)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Const
+
 from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError
@@ -302,6 +304,15 @@ def builtin_setattr(tx, args, kwargs):
     return ConstantVariable(None)
 
 
+@builtin(delattr)
+def builtin_delattr(tx, args, kwargs):
+    """``delattr(obj, name)``: what ``del obj.name`` does."""
+    if kwargs or len(args) != 2 or getattr(args[0], "delete_attr", None) is None:
+        return None
+    args[0].delete_attr(tx, args[1].as_python_constant())
+    return ConstantVariable(None)
+
+
 # -- numbers ---------------------------------------------------------------------------------------
 @builtin(abs)
 def builtin_abs(tx, args, kwargs):
@@ -522,6 +533,18 @@ def builtin_tuple_new(tx, args, kwargs):
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return NamedTupleVariable(items, cls)
     return None
+
+
+@builtin(object.__new__)
+def builtin_object_new(tx, args, kwargs):
+    """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this)."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], _objects.ClassVariable):
+        return None
+    cls = args[0].value
+    if _instances.builtin_base(cls) is not object or cls.__new__ is not object.__new__ or type(cls) is not type:
+        return None
+    # its methods are read through the class: a class reached without a source is a constant object
+    return _instances.NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
 
 
 @builtin(super)

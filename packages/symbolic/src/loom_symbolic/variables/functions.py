@@ -5,7 +5,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr, Item
+from loom_guards import Attr, Const, Item
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
@@ -140,6 +140,11 @@ class UserFunctionVariable(Variable):
                               hint="it runs as ordinary Python between graphs")
         src = self.source
         trusted = _trusted_module(fn)
+        if src is None and not trusted:
+            # Reached without a source (an item under an object key, an attribute of an object made while
+            # tracing): the trace relies on this very function, so its globals, defaults and cells are
+            # guarded through the function object itself.
+            src = Const(fn)
         if fn.__closure__ and src is None and not trusted:
             raise Unsupported(f"call to closure {fn.__qualname__}", "the closure's cells cannot be guarded")
         if src is not None and not trusted:

@@ -73,6 +73,10 @@ class InstanceMixin:
             self.attrs[name] = value
 
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        if class_attribute(self.cls, "__delattr__") not in (object.__delattr__, dict.__delattr__, list.__delattr__):
+            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "the class customises __delattr__")
+        if hasattr(type(class_attribute(self.cls, name)), "__delete__"):
+            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")
         if name not in self.attrs:
             raise missing_attribute(f"{self.cls.__name__!r} object", name)
         del self.attrs[name]

@@ -286,6 +286,8 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return fold(operator.contains, container, item)
     if _has_python_special(container, "__contains__"):
         return container.call_method(tx, "__contains__", [item], {})
+    if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
+        return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
         for element in container.items:
             if element is item:

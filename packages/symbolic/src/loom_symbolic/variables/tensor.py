@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _torch = LateModule("loom_symbolic.variables.torch", globals(), "_torch")
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).
 METADATA_ATTRS = frozenset(
@@ -100,7 +101,7 @@ class TensorVariable(Variable):
         if name in TENSOR_ATTRS:
             return tx.output.call_function(tx, getattr, [self, ConstantVariable(name)], {})
         if name == "grad":
-            raise Unsupported("reading .grad", "gradients are produced outside the captured graph")
+            return self._grad(tx)
 
         if callable(getattr(torch.Tensor, name, None)):
             return _torch.TensorMethodVariable(self, name)
@@ -111,6 +112,16 @@ class TensorVariable(Variable):
             # later must not be served by this entry
             tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
         raise missing_attribute("'Tensor' object", name)
+
+    def _grad(self, tx: InstructionTranslator) -> Variable:
+        """``tensor.grad`` of a graph input: what autograd left there before the graph runs (``backward``
+        always breaks the graph), itself a graph input guarded like any tensor, or None guarded so."""
+        if self.source is None or self.real is None:
+            raise Unsupported("reading .grad of a tensor computed in the graph", "its gradient is produced outside the graph")
+        stored = tx.output.side_effects.stored_attribute(self.real, "grad")
+        if stored is not None:
+            return stored
+        return _builder.wrap(tx, self.real.grad, Attr(self.source, "grad"))
 
     def size(self, tx: InstructionTranslator) -> Variable:
         """``tensor.shape``: constants, and symbolic ints for dynamic dimensions."""

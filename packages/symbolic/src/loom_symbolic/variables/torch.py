@@ -132,6 +132,35 @@ class NotInGraphFunctionVariable(RealValueVariable):
         return f"torch function {getattr(self.value, '__name__', self.value)}"
 
 
+def _disable_dynamo_code() -> types.CodeType | None:
+    """The code of the wrapper ``torch._disable_dynamo`` puts around a function (``Optimizer.zero_grad``)."""
+    disable = getattr(torch, "_disable_dynamo", None)
+    return disable(lambda: None).__code__ if disable is not None else None
+
+
+_DISABLE_DYNAMO_CODE = _disable_dynamo_code()
+
+
+def is_dynamo_disabled(fn: Any) -> bool:
+    """Whether ``fn`` is torch's ``_disable_dynamo`` wrapper: torch says its function must not be traced."""
+    return _DISABLE_DYNAMO_CODE is not None and getattr(fn, "__code__", None) is _DISABLE_DYNAMO_CODE
+
+
+class DynamoDisabledFunctionVariable(RealValueVariable):
+    """A function torch wraps in ``torch._disable_dynamo`` (``Optimizer.zero_grad``, ``Optimizer.add_param_group``):
+    a call is a graph break at the caller, and the function runs natively as one call, as torch asks."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        wrapped = getattr(self.value, "__wrapped__", self.value)
+        name = getattr(wrapped, "__qualname__", None) or repr(wrapped)
+        raise Unsupported(f"call to {name}", "torch marks it with torch._disable_dynamo: it runs natively, as one call",
+                          hint="it runs as ordinary Python, between compiled graphs")
+
+    def describe(self) -> str:
+        wrapped = getattr(self.value, "__wrapped__", self.value)
+        return f"{getattr(wrapped, '__qualname__', wrapped)} (torch._disable_dynamo)"
+
+
 class TorchFunctionVariable(RealValueVariable):
     """A torch function (``torch.sin``, ``F.relu``, ``torch.ops.aten.add``): calls become graph nodes."""
 

@@ -1,0 +1,91 @@
+"""``copy.deepcopy`` in a form the translator can follow.
+
+The standard library's version keys its memo by ``id()`` (unknown while tracing for objects made
+during the trace) and rebuilds plain objects through ``object.__reduce_ex__``, a C method. This one
+keeps the memo as (original, copy) pairs compared by identity and rebuilds an instance of a plain
+class (no ``__deepcopy__``, no custom reduction, no slots) as ``object.__new__`` plus a deep copy of its
+``__dict__``, which is what ``object.__reduce_ex__(4)`` leads ``copy`` to do. Anything else is handed to
+the original, traced as it is.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import types
+import weakref
+from typing import Any
+
+import torch
+
+from . import polyfill
+
+#: What ``copy.deepcopy`` returns unchanged (its ``_deepcopy_atomic`` types, and torch's constants,
+#: which reduce to their own names).
+_ATOMIC = frozenset({
+    type(None), int, float, bool, complex, bytes, str, types.CodeType, type, range, types.BuiltinFunctionType,
+    types.FunctionType, weakref.ref, property, type(Ellipsis), type(NotImplemented),
+    torch.dtype, torch.device, torch.layout, torch.memory_format,
+})
+
+_OBJECT_REDUCTION = (object.__reduce_ex__, object.__reduce__, getattr(object, "__getstate__", None))
+_OBJECT_NEW = object.__new__
+
+
+def _plain_class(cls: type) -> bool:
+    """Instances that ``object.__reduce_ex__`` copies as ``cls.__new__(cls)`` plus their ``__dict__``."""
+    return (
+        getattr(cls, "__deepcopy__", None) is None
+        and cls.__reduce_ex__ is _OBJECT_REDUCTION[0]
+        and cls.__reduce__ is _OBJECT_REDUCTION[1]
+        and getattr(cls, "__getstate__", None) is _OBJECT_REDUCTION[2]
+        and getattr(cls, "__setstate__", None) is None
+        and getattr(cls, "__getnewargs_ex__", None) is None
+        and getattr(cls, "__getnewargs__", None) is None
+        and cls.__new__ is _OBJECT_NEW
+        and getattr(cls, "__slots__", None) is None
+    )
+
+
+def _deep(x: Any, memo: list) -> Any:
+    cls = type(x)
+    if cls in _ATOMIC:
+        return x
+    for original, made in memo:
+        if original is x:
+            return made
+    if cls is list:
+        copied: list = []
+        memo.append((x, copied))
+        for item in x:
+            copied.append(_deep(item, memo))
+        return copied
+    if cls is dict:
+        mapping: dict = {}
+        memo.append((x, mapping))
+        for key, value in x.items():
+            mapping[_deep(key, memo)] = _deep(value, memo)
+        return mapping
+    if cls is tuple:
+        items = [_deep(item, memo) for item in x]
+        for old, new in zip(x, items):
+            if old is not new:
+                made_tuple = tuple(items)
+                memo.append((x, made_tuple))
+                return made_tuple
+        return x
+    if isinstance(cls, type) and type(cls) is type and _plain_class(cls) and isinstance(getattr(x, "__dict__", None), dict):
+        instance = cls.__new__(cls)
+        memo.append((x, instance))
+        state = _deep(x.__dict__, memo)
+        for key, value in state.items():
+            object.__setattr__(instance, key, value)
+        return instance
+    return _copy.deepcopy(x)
+
+
+@polyfill(_copy.deepcopy)
+def deepcopy(x: Any, memo: Any = None, _nil: Any = None) -> Any:
+    """``copy.deepcopy(x)``: lists, dicts, tuples and plain objects copied through an identity memo."""
+    if memo is not None:
+        return _copy.deepcopy(x, memo)
+    return _deep(x, [])

@@ -1,0 +1,119 @@
+"""Dicts keyed by tensors (``optimizer.state``: parameter → its state dict), read while tracing.
+
+A dict finds a tensor key by identity first (a tensor hashes by ``id``), so ``state[p]`` for a
+parameter ``p`` that is a graph input is the real dict's item for that very tensor. The item is
+reached through :class:`ItemOfKey`, a guard source holding the key object; its guard fails (and loom
+recompiles) when the dict no longer maps that tensor to an equal value. A missing key is a graph
+break: ``defaultdict.__missing__`` would insert, and a plain dict would raise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from loom_guards.sources import _Chained, _set_chained
+
+from .. import codegen as _codegen
+from .._late import LateModule
+from ..errors import Unsupported
+from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+
+
+class ItemOfKey(_Chained):
+    """``base[key]`` for a key that is an object (a tensor), held by the source itself: read with
+    ``dict.get`` semantics, so a missing key fails the guard and never runs ``__missing__``."""
+
+    __slots__ = ("key",)
+    fetch_cost = 2
+
+    def __init__(self, base: Any, key: Any) -> None:
+        _set_chained(self, base, "key", key)
+
+    def _key(self) -> tuple:
+        return (self._base, id(self.key))
+
+    def _args(self) -> tuple:
+        return (self._base, self.key)
+
+    def read_from(self, base_value: Any) -> Any:
+        if not isinstance(base_value, dict):
+            raise TypeError(f"expected a dict, got {type(base_value).__name__}")
+        found = dict.get(base_value, self.key, _MISSING)
+        if found is _MISSING:
+            raise KeyError("a tensor key")
+        return found
+
+    def __str__(self) -> str:
+        return f"{self._base}[<{type(self.key).__name__} at {id(self.key):#x}>]"
+
+
+_MISSING = object()
+
+
+def is_tensor_keyed(value: Any) -> bool:
+    """A dict (or ``defaultdict``) with at least one tensor key, every other key a tensor too."""
+    return bool(value) and type(value).__getitem__ is dict.__getitem__ and all(
+        isinstance(k, torch.Tensor) for k in dict.keys(value))
+
+
+class TensorKeyedDictVariable(RealValueVariable):
+    """A real dict keyed by tensors: items read by graph-input keys; never changed while tracing."""
+
+    mutable = True
+
+    def _key(self, tx: InstructionTranslator, key: Variable) -> Any:
+        real = getattr(key, "real", None)
+        if not isinstance(real, torch.Tensor) or getattr(key, "source", None) is None:
+            raise Unsupported(f"a {type(self.value).__name__} keyed by tensors, indexed by {key.describe()}",
+                              "only tensors read from the frame are looked up")
+        return real
+
+    def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
+        real = self._key(tx, key)
+        found = dict.get(self.value, real, _MISSING)
+        if found is _MISSING:
+            raise Unsupported(f"a missing key of a {type(self.value).__name__} keyed by tensors",
+                              "a defaultdict would insert a new item, a dict would raise")
+        return _builder.wrap(tx, found, ItemOfKey(self.source, real))
+
+    def contains(self, tx: InstructionTranslator, key: Variable) -> Variable:
+        """``key in d``: the answer is guarded through the item's source (it fails when it changes)."""
+        real = self._key(tx, key)
+        if dict.get(self.value, real, _MISSING) is _MISSING:
+            raise Unsupported(f"'in' on a {type(self.value).__name__} keyed by tensors, for a missing key",
+                              "not modelled")
+        self.getitem(tx, key)  # guards the item's presence
+        return ConstantVariable(True)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        if name == "__getitem__" and len(args) == 1 and not kwargs:
+            return self.getitem(tx, args[0])
+        if name == "__contains__" and len(args) == 1 and not kwargs:
+            return self.contains(tx, args[0])
+        if name == "get" and 1 <= len(args) <= 2 and not kwargs:
+            real = self._key(tx, args[0])
+            if dict.get(self.value, real, _MISSING) is _MISSING:
+                raise Unsupported("get() of a missing tensor key", "not modelled")
+            return self.getitem(tx, args[0])
+        raise Unsupported(f"{type(self.value).__name__}.{name}() on a dict keyed by tensors", "not modelled")
+
+    def describe(self) -> str:
+        return f"{type(self.value).__name__} keyed by tensors"
+
+
+def _load_item_of_key(cg: Any, source: ItemOfKey) -> None:
+    """Rebuilt bytecode reads the item as the guard does: ``source.read_from(<base>)``."""
+    cg.call_const(source.read_from, 1, lambda: cg.load_source(source.base))
+
+
+_codegen.SOURCE_LOADERS["ItemOfKey"] = _load_item_of_key

@@ -1,0 +1,64 @@
+"""``polyfills.copy.deepcopy`` against ``copy.deepcopy``, natively, on the same inputs."""
+
+from __future__ import annotations
+
+import copy
+
+import torch
+
+from loom_symbolic import polyfills
+
+
+class Plain:
+    def __init__(self):
+        self.numbers = [1, 2, (3, [4])]
+        self.table = {1: "a", "b": {"c": None}}
+        self.dtype = torch.float32
+        self.child = None
+
+
+class WithDeepcopy(Plain):
+    def __deepcopy__(self, memo):
+        return "custom"
+
+
+def _same_structure(a, b):
+    if isinstance(a, Plain):
+        return type(a) is type(b) and _same_structure(vars(a), vars(b))
+    if isinstance(a, dict):
+        return type(b) is dict and a.keys() == b.keys() and all(_same_structure(a[k], b[k]) for k in a)
+    return a == b
+
+
+def test_deepcopy_copies_like_the_standard_library():
+    deepcopy = polyfills.replacement_for(copy.deepcopy)
+    assert deepcopy is not None
+    original = Plain()
+    original.child = Plain()
+    made, expected = deepcopy(original), copy.deepcopy(original)
+    assert _same_structure(made, expected) and _same_structure(made, original)
+    assert made is not original and made.child is not original.child
+    assert made.numbers is not original.numbers and made.numbers[2][1] is not original.numbers[2][1]
+    assert made.dtype is torch.float32
+
+
+def test_deepcopy_keeps_aliases_and_cycles():
+    deepcopy = polyfills.replacement_for(copy.deepcopy)
+    shared = [1]
+    original = Plain()
+    original.numbers = [shared, shared]
+    original.child = original
+    made = deepcopy(original)
+    assert made.numbers[0] is made.numbers[1] and made.numbers[0] is not shared
+    assert made.child is made
+
+
+def test_deepcopy_hands_other_objects_to_the_original():
+    deepcopy = polyfills.replacement_for(copy.deepcopy)
+    assert deepcopy(WithDeepcopy()) == "custom"
+    assert deepcopy({1, 2}) == {1, 2}
+    tensor = torch.ones(2)
+    assert torch.equal(deepcopy(tensor), tensor) and deepcopy(tensor) is not tensor
+    assert deepcopy((1, "a")) == (1, "a")
+    memo = {}
+    assert deepcopy([1], memo) == [1] and memo
