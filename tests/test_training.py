@@ -186,3 +186,15 @@ def test_the_optimizer_update_is_a_graph_of_its_own(kind):
     assert not any("set_eval_frame" in r for r in reasons), reasons
     update = report.ops_per_graph[1]
     assert len(update) >= 3 and any(op.endswith("_") for op in update), update  # the in-place updates
+
+
+def test_the_first_step_creates_the_state_and_the_next_one_compiles_the_update():
+    """Before its first step an optimizer has no state: that step's update runs natively (a break at the
+    missing key), guarded so that the next call compiles again, now with the update in a graph."""
+    model, optimizer = _model_and_optimizer("adam", True)
+    step = loom.compile(_training_step(model, optimizer), backend="aot_eager")
+    for _ in range(4):
+        step(torch.randn(5, 8), torch.randn(5, 4))
+    stats = loom.stats()
+    assert stats["recompiles"] == 1 and stats["graphs"] == 2, stats  # the loss, and the update from step 2 on
+    assert stats["cache_hits"] >= 4, stats

@@ -89,7 +89,8 @@ def _translate_with_break(
         try:
             tx.run()
         except _translator.StopBeforeBreak:
-            pass
+            for kind, source, value in reason.guards:
+                tx.output.guards.add(kind, source, value)
         except Unsupported as exc:
             return Translation(code, breaks=[GraphBreak(exc.reason)])
         else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import linecache
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Reason:
     location: Location | None = None
     # Locations of the inlined calls that led to the failure, outermost first.
     stack: list[Location] = field(default_factory=list)
+    # Guards (kind, source, value) on facts that made the translator stop: the frame broken here is
+    # compiled again once one changes (an optimizer's state, missing on its first step, then present).
+    guards: list[tuple[Any, Any, Any]] = field(default_factory=list)
 
     def __str__(self) -> str:
         text = f"{self.what}: {self.why}"

@@ -190,13 +190,8 @@ class OutputGraph:
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            try:
-                with self.fake_mode:
-                    result = run(*args, **kwargs)
-            except Exception:
-                if not _inplace_foreach(run):
-                    raise
-                result = _inplace_foreach_result(run, args, kwargs)
+            with self.fake_mode:
+                result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
                 raise _data_dependent(run)
@@ -300,27 +295,6 @@ class OutputGraph:
     def op_count(self) -> int:
         """The number of operations (not inputs or outputs) in the graph."""
         return sum(1 for n in self.graph.nodes if n.op in ("call_function", "call_method"))
-
-
-def _inplace_foreach(run: Any) -> bool:
-    """``torch._foreach_addcdiv_`` and its kind: in-place updates of lists of tensors (optimizers)."""
-    name = getattr(run, "__name__", "")
-    return name.startswith("_foreach_") and name.endswith("_") and getattr(run, "__module__", "").startswith("torch")
-
-
-def _inplace_foreach_result(run: Any, args: list[Any], kwargs: dict[str, Any]) -> None:
-    """The result of an in-place foreach op whose fake kernel cannot run: ``torch._foreach_addcdiv_(params,
-    a, b, scalars)`` with ``scalars`` a CPU tensor (Adam's step sizes while compiling) reads those numbers
-    in its kernel. The op returns None and changes no metadata; each tensor list is checked to be what
-    the op accepts (same lengths, same sizes as the first), so mistakes still fail here."""
-    lists = [a for a in [*args, *kwargs.values()] if isinstance(a, (list, tuple)) and a and isinstance(a[0], torch.Tensor)]
-    if not lists or any(len(other) != len(lists[0]) for other in lists):
-        raise UserError(f"{_callable_name(run)} raised RuntimeError", "tensor lists must have the same length")
-    for other in lists[1:]:
-        for first, tensor in zip(lists[0], other):
-            if tuple(first.shape) != tuple(tensor.shape) and tensor.numel() != 1:
-                raise UserError(f"{_callable_name(run)} raised RuntimeError", "tensors of the lists must match in size")
-    return None
 
 
 def _method_caller(name: str) -> Any:

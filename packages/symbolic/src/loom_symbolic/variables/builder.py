@@ -183,11 +183,11 @@ def _wrap_dict(tx, value, source):
 
     def make() -> Variable:
         # Checked once per dict, not on every read (a config's __dict__ is read dozens of times).
+        if source is not None and _tensor_keyed.is_tensor_keyed(value, source):  # optimizer.state
+            if (guards := _guards(tx, source)) is not None:
+                guards.add("type", source, value)
+            return _tensor_keyed.TensorKeyedDictVariable(value, source)
         if not _keys_modelled(value):
-            if source is not None and _tensor_keyed.is_tensor_keyed(value):  # optimizer.state
-                if (guards := _guards(tx, source)) is not None:
-                    guards.add("type", source, value)
-                return _tensor_keyed.TensorKeyedDictVariable(value, source)
             return _object_variable(tx, value, source)
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)

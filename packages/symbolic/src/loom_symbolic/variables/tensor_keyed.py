@@ -9,10 +9,12 @@ break: ``defaultdict.__missing__`` would insert, and a plain dict would raise.
 
 from __future__ import annotations
 
+import collections
 from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Attr
 from loom_guards.sources import _Chained, _set_chained
 
 from .. import codegen as _codegen
@@ -59,10 +61,38 @@ class ItemOfKey(_Chained):
 _MISSING = object()
 
 
-def is_tensor_keyed(value: Any) -> bool:
-    """A dict (or ``defaultdict``) with at least one tensor key, every other key a tensor too."""
-    return bool(value) and type(value).__getitem__ is dict.__getitem__ and all(
-        isinstance(k, torch.Tensor) for k in dict.keys(value))
+class HasKey(_Chained):
+    """``key in base`` for a key that is an object (a tensor): a guard on it being False recompiles the
+    frame once the key is there (an optimizer's state appears after its first step)."""
+
+    __slots__ = ("key",)
+    fetch_cost = 2
+
+    def __init__(self, base: Any, key: Any) -> None:
+        _set_chained(self, base, "key", key)
+
+    def _key(self) -> tuple:
+        return (self._base, id(self.key))
+
+    def _args(self) -> tuple:
+        return (self._base, self.key)
+
+    def read_from(self, base_value: Any) -> Any:
+        return isinstance(base_value, dict) and dict.get(base_value, self.key, _MISSING) is not _MISSING
+
+    def __str__(self) -> str:
+        return f"<{type(self.key).__name__} at {id(self.key):#x}> in {self._base}"
+
+
+def is_tensor_keyed(value: Any, source: Any) -> bool:
+    """A dict (or ``defaultdict``) with at least one tensor key, every other key a tensor too; or an
+    optimizer's ``state`` before its first step (an empty ``defaultdict(dict)`` read as ``.state``)."""
+    if type(value).__getitem__ is not dict.__getitem__:
+        return False
+    if not value:
+        return (type(value) is collections.defaultdict and value.default_factory is dict
+                and isinstance(source, Attr) and source.name == "state")
+    return all(isinstance(k, torch.Tensor) for k in dict.keys(value))
 
 
 class TensorKeyedDictVariable(RealValueVariable):
@@ -81,18 +111,19 @@ class TensorKeyedDictVariable(RealValueVariable):
         real = self._key(tx, key)
         found = dict.get(self.value, real, _MISSING)
         if found is _MISSING:
-            raise Unsupported(f"a missing key of a {type(self.value).__name__} keyed by tensors",
+            exc = Unsupported(f"a missing key of a {type(self.value).__name__} keyed by tensors",
                               "a defaultdict would insert a new item, a dict would raise")
+            # the graph break runs this natively; once the key is there, the frame compiles again
+            exc.reason.guards.append(("constant", HasKey(self.source, real), False))
+            raise exc
         return _builder.wrap(tx, found, ItemOfKey(self.source, real))
 
     def contains(self, tx: InstructionTranslator, key: Variable) -> Variable:
         """``key in d``: the answer is guarded through the item's source (it fails when it changes)."""
         real = self._key(tx, key)
-        if dict.get(self.value, real, _MISSING) is _MISSING:
-            raise Unsupported(f"'in' on a {type(self.value).__name__} keyed by tensors, for a missing key",
-                              "not modelled")
-        self.getitem(tx, key)  # guards the item's presence
-        return ConstantVariable(True)
+        present = dict.get(self.value, real, _MISSING) is not _MISSING
+        tx.output.guards.add("constant", HasKey(self.source, real), present)
+        return ConstantVariable(present)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
@@ -101,9 +132,8 @@ class TensorKeyedDictVariable(RealValueVariable):
         if name == "__contains__" and len(args) == 1 and not kwargs:
             return self.contains(tx, args[0])
         if name == "get" and 1 <= len(args) <= 2 and not kwargs:
-            real = self._key(tx, args[0])
-            if dict.get(self.value, real, _MISSING) is _MISSING:
-                raise Unsupported("get() of a missing tensor key", "not modelled")
+            if not self.contains(tx, args[0]).as_python_constant():
+                return args[1] if len(args) == 2 else ConstantVariable(None)
             return self.getitem(tx, args[0])
         raise Unsupported(f"{type(self.value).__name__}.{name}() on a dict keyed by tensors", "not modelled")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -169,6 +170,8 @@ class TorchFunctionVariable(RealValueVariable):
             return ConstantVariable(tx.output.grad_enabled)
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
+        if self.value in _FOREACH_WITH_SCALAR_TENSOR and len(args) == 4 and not kwargs and isinstance(args[3], TensorVariable):
+            return _foreach_with_scalar_tensor(tx, self.value, args)
         if self.value is torch._C._set_grad_enabled:
             # What grad-mode context managers call on exit: the translator tracks the mode itself.
             tx.output.set_grad_enabled(tx, bool(args[0].as_python_constant()))
@@ -177,6 +180,38 @@ class TorchFunctionVariable(RealValueVariable):
 
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
+
+
+#: foreach ops taking their per-tensor scalars as one tensor (Adam's step sizes while compiling): their
+#: kernel reads those numbers, which FakeTensors (and so AOTAutograd, on static shapes) cannot.
+#: name → (in place, combine ``scalar * first`` with ``second``).
+_FOREACH_WITH_SCALAR_TENSOR = {
+    fn: spec for fn, spec in (
+        (getattr(torch, "_foreach_addcdiv_", None), (True, torch.div)),
+        (getattr(torch, "_foreach_addcmul_", None), (True, torch.mul)),
+        (getattr(torch, "_foreach_addcdiv", None), (False, torch.div)),
+        (getattr(torch, "_foreach_addcmul", None), (False, torch.mul)),
+    ) if fn is not None
+}
+
+
+def _foreach_with_scalar_tensor(tx: InstructionTranslator, fn: Any, args: list[Variable]) -> Variable:
+    """``torch._foreach_addcdiv_(selves, firsts, seconds, scalars)`` as the per-tensor ops its kernel does,
+    ``self + scalars[i] * first / second`` (``* second`` for addcmul), in that order."""
+    in_place, combine = _FOREACH_WITH_SCALAR_TENSOR[fn]
+    lists = [getattr(a, "items", None) for a in args[:3]]
+    if any(not isinstance(items, list) for items in lists) or len({len(items) for items in lists}) != 1:
+        return tx.output.call_function(tx, fn, args, {})  # let the op itself say what is wrong
+    scalars = args[3]
+    results = []
+    for i, (this, first, second) in enumerate(zip(*lists)):
+        scalar = tx.output.call_function(tx, operator.getitem, [scalars, ConstantVariable(i)], {})
+        term = tx.output.call_function(tx, combine, [tx.output.call_function(tx, torch.mul, [scalar, first], {}), second], {})
+        if in_place:
+            tx.output.call_method(tx, "add_", [this, term], {})
+        else:
+            results.append(tx.output.call_function(tx, torch.add, [this, term], {}))
+    return ConstantVariable(None) if in_place else _containers.ListVariable(results)
 
 
 class TensorMethodVariable(Variable):
