@@ -198,3 +198,29 @@ def test_a_function_given_an_object_breaks_the_graph_and_stays_right():
     (grad,) = torch.autograd.grad(loom.compile(fn)(x), x)
     torch.testing.assert_close(grad, torch.full((3,), 4.0))
     assert loom.stats()["graph_breaks"] >= 1
+
+
+class RowScale(torch.autograd.Function):
+    """Reads a size in forward: with a dynamic dimension that is a symbolic size of the input."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * x.shape[0]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * grad.shape[0]
+
+
+def test_a_function_reading_a_dynamic_size_keeps_the_callers_sizes_usable():
+    def fn(x):
+        return RowScale.apply(x).sum() + x.shape[0]
+
+    compiled = loom.compile(fn)
+    for rows in (3, 5, 7):
+        x = torch.randn(rows, 2, requires_grad=True)
+        loom.mark_dynamic(x, 0)
+        result = compiled(x)
+        torch.testing.assert_close(result, fn(x))
+        (grad,) = torch.autograd.grad(result, x)
+        torch.testing.assert_close(grad, torch.full((rows, 2), float(rows)))

@@ -198,3 +198,17 @@ def test_the_first_step_creates_the_state_and_the_next_one_compiles_the_update()
     stats = loom.stats()
     assert stats["recompiles"] == 1 and stats["graphs"] == 2, stats  # the loss, and the update from step 2 on
     assert stats["cache_hits"] >= 4, stats
+
+
+def test_the_update_still_compiles_after_torch_compile_patched_the_optimizers():
+    """The first time torch.compile compiles, dynamo wraps every optimizer's ``_init_group`` in its own
+    ``disable``; loom traces the function underneath, so the update is still a graph."""
+    import torch._dynamo.eval_frame
+
+    torch._dynamo.eval_frame.TorchPatcher.patch()
+    model, optimizer = _model_and_optimizer("adam", True)
+    step = _training_step(model, optimizer)
+    x, y = torch.randn(5, 8), torch.randn(5, 4)
+    step(x, y)
+    report = loom.explain(step)(x, y)
+    assert (report.graph_count, report.graph_break_count) == (2, 2), report.breaks

@@ -131,10 +131,17 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
         recorded.append(node)
         node = node.prev if node.prev.op != "root" else None
     mutates = False
+    erased = set()
     for node in recorded:  # newest first: users before what they use
         mutates = mutates or bool(node.meta.get("mutates"))
         if node.op != "placeholder" and not node.users:
             output.graph.erase_node(node)
+            erased.add(node)
+    for node in output.graph.nodes:  # symbolic sizes read while speculating are cached on their tensor
+        sizes = node.meta.get("loom_sizes")
+        if sizes:
+            for dim in [d for d, size in sizes.items() if size.node in erased]:
+                del sizes[dim]
     return mutates
 
 

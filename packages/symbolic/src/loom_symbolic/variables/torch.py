@@ -143,8 +143,24 @@ _DISABLE_DYNAMO_CODE = _disable_dynamo_code()
 
 
 def is_dynamo_disabled(fn: Any) -> bool:
-    """Whether ``fn`` is torch's ``_disable_dynamo`` wrapper: torch says its function must not be traced."""
-    return _DISABLE_DYNAMO_CODE is not None and getattr(fn, "__code__", None) is _DISABLE_DYNAMO_CODE
+    """Whether ``fn`` is torch's ``_disable_dynamo`` wrapper (torch says its function must not be traced),
+    or the wrapper ``torch._dynamo.disable`` made (``_torchdynamo_orig_callable`` is what it wraps)."""
+    code = getattr(fn, "__code__", None)
+    if _DISABLE_DYNAMO_CODE is not None and code is _DISABLE_DYNAMO_CODE:
+        return True
+    return (getattr(fn, "_torchdynamo_orig_callable", None) is not None and code is not None
+            and code.co_filename.endswith(("_dynamo/eval_frame.py", "_dynamo\\eval_frame.py")))
+
+
+def dynamo_patched_original(fn: Any) -> Any:
+    """What ``fn`` wraps, when ``fn`` is the ``torch._dynamo.disable`` that dynamo's own ``TorchPatcher``
+    puts around every optimizer's ``_init_group`` the first time dynamo compiles (dynamo then models
+    the call itself): loom traces the original, as it does before dynamo ever ran."""
+    original = getattr(fn, "_torchdynamo_orig_callable", None)
+    if (original is not None and getattr(original, "__name__", None) == "_init_group"
+            and (getattr(original, "__module__", None) or "").startswith("torch.optim")):
+        return original
+    return None
 
 
 class DynamoDisabledFunctionVariable(RealValueVariable):
@@ -152,7 +168,7 @@ class DynamoDisabledFunctionVariable(RealValueVariable):
     a call is a graph break at the caller, and the function runs natively as one call, as torch asks."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        wrapped = getattr(self.value, "__wrapped__", self.value)
+        wrapped = getattr(self.value, "__wrapped__", None) or getattr(self.value, "_torchdynamo_orig_callable", self.value)
         name = getattr(wrapped, "__qualname__", None) or repr(wrapped)
         raise Unsupported(f"call to {name}", "torch marks it with torch._disable_dynamo: it runs natively, as one call",
                           hint="it runs as ordinary Python, between compiled graphs")
