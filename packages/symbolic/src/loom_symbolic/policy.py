@@ -44,7 +44,7 @@ OPAQUE_MODULES = ModuleFamilies(
 #: per read).
 TRUSTED_MODULES = ModuleFamilies(
     "torch", "math", "operator", "builtins", "functools", "itertools", "collections", "typing",
-    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy",
+    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy", "heapq",
     "loom_symbolic.polyfills",  # the Python versions of C builtins traced in their place
 )
 

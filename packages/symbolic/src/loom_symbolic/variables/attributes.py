@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const, TypeOf
 
+from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
 from .base import Variable
@@ -53,7 +54,8 @@ def has_custom_getattribute(cls: type) -> bool:
     """Whether ``cls`` overrides attribute lookup (builtin classes' own slots are the generic lookup)."""
     for klass in cls.__mro__:
         if "__getattribute__" in klass.__dict__:
-            return klass.__module__ != "builtins"
+            # (defaultdict's is the generic lookup, exposed as a slot wrapper of its own)
+            return klass.__module__ != "builtins" and not polyfills.has_methods(klass)
     return False
 
 
@@ -92,7 +94,9 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
 
 def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``obj.name``, honouring a ``__getattribute__`` written in Python."""
-    if _is_c_class(view.cls) and view.real is not _MISSING:
+    if _is_c_class(view.cls) and view.real is not _MISSING and not hasattr(view.receiver, "call_builtin_method"):
+        # (a C dict subclass, defaultdict or OrderedDict, is a dict to the translator: its methods
+        # are the dict's, or polyfilled)
         return _c_object_attribute(tx, view, name)
     if has_custom_getattribute(view.cls):
         hook = class_attribute(view.cls, "__getattribute__")
@@ -215,6 +219,11 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             return _builder.wrap(tx, view.cls, view.type_source)
         if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
             return _instances.InstanceDictVariable(view.receiver)
+        if view.real is _MISSING and polyfills.modelled_slot(view.cls, name):  # defaultdict.default_factory
+            found = view.instance(name)
+            if found is _MISSING:
+                raise missing_attribute(f"{view.cls.__name__!r} object", name)
+            return found
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
                               "slots and C-level attributes of new objects are not modelled")
@@ -228,7 +237,15 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
             tx.output.side_effects.exposed_instance_dict(view.real, value)
         return value
-    if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType)):
+    if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType,
+                           types.ClassMethodDescriptorType)):
+        replacement = polyfills.method_replacement(view.cls, name)
+        if replacement is not None:  # a C class's method written in Python (defaultdict.__missing__)
+            fn, is_classmethod = replacement
+            bound_to = _builder.wrap(tx, view.cls, view.type_source) if is_classmethod else view.receiver
+            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(fn), bound_to)
+        if isinstance(static, types.ClassMethodDescriptorType):
+            raise Unsupported(f"class method {name!r} of {view.cls.__name__}", "a C class method")
         return _builtin_method(tx, view, name)
     if hasattr(type(static), "__get__"):
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")

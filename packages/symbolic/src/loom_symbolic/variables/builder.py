@@ -240,7 +240,7 @@ def _wrap_module(tx, value, source):
 def _wrap_function(tx, value, source):
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
-    if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy)
+    if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy, heapq.nlargest)
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)

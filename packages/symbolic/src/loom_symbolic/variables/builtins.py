@@ -100,6 +100,9 @@ class BuiltinVariable(RealValueVariable):
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
+        unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
+        if unbound is not None:
+            return unbound
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:

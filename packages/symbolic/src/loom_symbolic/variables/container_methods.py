@@ -280,6 +280,14 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
         items[DictVariable.key_of(parts[0])] = parts[1]
 
 
+@dict_method("__init__")
+def dict_init(tx, d, args, kwargs):
+    # dict.__init__(self, ...) of a subclass's __init__ (Counter's super().__init__()): an update
+    if len(args) > 1:
+        raise UserError("dict()", f"dict expected at most 1 argument, got {len(args)}", exc_type=TypeError)
+    return dict_update(tx, d, args, kwargs)
+
+
 @dict_method("clear")
 def dict_clear(tx, d, args, kwargs):
     d.items.clear()
@@ -431,3 +439,38 @@ def lookup(receiver: Variable, name: str) -> Method | None:
             return None
         return SET_METHODS.get(name)
     return None
+
+
+class UnboundMethodVariable(Variable):
+    """``dict.pop``, ``list.append``, ... read from the builtin class: called with a container of that
+    class (or a subclass) first, it is that container's own builtin method, whatever a subclass
+    overrides (what C code reaching the dict layer directly does, and polyfills written like it)."""
+
+    def __init__(self, owner: type, name: str) -> None:
+        self.owner = owner
+        self.name = name
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        receiver = args[0] if args else None
+        if receiver is None or lookup(receiver, self.name) is None or not issubclass(receiver.python_type(), self.owner):
+            what = receiver.describe() if receiver is not None else "no arguments"
+            raise Unsupported(f"{self.owner.__name__}.{self.name} called on {what}", "not modelled")
+        return receiver.call_builtin_method(tx, self.name, args[1:], kwargs)
+
+    def reconstruct(self, codegen: Any) -> None:
+        codegen.load_const(getattr(self.owner, self.name))
+
+    def describe(self) -> str:
+        return f"{self.owner.__name__}.{self.name}"
+
+
+#: The builtin classes whose methods, read unbound, :class:`UnboundMethodVariable` models.
+_UNBOUND_TABLES = {dict: DICT_METHODS, list: LIST_METHODS}
+
+
+def unbound_method(owner: Any, name: str) -> Variable | None:
+    """``owner.name`` for a builtin container class and a method its table models, else None."""
+    table = _UNBOUND_TABLES.get(owner) if isinstance(owner, type) else None
+    if table is None or name not in table:
+        return None
+    return UnboundMethodVariable(owner, name)

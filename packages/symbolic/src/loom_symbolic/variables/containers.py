@@ -401,6 +401,9 @@ class DictVariable(MethodTableMixin, Variable):
         k = self.key_of(key)
         value = self.lookup(k)
         if value is None:
+            if self.cls is not dict and _attributes.class_attribute(self.cls, "__missing__") is not _attributes._MISSING:
+                # dict.__getitem__ of a subclass defining __missing__ (defaultdict, Counter) calls it
+                return self.var_getattr(tx, "__missing__").call(tx, [key], {})
             raise UserError("dict lookup", f"KeyError: {k!r}", exc_type=KeyError)
         return value
 

@@ -270,6 +270,13 @@ class BoundMethodVariable(Variable):
         fn = getattr(self.function, "value", None)
         if not isinstance(fn, types.FunctionType):
             raise Unsupported(f"rebuilding {self.describe()}", "not a method of a real function")
+        original = getattr(fn, "__loom_polyfill_of__", None)
+        if original is not None or getattr(self.receiver, "stands_for", None) is not None:
+            # A polyfilled C method (od.move_to_end, or a method of deque's stand-in): the real
+            # object's own method, so that code resumed after a graph break runs the C one.
+            codegen.reconstruct(self.receiver)
+            codegen.emit("LOAD_ATTR", getattr(original, "__name__", fn.__name__))
+            return
         # types.MethodType(fn, receiver), not receiver.<name>: the attribute lookup could find
         # another object, or run a Python __getattribute__ (this may be the code of that very method)
         def load_args() -> None:

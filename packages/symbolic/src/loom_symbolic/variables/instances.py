@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
+from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
 from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 #: Builtin bases an instance made while tracing may have, and how its builtin part is modelled.
@@ -67,7 +69,9 @@ class InstanceMixin:
 
     def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
-        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType):
+        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType) and not polyfills.modelled_slot(
+            self.cls, name
+        ):
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__} made while tracing", "slots are not modelled")
         if not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
             self.attrs[name] = value
@@ -85,13 +89,24 @@ class InstanceMixin:
         """With the object on top of the stack, restore its ``__dict__`` (leaves the object there)."""
         if not self.attrs:
             return
+        in_dict = {}
+        for key, value in self.attrs.items():
+            if polyfills.modelled_slot(self.cls, key):  # a C-level attribute: set through its descriptor
+                codegen.emit("COPY", 1)
+                codegen.reconstruct(value)
+                codegen.emit("SWAP", 2)
+                codegen.emit("STORE_ATTR", key)
+            else:
+                in_dict[key] = value
+        if not in_dict:
+            return
         codegen.emit("COPY", 1)
         codegen.emit("LOAD_ATTR", "__dict__")
         codegen.emit("LOAD_METHOD", "update")
-        for key, value in self.attrs.items():
+        for key, value in in_dict.items():
             codegen.load_const(key)
             codegen.reconstruct(value)
-        codegen.emit("BUILD_MAP", len(self.attrs))
+        codegen.emit("BUILD_MAP", len(in_dict))
         codegen.call(1)
         codegen.emit("POP_TOP")
 
@@ -109,9 +124,12 @@ class NewObjectVariable(InstanceMixin, Variable):
         self.cls = cls
         self.cls_source = cls_source
         self.attrs: dict[str, Variable] = {}
+        # An instance of a polyfill class standing in for a C class (deque) is that class to the
+        # program (type(), isinstance) and becomes one when it leaves the trace.
+        self.stands_for = polyfills.real_class_of(cls)
 
     def python_type(self) -> type:
-        return self.cls
+        return self.cls if self.stands_for is None else self.stands_for[0]
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         return self.instance_getattr(tx, name)
@@ -147,13 +165,17 @@ class NewObjectVariable(InstanceMixin, Variable):
         return _ctx.UserExitVariable(exit_method), entered
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.stands_for is not None:
+            codegen.load_callable(self.stands_for[1])
         codegen.load_callable(object.__new__)
         codegen.load_const(self.cls)
         codegen.call(1)
         self.reconstruct_attributes(codegen)
+        if self.stands_for is not None:
+            codegen.call(1)
 
     def describe(self) -> str:
-        return f"{self.cls.__name__} object made while tracing"
+        return f"{self.python_type().__name__} object made while tracing"
 
 
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
@@ -186,6 +208,8 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     elif base is not object and init is base.__init__:
         if args or kwargs:
             instance.call_builtin_method(tx, "update" if base is not list else "extend", args, kwargs)
+    elif (replacement := polyfills.method_replacement(cls, "__init__")) is not None:  # defaultdict's
+        result = _functions.UserFunctionVariable(replacement[0]).call(tx, [instance, *args], kwargs)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"its __init__ is a {type(init).__name__}")
     return instance

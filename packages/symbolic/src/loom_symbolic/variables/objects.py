@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const, TypeOf
 
+from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
 from ..policy import trusted_module_name
@@ -132,6 +133,10 @@ class ClassVariable(RealValueVariable):
                 _guard_absent_from_classes(tx, self.value, name)
                 _guard_absent_from_classes(tx, type(self.value), name)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
+        if not isinstance(static, types.FunctionType) and (found := polyfills.method_replacement(self.value, name)):
+            fn, is_classmethod = found  # a C method written in Python: defaultdict.fromkeys, OrderedDict.move_to_end
+            method = _functions.UserFunctionVariable(fn)
+            return _functions.BoundMethodVariable(method, self) if is_classmethod else method
         owner = self.source
         if owner is None and not _trusted_class(self.value):
             # A class reached without a source (``type(obj)`` of an object made while tracing) is

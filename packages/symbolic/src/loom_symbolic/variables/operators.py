@@ -325,10 +325,13 @@ def _has_python_special(value: Variable, name: str) -> bool:
     """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
     import types
 
-    try:
-        cls = value.python_type()
-    except Unsupported:
-        return False
+    if getattr(value, "stands_for", None) is not None:
+        cls = value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
+    else:
+        try:
+            cls = value.python_type()
+        except Unsupported:
+            return False
     return isinstance(_attributes.class_attribute(cls, name), types.FunctionType)
 
 

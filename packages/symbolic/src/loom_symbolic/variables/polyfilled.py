@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # In an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
@@ -22,6 +23,8 @@ class PolyfilledVariable(ObjectConstantVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         replacement = polyfills.replacement_for(self.value)
+        if isinstance(replacement, type):  # a class standing in for a C class (deque): a new instance of it
+            return _builder.wrap(tx, replacement, None).call(tx, args, kwargs)
         return _functions.UserFunctionVariable(replacement).call(tx, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:

@@ -1,0 +1,132 @@
+"""collections captured through loom_symbolic.polyfills.collections: one graph, no break, eager's
+answers, and objects made in the trace are their real types once they leave it."""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict, defaultdict, deque
+
+import pytest
+import torch
+from breaks_harness import compare
+
+
+def defaultdict_lists(x):
+    d = defaultdict(list)
+    d["a"].append(1)
+    d["b"] = [2]
+    d.setdefault("c", []).append(3)
+    return x + len(d) + sum(d["a"]), d, type(d) is defaultdict, d.default_factory is list
+
+
+def defaultdict_counts(x):
+    d = defaultdict(int)
+    for k in "abca":
+        d[k] += 1
+    return x * d["a"], dict(d), "z" in d
+
+
+def defaultdict_fromkeys_and_copy(x):
+    d = defaultdict.fromkeys("ab", 1)
+    e = defaultdict(list, {"k": [x]}).copy()
+    e["n"].append(2)
+    return x + d["a"], d, d.default_factory, e
+
+
+def defaultdict_without_factory_raises(x):
+    d = defaultdict(None, a=1)
+    return x + d["b"]
+
+
+def defaultdict_bad_factory_raises(x):
+    return defaultdict(3)
+
+
+def defaultdict_argument(x, d):
+    d["new"] += 2
+    return x + d["old"] + d["new"]
+
+
+def deque_bounded(x):
+    q = deque(maxlen=3)
+    for i in range(5):
+        q.append(i)
+    q.appendleft(-1)
+    q.rotate(1)
+    q.extend([7, 8])
+    last, first = q.pop(), q.popleft()
+    return x + sum(q) + last + first, len(q), q, q.maxlen, isinstance(q, deque), type(q) is deque
+
+
+def deque_of_tensors(x):
+    q = deque([x, x + 1])
+    q.extendleft([x * 2])
+    out = x
+    for t in q:
+        out = out + t
+    return out, q[0], q[-1], len(q), list(reversed(q))
+
+
+def deque_pop_empty_raises(x):
+    q = deque()
+    q.append(x)
+    q.pop()
+    return q.popleft()
+
+
+def deque_mutated_while_iterating_raises(x):
+    q = deque([1, 2])
+    for v in q:
+        q.append(v)
+    return x
+
+
+def ordereddict_move_to_end(x):
+    d = OrderedDict(a=1, b=2, c=3)
+    d.move_to_end("a")
+    d.move_to_end("c", last=False)
+    k, v = d.popitem(last=False)
+    return x + next(iter(d.values())), d, k, v, type(d.copy()) is OrderedDict
+
+
+def ordereddict_argument(x, d):
+    d.move_to_end("a")
+    return x + next(iter(d.values())), list(d)
+
+
+def ordereddict_missing_key_raises(x):
+    OrderedDict(a=1).move_to_end("z")
+    return x
+
+
+def counter_counts(x):
+    c = Counter("abracadabra")
+    c.update("aab")
+    c["z"] += 1
+    return x + c.most_common(1)[0][1], c.most_common(2), c, c["missing"], type(c) is Counter
+
+
+CASES = [defaultdict_lists, defaultdict_counts, defaultdict_fromkeys_and_copy, deque_bounded, deque_of_tensors,
+         ordereddict_move_to_end, counter_counts]
+
+
+@pytest.mark.parametrize("fn", CASES, ids=[fn.__name__ for fn in CASES])
+def test_captured_in_one_graph(fn):
+    stats = compare(fn, torch.arange(3.0))
+    assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
+
+
+def test_defaultdict_argument_is_mutated_as_in_eager():
+    stats = compare(defaultdict_argument, torch.arange(3.0), defaultdict(int, old=5))
+    assert stats["graph_breaks"] == 0, stats
+
+
+def test_ordereddict_argument_is_reordered_as_in_eager():
+    stats = compare(ordereddict_argument, torch.arange(3.0), OrderedDict(a=1, b=2))
+    assert stats["graph_breaks"] == 0, stats
+
+
+@pytest.mark.parametrize("fn", [defaultdict_without_factory_raises, defaultdict_bad_factory_raises,
+                                deque_pop_empty_raises, deque_mutated_while_iterating_raises,
+                                ordereddict_missing_key_raises])
+def test_errors_are_eagers(fn):
+    compare(fn, torch.ones(2))
