@@ -152,6 +152,9 @@ class SideEffects:
     attr_overlay: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: Global names stored by the trace → their current variable (or DELETED).
     global_overlay: dict[str, Any] = field(default_factory=dict)
+    #: Names the trace stored on classes (``Registry.count = ...``): attribute lookups of other names,
+    #: the common case, need not search the classes' overlays.
+    class_attribute_names: set[str] = field(default_factory=set)
     _mutated_containers: set[int] = field(default_factory=set)
     #: id(real object) → object, for objects whose ``__dict__`` the trace holds as a variable.
     _exposed_dicts: dict[int, Any] = field(default_factory=dict)
@@ -163,6 +166,25 @@ class SideEffects:
         self._check_dict_not_exposed(real, f"setting {name!r}")
         self.effects.append(StoreAttr(target, name, value))
         self.attr_overlay.setdefault(id(real), {})[name] = value
+
+    def store_class_attr(self, target: Variable, cls: type, name: str, value: Variable) -> None:
+        """``cls.name = value`` on a class from outside the frame; reads of ``name`` through ``cls``,
+        its subclasses and their instances see ``value`` for the rest of the trace."""
+        self.store_attr(target, cls, name, value)
+        self.class_attribute_names.add(name)
+
+    def stored_class_attribute(self, cls: type, name: str) -> Variable | None:
+        """The value the trace stored as ``name`` on ``cls`` or the first class of its MRO that has
+        ``name`` (stored, or defined), or None if the lookup reaches a class the trace did not change."""
+        if name not in self.class_attribute_names:
+            return None
+        for klass in cls.__mro__:
+            stored = self.attr_overlay.get(id(klass), {}).get(name)
+            if stored is not None:
+                return stored
+            if name in klass.__dict__:
+                return None
+        return None
 
     def delete_attr(self, target: Variable, real: Any, name: str) -> None:
         self.mutations += 1

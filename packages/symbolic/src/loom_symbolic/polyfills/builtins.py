@@ -56,6 +56,28 @@ def max(*args: Any, key: Any = None, default: Any = _NO_DEFAULT) -> Any:
     return _extreme("max", args, key, default, lambda a, b: a > b)
 
 
+def _call_until(function: Any, sentinel: Any) -> Any:
+    while True:
+        try:
+            value = function()
+        except StopIteration:  # ends the iteration, as in C (a generator would turn it into RuntimeError)
+            return
+        if value is sentinel or value == sentinel:
+            return
+        yield value
+
+
+@polyfill(_builtins.iter, fallback=True)
+def iter(*args: Any) -> Any:
+    """``iter(callable, sentinel)`` (the one-argument form is the translator's own)."""
+    if len(args) != 2:
+        raise TypeError(f"iter expected at most 2 arguments, got {len(args)}")
+    function, sentinel = args
+    if not callable(function):
+        raise TypeError("iter(v, w): v must be callable")
+    return _call_until(function, sentinel)
+
+
 @polyfill(dict, "fromkeys")
 def dict_fromkeys(iterable: Any, value: Any = None, /) -> dict:
     """``dict.fromkeys(iterable, value=None)``."""

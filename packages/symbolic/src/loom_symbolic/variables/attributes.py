@@ -10,6 +10,7 @@ objects created while tracing (their attributes are variables): an :class:`Objec
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,6 +110,10 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
 def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``object.__getattribute__(obj, name)``: Python's default lookup, without custom hooks."""
     static = class_attribute(view.cls, name)
+    stored = tx.output.side_effects.stored_class_attribute(view.cls, name)
+    if stored is not None:  # the trace assigned it on the class (never a descriptor, see ClassVariable.store_attr)
+        found = view.instance(name)
+        return stored if found is _MISSING else found
     kind = type(static)
     # A data descriptor wins over the instance dict only if it has __get__ (CPython's generic getattr
     # calls tp_descr_get; a __set__-only descriptor leaves reads to the instance dict).
@@ -247,6 +252,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         if isinstance(static, types.ClassMethodDescriptorType):
             raise Unsupported(f"class method {name!r} of {view.cls.__name__}", "a C class method")
         return _builtin_method(tx, view, name)
+    if type(static) is functools._lru_cache_wrapper:  # an lru_cache'd method: bound like its function
+        return _functions.BoundMethodVariable(_builder.wrap(tx, static, class_source), view.receiver)
     if hasattr(type(static), "__get__"):
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
     return _builder.wrap(tx, static, class_source)

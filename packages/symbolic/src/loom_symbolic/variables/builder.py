@@ -46,7 +46,7 @@ from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
-from .polyfilled import PolyfilledVariable
+from .polyfilled import CachedFunctionVariable, PolyfilledVariable
 from .profiler import CLASSES as PROFILER_CLASSES
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -347,6 +347,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, types.FunctionType), _wrap_function),
     (lambda v: isinstance(v, types.MethodType), _wrap_method),
     (lambda v: type(v) is functools.partial, wrap_partial),
+    (lambda v: type(v) is functools._lru_cache_wrapper, _identity(CachedFunctionVariable)),
     (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),
     (_is_builtin_callable, _wrap_builtin),
     (lambda v: isinstance(v, types.ModuleType), _identity(PythonModuleVariable)),

@@ -433,7 +433,7 @@ HANDLERS[frozenset] = _set_handler(True)
 @builtin(iter)
 def builtin_iter(tx, args, kwargs):
     if len(args) != 1:
-        raise Unsupported("iter() with a sentinel", "not modelled")
+        return None  # iter(callable, sentinel): its polyfill
     return iterate(tx, args[0])
 
 

@@ -36,6 +36,11 @@ def _trusted(module: types.ModuleType) -> bool:
     return trusted_module_name(getattr(module, "__name__", ""))
 
 
+def _is_c_type(cls: type) -> bool:
+    """A class defined in C, whose attributes cannot be set."""
+    return not cls.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE
+
+
 def _trusted_class(cls: type) -> bool:
     """A builtin class, or one from a library whose attributes are treated as fixed."""
     return trusted_module_name(cls.__module__ or "")
@@ -122,6 +127,9 @@ class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        stored = tx.output.side_effects.stored_class_attribute(self.value, name)
+        if stored is not None:  # assigned earlier in the trace
+            return stored
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
@@ -156,6 +164,23 @@ class ClassVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return _builtins.call_class(tx, self, args, kwargs)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``Cls.name = value`` on a user class: replayed after the graph; later reads in the trace, on
+        the class, its subclasses and their instances, see ``value``."""
+        cls = self.value
+        if _is_c_type(cls) or _trusted_class(cls):
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a builtin or library class")
+        if class_attribute(type(cls), "__setattr__") is not type.__setattr__:
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "its metaclass customises __setattr__")
+        if hasattr(type(class_attribute(type(cls), name)), "__set__"):
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a descriptor of its metaclass")
+        if name.startswith("__") and name.endswith("__"):
+            raise Unsupported(f"assigning {name} of {self.describe()}", "special attributes change how the class behaves")
+        if hasattr(type(class_attribute(cls, name)), "__get__") or isinstance(value, _functions.UserFunctionVariable):
+            # descriptors and methods bind differently per lookup: not modelled in the overlay
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a method or descriptor")
+        tx.output.side_effects.store_class_attr(self, cls, name, value)
 
     def describe(self) -> str:
         return f"class {self.value.__qualname__}"

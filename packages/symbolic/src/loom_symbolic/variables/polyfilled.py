@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from loom_guards import Attr
+
 from .. import polyfills
 from .._late import LateModule
 from .base import Variable
@@ -38,4 +40,17 @@ class PolyfilledVariable(ObjectConstantVariable):
 
     def __repr__(self) -> str:
         return f"PolyfilledVariable({self.describe()})"
+
+
+class CachedFunctionVariable(ObjectConstantVariable):
+    """A function wrapped by ``functools.lru_cache`` or ``functools.cache``: a call traces the wrapped
+    function (``__wrapped__``), as torch.compile does. The trace neither reads nor fills the cache:
+    what the function computes is the same either way, and is in the graph."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        wrapped_source = Attr(self.source, "__wrapped__") if self.source is not None else None
+        return _builder.wrap(tx, self.value.__wrapped__, wrapped_source).call(tx, args, kwargs)
+
+    def describe(self) -> str:
+        return f"cached function {getattr(self.value, '__qualname__', self.value)}"
 
