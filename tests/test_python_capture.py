@@ -139,3 +139,53 @@ def test_class_attribute_assignment_is_replayed_and_read_back(fn):
     report = loom.explain(fn)(x)
     assert report.graph_count == 1 and report.break_count == 0, report
     reset()
+
+
+# -- modules with forward hooks -------------------------------------------------------------------------
+def _hooked_model():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    model[0].register_forward_pre_hook(lambda m, args: (args[0] + 1,))
+    model[0].register_forward_hook(lambda m, args, out: out * 2)
+    model[2].register_forward_hook(lambda m, args, out: None)  # returns None: the output stays
+    model[2].register_forward_pre_hook(lambda m, args, kwargs: ((args[0] - 1,), kwargs), with_kwargs=True)
+    model[2].register_forward_hook(lambda m, args, kwargs, out: out + args[0].sum(), with_kwargs=True)
+    return model
+
+
+def test_forward_hooks_are_inlined():
+    model = _hooked_model()
+    x = torch.randn(5, 3)
+    expected = model(x)
+    loom.reset()
+    compiled = loom.compile(model)
+    torch.testing.assert_close(compiled(x), expected)
+    report = loom.explain(model)(x)
+    assert report.graph_count == 1 and report.break_count == 0, report
+
+
+def test_hooks_registered_or_removed_later_recompile():
+    model = torch.nn.Linear(3, 3)
+    x = torch.randn(2, 3)
+    loom.reset()
+    compiled = loom.compile(model)
+    torch.testing.assert_close(compiled(x), model(x))
+    handle = model.register_forward_hook(lambda m, args, out: out * 3)
+    torch.testing.assert_close(compiled(x), model(x))
+    handle.remove()
+    torch.testing.assert_close(compiled(x), model(x))
+    handle = torch.nn.modules.module.register_module_forward_hook(lambda m, args, out: out - 1)
+    try:
+        torch.testing.assert_close(compiled(x), model(x))
+    finally:
+        handle.remove()
+
+
+def test_backward_hooks_still_run_the_module_outside_the_graph():
+    model = torch.nn.Linear(3, 3)
+    seen = []
+    model.register_full_backward_hook(lambda m, gin, gout: seen.append(len(gout)))
+    x = torch.randn(2, 3, requires_grad=True)
+    loom.reset()
+    loom.compile(lambda t: model(t).sum())(x).backward()
+    assert seen == [1]

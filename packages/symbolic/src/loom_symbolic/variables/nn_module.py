@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_module_hooks = LateModule("loom_symbolic.variables.module_hooks", globals(), "_module_hooks")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _tensor = LateModule("loom_symbolic.variables.tensor", globals(), "_tensor")
 
@@ -39,8 +40,9 @@ def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, str]]:
     ]
 
 
-def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> None:
-    """Inlining ``forward`` skips ``__call__``'s hooks, so it is valid only while there are none.
+def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> bool:
+    """Inlining ``forward`` skips ``__call__``'s hooks, so it is valid only while there are none
+    (False: there are, and :mod:`.module_hooks` inlines them).
 
     Each hook dict is guarded empty, so a hook registered later fails the guard and recompiles. The
     dicts are reached as constants, not through the module: registering a hook mutates them in place
@@ -49,10 +51,10 @@ def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: 
 
     for table, name in _hook_tables(module, source):
         if table:
-            raise Unsupported(f"calling {type(module).__name__}", "the module has hooks registered",
-                              hint="hooks run outside the captured graph")
+            return False
         if table is not None:
             tx.output.guards.add("length", Const(table, name), table)
+    return True
 
 
 class NNModuleVariable(Variable):
@@ -125,7 +127,9 @@ class NNModuleVariable(Variable):
         module = self.value
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
-        _check_no_hooks(tx, module, self.source)
+        if not _check_no_hooks(tx, module, self.source):
+            owner = str(self.source) if self.source is not None else type(module).__name__
+            return _module_hooks.call_with_hooks(tx, self, owner, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

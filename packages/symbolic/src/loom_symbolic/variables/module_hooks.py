@@ -1,0 +1,103 @@
+"""Calling a module that has forward hooks: ``Module.__call__``'s hook protocol, inlined.
+
+Pre-hooks may replace the positional arguments (or, registered ``with_kwargs``, both arguments and
+keywords), forward runs, then forward hooks may replace the result; every hook is traced like any
+Python function, in ``_call_impl``'s order (process-wide hooks first). Backward hooks are not modelled.
+
+Every hook table is guarded: an empty one by its length, one with hooks by its keys and each hook by
+identity, so registering or removing a hook later recompiles.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch.nn.modules.module as _torch_module_module
+
+from loom_guards import Const, Item
+
+from .._late import LateModule
+from ..errors import Unsupported, UserError
+from .base import Variable
+
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+
+_BACKWARD = ("_backward_hooks", "_backward_pre_hooks")
+_GLOBAL_BACKWARD = ("_global_backward_hooks", "_global_backward_pre_hooks")
+#: (the module's table, the process-wide one) for each kind of forward hook, with the marker tables
+#: saying which hooks take keywords.
+_PRE = ("_global_forward_pre_hooks", "_forward_pre_hooks")
+_POST = ("_global_forward_hooks", "_forward_hooks")
+_MARKERS = (("_forward_pre_hooks_with_kwargs", None), ("_forward_hooks_with_kwargs", "_global_forward_hooks_with_kwargs"),
+            ("_forward_hooks_always_called", "_global_forward_hooks_always_called"))
+
+
+def _tables(module: Any, owner: str) -> dict[str, tuple[Any, str]]:
+    found = {}
+    for name in (*_BACKWARD, _PRE[1], _POST[1], *(own for own, _ in _MARKERS)):
+        found[name] = (getattr(module, name, None), f"{owner}.{name}")
+    for name in (*_GLOBAL_BACKWARD, _PRE[0], _POST[0], *(g for _, g in _MARKERS if g)):
+        found[name] = (getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}")
+    return found
+
+
+def _guard(tx: InstructionTranslator, table: Any, name: str) -> list[tuple[Any, Variable]]:
+    """Guard ``table`` (empty: its length; else its keys) and return its hooks as (key, variable)."""
+    if table is None:
+        return []
+    source = Const(table, name)
+    if not table:
+        tx.output.guards.add("length", source, table)
+        return []
+    tx.output.guards.add("dict_keys", source, table)
+    return [(key, _builder.wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
+
+
+def _is_none(value: Variable) -> bool:
+    return value.is_python_constant() and value.as_python_constant() is None
+
+
+def call_with_hooks(tx: InstructionTranslator, module_var: Variable, owner: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+    """``module(*args, **kwargs)`` with ``module``'s forward hooks inlined around ``forward``."""
+    module = module_var.value
+    tables = _tables(module, owner)
+    for name in (*_BACKWARD, *_GLOBAL_BACKWARD):
+        table, _ = tables[name]
+        if table:
+            raise Unsupported(f"calling {type(module).__name__}", "the module has backward hooks registered",
+                              hint="the module runs outside the captured graph")
+    with_kwargs = set()
+    for own, glob in _MARKERS:
+        for name in (own, glob):
+            if name is not None:
+                with_kwargs.update(key for key, _ in _guard(tx, *tables[name]) if "kwargs" in name)
+    positional = _containers.TupleVariable(list(args))
+    keywords: Any = dict(kwargs)
+    for key, hook in [*_guard(tx, *tables[_PRE[0]]), *_guard(tx, *tables[_PRE[1]])]:
+        if key in with_kwargs:
+            result = hook.call(tx, [module_var, positional, _containers.DictVariable(keywords)], {})
+            if not _is_none(result):
+                parts = result.unpack(tx) if issubclass(result.python_type(), tuple) else None
+                if parts is None or len(parts) != 2 or not isinstance(parts[1], _containers.DictVariable):
+                    raise UserError("forward pre-hook", "forward pre-hook must return None or a tuple of "
+                                    "(new_args, new_kwargs)", exc_type=RuntimeError)
+                positional, keywords = parts[0], dict(parts[1].items)
+            continue
+        result = hook.call(tx, [module_var, positional], {})
+        if not _is_none(result):
+            positional = result if issubclass(result.python_type(), tuple) else _containers.TupleVariable([result])
+    output = module_var.var_getattr(tx, "forward").call(tx, positional.unpack(tx), keywords)
+    for key, hook in [*_guard(tx, *tables[_POST[0]]), *_guard(tx, *tables[_POST[1]])]:
+        if key in with_kwargs:
+            result = hook.call(tx, [module_var, positional, _containers.DictVariable(keywords), output], {})
+        else:
+            result = hook.call(tx, [module_var, positional, output], {})
+        if not _is_none(result):
+            output = result
+    return output
