@@ -189,3 +189,24 @@ def test_backward_hooks_still_run_the_module_outside_the_graph():
     loom.reset()
     loom.compile(lambda t: model(t).sum())(x).backward()
     assert seen == [1]
+
+
+# -- sizes as dict keys -----------------------------------------------------------------------------------
+def memo_by_size(x):
+    memo = {}
+    n = x.shape[0]
+    memo[n] = x * 2
+    memo[n + 1] = x
+    seen = {n: "first"}
+    return memo[n] + memo[x.shape[0] + 1], n in memo, seen.get(n), len(memo)
+
+
+def test_symbolic_sizes_as_dict_keys_specialise():
+    loom.reset()
+    compiled = loom.compile(memo_by_size, dynamic=True)
+    for size in (3, 5, 3):
+        x = torch.arange(float(size))
+        actual, expected = compiled(x), memo_by_size(x)
+        torch.testing.assert_close(actual[0], expected[0])
+        assert actual[1:] == expected[1:]
+    assert loom.stats()["graph_breaks"] == 0

@@ -23,6 +23,7 @@ _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
+_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 
 def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
@@ -380,6 +381,10 @@ class DictVariable(MethodTableMixin, Variable):
         """The Python key a variable stands for: a constant, or an object hashed by identity."""
         if getattr(key, "wraps_real_object", False) and compared_by_identity(key.value):
             return key.value
+        if isinstance(key, _symbolic.SymbolicVariable):
+            # A size as a memo table's key: the trace specialises on its value (a guard), as
+            # torch.compile does, rather than break.
+            return key.as_python_constant()
         if key.is_python_constant():
             value = key.as_python_constant()
             try:
