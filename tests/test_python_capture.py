@@ -210,3 +210,46 @@ def test_symbolic_sizes_as_dict_keys_specialise():
         torch.testing.assert_close(actual[0], expected[0])
         assert actual[1:] == expected[1:]
     assert loom.stats()["graph_breaks"] == 0
+
+
+# -- uncaught raise ---------------------------------------------------------------------------------------
+class CodedError(Exception):
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+LOG = []
+
+
+def raise_user_error_after_effects(x):
+    LOG.append("before")
+    y = x * 2
+    raise CodedError("bad", y.shape[0])
+
+
+def raise_builtin_error_in_helper(x):
+    def check(v):
+        if v.shape[0] == 3:
+            raise ValueError("nope", v.shape[0])
+        return v
+
+    return check(x + 1)
+
+
+# breaks: at the raise; raised in an inlined helper, at the call and then at the raise in the
+# helper's own frame (which runs, and is compiled, natively so that the traceback is eager's)
+@pytest.mark.parametrize("fn, breaks", [(raise_user_error_after_effects, 1), (raise_builtin_error_in_helper, 2)])
+def test_uncaught_raise_propagates_as_in_eager(fn, breaks):
+    x = torch.arange(3.0)
+    LOG.clear()
+    with pytest.raises(Exception) as eager:
+        fn(x)
+    eager_log = list(LOG)
+    LOG.clear()
+    loom.reset()
+    with pytest.raises(Exception) as compiled:
+        loom.compile(fn)(x)
+    assert type(compiled.value) is type(eager.value) and compiled.value.args == eager.value.args
+    assert vars(compiled.value) == vars(eager.value) and LOG == eager_log
+    assert loom.stats()["graph_breaks"] <= breaks
