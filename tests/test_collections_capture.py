@@ -9,6 +9,8 @@ import pytest
 import torch
 from breaks_harness import compare
 
+import loom
+
 
 def defaultdict_lists(x):
     d = defaultdict(list)
@@ -130,3 +132,44 @@ def test_ordereddict_argument_is_reordered_as_in_eager():
                                 ordereddict_missing_key_raises])
 def test_errors_are_eagers(fn):
     compare(fn, torch.ones(2))
+
+
+class History(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.seen = deque(maxlen=2)
+
+    def forward(self, x):
+        self.seen.append(x.sum())
+        return x * len(self.seen) + sum(self.seen)
+
+
+def test_deque_held_by_a_module_is_mutated_as_in_eager():
+    x = torch.arange(3.0)
+    eager = History()
+    expected = [eager(x), eager(x + 1), eager(x + 2)]
+    loom.reset()
+    model = History()
+    compiled = loom.compile(model)
+    for want, arg in zip(expected, (x, x + 1, x + 2)):
+        torch.testing.assert_close(compiled(arg), want)
+    assert type(model.seen) is deque and model.seen.maxlen == 2
+    assert [float(t) for t in model.seen] == [float(t) for t in eager.seen]
+    assert loom.stats()["graph_breaks"] == 0
+
+
+def deque_argument_read_and_rotated(x, q):
+    total = x + q[0] + len(q)
+    q.rotate(1)
+    q.appendleft(9)
+    return total, q, list(q)
+
+
+def deque_argument_read_only(x, q):
+    return x + sum(q) + q[-1]
+
+
+@pytest.mark.parametrize("fn", [deque_argument_read_and_rotated, deque_argument_read_only])
+def test_deque_arguments(fn):
+    stats = compare(fn, torch.arange(3.0), deque([1, 2, 3], maxlen=4))
+    assert stats["graph_breaks"] == 0, stats

@@ -132,6 +132,44 @@ class ReplaceContents:
         return f"contents of {self.container.describe()} replaced"
 
 
+@dataclass
+class RefillStandIn:
+    """A real object the trace modelled as a polyfill stand-in (a ``deque`` from the frame): if its
+    items changed, give the real one the final items (``clear()``, then ``extend(items)``)."""
+
+    stand_in: Variable
+    #: the item variables it had when the trace reached it
+    initial: list[Variable]
+
+    def _final(self) -> list[Variable] | None:
+        final = self.stand_in.attrs["_items"]
+        items = getattr(final, "items", None)
+        if items is not None and len(items) == len(self.initial) and all(a is b for a, b in zip(items, self.initial)):
+            return None  # unchanged: nothing to replay
+        return items
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        final = self._final()
+        if final is None:
+            return ()
+        target = codegen.stash(self.stand_in)
+        return target, codegen.stash(self.stand_in.attrs["_items"])
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        if not staged:
+            return
+        target, items = staged
+        for method, args in (("clear", ()), ("extend", (items,))):
+            codegen.emit("LOAD_FAST", target)
+            codegen.emit("LOAD_METHOD", method)
+            codegen.load_temps(args)
+            codegen.call(len(args))
+            codegen.emit("POP_TOP")
+
+    def describe(self) -> str:
+        return f"items of {self.stand_in.describe()} replaced if changed"
+
+
 def stage(effects: list[Any], codegen: PyCodegen) -> list[Staged]:
     """Rebuild every value ``effects`` will need, before any of them mutates anything."""
     return [effect.stage(codegen) for effect in effects]
@@ -239,6 +277,10 @@ class SideEffects:
         if id(container) not in self._mutated_containers:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
+
+    def track_stand_in(self, stand_in: Variable) -> None:
+        """``stand_in`` models a real object from outside the frame: its final items are replayed."""
+        self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items)))
 
     def __len__(self) -> int:
         return len(self.effects)

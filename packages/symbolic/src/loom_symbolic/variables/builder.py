@@ -46,7 +46,7 @@ from .functions import BoundMethodVariable, UserFunctionVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
-from .polyfilled import CachedFunctionVariable, PolyfilledVariable
+from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_deque
 from .profiler import CLASSES as PROFILER_CLASSES
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -342,6 +342,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is list, _wrap_list),
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
+    (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
     (lambda v: isinstance(v, BaseException), _wrap_exception),
     (lambda v: isinstance(v, types.FunctionType), _wrap_function),

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr
+from loom_guards import Attr, Item
 
 from .. import polyfills
 from .._late import LateModule
 from .base import Variable
-from .constant import ObjectConstantVariable
+from .constant import ConstantVariable, ObjectConstantVariable
+from .instances import NewObjectVariable
 
 if TYPE_CHECKING:
+    from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
 # In an import cycle with this module: imported at first read (see _late.py).
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
@@ -40,6 +43,38 @@ class PolyfilledVariable(ObjectConstantVariable):
 
     def __repr__(self) -> str:
         return f"PolyfilledVariable({self.describe()})"
+
+
+class RealStandInVariable(NewObjectVariable):
+    """A real object of a C class with a stand-in (a ``deque`` from the frame), modelled as a stand-in
+    instance holding its items: it is the real object whenever it is rebuilt, and its final items
+    are given back to it after the graph if the trace changed them."""
+
+    def __init__(self, cls: type, source: Any) -> None:
+        super().__init__(cls, None)
+        self.source = source
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.load_source(self.source)
+
+    def describe(self) -> str:
+        return f"{self.python_type().__name__} from {self.source}"
+
+
+def wrap_real_deque(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
+    """A real ``collections.deque`` reached through ``source``: its length and items are guarded."""
+    if tx is None or source is None:
+        return ObjectConstantVariable(value, source)
+    guards = tx.output.guards
+    guards.add("type", source, value)
+    guards.add("length", source, value)
+    stand_in = RealStandInVariable(polyfills.replacement_for(type(value)), source)
+    stand_in.attrs["_items"] = _containers.ListVariable(
+        [_builder.wrap(tx, item, Item(source, i)) for i, item in enumerate(value)])
+    stand_in.attrs["_maxlen"] = _builder.wrap(tx, value.maxlen, Attr(source, "maxlen"))
+    stand_in.attrs["_state"] = ConstantVariable(0)
+    tx.output.side_effects.track_stand_in(stand_in)
+    return stand_in
 
 
 class CachedFunctionVariable(ObjectConstantVariable):
