@@ -173,3 +173,25 @@ def deque_argument_read_only(x, q):
 def test_deque_arguments(fn):
     stats = compare(fn, torch.arange(3.0), deque([1, 2, 3], maxlen=4))
     assert stats["graph_breaks"] == 0, stats
+
+
+def reprs_and_comparisons(x):
+    q = deque([1, 2], maxlen=3)
+    d = defaultdict(int)
+    d["a"] += 1
+    a, b = OrderedDict(a=1, b=2), OrderedDict(b=2, a=1)
+    return (x + len(q), repr(q), str(deque([3])), q == deque([1, 2]), q == [1, 2], q < deque([1, 3]), repr(d),
+            a == b, a == dict(b), repr(a))
+
+
+def operators_keep_the_type(x):
+    d = defaultdict(list, a=[1]) | {"b": [2]}
+    c = Counter(a=3, b=1) + Counter(a=1, c=2)
+    c.subtract({"a": 1})
+    return x + c.total(), d, type(d), d.default_factory, c, sorted(c.elements()), c & Counter(a=2)
+
+
+@pytest.mark.parametrize("fn", [reprs_and_comparisons, operators_keep_the_type])
+def test_reprs_comparisons_and_operators_are_eagers(fn):
+    stats = compare(fn, torch.arange(3.0))
+    assert stats["graph_breaks"] == 0, stats

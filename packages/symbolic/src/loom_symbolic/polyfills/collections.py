@@ -12,6 +12,7 @@ real ``collections.deque`` by :func:`deque_to_real`.
 from __future__ import annotations
 
 import collections as _collections
+import operator as _operator
 from typing import Any
 
 from . import method, polyfill, rebuild
@@ -259,6 +260,35 @@ class deque:  # named as the class it stands for, which messages show
             yield item
         if self._state != state:
             raise RuntimeError("deque mutated during iteration")
+
+    def __repr__(self) -> str:
+        items = repr(self._items)
+        return f"deque({items})" if self._maxlen is None else f"deque({items}, maxlen={self._maxlen})"
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _compare(self, other: Any, op: Any) -> Any:
+        if not isinstance(other, (deque, _collections.deque)):
+            return NotImplemented
+        return op(list(self), list(other))
+
+    def __eq__(self, other: Any) -> Any:
+        return self._compare(other, _operator.eq)
+
+    def __ne__(self, other: Any) -> Any:
+        return self._compare(other, _operator.ne)
+
+    def __lt__(self, other: Any) -> Any:
+        return self._compare(other, _operator.lt)
+
+    def __le__(self, other: Any) -> Any:
+        return self._compare(other, _operator.le)
+
+    def __gt__(self, other: Any) -> Any:
+        return self._compare(other, _operator.gt)
+
+    def __ge__(self, other: Any) -> Any:
+        return self._compare(other, _operator.ge)
 
     def __reversed__(self) -> Any:
         state = self._state

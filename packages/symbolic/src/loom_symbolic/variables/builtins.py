@@ -495,7 +495,9 @@ def builtin_sorted(tx, args, kwargs):
 def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
     """``str(obj)`` / ``repr(obj)`` of an object whose class defines the method in Python: inlined."""
     cls = value.python_type()
-    if not _is_user_class(cls):
+    if getattr(value, "stands_for", None) is not None:
+        cls = value.cls  # deque's stand-in: its __repr__ is the real one's, in Python
+    elif not _is_user_class(cls):
         return None
     method = _attributes.class_attribute(cls, dunder)
     if dunder == "__str__" and method is object.__str__:

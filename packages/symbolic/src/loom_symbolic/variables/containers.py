@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -24,6 +25,10 @@ _container_methods = LateModule("loom_symbolic.variables.container_methods", glo
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
+
+
+#: Dict types whose instances fold to a real instance of the same type with the same items.
+_FOLDABLE_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
 
 
 def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
@@ -359,10 +364,25 @@ class DictVariable(MethodTableMixin, Variable):
         return self.cls
 
     def as_python_constant(self) -> Any:
-        return {k: v.as_python_constant() for k, v in self.items.items()}
+        items = {k: v.as_python_constant() for k, v in self.items.items()}
+        if self.cls is dict:
+            return items
+        if self.cls is collections.defaultdict:
+            return collections.defaultdict(self._default_factory().as_python_constant(), items)
+        return self.cls(items)  # OrderedDict, Counter: folded operators and repr() see the real type
 
     def is_python_constant(self) -> bool:
+        if self.cls not in _FOLDABLE_DICTS:
+            return False  # a user subclass: its methods (or attributes) could make a folded copy differ
+        if self.cls is collections.defaultdict and not self._default_factory().is_python_constant():
+            return False
         return all(v.is_python_constant() for v in self.items.values())
+
+    def _default_factory(self) -> Variable:
+        factory = self.attrs.get("default_factory")
+        if factory is None:
+            factory = _builder.wrap_constant_like(getattr(self.real, "default_factory", None))
+        return factory
 
     def as_graph_arg(self) -> Any:
         return {k: v.as_graph_arg() for k, v in self.items.items()}
