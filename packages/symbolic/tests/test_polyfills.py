@@ -175,3 +175,16 @@ def test_the_originals_are_left_alone():
     for original in polyfills.originals():
         replacement = polyfills.replacement_for(original) or polyfills.fallback_for(original)
         assert replacement.__loom_polyfill_of__ is original
+
+
+def test_iter_with_sentinel_matches():
+    polyfill = polyfills.fallback_for(iter)
+
+    def calls(values):
+        it = iter(values)
+        return lambda: next(it)
+
+    for values, sentinel in (([1, 2, 0, 3], 0), ([1, 2], 9), ([], 0), ([None, 1], None)):
+        assert outcome(polyfill, calls(values), sentinel) == outcome(iter, calls(values), sentinel)
+    assert outcome(polyfill, 3, 0) == outcome(iter, 3, 0)
+    assert outcome(polyfill, 3, 0)[1] is TypeError

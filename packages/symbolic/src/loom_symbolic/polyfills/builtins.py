@@ -68,7 +68,7 @@ def _call_until(function: Any, sentinel: Any) -> Any:
 
 
 @polyfill(_builtins.iter, fallback=True)
-def iter(*args: Any) -> Any:
+def iter_with_sentinel(*args: Any) -> Any:
     """``iter(callable, sentinel)`` (the one-argument form is the translator's own)."""
     if len(args) != 2:
         raise TypeError(f"iter expected at most 2 arguments, got {len(args)}")

@@ -1,0 +1,321 @@
+#!/usr/bin/env python3
+"""Issue 16's constructs, one small program each: loom against eager and torch.compile.
+
+For every program: is loom's answer eager's (result, arguments afterwards, state it leaves, the
+exception raised), and how many graphs and breaks do loom and torch.compile(backend="eager") report.
+Prints one row per construct and the totals (how many capture in 1 graph with 0 breaks).
+
+    .venv/bin/python tools/bench/capture_count.py [--no-torch]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import functools
+import itertools
+import operator
+import random
+import sys
+from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
+
+import torch
+
+
+# -- the constructs --------------------------------------------------------------------------------
+def c_defaultdict(x):
+    d = defaultdict(list)
+    d["a"].append(1)
+    d.setdefault("b", []).append(2)
+    e = defaultdict(int)
+    for k in "abca":
+        e[k] += 1
+    return x + len(d) + e["a"], d, defaultdict.fromkeys("xy", 0)
+
+
+def c_deque(x):
+    q = deque(maxlen=3)
+    for i in range(5):
+        q.append(i)
+    q.appendleft(-1)
+    q.rotate(1)
+    q.extend([7])
+    q.pop()
+    q.popleft()
+    out = x
+    for v in q:
+        out = out + v
+    return out, len(q), q
+
+
+def c_ordereddict_move_to_end(x):
+    d = OrderedDict(a=1, b=2, c=3)
+    d.move_to_end("a")
+    d.move_to_end("c", last=False)
+    return x + next(iter(d.values())), d
+
+
+def c_counter(x):
+    c = Counter("abracadabra")
+    c.update("aab")
+    c["z"] += 1
+    return x + c.most_common(1)[0][1], c
+
+
+Point = namedtuple("Point", "x y")
+
+
+def c_namedtuple_replace_asdict(x):
+    p = Point(x, 2)._replace(y=3)
+    return p.x + p.y, p._asdict()
+
+
+def c_dict_union_fromkeys(x):
+    d = dict.fromkeys("ab", 0) | {"c": 1}
+    d |= {"e": 2}
+    return x + len(d), d
+
+
+def c_itertools(x):
+    out = x + sum(itertools.chain([1], (2,))) + sum(itertools.chain.from_iterable([[1], [2]]))
+    out = out + len(list(itertools.product([1, 2], [3]))) + len(list(itertools.combinations([1, 2, 3], 2)))
+    out = out + len(list(itertools.permutations([1, 2], 2))) + sum(itertools.islice(range(10), 2, 5))
+    out = out + list(itertools.accumulate([1, 2]))[-1] + len(list(itertools.pairwise([1, 2, 3])))
+    counter = itertools.count(5)
+    return out + sum(itertools.repeat(1, 2)) + next(counter), list(itertools.zip_longest([1], [2, 3]))
+
+
+def c_functools_operator(x):
+    pairs = [(1, x), (0, x * 2)]
+    pairs.sort(key=operator.itemgetter(0))
+    return functools.reduce(operator.add, [x, x]) + pairs[0][1] + operator.attrgetter("real")(3)
+
+
+@functools.lru_cache(maxsize=8)
+def _doubled(n):
+    return n * 2
+
+
+def c_lru_cache(x):
+    return x + _doubled(3)
+
+
+def c_iter_sentinel(x):
+    values = iter([1, 2, 0, 4])
+    return x + sum(iter(lambda: next(values), 0))
+
+
+def c_iterators(x):
+    it = iter([1, 2, 3])
+    first = next(it)
+    d = iter({"a": 1})
+    r = iter(range(3))
+    out = x + first + len(next(d)) + next(r)
+    for v in it:
+        out = out + v
+    return out
+
+
+def _gen():
+    received = yield 1
+    yield received * 2
+
+
+def c_generator_send(x):
+    g = _gen()
+    a = next(g)
+    b = g.send(5)
+    g.close()
+    return x + a + b
+
+
+def c_min_max_sorted(x):
+    scores = {"a": 3, "b": 1}
+    best = min(scores, key=lambda k: scores[k])
+    return x + scores[best] + max([1, 5, 2], key=lambda v: -v) + sorted([3, 1], key=lambda v: v)[0], 2 in {1, 2}
+
+
+class _Named:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Named({self.name!r})"
+
+
+def c_str_repr_objects(x):
+    return x + len(str(_Named("a"))) + len(repr(_Named("bc")))
+
+
+class Registry:
+    count = 0
+
+
+def c_class_attribute(x):
+    Registry.count += 1
+    return x + Registry.count + Registry().count
+
+
+class _Vec:
+    def __init__(self, v):
+        self.v = v
+
+    def __add__(self, other):
+        return _Vec(self.v + other.v)
+
+
+def c_operator_overloading(x):
+    return (_Vec(x) + _Vec(x * 2)).v
+
+
+class _CodedError(Exception):
+    def __init__(self, message, code):
+        super().__init__(message)
+        self.code = code
+
+
+def c_user_exception(x):
+    try:
+        raise _CodedError("bad", 3)
+    except _CodedError as e:
+        return x + e.code
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frozen:
+    a: int
+    b: int = 2
+
+
+def c_frozen_dataclass_replace(x):
+    f = dataclasses.replace(_Frozen(1), a=5)
+    return x + f.a * f.b, f
+
+
+class _Hooked(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+        self.lin.register_forward_pre_hook(lambda m, a: (a[0] + 1,))
+        self.lin.register_forward_hook(lambda m, a, o: o * 2)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+torch.manual_seed(0)
+_HOOKED = _Hooked()
+
+
+def c_forward_hooks(x):
+    return _HOOKED(x)
+
+
+def c_int_dict_keys(x):
+    memo = {}
+    n = x.shape[0]
+    memo[n] = x * 2
+    memo[n + 1] = x
+    return memo[n] + memo[3]
+
+
+def c_random(x):
+    return x + random.random() + random.randint(1, 5) + random.uniform(0, 1)
+
+
+def c_raise(x):
+    y = x + 1
+    raise ValueError("nope", y.shape[0])
+
+
+def c_numpy(x):
+    import numpy as np
+
+    a = x.numpy()
+    return torch.from_numpy(np.sin(a) + np.iinfo(np.int32).bits)
+
+
+CONSTRUCTS = [c_defaultdict, c_deque, c_ordereddict_move_to_end, c_counter, c_namedtuple_replace_asdict,
+              c_dict_union_fromkeys, c_itertools, c_functools_operator, c_lru_cache, c_iter_sentinel, c_iterators,
+              c_generator_send, c_min_max_sorted, c_str_repr_objects, c_class_attribute, c_operator_overloading,
+              c_user_exception, c_frozen_dataclass_replace, c_forward_hooks, c_int_dict_keys, c_random, c_raise,
+              c_numpy]
+
+
+# -- running them ------------------------------------------------------------------------------------
+def _reset_state():
+    Registry.count = 0
+    random.seed(1234)
+
+
+def _outcome(fn, x):
+    _reset_state()
+    try:
+        result = fn(x)
+        error = None
+    except Exception as exc:
+        result, error = None, (type(exc), exc.args)
+    return result, error, (Registry.count, random.getstate())
+
+
+def _same(a, b) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, torch.Tensor):
+        return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, equal_nan=True)
+    if isinstance(a, (list, tuple, deque)):
+        return len(a) == len(b) and all(_same(p, q) for p, q in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def run_loom(fn, x):
+    import loom
+
+    expected = _outcome(fn, copy.deepcopy(x))
+    loom.reset()
+    compiled = loom.compile(fn)
+    actual = _outcome(compiled, copy.deepcopy(x))
+    correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
+    stats = loom.stats()
+    return correct, stats["graphs"], stats["graph_breaks"]
+
+
+def run_torch(fn, x):
+    import torch._dynamo as dynamo
+
+    dynamo.reset()
+    _reset_state()
+    try:
+        report = dynamo.explain(fn)(copy.deepcopy(x))
+    except Exception:
+        return None, None
+    return report.graph_count, report.graph_break_count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
+    options = parser.parse_args()
+    rows, clean, torch_clean, wrong = [], 0, 0, 0
+    for fn in CONSTRUCTS:
+        x = torch.arange(3.0)
+        correct, graphs, breaks = run_loom(fn, x)
+        t_graphs, t_breaks = (None, None) if options.no_torch else run_torch(fn, x)
+        clean += graphs <= 1 and breaks == 0
+        torch_clean += t_graphs is not None and t_graphs <= 1 and t_breaks == 0
+        wrong += not correct
+        rows.append((fn.__name__[2:], "yes" if correct else "NO", graphs, breaks, t_graphs, t_breaks))
+    print(f"{'construct':28} {'eager?':>6} {'graphs':>6} {'breaks':>6} {'torch graphs':>12} {'torch breaks':>12}")
+    for name, correct, graphs, breaks, t_graphs, t_breaks in rows:
+        print(f"{name:28} {correct:>6} {graphs:>6} {breaks:>6} {t_graphs if t_graphs is not None else '-':>12} "
+              f"{t_breaks if t_breaks is not None else '-':>12}")
+    print(f"\n{len(rows)} constructs: loom 1 graph/0 breaks on {clean}, torch.compile on {torch_clean}; "
+          f"loom differs from eager on {wrong}")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
