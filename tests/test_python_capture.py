@@ -253,3 +253,52 @@ def test_uncaught_raise_propagates_as_in_eager(fn, breaks):
     assert type(compiled.value) is type(eager.value) and compiled.value.args == eager.value.args
     assert vars(compiled.value) == vars(eager.value) and LOG == eager_log
     assert loom.stats()["graph_breaks"] <= breaks
+
+
+# -- generators' send and close ----------------------------------------------------------------------------
+def _accumulator():
+    total = 0
+    while True:
+        received = yield total
+        total += received
+
+
+def _guarded():
+    try:
+        yield 1
+        yield 2
+    finally:
+        LOG.append("closed")
+
+
+def generator_send(x):
+    acc = _accumulator()
+    next(acc)
+    acc.send(2)
+    last = acc.send(3)
+    acc.close()
+    return x + last, list(acc)
+
+
+def generator_send_to_fresh_raises(x):
+    return _accumulator().send(1)
+
+
+def generator_close_in_try_block(x):
+    LOG.clear()
+    g = _guarded()
+    first = next(g)
+    g.close()
+    return x + first, list(LOG)
+
+
+def test_generator_send_and_close_captured():
+    stats = compare(generator_send, torch.arange(3.0))
+    assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
+
+
+@pytest.mark.parametrize("fn", [generator_send_to_fresh_raises, generator_close_in_try_block])
+def test_generator_edge_cases_are_eagers(fn):
+    LOG.clear()
+    compare(fn, torch.arange(3.0))
+    LOG.clear()

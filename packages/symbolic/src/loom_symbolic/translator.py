@@ -377,13 +377,14 @@ class InliningTranslator(InstructionTranslator):
 class GeneratorTranslator(InliningTranslator):
     """Runs a generator's code lazily: each :meth:`step` runs to the next ``yield`` and pauses there."""
 
-    def step(self) -> Variable | None:
-        """The next yielded value, or None when the generator returned (``returned`` holds its value)."""
+    def step(self, sent: Variable | None = None) -> Variable | None:
+        """The next yielded value, or None when the generator returned (``returned`` holds its value).
+        ``sent``: the value of the paused ``yield`` expression (``gen.send(value)``; ``next`` sends None)."""
         if self.return_value is not None:
             return None
         if self.suspended:
             self.suspended = False
-            self.push(_constant.ConstantVariable(None))  # the value of the yield expression (next() sends None)
+            self.push(sent if sent is not None else _constant.ConstantVariable(None))
         self.run()
         if self.suspended:
             value, self.yielded = self.yielded, None

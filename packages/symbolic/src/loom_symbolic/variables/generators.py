@@ -5,13 +5,17 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
-from ..errors import Unsupported
+from .._late import LateModule
+from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
 from .iterators import IteratorVariable
 
 if TYPE_CHECKING:
     from ..translator import GeneratorTranslator, InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 class GeneratorVariable(IteratorVariable):
@@ -24,6 +28,7 @@ class GeneratorVariable(IteratorVariable):
 
     def __init__(self, translator: GeneratorTranslator, created_at: tuple[int, int] | None = None) -> None:
         self.translator = translator
+        self.started = False
         self.returned: Variable = ConstantVariable(None)
         self.finished = False
         #: Where the root frame made this generator: a graph break can move back there, so the
@@ -33,14 +38,46 @@ class GeneratorVariable(IteratorVariable):
     def python_type(self) -> type:
         return types.GeneratorType
 
-    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+    def next_item(self, tx: InstructionTranslator, sent: Variable | None = None) -> Variable | None:
         if self.finished:
             return None
-        item = self.translator.step()
+        item = self.translator.step(sent)
+        self.started = True
         if item is None:
             self.finished = True
             self.returned = self.translator.return_value or ConstantVariable(None)
         return item
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in _METHODS:
+            return _functions.MethodVariable(self, name)
+        return super().var_getattr(tx, name)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        method = _METHODS.get(name)
+        if method is None or kwargs:
+            return super().call_method(tx, name, args, kwargs)
+        return method(self, tx, *args)
+
+    def send(self, tx: InstructionTranslator, value: Variable) -> Variable:
+        """``gen.send(value)``: resume with ``value`` as the paused ``yield``'s value."""
+        sends_none = value.is_python_constant() and value.as_python_constant() is None
+        if not self.started and not self.finished and not sends_none:
+            raise UserError("generator.send()", "can't send non-None value to a just-started generator",
+                            exc_type=TypeError)
+        item = self.next_item(tx, None if sends_none else value)
+        if item is None:
+            raise UserError("generator.send()", "StopIteration: the generator finished", exc_type=StopIteration)
+        return item
+
+    def close(self, tx: InstructionTranslator) -> Variable:
+        """``gen.close()``: GeneratorExit at the paused ``yield``. Outside any ``try`` block of the
+        generator that just ends it; a ``finally`` or handler there would run, which is not modelled."""
+        if self.started and not self.finished and _handles_exceptions_at_pause(self.translator):
+            raise Unsupported(f"closing {self.describe()} inside a try block", "GeneratorExit is not modelled")
+        self.finished = True
+        return ConstantVariable(None)
 
     def reconstruct(self, codegen) -> None:
         error = Unsupported("a generator escaping the compiled function", "a paused generator cannot be rebuilt")
@@ -52,3 +89,17 @@ class GeneratorVariable(IteratorVariable):
 
     def describe(self) -> str:
         return f"generator {self.translator.code.co_qualname}"
+
+
+def _handles_exceptions_at_pause(translator: GeneratorTranslator) -> bool:
+    """Whether an exception at the generator's paused ``yield`` reaches a handler of its own code
+    (3.12's handler turning StopIteration into RuntimeError, which covers every generator, aside)."""
+    current = translator.current
+    entry = translator.decoded.handler_for(current.index) if current is not None else None
+    return entry is not None and translator.instructions[entry.target].opname != "CALL_INTRINSIC_1"
+
+
+_METHODS = {
+    "send": lambda gen, tx, *args: gen.send(tx, *args),
+    "close": lambda gen, tx, *args: gen.close(tx, *args),
+}
