@@ -56,7 +56,7 @@ def deque_bounded(x):
     q.rotate(1)
     q.extend([7, 8])
     last, first = q.pop(), q.popleft()
-    return x + sum(q) + last + first, len(q), q, q.maxlen, isinstance(q, deque), type(q) is deque
+    return x + sum(q) + last + first, len(q), q, q.maxlen, isinstance(q, deque), type(q) is deque, q.__class__
 
 
 def deque_of_tensors(x):
@@ -195,3 +195,25 @@ def operators_keep_the_type(x):
 def test_reprs_comparisons_and_operators_are_eagers(fn):
     stats = compare(fn, torch.arange(3.0))
     assert stats["graph_breaks"] == 0, stats
+
+
+class ListsByDefault(defaultdict):
+    def __init__(self):
+        super().__init__(list)
+
+
+class PlainSubclass(defaultdict):
+    pass
+
+
+def defaultdict_subclasses(x):
+    d = ListsByDefault()
+    d["a"].append(1)
+    e = PlainSubclass(int)
+    e["b"] += 2
+    return x + len(d["a"]) + e["b"], d, e, type(d), e.default_factory, type(deque()).__name__
+
+
+def test_defaultdict_subclasses_captured():
+    stats = compare(defaultdict_subclasses, torch.arange(3.0))
+    assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats

@@ -221,6 +221,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         return _functions.BoundMethodVariable(_builder.wrap(tx, static.__func__, func_source), cls_var)
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
         if name == "__class__":
+            if getattr(view.receiver, "stands_for", None) is not None:  # deque's stand-in is a deque
+                return _builder.wrap(tx, view.receiver.python_type(), None)
             return _builder.wrap(tx, view.cls, view.type_source)
         if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
             return _instances.InstanceDictVariable(view.receiver)

@@ -36,6 +36,8 @@ class PolyfilledVariable(ObjectConstantVariable):
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:
             return _functions.UserFunctionVariable(replacement)
+        if name in ("__name__", "__qualname__", "__module__"):  # fixed for builtins and C classes
+            return ConstantVariable(getattr(self.value, name))
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from loom_guards import Attr, Item
 
+from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
 from .base import Variable
@@ -57,6 +58,10 @@ class SuperVariable(Variable):
                 return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:
                 return _NoOpInit()
+            replacement = polyfills.method_replacement(klass, name)
+            if replacement is not None:  # a polyfilled C method (defaultdict.__init__ of a subclass)
+                bound_to = _builder.wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
+                return _functions.BoundMethodVariable(_functions.UserFunctionVariable(replacement[0]), bound_to)
             if isinstance(found, types.FunctionType):
                 return _functions.BoundMethodVariable(_functions.UserFunctionVariable(found, member_source), self.receiver)
             if isinstance(found, property) and found.fget is not None:
