@@ -9,7 +9,7 @@ expectation is spelled per version next to the case, with the reason.
 
 from __future__ import annotations
 
-import collections
+import array
 import copy
 import dis
 import sys
@@ -236,14 +236,14 @@ def test_break_at_a_for_loop_over_an_iterator_it_cannot_model():
             x = x + v
         return x
 
-    # Iterating a deque is a break at GET_ITER; the resume function of the loop gets the real deque
-    # iterator as its stack value, and its own translation breaks at FOR_ITER, run natively.
-    first = translate_function(body, torch.ones(3), collections.deque([1, 2, 3]))
+    # Iterating an array.array is a break at GET_ITER; the resume function of the loop gets the real
+    # array iterator as its stack value, and its own translation breaks at FOR_ITER, run natively.
+    first = translate_function(body, torch.ones(3), array.array('i', [1, 2, 3]))
     resume = first.resume_functions[0]
     names = resume.co_varnames[: resume.co_argcount]
 
     def arguments():
-        d = collections.deque([1, 2, 3])
+        d = array.array('i', [1, 2, 3])
         return {"___stack0": iter(d), "x": torch.ones(3), "d": d}
 
     assert set(names) == set(arguments())
