@@ -56,6 +56,19 @@ def max(*args: Any, key: Any = None, default: Any = _NO_DEFAULT) -> Any:
     return _extreme("max", args, key, default, lambda a, b: a > b)
 
 
+def _not_callable_message() -> str:
+    try:
+        _builtins.iter(None, None)
+    except TypeError as exc:
+        return str(exc)
+    raise AssertionError("expected a TypeError")
+
+
+#: The running CPython's wording ("iter(v, w): v must be callable" on 3.11, "iter(object, sentinel):
+#: object must be callable" on 3.12).
+_NOT_CALLABLE = _not_callable_message()
+
+
 def _call_until(function: Any, sentinel: Any) -> Any:
     while True:
         try:
@@ -74,7 +87,7 @@ def iter_with_sentinel(*args: Any) -> Any:
         raise TypeError(f"iter expected at most 2 arguments, got {len(args)}")
     function, sentinel = args
     if not callable(function):
-        raise TypeError("iter(v, w): v must be callable")
+        raise TypeError(_NOT_CALLABLE)
     return _call_until(function, sentinel)
 
 
