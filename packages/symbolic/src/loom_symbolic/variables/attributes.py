@@ -110,8 +110,9 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
 def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``object.__getattribute__(obj, name)``: Python's default lookup, without custom hooks."""
     static = class_attribute(view.cls, name)
-    stored = tx.output.side_effects.stored_class_attribute(view.cls, name)
-    if stored is not None:  # the trace assigned it on the class (never a descriptor, see ClassVariable.store_attr)
+    effects = tx.output.side_effects
+    if name in effects.class_attribute_names and (stored := effects.stored_class_attribute(view.cls, name)) is not None:
+        # the trace assigned it on the class (never a descriptor, see ClassVariable.store_attr)
         found = view.instance(name)
         return stored if found is _MISSING else found
     kind = type(static)

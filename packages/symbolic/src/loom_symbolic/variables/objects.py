@@ -127,9 +127,9 @@ class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        stored = tx.output.side_effects.stored_class_attribute(self.value, name)
-        if stored is not None:  # assigned earlier in the trace
-            return stored
+        effects = tx.output.side_effects
+        if name in effects.class_attribute_names and (stored := effects.stored_class_attribute(self.value, name)) is not None:
+            return stored  # assigned earlier in the trace
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
