@@ -5,11 +5,13 @@ keywords), forward runs, then forward hooks may replace the result; every hook i
 Python function, in ``_call_impl``'s order (process-wide hooks first). Backward hooks are not modelled.
 
 Every hook table is guarded: an empty one by its length, one with hooks by its keys and each hook by
-identity, so registering or removing a hook later recompiles.
+identity, so registering or removing a hook later recompiles. PyTorch's own hooks (FSDP's) are not
+inlined: the module runs natively, a graph break.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import torch.nn.modules.module as _torch_module_module
@@ -58,6 +60,15 @@ def _guard(tx: InstructionTranslator, table: Any, name: str) -> list[tuple[Any, 
     return [(key, _builder.wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
 
 
+def _library_hook(hook: Any) -> bool:
+    """Whether ``hook`` is PyTorch's own (FSDP's, the profiler's): they do distributed or process-level
+    work, so the module is called natively, as before hooks were inlined."""
+    while isinstance(hook, functools.partial):
+        hook = hook.func
+    hook = getattr(hook, "__func__", hook)
+    return (getattr(hook, "__module__", None) or "").split(".")[0] == "torch"
+
+
 def _is_none(value: Variable) -> bool:
     return value.is_python_constant() and value.as_python_constant() is None
 
@@ -72,6 +83,10 @@ def call_with_hooks(tx: InstructionTranslator, module_var: Variable, owner: str,
         if table:
             raise Unsupported(f"calling {type(module).__name__}", "the module has backward hooks registered",
                               hint="the module runs outside the captured graph")
+    if any(_library_hook(hook) for table, _ in tables.values() if table for hook in table.values()
+           if not isinstance(hook, bool)):
+        raise Unsupported(f"calling {type(module).__name__}", "the module has hooks registered",
+                          hint="hooks run outside the captured graph")
     with_kwargs = set()
     for own, glob in _MARKERS:
         for name in (own, glob):
