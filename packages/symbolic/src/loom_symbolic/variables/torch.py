@@ -230,6 +230,27 @@ def _foreach_with_scalar_tensor(tx: InstructionTranslator, fn: Any, args: list[V
     return ConstantVariable(None) if in_place else _containers.ListVariable(results)
 
 
+#: ``self.addcdiv_(first, second, value=v)`` with ``v`` a 0-d tensor (Adam's step size while compiling):
+#: eager reads the number out of ``v``; FakeTensors cannot. name → (in place, how ``first`` meets ``second``).
+_ADDC_WITH_SCALAR_TENSOR = {"addcdiv_": (True, torch.div), "addcmul_": (True, torch.mul),
+                            "addcdiv": (False, torch.div), "addcmul": (False, torch.mul)}  # fmt: skip
+
+
+def _addc_with_scalar_tensor(
+    tx: InstructionTranslator, tensor: TensorVariable, name: str, args: list[Variable], kwargs: dict[str, Variable]
+) -> Variable:
+    """``self + value * first / second`` (``* second`` for addcmul), the order of ATen's kernel."""
+    if set(kwargs) != {"value"}:
+        return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # let the op itself say what is wrong
+    in_place, combine = _ADDC_WITH_SCALAR_TENSOR[name]
+    first, second = args
+    term = tx.output.call_function(tx, combine, [tx.output.call_function(tx, torch.mul, [kwargs["value"], first], {}), second], {})
+    if in_place:
+        tx.output.call_method(tx, "add_", [tensor, term], {})
+        return tensor
+    return tx.output.call_function(tx, torch.add, [tensor, term], {})
+
+
 class TensorMethodVariable(Variable):
     """``tensor.method`` before it is called."""
 
@@ -281,6 +302,8 @@ def call_tensor_method(
                           "keep the value as a 0-d tensor, or move this out of the compiled function")
     if name == "type" and not args and not kwargs:
         return ConstantVariable(tensor.example.type())
+    if name in _ADDC_WITH_SCALAR_TENSOR and isinstance(kwargs.get("value"), TensorVariable) and len(args) == 2:
+        return _addc_with_scalar_tensor(tx, tensor, name, args, kwargs)
     result = tx.output.call_method(tx, name, [tensor, *args], kwargs)
     if name.endswith("_") and not name.endswith("__"):
         return tensor  # in-place methods return the tensor they changed
