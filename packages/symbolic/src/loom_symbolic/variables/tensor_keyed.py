@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
-class ItemOfKey(_Chained):
-    """``base[key]`` for a key that is an object (a tensor), held by the source itself: read with
-    ``dict.get`` semantics, so a missing key fails the guard and never runs ``__missing__``."""
+class _ObjectKeyed(_Chained):
+    """A source over ``base`` and a key that is an object (a tensor), held by the source itself and
+    compared by identity."""
 
     __slots__ = ("key",)
     fetch_cost = 2
@@ -45,6 +45,13 @@ class ItemOfKey(_Chained):
 
     def _args(self) -> tuple:
         return (self._base, self.key)
+
+
+class ItemOfKey(_ObjectKeyed):
+    """``base[key]`` for an object key: read with ``dict.get`` semantics, so a missing key fails the
+    guard and never runs ``__missing__``."""
+
+    __slots__ = ()
 
     def read_from(self, base_value: Any) -> Any:
         if not isinstance(base_value, dict):
@@ -61,21 +68,11 @@ class ItemOfKey(_Chained):
 _MISSING = object()
 
 
-class HasKey(_Chained):
-    """``key in base`` for a key that is an object (a tensor): a guard on it being False recompiles the
-    frame once the key is there (an optimizer's state appears after its first step)."""
+class HasKey(_ObjectKeyed):
+    """``key in base`` for an object key: a guard on it being False recompiles the frame once the key is
+    there (an optimizer's state appears after its first step)."""
 
-    __slots__ = ("key",)
-    fetch_cost = 2
-
-    def __init__(self, base: Any, key: Any) -> None:
-        _set_chained(self, base, "key", key)
-
-    def _key(self) -> tuple:
-        return (self._base, id(self.key))
-
-    def _args(self) -> tuple:
-        return (self._base, self.key)
+    __slots__ = ()
 
     def read_from(self, base_value: Any) -> Any:
         return isinstance(base_value, dict) and dict.get(base_value, self.key, _MISSING) is not _MISSING
