@@ -55,9 +55,11 @@ def test_threads_calling_one_compiled_function_get_correct_results():
     # two dtypes x two shapes: four entries, however the threads interleaved
     assert len(framehook.entries(scaled.__code__)) == 4
     assert loom.stats()["frames_compiled"] == 4
-    # every other call is a cache hit, except those of threads that waited while another compiled
-    # their entry (served by the callback from that entry: at most three waiting threads per compile)
-    assert 4 * 60 - 4 - 4 * 3 <= loom.stats()["cache_hits"] <= 4 * 60 - 4
+    # Every other call is a cache hit, except those that arrived while another thread compiled their
+    # entry or before the hook stored it (served by the callback from that entry). How many fell in
+    # that window depends on the scheduler (on a loaded machine, many): frames_compiled == 4 above is
+    # what shows that no thread compiled again; here, that the cache serves the bulk of the calls.
+    assert 4 * 60 // 2 <= loom.stats()["cache_hits"] <= 4 * 60 - 4
 
 
 def test_threads_that_never_call_compiled_code_have_no_hook():
