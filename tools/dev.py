@@ -62,10 +62,11 @@ SUITES = {
     "3.12": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
     "3.13": ["framehook", "guards", "symbolic", "backends", "loom", "tests"],
 }
-# The Triton backend's tests run kernels under Triton's interpreter and loom-symbolic's drive OpInfo
-# samples through fake mode: CPU-bound minutes, spread over the cores by pytest-xdist. The other suites
-# take seconds, less than starting the workers would save.
-PARALLEL = {"backends", "symbolic"}
+# The Triton backend's tests run kernels under Triton's interpreter, loom-symbolic's drive OpInfo
+# samples through fake mode, and the cross-package tests compile real models, run 2-process gloo
+# groups and the GPU check's CPU dry run: CPU-bound minutes, spread over the cores by pytest-xdist. The
+# other suites take seconds, less than starting the workers would save.
+PARALLEL = {"backends", "symbolic", "tests"}
 NO_TESTS = 5  # pytest's exit status when nothing was collected (a `-k` that selects nothing here)
 # What a venv on 3.12/3.13 needs on disk, mostly torch's CUDA build: checked before that download.
 SIDE_VENV_BYTES = 6 * 2**30

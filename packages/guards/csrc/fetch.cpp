@@ -18,6 +18,17 @@ inline uint64_t dict_version(PyObject* d) {
   return reinterpret_cast<PyDictObject*>(d)->ma_version_tag;
 #pragma GCC diagnostic pop
 }
+// Whether the dict's version tag changes with its contents. Not on 3.13 for a dict that shares an
+// object's inline values (ma_values set: a materialised instance __dict__): `obj.attr = v` writes into
+// those values without a new tag, so a lookup remembered against the tag would go stale.
+inline bool version_tracks_contents(PyObject* d) {
+#if PY_VERSION_HEX >= 0x030D0000
+  return reinterpret_cast<PyDictObject*>(d)->ma_values == nullptr;
+#else
+  (void)d;
+  return true;
+#endif
+}
 #else
 #define LOOM_DICT_VERSIONS 0
 #endif
@@ -57,7 +68,7 @@ PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache) {
     return nullptr;
   }
 #if LOOM_DICT_VERSIONS
-  if (cache != nullptr && PyUnicode_CheckExact(key)) {  // a str lookup runs no user code
+  if (cache != nullptr && PyUnicode_CheckExact(key) && version_tracks_contents(d)) {  // a str lookup runs no user code
     cache->dc_dict = d;
     cache->dc_version = dict_version(d);
     cache->dc_value = v;

@@ -330,3 +330,25 @@ def test_const_checks_instruction():
     assert check({})
     assert not program((1, od, "a", 0))({}) and not program((2, Net, "__init__", 0))({})
     assert not program((0, RaisingLen(), None, 0))({})  # raising fails
+
+
+class _Settable:
+    def __init__(self):
+        self.a, self.b = 1, 2
+
+    def __setattr__(self, key, value):  # like Hugging Face configs: stores through object.__setattr__
+        super().__setattr__(key, value)
+
+
+@pytest.mark.parametrize("cls", [Net, _Settable], ids=["plain", "custom-setattr"])
+def test_an_instance_dict_item_guard_sees_an_attribute_store(cls):
+    """CPython 3.13 writes ``obj.attr = v`` into the inline values that a materialised ``obj.__dict__``
+    shares, without a new dict version tag: the accelerator's remembered lookup must not serve it."""
+    obj = cls()
+    obj.b = 3
+    check = loom_guards.compile([ConstantMatch(Item(Attr(Local("o"), "__dict__"), "b"), 3)], accelerate=True)
+    assert check({"o": obj}) and check({"o": obj})  # the second check may use the remembered lookup
+    obj.b = 7
+    assert not check({"o": obj})
+    object.__setattr__(obj, "b", 3)
+    assert check({"o": obj})
