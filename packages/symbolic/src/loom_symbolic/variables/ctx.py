@@ -63,11 +63,17 @@ class WithExitVariable(Variable):
             codegen.call_const(torch.set_grad_enabled, 1, lambda: codegen.load_const(manager.target))
         else:
             codegen.call_const(manager.cls, 0, lambda: None)
-        codegen.emit("COPY", 1)
-        codegen.emit("LOAD_METHOD", "__enter__")
-        codegen.call(0)
-        codegen.emit("POP_TOP")
-        codegen.emit("LOAD_ATTR", "__exit__")
+        enter_leaving_exit(codegen)
+
+
+def enter_leaving_exit(codegen) -> None:
+    """Over a context manager on the stack: call its ``__enter__`` (result dropped) and leave its bound
+    ``__exit__`` in its place, as a ``with`` block entered natively would have it."""
+    codegen.emit("COPY", 1)
+    codegen.emit("LOAD_METHOD", "__enter__")
+    codegen.call(0)
+    codegen.emit("POP_TOP")
+    codegen.emit("LOAD_ATTR", "__exit__")
 
 
 class GradModeClassVariable(RealValueVariable):

@@ -84,10 +84,15 @@ def _write_back(tx: InstructionTranslator, target: Variable, result: Variable) -
     return ConstantVariable(None)
 
 
+def _op_name(op):
+    """The functional collectives' name of a ``dist.ReduceOp`` argument (``sum`` when not given)."""
+    return "sum" if op is None else _reduce_op_name(_real(op, "reduce op"))
+
+
 def _all_reduce(tx, a):
     tensor = _tensor(a["tensor"], "tensor")
     name, _ = _group(a.get("group"))
-    op = _reduce_op_name(_real(a.get("op"), "reduce op")) if a.get("op") is not None else "sum"
+    op = _op_name(a.get("op"))
     result = _functional(tx, torch.ops._c10d_functional.all_reduce.default,
                          [tensor, ConstantVariable(op), ConstantVariable(name)])
     return _write_back(tx, tensor, result)
@@ -104,7 +109,7 @@ def _all_gather_into_tensor(tx, a):
 def _reduce_scatter_tensor(tx, a):
     output, source = _tensor(a["output"], "output tensor"), _tensor(a["input"], "input tensor")
     name, size = _group(a.get("group"))
-    op = _reduce_op_name(_real(a.get("op"), "reduce op")) if a.get("op") is not None else "sum"
+    op = _op_name(a.get("op"))
     result = _functional(tx, torch.ops._c10d_functional.reduce_scatter_tensor.default,
                          [source, ConstantVariable(op), ConstantVariable(size), ConstantVariable(name)])
     return _write_back(tx, output, result)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported
+from . import ctx
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
@@ -64,11 +65,7 @@ class RecordFunctionExitVariable(Variable):
     def reconstruct(self, codegen) -> None:
         """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
         self.manager.reconstruct(codegen)
-        codegen.emit("COPY", 1)
-        codegen.emit("LOAD_METHOD", "__enter__")
-        codegen.call(0)
-        codegen.emit("POP_TOP")
-        codegen.emit("LOAD_ATTR", "__exit__")
+        ctx.enter_leaving_exit(codegen)
 
 
 class RecordFunctionClassVariable(RealValueVariable):
