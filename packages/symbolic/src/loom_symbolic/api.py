@@ -10,7 +10,7 @@ from typing import Any
 
 from . import side_effects
 from ._late import LateModule
-from .codegen import OUTPUTS_LOCAL, PyCodegen, build_code
+from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .shapes import DynamicSpec, is_symbolic
 from .translation import CapturedGraph, GraphBreak, Translation
@@ -184,9 +184,13 @@ _ATTRIBUTE_HOOKS = frozenset({"__getattribute__", "__getattr__", "__setattr__", 
 
 def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()) -> tuple[list, list[CapturedGraph]]:
     """The instructions that call the captured graph (none if it has nothing to do), and the graph."""
+    call = PyCodegen()
+    if output.random_draws:  # Python's RNG advances as in eager, whether or not a graph runs
+        call.call_const(output.random_draws, 0, lambda: None)
+        call.emit("STORE_FAST", RANDOM_LOCAL)
     needs_graph = graph_outputs or any(n.meta.get("mutates") for n in output.graph.nodes)
     if not needs_graph:
-        return [], []
+        return call.instrs, []
     name = f"__loom_graph_{next(_graph_ids)}"
     graph_module = output.finalize(graph_outputs)
     real = [i.example for i in output.inputs]
@@ -195,7 +199,6 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     # they compile for every size rather than for the sizes of this call.
     dynamic = any(_has_symbols(v) for v in fakes)
     graph = CapturedGraph(name, graph_module, fakes if dynamic else real, [i.source for i in output.inputs], real)
-    call = PyCodegen()
     call.cellvars = frozenset(cellvars)
     call.share_sources([i.source for i in output.inputs])
     call.extend(version.load_global_callable(name))

@@ -33,6 +33,8 @@ _NO_ARG = object()
 _REWRITES = version.EMIT_REWRITES
 #: The local the rewritten code keeps the graph's output tuple in.
 OUTPUTS_LOCAL = "___loom_graph_out"
+#: The local the rewritten code keeps the values it drew from Python's RNG in (``random.random()``).
+RANDOM_LOCAL = "___loom_random"
 
 
 def _load_local(cg: PyCodegen, source: Any) -> None:
@@ -85,6 +87,12 @@ def _load_const(cg: PyCodegen, source: Any) -> None:
     cg.load_const(source.value)
 
 
+def _load_random_value(cg: PyCodegen, source: Any) -> None:
+    cg.emit("LOAD_FAST", RANDOM_LOCAL)
+    cg.load_const(source.index)
+    cg.emit("BINARY_SUBSCR")
+
+
 #: Source class name → how to push the value it reaches. One entry per loom_guards source kind.
 SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "Local": _load_local,
@@ -99,7 +107,17 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "ModuleBuffer": _load_module_member,
     "TensorSize": _load_tensor_size,
     "Const": _load_const,
+    "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
 }
+
+
+class _OutputNode:
+    """A graph node the Python side reads (no source: it is never an input handed back)."""
+
+    source = None
+
+    def __init__(self, node: fx.Node) -> None:
+        self.node = node
 
 
 class PyCodegen:
@@ -220,6 +238,12 @@ class PyCodegen:
         self.emit("LOAD_FAST", OUTPUTS_LOCAL)
         self.load_const(index)
         self.emit("BINARY_SUBSCR")
+
+    def load_graph_output_item(self, node: fx.Node) -> None:
+        """Push ``node``'s value, a 0-d tensor the graph returns, as a Python number (``.item()``)."""
+        self.load_graph_output(_OutputNode(node))
+        self.emit("LOAD_METHOD", "item")
+        self.call(0)
 
     def store_free_var(self, name: str) -> None:
         self.emit("STORE_DEREF", FreeVar(name))

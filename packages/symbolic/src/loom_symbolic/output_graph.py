@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import operator
+import random
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
+_random_draws = LateModule("loom_symbolic.variables.random_draws", globals(), "_random_draws")
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
@@ -88,6 +90,9 @@ class OutputGraph:
         self.guards = GuardCollector()
         self.aliases = AliasTracker()
         self.side_effects = SideEffects()
+        #: The calls to Python's RNG the rewritten code makes before the graph (``random.random()``).
+        self.random_draws = _random_draws.RandomDraws()
+        self._rng_copy: random.Random | None = None
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
         self.initial_grad_enabled = self.grad_enabled
@@ -127,6 +132,28 @@ class OutputGraph:
         variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
         self.guards.add("type", source, value)
+        return variable
+
+    def add_random_draw(self, fn: Any, args: tuple, kwargs: dict, what: str) -> Variable:
+        """``fn(*args, **kwargs)``, a method of ``random``'s hidden instance: a graph input over a
+        symbol of its own, whose value the rewritten code draws before the graph call."""
+        if self._rng_copy is None:  # the trace must leave Python's RNG as it found it
+            self._rng_copy = random.Random()
+            self._rng_copy.setstate(random.getstate())
+        try:
+            value = getattr(self._rng_copy, fn.__name__)(*args, **kwargs)
+        except Exception as exc:  # eager raises here too: run it natively
+            raise UserError(f"{what} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+        if type(value) not in (int, float):
+            raise Unsupported(f"{what} returning {type(value).__name__}", "only numbers are drawn before the graph")
+        source = _random_draws.RandomValue(len(self.random_draws), what)
+        self.random_draws.calls.append((fn, args, kwargs))
+        node = self._new_placeholder(_placeholder_name(source))
+        symbolic = self.shapes.drawn_value(value, source)
+        self.fake_mode.shape_env = self.shapes.shape_env  # ops on the symbol need it
+        variable = _symbolic.SymbolicVariable(node, symbolic)
+        variable.source = source  # handed back unchanged, it is read from the values drawn
+        self.inputs.append(GraphInput(source, node, value))
         return variable
 
     def size_of(self, tensor: TensorVariable, dim: int) -> Variable:
@@ -175,7 +202,11 @@ class OutputGraph:
     ) -> Variable:
         node_args = tuple(a.as_graph_arg() for a in args)
         node_kwargs = {k: v.as_graph_arg() for k, v in kwargs.items()}
+        shapes = self.shapes
+        mark = shapes.guard_count() if shapes.drawn else 0
         example = self._run_fake(run, [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()})
+        if shapes.drawn:
+            shapes.check_no_drawn_guard(mark, _callable_name(run))
         node = self.graph.create_node(kind, target, node_args, node_kwargs)
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
@@ -289,6 +320,14 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.op in ("call_function", "call_method") and not node.users and not node.meta.get("mutates"):
                 self.graph.erase_node(node)
+        if self.random_draws:
+            # A value drawn and not used by the graph is no input of it (AOTAutograd would fix an unused
+            # float input to its value); the rewritten code still draws it.
+            unused = [i for i in self.inputs if isinstance(i.source, _random_draws.RandomValue) and not i.node.users]
+            for graph_input in unused:
+                self.shapes.forget_drawn(graph_input.node.meta["val"])
+                self.graph.erase_node(graph_input.node)
+            self.inputs = [i for i in self.inputs if i not in unused]
         self.graph.lint()
         return fx.GraphModule(torch.nn.Module(), self.graph)
 

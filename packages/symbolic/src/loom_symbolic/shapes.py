@@ -6,6 +6,11 @@ comparisons then work on symbols: every decision the trace takes on a symbol (``
 ``s0 == s1``) is recorded by the ShapeEnv, and :meth:`ShapeContext.guards` turns those records into
 ``loom_guards.Relation`` guards over the sources the symbols came from. Sizes 0 and 1 are never made
 symbolic (the ShapeEnv specialises them, as PyTorch does), so a symbol's guard also says ``s >= 2``.
+
+A value drawn from Python's RNG (``random.random()``) is a symbol too, made on demand (a ShapeEnv is
+created for it in a translation with static shapes): it stands for a value the rewritten code draws
+before the graph, which no guard can check, so a decision taken on it must break the graph instead
+(:func:`drawn_symbols_in`, :meth:`ShapeContext.check_no_drawn_guard`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from torch._guards import GuardSource, Source
 from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
 
 from loom_guards import Relation, TensorSize
+
+from .errors import Unsupported
 
 
 @dataclass(frozen=True)
@@ -91,6 +98,9 @@ class ShapeContext:
         self.shape_env = ShapeEnv() if spec else None
         #: symbol name → the loom source whose int value it stands for.
         self.symbol_sources: dict[str, Any] = {}
+        #: the symbols of values drawn from Python's RNG (also kept on the ShapeEnv, where a symbolic
+        #: value leads, as ``_loom_drawn``)
+        self.drawn: set[Any] = set()
 
     def fake_tensor(self, fake_mode: Any, value: torch.Tensor, source: Any, dims: frozenset[int]) -> Any:
         """A FakeTensor for ``value`` whose ``dims`` are symbols (0- and 1-sized ones stay static)."""
@@ -114,6 +124,40 @@ class ShapeContext:
             self.symbol_sources.setdefault(symbol, source)
         return symint
 
+    def drawn_value(self, value: int | float, source: Any) -> Any:
+        """A SymInt/SymFloat over a new symbol standing for ``value``, drawn from Python's RNG (reached
+        as ``source``, a :class:`~loom_symbolic.variables.random_draws.RandomValue`); the ShapeEnv is
+        made here if the translation has none."""
+        if self.shape_env is None:
+            self.shape_env = ShapeEnv()
+        env = self.shape_env
+        label = _LoomSource(str(source))
+        symbol = env.create_unspecified_symbol(value, source=label, dynamic_dim=DimDynamic.DYNAMIC)
+        self.drawn.add(symbol)
+        env._loom_drawn = self.drawn
+        if type(value) is float:
+            return env.create_symfloatnode(symbol, hint=value, source=label)
+        return env.create_symintnode(symbol, hint=value, source=label)
+
+    def forget_drawn(self, value: Any) -> None:
+        """Drop the hint of drawn ``value``'s symbol, which no graph input carries (AOTAutograd fixes every
+        float symbol with a hint it finds no use of, and restarts)."""
+        env = self.shape_env
+        hints = getattr(env, "backed_var_to_val", None) or env.var_to_val
+        hints.pop(value.node.expr, None)
+
+    def guard_count(self) -> int:
+        """How many guards the ShapeEnv holds (a mark for :meth:`check_no_drawn_guard`)."""
+        return len(self.shape_env.guards) if self.shape_env is not None else 0
+
+    def check_no_drawn_guard(self, since: int, what: str) -> None:
+        """Raise ``Unsupported`` if a guard recorded after mark ``since`` (by ``what``) fixes a value
+        drawn from Python's RNG: no guard can check it, the graph must break there."""
+        for guard in self.shape_env.guards[since:]:
+            if not self.drawn.isdisjoint(guard.expr.free_symbols):
+                del self.shape_env.guards[since:]
+                raise Unsupported(f"{what} with a value drawn from random", _DRAWN_WHY)
+
     def guards(self) -> list[Any]:
         """Relations over sources for every decision the trace took on symbols."""
         from torch.utils._sympy.printers import PythonPrinter
@@ -133,6 +177,9 @@ class ShapeContext:
             low = int(bounds.lower)
             relations.append(Relation(f"{name} >= {low}", {name: self.symbol_sources[name]}))
         for guard in env.guards:
+            if self.drawn and not self.drawn.isdisjoint(guard.expr.free_symbols):
+                # a decision on a drawn value that no check above caught: no guard could say it
+                        raise Unsupported("a decision on a value drawn from random", _DRAWN_WHY)
             text = printer.doprint(guard.expr)
             names = {str(s) for s in guard.expr.free_symbols}
             if not names or not names <= set(self.symbol_sources):
@@ -162,6 +209,24 @@ class ShapeContext:
     def describe(self) -> list[str]:
         """``s0 = L['x'].size()[0]`` lines, for dumps and explain."""
         return [f"{name} = {source}" for name, source in sorted(self.symbol_sources.items())]
+
+
+_DRAWN_WHY = ("its value is drawn before the graph on every call, so the trace cannot depend on it "
+              "(it runs as ordinary Python between graphs)")
+
+
+def drawn_symbols_in(value: Any) -> bool:
+    """Whether symbolic ``value`` depends on a value drawn from Python's RNG (which the trace must
+    not fix: a branch or a Python use of it breaks the graph)."""
+    node = getattr(value, "node", None)
+    drawn = getattr(getattr(node, "shape_env", None), "_loom_drawn", None)
+    return bool(drawn) and not drawn.isdisjoint(node.expr.free_symbols)
+
+
+def raise_if_drawn(value: Any, what: str) -> None:
+    """Raise ``Unsupported`` where ``what`` would fix symbolic ``value`` and it was drawn from random."""
+    if drawn_symbols_in(value):
+        raise Unsupported(f"{what} of a value drawn from random", _DRAWN_WHY)
 
 
 def _free_symbol(value: Any) -> str | None:

@@ -48,6 +48,7 @@ from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable
 from .partial import wrap_partial
 from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_deque
 from .profiler import CLASSES as PROFILER_CLASSES
+from .random_draws import RandomDrawVariable, is_module_draw
 from .torch import (
     TRACE_TIME_CONSTANTS,
     DynamoDisabledFunctionVariable,
@@ -257,6 +258,8 @@ def _wrap_function(tx, value, source):
 
 
 def _wrap_method(tx, value, source):
+    if is_module_draw(value):  # random.randint: drawn before the graph
+        return _identity(RandomDrawVariable)(tx, value, source)
     if _autograd_function.is_bound_apply(value):
         cls_source = Attr(source, "__self__") if source is not None else None
         wrap(tx, value.__self__, cls_source)  # guards the class
@@ -267,6 +270,8 @@ def _wrap_method(tx, value, source):
 
 
 def _wrap_builtin(tx, value, source):
+    if is_module_draw(value):  # random.random: drawn before the graph
+        return _identity(RandomDrawVariable)(tx, value, source)
     if polyfills.replacement_for(value) is not None:
         return _identity(PolyfilledVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import fx
 
+from .. import shapes
 from .base import Variable
 
 if TYPE_CHECKING:
@@ -35,7 +37,9 @@ class SymbolicVariable(Variable):
         return False  # asking must not specialise
 
     def as_python_constant(self) -> Any:
-        """Specialise: the trace now depends on the exact value (recorded as a guard)."""
+        """Specialise: the trace now depends on the exact value (recorded as a guard); a value drawn
+        from random cannot be guarded, so that breaks the graph."""
+        shapes.raise_if_drawn(self.example, "using the value")
         return self.python_type()(self.example)
 
     def as_graph_arg(self) -> Any:
@@ -45,9 +49,24 @@ class SymbolicVariable(Variable):
         return self.example
 
     def truth(self, tx: InstructionTranslator) -> bool:
+        shapes.raise_if_drawn(self.example, "branching on the truth")
         return bool(self.example)
 
     def reconstruct(self, codegen) -> None:
+        if self.node.op != "placeholder" and type(self.example) is torch.SymFloat and shapes.drawn_symbols_in(self.example):
+            # AOTAutograd turns float inputs into 0-d tensors and cannot return a Python float computed
+            # from one: the graph returns it as a float64 0-d tensor, -0.0 plus the value (exact, the
+            # sign of a zero kept, and an op AOTAutograd rewrites), read back with .item().
+            boxed = self.node.meta.get("loom_boxed")
+            if boxed is None:
+                graph = self.node.graph
+                with graph.inserting_after(self.node):
+                    zero = graph.call_function(torch.full, ((), -0.0), {"dtype": torch.float64})
+                with graph.inserting_after(zero):
+                    boxed = graph.call_function(operator.add, (zero, self.node))
+                self.node.meta["loom_boxed"] = boxed
+            codegen.load_graph_output_item(boxed)
+            return
         codegen.load_graph_output(self)
 
     def describe(self) -> str:
