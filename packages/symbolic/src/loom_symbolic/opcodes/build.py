@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import Unsupported, UserError
+from ..variables import builtins as _builtins
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.iterators import IteratorVariable
@@ -65,12 +66,19 @@ _CONVERSIONS = {0: None, 1: str, 2: repr, 3: ascii}
 def format_value(tx, ins) -> None:
     flags = ins.arg
     spec = tx.pop() if flags & 0x04 else None
-    tx.push(format_constant(tx.pop(), _CONVERSIONS[flags & 0x03], spec))
+    tx.push(format_constant(tx.pop(), _CONVERSIONS[flags & 0x03], spec, tx))
 
 
-def format_constant(value, convert=None, spec=None) -> ConstantVariable:
+def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable:
     """``format(convert(value), spec)`` of a value known while tracing (f-strings: 3.11/3.12's
-    FORMAT_VALUE, 3.13's CONVERT_VALUE, FORMAT_SIMPLE and FORMAT_WITH_SPEC)."""
+    FORMAT_VALUE, 3.13's CONVERT_VALUE, FORMAT_SIMPLE and FORMAT_WITH_SPEC); an object whose
+    ``__str__``/``__repr__`` is Python (a deque made in the trace) is formatted through it."""
+    # object.__format__ refuses a format spec: with one, only a converted value is formatted
+    plain = convert is not None or spec is None or (spec.is_python_constant() and spec.as_python_constant() == "")
+    if not value.is_python_constant() and tx is not None and plain:
+        text = _builtins.formatted_text(tx, value, convert)
+        if text is not None:
+            value, convert = text, None
     if not value.is_python_constant():
         raise Unsupported(f"formatting {value.describe()} into a string", "its text is known only at run time",
                           hint="format tensors outside the compiled function")

@@ -1,4 +1,4 @@
-"""``copy.deepcopy`` in a form the translator can follow.
+"""``copy.deepcopy`` and ``copy.copy`` in a form the translator can follow.
 
 The standard library's version keys its memo by ``id()`` (unknown while tracing for objects made
 during the trace) and rebuilds plain objects through ``object.__reduce_ex__``, a C method. This one
@@ -10,6 +10,7 @@ the original, traced as it is.
 
 from __future__ import annotations
 
+import collections as _collections
 import copy as _copy
 import types
 import weakref
@@ -89,3 +90,18 @@ def deepcopy(x: Any, memo: Any = None, _nil: Any = None) -> Any:
     if memo is not None:
         return _copy.deepcopy(x, memo)
     return _deep(x, [])
+
+
+#: ``copy.copy`` itself under another function object: traced where the polyfill hands over (a call
+#: of ``copy.copy`` would come back to the polyfill).
+_original_copy = types.FunctionType(_copy.copy.__code__, _copy.copy.__globals__, "copy", _copy.copy.__defaults__,
+                                    _copy.copy.__closure__)
+
+
+@polyfill(_copy.copy)
+def copy(x: Any) -> Any:
+    """``copy.copy(x)``: a deque's own ``__copy__`` (a deque made in the trace is a stand-in, whose class
+    the standard library's version cannot read); anything else as the original does it, traced."""
+    if type(x) is _collections.deque:
+        return x.__copy__()
+    return _original_copy(x)

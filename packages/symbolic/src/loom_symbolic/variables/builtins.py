@@ -512,6 +512,22 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
     return ConstantVariable(text)
 
 
+def formatted_text(tx: InstructionTranslator, value: Variable, convert: Any) -> Variable | None:
+    """The text ``f"{value}"`` (``convert`` None), ``f"{value!s}"`` or ``f"{value!r}"`` gives for an
+    object whose ``__str__``/``__repr__`` is Python code (traced), if ``__format__`` is object's (which
+    formats ``str(value)``); None where that cannot be modelled."""
+    if convert is repr:
+        return _user_text(tx, value, "__repr__")
+    if convert is str:
+        return _user_text(tx, value, "__str__")
+    if convert is not None:
+        return None
+    cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
+    if _attributes.class_attribute(cls, "__format__") is not object.__format__:
+        return None
+    return _user_text(tx, value, "__str__")
+
+
 def _is_user_class(cls: type) -> bool:
     return bool(cls.__flags__ & (1 << 9)) and not issubclass(cls, (torch.Tensor, BaseException))  # a heap type
 

@@ -175,16 +175,16 @@ def register(handler, replace) -> None:
 
     @handler("CONVERT_VALUE")
     def convert_value(tx, ins) -> None:
-        tx.push(format_constant(tx.pop(), ins.argval))
+        tx.push(format_constant(tx.pop(), ins.argval, None, tx))
 
     @handler("FORMAT_SIMPLE")
     def format_simple(tx, ins) -> None:
-        tx.push(format_constant(tx.pop()))
+        tx.push(format_constant(tx.pop(), None, None, tx))
 
     @handler("FORMAT_WITH_SPEC")
     def format_with_spec(tx, ins) -> None:
         spec = tx.pop()
-        tx.push(format_constant(tx.pop(), None, spec))
+        tx.push(format_constant(tx.pop(), None, spec, tx))
 
     # -- loops ---------------------------------------------------------------------------------------
     @replace("FOR_ITER")
