@@ -224,6 +224,45 @@ def c_random(x):
     return x + random.random() + random.randint(1, 5) + random.uniform(0, 1)
 
 
+def c_random_choice_gauss(x):
+    return x * random.choice([0.5, 2.0]) + random.randrange(4) + random.gauss(0, 1), random.random()
+
+
+def c_lru_cache_inside(x):
+    @functools.lru_cache(maxsize=None)  # noqa: UP033  (the call form, as written in the wild)
+    def triple(n):
+        return n * 3
+
+    plus_one = functools.cache(lambda n: n + 1)
+    return x + triple(2) + triple(2) + plus_one(1)
+
+
+class _Ring(deque):
+    def push(self, v):
+        self.append(v * 2)
+
+
+def c_deque_subclass(x):
+    q = _Ring([1, 2], maxlen=4)
+    q.push(3)
+    out = x
+    for v in q:
+        out = out + v
+    return out + len(q), q
+
+
+def c_deque_format(x):
+    q = deque([1, 2], maxlen=4)
+    return x + len(f"{q}") + len(str(q)) + len(repr(q))
+
+
+def c_deque_copy(x):
+    q = deque([1, 2, 3])
+    r = copy.copy(q)
+    r.append(4)
+    return x + len(q) + len(r), q, r
+
+
 def c_raise(x):
     y = x + 1
     raise ValueError("nope", y.shape[0])
@@ -239,7 +278,8 @@ def c_numpy(x):
 CONSTRUCTS = [c_defaultdict, c_deque, c_ordereddict_move_to_end, c_counter, c_namedtuple_replace_asdict,
               c_dict_union_fromkeys, c_itertools, c_functools_operator, c_lru_cache, c_iter_sentinel, c_iterators,
               c_generator_send, c_min_max_sorted, c_str_repr_objects, c_class_attribute, c_operator_overloading,
-              c_user_exception, c_frozen_dataclass_replace, c_forward_hooks, c_int_dict_keys, c_random, c_raise,
+              c_user_exception, c_frozen_dataclass_replace, c_forward_hooks, c_int_dict_keys, c_random,
+              c_random_choice_gauss, c_lru_cache_inside, c_deque_subclass, c_deque_format, c_deque_copy, c_raise,
               c_numpy]
 
 

@@ -98,8 +98,9 @@ class _lru_cache_wrapper:  # named as the class it stands for, which messages sh
 def lru_cache_wrapper_to_real(stand_in: _lru_cache_wrapper) -> Any:
     """A real cached function for one made while tracing that outlives the frame (its cache starts
     empty: a C cache cannot be filled without calling the function)."""
-    real = _functools._lru_cache_wrapper(stand_in.__wrapped__, stand_in._maxsize, stand_in._typed,
-                                         stand_in._cache_info_type)
+    maxsize, typed = stand_in._maxsize, stand_in._typed
+    real = _functools._lru_cache_wrapper(stand_in.__wrapped__, maxsize, typed, stand_in._cache_info_type)
+    real.cache_parameters = lambda: {"maxsize": maxsize, "typed": typed}  # as lru_cache sets it
     return _functools.update_wrapper(real, stand_in.__wrapped__)
 
 

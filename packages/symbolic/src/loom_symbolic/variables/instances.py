@@ -187,6 +187,11 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
                           f"its metaclass {type(cls).__name__} customises instance creation")
     base = builtin_base(cls)
     if cls.__new__ is not base.__new__:
+        modelled = next((k for k in cls.__mro__[1:] if isinstance(polyfills.replacement_for(k), type)), None)
+        if modelled is not None:  # class Ring(deque): the stand-in models deque's own instances only
+            raise Unsupported(f"creating a {cls.__qualname__} object",
+                              f"a subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled "
+                              f"(only {modelled.__qualname__} itself is)")
         raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
     if base is object:
         instance: Variable = NewObjectVariable(cls, cls_source)
