@@ -224,9 +224,10 @@ def drawn_symbols_in(value: Any) -> bool:
 
 
 def raise_if_drawn(value: Any, what: str) -> None:
-    """Raise ``Unsupported`` where ``what`` would fix symbolic ``value`` and it was drawn from random."""
+    """Raise ``Unsupported`` where ``what`` (``"branching on"``) would fix symbolic ``value`` and it was
+    drawn from random."""
     if drawn_symbols_in(value):
-        raise Unsupported(f"{what} of a value drawn from random", _DRAWN_WHY)
+        raise Unsupported(f"{what} a value drawn from random", _DRAWN_WHY)
 
 
 def _free_symbol(value: Any) -> str | None:

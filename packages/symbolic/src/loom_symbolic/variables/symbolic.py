@@ -39,7 +39,7 @@ class SymbolicVariable(Variable):
     def as_python_constant(self) -> Any:
         """Specialise: the trace now depends on the exact value (recorded as a guard); a value drawn
         from random cannot be guarded, so that breaks the graph."""
-        shapes.raise_if_drawn(self.example, "using the value")
+        shapes.raise_if_drawn(self.example, "needing the exact value of")
         return self.python_type()(self.example)
 
     def as_graph_arg(self) -> Any:
@@ -49,7 +49,7 @@ class SymbolicVariable(Variable):
         return self.example
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        shapes.raise_if_drawn(self.example, "branching on the truth")
+        shapes.raise_if_drawn(self.example, "branching on")
         return bool(self.example)
 
     def reconstruct(self, codegen) -> None:
