@@ -44,15 +44,19 @@ def test_lru_cache_hits_misses_and_order_are_the_real_ones(arguments):
     assert _run(lru_cache(**arguments), CALLS) == _run(functools.lru_cache(**arguments), CALLS)
 
 
+def _bare_then_cleared(decorate):
+    calls = []
+    f = decorate(lambda n: calls.append(n) or n)
+    f(1), f(1), f(2)
+    info = tuple(f.cache_info())
+    f.cache_clear()
+    f(1)
+    return info, tuple(f.cache_info()), calls
+
+
 def test_bare_decorator_and_cache_clear():
-    for decorate in (lru_cache, functools.lru_cache):
-        calls = []
-        f = decorate(lambda n: calls.append(n) or n)
-        f(1), f(1), f(2)
-        info = tuple(f.cache_info())
-        f.cache_clear()
-        f(1)
-        assert (info, tuple(f.cache_info()), calls) == ((1, 2, 128, 2), (0, 1, 128, 1), [1, 2, 1])
+    expected = ((1, 2, 128, 2), (0, 1, 128, 1), [1, 2, 1])
+    assert _bare_then_cleared(lru_cache) == _bare_then_cleared(functools.lru_cache) == expected
 
 
 @pytest.mark.parametrize("bad", [lambda d: d("x"), lambda d: d(1.5), lambda d: d(2)(3)], ids=["str", "float", "not callable"])

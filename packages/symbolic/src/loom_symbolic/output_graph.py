@@ -327,7 +327,8 @@ class OutputGraph:
             for graph_input in unused:
                 self.shapes.forget_drawn(graph_input.node.meta["val"])
                 self.graph.erase_node(graph_input.node)
-            self.inputs = [i for i in self.inputs if i not in unused]
+            dropped = {id(i) for i in unused}
+            self.inputs = [i for i in self.inputs if id(i) not in dropped]
         self.graph.lint()
         return fx.GraphModule(torch.nn.Module(), self.graph)
 
