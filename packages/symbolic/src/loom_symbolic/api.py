@@ -203,7 +203,10 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     call.share_sources([i.source for i in output.inputs])
     call.extend(version.load_global_callable(name))
     for graph_input in output.inputs:
-        call.load_source(graph_input.source)
+        if graph_input.convert is not None:
+            call.call_const(graph_input.convert, 1, lambda source=graph_input.source: call.load_source(source))
+        else:
+            call.load_source(graph_input.source)
     call.call(len(output.inputs))
     call.emit("STORE_FAST", OUTPUTS_LOCAL)
     return call.instrs, [graph]

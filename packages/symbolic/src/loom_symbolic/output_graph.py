@@ -56,6 +56,9 @@ class GraphInput:
     source: Any
     node: fx.Node
     example: Any
+    #: What turns the value at ``source`` into ``example``'s kind before the graph is called (an
+    #: ndarray argument becomes a tensor with ``torch.from_numpy``), or None.
+    convert: Any = None
 
 
 def _placeholder_name(source: Any) -> str:
@@ -117,6 +120,16 @@ class OutputGraph:
         variable = TensorVariable(node, fake, source=source, cls=type(value), real=value)
         self.inputs.append(GraphInput(source, node, value))
         self._tensor_inputs[id(value)] = variable
+        return variable
+
+    def add_converted_input(self, value: torch.Tensor, source: Any, convert: Any) -> TensorVariable:
+        """A graph input for the tensor ``convert`` makes of the value at ``source`` (``torch.from_numpy``
+        of an ndarray argument): its placeholder receives ``convert(value)`` at every call. Its static
+        shape, dtype and strides are what the caller guards on the original value."""
+        node = self._new_placeholder(_placeholder_name(source))
+        fake = self.fake_mode.fake_input(value)
+        variable = TensorVariable(node, fake, source=None, real=value)
+        self.inputs.append(GraphInput(source, node, value, convert))
         return variable
 
     def note_alias(self, value: Any, source: Any, *, fixed: bool = False) -> None:

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
 _tensor_keyed = LateModule("loom_symbolic.variables.tensor_keyed", globals(), "_tensor_keyed")
+_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 _autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
 
 
@@ -239,6 +240,8 @@ def _wrap_module(tx, value, source):
 
 
 def _wrap_function(tx, value, source):
+    if value.__module__ and value.__module__.startswith("numpy") and _numpy.is_numpy_object(value):
+        return _numpy.wrap(tx, value, source)
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
     if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy, heapq.nlargest)
@@ -310,6 +313,11 @@ def _wrap_exception(tx, value, source):
     return _remember(tx, value, source, make)  # one variable per exception: aliases stay aliases
 
 
+def wrap_object(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
+    """The variable for an object no specific rule models: its attributes are read one by one."""
+    return _wrap_object(tx, value, source)
+
+
 def _wrap_object(tx, value, source):
     if source is None and tx is None:
         return ObjectConstantVariable(value)
@@ -355,6 +363,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is functools.partial, wrap_partial),
     (lambda v: type(v) is functools._lru_cache_wrapper, _identity(CachedFunctionVariable)),
     (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),
+    (lambda v: _numpy.is_numpy_object(v), lambda tx, v, s: _numpy.wrap(tx, v, s)),  # arrays, ufuncs, dtypes
     (_is_builtin_callable, _wrap_builtin),
     (lambda v: isinstance(v, types.ModuleType), _identity(PythonModuleVariable)),
     (lambda v: isinstance(v, type), _wrap_class),

@@ -319,7 +319,8 @@ def builtin_delattr(tx, args, kwargs):
 # -- numbers ---------------------------------------------------------------------------------------
 @builtin(abs)
 def builtin_abs(tx, args, kwargs):
-    return ops.unary(tx, operator.abs, args[0]) if isinstance(args[0], TensorVariable) else None
+    graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
+    return ops.unary(tx, operator.abs, args[0]) if graph_value else None
 
 
 @builtin(bool)

@@ -24,6 +24,7 @@ _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attr
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
+_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 
 #: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
 INPLACE = {
@@ -52,6 +53,8 @@ def fold(op: Any, *args: Variable) -> Variable:
 
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
     """``op(left, right)`` for a binary or comparison operator from :mod:`operator`."""
+    if getattr(left, "numpy_value", False) or getattr(right, "numpy_value", False):
+        return _numpy.binary(tx, op, left, right)
     if is_tensor(left) or is_tensor(right):
         if op in INPLACE and not _updates_in_place(op, left):
             # ints, floats and symbolic sizes are immutable, and a tensor without the in-place dunder
@@ -112,6 +115,8 @@ def _check_divisor(op: Any, left: Variable, right: Variable) -> None:
 
 def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     """``op(value)`` for ``-x``, ``+x``, ``~x``, ``abs(x)``."""
+    if getattr(value, "numpy_value", False):
+        return _numpy.unary(tx, op, value)
     if is_tensor(value):
         return tx.output.call_function(tx, op, [value], {})
     if value.is_python_constant():

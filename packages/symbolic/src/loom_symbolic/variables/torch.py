@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 
 #: C namespaces whose functions are tensor operations.
 _TORCH_C_NAMESPACES = tuple(
@@ -192,6 +193,10 @@ class TorchFunctionVariable(RealValueVariable):
             # What grad-mode context managers call on exit: the translator tracks the mode itself.
             tx.output.set_grad_enabled(tx, bool(args[0].as_python_constant()))
             return ConstantVariable(None)
+        if args and getattr(args[0], "numpy_value", False):  # torch.from_numpy(array) of an array made in the trace
+            converted = _numpy.torch_call(tx, self.value, args, kwargs)
+            if converted is not None:
+                return converted
         return tx.output.call_function(tx, self.value, args, kwargs)
 
     def describe(self) -> str:
@@ -295,6 +300,8 @@ def call_tensor_method(
         if isinstance(result, torch.Size):
             return _containers.SizeVariable.of(result)
         return _builder.wrap_constant_like(result)
+    if name == "numpy":
+        return _numpy.tensor_numpy(tx, tensor, args, kwargs)
     reason = opaque_method_reason(name)
     if reason is not None:
         raise Unsupported(f"Tensor.{name}()", reason,

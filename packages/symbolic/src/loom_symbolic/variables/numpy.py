@@ -1,0 +1,533 @@
+"""NumPy in the trace: arrays backed by graph tensors, NumPy calls recorded through ``torch._numpy``.
+
+An ndarray made in the trace (``t.numpy()``, ``np.asarray(t)``, any NumPy function's result) is an
+:class:`NdarrayVariable`: a graph tensor plus the knowledge that the program sees a NumPy array (or a
+NumPy scalar). NumPy functions, ufuncs, operators, methods, attributes and indexing on it are
+recorded as one FX node each whose target calls the ``torch._numpy`` equivalent on tensors and hands
+tensors back (:mod:`loom_symbolic.variables.numpy_calls`), so the graph stays tensors-only. Where the
+array leaves the frame, the rewritten bytecode turns the graph's tensor back into a real ndarray.
+
+``torch._numpy`` is close to NumPy, not equal to it (it computes ``int_array / 2`` in the default torch
+dtype, float32, where NumPy gives float64): every call is first run by real NumPy on stand-in arrays
+of the same dtypes (and shapes, when small), and a result whose type, dtype or shape differs is a
+graph break rather than a wrong answer. A stand-in NumPy rejects (a bad cast, a singular matrix) is a
+graph break too: the real program then runs and raises, or not, on the real values.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from .._late import LateModule
+from ..errors import Unsupported
+from . import numpy_calls as calls
+from .base import Variable
+from .constant import ConstantVariable, FrozenObjectVariable, is_constant_value
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from ..translator import InstructionTranslator
+
+# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
+_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
+
+#: Stand-in arrays keep the real shapes up to this many elements in all; above it every size is 1
+#: (broadcasting and matmul stay valid), so checking a call never costs more than a small NumPy call.
+_STAND_IN_LIMIT = 1 << 16
+#: ndarray attributes that are metadata: folded to constants.
+_METADATA_ATTRS = frozenset({"ndim", "size", "itemsize", "nbytes"})
+#: ndarray attributes that are arrays computed from this one: recorded.
+_ARRAY_ATTRS = frozenset({"T", "real", "imag", "mT"})
+#: Methods that hand the array's values to Python, or depend on memory NumPy and torch lay out differently.
+_OPAQUE_METHODS = {
+    "item": "reads an array's value into Python", "tolist": "reads an array's values into Python",
+    "tobytes": "reads an array's memory", "tofile": "does I/O", "dump": "does I/O", "dumps": "reads an array's memory",
+    "view": "reinterprets an array's memory", "resize": "reallocates an array in place",
+    "__bool__": "reads an array's value into Python", "__int__": "reads an array's value into Python",
+    "__float__": "reads an array's value into Python", "__index__": "reads an array's value into Python",
+    "__iter__": "iterates an array", "__array__": "converts to an ndarray outside the graph",
+}
+#: Methods that change the array they are called on.
+_INPLACE_METHODS = frozenset({"fill", "sort"})
+#: torch functions that turn an ndarray into a tensor: the graph's tensor is already one.
+_TENSOR_FROM_ARRAY = {"from_numpy", "as_tensor", "asarray"}
+#: NumPy functions whose arguments may be torch tensors (eager converts those with ``Tensor.__array__``;
+#: elsewhere a tensor can make NumPy hand back a tensor through ``__array_wrap__``).
+_TAKES_TENSORS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
+#: Submodules with no ``torch._numpy`` counterpart modelled: their functions break the graph.
+_UNMODELLED_MODULES = {"numpy.random": "NumPy's random generator state lives outside the graph"}
+
+
+#: Kinds of callables NumPy defines besides its ufuncs and array-function dispatchers.
+_FUNCTION_TYPES = (type, types.BuiltinFunctionType, types.FunctionType)
+
+
+def _np() -> Any:
+    return sys.modules["numpy"]  # only asked once a NumPy object was met, so NumPy is imported
+
+
+def is_numpy_object(value: Any) -> bool:
+    """Whether ``value`` is one of NumPy's objects (an array, a function, a ufunc, a dtype, a scalar type)."""
+    if type(value).__module__.startswith("numpy"):
+        return True
+    if isinstance(value, _FUNCTION_TYPES) or type(value).__name__ == "cython_function_or_method":
+        return _numpy_module_of(value).startswith("numpy") and "numpy" in sys.modules
+    return False
+
+
+def _numpy_module_of(fn: Any) -> str:
+    """The module of a NumPy callable; for a C method (``np.random.rand``), its object's."""
+    owner = getattr(fn, "__module__", None)
+    if not isinstance(owner, str):
+        owner = type(getattr(fn, "__self__", None)).__module__
+    return owner
+
+
+def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
+    """The variable for a NumPy object read from ``source`` (or computed while tracing)."""
+    np = _np()
+    guards = tx.output.guards if tx is not None and source is not None else None
+    if isinstance(value, np.ndarray):
+        if tx is None or source is None:
+            raise Unsupported("a NumPy array the translator cannot reach from the frame", "it cannot become a graph input")
+        return array_input(tx, value, source)
+    if isinstance(value, (np.dtype, np.generic, np.finfo, np.iinfo)):
+        if guards is not None:
+            guards.add("type", source, value)
+            guards.add("constant", source, value)
+        return NumpyConstantVariable(value, source)
+    if callable(value) and (isinstance(value, _FUNCTION_TYPES) or type(value).__name__ == "cython_function_or_method"
+                            or type(value).__module__ == "numpy"):
+        if guards is not None:
+            guards.add("identity", source, value)
+        return NumpyCallableVariable(value, source)
+    return _builder.wrap_object(tx, value, source)  # a Generator, a memmap...: an ordinary object
+
+
+def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
+    """An ndarray argument: a tensor input of the graph (``torch.from_numpy``, sharing its memory),
+    guarded by type, dtype, shape and strides."""
+    from loom_guards import Attr
+
+    np = _np()
+    if type(value) is not np.ndarray or value.dtype.hasobject or not value.flags.writeable \
+            or not value.dtype.isnative or calls.torch_dtype(value.dtype) is None:
+        raise Unsupported(f"a NumPy array of dtype {value.dtype} as an input", "only plain writable arrays of "
+                          "numeric dtypes become graph inputs", hint="convert it with torch.from_numpy first")
+    known = tx.output.known_objects.get(id(value))
+    if known is not None and known[0] is value:
+        tx.output.note_alias(value, source)
+        return known[1]
+    guards = tx.output.guards
+    guards.add("type", source, value)
+    guards.add("constant", Attr(Attr(source, "dtype"), "str"), value.dtype.str)
+    guards.add("constant", Attr(source, "shape"), tuple(value.shape))
+    guards.add("constant", Attr(source, "strides"), tuple(value.strides))
+    tensor = tx.output.add_converted_input(torch.from_numpy(value), source, calls.array_to_tensor)
+    variable = NdarrayVariable(tensor)
+    variable.source = source
+    tx.output.note_alias(value, source)
+    tx.output.known_objects[id(value)] = (value, variable)
+    return variable
+
+
+class NdarrayVariable(Variable):
+    """A NumPy array (``scalar``: a NumPy scalar) whose values are the graph tensor ``tensor``."""
+
+    mutable = True  # one array, one object: rebuilt once however many names hold it
+    numpy_value = True
+
+    def __init__(self, tensor: TensorVariable, scalar: bool = False) -> None:
+        self.tensor = tensor
+        self.scalar = scalar
+        self.source = None
+
+    @property
+    def dtype(self) -> Any:
+        return calls.numpy_dtype(self.tensor.example.dtype)
+
+    def python_type(self) -> type:
+        return self.dtype.type if self.scalar else _np().ndarray
+
+    def as_graph_arg(self) -> Any:
+        raise Unsupported(f"{self.describe()} passed to a torch operation", "torch functions take tensors, not NumPy "
+                          "arrays (eager raises or converts)", hint="convert it with torch.from_numpy")
+
+    as_example = as_graph_arg
+
+    def as_python_constant(self) -> Any:
+        raise Unsupported(f"{self.describe()} used as a Python constant", "its values are only known when the graph runs")
+
+    def is_python_constant(self) -> bool:
+        return False
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        raise Unsupported("data-dependent control flow on a NumPy array", "a branch depends on an array's values")
+
+    def stand_in(self, small: bool) -> Any:
+        """A real NumPy value of this one's type, dtype and shape (sizes 1 when not ``small``)."""
+        shape = tuple(int(d) for d in self.tensor.example.shape) if small else (1,) * self.tensor.example.dim()
+        array = _np().ones(shape, self.dtype)
+        return array[()] if self.scalar else array
+
+    # -- attributes and methods --------------------------------------------------------------------
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        example = self.tensor.example
+        if name == "shape":
+            return _containers.TupleVariable([tx.output.size_of(self.tensor, d) for d in range(example.dim())])
+        if name == "dtype":
+            return NumpyConstantVariable(self.dtype)
+        if name in _METADATA_ATTRS:
+            return ConstantVariable(getattr(self.stand_in(True), name)) if not _symbolic(example) else \
+                record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
+        if name in _ARRAY_ATTRS:
+            return record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
+        if callable(getattr(_np().ndarray, name, None)):
+            return NdarrayMethodVariable(self, name)
+        raise Unsupported(f"ndarray attribute {name!r}", "the translator does not model it")
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        if name in _OPAQUE_METHODS:
+            raise Unsupported(f"ndarray.{name}()", _OPAQUE_METHODS[name], hint="this runs outside the compiled graph")
+        if name == "__len__" and not args:
+            if self.tensor.example.dim() == 0:
+                raise Unsupported("len() of a 0-d array", "eager raises TypeError")
+            return tx.output.size_of(self.tensor, 0)
+        if name == "copy" and not args and not kwargs:  # tnp's copy keeps the layout; the values are what count
+            return record(tx, calls.method("copy"), "ndarray.copy", [self], {})
+        return record(tx, calls.method(name, in_place=name in _INPLACE_METHODS), f"ndarray.{name}", [self, *args],
+                      kwargs, in_place=self if name in _INPLACE_METHODS else None)
+
+    def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
+        """``array[index]``."""
+        return record(tx, calls.operator_call("getitem"), "ndarray.__getitem__", [self, index], {})
+
+    def setitem(self, tx: InstructionTranslator, index: Variable, value: Variable) -> None:
+        """``array[index] = value``: an in-place write to the tensor's memory."""
+        record(tx, calls.operator_call("setitem"), "ndarray.__setitem__", [self, index, value], {}, in_place=self)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        if self.tensor.example.dim() == 0:
+            raise Unsupported("iteration over a 0-d array", "a 0-d array is not iterable")
+        return [self.getitem(tx, ConstantVariable(i)) for i in range(int(self.tensor.example.shape[0]))]
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.call_const(calls.tensor_to_scalar if self.scalar else calls.tensor_to_array, 1,
+                           lambda: codegen.load_graph_output(self.tensor))
+
+    def describe(self) -> str:
+        return f"NumPy {'scalar' if self.scalar else 'array'} {self.tensor.node.name}"
+
+    def __repr__(self) -> str:
+        ex = self.tensor.example
+        return f"NdarrayVariable({self.tensor.node.name}, {ex.dtype}, {tuple(ex.shape)}, scalar={self.scalar})"
+
+
+class NdarrayMethodVariable(Variable):
+    """``array.method`` before it is called."""
+
+    def __init__(self, array: NdarrayVariable, name: str) -> None:
+        self.array = array
+        self.name = name
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.array.call_method(tx, self.name, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.array)
+        codegen.emit("LOAD_ATTR", self.name)
+
+    def describe(self) -> str:
+        return f"ndarray.{self.name}"
+
+
+class NumpyConstantVariable(FrozenObjectVariable):
+    """An immutable NumPy object known while tracing: a dtype, ``np.iinfo``/``np.finfo``, a NumPy scalar."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        try:
+            value = getattr(self.value, name)
+        except AttributeError:
+            return super().var_getattr(tx, name)  # raises the program's AttributeError
+        if callable(value) and not isinstance(value, type):
+            return super().var_getattr(tx, name)
+        return _builder.wrap_frozen(value) if not is_numpy_object(value) else wrap(None, value, None)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        result = super().call_method(tx, name, args, kwargs)
+        value = getattr(result, "value", None)
+        return wrap(None, value, None) if is_numpy_object(value) else result
+
+    def as_graph_arg(self) -> Any:
+        np = _np()
+        if isinstance(self.value, np.dtype):
+            return self.value.name  # torch._numpy reads dtype names, and the graph keeps no NumPy objects
+        raise Unsupported(f"NumPy object {self.value!r} as a graph argument", "not modelled")
+
+    def describe(self) -> str:
+        return f"NumPy {type(self.value).__name__} {self.value!r}"
+
+
+class NumpyCallableVariable(FrozenObjectVariable):
+    """A NumPy function, ufunc or class (``np.sin``, ``np.sum``, ``np.iinfo``, ``np.float32``)."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return call_numpy(tx, self.value, args, kwargs)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        value = getattr(self.value, name, None)
+        if value is not None and is_numpy_object(value):  # np.add.reduce, np.float32.__name__ aside
+            return wrap(None, value, None)
+        return super().var_getattr(tx, name)
+
+    def as_graph_arg(self) -> Any:
+        if isinstance(self.value, type) and issubclass(self.value, _np().generic):
+            return _np().dtype(self.value).name  # dtype=np.float32
+        raise Unsupported(f"{self.describe()} as a graph argument", "not modelled")
+
+    def describe(self) -> str:
+        return f"numpy.{getattr(self.value, '__name__', self.value)}"
+
+
+#: What may meet a NumPy array in an operator, besides constants.
+_OPERANDS = (NdarrayVariable, NumpyConstantVariable, NumpyCallableVariable)
+
+
+# -- calls ---------------------------------------------------------------------------------------------
+def call_numpy(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``fn(*args, **kwargs)`` for a NumPy callable: folded on constants when it only describes types
+    (``np.iinfo``, ``np.dtype``, ``np.float32(2)``), recorded through ``torch._numpy`` otherwise."""
+    name = calls.qualified_name(fn)
+    module = _numpy_module_of(fn)
+    for prefix, reason in _UNMODELLED_MODULES.items():
+        if module.startswith(prefix) or name.startswith(prefix):
+            raise Unsupported(f"{name}()", reason, hint="call it outside the compiled function")
+    values = [*args, *kwargs.values()]
+    if fn in calls.type_functions() or (isinstance(fn, type) and all(_constant(v) for v in values)):
+        if not all(_constant(v) for v in values):
+            raise Unsupported(f"{name}() of values known only at run time", "it describes types: its arguments "
+                              "must be known while tracing")
+        return _fold(fn, name, args, kwargs)
+    target = calls.tnp_function(fn)
+    if target is None:
+        raise Unsupported(f"{name}()", "torch._numpy has no equivalent, so it cannot be recorded in the graph",
+                          hint="it runs as ordinary Python, between compiled graphs")
+    if getattr(fn, "__name__", "") not in _TAKES_TENSORS and any(_has_tensor(v) for v in values):
+        raise Unsupported(f"{name}() of a torch tensor", "NumPy converts it, and may hand a tensor back: not modelled",
+                          hint="convert it with .numpy() first")
+    out = kwargs.get("out")
+    return record(tx, target, name, args, kwargs, real=fn, in_place=out if isinstance(out, NdarrayVariable) else None)
+
+
+def _fold(fn: Any, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    try:
+        result = fn(*(_real(a) for a in args), **{k: _real(v) for k, v in kwargs.items()})
+    except Exception as exc:
+        from ..errors import UserError
+
+        raise UserError(f"{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+    return wrap(None, result, None) if is_numpy_object(result) else _builder.wrap_frozen(result)
+
+
+def _constant(value: Variable) -> bool:
+    return isinstance(value, (NumpyConstantVariable, NumpyCallableVariable)) or value.is_python_constant()
+
+
+def _real(value: Variable) -> Any:
+    return value.value if isinstance(value, (NumpyConstantVariable, NumpyCallableVariable)) else value.as_python_constant()
+
+
+def _has_tensor(value: Variable) -> bool:
+    if isinstance(value, TensorVariable):
+        return True
+    return any(_has_tensor(v) for v in getattr(value, "items", ()) if isinstance(v, Variable))
+
+
+def _symbolic(example: torch.Tensor) -> bool:
+    from ..shapes import is_symbolic
+
+    return any(is_symbolic(d) for d in example.shape)
+
+
+def record(tx: InstructionTranslator, target: Any, name: str, args: list[Variable], kwargs: dict[str, Variable],
+           real: Any = None, in_place: NdarrayVariable | None = None) -> Variable:
+    """Record ``target`` (a ``torch._numpy`` call on tensors) after checking what real NumPy gives for
+    ``real`` (``target``'s NumPy original; for methods and operators ``target`` knows it) on stand-ins."""
+    expected = _expected(name, real or target.numpy_original, args, kwargs)
+    graph_args = [_graph_value(tx, a, name) for a in args]
+    graph_kwargs = {k: _graph_value(tx, v, name) for k, v in kwargs.items()}
+    result = tx.output.call_function(tx, target, graph_args, graph_kwargs)
+    if in_place is not None:
+        return ConstantVariable(None) if name.endswith(("__setitem__", ".fill", ".sort")) else in_place
+    return _as_numpy(result, expected, name)
+
+
+def _expected(name: str, real: Any, args: list[Variable], kwargs: dict[str, Variable]) -> tuple[Any, bool]:
+    """What NumPy returns for ``real`` on stand-ins (and whether their shapes were the real ones)."""
+    np = _np()
+    examples = [v.tensor.example for v in _arrays([*args, *kwargs.values()])]
+    small = sum(e.numel() for e in examples if not _symbolic(e)) <= _STAND_IN_LIMIT and not any(map(_symbolic, examples))
+    try:
+        stand_args = [_stand_in(a, small) for a in args]
+        stand_kwargs = {k: _stand_in(v, small) for k, v in kwargs.items()}
+        with np.errstate(all="ignore"):
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return real(*stand_args, **stand_kwargs), small
+    except Unsupported:
+        raise
+    except Exception as exc:
+        raise Unsupported(f"{name}()", f"NumPy raises {type(exc).__name__} on stand-in arrays of these dtypes and "
+                          f"shapes ({exc}): it may on the real ones", hint="it runs as ordinary Python") from exc
+
+
+def _arrays(values: list[Variable]) -> list[NdarrayVariable]:
+    found: list[NdarrayVariable] = []
+    for v in values:
+        if isinstance(v, NdarrayVariable):
+            found.append(v)
+        elif isinstance(v, (_containers.TupleVariable, _containers.ListVariable)):
+            found.extend(_arrays(v.items))
+    return found
+
+
+def _stand_in(value: Variable, small: bool) -> Any:
+    if isinstance(value, NdarrayVariable):
+        return value.stand_in(small)
+    if isinstance(value, (NumpyConstantVariable, NumpyCallableVariable)):
+        return value.value
+    if isinstance(value, TensorVariable):
+        example = value.example
+        if example.requires_grad or example.device.type != "cpu" or calls.numpy_dtype(example.dtype) is None:
+            raise Unsupported("NumPy on a tensor that requires grad, is not on the CPU or has no NumPy dtype",
+                              "eager raises")
+        shape = tuple(int(d) for d in example.shape) if small and not _symbolic(example) else (1,) * example.dim()
+        return _np().ones(shape, calls.numpy_dtype(example.dtype))
+    if isinstance(value, _containers.TupleVariable) and type(value) is _containers.TupleVariable:
+        return tuple(_stand_in(v, small) for v in value.items)
+    if isinstance(value, _containers.ListVariable):
+        return [_stand_in(v, small) for v in value.items]
+    if value.is_python_constant():
+        return value.as_python_constant()
+    raise Unsupported(f"{value.describe()} as an argument of a NumPy call", "not modelled")
+
+
+def _graph_value(tx: InstructionTranslator, value: Variable, name: str) -> Variable:
+    """What stands for ``value`` in the recorded call: arrays are their tensors, NumPy scalars 0-d tensors."""
+    if isinstance(value, NdarrayVariable):
+        return value.tensor
+    if isinstance(value, (NumpyConstantVariable, NumpyCallableVariable)) and not isinstance(value.value, _np().generic):
+        return ConstantVariable(value.as_graph_arg())  # a dtype: its name
+    if isinstance(value, NumpyConstantVariable):
+        scalar = value.value
+        dtype = calls.torch_dtype(scalar.dtype)
+        if dtype is None:
+            raise Unsupported(f"{name}() with a NumPy {type(scalar).__name__}", "its dtype has no torch equivalent")
+        return tx.output.call_function(tx, torch.full, [ConstantVariable(()), ConstantVariable(scalar.item())],
+                                       {"dtype": ConstantVariable(dtype)})
+    if isinstance(value, _containers.TupleVariable) and type(value) is _containers.TupleVariable:
+        return _containers.TupleVariable([_graph_value(tx, v, name) for v in value.items])
+    if isinstance(value, _containers.ListVariable):
+        return _containers.ListVariable([_graph_value(tx, v, name) for v in value.items])
+    return value
+
+
+def _as_numpy(result: Variable, expected: tuple[Any, bool], name: str) -> Variable:
+    """The recorded result as the program sees it, checked against NumPy's on the stand-ins."""
+    np = _np()
+    real, small = expected
+    if isinstance(result, TensorVariable):
+        if not isinstance(real, (np.ndarray, np.generic)):
+            raise _differs(name, f"an array where NumPy gives {type(real).__name__}")
+        dtype = calls.numpy_dtype(result.example.dtype)
+        if dtype != real.dtype:
+            raise _differs(name, f"dtype {dtype} where NumPy gives {real.dtype}")
+        if small and tuple(result.example.shape) != real.shape:
+            raise _differs(name, f"shape {tuple(result.example.shape)} where NumPy gives {real.shape}")
+        return NdarrayVariable(result, scalar=isinstance(real, np.generic))
+    if isinstance(result, (_containers.TupleVariable, _containers.ListVariable)):
+        if type(real) is not result.python_type() or len(real) != len(result.items):
+            raise _differs(name, f"a {result.python_type().__name__} where NumPy gives {type(real).__name__}")
+        items = [_as_numpy(item, (r, small), name) for item, r in zip(result.items, real)]
+        return type(result)(items)
+    if is_constant_value(real) and result.is_python_constant():
+        value = result.as_python_constant()
+        if type(value) is not type(real) or (small and value != real):
+            raise _differs(name, f"{value!r} where NumPy gives {real!r}")
+        return result
+    raise _differs(name, f"{result.describe()} where NumPy gives {type(real).__name__}")
+
+
+def _differs(name: str, what: str) -> Unsupported:
+    return Unsupported(f"{name}()", f"torch._numpy gives {what}", hint="it runs as ordinary Python")
+
+
+# -- operators -----------------------------------------------------------------------------------------
+def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
+    """``op(left, right)`` where one side is a traced NumPy array or scalar."""
+    for side in (left, right):
+        if isinstance(side, TensorVariable):
+            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
+                              "mixing a NumPy array with a tensor hands the work to the tensor: not modelled",
+                              hint="convert one side with torch.from_numpy or .numpy()")
+        if not isinstance(side, _OPERANDS) and not side.is_python_constant():
+            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
+    plain = _operators.INPLACE.get(op)
+    if plain is not None and not (isinstance(left, NdarrayVariable) and not left.scalar):
+        op, plain = plain, None  # a NumPy scalar (or a constant) on the left: x += a is x = x + a
+    name = op.__name__.rstrip("_")
+    return record(tx, calls.operator_call(op.__name__), f"operator {name}", [left, right], {},
+                  in_place=left if plain is not None else None)
+
+
+def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
+    """``-a``, ``+a``, ``~a``, ``abs(a)`` on a traced NumPy array or scalar."""
+    name = op.__name__.strip("_")
+    return record(tx, calls.operator_call(name), f"operator {name}", [value], {})
+
+
+# -- the torch side ------------------------------------------------------------------------------------
+def tensor_numpy(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
+                 kwargs: dict[str, Variable]) -> Variable:
+    """``tensor.numpy()``: an ndarray sharing the tensor's memory (eager refuses tensors that need grad)."""
+    force = kwargs.get("force", args[0] if args else ConstantVariable(False))
+    if len(args) > 1 or set(kwargs) - {"force"} or not force.is_python_constant():
+        raise Unsupported("Tensor.numpy() with these arguments", "not modelled")
+    example = tensor.example
+    if calls.numpy_dtype(example.dtype) is None:
+        raise Unsupported(f"Tensor.numpy() of a {example.dtype} tensor", "NumPy has no such dtype: eager raises")
+    if force.as_python_constant():
+        alias = tx.output.call_method(tx, "clone", [tx.output.call_method(tx, "detach", [tensor], {})], {})
+    else:
+        if (example.requires_grad and tx.output.grad_enabled) or example.device.type != "cpu" \
+                or example.is_conj() or example.is_neg():
+            raise Unsupported("Tensor.numpy() of a tensor that requires grad or is not on the CPU", "eager raises",
+                              hint="call .detach().cpu() first")
+        alias = tx.output.call_method(tx, "detach", [tensor], {})
+    return NdarrayVariable(alias)
+
+
+def torch_call(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    """``torch.from_numpy(array)`` and friends on a traced ndarray: a tensor sharing its memory. None:
+    ``fn`` is not one of those."""
+    name = getattr(fn, "__name__", "")
+    if name not in _TENSOR_FROM_ARRAY or getattr(torch, name, None) is not fn or not args \
+            or not isinstance(args[0], NdarrayVariable):
+        return None
+    if len(args) != 1 or (kwargs and name == "from_numpy"):
+        raise Unsupported(f"torch.{name}() of a NumPy array with these arguments", "not modelled")
+    tensor = tx.output.call_method(tx, "detach", [args[0].tensor], {})
+    if kwargs:
+        return tx.output.call_function(tx, torch.as_tensor, [tensor], kwargs)
+    return tensor
+
