@@ -133,13 +133,44 @@ def numpy_scalars(x):
     return s, s * 2, np.float64(1.5) + s, abs(-a), -s
 
 
+def writes_into_arrays(x):
+    a = x.numpy().copy()
+    np.copyto(a, 3.0)
+    np.put(a, [0], [9.0])
+    a.put([1], [8.0])
+    np.add(a, 1, out=a)
+    b = np.zeros(3)
+    b.fill(2.5)
+    return a, b, np.asarray(a) is a
+
+
+def views_share_memory(x):
+    a = x.numpy()
+    row = a[0]
+    row[1] = 100
+    return a, x + 0, [r.sum() for r in a], len(a), isinstance(a, np.ndarray)
+
+
+def more_functions(x):
+    a = x.numpy()
+    return (np.linalg.norm(a), a.reshape(3, 2), np.concatenate([a, a]), np.stack((a, a), axis=1),
+            np.clip(a, 1, 4), np.maximum(a, 2.5), np.cumsum(a, axis=1), np.einsum("ij,kj->ik", a, a),
+            np.argmax(a), a.argmin(axis=0), np.all(a > -1), a.astype(np.float16) * 3, np.array([1, 2, 3]))
+
+
+def integer_operators(x):
+    a = x.numpy().astype(np.int32)
+    return a & 3, a | 8, a ^ 1, ~a, a << 1, a >> 1, -a, a**2, 2**a, a.dtype.name
+
+
 def array_argument(x, arr):
     return torch.from_numpy(np.sin(arr)) + x.sum(), arr * 2, arr.shape
 
 
 @pytest.mark.parametrize("fn", [ufuncs_and_iinfo, returns_an_array, reductions, matmul_and_where,
                                 int_arrays_follow_numpy, indexing, item_assignment, dtypes_and_limits,
-                                made_in_the_trace, asarray_of_a_tensor, numpy_scalars])
+                                made_in_the_trace, asarray_of_a_tensor, numpy_scalars, writes_into_arrays,
+                                views_share_memory, more_functions, integer_operators])
 def test_captured_like_eager(fn):
     captured(fn, X)
 
@@ -177,6 +208,10 @@ def int_division(x):
     return a / 2  # torch._numpy computes this in float32; NumPy gives float64
 
 
+def median(x):
+    return np.median(x.numpy())  # torch._numpy gives shape (1,), NumPy a scalar
+
+
 def random_numbers(x):
     np.random.seed(0)
     return x + np.random.rand()
@@ -196,7 +231,8 @@ def bad_cast(x):
 
 
 @pytest.mark.parametrize(("fn", "named"), [(int_division, "operator truediv"), (random_numbers, "numpy.random.seed"),
-                                            (unmodelled_function, "numpy.unique"), (bad_cast, "operator iadd")])
+                                            (unmodelled_function, "numpy.unique"),
+                                            (median, "numpy.median"), (bad_cast, "operator iadd")])
 def test_what_is_not_modelled_breaks_cleanly(fn, named):
     stats, _ = compare(fn, X)
     assert stats["graph_breaks"] >= 1
@@ -204,3 +240,27 @@ def test_what_is_not_modelled_breaks_cleanly(fn, named):
     report = loom.explain(fn)(X)
     text = str(report)
     assert named in text and "test_numpy_capture.py" in text, text
+
+
+def test_an_array_argument_handed_back_is_itself():
+    def written(x, arr):
+        arr[0] = 5
+        return arr, arr.sum()
+
+    arr = np.arange(3.0)
+    loom.reset()
+    result, total = loom.compile(written)(X, arr)
+    assert result is arr and arr[0] == 5 and total == np.float64(8.0) and type(total) is np.float64
+
+
+def test_numpy_scalars_across_a_break_do_not_recompile():
+    def printed(x):
+        s = x.numpy().sum()
+        print(end="")  # a graph break with the scalar live
+        return s * 2
+
+    loom.reset()
+    compiled = loom.compile(printed)
+    for i in range(3):
+        same(compiled(X + i), printed(X + i))
+    assert loom.stats()["frames_compiled"] == 2

@@ -54,8 +54,8 @@ _OPAQUE_METHODS = {
     "__float__": "reads an array's value into Python", "__index__": "reads an array's value into Python",
     "__iter__": "iterates an array", "__array__": "converts to an ndarray outside the graph",
 }
-#: Methods that change the array they are called on.
-_INPLACE_METHODS = frozenset({"fill", "sort"})
+#: Methods that change the array they are called on (they return None).
+_INPLACE_METHODS = frozenset({"fill", "sort", "put"})
 #: torch functions that turn an ndarray into a tensor: the graph's tensor is already one.
 _TENSOR_FROM_ARRAY = {"from_numpy", "as_tensor", "asarray"}
 #: NumPy functions whose arguments may be torch tensors (eager converts those with ``Tensor.__array__``;
@@ -98,6 +98,8 @@ def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
         if tx is None or source is None:
             raise Unsupported("a NumPy array the translator cannot reach from the frame", "it cannot become a graph input")
         return array_input(tx, value, source)
+    if isinstance(value, np.generic) and type(source).__name__ == "Local" and calls.torch_dtype(value.dtype) is not None:
+        return scalar_input(tx, value, source)
     if isinstance(value, (np.dtype, np.generic, np.finfo, np.iinfo)):
         if guards is not None:
             guards.add("type", source, value)
@@ -135,6 +137,16 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     variable.source = source
     tx.output.note_alias(value, source)
     tx.output.known_objects[id(value)] = (value, variable)
+    return variable
+
+
+def scalar_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
+    """A NumPy scalar argument (one a resume function receives after a break, often): a 0-d tensor input
+    guarded by its type, so that a new value is not a new compile."""
+    tx.output.guards.add("type", source, value)
+    tensor = tx.output.add_converted_input(calls.scalar_to_tensor(value), source, calls.scalar_to_tensor)
+    variable = NdarrayVariable(tensor, scalar=True)
+    variable.source = source
     return variable
 
 
@@ -203,8 +215,9 @@ class NdarrayVariable(Variable):
             return tx.output.size_of(self.tensor, 0)
         if name == "copy" and not args and not kwargs:  # tnp's copy keeps the layout; the values are what count
             return record(tx, calls.method("copy"), "ndarray.copy", [self], {})
-        return record(tx, calls.method(name, in_place=name in _INPLACE_METHODS), f"ndarray.{name}", [self, *args],
-                      kwargs, in_place=self if name in _INPLACE_METHODS else None)
+        in_place = name in _INPLACE_METHODS
+        return record(tx, calls.method(name, in_place=in_place), f"ndarray.{name}", [self, *args], kwargs,
+                      in_place=self if in_place else None, returns_none=in_place)
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
         """``array[index]``."""
@@ -212,7 +225,8 @@ class NdarrayVariable(Variable):
 
     def setitem(self, tx: InstructionTranslator, index: Variable, value: Variable) -> None:
         """``array[index] = value``: an in-place write to the tensor's memory."""
-        record(tx, calls.operator_call("setitem"), "ndarray.__setitem__", [self, index, value], {}, in_place=self)
+        record(tx, calls.operator_call("setitem"), "ndarray.__setitem__", [self, index, value], {}, in_place=self,
+               returns_none=True)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if self.tensor.example.dim() == 0:
@@ -220,6 +234,9 @@ class NdarrayVariable(Variable):
         return [self.getitem(tx, ConstantVariable(i)) for i in range(int(self.tensor.example.shape[0]))]
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:  # an argument: in-place writes went to its memory, it is still itself
+            codegen.load_source(self.source)
+            return
         codegen.call_const(calls.tensor_to_scalar if self.scalar else calls.tensor_to_array, 1,
                            lambda: codegen.load_graph_output(self.tensor))
 
@@ -316,6 +333,9 @@ def call_numpy(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs:
             raise Unsupported(f"{name}() of values known only at run time", "it describes types: its arguments "
                               "must be known while tracing")
         return _fold(fn, name, args, kwargs)
+    if getattr(fn, "__name__", "") in ("asarray", "asanyarray") and len(args) == 1 and not kwargs \
+            and isinstance(args[0], NdarrayVariable) and not args[0].scalar:
+        return args[0]  # eager hands back the very array
     target = calls.tnp_function(fn)
     if target is None:
         raise Unsupported(f"{name}()", "torch._numpy has no equivalent, so it cannot be recorded in the graph",
@@ -323,8 +343,14 @@ def call_numpy(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs:
     if getattr(fn, "__name__", "") not in _TAKES_TENSORS and any(_has_tensor(v) for v in values):
         raise Unsupported(f"{name}() of a torch tensor", "NumPy converts it, and may hand a tensor back: not modelled",
                           hint="convert it with .numpy() first")
+    if target.in_place:  # np.copyto(dst, src), np.put(a, ...): they write into their first argument
+        if not args or not isinstance(args[0], NdarrayVariable) or args[0].scalar:
+            raise Unsupported(f"{name}() into something other than an array made in the trace", "not modelled")
+        return record(tx, target, name, args, kwargs, real=fn, in_place=args[0], returns_none=True)
     out = kwargs.get("out")
-    return record(tx, target, name, args, kwargs, real=fn, in_place=out if isinstance(out, NdarrayVariable) else None)
+    if out is not None and not isinstance(out, NdarrayVariable):
+        raise Unsupported(f"{name}(out=...) into {out.describe()}", "not modelled")
+    return record(tx, target, name, args, kwargs, real=fn, in_place=out)
 
 
 def _fold(fn: Any, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -358,15 +384,16 @@ def _symbolic(example: torch.Tensor) -> bool:
 
 
 def record(tx: InstructionTranslator, target: Any, name: str, args: list[Variable], kwargs: dict[str, Variable],
-           real: Any = None, in_place: NdarrayVariable | None = None) -> Variable:
+           real: Any = None, in_place: NdarrayVariable | None = None, returns_none: bool = False) -> Variable:
     """Record ``target`` (a ``torch._numpy`` call on tensors) after checking what real NumPy gives for
-    ``real`` (``target``'s NumPy original; for methods and operators ``target`` knows it) on stand-ins."""
+    ``real`` (``target``'s NumPy original; for methods and operators ``target`` knows it) on stand-ins.
+    ``in_place``: the array the call writes into, which it returns (None when ``returns_none``)."""
     expected = _expected(name, real or target.numpy_original, args, kwargs)
     graph_args = [_graph_value(tx, a, name) for a in args]
     graph_kwargs = {k: _graph_value(tx, v, name) for k, v in kwargs.items()}
     result = tx.output.call_function(tx, target, graph_args, graph_kwargs)
     if in_place is not None:
-        return ConstantVariable(None) if name.endswith(("__setitem__", ".fill", ".sort")) else in_place
+        return ConstantVariable(None) if returns_none else in_place
     return _as_numpy(result, expected, name)
 
 

@@ -22,6 +22,8 @@ _DTYPE_NAMES = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", 
 #: NumPy callables that only describe types: folded on their constant arguments.
 _TYPE_FUNCTION_NAMES = ("iinfo", "finfo", "dtype", "result_type", "promote_types", "can_cast", "issubdtype",
                         "min_scalar_type", "isdtype")
+#: NumPy functions that write into their first argument (their graph nodes must be kept).
+_INPLACE_FUNCTION_NAMES = frozenset({"copyto", "put", "put_along_axis", "fill_diagonal", "place", "putmask"})
 #: NumPy's modules and their ``torch._numpy`` counterparts.
 _MODULES = (("numpy", "torch._numpy"), ("numpy.linalg", "torch._numpy.linalg"), ("numpy.fft", "torch._numpy.fft"))
 
@@ -61,6 +63,11 @@ def tensor_to_array(tensor: torch.Tensor) -> Any:
 def tensor_to_scalar(tensor: torch.Tensor) -> Any:
     """The NumPy scalar the program sees for a 0-d graph output."""
     return tensor.numpy()[()]
+
+
+def scalar_to_tensor(scalar: Any) -> torch.Tensor:
+    """The 0-d tensor the graph receives for a NumPy scalar argument."""
+    return torch.from_numpy(_np().asarray(scalar))
 
 
 def array_to_tensor(array: Any) -> torch.Tensor:
@@ -115,10 +122,17 @@ class NumpyFunction:
     def __init__(self, twin: Any, original: Any) -> None:
         self.twin = twin
         self.numpy_original = original
-        self.__name__ = f"numpy_{getattr(original, '__name__', 'function')}"
+        name = getattr(original, "__name__", "function")
+        self.in_place = name in _INPLACE_FUNCTION_NAMES
+        # A name ending in "_" marks an in-place node (one the graph must keep), as for torch methods.
+        self.__name__ = f"numpy_{name}" + ("_" if self.in_place else "")
         self.__qualname__ = qualified_name(original)  # how messages name it
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.in_place:  # the destination must be a torch._numpy array, whose tensor is written
+            args = (_tnp().ndarray(args[0]), *args[1:])
+        if isinstance(kwargs.get("out"), torch.Tensor):
+            kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
         return to_tensors(self.twin(*args, **kwargs))
 
     def __repr__(self) -> str:
@@ -138,6 +152,8 @@ class NumpyMethod:
         return getattr(array, self.method)(*args, **kwargs)
 
     def __call__(self, array: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(kwargs.get("out"), torch.Tensor):
+            kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
         return to_tensors(getattr(_tnp().ndarray(array), self.method)(*to_arrays(args), **kwargs))
 
     def __repr__(self) -> str:
