@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import sys
 import types
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Attr
+
 from .._late import LateModule
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
+from ..shapes import is_symbolic
 from . import numpy_calls as calls
 from .base import Variable
 from .constant import ConstantVariable, FrozenObjectVariable, is_constant_value
@@ -116,8 +120,6 @@ def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
 def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     """An ndarray argument: a tensor input of the graph (``torch.from_numpy``, sharing its memory),
     guarded by type, dtype, shape and strides."""
-    from loom_guards import Attr
-
     np = _np()
     if type(value) is not np.ndarray or value.dtype.hasobject or not value.flags.writeable \
             or not value.dtype.isnative or calls.torch_dtype(value.dtype) is None:
@@ -357,8 +359,6 @@ def _fold(fn: Any, name: str, args: list[Variable], kwargs: dict[str, Variable])
     try:
         result = fn(*(_real(a) for a in args), **{k: _real(v) for k, v in kwargs.items()})
     except Exception as exc:
-        from ..errors import UserError
-
         raise UserError(f"{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
     return wrap(None, result, None) if is_numpy_object(result) else _builder.wrap_frozen(result)
 
@@ -378,8 +378,6 @@ def _has_tensor(value: Variable) -> bool:
 
 
 def _symbolic(example: torch.Tensor) -> bool:
-    from ..shapes import is_symbolic
-
     return any(is_symbolic(d) for d in example.shape)
 
 
@@ -400,14 +398,16 @@ def record(tx: InstructionTranslator, target: Any, name: str, args: list[Variabl
 def _expected(name: str, real: Any, args: list[Variable], kwargs: dict[str, Variable]) -> tuple[Any, bool]:
     """What NumPy returns for ``real`` on stand-ins (and whether their shapes were the real ones)."""
     np = _np()
-    examples = [v.tensor.example for v in _arrays([*args, *kwargs.values()])]
+    arrays = _arrays([*args, *kwargs.values()])
+    if int(np.__version__.split(".")[0]) < 2 and any(a.tensor.example.dim() == 0 for a in arrays):
+        raise Unsupported(f"{name}() of a 0-d array or NumPy scalar under NumPy {np.__version__}",
+                          "NumPy 1 picks the result dtype by the value, which is unknown while tracing")
+    examples = [v.tensor.example for v in arrays]
     small = sum(e.numel() for e in examples if not _symbolic(e)) <= _STAND_IN_LIMIT and not any(map(_symbolic, examples))
     try:
         stand_args = [_stand_in(a, small) for a in args]
         stand_kwargs = {k: _stand_in(v, small) for k, v in kwargs.items()}
         with np.errstate(all="ignore"):
-            import warnings
-
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return real(*stand_args, **stand_kwargs), small

@@ -10,11 +10,17 @@ Each carries ``numpy_original``: what real NumPy does, run on stand-ins to check
 from __future__ import annotations
 
 import functools
+import importlib
 import operator
 import sys
 from typing import Any
 
 import torch
+
+from .._late import LateModule
+
+# torch._numpy is imported when NumPy is first met in a trace, not with loom.
+_tnp_module = LateModule("torch._numpy", globals(), "_tnp_module")
 
 #: NumPy dtype names with a torch dtype of the same name (complex32, bfloat16 have no NumPy twin).
 _DTYPE_NAMES = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
@@ -26,12 +32,6 @@ _TYPE_FUNCTION_NAMES = ("iinfo", "finfo", "dtype", "result_type", "promote_types
 _INPLACE_FUNCTION_NAMES = frozenset({"copyto", "put", "put_along_axis", "fill_diagonal", "place", "putmask"})
 #: NumPy's modules and their ``torch._numpy`` counterparts.
 _MODULES = (("numpy", "torch._numpy"), ("numpy.linalg", "torch._numpy.linalg"), ("numpy.fft", "torch._numpy.fft"))
-
-
-def _tnp() -> Any:
-    import torch._numpy as tnp
-
-    return tnp
 
 
 def _np() -> Any:
@@ -85,8 +85,6 @@ def type_functions() -> frozenset[Any]:
 @functools.cache
 def _tnp_table() -> dict[int, tuple[Any, Any]]:
     """id(NumPy callable) → (it, its ``torch._numpy`` twin), for every name both modules define."""
-    import importlib
-
     table: dict[int, tuple[Any, Any]] = {}
     for np_name, tnp_name in _MODULES:
         np_module, tnp_module = importlib.import_module(np_name), importlib.import_module(tnp_name)
@@ -99,7 +97,7 @@ def _tnp_table() -> dict[int, tuple[Any, Any]]:
 
 def to_tensors(value: Any) -> Any:
     """Every ``torch._numpy.ndarray`` in ``value`` (nested in tuples and lists) as its tensor."""
-    tnp = _tnp()
+    tnp = _tnp_module
     if isinstance(value, tnp.ndarray):
         return value.tensor
     if isinstance(value, (tuple, list)):
@@ -110,7 +108,7 @@ def to_tensors(value: Any) -> Any:
 def to_arrays(value: Any) -> Any:
     """Every tensor in ``value`` (nested in tuples and lists) as a ``torch._numpy.ndarray``."""
     if isinstance(value, torch.Tensor):
-        return _tnp().ndarray(value)
+        return _tnp_module.ndarray(value)
     if isinstance(value, (tuple, list)):
         return type(value)(to_arrays(v) for v in value)
     return value
@@ -130,9 +128,9 @@ class NumpyFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.in_place:  # the destination must be a torch._numpy array, whose tensor is written
-            args = (_tnp().ndarray(args[0]), *args[1:])
+            args = (_tnp_module.ndarray(args[0]), *args[1:])
         if isinstance(kwargs.get("out"), torch.Tensor):
-            kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
+            kwargs = {**kwargs, "out": _tnp_module.ndarray(kwargs["out"])}
         return to_tensors(self.twin(*args, **kwargs))
 
     def __repr__(self) -> str:
@@ -153,8 +151,8 @@ class NumpyMethod:
 
     def __call__(self, array: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(kwargs.get("out"), torch.Tensor):
-            kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
-        return to_tensors(getattr(_tnp().ndarray(array), self.method)(*to_arrays(args), **kwargs))
+            kwargs = {**kwargs, "out": _tnp_module.ndarray(kwargs["out"])}
+        return to_tensors(getattr(_tnp_module.ndarray(array), self.method)(*to_arrays(args), **kwargs))
 
     def __repr__(self) -> str:
         return f"<torch._numpy.ndarray.{self.method}>"
@@ -187,7 +185,7 @@ class NumpyAttribute:
         return getattr(array, self.attribute)
 
     def __call__(self, array: torch.Tensor) -> Any:
-        return to_tensors(getattr(_tnp().ndarray(array), self.attribute))
+        return to_tensors(getattr(_tnp_module.ndarray(array), self.attribute))
 
 
 @functools.cache
