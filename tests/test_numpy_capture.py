@@ -163,6 +163,12 @@ def integer_operators(x):
     return a & 3, a | 8, a ^ 1, ~a, a << 1, a >> 1, -a, a**2, 2**a, a.dtype.name
 
 
+def numpy_scalars_meet_tensors(x):
+    s = x.numpy().sum()
+    return (x / np.sqrt(4), x * np.float64(2.5), np.float32(3) + x, x > np.int64(2), np.exp(1.0) + 1,
+            x * s, s + x, x > s, x.int() * s, x.double() - s)
+
+
 def array_argument(x, arr):
     return torch.from_numpy(np.sin(arr)) + x.sum(), arr * 2, arr.shape
 
@@ -170,7 +176,8 @@ def array_argument(x, arr):
 @pytest.mark.parametrize("fn", [ufuncs_and_iinfo, returns_an_array, reductions, matmul_and_where,
                                 int_arrays_follow_numpy, indexing, item_assignment, dtypes_and_limits,
                                 made_in_the_trace, asarray_of_a_tensor, numpy_scalars, writes_into_arrays,
-                                views_share_memory, more_functions, integer_operators])
+                                views_share_memory, more_functions, integer_operators,
+                                numpy_scalars_meet_tensors])
 def test_captured_like_eager(fn):
     captured(fn, X)
 
@@ -212,6 +219,14 @@ def median(x):
     return np.median(x.numpy())  # torch._numpy gives shape (1,), NumPy a scalar
 
 
+def half_tensor_times_numpy_scalar(x):
+    return x.half() * x.numpy().mean()  # torch computes with the number in float32: not modelled
+
+
+def array_meets_tensor(x):
+    return x + x.numpy()  # NumPy defers to the tensor (__array_priority__): not modelled
+
+
 def random_numbers(x):
     np.random.seed(0)
     return x + np.random.rand()
@@ -232,7 +247,9 @@ def bad_cast(x):
 
 @pytest.mark.parametrize(("fn", "named"), [(int_division, "operator truediv"), (random_numbers, "numpy.random.seed"),
                                             (unmodelled_function, "numpy.unique"),
-                                            (median, "numpy.median"), (bad_cast, "operator iadd")])
+                                            (median, "numpy.median"),
+                                            (half_tensor_times_numpy_scalar, "operator mul"),
+                                            (array_meets_tensor, "operator add"), (bad_cast, "operator iadd")])
 def test_what_is_not_modelled_breaks_cleanly(fn, named):
     stats, _ = compare(fn, X)
     assert stats["graph_breaks"] >= 1

@@ -57,6 +57,11 @@ _OPAQUE_METHODS = {
     "__bool__": "reads an array's value into Python", "__int__": "reads an array's value into Python",
     "__float__": "reads an array's value into Python", "__index__": "reads an array's value into Python",
     "__iter__": "iterates an array", "__array__": "converts to an ndarray outside the graph",
+    "__str__": "formats an array's values", "__repr__": "formats an array's values",
+    "__format__": "formats an array's values", "__hash__": "hashes an array", "__reduce__": "pickles an array",
+    "__reduce_ex__": "pickles an array", "__copy__": "copies outside the graph", "__deepcopy__": "copies outside the graph",
+    "__dlpack__": "exports an array's memory", "__array_function__": "dispatches a NumPy function",
+    "__array_ufunc__": "dispatches a NumPy ufunc", "__array_wrap__": "wraps an array", "__setstate__": "unpickles an array",
 }
 #: Methods that change the array they are called on (they return None).
 _INPLACE_METHODS = frozenset({"fill", "sort", "put"})
@@ -271,6 +276,8 @@ class NdarrayMethodVariable(Variable):
 class NumpyConstantVariable(FrozenObjectVariable):
     """An immutable NumPy object known while tracing: a dtype, ``np.iinfo``/``np.finfo``, a NumPy scalar."""
 
+    numpy_value = True  # its operators follow NumPy's rules (with a tensor: torch's, for a number)
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         try:
             value = getattr(self.value, name)
@@ -335,6 +342,8 @@ def call_numpy(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs:
             raise Unsupported(f"{name}() of values known only at run time", "it describes types: its arguments "
                               "must be known while tracing")
         return _fold(fn, name, args, kwargs)
+    if isinstance(fn, _np().ufunc) and values and all(_scalar_constant(v) for v in values):
+        return _fold(fn, name, args, kwargs)  # np.sqrt(2): a NumPy scalar, immutable
     if getattr(fn, "__name__", "") in ("asarray", "asanyarray") and len(args) == 1 and not kwargs \
             and isinstance(args[0], NdarrayVariable) and not args[0].scalar:
         return args[0]  # eager hands back the very array
@@ -365,6 +374,12 @@ def _fold(fn: Any, name: str, args: list[Variable], kwargs: dict[str, Variable])
 
 def _constant(value: Variable) -> bool:
     return isinstance(value, (NumpyConstantVariable, NumpyCallableVariable)) or value.is_python_constant()
+
+
+def _scalar_constant(value: Variable) -> bool:
+    if isinstance(value, NumpyConstantVariable):
+        return isinstance(value.value, _np().generic)
+    return value.is_python_constant() and type(value.as_python_constant()) in (bool, int, float, complex)
 
 
 def _real(value: Variable) -> Any:
@@ -487,9 +502,9 @@ def _as_numpy(result: Variable, expected: tuple[Any, bool], name: str) -> Variab
             raise _differs(name, f"a {result.python_type().__name__} where NumPy gives {type(real).__name__}")
         items = [_as_numpy(item, (r, small), name) for item, r in zip(result.items, real)]
         return type(result)(items)
-    if is_constant_value(real) and result.is_python_constant():
+    if is_constant_value(real) and result.is_python_constant() and small:  # sizes 1 prove nothing about metadata
         value = result.as_python_constant()
-        if type(value) is not type(real) or (small and value != real):
+        if type(value) is not type(real) or value != real:
             raise _differs(name, f"{value!r} where NumPy gives {real!r}")
         return result
     raise _differs(name, f"{result.describe()} where NumPy gives {type(real).__name__}")
@@ -502,11 +517,13 @@ def _differs(name: str, what: str) -> Unsupported:
 # -- operators -----------------------------------------------------------------------------------------
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
     """``op(left, right)`` where one side is a traced NumPy array or scalar."""
+    if isinstance(left, TensorVariable) or isinstance(right, TensorVariable):
+        return _with_tensor(tx, op, left, right)
+    if not isinstance(left, NdarrayVariable) and not isinstance(right, NdarrayVariable):
+        if left.is_python_constant() and right.is_python_constant():
+            return _operators.fold(_operators.INPLACE.get(op, op), left, right)  # NumPy scalars are immutable
+        raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
     for side in (left, right):
-        if isinstance(side, TensorVariable):
-            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
-                              "mixing a NumPy array with a tensor hands the work to the tensor: not modelled",
-                              hint="convert one side with torch.from_numpy or .numpy()")
         if not isinstance(side, _OPERANDS) and not side.is_python_constant():
             raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
     plain = _operators.INPLACE.get(op)
@@ -517,8 +534,45 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
                   in_place=left if plain is not None else None)
 
 
+#: Result dtypes for which a NumPy scalar cast to the common dtype computes what torch does with it as
+#: a Python number (reduced-precision kernels compute with the number in float32, not rounded first).
+_SCALAR_CAST_DTYPES = frozenset({torch.float32, torch.float64, torch.int64, torch.int32, torch.bool})
+
+
+def _with_tensor(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
+    """A tensor and a NumPy scalar: torch takes the scalar as a Python number. Arrays and tensors mixed
+    are not modelled (NumPy's ``__array_priority__`` dance hands the work to the tensor)."""
+    tensor, other = (left, right) if isinstance(left, TensorVariable) else (right, left)
+    if isinstance(other, NumpyConstantVariable) and isinstance(other.value, _np().generic):
+        number = ConstantVariable(other.value.item())
+        return _operators.binary(tx, op, *((tensor, number) if other is right else (number, tensor)))
+    if not isinstance(other, NdarrayVariable) or not other.scalar or isinstance(other, TensorVariable):
+        raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
+                          "mixing a NumPy array with a tensor hands the work to the tensor: not modelled",
+                          hint="convert one side with torch.from_numpy or .numpy()")
+    example = tensor.example
+    stand_tensor = torch.ones([1] * example.dim(), dtype=example.dtype)  # dtypes do not depend on sizes
+    number = other.stand_in(True).item()
+    try:
+        common = torch.result_type(stand_tensor, number)
+        expected = op(*((stand_tensor, number) if other is right else (number, stand_tensor)))
+    except Exception as exc:
+        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy scalar", f"torch raises {exc}") from exc
+    if not isinstance(expected, torch.Tensor) or expected.dtype not in _SCALAR_CAST_DTYPES:
+        raise Unsupported(f"operator {op.__name__} on a {example.dtype} tensor and a NumPy scalar",
+                          "torch computes with the scalar as a Python number: not modelled for this dtype")
+    cast = tx.output.call_method(tx, "to", [other.tensor, ConstantVariable(common)], {})
+    result = _operators.binary(tx, op, *((tensor, cast) if other is right else (cast, tensor)))
+    if isinstance(result, TensorVariable) and result is not tensor and result.example.dtype != expected.dtype:
+        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy scalar",
+                          f"it gives {result.example.dtype} where eager gives {expected.dtype}")
+    return result
+
+
 def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     """``-a``, ``+a``, ``~a``, ``abs(a)`` on a traced NumPy array or scalar."""
+    if value.is_python_constant():
+        return _operators.fold(op, value)
     name = op.__name__.strip("_")
     return record(tx, calls.operator_call(name), f"operator {name}", [value], {})
 
