@@ -128,8 +128,8 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     np = _np()
     if type(value) is not np.ndarray or value.dtype.hasobject or not value.flags.writeable \
             or not value.dtype.isnative or calls.torch_dtype(value.dtype) is None:
-        raise Unsupported(f"a NumPy array of dtype {value.dtype} as an input", "only plain writable arrays of "
-                          "numeric dtypes become graph inputs", hint="convert it with torch.from_numpy first")
+        # A subclass, object or string dtype, a read-only array: an ordinary object (NumPy calls on it break).
+        return _builder.wrap_object(tx, value, source)
     known = tx.output.known_objects.get(id(value))
     if known is not None and known[0] is value:
         tx.output.note_alias(value, source)
