@@ -190,10 +190,9 @@ class NdarrayVariable(Variable):
     def truth(self, tx: InstructionTranslator) -> bool:
         raise Unsupported("data-dependent control flow on a NumPy array", "a branch depends on an array's values")
 
-    def stand_in(self, small: bool) -> Any:
-        """A real NumPy value of this one's type, dtype and shape (sizes 1 when not ``small``)."""
-        shape = tuple(int(d) for d in self.tensor.example.shape) if small else (1,) * self.tensor.example.dim()
-        array = _np().ones(shape, self.dtype)
+    def stand_in(self, mode: str) -> Any:
+        """A real NumPy value of this one's type and dtype (see :func:`_stand_in` for ``mode``)."""
+        array = _stand_in_array(self.tensor.example, self.dtype, mode)
         return array[()] if self.scalar else array
 
     # -- attributes and methods --------------------------------------------------------------------
@@ -204,7 +203,7 @@ class NdarrayVariable(Variable):
         if name == "dtype":
             return NumpyConstantVariable(self.dtype)
         if name in _METADATA_ATTRS:
-            return ConstantVariable(getattr(self.stand_in(True), name)) if not _symbolic(example) else \
+            return ConstantVariable(getattr(self.stand_in("lazy"), name)) if not _symbolic(example) else \
                 record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
         if name in _ARRAY_ATTRS:
             return record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
@@ -414,14 +413,21 @@ def _expected(name: str, real: Any, args: list[Variable], kwargs: dict[str, Vari
     """What NumPy returns for ``real`` on stand-ins (and whether their shapes were the real ones)."""
     np = _np()
     arrays = _arrays([*args, *kwargs.values()])
-    if int(np.__version__.split(".")[0]) < 2 and any(a.tensor.example.dim() == 0 for a in arrays):
+    if int(np.__version__.split(".")[0]) < 2 and any(isinstance(a, NdarrayVariable) and a.tensor.example.dim() == 0
+                                                     for a in arrays):
         raise Unsupported(f"{name}() of a 0-d array or NumPy scalar under NumPy {np.__version__}",
                           "NumPy 1 picks the result dtype by the value, which is unknown while tracing")
-    examples = [v.tensor.example for v in arrays]
-    small = sum(e.numel() for e in examples if not _symbolic(e)) <= _STAND_IN_LIMIT and not any(map(_symbolic, examples))
+    examples = [v.tensor.example if isinstance(v, NdarrayVariable) else v.example for v in arrays]
+    if any(map(_symbolic, examples)):
+        mode = "ones"
+    elif sum(e.numel() for e in examples) <= _STAND_IN_LIMIT:
+        mode = "real"
+    else:  # indexing touches only what it selects, and zeros' pages are only mapped when written
+        mode = "lazy" if name.endswith(("__getitem__", "__setitem__")) else "ones"
+    small = mode != "ones"
     try:
-        stand_args = [_stand_in(a, small) for a in args]
-        stand_kwargs = {k: _stand_in(v, small) for k, v in kwargs.items()}
+        stand_args = [_stand_in(a, mode) for a in args]
+        stand_kwargs = {k: _stand_in(v, mode) for k, v in kwargs.items()}
         with np.errstate(all="ignore"):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -433,19 +439,29 @@ def _expected(name: str, real: Any, args: list[Variable], kwargs: dict[str, Vari
                           f"shapes ({exc}): it may on the real ones", hint="it runs as ordinary Python") from exc
 
 
-def _arrays(values: list[Variable]) -> list[NdarrayVariable]:
-    found: list[NdarrayVariable] = []
+def _arrays(values: list[Variable]) -> list[Variable]:
+    """The arrays (and tensors) among a call's arguments, in tuples and lists too."""
+    found: list[Variable] = []
     for v in values:
-        if isinstance(v, NdarrayVariable):
+        if isinstance(v, (NdarrayVariable, TensorVariable)):
             found.append(v)
         elif isinstance(v, (_containers.TupleVariable, _containers.ListVariable)):
             found.extend(_arrays(v.items))
     return found
 
 
-def _stand_in(value: Variable, small: bool) -> Any:
+def _stand_in_array(example: torch.Tensor, dtype: Any, mode: str) -> Any:
+    if mode == "ones":
+        return _np().ones((1,) * example.dim(), dtype)
+    shape = tuple(int(d) for d in example.shape)
+    return _np().ones(shape, dtype) if mode == "real" else _np().zeros(shape, dtype)
+
+
+def _stand_in(value: Variable, mode: str) -> Any:
+    """A real NumPy value standing for ``value``: ``mode`` "real" is ones of the real shape, "ones" ones
+    with every size 1 (big arrays: broadcasting and matmul still fit), "lazy" zeros of the real shape."""
     if isinstance(value, NdarrayVariable):
-        return value.stand_in(small)
+        return value.stand_in(mode)
     if isinstance(value, (NumpyConstantVariable, NumpyCallableVariable)):
         return value.value
     if isinstance(value, TensorVariable):
@@ -453,12 +469,11 @@ def _stand_in(value: Variable, small: bool) -> Any:
         if example.requires_grad or example.device.type != "cpu" or calls.numpy_dtype(example.dtype) is None:
             raise Unsupported("NumPy on a tensor that requires grad, is not on the CPU or has no NumPy dtype",
                               "eager raises")
-        shape = tuple(int(d) for d in example.shape) if small and not _symbolic(example) else (1,) * example.dim()
-        return _np().ones(shape, calls.numpy_dtype(example.dtype))
+        return _stand_in_array(example, calls.numpy_dtype(example.dtype), mode)
     if isinstance(value, _containers.TupleVariable) and type(value) is _containers.TupleVariable:
-        return tuple(_stand_in(v, small) for v in value.items)
+        return tuple(_stand_in(v, mode) for v in value.items)
     if isinstance(value, _containers.ListVariable):
-        return [_stand_in(v, small) for v in value.items]
+        return [_stand_in(v, mode) for v in value.items]
     if value.is_python_constant():
         return value.as_python_constant()
     raise Unsupported(f"{value.describe()} as an argument of a NumPy call", "not modelled")
@@ -552,7 +567,7 @@ def _with_tensor(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
                           hint="convert one side with torch.from_numpy or .numpy()")
     example = tensor.example
     stand_tensor = torch.ones([1] * example.dim(), dtype=example.dtype)  # dtypes do not depend on sizes
-    number = other.stand_in(True).item()
+    number = other.stand_in("ones").item()
     try:
         common = torch.result_type(stand_tensor, number)
         expected = op(*((stand_tensor, number) if other is right else (number, stand_tensor)))
