@@ -200,6 +200,10 @@ struct Instr {
   PyObject* dc_dict = nullptr;
   uint64_t dc_version = 0;
   PyObject* dc_value = nullptr;
+  // split-dict reads on 3.13 (dict_layout_313.h): the shared keys `key` was found in and its index
+  // there; the value is read from the dict's values on every check
+  void* dc_keys = nullptr;
+  Py_ssize_t dc_index = -1;
 };
 
 struct GuardProgram {

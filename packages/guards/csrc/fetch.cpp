@@ -2,6 +2,7 @@
 // version tag), instance dicts (`obj.__dict__`), closure cells. The check loop (run.cpp) calls these for F_* instructions.
 
 #include "accel.h"
+#include "dict_layout_313.h"
 
 namespace loom_accel {
 
@@ -29,6 +30,18 @@ inline bool version_tracks_contents(PyObject* d) {
   return true;
 #endif
 }
+#if LOOM_SPLIT_DICT_LOOKUP
+// A split dict's tag does not track its values: remember where `key` sits in its shared keys instead,
+// if `v` (just found the slow way) is the value in that slot.
+void remember_split_slot(PyObject* d, PyObject* key, PyObject* v, Instr* cache) {
+  py313::DictKeys* keys = py313::keys_of(d);
+  Py_ssize_t index = py313::split_index(keys, key);
+  if (index >= 0 && py313::split_value(d, keys, index, key) == v) {
+    cache->dc_keys = keys;
+    cache->dc_index = index;
+  }
+}
+#endif
 #else
 #define LOOM_DICT_VERSIONS 0
 #endif
@@ -60,6 +73,16 @@ PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache) {
     return cache->dc_value;
   }
 #endif
+#if LOOM_SPLIT_DICT_LOOKUP
+  // Any dict sharing the remembered keys (not only the one it was found in: every instance of a class)
+  if (cache != nullptr && cache->dc_keys != nullptr) {
+    PyObject* v = py313::split_value(d, static_cast<py313::DictKeys*>(cache->dc_keys), cache->dc_index, key);
+    if (v != nullptr) {
+      Py_INCREF(v);
+      return v;
+    }
+  }
+#endif
   PyObject* v = PyDict_GetItemWithError(d, key);
   if (v == nullptr) {
     if (!PyErr_Occurred()) {
@@ -68,10 +91,17 @@ PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache) {
     return nullptr;
   }
 #if LOOM_DICT_VERSIONS
-  if (cache != nullptr && PyUnicode_CheckExact(key) && version_tracks_contents(d)) {  // a str lookup runs no user code
-    cache->dc_dict = d;
-    cache->dc_version = dict_version(d);
-    cache->dc_value = v;
+  if (cache != nullptr && PyUnicode_CheckExact(key)) {  // a str lookup runs no user code
+    if (version_tracks_contents(d)) {
+      cache->dc_dict = d;
+      cache->dc_version = dict_version(d);
+      cache->dc_value = v;
+    }
+#if LOOM_SPLIT_DICT_LOOKUP
+    else {
+      remember_split_slot(d, key, v, cache);
+    }
+#endif
   }
 #endif
   Py_INCREF(v);

@@ -352,3 +352,31 @@ def test_an_instance_dict_item_guard_sees_an_attribute_store(cls):
     assert not check({"o": obj})
     object.__setattr__(obj, "b", 3)
     assert check({"o": obj})
+
+
+class _Slots4:
+    def __init__(self, b):
+        self.a, self.b = 1, b
+
+
+def test_an_instance_dict_item_guard_reads_each_instance_of_a_class_afresh():
+    """Instances of one class share their dict keys (a split table on 3.13, where the accelerator
+    remembers the key's slot in those keys): every instance's own value is read, a deleted attribute
+    fails, and keys added later by other instances move nothing."""
+    first, second = _Slots4(3), _Slots4(4)
+    vars(first), vars(second)  # materialise both dicts
+    check = loom_guards.compile([ConstantMatch(Item(Attr(Local("o"), "__dict__"), "b"), 3)], accelerate=True)
+    assert check({"o": first}) and check({"o": first})
+    assert not check({"o": second})
+    second.b = 3
+    assert check({"o": second})
+    third = _Slots4(3)
+    third.c = third.d = 0  # grows the shared keys
+    vars(third)
+    assert check({"o": third}) and check({"o": first})
+    del first.b
+    assert not check({"o": first})
+    first.b = 3
+    assert check({"o": first})
+    first.b = 5
+    assert not check({"o": first})

@@ -35,7 +35,7 @@ EXTENSION = "loom_guards._accel"
 # directory (csrc/ in the repository, loom_guards/_accel_src/ in an installed wheel). The headers are
 # dependencies: setuptools rebuilds when one changes, and the cache key hashes them.
 SOURCES = ["module.cpp", "program.cpp", "lower.cpp", "run.cpp", "fetch.cpp", "values.cpp", "state.cpp"]
-HEADERS = ["accel.h", "tensor.h", "state.h"]
+HEADERS = ["accel.h", "tensor.h", "state.h", "dict_layout_313.h"]
 # Our own code builds warning-free; torch's headers come in through -isystem.
 EXTRA_COMPILE_ARGS = [
     "-std=c++20",
