@@ -31,7 +31,7 @@ import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, distributed, reachability, render, skipfiles
+from . import counters, distributed, gc_deferral, reachability, render, skipfiles
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
@@ -305,7 +305,7 @@ class FrameCompiler:
 
         Under ``fullgraph=True`` any graph break raises :class:`loom.Unsupported`.
         """
-        with _saved_tensors_hooks_off():
+        with _saved_tensors_hooks_off(), gc_deferral.full_collections_deferred():
             return self._build(frame, code, recompile_reason)
 
     def _build(self, frame: Any, code: types.CodeType, recompile_reason: str | None) -> CompiledFrame | None:
