@@ -102,6 +102,7 @@ enum Op : int {
   C_SAME,
   C_CONSTS,
   C_PY,
+  C_EMPTYATTRS,
   OP_COUNT,
 };
 
@@ -109,7 +110,7 @@ inline constexpr const char* OP_NAMES[] = {
     "F_LOCAL", "F_GLOBAL", "F_BUILTIN", "F_CLOSURE", "F_CONST",  "F_ATTR",     "F_ITEM",   "F_TYPE",
     "F_MODMEMBER", "F_TSIZE", "F_DICTATTR", "F_PYREAD", "F_PYROOT", "C_NONE",  "C_NOTNONE",  "C_TYPE",   "C_ID",
     "C_CONST", "C_LEN", "C_DICTKEYS", "C_DICTCONTAINS", "C_TENSOR", "C_STATE", "C_NOALIAS", "C_SAME", "C_CONSTS",
-    "C_PY",
+    "C_PY", "C_EMPTYATTRS",
 };
 static_assert(sizeof(OP_NAMES) / sizeof(OP_NAMES[0]) == OP_COUNT, "OP_NAMES out of date");
 
@@ -204,6 +205,8 @@ struct Instr {
   // there; the value is read from the dict's values on every check
   void* dc_keys = nullptr;
   Py_ssize_t dc_index = -1;
+  // C_EMPTYATTRS: the entries found in dc_dict (borrowed, one per name) when it last passed
+  std::vector<PyObject*> dc_values;
 };
 
 struct GuardProgram {
@@ -250,6 +253,8 @@ PyObject* item_get(PyObject* base, PyObject* key, Instr* cache);
 PyObject* instance_dict(PyObject* obj, Instr& in);
 PyObject* attr_dict(PyObject* obj, Instr& in);
 PyObject* fetch_closure(Instr& in, PyObject* cells, PyObject* code, PyObject* closure_map);
+// C_EMPTYATTRS: `len(obj.__dict__[name]) == 0` for every name of in.obj; 1 / 0 / -1 (an exception is set)
+int check_empty_attrs(Instr& in, PyObject* obj);
 
 // Mapping lookup without side effects for dicts: new reference, or NULL (KeyError raised when missing).
 inline PyObject* mapping_get(PyObject* mapping, PyObject* key, Instr* cache) {

@@ -195,6 +195,77 @@ PyObject* attr_dict(PyObject* obj, Instr& in) {
   return PyObject_GetAttr(obj, s_dict);
 }
 
+namespace {
+
+// len(v) == 0 as the C_LEN check computes it: 1 / 0 / -1 (an exception is set).
+int is_empty(PyObject* v) {
+  PyTypeObject* tp = Py_TYPE(v);
+  if (len_is_dict_size(tp)) {
+    return PyDict_GET_SIZE(v) == 0;
+  }
+  if (tp == &PyTuple_Type || tp == &PyList_Type) {
+    return Py_SIZE(v) == 0;
+  }
+  Py_ssize_t n = PyObject_Size(v);
+  return n < 0 ? -1 : n == 0;
+}
+
+}  // namespace
+
+// C_EMPTYATTRS: every `obj.__dict__[name]` of in.obj is empty (a module's four hook dicts, in one
+// instruction instead of a fetch and a length check each). When obj's instance dict is the one that
+// passed last, in the same state (its version tag), it still holds the same entries: only their lengths
+// are read again, not looked up.
+int check_empty_attrs(Instr& in, PyObject* obj) {
+  PyObject* d = instance_dict(obj, in);
+  if (d == nullptr) {
+    return -1;
+  }
+  Py_ssize_t count = PyTuple_GET_SIZE(in.obj);
+  int result = 1;
+#if LOOM_DICT_VERSIONS
+  if (d == in.dc_dict && dict_version(d) == in.dc_version && static_cast<Py_ssize_t>(in.dc_values.size()) == count) {
+    // each entry is a dict of an immutable type whose len() is its entry count (see below)
+    for (PyObject* v : in.dc_values) {
+      if (PyDict_GET_SIZE(v) != 0) {
+        result = 0;
+        break;
+      }
+    }
+    Py_DECREF(d);
+    return result;
+  }
+  bool remember = PyDict_CheckExact(d) && version_tracks_contents(d);
+#else
+  bool remember = false;
+#endif
+  in.dc_dict = nullptr;
+  in.dc_values.clear();
+  for (Py_ssize_t i = 0; i < count && result == 1; i++) {
+    PyObject* v = item_get(d, PyTuple_GET_ITEM(in.obj, i), nullptr);
+    if (v == nullptr) {
+      result = -1;
+      break;
+    }
+    // Remembered only for dicts of immutable types (OrderedDict) whose len() is the entry count: no user
+    // code runs (a __len__ of its own could change the dict) and the entry's type cannot change.
+    remember = remember && PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_IMMUTABLETYPE) && len_is_dict_size(Py_TYPE(v));
+    result = is_empty(v);
+    if (remember) {
+      in.dc_values.push_back(v);  // borrowed: the unmodified dict holds it
+    }
+    Py_DECREF(v);
+  }
+#if LOOM_DICT_VERSIONS
+  if (result == 1 && remember) {
+    in.dc_dict = d;
+    in.dc_version = dict_version(d);
+  }
+#endif
+  Py_DECREF(d);
+  return result;
+}
+
 // The value of free variable `name` (index cache in in.n); new reference or NULL.
 // `cells` / `code`: a frame view's closure tuple and code object (or NULL: use `closure_map`).
 PyObject* fetch_closure(Instr& in, PyObject* cells, PyObject* code, PyObject* closure_map) {

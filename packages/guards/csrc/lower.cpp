@@ -175,7 +175,7 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
     return -1;
   }
   bool needs_src = op == F_ATTR || op == F_ITEM || op == F_TYPE || op == F_MODMEMBER || op == F_TSIZE || op == F_DICTATTR ||
-      op == F_PYREAD || (op >= C_NONE && op <= C_TENSOR);
+      op == F_PYREAD || (op >= C_NONE && op <= C_TENSOR) || op == C_EMPTYATTRS;
   if (needs_src && src < 0) {
     PyErr_Format(PyExc_ValueError, "instruction %s needs a source slot", OP_NAMES[op]);
     return -1;
@@ -199,7 +199,7 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
   }
   bool needs_obj = op == F_LOCAL || op == F_GLOBAL || op == F_BUILTIN || op == F_CLOSURE || op == F_CONST ||
       op == F_ATTR || op == F_ITEM || op == F_MODMEMBER || op == F_DICTATTR || op == F_PYREAD || op == F_PYROOT || op == C_TYPE ||
-      op == C_ID || op == C_CONST || op == C_DICTKEYS || op == C_TENSOR || op == C_PY;
+      op == C_ID || op == C_CONST || op == C_DICTKEYS || op == C_TENSOR || op == C_PY || op == C_EMPTYATTRS;
   if (needs_obj && in.obj == nullptr && !(op == F_CONST && obj == Py_None)) {
     PyErr_Format(PyExc_ValueError, "instruction %s needs an object", OP_NAMES[op]);
     return -1;
@@ -211,6 +211,17 @@ int parse_instr(PyObject* t, Instr& in, Py_ssize_t nslots) {
   if ((op == F_MODMEMBER || op == C_DICTKEYS) && in.obj2 == nullptr) {
     PyErr_Format(PyExc_ValueError, "instruction %s needs a second object", OP_NAMES[op]);
     return -1;
+  }
+  if (op == C_EMPTYATTRS) {
+    // names looked up in an instance dict: exact str (a lookup that runs no user code), at least one
+    bool ok = PyTuple_Check(in.obj) && PyTuple_GET_SIZE(in.obj) > 0;
+    for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(in.obj); i++) {
+      ok = PyUnicode_CheckExact(PyTuple_GET_ITEM(in.obj, i));
+    }
+    if (!ok) {
+      PyErr_SetString(PyExc_TypeError, "C_EMPTYATTRS needs a non-empty tuple of str names");
+      return -1;
+    }
   }
   if (op == C_DICTKEYS && !PyTuple_Check(in.obj)) {
     PyErr_SetString(PyExc_TypeError, "C_DICTKEYS needs a tuple of keys");

@@ -323,6 +323,9 @@ int run(GuardProgram* self, PyObject* frame) {
       case C_PY:
         ok = call_check(in.obj, slots, in.slots);
         break;
+      case C_EMPTYATTRS:
+        ok = check_empty_attrs(in, slots[in.src]);
+        break;
       default:
         PyErr_SetString(PyExc_SystemError, "loom_guards: bad opcode");
         ok = -1;

@@ -7,7 +7,9 @@ Guard kinds and sources the accelerator has no instruction for are lowered to ca
 Guards that read only constants (``Length(Const(d), n)``, ``DictContains(Const(d), k)``,
 ``DictContains(Attr(Const(cls), "__dict__"), k)``) are fused into one ``C_CONSTS`` instruction, placed
 where the first of them was, and the fetches only they used are left out (``_fuse_consts``). The plan is
-unchanged, so ``why_failed`` still walks every guard and names the one that failed.
+unchanged, so ``why_failed`` still walks every guard and names the one that failed. Likewise the
+``Length(DictAttr(m, name), 0)`` checks of one object (a module's hook dicts, guarded empty) become one
+``C_EMPTYATTRS`` instruction that reads its instance dict once (``_fuse_empty_attrs``).
 """
 
 from __future__ import annotations
@@ -147,9 +149,8 @@ def _const_entry(g: Any) -> tuple | None:
     return None
 
 
-def _fuse_consts(plan: Plan) -> tuple[list[tuple], set[int], set[int]]:
-    """The ``C_CONSTS`` entries (in plan order), the indices of the steps they replace, and the slots the
-    remaining steps still read (a fetch of any other slot is left out: only fused checks used it)."""
+def _fuse_consts(plan: Plan) -> tuple[list[tuple], set[int]]:
+    """The ``C_CONSTS`` entries (in plan order) and the indices of the steps they replace."""
     entries: list[tuple] = []
     fused: set[int] = set()
     for i, step in enumerate(plan.steps):
@@ -158,7 +159,32 @@ def _fuse_consts(plan: Plan) -> tuple[list[tuple], set[int], set[int]]:
             if entry is not None:
                 entries.append(entry)
                 fused.add(i)
-    needed: set[int] = set()
+    return entries, fused
+
+
+def _fuse_empty_attrs(plan: Plan) -> tuple[dict[int, tuple[int, tuple[str, ...]]], set[int]]:
+    """``Length(DictAttr(base, name), 0)`` checks (a module's hook dicts, guarded empty), fused into one
+    ``C_EMPTYATTRS`` per base slot, placed where its first check was: ``{index: (base slot, names)}``
+    and the indices of the checks they replace."""
+    fetched_from = {step.slot: step for step in plan.steps if isinstance(step, _Fetch)}
+    groups: dict[int, tuple[int, list[str]]] = {}
+    fused: set[int] = set()
+    for i, step in enumerate(plan.steps):
+        if not isinstance(step, _Check) or type(step.guard) is not Length or step.guard.n != 0:
+            continue
+        fetch = fetched_from.get(step.slots[0])
+        if fetch is None or type(fetch.source) is not DictAttr or fetch.base_slot is None or fetch.from_table:
+            continue
+        at = next((j for j, (base, _) in groups.items() if base == fetch.base_slot), i)
+        groups.setdefault(at, (fetch.base_slot, []))[1].append(fetch.source.name)
+        fused.add(i)
+    return {i: (base, tuple(names)) for i, (base, names) in groups.items()}, fused
+
+
+def _needed_slots(plan: Plan, fused: set[int], extra: set[int]) -> set[int]:
+    """The slots the steps left after fusion still read (``extra``: what fused instructions read); a
+    fetch of any other slot is left out, as only fused checks used it."""
+    needed = set(extra)
     for i in reversed(range(len(plan.steps))):
         step = plan.steps[i]
         if isinstance(step, _Check):
@@ -166,7 +192,7 @@ def _fuse_consts(plan: Plan) -> tuple[list[tuple], set[int], set[int]]:
                 needed.update(step.slots)
         elif step.slot in needed and step.base_slot is not None:
             needed.add(step.base_slot)
-    return entries, fused, needed
+    return needed
 
 
 class _Program:
@@ -318,12 +344,20 @@ def _rule_for(table: dict[type, Any], cls: type, fallback: Any) -> Any:
 def build_program(accel: Any, plan: Plan) -> GuardFn:
     _init(accel)
     program = _Program(accel.OPS, plan)
-    consts, fused, needed = _fuse_consts(plan)
+    consts, const_steps = _fuse_consts(plan)
+    # (an accelerator built before C_EMPTYATTRS existed runs the checks one by one)
+    empties, empty_steps = _fuse_empty_attrs(plan) if "C_EMPTYATTRS" in accel.OPS else ({}, set())
+    needed = _needed_slots(plan, const_steps | empty_steps, {base for base, _ in empties.values()})
     for index, step in enumerate(plan.steps):
-        if index in fused:
+        if index in const_steps:
             if consts:  # the first fused check: all of them, once
                 program.add("C_CONSTS", ext=tuple(consts))
                 consts = []
+            continue
+        if index in empty_steps:
+            if index in empties:
+                base, names = empties[index]
+                program.add("C_EMPTYATTRS", src=base, obj=names)
             continue
         if type(step) is _Fetch:
             if step.slot in needed:
