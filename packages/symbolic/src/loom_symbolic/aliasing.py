@@ -7,9 +7,12 @@ sources still hold the same object, so a second source installs ``SameObject(fir
 The converse matters too: a trace of ``f(a, b)`` with two distinct lists (or tensors, or objects)
 is wrong for ``f(a, a)`` when it mutates one of them, or answers ``a is b``. So when a trace relied on
 distinctness that way, the sources of all distinct tracked objects get one ``NoAliasing`` guard.
-Objects guarded by identity (modules) are fixed, so they are left out of it. Without a mutation or
-an identity test, aliasing cannot change what the trace computed, and nothing more is checked: the
-common case (a model's forward) pays nothing.
+Objects guarded by identity are fixed, so they are left out of it. Modules (guarded by type, so two
+sources may hold one module on a later call) join it only when the trace relied on distinctness or
+changed Python objects: an in-place tensor update in the graph cannot see two modules alias except
+through their parameters and buffers, which are tracked themselves. Without a mutation or an identity
+test, aliasing cannot change what the trace computed, and nothing more is checked: the common case (a
+model's forward) pays nothing.
 """
 
 from __future__ import annotations
@@ -19,21 +22,24 @@ from typing import Any
 import loom_guards
 
 
+_VALUE, _MODULE, _FIXED = "value", "module", "fixed"
+
+
 class AliasTracker:
     """The first source of each object the trace tracks by identity, and whether distinctness mattered."""
 
     def __init__(self) -> None:
-        #: id → (object, first source, fixed): the object is kept alive so its id stays unique.
-        self._first: dict[int, tuple[Any, Any, bool]] = {}
+        #: id → (object, first source, kind): the object is kept alive so its id stays unique.
+        self._first: dict[int, tuple[Any, Any, str]] = {}
         self._relies_on_distinct = False
 
-    def seen(self, value: Any, source: Any, *, fixed: bool = False) -> Any | None:
+    def seen(self, value: Any, source: Any, *, fixed: bool = False, module: bool = False) -> Any | None:
         """Note ``value`` reached through ``source``; returns the first source when it differs."""
         if source is None:
             return None
         entry = self._first.get(id(value))
         if entry is None or entry[0] is not value:
-            self._first[id(value)] = (value, source, fixed)
+            self._first[id(value)] = (value, source, _FIXED if fixed else _MODULE if module else _VALUE)
             return None
         return entry[1] if entry[1] != source else None
 
@@ -41,9 +47,11 @@ class AliasTracker:
         """The trace mutated a tracked value or answered an identity test between two of them."""
         self._relies_on_distinct = True
 
-    def guards(self, *, mutated: bool) -> list[Any]:
-        """``[NoAliasing(...)]`` over the distinct, not identity-guarded sources, when it matters."""
+    def guards(self, *, mutated: bool, objects_mutated: bool = False) -> list[Any]:
+        """``[NoAliasing(...)]`` over the distinct, not identity-guarded sources, when it matters
+        (``mutated``: the trace changed anything; ``objects_mutated``: it changed Python objects)."""
         if not (mutated or self._relies_on_distinct):
             return []
-        sources = [source for _, source, fixed in self._first.values() if not fixed]
+        kinds = (_VALUE, _MODULE) if self._relies_on_distinct or objects_mutated else (_VALUE,)
+        sources = [source for _, source, kind in self._first.values() if kind in kinds]
         return [loom_guards.NoAliasing(sources)] if len(sources) >= 2 else []

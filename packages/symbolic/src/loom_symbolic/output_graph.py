@@ -132,9 +132,9 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, node, value, convert))
         return variable
 
-    def note_alias(self, value: Any, source: Any, *, fixed: bool = False) -> None:
+    def note_alias(self, value: Any, source: Any, *, fixed: bool = False, module: bool = False) -> None:
         """Track ``value`` by identity: a second source of it is guarded to hold the same object."""
-        first = self.aliases.seen(value, source, fixed=fixed)
+        first = self.aliases.seen(value, source, fixed=fixed, module=module)
         if first is not None:
             self.guards.add("same_object", source, first)
 
@@ -297,7 +297,8 @@ class OutputGraph:
         mutated = len(self.side_effects) > 0 or any(
             n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in self.graph.nodes
         )
-        return self.guards.build([*self.shapes.guards(), *self.aliases.guards(mutated=mutated),
+        aliasing = self.aliases.guards(mutated=mutated, objects_mutated=len(self.side_effects) > 0)
+        return self.guards.build([*self.shapes.guards(), *aliasing,
                                   *self._storage_guards()])
 
     def _storage_guards(self) -> list[Any]:

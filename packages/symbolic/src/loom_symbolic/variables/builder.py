@@ -101,13 +101,14 @@ def _guards(tx: InstructionTranslator | None, source: Any):
 
 
 def _remember(
-    tx: InstructionTranslator | None, value: Any, source: Any, make: Callable[[], Variable], *, fixed: bool = False
+    tx: InstructionTranslator | None, value: Any, source: Any, make: Callable[[], Variable], *, fixed: bool = False,
+    module: bool = False,
 ) -> Variable:
     """One variable per mutable object, so aliases stay aliases in the trace (``fixed``: the object
-    is guarded by identity)."""
+    is guarded by identity; ``module``: an ``nn.Module``, see :class:`..aliasing.AliasTracker`)."""
     if tx is None:
         return make()
-    tx.output.note_alias(value, source, fixed=fixed)
+    tx.output.note_alias(value, source, fixed=fixed, module=module)
     known = tx.output.known_objects
     entry = known.get(id(value))
     if entry is not None and entry[0] is value:
@@ -236,7 +237,15 @@ def _identity(cls: type[Variable]) -> Callable[..., Variable]:
 
 
 def _wrap_module(tx, value, source):
-    return _remember(tx, value, source, lambda: _identity(NNModuleVariable)(tx, value, source), fixed=True)
+    """A module is guarded by its type, not its identity: every instance of a class with the structure
+    the trace read shares one compiled entry (see :mod:`.nn_module`)."""
+    def make() -> Variable:
+        guards = _guards(tx, source)
+        if guards is not None:
+            guards.add("type", source, value)
+        return NNModuleVariable(value, source, guards)
+
+    return _remember(tx, value, source, make, module=True)
 
 
 def _wrap_function(tx, value, source):

@@ -400,6 +400,9 @@ class DictVariable(MethodTableMixin, Variable):
     def key_of(key: Variable) -> Any:
         """The Python key a variable stands for: a constant, or an object hashed by identity."""
         if getattr(key, "wraps_real_object", False) and compared_by_identity(key.value):
+            pin = getattr(key, "pin_identity", None)
+            if pin is not None:  # a module guarded by type: which key it is depends on the very object
+                pin()
             return key.value
         if isinstance(key, _symbolic.SymbolicVariable):
             # A size as a memo table's key: the trace specialises on its value (a guard), as

@@ -5,7 +5,8 @@ keywords), forward runs, then forward hooks may replace the result; every hook i
 Python function, in ``_call_impl``'s order (process-wide hooks first). Backward hooks are not modelled.
 
 Every hook table is guarded: an empty one by its length, one with hooks by its keys and each hook by
-identity, so registering or removing a hook later recompiles. PyTorch's own hooks (FSDP's) are not
+identity, so registering or removing a hook later recompiles. The module's own tables are read
+through the module's source (modules are guarded by type: each instance has its own tables). PyTorch's own hooks (FSDP's) are not
 inlined: the module runs natively, a graph break.
 """
 
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch.nn.modules.module as _torch_module_module
 
-from loom_guards import Const, Item
+from loom_guards import Item
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
+_nn_module = LateModule("loom_symbolic.variables.nn_module", globals(), "_nn_module")
 
 _BACKWARD = ("_backward_hooks", "_backward_pre_hooks")
 _GLOBAL_BACKWARD = ("_global_backward_hooks", "_global_backward_pre_hooks")
@@ -39,20 +41,21 @@ _MARKERS = (("_forward_pre_hooks_with_kwargs", None), ("_forward_hooks_with_kwar
             ("_forward_hooks_always_called", "_global_forward_hooks_always_called"))
 
 
-def _tables(module: Any, owner: str) -> dict[str, tuple[Any, str]]:
+def _tables(module: Any, source: Any) -> dict[str, tuple[Any, Any]]:
+    """Each hook table by name: (the dict, its source). The module's own are read through the module's
+    source (it is guarded by type: another instance has its own tables)."""
     found = {}
     for name in (*_BACKWARD, _PRE[1], _POST[1], *(own for own, _ in _MARKERS)):
-        found[name] = (getattr(module, name, None), f"{owner}.{name}")
+        found[name] = (getattr(module, name, None), _nn_module.own_table_source(module, source, name))
     for name in (*_GLOBAL_BACKWARD, _PRE[0], _POST[0], *(g for _, g in _MARKERS if g)):
-        found[name] = (getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}")
+        found[name] = (getattr(_torch_module_module, name, None), _nn_module.global_table_source(name))
     return found
 
 
-def _guard(tx: InstructionTranslator, table: Any, name: str) -> list[tuple[Any, Variable]]:
+def _guard(tx: InstructionTranslator, table: Any, source: Any) -> list[tuple[Any, Variable]]:
     """Guard ``table`` (empty: its length; else its keys) and return its hooks as (key, variable)."""
     if table is None:
         return []
-    source = Const(table, name)
     if not table:
         tx.output.guards.add("length", source, table)
         return []
@@ -73,11 +76,11 @@ def _is_none(value: Variable) -> bool:
     return value.is_python_constant() and value.as_python_constant() is None
 
 
-def call_with_hooks(tx: InstructionTranslator, module_var: Variable, owner: str, args: list[Variable],
+def call_with_hooks(tx: InstructionTranslator, module_var: Variable, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
     """``module(*args, **kwargs)`` with ``module``'s forward hooks inlined around ``forward``."""
     module = module_var.value
-    tables = _tables(module, owner)
+    tables = _tables(module, module_var.source)
     for name in (*_BACKWARD, *_GLOBAL_BACKWARD):
         table, _ = tables[name]
         if table:

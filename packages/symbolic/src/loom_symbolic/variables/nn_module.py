@@ -1,4 +1,21 @@
-"""``torch.nn.Module`` instances: forward is inlined, parameters and buffers become graph inputs."""
+"""``torch.nn.Module`` instances: forward is inlined, parameters and buffers become graph inputs.
+
+A module is guarded by its type, not its identity, so that the layers of a model (32 instances of one
+block class) share one compiled entry of their ``forward``. Everything else the trace relies on is
+read through the module's source and guarded there, so another instance must match it too:
+
+* its type (``TypeMatch``) and, as the trace reads them, its submodules (each guarded the same way
+  through ``_modules``), its parameters and buffers (graph inputs, read at call time through
+  ``_parameters``/``_buffers``: never constants), the attributes ``forward`` reads (``training``,
+  ``eps``, ``self.scale``: by value or type as usual) and the keys of the tables it iterates;
+* its hook dicts: empty (``len(m.__dict__['_forward_hooks']) == 0``, one fused check per module in
+  the guard accelerator), or their keys and hooks when it has hooks (see :mod:`.module_hooks`);
+* aliasing: two sources holding one module are guarded to stay one (``SameObject``); a trace that
+  relied on two modules being distinct (``is``, ``==``, ``parameters()`` deduplication, a stored
+  attribute) gets them into its ``NoAliasing`` guard;
+* its identity only where the trace used it: ``id(m)`` and a module as the key of a dict pin it
+  (an ``Identity`` guard), since their answers hold for that very object.
+"""
 
 from __future__ import annotations
 
@@ -31,12 +48,25 @@ _GLOBAL_HOOK_DICTS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_gl
                       "_global_backward_pre_hooks")
 
 
-def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, str]]:
-    """The module's own hook dicts and the process-wide module hook dicts, each with how the program
-    reaches it (what its guard prints)."""
-    owner = str(source) if source is not None else type(module).__name__
-    return [(getattr(module, name, None), f"{owner}.{name}") for name in _HOOK_DICTS] + [
-        (getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}") for name in _GLOBAL_HOOK_DICTS
+def own_table_source(module: torch.nn.Module, source: Any, name: str) -> Any:
+    """How the program reaches the module's own dict ``name`` (a hook table): through the module's
+    source (the module is guarded by type, so each call's instance has its own), or as a constant
+    for a module the translator cannot reach."""
+    if source is not None:
+        return DictAttr(source, name)
+    return Const(getattr(module, name, None), f"{type(module).__name__}.{name}")
+
+
+def global_table_source(name: str) -> Any:
+    """The process-wide hook dict ``name`` of ``torch.nn.modules.module``, as a constant (registering a
+    global hook mutates it in place)."""
+    return Const(getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}")
+
+
+def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, Any]]:
+    """The module's own hook dicts and the process-wide module hook dicts, each with its source."""
+    return [(getattr(module, name, None), own_table_source(module, source, name)) for name in _HOOK_DICTS] + [
+        (getattr(_torch_module_module, name, None), global_table_source(name)) for name in _GLOBAL_HOOK_DICTS
     ]
 
 
@@ -44,29 +74,37 @@ def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: 
     """Inlining ``forward`` skips ``__call__``'s hooks, so it is valid only while there are none
     (False: there are, and :mod:`.module_hooks` inlines them).
 
-    Each hook dict is guarded empty, so a hook registered later fails the guard and recompiles. The
-    dicts are reached as constants, not through the module: registering a hook mutates them in place
-    and the module itself is guarded by identity, so this costs one length check per dict.
+    Each hook dict is guarded empty, so a hook registered later, or another instance with a hook,
+    fails the guard and recompiles. The module's own four are read through its source (the guard
+    accelerator checks them in one instruction per module); the process-wide ones are constants.
     """
 
-    for table, name in _hook_tables(module, source):
+    for table, table_source in _hook_tables(module, source):
         if table:
             return False
         if table is not None:
-            tx.output.guards.add("length", Const(table, name), table)
+            tx.output.guards.add("length", table_source, table)
     return True
 
 
 class NNModuleVariable(Variable):
-    """A module from the frame (guarded by identity); its submodules and tensors are reached through
-    ``_modules``/``_parameters``/``_buffers`` so the rewritten code loads them with dict lookups."""
+    """A module from the frame (guarded by type and structure, see the module docstring); its
+    submodules and tensors are reached through ``_modules``/``_parameters``/``_buffers`` so the
+    rewritten code loads them with dict lookups."""
 
     wraps_real_object = True
     mutable = True
 
-    def __init__(self, value: torch.nn.Module, source: Any = None) -> None:
+    def __init__(self, value: torch.nn.Module, source: Any = None, guards: Any = None) -> None:
         self.value = value
         self.source = source
+        #: The trace's guard collector (None: no source, nothing to guard), for :meth:`pin_identity`.
+        self._guards = guards
+
+    def pin_identity(self) -> None:
+        """The trace used this very object (as a dict key): guard it by identity too."""
+        if self._guards is not None and self.source is not None:
+            self._guards.add("identity", self.source, self.value)
 
     def python_type(self) -> type:
         return type(self.value)
@@ -128,8 +166,7 @@ class NNModuleVariable(Variable):
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
         if not _check_no_hooks(tx, module, self.source):
-            owner = str(self.source) if self.source is not None else type(module).__name__
-            return _module_hooks.call_with_hooks(tx, self, owner, args, kwargs)
+            return _module_hooks.call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

@@ -199,6 +199,8 @@ def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variabl
     if a is _NO_OBJECT or b is _NO_OBJECT:
         return None
     if type(a).__eq__ is object.__eq__ and type(b).__eq__ is object.__eq__:
+        if a is not b:  # two sources that may hold one object on a later call
+            tx.output.aliases.relied_on_distinct()
         return a is b
     return None
 
