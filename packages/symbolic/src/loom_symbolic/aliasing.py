@@ -21,7 +21,6 @@ from typing import Any
 
 import loom_guards
 
-
 _VALUE, _MODULE, _FIXED = "value", "module", "fixed"
 
 
