@@ -205,6 +205,7 @@ struct Instr {
   // there; the value is read from the dict's values on every check
   void* dc_keys = nullptr;
   Py_ssize_t dc_index = -1;
+  std::vector<Py_ssize_t> dc_slots;  // C_EMPTYATTRS: each name's slot in dc_keys
   // C_EMPTYATTRS: the entries found in dc_dict (borrowed, one per name) when it last passed
   std::vector<PyObject*> dc_values;
 };

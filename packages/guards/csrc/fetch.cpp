@@ -216,6 +216,47 @@ int is_empty(PyObject* v) {
 // instruction instead of a fetch and a length check each). When obj's instance dict is the one that
 // passed last, in the same state (its version tag), it still holds the same entries: only their lengths
 // are read again, not looked up.
+#if LOOM_SPLIT_DICT_LOOKUP
+namespace {
+
+// Whether `v` (the table `name` names, just read the slow way) can be read from its slot in split
+// dict `d` next time: a dict of an immutable type whose len() is its entry count, found in its slot.
+bool remember_empty_slot(Instr& in, PyObject* d, PyObject* name, PyObject* v) {
+  if (!PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_IMMUTABLETYPE) || !len_is_dict_size(Py_TYPE(v))) {
+    return false;
+  }
+  py313::DictKeys* keys = py313::keys_of(d);
+  Py_ssize_t index = py313::split_index(keys, name);
+  if (index < 0 || py313::split_value(d, keys, index, name) != v) {
+    return false;
+  }
+  in.dc_slots.push_back(index);
+  return true;
+}
+
+// C_EMPTYATTRS from the remembered slots of a split dict sharing the remembered keys (any instance of
+// the class, on CPython 3.13): 1 all empty, 0 one is not, -1 a slot cannot answer (read the slow way).
+int empty_in_split_slots(Instr& in, PyObject* d) {
+  auto* keys = static_cast<py313::DictKeys*>(in.dc_keys);
+  Py_ssize_t count = PyTuple_GET_SIZE(in.obj);
+  if (static_cast<Py_ssize_t>(in.dc_slots.size()) != count) {
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < count; i++) {
+    PyObject* v = py313::split_value(d, keys, in.dc_slots[i], PyTuple_GET_ITEM(in.obj, i));
+    if (v == nullptr || !PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_IMMUTABLETYPE) || !len_is_dict_size(Py_TYPE(v))) {
+      return -1;
+    }
+    if (PyDict_GET_SIZE(v) != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+}  // namespace
+#endif
+
 int check_empty_attrs(Instr& in, PyObject* obj) {
   PyObject* d = instance_dict(obj, in);
   if (d == nullptr) {
@@ -239,6 +280,18 @@ int check_empty_attrs(Instr& in, PyObject* obj) {
 #else
   bool remember = false;
 #endif
+#if LOOM_SPLIT_DICT_LOOKUP
+  if (PyDict_CheckExact(d) && in.dc_keys != nullptr) {
+    int split = empty_in_split_slots(in, d);
+    if (split >= 0) {
+      Py_DECREF(d);
+      return split;
+    }
+  }
+  bool remember_slots = PyDict_CheckExact(d) && !version_tracks_contents(d);
+  in.dc_keys = nullptr;
+  in.dc_slots.clear();
+#endif
   in.dc_dict = nullptr;
   in.dc_values.clear();
   for (Py_ssize_t i = 0; i < count && result == 1; i++) {
@@ -254,12 +307,23 @@ int check_empty_attrs(Instr& in, PyObject* obj) {
     if (remember) {
       in.dc_values.push_back(v);  // borrowed: the unmodified dict holds it
     }
+#if LOOM_SPLIT_DICT_LOOKUP
+    remember_slots = remember_slots && remember_empty_slot(in, d, PyTuple_GET_ITEM(in.obj, i), v);
+#endif
     Py_DECREF(v);
   }
 #if LOOM_DICT_VERSIONS
   if (result == 1 && remember) {
     in.dc_dict = d;
     in.dc_version = dict_version(d);
+  }
+#endif
+#if LOOM_SPLIT_DICT_LOOKUP
+  if (result == 1 && remember_slots && static_cast<Py_ssize_t>(in.dc_slots.size()) == count) {
+    in.dc_keys = py313::keys_of(d);
+  }
+  else {
+    in.dc_slots.clear();
   }
 #endif
   Py_DECREF(d);
