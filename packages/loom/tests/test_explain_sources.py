@@ -15,7 +15,8 @@ def run_seq(x):
 
 def test_guards_on_hook_dicts_print_how_the_program_reaches_them():
     text = str(loom.explain(run_seq)(torch.randn(3, 2)))
-    assert "len(G['SEQ']._forward_hooks) == 0" in text
+    # a module's own tables are read through its source (modules are guarded by type, not identity)
+    assert "len(G['SEQ'].__dict__['_forward_hooks']) == 0" in text
     assert "len(torch.nn.modules.module._global_forward_hooks) == 0" in text
     assert "OrderedDict()" not in text
 
