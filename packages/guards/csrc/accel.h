@@ -247,6 +247,12 @@ inline bool len_is_dict_size(PyTypeObject* tp) {
       mp->mp_length == dict_len;
 }
 
+// len_is_dict_size for a type that cannot change (no later __len__, no new class): a dict of this type
+// may be remembered and its length read as ma_used (OrderedDict, dict).
+inline bool fixed_len_is_dict_size(PyTypeObject* tp) {
+  return PyType_HasFeature(tp, Py_TPFLAGS_IMMUTABLETYPE) && len_is_dict_size(tp);
+}
+
 // fetch.cpp: reading sources. Each returns a new reference, or NULL with an exception set.
 PyObject* cell_value(PyObject* cell);
 PyObject* dict_get(PyObject* d, PyObject* key, Instr* cache);

@@ -222,7 +222,7 @@ namespace {
 // Whether `v` (the table `name` names, just read the slow way) can be read from its slot in split
 // dict `d` next time: a dict of an immutable type whose len() is its entry count, found in its slot.
 bool remember_empty_slot(Instr& in, PyObject* d, PyObject* name, PyObject* v) {
-  if (!PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_IMMUTABLETYPE) || !len_is_dict_size(Py_TYPE(v))) {
+  if (!fixed_len_is_dict_size(Py_TYPE(v))) {
     return false;
   }
   py313::DictKeys* keys = py313::keys_of(d);
@@ -244,7 +244,7 @@ int empty_in_split_slots(Instr& in, PyObject* d) {
   }
   for (Py_ssize_t i = 0; i < count; i++) {
     PyObject* v = py313::split_value(d, keys, in.dc_slots[i], PyTuple_GET_ITEM(in.obj, i));
-    if (v == nullptr || !PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_IMMUTABLETYPE) || !len_is_dict_size(Py_TYPE(v))) {
+    if (v == nullptr || !fixed_len_is_dict_size(Py_TYPE(v))) {
       return -1;
     }
     if (PyDict_GET_SIZE(v) != 0) {
@@ -302,7 +302,7 @@ int check_empty_attrs(Instr& in, PyObject* obj) {
     }
     // Remembered only for dicts of immutable types (OrderedDict) whose len() is the entry count: no user
     // code runs (a __len__ of its own could change the dict) and the entry's type cannot change.
-    remember = remember && PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_IMMUTABLETYPE) && len_is_dict_size(Py_TYPE(v));
+    remember = remember && fixed_len_is_dict_size(Py_TYPE(v));
     result = is_empty(v);
     if (remember) {
       in.dc_values.push_back(v);  // borrowed: the unmodified dict holds it

@@ -128,7 +128,7 @@ ConstChecks* parse_consts(PyObject* ext) {
     Py_INCREF(obj);
     if (kind == 0) {
       PyTypeObject* tp = Py_TYPE(obj);
-      bool fixed = PyType_HasFeature(tp, Py_TPFLAGS_IMMUTABLETYPE) && len_is_dict_size(tp);
+      bool fixed = fixed_len_is_dict_size(tp);
       c->lens.push_back(ConstLen{obj, n, fixed ? tp : nullptr});
     } else {
       Py_INCREF(key);
