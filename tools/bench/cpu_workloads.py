@@ -84,7 +84,7 @@ class GPT2Logits(nn.Module):
 
         config = transformers.GPT2Config(
             n_layer=3, n_head=6, n_embd=192, vocab_size=1024, n_positions=128,
-            resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+            resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, bos_token_id=0, eos_token_id=0,
         )
         self.gpt2 = transformers.GPT2LMHeadModel(config)
 
