@@ -164,6 +164,10 @@ class FrameCompiler:
                 return self._tensor_free(code, verdict)
         if _forward_ad_level_active():
             return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
+        if _functorch_transform_active():
+            # Called by an eager torch.func transform (vmap's, grad's function): its tensors are wrapped
+            # for the transform's level, which FakeTensors cannot model. Run as it is.
+            return None
         if self.settings.backend_name != "eager" and _saved_tensor_hooks_active():
             # Inside a non-reentrant checkpoint: backward recomputes this frame uncompiled, and an
             # AOTAutograd graph saves its tensors in another order than that recomputation.
@@ -497,6 +501,14 @@ def _forward_ad_level_active() -> bool:
     import torch.autograd.forward_ad as forward_ad
 
     return forward_ad._current_level >= 0
+
+
+def _functorch_transform_active() -> bool:
+    """Whether an eager ``torch.func`` transform (vmap, grad, jvp, functionalize) is running on this thread."""
+    return _peek_interpreter_stack() is not None
+
+
+_peek_interpreter_stack = torch._C._functorch.peek_interpreter_stack
 
 
 def _saved_tensor_hooks_active() -> bool:

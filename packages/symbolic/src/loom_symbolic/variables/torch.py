@@ -53,6 +53,13 @@ _NOT_IN_GRAPH = {
 _STATE_CHANGING_PREFIXES = ("set_", "unset_", "enter_", "exit_", "push_", "pop_")
 #: Others (autocast's ``__enter__`` and ``__exit__`` call them).
 _STATE_CHANGING_BUILTINS = frozenset({"autocast_increment_nesting", "autocast_decrement_nesting", "clear_autocast_cache"})
+#: C modules whose every function acts outside the graph: ``torch._C._functorch`` pushes and pops
+#: torch.func's interpreter stack (``_grad_increment_nesting``) and wraps tensors for a transform level;
+#: run while tracing, such a call would change the program's state (and never be undone).
+_OUTSIDE_GRAPH_C_MODULES = {
+    "torch._C._functorch": "is torch.func's transform machinery (it changes functorch's interpreter stack "
+    "or the tensors' transform levels)",
+}
 #: torch functions answered from the translator's own state instead of the graph.
 _STATE_QUERIES = {torch.is_grad_enabled}
 
@@ -114,11 +121,14 @@ def not_in_graph_reason(fn: Any) -> str | None:
         reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
-    if reason is None and isinstance(fn, types.BuiltinFunctionType) and (getattr(fn, "__module__", None) or "").startswith(
-        "torch"
-    ) and _changes_global_state(fn):
+    if reason is not None or not isinstance(fn, types.BuiltinFunctionType):
+        return reason
+    module = getattr(fn, "__module__", None) or ""
+    if module in _OUTSIDE_GRAPH_C_MODULES:
+        return _OUTSIDE_GRAPH_C_MODULES[module]
+    if module.startswith("torch") and _changes_global_state(fn):
         return "changes global state"
-    return reason
+    return None
 
 
 class NotInGraphFunctionVariable(RealValueVariable):
