@@ -24,6 +24,7 @@ from .controls import allow_in_graph, disable, graph_break
 from .dynamic import mark_dynamic, mark_static
 from .errors import (
     BackendCompilerFailed,
+    GlobalStateChanged,
     InternalError,
     RecompileLimitError,
     RecompileLimitWarning,
@@ -38,6 +39,7 @@ __all__ = [
     "BackendCompilerFailed",
     "CompiledModule",
     "ExplainReport",
+    "GlobalStateChanged",
     "InternalError",
     "RecompileLimitError",
     "RecompileLimitWarning",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from loom_guards import RecompileLimitWarning
 from loom_symbolic import Location, Reason
 
-__all__ = ["BackendCompilerFailed", "InternalError", "RecompileLimitError", "RecompileLimitWarning", "Unsupported"]
+__all__ = ["BackendCompilerFailed", "GlobalStateChanged", "InternalError", "RecompileLimitError", "RecompileLimitWarning", "Unsupported"]
 
 
 class Unsupported(RuntimeError):
@@ -30,6 +30,16 @@ class InternalError(RuntimeError):
 
     The original exception is the ``__cause__``.
     """
+
+
+class GlobalStateChanged(InternalError):
+    """A compile changed global state (grad mode, a mode stack, an RNG state...): a bug in loom, raised
+    only in the check mode (``LOOM_CHECK_STATE=1``, on in loom's tests). The state has been put back where
+    it could be; ``changes`` lists what changed (``loom.global_state.Change`` records)."""
+
+    def __init__(self, message: str, changes: list) -> None:
+        super().__init__(message)
+        self.changes = changes
 
 
 class RecompileLimitError(RuntimeError):

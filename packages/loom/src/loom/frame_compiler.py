@@ -31,7 +31,7 @@ import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, distributed, gc_deferral, reachability, render, skipfiles
+from . import counters, distributed, gc_deferral, global_state, reachability, render, skipfiles
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
@@ -174,7 +174,7 @@ class FrameCompiler:
             return None
         with _COMPILE_LOCK:
             try:
-                return self._on_miss(frame, code)
+                return self._compile_leaving_state_alone(frame, code)
             except (Unsupported, RecompileLimitError, InternalError):
                 raise
             except BackendCompilerFailed as exc:
@@ -183,6 +183,15 @@ class FrameCompiler:
                 return self._backend_failed(code, exc)
             except Exception as exc:
                 return self._internal_error(code, exc)
+
+    def _compile_leaving_state_alone(self, frame: Any, code: types.CodeType) -> Any:
+        """:meth:`_on_miss` between a snapshot of global state and its restoration (:mod:`.global_state`):
+        whatever the compile did or wherever it failed, the program finds its state as it left it."""
+        snapshot = global_state.take()
+        try:
+            return self._on_miss(frame, code)
+        finally:
+            global_state.restore_after_compile(snapshot, code)
 
     def wants(self, code: types.CodeType, f_globals: dict | None = None) -> bool:
         """Whether frames of ``code`` are compiled at all: not library code (unless compiled by request,
