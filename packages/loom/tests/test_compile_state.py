@@ -156,13 +156,9 @@ def test_without_the_check_the_state_is_restored_and_the_program_runs_on(stage, 
     before = global_state.take()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the one warning of a frame run uncompiled
-        try:
-            result = loom.compile(f, backend=backend)(x)
-        except loom.BackendCompilerFailed:
-            result = None
+        result = loom.compile(f, backend=backend)(x)
     assert global_state.restore(before) == []
-    if result is not None:
-        assert torch.equal(result, expected)
+    assert torch.equal(result, expected)  # the failure is loom's, not the program's: it runs uncompiled
     _assert_eager_is_plain()
     assert torch.equal(torch.randn(2), torch.manual_seed(1) and torch.randn(2))
 
@@ -189,13 +185,9 @@ def test_a_compile_failing_inside_the_programs_own_state_leaves_that_state(stage
         before = global_state.take()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            try:
-                result = loom.compile(f, backend=backend)(x)
-            except loom.BackendCompilerFailed:
-                result = None
+            result = loom.compile(f, backend=backend)(x)
         assert global_state.restore(before) == []
-        if result is not None:
-            assert torch.equal(result, expected)
+        assert torch.equal(result, expected)
     _assert_eager_is_plain()
 
 

@@ -178,7 +178,7 @@ class FrameCompiler:
             except (Unsupported, RecompileLimitError, InternalError):
                 raise
             except BackendCompilerFailed as exc:
-                if not self.settings.suppress_backend_errors:
+                if self.settings.raises_backend_errors:
                     raise
                 return self._backend_failed(code, exc)
             except Exception as exc:
@@ -275,24 +275,26 @@ class FrameCompiler:
         return framehook.SKIP
 
     def _internal_error(self, code: types.CodeType, exc: Exception) -> Any:
-        if self.settings.raise_on_internal_error:
+        if self.settings.raises_internal_errors:
             raise InternalError(
                 f"loom failed while compiling {render.where(code)}: {type(exc).__name__}: {exc}"
             ) from exc
         log.debug("internal error while compiling %s", render.where(code), exc_info=True)
         return self._run_uncompiled(code, (
             f"loom: internal error while compiling {render.where(code)} ({type(exc).__name__}: {exc}); "
-            "it runs uncompiled. Pass options={'raise_on_internal_error': True} to raise instead."
+            "it runs uncompiled. Pass options={'strict': True} to raise instead."
         ))
 
     def _backend_failed(self, code: types.CodeType, exc: BackendCompilerFailed) -> Any:
         return self._run_uncompiled(code, (
             f"loom: backend {exc.backend_name!r} failed on graph {exc.graph_name} of {exc.where}: it {exc.what}; "
-            "the frame runs uncompiled (suppress_backend_errors=True)"
+            "the frame runs uncompiled. Pass options={'strict': True} (or fullgraph=True) to raise instead."
         ))
 
     def _run_uncompiled(self, code: types.CodeType, warning: str) -> Any:
-        """Run ``code`` uncompiled after a failure, with one ``RuntimeWarning`` per code object."""
+        """Run ``code`` uncompiled after a failure, with one ``RuntimeWarning`` per code object (and the
+        reason in the ``graph_breaks`` log, at every failure)."""
+        breaks_log.info("%s runs uncompiled: %s", render.where(code), warning)
         if code not in self._internal_warned:
             self._internal_warned.add(code)
             warnings.warn(warning, RuntimeWarning, stacklevel=3)
