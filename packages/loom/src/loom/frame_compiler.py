@@ -164,6 +164,10 @@ class FrameCompiler:
                 return self._tensor_free(code, verdict)
         if _forward_ad_level_active():
             return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
+        if _dispatch_mode_active():
+            # A TorchDispatchMode (a user's, or a tracer's fake mode) would see loom's compile-time work
+            # (FakeTensor ops, AOTAutograd's tracing): run as it is, as torch.compile does.
+            return None
         if _functorch_transform_active():
             # Called by an eager torch.func transform (vmap's, grad's function): its tensors are wrapped
             # for the transform's level, which FakeTensors cannot model. Run as it is.
@@ -512,6 +516,14 @@ def _forward_ad_level_active() -> bool:
     import torch.autograd.forward_ad as forward_ad
 
     return forward_ad._current_level >= 0
+
+
+def _dispatch_mode_active() -> bool:
+    """Whether a TorchDispatchMode (user or infra: fake, proxy, functional) is on this thread's stack."""
+    return _len_dispatch_stack() > 0
+
+
+_len_dispatch_stack = torch._C._len_torch_dispatch_stack
 
 
 def _functorch_transform_active() -> bool:

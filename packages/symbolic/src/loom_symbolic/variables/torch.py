@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .. import program_state
 from .._late import LateModule
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
@@ -121,7 +122,7 @@ def not_in_graph_reason(fn: Any) -> str | None:
         reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
-    if reason is not None or not isinstance(fn, types.BuiltinFunctionType):
+    if reason is not None or not isinstance(fn, types.BuiltinFunctionType) or program_state.is_query(fn):
         return reason
     module = getattr(fn, "__module__", None) or ""
     if module in _OUTSIDE_GRAPH_C_MODULES:
@@ -197,6 +198,8 @@ class TorchFunctionVariable(RealValueVariable):
             return ConstantVariable(tx.output.grad_enabled)
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
+        if program_state.is_query(self.value):
+            return _program_state_query(self.value, args, kwargs)
         if self.value in _FOREACH_WITH_SCALAR_TENSOR and len(args) == 4 and not kwargs and isinstance(args[3], TensorVariable):
             return _foreach_with_scalar_tensor(tx, self.value, args)
         if self.value is torch._C._set_grad_enabled:
@@ -211,6 +214,33 @@ class TorchFunctionVariable(RealValueVariable):
 
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
+
+
+_NOT_AN_ARGUMENT = object()
+
+
+def _query_argument(value: Variable) -> Any:
+    """A constant, or a ``torch._C._TorchDispatchModeKey`` member (an immutable singleton)."""
+    if value.is_python_constant():
+        return value.as_python_constant()
+    real = getattr(value, "value", None) if isinstance(value, RealValueVariable) else None
+    return real if isinstance(real, torch._C._TorchDispatchModeKey) else _NOT_AN_ARGUMENT
+
+
+def _program_state_query(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """A query of the mode stacks or functorch's level, answered as eager would (:mod:`..program_state`)."""
+    name = getattr(fn, "__name__", repr(fn))
+    if not all(_query_argument(a) is not _NOT_AN_ARGUMENT for a in [*args, *kwargs.values()]):
+        raise Unsupported(f"{name}() with arguments known only at run time", "not modelled")
+    try:
+        result = program_state.answer(fn, tuple(_query_argument(a) for a in args),
+                                      {k: _query_argument(v) for k, v in kwargs.items()})
+    except Exception as exc:
+        raise UserError(f"{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+    if result is not None and not isinstance(result, (bool, int)):
+        raise Unsupported(f"{name}()", f"returns the program's {type(result).__name__}, which the translator "
+                          "does not model", hint="it runs as ordinary Python, between compiled graphs")
+    return ConstantVariable(result)
 
 
 #: foreach ops taking their per-tensor scalars as one tensor (Adam's step sizes while compiling): their
