@@ -11,6 +11,7 @@ values. With the check mode on (the conftest sets ``LOOM_CHECK_STATE=1``) such a
 import contextlib
 import random
 import sys
+import threading
 import warnings
 
 import pytest
@@ -195,3 +196,26 @@ def test_the_snapshot_costs_microseconds_and_sees_nothing_on_a_clean_compile():
     before = global_state.take()
     assert torch.equal(loom.compile(f, backend="eager")(torch.ones(3)), f(torch.ones(3)))
     assert global_state.restore(before) == []
+
+
+def test_another_threads_random_draws_during_a_compile_are_not_rewound():
+    """RNG states are process-wide: while other Python threads live, a compile leaves them alone (writing
+    one back would hand the next draw the numbers another thread already got)."""
+    go, done, drawn = threading.Event(), threading.Event(), []
+
+    def other_thread():
+        go.wait(10)
+        drawn.append(torch.randn(4))
+        done.set()
+
+    def backend(gm, example_inputs):
+        go.set()  # the other thread draws while this one compiles
+        done.wait(10)
+        return gm.forward
+
+    worker = threading.Thread(target=other_thread)
+    worker.start()
+    x = torch.randn(4)
+    assert torch.equal(loom.compile(f, backend=backend)(x), f(x))  # no GlobalStateChanged: not loom's change
+    worker.join()
+    assert len(drawn) == 1 and not torch.equal(torch.randn(4), drawn[0])

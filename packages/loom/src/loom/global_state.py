@@ -54,9 +54,10 @@ class Change:
 class Snapshot:
     """The state before a compile (from :func:`take`); give it to :func:`restore` exactly once."""
 
-    __slots__ = ("exclude", "in_autocast", "include", "keys_guard", "values")
+    __slots__ = ("alone", "exclude", "in_autocast", "include", "keys_guard", "values")
 
     def __init__(self, values: list[Any], keys_guard: Any, include: Any, exclude: Any, in_autocast: bool) -> None:
+        self.alone = threading.active_count() == 1  # no other Python thread (see state_items: process_wide)
         self.values = values
         self.keys_guard = keys_guard
         self.include = include
@@ -75,7 +76,8 @@ def take() -> Snapshot:
 def restore(snapshot: Snapshot) -> list[Change]:
     """Put back every piece of state that differs from ``snapshot``; return what differed."""
     changes: list[Change] = []
-    alone = threading.active_count() == 1  # else process-wide items may have been changed by other threads
+    # Process-wide items may have been changed by another thread alive at either end of the compile.
+    alone = snapshot.alone and threading.active_count() == 1
     for entry, before in zip(ITEMS, snapshot.values):
         if entry.process_wide and not alone:
             continue
