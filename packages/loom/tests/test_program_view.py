@@ -4,6 +4,7 @@ never sees loom's compile-time work."""
 
 import pytest
 import torch
+from torch.overrides import TorchFunctionMode
 from torch.utils._python_dispatch import (
     TorchDispatchMode,
     _get_current_dispatch_mode,
@@ -94,3 +95,38 @@ def test_a_programs_dispatch_mode_sees_eagers_ops_and_never_loom_compiling():
         result = compiled(x)  # the entry's guard sees the mode: run as it is
     assert torch.equal(result, expected)
     assert mode.seen == eager_mode.seen
+
+
+class RecordingFunctions(TorchFunctionMode):
+    """Records the torch functions called."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.seen.append((getattr(func, "__name__", repr(func)), [type(a).__name__ for a in args]))
+        return func(*args, **(kwargs or {}))
+
+
+def test_a_programs_torch_function_mode_sees_eagers_calls_only():
+    x = torch.randn(3)
+    with RecordingFunctions() as eager_mode:
+        expected = body(x)
+    compiled = loom.compile(body, backend="aot_eager")
+    with RecordingFunctions() as mode:
+        result = compiled(x)
+    assert torch.equal(result, expected)
+    assert mode.seen == eager_mode.seen  # no FakeTensor, nothing of loom's tracing
+    assert framehook.entries(body.__code__) == []  # run as it is
+
+
+def test_a_default_device_context_is_compiled_under():
+    x = torch.randn(3)
+
+    def fill(x):
+        return x + torch.ones(3)
+
+    with torch.device("cpu"):
+        assert torch.equal(loom.compile(fill, backend="eager")(x), x + 1)
+    assert len(framehook.entries(fill.__code__)) == 1

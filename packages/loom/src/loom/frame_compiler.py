@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+from torch.utils._device import DeviceContext
 
 import loom_framehook as framehook
 import loom_guards
@@ -167,6 +168,11 @@ class FrameCompiler:
         if _dispatch_mode_active():
             # A TorchDispatchMode (a user's, or a tracer's fake mode) would see loom's compile-time work
             # (FakeTensor ops, AOTAutograd's tracing): run as it is, as torch.compile does.
+            return None
+        if _foreign_function_mode_active():
+            # A TorchFunctionMode of the program's would see loom's tracing (FakeTensor creation, fake ops)
+            # and loom would compile its __torch_function__ frames: run as it is. (A default-device
+            # context is compiled under: it only fills in factory functions' device, in the trace too.)
             return None
         if _functorch_transform_active():
             # Called by an eager torch.func transform (vmap's, grad's function): its tensors are wrapped
@@ -524,6 +530,18 @@ def _dispatch_mode_active() -> bool:
 
 
 _len_dispatch_stack = torch._C._len_torch_dispatch_stack
+
+
+def _foreign_function_mode_active() -> bool:
+    """Whether a TorchFunctionMode other than a default-device context (``torch.device(...)`` as a
+    context, ``torch.set_default_device``) is on this thread's stack."""
+    depth = _len_function_stack()
+    if not depth:
+        return False
+    return any(not isinstance(torch._C._get_function_stack_at(i), DeviceContext) for i in range(depth))
+
+
+_len_function_stack = torch._C._len_torch_function_stack
 
 
 def _functorch_transform_active() -> bool:
