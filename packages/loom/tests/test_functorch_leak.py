@@ -57,3 +57,12 @@ def test_a_frame_called_by_an_eager_transform_runs_uncompiled():
     assert loom.stats()["frames_compiled"] == 0
     assert torch.allclose(compiled(x), body(x))
     assert loom.stats()["frames_compiled"] == 1
+
+
+def test_the_break_names_the_transform_machinery_readably():
+    def f(x):
+        return torch.func.grad(lambda y: (y.sin() ** 2).sum())(x)
+
+    report = loom.explain(f, backend="aot_eager")(torch.randn(4))
+    assert "torch._C._functorch._grad_increment_nesting()" in str(report)
+    assert "transform machinery" in str(report)

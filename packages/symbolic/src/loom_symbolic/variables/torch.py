@@ -138,6 +138,8 @@ class NotInGraphFunctionVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         name = getattr(self.value, "__qualname__", None) or repr(self.value)
+        if "pybind11" in name:  # pybind11's functions are qualified by an internal record type: use the module
+            name = f"{getattr(self.value, '__module__', None) or 'torch'}.{self.value.__name__}"
         raise Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
                           hint="it runs as ordinary Python, between compiled graphs")
 
