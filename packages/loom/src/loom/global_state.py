@@ -75,6 +75,20 @@ def take() -> Snapshot:
 
 def restore(snapshot: Snapshot) -> list[Change]:
     """Put back every piece of state that differs from ``snapshot``; return what differed."""
+    try:
+        changes = _restore_items(snapshot)
+        include, exclude = _C._dispatch_tls_local_include_set(), _C._dispatch_tls_local_exclude_set()
+        if include != snapshot.include or exclude != snapshot.exclude:
+            changes.append(Change("dispatch key sets (included, excluded)",
+                                  f"({snapshot.include}, {snapshot.exclude})", f"({include}, {exclude})"))
+    finally:
+        snapshot.keys_guard.__exit__(None, None, None)  # the thread's dispatch-key sets as they were, always
+    if snapshot.in_autocast:
+        torch.clear_autocast_cache()
+    return changes
+
+
+def _restore_items(snapshot: Snapshot) -> list[Change]:
     changes: list[Change] = []
     # Process-wide items may have been changed by another thread alive at either end of the compile.
     alone = snapshot.alone and threading.active_count() == 1
@@ -90,13 +104,6 @@ def restore(snapshot: Snapshot) -> list[Change]:
         except CannotRestore:
             restored = False
         changes.append(Change(entry.name, entry.show(before), entry.show(now), restored))
-    include, exclude = _C._dispatch_tls_local_include_set(), _C._dispatch_tls_local_exclude_set()
-    if include != snapshot.include or exclude != snapshot.exclude:
-        changes.append(Change("dispatch key sets (included, excluded)", f"({snapshot.include}, {snapshot.exclude})",
-                              f"({include}, {exclude})"))
-    snapshot.keys_guard.__exit__(None, None, None)  # the thread's dispatch-key sets as they were
-    if snapshot.in_autocast:
-        torch.clear_autocast_cache()
     return changes
 
 
