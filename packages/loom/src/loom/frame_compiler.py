@@ -26,13 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
-from torch.utils._device import DeviceContext
 
 import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, distributed, gc_deferral, global_state, reachability, render, skipfiles
+from . import counters, distributed, gc_deferral, global_state, reachability, render, run_as_is, skipfiles
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
@@ -163,25 +162,8 @@ class FrameCompiler:
                                                  frame.closure)
             if verdict is not reachability.Verdict.COMPILE:
                 return self._tensor_free(code, verdict)
-        if _forward_ad_level_active():
-            return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
-        if _dispatch_mode_active():
-            # A TorchDispatchMode (a user's, or a tracer's fake mode) would see loom's compile-time work
-            # (FakeTensor ops, AOTAutograd's tracing): run as it is, as torch.compile does.
-            return None
-        if _foreign_function_mode_active():
-            # A TorchFunctionMode of the program's would see loom's tracing (FakeTensor creation, fake ops)
-            # and loom would compile its __torch_function__ frames: run as it is. (A default-device
-            # context is compiled under: it only fills in factory functions' device, in the trace too.)
-            return None
-        if _functorch_transform_active():
-            # Called by an eager torch.func transform (vmap's, grad's function): its tensors are wrapped
-            # for the transform's level, which FakeTensors cannot model. Run as it is.
-            return None
-        if self.settings.backend_name != "eager" and _saved_tensor_hooks_active():
-            # Inside a non-reentrant checkpoint: backward recomputes this frame uncompiled, and an
-            # AOTAutograd graph saves its tensors in another order than that recomputation.
-            return None
+        if run_as_is.reason(self.settings) is not None:
+            return None  # an eager transform, a mode, forward AD...: see run_as_is; compiled when called outside
         with _COMPILE_LOCK:
             try:
                 return self._compile_leaving_state_alone(frame, code)
@@ -515,43 +497,3 @@ def _saved_tensors_hooks_off() -> Iterator[None]:
         yield
     finally:
         torch._C._autograd._saved_tensors_hooks_set_tracing(previous)
-
-
-def _forward_ad_level_active() -> bool:
-    """Whether a ``torch.autograd.forward_ad.dual_level()`` is entered (dual tensors may flow in)."""
-    import torch.autograd.forward_ad as forward_ad
-
-    return forward_ad._current_level >= 0
-
-
-def _dispatch_mode_active() -> bool:
-    """Whether a TorchDispatchMode (user or infra: fake, proxy, functional) is on this thread's stack."""
-    return _len_dispatch_stack() > 0
-
-
-_len_dispatch_stack = torch._C._len_torch_dispatch_stack
-
-
-def _foreign_function_mode_active() -> bool:
-    """Whether a TorchFunctionMode other than a default-device context (``torch.device(...)`` as a
-    context, ``torch.set_default_device``) is on this thread's stack."""
-    depth = _len_function_stack()
-    if not depth:
-        return False
-    return any(not isinstance(torch._C._get_function_stack_at(i), DeviceContext) for i in range(depth))
-
-
-_len_function_stack = torch._C._len_torch_function_stack
-
-
-def _functorch_transform_active() -> bool:
-    """Whether an eager ``torch.func`` transform (vmap, grad, jvp, functionalize) is running on this thread."""
-    return _peek_interpreter_stack() is not None
-
-
-_peek_interpreter_stack = torch._C._functorch.peek_interpreter_stack
-
-
-def _saved_tensor_hooks_active() -> bool:
-    """Whether ``torch.autograd.graph.saved_tensors_hooks`` (a non-reentrant checkpoint) is in force."""
-    return torch._C._autograd._top_saved_tensors_default_hooks(False) is not None
