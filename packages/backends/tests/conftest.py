@@ -17,7 +17,7 @@ def pytest_sessionstart(session):
     """Record which lowering rules the suite exercises (``test_zz_rule_coverage.py`` checks all were)."""
     import functools
 
-    from loom_backends.triton.lowering import LOWERINGS
+    from loom_backends.kernels.lowering import LOWERINGS
 
     def recording(key, rule):
         @functools.wraps(rule)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from loom_backends.triton.lowering import pointwise
+from loom_backends.kernels.lowering import pointwise
 
 aten = torch.ops.aten
 FLOATS = [torch.float32, torch.float16, torch.bfloat16]
@@ -270,7 +270,7 @@ def test_expanded_input_is_read_through_stride_zero(check):
 
 def test_every_core_pointwise_op_is_lowered():
     """Each elementwise core ATen op (torch.Tag.pointwise and core) has a rule (``.out`` variants aside)."""
-    from loom_backends.triton.lowering import lookup
+    from loom_backends.kernels.lowering import lookup
 
     missing = []
     for name in dir(aten):

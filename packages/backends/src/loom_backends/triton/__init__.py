@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..kernels.config import config
 from .compile import ExternInfo, KernelInfo, TritonGraph, compile_graph, configure_logging
-from .config import config
 
 __all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config", "triton_backend"]
 
@@ -20,8 +20,8 @@ __all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config",
 def triton_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``triton`` backend: forward, backward and inference graphs compiled to Triton kernels."""
     from ..aot import aot_compile
+    from ..kernels.decompositions import decomposition_table
     from . import device
-    from .decompositions import decomposition_table
 
     device.prepare()
     configure_logging()

@@ -17,13 +17,13 @@ from typing import Any
 import sympy
 import torch
 
-from . import symbols
+from ..kernels import symbols
+from ..kernels.ir import Buffer, ComputedBuffer, ReductionLoops
+from ..kernels.ops import use
+from ..kernels.scheduler import FusedKernel
+from ..kernels.sizevars import size_arg_order
+from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .device import interpreting
-from .ir import Buffer, ComputedBuffer, ReductionLoops
-from .ops import use
-from .scheduler import FusedKernel
-from .sizevars import size_arg_order
-from .symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype, wrap_int
 
 INT32_LIMIT = 2**31 - 1

@@ -10,13 +10,14 @@ from typing import Any
 
 import torch
 
-from . import device, symbols
+from ..kernels import symbols
+from ..kernels.config import config
+from ..kernels.graph import GraphLowering, GraphUnsupported
+from ..kernels.ir import ComputedBuffer
+from ..kernels.scheduler import ExternStep, FusedKernel, Scheduler
+from . import device
 from .codegen import KernelCodegen, KernelSource, fused_ops, kernel_name
-from .config import config
-from .graph import GraphLowering, GraphUnsupported
-from .ir import ComputedBuffer
 from .runtime import load_module, module_path
-from .scheduler import ExternStep, FusedKernel, Scheduler
 from .wrapper import WrapperCodegen
 
 log = logging.getLogger("loom.triton")

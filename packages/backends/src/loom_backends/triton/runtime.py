@@ -13,7 +13,7 @@ from types import ModuleType
 
 import torch
 
-from .config import config
+from ..kernels.config import config
 from .device import interpreting
 
 _modules: dict[str, ModuleType] = {}

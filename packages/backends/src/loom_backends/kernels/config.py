@@ -1,4 +1,5 @@
-"""Knobs of the Triton backend, read from the environment once and changeable at run time (tests do)."""
+"""Knobs of loom's kernel compilers (lowering, scheduling, Triton and C code generation), read from the
+environment once and changeable at run time (tests do)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from ..graph import Unsupported
+from ..context import Unsupported
 from ..ir import Pointwise, TensorValue, merge_origins
 from ..ops import ops
 from .common import (
