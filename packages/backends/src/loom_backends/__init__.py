@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from .compiled import CompiledFunction, GraphArtifact
+from .diagnostics import CompilerWarning
 from .registry import Backend, UnknownBackendError, get, names, register, unregister
 
 __version__ = "0.1.0"
@@ -31,6 +32,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Backend",
     "CompiledFunction",
+    "CompilerWarning",
     "GraphArtifact",
     "UnknownBackendError",
     "get",
