@@ -262,6 +262,7 @@ def test_maximum_minimum_of_a_zero_dim_and_a_tensor(op, check):
         check.aten(lambda a, b: op(a, b), x, s)
 
 
+@pytest.mark.triton_only
 def test_expanded_input_is_read_through_stride_zero(check):
     x = torch.randn(4, 1).expand(4, 6)
     compiled = check.aten(lambda a: aten.mul.Tensor(a, 3.0), x)

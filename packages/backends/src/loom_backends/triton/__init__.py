@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernels.config import config
-from .compile import ExternInfo, KernelInfo, TritonGraph, compile_graph, configure_logging
+from ..kernels.report import configure_logging
+from .compile import ExternInfo, KernelInfo, TritonGraph, compile_graph
 
 __all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config", "triton_backend"]
 
