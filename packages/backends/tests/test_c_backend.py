@@ -61,7 +61,7 @@ def test_models_train_through_c(name, shape, models, threads):
     torch.manual_seed(0)
     compiled = train_step(getattr(models, name)(), [torch.randn(*shape)])
     assert compiled.kernels and {e.op for e in compiled.externs} <= {"aten.mm.default", "aten.bmm.default"}
-    assert "omp parallel for" in compiled.kernels[0].source
+    assert "#pragma omp parallel num_threads(nthreads)" in compiled.kernels[0].source
 
 
 class ConvNet(torch.nn.Module):
@@ -245,3 +245,16 @@ def test_a_second_process_compiles_nothing(tmp_path):
         assert out.returncode == 0, out.stderr[-3000:]
         counts.append(int(out.stdout.split("INVOCATIONS")[1].split()[0]))
     assert counts[0] >= 1 and counts[1] == 0
+
+
+def test_a_large_transposing_copy_is_left_to_aten_and_a_small_one_is_a_kernel():
+    def f(a):
+        return (aten.clone.default(aten.t.default(a), memory_format=torch.contiguous_format),)
+
+    for shape, kernels in (((300, 260), 0), ((8, 6), 1)):
+        x = torch.randn(*shape)
+        compiled = compile_graph(torch.fx.symbolic_trace(f), [x])
+        torch.testing.assert_close(compiled(x), f(x))
+        assert compiled(x)[0].is_contiguous()
+        assert len(compiled.kernels) == kernels
+        assert [e.op for e in compiled.externs] == ([] if kernels else ["aten.copy_.default"])

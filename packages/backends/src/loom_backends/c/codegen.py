@@ -292,7 +292,8 @@ class CKernelCodegen:
         kind, dtype = loops.reduction_type, loops.src_dtype
         if value.dtype != dtype:
             value = self.to_dtype(value, dtype)
-        acc_dtype = torch.uint8 if dtype == torch.bool else register_dtype(dtype)
+        # bools accumulate in an int: gcc vectorises an int or/and reduction, not a _Bool one
+        acc_dtype = torch.int32 if dtype == torch.bool else register_dtype(dtype)
         acc_t = C_TYPES[acc_dtype]
         n = next(self.counter)
         acc = f"acc{n}"
@@ -310,7 +311,7 @@ class CKernelCodegen:
         if kind in ("sum", "prod"):
             pre.append(f"{acc_t} {acc} = {literal(_IDENTITY[kind], acc_dtype)};")
             op = "+" if kind == "sum" else "*"
-            if acc_dtype == torch.uint8:  # bools: any/all as or/and
+            if dtype == torch.bool:  # bools: any/all as or/and
                 op = "|" if kind == "sum" else "&"
             body.append(f"{acc} = {acc} {op} {value};")
             self.loop_pragma.append(f"reduction({op}:{acc})")
@@ -326,8 +327,9 @@ class CKernelCodegen:
         self.loop_pragma.append(f"reduction({kind}:{acc})")
         if not acc_dtype.is_floating_point:
             return Var(acc, dtype, frozenset({"x"}))
-        # NaN propagates (as eager's max/min): a flag beside the vectorised extreme
-        pre.append(f"bool {acc}_nan = false;")
+        # NaN propagates (as eager's max/min): a flag beside the vectorised extreme (an int: a _Bool flag
+        # halves the loop's speed)
+        pre.append(f"int {acc}_nan = 0;")
         body.append(f"{acc}_nan = {acc}_nan | ({value} != {value});")
         self.loop_pragma.append(f"reduction(|:{acc}_nan)")
         out = Var(f"tmp{next(self.counter)}", dtype, frozenset({"x"}))
@@ -412,12 +414,16 @@ class CKernelCodegen:
         params = [f"const {C_TYPES[self.buffers[n].dtype]} *restrict {n}" for n in self.in_args]
         params += [f"{C_TYPES[self.buffers[n].dtype]} *restrict {n}" for n in self.out_args]
         params += [f"{'double' if n.startswith('f') else 'int64_t'} {n}" for n in sizes]
-        params += ["int64_t xnumel"] + (["int64_t rnumel"] if k.is_reduction else []) + ["int nthreads"]
+        params += ["int64_t xnumel"] + (["int64_t rnumel"] if k.is_reduction else [])
+        names = [p.rsplit(" ", 1)[-1] for p in params]
         work = "xnumel * rnumel" if k.is_reduction else "xnumel"
-        parallel = f"if(parallel: nthreads > 1 && {work} >= LOOM_PARALLEL_MIN_ELEMENTS) num_threads(nthreads)"
-        out = [f"/* {self.comment} */", f"static void {self.name}({', '.join(params)})", "{"]
-        construct = "parallel for" if k.is_reduction else "parallel for simd"
-        out += [f"#pragma omp {construct} {parallel}", "    for (int64_t xindex = 0; xindex < xnumel; xindex++) {"]
+        # the rows [x_begin, x_end): called once (serial) or by each thread (parallel), so that a small
+        # kernel never enters an OpenMP region (an `if(0)` region still costs microseconds)
+        rows = f"{self.name}_rows"
+        out = [f"/* {self.comment} */", f"static void {rows}({', '.join([*params, 'int64_t x_begin', 'int64_t x_end'])})", "{"]
+        if not k.is_reduction:
+            out.append("#pragma omp simd")
+        out.append("    for (int64_t xindex = x_begin; xindex < x_end; xindex++) {")
         body: list[str] = list(self.row.header)
         for kind, section in self.sections:
             if kind == "lines":
@@ -429,7 +435,23 @@ class CKernelCodegen:
             inner = [*scope.header, *scope.lines]
             body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
         out += ["        " + line if not line.startswith("#") else line for line in body]
-        out += ["    }", "}"]
+        out += ["    }", "}", ""]
+        grain = 1 if k.is_reduction else 64  # whole vectors per thread
+        out += [
+            f"static void {self.name}({', '.join([*params, 'int nthreads'])})",
+            "{",
+            f"    if (nthreads > 1 && {work} >= LOOM_PARALLEL_MIN_ELEMENTS) {{",
+            "#pragma omp parallel num_threads(nthreads)",
+            "        {",
+            "            int64_t x_begin, x_end;",
+            f"            loom_thread_range(xnumel, {grain}, &x_begin, &x_end);",
+            f"            {rows}({', '.join([*names, 'x_begin', 'x_end'])});",
+            "        }",
+            "    } else {",
+            f"        {rows}({', '.join([*names, '0', 'xnumel'])});",
+            "    }",
+            "}",
+        ]
         kind = "reduction" if k.is_reduction else "pointwise"
         dtypes = {n: self.buffers[n].dtype for n in [*self.in_args, *self.out_args]}
         return CKernelSource(

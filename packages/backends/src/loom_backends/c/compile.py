@@ -21,7 +21,8 @@ from ..kernels.graph import GraphLowering, GraphUnsupported
 from ..kernels.ir import ComputedBuffer
 from ..kernels.report import ExternInfo, KernelInfo, kernel_info, kernel_name, log_output_code
 from ..kernels.scheduler import ExternStep, FusedKernel, Scheduler
-from .codegen import CKernelCodegen, CKernelSource
+from .codegen import CKernelCodegen
+from .copies import layout_copy
 from .profitable import unprofitable_reason
 from .wrapper import CWrapperCodegen
 
@@ -89,10 +90,16 @@ def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> 
     reason = unprofitable_reason(kernels, graph)
     if reason is not None:
         return _eager_graph(gm, kind, reason)
-    sources: dict[int, CKernelSource] = {}
+    sources: dict[int, Any] = {}
     infos: list[KernelInfo] = []
+    copies: list[ExternInfo] = []
     for position, step in enumerate(steps):
         if not isinstance(step, FusedKernel):
+            continue
+        copy = layout_copy(step, graph.buffers)
+        if copy is not None:
+            sources[position] = copy
+            copies.append(ExternInfo(copy.dst, "aten.copy_.default", "a layout change: ATen's copy_ is faster"))
             continue
         name = kernel_name(step, len(sources), False).replace("loom_per_", "loom_red_")
         ops = ", ".join(dict.fromkeys(o for n in step.nodes for o in n.origins)) or "no ATen op (a copy)"
@@ -110,5 +117,6 @@ def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> 
     exec(compile(host, f"<loom c graph {kind}>", "exec"), namespace)
     call = namespace["make_call"](*wrapper.constants)
     externs = [ExternInfo(s.call.name, s.call.op_name, s.call.reason) for s in steps if isinstance(s, ExternStep)]
+    externs += copies
     sizes = tuple(f"{symbol.name} = {text}" for symbol, text in graph.sizevars.bound())
     return CGraph(kind, call, source, infos, externs, symbolic_sizes=sizes, c_source=c_source, host_source=host)

@@ -16,10 +16,11 @@ import sympy
 
 from ..kernels import symbols
 from ..kernels.config import config
-from ..kernels.host import HostCodegen
+from ..kernels.host import HostCodegen, _size, _sizes
 from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from .codegen import CKernelSource
+from .copies import LayoutCopy
 from .textops import C_TYPES, PRELUDE, declare_simd
 
 HEADER = """\
@@ -30,6 +31,11 @@ from loom_backends.kernels.tensors import reinterpret, restride
 
 empty_strided = torch.empty_strided
 get_num_threads = torch.get_num_threads
+try:  # torch's own fast CPU allocation (what inductor's host code calls): a third of empty_strided's cost
+    from torch._C._dynamo.guards import _empty_strided_cpu as empty_strided_cpu
+except ImportError:  # pragma: no cover - older torch
+    def empty_strided_cpu(size, stride, dtype):
+        return torch.empty_strided(size, stride, dtype=dtype)
 """
 
 
@@ -47,11 +53,11 @@ class Run:
         return f"loom_run_{self.index}"
 
 
-def _runs(steps: list[Any]) -> list[Run]:
+def _runs(steps: list[Any], kernels: dict[int, Any]) -> list[Run]:
     runs: list[Run] = []
     current: Run | None = None
     for position, step in enumerate(steps):
-        if isinstance(step, FusedKernel):
+        if isinstance(step, FusedKernel) and not isinstance(kernels[position], LayoutCopy):
             if current is None:
                 current = Run(len(runs))
                 runs.append(current)
@@ -66,7 +72,7 @@ class CWrapperCodegen(HostCodegen):
 
     def __init__(self, graph: Any, steps: list[Any], kernels: dict[int, CKernelSource], name: str) -> None:
         super().__init__(graph, steps, kernels, name)
-        self.runs = _runs(steps)
+        self.runs = _runs(steps, kernels)
         self.run_of = {p: run for run in self.runs for p in run.positions}
         for run in self.runs:
             for p in run.positions:
@@ -94,7 +100,7 @@ class CWrapperCodegen(HostCodegen):
             "static inline int64_t loom_min_i64(int64_t a, int64_t b) { return a < b ? a : b; }",
             "static inline int64_t loom_max_i64(int64_t a, int64_t b) { return a > b ? a : b; }",
         ]
-        kernels = [src.source for src in self.kernels.values()]
+        kernels = [src.source for src in self.kernels.values() if not isinstance(src, LayoutCopy)]
         simd = declare_simd("\n".join(kernels))
         parts += ([simd] if simd else []) + kernels + [self._entry_point(run) for run in self.runs]
         return "\n\n".join(parts) + "\n"
@@ -125,8 +131,15 @@ class CWrapperCodegen(HostCodegen):
     def header(self) -> str:
         return HEADER.format(graph=self.name)
 
+    def _alloc(self, buf: Any) -> str:
+        lay = buf.layout
+        return f"{buf.name} = empty_strided_cpu({_sizes(lay.size)}, {_sizes(lay.stride)}, {lay.dtype})"
+
     def _kernel_lines(self, kernel: FusedKernel, src: CKernelSource) -> list[str]:
         lines = [self._alloc(n) for n in kernel.nodes if n.name in src.outputs]
+        if isinstance(src, LayoutCopy):
+            view = f"reinterpret({src.src}, {_sizes(src.size)}, {_sizes(src.stride)}, {_size(src.offset)})"
+            return [*lines, f"{src.dst}.copy_({view})  # a layout change: ATen's copy is faster"]
         position = self.position_of[id(kernel)]
         run = self.run_of[position]
         if position != run.positions[-1]:
