@@ -116,6 +116,15 @@ def test_a_second_process_compiles_nothing(tmp_path):
     assert result == {"answer": 42, "compiles": 0, "path": str(path)}
 
 
+def test_a_damaged_cached_object_is_rebuilt(tmp_path):
+    source = _unique(tmp_path, "int answer(void) { return 7; }")
+    path = c_toolchain.build_library(source)
+    path.write_bytes(b"not an ELF file")
+    count = c_toolchain.compiler_invocations()
+    assert c_toolchain.load_library(source).answer() == 7
+    assert c_toolchain.compiler_invocations() == count + 1
+
+
 def test_a_missing_compiler_is_named(tmp_path, monkeypatch):
     missing = tmp_path / "no-such-cc"
     monkeypatch.setenv("CC", str(missing))

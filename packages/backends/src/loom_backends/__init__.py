@@ -5,13 +5,15 @@ graph's inputs positionally and returns what the graph returns.
 
 >>> import loom_backends
 >>> loom_backends.names()
-['aot_eager', 'c', 'eager', 'triton']
+['aot_eager', 'c', 'default', 'eager', 'triton']
 >>> compiled = loom_backends.get("triton")(gm, example_inputs)   # doctest: +SKIP
 
 Built-in backends:
 
 - ``eager``: runs the graph module as it is.
 - ``aot_eager``: forward and backward ATen graphs through AOTAutograd, run as they are.
+- ``default``: the code generator for the graph's device (``c`` on CPU, ``triton`` on CUDA), chosen when
+  the graph is compiled; what ``loom.compile`` uses unless told otherwise.
 - ``triton``: AOTAutograd, decomposition to core ATen, then loom's own lowering, fusion and Triton code
   generation (kernels run under Triton's interpreter when there is no GPU).
 - ``c``: the same lowering and fusion, generating C with OpenMP for CPU tensors, built by the system C
@@ -69,6 +71,14 @@ def _c(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
     from .c import c_backend
 
     return c_backend(gm, example_inputs)
+
+
+@register("default")
+def _default(gm: Any, example_inputs: list[Any]) -> Any:
+    """The code generator for the graph's device: ``c`` on CPU, ``triton`` on CUDA (see ``default.py``)."""
+    from .default import default_backend
+
+    return default_backend(gm, example_inputs)
 
 
 @register("triton")

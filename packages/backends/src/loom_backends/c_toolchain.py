@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import os
@@ -151,7 +152,8 @@ def build_library(source: str, *, extra_flags: Sequence[str] = ()) -> Path:
 
 def load_library(source: str, *, extra_flags: Sequence[str] = ()) -> ctypes.CDLL:
     """:func:`build_library`, then ``dlopen`` it; memoised per process (same compiler, source and flags:
-    the same ``CDLL``). Raises :class:`ToolchainUnavailable`."""
+    the same ``CDLL``). A cached object that does not load is rebuilt once. Raises
+    :class:`ToolchainUnavailable`."""
     memo_key = (tuple(compiler_command()), source, tuple(extra_flags))
     lib = _loaded.get(memo_key)
     if lib is not None:
@@ -159,8 +161,15 @@ def load_library(source: str, *, extra_flags: Sequence[str] = ()) -> ctypes.CDLL
     path = build_library(source, extra_flags=extra_flags)
     try:
         lib = ctypes.CDLL(str(path))
-    except OSError as exc:
-        raise ToolchainUnavailable(f"the compiled library {path} does not load ({exc})", LOAD_FAILS) from None
+    except OSError:
+        # A cached object damaged on disk (a full disk, a copied cache): build it once more.
+        with contextlib.suppress(OSError):
+            path.unlink()
+        path = build_library(source, extra_flags=extra_flags)
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as exc:
+            raise ToolchainUnavailable(f"the compiled library {path} does not load ({exc})", LOAD_FAILS) from None
     with _lock:
         return _loaded.setdefault(memo_key, lib)
 
