@@ -258,3 +258,15 @@ def test_a_large_transposing_copy_is_left_to_aten_and_a_small_one_is_a_kernel():
         assert compiled(x)[0].is_contiguous()
         assert len(compiled.kernels) == kernels
         assert [e.op for e in compiled.externs] == ([] if kernels else ["aten.copy_.default"])
+
+
+def test_a_transposed_read_in_a_fused_kernel_walks_tiles():
+    def f(a, b):
+        return (aten.mul.Tensor(aten.add.Tensor(aten.t.default(a), 1.0), b),)
+
+    for shape in ((48, 70), (33, 40)):  # rows and columns not multiples of the tile
+        a, b = torch.randn(*shape), torch.randn(shape[1], 1)
+        compiled = compile_graph(torch.fx.symbolic_trace(f), [a, b])
+        torch.testing.assert_close(compiled(a, b), f(a, b))
+        (kernel,) = compiled.kernels
+        assert "for (int64_t col0 = 0;" in kernel.source

@@ -114,6 +114,7 @@ class CKernelCodegen:
         self.loop_pragma: list[str] = []  # reduction clauses of the open loop
         self.scalar_loop = False  # an argmax/argmin in the open loop: no `omp simd`
         self.post: list[str] = []
+        self.load_indices: list[sympy.Expr] = []  # every address read from memory (for tiling)
 
     # ------------------------------------------------------------------------------ emitting code
     def _scope_for(self, shape: frozenset[str]) -> Scope:
@@ -198,6 +199,7 @@ class CKernelCodegen:
         if name not in self.in_args:
             self.in_args.append(name)
         shape = self._shape_of_expr(index) | frozenset().union(*(m.shape for m in self.mask_stack))
+        self.load_indices.append(index)
         text = f"{name}[{self.index_text(index)}]"
         if buf.dtype == torch.bfloat16:
             text = f"loom_bf16_to_f32({text})"
@@ -421,9 +423,23 @@ class CKernelCodegen:
         # kernel never enters an OpenMP region (an `if(0)` region still costs microseconds)
         rows = f"{self.name}_rows"
         out = [f"/* {self.comment} */", f"static void {rows}({', '.join([*params, 'int64_t x_begin', 'int64_t x_end'])})", "{"]
-        if not k.is_reduction:
-            out.append("#pragma omp simd")
-        out.append("    for (int64_t xindex = x_begin; xindex < x_end; xindex++) {")
+        tile = None if k.is_reduction else transposed_row_length(self.load_indices, k.xnumel)
+        if tile is not None:  # a transposed read: 16x16 tiles, so that each cache line read is used 16 times
+            out += [
+                f"    int64_t rows_end = x_end / {tile};",
+                f"    for (int64_t row0 = x_begin / {tile}; row0 < rows_end; row0 += {TILE})",
+                f"    for (int64_t col0 = 0; col0 < {tile}; col0 += {TILE}) {{",
+                f"    int64_t row_end = row0 + {TILE} < rows_end ? row0 + {TILE} : rows_end;",
+                f"    int64_t col_end = col0 + {TILE} < {tile} ? col0 + {TILE} : {tile};",
+                "    for (int64_t row = row0; row < row_end; row++) {",
+                "#pragma omp simd",
+                "    for (int64_t col = col0; col < col_end; col++) {",
+                f"        int64_t xindex = row * {tile} + col;",
+            ]
+        else:
+            if not k.is_reduction:
+                out.append("#pragma omp simd")
+            out.append("    for (int64_t xindex = x_begin; xindex < x_end; xindex++) {")
         body: list[str] = list(self.row.header)
         for kind, section in self.sections:
             if kind == "lines":
@@ -435,8 +451,8 @@ class CKernelCodegen:
             inner = [*scope.header, *scope.lines]
             body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
         out += ["        " + line if not line.startswith("#") else line for line in body]
-        out += ["    }", "}", ""]
-        grain = 1 if k.is_reduction else 64  # whole vectors per thread
+        out += ["    }" if tile is None else "    }}}", "}", ""]
+        grain = 1 if k.is_reduction else (tile * TILE if tile is not None else 64)  # whole vectors (tiles) per thread
         out += [
             f"static void {self.name}({', '.join([*params, 'int nthreads'])})",
             "{",
@@ -458,3 +474,31 @@ class CKernelCodegen:
             self.name, "\n".join(out) + "\n", [*self.in_args, *self.out_args], list(self.out_args), kind,
             k.xnumel, k.rnumel, dtypes, [(n, self.size_args[n]) for n in sizes],
         )  # fmt: skip
+
+
+TILE = 16  # rows and columns of a tile (a transposed read uses each 64-byte cache line 16 times)
+
+
+def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
+    """The row length to tile a pointwise kernel's flat loop by, when one of its reads jumps by more than
+    one element from one ``xindex`` to the next inside a row (a transposed read); else None.
+
+    Static sizes only: the row length ``L`` is that of a ``ModularIndexing(xindex, 1, L)`` in the read's
+    address (the innermost dim it walks), and it must divide ``xnumel``."""
+    numel = symbols.static_int(xnumel)
+    if numel is None:
+        return None
+    for index in indices:
+        for atom in index.atoms(ModularIndexing):
+            base, divisor, length = atom.args
+            if base != XINDEX or divisor != 1 or not isinstance(length, sympy.Integer):
+                continue
+            length = int(length)
+            if length < 2 * TILE or numel % length or numel // length < 2:
+                continue
+            step = [index.subs(XINDEX, k) for k in (0, 1)]
+            if not all(isinstance(v, sympy.Integer) for v in step) or index.free_symbols - {XINDEX}:
+                continue
+            if abs(int(step[1]) - int(step[0])) > 1:
+                return length
+    return None
