@@ -269,4 +269,4 @@ def test_a_transposed_read_in_a_fused_kernel_walks_tiles():
         compiled = compile_graph(torch.fx.symbolic_trace(f), [a, b])
         torch.testing.assert_close(compiled(a, b), f(a, b))
         (kernel,) = compiled.kernels
-        assert "for (int64_t col0 = 0;" in kernel.source
+        assert "for (int64_t xi0 = 0;" in kernel.source

@@ -95,8 +95,16 @@ _OMP_REDUCTION = {"sum": "+", "prod": "*", "max": "max", "min": "min"}
 class CKernelCodegen:
     """Emits one kernel; also the ``ops`` handler its nodes' loop bodies run under."""
 
-    def __init__(self, kernel: FusedKernel, name: str, buffers: dict[str, Buffer], comment: str) -> None:
+    def __init__(
+        self, kernel: FusedKernel, name: str, buffers: dict[str, Buffer], comment: str,
+        split: int | None = None, tiled: bool = False,
+    ) -> None:  # fmt: skip
         self.kernel = kernel
+        # a pointwise kernel's flat xindex split as xo * split + xi (rows of `split` elements), so that the
+        # `xindex % split` and `xindex // split` of its addresses become loop variables (an int64 `%` per
+        # element made a vector expf loop 4x slower); `tiled`: walked in 16x16 tiles (a transposed read)
+        self.split, self.tiled = split, tiled
+        self.x_atoms: set[sympy.Expr] = set()
         self.name = name
         self.buffers = buffers
         self.comment = comment
@@ -142,10 +150,14 @@ class CKernelCodegen:
         return Var(literal(value, dtype), dtype, frozenset(), value=value, is_literal=True)
 
     # ---------------------------------------------------------------------------------- indexing
+    def _split_ranges(self) -> dict[sympy.Symbol, Any]:
+        assert self.split is not None
+        return {XO: self.kernel.xnumel // self.split, XI: sympy.Integer(self.split)}
+
     def _shape_of_expr(self, expr: sympy.Expr) -> frozenset[str]:
         shape: set[str] = set()
         for s in expr.free_symbols:
-            if s == XINDEX:
+            if s in (XINDEX, XO, XI):
                 shape.add("x")
             elif s == RINDEX:
                 shape.add("r")
@@ -164,16 +176,21 @@ class CKernelCodegen:
             hoisted[atom] = symbols.sym(name)
         expr = expr.xreplace(hoisted) if hoisted else expr
         for s in expr.free_symbols:
-            if s not in (XINDEX, RINDEX) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
+            if s not in (XINDEX, RINDEX, XO, XI) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
                 self.size_args[s.name] = s  # type: ignore[attr-defined]
         return expr
 
     def index_text(self, expr: sympy.Expr) -> str:
         names: dict[Any, str] = {}
+        if self.split is not None and XINDEX in expr.free_symbols:
+            expr = symbols.simplify(expr.xreplace({XINDEX: self.split * XO + XI}), self._split_ranges())
         expr = self._sizes_in(expr)
         for atom in sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a))):
             free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]
             if free == {XINDEX}:
+                self.x_atoms.add(atom)
+                names[atom] = self._index_var(atom, "x", self.row)
+            elif free and free <= {XO, XI}:
                 names[atom] = self._index_var(atom, "x", self.row)
             elif free == {RINDEX} and self.loop is not None:
                 names[atom] = self._index_var(atom, "r", self.loop)
@@ -357,6 +374,17 @@ class CKernelCodegen:
 
     # ----------------------------------------------------------------------------------- driver
     def generate(self) -> CKernelSource:
+        flat = self._generate()
+        if self.kernel.is_reduction or self.split is not None:
+            return flat
+        tiled = transposed_row_length(self.load_indices, self.kernel.xnumel)
+        split = tiled or row_length(self.x_atoms, self.kernel.xnumel)
+        if split is None:
+            return flat
+        again = CKernelCodegen(self.kernel, self.name, self.buffers, self.comment, split, tiled is not None)
+        return again._generate()
+
+    def _generate(self) -> CKernelSource:
         k = self.kernel
         by_stage: dict[int, list[ComputedBuffer]] = {}
         for node in k.nodes:
@@ -423,19 +451,27 @@ class CKernelCodegen:
         # kernel never enters an OpenMP region (an `if(0)` region still costs microseconds)
         rows = f"{self.name}_rows"
         out = [f"/* {self.comment} */", f"static void {rows}({', '.join([*params, 'int64_t x_begin', 'int64_t x_end'])})", "{"]
-        tile = None if k.is_reduction else transposed_row_length(self.load_indices, k.xnumel)
-        if tile is not None:  # a transposed read: 16x16 tiles, so that each cache line read is used 16 times
+        tile = self.split
+        closing = "    }"
+        if tile is not None and self.tiled:  # a transposed read: 16x16 tiles, each cache line read used 16 times
             out += [
-                f"    int64_t rows_end = x_end / {tile};",
-                f"    for (int64_t row0 = x_begin / {tile}; row0 < rows_end; row0 += {TILE})",
-                f"    for (int64_t col0 = 0; col0 < {tile}; col0 += {TILE}) {{",
-                f"    int64_t row_end = row0 + {TILE} < rows_end ? row0 + {TILE} : rows_end;",
-                f"    int64_t col_end = col0 + {TILE} < {tile} ? col0 + {TILE} : {tile};",
-                "    for (int64_t row = row0; row < row_end; row++) {",
+                f"    int64_t xo_end = x_end / {tile};",
+                f"    for (int64_t xo0 = x_begin / {tile}; xo0 < xo_end; xo0 += {TILE})",
+                f"    for (int64_t xi0 = 0; xi0 < {tile}; xi0 += {TILE}) {{",
+                f"    int64_t xo_stop = xo0 + {TILE} < xo_end ? xo0 + {TILE} : xo_end;",
+                f"    int64_t xi_stop = xi0 + {TILE} < {tile} ? xi0 + {TILE} : {tile};",
+                "    for (int64_t xo = xo0; xo < xo_stop; xo++) {",
                 "#pragma omp simd",
-                "    for (int64_t col = col0; col < col_end; col++) {",
-                f"        int64_t xindex = row * {tile} + col;",
+                "    for (int64_t xi = xi0; xi < xi_stop; xi++) {",
             ]
+            closing = "    }}}"
+        elif tile is not None:  # rows of `tile` elements: xo the row, xi the element
+            out += [
+                f"    for (int64_t xo = x_begin / {tile}; xo < x_end / {tile}; xo++) {{",
+                "#pragma omp simd",
+                f"    for (int64_t xi = 0; xi < {tile}; xi++) {{",
+            ]
+            closing = "    }}"
         else:
             if not k.is_reduction:
                 out.append("#pragma omp simd")
@@ -451,8 +487,9 @@ class CKernelCodegen:
             inner = [*scope.header, *scope.lines]
             body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
         out += ["        " + line if not line.startswith("#") else line for line in body]
-        out += ["    }" if tile is None else "    }}}", "}", ""]
-        grain = 1 if k.is_reduction else (tile * TILE if tile is not None else 64)  # whole vectors (tiles) per thread
+        out += [closing, "}", ""]
+        # each thread's share: whole rows; whole tiles of rows; whole vectors
+        grain = 1 if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         out += [
             f"static void {self.name}({', '.join([*params, 'int nthreads'])})",
             "{",
@@ -477,6 +514,27 @@ class CKernelCodegen:
 
 
 TILE = 16  # rows and columns of a tile (a transposed read uses each 64-byte cache line 16 times)
+XO = sympy.Symbol("xo", integer=True, nonnegative=True)  # the row of a split pointwise loop
+XI = sympy.Symbol("xi", integer=True, nonnegative=True)  # the element in the row
+MIN_ROW = 16  # a split row shorter than this would leave the vector loop mostly empty
+
+
+def row_length(atoms: set[sympy.Expr], xnumel: Any) -> int | None:
+    """The row length to split a pointwise loop by: the smallest divisor (at least :data:`MIN_ROW`, dividing
+    ``xnumel``) among the ``xindex // d`` and ``xindex % m`` of its addresses; None when there are none."""
+    numel = symbols.static_int(xnumel)
+    if numel is None:
+        return None
+    candidates = []
+    for atom in atoms:
+        if isinstance(atom, FloorDiv):
+            length = atom.args[1]
+        else:
+            _, divisor, modulus = atom.args
+            length = divisor if divisor != 1 else modulus
+        if isinstance(length, sympy.Integer) and MIN_ROW <= int(length) <= numel and numel % int(length) == 0:
+            candidates.append(int(length))
+    return min(candidates) if candidates else None
 
 
 def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
