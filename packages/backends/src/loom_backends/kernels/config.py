@@ -46,7 +46,7 @@ class Config:
     fuse_unrelated: bool = False
     # C kernels: a loop goes parallel (OpenMP, torch.get_num_threads() threads) only over at least this
     # many elements of work; below it, starting the threads costs more than they save (docs/backends.md).
-    c_parallel_min_elements: int = 32768
+    c_parallel_min_elements: int = 65536
     # C backend: a graph whose kernels would each do at most this many elements of work and fuse a single
     # ATen op runs through ATen instead: a lone small op is faster there (docs/backends.md, the numbers).
     c_min_elements_for_lone_op: int = 0
