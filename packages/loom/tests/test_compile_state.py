@@ -9,6 +9,7 @@ values. With the check mode on (the conftest sets ``LOOM_CHECK_STATE=1``) such a
 """
 
 import contextlib
+import io
 import random
 import sys
 import threading
@@ -219,3 +220,16 @@ def test_another_threads_random_draws_during_a_compile_are_not_rewound():
     assert torch.equal(loom.compile(f, backend=backend)(x), f(x))  # no GlobalStateChanged: not loom's change
     worker.join()
     assert len(drawn) == 1 and not torch.equal(torch.randn(4), drawn[0])
+
+
+def test_tqdms_monitor_thread_does_not_turn_the_process_wide_checks_off(monkeypatch):
+    """Every AOTAutograd compile makes a (disabled) tqdm bar, whose monitor thread then lives for good; it
+    runs no program code, so the RNG and default-dtype checks must stay on after it started."""
+    tqdm = pytest.importorskip("tqdm")
+    with tqdm.tqdm(total=1, disable=False, file=io.StringIO()) as bar:
+        bar.update(1)
+    if not any(type(t).__name__ == "TMonitor" for t in threading.enumerate()):
+        pytest.skip("this tqdm started no monitor thread")
+    backend = _stage_patch("translation", DAMAGE["torch rng"][0], monkeypatch)
+    with pytest.raises(loom.GlobalStateChanged, match="torch"):
+        loom.compile(f, backend=backend)(torch.randn(4))

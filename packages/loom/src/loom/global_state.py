@@ -57,12 +57,26 @@ class Snapshot:
     __slots__ = ("alone", "exclude", "in_autocast", "include", "keys_guard", "values")
 
     def __init__(self, values: list[Any], keys_guard: Any, include: Any, exclude: Any, in_autocast: bool) -> None:
-        self.alone = threading.active_count() == 1  # no other Python thread (see state_items: process_wide)
+        self.alone = _no_other_thread()  # see state_items: process_wide
         self.values = values
         self.keys_guard = keys_guard
         self.include = include
         self.exclude = exclude
         self.in_autocast = in_autocast
+
+
+# Threads that run no program code: tqdm's monitor (started for good by the first progress bar, which
+# torch.fx.Interpreter makes in every AOTAutograd compile) only sleeps and polls its bars. Counting it
+# would turn the process-wide checks off in every process that ever compiled through AOTAutograd.
+_IDLE_THREAD_TYPES = frozenset({"TMonitor"})
+
+
+def _no_other_thread() -> bool:
+    """Whether the calling thread is the only Python thread that may run program code."""
+    if threading.active_count() == 1:
+        return True
+    current = threading.current_thread()
+    return all(t is current or type(t).__name__ in _IDLE_THREAD_TYPES for t in threading.enumerate())
 
 
 def take() -> Snapshot:
@@ -91,7 +105,7 @@ def restore(snapshot: Snapshot) -> list[Change]:
 def _restore_items(snapshot: Snapshot) -> list[Change]:
     changes: list[Change] = []
     # Process-wide items may have been changed by another thread alive at either end of the compile.
-    alone = snapshot.alone and threading.active_count() == 1
+    alone = snapshot.alone and _no_other_thread()
     for entry, before in zip(ITEMS, snapshot.values):
         if entry.process_wide and not alone:
             continue
