@@ -112,6 +112,9 @@ class LoomFakeTensorMode(FakeTensorMode):
         self.checked: Counter[Any] = Counter()
         #: Op → how many of those checked calls a rule answered.
         self.rule_checked: Counter[Any] = Counter()
+        #: How many ops tagged ``nondeterministic_seeded`` ran (each advances the real RNG when the graph
+        #: runs): a recorded call that ran one is never dead code, whatever its result's fate.
+        self.seeded_calls = 0
 
     def dispatch(
         self, func: Any, types: Sequence[type], args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
@@ -132,6 +135,8 @@ class LoomFakeTensorMode(FakeTensorMode):
                     if self.check:
                         return self._checked(func, types, args, kwargs, flat, device)
                     return self._direct(func, args, kwargs, flat, device)
+        if getattr(func, "_nondeterministic_seeded", False):  # random ops take PyTorch's path, never the direct one
+            self.seeded_calls += 1
         return super().dispatch(func, types, args, kwargs)
 
     def _direct_device(self, flat: list[Any]) -> torch.device | None:
