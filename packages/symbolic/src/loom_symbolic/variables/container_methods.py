@@ -394,6 +394,29 @@ for _name in ("union", "intersection", "difference", "symmetric_difference", "is
     SET_METHODS[_name] = _set_algebra(_name)
 
 
+def _first_item_where(found: bool, name: str) -> Method:
+    """``set.name(iterable)`` that stops at the first item whose membership in the set is ``found``, as
+    CPython does for an iterable that is not a set: a generator runs no further than in eager."""
+    whole = SET_METHODS[name]
+
+    def search(tx, s, args, kwargs):
+        if len(args) != 1 or kwargs:
+            return whole(tx, s, args, kwargs)  # the builtin's own argument error
+        for item in _iterators.each_item(tx, args[0]):
+            if (DictVariable.key_of(item) in s.values) is found:
+                return ConstantVariable(False)
+        return ConstantVariable(True)
+
+    search.__name__ = f"set_{name}"
+    return search
+
+
+#: ``isdisjoint`` is False at the first item in the set, ``issuperset`` at the first item not in it
+#: (``issubset`` and the algebra build a whole set of their argument first, in CPython too).
+SET_METHODS["isdisjoint"] = _first_item_where(True, "isdisjoint")
+SET_METHODS["issuperset"] = _first_item_where(False, "issuperset")
+
+
 class DictViewVariable(Variable):
     """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, never rebuilt in bytecode."""
 
