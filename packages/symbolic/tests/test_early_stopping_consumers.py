@@ -1,7 +1,8 @@
 """Consumers that stop at the first item deciding their answer (``set.isdisjoint``, ``set.issuperset``,
 ``in``, ``any``, ``all``, unpacking, ``zip``) take no more items from a generator than eager does: the
 generator's side effects (here, appending to ``seen``) happen exactly as often (issue 29, wrong answer 2).
-Those that need every item (``issubset``, ``union``, ``min``) still take them all."""
+``intersection`` stops once every member was found, and ``issubset`` too from CPython 3.12; those that
+need every item (``union``, ``min``) still take them all."""
 
 import pytest
 import torch
@@ -46,8 +47,28 @@ def issuperset_of_sets_and_lists(x, seen):
 
 
 @case(X, [])
-def issubset_takes_everything(x, seen):
-    return x + 1, {0, 1}.issubset(counted(seen))
+def issubset_as_this_python_does(x, seen):
+    # 3.11 reads the generator whole; 3.12 and later stop once every member was found
+    return x + 1, {0, 1}.issubset(counted(seen)), {0, 20}.issubset(counted(seen)), set().issubset(counted(seen, 3))
+
+
+@case(X, [])
+def intersection_stops_once_every_member_was_found(x, seen):
+    return x + 1, {0, 5}.intersection(counted(seen)), set().intersection(counted(seen, 3))
+
+
+@case(X, [])
+def intersection_of_several_iterables(x, seen):
+    return x + 1, {0, 1, 7}.intersection(counted(seen), [0, 1]), {0, 1, 7}.intersection([0, 1], counted(seen))
+
+
+@case(X, [])
+def intersection_update_stops_too(x, seen):
+    s = {0, 5, 30}
+    s.intersection_update(counted(seen))
+    t = {1, 2}
+    t.intersection_update(counted(seen))
+    return x + 1, s, t
 
 
 @case(X, [])
