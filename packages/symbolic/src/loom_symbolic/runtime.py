@@ -43,3 +43,13 @@ class LiveZip:
 
     def __iter__(self) -> Iterator[Any]:
         return zip(*self.lists)
+
+
+def chained(exc: BaseException, cause: BaseException | None, context: BaseException | None,
+            suppress_context: bool) -> BaseException:
+    """``exc`` with the exception chain (PEP 3134) the trace gave it: an exception made while tracing
+    and rebuilt after the graph keeps its ``__cause__``, ``__context__`` and ``__suppress_context__``."""
+    exc.__cause__ = cause
+    exc.__context__ = context
+    exc.__suppress_context__ = suppress_context  # after __cause__, which sets it
+    return exc

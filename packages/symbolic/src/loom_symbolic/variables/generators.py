@@ -41,7 +41,7 @@ class GeneratorVariable(IteratorVariable):
     def next_item(self, tx: InstructionTranslator, sent: Variable | None = None) -> Variable | None:
         if self.finished:
             return None
-        item = self.translator.step(sent)
+        item = self.translator.step(sent, tx)
         self.started = True
         if item is None:
             self.finished = True
