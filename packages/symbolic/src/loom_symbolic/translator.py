@@ -403,7 +403,8 @@ class GeneratorTranslator(InliningTranslator):
     def step(self, sent: Variable | None = None, resumer: InstructionTranslator | None = None) -> Variable | None:
         """The next yielded value, or None when the generator returned (``returned`` holds its value).
         ``sent``: the value of the paused ``yield`` expression (``gen.send(value)``; ``next`` sends None);
-        ``resumer``: the frame calling ``next``/``send`` (see :meth:`caller`)."""
+        ``resumer``: the frame calling ``next``/``send`` (see :meth:`caller`). An exception the body
+        raises propagates from here; a StopIteration does so as PEP 479's RuntimeError."""
         if self.return_value is not None:
             return None
         if self.suspended:
@@ -412,6 +413,11 @@ class GeneratorTranslator(InliningTranslator):
         self.resumer = resumer
         try:
             self.run()
+        except SymbolicException as escaped:
+            converted = _exceptions.stop_iteration_error(escaped.exc)
+            if converted is escaped.exc:
+                raise
+            raise SymbolicException(converted, escaped.reason) from None
         finally:
             self.resumer = None
         if self.suspended:
