@@ -53,3 +53,11 @@ def chained(exc: BaseException, cause: BaseException | None, context: BaseExcept
     exc.__context__ = context
     exc.__suppress_context__ = suppress_context  # after __cause__, which sets it
     return exc
+
+
+def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
+    """``function`` (made after a graph) with the attributes the trace set on it: its names and
+    ``__doc__`` as ``functools.wraps`` left them, and the items of its ``__dict__``."""
+    for name, value in attributes.items():
+        setattr(function, name, value)
+    return function
