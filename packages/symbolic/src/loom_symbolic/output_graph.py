@@ -230,18 +230,31 @@ class OutputGraph:
         node_kwargs = {k: v.as_graph_arg() for k, v in kwargs.items()}
         shapes = self.shapes
         mark = shapes.guard_count() if shapes.drawn else 0
-        seeded = self.fake_mode.seeded_calls
-        example = self._run_fake(run, [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()})
+        seeded, written = self.fake_mode.seeded_calls, len(self.fake_mode.written)
+        examples, kwarg_examples = [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()}
+        example = self._run_fake(run, examples, kwarg_examples)
         if shapes.drawn:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
         node = self.graph.create_node(kind, target, node_args, node_kwargs)
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
             node.meta["loom_location"] = tx.location()
-        mutating = _is_mutating(kind, target, node_kwargs)
+        mutating = _is_mutating(kind, target, node_kwargs) or self._wrote_an_argument(written, examples, kwarg_examples)
         node.meta["mutates"] = mutating
         node.meta["draws"] = self.fake_mode.seeded_calls != seeded
         return self.wrap_result(node, example)
+
+    def _wrote_an_argument(self, mark: int, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        """Whether the ops of the call just run wrote (in place) the memory of one of its tensor arguments
+        (the fake mode's ``written`` list from ``mark`` on; tensors the call made itself do not count)."""
+        written = self.fake_mode.written[mark:]
+        if not written:
+            return False
+        del self.fake_mode.written[mark:]
+        from torch.utils._pytree import tree_leaves
+
+        storages = {_storage_key(leaf) for leaf in tree_leaves((args, kwargs))} - {None}
+        return any(_storage_key(tensor) in storages for tensor in written)
 
     def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         previous = torch.is_grad_enabled()
