@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._late import LateModule
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
-from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate
+from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate, raised
 from . import handler
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
@@ -15,14 +15,20 @@ _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 @handler("RAISE_VARARGS")
 def raise_varargs(tx, ins) -> None:
     args = tx.popn(ins.arg)
-    if not args:
-        if not tx.exc_info:
+    if not args:  # re-raises the exception being handled, here or in a caller, leaving its chain as it is
+        handled = tx.handled_exception()
+        if handled is None:
             raise Unsupported("a bare raise with no active exception", "RuntimeError at run time")
-        raise SymbolicException(tx.exc_info[-1])
+        raise SymbolicException(handled)
     exc = instantiate(tx, args[0])
     if len(args) == 2:
-        exc.cause = args[1]
-    raise SymbolicException(exc)
+        cause = args[1]
+        exc.set_cause(cause if isinstance(cause, ExceptionVariable) or _is_none(cause) else instantiate(tx, cause))
+    raise SymbolicException(raised(tx, exc))
+
+
+def _is_none(value) -> bool:
+    return value.is_python_constant() and value.as_python_constant() is None
 
 
 @handler("RERAISE")

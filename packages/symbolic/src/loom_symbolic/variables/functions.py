@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ _cells = LateModule("loom_symbolic.variables.cells", globals(), "_cells")
 _constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
 _environ = LateModule("loom_symbolic.variables.environ", globals(), "_environ")
 _generators = LateModule("loom_symbolic.variables.generators", globals(), "_generators")
+_runtime = LateModule("loom_symbolic.runtime", globals(), "_runtime")
 _translator = LateModule("loom_symbolic.translator", globals(), "_translator")
 
 #: ``globals_base`` for functions of trusted libraries: their globals are read without guards.
@@ -166,6 +168,8 @@ class UserFunctionVariable(Variable):
         return inline_call(tx, fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__class__":  # a function's class cannot be reassigned
+            return _builder.wrap_constant_like(type(self.value))
         if name in _FUNCTION_ATTRIBUTES or name in getattr(self.value, "__dict__", {}):
             try:
                 value = getattr(self.value, name)
@@ -189,7 +193,7 @@ class UserFunctionVariable(Variable):
 #: Function attributes the translator reads (the function itself is guarded by identity).
 _FUNCTION_ATTRIBUTES = frozenset(
     {"__name__", "__qualname__", "__module__", "__doc__", "__code__", "__defaults__", "__kwdefaults__",
-     "__wrapped__", "__annotations__", "__dict__"}
+     "__wrapped__", "__annotations__", "__dict__", "__type_params__"}
 )
 
 
@@ -227,6 +231,8 @@ class NestedFunctionVariable(Variable):
         self.kwdefaults = kwdefaults
         self.closure = closure
         self.globals_base = globals_base
+        #: Attributes of the function type assigned while tracing (``__name__``, ``__doc__``, ...).
+        self.assigned: dict[str, Variable] = {}
 
     def python_type(self) -> type:
         return types.FunctionType
@@ -236,17 +242,92 @@ class NestedFunctionVariable(Variable):
                            kwargs, self.globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        if name == "__name__":
-            return _constant.ConstantVariable(self.code.co_name)
-        if name == "__qualname__":
-            return _constant.ConstantVariable(self.qualname)
-        raise Unsupported(f"attribute {name!r} of a function made while tracing", "not modelled")
+        if name in self.assigned:
+            return self.assigned[name]
+        if name in _MADE_AS_CPYTHON_MAKES_THEM:
+            if name == "__qualname__":
+                return _constant.ConstantVariable(self.qualname)
+            try:
+                return _builder.wrap_constant_like(getattr(self._as_made(), name))
+            except AttributeError:  # __type_params__ before 3.12
+                raise missing_attribute("'function' object", name) from None
+        if name == "__class__":
+            return _builder.wrap_constant_like(types.FunctionType)
+        if name == "__dict__":
+            return self.namespace
+        if name in self.namespace.items:
+            return self.namespace.items[name]
+        if hasattr(types.FunctionType, name):  # __code__, __defaults__, __annotations__, ...
+            raise Unsupported(f"attribute {name!r} of a function made while tracing", "not modelled")
+        raise missing_attribute("'function' object", name)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``fn.name = value`` (``functools.update_wrapper`` sets the names and ``__wrapped__``)."""
+        if name in _ASSIGNABLE:
+            check = _ASSIGNABLE[name]
+            if check is not None and not check(value):
+                raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
+                                  "CPython checks the value's type")
+            self.assigned[name] = value
+        elif hasattr(types.FunctionType, name):
+            raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
+        else:
+            self.namespace.items[name] = value  # the function's __dict__, as CPython stores it
+
+    @functools.cached_property
+    def namespace(self) -> FunctionDictVariable:
+        """The function's ``__dict__``: one dict, so that ``fn.x = 1`` and ``fn.__dict__["x"]`` agree."""
+        return FunctionDictVariable(self)
+
+    def _as_made(self) -> types.FunctionType:
+        """A real function of this code and globals, as MAKE_FUNCTION makes it (``__doc__`` and
+        ``__module__`` read from it follow the running CPython's own rules)."""
+        cells = tuple(types.CellType() for _ in self.code.co_freevars)
+        return types.FunctionType(self.code, self.f_globals, None, None, cells)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        attributes = {**self.assigned, **self.namespace.items}
+        if not attributes:
+            codegen.make_function(self)
+            return
+        codegen.load_callable(_runtime.with_attributes)  # with_attributes(function, {name: value})
         codegen.make_function(self)
+        for name, value in attributes.items():
+            codegen.load_const(name)
+            codegen.reconstruct(value)
+        codegen.emit("BUILD_MAP", len(attributes))
+        codegen.call(2)
 
     def describe(self) -> str:
         return f"function {self.qualname}"
+
+
+def _is_str(value: Variable) -> bool:
+    return value.is_python_constant() and isinstance(value.as_python_constant(), str)
+
+
+#: What a function made while tracing reads as MAKE_FUNCTION set it, until assigned.
+_MADE_AS_CPYTHON_MAKES_THEM = frozenset({"__name__", "__qualname__", "__module__", "__doc__", "__type_params__"})
+#: Function-type attributes that may be assigned while tracing → the check CPython makes of the value
+#: (None: any value), as ``functools.update_wrapper`` assigns them.
+_ASSIGNABLE: dict[str, Any] = {
+    "__name__": _is_str, "__qualname__": _is_str, "__module__": None, "__doc__": None,
+    "__annotations__": lambda value: isinstance(value, DictVariable) and value.python_type() is dict,
+    "__type_params__": lambda value: hasattr(types.FunctionType, "__type_params__") and (
+        isinstance(value, TupleVariable) or (value.is_python_constant() and isinstance(value.as_python_constant(), tuple))),
+}
+
+
+class FunctionDictVariable(DictVariable):
+    """The ``__dict__`` of a function made while tracing: rebuilt as that function's own ``__dict__``."""
+
+    def __init__(self, owner: NestedFunctionVariable) -> None:
+        super().__init__({})
+        self.owner = owner
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.owner)
+        codegen.emit("LOAD_ATTR", "__dict__")
 
 
 class BoundMethodVariable(Variable):
@@ -286,6 +367,8 @@ class BoundMethodVariable(Variable):
         codegen.call_const(types.MethodType, 2, load_args)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__class__":
+            return _builder.wrap_constant_like(types.MethodType)
         if name == "__self__":
             return self.receiver
         if name == "__func__":

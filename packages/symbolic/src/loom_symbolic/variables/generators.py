@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
+_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
 
 
 class GeneratorVariable(IteratorVariable):
@@ -41,7 +42,11 @@ class GeneratorVariable(IteratorVariable):
     def next_item(self, tx: InstructionTranslator, sent: Variable | None = None) -> Variable | None:
         if self.finished:
             return None
-        item = self.translator.step(sent)
+        try:
+            item = self.translator.step(sent, tx)
+        except _exceptions.SymbolicException:
+            self.finished = True  # a generator an exception escaped from is closed: next() stops it
+            raise
         self.started = True
         if item is None:
             self.finished = True

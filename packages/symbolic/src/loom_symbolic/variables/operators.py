@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
 _builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
+_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 _numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 
@@ -296,14 +297,16 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
-        for element in container.items:
-            if element is item:
-                return ConstantVariable(True)
-            equal = binary(tx, operator.eq, element, item)
-            if equal.truth(tx):
-                return ConstantVariable(True)
-        return ConstantVariable(False)
+        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in container.items))
+    if isinstance(container, _iterators.IteratorVariable):
+        # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
+        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in _iterators.each_item(tx, container)))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
+
+
+def _is_or_equals(tx: InstructionTranslator, element: Variable, item: Variable) -> bool:
+    """What a membership test asks of each element: identity first, then ``element == item``."""
+    return element is item or binary(tx, operator.eq, element, item).truth(tx)
 
 
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:

@@ -62,8 +62,7 @@ def register(handler, replace) -> None:
     from ..variables import operators as ops
     from ..variables.base import NULL, NullVariable, Variable
     from ..variables.cells import CellBox
-    from ..variables.constant import ConstantVariable
-    from ..variables.exceptions import ExceptionVariable
+    from ..variables.exceptions import stop_iteration_error
 
     py311.register(handler, replace)  # PRECALL's handler stays registered; 3.12 code never reaches it
 
@@ -172,12 +171,7 @@ def register(handler, replace) -> None:
         elif ins.arg == _LIST_TO_TUPLE:
             list_to_tuple(tx, ins)
         elif ins.arg == _STOPITERATION_ERROR:
-            exc = tx.pop()
-            if isinstance(exc, ExceptionVariable) and issubclass(exc.cls, StopIteration):
-                error = ExceptionVariable(RuntimeError, [ConstantVariable("generator raised StopIteration")])
-                error.cause = exc
-                exc = error
-            tx.push(exc)
+            tx.push(stop_iteration_error(tx.pop()))
         else:
             raise Unsupported(f"the {dis._intrinsic_1_descs[ins.arg]} intrinsic", "not modelled in function code")
 
