@@ -270,3 +270,29 @@ def test_a_transposed_read_in_a_fused_kernel_walks_tiles():
         torch.testing.assert_close(compiled(a, b), f(a, b))
         (kernel,) = compiled.kernels
         assert "for (int64_t xi0 = 0;" in kernel.source
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_softmax_reads_its_exponentials_back_from_a_scratch_row(dtype, threads):
+    def f(x):
+        return (torch.softmax(x, -1), torch.sigmoid(x).sum(-1))
+
+    x = torch.randn(70, 256).to(dtype)
+    x[3, 5], x[4, 7], x[5] = float("nan"), float("inf"), float("-inf")
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(f), [x])
+    for got, want in zip(compiled(x), f(x)):
+        torch.testing.assert_close(got, want, equal_nan=True)
+    source = "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
+    assert source.count("expf(") == 2  # softmax's exp once (sum, then read back), sigmoid's once
+    assert "[256] __attribute__((aligned(64)));" in source and "[rindex] = " in source
+
+
+def test_a_row_too_long_for_a_scratch_row_recomputes_its_exponentials():
+    def f(x):
+        return (torch.softmax(x, -1),)
+
+    x = torch.randn(2, 20000)  # 80 KB of float: over SCRATCH_BYTES
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(f), [x])
+    torch.testing.assert_close(compiled(x)[0], f(x)[0])
+    ((kernel,),) = [g.compiled.kernels for g in compiled.graphs]
+    assert kernel.source.count("expf(") == 2 and "aligned(64)" not in kernel.source

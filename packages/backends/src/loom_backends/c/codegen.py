@@ -12,6 +12,7 @@ common-subexpression-eliminated per scope and index arithmetic is named once (``
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -26,7 +27,8 @@ from ..kernels.ops import use
 from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
-from .textops import C_OPS, C_TYPES, literal
+from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
+from .tiling import TILE, XI, XO, row_length, transposed_row_length
 
 
 class CodegenError(RuntimeError):
@@ -123,6 +125,13 @@ class CKernelCodegen:
         self.scalar_loop = False  # an argmax/argmin in the open loop: no `omp simd`
         self.post: list[str] = []
         self.load_indices: list[sympy.Expr] = []  # every address read from memory (for tiling)
+        # values of a reduction kernel's loops by what they compute, whatever their names: an expression
+        # with each variable replaced by the first one computing the same (`canon`) -> (value, its loop)
+        self.loop_exprs: dict[str, tuple[Var, Scope]] = {}
+        self.canon: dict[str, str] = {}
+        self.cost: dict[str, int] = {}  # libm calls behind each loop value (what recomputing it costs)
+        self.math_call = False  # the text being emitted is a libm call
+        self.scratch: dict[str, Var] = {}  # scratch row name -> the earlier loop's value it holds
 
     # ------------------------------------------------------------------------------ emitting code
     def _scope_for(self, shape: frozenset[str]) -> Scope:
@@ -133,13 +142,50 @@ class CKernelCodegen:
         return self.row
 
     def cse(self, text: str, dtype: torch.dtype, shape: frozenset[str]) -> Var:
+        math_call, self.math_call = self.math_call, False
         scope = self._scope_for(shape)
         hit = scope.find("cache", text)
         if hit is not None:
             return hit
+        earlier, key, cost = None, "", 0
+        if scope is self.loop:
+            key = _NAME.sub(lambda m: self.canon.get(m.group(0), m.group(0)), text)
+            cost = int(math_call) + sum(self.cost.get(t, 0) for t in _NAME.findall(text))
+            earlier = self.loop_exprs.get(key)
+            if earlier is not None and earlier[1] is not scope and cost > 0:
+                saved = self._from_scratch(*earlier)
+                if saved is not None:
+                    scope.cache[text] = saved
+                    return saved
         var = Var(f"tmp{next(self.counter)}", dtype, shape)
         scope.lines.append(f"{ctype(dtype)} {var} = {text};")
         scope.cache[text] = var
+        if scope is self.loop:
+            self.cost[var.name] = cost
+            if earlier is None:
+                self.loop_exprs[key] = (var, scope)
+            else:
+                self.canon[var.name] = earlier[0].name
+        return var
+
+    def _from_scratch(self, value: Var, loop: Scope) -> Var | None:
+        """``value``, computed with libm calls by an earlier loop of this row (softmax's ``exp``), read back
+        from a scratch row that loop now also writes, rather than computed again (eager's softmax stores its
+        exponentials too). Only for a static row length whose scratch row (on each thread's stack) fits in
+        :data:`SCRATCH_BYTES`; else None and the value is recomputed."""
+        length = symbols.static_int(self.kernel.rnumel)
+        size = torch.empty((), dtype=register_dtype(value.dtype)).element_size()
+        if length is None or length * size > SCRATCH_BYTES:
+            return None
+        row = next((n for n, v in self.scratch.items() if v is value), None)
+        if row is None:
+            row = f"row{next(self.counter)}"
+            self.scratch[row] = value
+            loop.lines.append(f"{row}[rindex] = {value};")
+        assert self.loop is not None
+        var = Var(f"tmp{next(self.counter)}", value.dtype, value.shape, rounded=value.rounded)
+        self.loop.lines.append(f"{ctype(value.dtype)} {var} = {row}[rindex];")
+        self.canon[var.name] = value.name
         return var
 
     def _literal(self, value: Any, dtype: torch.dtype) -> Var:
@@ -201,6 +247,7 @@ class CKernelCodegen:
         if name is None:
             name = f"{prefix}{next(self.counter)}"
             scope.header.append(f"int64_t {name} = {symbols.cexpr(atom)};")
+            self.canon[name] = f"({symbols.cexpr(atom)})"  # the same index in every loop
             scope.index_vars[atom] = name
         return name
 
@@ -302,6 +349,7 @@ class CKernelCodegen:
         if op is None:
             raise CodegenError(f"no C spelling for ops.{name}")
         text, dtype = op(*args)
+        self.math_call = name in MATH_CALLS
         return self.cse(text, dtype, frozenset().union(*(a.shape for a in args)))
 
     # ----------------------------------------------------------------------------- reductions
@@ -476,6 +524,9 @@ class CKernelCodegen:
             if not k.is_reduction:
                 out.append("#pragma omp simd")
             out.append("    for (int64_t xindex = x_begin; xindex < x_end; xindex++) {")
+        length = symbols.static_int(k.rnumel)
+        # scratch rows: before the row loop (one per thread: each thread runs its own call of this function)
+        out[3:3] = [f"    {ctype(v.dtype)} {row}[{length}] __attribute__((aligned(64)));" for row, v in self.scratch.items()]
         body: list[str] = list(self.row.header)
         for kind, section in self.sections:
             if kind == "lines":
@@ -485,6 +536,8 @@ class CKernelCodegen:
             if pragma:
                 body.append(pragma)
             inner = [*scope.header, *scope.lines]
+            if self.scratch:  # what a value read from a scratch row was computed from is dead now
+                inner = without_dead_lines(inner, body + [line for _, s in self.sections if _ == "lines" for line in s])
             body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
         out += ["        " + line if not line.startswith("#") else line for line in body]
         out += [closing, "}", ""]
@@ -513,50 +566,21 @@ class CKernelCodegen:
         )  # fmt: skip
 
 
-TILE = 16  # rows and columns of a tile (a transposed read uses each 64-byte cache line 16 times)
-XO = sympy.Symbol("xo", integer=True, nonnegative=True)  # the row of a split pointwise loop
-XI = sympy.Symbol("xi", integer=True, nonnegative=True)  # the element in the row
-MIN_ROW = 16  # a split row shorter than this would leave the vector loop mostly empty
+# ops spelled as a libm call: a scratch row is cheaper than computing them again in a later loop
+MATH_CALLS = frozenset({*VECTOR_MATH, *VECTOR_MATH2, "sigmoid", "lgamma", "erf", "sqrt", "rsqrt"})
+SCRATCH_BYTES = 65536  # a scratch row (per thread, on its stack) at most this long: 4096 floats is 16 KiB
+_NAME = re.compile(r"\b(?:tmp|r)\d+\b")  # a loop's value or index variable
+_DECLARATION = re.compile(r"^\w+ ((?:tmp|r)\d+) = ")
 
 
-def row_length(atoms: set[sympy.Expr], xnumel: Any) -> int | None:
-    """The row length to split a pointwise loop by: the smallest divisor (at least :data:`MIN_ROW`, dividing
-    ``xnumel``) among the ``xindex // d`` and ``xindex % m`` of its addresses; None when there are none."""
-    numel = symbols.static_int(xnumel)
-    if numel is None:
-        return None
-    candidates = []
-    for atom in atoms:
-        if isinstance(atom, FloorDiv):
-            length = atom.args[1]
-        else:
-            _, divisor, modulus = atom.args
-            length = divisor if divisor != 1 else modulus
-        if isinstance(length, sympy.Integer) and MIN_ROW <= int(length) <= numel and numel % int(length) == 0:
-            candidates.append(int(length))
-    return min(candidates) if candidates else None
-
-
-def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
-    """The row length to tile a pointwise kernel's flat loop by, when one of its reads jumps by more than
-    one element from one ``xindex`` to the next inside a row (a transposed read); else None.
-
-    Static sizes only: the row length ``L`` is that of a ``ModularIndexing(xindex, 1, L)`` in the read's
-    address (the innermost dim it walks), and it must divide ``xnumel``."""
-    numel = symbols.static_int(xnumel)
-    if numel is None:
-        return None
-    for index in indices:
-        for atom in index.atoms(ModularIndexing):
-            base, divisor, length = atom.args
-            if base != XINDEX or divisor != 1 or not isinstance(length, sympy.Integer):
-                continue
-            length = int(length)
-            if length < 2 * TILE or numel % length or numel // length < 2:
-                continue
-            step = [index.subs(XINDEX, k) for k in (0, 1)]
-            if not all(isinstance(v, sympy.Integer) for v in step) or index.free_symbols - {XINDEX}:
-                continue
-            if abs(int(step[1]) - int(step[0])) > 1:
-                return length
-    return None
+def without_dead_lines(lines: list[str], others: list[str]) -> list[str]:
+    """``lines`` (one loop's body) without the declarations of variables nothing reads."""
+    while True:
+        text = "\n".join([*lines, *others])
+        used = {}
+        for name in _NAME.findall(text):
+            used[name] = used.get(name, 0) + 1
+        kept = [line for line in lines if not ((m := _DECLARATION.match(line)) and used[m.group(1)] == 1)]
+        if len(kept) == len(lines):
+            return lines
+        lines = kept

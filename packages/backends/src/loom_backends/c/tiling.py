@@ -1,0 +1,59 @@
+"""How a pointwise kernel's flat loop is walked: split into rows (``xo``, ``xi``) so that its addresses' ``%``
+and ``//`` become loop variables, or in 16x16 tiles when it reads a transposed tensor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from ..kernels import symbols
+from ..kernels.symbols import XINDEX, FloorDiv, ModularIndexing
+
+TILE = 16  # rows and columns of a tile (a transposed read uses each 64-byte cache line 16 times)
+XO = sympy.Symbol("xo", integer=True, nonnegative=True)  # the row of a split pointwise loop
+XI = sympy.Symbol("xi", integer=True, nonnegative=True)  # the element in the row
+MIN_ROW = 16  # a split row shorter than this would leave the vector loop mostly empty
+
+
+def row_length(atoms: set[sympy.Expr], xnumel: Any) -> int | None:
+    """The row length to split a pointwise loop by: the smallest divisor (at least :data:`MIN_ROW`, dividing
+    ``xnumel``) among the ``xindex // d`` and ``xindex % m`` of its addresses; None when there are none."""
+    numel = symbols.static_int(xnumel)
+    if numel is None:
+        return None
+    candidates = []
+    for atom in atoms:
+        if isinstance(atom, FloorDiv):
+            length = atom.args[1]
+        else:
+            _, divisor, modulus = atom.args
+            length = divisor if divisor != 1 else modulus
+        if isinstance(length, sympy.Integer) and MIN_ROW <= int(length) <= numel and numel % int(length) == 0:
+            candidates.append(int(length))
+    return min(candidates) if candidates else None
+
+
+def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
+    """The row length to tile a pointwise kernel's flat loop by, when one of its reads jumps by more than
+    one element from one ``xindex`` to the next inside a row (a transposed read); else None.
+
+    Static sizes only: the row length ``L`` is that of a ``ModularIndexing(xindex, 1, L)`` in the read's
+    address (the innermost dim it walks), and it must divide ``xnumel``."""
+    numel = symbols.static_int(xnumel)
+    if numel is None:
+        return None
+    for index in indices:
+        for atom in index.atoms(ModularIndexing):
+            base, divisor, length = atom.args
+            if base != XINDEX or divisor != 1 or not isinstance(length, sympy.Integer):
+                continue
+            length = int(length)
+            if length < 2 * TILE or numel % length or numel // length < 2:
+                continue
+            step = [index.subs(XINDEX, k) for k in (0, 1)]
+            if not all(isinstance(v, sympy.Integer) for v in step) or index.free_symbols - {XINDEX}:
+                continue
+            if abs(int(step[1]) - int(step[0])) > 1:
+                return length
+    return None
