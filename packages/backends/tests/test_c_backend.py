@@ -296,3 +296,17 @@ def test_a_row_too_long_for_a_scratch_row_recomputes_its_exponentials():
     torch.testing.assert_close(compiled(x)[0], f(x)[0])
     ((kernel,),) = [g.compiled.kernels for g in compiled.graphs]
     assert kernel.source.count("expf(") == 2 and "aligned(64)" not in kernel.source
+
+
+def test_a_reduction_row_reading_a_per_channel_value_loops_over_channels(threads):
+    def f(x, w):
+        y = x * w[None, :, None]  # the weight's index is rindex // 24 in a row of 5 * 24
+        return (y.sum((1, 2)), y.amax((1, 2)), torch.group_norm(y, 5))
+
+    x, w = torch.randn(6, 5, 24), torch.randn(5)
+    x[2, 1, 3] = float("nan")
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(f), [x, w])
+    for got, want in zip(compiled(x, w), f(x, w)):
+        torch.testing.assert_close(got, want, equal_nan=True)
+    source = "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
+    assert "for (int64_t ro = 0; ro < rnumel / 24; ro++)" in source and "rindex / 24" not in source

@@ -28,7 +28,7 @@ from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
-from .tiling import TILE, XI, XO, row_length, transposed_row_length
+from .tiling import RI, RO, TILE, XI, XO, row_length, transposed_row_length
 
 
 class CodegenError(RuntimeError):
@@ -99,13 +99,17 @@ class CKernelCodegen:
 
     def __init__(
         self, kernel: FusedKernel, name: str, buffers: dict[str, Buffer], comment: str,
-        split: int | None = None, tiled: bool = False,
+        split: int | None = None, tiled: bool = False, rsplit: int | None = None,
     ) -> None:  # fmt: skip
         self.kernel = kernel
         # a pointwise kernel's flat xindex split as xo * split + xi (rows of `split` elements), so that the
         # `xindex % split` and `xindex // split` of its addresses become loop variables (an int64 `%` per
         # element made a vector expf loop 4x slower); `tiled`: walked in 16x16 tiles (a transposed read)
         self.split, self.tiled = split, tiled
+        # a reduction's rindex split the same way, as ro * rsplit + ri: `rindex // 256` (a group norm's
+        # channel) is then the outer loop's `ro`, not a gather in the vector loop
+        self.rsplit = rsplit
+        self.r_atoms: set[sympy.Expr] = set()
         self.x_atoms: set[sympy.Expr] = set()
         self.name = name
         self.buffers = buffers
@@ -205,7 +209,7 @@ class CKernelCodegen:
         for s in expr.free_symbols:
             if s in (XINDEX, XO, XI):
                 shape.add("x")
-            elif s == RINDEX:
+            elif s in (RINDEX, RO, RI):
                 shape.add("r")
             elif s in self.indirect:
                 shape |= self.indirect[s].shape
@@ -222,7 +226,7 @@ class CKernelCodegen:
             hoisted[atom] = symbols.sym(name)
         expr = expr.xreplace(hoisted) if hoisted else expr
         for s in expr.free_symbols:
-            if s not in (XINDEX, RINDEX, XO, XI) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
+            if s not in (XINDEX, RINDEX, XO, XI, RO, RI) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
                 self.size_args[s.name] = s  # type: ignore[attr-defined]
         return expr
 
@@ -230,6 +234,9 @@ class CKernelCodegen:
         names: dict[Any, str] = {}
         if self.split is not None and XINDEX in expr.free_symbols:
             expr = symbols.simplify(expr.xreplace({XINDEX: self.split * XO + XI}), self._split_ranges())
+        if self.rsplit is not None and RINDEX in expr.free_symbols:
+            ranges = {**self.ranges, RO: self.kernel.rnumel // self.rsplit, RI: sympy.Integer(self.rsplit)}
+            expr = symbols.simplify(expr.xreplace({RINDEX: self.rsplit * RO + RI}), ranges)
         expr = self._sizes_in(expr)
         for atom in sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a))):
             free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]
@@ -239,6 +246,9 @@ class CKernelCodegen:
             elif free and free <= {XO, XI}:
                 names[atom] = self._index_var(atom, "x", self.row)
             elif free == {RINDEX} and self.loop is not None:
+                self.r_atoms.add(atom)
+                names[atom] = self._index_var(atom, "r", self.loop)
+            elif free and free <= {RO, RI} and self.loop is not None:
                 names[atom] = self._index_var(atom, "r", self.loop)
         return symbols.cexpr(expr, names)
 
@@ -423,7 +433,13 @@ class CKernelCodegen:
     # ----------------------------------------------------------------------------------- driver
     def generate(self) -> CKernelSource:
         flat = self._generate()
-        if self.kernel.is_reduction or self.split is not None:
+        if self.kernel.is_reduction:
+            length = row_length(self.r_atoms, self.kernel.rnumel)
+            if self.rsplit is not None or length is None or length == symbols.static_int(self.kernel.rnumel):
+                return flat
+            kernel = CKernelCodegen(self.kernel, self.name, self.buffers, self.comment, rsplit=length)
+            return kernel._generate()
+        if self.split is not None:
             return flat
         tiled = transposed_row_length(self.load_indices, self.kernel.xnumel)
         split = tiled or row_length(self.x_atoms, self.kernel.xnumel)
@@ -538,7 +554,14 @@ class CKernelCodegen:
             inner = [*scope.header, *scope.lines]
             if self.scratch:  # what a value read from a scratch row was computed from is dead now
                 inner = without_dead_lines(inner, body + [line for _, s in self.sections if _ == "lines" for line in s])
-            body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
+            if self.rsplit is None:
+                body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
+                continue
+            if pragma:  # the pragma belongs to the inner (vector) loop
+                body.pop()
+            body += [f"for (int64_t ro = 0; ro < rnumel / {self.rsplit}; ro++) {{", *([pragma] if pragma else [])]
+            body += [f"for (int64_t ri = 0; ri < {self.rsplit}; ri++) {{", f"    int64_t rindex = ro * {self.rsplit} + ri;"]
+            body += [*("    " + line for line in inner), "}}"]
         out += ["        " + line if not line.startswith("#") else line for line in body]
         out += [closing, "}", ""]
         # each thread's share: whole rows; whole tiles of rows; whole vectors

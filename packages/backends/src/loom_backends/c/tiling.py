@@ -13,6 +13,8 @@ from ..kernels.symbols import XINDEX, FloorDiv, ModularIndexing
 TILE = 16  # rows and columns of a tile (a transposed read uses each 64-byte cache line 16 times)
 XO = sympy.Symbol("xo", integer=True, nonnegative=True)  # the row of a split pointwise loop
 XI = sympy.Symbol("xi", integer=True, nonnegative=True)  # the element in the row
+RO = sympy.Symbol("ro", integer=True, nonnegative=True)  # a split reduction row: the outer loop
+RI = sympy.Symbol("ri", integer=True, nonnegative=True)  # the element in it (the vector loop)
 MIN_ROW = 16  # a split row shorter than this would leave the vector loop mostly empty
 
 
