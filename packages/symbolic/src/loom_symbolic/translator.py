@@ -21,11 +21,11 @@ from .opcodes import HANDLERS
 from .output_graph import OutputGraph
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables.base import Variable
+from .variables.registry import wrap
 from .variables.cells import CellBox, real_cell_box
 from .variables.exceptions import ExceptionVariable, SymbolicException
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _side_effects = LateModule("loom_symbolic.side_effects", globals(), "_side_effects")
@@ -224,11 +224,11 @@ class InstructionTranslator:
             if overlay is not None:
                 return overlay
         if name in self.f_globals:
-            return _builder.wrap(self, self.f_globals[name], self.globals_source(name))
+            return wrap(self, self.f_globals[name], self.globals_source(name))
         # A global (or builtin) defined later would be found first: the lookup relied on its absence.
         self.guard_absent(self.f_globals, name)
         if name in self.f_builtins:
-            return _builder.wrap(self, self.f_builtins[name], self.builtins_source(name))
+            return wrap(self, self.f_builtins[name], self.builtins_source(name))
         self.guard_absent(self.f_builtins, name)
         raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
 
@@ -306,7 +306,7 @@ class RootTranslator(InstructionTranslator):
     def realize_argument(self, name: str) -> Variable:
         """Wrap argument ``name`` on first use (unused arguments get no guards)."""
         value = self._unrealized.pop(name)
-        variable = _builder.wrap(self, value, Local(name))
+        variable = wrap(self, value, Local(name))
         self.symbolic_locals[name] = variable
         return variable
 
@@ -396,3 +396,4 @@ class GeneratorTranslator(InliningTranslator):
 # methods, environment reads) load with the translator, not in the middle of some later first compile.
 from .variables import container_methods, environ, generators, instances  # noqa: E402, F401
 from .variables import super as _super_variables  # noqa: E402, F401  (not bound as `super`)
+from .variables import wrap_rules  # noqa: E402, F401  (fills the wrap registry's tables)

@@ -6,7 +6,7 @@ import collections.abc
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
-from ..variables.builder import wrap_constant_like
+from ..variables.registry import wrap_constant_like
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, TupleVariable
 from . import handler

@@ -6,7 +6,7 @@ import sys
 
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL
-from ..variables.builder import wrap_constant_like
+from ..variables.registry import wrap_constant_like
 from ..variables.cells import CellVariable
 from . import handler
 

@@ -6,7 +6,7 @@ import dis
 import operator
 
 from ..variables import operators as ops
-from ..variables.builder import wrap_constant_like
+from ..variables.registry import wrap_constant_like
 from . import handler
 
 #: BINARY_OP's argument indexes CPython's table of operator symbols ("+", "+=", ...).

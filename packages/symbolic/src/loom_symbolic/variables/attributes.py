@@ -21,13 +21,13 @@ from loom_guards import Attr, Const, TypeOf
 from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
+from .registry import wrap
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
@@ -87,7 +87,7 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
                 # The lookup goes on to the class; an instance attribute set later would shadow it.
                 tx.output.guards.add("absent_key", Attr(source, "__dict__"), name)
             return _MISSING
-        return _builder.wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
+        return wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
 
     type_source = TypeOf(source) if source is not None else None
     return ObjectView(receiver, type(value), type_source, instance, value, source)
@@ -150,13 +150,13 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
             raise UserError(f"setting {name!r}", f"property {name!r} of {cls.__name__!r} object has no setter",
                             exc_type=AttributeError)
         setter_source = Attr(Attr(type_source, name), "fset") if type_source is not None else None
-        _builder.wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
+        wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
         return True
     setter = getattr(type(static), "__set__", None)
     if isinstance(setter, types.FunctionType):  # a descriptor class of the user's: inline its __set__
         descriptor_source = Attr(type_source, name) if type_source is not None else None
-        descriptor = _builder.wrap(tx, static, descriptor_source)
-        _builder.wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
+        descriptor = wrap(tx, static, descriptor_source)
+        wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
         return True
     if setter is not None and not isinstance(static, types.MemberDescriptorType):
         raise Unsupported(f"setting {name!r} on a {cls.__name__}", f"a {type(static).__name__} descriptor")
@@ -191,7 +191,7 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
         if view.source is not None and isinstance(getattr(view.real, "__dict__", None), dict):
             tx.output.guards.add("absent_key", Attr(view.source, "__dict__"), name)  # set later: recompile
         raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
-    return _builder.wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
+    return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
 def _class_source(view: ObjectView, name: str) -> Any:
@@ -199,7 +199,7 @@ def _class_source(view: ObjectView, name: str) -> Any:
 
 
 def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
-    return _builder.wrap(tx, fn, _class_source(view, name))
+    return wrap(tx, fn, _class_source(view, name))
 
 
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
@@ -207,24 +207,24 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
     if isinstance(static, types.FunctionType):
         # Wrapped with its class source, so the method is guarded by identity: a method replaced on
         # the class later fails the guard instead of running the traced one.
-        return _functions.BoundMethodVariable(_builder.wrap(tx, static, class_source), view.receiver)
+        return _functions.BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
     if isinstance(static, property):
         if static.fget is None:
             raise missing_attribute(f"property {name!r}", "getter")
         getter_source = Attr(class_source, "fget") if class_source is not None else None
-        return _builder.wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
+        return wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
     if isinstance(static, staticmethod):
         # the class attribute read (type(X).name) already unwraps the staticmethod: that is the function
-        return _builder.wrap(tx, static.__func__, class_source)
+        return wrap(tx, static.__func__, class_source)
     if isinstance(static, classmethod):
-        cls_var = _builder.wrap(tx, view.cls, view.type_source)
+        cls_var = wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
-        return _functions.BoundMethodVariable(_builder.wrap(tx, static.__func__, func_source), cls_var)
+        return _functions.BoundMethodVariable(wrap(tx, static.__func__, func_source), cls_var)
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
         if name == "__class__":
             if getattr(view.receiver, "stands_for", None) is not None:  # deque's stand-in is a deque
-                return _builder.wrap(tx, view.receiver.python_type(), None)
-            return _builder.wrap(tx, view.cls, view.type_source)
+                return wrap(tx, view.receiver.python_type(), None)
+            return wrap(tx, view.cls, view.type_source)
         if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
             return _instances.InstanceDictVariable(view.receiver)
         if view.real is _MISSING and polyfills.modelled_slot(view.cls, name):  # defaultdict.default_factory
@@ -240,7 +240,7 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
                               "its stores are replayed only after the graph", hint="it is read between graphs")
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        value = _builder.wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
+        value = wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
         if name == "__dict__":
             # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
             tx.output.side_effects.exposed_instance_dict(view.real, value)
@@ -250,16 +250,16 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         replacement = polyfills.method_replacement(view.cls, name)
         if replacement is not None:  # a C class's method written in Python (defaultdict.__missing__)
             fn, is_classmethod = replacement
-            bound_to = _builder.wrap(tx, view.cls, view.type_source) if is_classmethod else view.receiver
+            bound_to = wrap(tx, view.cls, view.type_source) if is_classmethod else view.receiver
             return _functions.BoundMethodVariable(_functions.UserFunctionVariable(fn), bound_to)
         if isinstance(static, types.ClassMethodDescriptorType):
             raise Unsupported(f"class method {name!r} of {view.cls.__name__}", "a C class method")
         return _builtin_method(tx, view, name)
     if type(static) is functools._lru_cache_wrapper:  # an lru_cache'd method: bound like its function
-        return _functions.BoundMethodVariable(_builder.wrap(tx, static, class_source), view.receiver)
+        return _functions.BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
     if hasattr(type(static), "__get__"):
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
-    return _builder.wrap(tx, static, class_source)
+    return wrap(tx, static, class_source)
 
 
 def _builtin_method(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:

@@ -20,6 +20,7 @@ import torch
 from .. import policy
 from .._late import LateModule
 from ..errors import Unsupported
+from .registry import wrap
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .tensor import TensorVariable
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
 _APPLY = torch.autograd.Function.__dict__["apply"].__func__
@@ -112,7 +112,7 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     before = _last_node(tx)
     mutations = output.side_effects.mutations
     ctx = FunctionCtxVariable(cls, args, output.grad_enabled)
-    klass = _builder.wrap(tx, cls, cls_source)
+    klass = wrap(tx, cls, cls_source)
     forward = klass.var_getattr(tx, "forward")
     setup = cls.setup_context
     new_style = getattr(setup, "__func__", setup) is not torch.autograd.Function.setup_context

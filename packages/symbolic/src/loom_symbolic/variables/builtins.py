@@ -22,6 +22,8 @@ from loom_guards import Const
 from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_constant_like
+from .constant import wrap_frozen
 from ..runtime import iter_at
 from . import operators as ops
 from .base import RealValueVariable, Variable
@@ -52,7 +54,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
@@ -203,7 +204,7 @@ def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Va
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
                         exc_type=type(exc)) from exc
-    return _builder.wrap_constant_like(result)
+    return wrap_constant_like(result)
 
 
 def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
@@ -252,7 +253,7 @@ def builtin_type(tx, args, kwargs):
     if len(args) != 1 or kwargs:
         raise Unsupported("type() with three arguments", "creating classes is not modelled")
 
-    return _builder.wrap_constant_like(_type_of(args[0]))
+    return wrap_constant_like(_type_of(args[0]))
 
 
 @builtin(callable)
@@ -592,7 +593,7 @@ def builtin_signature(tx, args, kwargs):
         real = target.value
     else:
         raise Unsupported(f"inspect.signature of {target.describe()}", "not a function the translator can inspect")
-    return _builder.wrap_frozen(inspect.signature(real, **options))
+    return wrap_frozen(inspect.signature(real, **options))
 
 
 @builtin(iter_at)
@@ -675,7 +676,7 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-        return _builder.wrap_frozen(cls(*(a.as_python_constant() for a in args)))
+        return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:
@@ -702,7 +703,7 @@ def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable],
             if field not in defaults:
                 raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
 
-            values[field] = _builder.wrap_constant_like(defaults[field])
+            values[field] = wrap_constant_like(defaults[field])
     return NamedTupleVariable([values[f] for f in fields], cls)
 
 

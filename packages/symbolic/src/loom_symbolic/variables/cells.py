@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 class CellBox:
@@ -61,7 +61,7 @@ class RealCellBox(CellBox):
             except ValueError as exc:
                 raise UserError(f"free variable {self.name!r}", str(exc), exc_type=NameError) from exc
 
-            self.contents = _builder.wrap(tx, value, self.source)
+            self.contents = wrap(tx, value, self.source)
             self._loaded = True
         return super().load(tx)
 

@@ -10,6 +10,7 @@ import torch
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_constant_like
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
@@ -94,7 +94,7 @@ class ConstantVariable(Variable):
         if is_constant_value(value):
             return ConstantVariable(value)
         if isinstance(value, type):
-            return _builder.wrap_constant_like(value)
+            return wrap_constant_like(value)
         if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
             return _functions.MethodVariable(self, name)
         raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}", "not a foldable constant")
@@ -124,7 +124,7 @@ class ConstantVariable(Variable):
             # rewritten code and shared by every later call.
             raise Unsupported(f"{type(self.value).__name__}.{name}()", f"it returns a {type(result).__name__} object",
                               hint="it runs as ordinary Python instead")
-        return _builder.wrap_constant_like(result)
+        return wrap_constant_like(result)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         codegen.load_const(self.value)
@@ -167,14 +167,22 @@ class FrozenObjectVariable(ObjectConstantVariable):
             value = getattr(self.value, name)
         except AttributeError as exc:
             raise UserError(f"attribute {name!r}", str(exc), exc_type=AttributeError) from exc
-        return _builder.wrap_frozen(value)
+        return wrap_frozen(value)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"{type(self.value).__name__}.{name} with values known only at run time", "not modelled")
         method = getattr(self.value, name)
-        return _builder.wrap_frozen(method(*(a.as_python_constant() for a in args),
+        return wrap_frozen(method(*(a.as_python_constant() for a in args),
                                   **{k: v.as_python_constant() for k, v in kwargs.items()}))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        return [_builder.wrap_frozen(v) for v in self.value]
+        return [wrap_frozen(v) for v in self.value]
+
+
+def wrap_frozen(value: Any) -> Variable:
+    """A folded result: a constant if it is one, else an immutable library object."""
+    if is_constant_value(value) or isinstance(value, (list, dict, tuple)):
+        return wrap_constant_like(value)
+
+    return FrozenObjectVariable(value)

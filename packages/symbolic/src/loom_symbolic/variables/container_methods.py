@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_constant_like
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 _operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
 
@@ -382,7 +382,7 @@ def _set_algebra(name: str) -> Method:
     def algebra(tx, s, args, kwargs):
         others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
         result = getattr(set(s.values), name)(*others)
-        return _builder.wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
+        return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
             [s.values.get(k) or key_variable(k) for k in result], frozen=s.frozen
         )
 

@@ -11,6 +11,7 @@ from loom_guards import compared_by_identity
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_constant_like
 from .base import Variable
 from .constant import ConstantVariable
 
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
@@ -216,7 +216,7 @@ class NamedTupleVariable(TupleVariable):
         static = getattr(self.cls, name, None)
         if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
             # A plain class constant; properties and other descriptors are looked up below.
-            return _builder.wrap_constant_like(getattr(self.cls, name))
+            return wrap_constant_like(getattr(self.cls, name))
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
@@ -381,7 +381,7 @@ class DictVariable(MethodTableMixin, Variable):
     def _default_factory(self) -> Variable:
         factory = self.attrs.get("default_factory")
         if factory is None:
-            factory = _builder.wrap_constant_like(getattr(self.real, "default_factory", None))
+            factory = wrap_constant_like(getattr(self.real, "default_factory", None))
         return factory
 
     def as_graph_arg(self) -> Any:
@@ -613,5 +613,5 @@ class SliceVariable(Variable):
 
 def key_variable(key: Any) -> Variable:
     """The variable for a dict key (keys are constants or identity-hashed objects)."""
-    return _builder.wrap_constant_like(key)
+    return wrap_constant_like(key)
 

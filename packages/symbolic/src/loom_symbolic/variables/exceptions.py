@@ -17,6 +17,7 @@ from loom_guards import Attr, Const
 
 from .._late import LateModule
 from ..errors import Reason, Unsupported
+from .registry import wrap_constant_like
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import TupleVariable
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
@@ -58,7 +58,7 @@ class ExceptionVariable(Variable):
         if name == "args" and self.args is not None:
             return TupleVariable(list(self.args))
         if name == "__class__":
-            return _builder.wrap_constant_like(self.cls)
+            return wrap_constant_like(self.cls)
         if name == "__cause__":
             return self.cause or ConstantVariable(None)
         if name in self.attrs:

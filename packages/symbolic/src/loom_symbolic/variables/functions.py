@@ -9,6 +9,7 @@ from loom_guards import Attr, Const, Item
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
+from .registry import wrap
 from ..policy import is_skipped, opaque_module, trusted_module_name
 from .base import Variable
 from .containers import DictVariable, TupleVariable
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from .cells import CellBox
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _cells = LateModule("loom_symbolic.variables.cells", globals(), "_cells")
 _constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
 _environ = LateModule("loom_symbolic.variables.environ", globals(), "_environ")
@@ -150,11 +150,11 @@ class UserFunctionVariable(Variable):
         if src is not None and not trusted:
             tx.output.guards.add("identity", Attr(src, "__code__"), fn.__code__)  # inlined: fn.__code__ = ... recompiles
         defaults = [
-            _builder.wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
+            wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
             for i, v in enumerate(fn.__defaults__ or ())
         ]
         kwdefaults = {
-            k: _builder.wrap(tx, v, Item(Attr(src, "__kwdefaults__"), k) if src is not None else None)
+            k: wrap(tx, v, Item(Attr(src, "__kwdefaults__"), k) if src is not None else None)
             for k, v in (fn.__kwdefaults__ or {}).items()
         }
         closure = []
@@ -172,7 +172,7 @@ class UserFunctionVariable(Variable):
             except AttributeError:
 
                 raise missing_attribute("'function' object", name) from None
-            return _builder.wrap(tx, value, Attr(self.source, name) if self.source is not None else None)
+            return wrap(tx, value, Attr(self.source, name) if self.source is not None else None)
 
         raise missing_attribute("'function' object", name)
 

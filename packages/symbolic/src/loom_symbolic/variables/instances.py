@@ -17,6 +17,7 @@ from loom_guards import Attr
 from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
+from .registry import wrap
 from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
 from .base import Variable
 from .constant import ConstantVariable
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 _iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
@@ -63,7 +63,7 @@ class InstanceMixin:
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         hook = class_attribute(self.cls, "__setattr__")
         if isinstance(hook, types.FunctionType):
-            _builder.wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
+            wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
             return
         self.generic_setattr(tx, name, value)
 
@@ -140,7 +140,7 @@ class NewObjectVariable(InstanceMixin, Variable):
             if not isinstance(special, types.FunctionType):
                 raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
 
-            return _builder.wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
+            return wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -204,7 +204,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     init = class_attribute(cls, "__init__")
     if isinstance(init, types.FunctionType):
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
-        result = _builder.wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
+        result = wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:

@@ -21,13 +21,13 @@ from loom_guards import Item
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap
 from .base import Variable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _nn_module = LateModule("loom_symbolic.variables.nn_module", globals(), "_nn_module")
 
@@ -60,7 +60,7 @@ def _guard(tx: InstructionTranslator, table: Any, source: Any) -> list[tuple[Any
         tx.output.guards.add("length", source, table)
         return []
     tx.output.guards.add("dict_keys", source, table)
-    return [(key, _builder.wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
+    return [(key, wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
 
 
 def _library_hook(hook: Any) -> bool:

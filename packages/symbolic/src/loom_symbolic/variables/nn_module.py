@@ -28,6 +28,7 @@ from loom_guards import Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, T
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _module_hooks = LateModule("loom_symbolic.variables.module_hooks", globals(), "_module_hooks")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
@@ -133,7 +133,7 @@ class NNModuleVariable(Variable):
         for table in ("_parameters", "_buffers", "_modules"):
             members = state.get(table)
             if members is not None and name in members:
-                return _builder.wrap(tx, members[name], self._child_source(table, name))
+                return wrap(tx, members[name], self._child_source(table, name))
         if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
             self._guard_absent_from_tables(tx, name)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, state), name)
@@ -184,7 +184,7 @@ class NNModuleVariable(Variable):
         return list(self.table(tx, "_modules"))
 
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
-        return _builder.wrap(tx, self.value._modules[key], self._child_source("_modules", key))
+        return wrap(tx, self.value._modules[key], self._child_source("_modules", key))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if isinstance(self.value, torch.nn.ModuleDict):
@@ -264,7 +264,7 @@ def _iter_of(kind: str):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
                 table = "_parameters" if "parameters" in kind else "_buffers"
                 for name, value in owner.table(tx, table).items():
-                    var = _builder.wrap(tx, value, owner._child_source(table, name))
+                    var = wrap(tx, value, owner._child_source(table, name))
                     if value is None or id(value) in seen:
                         continue  # skipped as torch does (None: guarded to stay None)
                     seen.add(id(value))

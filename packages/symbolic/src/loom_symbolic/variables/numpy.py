@@ -27,6 +27,8 @@ from loom_guards import Attr
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_object
+from .constant import wrap_frozen
 from ..shapes import is_symbolic
 from . import numpy_calls as calls
 from .base import Variable
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
 
@@ -119,7 +120,7 @@ def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
         if guards is not None:
             guards.add("identity", source, value)
         return NumpyCallableVariable(value, source)
-    return _builder.wrap_object(tx, value, source)  # a Generator, a memmap...: an ordinary object
+    return wrap_object(tx, value, source)  # a Generator, a memmap...: an ordinary object
 
 
 def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
@@ -129,7 +130,7 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     if type(value) is not np.ndarray or value.dtype.hasobject or not value.flags.writeable \
             or not value.dtype.isnative or calls.torch_dtype(value.dtype) is None:
         # A subclass, object or string dtype, a read-only array: an ordinary object (NumPy calls on it break).
-        return _builder.wrap_object(tx, value, source)
+        return wrap_object(tx, value, source)
     known = tx.output.known_objects.get(id(value))
     if known is not None and known[0] is value:
         tx.output.note_alias(value, source)
@@ -284,7 +285,7 @@ class NumpyConstantVariable(FrozenObjectVariable):
             return super().var_getattr(tx, name)  # raises the program's AttributeError
         if callable(value) and not isinstance(value, type):
             return super().var_getattr(tx, name)
-        return _builder.wrap_frozen(value) if not is_numpy_object(value) else wrap(None, value, None)
+        return wrap_frozen(value) if not is_numpy_object(value) else wrap(None, value, None)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         result = super().call_method(tx, name, args, kwargs)
@@ -368,7 +369,7 @@ def _fold(fn: Any, name: str, args: list[Variable], kwargs: dict[str, Variable])
         result = fn(*(_real(a) for a in args), **{k: _real(v) for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
-    return wrap(None, result, None) if is_numpy_object(result) else _builder.wrap_frozen(result)
+    return wrap(None, result, None) if is_numpy_object(result) else wrap_frozen(result)
 
 
 def _constant(value: Variable) -> bool:

@@ -10,6 +10,7 @@ from loom_guards import Attr, Const, TypeOf
 from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
+from .registry import wrap
 from ..policy import trusted_module_name
 from .attributes import (
     _MISSING,
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
 _ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
 _autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
@@ -63,7 +63,7 @@ class UserObjectVariable(RealValueVariable):
         if stored is not None:
             return stored
         if name == "__class__":
-            return _builder.wrap(tx, type(self.value), None)
+            return wrap(tx, type(self.value), None)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, _instance_dict(self.value)), name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
@@ -133,7 +133,7 @@ class ClassVariable(RealValueVariable):
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
-                return _builder.wrap(tx, getattr(self.value, name), None)
+                return wrap(tx, getattr(self.value, name), None)
             if class_attribute(type(self.value), name) is not _MISSING:
                 raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
             if not _trusted_class(self.value):
@@ -152,15 +152,15 @@ class ClassVariable(RealValueVariable):
             owner = Const(self.value)
         source = Attr(owner, name) if owner is not None else None
         if isinstance(static, staticmethod):
-            return _builder.wrap(tx, static.__func__, source)
+            return wrap(tx, static.__func__, source)
         if isinstance(static, classmethod):
             if name == "apply" and _autograd_function.is_function_class(self.value):
                 return _autograd_function.AutogradFunctionApplyVariable(self.value, source, owner)
             func_source = Attr(source, "__func__") if source is not None else None
             return _functions.BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
-            return _builder.wrap(tx, getattr(self.value, name), None)
-        return _builder.wrap(tx, getattr(self.value, name), source)
+            return wrap(tx, getattr(self.value, name), None)
+        return wrap(tx, getattr(self.value, name), source)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return _builtins.call_class(tx, self, args, kwargs)
@@ -198,11 +198,11 @@ class PythonModuleVariable(RealValueVariable):
                 tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
-            return _builder.wrap(tx, member, None)
+            return wrap(tx, member, None)
         if self.source is None:
             raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",
                               "the module was not reached from the frame, so its members cannot be guarded")
-        return _builder.wrap(tx, member, Attr(self.source, name))
+        return wrap(tx, member, Attr(self.source, name))
 
     def describe(self) -> str:
         return f"module {self.value.__name__}"

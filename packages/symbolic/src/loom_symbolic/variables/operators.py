@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_constant_like
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
 _symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 _numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
@@ -48,7 +48,7 @@ def fold(op: Any, *args: Variable) -> Variable:
         result = op(*values)
     except Exception as exc:
         raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
-    return _builder.wrap_constant_like(result)
+    return wrap_constant_like(result)
 
 
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:

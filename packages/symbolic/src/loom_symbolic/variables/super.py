@@ -11,6 +11,7 @@ from loom_guards import Attr, Item
 from .. import polyfills
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
+from .registry import wrap
 from .base import Variable
 
 if TYPE_CHECKING:
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
 _exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
 _functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
@@ -60,18 +60,18 @@ class SuperVariable(Variable):
                 return _NoOpInit()
             replacement = polyfills.method_replacement(klass, name)
             if replacement is not None:  # a polyfilled C method (defaultdict.__init__ of a subclass)
-                bound_to = _builder.wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
+                bound_to = wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
                 return _functions.BoundMethodVariable(_functions.UserFunctionVariable(replacement[0]), bound_to)
             if isinstance(found, types.FunctionType):
                 return _functions.BoundMethodVariable(_functions.UserFunctionVariable(found, member_source), self.receiver)
             if isinstance(found, property) and found.fget is not None:
-                return _builder.wrap(tx, found.fget, Attr(member_source, "fget") if member_source else None).call(
+                return wrap(tx, found.fget, Attr(member_source, "fget") if member_source else None).call(
                     tx, [self.receiver], {}
                 )
             if isinstance(found, staticmethod):
-                return _builder.wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
+                return wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
             if isinstance(found, classmethod):
-                owner = _builder.wrap(tx, receiver_type, type_source)
+                owner = wrap(tx, receiver_type, type_source)
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
                 return _functions.BoundMethodVariable(func, owner)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
@@ -182,12 +182,12 @@ class ClassSuperVariable(SuperVariable):
             source = self.receiver.source
             member = Item(Attr(Item(Attr(source, "__mro__"), index), "__dict__"), name) if source is not None else None
             if isinstance(found, staticmethod):
-                return _builder.wrap(tx, found.__func__, Attr(member, "__func__") if member else None)
+                return wrap(tx, found.__func__, Attr(member, "__func__") if member else None)
             if isinstance(found, classmethod):
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member, "__func__") if member else None)
                 return _functions.BoundMethodVariable(func, self.receiver)
             if isinstance(found, types.FunctionType):
-                return _builder.wrap(tx, found, member)
+                return wrap(tx, found, member)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 

@@ -11,6 +11,7 @@ from loom_guards import Attr
 
 from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
+from .registry import wrap
 from .base import Variable
 from .constant import ConstantVariable
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _torch = LateModule("loom_symbolic.variables.torch", globals(), "_torch")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).
 METADATA_ATTRS = frozenset(
@@ -121,7 +121,7 @@ class TensorVariable(Variable):
         stored = tx.output.side_effects.stored_attribute(self.real, "grad")
         if stored is not None:
             return stored
-        return _builder.wrap(tx, self.real.grad, Attr(self.source, "grad"))
+        return wrap(tx, self.real.grad, Attr(self.source, "grad"))
 
     def size(self, tx: InstructionTranslator) -> Variable:
         """``tensor.shape``: constants, and symbolic ints for dynamic dimensions."""

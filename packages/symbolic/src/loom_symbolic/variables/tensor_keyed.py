@@ -20,6 +20,7 @@ from loom_guards.sources import _Chained, _set_chained
 from .. import codegen as _codegen
 from .._late import LateModule
 from ..errors import Unsupported
+from .registry import wrap
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 class _ObjectKeyed(_Chained):
@@ -113,7 +113,7 @@ class TensorKeyedDictVariable(RealValueVariable):
             # the graph break runs this natively; once the key is there, the frame compiles again
             exc.reason.guards.append(("constant", HasKey(self.source, real), False))
             raise exc
-        return _builder.wrap(tx, found, ItemOfKey(self.source, real))
+        return wrap(tx, found, ItemOfKey(self.source, real))
 
     def contains(self, tx: InstructionTranslator, key: Variable) -> Variable:
         """``key in d``: the answer is guarded through the item's source (it fails when it changes)."""

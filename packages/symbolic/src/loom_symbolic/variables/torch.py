@@ -10,6 +10,7 @@ import torch
 
 from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .registry import wrap_constant_like
 from ..shapes import is_symbolic
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
@@ -19,7 +20,6 @@ if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 _containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 _numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 
@@ -299,7 +299,7 @@ def call_tensor_method(
             return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # e.g. numel() of a dynamic tensor
         if isinstance(result, torch.Size):
             return _containers.SizeVariable.of(result)
-        return _builder.wrap_constant_like(result)
+        return wrap_constant_like(result)
     if name == "numpy":
         return _numpy.tensor_numpy(tx, tensor, args, kwargs)
     reason = opaque_method_reason(name)
