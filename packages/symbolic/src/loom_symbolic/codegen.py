@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr
 
-from ._late import LateModule
 from .errors import Unsupported
+from .variables import containers as _containers
 from .versions import current as version
 
 if TYPE_CHECKING:
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from .variables.functions import NestedFunctionVariable
     from .variables.tensor import TensorVariable
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 _NO_ARG = object()
 #: opname → the instructions this CPython writes for it instead (3.12: LOAD_METHOD is LOAD_ATTR's

@@ -14,22 +14,25 @@ from typing import Any
 
 from loom_guards import Builtin, Closure, Const, Global, Item, Local
 
-from ._late import LateModule
+from . import side_effects as _side_effects
 from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
 from .opcodes import HANDLERS
 from .output_graph import OutputGraph
+from .policy import is_skipped
 from .shapes import NO_DYNAMIC, DynamicSpec
+from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
+from .variables import constant as _constant
+from .variables import functions as _functions
+from .variables.arguments import bind_arguments
 from .variables.base import Variable
-from .variables.registry import wrap
 from .variables.cells import CellBox, real_cell_box
 from .variables.exceptions import ExceptionVariable, SymbolicException
+from .variables.generators import GeneratorVariable
+from .variables.iterators import iterate
+from .variables.registry import wrap
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_side_effects = LateModule("loom_symbolic.side_effects", globals(), "_side_effects")
-
+CO_GENERATOR = 0x20
 #: How many instructions one translation may run (unrolled loops included) before giving up.
 MAX_INSTRUCTIONS = 500_000
 #: How deep inlined calls may nest.
@@ -251,6 +254,35 @@ class InstructionTranslator:
             tx = tx.parent
         return tx
 
+    def inline_call(
+        self,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        defaults: list[Variable],
+        kwdefaults: dict[str, Variable],
+        closure: list[CellBox],
+        args: list[Variable],
+        kwargs: dict[str, Variable],
+        globals_base: Any,
+    ) -> Variable:
+        """Run ``code`` in place with the given arguments; its tensor work lands in this graph. A
+        generator function's code returns its generator, run one item at a time."""
+        if is_skipped(code):
+            raise Unsupported(
+                f"call to {code.co_qualname}",
+                "the function is marked to be skipped (loom.disable) or lives in a library loom does not trace",
+                hint="it runs as ordinary Python instead",
+            )
+        bound = bind_arguments(code, defaults, kwdefaults, args, kwargs)
+        if code.co_flags & CO_GENERATOR:
+            generator = GeneratorTranslator(self, code, f_globals, bound, closure, globals_base)
+            return GeneratorVariable(generator, self.root().break_point())
+        return InliningTranslator(self, code, f_globals, bound, closure, globals_base).run()
+
+    def iterate(self, value: Variable) -> Variable:
+        """``iter(value)`` (what a variable below the iterators asks for)."""
+        return iterate(self, value)
+
 
 class StopBeforeBreak(Exception):
     """Raised when a restarted translation reaches the instruction where it must break the graph."""
@@ -390,10 +422,3 @@ class GeneratorTranslator(InliningTranslator):
             value, self.yielded = self.yielded, None
             return value
         return None
-
-
-# Value kinds only some programs reach (generators, super(), objects made while tracing, container
-# methods, environment reads) load with the translator, not in the middle of some later first compile.
-from .variables import container_methods, environ, generators, instances  # noqa: E402, F401
-from .variables import super as _super_variables  # noqa: E402, F401  (not bound as `super`)
-from .variables import wrap_rules  # noqa: E402, F401  (fills the wrap registry's tables)

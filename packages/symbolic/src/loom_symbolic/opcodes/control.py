@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._late import LateModule
+from .. import translator as _translator
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
 from ..variables.iterators import IteratorVariable, iterate
 from . import handler
-
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_translator = LateModule("loom_symbolic.translator", globals(), "_translator")
 
 
 @handler("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP")

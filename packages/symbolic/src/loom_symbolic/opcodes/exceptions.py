@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from .._late import LateModule
 from ..errors import Unsupported
-from ..variables.registry import wrap_constant_like
 from ..variables.constant import ConstantVariable
 from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate
+from ..variables.registry import wrap_constant_like
 from . import handler
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).

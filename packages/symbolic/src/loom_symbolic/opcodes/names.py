@@ -6,8 +6,8 @@ import sys
 
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL
-from ..variables.registry import wrap_constant_like
 from ..variables.cells import CellVariable
+from ..variables.registry import wrap_constant_like
 from . import handler
 
 

@@ -18,19 +18,17 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .. import policy
-from .._late import LateModule
 from ..errors import Unsupported
-from .registry import wrap
+from . import containers as _containers
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .registry import wrap
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
 _APPLY = torch.autograd.Function.__dict__["apply"].__func__

@@ -17,24 +17,22 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from loom_guards import Const
-
 from .. import polyfills
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from .registry import wrap_constant_like
-from .constant import wrap_frozen
 from ..runtime import iter_at
+from . import attributes as _attributes
+from . import container_methods as _container_methods
+from . import functions as _functions
 from . import operators as ops
+from . import symbolic as _symbolic
+from .attributes import GenericSetattrVariable
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
+from .constant import ConstantVariable, wrap_frozen
 from .containers import (
     DictVariable,
     ListVariable,
-    NamedTupleVariable,
     SequenceVariable,
     SetVariable,
-    SizeVariable,
     TupleVariable,
 )
 from .exceptions import SymbolicException, make_exception
@@ -47,20 +45,13 @@ from .iterators import (
     ZipIterator,
     iterate,
 )
+from .methods import BoundMethodVariable
+from .registry import wrap_constant_like
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
-_objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
-_partial = LateModule("loom_symbolic.variables.partial", globals(), "_partial")
-_super_variables = LateModule("loom_symbolic.variables.super", globals(), "_super_variables")
-_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
@@ -97,7 +88,7 @@ class BuiltinVariable(RealValueVariable):
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
         if self.value is object and name == "__setattr__":
-            return _super_variables.GenericSetattrVariable()
+            return GenericSetattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
@@ -544,48 +535,12 @@ def builtin_repr(tx, args, kwargs):
     return _user_text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
 
 
-@builtin(tuple.__new__)
-def builtin_tuple_new(tx, args, kwargs):
-    """``tuple.__new__(cls, iterable)``: what a named tuple's ``_make`` (and so ``_replace``) calls."""
-    if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], _objects.ClassVariable):
-        return None
-    cls = args[0].value
-    items = _items(tx, args[1]) if len(args) == 2 else []
-    if cls is tuple:
-        return TupleVariable(items)
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return NamedTupleVariable(items, cls)
-    return None
-
-
-@builtin(object.__new__)
-def builtin_object_new(tx, args, kwargs):
-    """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this)."""
-    if kwargs or len(args) != 1 or not isinstance(args[0], _objects.ClassVariable):
-        return None
-    cls = args[0].value
-    if _instances.builtin_base(cls) is not object or cls.__new__ is not object.__new__ or type(cls) is not type:
-        return None
-    # its methods are read through the class: a class reached without a source is a constant object
-    return _instances.NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
-
-
-@builtin(super)
-def builtin_super(tx, args, kwargs):
-    return _super_variables.make_super(tx, args)
-
-
-@builtin(object.__getattribute__)
-def builtin_object_getattribute(tx, args, kwargs):
-    return _super_variables.GenericGetattrVariable(args[0]).call(tx, args[1:], {})
-
-
 @builtin(inspect.signature)
 def builtin_signature(tx, args, kwargs):
     """``inspect.signature(fn)``: computed on the real function (functions are guarded by identity)."""
     target = args[0]
     options = {k: v.as_python_constant() for k, v in kwargs.items()}
-    if isinstance(target, _functions.BoundMethodVariable) and isinstance(target.function, _functions.UserFunctionVariable) and getattr(
+    if isinstance(target, BoundMethodVariable) and isinstance(target.function, _functions.UserFunctionVariable) and getattr(
         target.receiver, "wraps_real_object", False
     ):
         real = types.MethodType(target.function.value, target.receiver.value)
@@ -663,48 +618,6 @@ HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is
 def builtin_setitem(tx, args, kwargs):
     ops.setitem(tx, args[0], args[1], args[2])
     return ConstantVariable(None)
-
-
-# -- classes called like functions -----------------------------------------------------------------
-def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``cls(*args, **kwargs)`` for the classes the translator models."""
-    cls = cls_var.value
-    if cls in HANDLERS or cls in PURE:
-        return call_builtin(tx, cls, args, kwargs)
-    if isinstance(cls, type) and issubclass(cls, BaseException):
-        return make_exception(cls, args, kwargs, tx)
-    if cls is torch.Size:
-        return SizeVariable(_items(tx, args[0]) if args else [])
-    if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-        return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return _make_namedtuple(tx, cls, args, kwargs)
-    if cls is functools.partial:
-        return _partial.make_partial(tx, args, kwargs)
-    if isinstance(cls, type) and cls.__module__ != "builtins":
-        return _instances.construct(tx, cls, cls_var.source, args, kwargs)
-    raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
-                      hint="create it outside the compiled function and pass it in")
-
-
-def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    fields = cls._fields
-    values: dict[str, Variable] = dict(zip(fields, args))
-    if len(args) > len(fields):
-        raise UserError(f"{cls.__name__}()", f"takes {len(fields)} positional arguments but {len(args)} were given",
-                        exc_type=TypeError)
-    for key, value in kwargs.items():
-        if key not in fields or key in values:
-            raise UserError(f"{cls.__name__}()", f"unexpected or repeated argument {key!r}", exc_type=TypeError)
-        values[key] = value
-    defaults = getattr(cls, "_field_defaults", {})
-    for field in fields:
-        if field not in values:
-            if field not in defaults:
-                raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
-
-            values[field] = wrap_constant_like(defaults[field])
-    return NamedTupleVariable([values[f] for f in fields], cls)
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from .registry import wrap
 from .base import Variable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator

@@ -8,19 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from .registry import wrap_constant_like
 from .base import RealValueVariable, Variable
+from .methods import MethodVariable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 #: Immutable types whose values are folded while tracing and embedded in bytecode with LOAD_CONST.
 CONSTANT_TYPES: tuple[type, ...] = (
@@ -96,7 +93,7 @@ class ConstantVariable(Variable):
         if isinstance(value, type):
             return wrap_constant_like(value)
         if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}", "not a foldable constant")
 
     def call_method(
@@ -105,9 +102,11 @@ class ConstantVariable(Variable):
         if not isinstance(self.value, _PURE_RECEIVERS):
             raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
         if name == "__iter__" and not args and not kwargs:
-            return _iterators.iterate(tx, self)  # the translator's own iterator: it has state
+            return tx.iterate(self)  # the translator's own iterator: it has state
         if isinstance(self.value, str) and name == "join" and len(args) == 1 and not args[0].is_python_constant():
-            args = [_containers.TupleVariable(_iterators.iterate(tx, args[0]).unpack(tx))]  # str.join takes any iterable
+            items = tx.iterate(args[0]).unpack(tx)  # str.join takes any iterable
+            if all(item.is_python_constant() for item in items):
+                args = [ConstantVariable(tuple(item.as_python_constant() for item in items))]
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name == "format":
                 raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")

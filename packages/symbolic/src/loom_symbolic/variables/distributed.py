@@ -21,16 +21,14 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.distributed as dist
 
-from .._late import LateModule
 from ..errors import Unsupported
+from . import tensor as _tensor_vars
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_tensor_vars = LateModule("loom_symbolic.variables.tensor", globals(), "_tensor_vars")
 
 
 def _reduce_op_name(op: Any) -> str:

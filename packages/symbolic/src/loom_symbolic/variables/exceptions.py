@@ -15,20 +15,19 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const
 
-from .._late import LateModule
 from ..errors import Reason, Unsupported
-from .registry import wrap_constant_like
+from . import attributes as _attributes
+from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import TupleVariable
+from .methods import BoundMethodVariable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 class ExceptionVariable(Variable):
@@ -65,7 +64,7 @@ class ExceptionVariable(Variable):
             return self.attrs[name]
         member = _user_class_member(self.cls, name)
         if isinstance(member, types.FunctionType):
-            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(member, _member_source(self.cls, name)), self)
+            return BoundMethodVariable(_functions.UserFunctionVariable(member, _member_source(self.cls, name)), self)
         if isinstance(member, property) and isinstance(member.fget, types.FunctionType):
             getter = _functions.UserFunctionVariable(member.fget, Attr(_member_source(self.cls, name), "fget"))
             return getter.call(tx, [self], {})

@@ -5,17 +5,16 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
 from .iterators import IteratorVariable
+from .methods import MethodVariable
 
 if TYPE_CHECKING:
     from ..translator import GeneratorTranslator, InstructionTranslator
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 class GeneratorVariable(IteratorVariable):
@@ -50,7 +49,7 @@ class GeneratorVariable(IteratorVariable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _METHODS:
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],

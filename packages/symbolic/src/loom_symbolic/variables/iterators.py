@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from .._late import LateModule
+from .. import runtime as _runtime
 from ..errors import Unsupported, UserError
+from . import attributes as _attributes
+from . import exceptions as _exceptions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
@@ -14,10 +16,6 @@ from .containers import DictVariable, ListVariable, SequenceVariable, SetVariabl
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
-_runtime = LateModule("loom_symbolic.runtime", globals(), "_runtime")
 
 
 class IteratorVariable(Variable):

@@ -25,23 +25,20 @@ import torch
 
 from loom_guards import Attr
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from .registry import wrap_object
-from .constant import wrap_frozen
 from ..shapes import is_symbolic
+from . import containers as _containers
 from . import numpy_calls as calls
+from . import operators as _operators
 from .base import Variable
-from .constant import ConstantVariable, FrozenObjectVariable, is_constant_value
+from .constant import ConstantVariable, FrozenObjectVariable, is_constant_value, wrap_frozen
+from .registry import wrap_object
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
 
 #: Stand-in arrays keep the real shapes up to this many elements in all; above it every size is 1
 #: (broadcasting and matmul stay valid), so checking a call never costs more than a small NumPy call.
@@ -628,3 +625,5 @@ def torch_call(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs:
         return tx.output.call_function(tx, torch.as_tensor, [tensor], kwargs)
     return tensor
 
+
+_operators.NUMPY_OPERATORS.update(binary=binary, unary=unary)

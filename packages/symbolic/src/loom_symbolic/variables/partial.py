@@ -12,18 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from .registry import wrap
+from . import constant as _constant
+from . import containers as _containers
 from .base import Variable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 
 class PartialVariable(Variable):

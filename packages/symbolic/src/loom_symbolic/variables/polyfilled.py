@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Item
 
 from .. import polyfills
-from .._late import LateModule
+from . import containers as _containers
+from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, ObjectConstantVariable
 from .instances import NewObjectVariable
@@ -17,9 +18,6 @@ if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
-# In an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 class PolyfilledVariable(ObjectConstantVariable):

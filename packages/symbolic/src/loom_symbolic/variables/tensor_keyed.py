@@ -18,11 +18,10 @@ from loom_guards import Attr
 from loom_guards.sources import _Chained, _set_chained
 
 from .. import codegen as _codegen
-from .._late import LateModule
 from ..errors import Unsupported
-from .registry import wrap
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator

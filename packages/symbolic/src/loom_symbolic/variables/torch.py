@@ -8,20 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from .registry import wrap_constant_like
 from ..shapes import is_symbolic
+from . import containers as _containers
+from . import numpy as _numpy
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
-from .tensor import METADATA_METHODS, TensorVariable, opaque_method_reason
+from .registry import wrap_constant_like
+from .tensor import METADATA_METHODS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 
 #: C namespaces whose functions are tensor operations.
 _TORCH_C_NAMESPACES = tuple(
@@ -315,3 +313,6 @@ def call_tensor_method(
     if name.endswith("_") and not name.endswith("__"):
         return tensor  # in-place methods return the tensor they changed
     return result
+
+
+TENSOR_METHODS.update(variable=TensorMethodVariable, call=call_tensor_method)

@@ -26,7 +26,8 @@ from ..policy import allowed_in_graph
 from . import autograd_function as _autograd_function
 from . import exceptions as _exceptions
 from . import numpy as _numpy
-from . import registry, tensor_keyed as _tensor_keyed
+from . import registry
+from . import tensor_keyed as _tensor_keyed
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import (
@@ -46,7 +47,8 @@ from .containers import (
 )
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
-from .functions import BoundMethodVariable, UserFunctionVariable
+from .functions import UserFunctionVariable
+from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
