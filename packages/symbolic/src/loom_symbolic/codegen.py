@@ -15,6 +15,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .errors import Unsupported
 from .variables import containers as _containers
+from .variables.tensor_keyed import load_item_of_key
 from .versions import current as version
 
 if TYPE_CHECKING:
@@ -105,6 +106,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "ModuleBuffer": _load_module_member,
     "TensorSize": _load_tensor_size,
     "Const": _load_const,
+    "ItemOfKey": load_item_of_key,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
 }
 

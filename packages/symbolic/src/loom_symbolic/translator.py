@@ -9,7 +9,6 @@ handler registered in :mod:`loom_symbolic.opcodes` (one function per opcode, fou
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass
 from typing import Any
 
 from loom_guards import Builtin, Closure, Const, Global, Item, Local
@@ -17,7 +16,8 @@ from loom_guards import Builtin, Closure, Const, Global, Item, Local
 from . import side_effects as _side_effects
 from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
-from .opcodes import HANDLERS
+from .opcodes.control import WithBlock
+from .opcodes.dispatch import HANDLERS
 from .output_graph import OutputGraph
 from .policy import is_skipped
 from .shapes import NO_DYNAMIC, DynamicSpec
@@ -37,14 +37,6 @@ CO_GENERATOR = 0x20
 MAX_INSTRUCTIONS = 500_000
 #: How deep inlined calls may nest.
 MAX_INLINE_DEPTH = 48
-
-
-@dataclass
-class WithBlock:
-    """An active ``with`` block: the context manager and where its cleanup handler starts."""
-
-    context: Variable
-    handler_index: int | None
 
 
 class _Budget:

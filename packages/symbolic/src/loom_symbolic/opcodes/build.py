@@ -7,7 +7,7 @@ from ..variables import builtins as _builtins
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.iterators import IteratorVariable
-from . import handler
+from .registry import handler
 
 
 @handler("BUILD_TUPLE")

@@ -7,7 +7,7 @@ from ..variables.base import Variable
 from ..variables.cells import CellVariable
 from ..variables.containers import DictVariable, TupleVariable
 from ..variables.functions import NestedFunctionVariable
-from . import handler
+from .registry import handler
 
 MAKE_FUNCTION_DEFAULTS = 0x01
 MAKE_FUNCTION_KWDEFAULTS = 0x02

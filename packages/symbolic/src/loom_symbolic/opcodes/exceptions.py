@@ -6,7 +6,7 @@ from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
 from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate
 from ..variables.registry import wrap_constant_like
-from . import handler
+from .registry import handler
 
 # Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 

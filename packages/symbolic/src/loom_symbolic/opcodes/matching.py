@@ -9,7 +9,7 @@ from ..variables import builtins as _builtins
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, TupleVariable
 from ..variables.registry import wrap_constant_like
-from . import handler
+from .registry import handler
 
 #: Builtins whose single positional sub-pattern matches the subject itself (``case int(n):``).
 _SELF_MATCHING = (bool, bytearray, bytes, dict, float, frozenset, int, list, set, str, tuple)

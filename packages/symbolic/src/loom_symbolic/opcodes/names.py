@@ -8,7 +8,7 @@ from ..errors import Unsupported, UserError
 from ..variables.base import NULL
 from ..variables.cells import CellVariable
 from ..variables.registry import wrap_constant_like
-from . import handler
+from .registry import handler
 
 
 @handler("LOAD_CONST")

@@ -7,7 +7,7 @@ import operator
 
 from ..variables import operators as ops
 from ..variables.registry import wrap_constant_like
-from . import handler
+from .registry import handler
 
 #: BINARY_OP's argument indexes CPython's table of operator symbols ("+", "+=", ...).
 _SYMBOLS = {

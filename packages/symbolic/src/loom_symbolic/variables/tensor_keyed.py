@@ -17,7 +17,6 @@ import torch
 from loom_guards import Attr
 from loom_guards.sources import _Chained, _set_chained
 
-from .. import codegen as _codegen
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
@@ -137,9 +136,8 @@ class TensorKeyedDictVariable(RealValueVariable):
         return f"{type(self.value).__name__} keyed by tensors"
 
 
-def _load_item_of_key(cg: Any, source: ItemOfKey) -> None:
-    """Rebuilt bytecode reads the item as the guard does: ``source.read_from(<base>)``."""
+def load_item_of_key(cg: Any, source: ItemOfKey) -> None:
+    """Rebuilt bytecode reads the item as the guard does: ``source.read_from(<base>)`` (the code generator's
+    loader for :class:`ItemOfKey` sources)."""
     cg.call_const(source.read_from, 1, lambda: cg.load_source(source.base))
 
-
-_codegen.SOURCE_LOADERS["ItemOfKey"] = _load_item_of_key
