@@ -22,6 +22,32 @@ def _tool():
     return module
 
 
+#: The floors (docs/symbolic.md): a module imports only from its own floor and the floors below.
+FLOORS = {
+    0: ["errors", "policy", "runtime", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_builder",
+        "instructions", "translation", "versions", "versions.py311", "versions.py312", "versions.py313",
+        "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy",
+        "polyfills.functools", "polyfills.heapq", "polyfills.itertools", "polyfills.operator"],
+    1: ["variables.base", "variables.registry", "variables.protocol"],
+    2: ["variables.methods", "variables.constant", "variables.symbolic", "variables.cells", "variables.environ",
+        "variables.functions", "variables.attributes", "variables.containers", "variables.lazy_dict",
+        "variables.arguments", "variables.exceptions", "variables.iterators", "variables.generators",
+        "variables.tensor", "variables.instances", "variables.ctx", "variables.operators", "variables.partial",
+        "variables.random_draws"],
+    3: ["variables.builtins", "variables.text", "variables.objects", "variables.super", "variables.torch",
+        "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
+        "variables.module_hooks", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
+        "variables.profiler", "variables.tensor_keyed", "variables.container_methods", "variables.wrap_rules",
+        "variables.catalogue"],
+    4: ["output_graph", "side_effects", "codegen", "resume", "breaks"],
+    5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
+        "opcodes.exceptions", "opcodes.matching", "opcodes.names", "opcodes.operators", "opcodes.stack",
+        "opcodes.py311", "opcodes.py312", "opcodes.py313"],
+    6: ["translator"],
+    7: ["api"],
+}
+
+
 def _graph():
     return _tool().import_graph(PACKAGE, facades=["loom_symbolic"])
 
@@ -32,3 +58,18 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_no_import_cycle():
     assert _tool().cycles(_graph()) == []
+
+
+def test_every_import_stays_on_its_floor_or_goes_down():
+    floor_of = {f"loom_symbolic.{name}": floor for floor, names in FLOORS.items() for name in names}
+    assert _tool().upward_imports(_graph(), floor_of) == []
+
+
+def test_the_floor_check_sees_an_import_going_up():
+    graph = {"low": {"high"}, "high": set()}
+    assert _tool().upward_imports(graph, {"low": 0, "high": 1}) == ["low (F0) -> high (F1)"]
+
+
+def test_no_module_over_600_lines():
+    sizes = {str(p.relative_to(PACKAGE)): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
+    assert {name: n for name, n in sizes.items() if n > 600} == {}

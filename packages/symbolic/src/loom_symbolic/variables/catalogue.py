@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     module_hooks,
     nn_module,
     numpy,
+    numpy_operators,
     objects,
     partial,
     polyfilled,
@@ -30,6 +31,7 @@ from . import (  # noqa: F401
     random_draws,
     super,
     tensor_keyed,
+    text,
     torch,
     wrap_rules,
 )

@@ -38,7 +38,6 @@ from .constant import (
 )
 from .containers import (
     DictVariable,
-    LazyDictVariable,
     ListVariable,
     NamedTupleVariable,
     SetVariable,
@@ -48,6 +47,7 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
+from .lazy_dict import LazyDictVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
