@@ -13,8 +13,8 @@ from . import side_effects
 from . import translator as _translator
 from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
+from .results import CapturedGraph, GraphBreak, Translation
 from .shapes import DynamicSpec, is_symbolic
-from .translation import CapturedGraph, GraphBreak, Translation
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from . import side_effects
+from .bytecode_helpers import iter_at
 from .codegen import PyCodegen
 from .errors import Unsupported
 from .instructions import decode
@@ -35,7 +36,6 @@ from .resume import (
     resume_code,
     super_receiver,
 )
-from .runtime import iter_at
 from .variables import ctx as _ctx
 from .variables.base import NullVariable
 from .variables.iterators import IteratorVariable

@@ -21,12 +21,12 @@ from torch._subclasses.fake_tensor import (
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
-from .guard_builder import GuardCollector
+from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic
 from .side_effects import SideEffects
 from .variables import containers as _containers
 from .variables import random_draws as _random_draws
-from .variables import symbolic as _symbolic
+from .variables import symbolic_scalars as _symbolic
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
 from .variables.tensor import TensorVariable

@@ -27,7 +27,7 @@ from .variables import functions as _functions
 from .variables.arguments import bind_arguments
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
-from .variables.exceptions import ExceptionVariable, SymbolicException
+from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
 from .variables.registry import wrap

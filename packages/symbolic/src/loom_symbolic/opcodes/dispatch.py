@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 
 from ..versions import current, is_supported
-from . import build, calls, control, exceptions, matching, names, operators, stack  # noqa: F401  (they register)
+from . import build, calls, control, exception_opcodes, matching, names, operator_opcodes, stack  # noqa: F401  (they register)
 from .registry import HANDLERS
 
 __all__ = ["HANDLERS"]

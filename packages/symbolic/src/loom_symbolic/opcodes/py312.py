@@ -9,17 +9,17 @@ from __future__ import annotations
 import dis
 
 from ..errors import Unsupported, UserError
-from ..variables import operators as ops
+from ..variables import operator_semantics as ops
 from ..variables.base import NULL, NullVariable, Variable
 from ..variables.cells import CellBox
 from ..variables.constant import ConstantVariable
-from ..variables.exceptions import ExceptionVariable
+from ..variables.exception_values import ExceptionVariable
 from ..versions.py312 import _LIST_TO_TUPLE, _STOPITERATION_ERROR, _UNARY_POSITIVE
 from . import py311  # noqa: F401  (its handlers first: this module says what changes)
 from .build import list_to_tuple, make_slice
 from .control import next_loop_item, return_value, send_to_receiver
 from .names import load_const, load_fast
-from .operators import unary_positive
+from .operator_opcodes import unary_positive
 from .registry import handler, replace
 
 

@@ -16,13 +16,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import polyfills
+from ..bytecode_helpers import iter_at
 from ..errors import Unsupported, UserError
-from ..runtime import iter_at
 from . import attributes as _attributes
 from . import container_methods as _container_methods
 from . import functions as _functions
-from . import operators as ops
-from . import symbolic as _symbolic
+from . import operator_semantics as ops
+from . import symbolic_scalars as _symbolic
 from .attributes import GenericSetattrVariable
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable, wrap_frozen
@@ -33,7 +33,7 @@ from .containers import (
     SetVariable,
     TupleVariable,
 )
-from .exceptions import SymbolicException, make_exception
+from .exception_values import SymbolicException, make_exception
 from .iterators import (
     EnumerateIterator,
     FilterIterator,

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 
 #: Immutable types whose values are folded while tracing and embedded in bytecode with LOAD_CONST.
 CONSTANT_TYPES: tuple[type, ...] = (
@@ -53,7 +52,7 @@ def is_constant_value(value: Any) -> bool:
     return type(value) in CONSTANT_TYPES or isinstance(value, (torch.dtype, torch.device, enum.Enum))
 
 
-#: Folded results that the builder turns into new container variables (never shared between calls).
+#: Folded results that the wrap rules turn into new container variables (never shared between calls).
 _FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
 from . import iterators as _iterators
-from . import operators as _operators
+from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import (

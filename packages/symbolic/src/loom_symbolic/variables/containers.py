@@ -16,7 +16,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .methods import MethodVariable
 from .registry import wrap_constant_like
-from .symbolic import SymbolicVariable
+from .symbolic_scalars import SymbolicVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen

@@ -12,7 +12,6 @@ from .constant import ConstantVariable
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 
 
 class GradModeVariable(Variable):

@@ -157,11 +157,11 @@ class CollectiveVariable(RealValueVariable):
 
 
 def collective_functions() -> dict[Any, type[RealValueVariable]]:
-    """The collectives modelled here, for the builder (empty without torch.distributed)."""
+    """The collectives modelled here, for the wrap rules (empty without torch.distributed)."""
     if not dist.is_available():
         return {}
     return {getattr(dist, name): CollectiveVariable for name in _MODELS}
 
 
-#: Looked up by the builder for every Python function it wraps (by identity).
+#: Looked up by the wrap rules for every Python function it wraps (by identity).
 FUNCTIONS: dict[Any, type[RealValueVariable]] = collective_functions()

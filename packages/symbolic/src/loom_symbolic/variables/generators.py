@@ -14,7 +14,6 @@ from .methods import MethodVariable
 if TYPE_CHECKING:
     from ..translator import GeneratorTranslator, InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 
 
 class GeneratorVariable(IteratorVariable):

@@ -11,7 +11,7 @@ import torch
 
 from ..errors import Unsupported
 from . import numpy_calls as calls
-from . import operators as _operators
+from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
 from .numpy import _OPERANDS, NdarrayVariable, NumpyConstantVariable, _np, record

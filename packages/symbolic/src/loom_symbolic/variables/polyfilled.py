@@ -11,7 +11,7 @@ from . import containers as _containers
 from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, ObjectConstantVariable
-from .instances import NewObjectVariable
+from .new_objects import NewObjectVariable
 from .registry import wrap
 
 if TYPE_CHECKING:

@@ -98,5 +98,5 @@ class RecordFunctionClassVariable(RealValueVariable):
         return "record_function"
 
 
-#: Classes the builder wraps with a dedicated variable class (looked up by identity).
+#: Classes the wrap rules (:mod:`.wrap_rules`) wrap with a dedicated variable class (looked up by identity).
 CLASSES: dict[type, type[RealValueVariable]] = {RECORD_FUNCTION: RecordFunctionClassVariable}

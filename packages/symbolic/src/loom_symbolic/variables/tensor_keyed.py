@@ -25,7 +25,6 @@ from .registry import wrap
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 
 
 class _ObjectKeyed(_Chained):

@@ -24,7 +24,7 @@ from .. import polyfills
 from ..errors import Unsupported
 from ..policy import allowed_in_graph
 from . import autograd_function as _autograd_function
-from . import exceptions as _exceptions
+from . import exception_values as _exceptions
 from . import numpy as _numpy
 from . import registry
 from . import tensor_keyed as _tensor_keyed
@@ -50,11 +50,11 @@ from .functions import UserFunctionVariable
 from .lazy_dict import LazyDictVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
-from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
 from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_deque
 from .profiler import CLASSES as PROFILER_CLASSES
 from .random_draws import RandomDrawVariable, is_module_draw
+from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .torch import (
     TRACE_TIME_CONSTANTS,
     DynamoDisabledFunctionVariable,

@@ -1,7 +1,7 @@
 """CPython 3.11: the PRECALL/CALL protocol, KW_NAMES, LOAD_GLOBAL's NULL bit, and how to emit them.
 
-This is the base the other version modules start from: ``py312`` registers these handlers too and
-then says what 3.12 changes.
+This is the base the other version modules start from. Bytecode facts only: the handlers of 3.11's
+opcodes are in :mod:`loom_symbolic.opcodes.py311`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """CPython 3.12: what its bytecode changes for loom, relative to 3.11 (``py311``, which this builds on).
 
-Translating (handlers registered over the shared ones):
+Translating (the handlers are in :mod:`loom_symbolic.opcodes.py312`, registered over the shared ones):
 
 - CALL runs without PRECALL. The stack below the arguments is still ``[NULL, callable]`` or
   ``[method, self]`` (the order flips in 3.13), so 3.11's CALL, KW_NAMES, CALL_FUNCTION_EX and

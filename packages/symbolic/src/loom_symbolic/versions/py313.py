@@ -1,6 +1,6 @@
 """CPython 3.13: what its bytecode changes for loom, relative to 3.12 (``py312``, which this builds on).
 
-Translating (handlers registered over 3.12's):
+Translating (the handlers are in :mod:`loom_symbolic.opcodes.py313`, registered over 3.12's):
 
 - The callable comes first: CALL's stack is ``[callable, self_or_NULL, args...]`` (3.12 has
   ``[NULL, callable]`` / ``[method, self]``). LOAD_GLOBAL's low bit, LOAD_ATTR's method bit and

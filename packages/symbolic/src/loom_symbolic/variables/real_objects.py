@@ -30,9 +30,9 @@ from .builtins import HANDLERS, PURE, _items, builtin, call_builtin
 from .constant import wrap_frozen
 from .containers import NamedTupleVariable, SizeVariable, TupleVariable
 from .ctx import UserExitVariable
-from .exceptions import make_exception
-from .instances import NewObjectVariable, construct
+from .exception_values import make_exception
 from .methods import BoundMethodVariable
+from .new_objects import NewObjectVariable, construct
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
 

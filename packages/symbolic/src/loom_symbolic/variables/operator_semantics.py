@@ -24,13 +24,12 @@ from .containers import (
     TupleVariable,
 )
 from .registry import wrap_constant_like
-from .symbolic import SymbolicVariable
+from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 
 #: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by
 #: :mod:`.numpy`, which only a program that meets NumPy needs.

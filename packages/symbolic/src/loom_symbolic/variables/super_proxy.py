@@ -11,7 +11,7 @@ from loom_guards import Attr, Item
 from .. import polyfills
 from ..errors import Unsupported, missing_attribute
 from . import constant as _constant
-from . import exceptions as _exceptions
+from . import exception_values as _exceptions
 from . import functions as _functions
 from .attributes import GenericGetattrVariable, GenericSetattrVariable
 from .base import Variable

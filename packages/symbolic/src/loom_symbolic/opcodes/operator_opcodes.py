@@ -5,7 +5,7 @@ from __future__ import annotations
 import dis
 import operator
 
-from ..variables import operators as ops
+from ..variables import operator_semantics as ops
 from ..variables.registry import wrap_constant_like
 from .registry import handler
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
-from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate
+from ..variables.exception_values import ExceptionVariable, SymbolicException, instantiate
 from ..variables.registry import wrap_constant_like
 from .registry import handler
-
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
 
 
 @handler("RAISE_VARARGS")
