@@ -26,7 +26,6 @@ from .registry import wrap
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..codegen import PyCodegen
     from ..translator import InstructionTranslator
 
 
@@ -210,12 +209,6 @@ class AutogradFunctionApplyVariable(RealValueVariable):
         result = tx.output.call_function(tx, apply_caller(self.cls), args, kwargs)
         _last_node(tx).meta["mutates"] = mutates
         return result
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        if self.source is not None:
-            codegen.load_source(self.source)
-        else:
-            codegen.load_const(self.value)
 
     def describe(self) -> str:
         return f"{self.cls.__qualname__}.apply"
