@@ -26,7 +26,7 @@ from .registry import wrap
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
