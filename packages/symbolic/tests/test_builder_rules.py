@@ -7,7 +7,7 @@ import types
 
 import torch
 
-from loom_symbolic.variables import builder
+from loom_symbolic.variables import wrap_rules as builder
 
 
 class _Color(enum.Enum):

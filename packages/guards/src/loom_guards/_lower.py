@@ -18,13 +18,12 @@ import builtins
 import collections.abc
 import enum
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from . import _state
 from ._plan import Plan, _Check, _Fetch
-from .compiler import GuardFn
 from .kinds import (
     ConstantMatch,
     DictContains,
@@ -56,6 +55,9 @@ from .sources import (
     _ModuleMember,
 )
 
+if TYPE_CHECKING:
+    from .compiler import GuardFn
+
 _initialised: set[int] = set()
 
 
@@ -83,7 +85,6 @@ def _init(accel: Any) -> None:
         _PlainClass,
         _GetattrClass,
     )
-    GuardFn.register(accel.GuardProgram)
     _initialised.add(id(accel))
 
 

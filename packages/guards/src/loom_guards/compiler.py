@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import _loader
+from ._lower import build_program
 from ._plan import Plan, _alive, simplify
 from ._pure import generate
 from .kinds import Guard, GuardFailure
@@ -33,12 +34,12 @@ _accel_error: str | None = None
 
 
 def _load_accel() -> None:
-    """Find the accelerator: installed, else built for this torch and cached (``_loader.load``)."""
+    """Find the accelerator: installed, else built for this torch and cached (``_loader.load``), and
+    make its program class a :class:`GuardFn` where it is loaded."""
     global _accel, _accel_error
     _accel, _accel_error = _loader.load()
-
-
-_load_accel()
+    if _accel is not None:
+        GuardFn.register(_accel.GuardProgram)
 
 
 def accelerator_available() -> bool:
@@ -135,6 +136,9 @@ class PyGuardFn(GuardFn):
         return f"<GuardFn pure Python, {len(self._plan.guards)} guards>"
 
 
+_load_accel()  # after GuardFn: loading registers the accelerator's program class with it
+
+
 def compile(
     guards: Iterable[Guard],
     *,
@@ -164,7 +168,5 @@ def compile(
         raise TypeError(f"closure must be a function or a mapping of names, got {type(closure).__name__}")
     plan = Plan(simplify(guards), f_globals, f_builtins, closure)
     if _want_accel(accelerate):
-        from ._lower import build_program
-
         return build_program(_accel, plan)
     return PyGuardFn(plan)

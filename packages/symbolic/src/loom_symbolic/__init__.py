@@ -12,7 +12,7 @@ with the guards under which that is right. Usable without the frame hook::
 from .api import translate, translate_function
 from .errors import Location, Reason, Unsupported, UserError
 from .policy import allow_in_graph, is_skipped, set_native_caller, skip_code
-from .translation import CapturedGraph, GraphBreak, Translation
+from .results import CapturedGraph, GraphBreak, Translation
 
 __all__ = [
     "CapturedGraph",

@@ -8,18 +8,15 @@ import itertools
 import types
 from typing import Any
 
+from . import breaks as _breaks
 from . import side_effects
-from ._late import LateModule
+from . import translator as _translator
 from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
+from .results import CapturedGraph, GraphBreak, Translation
 from .shapes import DynamicSpec, is_symbolic
-from .translation import CapturedGraph, GraphBreak, Translation
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
-
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_breaks = LateModule("loom_symbolic.breaks", globals(), "_breaks")
-_translator = LateModule("loom_symbolic.translator", globals(), "_translator")
 
 CO_OPTIMIZED = 0x01
 CO_NEWLOCALS = 0x02

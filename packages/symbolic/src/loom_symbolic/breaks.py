@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from . import side_effects
-from ._late import LateModule
+from .bytecode_helpers import iter_at
 from .codegen import PyCodegen
 from .errors import Unsupported
 from .instructions import decode
@@ -36,7 +36,7 @@ from .resume import (
     resume_code,
     super_receiver,
 )
-from .runtime import iter_at
+from .variables import ctx as _ctx
 from .variables.base import NullVariable
 from .variables.iterators import IteratorVariable
 from .versions import current as version
@@ -45,8 +45,6 @@ if TYPE_CHECKING:
     from .instructions import Instruction
     from .translator import RootTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
 
 
 @dataclass(frozen=True)

@@ -13,19 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr
 
-from ._late import LateModule
 from .errors import Unsupported
+from .variables import containers as _containers
+from .variables.tensor_keyed import load_item_of_key
 from .versions import current as version
 
 if TYPE_CHECKING:
     from torch import fx
 
     from .variables.base import Variable
-    from .variables.functions import NestedFunctionVariable
+    from .variables.nested_functions import NestedFunctionVariable
     from .variables.tensor import TensorVariable
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 _NO_ARG = object()
 #: opname → the instructions this CPython writes for it instead (3.12: LOAD_METHOD is LOAD_ATTR's
@@ -107,6 +106,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "ModuleBuffer": _load_module_member,
     "TensorSize": _load_tensor_size,
     "Const": _load_const,
+    "ItemOfKey": load_item_of_key,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
 }
 

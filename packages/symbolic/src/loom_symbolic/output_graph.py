@@ -18,13 +18,15 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
-from ._late import LateModule
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
-from .guard_builder import GuardCollector
+from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic
 from .side_effects import SideEffects
+from .variables import containers as _containers
+from .variables import random_draws as _random_draws
+from .variables import symbolic_scalars as _symbolic
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
 from .variables.tensor import TensorVariable
@@ -32,10 +34,6 @@ from .variables.tensor import TensorVariable
 if TYPE_CHECKING:
     from .translator import InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
-_random_draws = LateModule("loom_symbolic.variables.random_draws", globals(), "_random_draws")
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".

@@ -20,9 +20,9 @@ from typing import Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin
 
+from .bytecode_helpers import iter_at
 from .errors import Unsupported
 from .instructions import decode
-from .runtime import iter_at
 from .versions import current as version
 
 #: What one original stack slot becomes in a resume function's arguments.

@@ -9,40 +9,35 @@ handler registered in :mod:`loom_symbolic.opcodes` (one function per opcode, fou
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass
 from typing import Any
 
 from loom_guards import Builtin, Closure, Const, Global, Item, Local
 
-from ._late import LateModule
+from . import side_effects as _side_effects
 from .errors import Location, Unsupported, UserError
 from .instructions import Instruction, decode
-from .opcodes import HANDLERS
+from .opcodes.control import WithBlock
+from .opcodes.dispatch import HANDLERS
 from .output_graph import OutputGraph
+from .policy import is_skipped
 from .shapes import NO_DYNAMIC, DynamicSpec
+from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
+from .variables import constant as _constant
+from .variables import exception_values as _exceptions
+from .variables import functions as _functions
+from .variables.arguments import bind_arguments
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
-from .variables.exceptions import ExceptionVariable, SymbolicException
+from .variables.exception_values import ExceptionVariable, SymbolicException
+from .variables.generators import GeneratorVariable
+from .variables.iterators import iterate
+from .variables.registry import wrap
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_side_effects = LateModule("loom_symbolic.side_effects", globals(), "_side_effects")
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
-
+CO_GENERATOR = 0x20
 #: How many instructions one translation may run (unrolled loops included) before giving up.
 MAX_INSTRUCTIONS = 500_000
 #: How deep inlined calls may nest.
 MAX_INLINE_DEPTH = 48
-
-
-@dataclass
-class WithBlock:
-    """An active ``with`` block: the context manager and where its cleanup handler starts."""
-
-    context: Variable
-    handler_index: int | None
 
 
 class _Budget:
@@ -240,11 +235,11 @@ class InstructionTranslator:
             if overlay is not None:
                 return overlay
         if name in self.f_globals:
-            return _builder.wrap(self, self.f_globals[name], self.globals_source(name))
+            return wrap(self, self.f_globals[name], self.globals_source(name))
         # A global (or builtin) defined later would be found first: the lookup relied on its absence.
         self.guard_absent(self.f_globals, name)
         if name in self.f_builtins:
-            return _builder.wrap(self, self.f_builtins[name], self.builtins_source(name))
+            return wrap(self, self.f_builtins[name], self.builtins_source(name))
         self.guard_absent(self.f_builtins, name)
         raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
 
@@ -266,6 +261,35 @@ class InstructionTranslator:
         while tx.parent is not None:
             tx = tx.parent
         return tx
+
+    def inline_call(
+        self,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        defaults: list[Variable],
+        kwdefaults: dict[str, Variable],
+        closure: list[CellBox],
+        args: list[Variable],
+        kwargs: dict[str, Variable],
+        globals_base: Any,
+    ) -> Variable:
+        """Run ``code`` in place with the given arguments; its tensor work lands in this graph. A
+        generator function's code returns its generator, run one item at a time."""
+        if is_skipped(code):
+            raise Unsupported(
+                f"call to {code.co_qualname}",
+                "the function is marked to be skipped (loom.disable) or lives in a library loom does not trace",
+                hint="it runs as ordinary Python instead",
+            )
+        bound = bind_arguments(code, defaults, kwdefaults, args, kwargs)
+        if code.co_flags & CO_GENERATOR:
+            generator = GeneratorTranslator(self, code, f_globals, bound, closure, globals_base)
+            return GeneratorVariable(generator, self.root().break_point())
+        return InliningTranslator(self, code, f_globals, bound, closure, globals_base).run()
+
+    def iterate(self, value: Variable) -> Variable:
+        """``iter(value)`` (what a variable below the iterators asks for)."""
+        return iterate(self, value)
 
 
 class StopBeforeBreak(Exception):
@@ -322,7 +346,7 @@ class RootTranslator(InstructionTranslator):
     def realize_argument(self, name: str) -> Variable:
         """Wrap argument ``name`` on first use (unused arguments get no guards)."""
         value = self._unrealized.pop(name)
-        variable = _builder.wrap(self, value, Local(name))
+        variable = wrap(self, value, Local(name))
         self.symbolic_locals[name] = variable
         return variable
 
@@ -424,9 +448,3 @@ class GeneratorTranslator(InliningTranslator):
             value, self.yielded = self.yielded, None
             return value
         return None
-
-
-# Value kinds only some programs reach (generators, super(), objects made while tracing, container
-# methods, environment reads) load with the translator, not in the middle of some later first compile.
-from .variables import container_methods, environ, generators, instances  # noqa: E402, F401
-from .variables import super as _super_variables  # noqa: E402, F401  (not bound as `super`)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..errors import Unsupported, UserError
-from ..variables import builtins as _builtins
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.iterators import IteratorVariable
-from . import handler
+from ..variables.text import formatted_text
+from .registry import handler
 
 
 @handler("BUILD_TUPLE")
@@ -76,7 +76,7 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
     # object.__format__ refuses a format spec: with one, only a converted value is formatted
     plain = convert is not None or spec is None or (spec.is_python_constant() and spec.as_python_constant() == "")
     if not value.is_python_constant() and tx is not None and plain:
-        text = _builtins.formatted_text(tx, value, convert)
+        text = formatted_text(tx, value, convert)
         if text is not None:
             value, convert = text, None
     if not value.is_python_constant():

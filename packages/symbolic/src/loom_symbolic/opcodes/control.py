@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from .._late import LateModule
 from ..errors import Unsupported
+from ..variables.base import Variable
 from ..variables.constant import ConstantVariable
 from ..variables.iterators import IteratorVariable, iterate
-from . import handler
+from .registry import handler
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_translator = LateModule("loom_symbolic.translator", globals(), "_translator")
+
+@dataclass
+class WithBlock:
+    """An active ``with`` block: the context manager and where its cleanup handler starts."""
+
+    context: Variable
+    handler_index: int | None
 
 
 @handler("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP")
@@ -101,7 +107,7 @@ def before_with(tx, ins) -> None:
         raise Unsupported(f"a with block over {manager.describe()}", "the translator cannot model this context manager")
     exit_callable, entered = enter(tx)
     handler_range = tx.decoded.handler_for(tx.ip)
-    tx.block_stack.append(_translator.WithBlock(manager, handler_range.target if handler_range else None))
+    tx.block_stack.append(WithBlock(manager, handler_range.target if handler_range else None))
     tx.push(exit_callable)
     tx.push(entered)
 

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import collections.abc
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
-from ..variables.builder import wrap_constant_like
+from ..variables import builtins as _builtins
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, TupleVariable
-from . import handler
-
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
+from ..variables.registry import wrap_constant_like
+from .registry import handler
 
 #: Builtins whose single positional sub-pattern matches the subject itself (``case int(n):``).
 _SELF_MATCHING = (bool, bytearray, bytes, dict, float, frozenset, int, list, set, str, tuple)

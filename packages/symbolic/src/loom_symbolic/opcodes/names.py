@@ -6,9 +6,9 @@ import sys
 
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL
-from ..variables.builder import wrap_constant_like
 from ..variables.cells import CellVariable
-from . import handler
+from ..variables.registry import wrap_constant_like
+from .registry import handler
 
 
 @handler("LOAD_CONST")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..variables.base import NULL
-from . import handler
+from .registry import handler
 
 
 @handler("NOP", "RESUME", "CACHE", "EXTENDED_ARG")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import builtins as _builtins
 from typing import Any
 
-from . import polyfill
+from .registry import polyfill
 
 _NO_DEFAULT = object()
 

@@ -15,7 +15,7 @@ import collections as _collections
 import operator as _operator
 from typing import Any
 
-from . import method, polyfill, rebuild
+from .registry import method, polyfill, rebuild
 
 _NO_FACTORY = object()
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import torch
 
-from . import polyfill
+from .registry import polyfill
 
 #: What ``copy.deepcopy`` returns unchanged (its ``_deepcopy_atomic`` types, and torch's constants,
 #: which reduce to their own names).

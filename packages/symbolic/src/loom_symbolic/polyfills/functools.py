@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools as _functools
 from typing import Any
 
-from . import polyfill, rebuild
+from .registry import polyfill, rebuild
 
 _NO_INITIAL = object()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq as _heapq
 from typing import Any
 
-from . import polyfill
+from .registry import polyfill
 
 
 @polyfill(_heapq.nlargest)

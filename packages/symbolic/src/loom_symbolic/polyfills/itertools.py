@@ -10,7 +10,7 @@ import itertools as _itertools
 import operator as _operator
 from typing import Any
 
-from . import polyfill
+from .registry import polyfill
 
 _NOTHING = object()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator as _operator
 from typing import Any
 
-from . import polyfill
+from .registry import polyfill
 
 
 @polyfill(_operator.itemgetter)

@@ -10,6 +10,7 @@ objects created while tracing (their attributes are variables): an :class:`Objec
 
 from __future__ import annotations
 
+import collections
 import functools
 import types
 from collections.abc import Callable
@@ -19,18 +20,17 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Const, TypeOf
 
 from .. import polyfills
-from .._late import LateModule
 from ..errors import Unsupported, UserError, missing_attribute
 from .base import Variable
+from .constant import ConstantVariable
+from .functions import UserFunctionVariable
+from .methods import BoundMethodVariable, MethodVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
 
 _MISSING = object()
 
@@ -87,7 +87,7 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
                 # The lookup goes on to the class; an instance attribute set later would shadow it.
                 tx.output.guards.add("absent_key", Attr(source, "__dict__"), name)
             return _MISSING
-        return _builder.wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
+        return wrap(tx, instance_dict[name], Attr(source, name) if source is not None else None)
 
     type_source = TypeOf(source) if source is not None else None
     return ObjectView(receiver, type(value), type_source, instance, value, source)
@@ -103,7 +103,7 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
         hook = class_attribute(view.cls, "__getattribute__")
         if not isinstance(hook, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class customises __getattribute__ in C")
-        return _class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, _constant.ConstantVariable(name)], {})
+        return _class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
     return generic_getattr(tx, view, name)
 
 
@@ -134,7 +134,7 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     if fallback is not _MISSING and fallback is not _module_getattr():
         if not isinstance(fallback, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
-        return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, _constant.ConstantVariable(name)], {})
+        return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
 
 
@@ -150,13 +150,13 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
             raise UserError(f"setting {name!r}", f"property {name!r} of {cls.__name__!r} object has no setter",
                             exc_type=AttributeError)
         setter_source = Attr(Attr(type_source, name), "fset") if type_source is not None else None
-        _builder.wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
+        wrap(tx, static.fset, setter_source).call(tx, [receiver, value], {})
         return True
     setter = getattr(type(static), "__set__", None)
     if isinstance(setter, types.FunctionType):  # a descriptor class of the user's: inline its __set__
         descriptor_source = Attr(type_source, name) if type_source is not None else None
-        descriptor = _builder.wrap(tx, static, descriptor_source)
-        _builder.wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
+        descriptor = wrap(tx, static, descriptor_source)
+        wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
         return True
     if setter is not None and not isinstance(static, types.MemberDescriptorType):
         raise Unsupported(f"setting {name!r} on a {cls.__name__}", f"a {type(static).__name__} descriptor")
@@ -191,7 +191,7 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
         if view.source is not None and isinstance(getattr(view.real, "__dict__", None), dict):
             tx.output.guards.add("absent_key", Attr(view.source, "__dict__"), name)  # set later: recompile
         raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
-    return _builder.wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
+    return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
 def _class_source(view: ObjectView, name: str) -> Any:
@@ -199,7 +199,7 @@ def _class_source(view: ObjectView, name: str) -> Any:
 
 
 def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
-    return _builder.wrap(tx, fn, _class_source(view, name))
+    return wrap(tx, fn, _class_source(view, name))
 
 
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
@@ -207,26 +207,26 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
     if isinstance(static, types.FunctionType):
         # Wrapped with its class source, so the method is guarded by identity: a method replaced on
         # the class later fails the guard instead of running the traced one.
-        return _functions.BoundMethodVariable(_builder.wrap(tx, static, class_source), view.receiver)
+        return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
     if isinstance(static, property):
         if static.fget is None:
             raise missing_attribute(f"property {name!r}", "getter")
         getter_source = Attr(class_source, "fget") if class_source is not None else None
-        return _builder.wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
+        return wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
     if isinstance(static, staticmethod):
         # the class attribute read (type(X).name) already unwraps the staticmethod: that is the function
-        return _builder.wrap(tx, static.__func__, class_source)
+        return wrap(tx, static.__func__, class_source)
     if isinstance(static, classmethod):
-        cls_var = _builder.wrap(tx, view.cls, view.type_source)
+        cls_var = wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
-        return _functions.BoundMethodVariable(_builder.wrap(tx, static.__func__, func_source), cls_var)
+        return BoundMethodVariable(wrap(tx, static.__func__, func_source), cls_var)
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
         if name == "__class__":
             if getattr(view.receiver, "stands_for", None) is not None:  # deque's stand-in is a deque
-                return _builder.wrap(tx, view.receiver.python_type(), None)
-            return _builder.wrap(tx, view.cls, view.type_source)
+                return wrap(tx, view.receiver.python_type(), None)
+            return wrap(tx, view.cls, view.type_source)
         if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
-            return _instances.InstanceDictVariable(view.receiver)
+            return view.receiver.instance_dict()
         if view.real is _MISSING and polyfills.modelled_slot(view.cls, name):  # defaultdict.default_factory
             found = view.instance(name)
             if found is _MISSING:
@@ -240,7 +240,7 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
                               "its stores are replayed only after the graph", hint="it is read between graphs")
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        value = _builder.wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
+        value = wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
         if name == "__dict__":
             # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
             tx.output.side_effects.exposed_instance_dict(view.real, value)
@@ -250,20 +250,139 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         replacement = polyfills.method_replacement(view.cls, name)
         if replacement is not None:  # a C class's method written in Python (defaultdict.__missing__)
             fn, is_classmethod = replacement
-            bound_to = _builder.wrap(tx, view.cls, view.type_source) if is_classmethod else view.receiver
-            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(fn), bound_to)
+            bound_to = wrap(tx, view.cls, view.type_source) if is_classmethod else view.receiver
+            return BoundMethodVariable(UserFunctionVariable(fn), bound_to)
         if isinstance(static, types.ClassMethodDescriptorType):
             raise Unsupported(f"class method {name!r} of {view.cls.__name__}", "a C class method")
         return _builtin_method(tx, view, name)
     if type(static) is functools._lru_cache_wrapper:  # an lru_cache'd method: bound like its function
-        return _functions.BoundMethodVariable(_builder.wrap(tx, static, class_source), view.receiver)
+        return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
     if hasattr(type(static), "__get__"):
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
-    return _builder.wrap(tx, static, class_source)
+    return wrap(tx, static, class_source)
 
 
 def _builtin_method(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """A method of a builtin base class (dict.get on a dict subclass): the container models it."""
     if hasattr(view.receiver, "call_builtin_method"):
-        return _functions.MethodVariable(view.receiver, name, builtin=True)
+        return MethodVariable(view.receiver, name, builtin=True)
     raise Unsupported(f"method {name!r} of {view.cls.__name__}", "a C method of a Python object")
+
+
+# -- object.__getattribute__ and object.__setattr__ --------------------------------------------
+class GenericSetattrVariable(Variable):
+    """``object.__setattr__`` on an object made while tracing: bound (``super().__setattr__(k, v)``)
+    or not (``object.__setattr__(self, k, v)``, what a frozen dataclass's ``__init__`` calls)."""
+
+    def __init__(self, receiver: Variable | None = None) -> None:
+        self.receiver = receiver
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
+        if kwargs or len(args) != 2:
+            raise Unsupported("object.__setattr__ with these arguments", "not modelled")
+        setter = getattr(receiver, "generic_setattr", None)
+        if setter is None:
+            raise Unsupported(f"object.__setattr__ on {receiver.describe()}", "not modelled")
+        setter(tx, args[0].as_python_constant(), args[1])
+        return ConstantVariable(None)
+
+
+class GenericGetattrVariable(Variable):
+    """``object.__getattribute__`` bound to an object: the default attribute lookup."""
+
+    def __init__(self, receiver: Variable) -> None:
+        self.receiver = receiver
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        name = args[0].as_python_constant()
+        return generic_getattr(tx, self.receiver.object_view(tx), name)
+
+
+# -- objects made while tracing -----------------------------------------------------------------
+#: Builtin bases an instance made while tracing may have, and how its builtin part is modelled.
+_CONTAINER_BASES = (collections.OrderedDict, dict, list)
+
+
+def builtin_base(cls: type) -> type:
+    """The builtin (C) base class whose layout ``cls``'s instances have."""
+    for klass in cls.__mro__:
+        if klass in _CONTAINER_BASES or klass is object:
+            return klass
+        if klass.__module__ == "builtins":
+            return klass
+    return object
+
+
+class InstanceAttributes:
+    """Attribute semantics of an instance made while tracing: ``attrs`` holds its ``__dict__`` (user-class
+    instances, and instances of container subclasses, inherit it)."""
+
+    attrs: dict[str, Variable]
+    cls: type
+    cls_source: Any
+
+    def object_view(self, tx: InstructionTranslator) -> ObjectView:
+        """What attribute lookup needs: the class, where it comes from, and the attributes so far."""
+        return ObjectView(self, self.cls, self.cls_source, lambda name: self.attrs.get(name, _MISSING))
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        hook = class_attribute(self.cls, "__setattr__")
+        if isinstance(hook, types.FunctionType):
+            wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
+            return
+        self.generic_setattr(tx, name, value)
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
+        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType) and not polyfills.modelled_slot(
+            self.cls, name
+        ):
+            raise Unsupported(f"setting {name!r} on a {self.cls.__name__} made while tracing", "slots are not modelled")
+        if not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
+            self.attrs[name] = value
+
+    def reconstruct_attributes(self, codegen: PyCodegen) -> None:
+        """With the object on top of the stack, restore its ``__dict__`` (leaves the object there)."""
+        if not self.attrs:
+            return
+        in_dict = {}
+        for key, value in self.attrs.items():
+            if polyfills.modelled_slot(self.cls, key):  # a C-level attribute: set through its descriptor
+                codegen.emit("COPY", 1)
+                codegen.reconstruct(value)
+                codegen.emit("SWAP", 2)
+                codegen.emit("STORE_ATTR", key)
+            else:
+                in_dict[key] = value
+        if not in_dict:
+            return
+        codegen.emit("COPY", 1)
+        codegen.emit("LOAD_ATTR", "__dict__")
+        codegen.emit("LOAD_METHOD", "update")
+        for key, value in in_dict.items():
+            codegen.load_const(key)
+            codegen.reconstruct(value)
+        codegen.emit("BUILD_MAP", len(in_dict))
+        codegen.call(1)
+        codegen.emit("POP_TOP")
+
+
+def _class_member_source(instance: InstanceAttributes, name: str) -> Any:
+    return Attr(instance.cls_source, name) if instance.cls_source is not None else None
+
+
+class InstanceMixin(InstanceAttributes):
+    """A user-class instance made while tracing: attribute reads follow Python's rules, and ``del``."""
+
+    def instance_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        return resolve(tx, self.object_view(tx), name)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        if class_attribute(self.cls, "__delattr__") not in (object.__delattr__, dict.__delattr__, list.__delattr__):
+            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "the class customises __delattr__")
+        if hasattr(type(class_attribute(self.cls, name)), "__delete__"):
+            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")
+        if name not in self.attrs:
+            raise missing_attribute(f"{self.cls.__name__!r} object", name)
+        del self.attrs[name]

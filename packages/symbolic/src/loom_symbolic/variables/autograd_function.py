@@ -18,19 +18,16 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .. import policy
-from .._late import LateModule
 from ..errors import Unsupported
+from . import containers as _containers
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .registry import wrap
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
 _APPLY = torch.autograd.Function.__dict__["apply"].__func__
@@ -112,7 +109,7 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     before = _last_node(tx)
     mutations = output.side_effects.mutations
     ctx = FunctionCtxVariable(cls, args, output.grad_enabled)
-    klass = _builder.wrap(tx, cls, cls_source)
+    klass = wrap(tx, cls, cls_source)
     forward = klass.var_getattr(tx, "forward")
     setup = cls.setup_context
     new_style = getattr(setup, "__func__", setup) is not torch.autograd.Function.setup_context
@@ -212,12 +209,6 @@ class AutogradFunctionApplyVariable(RealValueVariable):
         result = tx.output.call_function(tx, apply_caller(self.cls), args, kwargs)
         _last_node(tx).meta["mutates"] = mutates
         return result
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        if self.source is not None:
-            codegen.load_source(self.source)
-        else:
-            codegen.load_const(self.value)
 
     def describe(self) -> str:
         return f"{self.cls.__qualname__}.apply"

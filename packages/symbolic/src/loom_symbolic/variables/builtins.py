@@ -16,27 +16,25 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import torch
-
-from loom_guards import Const
-
 from .. import polyfills
-from .._late import LateModule
+from ..bytecode_helpers import iter_at
 from ..errors import Unsupported, UserError
-from ..runtime import iter_at
-from . import operators as ops
+from . import attributes as _attributes
+from . import container_methods as _container_methods
+from . import functions as _functions
+from . import operator_semantics as ops
+from . import symbolic_scalars as _symbolic
+from .attributes import GenericSetattrVariable
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
+from .constant import ConstantVariable, wrap_frozen
 from .containers import (
     DictVariable,
     ListVariable,
-    NamedTupleVariable,
     SequenceVariable,
     SetVariable,
-    SizeVariable,
     TupleVariable,
 )
-from .exceptions import SymbolicException, make_exception
+from .exception_values import SymbolicException, make_exception
 from .iterators import (
     EnumerateIterator,
     FilterIterator,
@@ -46,21 +44,13 @@ from .iterators import (
     ZipIterator,
     iterate,
 )
+from .methods import BoundMethodVariable
+from .registry import wrap_constant_like
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
-_objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
-_partial = LateModule("loom_symbolic.variables.partial", globals(), "_partial")
-_super_variables = LateModule("loom_symbolic.variables.super", globals(), "_super_variables")
-_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
@@ -98,7 +88,7 @@ class BuiltinVariable(RealValueVariable):
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
         if self.value is object and name == "__setattr__":
-            return _super_variables.GenericSetattrVariable()
+            return GenericSetattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
@@ -205,7 +195,7 @@ def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Va
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
                         exc_type=type(exc)) from exc
-    return _builder.wrap_constant_like(result)
+    return wrap_constant_like(result)
 
 
 def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
@@ -254,7 +244,7 @@ def builtin_type(tx, args, kwargs):
     if len(args) != 1 or kwargs:
         raise Unsupported("type() with three arguments", "creating classes is not modelled")
 
-    return _builder.wrap_constant_like(_type_of(args[0]))
+    return wrap_constant_like(_type_of(args[0]))
 
 
 @builtin(callable)
@@ -495,98 +485,12 @@ def builtin_sorted(tx, args, kwargs):
     return result
 
 
-def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
-    """``str(obj)`` / ``repr(obj)`` of an object whose class defines the method in Python: inlined."""
-    cls = value.python_type()
-    if getattr(value, "stands_for", None) is not None:
-        cls = value.cls  # deque's stand-in: its __repr__ is the real one's, in Python
-    elif not _is_user_class(cls):
-        return None
-    method = _attributes.class_attribute(cls, dunder)
-    if dunder == "__str__" and method is object.__str__:
-        dunder, method = "__repr__", _attributes.class_attribute(cls, "__repr__")  # object.__str__ calls repr
-    if not isinstance(method, types.FunctionType):
-        return None
-    result = value.call_method(tx, dunder, [], {})
-    text = result.as_python_constant() if result.is_python_constant() else None
-    if not isinstance(text, str):
-        raise UserError(f"{dunder}()", f"{dunder} returned non-string (type {result.python_type().__name__})",
-                        exc_type=TypeError)
-    return ConstantVariable(text)
-
-
-def formatted_text(tx: InstructionTranslator, value: Variable, convert: Any) -> Variable | None:
-    """The text ``f"{value}"`` (``convert`` None), ``f"{value!s}"`` or ``f"{value!r}"`` gives for an
-    object whose ``__str__``/``__repr__`` is Python code (traced), if ``__format__`` is object's (which
-    formats ``str(value)``); None where that cannot be modelled."""
-    if convert is repr:
-        return _user_text(tx, value, "__repr__")
-    if convert is str:
-        return _user_text(tx, value, "__str__")
-    if convert is not None:
-        return None
-    cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
-    if _attributes.class_attribute(cls, "__format__") is not object.__format__:
-        return None
-    return _user_text(tx, value, "__str__")
-
-
-def _is_user_class(cls: type) -> bool:
-    return bool(cls.__flags__ & (1 << 9)) and not issubclass(cls, (torch.Tensor, BaseException))  # a heap type
-
-
-@builtin(str)
-def builtin_str(tx, args, kwargs):
-    return _user_text(tx, args[0], "__str__") if len(args) == 1 and not kwargs else None
-
-
-@builtin(repr)
-def builtin_repr(tx, args, kwargs):
-    return _user_text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
-
-
-@builtin(tuple.__new__)
-def builtin_tuple_new(tx, args, kwargs):
-    """``tuple.__new__(cls, iterable)``: what a named tuple's ``_make`` (and so ``_replace``) calls."""
-    if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], _objects.ClassVariable):
-        return None
-    cls = args[0].value
-    items = _items(tx, args[1]) if len(args) == 2 else []
-    if cls is tuple:
-        return TupleVariable(items)
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return NamedTupleVariable(items, cls)
-    return None
-
-
-@builtin(object.__new__)
-def builtin_object_new(tx, args, kwargs):
-    """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this)."""
-    if kwargs or len(args) != 1 or not isinstance(args[0], _objects.ClassVariable):
-        return None
-    cls = args[0].value
-    if _instances.builtin_base(cls) is not object or cls.__new__ is not object.__new__ or type(cls) is not type:
-        return None
-    # its methods are read through the class: a class reached without a source is a constant object
-    return _instances.NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
-
-
-@builtin(super)
-def builtin_super(tx, args, kwargs):
-    return _super_variables.make_super(tx, args)
-
-
-@builtin(object.__getattribute__)
-def builtin_object_getattribute(tx, args, kwargs):
-    return _super_variables.GenericGetattrVariable(args[0]).call(tx, args[1:], {})
-
-
 @builtin(inspect.signature)
 def builtin_signature(tx, args, kwargs):
     """``inspect.signature(fn)``: computed on the real function (functions are guarded by identity)."""
     target = args[0]
     options = {k: v.as_python_constant() for k, v in kwargs.items()}
-    if isinstance(target, _functions.BoundMethodVariable) and isinstance(target.function, _functions.UserFunctionVariable) and getattr(
+    if isinstance(target, BoundMethodVariable) and isinstance(target.function, _functions.UserFunctionVariable) and getattr(
         target.receiver, "wraps_real_object", False
     ):
         real = types.MethodType(target.function.value, target.receiver.value)
@@ -594,7 +498,7 @@ def builtin_signature(tx, args, kwargs):
         real = target.value
     else:
         raise Unsupported(f"inspect.signature of {target.describe()}", "not a function the translator can inspect")
-    return _builder.wrap_frozen(inspect.signature(real, **options))
+    return wrap_frozen(inspect.signature(real, **options))
 
 
 @builtin(iter_at)
@@ -664,48 +568,6 @@ HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is
 def builtin_setitem(tx, args, kwargs):
     ops.setitem(tx, args[0], args[1], args[2])
     return ConstantVariable(None)
-
-
-# -- classes called like functions -----------------------------------------------------------------
-def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``cls(*args, **kwargs)`` for the classes the translator models."""
-    cls = cls_var.value
-    if cls in HANDLERS or cls in PURE:
-        return call_builtin(tx, cls, args, kwargs)
-    if isinstance(cls, type) and issubclass(cls, BaseException):
-        return make_exception(cls, args, kwargs, tx)
-    if cls is torch.Size:
-        return SizeVariable(_items(tx, args[0]) if args else [])
-    if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-        return _builder.wrap_frozen(cls(*(a.as_python_constant() for a in args)))
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        return _make_namedtuple(tx, cls, args, kwargs)
-    if cls is functools.partial:
-        return _partial.make_partial(tx, args, kwargs)
-    if isinstance(cls, type) and cls.__module__ != "builtins":
-        return _instances.construct(tx, cls, cls_var.source, args, kwargs)
-    raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
-                      hint="create it outside the compiled function and pass it in")
-
-
-def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    fields = cls._fields
-    values: dict[str, Variable] = dict(zip(fields, args))
-    if len(args) > len(fields):
-        raise UserError(f"{cls.__name__}()", f"takes {len(fields)} positional arguments but {len(args)} were given",
-                        exc_type=TypeError)
-    for key, value in kwargs.items():
-        if key not in fields or key in values:
-            raise UserError(f"{cls.__name__}()", f"unexpected or repeated argument {key!r}", exc_type=TypeError)
-        values[key] = value
-    defaults = getattr(cls, "_field_defaults", {})
-    for field in fields:
-        if field not in values:
-            if field not in defaults:
-                raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
-
-            values[field] = _builder.wrap_constant_like(defaults[field])
-    return NamedTupleVariable([values[f] for f in fields], cls)
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
+from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 class CellBox:
@@ -61,7 +59,7 @@ class RealCellBox(CellBox):
             except ValueError as exc:
                 raise UserError(f"free variable {self.name!r}", str(exc), exc_type=NameError) from exc
 
-            self.contents = _builder.wrap(tx, value, self.source)
+            self.contents = wrap(tx, value, self.source)
             self._loaded = True
         return super().load(tx)
 

@@ -8,19 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import RealValueVariable, Variable
+from .methods import MethodVariable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 #: Immutable types whose values are folded while tracing and embedded in bytecode with LOAD_CONST.
 CONSTANT_TYPES: tuple[type, ...] = (
@@ -56,7 +52,7 @@ def is_constant_value(value: Any) -> bool:
     return type(value) in CONSTANT_TYPES or isinstance(value, (torch.dtype, torch.device, enum.Enum))
 
 
-#: Folded results that the builder turns into new container variables (never shared between calls).
+#: Folded results that the wrap rules turn into new container variables (never shared between calls).
 _FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
 
 
@@ -94,9 +90,9 @@ class ConstantVariable(Variable):
         if is_constant_value(value):
             return ConstantVariable(value)
         if isinstance(value, type):
-            return _builder.wrap_constant_like(value)
+            return wrap_constant_like(value)
         if isinstance(self.value, _PURE_RECEIVERS) and callable(value):
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}", "not a foldable constant")
 
     def call_method(
@@ -105,9 +101,11 @@ class ConstantVariable(Variable):
         if not isinstance(self.value, _PURE_RECEIVERS):
             raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
         if name == "__iter__" and not args and not kwargs:
-            return _iterators.iterate(tx, self)  # the translator's own iterator: it has state
+            return tx.iterate(self)  # the translator's own iterator: it has state
         if isinstance(self.value, str) and name == "join" and len(args) == 1 and not args[0].is_python_constant():
-            args = [_containers.TupleVariable(_iterators.iterate(tx, args[0]).unpack(tx))]  # str.join takes any iterable
+            items = tx.iterate(args[0]).unpack(tx)  # str.join takes any iterable
+            if all(item.is_python_constant() for item in items):
+                args = [ConstantVariable(tuple(item.as_python_constant() for item in items))]
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name == "format":
                 raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")
@@ -124,7 +122,7 @@ class ConstantVariable(Variable):
             # rewritten code and shared by every later call.
             raise Unsupported(f"{type(self.value).__name__}.{name}()", f"it returns a {type(result).__name__} object",
                               hint="it runs as ordinary Python instead")
-        return _builder.wrap_constant_like(result)
+        return wrap_constant_like(result)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         codegen.load_const(self.value)
@@ -167,14 +165,22 @@ class FrozenObjectVariable(ObjectConstantVariable):
             value = getattr(self.value, name)
         except AttributeError as exc:
             raise UserError(f"attribute {name!r}", str(exc), exc_type=AttributeError) from exc
-        return _builder.wrap_frozen(value)
+        return wrap_frozen(value)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"{type(self.value).__name__}.{name} with values known only at run time", "not modelled")
         method = getattr(self.value, name)
-        return _builder.wrap_frozen(method(*(a.as_python_constant() for a in args),
+        return wrap_frozen(method(*(a.as_python_constant() for a in args),
                                   **{k: v.as_python_constant() for k, v in kwargs.items()}))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        return [_builder.wrap_frozen(v) for v in self.value]
+        return [wrap_frozen(v) for v in self.value]
+
+
+def wrap_frozen(value: Any) -> Variable:
+    """A folded result: a constant if it is one, else an immutable library object."""
+    if is_constant_value(value) or isinstance(value, (list, dict, tuple)):
+        return wrap_constant_like(value)
+
+    return FrozenObjectVariable(value)

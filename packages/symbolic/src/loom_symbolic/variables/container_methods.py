@@ -11,26 +11,35 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
+from . import iterators as _iterators
+from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
+from .containers import (
+    DICT_METHODS,
+    LIST_METHODS,
+    SEQUENCE_METHODS,
+    SET_METHODS,
+    DictVariable,
+    ListVariable,
+    Method,
+    SetVariable,
+    TupleVariable,
+    key_variable,
+    lookup,
+)
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
-_operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
 
-Method = Callable[["InstructionTranslator", Any, list[Variable], dict[str, Variable]], Variable]
 NONE = ConstantVariable(None)
 
 
-def _table() -> tuple[dict[str, Method], Callable[..., Callable[[Method], Method]]]:
-    table: dict[str, Method] = {}
+def _filler(table: dict[str, Method]) -> Callable[..., Callable[[Method], Method]]:
+    """A decorator that adds its function to ``table`` (one of :mod:`.containers`' method tables)."""
 
     def method(*names: str) -> Callable[[Method], Method]:
         def register(fn: Method) -> Method:
@@ -40,7 +49,7 @@ def _table() -> tuple[dict[str, Method], Callable[..., Callable[[Method], Method
 
         return register
 
-    return table, method
+    return method
 
 
 def _constant(arg: Variable, what: str) -> Any:
@@ -54,7 +63,7 @@ def _equal(tx: InstructionTranslator, a: Variable, b: Variable) -> bool:
 
 
 # -- tuple (and list) ------------------------------------------------------------------------------
-SEQUENCE_METHODS, sequence_method = _table()
+sequence_method = _filler(SEQUENCE_METHODS)
 
 
 @sequence_method("count")
@@ -89,7 +98,7 @@ def seq_contains(tx, seq, args, kwargs):
 
 
 # -- list --------------------------------------------------------------------------------------------
-LIST_METHODS, list_method = _table()
+list_method = _filler(LIST_METHODS)
 LIST_METHODS.update(SEQUENCE_METHODS)
 
 
@@ -182,7 +191,7 @@ def list_setitem(tx, lst, args, kwargs):
 
 
 # -- dict --------------------------------------------------------------------------------------------
-DICT_METHODS, dict_method = _table()
+dict_method = _filler(DICT_METHODS)
 
 
 @dict_method("__getitem__")
@@ -302,10 +311,7 @@ def dict_copy(tx, d, args, kwargs):
 
 
 # -- set ---------------------------------------------------------------------------------------------
-SET_METHODS, set_method = _table()
-#: Methods only ``set`` has; a frozenset has no such attribute.
-SET_MUTATORS = {"add", "update", "discard", "remove", "clear", "pop", "difference_update",
-                "intersection_update", "symmetric_difference_update"}
+set_method = _filler(SET_METHODS)
 
 
 def _set_mutator(fn: Method) -> Method:
@@ -382,7 +388,7 @@ def _set_algebra(name: str) -> Method:
     def algebra(tx, s, args, kwargs):
         others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
         result = getattr(set(s.values), name)(*others)
-        return _builder.wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
+        return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
             [s.values.get(k) or key_variable(k) for k in result], frozen=s.frozen
         )
 
@@ -503,21 +509,6 @@ class DictViewVariable(Variable):
 
     def describe(self) -> str:
         return f"dict {self.kind} view"
-
-
-def lookup(receiver: Variable, name: str) -> Method | None:
-    """The method-table entry for ``receiver.name``, if the container kind defines it."""
-    if isinstance(receiver, ListVariable):
-        return LIST_METHODS.get(name)
-    if isinstance(receiver, SequenceVariable):
-        return SEQUENCE_METHODS.get(name)
-    if isinstance(receiver, DictVariable):
-        return DICT_METHODS.get(name)
-    if isinstance(receiver, SetVariable):
-        if receiver.frozen and name in SET_MUTATORS:
-            return None
-        return SET_METHODS.get(name)
-    return None
 
 
 class UnboundMethodVariable(Variable):

@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 import collections
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import torch
 
 from loom_guards import compared_by_identity
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .attributes import _MISSING, InstanceAttributes, builtin_base, class_attribute, resolve, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
+from .methods import MethodVariable
+from .registry import wrap_constant_like
+from .symbolic_scalars import SymbolicVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_instances = LateModule("loom_symbolic.variables.instances", globals(), "_instances")
-_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
 
 
 #: Dict types whose instances fold to a real instance of the same type with the same items.
@@ -39,8 +36,8 @@ def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
     return index.as_python_constant()
 
 
-class MethodTableMixin:
-    """Containers find their methods in :mod:`.container_methods`' tables.
+class MethodTableMixin(InstanceAttributes):
+    """Containers find their methods in the tables below (filled by :mod:`.container_methods`).
 
     An instance of a subclass (``class Registry(dict)``, ``ModelOutput``) follows Python's attribute
     rules instead: methods the subclass defines in Python are inlined with the container as ``self``,
@@ -57,8 +54,8 @@ class MethodTableMixin:
 
     def object_view(self, tx: InstructionTranslator) -> Any:
         if self.real is not None:
-            return _attributes.view_of_real(tx, self, self.real, self.source, getattr(self.real, "__dict__", None))
-        return _instances.InstanceMixin.object_view(self, tx)
+            return view_of_real(tx, self, self.real, self.source, getattr(self.real, "__dict__", None))
+        return super().object_view(tx)
 
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
@@ -71,20 +68,20 @@ class MethodTableMixin:
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
         """The builtin container's own method, ignoring Python overrides (what ``super()`` reaches)."""
-        method = _container_methods.lookup(self, name)
+        method = lookup(self, name)
         if method is None:
             raise Unsupported(f"method {name!r} of {self.describe()}", "not modelled")
         return method(tx, self, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if self.is_subclass_instance():
-            return _attributes.resolve(tx, self.object_view(tx), name)
-        if _container_methods.lookup(self, name) is None:
+            return resolve(tx, self.object_view(tx), name)
+        if lookup(self, name) is None:
             if not hasattr(self.python_type(), name):
                 raise UserError(f"attribute {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",
                                 exc_type=AttributeError)
             raise Unsupported(f"attribute {name!r} of {self.describe()}", "not modelled")
-        return _functions.MethodVariable(self, name)
+        return MethodVariable(self, name)
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if not self.is_subclass_instance():
@@ -93,10 +90,11 @@ class MethodTableMixin:
         if self.real is not None:
             raise Unsupported(f"setting {name!r} on a {self.python_type().__name__} from outside", "not modelled")
 
-        _instances.InstanceMixin.store_attr(self, tx, name, value)
+        super().store_attr(tx, name, value)
 
-    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        _instances.InstanceMixin.generic_setattr(self, tx, name, value)
+    def instance_dict(self) -> Variable:
+        """``self.__dict__`` of a subclass instance made while tracing."""
+        return InstanceDictVariable(self)
 
     def reconstruct_new_instance(self, codegen: PyCodegen, fill: Any) -> None:
         """Rebuild a subclass instance made while tracing: ``cls.__new__(cls)``, then ``fill`` restores
@@ -105,8 +103,8 @@ class MethodTableMixin:
         codegen.load_callable(cls.__new__)
         codegen.load_const(cls)
         codegen.call(1)
-        fill(_instances.builtin_base(cls))
-        _instances.InstanceMixin.reconstruct_attributes(self, codegen)
+        fill(builtin_base(cls))
+        self.reconstruct_attributes(codegen)
 
 
 class SequenceVariable(MethodTableMixin, Variable):
@@ -216,7 +214,7 @@ class NamedTupleVariable(TupleVariable):
         static = getattr(self.cls, name, None)
         if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
             # A plain class constant; properties and other descriptors are looked up below.
-            return _builder.wrap_constant_like(getattr(self.cls, name))
+            return wrap_constant_like(getattr(self.cls, name))
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
@@ -257,7 +255,7 @@ class SizeVariable(TupleVariable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "numel":
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         return super().var_getattr(tx, name)
 
     def call_method(
@@ -381,7 +379,7 @@ class DictVariable(MethodTableMixin, Variable):
     def _default_factory(self) -> Variable:
         factory = self.attrs.get("default_factory")
         if factory is None:
-            factory = _builder.wrap_constant_like(getattr(self.real, "default_factory", None))
+            factory = wrap_constant_like(getattr(self.real, "default_factory", None))
         return factory
 
     def as_graph_arg(self) -> Any:
@@ -404,7 +402,7 @@ class DictVariable(MethodTableMixin, Variable):
             if pin is not None:  # a module guarded by type: which key it is depends on the very object
                 pin()
             return key.value
-        if isinstance(key, _symbolic.SymbolicVariable):
+        if isinstance(key, SymbolicVariable):
             # A size as a memo table's key: the trace specialises on its value (a guard), as
             # torch.compile does, rather than break.
             return key.as_python_constant()
@@ -429,7 +427,7 @@ class DictVariable(MethodTableMixin, Variable):
         k = self.key_of(key)
         value = self.lookup(k)
         if value is None:
-            if self.cls is not dict and _attributes.class_attribute(self.cls, "__missing__") is not _attributes._MISSING:
+            if self.cls is not dict and class_attribute(self.cls, "__missing__") is not _MISSING:
                 # dict.__getitem__ of a subclass defining __missing__ (defaultdict, Counter) calls it
                 return self.var_getattr(tx, "__missing__").call(tx, [key], {})
             raise UserError("dict lookup", f"KeyError: {k!r}", exc_type=KeyError)
@@ -477,65 +475,6 @@ class DictVariable(MethodTableMixin, Variable):
 
     def __repr__(self) -> str:
         return f"DictVariable({self.items!r})"
-
-
-class LazyDictVariable(DictVariable):
-    """A real dict read from a source, its keys guarded (``DictKeys``) and its values wrapped, and so
-    guarded, only when read. A ``transformers`` config's attribute reads all start with
-    ``self.__dict__.get(...)``: wrapping every value up front guarded each of them, so changing one the
-    model never reads recompiled. Any use other than a lookup, a membership test, truth or the keys
-    wraps every value first, as a plain :class:`DictVariable` does at once."""
-
-    def __init__(self, tx: InstructionTranslator, real: dict, source: Any, wrap_item: Any) -> None:
-        super().__init__({}, source, cls=type(real), real=real if type(real) is not dict else None)
-        self._tx = tx
-        self._pending: dict | None = real  # the real dict until every value is wrapped
-        self._wrap_item = wrap_item  # (tx, value, key) -> Variable
-
-    @property
-    def items(self) -> dict[Any, Variable]:  # type: ignore[override]
-        pending = self._pending
-        if pending is not None:
-            self._pending = None
-            read = self._items
-            self._items = {k: read[k] if k in read else self._wrap_item(self._tx, v, k) for k, v in pending.items()}
-        return self._items
-
-    @items.setter
-    def items(self, value: dict[Any, Variable]) -> None:
-        self._items = value
-
-    def _keys(self) -> dict:
-        """A dict with this one's keys, in order: the real one until every value is wrapped."""
-        return self._pending if self._pending is not None else self._items
-
-    def lookup(self, key: Any) -> Variable | None:
-        pending = self._pending
-        if pending is None:
-            return self._items.get(key)
-        value = self._items.get(key)
-        if value is None and key in pending:  # the keys are guarded: the same ones at run time
-            value = self._items[key] = self._wrap_item(self._tx, pending[key], key)
-        return value
-
-    def has_key(self, key: Any) -> bool:
-        return key in self._keys()
-
-    def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self._keys())
-
-    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        return [key_variable(k) for k in self._keys()]
-
-    # Descriptions (error messages, reports) must not wrap values: that would add guards and graph
-    # inputs, possibly after the translation is over.
-    def describe(self) -> str:
-        return f"dict of {len(self._keys())}"
-
-    def __repr__(self) -> str:
-        if self._pending is not None:
-            return f"LazyDictVariable({len(self._items)} of {len(self._pending)} values read)"
-        return f"LazyDictVariable({self._items!r})"
 
 
 class SetVariable(MethodTableMixin, Variable):
@@ -613,5 +552,45 @@ class SliceVariable(Variable):
 
 def key_variable(key: Any) -> Variable:
     """The variable for a dict key (keys are constants or identity-hashed objects)."""
-    return _builder.wrap_constant_like(key)
+    return wrap_constant_like(key)
 
+
+# -- method tables -----------------------------------------------------------------------------------
+Method = Callable[[Any, Any, list[Variable], dict[str, Variable]], Variable]
+#: name → ``method(tx, container, args, kwargs)``, one table per container kind. Owned here, filled by
+#: :mod:`.container_methods` (which the catalogue loads with the translator).
+SEQUENCE_METHODS: dict[str, Method] = {}
+LIST_METHODS: dict[str, Method] = {}
+DICT_METHODS: dict[str, Method] = {}
+SET_METHODS: dict[str, Method] = {}
+#: Methods only ``set`` has; a frozenset has no such attribute.
+SET_MUTATORS = {"add", "update", "discard", "remove", "clear", "pop", "difference_update",
+                "intersection_update", "symmetric_difference_update"}
+
+
+def lookup(receiver: Variable, name: str) -> Method | None:
+    """The method-table entry for ``receiver.name``, if the container kind defines it."""
+    if isinstance(receiver, ListVariable):
+        return LIST_METHODS.get(name)
+    if isinstance(receiver, SequenceVariable):
+        return SEQUENCE_METHODS.get(name)
+    if isinstance(receiver, DictVariable):
+        return DICT_METHODS.get(name)
+    if isinstance(receiver, SetVariable):
+        if receiver.frozen and name in SET_MUTATORS:
+            return None
+        return SET_METHODS.get(name)
+    return None
+
+
+class InstanceDictVariable(DictVariable):
+    """``obj.__dict__`` of an object made while tracing: the very dict of its attributes."""
+
+    def __init__(self, owner: Variable) -> None:
+        super().__init__({})
+        self.owner = owner
+        self.items = owner.attrs  # shared, so writes through __dict__ are attribute writes
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.owner)
+        codegen.emit("LOAD_ATTR", "__dict__")

@@ -6,16 +6,12 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from .._late import LateModule
-from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_objects = LateModule("loom_symbolic.variables.objects", globals(), "_objects")
 
 
 class GradModeVariable(Variable):
@@ -113,12 +109,3 @@ class UserExitVariable(Variable):
 
     def reconstruct(self, codegen) -> None:
         codegen.reconstruct(self.exit_method)  # the bound __exit__ of the (already entered) object
-
-
-def enter_user_context(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:
-    """BEFORE_WITH on a user object: inline ``__enter__`` now; ``__exit__`` is called on exit."""
-    if not isinstance(manager, _objects.UserObjectVariable):
-        raise Unsupported(f"a with block over {manager.describe()}", "not a context manager the translator models")
-    exit_method = manager.var_getattr_on_type(tx, "__exit__")
-    entered = manager.call_method(tx, "__enter__", [], {})
-    return UserExitVariable(exit_method), entered

@@ -21,16 +21,14 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.distributed as dist
 
-from .._late import LateModule
 from ..errors import Unsupported
+from . import tensor as _tensor_vars
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_tensor_vars = LateModule("loom_symbolic.variables.tensor", globals(), "_tensor_vars")
 
 
 def _reduce_op_name(op: Any) -> str:
@@ -159,11 +157,11 @@ class CollectiveVariable(RealValueVariable):
 
 
 def collective_functions() -> dict[Any, type[RealValueVariable]]:
-    """The collectives modelled here, for the builder (empty without torch.distributed)."""
+    """The collectives modelled here, for the wrap rules (empty without torch.distributed)."""
     if not dist.is_available():
         return {}
     return {getattr(dist, name): CollectiveVariable for name in _MODELS}
 
 
-#: Looked up by the builder for every Python function it wraps (by identity).
+#: Looked up by the wrap rules for every Python function it wraps (by identity).
 FUNCTIONS: dict[Any, type[RealValueVariable]] = collective_functions()

@@ -5,18 +5,16 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
+from .exception_values import SymbolicException
 from .iterators import IteratorVariable
+from .methods import MethodVariable
 
 if TYPE_CHECKING:
     from ..translator import GeneratorTranslator, InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
 
 
 class GeneratorVariable(IteratorVariable):
@@ -44,7 +42,7 @@ class GeneratorVariable(IteratorVariable):
             return None
         try:
             item = self.translator.step(sent, tx)
-        except _exceptions.SymbolicException:
+        except SymbolicException:
             self.finished = True  # a generator an exception escaped from is closed: next() stops it
             raise
         self.started = True
@@ -55,7 +53,7 @@ class GeneratorVariable(IteratorVariable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _METHODS:
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],

@@ -5,19 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from .._late import LateModule
+from .. import bytecode_helpers
 from ..errors import Unsupported, UserError
+from . import attributes as _attributes
+from . import exception_values as _exceptions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
-_runtime = LateModule("loom_symbolic.runtime", globals(), "_runtime")
 
 
 class IteratorVariable(Variable):
@@ -210,13 +208,13 @@ class ZipIterator(IteratorVariable):
         return [TupleVariable(list(items)) for items in zip(*parts)]
 
     def live_position(self) -> tuple[Callable[..., None], int] | None:
-        """Live iterables taken to one index are zipped live (:class:`~loom_symbolic.runtime.LiveZip`)."""
+        """Live iterables taken to one index are zipped live (:class:`~loom_symbolic.bytecode_helpers.LiveZip`)."""
         positions = [inner.live_position() for inner in self.inners]
         if self.strict or None in positions or len({index for _, index in positions}) != 1:
             return None
 
         def push(codegen) -> None:
-            codegen.load_callable(_runtime.LiveZip)
+            codegen.load_callable(bytecode_helpers.LiveZip)
             for push_inner, _ in positions:
                 push_inner(codegen)
             codegen.call(len(positions))
@@ -265,14 +263,14 @@ class EnumerateIterator(IteratorVariable):
         return [TupleVariable([ConstantVariable(self.count + i), item]) for i, item in enumerate(items)]
 
     def live_position(self) -> tuple[Callable[..., None], int] | None:
-        """A live iterable is enumerated live (:class:`~loom_symbolic.runtime.LiveEnumerate`)."""
+        """A live iterable is enumerated live (:class:`~loom_symbolic.bytecode_helpers.LiveEnumerate`)."""
         inner = self.inner.live_position()
         if inner is None:
             return None
         push_inner, index = inner
 
         def push(codegen) -> None:
-            codegen.load_callable(_runtime.LiveEnumerate)
+            codegen.load_callable(bytecode_helpers.LiveEnumerate)
             push_inner(codegen)
             codegen.load_const(self.count - index)  # the count of the iterable's first item
             codegen.call(2)

@@ -15,21 +15,19 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+import torch
 import torch.nn.modules.module as _torch_module_module
 
-from loom_guards import Item
+from loom_guards import Const, DictAttr, Item
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
+from . import containers as _containers
 from .base import Variable
+from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_nn_module = LateModule("loom_symbolic.variables.nn_module", globals(), "_nn_module")
 
 _BACKWARD = ("_backward_hooks", "_backward_pre_hooks")
 _GLOBAL_BACKWARD = ("_global_backward_hooks", "_global_backward_pre_hooks")
@@ -41,14 +39,29 @@ _MARKERS = (("_forward_pre_hooks_with_kwargs", None), ("_forward_hooks_with_kwar
             ("_forward_hooks_always_called", "_global_forward_hooks_always_called"))
 
 
+def own_table_source(module: torch.nn.Module, source: Any, name: str) -> Any:
+    """How the program reaches the module's own dict ``name`` (a hook table): through the module's
+    source (the module is guarded by type, so each call's instance has its own), or as a constant
+    for a module the translator cannot reach."""
+    if source is not None:
+        return DictAttr(source, name)
+    return Const(getattr(module, name, None), f"{type(module).__name__}.{name}")
+
+
+def global_table_source(name: str) -> Any:
+    """The process-wide hook dict ``name`` of ``torch.nn.modules.module``, as a constant (registering a
+    global hook mutates it in place)."""
+    return Const(getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}")
+
+
 def _tables(module: Any, source: Any) -> dict[str, tuple[Any, Any]]:
     """Each hook table by name: (the dict, its source). The module's own are read through the module's
     source (it is guarded by type: another instance has its own tables)."""
     found = {}
     for name in (*_BACKWARD, _PRE[1], _POST[1], *(own for own, _ in _MARKERS)):
-        found[name] = (getattr(module, name, None), _nn_module.own_table_source(module, source, name))
+        found[name] = (getattr(module, name, None), own_table_source(module, source, name))
     for name in (*_GLOBAL_BACKWARD, _PRE[0], _POST[0], *(g for _, g in _MARKERS if g)):
-        found[name] = (getattr(_torch_module_module, name, None), _nn_module.global_table_source(name))
+        found[name] = (getattr(_torch_module_module, name, None), global_table_source(name))
     return found
 
 
@@ -60,7 +73,7 @@ def _guard(tx: InstructionTranslator, table: Any, source: Any) -> list[tuple[Any
         tx.output.guards.add("length", source, table)
         return []
     tx.output.guards.add("dict_keys", source, table)
-    return [(key, _builder.wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
+    return [(key, wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
 
 
 def _library_hook(hook: Any) -> bool:

@@ -24,43 +24,26 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.nn.modules.module as _torch_module_module
 
-from loom_guards import Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
+from loom_guards import DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
+from . import containers as _containers
+from . import tensor as _tensor
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
 from .constant import ConstantVariable
 from .iterators import SnapshotIterator
+from .methods import MethodVariable
+from .module_hooks import call_with_hooks, global_table_source, own_table_source
+from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_module_hooks = LateModule("loom_symbolic.variables.module_hooks", globals(), "_module_hooks")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_tensor = LateModule("loom_symbolic.variables.tensor", globals(), "_tensor")
 
 _HOOK_DICTS = ("_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks")
 _GLOBAL_HOOK_DICTS = ("_global_forward_hooks", "_global_forward_pre_hooks", "_global_backward_hooks",
                       "_global_backward_pre_hooks")
-
-
-def own_table_source(module: torch.nn.Module, source: Any, name: str) -> Any:
-    """How the program reaches the module's own dict ``name`` (a hook table): through the module's
-    source (the module is guarded by type, so each call's instance has its own), or as a constant
-    for a module the translator cannot reach."""
-    if source is not None:
-        return DictAttr(source, name)
-    return Const(getattr(module, name, None), f"{type(module).__name__}.{name}")
-
-
-def global_table_source(name: str) -> Any:
-    """The process-wide hook dict ``name`` of ``torch.nn.modules.module``, as a constant (registering a
-    global hook mutates it in place)."""
-    return Const(getattr(_torch_module_module, name, None), f"torch.nn.modules.module.{name}")
 
 
 def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, Any]]:
@@ -128,12 +111,12 @@ class NNModuleVariable(Variable):
         if stored is not None:
             return stored
         if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         state = self.value.__dict__
         for table in ("_parameters", "_buffers", "_modules"):
             members = state.get(table)
             if members is not None and name in members:
-                return _builder.wrap(tx, members[name], self._child_source(table, name))
+                return wrap(tx, members[name], self._child_source(table, name))
         if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
             self._guard_absent_from_tables(tx, name)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, state), name)
@@ -166,7 +149,7 @@ class NNModuleVariable(Variable):
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
         if not _check_no_hooks(tx, module, self.source):
-            return _module_hooks.call_with_hooks(tx, self, args, kwargs)
+            return call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -184,7 +167,7 @@ class NNModuleVariable(Variable):
         return list(self.table(tx, "_modules"))
 
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
-        return _builder.wrap(tx, self.value._modules[key], self._child_source("_modules", key))
+        return wrap(tx, self.value._modules[key], self._child_source("_modules", key))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if isinstance(self.value, torch.nn.ModuleDict):
@@ -264,7 +247,7 @@ def _iter_of(kind: str):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
                 table = "_parameters" if "parameters" in kind else "_buffers"
                 for name, value in owner.table(tx, table).items():
-                    var = _builder.wrap(tx, value, owner._child_source(table, name))
+                    var = wrap(tx, value, owner._child_source(table, name))
                     if value is None or id(value) in seen:
                         continue  # skipped as torch does (None: guarded to stay None)
                     seen.add(id(value))

@@ -25,22 +25,19 @@ import torch
 
 from loom_guards import Attr
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
+from . import containers as _containers
 from . import numpy_calls as calls
 from .base import Variable
-from .constant import ConstantVariable, FrozenObjectVariable, is_constant_value
+from .constant import ConstantVariable, FrozenObjectVariable, is_constant_value, wrap_frozen
+from .registry import wrap_object
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_operators = LateModule("loom_symbolic.variables.operators", globals(), "_operators")
 
 #: Stand-in arrays keep the real shapes up to this many elements in all; above it every size is 1
 #: (broadcasting and matmul stay valid), so checking a call never costs more than a small NumPy call.
@@ -119,7 +116,7 @@ def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
         if guards is not None:
             guards.add("identity", source, value)
         return NumpyCallableVariable(value, source)
-    return _builder.wrap_object(tx, value, source)  # a Generator, a memmap...: an ordinary object
+    return wrap_object(tx, value, source)  # a Generator, a memmap...: an ordinary object
 
 
 def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
@@ -129,7 +126,7 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     if type(value) is not np.ndarray or value.dtype.hasobject or not value.flags.writeable \
             or not value.dtype.isnative or calls.torch_dtype(value.dtype) is None:
         # A subclass, object or string dtype, a read-only array: an ordinary object (NumPy calls on it break).
-        return _builder.wrap_object(tx, value, source)
+        return wrap_object(tx, value, source)
     known = tx.output.known_objects.get(id(value))
     if known is not None and known[0] is value:
         tx.output.note_alias(value, source)
@@ -284,7 +281,7 @@ class NumpyConstantVariable(FrozenObjectVariable):
             return super().var_getattr(tx, name)  # raises the program's AttributeError
         if callable(value) and not isinstance(value, type):
             return super().var_getattr(tx, name)
-        return _builder.wrap_frozen(value) if not is_numpy_object(value) else wrap(None, value, None)
+        return wrap_frozen(value) if not is_numpy_object(value) else wrap(None, value, None)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         result = super().call_method(tx, name, args, kwargs)
@@ -368,7 +365,7 @@ def _fold(fn: Any, name: str, args: list[Variable], kwargs: dict[str, Variable])
         result = fn(*(_real(a) for a in args), **{k: _real(v) for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
-    return wrap(None, result, None) if is_numpy_object(result) else _builder.wrap_frozen(result)
+    return wrap(None, result, None) if is_numpy_object(result) else wrap_frozen(result)
 
 
 def _constant(value: Variable) -> bool:
@@ -527,69 +524,6 @@ def _as_numpy(result: Variable, expected: tuple[Any, bool], name: str) -> Variab
 
 def _differs(name: str, what: str) -> Unsupported:
     return Unsupported(f"{name}()", f"torch._numpy gives {what}", hint="it runs as ordinary Python")
-
-
-# -- operators -----------------------------------------------------------------------------------------
-def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
-    """``op(left, right)`` where one side is a traced NumPy array or scalar."""
-    if isinstance(left, TensorVariable) or isinstance(right, TensorVariable):
-        return _with_tensor(tx, op, left, right)
-    if not isinstance(left, NdarrayVariable) and not isinstance(right, NdarrayVariable):
-        if left.is_python_constant() and right.is_python_constant():
-            return _operators.fold(_operators.INPLACE.get(op, op), left, right)  # NumPy scalars are immutable
-        raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
-    for side in (left, right):
-        if not isinstance(side, _OPERANDS) and not side.is_python_constant():
-            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
-    plain = _operators.INPLACE.get(op)
-    if plain is not None and not (isinstance(left, NdarrayVariable) and not left.scalar):
-        op, plain = plain, None  # a NumPy scalar (or a constant) on the left: x += a is x = x + a
-    name = op.__name__.rstrip("_")
-    return record(tx, calls.operator_call(op.__name__), f"operator {name}", [left, right], {},
-                  in_place=left if plain is not None else None)
-
-
-#: Result dtypes for which a NumPy scalar cast to the common dtype computes what torch does with it as
-#: a Python number (reduced-precision kernels compute with the number in float32, not rounded first).
-_SCALAR_CAST_DTYPES = frozenset({torch.float32, torch.float64, torch.int64, torch.int32, torch.bool})
-
-
-def _with_tensor(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
-    """A tensor and a NumPy scalar: torch takes the scalar as a Python number. Arrays and tensors mixed
-    are not modelled (NumPy's ``__array_priority__`` dance hands the work to the tensor)."""
-    tensor, other = (left, right) if isinstance(left, TensorVariable) else (right, left)
-    if isinstance(other, NumpyConstantVariable) and isinstance(other.value, _np().generic):
-        number = ConstantVariable(other.value.item())
-        return _operators.binary(tx, op, *((tensor, number) if other is right else (number, tensor)))
-    if not isinstance(other, NdarrayVariable) or not other.scalar or isinstance(other, TensorVariable):
-        raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
-                          "mixing a NumPy array with a tensor hands the work to the tensor: not modelled",
-                          hint="convert one side with torch.from_numpy or .numpy()")
-    example = tensor.example
-    stand_tensor = torch.ones([1] * example.dim(), dtype=example.dtype)  # dtypes do not depend on sizes
-    number = other.stand_in("ones").item()
-    try:
-        common = torch.result_type(stand_tensor, number)
-        expected = op(*((stand_tensor, number) if other is right else (number, stand_tensor)))
-    except Exception as exc:
-        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy scalar", f"torch raises {exc}") from exc
-    if not isinstance(expected, torch.Tensor) or expected.dtype not in _SCALAR_CAST_DTYPES:
-        raise Unsupported(f"operator {op.__name__} on a {example.dtype} tensor and a NumPy scalar",
-                          "torch computes with the scalar as a Python number: not modelled for this dtype")
-    cast = tx.output.call_method(tx, "to", [other.tensor, ConstantVariable(common)], {})
-    result = _operators.binary(tx, op, *((tensor, cast) if other is right else (cast, tensor)))
-    if isinstance(result, TensorVariable) and result is not tensor and result.example.dtype != expected.dtype:
-        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy scalar",
-                          f"it gives {result.example.dtype} where eager gives {expected.dtype}")
-    return result
-
-
-def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
-    """``-a``, ``+a``, ``~a``, ``abs(a)`` on a traced NumPy array or scalar."""
-    if value.is_python_constant():
-        return _operators.fold(op, value)
-    name = op.__name__.strip("_")
-    return record(tx, calls.operator_call(name), f"operator {name}", [value], {})
 
 
 # -- the torch side ------------------------------------------------------------------------------------

@@ -17,10 +17,12 @@ from typing import Any
 
 import torch
 
-from .._late import LateModule
 
-# torch._numpy is imported when NumPy is first met in a trace, not with loom.
-_tnp_module = LateModule("torch._numpy", globals(), "_tnp_module")
+def _tnp() -> Any:
+    """``torch._numpy``, imported when NumPy is first met in a trace, not with loom."""
+    module = sys.modules.get("torch._numpy")
+    return module if module is not None else importlib.import_module("torch._numpy")
+
 
 #: NumPy dtype names with a torch dtype of the same name (complex32, bfloat16 have no NumPy twin).
 _DTYPE_NAMES = ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
@@ -97,7 +99,7 @@ def _tnp_table() -> dict[int, tuple[Any, Any]]:
 
 def to_tensors(value: Any) -> Any:
     """Every ``torch._numpy.ndarray`` in ``value`` (nested in tuples and lists) as its tensor."""
-    tnp = _tnp_module
+    tnp = _tnp()
     if isinstance(value, tnp.ndarray):
         return value.tensor
     if isinstance(value, (tuple, list)):
@@ -108,7 +110,7 @@ def to_tensors(value: Any) -> Any:
 def to_arrays(value: Any) -> Any:
     """Every tensor in ``value`` (nested in tuples and lists) as a ``torch._numpy.ndarray``."""
     if isinstance(value, torch.Tensor):
-        return _tnp_module.ndarray(value)
+        return _tnp().ndarray(value)
     if isinstance(value, (tuple, list)):
         return type(value)(to_arrays(v) for v in value)
     return value
@@ -128,9 +130,9 @@ class NumpyFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.in_place:  # the destination must be a torch._numpy array, whose tensor is written
-            args = (_tnp_module.ndarray(args[0]), *args[1:])
+            args = (_tnp().ndarray(args[0]), *args[1:])
         if isinstance(kwargs.get("out"), torch.Tensor):
-            kwargs = {**kwargs, "out": _tnp_module.ndarray(kwargs["out"])}
+            kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
         return to_tensors(self.twin(*args, **kwargs))
 
     def __repr__(self) -> str:
@@ -151,8 +153,8 @@ class NumpyMethod:
 
     def __call__(self, array: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(kwargs.get("out"), torch.Tensor):
-            kwargs = {**kwargs, "out": _tnp_module.ndarray(kwargs["out"])}
-        return to_tensors(getattr(_tnp_module.ndarray(array), self.method)(*to_arrays(args), **kwargs))
+            kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
+        return to_tensors(getattr(_tnp().ndarray(array), self.method)(*to_arrays(args), **kwargs))
 
     def __repr__(self) -> str:
         return f"<torch._numpy.ndarray.{self.method}>"
@@ -185,7 +187,7 @@ class NumpyAttribute:
         return getattr(array, self.attribute)
 
     def __call__(self, array: torch.Tensor) -> Any:
-        return to_tensors(getattr(_tnp_module.ndarray(array), self.attribute))
+        return to_tensors(getattr(_tnp().ndarray(array), self.attribute))
 
 
 @functools.cache

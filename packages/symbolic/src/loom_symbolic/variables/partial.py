@@ -12,18 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
+from . import constant as _constant
+from . import containers as _containers
 from .base import Variable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
 
 
 class PartialVariable(Variable):
@@ -79,9 +77,9 @@ def wrap_partial(tx: InstructionTranslator | None, value: functools.partial, sou
 
     if tx is not None and source is not None:
         tx.output.guards.add("type", source, value)
-    func = _builder.wrap(tx, value.func, part("func"))
-    args = _builder.wrap(tx, value.args, part("args"))
-    keywords = _builder.wrap(tx, value.keywords, part("keywords"))
+    func = wrap(tx, value.func, part("func"))
+    args = wrap(tx, value.args, part("args"))
+    keywords = wrap(tx, value.keywords, part("keywords"))
     if not isinstance(keywords, _containers.DictVariable):
         raise Unsupported("a functools.partial", "its keywords are not a dict the translator models")
     return PartialVariable(func, args.unpack(tx), dict(keywords.items), source)

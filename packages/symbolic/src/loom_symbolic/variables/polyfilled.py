@@ -7,19 +7,17 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Item
 
 from .. import polyfills
-from .._late import LateModule
+from . import containers as _containers
+from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, ObjectConstantVariable
-from .instances import NewObjectVariable
+from .new_objects import NewObjectVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# In an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 class PolyfilledVariable(ObjectConstantVariable):
@@ -29,7 +27,7 @@ class PolyfilledVariable(ObjectConstantVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         replacement = polyfills.replacement_for(self.value)
         if isinstance(replacement, type):  # a class standing in for a C class (deque): a new instance of it
-            return _builder.wrap(tx, replacement, None).call(tx, args, kwargs)
+            return wrap(tx, replacement, None).call(tx, args, kwargs)
         return _functions.UserFunctionVariable(replacement).call(tx, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -72,8 +70,8 @@ def wrap_real_deque(tx: InstructionTranslator | None, value: Any, source: Any) -
     guards.add("length", source, value)
     stand_in = RealStandInVariable(polyfills.replacement_for(type(value)), source)
     stand_in.attrs["_items"] = _containers.ListVariable(
-        [_builder.wrap(tx, item, Item(source, i)) for i, item in enumerate(value)])
-    stand_in.attrs["_maxlen"] = _builder.wrap(tx, value.maxlen, Attr(source, "maxlen"))
+        [wrap(tx, item, Item(source, i)) for i, item in enumerate(value)])
+    stand_in.attrs["_maxlen"] = wrap(tx, value.maxlen, Attr(source, "maxlen"))
     stand_in.attrs["_state"] = ConstantVariable(0)
     tx.output.side_effects.track_stand_in(stand_in)
     return stand_in
@@ -86,7 +84,7 @@ class CachedFunctionVariable(ObjectConstantVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         wrapped_source = Attr(self.source, "__wrapped__") if self.source is not None else None
-        return _builder.wrap(tx, self.value.__wrapped__, wrapped_source).call(tx, args, kwargs)
+        return wrap(tx, self.value.__wrapped__, wrapped_source).call(tx, args, kwargs)
 
     def describe(self) -> str:
         return f"cached function {getattr(self.value, '__qualname__', self.value)}"

@@ -23,7 +23,7 @@ from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 #: The class both ``torch.profiler.record_function`` and ``torch.autograd.profiler.record_function`` name.
 RECORD_FUNCTION = torch.autograd.profiler.record_function
@@ -98,5 +98,5 @@ class RecordFunctionClassVariable(RealValueVariable):
         return "record_function"
 
 
-#: Classes the builder wraps with a dedicated variable class (looked up by identity).
+#: Classes the wrap rules (:mod:`.wrap_rules`) wrap with a dedicated variable class (looked up by identity).
 CLASSES: dict[type, type[RealValueVariable]] = {RECORD_FUNCTION: RecordFunctionClassVariable}

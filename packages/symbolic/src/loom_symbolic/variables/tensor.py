@@ -9,19 +9,16 @@ from torch import fx
 
 from loom_guards import Attr
 
-from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
+from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_torch = LateModule("loom_symbolic.variables.torch", globals(), "_torch")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).
 METADATA_ATTRS = frozenset(
@@ -51,6 +48,11 @@ OPAQUE_METHODS = {
     "untyped_storage": "reads the storage",
     "storage": "reads the storage",
 }
+
+
+#: How a tensor's methods are read (``variable(tensor, name)``) and called (``call(tx, tensor, name,
+#: args, kwargs)``): filled by :mod:`.torch`, which models torch's functions and methods.
+TENSOR_METHODS: dict[str, Any] = {}
 
 
 class TensorVariable(Variable):
@@ -104,7 +106,7 @@ class TensorVariable(Variable):
             return self._grad(tx)
 
         if callable(getattr(torch.Tensor, name, None)):
-            return _torch.TensorMethodVariable(self, name)
+            return TENSOR_METHODS["variable"](self, name)
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:
@@ -121,7 +123,7 @@ class TensorVariable(Variable):
         stored = tx.output.side_effects.stored_attribute(self.real, "grad")
         if stored is not None:
             return stored
-        return _builder.wrap(tx, self.real.grad, Attr(self.source, "grad"))
+        return wrap(tx, self.real.grad, Attr(self.source, "grad"))
 
     def size(self, tx: InstructionTranslator) -> Variable:
         """``tensor.shape``: constants, and symbolic ints for dynamic dimensions."""
@@ -130,7 +132,7 @@ class TensorVariable(Variable):
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
-        return _torch.call_tensor_method(tx, self, name, args, kwargs)
+        return TENSOR_METHODS["call"](tx, self, name, args, kwargs)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if self.example.dim() == 0:

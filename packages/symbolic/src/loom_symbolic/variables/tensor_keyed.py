@@ -17,17 +17,14 @@ import torch
 from loom_guards import Attr
 from loom_guards.sources import _Chained, _set_chained
 
-from .. import codegen as _codegen
-from .._late import LateModule
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
 
 
 class _ObjectKeyed(_Chained):
@@ -113,7 +110,7 @@ class TensorKeyedDictVariable(RealValueVariable):
             # the graph break runs this natively; once the key is there, the frame compiles again
             exc.reason.guards.append(("constant", HasKey(self.source, real), False))
             raise exc
-        return _builder.wrap(tx, found, ItemOfKey(self.source, real))
+        return wrap(tx, found, ItemOfKey(self.source, real))
 
     def contains(self, tx: InstructionTranslator, key: Variable) -> Variable:
         """``key in d``: the answer is guarded through the item's source (it fails when it changes)."""
@@ -138,9 +135,8 @@ class TensorKeyedDictVariable(RealValueVariable):
         return f"{type(self.value).__name__} keyed by tensors"
 
 
-def _load_item_of_key(cg: Any, source: ItemOfKey) -> None:
-    """Rebuilt bytecode reads the item as the guard does: ``source.read_from(<base>)``."""
+def load_item_of_key(cg: Any, source: ItemOfKey) -> None:
+    """Rebuilt bytecode reads the item as the guard does: ``source.read_from(<base>)`` (the code generator's
+    loader for :class:`ItemOfKey` sources)."""
     cg.call_const(source.read_from, 1, lambda: cg.load_source(source.base))
 
-
-_codegen.SOURCE_LOADERS["ItemOfKey"] = _load_item_of_key

@@ -9,20 +9,18 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .. import program_state
-from .._late import LateModule
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
+from . import containers as _containers
+from . import numpy as _numpy
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
-from .tensor import METADATA_METHODS, TensorVariable, opaque_method_reason
+from .registry import wrap_constant_like
+from .tensor import METADATA_METHODS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_containers = LateModule("loom_symbolic.variables.containers", globals(), "_containers")
-_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
 
 #: C namespaces whose functions are tensor operations.
 _TORCH_C_NAMESPACES = tuple(
@@ -341,7 +339,7 @@ def call_tensor_method(
             return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # e.g. numel() of a dynamic tensor
         if isinstance(result, torch.Size):
             return _containers.SizeVariable.of(result)
-        return _builder.wrap_constant_like(result)
+        return wrap_constant_like(result)
     if name == "numpy":
         return _numpy.tensor_numpy(tx, tensor, args, kwargs)
     reason = opaque_method_reason(name)
@@ -357,3 +355,6 @@ def call_tensor_method(
     if name.endswith("_") and not name.endswith("__"):
         return tensor  # in-place methods return the tensor they changed
     return result
+
+
+TENSOR_METHODS.update(variable=TensorMethodVariable, call=call_tensor_method)

@@ -4,11 +4,10 @@
 3.13 bytecode; another version gets a clean "unsupported" result from :func:`loom_symbolic.translate` until
 its module exists (a port is one new file here plus its entry in ``_MODULES``).
 
-What a version module provides (``py311`` is the base; ``py312`` says only what 3.12 changes, and
+Only facts about the bytecode live here; what an opcode *means* while translating is in the handler
+modules of :mod:`loom_symbolic.opcodes` (``opcodes/py311.py``, ...). What a version module provides (``py311`` is the base; ``py312`` says only what 3.12 changes, and
 ``py313`` only what 3.13 changes over 3.12):
 
-- ``register(handler, replace)``: its handlers, added to (``handler``) or replacing (``replace``)
-  the shared ones of ``loom_symbolic.opcodes``;
 - ``DECODE_RULES``: opname → how the decoder turns that opcode's argument into its ``argval``
   where :mod:`dis`'s generic tables (``hasconst``, ``hasname``, ...) do not say it all;
 - ``register_stack_effects(table, StackEffect)``: which instructions a graph may break at;
@@ -41,10 +40,6 @@ class _Unsupported:
 
     DECODE_RULES: dict = {}
     EMIT_REWRITES: dict = {}
-
-    @staticmethod
-    def register(handler, replace) -> None:
-        return None
 
     @staticmethod
     def register_stack_effects(table, effect_class) -> None:

@@ -1,61 +1,12 @@
 """CPython 3.11: the PRECALL/CALL protocol, KW_NAMES, LOAD_GLOBAL's NULL bit, and how to emit them.
 
-This is the base the other version modules start from: ``py312`` registers these handlers too and
-then says what 3.12 changes.
+This is the base the other version modules start from. Bytecode facts only: the handlers of 3.11's
+opcodes are in :mod:`loom_symbolic.opcodes.py311`.
 """
 
 from __future__ import annotations
 
 from bytecode import Instr
-
-
-def register(handler, replace) -> None:
-    """Register this version's handlers in the dispatch table (``replace`` swaps a shared one)."""
-    from ..opcodes.calls import call_with, unpack_call_ex
-    from ..variables.base import NULL, NullVariable
-
-    @handler("PRECALL")
-    def precall(tx, ins) -> None:
-        """Only primes CPython's call specialisation."""
-
-    @handler("KW_NAMES")
-    def kw_names(tx, ins) -> None:
-        tx.kw_names = tx.code.co_consts[ins.arg]
-
-    @handler("CALL")
-    def call(tx, ins) -> None:
-        # [NULL, callable, args...] or [method, self, args...] (3.11 and 3.12 alike)
-        args = tx.popn(ins.arg)
-        second = tx.pop()
-        first = tx.pop()
-        if isinstance(first, NullVariable):
-            fn = second
-        else:
-            fn, args = first, [second, *args]
-        kwargs = {}
-        if tx.kw_names:
-            names = tx.kw_names
-            kwargs = dict(zip(names, args[len(args) - len(names):]))
-            args = args[: len(args) - len(names)]
-            tx.kw_names = None
-        tx.push(call_with(tx, fn, args, kwargs))
-
-    @handler("CALL_FUNCTION_EX")
-    def call_function_ex(tx, ins) -> None:
-        kwargs_var = tx.pop() if ins.arg & 0x01 else None
-        args_var = tx.pop()
-        fn = tx.pop()
-        null = tx.pop()
-        assert isinstance(null, NullVariable), "CPython pushes NULL before CALL_FUNCTION_EX's callable"
-        args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
-        tx.push(call_with(tx, fn, args, kwargs))
-
-    @handler("LOAD_GLOBAL")
-    def load_global(tx, ins) -> None:
-        if ins.arg & 1:
-            tx.push(NULL)
-        tx.push(tx.load_global(ins.argval))
-
 
 # -- decoding ------------------------------------------------------------------------------------------
 #: Opcodes whose ``argval`` is not what dis's generic tables give (see ``instructions._argument_kinds``):

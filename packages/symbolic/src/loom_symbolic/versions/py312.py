@@ -1,6 +1,6 @@
 """CPython 3.12: what its bytecode changes for loom, relative to 3.11 (``py311``, which this builds on).
 
-Translating (handlers registered over the shared ones):
+Translating (the handlers are in :mod:`loom_symbolic.opcodes.py312`, registered over the shared ones):
 
 - CALL runs without PRECALL. The stack below the arguments is still ``[NULL, callable]`` or
   ``[method, self]`` (the order flips in 3.13), so 3.11's CALL, KW_NAMES, CALL_FUNCTION_EX and
@@ -37,7 +37,6 @@ import dis
 
 from bytecode import Instr
 
-from . import py311
 from .py311 import (  # noqa: F401  (unchanged in 3.12)
     SUPERINSTRUCTIONS,
     before_native,
@@ -50,170 +49,6 @@ _INTRINSIC_1 = {name: index for index, name in enumerate(dis._intrinsic_1_descs)
 _UNARY_POSITIVE = _INTRINSIC_1["INTRINSIC_UNARY_POSITIVE"]
 _LIST_TO_TUPLE = _INTRINSIC_1["INTRINSIC_LIST_TO_TUPLE"]
 _STOPITERATION_ERROR = _INTRINSIC_1["INTRINSIC_STOPITERATION_ERROR"]
-
-
-def register(handler, replace) -> None:
-    """Register 3.11's call protocol, then what 3.12 adds or changes."""
-    from ..errors import Unsupported, UserError
-    from ..opcodes.build import list_to_tuple, make_slice
-    from ..opcodes.control import next_loop_item, return_value, send_to_receiver
-    from ..opcodes.names import load_const, load_fast
-    from ..opcodes.operators import unary_positive
-    from ..variables import operators as ops
-    from ..variables.base import NULL, NullVariable, Variable
-    from ..variables.cells import CellBox
-    from ..variables.exceptions import stop_iteration_error
-
-    py311.register(handler, replace)  # PRECALL's handler stays registered; 3.12 code never reaches it
-
-    class SavedCell(Variable):
-        """What LOAD_FAST_AND_CLEAR saves of a loop variable that is a cell: the cell itself."""
-
-        def __init__(self, box: CellBox) -> None:
-            self.box = box
-
-        def describe(self) -> str:
-            return f"the saved cell of {self.box.name!r}"
-
-        def reconstruct(self, codegen) -> None:
-            raise Unsupported("a graph break inside a comprehension whose variable a closure captures",
-                              "the saved cell cannot be rebuilt")
-
-    class SavedArgument(Variable):
-        """What LOAD_FAST_AND_CLEAR saves of an argument the trace has not read yet: its real value,
-        put back unread (so a comprehension reusing the name adds no guard on the argument)."""
-
-        def __init__(self, name: str, value) -> None:
-            self.name = name
-            self.value = value
-
-        def describe(self) -> str:
-            return f"the saved argument {self.name!r}"
-
-        def reconstruct(self, codegen) -> None:
-            codegen.emit("LOAD_FAST", self.name)  # the frame's slot still holds it: a break reads before it writes
-
-    # -- names and attributes ------------------------------------------------------------------------
-    @replace("LOAD_ATTR")
-    def load_attr(tx, ins) -> None:
-        # The method form pushes [NULL, bound method], standing for both of CPython's layouts.
-        obj = tx.pop()
-        if ins.arg & 1:
-            tx.push(NULL)
-        tx.push(obj.var_getattr(tx, ins.argval))
-
-    @handler("LOAD_SUPER_ATTR")
-    def load_super_attr(tx, ins) -> None:
-        receiver = tx.pop()
-        cls = tx.pop()
-        global_super = tx.pop()
-        # CPython calls the global `super` as the source did: with (cls, self), or with no arguments
-        # (then super() finds __class__ and the first argument in the frame, as the translator does).
-        proxy = global_super.call(tx, [cls, receiver] if ins.arg & 2 else [], {})
-        if ins.arg & 1:
-            tx.push(NULL)
-        tx.push(proxy.var_getattr(tx, ins.argval))
-
-    handler("LOAD_FAST_CHECK")(load_fast)  # read_local raises UnboundLocalError where CPython does
-
-    @handler("LOAD_FAST_AND_CLEAR")
-    def load_fast_and_clear(tx, ins) -> None:
-        name = ins.argval
-        if name in tx.code.co_cellvars:
-            tx.push(SavedCell(tx.cells[name]))
-            tx.cells[name] = CellBox(name)  # the MAKE_CELL that follows has nothing left to do
-            return
-        unrealized = getattr(tx, "_unrealized", None)  # a root frame's arguments not read yet
-        if unrealized is not None and name in unrealized:
-            tx.push(SavedArgument(name, unrealized.pop(name)))
-            return
-        try:
-            value = tx.read_local(name)
-        except UserError:
-            value = NULL
-        else:
-            del tx.symbolic_locals[name]
-        tx.push(value)
-
-    @replace("STORE_FAST")
-    def store_fast(tx, ins) -> None:
-        value = tx.pop()
-        if isinstance(value, (NullVariable, SavedCell, SavedArgument)):  # restoring what LOAD_FAST_AND_CLEAR saved
-            if isinstance(value, SavedCell):
-                tx.cells[ins.argval] = value.box
-                return
-            tx.symbolic_locals.pop(ins.argval, None)
-            if isinstance(value, SavedArgument):
-                tx._unrealized[ins.argval] = value.value
-            return
-        tx.store_local(ins.argval, value)
-
-    # -- operators -----------------------------------------------------------------------------------
-    @handler("BINARY_SLICE")
-    def binary_slice(tx, ins) -> None:
-        stop = tx.pop()
-        start = tx.pop()
-        container = tx.pop()
-        tx.push(ops.getitem(tx, container, make_slice([start, stop])))
-
-    @handler("STORE_SLICE")
-    def store_slice(tx, ins) -> None:
-        stop = tx.pop()
-        start = tx.pop()
-        container = tx.pop()
-        value = tx.pop()
-        ops.setitem(tx, container, make_slice([start, stop]), value)
-
-    @handler("CALL_INTRINSIC_1")
-    def call_intrinsic_1(tx, ins) -> None:
-        if ins.arg == _UNARY_POSITIVE:
-            unary_positive(tx, ins)
-        elif ins.arg == _LIST_TO_TUPLE:
-            list_to_tuple(tx, ins)
-        elif ins.arg == _STOPITERATION_ERROR:
-            tx.push(stop_iteration_error(tx.pop()))
-        else:
-            raise Unsupported(f"the {dis._intrinsic_1_descs[ins.arg]} intrinsic", "not modelled in function code")
-
-    @handler("CALL_INTRINSIC_2")
-    def call_intrinsic_2(tx, ins) -> None:
-        raise Unsupported(f"the {dis._intrinsic_2_descs[ins.arg]} intrinsic",
-                          "exception groups (except*) and type parameters are not modelled")
-
-    # -- control flow --------------------------------------------------------------------------------
-    @handler("RETURN_CONST")
-    def return_const(tx, ins) -> None:
-        load_const(tx, ins)
-        return_value(tx, ins)
-
-    @replace("FOR_ITER")
-    def for_iter(tx, ins) -> None:
-        item = next_loop_item(tx)
-        if item is None:
-            tx.ip = _after_end_for(tx.instructions, ins)
-        else:
-            tx.push(item)
-
-    @handler("END_FOR")
-    def end_for(tx, ins) -> None:
-        tx.pop()
-        tx.pop()
-
-    @replace("SEND")
-    def send(tx, ins) -> None:
-        send_to_receiver(tx, ins, pop_receiver_when_done=False)  # END_SEND pops the receiver
-
-    @handler("END_SEND")
-    def end_send(tx, ins) -> None:
-        value = tx.pop()
-        tx.pop()
-        tx.push(value)
-
-
-def _after_end_for(instructions, ins) -> int:
-    """Where an exhausted FOR_ITER continues: past the END_FOR its jump names (dis gives the END_FOR)."""
-    target = ins.target
-    return target + 1 if instructions[target].opname == "END_FOR" else target
 
 
 # -- decoding ------------------------------------------------------------------------------------------

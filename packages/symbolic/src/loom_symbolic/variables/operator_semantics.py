@@ -9,23 +9,32 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
-from .._late import LateModule
 from ..errors import Unsupported, UserError
+from .attributes import class_attribute
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, SizeVariable, TupleVariable
+from .containers import (
+    LIST_METHODS,
+    SET_METHODS,
+    DictVariable,
+    ListVariable,
+    SequenceVariable,
+    SetVariable,
+    SizeVariable,
+    TupleVariable,
+)
+from .iterators import IteratorVariable, each_item
+from .registry import wrap_constant_like
+from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_container_methods = LateModule("loom_symbolic.variables.container_methods", globals(), "_container_methods")
-_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
-_symbolic = LateModule("loom_symbolic.variables.symbolic", globals(), "_symbolic")
-_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
+
+#: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by
+#: :mod:`.numpy`, which only a program that meets NumPy needs.
+NUMPY_OPERATORS: dict[str, Any] = {}
 
 #: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
 INPLACE = {
@@ -39,7 +48,7 @@ INPLACE = {
 
 def is_tensor(value: Variable) -> bool:
     """Whether ``value`` is a graph value (a tensor, or a symbolic int/float/bool under dynamic shapes)."""
-    return isinstance(value, (TensorVariable, _symbolic.SymbolicVariable))
+    return isinstance(value, (TensorVariable, SymbolicVariable))
 
 
 def fold(op: Any, *args: Variable) -> Variable:
@@ -49,13 +58,13 @@ def fold(op: Any, *args: Variable) -> Variable:
         result = op(*values)
     except Exception as exc:
         raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
-    return _builder.wrap_constant_like(result)
+    return wrap_constant_like(result)
 
 
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
     """``op(left, right)`` for a binary or comparison operator from :mod:`operator`."""
     if getattr(left, "numpy_value", False) or getattr(right, "numpy_value", False):
-        return _numpy.binary(tx, op, left, right)
+        return NUMPY_OPERATORS["binary"](tx, op, left, right)
     if is_tensor(left) or is_tensor(right):
         if op in INPLACE and not _updates_in_place(op, left):
             # ints, floats and symbolic sizes are immutable, and a tensor without the in-place dunder
@@ -117,7 +126,7 @@ def _check_divisor(op: Any, left: Variable, right: Variable) -> None:
 def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     """``op(value)`` for ``-x``, ``+x``, ``~x``, ``abs(x)``."""
     if getattr(value, "numpy_value", False):
-        return _numpy.unary(tx, op, value)
+        return NUMPY_OPERATORS["unary"](tx, op, value)
     if is_tensor(value):
         return tx.output.call_function(tx, op, [value], {})
     if value.is_python_constant():
@@ -131,7 +140,7 @@ _SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", op
 
 def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     if op is operator.iadd and isinstance(left, ListVariable):
-        _container_methods.list_extend(tx, left, [right], {})
+        LIST_METHODS["extend"](tx, left, [right], {})
         return left
     if op is operator.imul and isinstance(left, ListVariable) and right.is_python_constant():
         left.items[:] = left.items * right.as_python_constant()
@@ -145,7 +154,7 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
         if not issubclass(right.python_type(), (set, frozenset)):
             return None  # Python raises TypeError: folded (or refused) like any other operand
 
-        _container_methods.SET_METHODS[_SET_INPLACE[op]](tx, left, [right], {})
+        SET_METHODS[_SET_INPLACE[op]](tx, left, [right], {})
         return left
     return None
 
@@ -298,9 +307,9 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
         return ConstantVariable(any(_is_or_equals(tx, element, item) for element in container.items))
-    if isinstance(container, _iterators.IteratorVariable):
+    if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
-        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in _iterators.each_item(tx, container)))
+        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in each_item(tx, container)))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
 
@@ -342,7 +351,7 @@ def _has_python_special(value: Variable, name: str) -> bool:
             cls = value.python_type()
         except Unsupported:
             return False
-    return isinstance(_attributes.class_attribute(cls, name), types.FunctionType)
+    return isinstance(class_attribute(cls, name), types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:

@@ -9,15 +9,13 @@ import torch
 from torch import fx
 
 from .. import shapes
-from .._late import LateModule
 from .base import Variable
+from .constant import ConstantVariable
+from .methods import MethodVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 _PYTHON_TYPES = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}
 
@@ -78,13 +76,13 @@ class SymbolicVariable(Variable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "bit_length" and type(self.example) is torch.SymInt:
-            return _functions.MethodVariable(self, name)
+            return MethodVariable(self, name)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
         if name == "bit_length" and type(self.example) is torch.SymInt and not args and not kwargs:
-            return _constant.ConstantVariable(_bit_length(self.example))
+            return ConstantVariable(_bit_length(self.example))
         return super().call_method(tx, name, args, kwargs)
 
     def reconstruct(self, codegen) -> None:

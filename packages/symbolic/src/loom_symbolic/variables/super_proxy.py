@@ -9,19 +9,19 @@ from typing import TYPE_CHECKING
 from loom_guards import Attr, Item
 
 from .. import polyfills
-from .._late import LateModule
 from ..errors import Unsupported, missing_attribute
+from . import constant as _constant
+from . import exception_values as _exceptions
+from . import functions as _functions
+from .attributes import GenericGetattrVariable, GenericSetattrVariable
 from .base import Variable
+from .builtins import builtin
+from .methods import BoundMethodVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_constant = LateModule("loom_symbolic.variables.constant", globals(), "_constant")
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
 
 
 #: Builtin classes whose methods a container variable models when reached through super().
@@ -60,20 +60,20 @@ class SuperVariable(Variable):
                 return _NoOpInit()
             replacement = polyfills.method_replacement(klass, name)
             if replacement is not None:  # a polyfilled C method (defaultdict.__init__ of a subclass)
-                bound_to = _builder.wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
-                return _functions.BoundMethodVariable(_functions.UserFunctionVariable(replacement[0]), bound_to)
+                bound_to = wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
+                return BoundMethodVariable(_functions.UserFunctionVariable(replacement[0]), bound_to)
             if isinstance(found, types.FunctionType):
-                return _functions.BoundMethodVariable(_functions.UserFunctionVariable(found, member_source), self.receiver)
+                return BoundMethodVariable(_functions.UserFunctionVariable(found, member_source), self.receiver)
             if isinstance(found, property) and found.fget is not None:
-                return _builder.wrap(tx, found.fget, Attr(member_source, "fget") if member_source else None).call(
+                return wrap(tx, found.fget, Attr(member_source, "fget") if member_source else None).call(
                     tx, [self.receiver], {}
                 )
             if isinstance(found, staticmethod):
-                return _builder.wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
+                return wrap(tx, found.__func__, Attr(member_source, "__func__") if member_source else None)
             if isinstance(found, classmethod):
-                owner = _builder.wrap(tx, receiver_type, type_source)
+                owner = wrap(tx, receiver_type, type_source)
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
-                return _functions.BoundMethodVariable(func, owner)
+                return BoundMethodVariable(func, owner)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
@@ -90,35 +90,6 @@ class _BuiltinContainerMethod(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
-
-
-class GenericSetattrVariable(Variable):
-    """``object.__setattr__`` on an object made while tracing: bound (``super().__setattr__(k, v)``)
-    or not (``object.__setattr__(self, k, v)``, what a frozen dataclass's ``__init__`` calls)."""
-
-    def __init__(self, receiver: Variable | None = None) -> None:
-        self.receiver = receiver
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
-        if kwargs or len(args) != 2:
-            raise Unsupported("object.__setattr__ with these arguments", "not modelled")
-        setter = getattr(receiver, "generic_setattr", None)
-        if setter is None:
-            raise Unsupported(f"object.__setattr__ on {receiver.describe()}", "not modelled")
-        setter(tx, args[0].as_python_constant(), args[1])
-        return _constant.ConstantVariable(None)
-
-
-class GenericGetattrVariable(Variable):
-    """``object.__getattribute__`` bound to an object: the default attribute lookup."""
-
-    def __init__(self, receiver: Variable) -> None:
-        self.receiver = receiver
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        name = args[0].as_python_constant()
-        return _attributes.generic_getattr(tx, self.receiver.object_view(tx), name)
 
 
 class _NoOpInit(Variable):
@@ -162,7 +133,7 @@ class ExceptionSuperVariable(SuperVariable):
             if klass.__module__ == "builtins" and name == "__init__":
                 return _exceptions.ExceptionInit(self.receiver)
             if isinstance(found, types.FunctionType):
-                return _functions.BoundMethodVariable(_functions.UserFunctionVariable(found), self.receiver)
+                return BoundMethodVariable(_functions.UserFunctionVariable(found), self.receiver)
             break
         raise Unsupported(f"super().{name} in {self.cls.__name__}", "not modelled on an exception made while tracing")
 
@@ -182,12 +153,12 @@ class ClassSuperVariable(SuperVariable):
             source = self.receiver.source
             member = Item(Attr(Item(Attr(source, "__mro__"), index), "__dict__"), name) if source is not None else None
             if isinstance(found, staticmethod):
-                return _builder.wrap(tx, found.__func__, Attr(member, "__func__") if member else None)
+                return wrap(tx, found.__func__, Attr(member, "__func__") if member else None)
             if isinstance(found, classmethod):
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member, "__func__") if member else None)
-                return _functions.BoundMethodVariable(func, self.receiver)
+                return BoundMethodVariable(func, self.receiver)
             if isinstance(found, types.FunctionType):
-                return _builder.wrap(tx, found, member)
+                return wrap(tx, found, member)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
@@ -198,3 +169,13 @@ _MISSING_MEMBER = object()
 def _type_source(tx: InstructionTranslator, receiver: Variable) -> object:
     """How to reach the receiver's class from the frame (None when it cannot be reached)."""
     return receiver.object_view(tx).type_source
+
+
+@builtin(super)
+def builtin_super(tx, args, kwargs):
+    return make_super(tx, args)
+
+
+@builtin(object.__getattribute__)
+def builtin_object_getattribute(tx, args, kwargs):
+    return GenericGetattrVariable(args[0]).call(tx, args[1:], {})

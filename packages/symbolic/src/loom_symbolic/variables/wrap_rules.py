@@ -1,8 +1,10 @@
-"""Wrapping real values into variables, and recording the guards that reading them implies.
+"""The rules :func:`.registry.wrap` follows: which variable a real value becomes, and the guards that
+reading it implies (its type, its identity, its tensor metadata).
 
-``wrap(tx, value, source)`` is the single door through which values from the frame (arguments,
-globals, attributes, closure cells) enter the trace: it picks the variable class by the value's type
-and records what the trace will assume about the value (its type, its identity, its tensor metadata).
+:func:`.registry.wrap` is the single door through which values from the frame (arguments, globals,
+attributes, closure cells) enter the trace. This module knows every variable class a value may become,
+so it sits above them all; it adds its rules to the registry's tables once, when the catalogue
+(:mod:`.catalogue`) imports it, and nothing imports it to wrap a value.
 """
 
 from __future__ import annotations
@@ -19,21 +21,23 @@ import torch
 from loom_guards import Attr, Item, compared_by_identity
 
 from .. import polyfills
-from .._late import LateModule
 from ..errors import Unsupported
 from ..policy import allowed_in_graph
+from . import autograd_function as _autograd_function
+from . import exception_values as _exceptions
+from . import numpy as _numpy
+from . import registry
+from . import tensor_keyed as _tensor_keyed
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import (
     CONSTANT_TYPES,
     ConstantVariable,
-    FrozenObjectVariable,
     ObjectConstantVariable,
     is_constant_value,
 )
 from .containers import (
     DictVariable,
-    LazyDictVariable,
     ListVariable,
     NamedTupleVariable,
     SetVariable,
@@ -42,13 +46,15 @@ from .containers import (
 )
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
-from .functions import BoundMethodVariable, UserFunctionVariable
+from .functions import UserFunctionVariable
+from .lazy_dict import LazyDictVariable
+from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
-from .objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .partial import wrap_partial
 from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_deque
 from .profiler import CLASSES as PROFILER_CLASSES
 from .random_draws import RandomDrawVariable, is_module_draw
+from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .torch import (
     TRACE_TIME_CONSTANTS,
     DynamoDisabledFunctionVariable,
@@ -61,37 +67,9 @@ from .torch import (
 )
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_exceptions = LateModule("loom_symbolic.variables.exceptions", globals(), "_exceptions")
-_tensor_keyed = LateModule("loom_symbolic.variables.tensor_keyed", globals(), "_tensor_keyed")
-_numpy = LateModule("loom_symbolic.variables.numpy", globals(), "_numpy")
-_autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
-
-
-def wrap(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
-    """The variable for real ``value`` reached through ``source`` (None: a value with no guard)."""
-    build = _RULE_FOR_EXACT_TYPE.get(type(value))
-    if build is not None:
-        return build(tx, value, source)
-    for predicate, build in _RULES:
-        if predicate(value):
-            return build(tx, value, source)
-    return _wrap_object(tx, value, source)
-
-
-def wrap_constant_like(value: Any) -> Variable:
-    """The variable for a value that does not come from the frame (folded results, LOAD_CONST)."""
-    return wrap(None, value, None)
-
-
-def wrap_frozen(value: Any) -> Variable:
-    """A folded result: a constant if it is one, else an immutable library object."""
-    if is_constant_value(value) or isinstance(value, (list, dict, tuple)):
-        return wrap_constant_like(value)
-
-    return FrozenObjectVariable(value)
+wrap = registry.wrap
 
 
 def _guards(tx: InstructionTranslator | None, source: Any):
@@ -322,11 +300,6 @@ def _wrap_exception(tx, value, source):
     return _remember(tx, value, source, make)  # one variable per exception: aliases stay aliases
 
 
-def wrap_object(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
-    """The variable for an object no specific rule models: its attributes are read one by one."""
-    return _wrap_object(tx, value, source)
-
-
 def _wrap_object(tx, value, source):
     if source is None and tx is None:
         return ObjectConstantVariable(value)
@@ -392,3 +365,12 @@ _RULE_FOR_EXACT_TYPE: dict[type, Callable[..., Variable]] = {
     types.FunctionType: _wrap_function,
     types.MethodType: _wrap_method,
 }
+
+
+# In today's order (a value may match several predicates: the first one decides), ten apart so that a
+# rule added later can go between two.
+for _priority, (_predicate, _build) in enumerate(_RULES, start=1):
+    registry.add_rule(10 * _priority, _predicate, _build)
+for _cls, _build in _RULE_FOR_EXACT_TYPE.items():
+    registry.add_exact_type(_cls, _build)
+registry.set_fallback(_wrap_object)

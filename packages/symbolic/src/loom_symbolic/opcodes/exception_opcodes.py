@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from .._late import LateModule
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
-from ..variables.exceptions import ExceptionVariable, SymbolicException, instantiate, raised
-from . import handler
-
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
+from ..variables.exception_values import ExceptionVariable, SymbolicException, instantiate, raised
+from ..variables.registry import wrap_constant_like
+from .registry import handler
 
 
 @handler("RAISE_VARARGS")
@@ -73,5 +70,5 @@ def with_except_start(tx, ins) -> None:
     exc = tx.peek(1)
     exit_callable = tx.peek(4)
 
-    result = exit_callable.call(tx, [_builder.wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
+    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
     tx.push(result)

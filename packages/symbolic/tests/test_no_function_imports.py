@@ -1,40 +1,13 @@
-"""LateModule, and the rule it serves: no import statements run inside the translator's functions."""
+"""No import statements run inside the translator's functions (the hot paths)."""
 
 from __future__ import annotations
 
 import ast
-import json
-import sys
 from pathlib import Path
 
 import loom_symbolic
-from loom_symbolic._late import LateModule
 
 PACKAGE = Path(loom_symbolic.__file__).parent
-
-
-def test_late_module_imports_on_first_read_and_replaces_itself():
-    namespace: dict = {}
-    sys.modules.pop("json.scanner", None)
-    namespace["_scanner"] = LateModule("json.scanner", namespace, "_scanner")
-    assert "json.scanner" not in sys.modules
-    assert "imported at first use" in repr(namespace["_scanner"])
-    make_scanner = namespace["_scanner"].make_scanner
-    assert "json.scanner" in sys.modules
-    assert namespace["_scanner"] is sys.modules["json.scanner"]
-    assert make_scanner is sys.modules["json.scanner"].make_scanner
-    assert json.loads("[1]") == [1]
-
-
-def test_late_module_missing_attribute_raises_attribute_error():
-    namespace: dict = {}
-    namespace["_json"] = LateModule("json", namespace, "_json")
-    try:
-        namespace["_json"].no_such_name
-    except AttributeError as exc:
-        assert "no_such_name" in str(exc)
-    else:
-        raise AssertionError("expected AttributeError")
 
 
 def _function_level_imports(path: Path) -> list[str]:

@@ -15,21 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const
 
-from .._late import LateModule
+from .. import bytecode_helpers
 from ..errors import Reason, Unsupported
+from . import attributes as _attributes
+from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import TupleVariable
+from .methods import BoundMethodVariable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_attributes = LateModule("loom_symbolic.variables.attributes", globals(), "_attributes")
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_runtime = LateModule("loom_symbolic.runtime", globals(), "_runtime")
 
 
 class ExceptionVariable(Variable):
@@ -62,7 +61,7 @@ class ExceptionVariable(Variable):
         if name == "args" and self.args is not None:
             return TupleVariable(list(self.args))
         if name == "__class__":
-            return _builder.wrap_constant_like(self.cls)
+            return wrap_constant_like(self.cls)
         if name in _CHAIN_ATTRIBUTES:
             if self.source is not None:  # made outside the trace: its real chain is not known here
                 raise Unsupported(f"{name} of an exception from outside the compiled function", "not modelled")
@@ -73,7 +72,7 @@ class ExceptionVariable(Variable):
             return self.attrs[name]
         member = _user_class_member(self.cls, name)
         if isinstance(member, types.FunctionType):
-            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(member, _member_source(self.cls, name)), self)
+            return BoundMethodVariable(_functions.UserFunctionVariable(member, _member_source(self.cls, name)), self)
         if isinstance(member, property) and isinstance(member.fget, types.FunctionType):
             getter = _functions.UserFunctionVariable(member.fget, Attr(_member_source(self.cls, name), "fget"))
             return getter.call(tx, [self], {})
@@ -128,7 +127,7 @@ class ExceptionVariable(Variable):
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its class customises construction")
         chained = self.cause is not None or self.context is not None or self.suppress_context
         if chained:  # chained(cls(*args), cause, context, suppress)
-            codegen.load_callable(_runtime.chained)
+            codegen.load_callable(bytecode_helpers.chained)
         codegen.load_callable(self.cls)
         for arg in self.args:
             codegen.reconstruct(arg)

@@ -15,108 +15,26 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr
 
 from .. import polyfills
-from .._late import LateModule
-from ..errors import Unsupported, UserError, missing_attribute
-from .attributes import _MISSING, ObjectView, class_attribute, resolve, store_through_descriptor
+from ..errors import Unsupported, UserError
+from . import ctx as _ctx
+from . import functions as _functions
+from . import iterators as _iterators
+from .attributes import _MISSING, InstanceMixin, _class_member_source, builtin_base, class_attribute
 from .base import Variable
-from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable
+from .containers import DictVariable, InstanceDictVariable, ListVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
-
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
-
-#: Builtin bases an instance made while tracing may have, and how its builtin part is modelled.
-_CONTAINER_BASES = (collections.OrderedDict, dict, list)
-
-
-def builtin_base(cls: type) -> type:
-    """The builtin (C) base class whose layout ``cls``'s instances have."""
-    for klass in cls.__mro__:
-        if klass in _CONTAINER_BASES or klass is object:
-            return klass
-        if klass.__module__ == "builtins":
-            return klass
-    return object
-
-
-class InstanceMixin:
-    """Attribute semantics of a user-class instance made while tracing: ``attrs`` holds its ``__dict__``."""
-
-    attrs: dict[str, Variable]
-    cls: type
-    cls_source: Any
-
-    def object_view(self, tx: InstructionTranslator) -> ObjectView:
-        """What attribute lookup needs: the class, where it comes from, and the attributes so far."""
-        return ObjectView(self, self.cls, self.cls_source, lambda name: self.attrs.get(name, _MISSING))
-
-    def instance_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        return resolve(tx, self.object_view(tx), name)
-
-    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        hook = class_attribute(self.cls, "__setattr__")
-        if isinstance(hook, types.FunctionType):
-            _builder.wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
-            return
-        self.generic_setattr(tx, name, value)
-
-    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
-        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType) and not polyfills.modelled_slot(
-            self.cls, name
-        ):
-            raise Unsupported(f"setting {name!r} on a {self.cls.__name__} made while tracing", "slots are not modelled")
-        if not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
-            self.attrs[name] = value
-
-    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
-        if class_attribute(self.cls, "__delattr__") not in (object.__delattr__, dict.__delattr__, list.__delattr__):
-            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "the class customises __delattr__")
-        if hasattr(type(class_attribute(self.cls, name)), "__delete__"):
-            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")
-        if name not in self.attrs:
-            raise missing_attribute(f"{self.cls.__name__!r} object", name)
-        del self.attrs[name]
-
-    def reconstruct_attributes(self, codegen: PyCodegen) -> None:
-        """With the object on top of the stack, restore its ``__dict__`` (leaves the object there)."""
-        if not self.attrs:
-            return
-        in_dict = {}
-        for key, value in self.attrs.items():
-            if polyfills.modelled_slot(self.cls, key):  # a C-level attribute: set through its descriptor
-                codegen.emit("COPY", 1)
-                codegen.reconstruct(value)
-                codegen.emit("SWAP", 2)
-                codegen.emit("STORE_ATTR", key)
-            else:
-                in_dict[key] = value
-        if not in_dict:
-            return
-        codegen.emit("COPY", 1)
-        codegen.emit("LOAD_ATTR", "__dict__")
-        codegen.emit("LOAD_METHOD", "update")
-        for key, value in in_dict.items():
-            codegen.load_const(key)
-            codegen.reconstruct(value)
-        codegen.emit("BUILD_MAP", len(in_dict))
-        codegen.call(1)
-        codegen.emit("POP_TOP")
-
-
-def _class_member_source(instance: InstanceMixin, name: str) -> Any:
-    return Attr(instance.cls_source, name) if instance.cls_source is not None else None
+    from .protocol import Translator as InstructionTranslator
 
 
 class NewObjectVariable(InstanceMixin, Variable):
     """An instance of a plain Python class, created while tracing."""
+
+    def instance_dict(self) -> Variable:
+        """``self.__dict__``: the dict of its attributes."""
+        return InstanceDictVariable(self)
 
     mutable = True
 
@@ -140,7 +58,7 @@ class NewObjectVariable(InstanceMixin, Variable):
             if not isinstance(special, types.FunctionType):
                 raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
 
-            return _builder.wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
+            return wrap(tx, special, _class_member_source(self, name)).call(tx, [self, *args], kwargs)
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -204,7 +122,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     init = class_attribute(cls, "__init__")
     if isinstance(init, types.FunctionType):
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
-        result = _builder.wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
+        result = wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:
@@ -218,16 +136,3 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"its __init__ is a {type(init).__name__}")
     return instance
-
-
-class InstanceDictVariable(DictVariable):
-    """``obj.__dict__`` of an object made while tracing: the very dict of its attributes."""
-
-    def __init__(self, owner: Variable) -> None:
-        super().__init__({})
-        self.owner = owner
-        self.items = owner.attrs  # shared, so writes through __dict__ are attribute writes
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        codegen.reconstruct(self.owner)
-        codegen.emit("LOAD_ATTR", "__dict__")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import dis
 import operator
 
-from ..variables import operators as ops
-from ..variables.builder import wrap_constant_like
-from . import handler
+from ..variables import operator_semantics as ops
+from ..variables.registry import wrap_constant_like
+from .registry import handler
 
 #: BINARY_OP's argument indexes CPython's table of operator symbols ("+", "+=", ...).
 _SYMBOLS = {

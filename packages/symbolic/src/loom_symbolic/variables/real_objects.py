@@ -2,35 +2,43 @@
 
 from __future__ import annotations
 
+import functools
 import types
 from typing import TYPE_CHECKING, Any
+
+import torch
 
 from loom_guards import Attr, Const, TypeOf
 
 from .. import polyfills
-from .._late import LateModule
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
 from ..policy import trusted_module_name
+from . import autograd_function as _autograd_function
+from . import functions as _functions
+from . import iterators as _iterators
 from .attributes import (
     _MISSING,
     _guard_absent_from_classes,
+    builtin_base,
     class_attribute,
     resolve,
     store_through_descriptor,
     view_of_real,
 )
 from .base import RealValueVariable, Variable
+from .builtins import HANDLERS, PURE, _items, builtin, call_builtin
+from .constant import wrap_frozen
+from .containers import NamedTupleVariable, SizeVariable, TupleVariable
+from .ctx import UserExitVariable
+from .exception_values import make_exception
+from .methods import BoundMethodVariable
+from .new_objects import NewObjectVariable, construct
+from .partial import make_partial
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
-# Read only while translating, and in an import cycle with this module: imported at first read (see _late.py).
-_builder = LateModule("loom_symbolic.variables.builder", globals(), "_builder")
-_builtins = LateModule("loom_symbolic.variables.builtins", globals(), "_builtins")
-_ctx = LateModule("loom_symbolic.variables.ctx", globals(), "_ctx")
-_autograd_function = LateModule("loom_symbolic.variables.autograd_function", globals(), "_autograd_function")
-_functions = LateModule("loom_symbolic.variables.functions", globals(), "_functions")
-_iterators = LateModule("loom_symbolic.variables.iterators", globals(), "_iterators")
 
 def _trusted(module: types.ModuleType) -> bool:
     return trusted_module_name(getattr(module, "__name__", ""))
@@ -63,7 +71,7 @@ class UserObjectVariable(RealValueVariable):
         if stored is not None:
             return stored
         if name == "__class__":
-            return _builder.wrap(tx, type(self.value), None)
+            return wrap(tx, type(self.value), None)
         return resolve(tx, view_of_real(tx, self, self.value, self.source, _instance_dict(self.value)), name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
@@ -117,7 +125,7 @@ class UserObjectVariable(RealValueVariable):
 
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
         """``with obj:``: inline ``__enter__``; ``__exit__`` runs on the normal exit path."""
-        return _ctx.enter_user_context(tx, self)
+        return enter_user_context(tx, self)
 
     def describe(self) -> str:
         return f"{type(self.value).__name__} object"
@@ -133,7 +141,7 @@ class ClassVariable(RealValueVariable):
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
-                return _builder.wrap(tx, getattr(self.value, name), None)
+                return wrap(tx, getattr(self.value, name), None)
             if class_attribute(type(self.value), name) is not _MISSING:
                 raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
             if not _trusted_class(self.value):
@@ -144,7 +152,7 @@ class ClassVariable(RealValueVariable):
         if not isinstance(static, types.FunctionType) and (found := polyfills.method_replacement(self.value, name)):
             fn, is_classmethod = found  # a C method written in Python: defaultdict.fromkeys, OrderedDict.move_to_end
             method = _functions.UserFunctionVariable(fn)
-            return _functions.BoundMethodVariable(method, self) if is_classmethod else method
+            return BoundMethodVariable(method, self) if is_classmethod else method
         owner = self.source
         if owner is None and not _trusted_class(self.value):
             # A class reached without a source (``type(obj)`` of an object made while tracing) is
@@ -152,18 +160,18 @@ class ClassVariable(RealValueVariable):
             owner = Const(self.value)
         source = Attr(owner, name) if owner is not None else None
         if isinstance(static, staticmethod):
-            return _builder.wrap(tx, static.__func__, source)
+            return wrap(tx, static.__func__, source)
         if isinstance(static, classmethod):
             if name == "apply" and _autograd_function.is_function_class(self.value):
                 return _autograd_function.AutogradFunctionApplyVariable(self.value, source, owner)
             func_source = Attr(source, "__func__") if source is not None else None
-            return _functions.BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
+            return BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
-            return _builder.wrap(tx, getattr(self.value, name), None)
-        return _builder.wrap(tx, getattr(self.value, name), source)
+            return wrap(tx, getattr(self.value, name), None)
+        return wrap(tx, getattr(self.value, name), source)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        return _builtins.call_class(tx, self, args, kwargs)
+        return call_class(tx, self, args, kwargs)
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``Cls.name = value`` on a user class: replayed after the graph; later reads in the trace, on
@@ -198,11 +206,11 @@ class PythonModuleVariable(RealValueVariable):
                 tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
-            return _builder.wrap(tx, member, None)
+            return wrap(tx, member, None)
         if self.source is None:
             raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",
                               "the module was not reached from the frame, so its members cannot be guarded")
-        return _builder.wrap(tx, member, Attr(self.source, name))
+        return wrap(tx, member, Attr(self.source, name))
 
     def describe(self) -> str:
         return f"module {self.value.__name__}"
@@ -218,3 +226,81 @@ class OpaqueCallableVariable(RealValueVariable):
 
     def describe(self) -> str:
         return f"C method {getattr(self.value, '__qualname__', self.value)}"
+
+
+def enter_user_context(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:
+    """BEFORE_WITH on a user object: inline ``__enter__`` now; ``__exit__`` is called on exit."""
+    if not isinstance(manager, UserObjectVariable):
+        raise Unsupported(f"a with block over {manager.describe()}", "not a context manager the translator models")
+    exit_method = manager.var_getattr_on_type(tx, "__exit__")
+    entered = manager.call_method(tx, "__enter__", [], {})
+    return UserExitVariable(exit_method), entered
+
+
+# -- builtins that make objects -----------------------------------------------------------------
+@builtin(tuple.__new__)
+def builtin_tuple_new(tx, args, kwargs):
+    """``tuple.__new__(cls, iterable)``: what a named tuple's ``_make`` (and so ``_replace``) calls."""
+    if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], ClassVariable):
+        return None
+    cls = args[0].value
+    items = _items(tx, args[1]) if len(args) == 2 else []
+    if cls is tuple:
+        return TupleVariable(items)
+    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return NamedTupleVariable(items, cls)
+    return None
+
+
+@builtin(object.__new__)
+def builtin_object_new(tx, args, kwargs):
+    """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this)."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], ClassVariable):
+        return None
+    cls = args[0].value
+    if builtin_base(cls) is not object or cls.__new__ is not object.__new__ or type(cls) is not type:
+        return None
+    # its methods are read through the class: a class reached without a source is a constant object
+    return NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
+
+
+# -- classes called like functions -----------------------------------------------------------------
+def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``cls(*args, **kwargs)`` for the classes the translator models."""
+    cls = cls_var.value
+    if cls in HANDLERS or cls in PURE:
+        return call_builtin(tx, cls, args, kwargs)
+    if isinstance(cls, type) and issubclass(cls, BaseException):
+        return make_exception(cls, args, kwargs, tx)
+    if cls is torch.Size:
+        return SizeVariable(_items(tx, args[0]) if args else [])
+    if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+        return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
+    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        return _make_namedtuple(tx, cls, args, kwargs)
+    if cls is functools.partial:
+        return make_partial(tx, args, kwargs)
+    if isinstance(cls, type) and cls.__module__ != "builtins":
+        return construct(tx, cls, cls_var.source, args, kwargs)
+    raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
+                      hint="create it outside the compiled function and pass it in")
+
+
+def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    fields = cls._fields
+    values: dict[str, Variable] = dict(zip(fields, args))
+    if len(args) > len(fields):
+        raise UserError(f"{cls.__name__}()", f"takes {len(fields)} positional arguments but {len(args)} were given",
+                        exc_type=TypeError)
+    for key, value in kwargs.items():
+        if key not in fields or key in values:
+            raise UserError(f"{cls.__name__}()", f"unexpected or repeated argument {key!r}", exc_type=TypeError)
+        values[key] = value
+    defaults = getattr(cls, "_field_defaults", {})
+    for field in fields:
+        if field not in values:
+            if field not in defaults:
+                raise UserError(f"{cls.__name__}()", f"missing argument {field!r}", exc_type=TypeError)
+
+            values[field] = wrap_constant_like(defaults[field])
+    return NamedTupleVariable([values[f] for f in fields], cls)

@@ -1,0 +1,37 @@
+"""Every module of the variables, imported once: loading this fills the registries they extend.
+
+The modules of the lower floors own tables that the modules above fill when they are imported: the
+wrap rules (:mod:`.registry`, filled by :mod:`.wrap_rules`), the builtin handlers (``@builtin`` in
+:mod:`.builtins`, also used by :mod:`.objects` and :mod:`.super`), the container method tables
+(:mod:`.containers`, filled by :mod:`.container_methods`), the tensor methods (:mod:`.tensor`, filled by
+:mod:`.torch`) and the operators on NumPy values (:mod:`.operators`, filled by :mod:`.numpy`). The
+translator imports this module, so that value kinds only some programs reach (generators, ``super()``,
+objects made while tracing, environment reads) load with it, not in the middle of a later first compile.
+"""
+
+from __future__ import annotations
+
+from . import (  # noqa: F401
+    autograd_function,
+    builtins,
+    container_methods,
+    ctx,
+    distributed,
+    environ,
+    generators,
+    module_hooks,
+    new_objects,
+    nn_module,
+    numpy,
+    numpy_operators,
+    partial,
+    polyfilled,
+    profiler,
+    random_draws,
+    real_objects,
+    super_proxy,
+    tensor_keyed,
+    text,
+    torch,
+    wrap_rules,
+)

@@ -1,0 +1,93 @@
+"""Methods: a function bound to an object (``obj.method``), and a method a variable models by name.
+
+Low in the variables (they need only :mod:`.base`), since constants, containers, objects and attribute
+lookup all hand out methods.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported
+from .base import Variable
+from .registry import wrap_constant_like
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+
+class BoundMethodVariable(Variable):
+    """A Python function bound to an object (``obj.method``); calling passes the object first."""
+
+    def __init__(self, function: Variable, receiver: Variable, source: Any = None) -> None:
+        self.function = function
+        self.receiver = receiver
+        self.source = source
+
+    def python_type(self) -> type:
+        return types.MethodType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.function.call(tx, [self.receiver, *args], kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        fn = getattr(self.function, "value", None)
+        if not isinstance(fn, types.FunctionType):
+            raise Unsupported(f"rebuilding {self.describe()}", "not a method of a real function")
+        original = getattr(fn, "__loom_polyfill_of__", None)
+        if original is not None or getattr(self.receiver, "stands_for", None) is not None:
+            # A polyfilled C method (od.move_to_end, or a method of deque's stand-in): the real
+            # object's own method, so that code resumed after a graph break runs the C one.
+            codegen.reconstruct(self.receiver)
+            codegen.emit("LOAD_ATTR", getattr(original, "__name__", fn.__name__))
+            return
+        # types.MethodType(fn, receiver), not receiver.<name>: the attribute lookup could find
+        # another object, or run a Python __getattribute__ (this may be the code of that very method)
+        def load_args() -> None:
+            codegen.load_const(fn)
+            codegen.reconstruct(self.receiver)
+
+        codegen.call_const(types.MethodType, 2, load_args)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__class__":
+            return wrap_constant_like(types.MethodType)
+        if name == "__self__":
+            return self.receiver
+        if name == "__func__":
+            return self.function
+        return self.function.var_getattr(tx, name)
+
+    def describe(self) -> str:
+        return f"method {self.function.describe()}"
+
+
+class MethodVariable(Variable):
+    """``receiver.name`` for a method the receiver's variable models (``list.append``, ``str.join``).
+
+    ``builtin=True`` means the builtin container's own method even if a subclass overrides it.
+    """
+
+    def __init__(self, receiver: Variable, name: str, builtin: bool = False) -> None:
+        self.receiver = receiver
+        self.name = name
+        self.builtin = builtin
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.builtin:
+            return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
+        return self.receiver.call_method(tx, self.name, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.builtin:
+            raise Unsupported(f"rebuilding {self.describe()}", "a base-class method reached through super()")
+        codegen.reconstruct(self.receiver)
+        codegen.emit("LOAD_ATTR", self.name)
+
+    def describe(self) -> str:
+        return f"method {self.name} of {self.receiver.describe()}"

@@ -1,0 +1,86 @@
+"""Python operators on NumPy arrays and scalars made while tracing (``a + b``, ``-a``, ``x += a``).
+
+Fills :data:`.operators.NUMPY_OPERATORS`, which the operators consult for an operand that is a NumPy value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from . import numpy_calls as calls
+from . import operator_semantics as _operators
+from .base import Variable
+from .constant import ConstantVariable
+from .numpy import _OPERANDS, NdarrayVariable, NumpyConstantVariable, _np, record
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
+    """``op(left, right)`` where one side is a traced NumPy array or scalar."""
+    if isinstance(left, TensorVariable) or isinstance(right, TensorVariable):
+        return _with_tensor(tx, op, left, right)
+    if not isinstance(left, NdarrayVariable) and not isinstance(right, NdarrayVariable):
+        if left.is_python_constant() and right.is_python_constant():
+            return _operators.fold(_operators.INPLACE.get(op, op), left, right)  # NumPy scalars are immutable
+        raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
+    for side in (left, right):
+        if not isinstance(side, _OPERANDS) and not side.is_python_constant():
+            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
+    plain = _operators.INPLACE.get(op)
+    if plain is not None and not (isinstance(left, NdarrayVariable) and not left.scalar):
+        op, plain = plain, None  # a NumPy scalar (or a constant) on the left: x += a is x = x + a
+    name = op.__name__.rstrip("_")
+    return record(tx, calls.operator_call(op.__name__), f"operator {name}", [left, right], {},
+                  in_place=left if plain is not None else None)
+
+
+#: Result dtypes for which a NumPy scalar cast to the common dtype computes what torch does with it as
+#: a Python number (reduced-precision kernels compute with the number in float32, not rounded first).
+_SCALAR_CAST_DTYPES = frozenset({torch.float32, torch.float64, torch.int64, torch.int32, torch.bool})
+
+
+def _with_tensor(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
+    """A tensor and a NumPy scalar: torch takes the scalar as a Python number. Arrays and tensors mixed
+    are not modelled (NumPy's ``__array_priority__`` dance hands the work to the tensor)."""
+    tensor, other = (left, right) if isinstance(left, TensorVariable) else (right, left)
+    if isinstance(other, NumpyConstantVariable) and isinstance(other.value, _np().generic):
+        number = ConstantVariable(other.value.item())
+        return _operators.binary(tx, op, *((tensor, number) if other is right else (number, tensor)))
+    if not isinstance(other, NdarrayVariable) or not other.scalar or isinstance(other, TensorVariable):
+        raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
+                          "mixing a NumPy array with a tensor hands the work to the tensor: not modelled",
+                          hint="convert one side with torch.from_numpy or .numpy()")
+    example = tensor.example
+    stand_tensor = torch.ones([1] * example.dim(), dtype=example.dtype)  # dtypes do not depend on sizes
+    number = other.stand_in("ones").item()
+    try:
+        common = torch.result_type(stand_tensor, number)
+        expected = op(*((stand_tensor, number) if other is right else (number, stand_tensor)))
+    except Exception as exc:
+        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy scalar", f"torch raises {exc}") from exc
+    if not isinstance(expected, torch.Tensor) or expected.dtype not in _SCALAR_CAST_DTYPES:
+        raise Unsupported(f"operator {op.__name__} on a {example.dtype} tensor and a NumPy scalar",
+                          "torch computes with the scalar as a Python number: not modelled for this dtype")
+    cast = tx.output.call_method(tx, "to", [other.tensor, ConstantVariable(common)], {})
+    result = _operators.binary(tx, op, *((tensor, cast) if other is right else (cast, tensor)))
+    if isinstance(result, TensorVariable) and result is not tensor and result.example.dtype != expected.dtype:
+        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy scalar",
+                          f"it gives {result.example.dtype} where eager gives {expected.dtype}")
+    return result
+
+
+def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
+    """``-a``, ``+a``, ``~a``, ``abs(a)`` on a traced NumPy array or scalar."""
+    if value.is_python_constant():
+        return _operators.fold(op, value)
+    name = op.__name__.strip("_")
+    return record(tx, calls.operator_call(name), f"operator {name}", [value], {})
+
+
+_operators.NUMPY_OPERATORS.update(binary=binary, unary=unary)

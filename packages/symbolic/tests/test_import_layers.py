@@ -1,0 +1,75 @@
+"""loom_symbolic's modules import one another without a cycle (see docs/symbolic.md, "The floors").
+
+Every import statement counts, inside functions too, and every ``importlib.import_module`` call;
+``if TYPE_CHECKING:`` imports do not run and ``loom_symbolic/__init__.py`` only re-exports, so they do not.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import loom_symbolic
+
+PACKAGE = Path(loom_symbolic.__file__).parent
+_TOOL = PACKAGE.parents[3] / "tools" / "import_layers.py"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("import_layers", _TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The floors (docs/symbolic.md): a module imports only from its own floor and the floors below.
+FLOORS = {
+    0: ["errors", "policy", "bytecode_helpers", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_collector",
+        "instructions", "program_state", "results", "versions", "versions.py311", "versions.py312", "versions.py313",
+        "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy",
+        "polyfills.functools", "polyfills.heapq", "polyfills.itertools", "polyfills.operator"],
+    1: ["variables.base", "variables.registry", "variables.protocol"],
+    2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.environ",
+        "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.lazy_dict",
+        "variables.arguments", "variables.exception_values", "variables.iterators", "variables.generators",
+        "variables.tensor", "variables.new_objects", "variables.ctx", "variables.operator_semantics", "variables.partial",
+        "variables.random_draws"],
+    3: ["variables.builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
+        "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
+        "variables.module_hooks", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
+        "variables.profiler", "variables.tensor_keyed", "variables.container_methods", "variables.wrap_rules",
+        "variables.catalogue"],
+    4: ["output_graph", "side_effects", "codegen", "resume", "breaks"],
+    5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
+        "opcodes.exception_opcodes", "opcodes.matching", "opcodes.names", "opcodes.operator_opcodes", "opcodes.stack",
+        "opcodes.py311", "opcodes.py312", "opcodes.py313"],
+    6: ["translator"],
+    7: ["api"],
+}
+
+
+def _graph():
+    return _tool().import_graph(PACKAGE, facades=["loom_symbolic"])
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _tool().cycles({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle():
+    assert _tool().cycles(_graph()) == []
+
+
+def test_every_import_stays_on_its_floor_or_goes_down():
+    floor_of = {f"loom_symbolic.{name}": floor for floor, names in FLOORS.items() for name in names}
+    assert _tool().upward_imports(_graph(), floor_of) == []
+
+
+def test_the_floor_check_sees_an_import_going_up():
+    graph = {"low": {"high"}, "high": set()}
+    assert _tool().upward_imports(graph, {"low": 0, "high": 1}) == ["low (F0) -> high (F1)"]
+
+
+def test_no_module_over_600_lines():
+    sizes = {str(p.relative_to(PACKAGE)): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
+    assert {name: n for name, n in sizes.items() if n > 600} == {}
