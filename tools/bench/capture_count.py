@@ -283,6 +283,15 @@ CONSTRUCTS = [c_defaultdict, c_deque, c_ordereddict_move_to_end, c_counter, c_na
               c_numpy]
 
 
+# -- issue 29's break causes -------------------------------------------------------------------------
+def c_in_dict_views(x):
+    d = {"a": 1, "b": 2}
+    return x + ("a" in d.keys()) + (("a", 1) in d.items()) + (2 in d.values())
+
+
+CONSTRUCTS += [c_in_dict_views]
+
+
 # -- running them ------------------------------------------------------------------------------------
 def _reset_state():
     Registry.count = 0

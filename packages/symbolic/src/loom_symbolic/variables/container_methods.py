@@ -424,9 +424,26 @@ class DictViewVariable(Variable):
     def call_method(self, tx, name, args, kwargs):
         if name == "__len__":
             return ConstantVariable(len(self.target.items))
-        if name == "__contains__" and self.kind == "keys":
-            return ConstantVariable(DictVariable.key_of(args[0]) in self.target.items)
+        if name == "__contains__" and len(args) == 1 and not kwargs:
+            return self.contains(tx, args[0])
         raise Unsupported(f"dict view method {name}", "not modelled")
+
+    def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
+        """``item in view``, as the C views answer it: keys by hash lookup (through the dict's own
+        ``has_key``, so a lazy dict guards only that key), items by looking the key up and comparing
+        the value, values by ``==`` in order."""
+        if self.kind == "keys":
+            return ConstantVariable(self.target.has_key(DictVariable.key_of(item)))
+        if self.kind == "values":
+            return ConstantVariable(_operators.any_equal(tx, self.unpack(tx), item))
+        pair = item.unpack(tx) if issubclass(item.python_type(), tuple) else ()
+        if len(pair) != 2:
+            return ConstantVariable(False)
+        key, value = pair
+        key = DictVariable.key_of(key)
+        if not self.target.has_key(key):
+            return ConstantVariable(False)
+        return ConstantVariable(_operators.any_equal(tx, [self.target.lookup(key)], value))
 
     def describe(self) -> str:
         return f"dict {self.kind} view"

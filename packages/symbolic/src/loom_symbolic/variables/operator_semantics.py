@@ -305,14 +305,17 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
-        for element in container.items:
-            if element is item:
-                return ConstantVariable(True)
-            equal = binary(tx, operator.eq, element, item)
-            if equal.truth(tx):
-                return ConstantVariable(True)
-        return ConstantVariable(False)
+        return ConstantVariable(any_equal(tx, container.items, item))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
+
+
+def any_equal(tx: InstructionTranslator, elements: list[Variable], item: Variable) -> bool:
+    """Whether one of ``elements`` is ``item`` or equals it, tried in order and stopping at the first,
+    as CPython's sequence ``__contains__`` does (identity first, then ``==``)."""
+    for element in elements:
+        if element is item or binary(tx, operator.eq, element, item).truth(tx):
+            return True
+    return False
 
 
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:

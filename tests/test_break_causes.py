@@ -1,0 +1,25 @@
+"""Issue 29's remaining break causes, one small program each: captured in one graph with no break,
+with eager's answer (``backend="eager"``), or, where torch.compile breaks too, one break whose reason
+names the construct and the user's line."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from breaks_harness import compare
+
+
+def in_dict_views(x):
+    d = {"a": 1, "b": 2}
+    found = ("a" in d.keys(), "z" in d.keys(), ("a", 1) in d.items(), ("a", 2) in d.items(), ["a", 1] in d.items(),
+             2 in d.values(), 3 in d.values(), [1] in d.values())
+    return x + sum(found), found
+
+
+CAPTURED = [in_dict_views]
+
+
+@pytest.mark.parametrize("fn", CAPTURED, ids=lambda fn: fn.__name__)
+def test_captured_in_one_graph(fn):
+    stats = compare(fn, torch.arange(3.0), backend="eager")
+    assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
