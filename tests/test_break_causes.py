@@ -4,6 +4,8 @@ names the construct and the user's line."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 import torch
 from breaks_harness import compare
@@ -16,7 +18,23 @@ def in_dict_views(x):
     return x + sum(found), found
 
 
-CAPTURED = [in_dict_views]
+def _processor(attn, hidden_states, encoder_hidden_states=None, **cross_attention_kwargs):
+    return hidden_states
+
+
+def signature_parameters(x):
+    # diffusers' Attention checks its processor's parameters this way
+    params = inspect.signature(_processor).parameters
+    keys = set(params.keys())
+    n = 0
+    for name in inspect.signature(_processor).parameters:
+        n += len(name)
+    for _name, p in params.items():
+        n += p.default is None
+    return x + n + ("encoder_hidden_states" in keys) + ("attn" in params) + ("z" in params.keys()), sorted(keys)
+
+
+CAPTURED = [in_dict_views, signature_parameters]
 
 
 @pytest.mark.parametrize("fn", CAPTURED, ids=lambda fn: fn.__name__)

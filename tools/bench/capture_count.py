@@ -14,6 +14,7 @@ import argparse
 import copy
 import dataclasses
 import functools
+import inspect
 import itertools
 import operator
 import random
@@ -289,7 +290,16 @@ def c_in_dict_views(x):
     return x + ("a" in d.keys()) + (("a", 1) in d.items()) + (2 in d.values())
 
 
-CONSTRUCTS += [c_in_dict_views]
+def _processor(attn, hidden_states, encoder_hidden_states=None):
+    return hidden_states
+
+
+def c_signature_parameters(x):
+    params = inspect.signature(_processor).parameters
+    return x + len(set(params.keys())) + ("encoder_hidden_states" in params) + sum(1 for _ in params)
+
+
+CONSTRUCTS += [c_in_dict_views, c_signature_parameters]
 
 
 # -- running them ------------------------------------------------------------------------------------
