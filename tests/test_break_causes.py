@@ -10,6 +10,8 @@ import pytest
 import torch
 from breaks_harness import compare
 
+import loom
+
 
 def in_dict_views(x):
     d = {"a": 1, "b": 2}
@@ -34,10 +36,48 @@ def signature_parameters(x):
     return x + n + ("encoder_hidden_states" in keys) + ("attn" in params) + ("z" in params.keys()), sorted(keys)
 
 
-CAPTURED = [in_dict_views, signature_parameters]
+class _Plain:
+    pass
+
+
+class _Shown:
+    def __init__(self, n):
+        self.n = n
+
+    def __str__(self):
+        return f"shown {self.n}"
+
+
+class _Written:
+    def __repr__(self):
+        return "written"
+
+
+def str_of_objects(x):
+    texts = [str(_Shown(1)), str(_Written()), repr(_Written()), f"{_Shown(2)}|{_Written()!r}",
+             str([_Written(), (_Written(),), {"k": [_Written()]}]), f"{[_Written()]}", repr((_Written(),))]
+    looped = [_Written()]
+    looped.append(looped)
+    texts.append(repr(looped))
+    return x + sum(len(t) for t in texts), texts
+
+
+CAPTURED = [in_dict_views, signature_parameters, str_of_objects]
 
 
 @pytest.mark.parametrize("fn", CAPTURED, ids=lambda fn: fn.__name__)
 def test_captured_in_one_graph(fn):
     stats = compare(fn, torch.arange(3.0), backend="eager")
     assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
+
+
+def str_of_a_plain_object(x):
+    return x + len(str(_Plain()))  # object.__repr__: the address, known only at run time
+
+
+def test_str_of_an_object_without_repr_breaks_once_naming_it():
+    loom.reset()
+    loom.compile(str_of_a_plain_object, backend="eager")(torch.arange(3.0))
+    report = str(loom.explain(str_of_a_plain_object)(torch.arange(3.0)))
+    assert report.count("str() of _Plain object") == 1, report
+    assert "object.__repr__" in report and "len(str(_Plain()))" in report, report

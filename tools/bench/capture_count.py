@@ -299,7 +299,11 @@ def c_signature_parameters(x):
     return x + len(set(params.keys())) + ("encoder_hidden_states" in params) + sum(1 for _ in params)
 
 
-CONSTRUCTS += [c_in_dict_views, c_signature_parameters]
+def c_str_of_containers(x):
+    return x + len(str([_Named("a"), (_Named("b"),), {"k": _Named("c")}]))
+
+
+CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers]
 
 
 # -- running them ------------------------------------------------------------------------------------
