@@ -5,6 +5,7 @@ names the construct and the user's line."""
 from __future__ import annotations
 
 import inspect
+import random
 
 import pytest
 import torch
@@ -81,3 +82,43 @@ def test_str_of_an_object_without_repr_breaks_once_naming_it():
     report = str(loom.explain(str_of_a_plain_object)(torch.arange(3.0)))
     assert report.count("str() of _Plain object") == 1, report
     assert "object.__repr__" in report and "len(str(_Plain()))" in report, report
+
+
+class _Ranked:
+    def __init__(self, n):
+        self.n = n
+
+    def __lt__(self, other):
+        return self.n < other.n
+
+
+def sort_run_time_values(x):
+    sizes = [x.shape[0], 2, x.shape[1]]
+    sizes.sort()
+    ranked = sorted([_Ranked(3), _Ranked(1), _Ranked(2)], reverse=True)
+    return (x + sizes[0], sizes, sorted([x.shape[1], 1, x.shape[0]], key=lambda v: -v), [r.n for r in ranked],
+            sorted([x.shape[1], x.shape[0]], reverse=True))
+
+
+def test_sort_of_sizes_known_only_at_run_time_is_decided_by_guards():
+    loom.reset()
+    compiled = loom.compile(sort_run_time_values, backend="eager")
+    for shape in [(5, 4), (3, 7)]:  # the second call orders the sizes the other way
+        x = torch.ones(shape)
+        loom.mark_dynamic(x, 0)
+        loom.mark_dynamic(x, 1)
+        actual, expected = compiled(x), sort_run_time_values(x)
+        torch.testing.assert_close(actual[0], expected[0])
+        assert actual[1:] == expected[1:]
+    stats = loom.stats()
+    assert stats["graph_breaks"] == 0 and stats["graphs"] == 2, stats  # one entry per ordering, as guarded
+
+
+def sort_drawn_values(x):
+    return x + sorted([random.randint(0, 9), 5])[0]
+
+
+def test_sort_that_cannot_be_decided_breaks_once_naming_it():
+    loom.reset()
+    report = str(loom.explain(sort_drawn_values)(torch.arange(3.0)))
+    assert report.count("sorting (") == 1 and "sorted([random.randint(0, 9), 5])" in report, report

@@ -303,7 +303,22 @@ def c_str_of_containers(x):
     return x + len(str([_Named("a"), (_Named("b"),), {"k": _Named("c")}]))
 
 
-CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers]
+class _Ranked:
+    def __init__(self, n):
+        self.n = n
+
+    def __lt__(self, other):
+        return self.n < other.n
+
+
+def c_sort_objects(x):
+    ranked = sorted([_Ranked(3), _Ranked(1), _Ranked(2)], reverse=True)
+    sizes = [x.shape[0], 1]
+    sizes.sort()
+    return x + ranked[0].n + sizes[0]
+
+
+CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects]
 
 
 # -- running them ------------------------------------------------------------------------------------
