@@ -122,3 +122,36 @@ def test_sort_that_cannot_be_decided_breaks_once_naming_it():
     loom.reset()
     report = str(loom.explain(sort_drawn_values)(torch.arange(3.0)))
     assert report.count("sorting (") == 1 and "sorted([random.randint(0, 9), 5])" in report, report
+
+
+def tensor_tagged(x, holder):
+    y = x + 1
+    y.tag = "made"
+    x.note = 3
+    holder.append(y * 2)
+    holder[0].extra = [y.tag]
+    return y * x.note, y.tag, getattr(y, "tag", None), hasattr(y, "tag"), y
+
+
+def test_attributes_assigned_on_tensors_are_stored_after_the_graph():
+    loom.reset()
+    compiled = loom.compile(tensor_tagged, backend="eager")
+    for _ in range(2):
+        x, holder = torch.arange(3.0), []
+        scaled, tag, got, has, y = compiled(x, holder)
+        torch.testing.assert_close(scaled, (torch.arange(3.0) + 1) * 3)
+        assert (tag, got, has) == ("made", "made", True)
+        assert y.tag == "made" and x.note == 3 and holder[0].extra == ["made"]
+    stats = loom.stats()
+    assert stats["graph_breaks"] == 0, stats
+
+
+def test_assigning_a_tensor_property_breaks_naming_it():
+    def assign_data(x):
+        y = x + 1
+        y.data = torch.zeros(3)
+        return y
+
+    loom.reset()
+    report = str(loom.explain(assign_data)(torch.arange(3.0)))
+    assert "assigning attribute 'data'" in report and "y.data = torch.zeros(3)" in report, report

@@ -318,7 +318,13 @@ def c_sort_objects(x):
     return x + ranked[0].n + sizes[0]
 
 
-CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects]
+def c_tensor_tag(x):
+    y = x + 1
+    y.tag = "made"
+    return y, y.tag
+
+
+CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag]
 
 
 # -- running them ------------------------------------------------------------------------------------
