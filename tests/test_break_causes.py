@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import random
+from collections import defaultdict
 
 import pytest
 import torch
@@ -63,7 +64,47 @@ def str_of_objects(x):
     return x + sum(len(t) for t in texts), texts
 
 
-CAPTURED = [in_dict_views, signature_parameters, str_of_objects]
+def grad_modes_as_objects(x):
+    enabling = torch.enable_grad()
+    with enabling:
+        y = x * 2
+    disabling = torch.set_grad_enabled(False)
+    with disabling:
+        z = x * 3
+    return y, z, y.requires_grad, z.requires_grad
+
+
+def next_on_iterators(x):
+    numbers = iter(range(3))
+    first, second = next(numbers), next(numbers)
+    out = x + first + second
+    for v in iter([1, 2]):
+        out = out + v
+    for v in iter((3, 4)):
+        out = out + v
+    for k, v in iter({"a": 1, "bb": 2}.items()):
+        out = out + v * len(k)
+    for k in iter({"ccc": 1}):
+        out = out + len(k)
+    return out, next(numbers, "done"), next(numbers, "done")
+
+
+def defaultdict_stores(x):
+    d = defaultdict(int)
+    d["a"] = 3
+    d.update({"b": 2}, c=1)
+    d.update([("e", 5)])
+    d["z"] += 1
+    return x + d["a"] + d["b"] + d["c"] + d["z"] + d["missing"], d
+
+
+CAPTURED = [in_dict_views, signature_parameters, str_of_objects, next_on_iterators, defaultdict_stores]
+
+
+def test_grad_modes_used_as_objects():
+    x = torch.arange(3.0, requires_grad=True)
+    stats = compare(grad_modes_as_objects, x, backend="eager")
+    assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
 
 
 @pytest.mark.parametrize("fn", CAPTURED, ids=lambda fn: fn.__name__)

@@ -324,7 +324,25 @@ def c_tensor_tag(x):
     return y, y.tag
 
 
-CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag]
+def c_grad_mode_objects(x):
+    disabling = torch.set_grad_enabled(False)
+    with disabling:
+        y = x * 3
+    return y
+
+
+def c_next_on_iterators(x):
+    numbers = iter(range(3))
+    out = x + next(numbers)
+    for v in iter([1, 2]):
+        out = out + v
+    for _k, v in iter({"a": 1}.items()):
+        out = out + v
+    return out
+
+
+CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag,
+               c_grad_mode_objects, c_next_on_iterators]
 
 
 # -- running them ------------------------------------------------------------------------------------
