@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import types
 from collections import defaultdict
 
 import pytest
@@ -196,3 +197,27 @@ def test_assigning_a_tensor_property_breaks_naming_it():
     loom.reset()
     report = str(loom.explain(assign_data)(torch.arange(3.0)))
     assert "assigning attribute 'data'" in report and "y.data = torch.zeros(3)" in report, report
+
+
+class _WithClassAttribute:
+    marker = 1
+
+
+_PROXY = types.MappingProxyType({"a": 1, "b": 2})
+
+
+def in_mappingproxy(x):
+    return x + ("marker" in _WithClassAttribute.__dict__) + ("absent" in _WithClassAttribute.__dict__) + ("b" in _PROXY)
+
+
+def test_in_on_a_mappingproxy_from_the_frame_is_guarded():
+    loom.reset()
+    compiled = loom.compile(in_mappingproxy, backend="eager")
+    try:
+        torch.testing.assert_close(compiled(torch.ones(1)), in_mappingproxy(torch.ones(1)))
+        _WithClassAttribute.absent = 2  # the guard on the key's absence fails: compiled again
+        torch.testing.assert_close(compiled(torch.ones(1)), in_mappingproxy(torch.ones(1)))
+    finally:
+        del _WithClassAttribute.absent
+    stats = loom.stats()
+    assert stats["graph_breaks"] == 0 and stats["graphs"] == 2, stats

@@ -324,6 +324,10 @@ def c_tensor_tag(x):
     return y, y.tag
 
 
+def c_in_class_dict(x):
+    return x + ("name" in _Named.__dict__) + ("__repr__" in _Named.__dict__)
+
+
 def c_grad_mode_objects(x):
     disabling = torch.set_grad_enabled(False)
     with disabling:
@@ -342,7 +346,7 @@ def c_next_on_iterators(x):
 
 
 CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag,
-               c_grad_mode_objects, c_next_on_iterators]
+               c_grad_mode_objects, c_next_on_iterators, c_in_class_dict]
 
 
 # -- running them ------------------------------------------------------------------------------------
