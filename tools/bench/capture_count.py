@@ -15,6 +15,7 @@ import contextlib
 import copy
 import dataclasses
 import functools
+import inspect
 import itertools
 import operator
 import random
@@ -360,6 +361,71 @@ CONSTRUCTS = [c_defaultdict, c_deque, c_ordereddict_move_to_end, c_counter, c_na
               c_random_choice_gauss, c_lru_cache_inside, c_deque_subclass, c_deque_format, c_deque_copy, c_raise,
               c_numpy, c_overwritten_random_draw, c_isdisjoint_generator, c_pep479, c_exception_chain,
               c_function_attributes, c_contextmanager_inside, c_slice_fields_intern_bit_length]
+
+
+# -- issue 29's break causes -------------------------------------------------------------------------
+def c_in_dict_views(x):
+    d = {"a": 1, "b": 2}
+    return x + ("a" in d.keys()) + (("a", 1) in d.items()) + (2 in d.values())
+
+
+def _processor(attn, hidden_states, encoder_hidden_states=None):
+    return hidden_states
+
+
+def c_signature_parameters(x):
+    params = inspect.signature(_processor).parameters
+    return x + len(set(params.keys())) + ("encoder_hidden_states" in params) + sum(1 for _ in params)
+
+
+def c_str_of_containers(x):
+    return x + len(str([_Named("a"), (_Named("b"),), {"k": _Named("c")}]))
+
+
+class _Ranked:
+    def __init__(self, n):
+        self.n = n
+
+    def __lt__(self, other):
+        return self.n < other.n
+
+
+def c_sort_objects(x):
+    ranked = sorted([_Ranked(3), _Ranked(1), _Ranked(2)], reverse=True)
+    sizes = [x.shape[0], 1]
+    sizes.sort()
+    return x + ranked[0].n + sizes[0]
+
+
+def c_tensor_tag(x):
+    y = x + 1
+    y.tag = "made"
+    return y, y.tag
+
+
+def c_in_class_dict(x):
+    return x + ("name" in _Named.__dict__) + ("__repr__" in _Named.__dict__)
+
+
+def c_grad_mode_objects(x):
+    disabling = torch.set_grad_enabled(False)
+    with disabling:
+        y = x * 3
+    return y
+
+
+def c_next_on_iterators(x):
+    numbers = iter(range(3))
+    out = x + next(numbers)
+    for v in iter([1, 2]):
+        out = out + v
+    for _k, v in iter({"a": 1}.items()):
+        out = out + v
+    return out
+
+
+CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag,
+               c_grad_mode_objects, c_next_on_iterators, c_in_class_dict]
 
 
 # -- running them ------------------------------------------------------------------------------------

@@ -55,6 +55,10 @@ def _absent_key(source: Any, key: Any) -> Any:
     return loom_guards.DictContains(source, key, present=False)
 
 
+def _present_key(source: Any, key: Any) -> Any:
+    return loom_guards.DictContains(source, key, present=True)
+
+
 def _length(source: Any, value: Any) -> Any:
     return loom_guards.Length(source, len(value))
 
@@ -74,10 +78,11 @@ CONSTRUCTORS = {
     "length": _length,
     "dict_keys": _dict_keys,
     "absent_key": _absent_key,
+    "present_key": _present_key,
 }
 
 #: Kinds of which one source can have several requests, one per value (``absent_key``: one per key).
-_ONE_PER_VALUE = frozenset({"absent_key"})
+_ONE_PER_VALUE = frozenset({"absent_key", "present_key"})
 
 
 class GuardCollector:

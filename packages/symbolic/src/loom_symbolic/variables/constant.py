@@ -174,6 +174,23 @@ class FrozenObjectVariable(ObjectConstantVariable):
         return wrap_frozen(method(*(a.as_python_constant() for a in args),
                                   **{k: v.as_python_constant() for k, v in kwargs.items()}))
 
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        # Only a method bound to a frozen object (``sig.parameters.keys``): folded as ``call_method`` is.
+        receiver = getattr(self.value, "__self__", None)
+        name = getattr(self.value, "__name__", None)
+        if receiver is None or isinstance(receiver, types.ModuleType) or getattr(receiver, name or "", None) != self.value:
+            return super().call(tx, args, kwargs)
+        return FrozenObjectVariable(receiver).call_method(tx, name, args, kwargs)
+
+    def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
+        """``item in frozen`` (a signature's ``parameters``, their ``keys()``), folded on the real object."""
+        if not item.is_python_constant():
+            raise Unsupported(f"'in' on {type(self.value).__name__} with a value known only at run time", "not modelled")
+        try:
+            return ConstantVariable(item.as_python_constant() in self.value)
+        except Exception as exc:
+            raise UserError(f"'in' on {type(self.value).__name__}", str(exc), exc_type=type(exc)) from exc
+
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return [wrap_frozen(v) for v in self.value]
 

@@ -161,6 +161,21 @@ def list_reverse(tx, lst, args, kwargs):
     return NONE
 
 
+class _TracedOrder:
+    """A sort key whose ``<`` is the traced ``<`` of its variable: Python's own sort then makes the very
+    comparisons CPython's makes at run time, each decided while tracing (a size comparison becomes a
+    guard, a user ``__lt__`` is inlined); one that cannot be decided breaks the graph there."""
+
+    __slots__ = ("tx", "value")
+
+    def __init__(self, tx: InstructionTranslator, value: Variable) -> None:
+        self.tx = tx
+        self.value = value
+
+    def __lt__(self, other: _TracedOrder) -> bool:
+        return _operators.binary(self.tx, operator.lt, self.value, other.value).truth(self.tx)
+
+
 @list_method("sort")
 def list_sort(tx, lst, args, kwargs):
     key = kwargs.get("key")
@@ -168,12 +183,19 @@ def list_sort(tx, lst, args, kwargs):
         keys = [key.call(tx, [item], {}) for item in lst.items]  # a builtin (key=abs) too
     else:
         keys = lst.items
-    values = [_constant(k, "list.sort") for k in keys]
+    if all(k.is_python_constant() for k in keys):
+        values = [k.as_python_constant() for k in keys]
+    else:
+        values = [_TracedOrder(tx, k) for k in keys]
     reverse = bool(_constant(kwargs["reverse"], "list.sort")) if "reverse" in kwargs else False
     try:
         order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
     except TypeError as exc:  # keys that do not compare: the program's own error
         raise UserError("sorting", str(exc), exc_type=TypeError) from exc
+    except Unsupported as exc:
+        if not isinstance(exc, UserError):  # a comparison the trace cannot decide: say it was a sort's
+            exc.reason.what = f"sorting ({exc.reason.what})"
+        raise
     lst.items[:] = [lst.items[i] for i in order]
     lst.mutated(tx)
     return NONE
@@ -503,9 +525,26 @@ class DictViewVariable(Variable):
     def call_method(self, tx, name, args, kwargs):
         if name == "__len__":
             return ConstantVariable(len(self.target.items))
-        if name == "__contains__" and self.kind == "keys":
-            return ConstantVariable(DictVariable.key_of(args[0]) in self.target.items)
+        if name == "__contains__" and len(args) == 1 and not kwargs:
+            return self.contains(tx, args[0])
         raise Unsupported(f"dict view method {name}", "not modelled")
+
+    def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
+        """``item in view``, as the C views answer it: keys by hash lookup (through the dict's own
+        ``has_key``, so a lazy dict guards only that key), items by looking the key up and comparing
+        the value, values by ``==`` in order."""
+        if self.kind == "keys":
+            return ConstantVariable(self.target.has_key(DictVariable.key_of(item)))
+        if self.kind == "values":
+            return ConstantVariable(_operators.any_equal(tx, self.unpack(tx), item))
+        pair = item.unpack(tx) if issubclass(item.python_type(), tuple) else ()
+        if len(pair) != 2:
+            return ConstantVariable(False)
+        key, value = pair
+        key = DictVariable.key_of(key)
+        if not self.target.has_key(key):
+            return ConstantVariable(False)
+        return ConstantVariable(_operators.any_equal(tx, [self.target.lookup(key)], value))
 
     def describe(self) -> str:
         return f"dict {self.kind} view"

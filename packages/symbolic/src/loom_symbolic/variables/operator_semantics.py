@@ -29,6 +29,8 @@ from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .protocol import Translator as InstructionTranslator
 
 
@@ -306,16 +308,20 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
-        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in container.items))
+        return ConstantVariable(any_equal(tx, container.items, item))
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
-        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in each_item(tx, container)))
+        return ConstantVariable(any_equal(tx, each_item(tx, container), item))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
 
-def _is_or_equals(tx: InstructionTranslator, element: Variable, item: Variable) -> bool:
-    """What a membership test asks of each element: identity first, then ``element == item``."""
-    return element is item or binary(tx, operator.eq, element, item).truth(tx)
+def any_equal(tx: InstructionTranslator, elements: Iterable[Variable], item: Variable) -> bool:
+    """Whether one of ``elements`` is ``item`` or equals it, tried in order and stopping at the first,
+    as CPython's sequence ``__contains__`` does (identity first, then ``==``)."""
+    for element in elements:
+        if element is item or binary(tx, operator.eq, element, item).truth(tx):
+            return True
+    return False
 
 
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:

@@ -107,6 +107,10 @@ class TensorVariable(Variable):
 
         if callable(getattr(torch.Tensor, name, None)):
             return TENSOR_METHODS["variable"](self, name)
+        if not hasattr(self.cls, name):
+            stored = tx.output.side_effects.stored_attribute(self._identity(), name)
+            if stored is not None:
+                return stored
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:
@@ -114,6 +118,20 @@ class TensorVariable(Variable):
             # later must not be served by this entry
             tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
         raise missing_attribute("'Tensor' object", name)
+
+    def _identity(self) -> Any:
+        """The object this tensor is while tracing: the real one for a graph input, else its fake value
+        (one per graph node), which keys the attributes the trace stores on it."""
+        return self.real if self.real is not None else self.example
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``tensor.name = value`` for a name the tensor's class does not define (it goes to the
+        instance ``__dict__``, as a tag): later reads see ``value``, and the rewritten code stores it
+        on the real tensor after the graph."""
+        if hasattr(self.cls, name):
+            raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
+                              f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
+        tx.output.side_effects.store_attr(self, self._identity(), name, value)
 
     def _grad(self, tx: InstructionTranslator) -> Variable:
         """``tensor.grad`` of a graph input: what autograd left there before the graph runs (``backward``

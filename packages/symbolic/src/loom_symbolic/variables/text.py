@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..errors import UserError
+from ..errors import Unsupported, UserError
 from .attributes import class_attribute
 from .base import Variable
 from .builtins import builtin
 from .constant import ConstantVariable
+from .containers import DictVariable, SequenceVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -29,8 +30,13 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
     elif not _is_user_class(cls):
         return None
     method = class_attribute(cls, dunder)
+    called = dunder.strip("_")
     if dunder == "__str__" and method is object.__str__:
         dunder, method = "__repr__", class_attribute(cls, "__repr__")  # object.__str__ calls repr
+    if method is object.__repr__:
+        raise Unsupported(f"{called}() of {cls.__name__} object",
+                          "object.__repr__ shows the object's address, known only at run time",
+                          hint=f"give {cls.__name__} a __repr__ or __str__")
     if not isinstance(method, types.FunctionType):
         return None
     result = value.call_method(tx, dunder, [], {})
@@ -46,26 +52,79 @@ def formatted_text(tx: InstructionTranslator, value: Variable, convert: Any) -> 
     object whose ``__str__``/``__repr__`` is Python code (traced), if ``__format__`` is object's (which
     formats ``str(value)``); None where that cannot be modelled."""
     if convert is repr:
-        return _user_text(tx, value, "__repr__")
+        return _text(tx, value, "__repr__")
     if convert is str:
-        return _user_text(tx, value, "__str__")
+        return _text(tx, value, "__str__")
     if convert is not None:
         return None
     cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
     if class_attribute(cls, "__format__") is not object.__format__:
         return None
-    return _user_text(tx, value, "__str__")
+    return _text(tx, value, "__str__")
 
 
 def _is_user_class(cls: type) -> bool:
     return bool(cls.__flags__ & (1 << 9)) and not issubclass(cls, (torch.Tensor, BaseException))  # a heap type
 
 
+#: The C ``__repr__`` of each builtin container, and the brackets it writes around its items.
+_CONTAINER_REPRS = {list.__repr__: ("[", "]"), tuple.__repr__: ("(", ")"), dict.__repr__: ("{", "}")}
+
+
+def _container_text(tx: InstructionTranslator, value: Variable, running: set[int]) -> str | None:
+    """``repr(container)`` of a list, tuple or dict (or a subclass keeping its ``__repr__``) holding objects
+    whose text the trace can compute, item by item as the C ``__repr__`` writes it; a container met
+    again inside itself is ``[...]``/``{...}`` (``Py_ReprEnter``). None where an item's text is unknown."""
+    if not isinstance(value, (SequenceVariable, DictVariable)):
+        return None
+    brackets = _CONTAINER_REPRS.get(class_attribute(value.python_type(), "__repr__"))
+    if brackets is None:
+        return None
+    opening, closing = brackets
+    if id(value) in running:
+        return f"{opening}...{closing}"
+    running.add(id(value))
+    try:
+        if isinstance(value, DictVariable):
+            parts = [_item_text(tx, key, running) for key in value.unpack(tx)]
+            values = [_item_text(tx, item, running) for item in value.items.values()]
+            if None in parts or None in values:
+                return None
+            return "{" + ", ".join(f"{k}: {v}" for k, v in zip(parts, values)) + "}"
+        parts = [_item_text(tx, item, running) for item in value.items]
+        if None in parts:
+            return None
+        trailing = "," if opening == "(" and len(parts) == 1 else ""
+        return opening + ", ".join(parts) + trailing + closing
+    finally:
+        running.discard(id(value))
+
+
+def _item_text(tx: InstructionTranslator, item: Variable, running: set[int]) -> str | None:
+    if item.is_python_constant():
+        return repr(item.as_python_constant())
+    nested = _container_text(tx, item, running)
+    if nested is not None:
+        return nested
+    text = _user_text(tx, item, "__repr__")
+    return None if text is None else text.as_python_constant()
+
+
+def _text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
+    """``str(value)``/``repr(value)``: a container's from its items' (both are its ``repr``), else the
+    object's own method, traced."""
+    if not value.is_python_constant():
+        text = _container_text(tx, value, set())
+        if text is not None:
+            return ConstantVariable(text)
+    return _user_text(tx, value, dunder)
+
+
 @builtin(str)
 def builtin_str(tx, args, kwargs):
-    return _user_text(tx, args[0], "__str__") if len(args) == 1 and not kwargs else None
+    return _text(tx, args[0], "__str__") if len(args) == 1 and not kwargs else None
 
 
 @builtin(repr)
 def builtin_repr(tx, args, kwargs):
-    return _user_text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
+    return _text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None

@@ -33,6 +33,7 @@ from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PUR
 from .constant import (
     CONSTANT_TYPES,
     ConstantVariable,
+    FrozenObjectVariable,
     ObjectConstantVariable,
     is_constant_value,
 )
@@ -300,9 +301,14 @@ def _wrap_exception(tx, value, source):
     return _remember(tx, value, source, make)  # one variable per exception: aliases stay aliases
 
 
+#: Immutable library objects: made while tracing (inside a folded ``inspect.signature``'s result, a
+#: ``parameters.items()`` pair), their attributes and pure methods are folded on the real object.
+FROZEN_LIBRARY_TYPES = (inspect.Signature, inspect.Parameter)
+
+
 def _wrap_object(tx, value, source):
     if source is None and tx is None:
-        return ObjectConstantVariable(value)
+        return FrozenObjectVariable(value) if isinstance(value, FROZEN_LIBRARY_TYPES) else ObjectConstantVariable(value)
     return _remember(tx, value, source, lambda: _object_variable(tx, value, source))
 
 
