@@ -37,7 +37,7 @@ FLOORS = {
     3: ["variables.builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
         "variables.module_hooks", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
-        "variables.profiler", "variables.tensor_keyed", "variables.container_methods", "variables.wrap_rules",
+        "variables.profiler", "variables.autocast", "variables.tensor_keyed", "variables.container_methods", "variables.wrap_rules",
         "variables.catalogue"],
     4: ["output_graph", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",

@@ -28,6 +28,7 @@ from . import exception_values as _exceptions
 from . import numpy as _numpy
 from . import registry
 from . import tensor_keyed as _tensor_keyed
+from .autocast import CLASSES as AUTOCAST_CLASSES
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import (
@@ -282,6 +283,8 @@ def _wrap_class(tx, value, source):
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in GRAD_MODE_CLASSES:
         return _identity(GradModeClassVariable)(tx, value, source)
+    if value in AUTOCAST_CLASSES:  # torch.autocast: enter and exit recorded in the graph
+        return _identity(AUTOCAST_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
         return _identity(PROFILER_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
