@@ -94,3 +94,111 @@ def test_a_graph_break_inside_an_autocast_region_runs_the_rest_inside_it():
     z, dtype = loom.compile(breaks_inside)(x)
     assert dtype == torch.bfloat16 and torch.equal(z, breaks_inside(x)[0])
     assert not torch.is_autocast_enabled("cpu")
+
+
+# -- activation checkpointing ---------------------------------------------------------------------------
+CHECKPOINT = torch.ops.higher_order.tag_activation_checkpoint
+
+
+def block(x, w):
+    return torch.sin(x @ w).cos().sin() * 2
+
+
+def checkpointed(x, w):
+    return torch.utils.checkpoint.checkpoint(block, x, w, use_reentrant=False) + 1
+
+
+def checkpointed_reentrant(x, w):
+    return torch.utils.checkpoint.checkpoint(block, x, w, use_reentrant=True).relu()
+
+
+def uncheckpointed(x, w):
+    return block(x, w) + 1
+
+
+class Checkpointed(torch.nn.Module):
+    def __init__(self, reentrant):
+        super().__init__()
+        self.inner = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Tanh(), torch.nn.Linear(4, 4))
+        self.reentrant = reentrant
+
+    def forward(self, x):
+        return torch.utils.checkpoint.checkpoint(self.inner, x, use_reentrant=self.reentrant).sum(-1)
+
+
+def saved_tensors(fn, *args):
+    """The tensors autograd saves for the backward while ``fn`` runs forward: (count, total elements)."""
+    seen = []
+
+    def pack(tensor):
+        seen.append(tensor)
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        fn(*args)
+    return len(seen), sum(t.numel() for t in seen)
+
+
+def backward_grads(out, leaves):
+    """Gradients by ``.backward()`` (the reentrant variant refuses ``torch.autograd.grad``)."""
+    for leaf in leaves:
+        leaf.grad = None
+    out.sum().backward()
+    grads = [leaf.grad for leaf in leaves]
+    for leaf in leaves:
+        leaf.grad = None
+    return grads
+
+
+@pytest.mark.parametrize("fn", [checkpointed, checkpointed_reentrant])
+def test_checkpoint_is_one_graph_with_the_region_as_a_sub_graph(fn):
+    report = one_graph(fn, torch.randn(3, 4, requires_grad=True), torch.randn(4, 5, requires_grad=True))
+    gm = report.graphs[0].graph_module
+    (node,) = [n for n in gm.graph.nodes if n.target is CHECKPOINT]
+    body = getattr(gm, node.args[0].target)
+    assert isinstance(body, torch.fx.GraphModule)
+    assert torch.sin in [n.target for n in body.graph.nodes]  # the region's ops live in the body only
+    assert torch.sin not in graph_targets(report)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [checkpointed, checkpointed_reentrant])
+def test_checkpoint_gives_eagers_values_and_gradients(fn, backend):
+    x, w = torch.randn(3, 4, requires_grad=True), torch.randn(4, 5, requires_grad=True)
+    got, want = loom.compile(fn, backend=backend)(x, w), fn(x, w)
+    torch.testing.assert_close(got, want)
+    for g, e in zip(backward_grads(got, [x, w]), backward_grads(want, [x, w])):
+        torch.testing.assert_close(g, e)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("reentrant", [False, True])
+def test_checkpoint_in_a_modules_forward(backend, reentrant):
+    model, x = Checkpointed(reentrant), torch.randn(2, 4, requires_grad=True)
+    one_graph(model, x)
+    got, want = loom.compile(model, backend=backend)(x), model(x)
+    torch.testing.assert_close(got, want)
+    leaves = [x, *model.parameters()]
+    for g, e in zip(backward_grads(got, leaves), backward_grads(want, leaves)):
+        torch.testing.assert_close(g, e)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_checkpoint_saves_what_eager_checkpointing_saves(backend):
+    x, w = torch.randn(3, 4, requires_grad=True), torch.randn(4, 5, requires_grad=True)
+    compiled = loom.compile(checkpointed, backend=backend)
+    compiled(x, w)
+    eager = saved_tensors(checkpointed, x, w)
+    assert eager == (2, 32)  # the inputs only: the region is recomputed in the backward
+    assert saved_tensors(compiled, x, w) == eager
+    assert saved_tensors(uncheckpointed, x, w)[1] > eager[1]
+
+
+@pytest.mark.filterwarnings("ignore:None of the inputs have requires_grad")
+def test_reentrant_checkpoint_without_an_input_requiring_grad_breaks_as_eager_behaves():
+    def no_grad_input(x, w):
+        return torch.utils.checkpoint.checkpoint(block, x, w.detach(), use_reentrant=True)
+
+    x = torch.randn(3, 4)
+    report = loom.explain(no_grad_input)(x, torch.randn(4, 5, requires_grad=True))
+    assert report.break_count == 1 and "use_reentrant=True" in str(report.breaks[0])

@@ -103,6 +103,8 @@ class OutputGraph:
         self.initial_grad_enabled = self.grad_enabled
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
+        #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
+        self.submodules: dict[str, fx.GraphModule] = {}
 
     # -- inputs ------------------------------------------------------------------------------------
     def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:
@@ -321,6 +323,12 @@ class OutputGraph:
         node.meta["mutates"] = True
         node.meta["val"] = None
 
+    def add_submodule(self, module: fx.GraphModule, prefix: str) -> fx.Node:
+        """Keep ``module`` as an attribute of the final graph module; returns the ``get_attr`` node reading it."""
+        name = f"{prefix}_{len(self.submodules)}"
+        self.submodules[name] = module
+        return self.graph.get_attr(name)
+
     # -- finishing ---------------------------------------------------------------------------------
     def build_guards(self) -> list[Any]:
         """Every guard the trace needs: requests, symbolic-size relations, aliasing, global state."""
@@ -364,7 +372,7 @@ class OutputGraph:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))
         for node in reversed(list(self.graph.nodes)):
-            if node.op in ("call_function", "call_method") and not node.users and not node.meta.get("mutates"):
+            if node.op in ("call_function", "call_method", "get_attr") and not node.users and not node.meta.get("mutates"):
                 self.graph.erase_node(node)
         if self.random_draws:
             # A value drawn and not used by the graph is no input of it (AOTAutograd would fix an unused
@@ -376,7 +384,10 @@ class OutputGraph:
             dropped = {id(i) for i in unused}
             self.inputs = [i for i in self.inputs if id(i) not in dropped]
         self.graph.lint()
-        return fx.GraphModule(torch.nn.Module(), self.graph)
+        root = torch.nn.Module()
+        for name, module in self.submodules.items():
+            root.add_module(name, module)
+        return fx.GraphModule(root, self.graph)
 
     def op_count(self) -> int:
         """The number of operations (not inputs or outputs) in the graph."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import (  # noqa: F401
     autograd_function,
     builtins,
+    checkpointing,
     container_methods,
     ctx,
     distributed,

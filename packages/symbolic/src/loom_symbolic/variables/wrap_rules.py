@@ -48,6 +48,8 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
+from .higher_order import HANDLERS as HIGHER_ORDER
+from .higher_order import HigherOrderFunctionVariable
 from .lazy_dict import LazyDictVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -236,6 +238,8 @@ def _wrap_function(tx, value, source):
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
+    if value in HIGHER_ORDER:  # checkpoint, cond...: the function traced into a sub-graph
+        return _identity(HigherOrderFunctionVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_dynamo_disabled(value):
