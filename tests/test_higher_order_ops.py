@@ -6,6 +6,8 @@ shapes stay tiny), checked against eager for values and gradients, and pinned at
 
 from __future__ import annotations
 
+import operator
+
 import pytest
 import torch
 
@@ -202,3 +204,84 @@ def test_reentrant_checkpoint_without_an_input_requiring_grad_breaks_as_eager_be
     x = torch.randn(3, 4)
     report = loom.explain(no_grad_input)(x, torch.randn(4, 5, requires_grad=True))
     assert report.break_count == 1 and "use_reentrant=True" in str(report.breaks[0])
+
+
+# -- wrap, cond, while_loop, map ------------------------------------------------------------------------
+from torch._higher_order_ops import map as hop_map  # noqa: E402
+from torch._higher_order_ops import while_loop  # noqa: E402
+from torch._higher_order_ops.wrap import wrap  # noqa: E402
+
+
+def wrapped(x, w):
+    return wrap(lambda a: (a @ w).sin(), x) + 1
+
+
+def conditional(x, w):
+    return torch.cond(x.sum() > 0, lambda a: (a @ w).sin(), lambda a: (a @ w).cos() * 2, (x,)) + 1
+
+
+def conditional_on_a_bool(x, w):
+    return torch.cond(x.shape[0] > 2, lambda a: a.sin() @ w, lambda a: a.cos(), (x,))
+
+
+def looped(x):
+    return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a.sin() + 1), (torch.tensor(0), x))
+
+
+def mapped(xs, w):
+    return hop_map(lambda row, y: (row @ y).tanh(), xs, w)
+
+
+HOP_CASES = {
+    "wrap": (wrapped, lambda: (torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)),
+             torch.ops.higher_order.wrap),
+    "cond": (conditional, lambda: (torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)),
+             torch.ops.higher_order.cond),
+    "cond_on_a_bool": (conditional_on_a_bool, lambda: (torch.randn(3, 3, requires_grad=True),
+                                                       torch.randn(3, 3, requires_grad=True)), None),
+    "while_loop": (looped, lambda: (torch.randn(3, 3),), torch.ops.higher_order.while_loop),
+    "map": (mapped, lambda: (torch.randn(2, 3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)),
+            torch.ops.higher_order.map_impl),
+}
+
+
+@pytest.mark.parametrize("name", list(HOP_CASES))
+def test_higher_order_op_is_one_graph_holding_the_op(name):
+    fn, make_args, op = HOP_CASES[name]
+    targets = graph_targets(one_graph(fn, *make_args()))
+    if op is not None:
+        assert op in targets
+    else:  # a Python bool picks the branch while tracing, as eager does
+        assert torch.ops.higher_order.cond not in targets and operator.matmul in targets
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", list(HOP_CASES))
+def test_higher_order_op_gives_eagers_values_and_gradients(name, backend):
+    fn, make_args, _ = HOP_CASES[name]
+    check_values_and_grads(fn, make_args(), backend, tol=1e-4)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cond_takes_the_branch_the_data_picks_without_recompiling(backend):
+    x, w = torch.randn(3, 3), torch.randn(3, 3)
+    compiled = loom.compile(conditional, backend=backend)
+    for sign in (1, -1):
+        torch.testing.assert_close(compiled(sign * x.abs(), w), conditional(sign * x.abs(), w))
+    assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0
+
+
+def test_a_branch_that_does_not_trace_runs_torch_cond_as_eager_does():
+    def printing(a):
+        print("side effect")
+        return a.sin()
+
+    def breaks(x):
+        return torch.cond(x.sum() > 0, printing, lambda a: a.cos(), (x,))
+
+    # eager torch.cond compiles its branches with torch.compile, which refuses the print: the call,
+    # left to eager by loom's graph break, raises exactly that error
+    with pytest.raises(Exception) as eager:
+        breaks(torch.randn(3))
+    with pytest.raises(type(eager.value)):
+        loom.compile(breaks)(torch.randn(3))

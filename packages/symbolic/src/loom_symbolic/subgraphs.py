@@ -40,45 +40,73 @@ def mark(graph: fx.Graph) -> Region:
     return Region(graph, next(reversed(graph.nodes), None))
 
 
+def body_input(like: Any) -> Any:
+    """Marks a sub-graph's own input (a loop's carried value, a map's slice) while its body is traced:
+    :func:`carve` turns each such node into a placeholder. Never run: its value is made by the tracer."""
+    raise RuntimeError("body_input only marks a sub-graph input while tracing")
+
+
 @dataclass
 class Carved:
-    """A region as a sub-graph: the module, the outer values it reads (in its placeholders' order)."""
+    """A region as a sub-graph: the module; its placeholders are its own inputs, then ``lifted``
+    (the outer values it reads, in order of first use)."""
 
     body: fx.GraphModule
     lifted: list[fx.Node]
 
 
-def carve(region: Region, outputs: list[fx.Node]) -> Carved:
+def carve(region: Region, outputs: list[fx.Node], inputs: list[fx.Node] = (), single: bool = False) -> Carved:
     """Copy the region's nodes into a new graph returning ``outputs`` (a tuple), and erase them from the
-    outer graph. ``outputs`` must be region nodes or outer values; no node after the region may use it."""
-    nodes = region.nodes()
-    inside = set(nodes)
+    outer graph. ``inputs`` (:func:`body_input` nodes of the region) become the first placeholders.
+    ``outputs`` must be region nodes or outer values; no node after the region may use the region.
+    ``single``: return the one output itself, not a tuple (a loop's test)."""
+    nodes = [n for n in region.nodes() if n not in set(inputs)]
+    inside = set(nodes) | set(inputs)
     sub = fx.Graph()
     env: dict[fx.Node, fx.Node] = {}
     lifted: list[fx.Node] = []
 
-    def lift(value: fx.Node) -> fx.Node:
-        if value not in env:
-            placeholder = sub.placeholder(f"arg{len(lifted)}_{value.name}")
-            placeholder.meta.update({k: v for k, v in value.meta.items() if k in ("val", "example_value")})
-            env[value] = placeholder
-            lifted.append(value)
-        return env[value]
+    def placeholder(value: fx.Node, name: str) -> None:
+        node = sub.placeholder(name)
+        node.meta.update({k: v for k, v in value.meta.items() if k in ("val", "example_value")})
+        env[value] = node
 
+    for i, value in enumerate(inputs):
+        placeholder(value, f"input{i}")
+    for used in [u for n in nodes for u in n.all_input_nodes] + list(outputs):
+        if used not in inside and used not in env:
+            placeholder(used, f"lifted{len(lifted)}_{used.name}")
+            lifted.append(used)
     for node in nodes:
-        for used in node.all_input_nodes:
-            if used not in inside:
-                lift(used)
         env[node] = sub.node_copy(node, lambda n: env[n])
-    sub.output(tuple(env[o] if o in env else lift(o) for o in outputs))
-    for node in reversed(nodes):
+    sub.output(env[outputs[0]] if single else tuple(env[o] for o in outputs))
+    for node in [*reversed(nodes), *inputs]:  # users before what they use
         if node.users:
-            for user in list(node.users):
-                if user not in inside:
-                    raise ValueError(f"{user} uses {node} from a carved region")
+            raise ValueError(f"{next(iter(node.users))} uses {node} from a carved region")
         region.graph.erase_node(node)
     sub.lint()
     return Carved(fx.GraphModule(torch.nn.Module(), sub), lifted)
+
+
+def with_lifted(carved: Carved, own: int, lifted: list[fx.Node]) -> fx.GraphModule:
+    """``carved.body`` taking its ``own`` inputs then ``lifted`` (a superset of ``carved.lifted``, in this
+    order): unused placeholders added, so branches of one op share one argument list."""
+    old = [n for n in carved.body.graph.nodes if n.op == "placeholder"]
+    sub = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    for node in old[:own]:
+        env[node] = sub.node_copy(node)
+    by_value = dict(zip(carved.lifted, old[own:]))
+    for i, value in enumerate(lifted):
+        node = sub.placeholder(f"lifted{i}_{value.name}")
+        node.meta.update({k: v for k, v in value.meta.items() if k in ("val", "example_value")})
+        if value in by_value:
+            env[by_value[value]] = node
+    for node in carved.body.graph.nodes:
+        if node.op != "placeholder":
+            env[node] = sub.node_copy(node, lambda n: env[n])
+    sub.lint()
+    return fx.GraphModule(torch.nn.Module(), sub)
 
 
 def erased_sizes(graph: fx.Graph, erased: set[Any]) -> None:

@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     builtins,
     checkpointing,
     container_methods,
+    control_flow,
     ctx,
     distributed,
     environ,

@@ -56,4 +56,6 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
                               "eager's outputs then do not require grad, which the recorded op cannot mimic")
     body = trace_body(tx, fn, list(fn_args), fn_kwargs, _WHAT)
     node_kwargs = {k: own[k] for k in _PASSED_ON if k in own}
-    return record(tx, tag_activation_checkpoint, body, "checkpoint_body", kwargs=node_kwargs)
+    attr = tx.output.add_submodule(body.module, "checkpoint_body")
+    return record(tx, tag_activation_checkpoint, (attr, *body.lifted), [leaf.example for leaf in body.leaves],
+                  body.rebuild, node_kwargs)

@@ -66,15 +66,29 @@ def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callabl
                       "its function must return tensors, constants, or tuples and lists of them")
 
 
+def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable:
+    """A sub-graph's own input shaped as ``like`` (a :func:`subgraphs.body_input` node, a fake of its own)."""
+    output = tx.output
+    with output.fake_mode:
+        example = torch.empty_strided(like.shape, like.stride(), dtype=like.dtype, device=like.device,
+                                      requires_grad=like.requires_grad)
+    return TensorVariable(output.graph.call_function(subgraphs.body_input, ()), example)
+
+
 def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
-               what: str) -> Body:
-    """Trace ``fn(*args, **kwargs)`` in place, then carve what it recorded into a sub-graph."""
+               what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
+               single: bool = False) -> Body:
+    """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
+    whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
+    then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple."""
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
     state = (output.grad_enabled, len(output.autocast_regions))
+    inputs = [fresh_input(tx, like) for like in own]
     try:
-        result = fn.call(tx, list(args), dict(kwargs))
+        packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
+        result = fn.call(tx, [*packed, *args], dict(kwargs))
     except Unsupported as exc:
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc
@@ -88,26 +102,42 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")
     leaves, rebuild = _flatten(result, what)
-    carved = subgraphs.carve(region, [leaf.node for leaf in leaves])
+    if single and len(leaves) != 1:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
+    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single)
     subgraphs.erased_sizes(output.graph, set(nodes))
     return Body(carved.body, carved.lifted, leaves, rebuild)
 
 
-def record(tx: InstructionTranslator, op: Any, body: Body, prefix: str, extra_args: tuple = (),
-           kwargs: dict[str, Any] | None = None) -> Variable:
-    """Record ``op(<body>, *extra_args, *lifted, **kwargs)`` returning the body's tensors; the result
-    rebuilt as the body's function returned it."""
+def shared_lifted(bodies: list[Body], own: int) -> tuple[list[fx.Node], list[fx.GraphModule]]:
+    """One argument list for several bodies of one op (``cond``'s branches, a loop's test and step):
+    the union of what they read, and each body taking all of it after its ``own`` inputs."""
+    lifted: list[fx.Node] = []
+    for body in bodies:
+        lifted += [n for n in body.lifted if n not in lifted]
+    return lifted, [subgraphs.with_lifted(subgraphs.Carved(b.module, b.lifted), own, lifted) for b in bodies]
+
+
+def same_metadata(a: list[TensorVariable], b: list[TensorVariable]) -> bool:
+    """Whether two lists of results agree in count, shapes, dtypes and devices."""
+    return len(a) == len(b) and all(
+        x.example.shape == y.example.shape and x.example.dtype == y.example.dtype and x.example.device == y.example.device
+        for x, y in zip(a, b))
+
+
+def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch.Tensor],
+           rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None) -> Variable:
+    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``."""
     output = tx.output
-    attr = output.add_submodule(body.module, prefix)
-    node = output.graph.call_function(op, (attr, *extra_args, *body.lifted), kwargs or {})
-    node.meta["val"] = tuple(leaf.example for leaf in body.leaves)
+    node = output.graph.call_function(op, args, kwargs or {})
+    node.meta["val"] = tuple(examples)
     node.meta["loom_location"] = tx.location()
     node.meta["mutates"] = False
     results: list[Variable] = []
-    for i, leaf in enumerate(body.leaves):
+    for i, example in enumerate(examples):
         item = output.graph.call_function(operator.getitem, (node, i))
-        results.append(TensorVariable(item, leaf.example))
-    return body.rebuild(results)
+        results.append(TensorVariable(item, example))
+    return rebuild(results)
 
 
 def require_constants(kwargs: dict[str, Variable], what: str) -> dict[str, Any]:

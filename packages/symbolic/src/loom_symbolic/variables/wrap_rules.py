@@ -352,6 +352,8 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is functools.partial, wrap_partial),
     (lambda v: type(v) is functools._lru_cache_wrapper, _identity(CachedFunctionVariable)),
     (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),
+    # wrap & co: higher-order operator objects whose calls are traced into sub-graphs
+    (lambda v: isinstance(v, torch._ops.HigherOrderOperator) and v in HIGHER_ORDER, _identity(HigherOrderFunctionVariable)),
     (lambda v: _numpy.is_numpy_object(v), lambda tx, v, s: _numpy.wrap(tx, v, s)),  # arrays, ufuncs, dtypes
     (_is_builtin_callable, _wrap_builtin),
     (lambda v: isinstance(v, types.ModuleType), _identity(PythonModuleVariable)),
