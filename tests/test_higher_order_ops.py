@@ -285,3 +285,36 @@ def test_a_branch_that_does_not_trace_runs_torch_cond_as_eager_does():
         breaks(torch.randn(3))
     with pytest.raises(type(eager.value)):
         loom.compile(breaks)(torch.randn(3))
+
+
+# -- shape arithmetic through small tensors ---------------------------------------------------------------
+def scaled_by_first_size(x):
+    return x * torch.tensor(x.shape).tolist()[0]
+
+
+def sizes_and_rounding(x):
+    n = torch.tensor(x.shape[1]).item()
+    return x.reshape(-1) * n, torch.tensor([0.1], dtype=torch.float32).tolist()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [scaled_by_first_size, sizes_and_rounding])
+def test_tolist_and_item_of_a_tensor_of_sizes_fold_without_a_break(fn, backend):
+    x = torch.randn(3, 4)
+    one_graph(fn, x)
+    got, want = loom.compile(fn, backend=backend)(x), fn(x)
+    close(got[0] if fn is sizes_and_rounding else got, want[0] if fn is sizes_and_rounding else want, 0)
+    if fn is sizes_and_rounding:
+        assert got[1] == want[1] == [torch.tensor(0.1).item()]  # float32's rounding, as eager
+
+
+def test_a_small_tensor_written_in_place_is_read_at_run_time():
+    def written(x):
+        t = torch.tensor([2, 3])
+        t.add_(1)
+        return x * t.tolist()[0]
+
+    x = torch.randn(3)
+    report = loom.explain(written)(x)
+    assert report.break_count == 1 and "tolist" in str(report.breaks[0])
+    torch.testing.assert_close(loom.compile(written)(x), x * 3)
