@@ -318,3 +318,96 @@ def test_a_small_tensor_written_in_place_is_read_at_run_time():
     report = loom.explain(written)(x)
     assert report.break_count == 1 and "tolist" in str(report.breaks[0])
     torch.testing.assert_close(loom.compile(written)(x), x * 3)
+
+
+# -- custom ops keep working; one script using every construct --------------------------------------------
+@torch.library.custom_op("loom_hop_tests::scaled_sin", mutates_args=())
+def scaled_sin(x: torch.Tensor, scale: float) -> torch.Tensor:
+    return x.sin() * scale
+
+
+@scaled_sin.register_fake
+def _(x, scale):
+    return torch.empty_like(x)
+
+
+def test_custom_op_inside_a_checkpoint_and_an_autocast_region():
+    def fn(x):
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            y = torch.utils.checkpoint.checkpoint(lambda a: scaled_sin(a, 2.0) + 1, x, use_reentrant=False)
+        return y * 2
+
+    x = torch.randn(4)
+    report = loom.explain(fn)(x)
+    # (the custom op's Python implementation, run by the graph, is a frame of its own: the second graph)
+    assert report.break_count == 0 and CHECKPOINT in graph_targets(report), report
+    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), fn(x))
+
+
+SCRIPT = '''
+import torch
+from torch._higher_order_ops import map as hop_map, while_loop
+from torch._higher_order_ops.wrap import wrap
+from torch.utils.checkpoint import checkpoint
+
+
+def step(x, w):
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        y = (x @ w).float()
+    y = checkpoint(lambda a: a.sin() @ w, y, use_reentrant=False)
+    y = wrap(lambda a: a.cos(), y)
+    y = torch.cond(y.sum() > 0, lambda a: a + 1, lambda a: a - 1, (y,))
+    (i, y) = while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * 0.5), (torch.tensor(0), y))
+    y = hop_map(lambda row: row.tanh(), y)
+    return y * torch.tensor(y.shape).tolist()[0]
+
+
+step(torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)).sum().backward()
+'''
+
+
+def test_loom_explain_of_a_script_using_every_construct(tmp_path, capsys):
+    from loom.cli import main
+
+    path = tmp_path / "constructs.py"
+    path.write_text(SCRIPT)
+    assert main(["explain", str(path)]) == 0
+    assert "1 graph, 0 graph breaks" in capsys.readouterr().out
+
+
+# -- torch.func: not captured yet; a clear break at the user's line, eager's values ----------------------
+LINEAR = torch.nn.Linear(3, 2)
+
+
+def functional(params, x):
+    return torch.func.functional_call(LINEAR, params, (x,)).relu() + 1
+
+
+def vmapped(x):
+    return torch.vmap(lambda row: row.sin() * 2)(x) + 1
+
+
+def grad_of(x):
+    return torch.func.grad(lambda y: (y.sin() ** 2).sum())(x) + 1
+
+
+FUNC_CASES = {
+    "functional_call": (functional, lambda: ({k: v.detach().clone() for k, v in LINEAR.named_parameters()},
+                                             torch.randn(4, 3))),
+    "vmap": (vmapped, lambda: (torch.randn(4, 3),)),
+    "grad": (grad_of, lambda: (torch.randn(4),)),
+}
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+@pytest.mark.parametrize("name", list(FUNC_CASES))
+def test_torch_func_transforms_break_at_the_users_line_and_give_eagers_values(name, backend):
+    fn, make_args = FUNC_CASES[name]
+    args = make_args()
+    report = loom.explain(fn, backend=backend)(*args)
+    assert report.break_count >= 1 and "torch.func transforms are not captured" in str(report.breaks[0])
+    assert "test_higher_order_ops.py" in str(report.breaks[0])
+    torch.testing.assert_close(loom.compile(fn, backend=backend)(*args), fn(*args))
+    # nothing of functorch is left behind: plain eager code right after gives plain tensors
+    assert type(torch.ones(2, 2) @ torch.ones(2, 2)) is torch.Tensor
+    assert torch._C._functorch.peek_interpreter_stack() is None

@@ -164,6 +164,8 @@ class FrameCompiler:
                 return self._tensor_free(code, verdict)
         if _forward_ad_level_active():
             return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
+        if _functorch_transform_active():
+            return None  # inside torch.func.vmap/grad: its wrapped tensors are no graph inputs
         if self.settings.backend_name != "eager" and _saved_tensor_hooks_active():
             # Inside a non-reentrant checkpoint: backward recomputes this frame uncompiled, and an
             # AOTAutograd graph saves its tensors in another order than that recomputation.
@@ -497,6 +499,12 @@ def _forward_ad_level_active() -> bool:
     import torch.autograd.forward_ad as forward_ad
 
     return forward_ad._current_level >= 0
+
+
+def _functorch_transform_active() -> bool:
+    """Whether a ``torch.func`` transform (vmap, grad, jvp...) is running: functorch's interpreter stack
+    is not empty, and the frame's tensors are batched or grad-tracking wrappers."""
+    return torch._C._functorch.peek_interpreter_stack() is not None
 
 
 def _saved_tensor_hooks_active() -> bool:
