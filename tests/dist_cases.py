@@ -133,13 +133,13 @@ def _collective_scenarios(rank: int, world_size: int, out: dict[str, Any]) -> No
 
     def run_async():
         loom.reset()
-        return async_all_reduce(x.clone()), loom.compile(async_all_reduce)(x.clone()), loom.stats()
+        return async_all_reduce(x.clone()), loom.compile(async_all_reduce, backend="eager")(x.clone()), loom.stats()
     _scenario(out, "collectives async_op", run_async)
 
     def same_recompiles():
         # The same inputs on every rank (as in SPMD training): every rank compiles, and recompiles, alike.
         loom.reset()
-        compiled = loom.compile(reduce_then_scale)
+        compiled = loom.compile(reduce_then_scale, backend="eager")
         for size in (4, 4, 6, 6, 8):
             compiled(torch.ones(size) * rank)
         return loom.stats()
@@ -151,7 +151,7 @@ def _collective_scenarios(rank: int, world_size: int, out: dict[str, Any]) -> No
         # would deadlock. The group's timeout ends it with an error on rank 0: no hang.
         loom.reset()
         group = dist.new_group(timeout=datetime.timedelta(seconds=3))
-        compiled = loom.compile(reduce_then_scale)
+        compiled = loom.compile(reduce_then_scale, backend="eager")
         compiled(torch.ones(4), group)
         error = None
         if rank == 0:
@@ -243,7 +243,7 @@ def _after_destroy_scenarios(rank: int, out: dict[str, Any]) -> None:
 
     def compile_ddp_without_group():
         try:
-            loom.compile(ddp)
+            loom.compile(ddp, backend="eager")
         except RuntimeError as exc:
             return str(exc)
         return None
@@ -251,7 +251,7 @@ def _after_destroy_scenarios(rank: int, out: dict[str, Any]) -> None:
 
     def collective_without_group():
         outcomes = []
-        for fn in (reduce_then_scale, loom.compile(reduce_then_scale)):
+        for fn in (reduce_then_scale, loom.compile(reduce_then_scale, backend="eager")):
             try:
                 fn(torch.ones(2))
             except Exception as exc:

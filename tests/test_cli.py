@@ -84,6 +84,7 @@ def test_loom_demo(capsys):
         "torch.compile (eager)",
         "per call, thread CPU time",
         "loom's per-call overhead is",
+        "C kernels generated for TinyGPT (backend='c')",
         "Triton kernels",
         "done",
     ):

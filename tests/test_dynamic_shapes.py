@@ -21,7 +21,7 @@ def compiles():
 
 def test_mlp_every_batch_size_compiles_at_most_twice():
     model = MLP(width=16).eval()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     for b in range(1, 17):
         x = torch.randn(b, 16)
         torch.testing.assert_close(compiled(x), model(x))
@@ -31,7 +31,7 @@ def test_mlp_every_batch_size_compiles_at_most_twice():
 
 def test_transformer_batch_and_sequence_lengths_compile_at_most_twice():
     model = Transformer(vocab=32, dim=16, heads=2, layers=2, context=128).eval()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     rng = random.Random(0)
     shapes = [(1, 8), (2, 16)] + [(rng.randint(2, 16), rng.randint(8, 128)) for _ in range(10)]
     for b, t in shapes:
@@ -44,7 +44,7 @@ def test_gpt2_batch_and_sequence_lengths_compile_at_most_twice():
     transformers = pytest.importorskip("transformers")
     config = transformers.GPT2Config(n_layer=2, n_head=2, n_embd=16, vocab_size=32, n_positions=128)
     model = transformers.GPT2LMHeadModel(config).eval()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     for b, t in [(1, 8), (2, 9), (5, 33), (16, 128), (3, 64)]:
         idx = torch.randint(0, 32, (b, t))
         with torch.no_grad():
@@ -56,7 +56,7 @@ def test_int_arguments_become_symbols_after_they_change():
     def scale(x, n):
         return x * n + n
 
-    compiled = loom.compile(scale)
+    compiled = loom.compile(scale, backend="eager")
     for n in [2, 3, 4, 10, -7]:
         x = torch.randn(3)
         torch.testing.assert_close(compiled(x, n), scale(x, n))
@@ -67,7 +67,7 @@ def test_dynamic_true_is_symbolic_from_the_first_compile():
     def f(x):
         return x.reshape(-1).softmax(0) * x.shape[0]
 
-    compiled = loom.compile(f, dynamic=True)
+    compiled = loom.compile(f, dynamic=True, backend="eager")
     for b in (3, 4, 9):
         x = torch.randn(b, 5)
         torch.testing.assert_close(compiled(x), f(x))
@@ -78,7 +78,7 @@ def test_dynamic_false_never_makes_sizes_symbolic():
     def f(x):
         return x * 2
 
-    compiled = loom.compile(f, dynamic=False)
+    compiled = loom.compile(f, dynamic=False, backend="eager")
     for b in (2, 3, 4):
         compiled(torch.randn(b))
     assert compiles() == 3
@@ -88,7 +88,7 @@ def test_mark_dynamic_and_mark_static():
     def f(x):
         return x.sum(0)
 
-    compiled = loom.compile(f)
+    compiled = loom.compile(f, backend="eager")
     x = torch.randn(5, 3)
     loom.mark_dynamic(x, 0)
     compiled(x)
@@ -96,7 +96,7 @@ def test_mark_dynamic_and_mark_static():
     torch.testing.assert_close(compiled(y), f(y))
     assert compiles() == 1  # symbolic from the start
     loom.reset()
-    compiled = loom.compile(f)
+    compiled = loom.compile(f, backend="eager")
     for b in (4, 5, 6):
         z = torch.randn(b, 3)
         loom.mark_static(z, 0)
@@ -117,7 +117,7 @@ def test_sizes_zero_and_one_are_their_own_cases():
     def f(x):
         return x.sum(0) + x.shape[0]
 
-    compiled = loom.compile(f, dynamic=True)
+    compiled = loom.compile(f, dynamic=True, backend="eager")
     for b in (0, 1, 2, 7, 1, 0):
         x = torch.randn(b, 3)
         torch.testing.assert_close(compiled(x), f(x))
@@ -130,7 +130,7 @@ def test_a_branch_on_a_size_guards_its_relation():
             return x * 2
         return x * 3
 
-    compiled = loom.compile(f, dynamic=True)
+    compiled = loom.compile(f, dynamic=True, backend="eager")
     for b in (10, 12, 4, 5, 20):
         x = torch.randn(b)
         torch.testing.assert_close(compiled(x), f(x))

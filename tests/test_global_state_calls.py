@@ -42,7 +42,7 @@ def test_autocast_inside_a_compiled_function_casts(backend):
 
 
 def test_default_dtype_set_inside_a_compiled_function_applies_at_every_call():
-    compiled = loom.compile(default_dtype_ones)
+    compiled = loom.compile(default_dtype_ones, backend="eager")
     for _ in range(2):
         _, ones = compiled(torch.zeros(2))
         assert ones.dtype == torch.float64
@@ -50,7 +50,7 @@ def test_default_dtype_set_inside_a_compiled_function_applies_at_every_call():
 
 
 def test_default_dtype_left_set_by_a_compiled_function():
-    compiled = loom.compile(leave_default_dtype)
+    compiled = loom.compile(leave_default_dtype, backend="eager")
     try:
         for _ in range(2):
             compiled(torch.zeros(2))
@@ -68,7 +68,7 @@ def forward_ad_tangent(x):
 
 
 def test_forward_ad_level_inside_a_compiled_function():
-    compiled = loom.compile(forward_ad_tangent)
+    compiled = loom.compile(forward_ad_tangent, backend="eager")
     x = torch.arange(1.0, 4.0)
     for _ in range(2):
         torch.testing.assert_close(compiled(x), forward_ad_tangent(x))

@@ -632,7 +632,7 @@ def test_graph_breaks_match_eager_with_aot_eager(fn, args, kwargs, graphs, break
 
 
 def test_fullgraph_refuses_a_break_with_the_users_line():
-    f = loom.compile(print_between_work, fullgraph=True)
+    f = loom.compile(print_between_work, fullgraph=True, backend="eager")
     with pytest.raises(loom.Unsupported, match="print") as info:
         f(pos())
     assert info.value.reason.location.lineno is not None
@@ -654,12 +654,12 @@ def _returns_an_inlined_closure(x):
 
 
 def test_a_break_found_while_rebuilding_the_return_value_names_the_return_line():
-    f = loom.compile(_returns_an_inlined_closure, fullgraph=True)
+    f = loom.compile(_returns_an_inlined_closure, fullgraph=True, backend="eager")
     with pytest.raises(loom.Unsupported, match="closure") as info:
         f(pos())
     location = info.value.reason.location
     assert (location.filename, location.lineno) == (__file__, _returns_an_inlined_closure.__code__.co_firstlineno + 2)
-    result, adder = loom.compile(_returns_an_inlined_closure)(torch.ones(2))  # and without fullgraph it still runs
+    result, adder = loom.compile(_returns_an_inlined_closure, backend="eager")(torch.ones(2))  # and without fullgraph it still runs
     torch.testing.assert_close(adder(torch.zeros(2)), torch.full((2,), 2.0))
 
 
@@ -690,7 +690,7 @@ def test_global_dict_mutations_around_a_break_are_replayed_in_order():
     STATE.clear()
     STATE["calls"] = 0
     loom.reset()
-    compiled = loom.compile(global_dict_mutation_around_break)
+    compiled = loom.compile(global_dict_mutation_around_break, backend="eager")
     torch.testing.assert_close(compiled(x), expected)
     assert STATE == expected_state
     assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 1)
@@ -707,7 +707,7 @@ def test_comprehensions_resumed_after_a_break_keep_their_items():
     def build(x, items, more):
         return x + 1, {str(i) for i in items}, {str(i): i for i in more}
 
-    compiled = loom.compile(build)
+    compiled = loom.compile(build, backend="eager")
     for _ in range(2):
         x, names, table = compiled(torch.ones(2), iter((1, 2, 3)), iter((4, 5)))
         assert names == {"1", "2", "3"} and table == {"4": 4, "5": 5}

@@ -33,7 +33,7 @@ def through_static_and_class_methods(x):
 
 
 def test_an_identical_second_call_never_recompiles():
-    compiled = loom.compile(through_static_and_class_methods)
+    compiled = loom.compile(through_static_and_class_methods, backend="eager")
     x = torch.ones(2)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the self-check below would warn
@@ -52,4 +52,4 @@ def test_guards_that_fail_on_their_own_frame_are_an_internal_error(monkeypatch):
     monkeypatch.setattr(loom_guards, "compile", never_passes)
     x = torch.ones(2)
     with pytest.raises(loom.InternalError, match="do not hold on the frame they were built from"):
-        loom.compile(through_static_and_class_methods, options={"raise_on_internal_error": True})(x)
+        loom.compile(through_static_and_class_methods, options={"raise_on_internal_error": True}, backend="eager")(x)

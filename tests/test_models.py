@@ -19,7 +19,7 @@ from loom.examples.models import TinyGPT, TinyMLP, TransformerBlock, gpt2
 )
 def test_models_compile_in_one_graph_and_match_eager(make, make_input):
     model = make().eval()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     x = make_input()
     with torch.no_grad():
         torch.testing.assert_close(compiled(x), model(x))
@@ -32,7 +32,7 @@ def test_models_compile_in_one_graph_and_match_eager(make, make_input):
 
 def test_huggingface_gpt2():
     model = gpt2(layers=2, dim=32, heads=2, vocab=100, context=32)
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     ids = torch.randint(0, 100, (2, 12))
     with torch.no_grad():
         expected = model(ids).logits
@@ -53,7 +53,7 @@ def test_a_model_with_an_uncapturable_forward_still_matches_eager(capsys):
 
     model = Chatty()
     x = torch.randn(3, 8)
-    torch.testing.assert_close(loom.compile(model)(x), model(x))
+    torch.testing.assert_close(loom.compile(model, backend="eager")(x), model(x))
     assert capsys.readouterr().out == "forward called\nforward called\n"
     # the print splits forward: the submodule is inlined into the resume function's graph
     stats = loom.stats()
@@ -66,7 +66,7 @@ def test_train_and_eval_modes_are_guarded():
         return torch.nn.Sequential(torch.nn.Linear(6, 6), torch.nn.BatchNorm1d(6), torch.nn.ReLU())
 
     model, reference = make(), make()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     for mode in ("train", "eval", "train", "eval"):
         getattr(compiled, mode)()
         getattr(reference, mode)()

@@ -113,7 +113,7 @@ def test_model_with_print_and_branch_matches_eager(build):
     with contextlib.redirect_stdout(eager_print):
         expected = eager_model(*inputs)
     loom.reset()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     with contextlib.redirect_stdout(eager_out):
         actual = compiled(*inputs)
     assert eager_out.getvalue() == eager_print.getvalue()

@@ -130,7 +130,7 @@ def test_class_attribute_assignment_is_replayed_and_read_back(fn):
     again, again_state = fn(x), state()
     reset()
     loom.reset()
-    compiled = loom.compile(fn)
+    compiled = loom.compile(fn, backend="eager")
     torch.testing.assert_close(compiled(x), expected)
     assert state() == expected_state
     torch.testing.assert_close(compiled(x), again)  # the class changed: guards see it
@@ -158,7 +158,7 @@ def test_forward_hooks_are_inlined():
     x = torch.randn(5, 3)
     expected = model(x)
     loom.reset()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     torch.testing.assert_close(compiled(x), expected)
     report = loom.explain(model)(x)
     assert report.graph_count == 1 and report.break_count == 0, report
@@ -168,7 +168,7 @@ def test_hooks_registered_or_removed_later_recompile():
     model = torch.nn.Linear(3, 3)
     x = torch.randn(2, 3)
     loom.reset()
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     torch.testing.assert_close(compiled(x), model(x))
     handle = model.register_forward_hook(lambda m, args, out: out * 3)
     torch.testing.assert_close(compiled(x), model(x))
@@ -187,7 +187,7 @@ def test_backward_hooks_still_run_the_module_outside_the_graph():
     model.register_full_backward_hook(lambda m, gin, gout: seen.append(len(gout)))
     x = torch.randn(2, 3, requires_grad=True)
     loom.reset()
-    loom.compile(lambda t: model(t).sum())(x).backward()
+    loom.compile(lambda t: model(t).sum(), backend="eager")(x).backward()
     assert seen == [1]
 
 
@@ -203,7 +203,7 @@ def memo_by_size(x):
 
 def test_symbolic_sizes_as_dict_keys_specialise():
     loom.reset()
-    compiled = loom.compile(memo_by_size, dynamic=True)
+    compiled = loom.compile(memo_by_size, dynamic=True, backend="eager")
     for size in (3, 5, 3):
         x = torch.arange(float(size))
         actual, expected = compiled(x), memo_by_size(x)
@@ -249,7 +249,7 @@ def test_uncaught_raise_propagates_as_in_eager(fn, breaks):
     LOG.clear()
     loom.reset()
     with pytest.raises(Exception) as compiled:
-        loom.compile(fn)(x)
+        loom.compile(fn, backend="eager")(x)
     assert type(compiled.value) is type(eager.value) and compiled.value.args == eager.value.args
     assert vars(compiled.value) == vars(eager.value) and LOG == eager_log
     assert loom.stats()["graph_breaks"] <= breaks

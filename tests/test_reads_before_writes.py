@@ -143,7 +143,7 @@ def store_then_read_instance_dict(x, box):
 
 
 def test_instance_dict_read_after_a_store_sees_it():
-    compiled = loom.compile(store_then_read_instance_dict)
+    compiled = loom.compile(store_then_read_instance_dict, backend="eager")
     for _ in range(2):
         eager = run(store_then_read_instance_dict, (X, Box()), {})
         actual = run(compiled, (X, Box()), {})
@@ -166,7 +166,7 @@ def read_instance_dict_then_store_an_attribute(x, box):
 @pytest.mark.parametrize("fn", [store_into_instance_dict_then_read_the_attribute,
                                 read_instance_dict_then_store_an_attribute])
 def test_instance_dict_and_attributes_stay_one(fn):
-    compiled = loom.compile(fn)
+    compiled = loom.compile(fn, backend="eager")
     for _ in range(2):
         eager_box, loom_box = Box(), Box()
         eager_box.count = loom_box.count = 2

@@ -18,7 +18,7 @@ def scale(x):
 
 
 def test_dtype_and_shape_changes_recompile_and_each_entry_serves_its_inputs():
-    compiled = loom.compile(scale, dynamic=False)
+    compiled = loom.compile(scale, dynamic=False, backend="eager")
     inputs = [torch.randn(4), torch.randn(4, dtype=torch.float64), torch.randn(7), torch.randn(2, 3)]
     for x in inputs:
         torch.testing.assert_close(compiled(x), torch.tanh(x) * 4)
@@ -30,7 +30,7 @@ def test_dtype_and_shape_changes_recompile_and_each_entry_serves_its_inputs():
 
 
 def test_the_recompile_limit_warns_once_naming_the_guard_and_then_runs_eagerly():
-    compiled = loom.compile(scale, dynamic=False, options={"recompile_limit": 3})
+    compiled = loom.compile(scale, dynamic=False, options={"recompile_limit": 3}, backend="eager")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for n in range(1, 9):
@@ -50,7 +50,7 @@ def test_the_recompile_limit_warns_once_naming_the_guard_and_then_runs_eagerly()
 
 
 def test_the_default_limit_is_eight():
-    compiled = loom.compile(scale, dynamic=False)
+    compiled = loom.compile(scale, dynamic=False, backend="eager")
     with pytest.warns(loom.RecompileLimitWarning, match=r"recompile limit \(8\)"):
         for n in range(1, 11):
             compiled(torch.randn(n))
@@ -58,7 +58,7 @@ def test_the_default_limit_is_eight():
 
 
 def test_under_fullgraph_the_limit_raises():
-    compiled = loom.compile(scale, dynamic=False, fullgraph=True, options={"recompile_limit": 2})
+    compiled = loom.compile(scale, dynamic=False, fullgraph=True, options={"recompile_limit": 2}, backend="eager")
     compiled(torch.randn(1))
     compiled(torch.randn(2))
     with pytest.raises(loom.RecompileLimitError, match=r"scale .* more than 2 times.*L\['x'\]\.shape\[0\]"):
@@ -66,7 +66,7 @@ def test_under_fullgraph_the_limit_raises():
 
 
 def test_reset_forgets_the_counts():
-    compiled = loom.compile(scale, dynamic=False, options={"recompile_limit": 1})
+    compiled = loom.compile(scale, dynamic=False, options={"recompile_limit": 1}, backend="eager")
     compiled(torch.randn(1))
     with pytest.warns(loom.RecompileLimitWarning):
         compiled(torch.randn(2))

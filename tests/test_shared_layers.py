@@ -58,7 +58,7 @@ def apply(layer, x):
 def test_a_32_layer_model_with_a_break_in_each_block_compiles_the_blocks_forward_once():
     model = Deep().eval()
     x = torch.randn(2, 8)
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     with warnings.catch_warnings(record=True) as caught, torch.no_grad():
         warnings.simplefilter("always")
         for _ in range(2):
@@ -69,14 +69,14 @@ def test_a_32_layer_model_with_a_break_in_each_block_compiles_the_blocks_forward
     compiled_before = loom.stats()["frames_compiled"]
     with torch.no_grad():  # other weights, the same structure: the same entries serve them
         other = Deep().eval()
-        torch.testing.assert_close(loom.compile(other)(x), other(x))
+        torch.testing.assert_close(loom.compile(other, backend="eager")(x), other(x))
     assert len(framehook.entries(Block.forward.__code__)) == 1
     assert loom.stats()["frames_compiled"] == compiled_before
 
 
 def test_a_module_argument_is_guarded_by_type_and_its_parameters_read_at_call_time():
     layers = [Block() for _ in range(12)]
-    run = loom.compile(apply)
+    run = loom.compile(apply, backend="eager")
     x = torch.randn(2, 8)
     for layer in layers:
         torch.testing.assert_close(run(layer, x), layer(x))
@@ -138,7 +138,7 @@ class Pair(nn.Module):
 
 def _run_each(instances, x):
     """Call ``apply`` compiled on each instance; every answer must be eager's."""
-    run = loom.compile(apply)
+    run = loom.compile(apply, backend="eager")
     with torch.no_grad():
         for m in instances:
             torch.testing.assert_close(run(m, x), m(x))
@@ -218,7 +218,7 @@ def test_a_trace_that_stores_on_a_module_is_not_reused_when_two_sources_alias():
             return x * self.b.calls
 
     x = torch.randn(3)
-    run = loom.compile(apply)
+    run = loom.compile(apply, backend="eager")
     eager_models = [Two(Counter(), Counter()), Two(*[Counter()] * 2)]
     compiled_models = [Two(Counter(), Counter()), Two(*[Counter()] * 2)]
     for _ in range(2):

@@ -18,7 +18,7 @@ def fib(k):
     return k if k < 2 else fib(k - 1) + fib(k - 2)
 
 
-@loom.compile
+@loom.compile(backend="eager")
 def outer(x, k):
     y = torch.sin(x)
     loom.graph_break()
@@ -40,7 +40,7 @@ def test_a_pure_python_helper_after_a_graph_break_is_never_translated():
 
 
 def test_a_tensor_free_function_compiled_directly_runs_natively():
-    compiled = loom.compile(fib)
+    compiled = loom.compile(fib, backend="eager")
     assert compiled(15) == fib(15)
     assert compiled(3) == 2
     assert loom.stats()["frames_compiled"] == 0
@@ -55,7 +55,7 @@ def scale_global(n):
 
 
 def test_a_function_reading_a_global_tensor_still_compiles():
-    compiled = loom.compile(scale_global)
+    compiled = loom.compile(scale_global, backend="eager")
     assert torch.equal(compiled(2), W * 2)
     assert loom.stats()["graphs"] == 1
     assert framehook.entries(scale_global.__code__)
@@ -70,9 +70,9 @@ def call_module(m, n):
 
 
 def test_lists_of_tensors_and_modules_still_compile():
-    assert torch.equal(loom.compile(sum_list)([torch.ones(2), torch.ones(2)]), torch.full((2,), 2.0))
+    assert torch.equal(loom.compile(sum_list, backend="eager")([torch.ones(2), torch.ones(2)]), torch.full((2,), 2.0))
     m = torch.nn.Linear(2, 2)
-    assert torch.allclose(loom.compile(call_module)(m, 3), m(torch.ones(3, 2)))
+    assert torch.allclose(loom.compile(call_module, backend="eager")(m, 3), m(torch.ones(3, 2)))
     assert framehook.entries(sum_list.__code__) and framehook.entries(call_module.__code__)
 
 
@@ -81,7 +81,7 @@ def shift(x, n):
 
 
 def test_past_the_recompile_limit_old_entries_serve_and_new_inputs_cost_the_skip_path():
-    compiled = loom.compile(shift, dynamic=False, options={"recompile_limit": 2})
+    compiled = loom.compile(shift, dynamic=False, options={"recompile_limit": 2}, backend="eager")
     x = torch.zeros(2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -115,7 +115,7 @@ DEEP = textwrap.dedent(
     def opaque_depth(box, n):
         return 0 if n == 0 else 1 + opaque_depth(box, n - 1)
 
-    @loom.compile
+    @loom.compile(backend="eager")
     def f(x, n, which):
         y = x + 1
         loom.graph_break()

@@ -35,7 +35,7 @@ def run_threads(targets):
 
 
 def test_threads_calling_one_compiled_function_get_correct_results():
-    compiled = loom.compile(scaled, dynamic=False)  # two shapes: two entries each, not one symbolic one
+    compiled = loom.compile(scaled, dynamic=False, backend="eager")  # two shapes: two entries each, not one symbolic one
     barrier = threading.Barrier(4)
     dtypes = [torch.float32, torch.float64, torch.float32, torch.float64]
     mismatches = []
@@ -63,8 +63,8 @@ def test_threads_calling_one_compiled_function_get_correct_results():
 
 
 def test_threads_that_never_call_compiled_code_have_no_hook():
-    compiled = loom.compile(scaled)
-    model = loom.compile(TinyMLP(width=8, depth=1))
+    compiled = loom.compile(scaled, backend="eager")
+    model = loom.compile(TinyMLP(width=8, depth=1), backend="eager")
     busy = threading.Event()
     done = threading.Event()
     seen_idle = []

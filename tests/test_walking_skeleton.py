@@ -11,7 +11,7 @@ def sin_plus_one(x):
 
 
 def test_first_call_compiles_through_every_layer():
-    f = loom.compile(sin_plus_one)
+    f = loom.compile(sin_plus_one, backend="eager")
     x = torch.randn(8)
     assert torch.equal(f(x), torch.sin(x) + 1)
     stats = loom.stats()
@@ -23,7 +23,7 @@ def test_first_call_compiles_through_every_layer():
 
 
 def test_second_call_is_served_from_the_cache_without_the_callback():
-    f = loom.compile(sin_plus_one)
+    f = loom.compile(sin_plus_one, backend="eager")
     f(torch.randn(8))
     calls_before = framehook.stats()["callback_calls"]
     x = torch.randn(8)
@@ -34,7 +34,7 @@ def test_second_call_is_served_from_the_cache_without_the_callback():
 
 
 def test_a_dtype_change_fails_the_guard_and_compiles_again():
-    f = loom.compile(sin_plus_one)
+    f = loom.compile(sin_plus_one, backend="eager")
     f(torch.randn(8))
     x = torch.randn(8, dtype=torch.float64)
     result = f(x)
@@ -50,7 +50,7 @@ def test_a_dtype_change_fails_the_guard_and_compiles_again():
 
 
 def test_the_hook_is_off_outside_compiled_calls():
-    f = loom.compile(sin_plus_one)
+    f = loom.compile(sin_plus_one, backend="eager")
     f(torch.randn(8))
     assert framehook.get_callback() is None
     assert not framehook.is_installed()

@@ -72,9 +72,9 @@ def child(compiler: str, layers: int) -> dict[str, Any]:
         import loom_framehook as framehook
 
         build.__globals__["opaque"] = loom.disable(identity)
-        loom.compile(warm)(x)
+        loom.compile(warm, backend="eager")(x)
         loom.reset()
-        compiled = loom.compile(model)
+        compiled = loom.compile(model, backend="eager")
     else:
         import torch._dynamo
         from torch._dynamo.eval_frame import _debug_get_cache_entry_list

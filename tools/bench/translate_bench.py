@@ -53,8 +53,8 @@ def measure(mode: str, model_name: str) -> dict[str, float]:
     elif mode == "loom_compile":
         import loom
 
-        loom.compile(_tiny)(warm)
-        compiled = loom.compile(model)
+        loom.compile(_tiny, backend="eager")(warm)
+        compiled = loom.compile(model, backend="eager")
         run = lambda: compiled(example)  # noqa: E731
     else:
         torch.compile(_tiny, backend="eager")(warm)

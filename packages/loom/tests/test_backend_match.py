@@ -40,13 +40,13 @@ def test_a_function_compiled_with_two_backends_uses_each_ones_entry():
 
 
 def test_same_settings_share_one_compiler_and_its_entries():
-    first = loom.compile(f)
-    second = loom.compile(f)
+    first = loom.compile(f, backend="eager")
+    second = loom.compile(f, backend="eager")
     assert first._loom_compiler is second._loom_compiler
     first(torch.randn(4))
     second(torch.randn(4))
     assert loom.stats()["frames_compiled"] == 1 and loom.stats()["cache_hits"] == 1
-    other = loom.compile(f, options={"recompile_limit": 3})  # other settings: another compiler
+    other = loom.compile(f, options={"recompile_limit": 3}, backend="eager")  # other settings: another compiler
     assert other._loom_compiler is not first._loom_compiler
     other(torch.randn(4))
     assert loom.stats()["frames_compiled"] == 2
@@ -68,7 +68,7 @@ def test_a_compiled_function_calling_one_compiled_with_another_backend():
 
 
 def test_the_entry_is_not_used_without_its_compiler():
-    compiled = loom.compile(f)
+    compiled = loom.compile(f, backend="eager")
     x = torch.randn(4)
     compiled(x)
     hits = loom.stats()["cache_hits"]
@@ -101,14 +101,14 @@ def test_functions_sharing_a_code_object_with_other_globals_get_their_own_entrie
     third = types.FunctionType(first.__code__, {"K": 5}, "scaled")
     x = torch.ones(2)
     for fn, expected in ((first, 3.0), (second, 3.0), (third, 6.0), (first, 3.0)):
-        torch.testing.assert_close(loom.compile(fn)(x), torch.full((2,), expected))
+        torch.testing.assert_close(loom.compile(fn, backend="eager")(x), torch.full((2,), expected))
     assert loom.stats()["frames_compiled"] == 3
 
 
 def test_a_miss_while_the_entry_is_not_stored_yet_reuses_it():
     # The hook stores a returned entry only after the callback returns, outside the compile lock: a
     # thread that waited on the lock meanwhile must find the entry, not compile a duplicate.
-    compiled = loom.compile(f)
+    compiled = loom.compile(f, backend="eager")
     compiler = compiled._loom_compiler
     handed = []
 

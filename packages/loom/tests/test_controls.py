@@ -19,7 +19,7 @@ def test_disable_recursive_false_leaves_only_that_frame_uncompiled():
         return middle(x) - 1
 
     x = torch.randn(4)
-    assert torch.equal(loom.compile(outer)(x), (torch.sin(x) + 2) * 3 - 1)
+    assert torch.equal(loom.compile(outer, backend="eager")(x), (torch.sin(x) + 2) * 3 - 1)
     assert framehook.entries(middle.__code__) == []
     assert framehook.is_skipped(middle.__code__)
     assert len(framehook.entries(leaf.__code__)) == 1  # what it calls is still compiled
@@ -41,7 +41,7 @@ def test_disable_recursive_true_leaves_everything_below_uncompiled():
         return middle(x) - 1
 
     x = torch.randn(4)
-    assert torch.equal(loom.compile(outer)(x), (torch.sin(x) + 2) * 3 - 1)
+    assert torch.equal(loom.compile(outer, backend="eager")(x), (torch.sin(x) + 2) * 3 - 1)
     assert framehook.entries(middle_fn.__code__) == []
     assert framehook.entries(leaf.__code__) == []
     assert middle.__name__ == "middle_fn" and middle._loom_disabled
@@ -71,9 +71,9 @@ def test_disabled_code_stays_disabled_after_reset():
     def outer(x):
         return middle(x)
 
-    loom.compile(outer)(torch.randn(2))
+    loom.compile(outer, backend="eager")(torch.randn(2))
     loom.reset()  # clears the hook's marks; the callback marks it again without translating it
-    loom.compile(middle)(torch.randn(2))
+    loom.compile(middle, backend="eager")(torch.randn(2))
     assert framehook.entries(middle.__code__) == [] and loom.stats()["frames_compiled"] == 0
 
 
@@ -86,7 +86,7 @@ def test_graph_break_does_nothing_natively_and_breaks_when_traced():
         return y * 2
 
     x = torch.randn(3)
-    assert torch.equal(loom.compile(f)(x), (x + 1) * 2)
+    assert torch.equal(loom.compile(f, backend="eager")(x), (x + 1) * 2)
     report = loom.explain(f)(x)
     assert report.break_count >= 1
     assert any("graph_break" in b.what and b.lineno == f.__code__.co_firstlineno + 2 for b in report.breaks)
@@ -107,5 +107,5 @@ def test_allow_in_graph_records_one_op():
     (graph,) = report.graphs
     assert any("fused" in op for op in graph.ops)
     assert not any("mul" in op for op in graph.ops)  # not traced into
-    assert torch.equal(loom.compile(f)(x), x * x + x - 1)
+    assert torch.equal(loom.compile(f, backend="eager")(x), x * x + x - 1)
     assert framehook.entries(fused.__code__) == []  # run by the graph with the hook off: never a frame of its own

@@ -21,7 +21,7 @@ def prints(x):
 
 
 def test_fullgraph_raises_unsupported_with_the_reason_and_the_users_line(capsys):
-    compiled = loom.compile(prints, fullgraph=True)
+    compiled = loom.compile(prints, fullgraph=True, backend="eager")
     with pytest.raises(loom.Unsupported) as info:
         compiled(torch.randn(3))
     err = info.value
@@ -40,18 +40,18 @@ def test_fullgraph_refuses_loom_graph_break():
         return x * 2
 
     with pytest.raises(loom.Unsupported, match="graph_break"):
-        loom.compile(f, fullgraph=True)(torch.randn(2))
+        loom.compile(f, fullgraph=True, backend="eager")(torch.randn(2))
 
 
 def test_fullgraph_compiles_what_fits_in_one_graph():
-    compiled = loom.compile(clean, fullgraph=True)
+    compiled = loom.compile(clean, fullgraph=True, backend="eager")
     x = torch.randn(3)
     assert torch.equal(compiled(x), torch.cos(x) - 1)
     assert loom.stats()["graphs"] == 1
 
 
 def test_without_fullgraph_a_break_splits_the_frame_around_it(capsys):
-    compiled = loom.compile(prints)
+    compiled = loom.compile(prints, backend="eager")
     x = torch.randn(3)
     assert torch.equal(compiled(x), x * 2 + 1)
     assert torch.equal(compiled(x), x * 2 + 1)
@@ -69,7 +69,7 @@ def defines_a_class(x):
 
 
 def test_without_fullgraph_an_uncapturable_frame_runs_as_it_is():
-    compiled = loom.compile(defines_a_class)
+    compiled = loom.compile(defines_a_class, backend="eager")
     x = torch.randn(3)
     assert torch.equal(compiled(x), (torch.cos(x) - 1) * 2)
     assert torch.equal(compiled(x), (torch.cos(x) - 1) * 2)
@@ -79,7 +79,7 @@ def test_without_fullgraph_an_uncapturable_frame_runs_as_it_is():
 
 
 def test_functions_called_from_an_uncapturable_frame_are_still_compiled():
-    compiled = loom.compile(defines_a_class)
+    compiled = loom.compile(defines_a_class, backend="eager")
     x = torch.randn(3)
     compiled(x)
     assert len(framehook.entries(clean.__code__)) == 1
@@ -135,10 +135,10 @@ def test_a_translator_crash_is_an_internal_error(monkeypatch):
     monkeypatch.setattr(loom_symbolic, "translate", broken)
     x = torch.randn(3)
     with pytest.warns(RuntimeWarning, match="KeyError"):
-        assert torch.equal(loom.compile(clean)(x), torch.cos(x) - 1)
+        assert torch.equal(loom.compile(clean, backend="eager")(x), torch.cos(x) - 1)
     loom.reset()
     with pytest.raises(loom.InternalError) as info:
-        loom.compile(clean, options={"raise_on_internal_error": True})(x)
+        loom.compile(clean, options={"raise_on_internal_error": True}, backend="eager")(x)
     assert isinstance(info.value.__cause__, KeyError)
 
 
@@ -147,5 +147,5 @@ def test_errors_raised_by_the_program_itself_are_not_loom_errors():
         return x @ x.T @ torch.ones(5)  # a shape error at run time
 
     with pytest.raises(RuntimeError) as info:
-        loom.compile(bad)(torch.randn(3, 4))
+        loom.compile(bad, backend="eager")(torch.randn(3, 4))
     assert not isinstance(info.value, (loom.InternalError, loom.Unsupported))

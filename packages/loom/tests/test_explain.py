@@ -72,7 +72,7 @@ def test_report_of_graph_breaks_names_the_users_line(capsys):
 
 
 def test_explain_leaves_no_entries_counters_or_globals_behind():
-    compiled = loom.compile(pointwise)
+    compiled = loom.compile(pointwise, backend="eager")
     x = torch.randn(4)
     compiled(x, x)
     before = (loom.stats(), len(framehook.entries(pointwise.__code__)))
@@ -94,7 +94,7 @@ def uncapturable(x):
 
 
 def test_explain_sees_frames_a_real_compile_marked_skip():
-    compiled = loom.compile(uncapturable)
+    compiled = loom.compile(uncapturable, backend="eager")
     compiled(torch.randn(3))
     assert framehook.is_skipped(uncapturable.__code__)
     report = loom.explain(uncapturable)(torch.randn(3))

@@ -40,7 +40,7 @@ def run_with(spec, fn, *args):
 
 
 def test_graph_guards_bytecode_and_output_code(capsys):
-    run_with("graph,guards,bytecode,output_code", loom.compile(f), torch.randn(4))
+    run_with("graph,guards,bytecode,output_code", loom.compile(f, backend="eager"), torch.randn(4))
     err = capsys.readouterr().err
     assert "[loom.graph] graph __loom_graph_" in err and " of f (" in err and "2 ops" in err and "torch.sin" in err
     assert "[loom.guards] guards of f (" in err and "L['x'] is a torch.Tensor" in err
@@ -50,13 +50,13 @@ def test_graph_guards_bytecode_and_output_code(capsys):
 
 
 def test_verbose_graph_adds_the_node_table(capsys):
-    run_with("+graph", loom.compile(f), torch.randn(4))
+    run_with("+graph", loom.compile(f, backend="eager"), torch.randn(4))
     err = capsys.readouterr().err
     assert "float32[4]" in err and "placeholder" in err
 
 
 def test_recompiles_name_the_failed_guard(capsys):
-    compiled = loom.compile(f)
+    compiled = loom.compile(f, backend="eager")
     compiled(torch.randn(4))
     run_with("recompiles", compiled, torch.randn(4, dtype=torch.float64))
     err = capsys.readouterr().err
@@ -68,7 +68,7 @@ def test_recompiles_name_the_failed_guard(capsys):
 
 
 def test_graph_breaks_show_the_users_line(capsys):
-    run_with("graph_breaks", loom.compile(breaks), torch.randn(2))
+    run_with("graph_breaks", loom.compile(breaks, backend="eager"), torch.randn(2))
     err = capsys.readouterr().err
     line = breaks.__code__.co_firstlineno + 1
     assert "[loom.graph_breaks] graph break in breaks (" in err
@@ -79,14 +79,14 @@ def test_set_logs_off_is_silent_and_returns_the_topics(capsys):
     assert loom.set_logs("graph,+guards") == {"graph": "INFO", "guards": "DEBUG"}
     assert logs.enabled() == {"graph": "INFO", "guards": "DEBUG"}
     assert loom.set_logs() == {}
-    loom.compile(f)(torch.randn(4))
+    loom.compile(f, backend="eager")(torch.randn(4))
     assert capsys.readouterr().err == ""
     assert logging.getLogger("loom.graph").propagate is True
 
 
 def test_without_set_logs_the_loggers_are_plain_logging_loggers(caplog):
     with caplog.at_level(logging.INFO, logger="loom.graph"):
-        loom.compile(f)(torch.randn(4))
+        loom.compile(f, backend="eager")(torch.randn(4))
     records = [r for r in caplog.records if r.name == "loom.graph"]
     assert len(records) == 1 and "torch.sin" in records[0].getMessage()
 
@@ -96,7 +96,7 @@ def test_loom_logs_environment_variable(monkeypatch, capsys):
     logs.init_from_env()
     try:
         assert logs.enabled() == {"guards": "DEBUG"}
-        loom.compile(f)(torch.randn(4))
+        loom.compile(f, backend="eager")(torch.randn(4))
         assert "[loom.guards]" in capsys.readouterr().err
     finally:
         loom.set_logs()

@@ -12,7 +12,7 @@ from loom.examples.models import TinyMLP
 
 def make():
     model = TinyMLP(width=8, depth=2)
-    return model, loom.compile(model)
+    return model, loom.compile(model, backend="eager")
 
 
 def test_calls_are_compiled_and_match_eager():
@@ -117,7 +117,7 @@ def test_compiling_a_compiled_module_again_wraps_the_original():
 
 def test_a_torch_nn_container_is_compiled_although_it_is_library_code():
     model = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
-    compiled = loom.compile(model)
+    compiled = loom.compile(model, backend="eager")
     x = torch.randn(3, 4)
     torch.testing.assert_close(compiled(x), model(x))
     assert len(framehook.entries(torch.nn.Sequential.forward.__code__)) == 1
@@ -126,13 +126,13 @@ def test_a_torch_nn_container_is_compiled_although_it_is_library_code():
 
 def test_container_modules_keep_len_indexing_and_iteration():
     seq = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
-    compiled = loom.compile(seq)
+    compiled = loom.compile(seq, backend="eager")
     assert len(compiled) == 2 and compiled[0] is seq[0] and list(compiled) == list(seq)
     assert seq[1] in list(compiled) and isinstance(compiled, loom.CompiledModule)
     compiled[1] = torch.nn.Tanh()  # item assignment reaches the original
     assert isinstance(seq[1], torch.nn.Tanh)
     assert len(copy.deepcopy(compiled)) == 2
-    layer = loom.compile(torch.nn.Linear(2, 2))
+    layer = loom.compile(torch.nn.Linear(2, 2), backend="eager")
     assert bool(layer)  # a module without __len__ stays truthy
     with pytest.raises(TypeError):
         len(layer)

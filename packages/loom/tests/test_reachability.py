@@ -139,7 +139,7 @@ def test_closure_cells_are_looked_at():
 def test_a_compiled_function_reached_from_a_helper_compiles():
     import loom
 
-    compiled = loom.compile(makes_a_tensor)
+    compiled = loom.compile(makes_a_tensor, backend="eager")
     scope = {"compiled": compiled}
     helper = types.FunctionType(compile("def helper(n):\n    return compiled(n)\n", "<t>", "exec").co_consts[0], scope)
     assert frame_verdict(helper.__code__, {"n": 1}, scope, __builtins__, None) is Verdict.COMPILE

@@ -51,9 +51,9 @@ def test_compile_warns_once_per_process_naming_the_running_and_the_supported_ver
     x = torch.randn(4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        compiled = loom.compile(f)
+        compiled = loom.compile(f, backend="eager")
         loom.compile(f, backend="aot_eager")
-        module = loom.compile(Tiny())
+        module = loom.compile(Tiny(), backend="eager")
         assert torch.equal(compiled(x), torch.sin(x) + 1)  # runs, whatever compiled it
         assert torch.equal(module(x), torch.relu(x) * 2)
     (warning,) = unsupported_warnings(caught)
@@ -92,7 +92,7 @@ def test_the_check_stays_off_the_per_call_path(monkeypatch, fresh_warning_state)
         return real()
 
     monkeypatch.setattr(symbolic_versions, "is_supported", counting)
-    compiled = loom.compile(f)
+    compiled = loom.compile(f, backend="eager")
     assert calls, "loom.compile() did not ask whether this CPython is supported"
     x = torch.randn(4)
     compiled(x)  # the first call compiles (where supported)
@@ -106,7 +106,7 @@ def test_the_check_stays_off_the_per_call_path(monkeypatch, fresh_warning_state)
 def test_a_supported_python_neither_warns_nor_says_so(fresh_warning_state):
     with warnings.catch_warnings():
         warnings.simplefilter("error", loom.UnsupportedPythonWarning)
-        compiled = loom.compile(f)
+        compiled = loom.compile(f, backend="eager")
     compiled(torch.randn(4))
     assert loom.stats()["graphs"] == 1
     report = loom.explain(f)(torch.randn(4))
@@ -117,12 +117,12 @@ def test_a_supported_python_neither_warns_nor_says_so(fresh_warning_state):
 def test_on_this_python_everything_runs_uncompiled(fresh_warning_state):
     x = torch.randn(4)
     with pytest.warns(loom.UnsupportedPythonWarning, match=f"CPython {RUNNING}"):
-        compiled = loom.compile(f)
+        compiled = loom.compile(f, backend="eager")
     assert torch.equal(compiled(x), torch.sin(x) + 1)
     assert torch.equal(compiled(x), torch.sin(x) + 1)
     assert loom.stats()["graphs"] == 0 and loom.stats()["frames_compiled"] == 0
     report = loom.explain(f)(x)
     assert report.graph_count == 0 and "nothing was compiled" in str(report)
     # The translator refuses such frames whole (no graph break): fullgraph=True runs uncompiled too.
-    assert torch.equal(loom.compile(f, fullgraph=True)(x), torch.sin(x) + 1)
+    assert torch.equal(loom.compile(f, fullgraph=True, backend="eager")(x), torch.sin(x) + 1)
     assert loom.stats()["graphs"] == 0

@@ -5,13 +5,15 @@ graph's inputs positionally and returns what the graph returns.
 
 >>> import loom_backends
 >>> loom_backends.names()
-['aot_eager', 'eager', 'triton']
+['aot_eager', 'default', 'eager', 'triton']
 >>> compiled = loom_backends.get("triton")(gm, example_inputs)   # doctest: +SKIP
 
 Built-in backends:
 
 - ``eager``: runs the graph module as it is.
 - ``aot_eager``: forward and backward ATen graphs through AOTAutograd, run as they are.
+- ``default``: the code generator for the graph's device (``c`` on CPU, ``triton`` on CUDA), chosen when
+  the graph is compiled; what ``loom.compile`` uses unless told otherwise.
 - ``triton``: AOTAutograd, decomposition to core ATen, then loom's own lowering, fusion and Triton code
   generation (kernels run under Triton's interpreter when there is no GPU).
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from .compiled import CompiledFunction, GraphArtifact
+from .diagnostics import CompilerWarning
 from .registry import Backend, UnknownBackendError, get, names, register, unregister
 
 __version__ = "0.1.0"
@@ -31,6 +34,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Backend",
     "CompiledFunction",
+    "CompilerWarning",
     "GraphArtifact",
     "UnknownBackendError",
     "get",
@@ -57,6 +61,14 @@ def _aot_eager(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
     from .aot import aot_eager as impl
 
     return impl(gm, example_inputs)
+
+
+@register("default")
+def _default(gm: Any, example_inputs: list[Any]) -> Any:
+    """The code generator for the graph's device: ``c`` on CPU, ``triton`` on CUDA (see ``default.py``)."""
+    from .default import default_backend
+
+    return default_backend(gm, example_inputs)
 
 
 @register("triton")

@@ -13,8 +13,9 @@
 
 ``loom.compile`` captures Python functions and ``nn.Module`` calls into FX graphs through a PEP 523
 frame hook (``loom_framehook``), a symbolic bytecode translator (``loom_symbolic``) and guards
-(``loom_guards``), and runs them with a backend (``loom_backends``: ``eager``, ``aot_eager``,
-``triton``). Logs: ``LOOM_LOGS=graph,guards,recompiles,graph_breaks,bytecode,output_code`` or
+(``loom_guards``), and runs them with a backend (``loom_backends``): by default ``default``, which
+generates kernels for each graph's device (``c`` on CPU, ``triton`` on CUDA); ``backend="eager"`` runs
+the captured graphs as they are, ``aot_eager`` through AOTAutograd. Logs: ``LOOM_LOGS=graph,guards,recompiles,graph_breaks,bytecode,output_code`` or
 :func:`set_logs`.
 """
 

@@ -45,7 +45,7 @@ def compile(
 def compile(
     model: Callable[..., Any] | torch.nn.Module | None = None,
     *,
-    backend: str | Callable[..., Any] = "eager",
+    backend: str | Callable[..., Any] = "default",
     fullgraph: bool = False,
     dynamic: bool | None = None,
     options: dict[str, Any] | None = None,
@@ -54,8 +54,11 @@ def compile(
 
     Usable as ``loom.compile(fn)``, ``@loom.compile`` and ``@loom.compile(backend="aot_eager")``.
 
-    * ``backend``: a registered backend name (``loom_backends.names()``: ``eager``, ``aot_eager``,
-      ``triton``) or a callable ``backend(gm, example_inputs) -> callable``.
+    * ``backend``: a registered backend name (``loom_backends.names()``: ``default``, ``eager``,
+      ``aot_eager``, ``triton``, ``c``) or a callable ``backend(gm, example_inputs) -> callable``. The
+      default, ``"default"``, generates kernels for each graph's device as torch.compile's default does
+      (``c`` on CPU, ``triton`` on CUDA; where the C compiler is missing, one warning and the graph runs
+      through ATen); ``backend="eager"`` runs captured graphs as they are (no code generation).
     * ``fullgraph``: raise :class:`loom.Unsupported` at any graph break instead of splitting the function.
     * ``dynamic``: ``None`` (default: static first, a size or int that changes becomes symbolic at the
       recompile), ``True`` (symbolic from the first compile) or ``False`` (never).

@@ -5,7 +5,10 @@
 2. time the first call (capture + compile) and the per-call overhead against eager and
    ``torch.compile`` in the same process (both with the eager backend; each warmed up first on an
    unrelated function so that one-off imports are not counted);
-3. compile a small MLP with the ``triton`` backend and print the kernels it generated.
+3. compile TinyGPT with the ``c`` backend (loom's C kernels with OpenMP) and print its kernels and its
+   time per call against eager and torch.compile's default, inductor (not with ``--quick``), measured
+   in the same run; without a registered ``c`` backend, say so;
+4. compile a small MLP with the ``triton`` backend and print the kernels it generated.
 
 Progress goes to stderr, one line per phase. Sizes are tiny: the whole demo takes seconds.
 """
@@ -22,7 +25,9 @@ import torch
 
 import loom
 import loom_backends
-from loom.examples.models import TinyGPT, TinyMLP, generate, sin_plus_one, warm_up
+from loom.examples.models import TinyGPT, generate, sin_plus_one, warm_up
+
+from . import demo_kernels
 
 
 def _progress(message: str) -> None:
@@ -83,7 +88,8 @@ def run_demo(backend: str = "eager", quick: bool = False, compare_torch: bool = 
         print(f"  {i}. in {item.frame}: " + textwrap.indent(str(item), "     ").lstrip())
 
     ok &= _timings(model, ids, backend, quick, compare_torch)
-    _triton_kernels()
+    ok &= demo_kernels.c_section(model, quick, compare_torch)
+    demo_kernels.triton_section()
     print()
     print("done" if ok else "MISMATCH: a compiled result differs from eager")
     return 0 if ok else 1
@@ -143,28 +149,3 @@ def _timings(model: torch.nn.Module, ids: torch.Tensor, backend: str, quick: boo
         print(f"loom's per-call overhead is {ratio:.2f}x torch.compile's")
     return same
 
-
-def _triton_kernels() -> None:
-    _section("Triton kernels generated for a small MLP (backend='triton')")
-    if "triton" not in loom_backends.names():
-        print("the triton backend is not registered in this install")
-        return
-    _progress("compiling a small MLP with the triton backend")
-    mlp = TinyMLP(width=16, depth=2).eval()
-    x = torch.randn(4, 16)
-    try:
-        with torch.no_grad():
-            report = loom.explain(mlp, backend="triton", options={"raise_on_internal_error": True})(x)
-    except loom.InternalError as exc:
-        cause = exc.__cause__
-        print(f"not available yet: {type(cause).__name__}: {cause}" if cause else f"not available: {exc}")
-        return
-    same = torch.allclose(report.result, mlp(x), rtol=1e-4, atol=1e-5)
-    kernels = [k for g in report.graphs for k in (getattr(g.compiled, "kernels", None) or [])]
-    externs = [e for g in report.graphs for e in (getattr(g.compiled, "externs", None) or [])]
-    print(f"{len(kernels)} generated kernels, {len(externs)} extern ATen calls "
-          f"({', '.join(sorted({str(getattr(e, 'op', e)) for e in externs})) or 'none'}); result matches eager: {same}")
-    for kernel in kernels:
-        ops = ", ".join(getattr(kernel, "ops", ()) or ())
-        print(f"\n--- {getattr(kernel, 'name', '?')} ({getattr(kernel, 'kind', '?')}): {ops}")
-        print(getattr(kernel, "source", "").strip())

@@ -27,72 +27,76 @@ if TYPE_CHECKING:
 Staged = tuple[str, ...]
 
 
+class _ByName:
+    """An effect replayed as one instruction on ``name``, after loading the values it staged (in
+    :meth:`operands` order: what the instruction pops, deepest first)."""
+
+    name: str
+    OPCODE = ""
+
+    def operands(self) -> tuple[Variable, ...]:
+        return ()
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return tuple(codegen.stash(value) for value in self.operands())
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.load_temps(staged)
+        codegen.emit(self.OPCODE, self.name)
+
+
 @dataclass
-class StoreAttr:
+class StoreAttr(_ByName):
     """``target.name = value`` on an object that exists outside the frame."""
 
     target: Variable
     name: str
     value: Variable
+    OPCODE = "STORE_ATTR"
 
-    def stage(self, codegen: PyCodegen) -> Staged:
-        return codegen.stash(self.value), codegen.stash(self.target)
-
-    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
-        codegen.load_temps(staged)
-        codegen.emit("STORE_ATTR", self.name)
+    def operands(self) -> tuple[Variable, ...]:
+        return self.value, self.target
 
     def describe(self) -> str:
         return f"{self.target.describe()}.{self.name} = {self.value.describe()}"
 
 
 @dataclass
-class DeleteAttr:
+class DeleteAttr(_ByName):
     """``del target.name``."""
 
     target: Variable
     name: str
+    OPCODE = "DELETE_ATTR"
 
-    def stage(self, codegen: PyCodegen) -> Staged:
-        return (codegen.stash(self.target),)
-
-    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
-        codegen.load_temps(staged)
-        codegen.emit("DELETE_ATTR", self.name)
+    def operands(self) -> tuple[Variable, ...]:
+        return (self.target,)
 
     def describe(self) -> str:
         return f"del {self.target.describe()}.{self.name}"
 
 
 @dataclass
-class StoreGlobal:
+class StoreGlobal(_ByName):
     """``global name; name = value``."""
 
     name: str
     value: Variable
+    OPCODE = "STORE_GLOBAL"
 
-    def stage(self, codegen: PyCodegen) -> Staged:
-        return (codegen.stash(self.value),)
-
-    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
-        codegen.load_temps(staged)
-        codegen.emit("STORE_GLOBAL", self.name)
+    def operands(self) -> tuple[Variable, ...]:
+        return (self.value,)
 
     def describe(self) -> str:
         return f"global {self.name} = {self.value.describe()}"
 
 
 @dataclass
-class DeleteGlobal:
+class DeleteGlobal(_ByName):
     """``global name; del name``."""
 
     name: str
-
-    def stage(self, codegen: PyCodegen) -> Staged:
-        return ()
-
-    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
-        codegen.emit("DELETE_GLOBAL", self.name)
+    OPCODE = "DELETE_GLOBAL"
 
     def describe(self) -> str:
         return f"del global {self.name}"

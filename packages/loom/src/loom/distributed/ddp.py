@@ -14,7 +14,8 @@ from . import agree as _agree
 
 #: Backends that run graphs through AOTAutograd (one autograd node per graph): these need the split
 #: for DDP's all-reduce to overlap backward. ``eager`` keeps per-op autograd nodes and needs none.
-AOT_BACKENDS = frozenset({"aot_eager", "triton"})
+#: (``default`` compiles each piece with ``c`` or ``triton``; a piece it runs as captured is split harmlessly.)
+AOT_BACKENDS = frozenset({"aot_eager", "triton", "c", "default"})
 
 
 def _ddp_class() -> type | None:

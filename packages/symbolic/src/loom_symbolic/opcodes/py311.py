@@ -15,9 +15,11 @@ from .registry import handler
 def precall(tx, ins) -> None:
     """Only primes CPython's call specialisation."""
 
+
 @handler("KW_NAMES")
 def kw_names(tx, ins) -> None:
     tx.kw_names = tx.code.co_consts[ins.arg]
+
 
 @handler("CALL")
 def call(tx, ins) -> None:
@@ -37,6 +39,7 @@ def call(tx, ins) -> None:
         tx.kw_names = None
     tx.push(call_with(tx, fn, args, kwargs))
 
+
 @handler("CALL_FUNCTION_EX")
 def call_function_ex(tx, ins) -> None:
     kwargs_var = tx.pop() if ins.arg & 0x01 else None
@@ -46,6 +49,7 @@ def call_function_ex(tx, ins) -> None:
     assert isinstance(null, NullVariable), "CPython pushes NULL before CALL_FUNCTION_EX's callable"
     args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
     tx.push(call_with(tx, fn, args, kwargs))
+
 
 @handler("LOAD_GLOBAL")
 def load_global(tx, ins) -> None:

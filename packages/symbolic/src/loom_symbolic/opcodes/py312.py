@@ -18,7 +18,7 @@ from ..versions.py312 import _LIST_TO_TUPLE, _STOPITERATION_ERROR, _UNARY_POSITI
 from . import py311  # noqa: F401  (its handlers first: this module says what changes)
 from .build import list_to_tuple, make_slice
 from .control import next_loop_item, return_value, send_to_receiver
-from .names import load_const, load_fast
+from .names import load_const, load_fast, load_method
 from .operator_opcodes import unary_positive
 from .registry import handler, replace
 
@@ -42,6 +42,7 @@ class SavedCell(Variable):
         raise Unsupported("a graph break inside a comprehension whose variable a closure captures",
                           "the saved cell cannot be rebuilt")
 
+
 class SavedArgument(Variable):
     """What LOAD_FAST_AND_CLEAR saves of an argument the trace has not read yet: its real value,
     put back unread (so a comprehension reusing the name adds no guard on the argument)."""
@@ -56,14 +57,15 @@ class SavedArgument(Variable):
     def reconstruct(self, codegen) -> None:
         codegen.emit("LOAD_FAST", self.name)  # the frame's slot still holds it: a break reads before it writes
 
+
 # -- names and attributes ------------------------------------------------------------------------
 @replace("LOAD_ATTR")
 def load_attr(tx, ins) -> None:
-    # The method form pushes [NULL, bound method], standing for both of CPython's layouts.
-    obj = tx.pop()
-    if ins.arg & 1:
-        tx.push(NULL)
-    tx.push(obj.var_getattr(tx, ins.argval))
+    if ins.arg & 1:  # the method form: 3.11's LOAD_METHOD
+        load_method(tx, ins)
+    else:
+        tx.push(tx.pop().var_getattr(tx, ins.argval))
+
 
 @handler("LOAD_SUPER_ATTR")
 def load_super_attr(tx, ins) -> None:
@@ -77,7 +79,9 @@ def load_super_attr(tx, ins) -> None:
         tx.push(NULL)
     tx.push(proxy.var_getattr(tx, ins.argval))
 
+
 handler("LOAD_FAST_CHECK")(load_fast)  # read_local raises UnboundLocalError where CPython does
+
 
 @handler("LOAD_FAST_AND_CLEAR")
 def load_fast_and_clear(tx, ins) -> None:
@@ -98,6 +102,7 @@ def load_fast_and_clear(tx, ins) -> None:
         del tx.symbolic_locals[name]
     tx.push(value)
 
+
 @replace("STORE_FAST")
 def store_fast(tx, ins) -> None:
     value = tx.pop()
@@ -111,6 +116,7 @@ def store_fast(tx, ins) -> None:
         return
     tx.store_local(ins.argval, value)
 
+
 # -- operators -----------------------------------------------------------------------------------
 @handler("BINARY_SLICE")
 def binary_slice(tx, ins) -> None:
@@ -119,6 +125,7 @@ def binary_slice(tx, ins) -> None:
     container = tx.pop()
     tx.push(ops.getitem(tx, container, make_slice([start, stop])))
 
+
 @handler("STORE_SLICE")
 def store_slice(tx, ins) -> None:
     stop = tx.pop()
@@ -126,6 +133,7 @@ def store_slice(tx, ins) -> None:
     container = tx.pop()
     value = tx.pop()
     ops.setitem(tx, container, make_slice([start, stop]), value)
+
 
 @handler("CALL_INTRINSIC_1")
 def call_intrinsic_1(tx, ins) -> None:
@@ -143,16 +151,19 @@ def call_intrinsic_1(tx, ins) -> None:
     else:
         raise Unsupported(f"the {dis._intrinsic_1_descs[ins.arg]} intrinsic", "not modelled in function code")
 
+
 @handler("CALL_INTRINSIC_2")
 def call_intrinsic_2(tx, ins) -> None:
     raise Unsupported(f"the {dis._intrinsic_2_descs[ins.arg]} intrinsic",
                       "exception groups (except*) and type parameters are not modelled")
+
 
 # -- control flow --------------------------------------------------------------------------------
 @handler("RETURN_CONST")
 def return_const(tx, ins) -> None:
     load_const(tx, ins)
     return_value(tx, ins)
+
 
 @replace("FOR_ITER")
 def for_iter(tx, ins) -> None:
@@ -162,14 +173,17 @@ def for_iter(tx, ins) -> None:
     else:
         tx.push(item)
 
+
 @handler("END_FOR")
 def end_for(tx, ins) -> None:
     tx.pop()
     tx.pop()
 
+
 @replace("SEND")
 def send(tx, ins) -> None:
     send_to_receiver(tx, ins, pop_receiver_when_done=False)  # END_SEND pops the receiver
+
 
 @handler("END_SEND")
 def end_send(tx, ins) -> None:

@@ -33,7 +33,6 @@ def _after_loop_end(instructions, ins) -> int:
     return target
 
 
-
 # -- calls ---------------------------------------------------------------------------------------
 def call_stack(tx, argc: int, kwnames: tuple[str, ...]) -> None:
     args = tx.popn(argc)
@@ -48,13 +47,16 @@ def call_stack(tx, argc: int, kwnames: tuple[str, ...]) -> None:
         args = args[:split]
     tx.push(call_with(tx, fn, args, kwargs))
 
+
 @replace("CALL")
 def call(tx, ins) -> None:
     call_stack(tx, ins.arg, ())
 
+
 @handler("CALL_KW")
 def call_kw(tx, ins) -> None:
     call_stack(tx, ins.arg, tx.pop().as_python_constant())
+
 
 @replace("CALL_FUNCTION_EX")
 def call_function_ex(tx, ins) -> None:
@@ -66,11 +68,13 @@ def call_function_ex(tx, ins) -> None:
     args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
     tx.push(call_with(tx, fn, args, kwargs))
 
+
 @replace("LOAD_GLOBAL")
 def load_global(tx, ins) -> None:
     tx.push(tx.load_global(ins.argval))
     if ins.arg & 1:
         tx.push(NULL)
+
 
 @replace("LOAD_ATTR")
 def load_attr(tx, ins) -> None:
@@ -78,6 +82,7 @@ def load_attr(tx, ins) -> None:
     tx.push(tx.pop().var_getattr(tx, ins.argval))
     if ins.arg & 1:
         tx.push(NULL)
+
 
 @replace("LOAD_SUPER_ATTR")
 def load_super_attr(tx, ins) -> None:
@@ -89,6 +94,7 @@ def load_super_attr(tx, ins) -> None:
     if ins.arg & 1:
         tx.push(NULL)
 
+
 # -- locals --------------------------------------------------------------------------------------
 def load(tx, name: str) -> None:
     box = tx.cells.get(name)
@@ -97,9 +103,11 @@ def load(tx, name: str) -> None:
     else:
         tx.push(tx.read_local(name))
 
+
 @replace("LOAD_FAST")
 def load_fast(tx, ins) -> None:
     load(tx, ins.argval)
+
 
 @handler("LOAD_FAST_LOAD_FAST")
 def load_fast_load_fast(tx, ins) -> None:
@@ -107,11 +115,13 @@ def load_fast_load_fast(tx, ins) -> None:
     load(tx, first)
     load(tx, second)
 
+
 @handler("STORE_FAST_LOAD_FAST")
 def store_fast_load_fast(tx, ins) -> None:
     stored, loaded = ins.argval
     store_fast(tx, _Local(stored))
     load(tx, loaded)
+
 
 @handler("STORE_FAST_STORE_FAST")
 def store_fast_store_fast(tx, ins) -> None:
@@ -119,14 +129,17 @@ def store_fast_store_fast(tx, ins) -> None:
     store_fast(tx, _Local(first))
     store_fast(tx, _Local(second))
 
+
 # -- truth, functions, strings -------------------------------------------------------------------
 @handler("TO_BOOL")
 def to_bool(tx, ins) -> None:
     """The jump or UNARY_NOT after it takes the value's truth (see the module docstring)."""
 
+
 @replace("MAKE_FUNCTION")
 def make_function(tx, ins) -> None:
     tx.push(new_function(tx, tx.pop().as_python_constant()))
+
 
 @handler("SET_FUNCTION_ATTRIBUTE")
 def set_function_attribute(tx, ins) -> None:
@@ -141,18 +154,22 @@ def set_function_attribute(tx, ins) -> None:
     # 0x04, annotations: they do not change what the function computes
     tx.push(fn)
 
+
 @handler("CONVERT_VALUE")
 def convert_value(tx, ins) -> None:
     tx.push(format_constant(tx.pop(), ins.argval, None, tx))
+
 
 @handler("FORMAT_SIMPLE")
 def format_simple(tx, ins) -> None:
     tx.push(format_constant(tx.pop(), None, None, tx))
 
+
 @handler("FORMAT_WITH_SPEC")
 def format_with_spec(tx, ins) -> None:
     spec = tx.pop()
     tx.push(format_constant(tx.pop(), None, spec, tx))
+
 
 # -- loops ---------------------------------------------------------------------------------------
 @replace("FOR_ITER")
@@ -162,6 +179,7 @@ def for_iter(tx, ins) -> None:
         tx.ip = _after_loop_end(tx.instructions, ins)
     else:
         tx.push(item)
+
 
 @replace("END_FOR")
 def end_for(tx, ins) -> None:

@@ -26,8 +26,7 @@ from .registry import wrap
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
@@ -210,12 +209,6 @@ class AutogradFunctionApplyVariable(RealValueVariable):
         result = tx.output.call_function(tx, apply_caller(self.cls), args, kwargs)
         _last_node(tx).meta["mutates"] = mutates
         return result
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        if self.source is not None:
-            codegen.load_source(self.source)
-        else:
-            codegen.load_const(self.value)
 
     def describe(self) -> str:
         return f"{self.cls.__qualname__}.apply"

@@ -14,7 +14,7 @@ from ..errors import Unsupported
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 class Variable:

@@ -48,7 +48,7 @@ from .registry import wrap_constant_like
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]

@@ -9,7 +9,7 @@ from .base import Variable
 from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 

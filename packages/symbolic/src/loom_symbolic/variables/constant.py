@@ -15,7 +15,7 @@ from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: Immutable types whose values are folded while tracing and embedded in bytecode with LOAD_CONST.

@@ -32,7 +32,7 @@ from .containers import (
 from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 NONE = ConstantVariable(None)

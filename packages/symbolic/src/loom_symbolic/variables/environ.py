@@ -18,8 +18,8 @@ from ..errors import Unsupported, UserError
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
     from .base import Variable
+    from .protocol import Translator as InstructionTranslator
 
 _ENVIRON_SOURCE: Any = None
 

@@ -26,7 +26,7 @@ from .base import Variable
 from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 _BACKWARD = ("_backward_hooks", "_backward_pre_hooks")

@@ -26,7 +26,7 @@ from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 class NewObjectVariable(InstanceMixin, Variable):

@@ -36,7 +36,7 @@ from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: Stand-in arrays keep the real shapes up to this many elements in all; above it every size is 1

@@ -28,7 +28,7 @@ from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by

@@ -23,7 +23,7 @@ from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 #: The class both ``torch.profiler.record_function`` and ``torch.autograd.profiler.record_function`` name.
 RECORD_FUNCTION = torch.autograd.profiler.record_function

@@ -3,7 +3,9 @@
 Variables receive the running translator as ``tx``. They read its output graph (``tx.output``: guards,
 side effects, graph nodes) and ask it to run code in place (``tx.inline_call``) or to iterate a value
 (``tx.iterate``); the translator (:mod:`loom_symbolic.translator`) implements these with the modules
-above the variables.
+above the variables. A few read the frame's state: a ``with`` block's exit pops ``tx.block_stack``, and
+``super()`` without arguments reads ``__class__`` and the first argument (``tx.code``, ``tx.cells``,
+``tx.read_local``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ class Translator(Protocol):
     """The part of :class:`loom_symbolic.translator.InstructionTranslator` variables use."""
 
     output: OutputGraph
+    code: types.CodeType
+    block_stack: list[Any]
+    cells: dict[str, CellBox]
+
+    def read_local(self, name: str) -> Variable:
+        """The value of local ``name`` (``UnboundLocalError`` where CPython raises it)."""
+        ...
 
     def inline_call(
         self,

@@ -24,7 +24,7 @@ from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 #: The methods of ``random.Random`` returning one number, drawn as a graph input.
 DRAWING_METHODS = frozenset({

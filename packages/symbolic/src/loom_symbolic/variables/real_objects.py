@@ -37,7 +37,7 @@ from .partial import make_partial
 from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 def _trusted(module: types.ModuleType) -> bool:

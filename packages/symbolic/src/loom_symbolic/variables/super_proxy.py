@@ -20,7 +20,7 @@ from .methods import BoundMethodVariable
 from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 

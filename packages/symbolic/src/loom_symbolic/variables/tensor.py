@@ -17,7 +17,7 @@ from .registry import wrap
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).

@@ -23,7 +23,7 @@ from .constant import ConstantVariable
 from .registry import wrap
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 

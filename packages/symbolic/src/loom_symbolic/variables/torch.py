@@ -19,7 +19,7 @@ from .registry import wrap_constant_like
 from .tensor import METADATA_METHODS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 #: C namespaces whose functions are tensor operations.

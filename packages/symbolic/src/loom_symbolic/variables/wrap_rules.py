@@ -70,7 +70,7 @@ from .torch import (
 )
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 wrap = registry.wrap
 
