@@ -24,7 +24,7 @@ from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 #: The autocast classes a program uses: ``torch.autocast`` and the per-device shorthands.
 AUTOCAST_CLASSES: tuple[type, ...] = tuple(

@@ -21,7 +21,7 @@ from .higher_order import higher_order, record, require_constants, trace_body
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
     from .base import Variable
 
 #: checkpoint's own keyword arguments (the others go to ``fn``).

@@ -26,7 +26,7 @@ from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
     from .base import Variable
 
 _COND = sys.modules["torch._higher_order_ops.cond"]

@@ -30,7 +30,7 @@ from .containers import ListVariable, TupleVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 
 @dataclass

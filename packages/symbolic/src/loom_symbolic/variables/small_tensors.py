@@ -24,7 +24,7 @@ from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from ..translator import InstructionTranslator
+    from .protocol import Translator as InstructionTranslator
 
 #: Keyword arguments ``torch.tensor`` may get for the data to be remembered.
 _KNOWN_KEYWORDS = frozenset({"dtype", "device", "requires_grad"})
