@@ -21,8 +21,8 @@ from .higher_order import higher_order, record, require_constants, trace_body
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from .protocol import Translator as InstructionTranslator
     from .base import Variable
+    from .protocol import Translator as InstructionTranslator
 
 #: checkpoint's own keyword arguments (the others go to ``fn``).
 _OWN_KEYWORDS = frozenset(

@@ -26,8 +26,8 @@ from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
-    from .protocol import Translator as InstructionTranslator
     from .base import Variable
+    from .protocol import Translator as InstructionTranslator
 
 _COND = sys.modules["torch._higher_order_ops.cond"]
 _WHILE = sys.modules["torch._higher_order_ops.while_loop"]
