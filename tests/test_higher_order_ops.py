@@ -271,6 +271,18 @@ def test_cond_takes_the_branch_the_data_picks_without_recompiling(backend):
     assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cond_on_a_symbolic_size_compiles_once_for_every_size(backend):
+    def on_size(x):
+        return torch.cond(x.shape[0] > 4, lambda a: a.sin(), lambda a: a.cos(), (x,))
+
+    compiled = loom.compile(on_size, backend=backend, dynamic=True)
+    for rows in (3, 6, 8):
+        x = torch.randn(rows, 2)
+        torch.testing.assert_close(compiled(x), on_size(x))
+    assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0 and loom.stats()["graph_breaks"] == 0
+
+
 def test_a_branch_that_does_not_trace_runs_torch_cond_as_eager_does():
     def printing(a):
         print("side effect")

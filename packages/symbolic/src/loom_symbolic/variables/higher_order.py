@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import fx
+from torch._subclasses.fake_tensor import FakeTensorMode
 
 from .. import subgraphs
 from ..errors import Unsupported
@@ -129,6 +130,7 @@ def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch
            rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None) -> Variable:
     """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``."""
     output = tx.output
+    _fake_rule_for(op, type(output.fake_mode))
     node = output.graph.call_function(op, args, kwargs or {})
     node.meta["val"] = tuple(examples)
     node.meta["loom_location"] = tx.location()
@@ -138,6 +140,15 @@ def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch
         item = output.graph.call_function(operator.getitem, (node, i))
         results.append(TensorVariable(item, example))
     return rebuild(results)
+
+
+def _fake_rule_for(op: Any, mode_type: type) -> None:
+    """Give loom's FakeTensorMode subclass the op's FakeTensorMode rule: a higher-order op looks its rule
+    up by the mode's exact type, and AOTAutograd traces with loom's mode when the inputs are its fakes
+    (dynamic shapes)."""
+    table = getattr(op, "python_key_table", None)
+    if table is not None and mode_type not in table and FakeTensorMode in table:
+        op.py_impl(mode_type)(table[FakeTensorMode])
 
 
 def require_constants(kwargs: dict[str, Variable], what: str) -> dict[str, Any]:
