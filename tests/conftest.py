@@ -1,11 +1,16 @@
 """Shared fixtures for loom's cross-package tests."""
 
+import os
 import warnings
 
 import pytest
 import torch
 
 import loom
+
+# A compile that changes global state (grad mode, a mode stack, an RNG state...) raises in tests
+# (loom.GlobalStateChanged) instead of being silently restored: see loom/global_state.py.
+os.environ["LOOM_CHECK_STATE"] = "1"
 
 
 @pytest.fixture(autouse=True)

@@ -129,7 +129,7 @@ def check_ops(run: Run) -> dict[str, Any]:
     else:
         workers = min(8, os.cpu_count() or 1)
         command += ["-n", str(workers)] if _has_xdist() else []
-    env = dict(os.environ, LOOM_TEST_DEVICE=run.device)
+    env = dict(os.environ, LOOM_TEST_DEVICE=run.device, LOOM_TEST_GENERATORS="triton")  # this checks Triton
     started = time.monotonic()
     proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=max(30, run.time_left() - 60))  # fmt: skip

@@ -150,7 +150,7 @@ def kernel_patterns(small: bool) -> dict[str, tuple[Callable[..., torch.Tensor],
 # ------------------------------------------------------------------------------------------ helpers
 def unfused_bytes(gm: torch.fx.GraphModule) -> int:
     """Bytes eager moves for a graph: every non-view, non-extern op reads its inputs, writes its outputs."""
-    from loom_backends.triton.fallbacks import fallback_reason
+    from loom_backends.kernels.fallbacks import fallback_reason
 
     def nbytes(v: Any) -> int:
         if isinstance(v, torch.Tensor):

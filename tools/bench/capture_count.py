@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 16's constructs, one small program each: loom against eager and torch.compile.
+"""Issue 16's and issue 29's constructs, one small program each: loom against eager and torch.compile.
 
 For every program: is loom's answer eager's (result, arguments afterwards, state it leaves, the
 exception raised), and how many graphs and breaks do loom and torch.compile(backend="eager") report.
@@ -11,6 +11,7 @@ Prints one row per construct and the totals (how many capture in 1 graph with 0 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import dataclasses
 import functools
@@ -275,18 +276,97 @@ def c_numpy(x):
     return torch.from_numpy(np.sin(a) + np.iinfo(np.int32).bits)
 
 
+def c_overwritten_random_draw(x):
+    for _ in range(3):
+        z = torch.abs(torch.randn(3)) + 1
+    out = x.clone()
+    out[0] = z[0]
+    return out, torch.rand(2)  # the next draw shows whether the generator advanced as in eager
+
+
+def _counted(seen):
+    for i in range(6):
+        seen.append(i)
+        yield i
+
+
+def c_isdisjoint_generator(x):
+    seen = []
+    return x + 1, {2, 4}.isdisjoint(_counted(seen)), 3 in _counted(seen), seen
+
+
+def _stops():
+    yield 1
+    raise StopIteration
+
+
+def c_pep479(x):
+    gen = _stops()
+    next(gen)
+    try:
+        next(gen)
+    except RuntimeError as exc:
+        return x + 1, type(exc.__cause__).__name__
+
+
+def c_exception_chain(x):
+    try:
+        try:
+            try:
+                raise TypeError("t")
+            except TypeError:
+                raise ValueError("v")  # noqa: B904 (the implicit chain is what this construct is about)
+        finally:
+            raise OSError("o")
+    except OSError as exc:
+        return x + 1, type(exc.__context__).__name__, type(exc.__context__.__context__).__name__
+
+
+def _documented(a):
+    """Documented."""
+    return a
+
+
+def c_function_attributes(x):
+    @functools.wraps(_documented)
+    def wrapper(a):
+        return _documented(a) * 2
+
+    return wrapper(x), _documented.__class__.__name__, wrapper.__name__, wrapper.__doc__, wrapper.__wrapped__.__name__
+
+
+def c_contextmanager_inside(x):
+    @contextlib.contextmanager
+    def shifted(amount):
+        yield amount + 1
+
+    with shifted(2) as value:
+        return x + value
+
+
+def c_slice_fields_intern_bit_length(x):
+    s = slice(0, 2)
+    return x[s] + len(_PAIR._fields), sys.intern("name"), \
+        x.shape[0].bit_length()
+
+
+_PAIR = namedtuple("Pair", "a b")
+
+
 CONSTRUCTS = [c_defaultdict, c_deque, c_ordereddict_move_to_end, c_counter, c_namedtuple_replace_asdict,
               c_dict_union_fromkeys, c_itertools, c_functools_operator, c_lru_cache, c_iter_sentinel, c_iterators,
               c_generator_send, c_min_max_sorted, c_str_repr_objects, c_class_attribute, c_operator_overloading,
               c_user_exception, c_frozen_dataclass_replace, c_forward_hooks, c_int_dict_keys, c_random,
               c_random_choice_gauss, c_lru_cache_inside, c_deque_subclass, c_deque_format, c_deque_copy, c_raise,
-              c_numpy]
+              c_numpy, c_overwritten_random_draw, c_isdisjoint_generator, c_pep479, c_exception_chain,
+              c_function_attributes, c_contextmanager_inside, c_slice_fields_intern_bit_length]
 
 
 # -- running them ------------------------------------------------------------------------------------
 def _reset_state():
     Registry.count = 0
     random.seed(1234)
+    torch.manual_seed(1234)
 
 
 def _outcome(fn, x):

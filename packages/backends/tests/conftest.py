@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import types
@@ -15,9 +16,7 @@ RULES_CALLED: set = set()
 
 def pytest_sessionstart(session):
     """Record which lowering rules the suite exercises (``test_zz_rule_coverage.py`` checks all were)."""
-    import functools
-
-    from loom_backends.triton.lowering import LOWERINGS
+    from loom_backends.kernels.lowering import LOWERINGS
 
     def recording(key, rule):
         @functools.wraps(rule)
@@ -37,6 +36,7 @@ def rules_called() -> set:
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "triton_only: reads Triton's generated source; not run against the C generator")
     # Triton's interpreter computes masked-off lanes too (integer division by the zeros it loads there)
     config.addinivalue_line("filterwarnings", "ignore::RuntimeWarning:triton.*")
 
@@ -45,6 +45,22 @@ def pytest_configure(config):
 # that goes through the ``check`` fixture gets its inputs moved there, layouts kept; tests that do not
 # use the fixture build CPU tensors of their own and are deselected.
 TEST_DEVICE = os.environ.get("LOOM_TEST_DEVICE", "cpu")
+
+
+# The lowering conformance suite (these files) runs against every code generator: the ``check`` fixture
+# takes a ``generator`` parameter. ``LOOM_TEST_GENERATORS=triton`` (or ``c``) narrows it; on a GPU only
+# Triton applies. Tests that read Triton's own source text are marked ``triton_only``.
+CONFORMANCE = {"test_pointwise.py", "test_reductions.py", "test_views.py", "test_misc.py", "test_rule_samples.py"}
+GENERATORS = os.environ.get("LOOM_TEST_GENERATORS", "triton,c" if TEST_DEVICE == "cpu" else "triton").split(",")
+
+
+def pytest_generate_tests(metafunc):
+    if "generator" not in metafunc.fixturenames:
+        return
+    conformance = metafunc.definition.path.name in CONFORMANCE
+    triton_only = metafunc.definition.get_closest_marker("triton_only") is not None
+    generators = GENERATORS if conformance and not triton_only else ["triton"]
+    metafunc.parametrize("generator", generators)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -161,17 +177,24 @@ def assert_same(got, want, *, exact_float=False):
         assert torch.equal(got, want), (got, want)
 
 
-def compile_aten(fn, *inputs):
-    """Compile ``fn`` (calling ATen ops directly) with the Triton backend's graph compiler, no AOT."""
-    from loom_backends.triton import compile_graph
+def graph_compiler(generator: str = "triton"):
+    """The graph compiler of a code generator: ``"triton"`` or ``"c"``."""
+    if generator == "c":
+        from loom_backends.c import compile_graph
+    else:
+        from loom_backends.triton import compile_graph
+    return compile_graph
 
+
+def compile_aten(fn, *inputs, generator="triton"):
+    """Compile ``fn`` (calling ATen ops directly) with a code generator's graph compiler, no AOT."""
     gm = torch.fx.symbolic_trace(fn)
-    compiled = compile_graph(gm, list(inputs))
+    compiled = graph_compiler(generator)(gm, list(inputs))
     assert compiled.fallback_reason is None, compiled.fallback_reason
     return compiled
 
 
-def check_aten(fn, *inputs, externs=0, exact_float=False):
+def check_aten(fn, *inputs, externs=0, exact_float=False, generator="triton"):
     """Compile ``fn`` and compare with eager on ``inputs``; return the compiled graph.
 
     ``externs`` is how many extern ATen calls the graph must make (``None``: any number, each one a
@@ -180,7 +203,7 @@ def check_aten(fn, *inputs, externs=0, exact_float=False):
     inputs = on_test_device(inputs)
     # factory ops in the graph (arange, ones, ...) name no device: make them land beside the inputs
     with torch.device(TEST_DEVICE):
-        compiled = compile_aten(fn, *inputs)
+        compiled = compile_aten(fn, *inputs, generator=generator)
         want = fn(*inputs)
         got = compiled(*inputs)
     assert_same(got, want, exact_float=exact_float)
@@ -192,8 +215,16 @@ def check_aten(fn, *inputs, externs=0, exact_float=False):
 
 
 @pytest.fixture
-def check():
-    return types.SimpleNamespace(aten=check_aten, compile=compile_aten, same=assert_same, device=on_test_device)
+def check(generator):
+    """Compile with ``generator`` (parametrized: every code generator in the conformance files) and compare."""
+    return types.SimpleNamespace(
+        aten=functools.partial(check_aten, generator=generator),
+        compile=functools.partial(compile_aten, generator=generator),
+        graph=graph_compiler(generator),
+        generator=generator,
+        same=assert_same,
+        device=on_test_device,
+    )
 
 
 # ------------------------------------------------------------------------------------------------

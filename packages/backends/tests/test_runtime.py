@@ -14,9 +14,9 @@ import pytest
 import torch
 
 import loom_backends
+from loom_backends.kernels.fallbacks import FALLBACKS
+from loom_backends.kernels.lowering import LOWERINGS
 from loom_backends.triton import compile_graph, config
-from loom_backends.triton.fallbacks import FALLBACKS
-from loom_backends.triton.lowering import LOWERINGS
 
 aten = torch.ops.aten
 

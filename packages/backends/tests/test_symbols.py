@@ -6,9 +6,9 @@ from __future__ import annotations
 import sympy
 import torch
 
-from loom_backends.triton import symbols
-from loom_backends.triton.sizevars import SizeVars
-from loom_backends.triton.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing, simplify, texpr, unravel
+from loom_backends.kernels import symbols
+from loom_backends.kernels.sizevars import SizeVars
+from loom_backends.kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing, simplify, texpr, unravel
 
 s0, s1 = symbols.sym("s0"), symbols.sym("s1")
 

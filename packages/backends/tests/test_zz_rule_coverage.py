@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from loom_backends.triton.lowering import LOWERINGS
+from loom_backends.kernels.lowering import LOWERINGS
 
 
 def test_every_lowering_rule_is_exercised(request, rules_called):

@@ -89,30 +89,35 @@ def failing_backend(gm, example_inputs):
     raise RuntimeError("backend exploded")
 
 
-def test_a_failing_backend_raises_backend_compiler_failed_naming_it():
-    compiled = loom.compile(clean, backend=failing_backend)
+@pytest.mark.parametrize("how", [{"options": {"strict": True}}, {"fullgraph": True},
+                                 {"options": {"suppress_backend_errors": False}}])
+def test_a_failing_backend_raises_backend_compiler_failed_naming_it_when_strict(how):
+    compiled = loom.compile(clean, backend=failing_backend, **how)
     with pytest.raises(loom.BackendCompilerFailed, match=r"backend 'failing_backend' failed on graph .* of clean "
                        r".*raised RuntimeError: backend exploded") as info:
         compiled(torch.randn(3))
     assert info.value.backend_name == "failing_backend"
     assert isinstance(info.value.__cause__, RuntimeError)
-    assert "suppress_backend_errors" in str(info.value)
+    assert "strict" in str(info.value)
     assert framehook.entries(clean.__code__) == []
     assert not any(name.startswith("__loom_") for name in clean.__globals__)  # nothing half-installed
 
 
 @pytest.mark.parametrize(("result", "kind"), [(None, "NoneType"), (42, "int")])
-def test_a_backend_returning_something_not_callable_raises(result, kind):
+def test_a_backend_returning_something_not_callable_raises_when_strict(result, kind):
     def returns_junk(gm, inputs):
         return result
 
     with pytest.raises(loom.BackendCompilerFailed, match=rf"backend 'test_a_backend.*returns_junk' .* returned {kind}, "
                        "not a callable"):
-        loom.compile(clean, backend=returns_junk)(torch.randn(3))
+        loom.compile(clean, backend=returns_junk, options={"strict": True})(torch.randn(3))
 
 
-def test_suppress_backend_errors_runs_uncompiled_with_one_warning():
-    compiled = loom.compile(clean, backend=failing_backend, options={"suppress_backend_errors": True})
+@pytest.mark.parametrize("options", [None, {"suppress_backend_errors": True}])
+def test_a_failing_backend_runs_the_frame_uncompiled_with_one_warning(options):
+    """loom's ground rule is "never a crash": unlike torch.compile (which raises backend failures by
+    default), a failing backend makes the frame run uncompiled, with one warning naming the cause."""
+    compiled = loom.compile(clean, backend=failing_backend, options=options)
     x = torch.randn(3)
     with pytest.warns(RuntimeWarning, match=r"backend 'failing_backend' failed .*backend exploded.*runs uncompiled"):
         assert torch.equal(compiled(x), torch.cos(x) - 1)
@@ -123,9 +128,38 @@ def test_suppress_backend_errors_runs_uncompiled_with_one_warning():
     assert not any(name.startswith("__loom_") for name in clean.__globals__)
 
 
+def test_a_backend_failure_is_in_explain_and_the_graph_breaks_log(capsys):
+    loom.set_logs("graph_breaks")
+    x = torch.randn(3)
+    with pytest.warns(RuntimeWarning, match="backend exploded"):
+        report = loom.explain(clean, backend=failing_backend)(x)
+    assert torch.equal(report.result, torch.cos(x) - 1)
+    text = str(report)
+    assert "Frames that ran uncompiled" in text and "backend exploded" in text
+    err = capsys.readouterr().err
+    assert "clean (" in err and "runs uncompiled" in err and "backend exploded" in err
+
+
+def test_strict_must_be_a_bool():
+    with pytest.raises(TypeError, match=r"options\['strict'\] must be a bool, got str"):
+        loom.compile(clean, options={"strict": "yes"})
+
+
 def test_suppress_backend_errors_must_be_a_bool():
     with pytest.raises(TypeError, match=r"options\['suppress_backend_errors'\] must be a bool, got str"):
         loom.compile(clean, options={"suppress_backend_errors": "yes"})
+
+
+def test_compiling_an_eager_vmap_with_aot_eager_gives_eagers_answer():
+    """Issue 28: ``loom.compile(lambda x: torch.vmap(...)(x), backend="aot_eager")`` used to raise
+    BackendCompilerFailed; it now gives eager's answer (capturing vmap is another matter)."""
+    def f(x):
+        return torch.vmap(lambda r: r.sin() * 2)(x)
+
+    x = torch.randn(3, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert torch.allclose(loom.compile(f, backend="aot_eager")(x), f(x))
 
 
 def test_a_translator_crash_is_an_internal_error(monkeypatch):
@@ -137,9 +171,11 @@ def test_a_translator_crash_is_an_internal_error(monkeypatch):
     with pytest.warns(RuntimeWarning, match="KeyError"):
         assert torch.equal(loom.compile(clean, backend="eager")(x), torch.cos(x) - 1)
     loom.reset()
-    with pytest.raises(loom.InternalError) as info:
-        loom.compile(clean, options={"raise_on_internal_error": True}, backend="eager")(x)
-    assert isinstance(info.value.__cause__, KeyError)
+    for options in ({"raise_on_internal_error": True}, {"strict": True}):
+        loom.reset()
+        with pytest.raises(loom.InternalError) as info:
+            loom.compile(clean, options=options, backend="eager")(x)
+        assert isinstance(info.value.__cause__, KeyError)
 
 
 def test_errors_raised_by_the_program_itself_are_not_loom_errors():

@@ -25,12 +25,13 @@ def _tool():
 #: The floors (docs/symbolic.md): a module imports only from its own floor and the floors below.
 FLOORS = {
     0: ["errors", "policy", "bytecode_helpers", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_collector",
-        "instructions", "results", "subgraphs", "versions", "versions.py311", "versions.py312", "versions.py313",
+        "instructions", "program_state", "results", "subgraphs", "versions", "versions.py311", "versions.py312",
+        "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy",
         "polyfills.functools", "polyfills.heapq", "polyfills.itertools", "polyfills.operator"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.environ",
-        "variables.functions", "variables.attributes", "variables.containers", "variables.lazy_dict",
+        "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.lazy_dict",
         "variables.arguments", "variables.exception_values", "variables.iterators", "variables.generators",
         "variables.tensor", "variables.new_objects", "variables.ctx", "variables.operator_semantics", "variables.partial",
         "variables.random_draws"],

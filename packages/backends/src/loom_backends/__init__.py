@@ -5,7 +5,7 @@ graph's inputs positionally and returns what the graph returns.
 
 >>> import loom_backends
 >>> loom_backends.names()
-['aot_eager', 'default', 'eager', 'triton']
+['aot_eager', 'c', 'default', 'eager', 'triton']
 >>> compiled = loom_backends.get("triton")(gm, example_inputs)   # doctest: +SKIP
 
 Built-in backends:
@@ -16,6 +16,8 @@ Built-in backends:
   the graph is compiled; what ``loom.compile`` uses unless told otherwise.
 - ``triton``: AOTAutograd, decomposition to core ATen, then loom's own lowering, fusion and Triton code
   generation (kernels run under Triton's interpreter when there is no GPU).
+- ``c``: the same lowering and fusion, generating C with OpenMP for CPU tensors, built by the system C
+  compiler (graphs run through ATen, with one warning, when there is none).
 
 Importing this package imports neither torch's compiler stacks nor triton: each backend imports what it
 needs the first time it runs.
@@ -61,6 +63,14 @@ def _aot_eager(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
     from .aot import aot_eager as impl
 
     return impl(gm, example_inputs)
+
+
+@register("c")
+def _c(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
+    """AOTAutograd + core ATen decompositions + loom's fusing C code generator (CPU tensors)."""
+    from .c import c_backend
+
+    return c_backend(gm, example_inputs)
 
 
 @register("default")

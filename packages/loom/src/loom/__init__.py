@@ -25,6 +25,7 @@ from .controls import allow_in_graph, disable, graph_break
 from .dynamic import mark_dynamic, mark_static
 from .errors import (
     BackendCompilerFailed,
+    GlobalStateChanged,
     InternalError,
     RecompileLimitError,
     RecompileLimitWarning,
@@ -39,6 +40,7 @@ __all__ = [
     "BackendCompilerFailed",
     "CompiledModule",
     "ExplainReport",
+    "GlobalStateChanged",
     "InternalError",
     "RecompileLimitError",
     "RecompileLimitWarning",

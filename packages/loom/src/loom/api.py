@@ -62,8 +62,10 @@ def compile(
     * ``fullgraph``: raise :class:`loom.Unsupported` at any graph break instead of splitting the function.
     * ``dynamic``: ``None`` (default: static first, a size or int that changes becomes symbolic at the
       recompile), ``True`` (symbolic from the first compile) or ``False`` (never).
-    * ``options``: ``{"recompile_limit": 8, "raise_on_internal_error": False,
-      "suppress_backend_errors": False}``.
+    * ``options``: ``{"recompile_limit": 8, "strict": False, "raise_on_internal_error": False,
+      "suppress_backend_errors": None}``. A failure inside loom or the backend runs the frame uncompiled,
+      with one warning per code object and the reason in ``loom.explain`` and ``LOOM_LOGS=graph_breaks``;
+      ``strict`` (or ``fullgraph=True``) raises ``loom.InternalError`` / ``loom.BackendCompilerFailed``.
 
     On an ``nn.Module`` it returns a :class:`loom.CompiledModule` whose calls run compiled and whose
     parameters, state dict, attributes, ``train()`` and ``eval()`` are the original module's.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from loom_guards import RecompileLimitWarning
 from loom_symbolic import Location, Reason
 
-__all__ = ["BackendCompilerFailed", "InternalError", "RecompileLimitError", "RecompileLimitWarning", "Unsupported"]
+__all__ = ["BackendCompilerFailed", "GlobalStateChanged", "InternalError", "RecompileLimitError", "RecompileLimitWarning", "Unsupported"]
 
 
 class Unsupported(RuntimeError):
@@ -26,10 +26,21 @@ class Unsupported(RuntimeError):
 
 
 class InternalError(RuntimeError):
-    """A bug in loom itself (raised only with ``options={"raise_on_internal_error": True}``).
+    """A bug in loom itself (raised only under ``fullgraph=True``, ``options={"strict": True}`` or
+    ``options={"raise_on_internal_error": True}``; otherwise the frame runs uncompiled, with one warning).
 
     The original exception is the ``__cause__``.
     """
+
+
+class GlobalStateChanged(InternalError):
+    """A compile changed global state (grad mode, a mode stack, an RNG state...): a bug in loom, raised
+    only in the check mode (``LOOM_CHECK_STATE=1``, on in loom's tests). The state has been put back where
+    it could be; ``changes`` lists what changed (``loom.global_state.Change`` records)."""
+
+    def __init__(self, message: str, changes: list) -> None:
+        super().__init__(message)
+        self.changes = changes
 
 
 class RecompileLimitError(RuntimeError):
@@ -43,16 +54,17 @@ class BackendCompilerFailed(RuntimeError):
     """The backend given to ``loom.compile`` failed on a captured graph: it raised, or returned
     something that is not a callable.
 
+    Raised only under ``fullgraph=True``, ``options={"strict": True}`` or
+    ``options={"suppress_backend_errors": False}``; otherwise the frame runs uncompiled, with one warning.
     ``backend_name`` names the backend, ``graph_name`` the graph it was given; when the backend
-    raised, its exception is the ``__cause__``. With ``options={"suppress_backend_errors": True}``
-    the frame runs uncompiled instead, with one warning.
+    raised, its exception is the ``__cause__``.
     """
 
     def __init__(self, backend_name: str, what: str, graph_name: str, where: str) -> None:
         super().__init__(
             f"loom: backend {backend_name!r} failed on graph {graph_name} of {where}: it {what}. A backend is "
-            "backend(gm, example_inputs) -> callable; pass options={'suppress_backend_errors': True} to run "
-            "such frames uncompiled instead"
+            "backend(gm, example_inputs) -> callable. This raises under fullgraph=True or options={'strict': True} "
+            "(or suppress_backend_errors=False); otherwise such a frame runs uncompiled, with one warning"
         )
         self.backend_name = backend_name
         self.graph_name = graph_name

@@ -149,6 +149,10 @@ class Recorder(FrameCompiler):
         self.frames.append(FrameInfo.failed(code, exc))
         return super()._internal_error(code, exc)  # warns (or raises), then _uncapturable
 
+    def _backend_failed(self, code: types.CodeType, exc: Any) -> Any:
+        self.frames.append(FrameInfo.failed(code, exc))
+        return super()._backend_failed(code, exc)  # warns, then _uncapturable
+
     def cleanup(self) -> None:
         """Remove every name the run bound in user globals."""
         for f_globals, names in self._installed:

@@ -31,7 +31,7 @@ import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, distributed, gc_deferral, reachability, render, skipfiles
+from . import counters, distributed, gc_deferral, global_state, reachability, render, run_as_is, skipfiles
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
@@ -162,25 +162,28 @@ class FrameCompiler:
                                                  frame.closure)
             if verdict is not reachability.Verdict.COMPILE:
                 return self._tensor_free(code, verdict)
-        if _forward_ad_level_active():
-            return None  # FakeTensors carry no tangents: run as it is, and compile when called outside
-        if _functorch_transform_active():
-            return None  # inside torch.func.vmap/grad: its wrapped tensors are no graph inputs
-        if self.settings.backend_name != "eager" and _saved_tensor_hooks_active():
-            # Inside a non-reentrant checkpoint: backward recomputes this frame uncompiled, and an
-            # AOTAutograd graph saves its tensors in another order than that recomputation.
-            return None
+        if run_as_is.reason(self.settings) is not None:
+            return None  # an eager transform, a mode, forward AD...: see run_as_is; compiled when called outside
         with _COMPILE_LOCK:
             try:
-                return self._on_miss(frame, code)
+                return self._compile_leaving_state_alone(frame, code)
             except (Unsupported, RecompileLimitError, InternalError):
                 raise
             except BackendCompilerFailed as exc:
-                if not self.settings.suppress_backend_errors:
+                if self.settings.raises_backend_errors:
                     raise
                 return self._backend_failed(code, exc)
             except Exception as exc:
                 return self._internal_error(code, exc)
+
+    def _compile_leaving_state_alone(self, frame: Any, code: types.CodeType) -> Any:
+        """:meth:`_on_miss` between a snapshot of global state and its restoration (:mod:`.global_state`):
+        whatever the compile did or wherever it failed, the program finds its state as it left it."""
+        snapshot = global_state.take()
+        try:
+            return self._on_miss(frame, code)
+        finally:
+            global_state.restore_after_compile(snapshot, code)
 
     def wants(self, code: types.CodeType, f_globals: dict | None = None) -> bool:
         """Whether frames of ``code`` are compiled at all: not library code (unless compiled by request,
@@ -264,24 +267,26 @@ class FrameCompiler:
         return framehook.SKIP
 
     def _internal_error(self, code: types.CodeType, exc: Exception) -> Any:
-        if self.settings.raise_on_internal_error:
+        if self.settings.raises_internal_errors:
             raise InternalError(
                 f"loom failed while compiling {render.where(code)}: {type(exc).__name__}: {exc}"
             ) from exc
         log.debug("internal error while compiling %s", render.where(code), exc_info=True)
         return self._run_uncompiled(code, (
             f"loom: internal error while compiling {render.where(code)} ({type(exc).__name__}: {exc}); "
-            "it runs uncompiled. Pass options={'raise_on_internal_error': True} to raise instead."
+            "it runs uncompiled. Pass options={'strict': True} to raise instead."
         ))
 
     def _backend_failed(self, code: types.CodeType, exc: BackendCompilerFailed) -> Any:
         return self._run_uncompiled(code, (
             f"loom: backend {exc.backend_name!r} failed on graph {exc.graph_name} of {exc.where}: it {exc.what}; "
-            "the frame runs uncompiled (suppress_backend_errors=True)"
+            "the frame runs uncompiled. Pass options={'strict': True} (or fullgraph=True) to raise instead."
         ))
 
     def _run_uncompiled(self, code: types.CodeType, warning: str) -> Any:
-        """Run ``code`` uncompiled after a failure, with one ``RuntimeWarning`` per code object."""
+        """Run ``code`` uncompiled after a failure, with one ``RuntimeWarning`` per code object (and the
+        reason in the ``graph_breaks`` log, at every failure)."""
+        breaks_log.info("%s runs uncompiled: %s", render.where(code), warning)
         if code not in self._internal_warned:
             self._internal_warned.add(code)
             warnings.warn(warning, RuntimeWarning, stacklevel=3)
@@ -492,21 +497,3 @@ def _saved_tensors_hooks_off() -> Iterator[None]:
         yield
     finally:
         torch._C._autograd._saved_tensors_hooks_set_tracing(previous)
-
-
-def _forward_ad_level_active() -> bool:
-    """Whether a ``torch.autograd.forward_ad.dual_level()`` is entered (dual tensors may flow in)."""
-    import torch.autograd.forward_ad as forward_ad
-
-    return forward_ad._current_level >= 0
-
-
-def _functorch_transform_active() -> bool:
-    """Whether a ``torch.func`` transform (vmap, grad, jvp...) is running: functorch's interpreter stack
-    is not empty, and the frame's tensors are batched or grad-tracking wrappers."""
-    return torch._C._functorch.peek_interpreter_stack() is not None
-
-
-def _saved_tensor_hooks_active() -> bool:
-    """Whether ``torch.autograd.graph.saved_tensors_hooks`` (a non-reentrant checkpoint) is in force."""
-    return torch._C._autograd._top_saved_tensors_default_hooks(False) is not None

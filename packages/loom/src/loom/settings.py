@@ -14,8 +14,10 @@ DEFAULT_RECOMPILE_LIMIT = 8
 KNOWN_OPTIONS: dict[str, str] = {
     "recompile_limit": "compiled entries allowed per code object before it runs uncompiled (a positive int, default 8)",
     "raise_on_internal_error": "raise loom.InternalError instead of running uncompiled when loom itself fails (a bool)",
-    "suppress_backend_errors": "run a frame uncompiled, with one warning, when the backend fails on its graph, "
-    "instead of raising loom.BackendCompilerFailed (a bool)",
+    "suppress_backend_errors": "True: run a frame uncompiled, with one warning, when the backend fails on its graph "
+    "(the default unless fullgraph or strict); False: raise loom.BackendCompilerFailed (a bool)",
+    "strict": "raise loom's own failures (loom.InternalError) and the backend's (loom.BackendCompilerFailed) "
+    "instead of running the frame uncompiled with one warning (a bool, default False)",
 }
 
 
@@ -29,12 +31,26 @@ class Settings:
     dynamic: bool | None
     recompile_limit: int
     raise_on_internal_error: bool
-    suppress_backend_errors: bool = False
+    suppress_backend_errors: bool | None = None
+    strict: bool = False
 
     def key(self) -> tuple[Any, ...]:
         """Hashable identity: the backend by identity (a callable may be unhashable), the rest by value."""
         return (id(self.backend), self.fullgraph, self.dynamic, self.recompile_limit, self.raise_on_internal_error,
-                self.suppress_backend_errors)
+                self.suppress_backend_errors, self.strict)
+
+    @property
+    def raises_backend_errors(self) -> bool:
+        """Whether a failing backend raises ``BackendCompilerFailed`` (else the frame runs uncompiled):
+        ``suppress_backend_errors`` when given, else ``fullgraph`` or ``strict``."""
+        if self.suppress_backend_errors is not None:
+            return not self.suppress_backend_errors
+        return self.fullgraph or self.strict
+
+    @property
+    def raises_internal_errors(self) -> bool:
+        """Whether loom's own failure raises ``InternalError`` (else the frame runs uncompiled)."""
+        return self.raise_on_internal_error or self.strict or self.fullgraph
 
 
 def make_settings(backend: Any, fullgraph: Any, dynamic: Any, options: Any) -> Settings:
@@ -52,7 +68,8 @@ def make_settings(backend: Any, fullgraph: Any, dynamic: Any, options: Any) -> S
         dynamic=dynamic,
         recompile_limit=opts.get("recompile_limit", DEFAULT_RECOMPILE_LIMIT),
         raise_on_internal_error=opts.get("raise_on_internal_error", False),
-        suppress_backend_errors=opts.get("suppress_backend_errors", False),
+        suppress_backend_errors=opts.get("suppress_backend_errors"),
+        strict=opts.get("strict", False),
     )
 
 
@@ -72,7 +89,7 @@ def check_options(options: Any) -> dict[str, Any]:
             raise TypeError(f"options['recompile_limit'] must be a positive int, got {type(limit).__name__}")
         if limit < 1:
             raise ValueError(f"options['recompile_limit'] must be a positive int, got {limit}")
-    for flag in ("raise_on_internal_error", "suppress_backend_errors"):
+    for flag in ("raise_on_internal_error", "suppress_backend_errors", "strict"):
         if flag in options and not isinstance(options[flag], bool):
             raise TypeError(f"options[{flag!r}] must be a bool, got {type(options[flag]).__name__}")
     return dict(options)

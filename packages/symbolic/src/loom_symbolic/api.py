@@ -185,7 +185,7 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     if output.random_draws:  # Python's RNG advances as in eager, whether or not a graph runs
         call.call_const(output.random_draws, 0, lambda: None)
         call.emit("STORE_FAST", RANDOM_LOCAL)
-    needs_graph = graph_outputs or any(n.meta.get("mutates") for n in output.graph.nodes)
+    needs_graph = graph_outputs or output.has_side_effects()
     if not needs_graph:
         return call.instrs, []
     name = f"__loom_graph_{next(_graph_ids)}"

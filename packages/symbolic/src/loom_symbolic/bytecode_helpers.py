@@ -43,3 +43,21 @@ class LiveZip:
 
     def __iter__(self) -> Iterator[Any]:
         return zip(*self.lists)
+
+
+def chained(exc: BaseException, cause: BaseException | None, context: BaseException | None,
+            suppress_context: bool) -> BaseException:
+    """``exc`` with the exception chain (PEP 3134) the trace gave it: an exception made while tracing
+    and rebuilt after the graph keeps its ``__cause__``, ``__context__`` and ``__suppress_context__``."""
+    exc.__cause__ = cause
+    exc.__context__ = context
+    exc.__suppress_context__ = suppress_context  # after __cause__, which sets it
+    return exc
+
+
+def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
+    """``function`` (made after a graph) with the attributes the trace set on it: its names and
+    ``__doc__`` as ``functools.wraps`` left them, and the items of its ``__dict__``."""
+    for name, value in attributes.items():
+        setattr(function, name, value)
+    return function

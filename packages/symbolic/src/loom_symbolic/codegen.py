@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from torch import fx
 
     from .variables.base import Variable
-    from .variables.functions import NestedFunctionVariable
+    from .variables.nested_functions import NestedFunctionVariable
     from .variables.tensor import TensorVariable
 
 

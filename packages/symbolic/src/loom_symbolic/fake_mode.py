@@ -72,6 +72,29 @@ DIRECT_META_OPS: frozenset[Any] = _overloads(
 )
 
 
+#: Ops that write arguments their schema does not mark as written (``Tensor(a!)``) → the written ones.
+_UNDECLARED_WRITES: dict[Any, Any] = {
+    # native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
+    op: (lambda args, kwargs: args[3:5] if len(args) > 5 and args[5] else ())
+    for op in _overloads("native_batch_norm")
+}
+
+
+def written_arguments(func: Any, args: Sequence[object], kwargs: Mapping[str, object]) -> list[Any]:
+    """The tensor arguments op ``func`` writes in place: those its schema marks ``Tensor(a!)``, and
+    those :data:`_UNDECLARED_WRITES` knows of."""
+    undeclared = _UNDECLARED_WRITES.get(func)
+    if undeclared is not None:
+        return [a for a in undeclared(args, kwargs) if isinstance(a, torch.Tensor)]
+    written = []
+    for index, argument in enumerate(func._schema.arguments):
+        if argument.alias_info is not None and argument.alias_info.is_write:
+            value = args[index] if index < len(args) else kwargs.get(argument.name)
+            written.extend(v for v in (value if isinstance(value, (list, tuple)) else (value,))
+                           if isinstance(v, torch.Tensor))
+    return written
+
+
 class FakeMismatch(AssertionError):
     """The direct meta path disagreed with PyTorch's fake path (a loom bug; check mode only)."""
 
@@ -112,6 +135,12 @@ class LoomFakeTensorMode(FakeTensorMode):
         self.checked: Counter[Any] = Counter()
         #: Op → how many of those checked calls a rule answered.
         self.rule_checked: Counter[Any] = Counter()
+        #: How many ops tagged ``nondeterministic_seeded`` ran (each advances the real RNG when the graph
+        #: runs): a recorded call that ran one is never dead code, whatever its result's fate.
+        self.seeded_calls = 0
+        #: The tensors ops wrote in place, in order: a recorded call that wrote one of its own arguments
+        #: mutates it, even when its name does not say so (``F.batch_norm`` updating running statistics).
+        self.written: list[Any] = []
 
     def dispatch(
         self, func: Any, types: Sequence[type], args: Sequence[object] = (), kwargs: Mapping[str, object] | None = None
@@ -132,6 +161,10 @@ class LoomFakeTensorMode(FakeTensorMode):
                     if self.check:
                         return self._checked(func, types, args, kwargs, flat, device)
                     return self._direct(func, args, kwargs, flat, device)
+        if getattr(func, "_nondeterministic_seeded", False):  # random ops take PyTorch's path, never the direct one
+            self.seeded_calls += 1
+        if func in _UNDECLARED_WRITES or func._schema.is_mutable:  # in-place ops take PyTorch's path too
+            self.written.extend(written_arguments(func, args, kwargs))
         return super().dispatch(func, types, args, kwargs)
 
     def _direct_device(self, flat: list[Any]) -> torch.device | None:

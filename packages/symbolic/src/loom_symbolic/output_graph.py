@@ -68,6 +68,19 @@ def _placeholder_name(source: Any) -> str:
     return name or "input"
 
 
+def has_side_effect(node: fx.Node) -> bool:
+    """Whether removing ``node`` would change what the program does, even when no node uses its result.
+
+    A call that writes a tensor or state outside its result (``meta["mutates"]``), that advances the
+    RNG (``meta["draws"]``: it ran a ``nondeterministic_seeded`` op while traced, such as ``randn``
+    or ``dropout``; a draw whose value is overwritten still moves the generator for the draws after
+    it), or that torch.fx itself holds impure (asserts, profiler ranges) is never dead code.
+    """
+    if node.meta.get("mutates") or node.meta.get("draws"):
+        return True
+    return node.op == "call_function" and node.is_impure()
+
+
 def _is_mutating(kind: str, target: Any, kwargs: dict) -> bool:
     if "out" in kwargs or kwargs.get("inplace") is True:
         return True
@@ -223,16 +236,31 @@ class OutputGraph:
         node_kwargs = {k: v.as_graph_arg() for k, v in kwargs.items()}
         shapes = self.shapes
         mark = shapes.guard_count() if shapes.drawn else 0
-        example = self._run_fake(run, [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()})
+        seeded, written = self.fake_mode.seeded_calls, len(self.fake_mode.written)
+        examples, kwarg_examples = [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()}
+        example = self._run_fake(run, examples, kwarg_examples)
         if shapes.drawn:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
         node = self.graph.create_node(kind, target, node_args, node_kwargs)
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
             node.meta["loom_location"] = tx.location()
-        mutating = _is_mutating(kind, target, node_kwargs)
+        mutating = _is_mutating(kind, target, node_kwargs) or self._wrote_an_argument(written, examples, kwarg_examples)
         node.meta["mutates"] = mutating
-        return self.wrap_result(node, example, mutating)
+        node.meta["draws"] = self.fake_mode.seeded_calls != seeded
+        return self.wrap_result(node, example)
+
+    def _wrote_an_argument(self, mark: int, args: list[Any], kwargs: dict[str, Any]) -> bool:
+        """Whether the ops of the call just run wrote (in place) the memory of one of its tensor arguments
+        (the fake mode's ``written`` list from ``mark`` on; tensors the call made itself do not count)."""
+        written = self.fake_mode.written[mark:]
+        if not written:
+            return False
+        del self.fake_mode.written[mark:]
+        from torch.utils._pytree import tree_leaves
+
+        storages = {_storage_key(leaf) for leaf in tree_leaves((args, kwargs))} - {None}
+        return any(_storage_key(tensor) in storages for tensor in written)
 
     def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         previous = torch.is_grad_enabled()
@@ -268,7 +296,7 @@ class OutputGraph:
             stack.enter_context(torch.amp.autocast(device, dtype, enabled, cache_enabled=False))
         return stack
 
-    def wrap_result(self, node: fx.Node, example: Any, mutating: bool = False) -> Variable:
+    def wrap_result(self, node: fx.Node, example: Any) -> Variable:
         """Turn an op's fake result into a variable; results without tensors fold to constants."""
         if isinstance(example, torch.Tensor):
             return TensorVariable(node, example)
@@ -277,7 +305,7 @@ class OutputGraph:
         if isinstance(example, (torch.SymInt, torch.SymFloat, torch.SymBool)):  # a symbol folded to a number
             example = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}[type(example)](example)
         if isinstance(example, torch.Size) or is_constant_value(example):
-            if not mutating and not node.users:
+            if not node.users and not has_side_effect(node):
                 self.graph.erase_node(node)
             if isinstance(example, torch.Size):
                 return _containers.SizeVariable.of(example)
@@ -360,6 +388,10 @@ class OutputGraph:
                     return True
         return False
 
+    def has_side_effects(self) -> bool:
+        """Whether the graph must run even when nothing uses its outputs (see :func:`has_side_effect`)."""
+        return any(has_side_effect(n) for n in self.graph.nodes if n.op in ("call_function", "call_method"))
+
     def has_work(self) -> bool:
         """Whether the graph does anything beyond passing inputs through."""
         return any(n.op not in ("placeholder", "output") for n in self.graph.nodes)
@@ -372,7 +404,7 @@ class OutputGraph:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))
         for node in reversed(list(self.graph.nodes)):
-            if node.op in ("call_function", "call_method", "get_attr") and not node.users and not node.meta.get("mutates"):
+            if node.op in ("call_function", "call_method", "get_attr") and not node.users and not has_side_effect(node):
                 self.graph.erase_node(node)
         if self.random_draws:
             # A value drawn and not used by the graph is no input of it (AOTAutograd would fix an unused

@@ -23,6 +23,7 @@ from .policy import is_skipped
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
 from .variables import constant as _constant
+from .variables import exception_values as _exceptions
 from .variables import functions as _functions
 from .variables.arguments import bind_arguments
 from .variables.base import Variable
@@ -121,7 +122,8 @@ class InstructionTranslator:
                     if error.exc_type is Exception:
                         raise  # the translator does not know which exception the program would raise
                     self.annotate(error)
-                    raised = SymbolicException(ExceptionVariable(error.exc_type, None), error.reason)
+                    exc = _exceptions.raised(self, ExceptionVariable(error.exc_type, None))
+                    raised = SymbolicException(exc, error.reason)
                     if not self.handle_exception(raised.exc):
                         raise raised from None
         except Unsupported as exc:
@@ -153,6 +155,20 @@ class InstructionTranslator:
         self.push(exc)
         self.ip = entry.target
         return True
+
+    def handled_exception(self) -> Variable | None:
+        """The exception being handled where this code runs (CPython's topmost ``exc_info``): this
+        frame's innermost ``except``/``finally`` block, else its caller's; None outside any."""
+        tx: InstructionTranslator | None = self
+        while tx is not None:
+            if tx.exc_info:
+                return tx.exc_info[-1]
+            tx = tx.caller()
+        return None
+
+    def caller(self) -> InstructionTranslator | None:
+        """The frame this one returns to: its exception state is seen from here."""
+        return self.parent
 
     def annotate(self, exc: Unsupported) -> None:
         """Attach where the failure happened (innermost location, then the inlined call chain)."""
@@ -401,15 +417,33 @@ class InliningTranslator(InstructionTranslator):
 class GeneratorTranslator(InliningTranslator):
     """Runs a generator's code lazily: each :meth:`step` runs to the next ``yield`` and pauses there."""
 
-    def step(self, sent: Variable | None = None) -> Variable | None:
+    #: The frame whose ``next``/``send`` runs the generator now: exceptions it handles are the
+    #: generator's context, as CPython links a running generator's exception state to its caller's.
+    resumer: InstructionTranslator | None = None
+
+    def caller(self) -> InstructionTranslator | None:
+        return self.resumer if self.resumer is not None else self.parent
+
+    def step(self, sent: Variable | None = None, resumer: InstructionTranslator | None = None) -> Variable | None:
         """The next yielded value, or None when the generator returned (``returned`` holds its value).
-        ``sent``: the value of the paused ``yield`` expression (``gen.send(value)``; ``next`` sends None)."""
+        ``sent``: the value of the paused ``yield`` expression (``gen.send(value)``; ``next`` sends None);
+        ``resumer``: the frame calling ``next``/``send`` (see :meth:`caller`). An exception the body
+        raises propagates from here; a StopIteration does so as PEP 479's RuntimeError."""
         if self.return_value is not None:
             return None
         if self.suspended:
             self.suspended = False
             self.push(sent if sent is not None else _constant.ConstantVariable(None))
-        self.run()
+        self.resumer = resumer
+        try:
+            self.run()
+        except SymbolicException as escaped:
+            converted = _exceptions.stop_iteration_error(escaped.exc)
+            if converted is escaped.exc:
+                raise
+            raise SymbolicException(converted, escaped.reason) from None
+        finally:
+            self.resumer = None
         if self.suspended:
             value, self.yielded = self.yielded, None
             return value

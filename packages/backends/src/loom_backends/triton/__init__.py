@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compile import ExternInfo, KernelInfo, TritonGraph, compile_graph, configure_logging
-from .config import config
+from ..kernels.config import config
+from ..kernels.report import configure_logging
+from .compile import ExternInfo, KernelInfo, TritonGraph, compile_graph
 
 __all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config", "triton_backend"]
 
@@ -20,8 +21,8 @@ __all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config",
 def triton_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``triton`` backend: forward, backward and inference graphs compiled to Triton kernels."""
     from ..aot import aot_compile
+    from ..kernels.decompositions import decomposition_table
     from . import device
-    from .decompositions import decomposition_table
 
     device.prepare()
     configure_logging()

@@ -17,14 +17,15 @@ from typing import Any
 import sympy
 import torch
 
-from . import symbols
+from ..kernels import symbols
+from ..kernels.ir import Buffer, ComputedBuffer, ReductionLoops
+from ..kernels.numbers import register_dtype, wrap_int
+from ..kernels.ops import use
+from ..kernels.scheduler import FusedKernel
+from ..kernels.sizevars import size_arg_order
+from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .device import interpreting
-from .ir import Buffer, ComputedBuffer, ReductionLoops
-from .ops import use
-from .scheduler import FusedKernel
-from .sizevars import size_arg_order
-from .symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
-from .textops import TEXT_OPS, TRITON_DTYPES, literal, register_dtype, wrap_int
+from .textops import TEXT_OPS, TRITON_DTYPES, literal
 
 INT32_LIMIT = 2**31 - 1
 
@@ -532,24 +533,3 @@ class KernelCodegen:
             self.name, "\n".join(lines) + "\n", [*self.in_args, *self.out_args], list(self.out_args), kind,
             k.xnumel, k.rnumel, self.needs_int64, [(n, self.size_args[n]) for n in sizes],
         )  # fmt: skip
-
-
-def kernel_name(kernel: FusedKernel, index: int, persistent: bool) -> str:
-    """``loom_<kind>_<ops fused>_<n>``: e.g. ``loom_red_amax_sub_exp_sum_div_3``."""
-    kind = "poi" if not kernel.is_reduction else ("per" if persistent else "red")
-    ops: dict[str, None] = {}
-    for node in kernel.nodes:
-        for origin in node.origins:
-            ops.setdefault(origin.replace(".", "_"), None)
-    names = [o for o in ops if o.isidentifier()]
-    if len(names) > 6:
-        names = [*names[:6], "etc"]
-    return "_".join(["loom", kind, *names, str(index)])
-
-
-def fused_ops(kernel: FusedKernel) -> tuple[str, ...]:
-    ops: dict[str, None] = {}
-    for node in kernel.nodes:
-        for origin in node.origins:
-            ops.setdefault(origin, None)
-    return tuple(ops)

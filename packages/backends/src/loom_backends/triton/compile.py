@@ -3,53 +3,30 @@
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 
-from . import device, symbols
-from .codegen import KernelCodegen, KernelSource, fused_ops, kernel_name
-from .config import config
-from .graph import GraphLowering, GraphUnsupported
-from .ir import ComputedBuffer
+from ..kernels import symbols
+from ..kernels.config import config
+from ..kernels.graph import GraphLowering, GraphUnsupported
+from ..kernels.ir import ComputedBuffer
+from ..kernels.report import (
+    ExternInfo,
+    KernelInfo,
+    kernel_info,
+    kernel_name,
+    log_output_code,
+)
+from ..kernels.scheduler import ExternStep, FusedKernel, Scheduler
+from . import device
+from .codegen import KernelCodegen, KernelSource
 from .runtime import load_module, module_path
-from .scheduler import ExternStep, FusedKernel, Scheduler
 from .wrapper import WrapperCodegen
 
 log = logging.getLogger("loom.triton")
-output_code_log = logging.getLogger("loom.output_code")
-
-
-@dataclass(frozen=True)
-class KernelInfo:
-    """One generated kernel: what it fuses and how many bytes it moves."""
-
-    name: str
-    kind: str  # "pointwise", "persistent_reduction" or "reduction"
-    source: str
-    ops: tuple[str, ...]  # the ATen ops fused into it, in program order
-    buffers: tuple[str, ...]  # the IR buffers it computes
-    stored: tuple[str, ...]  # those it writes to memory (the others live in registers only)
-    bytes_read: int
-    bytes_written: int
-    xnumel: int
-    rnumel: int
-    # Over symbolic sizes (dynamic shapes) the numbers above are at the traced sizes; these say what the
-    # kernel really iterates over, e.g. "3*s0" (for static sizes, the same numbers as text).
-    xnumel_expr: str = ""
-    rnumel_expr: str = ""
-
-
-@dataclass(frozen=True)
-class ExternInfo:
-    """One extern call to ATen, and why it is not lowered."""
-
-    name: str
-    op: str
-    reason: str
 
 
 @dataclass(eq=False)
@@ -74,31 +51,6 @@ class TritonGraph:
             return f"<TritonGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
         sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
         return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
-
-
-def _kernel_info(kernel: FusedKernel, src: KernelSource, graph: GraphLowering) -> KernelInfo:
-    reads = [n for n in src.args if n not in src.outputs]
-
-    def at_traced_sizes(expr: Any) -> int:  # symbolic sizes: the value at the sizes that were traced
-        return int(graph.sizevars.hint(expr) or 0)
-
-    def nbytes(name: str) -> int:
-        return at_traced_sizes(graph.buffers[name].nbytes())
-
-    return KernelInfo(
-        name=src.name,
-        kind=src.kind,
-        source=src.source,
-        ops=fused_ops(kernel),
-        buffers=tuple(n.name for n in kernel.nodes),
-        stored=tuple(src.outputs),
-        bytes_read=sum(nbytes(n) for n in reads),
-        bytes_written=sum(nbytes(n) for n in src.outputs),
-        xnumel=at_traced_sizes(src.xnumel),
-        rnumel=at_traced_sizes(src.rnumel) or 1,
-        xnumel_expr=symbols.texpr(src.xnumel),
-        rnumel_expr=symbols.texpr(src.rnumel),
-    )
 
 
 def _check_devices(graph: GraphLowering) -> None:
@@ -142,34 +94,12 @@ def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> 
         name = kernel_name(step, len(sources), persistent)
         src = KernelCodegen(step, name, graph.buffers, persistent).generate()
         sources[position] = src
-        infos.append(_kernel_info(step, src, graph))
+        infos.append(kernel_info(step, src, graph))
     wrapper = WrapperCodegen(graph, steps, sources, kind)
     source = wrapper.generate()
-    _log_output_code(kind, source)
+    log_output_code(kind, module_path(source), source)
     module = load_module(source)
     call = module.make_call(*wrapper.constants)
     externs = [ExternInfo(s.call.name, s.call.op_name, s.call.reason) for s in steps if isinstance(s, ExternStep)]
     sizes = tuple(f"{symbol.name} = {text}" for symbol, text in graph.sizevars.bound())
     return TritonGraph(kind, call, source, str(module_path(source)), infos, externs, symbolic_sizes=sizes)
-
-
-_logging_configured = False
-
-
-def configure_logging() -> None:
-    """Honour ``LOOM_LOGS=output_code`` (comma-separated, ``all`` too) when nothing configured the logger."""
-    global _logging_configured
-    if _logging_configured:
-        return
-    _logging_configured = True
-    wanted = {w.strip().lstrip("+") for w in os.environ.get("LOOM_LOGS", "").split(",")}
-    if {"output_code", "all"} & wanted and not output_code_log.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("[loom.output_code] %(message)s"))
-        output_code_log.addHandler(handler)
-        output_code_log.setLevel(logging.DEBUG)
-
-
-def _log_output_code(kind: str, source: str) -> None:
-    if output_code_log.isEnabledFor(logging.DEBUG):
-        output_code_log.debug("graph %s -> %s\n%s", kind, module_path(source), source)

@@ -11,9 +11,8 @@ import threading
 from pathlib import Path
 from types import ModuleType
 
-import torch
-
-from .config import config
+from ..kernels.config import config
+from ..kernels.tensors import reinterpret, restride  # noqa: F401  (generated modules import them from here)
 from .device import interpreting
 
 _modules: dict[str, ModuleType] = {}
@@ -89,17 +88,3 @@ def launch_grid(kind: str, xnumel: int, rnumel: int) -> tuple[tuple[int], dict[s
 
 
 # ------------------------------------------------------------------------------ called by the wrapper
-def reinterpret(t: torch.Tensor, size: tuple[int, ...], stride: tuple[int, ...], offset: int) -> torch.Tensor:
-    """A view of ``t``'s memory with the given layout, ``offset`` counted from ``t``'s first element."""
-    return t.as_strided(size, stride, t.storage_offset() + offset)
-
-
-def restride(t: torch.Tensor, stride: tuple[int, ...]) -> torch.Tensor:
-    """``t`` with exactly ``stride`` (what the kernels were generated for): a view when only the strides
-    of size-1 dims differ, otherwise a copy."""
-    size = tuple(t.shape)
-    if all(s == 1 or a == b for s, a, b in zip(size, t.stride(), stride)):
-        return t.as_strided(size, stride, t.storage_offset())
-    out = torch.empty_strided(size, stride, dtype=t.dtype, device=t.device)
-    out.copy_(t)
-    return out

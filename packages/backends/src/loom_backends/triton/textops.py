@@ -18,6 +18,8 @@ from typing import Any
 
 import torch
 
+from ..kernels.numbers import wrap_int
+
 BOOL = torch.bool
 TextOp = Callable[..., tuple[str, torch.dtype]]
 
@@ -168,11 +170,6 @@ TRITON_DTYPES: dict[torch.dtype, str] = {
 }
 
 
-def register_dtype(dtype: torch.dtype) -> torch.dtype:
-    """The dtype a value of ``dtype`` is held in inside a kernel (half types compute in float32)."""
-    return torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
-
-
 def literal(value: Any, dtype: torch.dtype) -> str:
     """Source for a Python scalar converted to ``dtype``."""
     if dtype == torch.bool:
@@ -185,11 +182,3 @@ def literal(value: Any, dtype: torch.dtype) -> str:
             return 'float("inf")' if value > 0 else 'float("-inf")'
         return repr(value)
     return str(wrap_int(value, dtype))
-
-
-def wrap_int(value: Any, dtype: torch.dtype) -> int:
-    """``value`` converted to an integer ``dtype`` as ATen converts a scalar operand: modulo 2**bits
-    (``uint8_tensor + (-1)`` adds 255, ``int8_tensor + 300`` adds 44)."""
-    bits = torch.iinfo(dtype).bits
-    v = int(value) % (1 << bits)
-    return v - (1 << bits) if dtype.is_signed and v >= 1 << (bits - 1) else v

@@ -6,7 +6,7 @@ from ..errors import Unsupported, UserError
 from ..variables.base import Variable
 from ..variables.cells import CellVariable
 from ..variables.containers import DictVariable, TupleVariable
-from ..variables.functions import NestedFunctionVariable
+from ..variables.nested_functions import NestedFunctionVariable
 from .registry import handler
 
 MAKE_FUNCTION_DEFAULTS = 0x01

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
-from ..variables.exception_values import ExceptionVariable, SymbolicException, instantiate
+from ..variables.exception_values import ExceptionVariable, SymbolicException, instantiate, raised
 from ..variables.registry import wrap_constant_like
 from .registry import handler
 
@@ -12,14 +12,20 @@ from .registry import handler
 @handler("RAISE_VARARGS")
 def raise_varargs(tx, ins) -> None:
     args = tx.popn(ins.arg)
-    if not args:
-        if not tx.exc_info:
+    if not args:  # re-raises the exception being handled, here or in a caller, leaving its chain as it is
+        handled = tx.handled_exception()
+        if handled is None:
             raise Unsupported("a bare raise with no active exception", "RuntimeError at run time")
-        raise SymbolicException(tx.exc_info[-1])
+        raise SymbolicException(handled)
     exc = instantiate(tx, args[0])
     if len(args) == 2:
-        exc.cause = args[1]
-    raise SymbolicException(exc)
+        cause = args[1]
+        exc.set_cause(cause if isinstance(cause, ExceptionVariable) or _is_none(cause) else instantiate(tx, cause))
+    raise SymbolicException(raised(tx, exc))
+
+
+def _is_none(value) -> bool:
+    return value.is_python_constant() and value.as_python_constant() is None
 
 
 @handler("RERAISE")

@@ -12,8 +12,7 @@ from ..errors import Unsupported, UserError
 from ..variables import operator_semantics as ops
 from ..variables.base import NULL, NullVariable, Variable
 from ..variables.cells import CellBox
-from ..variables.constant import ConstantVariable
-from ..variables.exception_values import ExceptionVariable
+from ..variables.exception_values import stop_iteration_error
 from ..versions.py312 import _LIST_TO_TUPLE, _STOPITERATION_ERROR, _UNARY_POSITIVE
 from . import py311  # noqa: F401  (its handlers first: this module says what changes)
 from .build import list_to_tuple, make_slice
@@ -142,12 +141,7 @@ def call_intrinsic_1(tx, ins) -> None:
     elif ins.arg == _LIST_TO_TUPLE:
         list_to_tuple(tx, ins)
     elif ins.arg == _STOPITERATION_ERROR:
-        exc = tx.pop()
-        if isinstance(exc, ExceptionVariable) and issubclass(exc.cls, StopIteration):
-            error = ExceptionVariable(RuntimeError, [ConstantVariable("generator raised StopIteration")])
-            error.cause = exc
-            exc = error
-        tx.push(exc)
+        tx.push(stop_iteration_error(tx.pop()))
     else:
         raise Unsupported(f"the {dis._intrinsic_1_descs[ins.arg]} intrinsic", "not modelled in function code")
 

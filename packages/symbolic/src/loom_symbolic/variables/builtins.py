@@ -11,6 +11,7 @@ import functools
 import inspect
 import math
 import operator
+import sys
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,7 @@ PURE = {
     abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
     isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple,
     list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
+    sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
     *(v for v in vars(operator).values() if callable(v) and not isinstance(v, type)),
     *(v for v in vars(math).values() if callable(v)),
 }

@@ -375,7 +375,7 @@ def _set_update_in_place(name: str) -> Method:
     return _set_mutator(update)
 
 
-for _name in ("difference_update", "intersection_update", "symmetric_difference_update"):
+for _name in ("difference_update", "symmetric_difference_update"):
     SET_METHODS[_name] = _set_update_in_place(_name)
 
 
@@ -396,8 +396,87 @@ def _set_algebra(name: str) -> Method:
     return algebra
 
 
-for _name in ("union", "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint"):
+for _name in ("union", "difference", "symmetric_difference"):
     SET_METHODS[_name] = _set_algebra(_name)
+
+
+def _first_item_where(found: bool, name: str) -> Method:
+    """``set.name(iterable)`` that stops at the first item whose membership in the set is ``found``, as
+    CPython does for an iterable that is not a set: a generator runs no further than in eager."""
+    whole = _set_algebra(name)
+
+    def search(tx, s, args, kwargs):
+        if len(args) != 1 or kwargs:
+            return whole(tx, s, args, kwargs)  # the builtin's own argument error
+        for item in _iterators.each_item(tx, args[0]):
+            if (DictVariable.key_of(item) in s.values) is found:
+                return ConstantVariable(False)
+        return ConstantVariable(True)
+
+    search.__name__ = f"set_{name}"
+    return search
+
+
+#: ``isdisjoint`` is False at the first item in the set, ``issuperset`` at the first item not in it
+#: (``union``, ``difference`` and ``symmetric_difference`` read their arguments whole, in CPython too).
+SET_METHODS["isdisjoint"] = _first_item_where(True, "isdisjoint")
+SET_METHODS["issuperset"] = _first_item_where(False, "issuperset")
+
+
+def _intersect(tx: InstructionTranslator, kept: set, other: Variable) -> set:
+    """The keys of ``kept`` found in iterable ``other``, taking its items as CPython's intersection does:
+    it stops as soon as every key of ``kept`` has been found (an empty ``kept`` reads ``other`` whole)."""
+    found: set = set()
+    for item in _iterators.each_item(tx, other):
+        key = DictVariable.key_of(item)
+        if key in kept:
+            found.add(key)
+            if len(found) >= len(kept):
+                break
+    return found
+
+
+@set_method("intersection")
+def set_intersection(tx, s, args, kwargs):
+    kept = set(s.values)
+    for other in args:  # one argument after the other, each against what is left
+        kept = _intersect(tx, kept, other)
+    return SetVariable([s.values.get(k) or key_variable(k) for k in kept], frozen=s.frozen)
+
+
+@set_method("intersection_update")
+@_set_mutator
+def set_intersection_update(tx, s, args, kwargs):
+    kept = set(s.values)
+    for other in args:
+        kept = _intersect(tx, kept, other)
+    s.values = {k: v for k, v in s.values.items() if k in kept}
+    return NONE
+
+
+def _issubset_intersects() -> bool:
+    """Whether this CPython's ``set.issubset`` of an iterable that is not a set intersects it, stopping
+    once every member was found (3.12 and later), rather than reading it whole into a set first (3.11)."""
+    taken = []
+
+    def items():
+        for i in (0, 1):
+            taken.append(i)
+            yield i
+
+    {0}.issubset(items())
+    return len(taken) == 1
+
+
+_ISSUBSET_INTERSECTS = _issubset_intersects()
+
+
+@set_method("issubset")
+def set_issubset(tx, s, args, kwargs):
+    if len(args) != 1 or kwargs or not _ISSUBSET_INTERSECTS:
+        return _set_algebra("issubset")(tx, s, args, kwargs)
+    kept = set(s.values)
+    return ConstantVariable(len(_intersect(tx, kept, args[0])) == len(kept))
 
 
 class DictViewVariable(Variable):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const
 
+from .. import bytecode_helpers
 from ..errors import Reason, Unsupported
 from . import attributes as _attributes
 from . import functions as _functions
@@ -38,7 +39,10 @@ class ExceptionVariable(Variable):
     def __init__(self, cls: type[BaseException], args: list[Variable] | None) -> None:
         self.cls = cls
         self.args = args
+        #: ``__cause__``, ``__context__`` and ``__suppress_context__`` as the trace set them (None: None).
         self.cause: Variable | None = None
+        self.context: Variable | None = None
+        self.suppress_context = False
         #: instance attributes set while tracing (by a user class's __init__, or later)
         self.attrs: dict[str, Variable] = {}
 
@@ -58,8 +62,12 @@ class ExceptionVariable(Variable):
             return TupleVariable(list(self.args))
         if name == "__class__":
             return wrap_constant_like(self.cls)
-        if name == "__cause__":
-            return self.cause or ConstantVariable(None)
+        if name in _CHAIN_ATTRIBUTES:
+            if self.source is not None:  # made outside the trace: its real chain is not known here
+                raise Unsupported(f"{name} of an exception from outside the compiled function", "not modelled")
+            if name == "__suppress_context__":
+                return ConstantVariable(self.suppress_context)
+            return (self.cause if name == "__cause__" else self.context) or ConstantVariable(None)
         if name in self.attrs:
             return self.attrs[name]
         member = _user_class_member(self.cls, name)
@@ -73,8 +81,35 @@ class ExceptionVariable(Variable):
         raise Unsupported(f"attribute {name!r} of a {self.cls.__name__} raised while tracing",
                           "only the type, the arguments and the attributes set while tracing are known")
 
+    def set_cause(self, cause: Variable) -> None:
+        """``raise self from cause`` (or ``exc.__cause__ = cause``): also suppresses the context, as in Python."""
+        self._check_made_here("__cause__")
+        if not (_is_none(cause) or isinstance(cause, ExceptionVariable)):
+            raise Unsupported("an exception cause that is not a traced exception", "not modelled")
+        self.cause = None if _is_none(cause) else cause
+        self.suppress_context = True
+
+    def set_context(self, context: Variable | None) -> None:
+        """``exc.__context__ = context``: the exception that was being handled when this one was raised."""
+        self._check_made_here("__context__")
+        if not (context is None or _is_none(context) or isinstance(context, ExceptionVariable)):
+            raise Unsupported("an exception context that is not a traced exception", "not modelled")
+        self.context = None if context is None or _is_none(context) else context
+
+    def _check_made_here(self, name: str) -> None:
+        if self.source is not None:
+            raise Unsupported(f"setting {name} of an exception from outside the compiled function",
+                              "the change to the real object is not replayed")
+
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``exc.name = value`` on an exception made while tracing (a user class's ``__init__``)."""
+        if name == "__cause__":
+            return self.set_cause(value)
+        if name == "__context__":
+            return self.set_context(value)
+        if name == "__suppress_context__" and self.source is None and value.is_python_constant():
+            self.suppress_context = bool(value.as_python_constant())
+            return None
         if self.source is not None or name.startswith("__") or name == "args":
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "not modelled")
         if _attributes.class_attribute(self.cls, "__setattr__") is not BaseException.__setattr__:
@@ -90,13 +125,64 @@ class ExceptionVariable(Variable):
         if self.attrs or _has_own_construction(self.cls):
             # cls(*args) would run its __init__ again on other arguments: not the object the trace made
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its class customises construction")
+        chained = self.cause is not None or self.context is not None or self.suppress_context
+        if chained:  # chained(cls(*args), cause, context, suppress)
+            codegen.load_callable(bytecode_helpers.chained)
         codegen.load_callable(self.cls)
         for arg in self.args:
             codegen.reconstruct(arg)
         codegen.call(len(self.args))
+        if chained:
+            for link in (self.cause, self.context):
+                if link is None:
+                    codegen.load_const(None)
+                else:
+                    codegen.reconstruct(link)
+            codegen.load_const(self.suppress_context)
+            codegen.call(4)
 
     def describe(self) -> str:
         return f"{self.cls.__name__} raised while tracing"
+
+
+#: The attributes that chain exceptions (PEP 3134).
+_CHAIN_ATTRIBUTES = frozenset({"__cause__", "__context__", "__suppress_context__"})
+
+
+def _is_none(value: Variable) -> bool:
+    return value.is_python_constant() and value.as_python_constant() is None
+
+
+def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariable:
+    """What raising ``exc`` anew (not re-raising it) does, as CPython's ``_PyErr_SetObject``: the
+    exception being handled, if any, becomes its ``__context__``. A link from that exception's own
+    chain back to ``exc`` is cut first, so the chain never becomes a cycle."""
+    handled = tx.handled_exception()
+    if handled is None or handled is exc:
+        return exc
+    if not isinstance(handled, ExceptionVariable):
+        raise Unsupported("raising while a value that is not a traced exception is handled", "not modelled")
+    link = handled
+    while isinstance(link.context, ExceptionVariable):
+        if link.context is exc:
+            link.set_context(None)
+            break
+        link = link.context
+    exc.set_context(handled)
+    return exc
+
+
+def stop_iteration_error(exc: Variable) -> Variable:
+    """PEP 479: a StopIteration escaping a generator's body becomes ``RuntimeError("generator raised
+    StopIteration")`` with the StopIteration as its ``__cause__`` and ``__context__``; anything else is
+    left as it is. (CPython 3.11 does this in C as the exception leaves the frame; 3.12 and later in
+    the generator's own bytecode, CALL_INTRINSIC_1.)"""
+    if not (isinstance(exc, ExceptionVariable) and issubclass(exc.cls, StopIteration)):
+        return exc
+    error = ExceptionVariable(RuntimeError, [ConstantVariable("generator raised StopIteration")])
+    error.set_cause(exc)
+    error.set_context(exc)
+    return error
 
 
 class SymbolicException(Exception):

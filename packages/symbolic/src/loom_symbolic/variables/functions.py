@@ -13,7 +13,7 @@ from . import cells as _cells
 from . import constant as _constant
 from . import environ as _environ
 from .base import Variable
-from .registry import wrap
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -78,6 +78,8 @@ class UserFunctionVariable(Variable):
         return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__class__":  # a function's class cannot be reassigned
+            return wrap_constant_like(type(self.value))
         if name in _FUNCTION_ATTRIBUTES or name in getattr(self.value, "__dict__", {}):
             try:
                 value = getattr(self.value, name)
@@ -101,7 +103,7 @@ class UserFunctionVariable(Variable):
 #: Function attributes the translator reads (the function itself is guarded by identity).
 _FUNCTION_ATTRIBUTES = frozenset(
     {"__name__", "__qualname__", "__module__", "__doc__", "__code__", "__defaults__", "__kwdefaults__",
-     "__wrapped__", "__annotations__", "__dict__"}
+     "__wrapped__", "__annotations__", "__dict__", "__type_params__"}
 )
 
 
@@ -115,47 +117,3 @@ def _store_real_cell(cell: Any) -> Any:
         tx.output.side_effects.store_attr(_constant.ObjectConstantVariable(cell), cell, "cell_contents", value)
 
     return record
-
-
-class NestedFunctionVariable(Variable):
-    """A function created while tracing (a ``def`` or ``lambda`` inside the traced code)."""
-
-    mutable = True  # an object with an identity: rebuilt once however many names hold it
-
-    def __init__(
-        self,
-        code: types.CodeType,
-        f_globals: dict[str, Any],
-        qualname: str,
-        defaults: list[Variable],
-        kwdefaults: dict[str, Variable],
-        closure: list[_cells.CellBox],
-        globals_base: Any,
-    ) -> None:
-        self.code = code
-        self.f_globals = f_globals
-        self.qualname = qualname
-        self.defaults = defaults
-        self.kwdefaults = kwdefaults
-        self.closure = closure
-        self.globals_base = globals_base
-
-    def python_type(self) -> type:
-        return types.FunctionType
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        return tx.inline_call(self.code, self.f_globals, self.defaults, self.kwdefaults, self.closure, args,
-                              kwargs, self.globals_base)
-
-    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        if name == "__name__":
-            return _constant.ConstantVariable(self.code.co_name)
-        if name == "__qualname__":
-            return _constant.ConstantVariable(self.qualname)
-        raise Unsupported(f"attribute {name!r} of a function made while tracing", "not modelled")
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        codegen.make_function(self)
-
-    def describe(self) -> str:
-        return f"function {self.qualname}"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
+from .exception_values import SymbolicException
 from .iterators import IteratorVariable
 from .methods import MethodVariable
 
@@ -39,7 +40,11 @@ class GeneratorVariable(IteratorVariable):
     def next_item(self, tx: InstructionTranslator, sent: Variable | None = None) -> Variable | None:
         if self.finished:
             return None
-        item = self.translator.step(sent)
+        try:
+            item = self.translator.step(sent, tx)
+        except SymbolicException:
+            self.finished = True  # a generator an exception escaped from is closed: next() stops it
+            raise
         self.started = True
         if item is None:
             self.finished = True

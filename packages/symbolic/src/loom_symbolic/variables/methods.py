@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported
 from .base import Variable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -54,6 +55,8 @@ class BoundMethodVariable(Variable):
         codegen.call_const(types.MethodType, 2, load_args)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__class__":
+            return wrap_constant_like(types.MethodType)
         if name == "__self__":
             return self.receiver
         if name == "__func__":

@@ -23,6 +23,7 @@ from .containers import (
     SizeVariable,
     TupleVariable,
 )
+from .iterators import IteratorVariable, each_item
 from .registry import wrap_constant_like
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
@@ -305,14 +306,16 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
-        for element in container.items:
-            if element is item:
-                return ConstantVariable(True)
-            equal = binary(tx, operator.eq, element, item)
-            if equal.truth(tx):
-                return ConstantVariable(True)
-        return ConstantVariable(False)
+        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in container.items))
+    if isinstance(container, IteratorVariable):
+        # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
+        return ConstantVariable(any(_is_or_equals(tx, element, item) for element in each_item(tx, container)))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
+
+
+def _is_or_equals(tx: InstructionTranslator, element: Variable, item: Variable) -> bool:
+    """What a membership test asks of each element: identity first, then ``element == item``."""
+    return element is item or binary(tx, operator.eq, element, item).truth(tx)
 
 
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:

@@ -10,11 +10,33 @@ from torch import fx
 
 from .. import shapes
 from .base import Variable
+from .constant import ConstantVariable
+from .methods import MethodVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
+
 _PYTHON_TYPES = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}
+
+
+def _bit_length(value: torch.SymInt) -> int:
+    """``value.bit_length()``, guarded on the range of values with that bit length (2**(k-1) <= |value| <
+    2**k) rather than on the value itself, as ``torch.SymInt.bit_length`` does: other sizes in the range
+    reuse the graph."""
+    shapes.raise_if_drawn(value, "needing the bit length of")
+    hint = value.node.hint
+    if hint is None:  # no value to start from (an unbacked size): the exact value is needed
+        return int(value).bit_length()
+    length = int(hint).bit_length()
+    low, high = 1 << max(length - 1, 0), 1 << length
+    if hint == 0:
+        in_range = value == 0
+    else:
+        in_range = (value >= low) & (value < high) if hint > 0 else (value <= -low) & (value > -high)
+    if not bool(in_range):  # evaluating the SymBool records the range as a guard
+        raise AssertionError(f"a symbolic int outside the range of its own value {hint}")
+    return length
 
 
 class SymbolicVariable(Variable):
@@ -51,6 +73,17 @@ class SymbolicVariable(Variable):
     def truth(self, tx: InstructionTranslator) -> bool:
         shapes.raise_if_drawn(self.example, "branching on")
         return bool(self.example)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "bit_length" and type(self.example) is torch.SymInt:
+            return MethodVariable(self, name)
+        return super().var_getattr(tx, name)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        if name == "bit_length" and type(self.example) is torch.SymInt and not args and not kwargs:
+            return ConstantVariable(_bit_length(self.example))
+        return super().call_method(tx, name, args, kwargs)
 
     def reconstruct(self, codegen) -> None:
         if self.node.op != "placeholder" and type(self.example) is torch.SymFloat and shapes.drawn_symbols_in(self.example):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .. import program_state
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
@@ -52,6 +53,13 @@ _NOT_IN_GRAPH = {
 _STATE_CHANGING_PREFIXES = ("set_", "unset_", "enter_", "exit_", "push_", "pop_")
 #: Others (autocast's ``__enter__`` and ``__exit__`` call them).
 _STATE_CHANGING_BUILTINS = frozenset({"autocast_increment_nesting", "autocast_decrement_nesting", "clear_autocast_cache"})
+#: C modules whose every function acts outside the graph: ``torch._C._functorch`` pushes and pops
+#: torch.func's interpreter stack (``_grad_increment_nesting``) and wraps tensors for a transform level;
+#: run while tracing, such a call would change the program's state (and never be undone).
+_OUTSIDE_GRAPH_C_MODULES = {
+    "torch._C._functorch": "is torch.func's transform machinery (it changes functorch's interpreter stack "
+    "or the tensors' transform levels)",
+}
 #: torch functions answered from the translator's own state instead of the graph.
 _STATE_QUERIES = {torch.is_grad_enabled}
 
@@ -113,11 +121,14 @@ def not_in_graph_reason(fn: Any) -> str | None:
         reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
-    if reason is None and isinstance(fn, types.BuiltinFunctionType) and (getattr(fn, "__module__", None) or "").startswith(
-        "torch"
-    ) and _changes_global_state(fn):
+    if reason is not None or not isinstance(fn, types.BuiltinFunctionType) or program_state.is_query(fn):
+        return reason
+    module = getattr(fn, "__module__", None) or ""
+    if module in _OUTSIDE_GRAPH_C_MODULES:
+        return _OUTSIDE_GRAPH_C_MODULES[module]
+    if module.startswith("torch") and _changes_global_state(fn):
         return "changes global state"
-    return reason
+    return None
 
 
 class NotInGraphFunctionVariable(RealValueVariable):
@@ -126,6 +137,8 @@ class NotInGraphFunctionVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         name = getattr(self.value, "__qualname__", None) or repr(self.value)
+        if "pybind11" in name:  # pybind11's functions are qualified by an internal record type: use the module
+            name = f"{getattr(self.value, '__module__', None) or 'torch'}.{self.value.__name__}"
         raise Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
                           hint="it runs as ordinary Python, between compiled graphs")
 
@@ -186,6 +199,8 @@ class TorchFunctionVariable(RealValueVariable):
             return ConstantVariable(tx.output.grad_enabled)
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
+        if program_state.is_query(self.value):
+            return _program_state_query(self.value, args, kwargs)
         if self.value in _FOREACH_WITH_SCALAR_TENSOR and len(args) == 4 and not kwargs and isinstance(args[3], TensorVariable):
             return _foreach_with_scalar_tensor(tx, self.value, args)
         if self.value is torch._C._set_grad_enabled:
@@ -203,6 +218,33 @@ class TorchFunctionVariable(RealValueVariable):
 
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
+
+
+_NOT_AN_ARGUMENT = object()
+
+
+def _query_argument(value: Variable) -> Any:
+    """A constant, or a ``torch._C._TorchDispatchModeKey`` member (an immutable singleton)."""
+    if value.is_python_constant():
+        return value.as_python_constant()
+    real = getattr(value, "value", None) if isinstance(value, RealValueVariable) else None
+    return real if isinstance(real, torch._C._TorchDispatchModeKey) else _NOT_AN_ARGUMENT
+
+
+def _program_state_query(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """A query of the mode stacks or functorch's level, answered as eager would (:mod:`..program_state`)."""
+    name = getattr(fn, "__name__", repr(fn))
+    if not all(_query_argument(a) is not _NOT_AN_ARGUMENT for a in [*args, *kwargs.values()]):
+        raise Unsupported(f"{name}() with arguments known only at run time", "not modelled")
+    try:
+        result = program_state.answer(fn, tuple(_query_argument(a) for a in args),
+                                      {k: _query_argument(v) for k, v in kwargs.items()})
+    except Exception as exc:
+        raise UserError(f"{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+    if result is not None and not isinstance(result, (bool, int)):
+        raise Unsupported(f"{name}()", f"returns the program's {type(result).__name__}, which the translator "
+                          "does not model", hint="it runs as ordinary Python, between compiled graphs")
+    return ConstantVariable(result)
 
 
 #: foreach ops taking their per-tensor scalars as one tensor (Adam's step sizes while compiling): their

@@ -1,8 +1,8 @@
 """``ops``: the operations a loop body is written in, dispatched to whichever handler is installed.
 
-A loop body (the ``fn`` of a :class:`~loom_backends.triton.ir.Pointwise`) is plain Python that calls
+A loop body (the ``fn`` of a :class:`~loom_backends.kernels.ir.Pointwise`) is plain Python that calls
 ``ops.load(name, index)``, ``ops.add(a, b)``, ``ops.constant(1.0, torch.float32)`` ... Running it under
-the code generator's handler emits Triton source; under :class:`ReadRecorder` it lists what it reads.
+a code generator's handler emits its source; under :class:`ReadRecorder` it lists what it reads.
 
 Operations every handler understands:
 

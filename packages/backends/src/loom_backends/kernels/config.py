@@ -1,4 +1,5 @@
-"""Knobs of the Triton backend, read from the environment once and changeable at run time (tests do)."""
+"""Knobs of loom's kernel compilers (lowering, scheduling, Triton and C code generation), read from the
+environment once and changeable at run time (tests do)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,12 @@ class Config:
     realize_max_inlined_ops: int = 256
     # Fuse independent nodes that share no input into one kernel only if they share a read.
     fuse_unrelated: bool = False
+    # C kernels: a loop goes parallel (OpenMP, torch.get_num_threads() threads) only over at least this
+    # many elements of work; below it, starting the threads costs more than they save (docs/backends.md).
+    c_parallel_min_elements: int = 65536
+    # C backend: a graph whose kernels would each do at most this many elements of work and fuse a single
+    # ATen op runs through ATen instead: a lone small op is faster there (docs/backends.md, the numbers).
+    c_min_elements_for_lone_op: int = 0
 
 
 config = Config()

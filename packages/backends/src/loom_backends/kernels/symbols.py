@@ -295,6 +295,8 @@ def unravel(flat: Expr, sizes: Sequence[Expr], numel_range: Mapping[sympy.Symbol
 class _TritonPrinter:
     """Prints an index expression as Triton/Python source (non-negative integer arithmetic)."""
 
+    floordiv = " // "
+
     def __init__(self, names: Mapping[Expr, str] | None = None) -> None:
         self.names = dict(names or {})
 
@@ -324,10 +326,10 @@ class _TritonPrinter:
                 return "-" + self._factor(rest)
             return "*".join(self._factor(f) for f in expr.args)
         if isinstance(expr, FloorDiv):
-            return f"{self._factor(expr.args[0])} // {self._right(expr.args[1])}"
+            return f"{self._factor(expr.args[0])}{self.floordiv}{self._right(expr.args[1])}"
         if isinstance(expr, ModularIndexing):
             base, divisor, modulus = expr.args
-            inner = self._factor(base) if divisor == 1 else f"({self._factor(base)} // {self._right(divisor)})"
+            inner = self._factor(base) if divisor == 1 else f"({self._factor(base)}{self.floordiv}{self._right(divisor)})"
             return f"{inner} % {self._right(modulus)}"
         if isinstance(expr, (sympy.Min, sympy.Max)):  # sizes only (host code; kernels get them as arguments)
             name = "min" if isinstance(expr, sympy.Min) else "max"
@@ -356,3 +358,15 @@ class _TritonPrinter:
 def texpr(expr: Expr, names: Mapping[Expr, str] | None = None) -> str:
     """Source text of an index expression; ``names`` replaces sub-expressions by variable names."""
     return _TritonPrinter(names)(as_expr(expr))
+
+
+class _CPrinter(_TritonPrinter):
+    """Index expressions as C over ``int64_t``: the operands of ``//`` and ``%`` are non-negative, where
+    C's truncating ``/`` is floor division."""
+
+    floordiv = " / "
+
+
+def cexpr(expr: Expr, names: Mapping[Expr, str] | None = None) -> str:
+    """C source of an index expression (``int64_t`` arithmetic); ``names`` as for :func:`texpr`."""
+    return _CPrinter(names)(as_expr(expr))

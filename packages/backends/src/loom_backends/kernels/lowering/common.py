@@ -11,7 +11,7 @@ from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND as Promote
 from torch._prims_common import elementwise_dtypes
 
 from .. import symbols
-from ..graph import Unsupported, current
+from ..context import Unsupported, current
 from ..ir import BufferView, Index, Pointwise, TensorValue, merge_origins
 from ..ops import ops
 

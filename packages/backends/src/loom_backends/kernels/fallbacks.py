@@ -1,4 +1,4 @@
-"""The one table of ops the Triton backend deliberately leaves to ATen (extern calls).
+"""The one table of ops loom's kernel backends deliberately leave to ATen (extern calls).
 
 These run as calls to ATen from the generated host code, with their inputs stored in buffers and their
 outputs read by the kernels around them through their real strides. Any op that has no lowering rule

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from ..graph import Unsupported
+from ..context import Unsupported
 from ..ir import Pointwise, TensorValue, merge_origins
 from ..ops import ops
 from .common import (
@@ -137,10 +137,20 @@ def _binary_rule(name: str, kind: Promote) -> Any:
         _check_kind(name, compute)
         if name in ("fmod", "remainder", "floordiv") and not compute.is_floating_point and _is_zero(b):
             raise Unsupported("integer division by zero")  # ATen raises; so will the extern call
+        if name == "mul" and (_is_one(a) or _is_one(b)):
+            # x * 1 is x converted to the result dtype (addmm's decomposition scales by alpha = beta = 1):
+            # no multiplication in the generated code
+            tensor = b if _is_one(a) else a
+            return make_pointwise(lambda v: v, [tensor], result, compute)
         operands = [a, b] if name in ("mul", "floordiv") else _scalars_as_common(a, b)
         return make_pointwise(getattr(ops, name), operands, result, compute)
 
     return rule
+
+
+def _is_one(x: Any) -> bool:
+    """A Python scalar exactly 1 (a multiplication by it is exact in every dtype, NaN and -0.0 included)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and x == 1
 
 
 def _compare_rule(name: str) -> Any:

@@ -16,7 +16,7 @@ import sympy
 import torch
 
 from .. import symbols
-from ..graph import Unsupported, current
+from ..context import Unsupported, current
 from ..ir import BufferView, ComputedBuffer, Index, Layout, Pointwise, TensorValue, contiguous_strides
 from ..symbols import FloorDiv, ModularIndexing
 from .common import dims, sizevars, static_dim

@@ -15,7 +15,7 @@ import sympy
 import torch
 
 from .. import symbols
-from ..graph import Unsupported
+from ..context import Unsupported
 from ..ir import Index, Pointwise, TensorValue, merge_origins
 from ..ops import ops
 from ..symbols import FloorDiv

@@ -15,7 +15,7 @@ import sympy
 import torch
 
 from .. import symbols
-from ..graph import Unsupported, current
+from ..context import Unsupported, current
 from ..ir import BufferView, Layout, Pointwise, ReductionLoops, TensorValue, merge_origins
 from ..ops import ops
 from .common import HALF, check_tensors, current_op, dims, make_pointwise, sizevars

@@ -13,8 +13,6 @@ import contextlib
 import dataclasses
 import logging
 import operator
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import sympy
@@ -24,6 +22,7 @@ from torch.utils import _pytree as pytree
 
 from . import symbols
 from .config import config
+from .context import GraphUnsupported, Unsupported, lowering
 from .fallbacks import fallback_reason
 from .ir import (
     BufferView,
@@ -39,27 +38,12 @@ from .ir import (
     TensorValue,
     contiguous_strides,
 )
+from .lowering import lookup
 from .ops import record
 from .sizevars import SizeVars, SymbolicSizeError, is_symbolic, tensor_is_symbolic
 from .symbols import Expr
 
-log = logging.getLogger("loom.triton")
-_state = threading.local()
-
-
-class Unsupported(Exception):
-    """A rule cannot lower these arguments: the node runs as an extern ATen call instead."""
-
-
-class GraphUnsupported(Exception):
-    """The whole graph cannot use generated kernels here (e.g. symbolic shapes, devices)."""
-
-
-def current() -> GraphLowering:
-    graph = getattr(_state, "graph", None)
-    if graph is None:
-        raise RuntimeError("no graph is being lowered")
-    return graph
+log = logging.getLogger("loom.kernels")
 
 
 class ExternScalar:
@@ -102,14 +86,9 @@ class GraphLowering:
         self._names[prefix] = n + 1
         return f"{prefix}{n}"
 
-    @contextlib.contextmanager
-    def activate(self) -> Iterator[GraphLowering]:
-        previous = getattr(_state, "graph", None)
-        _state.graph = self
-        try:
-            yield self
-        finally:
-            _state.graph = previous
+    def activate(self) -> contextlib.AbstractContextManager[GraphLowering]:
+        """Make this the graph :func:`~.context.current` returns (the lowering rules read it)."""
+        return lowering(self)
 
     # ---------------------------------------------------------------------------------------- walk
     def run(self) -> GraphLowering:
@@ -177,10 +156,10 @@ class GraphLowering:
             self.env[node] = value
 
     def _lower_call_module(self, node: torch.fx.Node) -> None:
-        raise GraphUnsupported("call_module nodes: the triton backend takes ATen graphs (through AOTAutograd)")
+        raise GraphUnsupported("call_module nodes: loom's kernel backends take ATen graphs (through AOTAutograd)")
 
     def _lower_call_method(self, node: torch.fx.Node) -> None:
-        raise GraphUnsupported("call_method nodes: the triton backend takes ATen graphs (through AOTAutograd)")
+        raise GraphUnsupported("call_method nodes: loom's kernel backends take ATen graphs (through AOTAutograd)")
 
     def _lower_call_function(self, node: torch.fx.Node) -> None:
         if self.sizevars.dynamic and self._lower_size_arithmetic(node):
@@ -240,8 +219,6 @@ class GraphLowering:
 
     # -------------------------------------------------------------------------------------- lower
     def lower_op(self, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        from .lowering import lookup
-
         rule = lookup(target)
         reason = fallback_reason(target)
         leaves = pytree.tree_leaves((args, kwargs))
@@ -425,8 +402,6 @@ _VIEW_OPS = {
 
 def _stored_by_a_user(node: torch.fx.Node, depth: int = 0) -> bool:
     """Will some user store this value anyway (graph output, extern call), directly or through views?"""
-    from .lowering import lookup
-
     for user in node.users:
         if user.op == "output":
             return True

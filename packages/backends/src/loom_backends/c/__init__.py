@@ -1,0 +1,36 @@
+"""The ``c`` backend: AOTAutograd, core ATen decompositions, then loom's lowering, fusion and C code generation.
+
+Pipeline for each ATen graph AOTAutograd hands over (forward, backward or inference): the device-neutral
+compiler of :mod:`loom_backends.kernels` (lowering rules, loop IR, scheduler, host code), then
+``codegen.py`` (a C function per fused kernel, OpenMP for threads and vectorisation), ``wrapper.py``
+(one translation unit per graph, one entry point per run of kernels, the Python host) and
+:mod:`loom_backends.c_toolchain` (the system compiler, a disk cache). CPU tensors only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..kernels.config import config
+from ..kernels.report import configure_logging
+from .compile import CGraph, compile_graph
+
+__all__ = ["CGraph", "c_backend", "compile_graph", "config"]
+
+
+def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
+    """The ``c`` backend: forward, backward and inference graphs compiled to C kernels."""
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+    from ..aot import aot_compile
+    from ..kernels.decompositions import decomposition_table
+
+    configure_logging()
+    return aot_compile(
+        gm,
+        example_inputs,
+        backend="c",
+        compile_graph=compile_graph,
+        decompositions=decomposition_table(),
+        partition_fn=min_cut_rematerialization_partition,
+    )

@@ -1,0 +1,562 @@
+"""C source for one fused kernel: runs each node's loop body under an ``ops`` handler that emits C.
+
+A pointwise kernel is one flat loop over ``xnumel`` elements (``omp parallel for simd``). A reduction
+kernel loops over its ``xnumel`` rows (``omp parallel for``) and, inside each row, runs one ``omp simd``
+loop over the row's ``rnumel`` elements per stage of the scheduler (softmax: max, sum of exp, outputs).
+Values of a row (``x``) are computed once per row, before the loop that needs them; values of an element
+(``r``) inside the loop. Both loops go parallel only when the work is large enough
+(``config.c_parallel_min_elements``) and more than one thread is asked for. Values are
+common-subexpression-eliminated per scope and index arithmetic is named once (``x0 = xindex % 16``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import sympy
+import torch
+
+from ..kernels import symbols
+from ..kernels.ir import Buffer, ComputedBuffer, ReductionLoops
+from ..kernels.numbers import register_dtype, wrap_int
+from ..kernels.ops import use
+from ..kernels.scheduler import FusedKernel
+from ..kernels.sizevars import size_arg_order
+from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
+from .textops import C_OPS, C_TYPES, literal
+
+
+class CodegenError(RuntimeError):
+    """The kernel uses something this generator cannot write in C (the graph then runs through ATen)."""
+
+
+def ctype(dtype: torch.dtype) -> str:
+    """The C type a value of ``dtype`` is held in (half types: ``float``)."""
+    return C_TYPES[register_dtype(dtype)]
+
+
+@dataclass(eq=False)
+class Var:
+    """A value in the kernel: a C variable (or a literal), its dtype and which of x/r it varies over."""
+
+    name: str
+    dtype: torch.dtype
+    shape: frozenset[str] = frozenset()
+    value: Any = None
+    is_literal: bool = False
+    rounded: bool = False  # a half-type value known to be exactly one (loaded, or converted to it)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(eq=False)
+class Scope:
+    parent: Scope | None
+    lines: list[str]
+    cache: dict[str, Var] = field(default_factory=dict)
+    stored: dict[tuple[str, Any], Var] = field(default_factory=dict)
+    index_vars: dict[Any, str] = field(default_factory=dict)
+    header: list[str] = field(default_factory=list)  # index variables, declared first
+
+    def find(self, table: str, key: Any) -> Any:
+        scope: Scope | None = self
+        while scope is not None:
+            hit = getattr(scope, table).get(key)
+            if hit is not None:
+                return hit
+            scope = scope.parent
+        return None
+
+
+@dataclass
+class CKernelSource:
+    """One generated C function and what its caller passes it."""
+
+    name: str
+    source: str
+    args: list[str]  # buffer names, in parameter order
+    outputs: list[str]  # the stored ones among them
+    kind: str  # "pointwise" or "reduction"
+    xnumel: Any
+    rnumel: Any
+    dtypes: dict[str, torch.dtype] = field(default_factory=dict)  # buffer name -> its dtype
+    # (name, size expression) of the size arguments passed after the buffers (dynamic shapes)
+    size_args: list[tuple[str, Any]] = field(default_factory=list)
+
+
+_IDENTITY = {"sum": 0, "prod": 1}
+_OMP_REDUCTION = {"sum": "+", "prod": "*", "max": "max", "min": "min"}
+
+
+class CKernelCodegen:
+    """Emits one kernel; also the ``ops`` handler its nodes' loop bodies run under."""
+
+    def __init__(
+        self, kernel: FusedKernel, name: str, buffers: dict[str, Buffer], comment: str,
+        split: int | None = None, tiled: bool = False,
+    ) -> None:  # fmt: skip
+        self.kernel = kernel
+        # a pointwise kernel's flat xindex split as xo * split + xi (rows of `split` elements), so that the
+        # `xindex % split` and `xindex // split` of its addresses become loop variables (an int64 `%` per
+        # element made a vector expf loop 4x slower); `tiled`: walked in 16x16 tiles (a transposed read)
+        self.split, self.tiled = split, tiled
+        self.x_atoms: set[sympy.Expr] = set()
+        self.name = name
+        self.buffers = buffers
+        self.comment = comment
+        self.ranges = kernel.ranges()
+        self.by_name = {n.name: n for n in kernel.nodes}
+        self.in_args: list[str] = []
+        self.out_args: list[str] = []
+        self.counter = itertools.count()
+        self.mask_stack: list[Var] = []
+        self.indirect: dict[sympy.Symbol, Var] = {}
+        self.size_args: dict[str, sympy.Expr] = {}
+        self.row = Scope(None, [])
+        self.sections: list[tuple[str, Any]] = [("lines", self.row.lines)]
+        self.loop: Scope | None = None
+        self.loop_pragma: list[str] = []  # reduction clauses of the open loop
+        self.scalar_loop = False  # an argmax/argmin in the open loop: no `omp simd`
+        self.post: list[str] = []
+        self.load_indices: list[sympy.Expr] = []  # every address read from memory (for tiling)
+
+    # ------------------------------------------------------------------------------ emitting code
+    def _scope_for(self, shape: frozenset[str]) -> Scope:
+        if "r" in shape:
+            if self.loop is None:
+                raise CodegenError("an r value outside a loop")
+            return self.loop
+        return self.row
+
+    def cse(self, text: str, dtype: torch.dtype, shape: frozenset[str]) -> Var:
+        scope = self._scope_for(shape)
+        hit = scope.find("cache", text)
+        if hit is not None:
+            return hit
+        var = Var(f"tmp{next(self.counter)}", dtype, shape)
+        scope.lines.append(f"{ctype(dtype)} {var} = {text};")
+        scope.cache[text] = var
+        return var
+
+    def _literal(self, value: Any, dtype: torch.dtype) -> Var:
+        if not (dtype.is_floating_point or dtype == torch.bool):
+            value = wrap_int(value, dtype)
+        elif dtype in (torch.float16, torch.bfloat16):  # a half constant is a half value
+            value = float(torch.tensor(float(value), dtype=dtype))
+        return Var(literal(value, dtype), dtype, frozenset(), value=value, is_literal=True)
+
+    # ---------------------------------------------------------------------------------- indexing
+    def _split_ranges(self) -> dict[sympy.Symbol, Any]:
+        assert self.split is not None
+        return {XO: self.kernel.xnumel // self.split, XI: sympy.Integer(self.split)}
+
+    def _shape_of_expr(self, expr: sympy.Expr) -> frozenset[str]:
+        shape: set[str] = set()
+        for s in expr.free_symbols:
+            if s in (XINDEX, XO, XI):
+                shape.add("x")
+            elif s == RINDEX:
+                shape.add("r")
+            elif s in self.indirect:
+                shape |= self.indirect[s].shape
+        return frozenset(shape)
+
+    def _sizes_in(self, expr: sympy.Expr) -> sympy.Expr:
+        """``expr`` with its size symbols made kernel arguments (``s0``; a min/max of sizes: ``ks0``)."""
+        hoisted: dict[Any, Any] = {}
+        for atom in expr.atoms(sympy.Min, sympy.Max):
+            name = next((n for n, e in self.size_args.items() if e == atom), None)
+            if name is None:
+                name = f"ks{sum(1 for n in self.size_args if n.startswith('ks'))}"
+                self.size_args[name] = atom
+            hoisted[atom] = symbols.sym(name)
+        expr = expr.xreplace(hoisted) if hoisted else expr
+        for s in expr.free_symbols:
+            if s not in (XINDEX, RINDEX, XO, XI) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
+                self.size_args[s.name] = s  # type: ignore[attr-defined]
+        return expr
+
+    def index_text(self, expr: sympy.Expr) -> str:
+        names: dict[Any, str] = {}
+        if self.split is not None and XINDEX in expr.free_symbols:
+            expr = symbols.simplify(expr.xreplace({XINDEX: self.split * XO + XI}), self._split_ranges())
+        expr = self._sizes_in(expr)
+        for atom in sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a))):
+            free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]
+            if free == {XINDEX}:
+                self.x_atoms.add(atom)
+                names[atom] = self._index_var(atom, "x", self.row)
+            elif free and free <= {XO, XI}:
+                names[atom] = self._index_var(atom, "x", self.row)
+            elif free == {RINDEX} and self.loop is not None:
+                names[atom] = self._index_var(atom, "r", self.loop)
+        return symbols.cexpr(expr, names)
+
+    def _index_var(self, atom: sympy.Expr, prefix: str, scope: Scope) -> str:
+        name = scope.index_vars.get(atom)
+        if name is None:
+            name = f"{prefix}{next(self.counter)}"
+            scope.header.append(f"int64_t {name} = {symbols.cexpr(atom)};")
+            scope.index_vars[atom] = name
+        return name
+
+    def _mask_text(self) -> str | None:
+        return " && ".join(str(m) for m in self.mask_stack) if self.mask_stack else None
+
+    # -------------------------------------------------------------------------- the ops handler
+    def load(self, name: str, index: sympy.Expr) -> Var:
+        index = symbols.simplify(index, self.ranges)
+        if name in self.by_name:
+            return self._load_local(name, index)
+        buf = self.buffers[name]
+        if name not in self.in_args:
+            self.in_args.append(name)
+        shape = self._shape_of_expr(index) | frozenset().union(*(m.shape for m in self.mask_stack))
+        self.load_indices.append(index)
+        text = f"{name}[{self.index_text(index)}]"
+        if buf.dtype == torch.bfloat16:
+            text = f"loom_bf16_to_f32({text})"
+        elif buf.dtype == torch.float16:
+            text = f"(float){text}"
+        mask = self._mask_text()
+        if mask:  # C's ?: reads memory only where the mask holds (cat, padding)
+            text = f"({mask}) ? {text} : 0"
+        return replace(self.cse(text, buf.dtype, shape), rounded=buf.dtype in (torch.float16, torch.bfloat16))
+
+    def _load_local(self, name: str, index: sympy.Expr) -> Var:
+        scope = self.loop if self.loop is not None else self.row
+        hit = scope.find("stored", (name, index))
+        if hit is not None:
+            return hit
+        producer = self.by_name[name]
+        if isinstance(producer.loops, ReductionLoops):
+            raise CodegenError(f"{name} is read before its reduction finished")
+        if index == self.kernel.store_index(producer):
+            coords = self.kernel.node_index(producer)
+        else:  # another element of a buffer computed from outside this kernel: recompute it there
+            coords = [symbols.simplify(c, self.ranges) for c in producer.layout.coordinates(index)]
+        value = producer.loops.fn(coords)
+        if not self.mask_stack:
+            self._scope_for(value.shape).stored[(name, index)] = value
+        return value
+
+    def constant(self, value: Any, dtype: torch.dtype) -> Var:
+        if isinstance(value, sympy.Basic):  # a size computed by the graph (dynamic shapes)
+            return self.index_expr(value, dtype)
+        return self._literal(value, dtype)
+
+    def index_expr(self, expr: sympy.Expr, dtype: torch.dtype) -> Var:
+        expr = symbols.simplify(expr, self.ranges)
+        if isinstance(expr, sympy.Integer):
+            return self._literal(int(expr), dtype)
+        return self.cse(f"({ctype(dtype)})({self.index_text(expr)})", dtype, self._shape_of_expr(expr))
+
+    def to_dtype(self, x: Var, dtype: torch.dtype, exact: bool = False) -> Var:
+        if x.dtype == dtype:
+            return x
+        if x.is_literal:
+            value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
+            return self._literal(value, dtype)
+        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
+            # a half value computed in float32 is converted from what it is: rounded to its dtype first
+            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
+        src, dst = register_dtype(x.dtype), register_dtype(dtype)
+        if dst == torch.bool:
+            return self.cse(f"{x} != 0", dtype, x.shape)
+        if exact and dtype in (torch.float16, torch.bfloat16):
+            helper = "loom_round_f16" if dtype == torch.float16 else "loom_round_bf16"
+            return replace(self.cse(f"{helper}((float){x})", dtype, x.shape), rounded=True)
+        if src == dst:
+            return Var(x.name, dtype, x.shape, rounded=x.rounded)
+        if src.is_floating_point and not dst.is_floating_point and dst != torch.int64:
+            return self.cse(f"({C_TYPES[dst]})(int64_t){x}", dtype, x.shape)  # as ATen on x86
+        return self.cse(f"({C_TYPES[dst]}){x}", dtype, x.shape)
+
+    def where(self, cond: Var, a: Var, b: Var) -> Var:
+        dtype = a.dtype if not a.is_literal else b.dtype
+        return self.cse(f"{cond} ? {a} : {b}", dtype, cond.shape | a.shape | b.shape)
+
+    def masked(self, mask: Var, body: Callable[[], Any], other: Any, dtype: torch.dtype) -> Var:
+        self.mask_stack.append(mask)
+        try:
+            value = body()
+        finally:
+            self.mask_stack.pop()
+        return self.where(mask, value, self._literal(other, dtype))
+
+    def indirect_indexing(self, x: Var, size: sympy.Expr) -> sympy.Symbol:
+        size_text = symbols.cexpr(self._sizes_in(symbols.as_expr(size)))
+        wrapped = self.cse(f"(int64_t){x} < 0 ? (int64_t){x} + {size_text} : (int64_t){x}", torch.int64, x.shape)
+        symbol = sympy.Symbol(wrapped.name, integer=True)
+        self.indirect[symbol] = wrapped
+        return symbol
+
+    def call(self, name: str, *args: Var) -> Var:
+        if name == "convert":
+            return self.to_dtype(args[0], args[1], exact=True)
+        op = C_OPS.get(name)
+        if op is None:
+            raise CodegenError(f"no C spelling for ops.{name}")
+        text, dtype = op(*args)
+        return self.cse(text, dtype, frozenset().union(*(a.shape for a in args)))
+
+    # ----------------------------------------------------------------------------- reductions
+    def reduction(self, node: ComputedBuffer, value: Var, pre: list[str]) -> Var:
+        loops = node.loops
+        assert isinstance(loops, ReductionLoops) and self.loop is not None
+        kind, dtype = loops.reduction_type, loops.src_dtype
+        if value.dtype != dtype:
+            value = self.to_dtype(value, dtype)
+        # bools accumulate in an int: gcc vectorises an int or/and reduction, not a _Bool one
+        acc_dtype = torch.int32 if dtype == torch.bool else register_dtype(dtype)
+        acc_t = C_TYPES[acc_dtype]
+        n = next(self.counter)
+        acc = f"acc{n}"
+        body = self.loop.lines
+        if kind in ("argmax", "argmin"):
+            self.scalar_loop = True
+            better = ">" if kind == "argmax" else "<"
+            init = literal(float("-inf") if kind == "argmax" else float("inf"), acc_dtype) if acc_dtype.is_floating_point else (
+                str(torch.iinfo(acc_dtype).min if kind == "argmax" else torch.iinfo(acc_dtype).max)
+            )
+            pre += [f"{acc_t} {acc} = {init};", f"int64_t {acc}_index = 0;"]
+            # the first extreme wins ties; a NaN is more extreme than any number (as eager's argmax)
+            body.append(f"if ({acc} == {acc} && ({value} {better} {acc} || {value} != {value})) {{ {acc} = {value}; {acc}_index = rindex; }}")
+            return Var(f"{acc}_index", torch.int64, frozenset({"x"}))
+        if kind in ("sum", "prod"):
+            pre.append(f"{acc_t} {acc} = {literal(_IDENTITY[kind], acc_dtype)};")
+            op = "+" if kind == "sum" else "*"
+            if dtype == torch.bool:  # bools: any/all as or/and
+                op = "|" if kind == "sum" else "&"
+            body.append(f"{acc} = {acc} {op} {value};")
+            self.loop_pragma.append(f"reduction({op}:{acc})")
+            return Var(acc, dtype, frozenset({"x"}))
+        largest = kind == "max"
+        if acc_dtype.is_floating_point:
+            init = literal(float("-inf") if largest else float("inf"), acc_dtype)
+        else:
+            info = torch.iinfo(acc_dtype)
+            init = str(info.min if largest else info.max)
+        pre.append(f"{acc_t} {acc} = {init};")
+        body.append(f"{acc} = {value} {'>' if largest else '<'} {acc} ? {value} : {acc};")
+        self.loop_pragma.append(f"reduction({kind}:{acc})")
+        if not acc_dtype.is_floating_point:
+            return Var(acc, dtype, frozenset({"x"}))
+        # NaN propagates (as eager's max/min): a flag beside the vectorised extreme (an int: a _Bool flag
+        # halves the loop's speed)
+        pre.append(f"int {acc}_nan = 0;")
+        body.append(f"{acc}_nan = {acc}_nan | ({value} != {value});")
+        self.loop_pragma.append(f"reduction(|:{acc}_nan)")
+        out = Var(f"tmp{next(self.counter)}", dtype, frozenset({"x"}))
+        self.post.append(f"{acc_t} {out} = {acc}_nan ? {literal(float('nan'), acc_dtype)} : {acc};")
+        return out
+
+    # ----------------------------------------------------------------------------------- stores
+    def store(self, node: ComputedBuffer, index: sympy.Expr, value: Var, lines: list[str]) -> None:
+        if node.name not in self.out_args:
+            self.out_args.append(node.name)
+        dtype = node.dtype
+        if dtype == torch.bool and value.dtype != torch.bool:
+            text = f"{value} != 0"
+        elif dtype == torch.bfloat16:
+            text = f"loom_f32_to_bf16({value})"
+        elif dtype == torch.float16:
+            text = f"(_Float16){value}"
+        elif register_dtype(value.dtype) != dtype:
+            text = f"({C_TYPES[dtype]}){value}"
+        else:
+            text = value.name
+        lines.append(f"{node.name}[{self.index_text(index)}] = {text};")
+
+    # ----------------------------------------------------------------------------------- driver
+    def generate(self) -> CKernelSource:
+        flat = self._generate()
+        if self.kernel.is_reduction or self.split is not None:
+            return flat
+        tiled = transposed_row_length(self.load_indices, self.kernel.xnumel)
+        split = tiled or row_length(self.x_atoms, self.kernel.xnumel)
+        if split is None:
+            return flat
+        again = CKernelCodegen(self.kernel, self.name, self.buffers, self.comment, split, tiled is not None)
+        return again._generate()
+
+    def _generate(self) -> CKernelSource:
+        k = self.kernel
+        by_stage: dict[int, list[ComputedBuffer]] = {}
+        for node in k.nodes:
+            by_stage.setdefault(k.stages[node.name], []).append(node)
+        with use(self):
+            for stage in range(max(by_stage) + 1 if by_stage else 0):
+                nodes = by_stage.get(stage, [])
+                for node in nodes:
+                    if k.roles[node.name] == "x":
+                        self._emit_node(node, None)
+                loop_nodes = [n for n in nodes if k.roles[n.name] == "r"]
+                if loop_nodes:
+                    self._emit_loop(loop_nodes)
+        return self._assemble()
+
+    def _emit_loop(self, nodes: list[ComputedBuffer]) -> None:
+        if not self.kernel.is_reduction:  # a pointwise kernel: its one loop is the x loop itself
+            for node in nodes:
+                self._emit_node(node, None)
+            return
+        pre: list[str] = []
+        self.loop = Scope(self.row, [])
+        self.loop_pragma, self.scalar_loop, self.post = [], False, []
+        for node in nodes:
+            self._emit_node(node, pre)
+        pragma = None if self.scalar_loop else " ".join(["#pragma omp simd", *self.loop_pragma])
+        self.sections += [("lines", pre), ("loop", (pragma, self.loop))]
+        self.loop = None
+        self.row.lines = self.post  # later per-row code follows the loop
+        self.sections.append(("lines", self.post))
+
+    def _emit_node(self, node: ComputedBuffer, pre: list[str] | None) -> None:
+        k = self.kernel
+        index = k.node_index(node)
+        store_at = k.store_index(node)
+        loops = node.loops
+        if isinstance(loops, ReductionLoops):
+            assert pre is not None
+            result = self.reduction(node, loops.fn(index), pre)
+            self.row.stored[(node.name, store_at)] = result
+            if node.name in k.stores:
+                self.store(node, store_at, result, self.post)
+            return
+        value = loops.fn(index)
+        if not isinstance(value, Var):
+            raise CodegenError(f"loop body of {node.name} returned {value!r}")
+        self._scope_for(value.shape).stored[(node.name, store_at)] = value
+        if node.name in k.stores:
+            role = k.roles[node.name]
+            scope = self.loop if role == "r" and k.is_reduction else self.row
+            assert scope is not None
+            self.store(node, store_at, value, scope.lines)
+
+    def _assemble(self) -> CKernelSource:
+        k = self.kernel
+        sizes = sorted(self.size_args, key=size_arg_order)
+        params = [f"const {C_TYPES[self.buffers[n].dtype]} *restrict {n}" for n in self.in_args]
+        params += [f"{C_TYPES[self.buffers[n].dtype]} *restrict {n}" for n in self.out_args]
+        params += [f"{'double' if n.startswith('f') else 'int64_t'} {n}" for n in sizes]
+        params += ["int64_t xnumel"] + (["int64_t rnumel"] if k.is_reduction else [])
+        names = [p.rsplit(" ", 1)[-1] for p in params]
+        work = "xnumel * rnumel" if k.is_reduction else "xnumel"
+        # the rows [x_begin, x_end): called once (serial) or by each thread (parallel), so that a small
+        # kernel never enters an OpenMP region (an `if(0)` region still costs microseconds)
+        rows = f"{self.name}_rows"
+        out = [f"/* {self.comment} */", f"static void {rows}({', '.join([*params, 'int64_t x_begin', 'int64_t x_end'])})", "{"]
+        tile = self.split
+        closing = "    }"
+        if tile is not None and self.tiled:  # a transposed read: 16x16 tiles, each cache line read used 16 times
+            out += [
+                f"    int64_t xo_end = x_end / {tile};",
+                f"    for (int64_t xo0 = x_begin / {tile}; xo0 < xo_end; xo0 += {TILE})",
+                f"    for (int64_t xi0 = 0; xi0 < {tile}; xi0 += {TILE}) {{",
+                f"    int64_t xo_stop = xo0 + {TILE} < xo_end ? xo0 + {TILE} : xo_end;",
+                f"    int64_t xi_stop = xi0 + {TILE} < {tile} ? xi0 + {TILE} : {tile};",
+                "    for (int64_t xo = xo0; xo < xo_stop; xo++) {",
+                "#pragma omp simd",
+                "    for (int64_t xi = xi0; xi < xi_stop; xi++) {",
+            ]
+            closing = "    }}}"
+        elif tile is not None:  # rows of `tile` elements: xo the row, xi the element
+            out += [
+                f"    for (int64_t xo = x_begin / {tile}; xo < x_end / {tile}; xo++) {{",
+                "#pragma omp simd",
+                f"    for (int64_t xi = 0; xi < {tile}; xi++) {{",
+            ]
+            closing = "    }}"
+        else:
+            if not k.is_reduction:
+                out.append("#pragma omp simd")
+            out.append("    for (int64_t xindex = x_begin; xindex < x_end; xindex++) {")
+        body: list[str] = list(self.row.header)
+        for kind, section in self.sections:
+            if kind == "lines":
+                body += section
+                continue
+            pragma, scope = section
+            if pragma:
+                body.append(pragma)
+            inner = [*scope.header, *scope.lines]
+            body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
+        out += ["        " + line if not line.startswith("#") else line for line in body]
+        out += [closing, "}", ""]
+        # each thread's share: whole rows; whole tiles of rows; whole vectors
+        grain = 1 if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
+        out += [
+            f"static void {self.name}({', '.join([*params, 'int nthreads'])})",
+            "{",
+            f"    if (nthreads > 1 && {work} >= LOOM_PARALLEL_MIN_ELEMENTS) {{",
+            "#pragma omp parallel num_threads(nthreads)",
+            "        {",
+            "            int64_t x_begin, x_end;",
+            f"            loom_thread_range(xnumel, {grain}, &x_begin, &x_end);",
+            f"            {rows}({', '.join([*names, 'x_begin', 'x_end'])});",
+            "        }",
+            "    } else {",
+            f"        {rows}({', '.join([*names, '0', 'xnumel'])});",
+            "    }",
+            "}",
+        ]
+        kind = "reduction" if k.is_reduction else "pointwise"
+        dtypes = {n: self.buffers[n].dtype for n in [*self.in_args, *self.out_args]}
+        return CKernelSource(
+            self.name, "\n".join(out) + "\n", [*self.in_args, *self.out_args], list(self.out_args), kind,
+            k.xnumel, k.rnumel, dtypes, [(n, self.size_args[n]) for n in sizes],
+        )  # fmt: skip
+
+
+TILE = 16  # rows and columns of a tile (a transposed read uses each 64-byte cache line 16 times)
+XO = sympy.Symbol("xo", integer=True, nonnegative=True)  # the row of a split pointwise loop
+XI = sympy.Symbol("xi", integer=True, nonnegative=True)  # the element in the row
+MIN_ROW = 16  # a split row shorter than this would leave the vector loop mostly empty
+
+
+def row_length(atoms: set[sympy.Expr], xnumel: Any) -> int | None:
+    """The row length to split a pointwise loop by: the smallest divisor (at least :data:`MIN_ROW`, dividing
+    ``xnumel``) among the ``xindex // d`` and ``xindex % m`` of its addresses; None when there are none."""
+    numel = symbols.static_int(xnumel)
+    if numel is None:
+        return None
+    candidates = []
+    for atom in atoms:
+        if isinstance(atom, FloorDiv):
+            length = atom.args[1]
+        else:
+            _, divisor, modulus = atom.args
+            length = divisor if divisor != 1 else modulus
+        if isinstance(length, sympy.Integer) and MIN_ROW <= int(length) <= numel and numel % int(length) == 0:
+            candidates.append(int(length))
+    return min(candidates) if candidates else None
+
+
+def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
+    """The row length to tile a pointwise kernel's flat loop by, when one of its reads jumps by more than
+    one element from one ``xindex`` to the next inside a row (a transposed read); else None.
+
+    Static sizes only: the row length ``L`` is that of a ``ModularIndexing(xindex, 1, L)`` in the read's
+    address (the innermost dim it walks), and it must divide ``xnumel``."""
+    numel = symbols.static_int(xnumel)
+    if numel is None:
+        return None
+    for index in indices:
+        for atom in index.atoms(ModularIndexing):
+            base, divisor, length = atom.args
+            if base != XINDEX or divisor != 1 or not isinstance(length, sympy.Integer):
+                continue
+            length = int(length)
+            if length < 2 * TILE or numel % length or numel // length < 2:
+                continue
+            step = [index.subs(XINDEX, k) for k in (0, 1)]
+            if not all(isinstance(v, sympy.Integer) for v in step) or index.free_symbols - {XINDEX}:
+                continue
+            if abs(int(step[1]) - int(step[0])) > 1:
+                return length
+    return None

@@ -1,0 +1,302 @@
+"""The C source of each elementwise operation a loop body can call (``ops.<name>(...)``), and the C types.
+
+``C_OPS[name](*operands)`` returns ``(source, dtype)``, as ``triton/textops.py`` does for Triton: operands
+print as their variable names and carry the dtype of the value they hold (half types are held in
+``float``). Math functions take the C library's ``f``-suffixed float versions for float32; the ones glibc's
+vector math library (libmvec) implements are declared ``omp declare simd`` in :data:`PRELUDE`, so gcc
+calls their vector versions from ``omp simd`` loops. Integer division and remainder go through helpers
+that never trap (a zero divisor gives 0 where eager raises; ``INT_MIN / -1`` wraps), and integer
+arithmetic wraps (``-fwrapv``), as ATen's does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from ..kernels.numbers import register_dtype, wrap_int
+
+BOOL = torch.bool
+TextOp = Callable[..., tuple[str, torch.dtype]]
+
+C_TYPES: dict[torch.dtype, str] = {
+    torch.bool: "bool",
+    torch.uint8: "uint8_t",
+    torch.int8: "int8_t",
+    torch.int16: "int16_t",
+    torch.int32: "int32_t",
+    torch.int64: "int64_t",
+    torch.float16: "_Float16",
+    torch.bfloat16: "uint16_t",  # gcc 12 has no bfloat16 arithmetic type: converted by hand (prelude)
+    torch.float32: "float",
+    torch.float64: "double",
+}
+
+# Functions of <math.h> whose vector versions glibc's libmvec has (glibc >= 2.35 for most of them).
+VECTOR_MATH = (
+    "acos acosh asin asinh atan atanh cbrt cos cosh erf erfc exp exp10 exp2 expm1 log log10 log1p log2 "
+    "sin sinh tan tanh"
+).split()
+VECTOR_MATH2 = ("atan2", "hypot", "pow")
+
+
+def declare_simd(source: str) -> str:
+    """``omp declare simd`` declarations of the libmvec functions ``source`` calls: gcc then calls their
+    vector versions from ``omp simd`` loops (with ``-fno-math-errno``)."""
+    lines = ["/* libmvec: vector versions of these math functions, called from `omp simd` loops. */"]
+    for name in (*VECTOR_MATH, *VECTOR_MATH2):
+        if name == "exp":  # expf is declared in the prelude, for loom_erf_f
+            continue
+        params = "float, float" if name in VECTOR_MATH2 else "float"
+        for c_name, c_type in ((f"{name}f", "float"), (name, "double")):
+            if re.search(rf"\b{c_name}\(", source):
+                lines.append(f"#pragma omp declare simd notinbranch\n{c_type} {c_name}({params.replace('float', c_type)});")
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+PRELUDE = (
+    """\
+#include <math.h>
+#include <omp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* erf in float: Abramowitz & Stegun 7.1.26 (|error| < 6e-7, as ATen's vectorised erf) through the vector
+   expf; glibc's vector erff is three times slower. */
+#pragma omp declare simd notinbranch
+float expf(float);
+#pragma omp declare simd notinbranch
+double exp(double);
+#pragma omp declare simd notinbranch
+static inline float loom_erf_f(float x) {
+    float a = fabsf(x), t = 1.0f / (1.0f + 0.3275911f * a);
+    float p = ((((1.061405429f * t - 1.453152027f) * t + 1.421413741f) * t - 0.284496736f) * t + 0.254829592f) * t;
+    return copysignf(1.0f - p * expf(-a * a), x);
+}
+
+/* This thread's share [*begin, *end) of n rows, in multiples of grain rows (an OpenMP static schedule). */
+static inline void loom_thread_range(int64_t n, int64_t grain, int64_t *begin, int64_t *end) {
+    int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    int64_t chunk = ((n + threads - 1) / threads + grain - 1) / grain * grain;
+    *begin = t * chunk < n ? t * chunk : n;
+    *end = *begin + chunk < n ? *begin + chunk : n;
+}
+
+/* bfloat16 <-> float: the top half of a float's bits, rounded to nearest even (NaN stays NaN). */
+static inline float loom_bf16_to_f32(uint16_t h) {
+    uint32_t u = (uint32_t)h << 16; float f; memcpy(&f, &u, 4); return f;
+}
+static inline uint16_t loom_f32_to_bf16(float f) {
+    uint32_t u; memcpy(&u, &f, 4);
+    if (f != f) return (uint16_t)((u >> 16) | 0x40);
+    u += 0x7fff + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+static inline float loom_round_bf16(float f) { return loom_bf16_to_f32(loom_f32_to_bf16(f)); }
+static inline float loom_round_f16(float f) { return (float)(_Float16)f; }
+
+/* NaN-propagating maximum and minimum, like torch.maximum/minimum. */
+#define LOOM_MINMAX(T, S) \\
+static inline T loom_max##S(T a, T b) { return (a != a || a > b) ? a : b; } \\
+static inline T loom_min##S(T a, T b) { return (a != a || a < b) ? a : b; }
+LOOM_MINMAX(float, f) LOOM_MINMAX(double, d)
+
+/* Integer division and remainder that never trap: floor (Python) and truncating (C) semantics. */
+#define LOOM_IDIV(T) \\
+static inline T loom_truncdiv_##T(T a, T b) { return b == 0 ? 0 : (b == -1 ? (T)(0 - (uint64_t)a) : a / b); } \\
+static inline T loom_fmod_##T(T a, T b) { return (b == 0 || b == -1) ? 0 : a % b; } \\
+static inline T loom_floordiv_##T(T a, T b) { \\
+    T q = loom_truncdiv_##T(a, b); return (b != 0 && (a % (b == -1 ? 1 : b)) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; } \\
+static inline T loom_remainder_##T(T a, T b) { \\
+    T r = loom_fmod_##T(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; } \\
+static inline T loom_ipow_##T(T a, T b) { \\
+    if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0); \\
+    uint64_t r = 1, x = (uint64_t)a; while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } return (T)r; }
+LOOM_IDIV(int8_t) LOOM_IDIV(uint8_t) LOOM_IDIV(int16_t) LOOM_IDIV(int32_t) LOOM_IDIV(int64_t)
+
+static inline float loom_floordiv_f(float a, float b) {
+    if (b == 0) return a / b;
+    float m = fmodf(a, b), d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
+    float f = floorf(d); if (d - f > 0.5f) f += 1;
+    return d == 0 ? copysignf(0.0f, a / b) : f;
+}
+static inline double loom_floordiv_d(double a, double b) {
+    if (b == 0) return a / b;
+    double m = fmod(a, b), d = (a - m) / b;
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
+    double f = floor(d); if (d - f > 0.5) f += 1;
+    return d == 0 ? copysign(0.0, a / b) : f;
+}
+static inline float loom_remainder_f(float a, float b) {
+    float m = fmodf(a, b); return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m;
+}
+static inline double loom_remainder_d(double a, double b) {
+    double m = fmod(a, b); return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m;
+}
+
+/* erfinv (no C library function): an initial guess refined by Newton steps on erf, in double. */
+static inline double loom_erfinv_d(double y) {
+    if (!(y > -1 && y < 1)) return y == 1 ? INFINITY : (y == -1 ? -INFINITY : NAN);
+    double w = -log((1.0 - y) * (1.0 + y)), x;
+    if (w < 5.0) { w -= 2.5; x = 2.81022636e-08; x = 3.43273939e-07 + x*w; x = -3.5233877e-06 + x*w;
+        x = -4.39150654e-06 + x*w; x = 0.00021858087 + x*w; x = -0.00125372503 + x*w; x = -0.00417768164 + x*w;
+        x = 0.246640727 + x*w; x = 1.50140941 + x*w; }
+    else { w = sqrt(w) - 3.0; x = -0.000200214257; x = 0.000100950558 + x*w; x = 0.00134934322 + x*w;
+        x = -0.00367342844 + x*w; x = 0.00573950773 + x*w; x = -0.0076224613 + x*w; x = 0.00943887047 + x*w;
+        x = 1.00167406 + x*w; x = 2.83297682 + x*w; }
+    x *= y;
+    for (int i = 0; i < 3; i++) x -= (erf(x) - y) / (1.1283791670955126 * exp(-x * x));
+    return x;
+}
+static inline double loom_erf_d(double x) { return erf(x); }
+static inline float loom_erfinv_f(float y) { return (float)loom_erfinv_d((double)y); }
+"""
+)
+
+
+def is_float(dtype: torch.dtype) -> bool:
+    return dtype.is_floating_point
+
+
+def _suffix(dtype: torch.dtype) -> str:
+    """The C library's name suffix for a float type held in registers (``expf`` / ``exp``)."""
+    return "" if dtype == torch.float64 else "f"
+
+
+def _tag(dtype: torch.dtype) -> str:
+    """loom helper suffix: ``f``/``d`` for floats, the C type for integers."""
+    if dtype.is_floating_point:
+        return "d" if dtype == torch.float64 else "f"
+    return C_TYPES[torch.uint8 if dtype == torch.bool else dtype]
+
+
+def _math(name: str, arity: int = 1) -> TextOp:
+    """``name(x)`` from <math.h>: ``expf`` for float32 (and halves), ``exp`` for float64."""
+
+    def op(*args: Any) -> tuple[str, torch.dtype]:
+        dtype = args[0].dtype
+        return f"{name}{_suffix(register_dtype(dtype))}({', '.join(str(a) for a in args[:arity])})", dtype
+
+    return op
+
+
+def _same(template: str) -> TextOp:
+    def op(*args: Any) -> tuple[str, torch.dtype]:
+        return template.format(*args), args[0].dtype
+
+    return op
+
+
+def _to_bool(template: str) -> TextOp:
+    def op(*args: Any) -> tuple[str, torch.dtype]:
+        return template.format(*args), BOOL
+
+    return op
+
+
+def _by_kind(float_t: str | TextOp, int_t: str, bool_t: str | None = None) -> TextOp:
+    """Spellings for float, integer and bool operands (result: the first operand's dtype). ``{t}`` is
+    the helper suffix of the operands' type (``f``, ``d``, ``int32_t`` ...)."""
+
+    def op(*args: Any) -> tuple[str, torch.dtype]:
+        dtype = args[0].dtype
+        if is_float(dtype):
+            if callable(float_t):
+                return float_t(*args)
+            template = float_t
+        elif dtype == BOOL and bool_t is not None:
+            template = bool_t
+        else:
+            template = int_t
+        return template.format(*args, t=_tag(register_dtype(dtype)), s=_suffix(register_dtype(dtype))), dtype
+
+    return op
+
+
+def _logical(operator: str) -> TextOp:
+    def truth(x: Any) -> str:
+        return str(x) if x.dtype == BOOL else f"({x} != 0)"
+
+    def op(a: Any, b: Any) -> tuple[str, torch.dtype]:
+        return f"{truth(a)} {operator} {truth(b)}", BOOL
+
+    return op
+
+
+C_OPS: dict[str, TextOp] = {
+    "add": _by_kind("{0} + {1}", "{0} + {1}", "{0} | {1}"),
+    "sub": _same("{0} - {1}"),
+    "mul": _by_kind("{0} * {1}", "{0} * {1}", "{0} & {1}"),
+    "truediv": _same("{0} / {1}"),
+    "neg": _same("-{0}"),
+    "abs": _by_kind("fabs{s}({0})", "({0} < 0 ? -{0} : {0})", "{0}"),
+    "reciprocal": _by_kind("1 / {0}", "1 / {0}"),
+    "floordiv": _by_kind("loom_floordiv_{t}({0}, {1})", "loom_floordiv_{t}({0}, {1})"),
+    "truncdiv": _by_kind("trunc{s}({0} / {1})", "loom_truncdiv_{t}({0}, {1})"),
+    "fmod": _by_kind("fmod{s}({0}, {1})", "loom_fmod_{t}({0}, {1})"),
+    "remainder": _by_kind("loom_remainder_{t}({0}, {1})", "loom_remainder_{t}({0}, {1})"),
+    "maximum": _by_kind("loom_max{t}({0}, {1})", "({0} > {1} ? {0} : {1})", "{0} | {1}"),
+    "minimum": _by_kind("loom_min{t}({0}, {1})", "({0} < {1} ? {0} : {1})", "{0} & {1}"),
+    "pow": _by_kind("pow{s}({0}, {1})", "loom_ipow_{t}({0}, {1})"),
+    "fma": _by_kind("fma{s}({0}, {1}, {2})", "{0} * {1} + {2}"),
+    "sigmoid": _by_kind("1 / (1 + exp{s}(-{0}))", "{0}"),
+    "erfinv": _by_kind("loom_erfinv_{t}({0})", "{0}"),
+    "floor": _by_kind("floor{s}({0})", "{0}", "{0}"),
+    "ceil": _by_kind("ceil{s}({0})", "{0}", "{0}"),
+    "trunc": _by_kind("trunc{s}({0})", "{0}", "{0}"),
+    "round": _by_kind("nearbyint{s}({0})", "{0}", "{0}"),  # half to even, like torch.round
+    "sign": _by_kind("(({0} > 0) - ({0} < 0))", "(({0} > 0) - ({0} < 0))", "{0}"),  # sign(NaN) is 0, as eager
+    "isnan": _to_bool("({0} != {0})"),
+    "isinf": _by_kind(lambda a: (f"isinf({a})", BOOL), "0", "0"),
+    # copysign, not signbit(): gcc 12 fails to compile (an internal error) vectorised signbit of a bfloat16
+    "signbit": _by_kind(lambda a: (f"(copysign{_suffix(register_dtype(a.dtype))}(1, {a}) < 0)", BOOL), "({0} < 0)", "0"),
+    "eq": _to_bool("{0} == {1}"),
+    "ne": _to_bool("{0} != {1}"),
+    "lt": _to_bool("{0} < {1}"),
+    "le": _to_bool("{0} <= {1}"),
+    "gt": _to_bool("{0} > {1}"),
+    "ge": _to_bool("{0} >= {1}"),
+    "logical_not": _to_bool("!{0}"),
+    "logical_and": _logical("&&"),
+    "logical_or": _logical("||"),
+    "logical_xor": _logical("!="),
+    "bitwise_not": _by_kind("~{0}", "~{0}", "!{0}"),
+    "bitwise_and": _same("{0} & {1}"),
+    "bitwise_or": _same("{0} | {1}"),
+    "bitwise_xor": _same("{0} ^ {1}"),
+    "bitwise_left_shift": _same("{0} << {1}"),
+    "bitwise_right_shift": _same("{0} >> {1}"),
+}
+for _name in (*VECTOR_MATH, "sqrt", "lgamma", "log"):
+    C_OPS.setdefault(_name, _math(_name))
+for _name in ("atan2", "hypot", "copysign", "nextafter"):
+    C_OPS.setdefault(_name, _math(_name, 2))
+C_OPS["erf"] = _by_kind("loom_erf_{t}({0})", "{0}")
+C_OPS["rsqrt"] = _by_kind("1 / sqrt{s}({0})", "{0}")
+
+
+def literal(value: Any, dtype: torch.dtype) -> str:
+    """C source for a Python scalar as a value of ``dtype`` (held in its register type)."""
+    reg = register_dtype(dtype)
+    if reg == torch.bool:
+        return "true" if bool(value) else "false"
+    if reg.is_floating_point:
+        value = float(value)
+        suffix = "f" if reg == torch.float32 else ""
+        if value != value:
+            return "NAN" if suffix else "(double)NAN"
+        if value in (float("inf"), float("-inf")):
+            text = "INFINITY" if suffix else "(double)INFINITY"
+            return text if value > 0 else f"(-{text})"
+        text = repr(value)
+        text = text if ("e" in text or "." in text) else text + ".0"
+        return f"({text}{suffix})" if value < 0 else f"{text}{suffix}"
+    v = wrap_int(value, reg)
+    if reg == torch.int64:
+        return "INT64_MIN" if v == -(2**63) else (f"({v}L)" if v < 0 else f"{v}L")
+    return f"(({C_TYPES[reg]}){v})"

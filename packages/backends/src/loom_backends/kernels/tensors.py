@@ -1,0 +1,21 @@
+"""Tensor helpers the generated host code of every code generator calls."""
+
+from __future__ import annotations
+
+import torch
+
+
+def reinterpret(t: torch.Tensor, size: tuple[int, ...], stride: tuple[int, ...], offset: int) -> torch.Tensor:
+    """A view of ``t``'s memory with the given layout, ``offset`` counted from ``t``'s first element."""
+    return t.as_strided(size, stride, t.storage_offset() + offset)
+
+
+def restride(t: torch.Tensor, stride: tuple[int, ...]) -> torch.Tensor:
+    """``t`` with exactly ``stride`` (what the kernels were generated for): a view when only the strides
+    of size-1 dims differ, otherwise a copy."""
+    size = tuple(t.shape)
+    if all(s == 1 or a == b for s, a, b in zip(size, t.stride(), stride)):
+        return t.as_strided(size, stride, t.storage_offset())
+    out = torch.empty_strided(size, stride, dtype=t.dtype, device=t.device)
+    out.copy_(t)
+    return out

@@ -1,0 +1,272 @@
+"""The ``c`` backend end to end: models forward and backward against eager, 1 and 2 threads, dynamic sizes,
+what a compiled graph shows (kernels, source, log channel), and falling back to ATen when there is no
+compiler or the generated C does not build. (Every lowered op and dtype runs through the C generator in
+the conformance files: see ``conftest.GENERATORS``.)"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+
+import loom_backends
+from loom_backends.c import compile_graph
+
+aten = torch.ops.aten
+
+
+def train_step(module, inputs, *, backend="c", grad_input=True):
+    reference = copy.deepcopy(module)
+    gm = torch.fx.symbolic_trace(module)
+    ours = [x.clone().requires_grad_(grad_input and x.is_floating_point()) for x in inputs]
+    theirs = [x.clone().requires_grad_(grad_input and x.is_floating_point()) for x in inputs]
+    compiled = loom_backends.get(backend)(gm, ours)
+    out, want = compiled(*ours), reference(*theirs)
+    torch.testing.assert_close(out, want, atol=1e-5, rtol=1e-4)
+    grad = torch.randn_like(want)
+    out.backward(grad)
+    want.backward(grad)
+    for a, b in zip(ours, theirs):
+        if a.requires_grad:
+            torch.testing.assert_close(a.grad, b.grad, atol=1e-5, rtol=1e-4)
+    for (name, p), q in zip(gm.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-5, rtol=1e-4, msg=name)
+    for g in compiled.graphs:
+        assert g.compiled.fallback_reason is None, g.compiled.fallback_reason
+    return compiled
+
+
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def threads(request):
+    """Run with 1 and 2 OpenMP threads; the parallel threshold is lowered so small tests go parallel."""
+    from loom_backends.c import config
+
+    before, threshold = torch.get_num_threads(), config.c_parallel_min_elements
+    torch.set_num_threads(request.param)
+    config.c_parallel_min_elements = 16
+    yield request.param
+    torch.set_num_threads(before)
+    config.c_parallel_min_elements = threshold
+
+
+@pytest.mark.parametrize("name, shape", [("MLP", (2, 8, 12)), ("Block", (2, 5, 16))])
+def test_models_train_through_c(name, shape, models, threads):
+    torch.manual_seed(0)
+    compiled = train_step(getattr(models, name)(), [torch.randn(*shape)])
+    assert compiled.kernels and {e.op for e in compiled.externs} <= {"aten.mm.default", "aten.bmm.default"}
+    assert "#pragma omp parallel num_threads(nthreads)" in compiled.kernels[0].source
+
+
+class ConvNet(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(4)
+        self.head = torch.nn.Linear(4, 5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(torch.relu(self.bn(self.conv(x))).mean(dim=(2, 3)))
+
+
+def test_conv_batchnorm_net_trains(threads):
+    torch.manual_seed(1)
+    compiled = train_step(ConvNet(), [torch.randn(2, 3, 6, 6)])
+    assert not any("batch_norm" in e.op for e in compiled.externs)  # decomposed and fused
+
+
+def test_a_training_step_with_an_optimizer_matches_eager(models):
+    torch.manual_seed(2)
+    model = models.MLP()
+    reference = copy.deepcopy(model)
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(model), [torch.randn(4, 12)])
+    opt, ref_opt = (torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9) for m in (model, reference))
+    for step in range(3):
+        x = torch.randn(4, 12)
+        for m, o, run in ((model, opt, compiled), (reference, ref_opt, reference)):
+            o.zero_grad()
+            run(x).square().mean().backward()
+            o.step()
+    for p, q in zip(model.parameters(), reference.parameters()):
+        torch.testing.assert_close(p, q, atol=1e-5, rtol=1e-4)
+
+
+def test_softmax_and_layer_norm_fuse_into_one_reduction_kernel_each():
+    def f(x, w, b):
+        y = torch.softmax(x, -1)
+        return torch.nn.functional.layer_norm(y, (x.shape[-1],), w, b)
+
+    x, w, b = torch.randn(6, 40), torch.randn(40), torch.randn(40)
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(f), [x, w, b])
+    torch.testing.assert_close(compiled(x, w, b), f(x, w, b), atol=1e-5, rtol=1e-5)
+    (graph,) = [g.compiled for g in compiled.graphs]
+    assert [k.kind for k in graph.kernels] == ["reduction"]  # softmax and layer norm: one kernel
+    source = graph.kernels[0].source
+    assert source.count("for (int64_t rindex") == 5 and "expf(" in source  # max, sum, mean, variance, out
+    assert source.startswith("/* loom_red_") and "amax" in source.splitlines()[0]
+
+
+def test_gpt2_from_transformers_trains_through_c():
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(4)
+    config = transformers.GPT2Config(
+        n_layer=1, n_head=2, n_embd=16, vocab_size=37, n_positions=8, bos_token_id=0, eos_token_id=0,
+        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+    )  # fmt: skip
+    config.attn_implementation = "eager"
+    model = transformers.GPT2LMHeadModel(config)
+    reference = copy.deepcopy(model)
+    artifacts = []
+
+    def backend(gm, example_inputs):
+        artifacts.append(loom_backends.get("c")(gm, example_inputs))
+        return artifacts[-1]
+
+    ids = torch.randint(0, 37, (2, 6))
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda i: model(input_ids=i).logits, backend=backend, dynamic=False)
+    out, want = compiled(ids), reference(input_ids=ids).logits
+    torch.testing.assert_close(out, want, atol=1e-5, rtol=1e-4)
+    out.sum().backward()
+    want.sum().backward()
+    for (name, p), q in zip(model.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-5, rtol=1e-4, msg=name)
+    graphs = [g for a in artifacts for g in a.graphs]
+    assert all(g.compiled.fallback_reason is None and g.compiled.kernels for g in graphs)
+
+
+def test_dynamic_sizes_one_artifact_for_every_size(dynamic, threads):
+    def f(x, y):
+        return (torch.softmax(x * 2 + y, -1), (x - x.mean(0)).sum(1), x[:, :3].exp())
+
+    gm, example = dynamic.graph(f, [torch.randn(4, 6), torch.randn(6)], {0: {0, 1}, 1: {0}})
+    compiled = loom_backends.get("c")(gm, example)
+    (graph,) = [g.compiled for g in compiled.graphs]
+    assert graph.fallback_reason is None and graph.kernels
+    assert "int64_t s0" in graph.c_source and "s0 = arg0.shape[0]" in graph.source
+    for n, m in ((2, 6), (5, 9), (70, 33), (3, 700)):
+        x = torch.randn(n, m)
+        y = torch.randn(m)
+        torch.testing.assert_close(compiled(x, y), f(x, y), atol=2e-5, rtol=2e-5, msg=f"{n}x{m}")
+
+
+def test_kernels_and_extern_calls_run_in_order_from_one_entry_point_per_run():
+    def f(a, b):
+        h = aten.relu.default(aten.add.Tensor(a, 1.0))
+        m = aten.mm.default(h, b)
+        return (aten.mul.Tensor(aten.exp.default(m), 2.0), aten.sum.dim_IntList(m, [1]))
+
+    a, b = torch.randn(5, 4), torch.randn(4, 3)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [a, b])
+    assert len(compiled.kernels) >= 2 and len(compiled.externs) == 1
+    assert compiled.host_source.count("loom_run_") == 2 * 2  # two runs: each a parameter and a call
+    torch.testing.assert_close(compiled(a, b), f(a, b))
+
+
+def test_no_multiplication_by_one_from_addmm_scaling():
+    def f(x, w, b):
+        return torch.nn.functional.gelu(torch.nn.functional.linear(x, w, b))
+
+    x, w, b = torch.randn(4, 8), torch.randn(6, 8), torch.randn(6)
+    for backend in ("c", "triton"):
+        compiled = loom_backends.get(backend)(torch.fx.symbolic_trace(f), [x, w, b])
+        torch.testing.assert_close(compiled(x, w, b), f(x, w, b), atol=1e-5, rtol=1e-5)
+        for kernel in compiled.kernels:
+            assert "* 1.0" not in kernel.source, kernel.source
+
+
+def test_output_code_log_prints_the_c_source(caplog):
+    with caplog.at_level(logging.DEBUG, logger="loom.output_code"):
+        compile_graph(torch.fx.symbolic_trace(lambda x: (aten.exp.default(x),)), [torch.randn(3)])
+    assert any("static void loom_poi_exp_0" in r.getMessage() for r in caplog.records)
+
+
+def _script(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text("#!/bin/sh\n" + body + "\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+@pytest.mark.parametrize("compiler", ["missing", "failing"])
+def test_without_a_working_compiler_the_graph_runs_through_aten_with_a_warning(compiler, tmp_path):
+    cc = tmp_path / "no-such-cc" if compiler == "missing" else _script(tmp_path, "bad-cc", "exit 3")
+    code = textwrap.dedent("""
+        import warnings, torch, loom_backends
+        def f(x):
+            return torch.relu(x) * 2
+        x = torch.randn(5)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compiled = loom_backends.get("c")(torch.fx.symbolic_trace(f), [x])
+            assert torch.equal(compiled(x), f(x))
+        (graph,) = compiled.graphs
+        assert graph.compiled.fallback_reason and graph.compiled.kernels == []
+        print("WARNINGS", [str(w.message) for w in caught])
+    """)
+    env = {**os.environ, "CC": str(cc), "LOOM_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    warnings_line = next(line for line in result.stdout.splitlines() if line.startswith("WARNINGS"))
+    assert str(cc.name) in warnings_line or "compiler" in warnings_line, warnings_line
+
+
+def test_generated_c_that_fails_to_compile_falls_back(monkeypatch):
+    from loom_backends.c import config, wrapper
+
+    monkeypatch.setattr(config, "strict", False)
+    monkeypatch.setattr(wrapper, "PRELUDE", wrapper.PRELUDE + "\n#error loom test: this source does not build\n")
+    x = torch.randn(6)
+    with pytest.warns(Warning):
+        compiled = compile_graph(torch.fx.symbolic_trace(lambda a: (aten.sin.default(a),)), [x])
+    assert compiled.fallback_reason and "does not compile" in compiled.fallback_reason
+    torch.testing.assert_close(compiled(x), (x.sin(),))
+
+
+def test_a_second_process_compiles_nothing(tmp_path):
+    code = textwrap.dedent("""
+        import torch, loom_backends
+        from loom_backends import c_toolchain
+        x = torch.randn(3, 7)
+        compiled = loom_backends.get("c")(torch.fx.symbolic_trace(lambda a: torch.tanh(a).sum(1)), [x])
+        assert (compiled(x) - torch.tanh(x).sum(1)).abs().max() < 1e-5
+        print("INVOCATIONS", c_toolchain.compiler_invocations())
+    """)
+    env = {**os.environ, "LOOM_CACHE_DIR": str(tmp_path / "cache")}
+    counts = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr[-3000:]
+        counts.append(int(out.stdout.split("INVOCATIONS")[1].split()[0]))
+    assert counts[0] >= 1 and counts[1] == 0
+
+
+def test_a_large_transposing_copy_is_left_to_aten_and_a_small_one_is_a_kernel():
+    def f(a):
+        return (aten.clone.default(aten.t.default(a), memory_format=torch.contiguous_format),)
+
+    for shape, kernels in (((300, 260), 0), ((8, 6), 1)):
+        x = torch.randn(*shape)
+        compiled = compile_graph(torch.fx.symbolic_trace(f), [x])
+        torch.testing.assert_close(compiled(x), f(x))
+        assert compiled(x)[0].is_contiguous()
+        assert len(compiled.kernels) == kernels
+        assert [e.op for e in compiled.externs] == ([] if kernels else ["aten.copy_.default"])
+
+
+def test_a_transposed_read_in_a_fused_kernel_walks_tiles():
+    def f(a, b):
+        return (aten.mul.Tensor(aten.add.Tensor(aten.t.default(a), 1.0), b),)
+
+    for shape in ((48, 70), (33, 40)):  # rows and columns not multiples of the tile
+        a, b = torch.randn(*shape), torch.randn(shape[1], 1)
+        compiled = compile_graph(torch.fx.symbolic_trace(f), [a, b])
+        torch.testing.assert_close(compiled(a, b), f(a, b))
+        (kernel,) = compiled.kernels
+        assert "for (int64_t xi0 = 0;" in kernel.source

@@ -1,0 +1,141 @@
+"""Functions made while tracing (a ``def`` or ``lambda`` inside the traced code): calls are inlined, and
+the attributes ``functools.update_wrapper`` assigns are kept, and rebuilt with the function."""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import TYPE_CHECKING, Any
+
+from .. import bytecode_helpers
+from ..errors import Unsupported, missing_attribute
+from .base import Variable
+from .cells import CellBox
+from .constant import ConstantVariable
+from .containers import DictVariable, TupleVariable
+from .registry import wrap_constant_like
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+
+class NestedFunctionVariable(Variable):
+    """A function created while tracing (a ``def`` or ``lambda`` inside the traced code)."""
+
+    mutable = True  # an object with an identity: rebuilt once however many names hold it
+
+    def __init__(
+        self,
+        code: types.CodeType,
+        f_globals: dict[str, Any],
+        qualname: str,
+        defaults: list[Variable],
+        kwdefaults: dict[str, Variable],
+        closure: list[CellBox],
+        globals_base: Any,
+    ) -> None:
+        self.code = code
+        self.f_globals = f_globals
+        self.qualname = qualname
+        self.defaults = defaults
+        self.kwdefaults = kwdefaults
+        self.closure = closure
+        self.globals_base = globals_base
+        #: Attributes of the function type assigned while tracing (``__name__``, ``__doc__``, ...).
+        self.assigned: dict[str, Variable] = {}
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return tx.inline_call(self.code, self.f_globals, self.defaults, self.kwdefaults, self.closure, args,
+                              kwargs, self.globals_base)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in self.assigned:
+            return self.assigned[name]
+        if name in _MADE_AS_CPYTHON_MAKES_THEM:
+            if name == "__qualname__":
+                return ConstantVariable(self.qualname)
+            try:
+                return wrap_constant_like(getattr(self._as_made(), name))
+            except AttributeError:  # __type_params__ before 3.12
+                raise missing_attribute("'function' object", name) from None
+        if name == "__class__":
+            return wrap_constant_like(types.FunctionType)
+        if name == "__dict__":
+            return self.namespace
+        if name in self.namespace.items:
+            return self.namespace.items[name]
+        if hasattr(types.FunctionType, name):  # __code__, __defaults__, __annotations__, ...
+            raise Unsupported(f"attribute {name!r} of a function made while tracing", "not modelled")
+        raise missing_attribute("'function' object", name)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``fn.name = value`` (``functools.update_wrapper`` sets the names and ``__wrapped__``)."""
+        if name in _ASSIGNABLE:
+            check = _ASSIGNABLE[name]
+            if check is not None and not check(value):
+                raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
+                                  "CPython checks the value's type")
+            self.assigned[name] = value
+        elif hasattr(types.FunctionType, name):
+            raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
+        else:
+            self.namespace.items[name] = value  # the function's __dict__, as CPython stores it
+
+    @functools.cached_property
+    def namespace(self) -> FunctionDictVariable:
+        """The function's ``__dict__``: one dict, so that ``fn.x = 1`` and ``fn.__dict__["x"]`` agree."""
+        return FunctionDictVariable(self)
+
+    def _as_made(self) -> types.FunctionType:
+        """A real function of this code and globals, as MAKE_FUNCTION makes it (``__doc__`` and
+        ``__module__`` read from it follow the running CPython's own rules)."""
+        cells = tuple(types.CellType() for _ in self.code.co_freevars)
+        return types.FunctionType(self.code, self.f_globals, None, None, cells)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        attributes = {**self.assigned, **self.namespace.items}
+        if not attributes:
+            codegen.make_function(self)
+            return
+        codegen.load_callable(bytecode_helpers.with_attributes)  # with_attributes(function, {name: value})
+        codegen.make_function(self)
+        for name, value in attributes.items():
+            codegen.load_const(name)
+            codegen.reconstruct(value)
+        codegen.emit("BUILD_MAP", len(attributes))
+        codegen.call(2)
+
+    def describe(self) -> str:
+        return f"function {self.qualname}"
+
+
+def _is_str(value: Variable) -> bool:
+    return value.is_python_constant() and isinstance(value.as_python_constant(), str)
+
+
+#: What a function made while tracing reads as MAKE_FUNCTION set it, until assigned.
+_MADE_AS_CPYTHON_MAKES_THEM = frozenset({"__name__", "__qualname__", "__module__", "__doc__", "__type_params__"})
+#: Function-type attributes that may be assigned while tracing → the check CPython makes of the value
+#: (None: any value), as ``functools.update_wrapper`` assigns them.
+_ASSIGNABLE: dict[str, Any] = {
+    "__name__": _is_str, "__qualname__": _is_str, "__module__": None, "__doc__": None,
+    "__annotations__": lambda value: isinstance(value, DictVariable) and value.python_type() is dict,
+    "__type_params__": lambda value: hasattr(types.FunctionType, "__type_params__") and (
+        isinstance(value, TupleVariable) or (value.is_python_constant() and isinstance(value.as_python_constant(), tuple))),
+}
+
+
+class FunctionDictVariable(DictVariable):
+    """The ``__dict__`` of a function made while tracing: rebuilt as that function's own ``__dict__``."""
+
+    def __init__(self, owner: NestedFunctionVariable) -> None:
+        super().__init__({})
+        self.owner = owner
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.owner)
+        codegen.emit("LOAD_ATTR", "__dict__")

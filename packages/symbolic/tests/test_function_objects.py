@@ -1,0 +1,152 @@
+"""Attributes of function objects while tracing (issue 29): ``fn.__class__.__name__`` (torchvision's
+``_log_api_usage_once``), the names, ``__doc__``, ``__dict__`` and ``__wrapped__`` of functions from
+outside and of functions made in the trace, ``functools.wraps`` and ``@contextlib.contextmanager`` run
+inside the compiled code: captured in one graph, and a function made in the trace keeps what was set on
+it when it leaves the graph."""
+
+import contextlib
+import functools
+
+import pytest
+import torch
+from harness import CaseRegistry, check, run_rewritten
+
+from loom_symbolic import translate_function
+
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
+
+X = torch.ones(3)
+
+
+def helper(a):
+    """The helper's docstring."""
+    return a * 3
+
+
+helper.tag = 4
+
+
+@case(X)
+def class_name_of_a_function(x):
+    return x + 1, helper.__class__.__name__, type(helper).__name__
+
+
+class Scaler:
+    def scale(self, a):
+        return a * 2
+
+
+SCALER = Scaler()
+
+
+@case(X)
+def class_of_a_method_and_a_function_made_here(x):
+    def inner(a):
+        return a
+
+    return SCALER.scale(x), inner.__class__.__name__, SCALER.scale.__class__.__name__
+
+
+@case(X)
+def names_and_doc_of_a_function(x):
+    return x + helper.__dict__["tag"], helper.__name__, helper.__qualname__, helper.__module__, helper.__doc__
+
+
+@case(X)
+def names_and_doc_of_a_function_made_here(x):
+    def inner(a):
+        """Inner's docstring."""
+        return a
+
+    def bare(a):
+        return "not a docstring"
+
+    return x + 1, inner.__name__, inner.__qualname__, inner.__module__, inner.__doc__, bare.__doc__, \
+        (lambda: 1).__name__, (lambda: 1).__doc__
+
+
+@case(X)
+def attributes_set_on_a_function_made_here(x):
+    def inner(a):
+        return a
+
+    inner.tag = 5
+    inner.__dict__["more"] = 6
+    return x + inner.tag + inner.more, inner.__dict__["tag"], sorted(inner.__dict__), hasattr(inner, "missing")
+
+
+@case(X)
+def functools_wraps_inside(x):
+    @functools.wraps(helper)
+    def wrapper(a):
+        return helper(a) + 1
+
+    return (wrapper(x), wrapper.__name__, wrapper.__qualname__, wrapper.__doc__, wrapper.__module__,
+            wrapper.__wrapped__ is helper, wrapper.tag, wrapper.__dict__["__wrapped__"] is helper)
+
+
+@case(X)
+def a_decorator_made_inside(x):
+    def logged(fn):
+        @functools.wraps(fn)
+        def wrapper(*args):
+            return fn(*args) * 2
+
+        return wrapper
+
+    @logged
+    def scaled(a):
+        """Scales."""
+        return a + 1
+
+    return scaled(x), scaled.__name__, scaled.__doc__, scaled.__wrapped__.__name__
+
+
+@case(X)
+def contextmanager_defined_inside(x):
+    @contextlib.contextmanager
+    def shifted(amount):
+        yield amount * 2
+
+    with shifted(3) as value:
+        out = x + value
+    return out, shifted.__name__
+
+
+def test_a_missing_attribute_raises_as_in_eager():
+    def fn(x):
+        def inner(a):
+            return a
+
+        try:
+            inner.missing
+        except AttributeError:
+            return x + 1, "missing"
+
+    check(fn, X, graphs=1)
+
+
+def _made_and_returned(x):
+    @functools.wraps(helper)
+    def wrapper(a):
+        return helper(a)
+
+    wrapper.extra = x.shape[0]
+    return x + 1, wrapper
+
+
+def test_a_function_made_here_keeps_its_attributes_when_rebuilt():
+    translation = translate_function(_made_and_returned, X)
+    assert not translation.breaks, translation.dump()
+    _, wrapper = run_rewritten(_made_and_returned, translation, (X,), {})
+    _, expected = _made_and_returned(X)
+    for name in ("__name__", "__qualname__", "__doc__", "__module__", "__wrapped__", "tag", "extra"):
+        assert getattr(wrapper, name) == getattr(expected, name), name
+    assert wrapper.__dict__ == expected.__dict__
+    torch.testing.assert_close(wrapper(X), expected(X))
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
+def test_function_objects_match_eager(fn, args, kwargs, graphs):
+    check(fn, *args, graphs=graphs, **kwargs)
