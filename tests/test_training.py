@@ -112,9 +112,8 @@ def test_a_block_under_a_non_reentrant_checkpoint_compiles_without_packing_fake_
         loss = fn(x)
         grads.append((loss.detach(), *torch.autograd.grad(loss, (x, inner.weight, outer.weight))))
     torch.testing.assert_close(grads[0], grads[1])
-    # an AOTAutograd graph would save the block's tensors in another order than the uncompiled
-    # recomputation: under aot_eager the block runs as it is, the frame around it is still compiled
-    assert loom.stats()["graphs"] == (2 if backend == "eager" else 1)
+    # the checkpoint is one tag_activation_checkpoint op in the frame's graph (tests/test_higher_order_ops.py)
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
 
 
 # -- optimizer steps inside the compiled function (issue 20) ---------------------------------------

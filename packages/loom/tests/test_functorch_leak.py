@@ -64,5 +64,6 @@ def test_the_break_names_the_transform_machinery_readably():
         return torch.func.grad(lambda y: (y.sin() ** 2).sum())(x)
 
     report = loom.explain(f, backend="aot_eager")(torch.randn(4))
-    assert "torch._C._functorch._grad_increment_nesting()" in str(report)
-    assert "transform machinery" in str(report)
+    # torch.func is an opaque family (issue 28's capture part): the break is at the transform's call
+    assert "call to torch.func.grad" in str(report.breaks[0])
+    assert "torch.func transforms are not captured yet" in str(report.breaks[0])

@@ -31,6 +31,7 @@ def aot_compile(
     from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 
     flat_gm, unflatten = with_flat_tuple_output(gm)
+    example_inputs = _with_shape_env_if_needed(gm, list(example_inputs))
     artifacts: list[GraphArtifact] = []
 
     def compiler_for(kind: str) -> Callable[[Any, list[Any]], Callable[..., Any]]:
@@ -62,6 +63,29 @@ def aot_compile(
     result = CompiledFunction(backend, fn)
     result.graphs = artifacts  # shared list: fills in as AOTAutograd compiles
     return result
+
+
+#: Higher-order ops whose tracing makes fresh symbols (a loop's iteration count): AOTAutograd needs a
+#: ShapeEnv for them, which it makes only when the example inputs are fakes carrying one.
+_NEEDS_SHAPE_ENV = ("while_loop",)
+
+
+def _with_shape_env_if_needed(gm: Any, example_inputs: list[Any]) -> list[Any]:
+    """The example inputs as static-shaped fakes of a mode with a ShapeEnv when ``gm`` (or a sub-graph of
+    it) calls one of :data:`_NEEDS_SHAPE_ENV`; unchanged otherwise."""
+    import torch
+
+    needs = any(getattr(node.target, "__name__", None) in _NEEDS_SHAPE_ENV
+                and isinstance(node.target, torch._ops.HigherOrderOperator)
+                for module in gm.modules() if isinstance(module, torch.fx.GraphModule)
+                for node in module.graph.nodes if node.op == "call_function")
+    if not needs or any(isinstance(x, torch._subclasses.FakeTensor) for x in example_inputs):
+        return example_inputs
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    mode = FakeTensorMode(shape_env=ShapeEnv())
+    return [mode.from_tensor(x, static_shapes=True) if isinstance(x, torch.Tensor) else x for x in example_inputs]
 
 
 def _run_as_is(gm: Any, example_inputs: list[Any], kind: str) -> Callable[..., Any]:

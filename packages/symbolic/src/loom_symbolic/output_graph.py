@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import operator
 import random
@@ -40,8 +41,11 @@ _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 _DATA_DEPENDENT = (DataDependentOutputException, DynamicOutputShapeException)
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
+#: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
+_STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
+                   torch.amp.autocast_mode._exit_autocast)
 _IMPURE_FUNCTIONS = {
-    operator.setitem, torch._C._set_grad_enabled, torch._assert,
+    *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
     operator.imul, operator.ior, operator.ipow, operator.irshift, operator.isub, operator.itruediv, operator.ixor,
 }
@@ -110,6 +114,10 @@ class OutputGraph:
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
         self.initial_grad_enabled = self.grad_enabled
+        #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
+        self.autocast_regions: list[tuple[fx.Node, tuple]] = []
+        #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
+        self.submodules: dict[str, fx.GraphModule] = {}
 
     # -- inputs ------------------------------------------------------------------------------------
     def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:
@@ -260,7 +268,7 @@ class OutputGraph:
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            with self.fake_mode:
+            with self._in_autocast_regions(), self.fake_mode:
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
@@ -277,6 +285,16 @@ class OutputGraph:
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
+
+    def _in_autocast_regions(self) -> contextlib.AbstractContextManager:
+        """The trace's open autocast regions, entered for real around one fake run (without autocast's
+        cast cache, which must never keep a fake tensor), and left after it."""
+        if not self.autocast_regions:
+            return contextlib.nullcontext()
+        stack = contextlib.ExitStack()
+        for _, (device, dtype, enabled, _cache) in self.autocast_regions:
+            stack.enter_context(torch.amp.autocast(device, dtype, enabled, cache_enabled=False))
+        return stack
 
     def wrap_result(self, node: fx.Node, example: Any) -> Variable:
         """Turn an op's fake result into a variable; results without tensors fold to constants."""
@@ -317,11 +335,33 @@ class OutputGraph:
         node.meta["mutates"] = True
         self.grad_enabled = enabled
 
+    def enter_autocast(self, tx: InstructionTranslator | None, settings: tuple) -> None:
+        """Open an autocast region in the graph: ``_enter_autocast(device, dtype, enabled, cache_enabled)``."""
+        node = self.graph.call_function(torch.amp.autocast_mode._enter_autocast, tuple(settings))
+        node.meta["mutates"] = True
+        node.meta["val"] = None
+        if tx is not None:
+            node.meta["loom_location"] = tx.location()
+        self.autocast_regions.append((node, tuple(settings)))
+
+    def exit_autocast(self, tx: InstructionTranslator | None) -> None:
+        """Close the innermost autocast region: ``_exit_autocast(<its enter node>)``."""
+        enter_node, _ = self.autocast_regions.pop()
+        node = self.graph.call_function(torch.amp.autocast_mode._exit_autocast, (enter_node,))
+        node.meta["mutates"] = True
+        node.meta["val"] = None
+
+    def add_submodule(self, module: fx.GraphModule, prefix: str) -> fx.Node:
+        """Keep ``module`` as an attribute of the final graph module; returns the ``get_attr`` node reading it."""
+        name = f"{prefix}_{len(self.submodules)}"
+        self.submodules[name] = module
+        return self.graph.get_attr(name)
+
     # -- finishing ---------------------------------------------------------------------------------
     def build_guards(self) -> list[Any]:
         """Every guard the trace needs: requests, symbolic-size relations, aliasing, global state."""
         mutated = len(self.side_effects) > 0 or any(
-            n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in self.graph.nodes
+            n.meta.get("mutates") and n.target not in _STATE_SWITCHES for n in self.graph.nodes
         )
         aliasing = self.aliases.guards(mutated=mutated, objects_mutated=len(self.side_effects) > 0)
         return self.guards.build([*self.shapes.guards(), *aliasing,
@@ -358,11 +398,13 @@ class OutputGraph:
 
     def finalize(self, outputs: list[fx.Node]) -> fx.GraphModule:
         """Close the graph with ``outputs`` (returned as a tuple), drop dead pure nodes, build a module."""
+        while self.autocast_regions:  # a break inside a region: the rest of it runs natively
+            self.exit_autocast(None)
         if self.grad_enabled != self.initial_grad_enabled:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))
         for node in reversed(list(self.graph.nodes)):
-            if node.op in ("call_function", "call_method") and not node.users and not has_side_effect(node):
+            if node.op in ("call_function", "call_method", "get_attr") and not node.users and not has_side_effect(node):
                 self.graph.erase_node(node)
         if self.random_draws:
             # A value drawn and not used by the graph is no input of it (AOTAutograd would fix an unused
@@ -374,7 +416,10 @@ class OutputGraph:
             dropped = {id(i) for i in unused}
             self.inputs = [i for i in self.inputs if id(i) not in dropped]
         self.graph.lint()
-        return fx.GraphModule(torch.nn.Module(), self.graph)
+        root = torch.nn.Module()
+        for name, module in self.submodules.items():
+            root.add_module(name, module)
+        return fx.GraphModule(root, self.graph)
 
     def op_count(self) -> int:
         """The number of operations (not inputs or outputs) in the graph."""

@@ -38,6 +38,9 @@ class ModuleFamilies:
 OPAQUE_MODULES = ModuleFamilies(
     "logging", "threading", "warnings", "io", "os", "subprocess", "socket", "sys", "time", "random", "pdb",
     "traceback", "multiprocessing", "concurrent", "asyncio", "queue",
+    # torch.func's transforms (vmap, grad, jacrev, functional_call...) push functorch interpreter levels
+    # and swap module parameters: not captured yet, each call is one graph break (issue 28)
+    "torch._functorch", "torch.func",
 )
 
 #: Libraries whose module attributes, function globals and classes are treated as fixed (not guarded
@@ -49,9 +52,27 @@ TRUSTED_MODULES = ModuleFamilies(
 )
 
 
+#: Why calls into an opaque family are not traced, where it is not I/O or process state.
+_OPAQUE_REASONS = {
+    "torch._functorch": "torch.func transforms are not captured yet (they push functorch interpreter levels)",
+    "torch.func": "torch.func transforms are not captured yet (they push functorch interpreter levels)",
+}
+
+
 def opaque_module(fn: Any) -> str | None:
-    """The opaque library module ``fn`` belongs to, if any."""
-    return OPAQUE_MODULES.family_of(getattr(fn, "__module__", None) or "")
+    """The opaque library module ``fn`` belongs to, if any: by its ``__module__``, or by the module whose
+    globals it uses (a wrapper made by ``functools.wraps`` claims its wrapped function's module)."""
+    found = OPAQUE_MODULES.family_of(getattr(fn, "__module__", None) or "")
+    if found is None:
+        defined_in = (getattr(fn, "__globals__", None) or {}).get("__name__")
+        if isinstance(defined_in, str):
+            found = OPAQUE_MODULES.family_of(defined_in)
+    return found
+
+
+def opaque_reason(family: str) -> str:
+    """Why calls into the opaque ``family`` run as ordinary Python."""
+    return _OPAQUE_REASONS.get(family, f"{family} does I/O or keeps process state")
 
 
 def trusted_module_name(name: str) -> bool:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from . import (  # noqa: F401
     autograd_function,
     builtins,
+    checkpointing,
     container_methods,
+    control_flow,
     ctx,
     distributed,
     environ,

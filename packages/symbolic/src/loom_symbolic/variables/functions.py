@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Const, Item
 
 from ..errors import Unsupported, missing_attribute
-from ..policy import opaque_module, trusted_module_name
+from ..policy import opaque_module, opaque_reason, trusted_module_name
 from . import cells as _cells
 from . import constant as _constant
 from . import environ as _environ
@@ -46,7 +46,9 @@ class UserFunctionVariable(Variable):
             read = _environ.environment_read(fn, args)
             if read is not None:
                 return read(tx, args, kwargs)
-            raise Unsupported(f"call to {library}.{fn.__qualname__}", f"{library} does I/O or keeps process state",
+            own = (fn.__module__ or "").startswith(library)
+            what = f"call to {library}.{fn.__qualname__}" if own else f"call to {fn.__qualname__} (a {library} wrapper)"
+            raise Unsupported(what, opaque_reason(library),
                               hint="it runs as ordinary Python between graphs")
         src = self.source
         trusted = _trusted_module(fn)

@@ -49,3 +49,7 @@ class Translator(Protocol):
     def iterate(self, value: Variable) -> Variable:
         """``iter(value)``: the translator's iterator over ``value``."""
         ...
+
+    def location(self) -> Any:
+        """The user's file, line and function being translated (a higher-order op's node records it)."""
+        ...

@@ -13,6 +13,7 @@ from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
 from . import numpy as _numpy
+from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .registry import wrap_constant_like
@@ -210,7 +211,10 @@ class TorchFunctionVariable(RealValueVariable):
             converted = _numpy.torch_call(tx, self.value, args, kwargs)
             if converted is not None:
                 return converted
-        return tx.output.call_function(tx, self.value, args, kwargs)
+        result = tx.output.call_function(tx, self.value, args, kwargs)
+        if self.value is torch.tensor:  # shape arithmetic: torch.tensor(x.shape).tolist()
+            _small_tensors.remember_data(args, kwargs, result)
+        return result
 
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
@@ -342,6 +346,10 @@ def call_tensor_method(
         return wrap_constant_like(result)
     if name == "numpy":
         return _numpy.tensor_numpy(tx, tensor, args, kwargs)
+    if name in ("tolist", "item") and not args and not kwargs:
+        known = _small_tensors.read_data(tx, tensor, name)
+        if known is not None:
+            return known
     reason = opaque_method_reason(name)
     if reason is not None:
         raise Unsupported(f"Tensor.{name}()", reason,

@@ -28,6 +28,7 @@ from . import exception_values as _exceptions
 from . import numpy as _numpy
 from . import registry
 from . import tensor_keyed as _tensor_keyed
+from .autocast import CLASSES as AUTOCAST_CLASSES
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
 from .constant import (
@@ -48,6 +49,8 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
+from .higher_order import HANDLERS as HIGHER_ORDER
+from .higher_order import HigherOrderFunctionVariable
 from .lazy_dict import LazyDictVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -236,6 +239,8 @@ def _wrap_function(tx, value, source):
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in FOLDED_LIBRARY_FUNCTIONS:
         return _identity(BuiltinVariable)(tx, value, source)
+    if value in HIGHER_ORDER:  # checkpoint, cond...: the function traced into a sub-graph
+        return _identity(HigherOrderFunctionVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_dynamo_disabled(value):
@@ -283,6 +288,8 @@ def _wrap_class(tx, value, source):
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in GRAD_MODE_CLASSES:
         return _identity(GradModeClassVariable)(tx, value, source)
+    if value in AUTOCAST_CLASSES:  # torch.autocast: enter and exit recorded in the graph
+        return _identity(AUTOCAST_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
         return _identity(PROFILER_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
@@ -351,6 +358,8 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is functools.partial, wrap_partial),
     (lambda v: type(v) is functools._lru_cache_wrapper, _identity(CachedFunctionVariable)),
     (lambda v: isinstance(v, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)), _identity(TorchFunctionVariable)),
+    # wrap & co: higher-order operator objects whose calls are traced into sub-graphs
+    (lambda v: isinstance(v, torch._ops.HigherOrderOperator) and v in HIGHER_ORDER, _identity(HigherOrderFunctionVariable)),
     (lambda v: _numpy.is_numpy_object(v), lambda tx, v, s: _numpy.wrap(tx, v, s)),  # arrays, ufuncs, dtypes
     (_is_builtin_callable, _wrap_builtin),
     (lambda v: isinstance(v, types.ModuleType), _identity(PythonModuleVariable)),

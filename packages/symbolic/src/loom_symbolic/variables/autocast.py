@@ -1,0 +1,111 @@
+"""``torch.autocast`` regions inside a trace: entered and left in the graph, as torch.compile records them.
+
+``with torch.autocast("cpu", dtype=torch.bfloat16):`` becomes two graph nodes, ``torch.amp._enter_autocast(
+device, dtype, enabled, cache_enabled)`` and ``torch.amp._exit_autocast(<the enter node>)``, the calls
+Dynamo records. Run as Python (the ``eager`` backend) they enter and leave a real autocast region around the
+ops between them; AOTAutograd runs them while it traces, so its ATen graphs hold the casts autocast makes.
+While translating, every op's fake run happens inside the same regions (``OutputGraph.autocast_regions``),
+so result dtypes are eager's.
+
+A graph break inside the block ends the graph's regions (their exits are added when it is finalized) and the
+rest of the block runs natively inside a fresh ``torch.autocast`` with the same settings.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from . import ctx
+from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+#: The autocast classes a program uses: ``torch.autocast`` and the per-device shorthands.
+AUTOCAST_CLASSES: tuple[type, ...] = tuple(
+    cls for cls in (torch.amp.autocast, getattr(getattr(torch.cpu, "amp", None), "autocast", None),
+                    getattr(getattr(torch.cuda, "amp", None), "autocast", None))
+    if isinstance(cls, type)
+)
+
+
+class AutocastVariable(Variable):
+    """An autocast object made in the trace, with its settings resolved as torch resolves them:
+    ``(device_type, dtype, enabled, cache_enabled)``, the arguments of ``_enter_autocast``."""
+
+    def __init__(self, cls: type, settings: tuple[str, torch.dtype, bool, bool]) -> None:
+        self.cls = cls
+        self.settings = settings
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        tx.output.enter_autocast(tx, self.settings)
+        return AutocastExitVariable(self), self
+
+    def describe(self) -> str:
+        device, dtype, enabled, _ = self.settings
+        return f"torch.autocast({device!r}, dtype={dtype}, enabled={enabled})"
+
+    def reconstruct(self, codegen) -> None:
+        """A fresh, not entered ``torch.autocast`` with the same settings (it escapes the graph)."""
+        codegen.call_const(torch.amp.autocast, 4, lambda: [codegen.load_const(v) for v in self.settings])
+
+
+class AutocastExitVariable(Variable):
+    """The ``__exit__`` BEFORE_WITH leaves on the stack for an autocast block."""
+
+    def __init__(self, manager: AutocastVariable) -> None:
+        self.manager = manager
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        tx.output.exit_autocast(tx)
+        if tx.block_stack:
+            tx.block_stack.pop()
+        return ConstantVariable(None)
+
+    def reconstruct(self, codegen) -> None:
+        """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
+        self.manager.reconstruct(codegen)
+        ctx.enter_leaving_exit(codegen)
+
+
+class AutocastClassVariable(RealValueVariable):
+    """``torch.autocast`` (or ``torch.cpu.amp.autocast``...): called with constant arguments, it makes
+    an :class:`AutocastVariable`."""
+
+    def python_type(self) -> type:
+        return type
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        values: list[Any] = []
+        for variable in [*args, *kwargs.values()]:
+            if not variable.is_python_constant():
+                raise Unsupported(f"{self.describe()}() with an argument computed at run time",
+                                  "its settings must be constants")
+            values.append(variable.as_python_constant())
+        names = list(kwargs)
+        try:
+            # The real constructor resolves defaults and checks the device and dtype; it changes no
+            # state (entering does). Its warnings are not repeated at trace time: a dtype it refuses
+            # comes back as enabled=False, which is what the graph then records.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                real = self.value(*values[: len(args)], **dict(zip(names, values[len(args):])))
+        except Exception as exc:
+            raise Unsupported(f"{self.describe()}() with these arguments", f"{type(exc).__name__}: {exc}") from exc
+        settings = (real.device, real.fast_dtype, bool(real._enabled), bool(real._cache_enabled))
+        return AutocastVariable(self.value, settings)
+
+    def describe(self) -> str:
+        return f"{self.value.__module__}.{self.value.__qualname__}"
+
+
+#: Classes the wrap rules (:mod:`.wrap_rules`) wrap with a dedicated variable class (looked up by identity).
+CLASSES: dict[type, type[RealValueVariable]] = {cls: AutocastClassVariable for cls in AUTOCAST_CLASSES}

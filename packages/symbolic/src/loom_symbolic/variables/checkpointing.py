@@ -1,0 +1,61 @@
+"""``torch.utils.checkpoint.checkpoint(fn, *args, use_reentrant=...)``: the ``tag_activation_checkpoint``
+higher-order op over ``fn``'s sub-graph (:mod:`.higher_order`), as torch.compile records it.
+
+Both variants are recorded the same way (torch.compile does too): the op's implementation checkpoints
+without reentrant autograd, which gives the reentrant variant's values and gradients wherever that
+variant gives gradients at all. Where it does not, the call breaks the graph and runs as eager: with
+``use_reentrant=True`` and grad mode on, no tensor argument requiring grad means eager's outputs do not
+require grad (gradients of parameters used inside are None), and keyword arguments for ``fn`` are refused.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING
+
+import torch.utils.checkpoint as _checkpoint
+from torch._higher_order_ops.wrap import tag_activation_checkpoint
+
+from ..errors import Unsupported
+from .higher_order import higher_order, record, require_constants, trace_body
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .base import Variable
+    from .protocol import Translator as InstructionTranslator
+
+#: checkpoint's own keyword arguments (the others go to ``fn``).
+_OWN_KEYWORDS = frozenset(
+    name for name in inspect.signature(_checkpoint.checkpoint).parameters if name not in ("function", "args", "kwargs")
+) | {"preserve_rng_state"}
+#: Settings the op accepts as they are; ``context_fn`` only at its default.
+_PASSED_ON = ("preserve_rng_state", "determinism_check", "debug")
+_WHAT = "torch.utils.checkpoint.checkpoint"
+
+
+@higher_order(_checkpoint.checkpoint, getattr(_checkpoint.checkpoint, "__wrapped__", None))
+def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``checkpoint(fn, *args, **kwargs)`` as one ``tag_activation_checkpoint`` node."""
+    if not args:
+        raise Unsupported(f"{_WHAT}() without a function", "expected checkpoint(fn, *args)")
+    fn, fn_args = args[0], args[1:]
+    own = require_constants({k: v for k, v in kwargs.items() if k in _OWN_KEYWORDS}, _WHAT)
+    fn_kwargs = {k: v for k, v in kwargs.items() if k not in _OWN_KEYWORDS}
+    if own.get("context_fn", _checkpoint.noop_context_fn) is not _checkpoint.noop_context_fn:
+        raise Unsupported(f"{_WHAT} with a context_fn", "selective checkpointing is not captured")
+    reentrant = own.get("use_reentrant")
+    if reentrant is None:
+        raise Unsupported(f"{_WHAT} without use_reentrant", "torch warns and picks a variant at run time",
+                          hint="pass use_reentrant=False (or True) explicitly")
+    if reentrant:
+        if fn_kwargs:
+            raise Unsupported(f"{_WHAT}(use_reentrant=True) with keyword arguments", "the reentrant variant refuses them")
+        tensors = [a for a in fn_args if isinstance(a, TensorVariable)]
+        if tx.output.grad_enabled and not any(t.example.requires_grad for t in tensors):
+            raise Unsupported(f"{_WHAT}(use_reentrant=True) with no argument requiring grad",
+                              "eager's outputs then do not require grad, which the recorded op cannot mimic")
+    body = trace_body(tx, fn, list(fn_args), fn_kwargs, _WHAT)
+    node_kwargs = {k: own[k] for k in _PASSED_ON if k in own}
+    attr = tx.output.add_submodule(body.module, "checkpoint_body")
+    return record(tx, tag_activation_checkpoint, (attr, *body.lifted), [leaf.example for leaf in body.leaves],
+                  body.rebuild, node_kwargs)

@@ -1,0 +1,140 @@
+"""``wrap``, ``torch.cond``, ``while_loop`` and ``map``: functions traced into sub-graphs
+(:mod:`.higher_order`), recorded as the higher-order ops torch.compile records.
+
+- ``wrap(fn, *args)`` → ``wrap(<body>, *inputs)``.
+- ``torch.cond(pred, true_fn, false_fn, operands)`` with a tensor or symbolic ``pred`` →
+  ``cond(pred, <true>, <false>, (*inputs,))``, both branches taking the union of what either reads;
+  their results must agree in shapes and dtypes. A constant ``pred`` runs its branch inline (eager
+  does nothing else).
+- ``while_loop(cond_fn, body_fn, carried)`` → ``while_loop(<cond>, <body>, (*carried,), (*inputs,))``:
+  both bodies take the carried values as their own inputs (fresh for the trace), then what they read.
+- ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import torch
+from torch._higher_order_ops.wrap import wrap as _wrap_op
+
+from ..errors import Unsupported
+from .containers import ListVariable, TupleVariable
+from .higher_order import higher_order, record, same_metadata, shared_lifted, trace_body
+from .symbolic_scalars import SymbolicVariable
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .base import Variable
+    from .protocol import Translator as InstructionTranslator
+
+_COND = sys.modules["torch._higher_order_ops.cond"]
+_WHILE = sys.modules["torch._higher_order_ops.while_loop"]
+_MAP = sys.modules["torch._higher_order_ops.map"]
+
+
+def _bind(what: str, names: tuple[str, ...], args: list[Variable], kwargs: dict[str, Variable],
+          optional: tuple[str, ...] = ()) -> dict[str, Variable]:
+    bound = dict(zip(names, args))
+    if len(args) > len(names) or set(kwargs) - set(names) or set(bound) & set(kwargs):
+        raise Unsupported(f"{what}() with these arguments", f"expected {what}({', '.join(names)})")
+    bound.update(kwargs)
+    missing = [n for n in names if n not in bound and n not in optional]
+    if missing:
+        raise Unsupported(f"{what}() without {missing[0]}", f"expected {what}({', '.join(names)})")
+    return bound
+
+
+def _items(variable: Variable, what: str) -> list[Variable]:
+    if type(variable) in (TupleVariable, ListVariable):
+        return list(variable.items)
+    raise Unsupported(f"{what} with {variable.describe()} as its inputs", "expected a tuple or list")
+
+
+def _tensors(variables: list[Variable], what: str) -> list[TensorVariable]:
+    if not all(isinstance(v, TensorVariable) for v in variables):
+        raise Unsupported(f"{what} over values that are not tensors", "only tensors are carried or mapped here")
+    return variables
+
+
+@higher_order(_wrap_op)
+def wrap(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``wrap(fn, *args, **kwargs)``: ``fn``'s sub-graph called once."""
+    if not args:
+        raise Unsupported("wrap() without a function", "expected wrap(fn, *args)")
+    body = trace_body(tx, args[0], list(args[1:]), kwargs, "wrap")
+    attr = tx.output.add_submodule(body.module, "wrap_body")
+    return record(tx, _wrap_op, (attr, *body.lifted), [leaf.example for leaf in body.leaves], body.rebuild)
+
+
+@higher_order(torch.cond, _COND.cond)
+def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``torch.cond(pred, true_fn, false_fn, operands)``."""
+    bound = _bind("torch.cond", ("pred", "true_fn", "false_fn", "operands"), args, kwargs, optional=("operands",))
+    operands = _items(bound["operands"], "torch.cond") if "operands" in bound else []
+    pred = bound["pred"]
+    if pred.is_python_constant():  # a Python bool: eager calls the branch, and so does the trace
+        branch = bound["true_fn"] if pred.as_python_constant() else bound["false_fn"]
+        return branch.call(tx, operands, {})
+    if not isinstance(pred, (TensorVariable, SymbolicVariable)):
+        raise Unsupported(f"torch.cond on {pred.describe()}", "pred must be a tensor, a bool or a symbolic bool")
+    if isinstance(pred, TensorVariable) and pred.example.numel() != 1:
+        raise Unsupported("torch.cond on a tensor of more than one element", "torch.cond raises on it")
+    true_body = trace_body(tx, bound["true_fn"], operands, {}, "torch.cond")
+    false_body = trace_body(tx, bound["false_fn"], operands, {}, "torch.cond")
+    if not same_metadata(true_body.leaves, false_body.leaves):
+        raise Unsupported("torch.cond with branches returning different shapes or dtypes",
+                          "both branches of torch.cond must return tensors of the same metadata")
+    lifted, (true_gm, false_gm) = shared_lifted([true_body, false_body], 0)
+    output = tx.output
+    node_args = (pred.node, output.add_submodule(true_gm, "cond_true"), output.add_submodule(false_gm, "cond_false"),
+                 tuple(lifted))
+    return record(tx, _COND.cond_op, node_args, [leaf.example for leaf in true_body.leaves], true_body.rebuild)
+
+
+@higher_order(_WHILE.while_loop)
+def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``while_loop(cond_fn, body_fn, carried_inputs)``."""
+    what = "while_loop"
+    bound = _bind(what, ("cond_fn", "body_fn", "carried_inputs"), args, kwargs)
+    carried = _tensors(_items(bound["carried_inputs"], what), what)
+    likes = [t.example for t in carried]
+    test = trace_body(tx, bound["cond_fn"], [], {}, what, own=likes, single=True)
+    if len(test.leaves) != 1 or test.leaves[0].example.dtype != torch.bool or test.leaves[0].example.numel() != 1:
+        raise Unsupported(f"{what} whose cond_fn returns no boolean scalar tensor", "torch's while_loop requires one")
+    step = trace_body(tx, bound["body_fn"], [], {}, what, own=likes)
+    if not same_metadata(step.leaves, carried):
+        raise Unsupported(f"{what} whose body_fn changes the carried values' shapes or dtypes",
+                          "torch's while_loop requires the same metadata every iteration")
+    lifted, (test_gm, step_gm) = shared_lifted([test, step], len(carried))
+    output = tx.output
+    node_args = (output.add_submodule(test_gm, "while_cond"), output.add_submodule(step_gm, "while_body"),
+                 tuple(t.node for t in carried), tuple(lifted))
+    return record(tx, _WHILE.while_loop_op, node_args, [leaf.example for leaf in step.leaves], step.rebuild)
+
+
+@higher_order(_MAP.map)
+def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``map(f, xs, *args)``: ``f`` over the slices of ``xs`` along its first dimension, stacked."""
+    what = "map"
+    if len(args) < 2 or kwargs:
+        raise Unsupported(f"{what}() with these arguments", "expected map(f, xs, *args)")
+    fn, xs, extra = args[0], args[1], list(args[2:])
+    packed = not isinstance(xs, TensorVariable)
+    mapped = _tensors(_items(xs, what) if packed else [xs], what)
+    sizes = {t.example.shape[0] if t.example.dim() else None for t in mapped}
+    if len(sizes) != 1 or None in sizes or not isinstance(next(iter(sizes)), int) or next(iter(sizes)) == 0:
+        raise Unsupported(f"{what} over inputs without one static, non-zero leading size",
+                          "the traced body needs the slices' size")
+    count = next(iter(sizes))
+    likes = [t.example[0] for t in mapped]
+    pack = (lambda own: [type(xs)(own)]) if packed else None
+    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=pack)
+    output = tx.output
+    with output.fake_mode:
+        examples = [leaf.example.new_empty((count, *leaf.example.shape)) for leaf in body.leaves]
+    node_args = (output.add_submodule(body.module, "map_body"), [t.node for t in mapped], list(body.lifted))
+    return record(tx, _MAP.map_impl, node_args, examples, body.rebuild)
+
+

@@ -1,0 +1,185 @@
+"""Higher-order operations: a function traced into a sub-graph, recorded as one higher-order op node.
+
+``torch.utils.checkpoint.checkpoint(fn, *args)`` becomes, as under torch.compile,
+``torch.ops.higher_order.tag_activation_checkpoint(<fn's sub-graph>, *inputs)``: ``fn`` is traced in
+place like any inlined call (:func:`trace_body`), then its nodes are carved into a ``GraphModule``
+attribute of the graph (:mod:`loom_symbolic.subgraphs`); every outer value it reads becomes an input.
+The op's eager implementation checkpoints the sub-graph; AOTAutograd traces through it and tags its
+nodes for recomputation, so the backward recomputes the region instead of saving its activations.
+
+A body that does not trace into one graph, or changes Python state (it would run again in the
+backward's recomputation), is one graph break at the call, naming the construct; the call then runs
+as eager runs it.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import torch
+from torch import fx
+from torch._subclasses.fake_tensor import FakeTensorMode
+
+from .. import subgraphs
+from ..errors import Unsupported
+from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
+from .containers import ListVariable, TupleVariable
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+@dataclass
+class Body:
+    """A function traced into a sub-graph: the module, the outer nodes it reads, what it returned."""
+
+    module: fx.GraphModule
+    lifted: list[fx.Node]
+    leaves: list[TensorVariable]
+    rebuild: Callable[[list[Variable]], Variable]
+
+
+def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callable[[list[Variable]], Variable]]:
+    """The tensors ``result`` holds (a tensor, constants, tuples and lists of them), and how to rebuild
+    it around replacements of those tensors."""
+    if isinstance(result, TensorVariable):
+        return [result], lambda leaves: leaves[0]
+    if isinstance(result, ConstantVariable):
+        return [], lambda leaves: result
+    if type(result) in (TupleVariable, ListVariable):
+        parts = [_flatten(item, what) for item in result.items]
+        counts = [len(p[0]) for p in parts]
+
+        def rebuild(leaves: list[Variable]) -> Variable:
+            items, at = [], 0
+            for (_, make), n in zip(parts, counts):
+                items.append(make(leaves[at:at + n]))
+                at += n
+            return type(result)(items)
+
+        return [leaf for p in parts for leaf in p[0]], rebuild
+    raise Unsupported(f"{what} returning {result.describe()}",
+                      "its function must return tensors, constants, or tuples and lists of them")
+
+
+def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable:
+    """A sub-graph's own input shaped as ``like`` (a :func:`subgraphs.body_input` node, a fake of its own)."""
+    output = tx.output
+    with output.fake_mode:
+        example = torch.empty_strided(like.shape, like.stride(), dtype=like.dtype, device=like.device,
+                                      requires_grad=like.requires_grad)
+    return TensorVariable(output.graph.call_function(subgraphs.body_input, ()), example)
+
+
+def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
+               what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
+               single: bool = False) -> Body:
+    """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
+    whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
+    then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple."""
+    output = tx.output
+    region = subgraphs.mark(output.graph)
+    mutations = output.side_effects.mutations
+    state = (output.grad_enabled, len(output.autocast_regions))
+    inputs = [fresh_input(tx, like) for like in own]
+    try:
+        packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
+        result = fn.call(tx, [*packed, *args], dict(kwargs))
+    except Unsupported as exc:
+        raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
+                          f"{exc.reason.why})", hint="the call runs as eager runs it") from exc
+    if output.side_effects.mutations != mutations:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function changes Python state, which a sub-graph cannot do",
+                          hint="move the change out of the function")
+    if (output.grad_enabled, len(output.autocast_regions)) != state:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode or autocast changed")
+    nodes = region.nodes()
+    if any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in nodes):
+        raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
+                          hint="use out-of-place ops inside it")
+    leaves, rebuild = _flatten(result, what)
+    if single and len(leaves) != 1:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
+    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single)
+    subgraphs.erased_sizes(output.graph, set(nodes))
+    return Body(carved.body, carved.lifted, leaves, rebuild)
+
+
+def shared_lifted(bodies: list[Body], own: int) -> tuple[list[fx.Node], list[fx.GraphModule]]:
+    """One argument list for several bodies of one op (``cond``'s branches, a loop's test and step):
+    the union of what they read, and each body taking all of it after its ``own`` inputs."""
+    lifted: list[fx.Node] = []
+    for body in bodies:
+        lifted += [n for n in body.lifted if n not in lifted]
+    return lifted, [subgraphs.with_lifted(subgraphs.Carved(b.module, b.lifted), own, lifted) for b in bodies]
+
+
+def same_metadata(a: list[TensorVariable], b: list[TensorVariable]) -> bool:
+    """Whether two lists of results agree in count, shapes, dtypes and devices."""
+    return len(a) == len(b) and all(
+        x.example.shape == y.example.shape and x.example.dtype == y.example.dtype and x.example.device == y.example.device
+        for x, y in zip(a, b))
+
+
+def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch.Tensor],
+           rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None) -> Variable:
+    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``."""
+    output = tx.output
+    _fake_rule_for(op, type(output.fake_mode))
+    node = output.graph.call_function(op, args, kwargs or {})
+    node.meta["val"] = tuple(examples)
+    node.meta["loom_location"] = tx.location()
+    node.meta["mutates"] = False
+    results: list[Variable] = []
+    for i, example in enumerate(examples):
+        item = output.graph.call_function(operator.getitem, (node, i))
+        results.append(TensorVariable(item, example))
+    return rebuild(results)
+
+
+def _fake_rule_for(op: Any, mode_type: type) -> None:
+    """Give loom's FakeTensorMode subclass the op's FakeTensorMode rule: a higher-order op looks its rule
+    up by the mode's exact type, and AOTAutograd traces with loom's mode when the inputs are its fakes
+    (dynamic shapes)."""
+    table = getattr(op, "python_key_table", None)
+    if table is not None and mode_type not in table and FakeTensorMode in table:
+        op.py_impl(mode_type)(table[FakeTensorMode])
+
+
+def require_constants(kwargs: dict[str, Variable], what: str) -> dict[str, Any]:
+    """The values of keyword arguments that must be constants while tracing."""
+    values = {}
+    for name, variable in kwargs.items():
+        if not variable.is_python_constant():
+            raise Unsupported(f"{what} with {name}= computed at run time", f"{name} must be a constant")
+        values[name] = variable.as_python_constant()
+    return values
+
+
+#: Higher-order functions by identity: each handler turns a call into graph nodes.
+HANDLERS: dict[Any, Callable[..., Variable]] = {}
+
+
+def higher_order(*functions: Any) -> Callable:
+    """Register a handler ``(tx, args, kwargs) -> Variable`` for calls of ``functions``."""
+    def register(handler: Callable[..., Variable]) -> Callable[..., Variable]:
+        for fn in functions:
+            if fn is not None:
+                HANDLERS[fn] = handler
+        return handler
+    return register
+
+
+class HigherOrderFunctionVariable(RealValueVariable):
+    """``torch.utils.checkpoint.checkpoint``, ``torch.cond``...: calls traced by their handler."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return HANDLERS[self.value](tx, args, kwargs)
+
+    def describe(self) -> str:
+        return f"{getattr(self.value, '__module__', '')}.{getattr(self.value, '__qualname__', self.value)}"
