@@ -19,7 +19,14 @@ from .. import c_toolchain
 from ..kernels.config import config
 from ..kernels.graph import GraphLowering, GraphUnsupported
 from ..kernels.ir import ComputedBuffer
-from ..kernels.report import ExternInfo, KernelInfo, kernel_info, kernel_name, log_output_code
+from ..kernels.report import (
+    CompiledGraphBase,
+    ExternInfo,
+    KernelInfo,
+    kernel_info,
+    kernel_name,
+    log_output_code,
+)
 from ..kernels.scheduler import ExternStep, FusedKernel, Scheduler
 from .codegen import CKernelCodegen
 from .copies import layout_copy
@@ -31,8 +38,8 @@ log = logging.getLogger("loom.c")
 EXTRA_FLAGS = ("-fwrapv",)  # integer arithmetic wraps, as ATen's does
 
 
-@dataclass(eq=False)
-class CGraph:
+@dataclass(eq=False, repr=False)
+class CGraph(CompiledGraphBase):
     """A compiled ATen graph: call it with the graph's inputs; it returns the graph's outputs."""
 
     kind: str
@@ -44,15 +51,6 @@ class CGraph:
     symbolic_sizes: tuple[str, ...] = ()
     c_source: str = ""
     host_source: str = ""
-
-    def __call__(self, *args: Any) -> Any:
-        return self.call(*args)
-
-    def __repr__(self) -> str:
-        if self.fallback_reason:
-            return f"<CGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
-        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
-        return f"<CGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
 
 
 def _check_devices(graph: GraphLowering) -> None:

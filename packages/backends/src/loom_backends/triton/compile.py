@@ -14,6 +14,7 @@ from ..kernels.config import config
 from ..kernels.graph import GraphLowering, GraphUnsupported
 from ..kernels.ir import ComputedBuffer
 from ..kernels.report import (
+    CompiledGraphBase,
     ExternInfo,
     KernelInfo,
     kernel_info,
@@ -29,8 +30,8 @@ from .wrapper import WrapperCodegen
 log = logging.getLogger("loom.triton")
 
 
-@dataclass(eq=False)
-class TritonGraph:
+@dataclass(eq=False, repr=False)
+class TritonGraph(CompiledGraphBase):
     """A compiled ATen graph: call it with the graph's inputs; it returns the graph's outputs."""
 
     kind: str
@@ -42,15 +43,6 @@ class TritonGraph:
     fallback_reason: str | None = None  # set when the whole graph runs through ATen instead
     # Over symbolic sizes (dynamic shapes): how the host computes each size symbol, e.g. "s0 = arg0.shape[0]"
     symbolic_sizes: tuple[str, ...] = ()
-
-    def __call__(self, *args: Any) -> Any:
-        return self.call(*args)
-
-    def __repr__(self) -> str:
-        if self.fallback_reason:
-            return f"<TritonGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
-        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
-        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
 
 
 def _check_devices(graph: GraphLowering) -> None:
