@@ -269,18 +269,7 @@ class CKernelCodegen(KernelWalk):
             return self._literal(int(expr), dtype)
         return self.cse(f"({ctype(dtype)})({self.index_text(expr)})", dtype, self._shape_of_expr(expr))
 
-    def to_dtype(self, x: Var, dtype: torch.dtype, exact: bool = False) -> Var:
-        if x.dtype == dtype:
-            return x
-        if x.is_literal:
-            value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
-            return self._literal(value, dtype)
-        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
-            # a half value computed in float32 is converted from what it is: rounded to its dtype first
-            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
-        src, dst = register_dtype(x.dtype), register_dtype(dtype)
-        if dst == torch.bool:
-            return self.cse(f"{x} != 0", dtype, x.shape)
+    def _convert(self, x: Var, dtype: torch.dtype, src: torch.dtype, dst: torch.dtype, exact: bool) -> Var:
         if exact and dtype in (torch.float16, torch.bfloat16):
             helper = "loom_round_f16" if dtype == torch.float16 else "loom_round_bf16"
             return replace(self.cse(f"{helper}((float){x})", dtype, x.shape), rounded=True)

@@ -10,7 +10,7 @@ import sympy
 import torch
 
 from .ir import ComputedBuffer
-from .numbers import wrap_int
+from .numbers import register_dtype, wrap_int
 from .ops import use
 from .scheduler import FusedKernel
 
@@ -88,6 +88,29 @@ class KernelWalk:
 
     def index_expr(self, expr: sympy.Expr, dtype: torch.dtype) -> Var:
         raise NotImplementedError
+
+    def cse(self, text: str, dtype: torch.dtype, shape: frozenset[str]) -> Var:
+        raise NotImplementedError
+
+    def _convert(self, x: Var, dtype: torch.dtype, src: torch.dtype, dst: torch.dtype, exact: bool) -> Var:
+        """Write the conversion of ``x`` (held as ``src``) to ``dtype`` (held as ``dst``, not bool)."""
+        raise NotImplementedError
+
+    def to_dtype(self, x: Var, dtype: torch.dtype, exact: bool = False) -> Var:
+        """The ``ops.to_dtype`` handler: literals convert here, a test against 0 makes a bool, the rest is
+        the generator's ``_convert``; ``exact`` converts a half value from its rounded value."""
+        if x.dtype == dtype:
+            return x
+        if x.is_literal:
+            value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
+            return self._literal(value, dtype)
+        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
+            # a half value computed in float32 is converted from what it is: rounded to its dtype first
+            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
+        src, dst = register_dtype(x.dtype), register_dtype(dtype)
+        if dst == torch.bool:
+            return self.cse(f"{x} != 0", dtype, x.shape)
+        return self._convert(x, dtype, src, dst, exact)
 
     def literal_text(self, value: Any, dtype: torch.dtype) -> str:
         raise NotImplementedError

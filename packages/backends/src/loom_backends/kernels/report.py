@@ -45,29 +45,6 @@ class ExternInfo:
 
 
 
-class CompiledGraphBase:
-    """What every code generator's compiled graph does alike: calling it runs ``call``; its repr counts
-    the kernels and extern calls, or says why the whole graph runs through ATen. (A dataclass subclass
-    declares ``kind``, ``call``, ``kernels``, ``externs``, ``fallback_reason`` and ``symbolic_sizes``, with
-    ``repr=False`` so that this repr stays.)"""
-
-    kind: str
-    call: Any
-    kernels: list[KernelInfo]
-    externs: list[ExternInfo]
-    fallback_reason: str | None
-    symbolic_sizes: tuple[str, ...]
-
-    def __call__(self, *args: Any) -> Any:
-        return self.call(*args)
-
-    def __repr__(self) -> str:
-        name = type(self).__name__
-        if self.fallback_reason:
-            return f"<{name} {self.kind}: runs through ATen ({self.fallback_reason})>"
-        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
-        return f"<{name} {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
-
 def kernel_info(kernel: FusedKernel, src: Any, graph: GraphLowering) -> KernelInfo:
     """The KernelInfo of ``kernel`` generated as ``src`` (any code generator's kernel source)."""
     reads = [n for n in src.args if n not in src.outputs]

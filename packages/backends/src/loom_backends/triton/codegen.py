@@ -239,18 +239,7 @@ class KernelCodegen(KernelWalk):
             return self.cse(f"tl.full([], {self.index_text(expr)}, {TRITON_DTYPES[reg]})", dtype, shape)
         return self.cse(f"({self.index_text(expr)}).to({TRITON_DTYPES[reg]})", dtype, shape)
 
-    def to_dtype(self, x: Var, dtype: torch.dtype, exact: bool = False) -> Var:
-        if x.dtype == dtype:
-            return x
-        if x.is_literal:
-            value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
-            return self._literal(value, dtype)
-        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
-            # a half value computed in float32 is converted from what it is: rounded to its dtype first
-            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
-        src, dst = register_dtype(x.dtype), register_dtype(dtype)
-        if dst == torch.bool:
-            return self.cse(f"{x} != 0", dtype, x.shape)
+    def _convert(self, x: Var, dtype: torch.dtype, src: torch.dtype, dst: torch.dtype, exact: bool) -> Var:
         if exact and dtype in (torch.float16, torch.bfloat16):
             as_f32 = x.name if src == torch.float32 else f"{x}.to(tl.float32)"
             return replace(self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape), rounded=True)

@@ -10,11 +10,11 @@ from typing import Any
 import torch
 
 from ..kernels import symbols
+from ..kernels.compiled_graph import CompiledGraphBase, compile_or_eager
 from ..kernels.config import config
 from ..kernels.graph import GraphLowering, GraphUnsupported
 from ..kernels.ir import ComputedBuffer
 from ..kernels.report import (
-    CompiledGraphBase,
     ExternInfo,
     KernelInfo,
     kernel_info,
@@ -61,15 +61,9 @@ def _eager_graph(gm: torch.fx.GraphModule, kind: str, reason: str) -> TritonGrap
 def compile_graph(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str = "inference") -> TritonGraph:
     """Compile an ATen graph (core ATen ops, as AOTAutograd hands over) into Triton kernels."""
     device.prepare()
-    try:
-        return _compile(gm, example_inputs, kind)
-    except GraphUnsupported as err:
-        return _eager_graph(gm, kind, str(err))
-    except Exception as err:
-        if config.strict:
-            raise
-        log.warning("compiling graph %s failed (%s: %s); it runs through ATen", kind, type(err).__name__, err)
-        return _eager_graph(gm, kind, f"compilation failed: {type(err).__name__}: {err}")
+    return compile_or_eager(
+        lambda: _compile(gm, example_inputs, kind), lambda reason: _eager_graph(gm, kind, reason), kind, log
+    )
 
 
 def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> TritonGraph:
