@@ -17,7 +17,7 @@ from typing import Any
 import torch
 
 from ..kernels.numbers import register_dtype, wrap_int
-from ..kernels.textops import BOOL, TextOp, by_kind, logical, same, to_bool
+from ..kernels.textops import BOOL, COMPARISONS, TextOp, by_kind, logical, same, to_bool
 
 C_TYPES: dict[torch.dtype, str] = {
     torch.bool: "bool",
@@ -217,12 +217,7 @@ C_OPS: dict[str, TextOp] = {
     "isinf": _by_kind(lambda a: (f"isinf({a})", BOOL), "0", "0"),
     # copysign, not signbit(): gcc 12 fails to compile (an internal error) vectorised signbit of a bfloat16
     "signbit": _by_kind(lambda a: (f"(copysign{_suffix(register_dtype(a.dtype))}(1, {a}) < 0)", BOOL), "({0} < 0)", "0"),
-    "eq": to_bool("{0} == {1}"),
-    "ne": to_bool("{0} != {1}"),
-    "lt": to_bool("{0} < {1}"),
-    "le": to_bool("{0} <= {1}"),
-    "gt": to_bool("{0} > {1}"),
-    "ge": to_bool("{0} >= {1}"),
+    **COMPARISONS,
     "logical_not": to_bool("!{0}"),
     "logical_and": logical("&&"),
     "logical_or": logical("||"),

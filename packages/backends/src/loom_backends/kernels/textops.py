@@ -78,3 +78,14 @@ def by_kind(
         return template.format(*args, **(fields(dtype) if fields is not None else {})), dtype
 
     return op
+
+
+# The comparisons are spelled alike in C and in Triton's Python.
+COMPARISONS: dict[str, TextOp] = {
+    "eq": to_bool("{0} == {1}"),
+    "ne": to_bool("{0} != {1}"),
+    "lt": to_bool("{0} < {1}"),
+    "le": to_bool("{0} <= {1}"),
+    "gt": to_bool("{0} > {1}"),
+    "ge": to_bool("{0} >= {1}"),
+}

@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from ..kernels.numbers import wrap_int
-from ..kernels.textops import TextOp, by_kind, logical, same, to_bool
+from ..kernels.textops import COMPARISONS, TextOp, by_kind, logical, same, to_bool
 
 TEXT_OPS: dict[str, TextOp] = {
     # ---------------------------------------------------------------------------------- arithmetic
@@ -81,12 +81,7 @@ TEXT_OPS: dict[str, TextOp] = {
     "isnan": to_bool("{0} != {0}"),  # never true for integers
     "isinf": by_kind("tl.abs({0}) == float('inf')", "{0} != {0}", "{0} != {0}"),
     "signbit": by_kind("libdevice.signbit({0}) != 0", "{0} < 0", "{0} != {0}"),
-    "eq": to_bool("{0} == {1}"),
-    "ne": to_bool("{0} != {1}"),
-    "lt": to_bool("{0} < {1}"),
-    "le": to_bool("{0} <= {1}"),
-    "gt": to_bool("{0} > {1}"),
-    "ge": to_bool("{0} >= {1}"),
+    **COMPARISONS,
     # ---------------------------------------------------------------------------------- logic
     "logical_not": to_bool("{0} == 0"),
     "logical_and": logical("&"),
