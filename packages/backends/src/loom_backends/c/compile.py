@@ -16,10 +16,16 @@ from typing import Any
 import torch
 
 from .. import c_toolchain
-from ..kernels.config import config
+from ..kernels.compiled_graph import CompiledGraphBase, compile_or_eager
 from ..kernels.graph import GraphLowering, GraphUnsupported
 from ..kernels.ir import ComputedBuffer
-from ..kernels.report import ExternInfo, KernelInfo, kernel_info, kernel_name, log_output_code
+from ..kernels.report import (
+    ExternInfo,
+    KernelInfo,
+    kernel_info,
+    kernel_name,
+    log_output_code,
+)
 from ..kernels.scheduler import ExternStep, FusedKernel, Scheduler
 from .codegen import CKernelCodegen
 from .copies import layout_copy
@@ -31,8 +37,8 @@ log = logging.getLogger("loom.c")
 EXTRA_FLAGS = ("-fwrapv",)  # integer arithmetic wraps, as ATen's does
 
 
-@dataclass(eq=False)
-class CGraph:
+@dataclass(eq=False, repr=False)
+class CGraph(CompiledGraphBase):
     """A compiled ATen graph: call it with the graph's inputs; it returns the graph's outputs."""
 
     kind: str
@@ -44,15 +50,6 @@ class CGraph:
     symbolic_sizes: tuple[str, ...] = ()
     c_source: str = ""
     host_source: str = ""
-
-    def __call__(self, *args: Any) -> Any:
-        return self.call(*args)
-
-    def __repr__(self) -> str:
-        if self.fallback_reason:
-            return f"<CGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
-        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
-        return f"<CGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
 
 
 def _check_devices(graph: GraphLowering) -> None:
@@ -68,18 +65,20 @@ def _eager_graph(gm: torch.fx.GraphModule, kind: str, reason: str) -> CGraph:
 
 def compile_graph(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str = "inference") -> CGraph:
     """Compile an ATen graph (core ATen ops, as AOTAutograd hands over) into C kernels."""
+    return compile_or_eager(
+        lambda: _compile_or_no_toolchain(gm, example_inputs, kind),
+        lambda reason: _eager_graph(gm, kind, reason),
+        kind,
+        log,
+    )
+
+
+def _compile_or_no_toolchain(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> CGraph:
     try:
         return _compile(gm, example_inputs, kind)
-    except GraphUnsupported as err:
-        return _eager_graph(gm, kind, str(err))
-    except c_toolchain.ToolchainUnavailable as err:
+    except c_toolchain.ToolchainUnavailable as err:  # no C compiler here: warned about once, not an error
         c_toolchain.warn_fallback(err.reason)
         return _eager_graph(gm, kind, err.reason)
-    except Exception as err:
-        if config.strict:
-            raise
-        log.warning("compiling graph %s failed (%s: %s); it runs through ATen", kind, type(err).__name__, err)
-        return _eager_graph(gm, kind, f"compilation failed: {type(err).__name__}: {err}")
 
 
 def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> CGraph:

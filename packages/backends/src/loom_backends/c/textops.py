@@ -12,15 +12,12 @@ arithmetic wraps (``-fwrapv``), as ATen's does.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 import torch
 
 from ..kernels.numbers import register_dtype, wrap_int
-
-BOOL = torch.bool
-TextOp = Callable[..., tuple[str, torch.dtype]]
+from ..kernels.textops import BOOL, COMPARISONS, TextOp, by_kind, logical, same, to_bool
 
 C_TYPES: dict[torch.dtype, str] = {
     torch.bool: "bool",
@@ -159,10 +156,6 @@ static inline float loom_erfinv_f(float y) { return (float)loom_erfinv_d((double
 )
 
 
-def is_float(dtype: torch.dtype) -> bool:
-    return dtype.is_floating_point
-
-
 def _suffix(dtype: torch.dtype) -> str:
     """The C library's name suffix for a float type held in registers (``expf`` / ``exp``)."""
     return "" if dtype == torch.float64 else "f"
@@ -185,55 +178,24 @@ def _math(name: str, arity: int = 1) -> TextOp:
     return op
 
 
-def _same(template: str) -> TextOp:
-    def op(*args: Any) -> tuple[str, torch.dtype]:
-        return template.format(*args), args[0].dtype
-
-    return op
-
-
-def _to_bool(template: str) -> TextOp:
-    def op(*args: Any) -> tuple[str, torch.dtype]:
-        return template.format(*args), BOOL
-
-    return op
+def _fields(dtype: torch.dtype) -> dict[str, str]:
+    """``{t}``: the loom helper suffix of the operands' type (``f``, ``d``, ``int32_t`` ...); ``{s}``: the C
+    library's float suffix."""
+    return {"t": _tag(register_dtype(dtype)), "s": _suffix(register_dtype(dtype))}
 
 
 def _by_kind(float_t: str | TextOp, int_t: str, bool_t: str | None = None) -> TextOp:
-    """Spellings for float, integer and bool operands (result: the first operand's dtype). ``{t}`` is
-    the helper suffix of the operands' type (``f``, ``d``, ``int32_t`` ...)."""
-
-    def op(*args: Any) -> tuple[str, torch.dtype]:
-        dtype = args[0].dtype
-        if is_float(dtype):
-            if callable(float_t):
-                return float_t(*args)
-            template = float_t
-        elif dtype == BOOL and bool_t is not None:
-            template = bool_t
-        else:
-            template = int_t
-        return template.format(*args, t=_tag(register_dtype(dtype)), s=_suffix(register_dtype(dtype))), dtype
-
-    return op
-
-
-def _logical(operator: str) -> TextOp:
-    def truth(x: Any) -> str:
-        return str(x) if x.dtype == BOOL else f"({x} != 0)"
-
-    def op(a: Any, b: Any) -> tuple[str, torch.dtype]:
-        return f"{truth(a)} {operator} {truth(b)}", BOOL
-
-    return op
+    """Spellings for float, integer and bool operands (result: the first operand's dtype), with
+    :func:`_fields` in the templates."""
+    return by_kind(float_t, int_t, bool_t, _fields)
 
 
 C_OPS: dict[str, TextOp] = {
     "add": _by_kind("{0} + {1}", "{0} + {1}", "{0} | {1}"),
-    "sub": _same("{0} - {1}"),
+    "sub": same("{0} - {1}"),
     "mul": _by_kind("{0} * {1}", "{0} * {1}", "{0} & {1}"),
-    "truediv": _same("{0} / {1}"),
-    "neg": _same("-{0}"),
+    "truediv": same("{0} / {1}"),
+    "neg": same("-{0}"),
     "abs": _by_kind("fabs{s}({0})", "({0} < 0 ? -{0} : {0})", "{0}"),
     "reciprocal": _by_kind("1 / {0}", "1 / {0}"),
     "floordiv": _by_kind("loom_floordiv_{t}({0}, {1})", "loom_floordiv_{t}({0}, {1})"),
@@ -251,26 +213,21 @@ C_OPS: dict[str, TextOp] = {
     "trunc": _by_kind("trunc{s}({0})", "{0}", "{0}"),
     "round": _by_kind("nearbyint{s}({0})", "{0}", "{0}"),  # half to even, like torch.round
     "sign": _by_kind("(({0} > 0) - ({0} < 0))", "(({0} > 0) - ({0} < 0))", "{0}"),  # sign(NaN) is 0, as eager
-    "isnan": _to_bool("({0} != {0})"),
+    "isnan": to_bool("({0} != {0})"),
     "isinf": _by_kind(lambda a: (f"isinf({a})", BOOL), "0", "0"),
     # copysign, not signbit(): gcc 12 fails to compile (an internal error) vectorised signbit of a bfloat16
     "signbit": _by_kind(lambda a: (f"(copysign{_suffix(register_dtype(a.dtype))}(1, {a}) < 0)", BOOL), "({0} < 0)", "0"),
-    "eq": _to_bool("{0} == {1}"),
-    "ne": _to_bool("{0} != {1}"),
-    "lt": _to_bool("{0} < {1}"),
-    "le": _to_bool("{0} <= {1}"),
-    "gt": _to_bool("{0} > {1}"),
-    "ge": _to_bool("{0} >= {1}"),
-    "logical_not": _to_bool("!{0}"),
-    "logical_and": _logical("&&"),
-    "logical_or": _logical("||"),
-    "logical_xor": _logical("!="),
+    **COMPARISONS,
+    "logical_not": to_bool("!{0}"),
+    "logical_and": logical("&&"),
+    "logical_or": logical("||"),
+    "logical_xor": logical("!="),
     "bitwise_not": _by_kind("~{0}", "~{0}", "!{0}"),
-    "bitwise_and": _same("{0} & {1}"),
-    "bitwise_or": _same("{0} | {1}"),
-    "bitwise_xor": _same("{0} ^ {1}"),
-    "bitwise_left_shift": _same("{0} << {1}"),
-    "bitwise_right_shift": _same("{0} >> {1}"),
+    "bitwise_and": same("{0} & {1}"),
+    "bitwise_or": same("{0} | {1}"),
+    "bitwise_xor": same("{0} ^ {1}"),
+    "bitwise_left_shift": same("{0} << {1}"),
+    "bitwise_right_shift": same("{0} >> {1}"),
 }
 for _name in (*VECTOR_MATH, "sqrt", "lgamma", "log"):
     C_OPS.setdefault(_name, _math(_name))

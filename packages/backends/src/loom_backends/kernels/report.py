@@ -44,6 +44,7 @@ class ExternInfo:
     reason: str
 
 
+
 def kernel_info(kernel: FusedKernel, src: Any, graph: GraphLowering) -> KernelInfo:
     """The KernelInfo of ``kernel`` generated as ``src`` (any code generator's kernel source)."""
     reads = [n for n in src.args if n not in src.outputs]

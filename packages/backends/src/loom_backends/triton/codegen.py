@@ -19,8 +19,8 @@ import torch
 
 from ..kernels import symbols
 from ..kernels.ir import Buffer, ComputedBuffer, ReductionLoops
-from ..kernels.numbers import register_dtype, wrap_int
-from ..kernels.ops import use
+from ..kernels.kernel_walk import KernelWalk, Scope, Var
+from ..kernels.numbers import register_dtype
 from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
@@ -32,39 +32,6 @@ INT32_LIMIT = 2**31 - 1
 
 class CodegenError(RuntimeError):
     pass
-
-
-@dataclass(eq=False)
-class Var:
-    """A value in the kernel: a variable name (or a literal), its dtype and which of x/r it varies over."""
-
-    name: str
-    dtype: torch.dtype
-    shape: frozenset[str] = frozenset()
-    value: Any = None  # the Python scalar, for literals
-    is_literal: bool = False
-    rounded: bool = False  # a half-type value known to be exactly one (loaded, or converted to it)
-
-    def __str__(self) -> str:
-        return self.name
-
-
-@dataclass(eq=False)
-class Scope:
-    parent: Scope | None
-    lines: list[str]
-    cache: dict[str, Var] = field(default_factory=dict)
-    stored: dict[tuple[str, Any], Var] = field(default_factory=dict)
-    index_vars: dict[Any, str] = field(default_factory=dict)
-
-    def find(self, table: str, key: Any) -> Any:
-        scope: Scope | None = self
-        while scope is not None:
-            hit = getattr(scope, table).get(key)
-            if hit is not None:
-                return hit
-            scope = scope.parent
-        return None
 
 
 @dataclass
@@ -101,7 +68,7 @@ def _identity(reduction_type: str, dtype: torch.dtype) -> str:
     return str(info.max if largest else info.min)
 
 
-class KernelCodegen:
+class KernelCodegen(KernelWalk):
     """Emits one kernel; also the ``ops`` handler its nodes' loop bodies run under."""
 
     def __init__(self, kernel: FusedKernel, name: str, buffers: dict[str, Buffer], persistent: bool) -> None:
@@ -154,12 +121,8 @@ class KernelCodegen:
         scope.cache[text] = var
         return var
 
-    def _literal(self, value: Any, dtype: torch.dtype) -> Var:
-        if not (dtype.is_floating_point or dtype == torch.bool):
-            value = wrap_int(value, dtype)
-        elif dtype in (torch.float16, torch.bfloat16):  # a half constant is a half value
-            value = float(torch.tensor(float(value), dtype=dtype))
-        return Var(literal(value, dtype), dtype, frozenset(), value=value, is_literal=True)
+    def literal_text(self, value: Any, dtype: torch.dtype) -> str:
+        return literal(value, dtype)
 
     def _materialize(self, v: Var) -> Var:
         if not v.is_literal:
@@ -266,11 +229,6 @@ class KernelCodegen:
             self._scope_for(value.shape).stored[(name, index)] = value
         return value
 
-    def constant(self, value: Any, dtype: torch.dtype) -> Var:
-        if isinstance(value, sympy.Basic):  # a size computed by the graph (dynamic shapes)
-            return self.index_expr(value, dtype)
-        return self._literal(value, dtype)
-
     def index_expr(self, expr: sympy.Expr, dtype: torch.dtype) -> Var:
         expr = symbols.simplify(expr, self.ranges)
         if isinstance(expr, sympy.Integer):
@@ -281,18 +239,7 @@ class KernelCodegen:
             return self.cse(f"tl.full([], {self.index_text(expr)}, {TRITON_DTYPES[reg]})", dtype, shape)
         return self.cse(f"({self.index_text(expr)}).to({TRITON_DTYPES[reg]})", dtype, shape)
 
-    def to_dtype(self, x: Var, dtype: torch.dtype, exact: bool = False) -> Var:
-        if x.dtype == dtype:
-            return x
-        if x.is_literal:
-            value = bool(x.value) if dtype == torch.bool else (float(x.value) if dtype.is_floating_point else int(x.value))
-            return self._literal(value, dtype)
-        if exact and x.dtype in (torch.float16, torch.bfloat16) and not x.rounded:
-            # a half value computed in float32 is converted from what it is: rounded to its dtype first
-            x = self.to_dtype(Var(x.name, torch.float32, x.shape), x.dtype, exact=True)
-        src, dst = register_dtype(x.dtype), register_dtype(dtype)
-        if dst == torch.bool:
-            return self.cse(f"{x} != 0", dtype, x.shape)
+    def _convert(self, x: Var, dtype: torch.dtype, src: torch.dtype, dst: torch.dtype, exact: bool) -> Var:
         if exact and dtype in (torch.float16, torch.bfloat16):
             as_f32 = x.name if src == torch.float32 else f"{x}.to(tl.float32)"
             return replace(self.cse(f"{_downcast(as_f32, dtype)}.to(tl.float32)", dtype, x.shape), rounded=True)
@@ -437,22 +384,9 @@ class KernelCodegen:
 
     # ----------------------------------------------------------------------------------- driver
     def generate(self) -> KernelSource:
-        k = self.kernel
         self.header_index: list[str] = []
         self.post_lines: list[str] = []
-        by_stage: dict[int, list[ComputedBuffer]] = {}
-        for node in k.nodes:
-            by_stage.setdefault(k.stages[node.name], []).append(node)
-        with use(self):
-            for stage in range(max(by_stage) + 1 if by_stage else 0):
-                nodes = by_stage.get(stage, [])
-                for node in nodes:
-                    if k.roles[node.name] == "x":
-                        self._emit_node(node, None)
-                loop_nodes = [n for n in nodes if k.roles[n.name] == "r"]
-                if loop_nodes:
-                    self._emit_loop(loop_nodes)
-        return self._assemble()
+        return self._walk()
 
     def _emit_loop(self, nodes: list[ComputedBuffer]) -> None:
         if self.persistent:

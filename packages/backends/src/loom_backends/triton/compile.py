@@ -10,6 +10,7 @@ from typing import Any
 import torch
 
 from ..kernels import symbols
+from ..kernels.compiled_graph import CompiledGraphBase, compile_or_eager
 from ..kernels.config import config
 from ..kernels.graph import GraphLowering, GraphUnsupported
 from ..kernels.ir import ComputedBuffer
@@ -29,8 +30,8 @@ from .wrapper import WrapperCodegen
 log = logging.getLogger("loom.triton")
 
 
-@dataclass(eq=False)
-class TritonGraph:
+@dataclass(eq=False, repr=False)
+class TritonGraph(CompiledGraphBase):
     """A compiled ATen graph: call it with the graph's inputs; it returns the graph's outputs."""
 
     kind: str
@@ -42,15 +43,6 @@ class TritonGraph:
     fallback_reason: str | None = None  # set when the whole graph runs through ATen instead
     # Over symbolic sizes (dynamic shapes): how the host computes each size symbol, e.g. "s0 = arg0.shape[0]"
     symbolic_sizes: tuple[str, ...] = ()
-
-    def __call__(self, *args: Any) -> Any:
-        return self.call(*args)
-
-    def __repr__(self) -> str:
-        if self.fallback_reason:
-            return f"<TritonGraph {self.kind}: runs through ATen ({self.fallback_reason})>"
-        sizes = f", sizes {', '.join(self.symbolic_sizes)}" if self.symbolic_sizes else ""
-        return f"<TritonGraph {self.kind}: {len(self.kernels)} kernels, {len(self.externs)} extern calls{sizes}>"
 
 
 def _check_devices(graph: GraphLowering) -> None:
@@ -69,15 +61,9 @@ def _eager_graph(gm: torch.fx.GraphModule, kind: str, reason: str) -> TritonGrap
 def compile_graph(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str = "inference") -> TritonGraph:
     """Compile an ATen graph (core ATen ops, as AOTAutograd hands over) into Triton kernels."""
     device.prepare()
-    try:
-        return _compile(gm, example_inputs, kind)
-    except GraphUnsupported as err:
-        return _eager_graph(gm, kind, str(err))
-    except Exception as err:
-        if config.strict:
-            raise
-        log.warning("compiling graph %s failed (%s: %s); it runs through ATen", kind, type(err).__name__, err)
-        return _eager_graph(gm, kind, f"compilation failed: {type(err).__name__}: {err}")
+    return compile_or_eager(
+        lambda: _compile(gm, example_inputs, kind), lambda reason: _eager_graph(gm, kind, reason), kind, log
+    )
 
 
 def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> TritonGraph:
