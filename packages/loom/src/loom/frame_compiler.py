@@ -427,18 +427,34 @@ def _hook_off(compiled: Callable[..., Any]) -> Callable[..., Any]:
 
 def _runs_library_code_only(graph: loom_symbolic.CapturedGraph, compiled: Any) -> bool:
     """Whether calling ``compiled`` can only reach library frames (the hook skips them for free): true
-    for the ``eager`` backend's ``gm.forward`` when the graph calls only torch ops and library code."""
+    for the ``eager`` backend's ``gm.forward`` when the graph (and its subgraphs) calls only torch's own
+    ops and library code. An operator of another namespace (a ``torch.library.custom_op``) runs its
+    Python implementation, user code that must not compile as a frame of its own."""
     gm = graph.graph_module
     if getattr(compiled, "__self__", None) is not gm or getattr(compiled, "__name__", None) != "forward":
         return False
-    for node in gm.graph.nodes:
-        if node.op == "call_module":
-            return False
-        if node.op == "call_function":
-            code = getattr(node.target, "__code__", None)
-            if isinstance(code, types.CodeType) and not skipfiles.is_library_code(code):
+    for module in gm.modules():
+        sub_graph = getattr(module, "graph", None)
+        if module is not gm and not isinstance(sub_graph, torch.fx.Graph):
+            return False  # a submodule kept as a module: its forward may be user code
+        for node in sub_graph.nodes if sub_graph is not None else ():
+            if node.op == "call_module" and not isinstance(gm.get_submodule(node.target), torch.fx.GraphModule):
+                return False
+            if node.op == "call_function" and not _library_target(node.target):
                 return False
     return True
+
+
+# Operator namespaces whose kernels are torch's own: any other runs code registered by a program.
+_TORCH_OP_NAMESPACES = frozenset({"aten", "prims", "higher_order"})
+
+
+def _library_target(target: Any) -> bool:
+    """Whether calling an FX ``call_function`` target reaches library code only."""
+    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket, torch._ops.HigherOrderOperator)):
+        return getattr(target, "namespace", None) in _TORCH_OP_NAMESPACES
+    code = getattr(target, "__code__", None)
+    return not isinstance(code, types.CodeType) or skipfiles.is_library_code(code)
 
 
 def request(fn: Any) -> None:

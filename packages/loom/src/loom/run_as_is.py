@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import torch
 import torch.autograd.forward_ad as forward_ad
+from torch.utils import _python_dispatch
 from torch.utils._device import DeviceContext
 
 from .settings import Settings
@@ -28,6 +29,13 @@ def forward_ad_level_active(settings: Settings) -> bool:
 def dispatch_mode_active(settings: Settings) -> bool:
     """A TorchDispatchMode (a user's, or a tracer's fake, proxy or functional mode) is on this thread's stack."""
     return _len_dispatch_stack() > 0
+
+
+def inside_dispatch_mode(settings: Settings) -> bool:
+    """A TorchDispatchMode is entered: inside its ``__torch_dispatch__`` the mode is off the stack, but the
+    frames that method runs (once per op, each with another ``func``) are the mode's, not the program's.
+    (torch's flag is per process: a mode entered on another thread also makes frames run as they are.)"""
+    return _python_dispatch._is_in_torch_dispatch_mode
 
 
 def foreign_function_mode_active(settings: Settings) -> bool:
@@ -52,6 +60,8 @@ CONDITIONS: list[tuple[Callable[[Settings], bool], str]] = [
     (forward_ad_level_active, "FakeTensors carry no tangents"),
     (dispatch_mode_active, "the mode would see loom's compile-time work (FakeTensor ops, AOTAutograd's "
      "tracing); torch.compile also runs such frames as they are"),
+    (inside_dispatch_mode, "the frame runs inside a TorchDispatchMode's __torch_dispatch__ (or the mode is "
+     "entered on another thread): compiled, it would recompile for every op the mode sees"),
     (foreign_function_mode_active, "the mode would see loom's tracing (FakeTensor creation, fake calls); a "
      "default-device context is compiled under: it only fills in factory functions' device, in the trace too"),
     (functorch_transform_active, "the transform's tensors are wrapped for its level, which FakeTensors cannot model"),
