@@ -310,3 +310,17 @@ def test_a_reduction_row_reading_a_per_channel_value_loops_over_channels(threads
         torch.testing.assert_close(got, want, equal_nan=True)
     source = "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
     assert "for (int64_t ro = 0; ro < rnumel / 24; ro++)" in source and "rindex / 24" not in source
+
+
+def test_a_per_channel_value_of_a_split_row_is_indexed_by_the_row_not_divided_per_element(threads):
+    # eval-mode batch norm + ReLU over NCHW: the channel is (xindex // (H*W)) % C; split into rows of H*W it
+    # must be `xo % C`, not `((xi + 64*xo) / 64) % C` (an int64 division per element of the vector loop)
+    def f(x, mean, var, w, b):
+        return torch.relu(torch.nn.functional.batch_norm(x, mean, var, w, b, False, 0.1, 1e-5))
+
+    x, var = torch.randn(3, 6, 8, 8), torch.rand(6) + 0.5
+    mean, w, b = torch.randn(6), torch.randn(6), torch.randn(6)
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(f), [x, mean, var, w, b])
+    torch.testing.assert_close(compiled(x, mean, var, w, b), f(x, mean, var, w, b))
+    source = "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
+    assert "int64_t x1 = xo % 6;" in source and "/ 64) %" not in source

@@ -28,7 +28,7 @@ from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
-from .tiling import RI, RO, TILE, XI, XO, row_length, transposed_row_length
+from .tiling import RI, RO, TILE, XI, XO, row_length, split_index, transposed_row_length
 
 
 class CodegenError(RuntimeError):
@@ -195,10 +195,10 @@ class CKernelCodegen(KernelWalk):
     def index_text(self, expr: sympy.Expr) -> str:
         names: dict[Any, str] = {}
         if self.split is not None and XINDEX in expr.free_symbols:
-            expr = symbols.simplify(expr.xreplace({XINDEX: self.split * XO + XI}), self._split_ranges())
+            expr = split_index(expr, XINDEX, XO, XI, self.split, self._split_ranges())
         if self.rsplit is not None and RINDEX in expr.free_symbols:
             ranges = {**self.ranges, RO: self.kernel.rnumel // self.rsplit, RI: sympy.Integer(self.rsplit)}
-            expr = symbols.simplify(expr.xreplace({RINDEX: self.rsplit * RO + RI}), ranges)
+            expr = split_index(expr, RINDEX, RO, RI, self.rsplit, ranges)
         expr = self._sizes_in(expr)
         for atom in sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a))):
             free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]

@@ -59,3 +59,27 @@ def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
             if abs(int(step[1]) - int(step[0])) > 1:
                 return length
     return None
+
+
+def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inner: sympy.Symbol, length: int,
+                ranges: dict[sympy.Symbol, Any]) -> sympy.Expr:  # fmt: skip
+    """``expr`` with ``index = outer * length + inner``, simplified under ``ranges``.
+
+    ``(i // d) % m`` is first rewritten over its quotient (``ModularIndexing(i // d, 1, m)``) wherever the
+    quotient simplifies, so that a batch norm's channel ``(xindex // 1024) % 32`` becomes ``xo % 32`` (a
+    scalar of the outer loop) rather than an int64 division and a gather per element of the vector loop."""
+    expr = expr.xreplace({index: length * outer + inner})
+
+    def quotient_first(e: sympy.Expr) -> sympy.Expr:
+        if not e.args:
+            return e
+        args = [quotient_first(a) for a in e.args]
+        e = e.func(*args) if tuple(args) != e.args else e
+        if isinstance(e, ModularIndexing) and e.args[1] != 1:
+            base, divisor, modulus = e.args
+            quotient = symbols.simplify(FloorDiv(base, divisor), ranges)
+            if not isinstance(quotient, FloorDiv):  # it simplified: the division is gone
+                return ModularIndexing(quotient, 1, modulus)
+        return e
+
+    return symbols.simplify(quotient_first(expr), ranges)
