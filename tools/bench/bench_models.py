@@ -15,17 +15,19 @@ from torch.nn import functional as F
 
 
 class MLP(nn.Module):
-    """Linear layers with ReLU between them."""
+    """Linear layers with an activation (ReLU unless told) between them."""
 
-    def __init__(self, width: int = 64, depth: int = 3) -> None:
+    def __init__(self, width: int = 64, depth: int = 3,
+                 activation: Callable[[torch.Tensor], torch.Tensor] = F.relu) -> None:
         super().__init__()
         self.layers = nn.ModuleList(nn.Linear(width, width) for _ in range(depth))
+        self.activation = activation
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for i, layer in enumerate(self.layers):
             x = layer(x)
             if i < len(self.layers) - 1:
-                x = F.relu(x)
+                x = self.activation(x)
         return x
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import torch
+from bench_models import MLP
 from torch import nn
 from torch.nn import functional as F
 
@@ -37,21 +38,6 @@ class NormBlock(nn.Module):
         y = torch.softmax(self.ln(x) * 1.5, dim=-1) * x.shape[-1]
         y = self.gn(y + x)
         return F.silu(y) + x
-
-
-class MLP(nn.Module):
-    """Six linear layers with GELU between them (matmuls stay ATen calls; bias+GELU fuse)."""
-
-    def __init__(self, width: int = 384, depth: int = 6) -> None:
-        super().__init__()
-        self.layers = nn.ModuleList(nn.Linear(width, width) for _ in range(depth))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        for i, layer in enumerate(self.layers):
-            x = layer(x)
-            if i < len(self.layers) - 1:
-                x = F.gelu(x)
-        return x
 
 
 class Block(nn.Module):
@@ -117,7 +103,8 @@ def _norm() -> tuple[nn.Module, tuple[Any, ...]]:
 
 
 def _mlp() -> tuple[nn.Module, tuple[Any, ...]]:
-    return MLP(), (torch.randn(64, 384),)
+    # Six linear layers with GELU between them (matmuls stay ATen calls; bias+GELU fuse).
+    return MLP(width=384, depth=6, activation=F.gelu), (torch.randn(64, 384),)
 
 
 def _block() -> tuple[nn.Module, tuple[Any, ...]]:
