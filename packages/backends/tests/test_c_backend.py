@@ -181,6 +181,23 @@ def test_no_multiplication_by_one_from_addmm_scaling():
             assert "* 1.0" not in kernel.source, kernel.source
 
 
+def test_arange_writes_no_unit_step_or_zero_start():
+    """``arange(n)`` is the index itself: no ``* 1`` or ``+ 0`` in either generator's kernels; other starts
+    and steps, integral and float, keep eager's values."""
+    def f(x):
+        n = x.shape[-1]
+        return (x + torch.arange(n), x * torch.arange(3, 3 + 2 * n, 2), x - torch.arange(0.5, n, 1.0))
+
+    x = torch.randn(4, 8)
+    for backend in ("c", "triton"):
+        compiled = loom_backends.get(backend)(torch.fx.symbolic_trace(f), [x])
+        for got, want in zip(compiled(x), f(x)):
+            torch.testing.assert_close(got, want)
+        for kernel in compiled.kernels:
+            for dead in ("* 1L", "+ 0L", "* 1)", "+ 0)"):
+                assert dead not in kernel.source, kernel.source
+
+
 def test_output_code_log_prints_the_c_source(caplog):
     with caplog.at_level(logging.DEBUG, logger="loom.output_code"):
         compile_graph(torch.fx.symbolic_trace(lambda x: (aten.exp.default(x),)), [torch.randn(3)])

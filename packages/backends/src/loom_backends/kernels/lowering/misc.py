@@ -8,6 +8,7 @@ it stored.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -142,16 +143,16 @@ def arange(*args: Any, dtype: Any = None, layout: Any = None, device: Any = None
     integral = all(isinstance(v, int) for v in (start, end, step))
     out = dtype or (torch.int64 if integral else torch.get_default_dtype())
     check_dtype(out)
-    import math
-
     length = max(0, math.ceil((end - start) / step))
 
     def fn(index: Index) -> Any:
-        i = ops.index_expr(index[0], torch.int64 if integral else torch.float64)
-        if integral:
-            value = ops.add(ops.mul(i, ops.constant(step, torch.int64)), ops.constant(start, torch.int64))
-        else:
-            value = ops.add(ops.mul(i, ops.constant(step, torch.float64)), ops.constant(start, torch.float64))
+        if integral:  # an index expression: i * 1 + 0 simplifies to i before any code is written
+            return ops.to_dtype(ops.index_expr(index[0] * step + start, torch.int64), out)
+        value = ops.index_expr(index[0], torch.float64)
+        if step != 1:  # no dead arithmetic in the kernel: a unit step and a zero start are not written out
+            value = ops.mul(value, ops.constant(step, torch.float64))
+        if start != 0:
+            value = ops.add(value, ops.constant(start, torch.float64))
         return ops.to_dtype(value, out)
 
     return Pointwise((sympy.Integer(length),), out, torch.device(device or "cpu"), fn, ("arange",))
