@@ -140,6 +140,48 @@ def models() -> types.SimpleNamespace:
     return types.SimpleNamespace(MLP=MLP, Block=Block, trace=trace)
 
 
+def train_gpt2(backend_name: str, *, n_layer: int, n_embd: int, vocab_size: int, n_positions: int,
+               ids_shape: tuple[int, int]) -> list:
+    """One training step of a tiny GPT-2 from transformers (random weights), captured by TorchDynamo as
+    loom's translator would hand it over and compiled by ``backend_name``; logits and every parameter's
+    gradient checked against eager. Returns the backend's compiled artifacts."""
+    import copy
+
+    import loom_backends
+
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(4)
+    config = transformers.GPT2Config(
+        n_layer=n_layer, n_head=2, n_embd=n_embd, vocab_size=vocab_size, n_positions=n_positions,
+        bos_token_id=0, eos_token_id=0, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+    )  # fmt: skip
+    config.attn_implementation = "eager"
+    model = transformers.GPT2LMHeadModel(config)
+    reference = copy.deepcopy(model)
+    artifacts = []
+
+    def backend(gm, example_inputs):
+        artifacts.append(loom_backends.get(backend_name)(gm, example_inputs))
+        return artifacts[-1]
+
+    ids = torch.randint(0, vocab_size, ids_shape)
+    torch._dynamo.reset()
+    compiled = torch.compile(lambda i: model(input_ids=i).logits, backend=backend, dynamic=False)
+    out, want = compiled(ids), reference(input_ids=ids).logits
+    torch.testing.assert_close(out, want, atol=1e-5, rtol=1e-4)
+    out.sum().backward()
+    want.sum().backward()
+    for (name, p), q in zip(model.named_parameters(), reference.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=1e-5, rtol=1e-4, msg=name)
+    return artifacts
+
+
+@pytest.fixture
+def gpt2_training():
+    """:func:`train_gpt2`, for the backends' model tests."""
+    return train_gpt2
+
+
 # ------------------------------------------------------------------------------------------------
 # Checking the Triton backend's lowering of ATen graphs against eager ATen.
 

@@ -112,31 +112,8 @@ def test_softmax_and_layer_norm_fuse_into_one_reduction_kernel_each():
     assert source.startswith("/* loom_red_") and "amax" in source.splitlines()[0]
 
 
-def test_gpt2_from_transformers_trains_through_c():
-    transformers = pytest.importorskip("transformers")
-    torch.manual_seed(4)
-    config = transformers.GPT2Config(
-        n_layer=1, n_head=2, n_embd=16, vocab_size=37, n_positions=8, bos_token_id=0, eos_token_id=0,
-        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
-    )  # fmt: skip
-    config.attn_implementation = "eager"
-    model = transformers.GPT2LMHeadModel(config)
-    reference = copy.deepcopy(model)
-    artifacts = []
-
-    def backend(gm, example_inputs):
-        artifacts.append(loom_backends.get("c")(gm, example_inputs))
-        return artifacts[-1]
-
-    ids = torch.randint(0, 37, (2, 6))
-    torch._dynamo.reset()
-    compiled = torch.compile(lambda i: model(input_ids=i).logits, backend=backend, dynamic=False)
-    out, want = compiled(ids), reference(input_ids=ids).logits
-    torch.testing.assert_close(out, want, atol=1e-5, rtol=1e-4)
-    out.sum().backward()
-    want.sum().backward()
-    for (name, p), q in zip(model.named_parameters(), reference.parameters()):
-        torch.testing.assert_close(p.grad, q.grad, atol=1e-5, rtol=1e-4, msg=name)
+def test_gpt2_from_transformers_trains_through_c(gpt2_training):
+    artifacts = gpt2_training("c", n_layer=1, n_embd=16, vocab_size=37, n_positions=8, ids_shape=(2, 6))
     graphs = [g for a in artifacts for g in a.graphs]
     assert all(g.compiled.fallback_reason is None and g.compiled.kernels for g in graphs)
 

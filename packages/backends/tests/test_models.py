@@ -93,33 +93,9 @@ def test_inference_graph_in_half_precision(models):
     assert [g.kind for g in compiled.graphs] == ["inference"]
 
 
-def test_gpt2_from_transformers_trains_through_triton():
+def test_gpt2_from_transformers_trains_through_triton(gpt2_training):
     """A real model, captured by TorchDynamo as loom's translator would hand it over."""
-    transformers = pytest.importorskip("transformers")
-    torch.manual_seed(4)
-    config = transformers.GPT2Config(
-        n_layer=2, n_head=2, n_embd=32, vocab_size=97, n_positions=16, bos_token_id=0, eos_token_id=0,
-        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
-    )  # fmt: skip
-    config.attn_implementation = "eager"
-    model = transformers.GPT2LMHeadModel(config)
-    reference = copy.deepcopy(model)
-    artifacts = []
-
-    def backend(gm, example_inputs):
-        compiled = loom_backends.get("triton")(gm, example_inputs)
-        artifacts.append(compiled)
-        return compiled
-
-    ids = torch.randint(0, 97, (2, 12))
-    torch._dynamo.reset()
-    compiled = torch.compile(lambda i: model(input_ids=i).logits, backend=backend, dynamic=False)
-    out, want = compiled(ids), reference(input_ids=ids).logits
-    torch.testing.assert_close(out, want, atol=1e-5, rtol=1e-4)
-    out.sum().backward()
-    want.sum().backward()
-    for (name, p), q in zip(model.named_parameters(), reference.parameters()):
-        torch.testing.assert_close(p.grad, q.grad, atol=1e-5, rtol=1e-4, msg=name)
+    artifacts = gpt2_training("triton", n_layer=2, n_embd=32, vocab_size=97, n_positions=16, ids_shape=(2, 12))
     graphs = [g for a in artifacts for g in a.graphs]
     assert {g.kind for g in graphs} == {"forward", "backward"}
     assert all(g.compiled.fallback_reason is None for g in graphs)
