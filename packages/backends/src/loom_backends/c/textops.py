@@ -115,26 +115,17 @@ static inline T loom_ipow_##T(T a, T b) { \\
     uint64_t r = 1, x = (uint64_t)a; while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } return (T)r; }
 LOOM_IDIV(int8_t) LOOM_IDIV(uint8_t) LOOM_IDIV(int16_t) LOOM_IDIV(int32_t) LOOM_IDIV(int64_t)
 
-static inline float loom_floordiv_f(float a, float b) {
-    if (b == 0) return a / b;
-    float m = fmodf(a, b), d = (a - m) / b;
-    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
-    float f = floorf(d); if (d - f > 0.5f) f += 1;
-    return d == 0 ? copysignf(0.0f, a / b) : f;
-}
-static inline double loom_floordiv_d(double a, double b) {
-    if (b == 0) return a / b;
-    double m = fmod(a, b), d = (a - m) / b;
-    if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
-    double f = floor(d); if (d - f > 0.5) f += 1;
-    return d == 0 ? copysign(0.0, a / b) : f;
-}
-static inline float loom_remainder_f(float a, float b) {
-    float m = fmodf(a, b); return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m;
-}
-static inline double loom_remainder_d(double a, double b) {
-    double m = fmod(a, b); return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m;
-}
+/* Floating floor division and remainder with Python's semantics; M is the <math.h> suffix (f or none). */
+#define LOOM_FDIV(T, S, M) \\
+static inline T loom_floordiv_##S(T a, T b) { \\
+    if (b == 0) return a / b; \\
+    T m = fmod##M(a, b), d = (a - m) / b; \\
+    if (m != 0 && ((b < 0) != (m < 0))) d -= 1; \\
+    T f = floor##M(d); if (d - f > (T)0.5) f += 1; \\
+    return d == 0 ? copysign##M((T)0, a / b) : f; } \\
+static inline T loom_remainder_##S(T a, T b) { \\
+    T m = fmod##M(a, b); return (m != 0 && ((b < 0) != (m < 0))) ? m + b : m; }
+LOOM_FDIV(float, f, f) LOOM_FDIV(double, d, )
 
 /* erfinv (no C library function): an initial guess refined by Newton steps on erf, in double. */
 static inline double loom_erfinv_d(double y) {
