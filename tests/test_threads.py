@@ -1,8 +1,10 @@
 """Several threads calling one compiled function at once; the hook stays per thread."""
 
 import threading
+import time
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import loom
 import loom_framehook as framehook
@@ -60,6 +62,36 @@ def test_threads_calling_one_compiled_function_get_correct_results():
     # that window depends on the scheduler (on a loaded machine, many): frames_compiled == 4 above is
     # what shows that no thread compiled again; here, that the cache serves the bulk of the calls.
     assert 4 * 60 // 2 <= loom.stats()["cache_hits"] <= 4 * 60 - 4
+
+
+class _PassThrough(TorchDispatchMode):
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+def test_a_compile_on_another_thread_does_not_make_a_frame_run_uncompiled():
+    # While one thread compiles, torch's per-process in-dispatch-mode flag is set by loom's fake mode. A
+    # thread missing the cache then must wait for the compile lock, not take the flag for a user's mode and
+    # run uncompiled (on a busy machine, every call of a short loop did). Simulated: the lock held and the
+    # flag set, as during a compile, while the other thread makes its first call.
+    from loom import frame_compiler
+
+    compiled = loom.compile(scaled, backend="eager")
+    calling = threading.Event()
+
+    def caller():
+        calling.set()
+        compiled(torch.randn(3))
+
+    with frame_compiler._COMPILE_LOCK, _PassThrough():
+        thread = threading.Thread(target=caller)
+        thread.start()
+        calling.wait(timeout=60)
+        time.sleep(0.2)  # the caller reaches the hook while "another thread compiles"
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert len(framehook.entries(scaled.__code__)) == 1
+    assert loom.stats()["frames_compiled"] == 1
 
 
 def test_threads_that_never_call_compiled_code_have_no_hook():

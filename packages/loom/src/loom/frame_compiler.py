@@ -162,9 +162,12 @@ class FrameCompiler:
                                                  frame.closure)
             if verdict is not reachability.Verdict.COMPILE:
                 return self._tensor_free(code, verdict)
-        if run_as_is.reason(self.settings) is not None:
-            return None  # an eager transform, a mode, forward AD...: see run_as_is; compiled when called outside
         with _COMPILE_LOCK:
+            # Checked holding the lock: torch's in-dispatch-mode flag is per process, and while another
+            # thread compiles it is set by loom's own fake mode. Asked before waiting, a thread would run
+            # every call uncompiled for as long as another thread compiles.
+            if run_as_is.reason(self.settings) is not None:
+                return None  # an eager transform, a mode, forward AD...: see run_as_is; compiled when called outside
             try:
                 return self._compile_leaving_state_alone(frame, code)
             except (Unsupported, RecompileLimitError, InternalError):

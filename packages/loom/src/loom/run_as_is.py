@@ -34,7 +34,8 @@ def dispatch_mode_active(settings: Settings) -> bool:
 def inside_dispatch_mode(settings: Settings) -> bool:
     """A TorchDispatchMode is entered: inside its ``__torch_dispatch__`` the mode is off the stack, but the
     frames that method runs (once per op, each with another ``func``) are the mode's, not the program's.
-    (torch's flag is per process: a mode entered on another thread also makes frames run as they are.)"""
+    (torch's flag is per process: a user's mode entered on another thread also makes frames run as they are;
+    loom's own fake mode never does, since this is asked holding the compile lock.)"""
     return _python_dispatch._is_in_torch_dispatch_mode
 
 
