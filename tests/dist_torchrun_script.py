@@ -36,6 +36,7 @@ def main(out_dir: str) -> None:
     with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:
         json.dump({"rank": rank, "world_size": dist.get_world_size(), "losses": losses, "stats": loom.stats(),
                    "weights": weights}, f)
+    dist.barrier()  # no rank tears its process group down while another still talks to it
     dist.destroy_process_group()
 
 

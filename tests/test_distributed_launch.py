@@ -26,10 +26,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_a_loom_script_runs_under_torchrun(tmp_path):
+def _torchrun(out_dir: Path) -> tuple[int, str]:
     cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--nnodes", "1",
            "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{_free_port()}", "--max-restarts", "0",
-           str(SCRIPT), str(tmp_path)]
+           str(SCRIPT), str(out_dir)]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
@@ -39,7 +39,25 @@ def test_a_loom_script_runs_under_torchrun(tmp_path):
         os.killpg(proc.pid, signal.SIGKILL)  # torchrun and its workers
         output, _ = proc.communicate()
         pytest.fail(f"torchrun did not finish within 120 s:\n{output[-4000:]}")
-    assert proc.returncode == 0, output[-4000:]
+    return proc.returncode, output
+
+
+def _aborted_in_gloo_teardown(returncode: int, output: str, out_dir: Path) -> bool:
+    """Both ranks finished their work (each writes its results after its last collective) and one then
+    aborted: torch's Gloo worker threads can outlive the interpreter's finalization and call
+    std::terminate ("terminate called without an active exception"), seen once in CI under load."""
+    done = all((out_dir / f"rank{r}.json").exists() for r in (0, 1))
+    return returncode != 0 and done and "terminate called without an active exception" in output
+
+
+def test_a_loom_script_runs_under_torchrun(tmp_path):
+    returncode, output = _torchrun(tmp_path)
+    if _aborted_in_gloo_teardown(returncode, output, tmp_path):
+        # Once only: a second abort fails the test, and the results of the run that counts are checked.
+        for r in (0, 1):
+            (tmp_path / f"rank{r}.json").unlink()
+        returncode, output = _torchrun(tmp_path)
+    assert returncode == 0, output[-4000:]
     ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in (0, 1)]
     for r, data in enumerate(ranks):
         assert data["rank"] == r and data["world_size"] == 2
