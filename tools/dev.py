@@ -16,7 +16,7 @@ a missing one is reported and skipped). Each holds torch==2.13.0, the rest of TH
 packages in editable mode, with loom-framehook's C extension and loom-guards' C++ accelerator built
 for that interpreter. On 3.11 torch is the CPU wheel that lies on disk on our machines (a looser pin
 downloads gigabytes of CUDA wheels); on 3.12 and 3.13 there is none on disk, so the registry's CUDA
-build comes (~530 MB to download, ~4.7 GB installed; it runs on the CPU). Stamps in each venv of what
+build comes (~530 MB to download, ~4.7 GB installed; it runs on the CPU), with MODEL_ZOO. Stamps in each venv of what
 shapes it make a second run take well under a second.
 """
 
@@ -52,6 +52,16 @@ THIRD_PARTY = [
     "setuptools",
     "editables",  # hatchling builds editable wheels with it
 ]
+# The model zoo (tests/test_model_zoo.py), on 3.12/3.13 only: torchvision from the registry is built against
+# torch's CUDA build, which those venvs hold; beside 3.11's CPU wheel it does not import (timm and diffusers
+# need it). 0.28 is the torchvision release made for torch 2.13.
+MODEL_ZOO = ["torchvision==0.28.0", "timm", "diffusers"]
+
+
+def third_party(minor: str) -> list[str]:
+    """What pip installs into the venv of CPython ``minor`` besides loom's packages."""
+    return THIRD_PARTY if minor == MAIN else THIRD_PARTY + MODEL_ZOO
+
 
 # The suites each CPython runs: a package's tests/ by name, or "tests" (the cross-package tests).
 # loom-symbolic models CPython 3.11 and 3.12 bytecode; `loom` and tests/ need its translation (on
@@ -180,7 +190,7 @@ def setup_venv(minor: str, python: str, force: bool) -> str | None:
     # The third-party set, and the interpreter; not all of this file, so that editing the test table
     # reinstalls nothing. (The packages are installed with --no-deps: their own requirements are in
     # THIRD_PARTY.)
-    deps = digest([], minor, *THIRD_PARTY)
+    deps = digest([], minor, *third_party(minor))
     stale = list(PACKAGES)
     if force or not stamp_matches(deps_stamp, deps):
         if minor == MAIN:
@@ -193,7 +203,7 @@ def setup_venv(minor: str, python: str, force: bool) -> str | None:
                 return f"{free / 2**30:.1f} GiB free, {venv.name} needs ~{SIDE_VENV_BYTES / 2**30:.0f} GiB (torch's CUDA build)"
             log(f"installing third-party dependencies into {venv.name}: torch==2.13.0 from the registry, its "
                 f"CUDA build (~530 MB to download, ~4.7 GB on disk, {free / 2**30:.0f} GiB free; a few minutes)")
-        pip(venv, "install", *THIRD_PARTY)
+        pip(venv, "install", *third_party(minor))
         deps_stamp.unlink(missing_ok=True)  # until the packages are in again: a new torch needs a new accelerator
     else:
         # Per package: a change to one pyproject.toml (or to framehook's or guards' compiled sources)
