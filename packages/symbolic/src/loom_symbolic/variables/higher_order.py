@@ -27,7 +27,8 @@ from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
-from .containers import ListVariable, TupleVariable
+from .containers import DictVariable, ListVariable, TupleVariable
+from .lazy_dict import LazyDictVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ class Body:
     lifted: list[fx.Node]
     leaves: list[TensorVariable]
     rebuild: Callable[[list[Variable]], Variable]
+    #: What the function returned, as traced (its tensors are ``leaves``).
+    result: Variable | None = None
 
 
 def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callable[[list[Variable]], Variable]]:
@@ -63,8 +66,12 @@ def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callabl
             return type(result)(items)
 
         return [leaf for p in parts for leaf in p[0]], rebuild
+    if type(result) in (DictVariable, LazyDictVariable) and result.cls is dict:  # in insertion order, as torch's pytrees
+        keys = list(result.items)
+        values, make = _flatten(TupleVariable([result.items[k] for k in keys]), what)
+        return values, lambda leaves: DictVariable(dict(zip(keys, make(leaves).items)))
     raise Unsupported(f"{what} returning {result.describe()}",
-                      "its function must return tensors, constants, or tuples and lists of them")
+                      "its function must return tensors, constants, or tuples, lists and dicts of them")
 
 
 def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable:
@@ -105,9 +112,10 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     leaves, rebuild = _flatten(result, what)
     if single and len(leaves) != 1:
         raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
-    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single)
+    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single,
+                            output.submodules)
     subgraphs.erased_sizes(output.graph, set(nodes))
-    return Body(carved.body, carved.lifted, leaves, rebuild)
+    return Body(carved.body, carved.lifted, leaves, rebuild, result)
 
 
 def shared_lifted(bodies: list[Body], own: int) -> tuple[list[fx.Node], list[fx.GraphModule]]:

@@ -1,0 +1,265 @@
+"""torch.func transforms captured in one graph (issue 28): each is a ``call_transform`` node over its function's
+sub-graph, gives eager's values and eager's gradients of the outer function with every backend, and leaves
+no functorch level behind. What is not captured breaks once, naming the transform and the user's line."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.utils._pytree import tree_leaves
+
+import loom
+import loom_backends
+from loom_symbolic.func_calls import call_transform
+
+F = torch.func
+BACKENDS = [name for name in ("eager", "aot_eager", "c") if name in loom_backends.names()]
+W = torch.randn(3, 3)
+
+
+def one_graph(fn, *args, transform=True):
+    """1 graph, 0 breaks, and (``transform``) a ``call_transform`` node in it."""
+    report = loom.explain(fn, backend="eager")(*args)
+    assert report.graph_count == 1 and report.break_count == 0, report
+    targets = [n.target for g in report.graphs for n in g.graph_module.graph.nodes if n.op == "call_function"]
+    assert (call_transform in targets) == transform
+    return report
+
+
+def no_functorch_left():
+    assert torch._C._functorch.peek_interpreter_stack() is None
+    product = torch.ones(2, 2) @ torch.ones(2, 2)
+    assert type(product) is torch.Tensor and not torch._C._functorch.is_functorch_wrapped_tensor(product)
+
+
+def same(got, want, tol=1e-5):
+    got, want = tree_leaves(got), tree_leaves(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        if isinstance(w, torch.Tensor):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            torch.testing.assert_close(g, w, atol=tol, rtol=tol)
+        else:
+            assert g == w
+
+
+def check(fn, args, backend, tol=1e-5):
+    """Values equal to eager's, and gradients of the outputs' sum for every input that requires grad."""
+    got, want = loom.compile(fn, backend=backend)(*args), fn(*args)
+    same(got, want, tol)
+    leaves = [a for a in tree_leaves(args) if isinstance(a, torch.Tensor) and a.requires_grad]
+    outs = [(g, w) for g, w in zip(tree_leaves(got), tree_leaves(want)) if isinstance(w, torch.Tensor) and w.requires_grad]
+    if leaves and outs:
+        grads_want = torch.autograd.grad(sum(w.sum() for _, w in outs), leaves, allow_unused=True)
+        grads_got = torch.autograd.grad(sum(g.sum() for g, _ in outs), leaves, allow_unused=True)
+        for g, w in zip(grads_got, grads_want):
+            assert (g is None) == (w is None)
+            if w is not None:
+                torch.testing.assert_close(g, w, atol=tol, rtol=tol)
+    no_functorch_left()
+
+
+def loss(params, x):
+    return ((x @ params["w"] + params["b"]).tanh() ** 2).sum()
+
+
+def grad_under_no_grad(x):
+    with torch.no_grad():  # grad respects the inner no_grad only, as in eager
+        return F.grad(lambda y: (y.sin() ** 2).sum())(x)
+
+
+def vjp_twice(x, c):
+    out, pullback = F.vjp(lambda y: y.sin() * W[0], x)
+    (g,) = pullback(c)
+    (h,) = pullback(c * 2)
+    return out, g + h
+
+
+GRAD_OUTSIDE = F.grad(lambda y: (y.cos() * y).sum())
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1, self.l2 = torch.nn.Linear(3, 4), torch.nn.Linear(4, 2)
+        self.register_buffer("scale", torch.tensor(2.0))
+
+    def forward(self, x, shift=0.0):
+        return self.l2(self.l1(x).relu()) * self.scale + shift
+
+
+NET = Net()
+
+
+def net_state():
+    return {k: v.detach().clone().requires_grad_() for k, v in NET.named_parameters()}, torch.randn(5, 3)
+
+
+def per_sample_grads(params, x):
+    def sample_loss(p, xi):
+        return F.functional_call(NET, p, (xi.unsqueeze(0),)).pow(2).sum()
+
+    return torch.vmap(F.grad(sample_loss), in_dims=(None, 0))(params, x)
+
+
+def rg(*shape):
+    return torch.randn(*shape, requires_grad=True)
+
+
+CASES = {
+    "grad": (lambda x: F.grad(lambda y: (y.sin() ** 2).sum())(x) * 2, lambda: (rg(4),)),
+    "grad_argnums": (lambda x, w: F.grad(lambda a, b: (a @ b).sin().sum(), argnums=(0, 1))(x, w),
+                     lambda: (rg(2, 3), rg(3, 3))),
+    "grad_has_aux": (lambda x: F.grad(lambda y: (y.sin().sum(), {"c": y.cos(), "n": (y * 2,)}), has_aux=True)(x),
+                     lambda: (rg(4),)),
+    "grad_and_value": (lambda x: F.grad_and_value(lambda y: (y * W[0]).exp().sum())(x), lambda: (rg(3),)),
+    "grad_and_value_has_aux": (lambda x: F.grad_and_value(lambda y: (y.exp().sum(), y.sin()), has_aux=True)(x),
+                               lambda: (rg(3),)),
+    "grad_of_a_dict": (lambda p, x: F.grad(loss)(p, x), lambda: ({"w": rg(3, 2), "b": rg(2)}, torch.randn(4, 3))),
+    "grad_of_grad": (lambda x: F.grad(lambda z: F.grad(lambda y: (y.sin() ** 3).sum())(z).sum())(x), lambda: (rg(4),)),
+    "grad_under_no_grad": (grad_under_no_grad, lambda: (torch.randn(4),)),
+    "grad_made_outside": (lambda x: GRAD_OUTSIDE(x) + 1, lambda: (rg(3),)),
+    "vmap": (lambda x: torch.vmap(lambda r: r.sin() * 2)(x) + 1, lambda: (rg(4, 3),)),
+    "vmap_in_out_dims": (lambda x, y: torch.vmap(lambda a, b: a * b.sum(), in_dims=(1, None), out_dims=1)(x, y),
+                         lambda: (rg(3, 5), rg(2))),
+    "vmap_nested": (lambda x: torch.vmap(torch.vmap(lambda a: a.cos() * W[0, 0]))(x), lambda: (rg(2, 3, 4),)),
+    "vmap_of_grad": (lambda p, x: torch.vmap(F.grad(loss), in_dims=(None, 0))(p, x.unsqueeze(1)),
+                     lambda: ({"w": rg(3, 2), "b": rg(2)}, torch.randn(5, 3))),
+    "jacrev": (lambda x: F.jacrev(lambda y: y.sin() * y.sum())(x), lambda: (rg(3),)),
+    "jacfwd": (lambda x: F.jacfwd(lambda y: y.sin() * y.sum())(x), lambda: (rg(3),)),
+    "hessian": (lambda x: F.hessian(lambda y: (y.sin() * y.sum()).sum())(x), lambda: (rg(3),)),
+    "jvp": (lambda x, t: F.jvp(lambda y: y.sin() * 2, (x,), (t,)), lambda: (rg(3), torch.randn(3))),
+    "vjp": (vjp_twice, lambda: (rg(3), torch.randn(3))),
+    "functional_call": (lambda p, x: F.functional_call(NET, p, (x,)).relu() + 1, net_state),
+    "functional_call_dicts_and_kwargs": (lambda p, x: F.functional_call(NET, (p, {"scale": torch.tensor(3.0)}), x,
+                                                                        {"shift": 1.0}), net_state),
+    "grad_of_functional_call": (lambda p, x: F.grad(lambda q: F.functional_call(NET, q, (x,)).pow(2).sum())(p),
+                                net_state),
+    "per_sample_grads": (per_sample_grads, net_state),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_transform_is_one_graph(name):
+    fn, make_args = CASES[name]
+    one_graph(fn, *make_args(), transform=not name.startswith("functional_call"))  # a module call, swapped tensors
+    no_functorch_left()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", list(CASES))
+def test_transform_gives_eagers_values_and_gradients(name, backend):
+    fn, make_args = CASES[name]
+    check(fn, make_args(), backend)
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+@pytest.mark.parametrize("randomness", ["different", "same"])
+def test_vmap_randomness_draws_what_eager_draws(randomness, backend):
+    def noisy(x):
+        return torch.vmap(lambda r: r * 0 + torch.randn(3), randomness=randomness)(x)
+
+    x = torch.randn(4, 3)
+    one_graph(noisy, x)
+    torch.manual_seed(1)
+    want = noisy(x)
+    torch.manual_seed(1)
+    got = loom.compile(noisy, backend=backend)(x)
+    torch.testing.assert_close(got, want)
+    assert torch.equal(got[0], got[1]) == (randomness == "same")
+
+
+def test_functional_call_leaves_the_module_as_it_was():
+    before = {k: v.clone() for k, v in NET.state_dict().items()}
+    params, x = net_state()
+    zeros = {k: torch.zeros_like(v) for k, v in params.items()}
+    got = loom.compile(lambda p, x: F.functional_call(NET, p, (x,)), backend="aot_eager")(zeros, x)
+    torch.testing.assert_close(got, torch.zeros(5, 2))
+    assert all(torch.equal(v, before[k]) for k, v in NET.state_dict().items())
+    assert all(type(p) is torch.nn.Parameter for p in NET.parameters())
+
+
+def test_functional_call_of_a_forward_listing_its_parameters_breaks():
+    class Listing(torch.nn.Linear):
+        def forward(self, x):
+            return x @ self.weight.t() + sum(p.sum() for p in self.parameters())
+
+    module = Listing(3, 2)
+    params = {k: v.detach() * 2 for k, v in module.named_parameters()}
+
+    def fn(x):
+        return F.functional_call(module, params, (x,))
+
+    x = torch.randn(4, 3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert report.break_count >= 1 and "functional_call" in str(report.breaks[0])
+    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), fn(x))
+
+
+def test_vmap_randomness_error_raises_eagers_error():
+    def noisy(x):
+        return torch.vmap(lambda r: r * torch.rand(()))(x)
+
+    with pytest.raises(RuntimeError, match="randomness") as eager:
+        noisy(torch.randn(4, 3))
+    with pytest.raises(RuntimeError, match="randomness") as compiled:
+        loom.compile(noisy, backend="aot_eager")(torch.randn(4, 3))
+    assert str(compiled.value).splitlines()[0] == str(eager.value).splitlines()[0]
+    no_functorch_left()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: F.grad(lambda y: y.sin())(x),  # a non-scalar output
+    lambda x: F.grad(lambda y: (y.sum(), 3), has_aux=True)(x),  # an aux that is not tensors
+])
+def test_a_call_eager_refuses_raises_eagers_error_and_leaves_nothing(fn):
+    x = torch.randn(4)
+    with pytest.raises(RuntimeError) as eager:
+        fn(x)
+    with pytest.raises(RuntimeError) as compiled:
+        loom.compile(fn, backend="aot_eager")(x)
+    assert str(compiled.value) == str(eager.value)
+    no_functorch_left()
+
+
+def test_a_function_that_does_not_trace_breaks_once_at_the_transform():
+    def printing(y):
+        print("inside")
+        return y.sin().sum()
+
+    def fn(x):
+        return F.grad(printing)(x) + 1
+
+    x = torch.randn(3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert report.break_count >= 1 and "torch.func.grad" in str(report.breaks[0])
+    assert "test_func_transforms.py" in str(report.breaks[0])
+    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), fn(x))
+    no_functorch_left()
+
+
+def test_a_transform_not_captured_breaks_naming_it_and_raises_under_fullgraph():
+    def linearized(x):
+        return F.linearize(lambda y: y.sin(), x)[0] + 1
+
+    x = torch.randn(3)
+    report = loom.explain(linearized, backend="eager")(x)
+    assert report.break_count == 1 and "torch.func.linearize" in str(report.breaks[0])
+    assert "this torch.func function is not captured" in str(report.breaks[0])
+    torch.testing.assert_close(loom.compile(linearized, backend="aot_eager")(x), linearized(x))
+    with pytest.raises(loom.Unsupported, match=r"(?s)torch\.func\.linearize.*test_func_transforms\.py:\d+"):
+        loom.compile(linearized, backend="eager", fullgraph=True)(x)
+    no_functorch_left()
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_vmap_over_a_dynamic_batch_compiles_once(backend):
+    def per_row(x, w):
+        return torch.vmap(lambda r: (r @ w).relu())(x)
+
+    compiled = loom.compile(per_row, backend=backend, dynamic=True)
+    w = torch.randn(3, 2)
+    for rows in (3, 5, 7):
+        x = torch.randn(rows, 3)
+        torch.testing.assert_close(compiled(x, w), per_row(x, w))
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
