@@ -263,3 +263,36 @@ def test_vmap_over_a_dynamic_batch_compiles_once(backend):
         x = torch.randn(rows, 3)
         torch.testing.assert_close(compiled(x, w), per_row(x, w))
     assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
+
+
+def test_a_break_inside_the_function_rebuilds_the_transform_for_the_rest():
+    def printing(y):
+        print("inside")
+        return y.sin().sum()
+
+    def fn(x):
+        a = x.cos()
+        g = F.grad(printing)
+        return g(a) + a
+
+    def made(x):
+        return F.jacrev(lambda y: y.sin(), argnums=0, has_aux=False), x.cos()
+
+    x = torch.randn(3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert report.graph_count == 2 and report.break_count == 1
+    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), fn(x))
+    jacobian, a = loom.compile(made, backend="aot_eager")(x)  # the transformed function escapes the graph
+    torch.testing.assert_close(jacobian(a), torch.diag(a.cos()))
+
+
+def test_the_functions_view_of_functorch_is_not_the_traces():
+    def fn(x):
+        def body(r):
+            return r * (2 if torch._C._functorch.maybe_current_level() is not None else 3)
+        return torch.vmap(body)(x) + 1
+
+    x = torch.randn(3, 2)
+    report = loom.explain(fn, backend="eager")(x)
+    assert report.break_count == 1 and "reads the transform's level" in str(report.breaks[0])
+    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), x * 2 + 1)

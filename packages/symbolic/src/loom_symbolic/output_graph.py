@@ -120,6 +120,8 @@ class OutputGraph:
         self.submodules: dict[str, fx.GraphModule] = {}
         #: (id(module), attribute) → the variable read instead, inside ``torch.func.functional_call``.
         self.module_overrides: dict[tuple[int, str], Variable] = {}
+        #: How many torch.func transforms' functions are being traced (a level each, in eager).
+        self.transform_depth = 0
 
     # -- inputs ------------------------------------------------------------------------------------
     def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:

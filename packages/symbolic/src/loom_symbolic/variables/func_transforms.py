@@ -128,9 +128,11 @@ def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variab
     grad_enabled = output.grad_enabled
     if transform in _REVERSE_MODE:
         output.grad_enabled = True
+    output.transform_depth += 1
     try:
         return trace_body(tx, fn, [], kwargs, what, own=own, pack_own=pack)
     finally:
+        output.transform_depth -= 1
         output.grad_enabled = grad_enabled
 
 
@@ -179,6 +181,19 @@ class TransformedFunctionVariable(Variable):
 
     def describe(self) -> str:
         return f"torch.func.{self.transform.__name__}({self.fn.describe()})"
+
+    def reconstruct(self, codegen: Any) -> None:
+        """``transform(fn, **options)``, made again by the rewritten code (the graph broke near it)."""
+        names = tuple(self.options)
+
+        def load_args() -> None:
+            codegen.reconstruct(self.fn)
+            for name in names:
+                codegen.load_const(self.options[name])
+
+        codegen.load_callable(self.transform)
+        load_args()
+        codegen.call_kw(1 + len(names), names)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         what = f"torch.func.{self.transform.__name__}"
