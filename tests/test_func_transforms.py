@@ -296,3 +296,36 @@ def test_the_functions_view_of_functorch_is_not_the_traces():
     report = loom.explain(fn, backend="eager")(x)
     assert report.break_count == 1 and "reads the transform's level" in str(report.breaks[0])
     torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), x * 2 + 1)
+
+
+SCRIPT = '''
+import torch
+from torch.func import functional_call, grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp, vmap
+
+net = torch.nn.Linear(3, 2)
+
+
+def step(x, w):
+    params = dict(net.named_parameters())
+    per_sample = vmap(grad(lambda p, r: functional_call(net, p, (r.unsqueeze(0),)).pow(2).sum()),
+                      in_dims=(None, 0))(params, x)
+    g, value = grad_and_value(lambda a: (a @ w).sin().sum())(x)
+    jac = jacrev(lambda a: a.sin() @ w)(x[0]) + jacfwd(lambda a: a.sin() @ w)(x[0])
+    h = hessian(lambda a: (a.sin() * a.sum()).sum())(x[0])
+    out, tangent = jvp(lambda a: a.cos(), (x,), (torch.ones_like(x),))
+    y, pullback = vjp(lambda a: a.exp() @ w, x)
+    return per_sample["weight"].sum() + g.sum() + value + jac.sum() + h.sum() + tangent.sum() + pullback(y)[0].sum()
+
+
+step(torch.randn(4, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)).backward()
+'''
+
+
+def test_loom_explain_of_a_script_using_every_transform(tmp_path, capsys):
+    from loom.cli import main
+
+    path = tmp_path / "transforms.py"
+    path.write_text(SCRIPT)
+    assert main(["explain", str(path)]) == 0
+    assert "1 graph, 0 graph breaks" in capsys.readouterr().out
+    no_functorch_left()
