@@ -75,6 +75,11 @@ def vjp_twice(x, c):
     return out, g + h
 
 
+def vmap_in_autocast(x):
+    with torch.autocast("cpu", dtype=torch.bfloat16):  # the function's ops take eager's dtypes
+        return torch.vmap(lambda r: r @ W)(x)
+
+
 GRAD_OUTSIDE = F.grad(lambda y: (y.cos() * y).sum())
 
 
@@ -130,6 +135,15 @@ CASES = {
     "hessian": (lambda x: F.hessian(lambda y: (y.sin() * y.sum()).sum())(x), lambda: (rg(3),)),
     "jvp": (lambda x, t: F.jvp(lambda y: y.sin() * 2, (x,), (t,)), lambda: (rg(3), torch.randn(3))),
     "vjp": (vjp_twice, lambda: (rg(3), torch.randn(3))),
+    "vmap_keyword_tensor": (lambda x, s: torch.vmap(lambda r, scale: r * scale)(x, scale=s), lambda: (rg(4, 3), rg(3))),
+    "grad_closing_over_the_outer_level": (
+        lambda x: F.grad(lambda a: F.grad(lambda b: (a * b).sin().sum())(a).sum())(x), lambda: (rg(3),)),
+    "grad_with_a_constant_argument": (lambda x: F.grad(lambda a, n: (a ** n).sum())(x, 3), lambda: (rg(3),)),
+    "vmap_in_dims_of_a_dict": (lambda d: torch.vmap(lambda p: p["a"] * p["b"], in_dims=({"a": 0, "b": None},))(d),
+                               lambda: ({"a": rg(4, 3), "b": rg(3)},)),
+    "vmap_chunk_size": (lambda x: torch.vmap(lambda r: r.sum(), chunk_size=2)(x), lambda: (rg(5, 3),)),
+    "jacrev_has_aux": (lambda x: F.jacrev(lambda y: (y.sin(), y.cos()), argnums=0, has_aux=True)(x), lambda: (rg(3),)),
+    "vmap_in_autocast": (vmap_in_autocast, lambda: (rg(4, 3),)),
     "functional_call": (lambda p, x: F.functional_call(NET, p, (x,)).relu() + 1, net_state),
     "functional_call_dicts_and_kwargs": (lambda p, x: F.functional_call(NET, (p, {"scale": torch.tensor(3.0)}), x,
                                                                         {"shift": 1.0}), net_state),
