@@ -84,6 +84,25 @@ def test_autocast_regions_give_eagers_dtypes_values_and_gradients(backend):
     assert not torch.is_autocast_enabled("cpu")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_callers_autocast_is_guarded(backend):
+    """Compiled outside autocast, called inside it (and back): each call gives eager's dtypes and values;
+    the caller's autocast state is part of the entry's global-state guard, so it recompiles once."""
+    def fn(x, w):
+        return (x @ w).relu() + 1
+
+    x, w = torch.randn(4, 4), torch.randn(4, 4)
+    compiled = loom.compile(fn, backend=backend)
+    close(compiled(x, w), fn(x, w), 0)
+    for dtype in (torch.bfloat16, torch.bfloat16):
+        with torch.autocast("cpu", dtype=dtype):
+            got, want = compiled(x, w), fn(x, w)
+        assert got.dtype == want.dtype == dtype
+        close(got, want, 1e-2)
+    close(compiled(x, w), fn(x, w), 0)
+    assert loom.stats()["recompiles"] == 1 and loom.stats()["graphs"] == 2
+
+
 def test_a_graph_break_inside_an_autocast_region_runs_the_rest_inside_it():
     def breaks_inside(x):
         with torch.autocast("cpu", dtype=torch.bfloat16):
@@ -232,6 +251,11 @@ def mapped(xs, w):
     return hop_map(lambda row, y: (row @ y).tanh(), xs, w)
 
 
+def mapped_nested(xs, w):
+    out = hop_map(lambda d, y: {"s": (d["a"] @ y).tanh(), "t": (d["b"][0] * 2, d["b"][1].sum())}, xs, w)
+    return out["s"].sum(0) + out["t"][0].sum() + out["t"][1].sum()
+
+
 HOP_CASES = {
     "wrap": (wrapped, lambda: (torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)),
              torch.ops.higher_order.wrap),
@@ -242,6 +266,9 @@ HOP_CASES = {
     "while_loop": (looped, lambda: (torch.randn(3, 3),), torch.ops.higher_order.while_loop),
     "map": (mapped, lambda: (torch.randn(2, 3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)),
             torch.ops.higher_order.map_impl),
+    "map_nested": (mapped_nested, lambda: ({"a": torch.randn(2, 3, 3, requires_grad=True),
+                                            "b": (torch.randn(2, 4, requires_grad=True), torch.randn(2, 5))},
+                                           torch.randn(3, 3, requires_grad=True)), torch.ops.higher_order.map_impl),
 }
 
 

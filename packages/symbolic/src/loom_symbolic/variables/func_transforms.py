@@ -30,12 +30,18 @@ from loom_guards import Attr, Item
 from .. import func_calls
 from ..errors import Unsupported
 from .base import Variable
-from .constant import ConstantVariable, is_constant_value
-from .containers import DictVariable, ListVariable, TupleVariable
-from .higher_order import higher_order, record, require_constants, trace_body
-from .lazy_dict import LazyDictVariable
+from .constant import is_constant_value
+from .containers import TupleVariable
+from .higher_order import (
+    as_variable,
+    higher_order,
+    is_tensor_leaf,
+    record,
+    require_constants,
+    skeleton,
+    trace_body,
+)
 from .registry import wrap
-from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -47,47 +53,10 @@ _func = torch.func
 _REVERSE_MODE = frozenset(f for f in (_func.grad, _func.grad_and_value, _func.jacrev, _func.hessian, _func.vjp))
 
 
-# -- structures of variables ----------------------------------------------------------------------------
-def skeleton(value: Variable, what: str) -> Any:
-    """``value`` as a Python structure torch's pytrees flatten: containers as tuples, lists and dicts,
-    tensors as their variables (leaves), constants as themselves."""
-    if isinstance(value, TensorVariable):
-        return value
-    if type(value) in (TupleVariable, ListVariable):
-        items = [skeleton(item, what) for item in value.items]
-        return tuple(items) if type(value) is TupleVariable else items
-    if type(value) in (DictVariable, LazyDictVariable) and value.cls is dict:
-        return {key: skeleton(item, what) for key, item in value.items.items()}
-    if value.is_python_constant() and is_constant_value(value.as_python_constant()):
-        return value.as_python_constant()
-    raise Unsupported(f"{what} over {value.describe()}",
-                      "a transform's arguments and results must be tensors, constants, or tuples, lists and dicts "
-                      "of them")
-
-
-def as_variable(value: Any) -> Variable:
-    """A Python structure with variables (or constants) at its leaves as one variable."""
-    if isinstance(value, Variable):
-        return value
-    if type(value) is tuple:
-        return TupleVariable([as_variable(v) for v in value])
-    if type(value) is list:
-        return ListVariable([as_variable(v) for v in value])
-    if type(value) is dict:
-        return DictVariable({k: as_variable(v) for k, v in value.items()})
-    if is_constant_value(value):
-        return ConstantVariable(value)
-    raise Unsupported(f"a transform's result holding {type(value).__name__}", "the translator cannot model it")
-
-
-def _is_variable(leaf: Any) -> bool:
-    return isinstance(leaf, TensorVariable)
-
-
 def _examples(structure: Any) -> Any:
     """``structure`` with each tensor variable replaced by its FakeTensor."""
     leaves, spec = tree_flatten(structure)
-    return tree_unflatten([leaf.example if _is_variable(leaf) else leaf for leaf in leaves], spec)
+    return tree_unflatten([leaf.example if is_tensor_leaf(leaf) else leaf for leaf in leaves], spec)
 
 
 # -- one call of a transform ------------------------------------------------------------------------------
@@ -99,11 +68,11 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     ``invoke(transform, <body>, options, call)``. ``call`` and ``fn_args`` are structures of tensor
     variables and constants (:func:`skeleton`); ``likes`` maps the examples of ``fn_args``' tensors to the
     examples the function sees. Returns the result as a variable and the body."""
-    fn_template = func_calls.Template.of(fn_args, _is_variable)
+    fn_template = func_calls.Template.of(fn_args, is_tensor_leaf)
     if body is None:
         body = _trace(tx, what, transform, fn, fn_template, fn_args, kwargs, likes)
-    fn_out = func_calls.Template.of(skeleton(body.result, what), _is_variable)
-    call_template = func_calls.Template.of(call, _is_variable)
+    fn_out = func_calls.Template.of(skeleton(body.result, what), is_tensor_leaf)
+    call_template = func_calls.Template.of(call, is_tensor_leaf)
     tensors = call_template.tensors(call)
     module = func_calls.TransformCall(body.module, transform, invoke, options, call_template, fn_template, fn_out)
     output = tx.output
@@ -147,7 +116,7 @@ def _differentiated(args: tuple, argnums: Any) -> list[bool]:
     """Per tensor leaf of ``args``: whether it is under one of ``argnums``."""
     chosen = {argnums % len(args)} if isinstance(argnums, int) and args else {
         n % len(args) for n in argnums if isinstance(n, int)} if isinstance(argnums, tuple) and args else set()
-    return [i in chosen for i, arg in enumerate(args) for leaf in tree_leaves(arg) if _is_variable(leaf)]
+    return [i in chosen for i, arg in enumerate(args) for leaf in tree_leaves(arg) if is_tensor_leaf(leaf)]
 
 
 def _vmap_slices(tx: InstructionTranslator, args: tuple, in_dims: Any) -> Callable:
@@ -288,7 +257,7 @@ def vjp(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Varia
     if set(options) - {"has_aux"}:
         raise Unsupported(f"{what} with keyword arguments {sorted(options)}", "it takes has_aux only")
     fn, primals = args[0], tuple(skeleton(a, what) for a in args[1:])
-    marks = [True] * sum(1 for leaf in tree_leaves(primals) if _is_variable(leaf))
+    marks = [True] * sum(1 for leaf in tree_leaves(primals) if is_tensor_leaf(leaf))
     result, body = call_transform(tx, what, _func.vjp, func_calls.call_vjp_output, options, fn, primals, primals, {},
                                   lambda examples: _with_grad(examples, marks, tx.output.fake_mode))
     items = list(result.items)

@@ -26,7 +26,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
+from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable
 from .lazy_dict import LazyDictVariable
 from .tensor import TensorVariable
@@ -72,6 +72,43 @@ def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callabl
         return values, lambda leaves: DictVariable(dict(zip(keys, make(leaves).items)))
     raise Unsupported(f"{what} returning {result.describe()}",
                       "its function must return tensors, constants, or tuples, lists and dicts of them")
+
+
+def skeleton(value: Variable, what: str) -> Any:
+    """``value`` as a Python structure torch's pytrees flatten: containers as tuples, lists and dicts,
+    tensors as their variables (leaves), constants as themselves."""
+    if isinstance(value, TensorVariable):
+        return value
+    if type(value) in (TupleVariable, ListVariable):
+        items = [skeleton(item, what) for item in value.items]
+        return tuple(items) if type(value) is TupleVariable else items
+    if type(value) in (DictVariable, LazyDictVariable) and value.cls is dict:
+        return {key: skeleton(item, what) for key, item in value.items.items()}
+    if value.is_python_constant() and is_constant_value(value.as_python_constant()):
+        return value.as_python_constant()
+    raise Unsupported(f"{what} over {value.describe()}",
+                      "a higher-order op's arguments and results must be tensors, constants, or tuples, lists and dicts "
+                      "of them")
+
+
+def as_variable(value: Any) -> Variable:
+    """A Python structure with variables (or constants) at its leaves as one variable."""
+    if isinstance(value, Variable):
+        return value
+    if type(value) is tuple:
+        return TupleVariable([as_variable(v) for v in value])
+    if type(value) is list:
+        return ListVariable([as_variable(v) for v in value])
+    if type(value) is dict:
+        return DictVariable({k: as_variable(v) for k, v in value.items()})
+    if is_constant_value(value):
+        return ConstantVariable(value)
+    raise Unsupported(f"a result holding {type(value).__name__}", "the translator cannot model it")
+
+
+def is_tensor_leaf(leaf: Any) -> bool:
+    """Whether a leaf of a :func:`skeleton` is a tensor (variable)."""
+    return isinstance(leaf, TensorVariable)
 
 
 def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable:
