@@ -13,7 +13,7 @@ import loom_backends
 from loom_symbolic.func_calls import call_transform
 
 F = torch.func
-BACKENDS = [name for name in ("eager", "aot_eager", "c") if name in loom_backends.names()]
+BACKENDS = [name for name in ("eager", "aot_eager", "c", "triton") if name in loom_backends.names()]
 W = torch.randn(3, 3)
 
 
