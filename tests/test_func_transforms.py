@@ -193,6 +193,17 @@ def test_functional_call_leaves_the_module_as_it_was():
     assert all(type(p) is torch.nn.Parameter for p in NET.parameters())
 
 
+def test_functional_call_recompiles_when_the_modules_tensors_change():
+    net = Net()
+    params = {k: v.detach().clone() for k, v in net.named_parameters()}
+    compiled = loom.compile(lambda p, x: F.functional_call(net, p, (x,)), backend="eager")
+    x = torch.randn(5, 3)
+    torch.testing.assert_close(compiled(params, x), F.functional_call(net, params, (x,)))
+    net.l1.register_buffer("unused", torch.zeros(1))  # the swap was decided on the names the module had
+    torch.testing.assert_close(compiled(params, x), F.functional_call(net, params, (x,)))
+    assert loom.stats()["recompiles"] == 1
+
+
 def test_functional_call_of_a_forward_listing_its_parameters_breaks():
     class Listing(torch.nn.Linear):
         def forward(self, x):

@@ -83,6 +83,19 @@ def _untied(module: torch.nn.Module, given: dict[str, Variable], tie_weights: bo
     return result
 
 
+def _owner(tx: InstructionTranslator, module: NNModuleVariable, path: str) -> NNModuleVariable:
+    """The submodule at ``path`` as the trace reaches it (guarded), its parameter and buffer names
+    guarded too: the swap decided now holds while they stay."""
+    owner = module
+    for part in path.split(".") if path else ():
+        owner = owner.var_getattr(tx, part)
+        if not isinstance(owner, NNModuleVariable):
+            raise Unsupported(f"{_WHAT} with tensors of {path!r}", "it is not a submodule the trace can reach")
+    for table in ("_parameters", "_buffers"):
+        owner.table(tx, table)
+    return owner
+
+
 @higher_order(torch.func.functional_call)
 def functional_call(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``functional_call(module, dicts, args=None, kwargs=None, *, tie_weights=True, strict=False)``."""
@@ -105,12 +118,12 @@ def functional_call(tx: InstructionTranslator, args: list[Variable], kwargs: dic
         positional = [call_args]
     call_kwargs = bound.get("kwargs")
     keywords = {} if _is_none(call_kwargs) else {str(k): v for k, v in _dict_items(call_kwargs).items()}
+    owners = {path: _owner(tx, module, path) for path in {name.rpartition(".")[0] for name in swapped}}
     overrides = tx.output.module_overrides
     saved = dict(overrides)
     for name, variable in swapped.items():
         owner_path, _, leaf = name.rpartition(".")
-        owner = module.value.get_submodule(owner_path) if owner_path else module.value
-        overrides[(id(owner), leaf)] = variable
+        overrides[(id(owners[owner_path].value), leaf)] = variable
     try:
         return module.call(tx, positional, keywords)
     finally:
