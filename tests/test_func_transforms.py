@@ -260,6 +260,8 @@ def test_a_function_that_does_not_trace_breaks_once_at_the_transform():
     assert report.break_count >= 1 and "torch.func.grad" in str(report.breaks[0])
     assert "test_func_transforms.py" in str(report.breaks[0])
     torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), fn(x))
+    with pytest.raises(loom.Unsupported, match=r"(?s)torch\.func\.grad of .*printing.*test_func_transforms\.py:\d+"):
+        loom.compile(fn, backend="eager", fullgraph=True)(x)
     no_functorch_left()
 
 
