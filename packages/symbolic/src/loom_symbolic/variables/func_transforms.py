@@ -130,6 +130,8 @@ def _vmap_slices(tx: InstructionTranslator, args: tuple, in_dims: Any) -> Callab
     dims = [d for d, a in zip(flat_in_dims, flat_args) if isinstance(a, torch.Tensor)]
 
     def likes(examples: list[torch.Tensor]) -> list[torch.Tensor]:
+        if any(d is not None and e.shape[d] == 0 for e, d in zip(examples, dims)):
+            raise Unsupported("torch.vmap over an empty dimension", "the function's inputs would have no slice")
         with tx.output.fake_mode:
             return [e if d is None else e.select(d, 0) for e, d in zip(examples, dims)]
 
