@@ -279,16 +279,26 @@ def test_a_transform_not_captured_breaks_naming_it_and_raises_under_fullgraph():
     no_functorch_left()
 
 
-@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
-def test_vmap_over_a_dynamic_batch_compiles_once(backend):
-    def per_row(x, w):
-        return torch.vmap(lambda r: (r @ w).relu())(x)
+def vmap_rows(x, w):
+    return torch.vmap(lambda r: (r @ w).relu())(x)
 
-    compiled = loom.compile(per_row, backend=backend, dynamic=True)
+
+def grad_rows(x, w):
+    return F.grad(lambda a: (a @ w).sin().sum())(x)
+
+
+def jacrev_rows(x, w):
+    return F.jacrev(lambda a: a.sin() * w.sum())(x.sum(1))  # a Jacobian of a dynamic size
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+@pytest.mark.parametrize("fn", [vmap_rows, grad_rows, jacrev_rows])
+def test_a_transform_over_a_dynamic_size_compiles_once(fn, backend):
+    compiled = loom.compile(fn, backend=backend, dynamic=True)
     w = torch.randn(3, 2)
     for rows in (3, 5, 7):
         x = torch.randn(rows, 3)
-        torch.testing.assert_close(compiled(x, w), per_row(x, w))
+        torch.testing.assert_close(compiled(x, w), fn(x, w))
     assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
 
 
