@@ -366,3 +366,25 @@ def test_loom_explain_of_a_script_using_every_transform(tmp_path, capsys):
     assert main(["explain", str(path)]) == 0
     assert "1 graph, 0 graph breaks" in capsys.readouterr().out
     no_functorch_left()
+
+
+def test_a_transform_drawing_random_numbers_is_kept_and_not_run_twice():
+    def unused_draw(x):
+        torch.vmap(lambda r: r + torch.rand(()), randomness="different")(x)  # its result unused: still drawn
+        return x + torch.rand(3)
+
+    def pulled_back(x):
+        out, pullback = F.vjp(lambda y: torch.vmap(lambda r: r * torch.rand(()), randomness="different")(y), x)
+        return out, pullback(torch.ones_like(out))[0]
+
+    x = torch.randn(4, 3)
+    torch.manual_seed(3)
+    want = unused_draw(x)
+    torch.manual_seed(3)
+    torch.testing.assert_close(loom.compile(unused_draw, backend="aot_eager")(x), want)
+    report = loom.explain(pulled_back, backend="eager")(x)
+    assert report.break_count == 1 and "draws random numbers" in str(report.breaks[0])
+    torch.manual_seed(4)
+    want = pulled_back(x)
+    torch.manual_seed(4)
+    same(loom.compile(pulled_back, backend="aot_eager")(x), want)

@@ -412,3 +412,20 @@ def test_loom_explain_of_a_script_using_every_construct(tmp_path, capsys):
     path.write_text(SCRIPT)
     assert main(["explain", str(path)]) == 0
     assert "1 graph, 0 graph breaks" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("op", ["wrap", "checkpoint"])
+def test_a_region_drawing_random_numbers_is_kept_when_its_result_is_unused(op):
+    """Eager's call draws from the generator: dropping the unused op would shift every later draw."""
+    def fn(x):
+        if op == "wrap":
+            wrap(lambda a: a + torch.rand(3), x)
+        else:
+            torch.utils.checkpoint.checkpoint(lambda a: a + torch.rand(3), x, use_reentrant=False)
+        return x + torch.rand(3)
+
+    x = torch.randn(3)
+    torch.manual_seed(0)
+    want = fn(x)
+    torch.manual_seed(0)
+    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), want)

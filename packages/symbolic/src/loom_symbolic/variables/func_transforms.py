@@ -77,12 +77,14 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     module = func_calls.TransformCall(body.module, transform, invoke, options, call_template, fn_template, fn_out)
     output = tx.output
     lifted = [node.meta.get("val", node.meta.get("example_value")) for node in body.lifted]
+    seeded = output.fake_mode.seeded_calls
     result = output._run_fake(module.structured, [t.example for t in tensors] + lifted, {})
+    draws = output.fake_mode.seeded_calls != seeded
     result_template = func_calls.Template.of(result)
     examples = result_template.tensors(result)
     attr = output.add_submodule(module, f"func_{getattr(transform, '__name__', 'transform')}")
     variable = record(tx, func_calls.call_transform, (attr, *[t.node for t in tensors], *body.lifted), examples,
-                      lambda leaves: as_variable(result_template.fill(leaves)))
+                      lambda leaves: as_variable(result_template.fill(leaves)), draws=draws)
     return variable, body
 
 

@@ -172,19 +172,32 @@ def same_metadata(a: list[TensorVariable], b: list[TensorVariable]) -> bool:
 
 
 def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch.Tensor],
-           rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None) -> Variable:
-    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``."""
+           rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None,
+           draws: bool = False) -> Variable:
+    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``.
+    ``draws``: the op draws random numbers (also found in the sub-graphs it calls): then it is kept even
+    when its results are unused, as eager's call draws them."""
     output = tx.output
+    draws = draws or any(_draws(output.submodules.get(a.target)) for a in args
+                         if isinstance(a, fx.Node) and a.op == "get_attr")
     _fake_rule_for(op, type(output.fake_mode))
     node = output.graph.call_function(op, args, kwargs or {})
     node.meta["val"] = tuple(examples)
     node.meta["loom_location"] = tx.location()
     node.meta["mutates"] = False
+    node.meta["draws"] = draws
     results: list[Variable] = []
     for i, example in enumerate(examples):
         item = output.graph.call_function(operator.getitem, (node, i))
         results.append(TensorVariable(item, example))
     return rebuild(results)
+
+
+def _draws(module: torch.nn.Module | None) -> bool:
+    """Whether a sub-graph (or one nested in it) holds an op that draws random numbers."""
+    return module is not None and any(
+        node.meta.get("draws") for sub in module.modules() if isinstance(getattr(sub, "graph", None), fx.Graph)
+        for node in sub.graph.nodes)
 
 
 def _fake_rule_for(op: Any, mode_type: type) -> None:
