@@ -100,6 +100,14 @@ def net_state():
     return {k: v.detach().clone().requires_grad_() for k, v in NET.named_parameters()}, torch.randn(5, 3)
 
 
+ENSEMBLE = [torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2)) for _ in range(3)]
+BASE = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.ReLU(), torch.nn.Linear(8, 2)).to("meta")
+
+
+def ensemble(params, buffers, x):
+    return torch.vmap(lambda p, b, xi: F.functional_call(BASE, (p, b), (xi,)), in_dims=(0, 0, None))(params, buffers, x)
+
+
 def per_sample_grads(params, x):
     def sample_loss(p, xi):
         return F.functional_call(NET, p, (xi.unsqueeze(0),)).pow(2).sum()
@@ -150,6 +158,7 @@ CASES = {
     "grad_of_functional_call": (lambda p, x: F.grad(lambda q: F.functional_call(NET, q, (x,)).pow(2).sum())(p),
                                 net_state),
     "per_sample_grads": (per_sample_grads, net_state),
+    "ensemble": (ensemble, lambda: (*F.stack_module_state(ENSEMBLE), torch.randn(5, 4))),  # a meta-device base
 }
 
 
