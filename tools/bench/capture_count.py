@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 16's and issue 29's constructs, one small program each: loom against eager and torch.compile.
+"""Issue 16's, 28's (torch.func transforms) and 29's constructs, one small program each: loom against eager and torch.compile.
 
 For every program: is loom's answer eager's (result, arguments afterwards, state it leaves, the
 exception raised), and how many graphs and breaks do loom and torch.compile(backend="eager") report.
@@ -426,6 +426,51 @@ def c_next_on_iterators(x):
 
 CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag,
                c_grad_mode_objects, c_next_on_iterators, c_in_class_dict]
+
+
+# -- torch.func transforms (issue 28) ------------------------------------------------------------------
+_FUNC_NET = torch.nn.Linear(3, 2)
+
+
+def c_func_grad(x):
+    return torch.func.grad(lambda y, w: ((y * w).sin() ** 2).sum(), argnums=(0, 1))(x, x + 1)
+
+
+def c_func_grad_and_value_aux(x):
+    return torch.func.grad_and_value(lambda y: (y.exp().sum(), {"c": y.cos()}), has_aux=True)(x)
+
+
+def c_func_vmap_dims(x):
+    return torch.vmap(lambda a, b: a * b.sum(), in_dims=(1, None), out_dims=1)(torch.outer(x, x + 1), x)
+
+
+def c_func_vmap_nested_random(x):
+    return torch.vmap(torch.vmap(lambda a: a.cos() + torch.rand(()), randomness="same"),
+                      randomness="same")(torch.outer(x, x))
+
+
+def c_func_per_sample_grads(x):
+    params = dict(_FUNC_NET.named_parameters())
+
+    def loss(p, row):
+        return torch.func.functional_call(_FUNC_NET, p, (row.unsqueeze(0),)).pow(2).sum()
+
+    return torch.vmap(torch.func.grad(loss), in_dims=(None, 0))(params, torch.outer(x, x))
+
+
+def c_func_jacobians(x):
+    f = lambda y: y.sin() * y.sum()  # noqa: E731
+    return torch.func.jacrev(f)(x), torch.func.jacfwd(f)(x), torch.func.hessian(lambda y: f(y).sum())(x)
+
+
+def c_func_jvp_vjp(x):
+    out, tangent = torch.func.jvp(lambda y: y.sin() * 2, (x,), (torch.ones_like(x),))
+    value, pullback = torch.func.vjp(lambda y: y.exp(), x)
+    return out, tangent, value, pullback(torch.ones_like(x))
+
+
+CONSTRUCTS += [c_func_grad, c_func_grad_and_value_aux, c_func_vmap_dims, c_func_vmap_nested_random,
+               c_func_per_sample_grads, c_func_jacobians, c_func_jvp_vjp]
 
 
 # -- running them ------------------------------------------------------------------------------------

@@ -33,14 +33,14 @@ def test_issue_28_sequence_leaves_no_functorch_level_and_later_code_is_plain():
 
 
 def test_translating_a_grad_call_pushes_no_level():
-    """The translator inlines torch.func.grad down to ``_grad_increment_nesting()``: that call must be a
-    graph break (it runs natively, with its matching decrement), never run while tracing."""
+    """torch.func.grad is captured as one op over its function's sub-graph: the translator runs the
+    transform on FakeTensors to learn its results, and leaves no level pushed."""
     def f(x):
         return torch.func.grad(lambda y: (y.sin() ** 2).sum())(x)
 
     translation = loom_symbolic.translate_function(f, torch.randn(4))
     assert _functorch_level() is None
-    assert translation.breaks  # the transform runs between graphs, as eager does
+    assert not translation.breaks
 
 
 def test_a_frame_called_by_an_eager_transform_runs_uncompiled():
@@ -61,9 +61,10 @@ def test_a_frame_called_by_an_eager_transform_runs_uncompiled():
 
 def test_the_break_names_the_transform_machinery_readably():
     def f(x):
-        return torch.func.grad(lambda y: (y.sin() ** 2).sum())(x)
+        return torch.func.linearize(lambda y: (y.sin() ** 2).sum(), x)[0]
 
     report = loom.explain(f, backend="aot_eager")(torch.randn(4))
-    # torch.func is an opaque family (issue 28's capture part): the break is at the transform's call
-    assert "call to torch.func.grad" in str(report.breaks[0])
-    assert "torch.func transforms are not captured yet" in str(report.breaks[0])
+    # torch.func is an opaque family but for the transforms captured: the break is at the call
+    assert "call to torch.func.linearize" in str(report.breaks[0])
+    assert "this torch.func function is not captured" in str(report.breaks[0])
+    assert _functorch_level() is None

@@ -25,7 +25,7 @@ def _tool():
 #: The floors (docs/symbolic.md): a module imports only from its own floor and the floors below.
 FLOORS = {
     0: ["errors", "policy", "bytecode_helpers", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_collector",
-        "instructions", "program_state", "results", "subgraphs", "versions", "versions.py311", "versions.py312",
+        "instructions", "program_state", "results", "subgraphs", "func_calls", "versions", "versions.py311", "versions.py312",
         "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy",
         "polyfills.functools", "polyfills.heapq", "polyfills.itertools", "polyfills.operator"],
@@ -39,7 +39,7 @@ FLOORS = {
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
         "variables.module_hooks", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
         "variables.profiler", "variables.autocast", "variables.higher_order",
-        "variables.checkpointing", "variables.control_flow", "variables.small_tensors", "variables.tensor_keyed", "variables.container_methods", "variables.wrap_rules",
+        "variables.checkpointing", "variables.control_flow", "variables.func_transforms", "variables.functional_call", "variables.small_tensors", "variables.tensor_keyed", "variables.container_methods", "variables.wrap_rules",
         "variables.catalogue"],
     4: ["output_graph", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",

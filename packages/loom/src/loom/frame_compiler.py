@@ -454,7 +454,11 @@ _TORCH_OP_NAMESPACES = frozenset({"aten", "prims", "higher_order"})
 
 def _library_target(target: Any) -> bool:
     """Whether calling an FX ``call_function`` target reaches library code only."""
-    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket, torch._ops.HigherOrderOperator)):
+    if isinstance(target, torch._ops.HigherOrderOperator):
+        # its eager implementation runs Python of its own (map's and cond's autograd trace their bodies with
+        # make_fx, importing sympy and networkx on first use): frames it reaches must not compile
+        return False
+    if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
         return getattr(target, "namespace", None) in _TORCH_OP_NAMESPACES
     code = getattr(target, "__code__", None)
     return not isinstance(code, types.CodeType) or skipfiles.is_library_code(code)

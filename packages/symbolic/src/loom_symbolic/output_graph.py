@@ -118,6 +118,10 @@ class OutputGraph:
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
         #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
         self.submodules: dict[str, fx.GraphModule] = {}
+        #: (id(module), attribute) → the variable read instead, inside ``torch.func.functional_call``.
+        self.module_overrides: dict[tuple[int, str], Variable] = {}
+        #: How many torch.func transforms' functions are being traced (a level each, in eager).
+        self.transform_depth = 0
 
     # -- inputs ------------------------------------------------------------------------------------
     def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:

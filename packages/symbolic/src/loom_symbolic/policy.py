@@ -38,8 +38,8 @@ class ModuleFamilies:
 OPAQUE_MODULES = ModuleFamilies(
     "logging", "threading", "warnings", "io", "os", "subprocess", "socket", "sys", "time", "random", "pdb",
     "traceback", "multiprocessing", "concurrent", "asyncio", "queue",
-    # torch.func's transforms (vmap, grad, jacrev, functional_call...) push functorch interpreter levels
-    # and swap module parameters: not captured yet, each call is one graph break (issue 28)
+    # torch.func's machinery pushes functorch interpreter levels: the transforms loom captures are
+    # higher-order calls (variables/func_transforms.py); a call to any other is one graph break
     "torch._functorch", "torch.func",
 )
 
@@ -52,10 +52,13 @@ TRUSTED_MODULES = ModuleFamilies(
 )
 
 
+_FUNCTORCH_REASON = ("this torch.func function is not captured (grad, grad_and_value, vmap, jacrev, jacfwd, hessian, "
+                     "jvp, vjp and functional_call are; it pushes functorch interpreter levels)")
+
 #: Why calls into an opaque family are not traced, where it is not I/O or process state.
 _OPAQUE_REASONS = {
-    "torch._functorch": "torch.func transforms are not captured yet (they push functorch interpreter levels)",
-    "torch.func": "torch.func transforms are not captured yet (they push functorch interpreter levels)",
+    "torch._functorch": _FUNCTORCH_REASON,
+    "torch.func": _FUNCTORCH_REASON,
 }
 
 

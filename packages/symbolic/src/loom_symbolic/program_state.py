@@ -39,6 +39,12 @@ def _queries() -> frozenset[Any]:
 QUERIES: frozenset[Any] = _queries()
 
 
+#: The queries whose answer differs inside a ``torch.func`` transform's function (its level is pushed).
+FUNCTORCH_QUERIES: frozenset[Any] = frozenset(
+    q for q in QUERIES if getattr(q, "__name__", "") == "_are_functorch_transforms_active" or q in vars(_C._functorch).values()
+)
+
+
 def is_query(fn: Any) -> bool:
     """Whether ``fn`` is one of :data:`QUERIES`."""
     try:

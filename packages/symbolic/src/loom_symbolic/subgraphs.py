@@ -55,11 +55,13 @@ class Carved:
     lifted: list[fx.Node]
 
 
-def carve(region: Region, outputs: list[fx.Node], inputs: list[fx.Node] = (), single: bool = False) -> Carved:
+def carve(region: Region, outputs: list[fx.Node], inputs: list[fx.Node] = (), single: bool = False,
+          attributes: dict[str, torch.nn.Module] | None = None) -> Carved:
     """Copy the region's nodes into a new graph returning ``outputs`` (a tuple), and erase them from the
     outer graph. ``inputs`` (:func:`body_input` nodes of the region) become the first placeholders.
     ``outputs`` must be region nodes or outer values; no node after the region may use the region.
-    ``single``: return the one output itself, not a tuple (a loop's test)."""
+    ``single``: return the one output itself, not a tuple (a loop's test). ``attributes``: the modules
+    the region's ``get_attr`` nodes read (a nested op's sub-graph), which the new module holds."""
     nodes = [n for n in region.nodes() if n not in set(inputs)]
     inside = set(nodes) | set(inputs)
     sub = fx.Graph()
@@ -85,7 +87,11 @@ def carve(region: Region, outputs: list[fx.Node], inputs: list[fx.Node] = (), si
             raise ValueError(f"{next(iter(node.users))} uses {node} from a carved region")
         region.graph.erase_node(node)
     sub.lint()
-    return Carved(fx.GraphModule(torch.nn.Module(), sub), lifted)
+    root = torch.nn.Module()
+    for node in nodes:
+        if node.op == "get_attr" and attributes is not None and node.target in attributes:
+            root.add_module(node.target, attributes[node.target])
+    return Carved(fx.GraphModule(root, sub), lifted)
 
 
 def with_lifted(carved: Carved, own: int, lifted: list[fx.Node]) -> fx.GraphModule:
@@ -106,7 +112,7 @@ def with_lifted(carved: Carved, own: int, lifted: list[fx.Node]) -> fx.GraphModu
         if node.op != "placeholder":
             env[node] = sub.node_copy(node, lambda n: env[n])
     sub.lint()
-    return fx.GraphModule(torch.nn.Module(), sub)
+    return fx.GraphModule(carved.body, sub)  # with the attributes the body holds
 
 
 def erased_sizes(graph: fx.Graph, erased: set[Any]) -> None:

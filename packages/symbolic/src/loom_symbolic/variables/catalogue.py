@@ -20,6 +20,8 @@ from . import (  # noqa: F401
     ctx,
     distributed,
     environ,
+    func_transforms,
+    functional_call,
     generators,
     module_hooks,
     new_objects,

@@ -8,7 +8,8 @@
   does nothing else).
 - ``while_loop(cond_fn, body_fn, carried)`` → ``while_loop(<cond>, <body>, (*carried,), (*inputs,))``:
   both bodies take the carried values as their own inputs (fresh for the trace), then what they read.
-- ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice.
+- ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice; ``xs`` a tensor
+  or a structure of them (tuples, lists, dicts), its tensors flat in the node, rebuilt for ``f``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,18 @@ import torch
 from torch._higher_order_ops.wrap import wrap as _wrap_op
 
 from ..errors import Unsupported
+from ..func_calls import Template
 from .containers import ListVariable, TupleVariable
-from .higher_order import higher_order, record, same_metadata, shared_lifted, trace_body
+from .higher_order import (
+    as_variable,
+    higher_order,
+    is_tensor_leaf,
+    record,
+    same_metadata,
+    shared_lifted,
+    skeleton,
+    trace_body,
+)
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
@@ -116,25 +127,26 @@ def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
 
 @higher_order(_MAP.map)
 def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``map(f, xs, *args)``: ``f`` over the slices of ``xs`` along its first dimension, stacked."""
+    """``map(f, xs, *args)``: ``f`` over the slices of ``xs`` (a tensor, or tuples, lists and dicts of
+    them) along their first dimension, stacked."""
     what = "map"
     if len(args) < 2 or kwargs:
         raise Unsupported(f"{what}() with these arguments", "expected map(f, xs, *args)")
     fn, xs, extra = args[0], args[1], list(args[2:])
-    packed = not isinstance(xs, TensorVariable)
-    mapped = _tensors(_items(xs, what) if packed else [xs], what)
+    structure = skeleton(xs, what)
+    template = Template.of(structure, is_tensor_leaf)
+    if any(leaf is not None for leaf in template.leaves):
+        raise Unsupported(f"{what} over a structure holding values that are not tensors", "torch's map maps tensors only")
+    mapped = template.tensors(structure)
     sizes = {t.example.shape[0] if t.example.dim() else None for t in mapped}
     if len(sizes) != 1 or None in sizes or not isinstance(next(iter(sizes)), int) or next(iter(sizes)) == 0:
         raise Unsupported(f"{what} over inputs without one static, non-zero leading size",
                           "the traced body needs the slices' size")
     count = next(iter(sizes))
     likes = [t.example[0] for t in mapped]
-    pack = (lambda own: [type(xs)(own)]) if packed else None
-    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=pack)
+    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
     output = tx.output
     with output.fake_mode:
         examples = [leaf.example.new_empty((count, *leaf.example.shape)) for leaf in body.leaves]
     node_args = (output.add_submodule(body.module, "map_body"), [t.node for t in mapped], list(body.lifted))
     return record(tx, _MAP.map_impl, node_args, examples, body.rebuild)
-
-

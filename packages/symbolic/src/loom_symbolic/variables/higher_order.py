@@ -26,8 +26,9 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
-from .containers import ListVariable, TupleVariable
+from .constant import ConstantVariable, is_constant_value
+from .containers import DictVariable, ListVariable, TupleVariable
+from .lazy_dict import LazyDictVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ class Body:
     lifted: list[fx.Node]
     leaves: list[TensorVariable]
     rebuild: Callable[[list[Variable]], Variable]
+    #: What the function returned, as traced (its tensors are ``leaves``).
+    result: Variable | None = None
 
 
 def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callable[[list[Variable]], Variable]]:
@@ -63,8 +66,49 @@ def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callabl
             return type(result)(items)
 
         return [leaf for p in parts for leaf in p[0]], rebuild
+    if type(result) in (DictVariable, LazyDictVariable) and result.cls is dict:  # in insertion order, as torch's pytrees
+        keys = list(result.items)
+        values, make = _flatten(TupleVariable([result.items[k] for k in keys]), what)
+        return values, lambda leaves: DictVariable(dict(zip(keys, make(leaves).items)))
     raise Unsupported(f"{what} returning {result.describe()}",
-                      "its function must return tensors, constants, or tuples and lists of them")
+                      "its function must return tensors, constants, or tuples, lists and dicts of them")
+
+
+def skeleton(value: Variable, what: str) -> Any:
+    """``value`` as a Python structure torch's pytrees flatten: containers as tuples, lists and dicts,
+    tensors as their variables (leaves), constants as themselves."""
+    if isinstance(value, TensorVariable):
+        return value
+    if type(value) in (TupleVariable, ListVariable):
+        items = [skeleton(item, what) for item in value.items]
+        return tuple(items) if type(value) is TupleVariable else items
+    if type(value) in (DictVariable, LazyDictVariable) and value.cls is dict:
+        return {key: skeleton(item, what) for key, item in value.items.items()}
+    if value.is_python_constant() and is_constant_value(value.as_python_constant()):
+        return value.as_python_constant()
+    raise Unsupported(f"{what} over {value.describe()}",
+                      "a higher-order op's arguments and results must be tensors, constants, or tuples, lists and dicts "
+                      "of them")
+
+
+def as_variable(value: Any) -> Variable:
+    """A Python structure with variables (or constants) at its leaves as one variable."""
+    if isinstance(value, Variable):
+        return value
+    if type(value) is tuple:
+        return TupleVariable([as_variable(v) for v in value])
+    if type(value) is list:
+        return ListVariable([as_variable(v) for v in value])
+    if type(value) is dict:
+        return DictVariable({k: as_variable(v) for k, v in value.items()})
+    if is_constant_value(value):
+        return ConstantVariable(value)
+    raise Unsupported(f"a result holding {type(value).__name__}", "the translator cannot model it")
+
+
+def is_tensor_leaf(leaf: Any) -> bool:
+    """Whether a leaf of a :func:`skeleton` is a tensor (variable)."""
+    return isinstance(leaf, TensorVariable)
 
 
 def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable:
@@ -105,9 +149,10 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     leaves, rebuild = _flatten(result, what)
     if single and len(leaves) != 1:
         raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
-    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single)
+    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single,
+                            output.submodules)
     subgraphs.erased_sizes(output.graph, set(nodes))
-    return Body(carved.body, carved.lifted, leaves, rebuild)
+    return Body(carved.body, carved.lifted, leaves, rebuild, result)
 
 
 def shared_lifted(bodies: list[Body], own: int) -> tuple[list[fx.Node], list[fx.GraphModule]]:
@@ -127,19 +172,32 @@ def same_metadata(a: list[TensorVariable], b: list[TensorVariable]) -> bool:
 
 
 def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch.Tensor],
-           rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None) -> Variable:
-    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``."""
+           rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None,
+           draws: bool = False) -> Variable:
+    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``.
+    ``draws``: the op draws random numbers (also found in the sub-graphs it calls): then it is kept even
+    when its results are unused, as eager's call draws them."""
     output = tx.output
+    draws = draws or any(_draws(output.submodules.get(a.target)) for a in args
+                         if isinstance(a, fx.Node) and a.op == "get_attr")
     _fake_rule_for(op, type(output.fake_mode))
     node = output.graph.call_function(op, args, kwargs or {})
     node.meta["val"] = tuple(examples)
     node.meta["loom_location"] = tx.location()
     node.meta["mutates"] = False
+    node.meta["draws"] = draws
     results: list[Variable] = []
     for i, example in enumerate(examples):
         item = output.graph.call_function(operator.getitem, (node, i))
         results.append(TensorVariable(item, example))
     return rebuild(results)
+
+
+def _draws(module: torch.nn.Module | None) -> bool:
+    """Whether a sub-graph (or one nested in it) holds an op that draws random numbers."""
+    return module is not None and any(
+        node.meta.get("draws") for sub in module.modules() if isinstance(getattr(sub, "graph", None), fx.Graph)
+        for node in sub.graph.nodes)
 
 
 def _fake_rule_for(op: Any, mode_type: type) -> None:

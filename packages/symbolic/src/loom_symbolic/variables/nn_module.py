@@ -102,6 +102,10 @@ class NNModuleVariable(Variable):
         """The module's ``_modules``/``_parameters``/``_buffers`` dict, for iterating over it: its keys
         are guarded, so adding or removing a member later recompiles."""
         members = self.value.__dict__[name]
+        overrides = tx.output.module_overrides
+        if overrides and name in ("_parameters", "_buffers") and any((id(self.value), k) in overrides for k in members):
+            raise Unsupported(f"listing the {name[1:]} of {type(self.value).__name__} inside torch.func.functional_call",
+                              "the call's tensors are swapped in for attribute reads only")
         if self.source is not None:
             tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
         return members
@@ -110,6 +114,9 @@ class NNModuleVariable(Variable):
         stored = tx.output.side_effects.stored_attribute(self.value, name)
         if stored is not None:
             return stored
+        overrides = tx.output.module_overrides
+        if overrides and (id(self.value), name) in overrides:  # inside torch.func.functional_call
+            return overrides[(id(self.value), name)]
         if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
             return MethodVariable(self, name)
         state = self.value.__dict__

@@ -200,6 +200,9 @@ class TorchFunctionVariable(RealValueVariable):
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
         if program_state.is_query(self.value):
+            if tx.output.transform_depth and self.value in program_state.FUNCTORCH_QUERIES:
+                raise Unsupported(f"{self.describe()} inside a torch.func transform's function",
+                                  "it reads the transform's level, which the traced function does not see")
             return _program_state_query(self.value, args, kwargs)
         if self.value in _FOREACH_WITH_SCALAR_TENSOR and len(args) == 4 and not kwargs and isinstance(args[3], TensorVariable):
             return _foreach_with_scalar_tensor(tx, self.value, args)

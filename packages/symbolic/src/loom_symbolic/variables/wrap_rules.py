@@ -25,6 +25,7 @@ from ..errors import Unsupported
 from ..policy import allowed_in_graph
 from . import autograd_function as _autograd_function
 from . import exception_values as _exceptions
+from . import func_transforms as _func_transforms
 from . import numpy as _numpy
 from . import registry
 from . import tensor_keyed as _tensor_keyed
@@ -241,6 +242,10 @@ def _wrap_function(tx, value, source):
         return _identity(BuiltinVariable)(tx, value, source)
     if value in HIGHER_ORDER:  # checkpoint, cond...: the function traced into a sub-graph
         return _identity(HigherOrderFunctionVariable)(tx, value, source)
+    if _func_transforms.is_transformed_function(value):  # torch.func.grad(f) made before the call
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("identity", source, value)
+        return _func_transforms.wrap_transformed_function(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_dynamo_disabled(value):
