@@ -43,18 +43,6 @@ def train_step(module, inputs, *, backend="c", grad_input=True):
     return compiled
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    """Run with 1 and 2 OpenMP threads; the parallel threshold is lowered so small tests go parallel."""
-    from loom_backends.c import config
-
-    before, threshold = torch.get_num_threads(), config.c_parallel_min_elements
-    torch.set_num_threads(request.param)
-    config.c_parallel_min_elements = 16
-    yield request.param
-    torch.set_num_threads(before)
-    config.c_parallel_min_elements = threshold
-
 
 @pytest.mark.parametrize("name, shape", [("MLP", (2, 8, 12)), ("Block", (2, 5, 16))])
 def test_models_train_through_c(name, shape, models, threads):
