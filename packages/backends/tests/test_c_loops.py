@@ -70,3 +70,31 @@ def test_layer_norm_weight_gradient_is_a_column_reduction():
     torch.testing.assert_close(weight_grad, ln.weight.grad, atol=1e-5, rtol=1e-5)
     torch.testing.assert_close(ours.grad, theirs.grad, atol=1e-5, rtol=1e-5)
     assert "x_block" in c_source(compiled)
+
+
+def test_a_split_row_divides_only_its_row_number():
+    # heads split out of a [B, T, 3*C] projection: `xindex // (T*C)` in rows of 64 elements must be
+    # `xo // (T*C/64)`, not `(xi + 64*xo) / (T*C)` (an int64 division per element of the vector loop)
+    import re
+
+    from loom_backends.c.tiling import XI, XO, split_index
+    from loom_backends.kernels.symbols import XINDEX, FloorDiv, ModularIndexing, cexpr
+
+    ranges = {XO: 768, XI: 64}
+    assert cexpr(split_index(FloorDiv(XINDEX, 12288), XINDEX, XO, XI, 64, ranges)) == "xo / 192"
+    assert cexpr(split_index(ModularIndexing(XINDEX, 2048, 6), XINDEX, XO, XI, 64, ranges)) == "(xo / 32) % 6"
+    assert cexpr(split_index(FloorDiv(XINDEX + 128, 256), XINDEX, XO, XI, 64, ranges)) == "(2 + xo) / 4"
+    assert "xi" in cexpr(split_index(FloorDiv(XINDEX + 3, 256), XINDEX, XO, XI, 64, ranges))  # may carry
+
+    def f(x, b):
+        q, k, v = aten.split.Tensor(aten.add.Tensor(x, b), 192, -1)
+        heads = [aten.clone.default(aten.permute.default(aten.view.default(t, [4, 64, 6, 32]), [0, 2, 1, 3]),
+                                    memory_format=torch.contiguous_format) for t in (q, k, v)]  # fmt: skip
+        return tuple(heads)
+
+    x, b = torch.randn(4, 64, 576), torch.randn(576)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [x, b])
+    for got, want in zip(compiled(x, b), f(x, b)):
+        torch.testing.assert_close(got, want)
+    source = "\n".join(k.source for k in compiled.kernels)
+    assert "xo" in source and not re.search(r"\(xi \+ \d+\*xo\) /", source), source

@@ -61,6 +61,26 @@ def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
     return None
 
 
+def _whole_rows(e: sympy.Expr, outer: sympy.Symbol, inner: sympy.Symbol, length: int) -> sympy.Expr | None:
+    """``(length*outer + inner + length*c) // d`` as ``(outer + c) // (d / length)`` when ``length`` divides
+    ``d`` (``0 <= inner < length`` cannot carry into the quotient), and the same for ``ModularIndexing``;
+    None when ``e`` is not of that form. A row's ``(xi + 64*xo) // 12288`` is ``xo // 192``: no division in
+    the vector loop."""
+    base, divisor = e.args[0], e.args[1]
+    if not isinstance(divisor, sympy.Integer) or int(divisor) % length:
+        return None
+    rest = sympy.expand(base - length * outer - inner)
+    if rest.free_symbols & {outer, inner}:
+        return None
+    shift = sympy.expand(rest / length)
+    if not all(isinstance(term.as_coeff_Mul()[0], sympy.Integer) for term in sympy.Add.make_args(shift)):
+        return None  # a shift that is not a whole number of rows can carry
+    quotient_base = outer + shift
+    if isinstance(e, FloorDiv):
+        return FloorDiv(quotient_base, int(divisor) // length)
+    return ModularIndexing(quotient_base, int(divisor) // length, e.args[2])
+
+
 def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inner: sympy.Symbol, length: int,
                 ranges: dict[sympy.Symbol, Any]) -> sympy.Expr:  # fmt: skip
     """``expr`` with ``index = outer * length + inner``, simplified under ``ranges``.
@@ -75,6 +95,10 @@ def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inne
             return e
         args = [quotient_first(a) for a in e.args]
         e = e.func(*args) if tuple(args) != e.args else e
+        if isinstance(e, (FloorDiv, ModularIndexing)):
+            whole = _whole_rows(e, outer, inner, length)
+            if whole is not None:
+                return whole
         if isinstance(e, ModularIndexing) and e.args[1] != 1:
             base, divisor, modulus = e.args
             quotient = symbols.simplify(FloorDiv(base, divisor), ranges)
