@@ -98,3 +98,20 @@ def test_a_split_row_divides_only_its_row_number():
         torch.testing.assert_close(got, want)
     source = "\n".join(k.source for k in compiled.kernels)
     assert "xo" in source and not re.search(r"\(xi \+ \d+\*xo\) /", source), source
+
+
+def test_a_value_of_a_split_reduction_row_is_computed_outside_its_vector_loop(threads):
+    # a batch norm backward's sum over (N, H*W) reads a per-sample value: once per `ro`, outside the `ri`
+    # vector loop (inside it, it kept gcc from vectorising the loop at all)
+    def f(x, s):
+        return (aten.sum.dim_IntList(aten.mul.Tensor(x, aten.div.Tensor(aten.view.default(s, [6, 1, 1]), 3.0)), [0, 2]),)
+
+    x, s = torch.randn(6, 5, 24), torch.randn(6)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [x, s])
+    torch.testing.assert_close(compiled(x, s)[0], f(x, s)[0])
+    (kernel,) = compiled.kernels
+    lines = kernel.source.splitlines()
+    load = next(i for i, line in enumerate(lines) if "arg1[ro]" in line)
+    divide = next(i for i, line in enumerate(lines) if "/ 3.0f" in line)
+    vector_loop = next(i for i, line in enumerate(lines) if "for (int64_t ri = 0;" in line)
+    assert load < vector_loop and divide < vector_loop, kernel.source

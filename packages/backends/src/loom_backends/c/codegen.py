@@ -29,7 +29,7 @@ from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .columns import COLUMNS, column_rows, prefers_columns
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
-from .tiling import RI, RO, TILE, XI, XO, row_length, split_index, transposed_row_length
+from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
 
 class CodegenError(RuntimeError):
@@ -524,9 +524,12 @@ class CKernelCodegen(KernelWalk):
                 continue
             if pragma:  # the pragma belongs to the inner (vector) loop
                 body.pop()
-            body += [f"for (int64_t ro = 0; ro < rnumel / {self.rsplit}; ro++) {{", *([pragma] if pragma else [])]
-            body += [f"for (int64_t ri = 0; ri < {self.rsplit}; ri++) {{", f"    int64_t rindex = ro * {self.rsplit} + ri;"]
-            body += [*("    " + line for line in inner), "}}"]
+            outer, inner = hoist_invariant(inner, {"ri", "rindex"})
+            body += [f"for (int64_t ro = 0; ro < rnumel / {self.rsplit}; ro++) {{", *("    " + line for line in outer)]
+            body += [*([pragma] if pragma else []), f"    for (int64_t ri = 0; ri < {self.rsplit}; ri++) {{"]
+            if any(re.search(r"\brindex\b", line) for line in inner):
+                body.append(f"        int64_t rindex = ro * {self.rsplit} + ri;")
+            body += [*("        " + line for line in inner), "}}"]
         indent = "    " if self.columns else "        "
         out += [indent + line if not line.startswith("#") else line for line in body]
         out += [*([closing] if closing else []), "}", ""]

@@ -3,6 +3,7 @@ and ``//`` become loop variables, or in 16x16 tiles when it reads a transposed t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -107,3 +108,27 @@ def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inne
         return e
 
     return symbols.simplify(quotient_first(expr), ranges)
+
+
+_DECLARATION = re.compile(r"^\s*(?:const )?\w+ (\w+) = ")
+_WORD = re.compile(r"\b\w+\b")
+
+
+def hoist_invariant(lines: list[str], inner: set[str]) -> tuple[list[str], list[str]]:
+    """``lines`` (an inner loop's body) split into the declarations that read none of the ``inner`` loop's
+    variables, directly or through another declaration (computed once per outer iteration), and the rest.
+
+    A per-channel value of a split reduction row (``buf0[64*ro + xindex] / 256.0f``) read inside the vector
+    loop over ``ri`` kept gcc from vectorising that loop at all (``no vectype for stmt``)."""
+    variant = set(inner)
+    hoisted: list[str] = []
+    kept: list[str] = []
+    for line in lines:
+        declared = _DECLARATION.match(line)
+        if declared and not (set(_WORD.findall(line)) - {declared.group(1)}) & variant:
+            hoisted.append(line)
+            continue
+        if declared:
+            variant.add(declared.group(1))
+        kept.append(line)
+    return hoisted, kept
