@@ -115,3 +115,19 @@ def test_a_value_of_a_split_reduction_row_is_computed_outside_its_vector_loop(th
     divide = next(i for i, line in enumerate(lines) if "/ 3.0f" in line)
     vector_loop = next(i for i, line in enumerate(lines) if "for (int64_t ri = 0;" in line)
     assert load < vector_loop and divide < vector_loop, kernel.source
+
+
+def test_an_exponential_read_by_two_kernels_is_computed_once_and_stored():
+    # a softmax feeding a group norm: its statistics and its output are two more kernels after the
+    # softmax's own; each recomputed `exp` per element before, now the softmax kernel stores it once
+    def f(x, w, b):
+        y = aten.add.Tensor(aten.mul.Tensor(torch.softmax(x, -1), 256.0), x)
+        return (torch.group_norm(y, 4, w, b),)
+
+    torch.manual_seed(0)
+    x, w, b = torch.randn(4, 16, 256), torch.randn(16), torch.randn(16)
+    gm = torch.fx.symbolic_trace(f)
+    compiled = loom_backends.get("c")(gm, [x, w, b])
+    torch.testing.assert_close(compiled(x, w, b)[0], f(x, w, b)[0], atol=1e-5, rtol=1e-5)
+    source = c_source(compiled)
+    assert source.count("expf(") == 1, source
