@@ -131,3 +131,43 @@ def test_an_exponential_read_by_two_kernels_is_computed_once_and_stored():
     torch.testing.assert_close(compiled(x, w, b)[0], f(x, w, b)[0], atol=1e-5, rtol=1e-5)
     source = c_source(compiled)
     assert source.count("expf(") == 1, source
+
+
+def test_generated_c_compiles_without_warnings(tmp_path):
+    # -Wall -Wextra -Werror over kernels of every loop shape: flat and split pointwise rows, tiles, scratch
+    # rows, split reduction rows, column reductions, argmax, integer division, half types
+    import subprocess
+
+    from loom_backends import c_toolchain
+
+    def f(x, t, w, i, j, h, g, wg):
+        exp = aten.exp.default(aten.sub.Tensor(x, aten.amax.default(x, [1], True)))
+        return (
+            aten.mul.Tensor(aten.gelu.default(x), w),
+            aten.add.Tensor(aten.t.default(t), 1.0),
+            aten.div.Tensor(exp, aten.sum.dim_IntList(exp, [1], True)),  # a softmax
+            aten.sum.dim_IntList(aten.mul.Tensor(g, aten.view.default(wg, [8, 1])), [1, 2]),
+            aten.sum.dim_IntList(x, [0]),
+            aten.argmax.default(x, 1),
+            aten.remainder.Tensor(i, j),
+            aten.floor_divide.default(aten.to(i, torch.uint8), aten.to(j, torch.uint8)),
+            aten.any.dim(aten.gt.Scalar(x, 0.0), 1),
+            aten.mul.Tensor(h, 2.0),
+        )
+
+    x, t, w = torch.randn(32, 64), torch.randn(64, 48), torch.randn(64)
+    i, j = torch.randint(0, 50, (40,), dtype=torch.int32), torch.randint(1, 9, (40,), dtype=torch.int32)
+    h, g, wg = torch.randn(33, dtype=torch.bfloat16), torch.randn(4, 8, 64), torch.randn(8)
+    inputs = [x, t, w, i, j, h, g, wg]
+    compiled = compile_graph(torch.fx.symbolic_trace(f), inputs)
+    for got, want in zip(compiled(*inputs), f(*inputs)):
+        torch.testing.assert_close(got, want)
+    for shape in ("x_block", "aligned(64)", "for (int64_t ro", "xi0", "for (int64_t xo = ", "_index"):
+        assert shape in compiled.c_source, shape
+    source = tmp_path / "graph.c"
+    source.write_text(compiled.c_source)
+    result = subprocess.run(
+        [*c_toolchain.compiler_command(), "-O2", "-fopenmp", "-fPIC", "-Wall", "-Wextra", "-Werror", "-c", str(source), "-o", str(tmp_path / "graph.o")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr

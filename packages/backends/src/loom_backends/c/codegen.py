@@ -533,6 +533,10 @@ class CKernelCodegen(KernelWalk):
         indent = "    " if self.columns else "        "
         out += [indent + line if not line.startswith("#") else line for line in body]
         out += [*([closing] if closing else []), "}", ""]
+        if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
+            row_params = [p for p, n in zip(params, names) if n != "xnumel"]
+            out[1] = f"static void {rows}({', '.join([*row_params, 'int64_t x_begin', 'int64_t x_end'])})"
+        row_args = [n for n in names if n != "xnumel" or "int64_t xnumel" in out[1]]
         # each thread's share: whole rows; whole tiles of rows; whole vectors
         grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         out += [
@@ -543,10 +547,10 @@ class CKernelCodegen(KernelWalk):
             "        {",
             "            int64_t x_begin, x_end;",
             f"            loom_thread_range(xnumel, {grain}, &x_begin, &x_end);",
-            f"            {rows}({', '.join([*names, 'x_begin', 'x_end'])});",
+            f"            {rows}({', '.join([*row_args, 'x_begin', 'x_end'])});",
             "        }",
             "    } else {",
-            f"        {rows}({', '.join([*names, '0', 'xnumel'])});",
+            f"        {rows}({', '.join([*row_args, '0', 'xnumel'])});",
             "    }",
             "}",
         ]
