@@ -5,8 +5,9 @@ print as their variable names and carry the dtype of the value they hold (half t
 ``float``). Math functions take the C library's ``f``-suffixed float versions for float32; the ones glibc's
 vector math library (libmvec) implements are declared ``omp declare simd`` in :data:`PRELUDE`, so gcc
 calls their vector versions from ``omp simd`` loops. Integer division and remainder go through helpers
-that never trap (a zero divisor gives 0 where eager raises; ``INT_MIN / -1`` wraps), and integer
-arithmetic wraps (``-fwrapv``), as ATen's does.
+that never trap (a zero divisor sets ``loom_zero_division``, which the host turns into eager's
+``RuntimeError("ZeroDivisionError")``; ``INT_MIN / -1`` wraps), and integer arithmetic wraps (``-fwrapv``),
+as ATen's does.
 """
 
 from __future__ import annotations
