@@ -315,3 +315,17 @@ def dynamic_graph(fn_or_module, inputs, dims, ints=()):
 @pytest.fixture
 def dynamic():
     return types.SimpleNamespace(inputs=symbolic_inputs, graph=dynamic_graph)
+
+
+@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
+def threads(request):
+    """Run with 1 and 2 OpenMP threads (C backend); the parallel threshold is lowered so small tests go
+    parallel."""
+    from loom_backends.c import config
+
+    before, threshold = torch.get_num_threads(), config.c_parallel_min_elements
+    torch.set_num_threads(request.param)
+    config.c_parallel_min_elements = 16
+    yield request.param
+    torch.set_num_threads(before)
+    config.c_parallel_min_elements = threshold

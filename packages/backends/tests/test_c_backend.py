@@ -43,18 +43,6 @@ def train_step(module, inputs, *, backend="c", grad_input=True):
     return compiled
 
 
-@pytest.fixture(params=[1, 2], ids=["1thread", "2threads"])
-def threads(request):
-    """Run with 1 and 2 OpenMP threads; the parallel threshold is lowered so small tests go parallel."""
-    from loom_backends.c import config
-
-    before, threshold = torch.get_num_threads(), config.c_parallel_min_elements
-    torch.set_num_threads(request.param)
-    config.c_parallel_min_elements = 16
-    yield request.param
-    torch.set_num_threads(before)
-    config.c_parallel_min_elements = threshold
-
 
 @pytest.mark.parametrize("name, shape", [("MLP", (2, 8, 12)), ("Block", (2, 5, 16))])
 def test_models_train_through_c(name, shape, models, threads):
@@ -318,3 +306,22 @@ def test_a_per_channel_value_of_a_split_row_is_indexed_by_the_row_not_divided_pe
     torch.testing.assert_close(compiled(x, mean, var, w, b), f(x, mean, var, w, b))
     source = "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
     assert "int64_t x1 = xo % 6;" in source and "/ 64) %" not in source
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.uint8, torch.int64], ids=str)
+def test_an_integer_division_by_zero_raises_as_in_eager(dtype, threads):
+    ops = [aten.floor_divide.default, aten.remainder.Tensor, aten.fmod.Tensor]
+
+    def f(a, b):
+        return tuple(aten.add.Tensor(op(a, b), 1) for op in ops) + (aten.div.Tensor_mode(a, b, rounding_mode="trunc"),)
+
+    a, b = torch.tensor([5, 7, 9, 100], dtype=dtype), torch.tensor([2, 0, 3, 7], dtype=dtype)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [a, b])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        f(a, b)
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        compiled(a, b)
+    b[1] = 1  # the flag is reset by each call
+    for got, want in zip(compiled(a, b), f(a, b)):
+        torch.testing.assert_close(got, want)
+    assert 'raise RuntimeError("ZeroDivisionError")' in compiled.host_source

@@ -27,8 +27,9 @@ from ..kernels.numbers import register_dtype
 from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
+from .columns import COLUMNS, column_rows, prefers_columns
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
-from .tiling import RI, RO, TILE, XI, XO, row_length, split_index, transposed_row_length
+from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
 
 class CodegenError(RuntimeError):
@@ -65,7 +66,7 @@ class CKernelCodegen(KernelWalk):
 
     def __init__(
         self, kernel: FusedKernel, name: str, buffers: dict[str, Buffer], comment: str,
-        split: int | None = None, tiled: bool = False, rsplit: int | None = None,
+        split: int | None = None, tiled: bool = False, rsplit: int | None = None, columns: bool = False,
     ) -> None:  # fmt: skip
         self.kernel = kernel
         # a pointwise kernel's flat xindex split as xo * split + xi (rows of `split` elements), so that the
@@ -75,6 +76,11 @@ class CKernelCodegen(KernelWalk):
         # a reduction's rindex split the same way, as ro * rsplit + ri: `rindex // 256` (a group norm's
         # channel) is then the outer loop's `ro`, not a gather in the vector loop
         self.rsplit = rsplit
+        # a column reduction (c/columns.py): blocks of rows, the vector loop over a block's rows inside the
+        # reduction loop, one accumulator per row of the block (`acc3[xl]`)
+        self.columns = columns
+        self.arg_reduction = False  # an argmax/argmin: a scalar loop, never a column reduction
+        self.column_sums: list[tuple[str, str]] = []  # (C type, name) of a column reduction's float sums
         self.r_atoms: set[sympy.Expr] = set()
         self.x_atoms: set[sympy.Expr] = set()
         self.name = name
@@ -319,24 +325,28 @@ class CKernelCodegen(KernelWalk):
         acc_dtype = torch.int32 if dtype == torch.bool else register_dtype(dtype)
         acc_t = C_TYPES[acc_dtype]
         n = next(self.counter)
-        acc = f"acc{n}"
+        acc = self._accumulator(f"acc{n}")
         body = self.loop.lines
         if kind in ("argmax", "argmin"):
-            self.scalar_loop = True
+            self.scalar_loop = self.arg_reduction = True
             better = ">" if kind == "argmax" else "<"
             init = literal(float("-inf") if kind == "argmax" else float("inf"), acc_dtype) if acc_dtype.is_floating_point else (
                 str(torch.iinfo(acc_dtype).min if kind == "argmax" else torch.iinfo(acc_dtype).max)
             )
-            pre += [f"{acc_t} {acc} = {init};", f"int64_t {acc}_index = 0;"]
+            pre += [f"{acc_t} {acc} = {init};", f"int64_t {acc}_index = 0;"]  # never a column reduction
             # the first extreme wins ties; a NaN is more extreme than any number (as eager's argmax)
             body.append(f"if ({acc} == {acc} && ({value} {better} {acc} || {value} != {value})) {{ {acc} = {value}; {acc}_index = rindex; }}")
             return Var(f"{acc}_index", torch.int64, frozenset({"x"}))
         if kind in ("sum", "prod"):
-            pre.append(f"{acc_t} {acc} = {literal(_IDENTITY[kind], acc_dtype)};")
+            pre += self._declare(acc_t, acc, literal(_IDENTITY[kind], acc_dtype))
             op = "+" if kind == "sum" else "*"
             if dtype == torch.bool:  # bools: any/all as or/and
                 op = "|" if kind == "sum" else "&"
-            body.append(f"{acc} = {acc} {op} {value};")
+            into = acc
+            if self.columns and kind == "sum" and acc_dtype.is_floating_point:  # chunked: see column_rows
+                self.column_sums.append((acc_t, f"acc{n}"))
+                into = f"acc{n}_part[xl]"
+            body.append(f"{into} = {into} {op} {value};")
             self.loop_pragma.append(f"reduction({op}:{acc})")
             return Var(acc, dtype, frozenset({"x"}))
         largest = kind == "max"
@@ -345,19 +355,31 @@ class CKernelCodegen(KernelWalk):
         else:
             info = torch.iinfo(acc_dtype)
             init = str(info.min if largest else info.max)
-        pre.append(f"{acc_t} {acc} = {init};")
+        pre += self._declare(acc_t, acc, init)
         body.append(f"{acc} = {value} {'>' if largest else '<'} {acc} ? {value} : {acc};")
         self.loop_pragma.append(f"reduction({kind}:{acc})")
         if not acc_dtype.is_floating_point:
             return Var(acc, dtype, frozenset({"x"}))
         # NaN propagates (as eager's max/min): a flag beside the vectorised extreme (an int: a _Bool flag
         # halves the loop's speed)
-        pre.append(f"int {acc}_nan = 0;")
-        body.append(f"{acc}_nan = {acc}_nan | ({value} != {value});")
-        self.loop_pragma.append(f"reduction(|:{acc}_nan)")
+        nan = self._accumulator(f"acc{n}_nan")
+        pre += self._declare("int", nan, "0")
+        body.append(f"{nan} = {nan} | ({value} != {value});")
+        self.loop_pragma.append(f"reduction(|:{nan})")
         out = Var(f"tmp{next(self.counter)}", dtype, frozenset({"x"}))
-        self.post.append(f"{acc_t} {out} = {acc}_nan ? {literal(float('nan'), acc_dtype)} : {acc};")
+        self.post.append(f"{acc_t} {out} = {nan} ? {literal(float('nan'), acc_dtype)} : {acc};")
         return out
+
+    def _accumulator(self, name: str) -> str:
+        """How the loop reads an accumulator: a scalar, or in a column reduction its block row's element."""
+        return f"{name}[xl]" if self.columns else name
+
+    def _declare(self, ctype_: str, acc: str, init: str) -> list[str]:
+        """Declaration of accumulator ``acc`` starting at ``init`` (an array of the block's rows for columns)."""
+        if not self.columns:
+            return [f"{ctype_} {acc} = {init};"]
+        name = acc.removesuffix("[xl]")
+        return [f"{ctype_} {name}[{COLUMNS}];", f"for (int64_t xl = 0; xl < {COLUMNS}; xl++) {name}[xl] = {init};"]
 
     # ----------------------------------------------------------------------------------- stores
     def store(self, node: ComputedBuffer, index: sympy.Expr, value: Var, lines: list[str]) -> None:
@@ -380,8 +402,13 @@ class CKernelCodegen(KernelWalk):
     def generate(self) -> CKernelSource:
         flat = self._generate()
         if self.kernel.is_reduction:
+            if self.columns or self.rsplit is not None:
+                return flat
+            loops = sum(1 for kind, _ in self.sections if kind == "loop")
+            if loops == 1 and not self.arg_reduction and not self.scratch and prefers_columns(self.load_indices, self.kernel.xnumel):
+                return CKernelCodegen(self.kernel, self.name, self.buffers, self.comment, columns=True)._generate()
             length = row_length(self.r_atoms, self.kernel.rnumel)
-            if self.rsplit is not None or length is None or length == symbols.static_int(self.kernel.rnumel):
+            if length is None or length == symbols.static_int(self.kernel.rnumel):
                 return flat
             kernel = CKernelCodegen(self.kernel, self.name, self.buffers, self.comment, rsplit=length)
             return kernel._generate()
@@ -469,6 +496,8 @@ class CKernelCodegen(KernelWalk):
                 f"    for (int64_t xi = 0; xi < {tile}; xi++) {{",
             ]
             closing = "    }}"
+        elif self.columns:
+            closing = ""
         else:
             if not k.is_reduction:
                 out.append("#pragma omp simd")
@@ -477,7 +506,10 @@ class CKernelCodegen(KernelWalk):
         # scratch rows: before the row loop (one per thread: each thread runs its own call of this function)
         out[3:3] = [f"    {ctype(v.dtype)} {row}[{length}] __attribute__((aligned(64)));" for row, v in self.scratch.items()]
         body: list[str] = list(self.row.header)
-        for kind, section in self.sections:
+        if self.columns:
+            (_, before), (_, pre), (_, (_, loop)), (_, post) = self.sections
+            body = column_rows(self.row.header, before, pre, [*loop.header, *loop.lines], post, self.column_sums)
+        for kind, section in [] if self.columns else self.sections:
             if kind == "lines":
                 body += section
                 continue
@@ -492,13 +524,21 @@ class CKernelCodegen(KernelWalk):
                 continue
             if pragma:  # the pragma belongs to the inner (vector) loop
                 body.pop()
-            body += [f"for (int64_t ro = 0; ro < rnumel / {self.rsplit}; ro++) {{", *([pragma] if pragma else [])]
-            body += [f"for (int64_t ri = 0; ri < {self.rsplit}; ri++) {{", f"    int64_t rindex = ro * {self.rsplit} + ri;"]
-            body += [*("    " + line for line in inner), "}}"]
-        out += ["        " + line if not line.startswith("#") else line for line in body]
-        out += [closing, "}", ""]
+            outer, inner = hoist_invariant(inner, {"ri", "rindex"})
+            body += [f"for (int64_t ro = 0; ro < rnumel / {self.rsplit}; ro++) {{", *("    " + line for line in outer)]
+            body += [*([pragma] if pragma else []), f"    for (int64_t ri = 0; ri < {self.rsplit}; ri++) {{"]
+            if any(re.search(r"\brindex\b", line) for line in inner):
+                body.append(f"        int64_t rindex = ro * {self.rsplit} + ri;")
+            body += [*("        " + line for line in inner), "}}"]
+        indent = "    " if self.columns else "        "
+        out += [indent + line if not line.startswith("#") else line for line in body]
+        out += [*([closing] if closing else []), "}", ""]
+        if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
+            row_params = [p for p, n in zip(params, names) if n != "xnumel"]
+            out[1] = f"static void {rows}({', '.join([*row_params, 'int64_t x_begin', 'int64_t x_end'])})"
+        row_args = [n for n in names if n != "xnumel" or "int64_t xnumel" in out[1]]
         # each thread's share: whole rows; whole tiles of rows; whole vectors
-        grain = 1 if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
+        grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         out += [
             f"static void {self.name}({', '.join([*params, 'int nthreads'])})",
             "{",
@@ -507,10 +547,10 @@ class CKernelCodegen(KernelWalk):
             "        {",
             "            int64_t x_begin, x_end;",
             f"            loom_thread_range(xnumel, {grain}, &x_begin, &x_end);",
-            f"            {rows}({', '.join([*names, 'x_begin', 'x_end'])});",
+            f"            {rows}({', '.join([*row_args, 'x_begin', 'x_end'])});",
             "        }",
             "    } else {",
-            f"        {rows}({', '.join([*names, '0', 'xnumel'])});",
+            f"        {rows}({', '.join([*row_args, '0', 'xnumel'])});",
             "    }",
             "}",
         ]

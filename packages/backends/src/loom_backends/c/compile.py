@@ -82,7 +82,7 @@ def _compile_or_no_toolchain(gm: torch.fx.GraphModule, example_inputs: list[Any]
 
 
 def _compile(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str) -> CGraph:
-    graph = GraphLowering(gm, example_inputs).run()
+    graph = GraphLowering(gm, example_inputs, store_reused_math=True).run()
     _check_devices(graph)
     steps = Scheduler(graph.nodes, graph.outputs).schedule()
     kernels = [s for s in steps if isinstance(s, FusedKernel)]

@@ -5,8 +5,9 @@ print as their variable names and carry the dtype of the value they hold (half t
 ``float``). Math functions take the C library's ``f``-suffixed float versions for float32; the ones glibc's
 vector math library (libmvec) implements are declared ``omp declare simd`` in :data:`PRELUDE`, so gcc
 calls their vector versions from ``omp simd`` loops. Integer division and remainder go through helpers
-that never trap (a zero divisor gives 0 where eager raises; ``INT_MIN / -1`` wraps), and integer
-arithmetic wraps (``-fwrapv``), as ATen's does.
+that never trap (a zero divisor sets ``loom_zero_division``, which the host turns into eager's
+``RuntimeError("ZeroDivisionError")``; ``INT_MIN / -1`` wraps), and integer arithmetic wraps (``-fwrapv``),
+as ATen's does.
 """
 
 from __future__ import annotations
@@ -102,18 +103,31 @@ static inline T loom_max##S(T a, T b) { return (a != a || a > b) ? a : b; } \\
 static inline T loom_min##S(T a, T b) { return (a != a || a < b) ? a : b; }
 LOOM_MINMAX(float, f) LOOM_MINMAX(double, d)
 
-/* Integer division and remainder that never trap: floor (Python) and truncating (C) semantics. */
+/* Integer division and remainder with floor (Python) and truncating (C) semantics, that never trap: a zero
+   divisor gives 0 and sets loom_zero_division, which the entry point returns and the host turns into eager's
+   RuntimeError("ZeroDivisionError"); INT_MIN / -1 wraps, as in ATen. */
+static int loom_zero_division;
+static inline void loom_divided_by_zero(void) { __atomic_store_n(&loom_zero_division, 1, __ATOMIC_RELAXED); }
 #define LOOM_IDIV(T) \\
-static inline T loom_truncdiv_##T(T a, T b) { return b == 0 ? 0 : (b == -1 ? (T)(0 - (uint64_t)a) : a / b); } \\
-static inline T loom_fmod_##T(T a, T b) { return (b == 0 || b == -1) ? 0 : a % b; } \\
+static inline T loom_truncdiv_##T(T a, T b) { \\
+    if (b == 0) { loom_divided_by_zero(); return 0; } return b == -1 ? (T)(0 - (uint64_t)a) : a / b; } \\
+static inline T loom_fmod_##T(T a, T b) { if (b == 0) { loom_divided_by_zero(); return 0; } return b == -1 ? 0 : a % b; } \\
 static inline T loom_floordiv_##T(T a, T b) { \\
-    T q = loom_truncdiv_##T(a, b); return (b != 0 && (a % (b == -1 ? 1 : b)) != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; } \\
+    T q = loom_truncdiv_##T(a, b); return (b != 0 && b != -1 && a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q; } \\
 static inline T loom_remainder_##T(T a, T b) { \\
     T r = loom_fmod_##T(a, b); return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r; } \\
 static inline T loom_ipow_##T(T a, T b) { \\
     if (b < 0) return a == 1 ? 1 : (a == -1 ? ((b & 1) ? -1 : 1) : 0); \\
     uint64_t r = 1, x = (uint64_t)a; while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } return (T)r; }
-LOOM_IDIV(int8_t) LOOM_IDIV(uint8_t) LOOM_IDIV(int16_t) LOOM_IDIV(int32_t) LOOM_IDIV(int64_t)
+/* unsigned: floor and truncation agree, and there is no -1 */
+#define LOOM_UDIV(T) \\
+static inline T loom_truncdiv_##T(T a, T b) { if (b == 0) { loom_divided_by_zero(); return 0; } return a / b; } \\
+static inline T loom_fmod_##T(T a, T b) { if (b == 0) { loom_divided_by_zero(); return 0; } return a % b; } \\
+static inline T loom_floordiv_##T(T a, T b) { return loom_truncdiv_##T(a, b); } \\
+static inline T loom_remainder_##T(T a, T b) { return loom_fmod_##T(a, b); } \\
+static inline T loom_ipow_##T(T a, T b) { \\
+    uint64_t r = 1, x = a; while (b) { if (b & 1) r *= x; x *= x; b >>= 1; } return (T)r; }
+LOOM_IDIV(int8_t) LOOM_UDIV(uint8_t) LOOM_IDIV(int16_t) LOOM_IDIV(int32_t) LOOM_IDIV(int64_t)
 
 /* Floating floor division and remainder with Python's semantics; M is the <math.h> suffix (f or none). */
 #define LOOM_FDIV(T, S, M) \\

@@ -3,6 +3,7 @@ and ``//`` become loop variables, or in 16x16 tiles when it reads a transposed t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy
@@ -61,6 +62,26 @@ def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
     return None
 
 
+def _whole_rows(e: sympy.Expr, outer: sympy.Symbol, inner: sympy.Symbol, length: int) -> sympy.Expr | None:
+    """``(length*outer + inner + length*c) // d`` as ``(outer + c) // (d / length)`` when ``length`` divides
+    ``d`` (``0 <= inner < length`` cannot carry into the quotient), and the same for ``ModularIndexing``;
+    None when ``e`` is not of that form. A row's ``(xi + 64*xo) // 12288`` is ``xo // 192``: no division in
+    the vector loop."""
+    base, divisor = e.args[0], e.args[1]
+    if not isinstance(divisor, sympy.Integer) or int(divisor) % length:
+        return None
+    rest = sympy.expand(base - length * outer - inner)
+    if rest.free_symbols & {outer, inner}:
+        return None
+    shift = sympy.expand(rest / length)
+    if not all(isinstance(term.as_coeff_Mul()[0], sympy.Integer) for term in sympy.Add.make_args(shift)):
+        return None  # a shift that is not a whole number of rows can carry
+    quotient_base = outer + shift
+    if isinstance(e, FloorDiv):
+        return FloorDiv(quotient_base, int(divisor) // length)
+    return ModularIndexing(quotient_base, int(divisor) // length, e.args[2])
+
+
 def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inner: sympy.Symbol, length: int,
                 ranges: dict[sympy.Symbol, Any]) -> sympy.Expr:  # fmt: skip
     """``expr`` with ``index = outer * length + inner``, simplified under ``ranges``.
@@ -75,6 +96,10 @@ def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inne
             return e
         args = [quotient_first(a) for a in e.args]
         e = e.func(*args) if tuple(args) != e.args else e
+        if isinstance(e, (FloorDiv, ModularIndexing)):
+            whole = _whole_rows(e, outer, inner, length)
+            if whole is not None:
+                return whole
         if isinstance(e, ModularIndexing) and e.args[1] != 1:
             base, divisor, modulus = e.args
             quotient = symbols.simplify(FloorDiv(base, divisor), ranges)
@@ -83,3 +108,27 @@ def split_index(expr: sympy.Expr, index: sympy.Symbol, outer: sympy.Symbol, inne
         return e
 
     return symbols.simplify(quotient_first(expr), ranges)
+
+
+_DECLARATION = re.compile(r"^\s*(?:const )?\w+ (\w+) = ")
+_WORD = re.compile(r"\b\w+\b")
+
+
+def hoist_invariant(lines: list[str], inner: set[str]) -> tuple[list[str], list[str]]:
+    """``lines`` (an inner loop's body) split into the declarations that read none of the ``inner`` loop's
+    variables, directly or through another declaration (computed once per outer iteration), and the rest.
+
+    A per-channel value of a split reduction row (``buf0[64*ro + xindex] / 256.0f``) read inside the vector
+    loop over ``ri`` kept gcc from vectorising that loop at all (``no vectype for stmt``)."""
+    variant = set(inner)
+    hoisted: list[str] = []
+    kept: list[str] = []
+    for line in lines:
+        declared = _DECLARATION.match(line)
+        if declared and not (set(_WORD.findall(line)) - {declared.group(1)}) & variant:
+            hoisted.append(line)
+            continue
+        if declared:
+            variant.add(declared.group(1))
+        kept.append(line)
+    return hoisted, kept

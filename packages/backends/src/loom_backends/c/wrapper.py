@@ -9,6 +9,7 @@ one per kernel. Everything else (size bindings, input layout checks, allocations
 from __future__ import annotations
 
 import ctypes
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,7 @@ class Run:
     positions: list[int] = field(default_factory=list)
     buffers: list[str] = field(default_factory=list)
     sizes: list[str] = field(default_factory=list)  # size symbols (s0, f0 ...) the entry point takes
+    divides: bool = False  # a kernel divides integers: the call returns whether a divisor was zero
 
     @property
     def name(self) -> str:
@@ -83,6 +85,7 @@ class CWrapperCodegen(HostCodegen):
                     if s not in run.sizes:
                         run.sizes.append(s)
             run.sizes.sort(key=size_arg_order)
+            run.divides = any(_INTEGER_DIVISION.search(kernels[p].source) for p in run.positions)
         self.position_of = {id(step): p for p, step in enumerate(steps)}
         self._slots: dict[str, int] = {}
         for run in self.runs:  # make_call's first arguments: the entry points (set by `bind`)
@@ -109,13 +112,16 @@ class CWrapperCodegen(HostCodegen):
         dtypes = {n: t for p in run.positions for n, t in self.kernels[p].dtypes.items()}
         params = [f"{C_TYPES[dtypes[n]]} *{n}" for n in run.buffers]
         params += [f"{'double' if s.startswith('f') else 'int64_t'} {s}" for s in run.sizes] + ["int nthreads"]
-        lines = [f"void {run.name}({', '.join(params)})", "{"]
+        lines = [f"int {run.name}({', '.join(params)})", "{"]
+        if run.divides:
+            lines.append("    loom_zero_division = 0;")
         for p in run.positions:
             src = self.kernels[p]
             args = [*src.args, *(_c_size(e) for _, e in src.size_args), _c_size(src.xnumel)]
             if src.kind == "reduction":
                 args.append(_c_size(src.rnumel))
             lines.append(f"    {src.name}({', '.join([*args, 'nthreads'])});")
+        lines.append("    return loom_zero_division;" if run.divides else "    return 0;")
         return "\n".join([*lines, "}"])
 
     def bind(self, lib: ctypes.CDLL) -> None:
@@ -124,7 +130,7 @@ class CWrapperCodegen(HostCodegen):
             fn = getattr(lib, run.name)
             sizes = [ctypes.c_double if s.startswith("f") else ctypes.c_int64 for s in run.sizes]
             fn.argtypes = [ctypes.c_void_p] * len(run.buffers) + sizes + [ctypes.c_int]
-            fn.restype = None
+            fn.restype = ctypes.c_int
             self.constants[self._slots[run.name]] = fn
 
     # ---------------------------------------------------------------------------------- Python host
@@ -145,7 +151,11 @@ class CWrapperCodegen(HostCodegen):
         if position != run.positions[-1]:
             return lines
         args = [f"{n}.data_ptr()" for n in run.buffers] + list(run.sizes) + ["get_num_threads()"]
-        lines.append(f"{run.name}({', '.join(args)})")
+        call = f"{run.name}({', '.join(args)})"
+        if run.divides:  # as eager: an integer division by zero raises
+            lines += [f"if {call}:", '    raise RuntimeError("ZeroDivisionError")']
+        else:
+            lines.append(call)
         return lines
 
     def _last_uses(self) -> dict[str, int]:
@@ -156,6 +166,9 @@ class CWrapperCodegen(HostCodegen):
             if run is not None:
                 last[name] = run.positions[-1]
         return last
+
+
+_INTEGER_DIVISION = re.compile(r"\bloom_(?:truncdiv|fmod|floordiv|remainder)_u?int\d+_t\(")
 
 
 def _c_size(value: Any) -> str:

@@ -64,8 +64,11 @@ def _dense_strides(shape: tuple[int, ...], stride: tuple[int, ...]) -> bool:
 
 
 class GraphLowering:
-    def __init__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> None:
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs: list[Any], store_reused_math: bool = False) -> None:
         self.gm = gm
+        # store a lazy value that several nodes read when computing it takes math library calls (exp, erf):
+        # on a CPU each is tens of cycles, more than writing and reading the value back (the C generator)
+        self.store_reused_math = store_reused_math
         self.example_inputs = example_inputs
         self.inputs: list[InputBuffer | None] = []
         self.constants: list[ConstantBuffer] = []
@@ -245,6 +248,7 @@ class GraphLowering:
         rec = record(value.fn, [symbols.sym(f"d{i}") for i in range(len(value.shape))])
         reads = len({name for name, _ in rec.reads})
         heavy = reads > config.realize_reads_threshold or rec.opcount > config.realize_opcount_threshold
+        heavy = heavy or (self.store_reused_math and rec.math_calls > 0)
         shared = len(node.users) > 1 and (heavy or _stored_by_a_user(node))
         too_long = rec.opcount > config.realize_max_inlined_ops
         if reads > config.realize_acc_reads_threshold or shared or too_long:

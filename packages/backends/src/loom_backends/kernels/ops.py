@@ -80,6 +80,14 @@ class _Ops:
 ops = _Ops()
 
 
+# ops that are a math library call on a CPU (tens of cycles each, where an add is one): worth storing once
+# rather than recomputing in every kernel that reads them (the C generator's choice, GraphLowering)
+MATH_LIBRARY_OPS = frozenset(
+    "acos acosh asin asinh atan atanh atan2 cbrt cos cosh erf erfc erfinv exp exp10 exp2 expm1 hypot lgamma log "
+    "log10 log1p log2 pow sigmoid sin sinh tan tanh".split()
+)
+
+
 class ReadRecorder:
     """A handler that runs a loop body symbolically and records its reads and operation count."""
 
@@ -87,6 +95,7 @@ class ReadRecorder:
         self.reads: list[tuple[str, sympy.Expr]] = []
         self.opcount = 0
         self.indirect = 0
+        self.math_calls = 0  # ops of MATH_LIBRARY_OPS
 
     def load(self, name: str, index: sympy.Expr) -> str:
         self.reads.append((name, index))
@@ -118,6 +127,7 @@ class ReadRecorder:
 
     def call(self, name: str, *args: Any) -> str:
         self.opcount += 1
+        self.math_calls += name in MATH_LIBRARY_OPS
         return "v"
 
 

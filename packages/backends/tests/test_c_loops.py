@@ -1,0 +1,173 @@
+"""The loop shapes the C generator picks for speed (column reductions, values stored for later kernels, split
+rows, Welford statistics): each checked against eager and by the shape of the generated code."""
+
+from __future__ import annotations
+
+import torch
+
+import loom_backends
+from loom_backends.c import compile_graph
+
+aten = torch.ops.aten
+
+
+def c_source(compiled) -> str:
+    return "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
+
+
+def test_a_reduction_over_rows_walks_blocks_of_columns(threads):
+    # sum over dim 0 of a row-major tensor (a bias gradient): walked row by row its vector loop would read
+    # one float per cache line; blocks of columns read contiguous vectors
+    def f(x, w):
+        y = aten.mul.Tensor(x, w)
+        return (
+            aten.sum.dim_IntList(y, [0]),
+            aten.amax.default(x, [0]),
+            aten.add.Tensor(aten.mean.dim(x, [0], True), 1.0),
+        )
+
+    torch.manual_seed(0)
+    x, w = torch.randn(300, 70), torch.randn(70)  # 70 columns: two full blocks of 32 and a partial one
+    x[5, 3], x[7, 40] = float("nan"), float("inf")
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [x, w])
+    for got, want in zip(compiled(x, w), f(x, w)):
+        torch.testing.assert_close(got, want, equal_nan=True)
+    (kernel,) = compiled.kernels
+    assert "x_block += 32" in kernel.source
+    assert "arg0[70*rindex + xindex]" in kernel.source  # contiguous in the vector loop over xl
+    assert "reduction(" not in kernel.source  # one accumulator per column, no lane reduction
+
+
+def test_a_long_column_sum_is_as_accurate_as_a_row_sum():
+    def f(x):
+        return (aten.sum.dim_IntList(x, [0]),)
+
+    def g(x):
+        return (aten.sum.dim_IntList(x, [1]),)
+
+    torch.manual_seed(0)
+    x = torch.rand(20000, 40) + 1.0  # a single running total would drift by ~1e-4 relative
+    want = x.double().sum(0)
+    columns = compile_graph(torch.fx.symbolic_trace(f), [x])(x)[0]
+    rows = compile_graph(torch.fx.symbolic_trace(g), [x.t().contiguous()])(x.t().contiguous())[0]
+    column_error = float(((columns.double() - want).abs() / want).max())
+    row_error = float(((rows.double() - want).abs() / want).max())
+    assert column_error < 2e-6 and column_error < 4 * max(row_error, 1e-7)
+
+
+def test_layer_norm_weight_gradient_is_a_column_reduction():
+    ln = torch.nn.LayerNorm(48)
+    x = torch.randn(6, 20, 48)
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(ln), [x.clone().requires_grad_()])
+    ours, theirs = x.clone().requires_grad_(), x.clone().requires_grad_()
+    out = compiled(ours)
+    want = ln(theirs)
+    grad = torch.randn_like(want)
+    out.backward(grad)
+    weight_grad = ln.weight.grad.clone()
+    ln.zero_grad()
+    want.backward(grad)
+    torch.testing.assert_close(weight_grad, ln.weight.grad, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(ours.grad, theirs.grad, atol=1e-5, rtol=1e-5)
+    assert "x_block" in c_source(compiled)
+
+
+def test_a_split_row_divides_only_its_row_number():
+    # heads split out of a [B, T, 3*C] projection: `xindex // (T*C)` in rows of 64 elements must be
+    # `xo // (T*C/64)`, not `(xi + 64*xo) / (T*C)` (an int64 division per element of the vector loop)
+    import re
+
+    from loom_backends.c.tiling import XI, XO, split_index
+    from loom_backends.kernels.symbols import XINDEX, FloorDiv, ModularIndexing, cexpr
+
+    ranges = {XO: 768, XI: 64}
+    assert cexpr(split_index(FloorDiv(XINDEX, 12288), XINDEX, XO, XI, 64, ranges)) == "xo / 192"
+    assert cexpr(split_index(ModularIndexing(XINDEX, 2048, 6), XINDEX, XO, XI, 64, ranges)) == "(xo / 32) % 6"
+    assert cexpr(split_index(FloorDiv(XINDEX + 128, 256), XINDEX, XO, XI, 64, ranges)) == "(2 + xo) / 4"
+    assert "xi" in cexpr(split_index(FloorDiv(XINDEX + 3, 256), XINDEX, XO, XI, 64, ranges))  # may carry
+
+    def f(x, b):
+        q, k, v = aten.split.Tensor(aten.add.Tensor(x, b), 192, -1)
+        heads = [aten.clone.default(aten.permute.default(aten.view.default(t, [4, 64, 6, 32]), [0, 2, 1, 3]),
+                                    memory_format=torch.contiguous_format) for t in (q, k, v)]  # fmt: skip
+        return tuple(heads)
+
+    x, b = torch.randn(4, 64, 576), torch.randn(576)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [x, b])
+    for got, want in zip(compiled(x, b), f(x, b)):
+        torch.testing.assert_close(got, want)
+    source = "\n".join(k.source for k in compiled.kernels)
+    assert "xo" in source and not re.search(r"\(xi \+ \d+\*xo\) /", source), source
+
+
+def test_a_value_of_a_split_reduction_row_is_computed_outside_its_vector_loop(threads):
+    # a batch norm backward's sum over (N, H*W) reads a per-sample value: once per `ro`, outside the `ri`
+    # vector loop (inside it, it kept gcc from vectorising the loop at all)
+    def f(x, s):
+        return (aten.sum.dim_IntList(aten.mul.Tensor(x, aten.div.Tensor(aten.view.default(s, [6, 1, 1]), 3.0)), [0, 2]),)
+
+    x, s = torch.randn(6, 5, 24), torch.randn(6)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [x, s])
+    torch.testing.assert_close(compiled(x, s)[0], f(x, s)[0])
+    (kernel,) = compiled.kernels
+    lines = kernel.source.splitlines()
+    load = next(i for i, line in enumerate(lines) if "arg1[ro]" in line)
+    divide = next(i for i, line in enumerate(lines) if "/ 3.0f" in line)
+    vector_loop = next(i for i, line in enumerate(lines) if "for (int64_t ri = 0;" in line)
+    assert load < vector_loop and divide < vector_loop, kernel.source
+
+
+def test_an_exponential_read_by_two_kernels_is_computed_once_and_stored():
+    # a softmax feeding a group norm: its statistics and its output are two more kernels after the
+    # softmax's own; each recomputed `exp` per element before, now the softmax kernel stores it once
+    def f(x, w, b):
+        y = aten.add.Tensor(aten.mul.Tensor(torch.softmax(x, -1), 256.0), x)
+        return (torch.group_norm(y, 4, w, b),)
+
+    torch.manual_seed(0)
+    x, w, b = torch.randn(4, 16, 256), torch.randn(16), torch.randn(16)
+    gm = torch.fx.symbolic_trace(f)
+    compiled = loom_backends.get("c")(gm, [x, w, b])
+    torch.testing.assert_close(compiled(x, w, b)[0], f(x, w, b)[0], atol=1e-5, rtol=1e-5)
+    source = c_source(compiled)
+    assert source.count("expf(") == 1, source
+
+
+def test_generated_c_compiles_without_warnings(tmp_path):
+    # -Wall -Wextra -Werror over kernels of every loop shape: flat and split pointwise rows, tiles, scratch
+    # rows, split reduction rows, column reductions, argmax, integer division, half types
+    import subprocess
+
+    from loom_backends import c_toolchain
+
+    def f(x, t, w, i, j, h, g, wg):
+        exp = aten.exp.default(aten.sub.Tensor(x, aten.amax.default(x, [1], True)))
+        return (
+            aten.mul.Tensor(aten.gelu.default(x), w),
+            aten.add.Tensor(aten.t.default(t), 1.0),
+            aten.div.Tensor(exp, aten.sum.dim_IntList(exp, [1], True)),  # a softmax
+            aten.sum.dim_IntList(aten.mul.Tensor(g, aten.view.default(wg, [8, 1])), [1, 2]),
+            aten.sum.dim_IntList(x, [0]),
+            aten.argmax.default(x, 1),
+            aten.remainder.Tensor(i, j),
+            aten.floor_divide.default(aten.to(i, torch.uint8), aten.to(j, torch.uint8)),
+            aten.any.dim(aten.gt.Scalar(x, 0.0), 1),
+            aten.mul.Tensor(h, 2.0),
+        )
+
+    x, t, w = torch.randn(32, 64), torch.randn(64, 48), torch.randn(64)
+    i, j = torch.randint(0, 50, (40,), dtype=torch.int32), torch.randint(1, 9, (40,), dtype=torch.int32)
+    h, g, wg = torch.randn(33, dtype=torch.bfloat16), torch.randn(4, 8, 64), torch.randn(8)
+    inputs = [x, t, w, i, j, h, g, wg]
+    compiled = compile_graph(torch.fx.symbolic_trace(f), inputs)
+    for got, want in zip(compiled(*inputs), f(*inputs)):
+        torch.testing.assert_close(got, want)
+    for shape in ("x_block", "aligned(64)", "for (int64_t ro", "xi0", "for (int64_t xo = ", "_index"):
+        assert shape in compiled.c_source, shape
+    source = tmp_path / "graph.c"
+    source.write_text(compiled.c_source)
+    result = subprocess.run(
+        [*c_toolchain.compiler_command(), "-O2", "-fopenmp", "-fPIC", "-Wall", "-Wextra", "-Werror", "-c", str(source), "-o", str(tmp_path / "graph.o")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
