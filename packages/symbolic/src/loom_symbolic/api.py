@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import copy
 import dataclasses
 import inspect
 import itertools
@@ -64,9 +65,14 @@ def translate(
         if exc.reason.location is None:
             tx.annotate(exc)  # raised while rebuilding the return value: the return is where it broke
         reason = exc.reason
-        point = tx.graph_break_point()
+        point, here = tx.graph_break_point(), tx.break_point()
     if point is None:
         return Translation(code, breaks=[GraphBreak(reason)])
+    if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
+        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic)
+        if moved.code is not None:
+            return moved
+        point = here
     return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic)
 
 
