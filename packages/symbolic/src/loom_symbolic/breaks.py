@@ -354,7 +354,8 @@ def _call_resume(
         cg.emit("LOAD_FAST", name)
     if bounce:
         cg.emit("BUILD_TUPLE", len(arguments))
-        cg.call(2)
+        cg.emit("BUILD_TUPLE", 2)  # Bounce((function, arguments))
+        cg.call(1)
     else:
         cg.call(1 + len(arguments))
     cg.emit("RETURN_VALUE")

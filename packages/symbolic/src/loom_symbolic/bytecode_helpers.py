@@ -38,20 +38,18 @@ _END = object()
 _POSITIONED = frozenset({type(iter([])), type(iter(())), type(iter(range(0))), type(iter(range(1 << 64)))})
 
 
-class Bounce:
-    """A resume function's call, handed back to :func:`run_resume` instead of made (a tail call).
+class Bounce(tuple):
+    """``(function, arguments)``: a resume function's call, handed back to :func:`run_resume` instead
+    of made (a tail call).
 
     The rewritten code of a resume function ends by going on in the next resume function. Calling it
     from there would nest one frame per graph break that ran, and a loop with a break in its body
     passes through two resume functions per pass: a long loop would exceed the recursion limit. So a
     resume function returns the call it would make, and the one loop in :func:`run_resume` makes it.
+    A tuple subclass, so that making one runs no Python code.
     """
 
-    __slots__ = ("arguments", "function")
-
-    def __init__(self, function: Any, arguments: tuple) -> None:
-        self.function = function
-        self.arguments = arguments
+    __slots__ = ()
 
 
 def run_resume(function: Any, *arguments: Any) -> Any:
@@ -62,7 +60,8 @@ def run_resume(function: Any, *arguments: Any) -> Any:
     """
     result = function(*arguments)
     while type(result) is Bounce:
-        result = result.function(*result.arguments)
+        function, arguments = result
+        result = function(*arguments)
     return result
 
 

@@ -95,8 +95,10 @@ class ResumedIterator(IteratorVariable):
     def _realize(self, tx: InstructionTranslator) -> IteratorVariable:
         """The modelled iterator at the resumed position (the arguments are read and guarded here)."""
         iterable = wrap(tx, self.iterable.value, self.iterable.source)
-        index = wrap(tx, self.index.value, self.index.source).as_python_constant()
-        return advanced(tx, iterable, index)
+        # Unrolling needs the position as a constant: guarded as one, never made a symbol (a dynamic
+        # position would only be specialised again, after the cost of setting up symbolic shapes).
+        tx.output.guards.add("constant", self.index.source, self.index.value)
+        return advanced(tx, iterable, self.index.value)
 
 
 def advanced(tx: InstructionTranslator, iterable: Variable, index: int) -> IteratorVariable:
