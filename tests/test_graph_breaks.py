@@ -95,7 +95,10 @@ def print_after_unrolled_loop(x):
     return x.relu()
 
 
-@case(pos(), graphs=3, breaks=3)
+# A loop of three passes with a break in each: the third pass is where the loop's resume function is
+# seen to be entered pass after pass, and its break moves to the loop's FOR_ITER (one more break, then a
+# bounded number of entries however long the loop: see docs/symbolic.md, "A graph break inside a loop").
+@case(pos(), graphs=3, breaks=4)
 def print_in_loop(x):
     for i in range(3):
         x = x + 1
@@ -201,8 +204,8 @@ def assert_on_tensor(x):
 
 
 # -- breaks in loops -------------------------------------------------------------------------------------
-@case(pos(), graphs=4, breaks=3)
-@case(neg(), graphs=4, breaks=3)
+@case(pos(), graphs=4, breaks=4)  # three passes: see print_in_loop
+@case(neg(), graphs=4, breaks=4)
 def data_dependent_branch_in_loop(x):
     for _ in range(3):
         x = x * 2
@@ -222,7 +225,7 @@ def loop_over_list_with_print(x):
     return out
 
 
-@case(pos(), graphs=3, breaks=3)
+@case(pos(), graphs=3, breaks=4)  # three passes: see print_in_loop
 def loop_with_enumerated_list(x):
     items = [x, x * 2, x * 3]
     total = 0

@@ -555,7 +555,9 @@ def local_read_from_a_dict_cleared_before_a_break(x, table):
     return a + 1, kept.name, len(table)
 # A loop over enumerate() or zip() of lists goes on iterating the live lists after a break: items
 # appended or stored during the loop are seen, as CPython does.
-@case(pos(), [pos(), pos()], graphs=4, breaks=4)
+# Four passes over a growing list: the body reads len(items) and appends to out, so each pass's lengths
+# differ; from the third pass on the break sits at the loop's FOR_ITER (test_graph_breaks.print_in_loop).
+@case(pos(), [pos(), pos()], graphs=4, breaks=5)
 def enumerate_list_appended_after_break(x, items):
     out = []
     for i, t in enumerate(items, start=1):

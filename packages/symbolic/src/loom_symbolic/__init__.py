@@ -10,6 +10,7 @@ with the guards under which that is right. Usable without the frame hook::
 """
 
 from .api import translate, translate_function
+from .bytecode_helpers import run_resume
 from .errors import Location, Reason, Unsupported, UserError
 from .policy import allow_in_graph, is_skipped, set_native_caller, skip_code
 from .results import CapturedGraph, GraphBreak, Translation
@@ -24,6 +25,7 @@ __all__ = [
     "UserError",
     "allow_in_graph",
     "is_skipped",
+    "run_resume",
     "set_native_caller",
     "skip_code",
     "translate",

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import builtins
+import copy
+import dataclasses
 import inspect
 import itertools
 import types
 from typing import Any
+
+from loom_guards import Item, Local
 
 from . import breaks as _breaks
 from . import side_effects
@@ -14,6 +18,7 @@ from . import translator as _translator
 from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .results import CapturedGraph, GraphBreak, Translation
+from .resume import is_loop_item
 from .shapes import DynamicSpec, is_symbolic
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
@@ -51,7 +56,7 @@ def translate(
     if refusal is not None:
         return Translation(code, refused=refusal)
 
-    dynamic = DynamicSpec.for_arguments(dynamic, f_locals)
+    dynamic = _loop_items_dynamic(DynamicSpec.for_arguments(dynamic, f_locals), f_locals)
     tx = _translator.RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, dynamic=dynamic)
     try:
         returned = tx.run()
@@ -60,10 +65,35 @@ def translate(
         if exc.reason.location is None:
             tx.annotate(exc)  # raised while rebuilding the return value: the return is where it broke
         reason = exc.reason
-        point = tx.break_point()
+        point, here = tx.graph_break_point(), tx.break_point()
     if point is None:
         return Translation(code, breaks=[GraphBreak(reason)])
+    if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
+        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic)
+        if moved.code is not None:
+            return moved
+        point = here
     return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic)
+
+
+def _loop_items_dynamic(spec: DynamicSpec, f_locals: dict[str, Any]) -> DynamicSpec:
+    """``spec`` with the int items of loops resumed per pass as symbols: the resume function of a loop
+    body is entered once per pass, so its compiled entry must not hold one pass's item as a constant."""
+    items = frozenset(
+        str(source)
+        for name, value in f_locals.items() if is_loop_item(name)
+        for source, inner in _int_parts(Local(name), value)
+    )
+    return dataclasses.replace(spec, ints=spec.ints | items) if items else spec
+
+
+def _int_parts(source: Any, value: Any) -> list[tuple[Any, int]]:
+    """The ints in a loop item: the item itself, or the members of a tuple (``enumerate``, ``zip``)."""
+    if type(value) is int:
+        return [(source, value)]
+    if type(value) is tuple:
+        return [part for k, inner in enumerate(value) for part in _int_parts(Item(source, k), inner)]
+    return []
 
 
 def _translate_with_break(

@@ -22,16 +22,18 @@ from typing import TYPE_CHECKING, Any
 from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from . import side_effects
-from .bytecode_helpers import iter_at
+from .bytecode_helpers import Bounce, iter_at, run_resume
 from .codegen import PyCodegen
 from .errors import Unsupported
 from .instructions import decode
 from .resume import (
+    ITEM_SLOT,
     ITERATOR_SLOT,
     NULL_SLOT,
     VALUE_SLOT,
     ResumeKey,
     dis_to_bytecode_positions,
+    is_resume_code,
     origin_of,
     resume_code,
     super_receiver,
@@ -171,7 +173,12 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         cg.instrs.append(TryEnd(try_begin))
 
     resumes: list[types.CodeType] = []
-    if effect.falls_through:
+    if ins.opname == "FOR_ITER" and slots.kinds[kept] == ITERATOR_SLOT:
+        # The next pass of a loop: its iterator goes on as (iterable, index + 1), read by the resume
+        # function only if it takes an item itself, so each pass enters the same compiled entries.
+        advanced = _advance_position(cg, slots, kept)
+        _call_resume(tx, cg, ins.index + 1, advanced, kept + 1, 1, live_locals, resumes, pushed_kind=ITEM_SLOT)
+    elif effect.falls_through:
         _call_resume(tx, cg, ins.index + 1, slots, kept, effect.pushes, live_locals, resumes)
     if jump_label is not None:
         cg.instrs.append(jump_label)
@@ -286,6 +293,20 @@ def _push_operands(cg: PyCodegen, slots: _Slots, kept: int) -> None:
             cg.call(2)
 
 
+def _advance_position(cg: PyCodegen, slots: _Slots, kept: int) -> _Slots:
+    """After a native ``FOR_ITER`` over the iterator slot ``kept`` (stack: iterator, item): drop the
+    iterator and pass the slot on as (iterable, index + 1); the item stays on the stack."""
+    iterable, index = slots.names[kept]
+    cg.emit("SWAP", 2)
+    cg.emit("POP_TOP")
+    cg.emit("LOAD_FAST", index)
+    cg.load_const(1)
+    cg.emit("BINARY_OP", 0)  # NB_ADD
+    advanced = f"{index}_next"
+    cg.emit("STORE_FAST", advanced)
+    return _Slots([*slots.kinds[:kept], ITERATOR_SLOT], [*slots.names[:kept], [iterable, advanced]])
+
+
 def _call_resume(
     tx: RootTranslator,
     cg: PyCodegen,
@@ -296,6 +317,7 @@ def _call_resume(
     live_locals: tuple[str, ...],
     resumes: list[types.CodeType],
     from_handler: bool = False,
+    pushed_kind: str = VALUE_SLOT,
 ) -> None:
     """Call the resume function of instruction ``target`` and return its result.
 
@@ -307,13 +329,16 @@ def _call_resume(
     results = [f"___loom_result{target}_{j}" for j in range(pushed)]
     for name in reversed(results):
         cg.emit("STORE_FAST", name)
-    layout = tuple(slots.kinds[:kept]) + (VALUE_SLOT,) * pushed
+    layout = tuple(slots.kinds[:kept]) + (pushed_kind,) * pushed
     original, original_target = origin_of(tx.code, target)
     original_target = _through_jumps(original, original_target)
     key = ResumeKey(original, original_target, layout, live_locals)
     resume = resume_code(key)
     resumes.append(resume)
-    start = len(cg.instrs)
+    # A resume function hands the call on to the loop in run_resume (a tail call, see Bounce);
+    # the original function's code runs that loop.
+    bounce = is_resume_code(tx.code)
+    cg.load_callable(Bounce if bounce else run_resume)
     closure = list(original.co_freevars) + list(original.co_cellvars)
     if closure:
         for name in closure:
@@ -321,13 +346,17 @@ def _call_resume(
         cg.emit("BUILD_TUPLE", len(closure))
     cg.load_const(resume)
     cg.extend(version.make_function(0x08 if closure else 0))
-    cg.instrs[start:] = version.push_null_then(cg.instrs[start:])  # the NULL goes where this CPython wants it
     receiver = super_receiver(original)
     arguments = [receiver] if receiver else []  # in the order of resume.argument_names
     arguments += [name for names in slots.names[:kept] for name in names] + results
     arguments += [name for name in live_locals if name != receiver]
     for name in arguments:
         cg.emit("LOAD_FAST", name)
-    cg.call(len(arguments))
+    if bounce:
+        cg.emit("BUILD_TUPLE", len(arguments))
+        cg.emit("BUILD_TUPLE", 2)  # Bounce((function, arguments))
+        cg.call(1)
+    else:
+        cg.call(1 + len(arguments))
     cg.emit("RETURN_VALUE")
 

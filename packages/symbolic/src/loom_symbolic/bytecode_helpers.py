@@ -16,10 +16,53 @@ def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
     A loop interrupted by a graph break continues in a resume function: the loop's iterator is passed
     as (iterable, index) and rebuilt with this, so a list is still iterated live, as CPython does.
     """
+    resumed_from = getattr(type(iterable), "iter_from", None)
+    if resumed_from is not None:
+        return resumed_from(iterable, index)
     iterator = iter(iterable)
+    if type(iterator) in _POSITIONED:
+        # A list, tuple or range iterator is an index: set it in one step (a loop resumed once per
+        # pass would otherwise cost quadratic time). Past the end it is exhausted, as CPython's is.
+        iterator.__setstate__(index)
+        return iterator
     for _ in range(index):
-        next(iterator)
+        if next(iterator, _END) is _END:
+            break  # shorter than the position (it shrank): exhausted, like the iterators above
     return iterator
+
+
+_END = object()
+
+
+#: Iterators whose whole state is the position ``__setstate__`` sets.
+_POSITIONED = frozenset({type(iter([])), type(iter(())), type(iter(range(0))), type(iter(range(1 << 64)))})
+
+
+class Bounce(tuple):
+    """``(function, arguments)``: a resume function's call, handed back to :func:`run_resume` instead
+    of made (a tail call).
+
+    The rewritten code of a resume function ends by going on in the next resume function. Calling it
+    from there would nest one frame per graph break that ran, and a loop with a break in its body
+    passes through two resume functions per pass: a long loop would exceed the recursion limit. So a
+    resume function returns the call it would make, and the one loop in :func:`run_resume` makes it.
+    A tuple subclass, so that making one runs no Python code.
+    """
+
+    __slots__ = ()
+
+
+def run_resume(function: Any, *arguments: Any) -> Any:
+    """Call resume function ``function`` and every resume function it hands on (see :class:`Bounce`).
+
+    Only the rewritten code of an original function calls this, so the rewritten code of a resume
+    function always runs under it and may return a :class:`Bounce`.
+    """
+    result = function(*arguments)
+    while type(result) is Bounce:
+        function, arguments = result
+        result = function(*arguments)
+    return result
 
 
 class LiveEnumerate:
@@ -34,6 +77,10 @@ class LiveEnumerate:
     def __iter__(self) -> Iterator[Any]:
         return enumerate(self.items, self.start)
 
+    def iter_from(self, index: int) -> Iterator[Any]:
+        """The enumeration after ``index`` items, without taking them one by one (see :func:`iter_at`)."""
+        return enumerate(iter_at(self.items, index), self.start + index)
+
 
 class LiveZip:
     """``zip(*lists)`` handed to a loop resumed after a graph break (see :class:`LiveEnumerate`)."""
@@ -43,6 +90,10 @@ class LiveZip:
 
     def __iter__(self) -> Iterator[Any]:
         return zip(*self.lists)
+
+    def iter_from(self, index: int) -> Iterator[Any]:
+        """The zip after ``index`` items, without taking them one by one (see :func:`iter_at`)."""
+        return zip(*(iter_at(items, index) for items in self.lists))
 
 
 def chained(exc: BaseException, cause: BaseException | None, context: BaseException | None,

@@ -29,6 +29,7 @@ from .versions import current as version
 NULL_SLOT = "null"  # no argument: the prologue pushes NULL
 VALUE_SLOT = "value"  # one argument
 ITERATOR_SLOT = "iter"  # two arguments (iterable, index): the prologue calls iter_at
+ITEM_SLOT = "item"  # one argument: the item a native FOR_ITER took (an int item is a runtime value)
 
 CO_VARARGS = 0x04
 CO_VARKEYWORDS = 0x08
@@ -60,6 +61,16 @@ def origin_of(code: types.CodeType, index: int) -> tuple[types.CodeType, int]:
     if found is None:
         return code, index
     return found[0], found[1][index]
+
+
+def is_loop_item(name: str) -> bool:
+    """Whether resume-function parameter ``name`` is an item a native ``FOR_ITER`` took (ITEM_SLOT)."""
+    return name.startswith("___stack") and name.endswith("_item")
+
+
+def is_resume_code(code: types.CodeType) -> bool:
+    """Whether ``code`` is a resume function's (its rewritten code runs under ``run_resume``)."""
+    return code in _origins
 
 
 def real_instructions(bytecode: Bytecode) -> list[int]:
@@ -105,6 +116,8 @@ def argument_names(layout: tuple[str, ...], live_locals: tuple[str, ...], receiv
     for i, kind in enumerate(layout):
         if kind == VALUE_SLOT:
             names.append(f"___stack{i}")
+        elif kind == ITEM_SLOT:
+            names.append(f"___stack{i}_item")
         elif kind == ITERATOR_SLOT:
             names += [f"___stack{i}_iterable", f"___stack{i}_index"]
     return names + [name for name in live_locals if name != receiver]
@@ -165,6 +178,8 @@ def _build(key: ResumeKey) -> types.CodeType:
             prologue.append(Instr("PUSH_NULL", lineno=line))
         elif kind == VALUE_SLOT:
             prologue.append(Instr("LOAD_FAST", f"___stack{i}", lineno=line))
+        elif kind == ITEM_SLOT:
+            prologue.append(Instr("LOAD_FAST", f"___stack{i}_item", lineno=line))
         else:
             prologue += [
                 *version.push_null_then([Instr("LOAD_CONST", iter_at)]),

@@ -32,6 +32,7 @@ from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
 from .variables.registry import wrap
+from .variables.resumed_loops import LoopPositionArgument, is_loop_position_argument, loop_break_point
 
 CO_GENERATOR = 0x20
 #: How many instructions one translation may run (unrolled loops included) before giving up.
@@ -338,6 +339,12 @@ class RootTranslator(InstructionTranslator):
             return None
         return (self.current.index, self.visits.get(self.current.index, 0))
 
+    def graph_break_point(self) -> tuple[int, int] | None:
+        """Where a graph break that stopped this trace goes: at the current instruction, or, inside a
+        loop resumed after a break that took an item in this trace, at that loop's ``FOR_ITER``
+        (see :mod:`.variables.resumed_loops`)."""
+        return loop_break_point(self.stack) or self.break_point()
+
     def read_local(self, name: str) -> Variable:
         if name in self._unrealized:
             self.realize_argument(name)
@@ -346,7 +353,10 @@ class RootTranslator(InstructionTranslator):
     def realize_argument(self, name: str) -> Variable:
         """Wrap argument ``name`` on first use (unused arguments get no guards)."""
         value = self._unrealized.pop(name)
-        variable = wrap(self, value, Local(name))
+        if is_loop_position_argument(name):  # read (and guarded) only when the loop takes an item
+            variable = LoopPositionArgument(value, Local(name))
+        else:
+            variable = wrap(self, value, Local(name))
         self.symbolic_locals[name] = variable
         return variable
 

@@ -23,6 +23,7 @@ from . import attributes as _attributes
 from . import container_methods as _container_methods
 from . import functions as _functions
 from . import operator_semantics as ops
+from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
 from .attributes import GenericSetattrVariable
 from .base import RealValueVariable, Variable
@@ -503,12 +504,12 @@ def builtin_signature(tx, args, kwargs):
 
 @builtin(iter_at)
 def builtin_iter_at(tx, args, kwargs):
-    """The iterator of a loop resumed after a graph break: advanced past the items already taken."""
-    iterator = iterate(tx, args[0])
-    for _ in range(args[1].as_python_constant()):
-        if iterator.next_item(tx) is None:
-            raise UserError("iter_at", "iterable shorter than the resumed position", exc_type=StopIteration)
-    return iterator
+    """The iterator of a loop resumed after a graph break: advanced past the items already taken.
+    Over the resume function's own arguments it reads them only when the loop takes an item."""
+    resumed = _resumed_loops.make_resumed_iterator(tx, args)
+    if resumed is not None:
+        return resumed
+    return _resumed_loops.advanced(tx, args[0], args[1].as_python_constant())
 
 
 #: Library functions (written in Python) that the translator answers itself instead of inlining.

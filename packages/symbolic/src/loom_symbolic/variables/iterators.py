@@ -80,6 +80,17 @@ class SnapshotIterator(IteratorVariable):
     def remaining(self) -> list[Variable] | None:
         return self.items[self.index :]
 
+    def live_position(self) -> tuple[Callable[..., None], int]:
+        """All the items and how many were taken: a loop resumed pass after pass hands on an iterable
+        of one length and a position that varies (see :mod:`.resumed_loops`)."""
+
+        def push(codegen) -> None:
+            for item in self.items:
+                codegen.reconstruct(item)
+            codegen.emit("BUILD_TUPLE", len(self.items))
+
+        return push, self.index
+
 
 class ListIterator(IteratorVariable):
     """Iterates a list live, as CPython does: appends during the loop are seen."""

@@ -1,0 +1,127 @@
+"""A loop interrupted by a graph break, as the resume function that goes on with it sees it.
+
+A graph break inside a loop body hands the loop's iterator to the resume function as two arguments,
+an iterable and the number of items already taken (see :mod:`loom_symbolic.resume`). Guarding that
+number, or the iterable's length, would compile the resume function once per pass of the loop. So
+neither is read until the trace takes the next item: the iterator is a :class:`ResumedIterator` that
+hands both arguments on unread.
+
+When the trace does take an item, it speculates that the rest of the loop runs without a break: the
+position is then guarded and the loop unrolled. The first time, a break in a later pass stays where it
+is (a loop of two passes compiles as it always did). Once the position has been seen to vary (the
+recompile after its guard failed makes it a dynamic int), a break in a later pass of the same loop
+makes the translation start over and break at that loop's ``FOR_ITER`` instead (see
+``api.translate``): the item is then taken natively and the next pass is a resume function entered
+with the item as an argument, so every pass reuses the same few compiled entries whatever the loop's
+length.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .base import Variable
+from .iterators import IteratorVariable
+from .registry import wrap
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+#: The parameters that carry an interrupted loop's iterator into a resume function (see ``resume.py``).
+ITERABLE_SUFFIX = "_iterable"
+INDEX_SUFFIX = "_index"
+_PREFIX = "___stack"
+
+
+def is_loop_position_argument(name: str) -> bool:
+    """Whether resume-function parameter ``name`` is half of an interrupted loop's iterator."""
+    return name.startswith(_PREFIX) and name.endswith((ITERABLE_SUFFIX, INDEX_SUFFIX))
+
+
+class LoopPositionArgument(Variable):
+    """One of the two arguments that rebuild an interrupted loop's iterator, not read yet: it is
+    handed on as it came (from its source, with no guard) until :class:`ResumedIterator` reads it."""
+
+    def __init__(self, value: Any, source: Any) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def describe(self) -> str:
+        return "the position of a loop resumed after a graph break"
+
+
+class ResumedIterator(IteratorVariable):
+    """The iterator of a loop resumed after a graph break (``iter_at(iterable, index)``).
+
+    Until an item is taken it is rebuilt from the two arguments as they came. The first item taken
+    reads them (with guards) and records where: ``first_taken`` is the root frame's (instruction,
+    visit) of that ``FOR_ITER``, where a later break in the loop body is moved to.
+    """
+
+    def __init__(self, iterable: LoopPositionArgument, index: LoopPositionArgument) -> None:
+        self.iterable = iterable
+        self.index = index
+        self.inner: IteratorVariable | None = None
+        self.first_taken: tuple[int, int] | None = None
+
+    def python_type(self) -> type:
+        return type(iter(self.iterable.value)) if self.inner is None else self.inner.python_type()
+
+    def describe(self) -> str:
+        return "loop iterator"
+
+    def reconstruct_position(self, codegen) -> None:
+        if self.inner is not None:
+            self.inner.reconstruct_position(codegen)
+            return
+        codegen.load_source(self.iterable.source)
+        codegen.load_source(self.index.source)
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.inner is None:
+            current = getattr(tx, "current", None)
+            if (getattr(tx, "parent", None) is None and current is not None and current.opname == "FOR_ITER"
+                    and tx.output.shapes.spec.is_dynamic_int(self.index.source)):
+                self.first_taken = tx.break_point()
+            self.inner = self._realize(tx)
+        return self.inner.next_item(tx)
+
+    def remaining(self) -> list[Variable] | None:
+        return None if self.inner is None else self.inner.remaining()
+
+    def _realize(self, tx: InstructionTranslator) -> IteratorVariable:
+        """The modelled iterator at the resumed position (the arguments are read and guarded here)."""
+        iterable = wrap(tx, self.iterable.value, self.iterable.source)
+        # Unrolling needs the position as a constant: guarded as one, never made a symbol (a dynamic
+        # position would only be specialised again, after the cost of setting up symbolic shapes).
+        tx.output.guards.add("constant", self.index.source, self.index.value)
+        return advanced(tx, iterable, self.index.value)
+
+
+def advanced(tx: InstructionTranslator, iterable: Variable, index: int) -> IteratorVariable:
+    """``iter(iterable)`` with ``index`` items taken (what ``iter_at`` does at run time)."""
+    iterator = tx.iterate(iterable)
+    for _ in range(index):
+        if iterator.next_item(tx) is None:
+            break  # CPython's list, tuple and range iterators set past the end are exhausted
+    return iterator
+
+
+def loop_break_point(stack: list[Variable]) -> tuple[int, int] | None:
+    """Where a break in the body of a resumed loop belongs: the ``FOR_ITER`` of the loop (still on
+    ``stack``) that took an item in this trace, or None when the break is not in such a loop."""
+    for value in stack:
+        if isinstance(value, ResumedIterator) and value.first_taken is not None:
+            return value.first_taken
+    return None
+
+
+def make_resumed_iterator(tx: InstructionTranslator, args: list[Variable]) -> IteratorVariable | None:
+    """``iter_at(iterable, index)`` over a resume function's own arguments, read lazily (else None)."""
+    if len(args) == 2 and all(isinstance(a, LoopPositionArgument) for a in args):
+        return ResumedIterator(args[0], args[1])
+    return None
+
