@@ -130,3 +130,65 @@ def test_truth_of_modules_is_captured():
     model.empty.append(torch.nn.Identity())
     torch.testing.assert_close(compiled(x), model(x))
     assert loom.stats()["recompiles"] == 1
+
+
+class _Blocks(list):
+    """A list subclass with a Python method and an attribute, keeping list's special methods."""
+
+    kind = "blocks"
+
+    def extend_twice(self, items):
+        super().extend(items)
+        self.extend(items)
+        return len(self)
+
+
+def _iterate_and_extend_list_subclass(x, blocks):
+    blocks.extend([3, 4])
+    blocks.append(5)
+    n = blocks.extend_twice([1])
+    total = 0
+    for value in blocks:
+        total += value
+    return x * total + n + len(blocks[1:]) + (blocks.kind == "blocks"), type(blocks[:2]).__name__
+
+
+def test_a_list_subclass_from_the_frame_is_iterated_and_extended():
+    stats = compare(_iterate_and_extend_list_subclass, torch.ones(2), _Blocks([1, 2]))
+    assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+class _Doubling(list):
+    def __getitem__(self, index):
+        return super().__getitem__(index) * 2
+
+    def __iter__(self):
+        return iter([v * 2 for v in super().__iter__()])
+
+
+def _read_overriding_list_subclass(x, values):
+    total = 0
+    for value in values:
+        total += value
+    return x + total + values[0]
+
+
+def test_a_list_subclass_overriding_its_protocol_keeps_its_behaviour():
+    compare(_read_overriding_list_subclass, torch.ones(2), _Doubling([1, 2]))
+
+
+def _pad_to_windows(x, window=4):
+    # Swin's shifted windows: pad amounts computed from the sizes
+    height, width = x.shape[-2:]
+    pad_right = (window - width % window) % window
+    pad_bottom = (window - height % window) % window
+    return torch.nn.functional.pad(x, (0, pad_right, 0, pad_bottom)) * 2
+
+
+def test_pad_with_amounts_computed_from_symbolic_sizes():
+    compiled = loom.compile(_pad_to_windows, backend="eager", dynamic=True)
+    for shape in [(1, 3, 6, 6), (1, 3, 7, 9), (1, 3, 10, 5), (1, 3, 10, 5)]:
+        x = torch.randn(shape)
+        torch.testing.assert_close(compiled(x), _pad_to_windows(x))
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (1, 0, 0), stats

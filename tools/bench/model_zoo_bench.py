@@ -22,7 +22,7 @@ from typing import Any
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from zoo_models import MODELS, first_tensor, unavailable_reason
+from zoo_models import FULL_SIZE, MODELS, first_tensor, unavailable_reason
 
 
 def _run_loom(model: torch.nn.Module, args: tuple, kwargs: dict, backend: str) -> dict[str, Any]:
@@ -91,6 +91,7 @@ def main() -> None:
     parser.add_argument("--backend", default="aot_eager", help="backend for both compilers (default aot_eager)")
     parser.add_argument("--inductor", action="store_true", help="also time torch.compile's default backend")
     parser.add_argument("--reasons", action="store_true", help="print loom's break reasons per model")
+    parser.add_argument("--full", action="store_true", help="the stock torchvision configurations instead (slow)")
     parser.add_argument("-k", default="", help="only models whose name contains this")
     options = parser.parse_args()
     reason = unavailable_reason()
@@ -104,7 +105,7 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     ratios = []
-    for name, entry in MODELS.items():
+    for name, entry in (FULL_SIZE if options.full else MODELS).items():
         if options.k not in name:
             continue
         torch.manual_seed(0)

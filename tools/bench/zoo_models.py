@@ -148,6 +148,22 @@ MODELS: dict[str, ZooModel] = {
 }
 
 
+def _stock(name: str, size: int = 224) -> ZooModel:
+    def build() -> torch.nn.Module:
+        import torchvision
+        return torchvision.models.get_model(name, weights=None)
+    return ZooModel("torchvision", build, _image(size=size, batch=1))
+
+
+#: The stock configurations the issue measured (``model_zoo_bench.py --full``): minutes on a small CPU.
+FULL_SIZE: dict[str, ZooModel] = {
+    "tv-efficientnet_b0": _stock("efficientnet_b0"),
+    "tv-swin_t": _stock("swin_t"),
+    "tv-maxvit_t": _stock("maxvit_t"),
+    "tv-vit_b_16": _stock("vit_b_16"),
+}
+
+
 def first_tensor(output: Any) -> torch.Tensor:
     """The first tensor of a model's output: a tensor, a tuple's first item, a ``BaseOutput``'s first field."""
     while not isinstance(output, torch.Tensor):
