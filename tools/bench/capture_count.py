@@ -471,6 +471,31 @@ def c_func_jvp_vjp(x):
 
 CONSTRUCTS += [c_func_grad, c_func_grad_and_value_aux, c_func_vmap_dims, c_func_vmap_nested_random,
                c_func_per_sample_grads, c_func_jacobians, c_func_jvp_vjp]
+# -- issue 29's model zoo: module truth, list subclasses from outside the frame --------------------------
+_NORM, _NO_LAYERS, _LAYERS = torch.nn.GroupNorm(1, 3), torch.nn.ModuleList(), torch.nn.Sequential(torch.nn.Identity())
+
+
+class _Blocks(list):
+    def total(self):
+        return sum(self)
+
+
+_BLOCKS = _Blocks([1, 2, 3])
+
+
+def c_module_truth(x):
+    # diffusers: `if self.conv_norm_out:`
+    return x + bool(_NORM) + 10 * bool(_NO_LAYERS) + 100 * bool(_LAYERS)
+
+
+def c_list_subclass_global(x):
+    out = x + _BLOCKS.total() + len(_BLOCKS[1:])
+    for v in _BLOCKS:
+        out = out + v
+    return out
+
+
+CONSTRUCTS += [c_module_truth, c_list_subclass_global]
 
 
 # -- running them ------------------------------------------------------------------------------------

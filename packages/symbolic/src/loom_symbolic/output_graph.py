@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import fx
+from torch._dispatch.python import enable_python_dispatcher
 from torch._subclasses.fake_tensor import (
     DataDependentOutputException,
     DynamicOutputShapeException,
@@ -272,7 +273,7 @@ class OutputGraph:
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            with self._in_autocast_regions(), self.fake_mode:
+            with self._in_autocast_regions(), self._python_kernels(), self.fake_mode:
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
@@ -289,6 +290,14 @@ class OutputGraph:
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
+
+    def _python_kernels(self) -> contextlib.AbstractContextManager:
+        """With symbolic sizes, the Python dispatcher: ops whose C++ kernels take only concrete sizes
+        (``constant_pad_nd``/``pad`` with pad amounts computed from sizes) run their SymInt-aware Python
+        kernels and decompositions, as AOTAutograd later does. Static traces keep the faster C++ path."""
+        if self.fake_mode.shape_env is None:
+            return contextlib.nullcontext()
+        return enable_python_dispatcher()
 
     def _in_autocast_regions(self) -> contextlib.AbstractContextManager:
         """The trace's open autocast regions, entered for real around one fake run (without autocast's

@@ -18,11 +18,10 @@ class NoAliasing(Guard):
     cost = 5
 
     def __init__(self, sources: Iterable[Source]) -> None:
-        srcs: list[Source] = []
+        srcs: dict[Source, None] = {}  # ordered, and deduplicated by hash: a model has hundreds of inputs
         for s in sources:
             _check_source("NoAliasing", s)
-            if s not in srcs:
-                srcs.append(s)
+            srcs[s] = None
         if len(srcs) < 2:
             raise ValueError("NoAliasing needs at least two distinct sources")
         _set(self, _sources=tuple(srcs))

@@ -169,6 +169,19 @@ class NNModuleVariable(Variable):
             return ConstantVariable(len(self._ordered_children(tx)))
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
+    def truth(self, tx: InstructionTranslator) -> bool:
+        """``if module:``: ``__bool__``, else ``__len__`` (the containers), else true, as for any object. The
+        type is guarded, so a type without either is true for every instance the entry serves."""
+        cls = type(self.value)
+        if class_attribute(cls, "__bool__") is not _MISSING:
+            return bool(self.var_getattr(tx, "__bool__").call(tx, [], {}).as_python_constant())
+        length = class_attribute(cls, "__len__")
+        if length is _MISSING:
+            return True
+        if length in _CHILD_COUNTING_LENGTHS:
+            return bool(self._ordered_children(tx))
+        return bool(self.var_getattr(tx, "__len__").call(tx, [], {}).as_python_constant())
+
     # -- containers (Sequential, ModuleList, ModuleDict) ------------------------------------------
     def _ordered_children(self, tx: InstructionTranslator) -> list[str]:
         return list(self.table(tx, "_modules"))
@@ -216,6 +229,10 @@ class NNModuleVariable(Variable):
 
     def describe(self) -> str:
         return f"module {type(self.value).__name__}"
+
+
+# ``len()`` of these containers counts their submodules (``_modules``, whose keys the trace guards).
+_CHILD_COUNTING_LENGTHS = (torch.nn.ModuleList.__len__, torch.nn.Sequential.__len__, torch.nn.ModuleDict.__len__)
 
 
 class _ModuleSliceVariable(Variable):

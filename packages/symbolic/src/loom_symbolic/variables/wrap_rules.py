@@ -159,9 +159,26 @@ def _wrap_list(tx, value, source):
             guards.add("type", source, value)
             guards.add("length", source, value)
         items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
-        return ListVariable(items, source)
+        if type(value) is list:
+            return ListVariable(items, source)
+        # A subclass: its Python methods are inlined with the list as ``self``, its attributes read
+        # from the real object, its items as a list's.
+        return ListVariable(items, source, cls=type(value), real=value)
 
     return _remember(tx, value, source, make)
+
+
+#: A list subclass's special methods the translator would bypass by modelling its items as a list's
+#: (subscripts, iteration, ``len``, operators, writing the final items back with ``[:] =``).
+_LIST_PROTOCOL = (*sorted(name for name in vars(list) if name.startswith("__") and name not in (
+    "__init__", "__new__", "__doc__", "__hash__", "__class_getitem__")), "__getattribute__", "__setattr__")
+
+
+def _plain_list_subclass(value: Any) -> bool:
+    """A list subclass that keeps every special method of ``list`` (methods it adds or overrides by
+    name, as ``extend``, are inlined as written)."""
+    cls = type(value)
+    return isinstance(value, list) and all(getattr(cls, name) is getattr(list, name) for name in _LIST_PROTOCOL)
 
 
 def _wrap_dict(tx, value, source):
@@ -352,7 +369,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, torch.Size), _wrap_size),
     (is_constant_value, _wrap_constant),
     (lambda v: isinstance(v, tuple), _wrap_tuple),
-    (lambda v: type(v) is list, _wrap_list),
+    (lambda v: type(v) is list or _plain_list_subclass(v), _wrap_list),
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
