@@ -8,7 +8,7 @@ import types
 
 import pytest
 import torch
-from harness import CaseRegistry, check, run_rewritten
+from harness import CaseRegistry, check
 
 from loom_symbolic import translate_function
 
