@@ -5,11 +5,13 @@ eager's answer: a ``mappingproxy`` read from the frame (``keys()``, ``values()``
 
 import inspect
 import types
+import weakref
 
 import pytest
 import torch
-from harness import CaseRegistry, check
+from harness import CaseRegistry, check, run_rewritten
 
+import loom_guards
 from loom_symbolic import translate_function
 
 CASES = CaseRegistry(default_graphs=1)
@@ -72,3 +74,63 @@ def test_a_mappingproxy_read_from_the_frame_recompiles_when_its_keys_change():
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+class Holder:
+    def __init__(self, t, n=1):
+        self.t = t
+        self.n = n
+
+
+def through_weak_reference(x, ref):
+    target = ref()
+    if target is None:
+        return x - 1
+    return x * target.n + target.t
+
+
+def test_a_weak_reference_argument_guards_its_referent():
+    held = Holder(torch.full((3,), 2.0), 3)
+    ref = weakref.ref(held)
+    translation = check(through_weak_reference, X, ref)
+    guards = "\n".join(str(g) for g in translation.guards)
+    assert "L['ref']().n" in guards and "type(L['ref']())" in guards, guards
+    guard = loom_guards.compile(translation.guards)
+    assert guard({"x": X, "ref": ref})
+    other = Holder(torch.ones(3), 4)  # another referent, another value of n: the guard fails
+    assert not guard({"x": X, "ref": weakref.ref(other)})
+    marked = Marked()
+    assert not guard({"x": X, "ref": weakref.ref(marked)})
+    dead = weakref.ref(Holder(X))
+    assert not guard({"x": X, "ref": dead})
+    check(through_weak_reference, X, dead)  # a dead reference is traced as None
+
+
+@case(X)
+def weak_reference_made_here(x):
+    held = Holder(x + 1, 2)
+    ref = weakref.ref(held)
+    same = ref is weakref.ref(held)
+    return ref().t * ref().n, same, type(ref).__name__
+
+
+def weak_reference_to_an_int(x):
+    try:
+        weakref.ref(3)
+    except TypeError:
+        return x + 1
+
+
+def test_weak_reference_to_an_int_raises_as_eager():
+    check(weak_reference_to_an_int, X)
+
+
+def test_a_weak_reference_made_here_is_rebuilt_over_its_referent():
+    def made_and_returned(x, holder):
+        return x + 1, weakref.ref(holder)
+
+    holder = Holder(X)
+    translation = translate_function(made_and_returned, X, holder)
+    assert not translation.breaks, translation.dump()
+    _, ref = run_rewritten(made_and_returned, translation, (X, holder), {})
+    assert type(ref) is weakref.ref and ref() is holder

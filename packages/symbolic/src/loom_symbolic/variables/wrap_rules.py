@@ -13,6 +13,7 @@ import collections
 import functools
 import inspect
 import types
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +70,7 @@ from .torch import (
     is_graph_op,
     not_in_graph_reason,
 )
+from .weakrefs import wrap_weakref
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -365,6 +367,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
     (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
+    (lambda v: type(v) is weakref.ref, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_weakref(tx, v, s))),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
     (lambda v: isinstance(v, BaseException), _wrap_exception),
