@@ -3,6 +3,7 @@ eager's answer: a ``mappingproxy`` read from the frame (``keys()``, ``values()``
 ``weakref.ref`` objects from the frame and made in the trace, and iterators handed in as arguments
 (``list_iterator``, ``tuple_iterator``) that the trace advances."""
 
+import copy
 import inspect
 import types
 import weakref
@@ -134,3 +135,95 @@ def test_a_weak_reference_made_here_is_rebuilt_over_its_referent():
     assert not translation.breaks, translation.dump()
     _, ref = run_rewritten(made_and_returned, translation, (X, holder), {})
     assert type(ref) is weakref.ref and ref() is holder
+
+
+def _state(it):
+    """Where an iterator is: its remaining items, read from a copy."""
+    return list(copy.copy(it))
+
+
+def _run_both(fn, make_args):
+    eager_args, loom_args = make_args(), make_args()
+    translation = translate_function(fn, *make_args())
+    assert not translation.breaks, translation.dump()
+    expected = fn(*eager_args)
+    actual = run_rewritten(fn, translation, loom_args, {})
+    return translation, expected, actual, eager_args, loom_args
+
+
+def loop_over_an_iterator(x, it):
+    out = x
+    for v in it:
+        out = out + v
+    return out
+
+
+def take_two(x, it):
+    return x + next(it) * 10 + next(it), next(it, "end")
+
+
+def appends_while_iterating(x, it, items):
+    out = x
+    for v in it:
+        if v == 1:
+            items.append(5)
+        out = out + v
+    return out
+
+
+@pytest.mark.parametrize("make", [list, tuple])
+@pytest.mark.parametrize(("fn", "skip"), [(loop_over_an_iterator, 0), (loop_over_an_iterator, 1), (take_two, 0),
+                                          (take_two, 1)])
+def test_an_iterator_argument_is_advanced_as_eager_advances_it(fn, skip, make):
+    def args():
+        it = iter(make([1, 2, 3]))
+        for _ in range(skip):
+            next(it)
+        return X.clone(), it
+
+    translation, expected, actual, eager_args, loom_args = _run_both(fn, args)
+    assert len(translation.graphs) == 1
+    torch.testing.assert_close(actual[0] if isinstance(actual, tuple) else actual,
+                               expected[0] if isinstance(expected, tuple) else expected)
+    assert actual[1:] == expected[1:] if isinstance(expected, tuple) else True
+    assert _state(loom_args[1]) == _state(eager_args[1])
+    guard = loom_guards.compile(translation.guards)
+    assert guard({"x": X, "it": args()[1]})
+    moved = args()[1]
+    next(moved)
+    assert not guard({"x": X, "it": moved})  # another position: compiled again
+
+
+def test_an_iterator_run_to_its_end_stays_exhausted_after_appends():
+    def args():
+        items = [1, 2]
+        return X.clone(), iter(items), items
+
+    _, expected, actual, eager_args, loom_args = _run_both(appends_while_iterating, args)
+    torch.testing.assert_close(actual, expected)
+    assert loom_args[2] == eager_args[2] == [1, 2, 5]
+    loom_args[2].append(7)
+    eager_args[2].append(7)
+    assert list(loom_args[1]) == list(eager_args[1]) == []  # exhausted in both: the 7 is not seen
+
+
+def test_an_iterator_live_across_a_graph_break_goes_on_as_itself():
+    def loop_with_break(x, it):
+        out = x
+        for v in it:
+            out = out + v
+            if v == 2:
+                print("two")
+                break
+        return out, next(it)
+
+    def args():
+        return X.clone(), iter([1, 2, 3, 4])
+
+    eager_args, loom_args = args(), args()
+    expected = loop_with_break(*eager_args)
+    translation = translate_function(loop_with_break, *args())
+    assert translation.breaks  # print() is a graph break here
+    actual = run_rewritten(loop_with_break, translation, loom_args, {})
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1] == expected[1] and _state(loom_args[1]) == _state(eager_args[1])

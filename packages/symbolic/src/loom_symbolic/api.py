@@ -220,7 +220,7 @@ def _has_symbols(value: Any) -> bool:
 def _finish(tx: Any, returned: Any) -> Translation:
     output = tx.output
     body = PyCodegen()
-    effects = output.side_effects.effects
+    effects = output.side_effects.replayed
     if effects:
         staged = side_effects.stage(effects, body)
         result = body.stash(returned)  # read before the mutations, like everything they store

@@ -22,6 +22,15 @@ def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
     return iterator
 
 
+def reposition_iterator(iterator: Iterator[Any], index: int, exhausted: bool) -> None:
+    """Move a list or tuple iterator the trace advanced to ``index``; one the trace ran to its end is
+    exhausted as CPython leaves it (items appended to its list later are not seen)."""
+    iterator.__setstate__(index)
+    if exhausted:
+        for _ in iterator:
+            pass
+
+
 class LiveEnumerate:
     """``enumerate(items, start)`` over a list, handed to a loop resumed after a graph break: with
     :func:`iter_at` it goes on iterating the live list, so items stored or appended after the break are

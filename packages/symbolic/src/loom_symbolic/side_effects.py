@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from . import bytecode_helpers
 from .errors import Unsupported, missing_attribute
 
 if TYPE_CHECKING:
@@ -174,6 +175,27 @@ class RefillStandIn:
         return f"items of {self.stand_in.describe()} replaced if changed"
 
 
+@dataclass
+class Reposition:
+    """An iterator from outside the frame (a list or tuple iterator) that the trace advanced: set it
+    to where the trace left it, and exhaust it if the trace did, after every other effect, so that
+    its list already holds its final items."""
+
+    iterator: Variable
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return (codegen.stash(self.iterator),)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        iterator = self.iterator
+        codegen.call_const(bytecode_helpers.reposition_iterator, 3, lambda: (
+            codegen.load_temps(staged), codegen.load_const(iterator.index), codegen.load_const(iterator.exhausted)))
+        codegen.emit("POP_TOP")
+
+    def describe(self) -> str:
+        return f"{self.iterator.describe()} moved to item {self.iterator.index}"
+
+
 def stage(effects: list[Any], codegen: PyCodegen) -> list[Staged]:
     """Rebuild every value ``effects`` will need, before any of them mutates anything."""
     return [effect.stage(codegen) for effect in effects]
@@ -202,6 +224,13 @@ class SideEffects:
     _exposed_dicts: dict[int, Any] = field(default_factory=dict)
     #: Every mutation recorded so far, counted (a container mutated twice is one effect, two here).
     mutations: int = 0
+    #: Iterators from outside the frame the trace advanced, repositioned after the other effects.
+    repositioned: list[Reposition] = field(default_factory=list)
+
+    @property
+    def replayed(self) -> list[Any]:
+        """Every effect, in the order the rewritten code performs them."""
+        return self.effects + self.repositioned if self.repositioned else self.effects
 
     def store_attr(self, target: Variable, real: Any, name: str, value: Variable) -> None:
         self.mutations += 1
@@ -282,16 +311,22 @@ class SideEffects:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
 
+    def advanced_iterator(self, iterator: Variable) -> None:
+        """``iterator`` (from outside the frame) moved: its final position is replayed, once."""
+        self.mutations += 1
+        if not any(effect.iterator is iterator for effect in self.repositioned):
+            self.repositioned.append(Reposition(iterator))
+
     def track_stand_in(self, stand_in: Variable) -> None:
         """``stand_in`` models a real object from outside the frame: its final items are replayed."""
         self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items)))
 
     def __len__(self) -> int:
-        return len(self.effects)
+        return len(self.effects) + len(self.repositioned)
 
     def describe(self) -> list[str]:
         """One line per recorded effect, for dumps and explain."""
-        return [e.describe() for e in self.effects]
+        return [e.describe() for e in self.replayed]
 
 
 class _Deleted:

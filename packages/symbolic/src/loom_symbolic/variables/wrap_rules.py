@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from loom_guards import Attr, Item, compared_by_identity
+from loom_guards import Attr, Item, IteratorState, compared_by_identity
+from loom_guards.object_state import POSITIONED_ITERATORS
 
 from .. import polyfills
 from ..errors import Unsupported
@@ -52,6 +53,7 @@ from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
+from .iterators import PositionedIterator
 from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -198,6 +200,25 @@ def _wrap_mappingproxy(tx, value, source):
         guards.add("type", source, value)
         guards.add("dict_keys", source, value)
         return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_positioned_iterator(tx, value, source):
+    """A list or tuple iterator from the frame: the sequence it walks and its position, each guarded
+    through its ``__reduce__``, as an iterator the trace advances (and the rewritten code moves)."""
+    if source is None or tx is None:
+        return _wrap_object(tx, value, source)
+
+    def make() -> Variable:
+        tx.output.guards.add("type", source, value)
+        reduced = value.__reduce__()
+        index = reduced[2] if len(reduced) > 2 else 0
+        tx.output.guards.add("constant", IteratorState(source, "index"), index)
+        sequence = wrap(tx, reduced[1][0], IteratorState(source, "sequence"))
+        if isinstance(sequence, ConstantVariable):  # a tuple of constants, guarded as one value
+            sequence = TupleVariable([ConstantVariable(v) for v in reduced[1][0]], sequence.source)
+        return PositionedIterator(sequence, index, type(value), source)
 
     return _remember(tx, value, source, make)
 
@@ -367,6 +388,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
     (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
+    (lambda v: type(v) in POSITIONED_ITERATORS, _wrap_positioned_iterator),
     (lambda v: type(v) is weakref.ref, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_weakref(tx, v, s))),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
