@@ -227,3 +227,56 @@ def test_an_iterator_live_across_a_graph_break_goes_on_as_itself():
     actual = run_rewritten(loop_with_break, translation, loom_args, {})
     torch.testing.assert_close(actual[0], expected[0])
     assert actual[1] == expected[1] and _state(loom_args[1]) == _state(eager_args[1])
+
+
+def sum_keys_and_items(x, keys, items):
+    out = x
+    for k in keys:
+        out = out + len(k)
+    for k, v in items:
+        out = out * v + len(k)
+    return out
+
+
+@pytest.mark.parametrize("skip", [0, 1, 3])
+def test_dict_iterator_arguments_walk_the_dict_from_where_they_are(skip):
+    def args():
+        d = {"a": 1, "bb": 2, "ccc": 3}
+        keys, items = iter(d), iter(d.items())
+        for _ in range(skip):
+            next(keys)
+            next(items)
+        return X.clone(), keys, items
+
+    translation, expected, actual, eager_args, loom_args = _run_both(sum_keys_and_items, args)
+    torch.testing.assert_close(actual, expected)
+    assert _state(loom_args[1]) == _state(eager_args[1]) and _state(loom_args[2]) == _state(eager_args[2])
+    guard = loom_guards.compile(translation.guards)
+    assert guard(dict(zip(("x", "keys", "items"), args())))
+    other = args()
+    next(other[1], None)
+    assert skip == 3 or not guard(dict(zip(("x", "keys", "items"), other)))
+
+
+def grows_while_walked(x, keys, d):
+    out = x
+    for k in keys:
+        d[k * 2] = 1
+        out = out + 1
+    return out
+
+
+def test_a_dict_changed_while_its_iterator_is_walked_raises_as_eager():
+    def args():
+        d = {"a": 1, "b": 2}
+        return X.clone(), iter(d), d
+
+    eager_args = args()
+    with pytest.raises(RuntimeError, match="changed size") as eager_error:
+        grows_while_walked(*eager_args)
+    translation = translate_function(grows_while_walked, *args())
+    loom_args = args()
+    with pytest.raises(RuntimeError, match="changed size") as loom_error:
+        run_rewritten(grows_while_walked, translation, loom_args, {})
+    assert str(loom_error.value) == str(eager_error.value)
+    assert loom_args[2] == eager_args[2] == {"a": 1, "b": 2, "aa": 1}

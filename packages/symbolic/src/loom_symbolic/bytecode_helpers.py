@@ -31,6 +31,16 @@ def reposition_iterator(iterator: Iterator[Any], index: int, exhausted: bool) ->
             pass
 
 
+def advance_iterator(iterator: Iterator[Any], steps: int, exhausted: bool) -> None:
+    """Take ``steps`` items from a dict iterator the trace advanced (it has no ``__setstate__``); one
+    the trace ran to its end is exhausted."""
+    for _ in range(steps):
+        next(iterator)
+    if exhausted:
+        for _ in iterator:
+            pass
+
+
 class LiveEnumerate:
     """``enumerate(items, start)`` over a list, handed to a loop resumed after a graph break: with
     :func:`iter_at` it goes on iterating the live list, so items stored or appended after the break are

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import bytecode_helpers
 from .errors import Unsupported, missing_attribute
 
 if TYPE_CHECKING:
@@ -187,13 +186,18 @@ class Reposition:
         return (codegen.stash(self.iterator),)
 
     def apply(self, codegen: PyCodegen, staged: Staged) -> None:
-        iterator = self.iterator
-        codegen.call_const(bytecode_helpers.reposition_iterator, 3, lambda: (
-            codegen.load_temps(staged), codegen.load_const(iterator.index), codegen.load_const(iterator.exhausted)))
+        helper, arguments = self.iterator.replay()
+
+        def load() -> None:
+            codegen.load_temps(staged)
+            for argument in arguments:
+                codegen.load_const(argument)
+
+        codegen.call_const(helper, 1 + len(arguments), load)
         codegen.emit("POP_TOP")
 
     def describe(self) -> str:
-        return f"{self.iterator.describe()} moved to item {self.iterator.index}"
+        return f"{self.iterator.describe()} moved as the trace moved it"
 
 
 def stage(effects: list[Any], codegen: PyCodegen) -> list[Staged]:

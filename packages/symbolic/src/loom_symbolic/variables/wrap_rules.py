@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from loom_guards import Attr, Item, IteratorState, compared_by_identity
-from loom_guards.object_state import POSITIONED_ITERATORS
+from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS
 
 from .. import polyfills
 from ..errors import Unsupported
@@ -53,7 +53,7 @@ from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
-from .iterators import PositionedIterator
+from .iterators import PositionedDictIterator, PositionedIterator
 from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -219,6 +219,29 @@ def _wrap_positioned_iterator(tx, value, source):
         if isinstance(sequence, ConstantVariable):  # a tuple of constants, guarded as one value
             sequence = TupleVariable([ConstantVariable(v) for v in reduced[1][0]], sequence.source)
         return PositionedIterator(sequence, index, type(value), source)
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_dict_iterator(tx, value, source):
+    """A dict's keys or items iterator from the frame: the dict it walks and the keys it will yield,
+    each guarded through the iterator, as an iterator the trace advances over the dict from there."""
+    if source is None or tx is None:
+        return _wrap_object(tx, value, source)
+    keys = IteratorState(source, "keys").read_from(value)
+    walked = IteratorState(source, "dict").read_from(value)
+    start = len(walked) - len(keys)
+    if not all(is_constant_value(k) for k in keys) or list(walked)[start:] != list(keys):
+        return _wrap_object(tx, value, source)  # changed while it was walked: CPython's answer depends on memory
+
+    def make() -> Variable:
+        tx.output.guards.add("type", source, value)
+        tx.output.guards.add("constant", IteratorState(source, "keys"), keys)
+        target = wrap(tx, walked, IteratorState(source, "dict"))
+        if not isinstance(target, DictVariable):
+            return _object_variable(tx, value, source)
+        kind = "keys" if type(value) is DICT_ITERATORS[0] else "items"
+        return PositionedDictIterator(target, kind, start, type(value), source)
 
     return _remember(tx, value, source, make)
 
@@ -389,6 +412,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) in (set, frozenset), _wrap_set),
     (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
     (lambda v: type(v) in POSITIONED_ITERATORS, _wrap_positioned_iterator),
+    (lambda v: type(v) in DICT_ITERATORS, _wrap_dict_iterator),
     (lambda v: type(v) is weakref.ref, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_weakref(tx, v, s))),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
