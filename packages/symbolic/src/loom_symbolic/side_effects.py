@@ -175,6 +175,35 @@ class RefillStandIn:
 
 
 @dataclass
+class DeferredCall:
+    """A call the trace did not make (a log call): the rewritten code makes it, at the user's line."""
+
+    fn: Any
+    args: list[Variable]
+    kwargs: dict[str, Variable]
+    lineno: int | None
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return tuple(codegen.stash(value) for value in [*self.args, *self.kwargs.values()])
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        start = len(codegen.instrs)
+        codegen.load_callable(self.fn)
+        codegen.load_temps(staged)
+        if self.kwargs:
+            codegen.call_kw(len(staged), tuple(self.kwargs))
+        else:
+            codegen.call(len(staged))
+        codegen.emit("POP_TOP")
+        for instr in codegen.instrs[start:]:  # the record's line is the call's (logging's findCaller)
+            if self.lineno is not None and hasattr(instr, "lineno"):
+                instr.lineno = self.lineno
+
+    def describe(self) -> str:
+        return f"call to {self.fn.__qualname__} made after the graph"
+
+
+@dataclass
 class Reposition:
     """An iterator from outside the frame (a list or tuple iterator) that the trace advanced: set it
     to where the trace left it, and exhaust it if the trace did, after every other effect, so that
@@ -314,6 +343,11 @@ class SideEffects:
         if id(container) not in self._mutated_containers:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
+
+    def deferred_call(self, fn: Any, args: list[Variable], kwargs: dict[str, Variable], lineno: int | None) -> None:
+        """``fn(*args, **kwargs)`` is made by the rewritten code, in program order with the mutations."""
+        self.mutations += 1
+        self.effects.append(DeferredCall(fn, list(args), dict(kwargs), lineno))
 
     def advanced_iterator(self, iterator: Variable) -> None:
         """``iterator`` (from outside the frame) moved: its final position is replayed, once."""

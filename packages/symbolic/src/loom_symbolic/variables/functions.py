@@ -11,6 +11,7 @@ from ..errors import Unsupported, missing_attribute
 from ..policy import opaque_module, opaque_reason, trusted_module_name
 from . import cells as _cells
 from . import constant as _constant
+from . import deferred_calls as _deferred
 from . import environ as _environ
 from .base import Variable
 from .registry import wrap, wrap_constant_like
@@ -46,6 +47,9 @@ class UserFunctionVariable(Variable):
             read = _environ.environment_read(fn, args)
             if read is not None:
                 return read(tx, args, kwargs)
+            deferred = _deferred.defer_call(tx, fn, args, kwargs)
+            if deferred is not None:
+                return deferred
             own = (fn.__module__ or "").startswith(library)
             what = f"call to {library}.{fn.__qualname__}" if own else f"call to {fn.__qualname__} (a {library} wrapper)"
             raise Unsupported(what, opaque_reason(library),
