@@ -13,6 +13,7 @@ from . import side_effects
 from . import translator as _translator
 from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
+from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
 from .shapes import DynamicSpec, is_symbolic
 from .versions import SUPPORTED, is_supported
@@ -105,6 +106,9 @@ def _translate_with_break(
             return Translation(code, breaks=[GraphBreak(reason)])
     else:
         return Translation(code, breaks=[GraphBreak(reason)])
+    if reason.rest_as_is:
+        for resume in broken.resume_codes:
+            run_rest_as_is(resume)
     prefix, graphs = _graph_call(tx.output, broken.graph_outputs, code.co_cellvars)
     return Translation(
         code,
@@ -167,6 +171,9 @@ def _refusal(code: types.CodeType) -> Reason | None:
         return Reason("a module or class body", "only function frames are translated", location=where)
     if code.co_flags & CO_GENERATOR_LIKE:
         return Reason("a generator or coroutine function", "generator frames run as they are", location=where)
+    if runs_as_is(code):
+        return Reason("the rest of a function after a construct it runs as it is",
+                      "its state is process state the translator cannot follow", location=where)
     if code.co_name in _ATTRIBUTE_HOOKS:
         # The rewritten code rebuilds values by reading and storing attributes of `self`, which
         # would call this very method again (endless recursion). Inlined into a caller it is fine.
