@@ -25,7 +25,7 @@ from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
 import torch
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-import capture_count_stdlib  # noqa: E402
+import capture_count_stdlib
 
 
 # -- the constructs --------------------------------------------------------------------------------
