@@ -4,6 +4,7 @@ eager's answer: a ``mappingproxy`` read from the frame (``keys()``, ``values()``
 (``list_iterator``, ``tuple_iterator``) that the trace advances."""
 
 import copy
+import dataclasses
 import inspect
 import types
 import weakref
@@ -280,3 +281,43 @@ def test_a_dict_changed_while_its_iterator_is_walked_raises_as_eager():
         run_rewritten(grows_while_walked, translation, loom_args, {})
     assert str(loom_error.value) == str(eager_error.value)
     assert loom_args[2] == eager_args[2] == {"a": 1, "b": 2, "aa": 1}
+
+
+@dataclasses.dataclass
+class Config:
+    size: int
+    name: str = "base"
+    inner: object = None
+
+
+@case(X)
+def str_of_dataclasses(x):
+    made = Config(3, inner=Config(1))
+    text = str(made) + repr(Config(2, "b"))
+    return x + len(text), text, f"{made!r}"
+
+
+def a_dataclass_holding_itself(x, loop):
+    return x + 1, repr(loop)  # eager: Config(size=1, name='base', inner=...)
+
+
+def test_a_repr_that_reaches_its_own_object_keeps_eager_text():
+    loop = Config(1)
+    loop.inner = loop
+    translation = translate_function(a_dataclass_holding_itself, X, loop)
+    actual = run_rewritten(a_dataclass_holding_itself, translation, (X, loop), {})
+    expected = a_dataclass_holding_itself(X, loop)
+    assert actual[1] == expected[1] and "inner=..." in expected[1]
+
+
+def test_the_running_set_of_a_dataclass_repr_is_guarded_empty():
+    translation = translate_function(str_of_dataclasses, X)
+    guard = loom_guards.compile(translation.guards)
+    frame = types.SimpleNamespace(f_locals={"x": X}, f_globals=globals(), closure=None)
+    assert guard.why_failed(frame) is None
+    running = Config.__repr__.__closure__[Config.__repr__.__code__.co_freevars.index("repr_running")].cell_contents
+    running.add((1, 2))  # as while a repr of a Config runs: the compiled code is not used then
+    try:
+        assert guard.why_failed(frame) is not None
+    finally:
+        running.discard((1, 2))

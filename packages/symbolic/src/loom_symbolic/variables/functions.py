@@ -13,6 +13,7 @@ from . import cells as _cells
 from . import constant as _constant
 from . import deferred_calls as _deferred
 from . import environ as _environ
+from . import recursive_repr as _recursive_repr
 from .base import Variable
 from .registry import wrap, wrap_constant_like
 
@@ -55,6 +56,10 @@ class UserFunctionVariable(Variable):
             raise Unsupported(what, opaque_reason(library),
                               hint="it runs as ordinary Python between graphs")
         src = self.source
+        if fn.__code__ in _recursive_repr.WRAPPER_CODES and not kwargs:
+            called = _recursive_repr.call_wrapped_repr(tx, fn, src, args, kwargs)
+            if called is not None:
+                return called
         trusted = _trusted_module(fn)
         if src is None and not trusted:
             # Reached without a source (an item under an object key, an attribute of an object made while
