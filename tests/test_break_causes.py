@@ -188,7 +188,7 @@ def test_attributes_assigned_on_tensors_are_stored_after_the_graph():
     assert stats["graph_breaks"] == 0, stats
 
 
-def test_assigning_a_tensor_property_breaks_naming_it():
+def test_assigning_data_of_a_tensor_computed_here_breaks_naming_it():
     def assign_data(x):
         y = x + 1
         y.data = torch.zeros(3)
@@ -196,7 +196,40 @@ def test_assigning_a_tensor_property_breaks_naming_it():
 
     loom.reset()
     report = str(loom.explain(assign_data)(torch.arange(3.0)))
-    assert "assigning attribute 'data'" in report and "y.data = torch.zeros(3)" in report, report
+    assert "assigning .data of tensor" in report and "y.data = torch.zeros(3)" in report, report
+
+
+def reset_parameter(x, p):
+    before = p + 0
+    p.data = x * 2
+    grown = p * 3
+    p.data = torch.full((3,), 0.5)
+    return before, grown, p + 1, p.requires_grad, p.is_leaf
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_assigning_data_of_a_parameter_is_captured(backend):
+    def run(fn):
+        p = torch.nn.Parameter(torch.ones(3))
+        result = fn(torch.arange(3.0), p)
+        (result[0].sum() + result[1].sum()).backward()
+        return result, p, p.grad
+
+    loom.reset()
+    expected, p_eager, grad_eager = run(reset_parameter)
+    actual, p_loom, grad_loom = run(loom.compile(reset_parameter, backend=backend))
+    for a, e in zip(actual, expected):
+        if isinstance(e, torch.Tensor):
+            torch.testing.assert_close(a, e)
+        else:
+            assert a == e
+    torch.testing.assert_close(p_loom, p_eager)
+    assert p_loom.requires_grad
+    if backend == "eager":  # (AOTAutograd's runtime replays the set_ on the input: a version bump it keeps)
+        assert p_loom._version == p_eager._version
+    torch.testing.assert_close(grad_loom, grad_eager)
+    stats = loom.stats()
+    assert stats["graphs"] == 1 and stats["graph_breaks"] == 0, stats
 
 
 class _WithClassAttribute:

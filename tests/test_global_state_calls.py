@@ -72,3 +72,29 @@ def test_forward_ad_level_inside_a_compiled_function():
     x = torch.arange(1.0, 4.0)
     for _ in range(2):
         torch.testing.assert_close(compiled(x), forward_ad_tangent(x))
+
+
+def default_dtype_around_work(x):
+    old = torch.get_default_dtype()
+    y = x * 2
+    torch.set_default_dtype(torch.float64)
+    z = torch.ones(3) + y + 0.5
+    torch.set_default_dtype(old)
+    return z, y
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_set_default_dtype_is_one_break_and_the_rest_runs_as_is(backend):
+    loom.reset()
+    compiled = loom.compile(default_dtype_around_work, backend=backend)
+    for _ in range(2):
+        actual, expected = compiled(torch.arange(3.0)), default_dtype_around_work(torch.arange(3.0))
+        for a, e in zip(actual, expected):
+            assert a.dtype == e.dtype
+            torch.testing.assert_close(a, e)
+        assert torch.get_default_dtype() == torch.float32
+    stats = loom.stats()
+    assert stats["graph_breaks"] == 1 and stats["graphs"] == 1, stats  # y's graph, then one break
+    loom.reset()
+    report = str(loom.explain(default_dtype_around_work)(torch.arange(3.0)))
+    assert report.count("set_default_dtype()") == 1 and "torch.set_default_dtype(torch.float64)" in report, report

@@ -24,6 +24,9 @@ from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
 
 import torch
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+import capture_count_stdlib
+
 
 # -- the constructs --------------------------------------------------------------------------------
 def c_defaultdict(x):
@@ -424,6 +427,7 @@ def c_next_on_iterators(x):
     return out
 
 
+CONSTRUCTS += capture_count_stdlib.CONSTRUCTS  # issue 29's last ones (logging, weakref, iterators...)
 CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag,
                c_grad_mode_objects, c_next_on_iterators, c_in_class_dict]
 
@@ -505,10 +509,15 @@ def _reset_state():
     torch.manual_seed(1234)
 
 
-def _outcome(fn, x):
+def _arguments(fn, x):
+    """``x``, then what the construct names in ``extra_args`` (iterators, parameters), made afresh."""
+    return (x, *getattr(fn, "extra_args", tuple)())
+
+
+def _outcome(fn, x, original=None):
     _reset_state()
     try:
-        result = fn(x)
+        result = fn(*_arguments(original or fn, x))
         error = None
     except Exception as exc:
         result, error = None, (type(exc), exc.args)
@@ -533,7 +542,7 @@ def run_loom(fn, x):
     expected = _outcome(fn, copy.deepcopy(x))
     loom.reset()
     compiled = loom.compile(fn, backend="eager")
-    actual = _outcome(compiled, copy.deepcopy(x))
+    actual = _outcome(compiled, copy.deepcopy(x), fn)
     correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
     stats = loom.stats()
     return correct, stats["graphs"], stats["graph_breaks"]
@@ -545,7 +554,7 @@ def run_torch(fn, x):
     dynamo.reset()
     _reset_state()
     try:
-        report = dynamo.explain(fn)(copy.deepcopy(x))
+        report = dynamo.explain(fn)(*_arguments(fn, copy.deepcopy(x)))
     except Exception:
         return None, None
     return report.graph_count, report.graph_break_count

@@ -25,8 +25,13 @@ def aot_compile(
     compile_graph: GraphCompiler,
     decompositions: Mapping[Any, Callable[..., Any]] | None = None,
     partition_fn: Callable[..., Any] | None = None,
+    keep_input_mutations: bool = False,
 ) -> CompiledFunction:
-    """Run ``gm`` through AOTAutograd, compiling forward, backward and inference graphs with ``compile_graph``."""
+    """Run ``gm`` through AOTAutograd, compiling forward, backward and inference graphs with ``compile_graph``.
+
+    ``keep_input_mutations``: writes to graph inputs stay in the graphs (AOTAutograd's
+    ``keep_inference_input_mutations``, as torch's ``aot_eager`` sets it); it is what lets a graph
+    replace an input's data (``set_``, which ``param.data = t`` records)."""
     check_backend_args(gm, example_inputs)
     from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 
@@ -52,6 +57,7 @@ def aot_compile(
         bw_compiler=compiler_for("backward"),
         inference_compiler=compiler_for("inference"),
         decompositions=dict(decompositions or {}),
+        keep_inference_input_mutations=keep_input_mutations,
         **kwargs,
     )
     if unflatten is not None:
@@ -107,4 +113,5 @@ def aot_eager(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
         backend="aot_eager",
         compile_graph=_run_as_is,
         partition_fn=min_cut_rematerialization_partition,
+        keep_input_mutations=True,
     )

@@ -35,6 +35,7 @@ from .kinds import (
     compared_by_identity,
     overlapping_pairs,
 )
+from .object_state import IteratorState, WeakReferent
 from .policy import RecompileLimitWarning, RecompilePolicy
 from .sources import (
     Attr,
@@ -73,6 +74,7 @@ __all__ = [
     "Identity",
     "IsNone",
     "Item",
+    "IteratorState",
     "Length",
     "Local",
     "ModuleBuffer",
@@ -90,6 +92,7 @@ __all__ = [
     "TensorSize",
     "TypeMatch",
     "TypeOf",
+    "WeakReferent",
     "accelerator_available",
     "accelerator_error",
     "compared_by_identity",

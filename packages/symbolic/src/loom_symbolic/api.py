@@ -17,6 +17,7 @@ from . import side_effects
 from . import translator as _translator
 from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
+from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
 from .resume import is_loop_item
 from .shapes import DynamicSpec, is_symbolic
@@ -135,6 +136,9 @@ def _translate_with_break(
             return Translation(code, breaks=[GraphBreak(reason)])
     else:
         return Translation(code, breaks=[GraphBreak(reason)])
+    if reason.rest_as_is:
+        for resume in broken.resume_codes:
+            run_rest_as_is(resume)
     prefix, graphs = _graph_call(tx.output, broken.graph_outputs, code.co_cellvars)
     return Translation(
         code,
@@ -197,6 +201,9 @@ def _refusal(code: types.CodeType) -> Reason | None:
         return Reason("a module or class body", "only function frames are translated", location=where)
     if code.co_flags & CO_GENERATOR_LIKE:
         return Reason("a generator or coroutine function", "generator frames run as they are", location=where)
+    if runs_as_is(code):
+        return Reason("the rest of a function after a construct it runs as it is",
+                      "its state is process state the translator cannot follow", location=where)
     if code.co_name in _ATTRIBUTE_HOOKS:
         # The rewritten code rebuilds values by reading and storing attributes of `self`, which
         # would call this very method again (endless recursion). Inlined into a caller it is fine.
@@ -250,7 +257,7 @@ def _has_symbols(value: Any) -> bool:
 def _finish(tx: Any, returned: Any) -> Translation:
     output = tx.output
     body = PyCodegen()
-    effects = output.side_effects.effects
+    effects = output.side_effects.replayed
     if effects:
         staged = side_effects.stage(effects, body)
         result = body.stash(returned)  # read before the mutations, like everything they store

@@ -137,7 +137,7 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         id(box): CellVar(name) if name in code.co_cellvars else FreeVar(name) for name, box in tx.cells.items()
     }
     cg.cellvars = frozenset(code.co_cellvars)
-    effects = tx.output.side_effects.effects
+    effects = tx.output.side_effects.replayed
     staged = side_effects.stage(effects, cg)
     _restore_grad_mode(tx, cg)
     # Every value is read before anything is written: a local that held `x` before the trace rebound

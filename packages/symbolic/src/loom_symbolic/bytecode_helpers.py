@@ -63,6 +63,23 @@ def run_resume(function: Any, *arguments: Any) -> Any:
         function, arguments = result
         result = function(*arguments)
     return result
+def reposition_iterator(iterator: Iterator[Any], index: int, exhausted: bool) -> None:
+    """Move a list or tuple iterator the trace advanced to ``index``; one the trace ran to its end is
+    exhausted as CPython leaves it (items appended to its list later are not seen)."""
+    iterator.__setstate__(index)
+    if exhausted:
+        for _ in iterator:
+            pass
+
+
+def advance_iterator(iterator: Iterator[Any], steps: int, exhausted: bool) -> None:
+    """Take ``steps`` items from a dict iterator the trace advanced (it has no ``__setstate__``); one
+    the trace ran to its end is exhausted."""
+    for _ in range(steps):
+        next(iterator)
+    if exhausted:
+        for _ in iterator:
+            pass
 
 
 class LiveEnumerate:

@@ -86,6 +86,13 @@ def _load_const(cg: PyCodegen, source: Any) -> None:
     cg.load_const(source.value)
 
 
+def _load_read_from(cg: PyCodegen, source: Any) -> None:
+    """A source whose read is a call of its own (a weak reference's referent): ``read_from(base)``."""
+    cg.load_callable(source.read_from)
+    cg.load_source(source.base)
+    cg.call(1)
+
+
 def _load_random_value(cg: PyCodegen, source: Any) -> None:
     cg.emit("LOAD_FAST", RANDOM_LOCAL)
     cg.load_const(source.index)
@@ -107,6 +114,8 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "TensorSize": _load_tensor_size,
     "Const": _load_const,
     "ItemOfKey": load_item_of_key,
+    "WeakReferent": _load_read_from,
+    "IteratorState": _load_read_from,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
 }
 

@@ -39,6 +39,9 @@ class Reason:
     # Guards (kind, source, value) on facts that made the translator stop: the frame broken here is
     # compiled again once one changes (an optimizer's state, missing on its first step, then present).
     guards: list[tuple[Any, Any, Any]] = field(default_factory=list)
+    # The rest of the frame runs as it is (its resume functions are refused): what comes next keeps
+    # process state the translator cannot follow across instructions (a with block of warnings filters).
+    rest_as_is: bool = False
 
     def __str__(self) -> str:
         text = f"{self.what}: {self.why}"

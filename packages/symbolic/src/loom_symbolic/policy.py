@@ -8,9 +8,12 @@ registries are small, so a set lookup on a rare path is fine).
 from __future__ import annotations
 
 import types
+import weakref
 from typing import Any
 
 _skipped_codes: set[types.CodeType] = set()
+#: Resume functions whose frames run as they are (weakly held: resume codes are cached on their origin).
+_as_is_codes: weakref.WeakSet = weakref.WeakSet()
 _allowed_functions: dict[int, Any] = {}
 
 
@@ -36,7 +39,7 @@ class ModuleFamilies:
 #: Standard-library modules whose functions do I/O, locking or process-level work: calls into them
 #: are not traced but run as ordinary Python (a graph break at the call).
 OPAQUE_MODULES = ModuleFamilies(
-    "logging", "threading", "warnings", "io", "os", "subprocess", "socket", "sys", "time", "random", "pdb",
+    "logging", "threading", "warnings", "_warnings", "io", "os", "subprocess", "socket", "sys", "time", "random", "pdb",
     "traceback", "multiprocessing", "concurrent", "asyncio", "queue",
     # torch.func's machinery pushes functorch interpreter levels: the transforms loom captures are
     # higher-order calls (variables/func_transforms.py); a call to any other is one graph break
@@ -57,6 +60,7 @@ _FUNCTORCH_REASON = ("this torch.func function is not captured (grad, grad_and_v
 
 #: Why calls into an opaque family are not traced, where it is not I/O or process state.
 _OPAQUE_REASONS = {
+    "_warnings": "warnings does I/O or keeps process state (filters, the registry of shown warnings)",
     "torch._functorch": _FUNCTORCH_REASON,
     "torch.func": _FUNCTORCH_REASON,
 }
@@ -81,6 +85,16 @@ def opaque_reason(family: str) -> str:
 def trusted_module_name(name: str) -> bool:
     """Whether module ``name`` belongs to :data:`TRUSTED_MODULES`."""
     return TRUSTED_MODULES.family_of(name) is not None
+
+
+def run_rest_as_is(code: types.CodeType) -> None:
+    """Never translate ``code``, a resume function whose frame runs the rest of its function as it is."""
+    _as_is_codes.add(code)
+
+
+def runs_as_is(code: types.CodeType) -> bool:
+    """Whether :func:`run_rest_as_is` marked ``code``."""
+    return code in _as_is_codes
 
 
 def skip_code(code: types.CodeType) -> None:

@@ -174,6 +174,61 @@ class RefillStandIn:
         return f"items of {self.stand_in.describe()} replaced if changed"
 
 
+@dataclass
+class DeferredCall:
+    """A call the trace did not make (a log call): the rewritten code makes it, at the user's line."""
+
+    fn: Any
+    args: list[Variable]
+    kwargs: dict[str, Variable]
+    lineno: int | None
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return tuple(codegen.stash(value) for value in [*self.args, *self.kwargs.values()])
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        start = len(codegen.instrs)
+        codegen.load_callable(self.fn)
+        codegen.load_temps(staged)
+        if self.kwargs:
+            codegen.call_kw(len(staged), tuple(self.kwargs))
+        else:
+            codegen.call(len(staged))
+        codegen.emit("POP_TOP")
+        for instr in codegen.instrs[start:]:  # the record's line is the call's (logging's findCaller)
+            if self.lineno is not None and hasattr(instr, "lineno"):
+                instr.lineno = self.lineno
+
+    def describe(self) -> str:
+        return f"call to {self.fn.__qualname__} made after the graph"
+
+
+@dataclass
+class Reposition:
+    """An iterator from outside the frame (a list or tuple iterator) that the trace advanced: set it
+    to where the trace left it, and exhaust it if the trace did, after every other effect, so that
+    its list already holds its final items."""
+
+    iterator: Variable
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return (codegen.stash(self.iterator),)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        helper, arguments = self.iterator.replay()
+
+        def load() -> None:
+            codegen.load_temps(staged)
+            for argument in arguments:
+                codegen.load_const(argument)
+
+        codegen.call_const(helper, 1 + len(arguments), load)
+        codegen.emit("POP_TOP")
+
+    def describe(self) -> str:
+        return f"{self.iterator.describe()} moved as the trace moved it"
+
+
 def stage(effects: list[Any], codegen: PyCodegen) -> list[Staged]:
     """Rebuild every value ``effects`` will need, before any of them mutates anything."""
     return [effect.stage(codegen) for effect in effects]
@@ -202,6 +257,13 @@ class SideEffects:
     _exposed_dicts: dict[int, Any] = field(default_factory=dict)
     #: Every mutation recorded so far, counted (a container mutated twice is one effect, two here).
     mutations: int = 0
+    #: Iterators from outside the frame the trace advanced, repositioned after the other effects.
+    repositioned: list[Reposition] = field(default_factory=list)
+
+    @property
+    def replayed(self) -> list[Any]:
+        """Every effect, in the order the rewritten code performs them."""
+        return self.effects + self.repositioned if self.repositioned else self.effects
 
     def store_attr(self, target: Variable, real: Any, name: str, value: Variable) -> None:
         self.mutations += 1
@@ -282,16 +344,27 @@ class SideEffects:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
 
+    def deferred_call(self, fn: Any, args: list[Variable], kwargs: dict[str, Variable], lineno: int | None) -> None:
+        """``fn(*args, **kwargs)`` is made by the rewritten code, in program order with the mutations."""
+        self.mutations += 1
+        self.effects.append(DeferredCall(fn, list(args), dict(kwargs), lineno))
+
+    def advanced_iterator(self, iterator: Variable) -> None:
+        """``iterator`` (from outside the frame) moved: its final position is replayed, once."""
+        self.mutations += 1
+        if not any(effect.iterator is iterator for effect in self.repositioned):
+            self.repositioned.append(Reposition(iterator))
+
     def track_stand_in(self, stand_in: Variable) -> None:
         """``stand_in`` models a real object from outside the frame: its final items are replayed."""
         self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items)))
 
     def __len__(self) -> int:
-        return len(self.effects)
+        return len(self.effects) + len(self.repositioned)
 
     def describe(self) -> list[str]:
         """One line per recorded effect, for dumps and explain."""
-        return [e.describe() for e in self.effects]
+        return [e.describe() for e in self.replayed]
 
 
 class _Deleted:

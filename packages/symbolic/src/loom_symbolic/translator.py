@@ -434,18 +434,26 @@ class GeneratorTranslator(InliningTranslator):
     def caller(self) -> InstructionTranslator | None:
         return self.resumer if self.resumer is not None else self.parent
 
-    def step(self, sent: Variable | None = None, resumer: InstructionTranslator | None = None) -> Variable | None:
+    def step(self, sent: Variable | None = None, resumer: InstructionTranslator | None = None,
+             thrown: Variable | None = None) -> Variable | None:
         """The next yielded value, or None when the generator returned (``returned`` holds its value).
         ``sent``: the value of the paused ``yield`` expression (``gen.send(value)``; ``next`` sends None);
+        ``thrown``: an exception raised at the paused ``yield`` instead (``gen.close()``'s GeneratorExit);
         ``resumer``: the frame calling ``next``/``send`` (see :meth:`caller`). An exception the body
         raises propagates from here; a StopIteration does so as PEP 479's RuntimeError."""
         if self.return_value is not None:
             return None
+        raise_now = False
         if self.suspended:
             self.suspended = False
-            self.push(sent if sent is not None else _constant.ConstantVariable(None))
+            if thrown is None:
+                self.push(sent if sent is not None else _constant.ConstantVariable(None))
+            else:
+                raise_now = not self.handle_exception(thrown)  # unwound to the handler covering the yield
         self.resumer = resumer
         try:
+            if raise_now:
+                raise SymbolicException(thrown)
             self.run()
         except SymbolicException as escaped:
             converted = _exceptions.stop_iteration_error(escaped.exc)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from .. import polyfills
 from ..bytecode_helpers import iter_at
 from ..errors import Unsupported, UserError
+from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
 from . import functions as _functions
@@ -128,6 +129,10 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
     if replacement is not None:
         return _functions.UserFunctionVariable(replacement).call(tx, args, kwargs)
     name = getattr(fn, "__name__", repr(fn))
+    family = opaque_module(fn)
+    if family is not None:  # warnings.warn (_warnings.warn)
+        raise Unsupported(f"call to {family.lstrip('_')}.{name}()", opaque_reason(family),
+                          hint="it runs as ordinary Python between graphs")
     raise Unsupported(f"call to {name}()", "the translator does not model this builtin with these arguments",
                       hint="it runs as ordinary Python instead")
 

@@ -37,5 +37,6 @@ from . import (  # noqa: F401
     tensor_keyed,
     text,
     torch,
+    weakrefs,
     wrap_rules,
 )

@@ -348,6 +348,8 @@ class DictVariable(MethodTableMixin, Variable):
     """A dict whose keys are known while tracing (constants, or objects hashed by identity)."""
 
     mutable = True
+    #: the only table methods it has (a read-only ``mappingproxy``), or None for all
+    only_methods: frozenset | None = None
 
     def __init__(self, items: dict[Any, Variable], source: Any = None, cls: type = dict, cls_source: Any = None,
                  new: bool = False, real: Any = None) -> None:
@@ -575,7 +577,8 @@ def lookup(receiver: Variable, name: str) -> Method | None:
     if isinstance(receiver, SequenceVariable):
         return SEQUENCE_METHODS.get(name)
     if isinstance(receiver, DictVariable):
-        return DICT_METHODS.get(name)
+        only = receiver.only_methods
+        return DICT_METHODS.get(name) if only is None or name in only else None
     if isinstance(receiver, SetVariable):
         if receiver.frozen and name in SET_MUTATORS:
             return None

@@ -11,7 +11,9 @@ from ..errors import Unsupported, missing_attribute
 from ..policy import opaque_module, opaque_reason, trusted_module_name
 from . import cells as _cells
 from . import constant as _constant
+from . import deferred_calls as _deferred
 from . import environ as _environ
+from . import recursive_repr as _recursive_repr
 from .base import Variable
 from .registry import wrap, wrap_constant_like
 
@@ -46,11 +48,18 @@ class UserFunctionVariable(Variable):
             read = _environ.environment_read(fn, args)
             if read is not None:
                 return read(tx, args, kwargs)
+            deferred = _deferred.defer_call(tx, fn, args, kwargs)
+            if deferred is not None:
+                return deferred
             own = (fn.__module__ or "").startswith(library)
             what = f"call to {library}.{fn.__qualname__}" if own else f"call to {fn.__qualname__} (a {library} wrapper)"
             raise Unsupported(what, opaque_reason(library),
                               hint="it runs as ordinary Python between graphs")
         src = self.source
+        if fn.__code__ in _recursive_repr.WRAPPER_CODES and not kwargs:
+            called = _recursive_repr.call_wrapped_repr(tx, fn, src, args, kwargs)
+            if called is not None:
+                return called
         trusted = _trusted_module(fn)
         if src is None and not trusted:
             # Reached without a source (an item under an object key, an attribute of an object made while

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .exception_values import SymbolicException
+from .exception_values import SymbolicException, make_exception
 from .iterators import IteratorVariable
 from .methods import MethodVariable
 
@@ -75,10 +75,27 @@ class GeneratorVariable(IteratorVariable):
         return item
 
     def close(self, tx: InstructionTranslator) -> Variable:
-        """``gen.close()``: GeneratorExit at the paused ``yield``. Outside any ``try`` block of the
-        generator that just ends it; a ``finally`` or handler there would run, which is not modelled."""
+        """``gen.close()``: GeneratorExit raised at the paused ``yield``. Outside any ``try`` block of the
+        generator that just ends it; inside one, its ``finally`` or handler runs in the trace: the
+        GeneratorExit (or a StopIteration) leaving it, or a return, closes the generator; another
+        exception propagates to the caller; a ``yield`` instead is CPython's RuntimeError."""
         if self.started and not self.finished and _handles_exceptions_at_pause(self.translator):
-            raise Unsupported(f"closing {self.describe()} inside a try block", "GeneratorExit is not modelled")
+            exit_exc = make_exception(GeneratorExit, [], {}, tx)
+            try:
+                item = self.translator.step(None, tx, thrown=exit_exc)
+            except SymbolicException as escaped:
+                self.finished = True
+                if issubclass(escaped.exc.cls, GeneratorExit):
+                    return ConstantVariable(None)
+                raise
+            if item is not None:
+                raise UserError("generator.close()", "generator ignored GeneratorExit", exc_type=RuntimeError)
+            self.finished = True
+            returned = self.translator.return_value
+            if returned is not None and not (returned.is_python_constant() and returned.as_python_constant() is None):
+                # 3.13 hands the value back from close(), earlier versions drop it: not modelled
+                raise Unsupported(f"closing {self.describe()}", "its finally block returns a value")
+            return ConstantVariable(None)
         self.finished = True
         return ConstantVariable(None)
 

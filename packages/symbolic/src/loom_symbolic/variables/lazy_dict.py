@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..errors import UserError
 from .base import Variable
 from .containers import DictVariable, key_variable
 
@@ -68,3 +69,22 @@ class LazyDictVariable(DictVariable):
         if self._pending is not None:
             return f"LazyDictVariable({len(self._items)} of {len(self._pending)} values read)"
         return f"LazyDictVariable({self._items!r})"
+
+
+class MappingProxyVariable(LazyDictVariable):
+    """A ``mappingproxy`` read from the frame (a class's ``__dict__``, ``Signature.parameters``): a
+    read-only lazy dict, its keys guarded through the proxy and each value read through it when used.
+    ``keys()``, ``values()``, ``items()`` and iteration are the dict's; writes raise as the proxy does."""
+
+    #: (its ``copy`` copies the underlying mapping, whose type the proxy hides: not modelled)
+    only_methods = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items"})
+
+    def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
+        raise UserError("item assignment", "'mappingproxy' object does not support item assignment",
+                        exc_type=TypeError)
+
+    def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
+        raise UserError("item deletion", "'mappingproxy' object does not support item deletion", exc_type=TypeError)
+
+    def describe(self) -> str:
+        return f"mappingproxy of {len(self._keys())}"

@@ -16,6 +16,7 @@ from loom_guards import Attr
 
 from .. import polyfills
 from ..errors import Unsupported, UserError
+from ..policy import opaque_module, opaque_reason
 from . import ctx as _ctx
 from . import functions as _functions
 from . import iterators as _iterators
@@ -103,6 +104,14 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     if class_attribute(type(cls), "__call__") is not type.__call__:
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
+    family = opaque_module(cls)
+    if family is not None and class_attribute(cls, "__enter__") is not _MISSING:
+        # warnings.catch_warnings: the block changes process state the translator cannot follow
+        # instruction by instruction; the break is here, once, and the rest of the frame runs as it is.
+        error = Unsupported(f"a {family}.{cls.__qualname__} block", opaque_reason(family),
+                            hint="the rest of the function runs as ordinary Python")
+        error.reason.rest_as_is = True
+        raise error
     base = builtin_base(cls)
     if cls.__new__ is not base.__new__:
         modelled = next((k for k in cls.__mro__[1:] if isinstance(polyfills.replacement_for(k), type)), None)

@@ -23,6 +23,8 @@ class Translator(Protocol):
     """The part of :class:`loom_symbolic.translator.InstructionTranslator` variables use."""
 
     output: OutputGraph
+    #: the translator of the calling frame, None for the compiled frame itself
+    parent: Translator | None
     code: types.CodeType
     block_stack: list[Any]
     cells: dict[str, CellBox]

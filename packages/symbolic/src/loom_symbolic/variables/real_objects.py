@@ -87,19 +87,6 @@ class UserObjectVariable(RealValueVariable):
             return
         tx.output.side_effects.store_attr(self, self.value, name, value)
 
-    def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
-        """``key in proxy`` for a ``mappingproxy`` read from the frame (a class's ``__dict__``): answered
-        now, with a guard that the key is (or is not) there, checked through the proxy."""
-        if type(self.value) is not types.MappingProxyType or self.source is None or not item.is_python_constant():
-            raise Unsupported(f"'in' on {self.describe()}", "not modelled")
-        key = item.as_python_constant()
-        try:
-            present = key in self.value
-        except TypeError as exc:
-            raise UserError("'in' on a mappingproxy", str(exc), exc_type=TypeError) from exc
-        tx.output.guards.add("present_key" if present else "absent_key", self.source, key)
-        return wrap_constant_like(present)
-
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
         if self.source is None:
             raise Unsupported(f"deleting {name!r} on an object the translator cannot reach", "not modelled")

@@ -50,6 +50,14 @@ OPAQUE_METHODS = {
 }
 
 
+def keep_version(tensor: torch.Tensor) -> torch.Tensor:
+    """Undo the version bump of the ``set_`` that stands for ``tensor.data = ...`` (eager's assignment
+    leaves the counter, so tensors autograd saved before stay usable)."""
+    version = tensor._version
+    torch._C._autograd._unsafe_set_version_counter((tensor,), (max(version - 1, 0),))
+    return tensor
+
+
 #: How a tensor's methods are read (``variable(tensor, name)``) and called (``call(tx, tensor, name,
 #: args, kwargs)``): filled by :mod:`.torch`, which models torch's functions and methods.
 TENSOR_METHODS: dict[str, Any] = {}
@@ -128,10 +136,35 @@ class TensorVariable(Variable):
         """``tensor.name = value`` for a name the tensor's class does not define (it goes to the
         instance ``__dict__``, as a tag): later reads see ``value``, and the rewritten code stores it
         on the real tensor after the graph."""
+        if name == "data" and isinstance(value, TensorVariable):
+            self._set_data(tx, value)
+            return
         if hasattr(self.cls, name):
             raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
         tx.output.side_effects.store_attr(self, self._identity(), name, value)
+
+    def _set_data(self, tx: InstructionTranslator, value: TensorVariable) -> None:
+        """``tensor.data = value`` on a graph input (a parameter reset in place): recorded as eager does
+        it, ``tensor.set_(value)`` with grad off, the version counter left where it was. Later reads of
+        the tensor, in the graph and after it, see the new data under the same identity. On a tensor
+        computed in the graph, or to another dtype, device or shape, it breaks (torch.compile breaks on the
+        first two)."""
+        what = f"assigning .data of tensor {self.describe()}"
+        if self.source is None:
+            raise Unsupported(what, "only a tensor from outside the compiled code (a graph input) is modelled")
+        new, old = value.example, self.example
+        if (new.dtype, new.device, new.shape) != (old.dtype, old.device, old.shape):
+            # (AOTAutograd's backward of a graph that reshapes an input this way fails)
+            raise Unsupported(what, "the new data has another dtype, device or shape")
+        output = tx.output
+        grad_enabled = output.grad_enabled
+        output.set_grad_enabled(tx, False)
+        result = output.call_function(tx, torch.Tensor.set_, [self, value], {})
+        output.set_grad_enabled(tx, grad_enabled)
+        # (AOTAutograd reads the counter to tell a mutation autograd must see from one it must not)
+        kept = output.call_function(tx, keep_version, [result], {})
+        kept.node.meta["mutates"] = True
 
     def _grad(self, tx: InstructionTranslator) -> Variable:
         """``tensor.grad`` of a graph input: what autograd left there before the graph runs (``backward``

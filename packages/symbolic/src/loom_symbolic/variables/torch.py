@@ -38,8 +38,8 @@ GRAPH_OP_MODULES = ("torch.nn.functional", "torch.functional", "torch.linalg", "
 _NOT_IN_GRAPH = {
     torch.manual_seed: "sets the global random seed",
     torch.seed: "sets the global random seed",
-    torch.set_default_dtype: "changes global state",
-    torch.set_default_device: "changes global state",
+    torch.set_default_dtype: "changes the dtype every later op is typed by",
+    torch.set_default_device: "changes the device every later factory op uses",
     torch.use_deterministic_algorithms: "changes global state",
     torch.set_printoptions: "changes global state",
     torch.set_num_threads: "changes global state",
@@ -47,6 +47,10 @@ _NOT_IN_GRAPH = {
     torch.load: "does I/O",
     torch.compile: "compiles another function",
 }
+#: Of those, the ones after which the rest of the frame runs as it is (one graph break, not one per
+#: call): every later op's dtype or device depends on the new default, and a backend that traces the
+#: graph again (AOTAutograd) would type it by the default of its own trace, not the program's.
+_REST_AS_IS = frozenset({torch.set_default_dtype, torch.set_default_device})
 #: Name prefixes (leading underscores aside) of torch builtins outside the op namespaces that change
 #: global state: ``set_autocast_enabled``, ``_set_default_dtype``, ``_enter_dual_level``,
 #: ``_push_saved_tensors_default_hooks``...
@@ -139,6 +143,11 @@ class NotInGraphFunctionVariable(RealValueVariable):
         name = getattr(self.value, "__qualname__", None) or repr(self.value)
         if "pybind11" in name:  # pybind11's functions are qualified by an internal record type: use the module
             name = f"{getattr(self.value, '__module__', None) or 'torch'}.{self.value.__name__}"
+        if self.value in _REST_AS_IS:
+            error = Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
+                                hint="it and the rest of the function run as ordinary Python")
+            error.reason.rest_as_is = True
+            raise error
         raise Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
                           hint="it runs as ordinary Python, between compiled graphs")
 

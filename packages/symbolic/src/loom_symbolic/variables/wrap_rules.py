@@ -13,12 +13,14 @@ import collections
 import functools
 import inspect
 import types
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from loom_guards import Attr, Item, compared_by_identity
+from loom_guards import Attr, Item, IteratorState, compared_by_identity
+from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS
 
 from .. import polyfills
 from ..errors import Unsupported
@@ -52,7 +54,8 @@ from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
-from .lazy_dict import LazyDictVariable
+from .iterators import PositionedDictIterator, PositionedIterator
+from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .partial import wrap_partial
@@ -70,6 +73,7 @@ from .torch import (
     is_graph_op,
     not_in_graph_reason,
 )
+from .weakrefs import wrap_weakref
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -200,6 +204,62 @@ def _wrap_dict(tx, value, source):
         items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_mappingproxy(tx, value, source):
+    """A ``mappingproxy`` read from the frame: its keys guarded through it, values read when used."""
+    if source is None or tx is None or not _keys_modelled(value):
+        return _wrap_object(tx, value, source)
+
+    def make() -> Variable:
+        guards = tx.output.guards
+        guards.add("type", source, value)
+        guards.add("dict_keys", source, value)
+        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_positioned_iterator(tx, value, source):
+    """A list or tuple iterator from the frame: the sequence it walks and its position, each guarded
+    through its ``__reduce__``, as an iterator the trace advances (and the rewritten code moves)."""
+    if source is None or tx is None:
+        return _wrap_object(tx, value, source)
+
+    def make() -> Variable:
+        tx.output.guards.add("type", source, value)
+        reduced = value.__reduce__()
+        index = reduced[2] if len(reduced) > 2 else 0
+        tx.output.guards.add("constant", IteratorState(source, "index"), index)
+        sequence = wrap(tx, reduced[1][0], IteratorState(source, "sequence"))
+        if isinstance(sequence, ConstantVariable):  # a tuple of constants, guarded as one value
+            sequence = TupleVariable([ConstantVariable(v) for v in reduced[1][0]], sequence.source)
+        return PositionedIterator(sequence, index, type(value), source)
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_dict_iterator(tx, value, source):
+    """A dict's keys or items iterator from the frame: the dict it walks and the keys it will yield,
+    each guarded through the iterator, as an iterator the trace advances over the dict from there."""
+    if source is None or tx is None:
+        return _wrap_object(tx, value, source)
+    keys = IteratorState(source, "keys").read_from(value)
+    walked = IteratorState(source, "dict").read_from(value)
+    start = len(walked) - len(keys)
+    if not all(is_constant_value(k) for k in keys) or list(walked)[start:] != list(keys):
+        return _wrap_object(tx, value, source)  # changed while it was walked: CPython's answer depends on memory
+
+    def make() -> Variable:
+        tx.output.guards.add("type", source, value)
+        tx.output.guards.add("constant", IteratorState(source, "keys"), keys)
+        target = wrap(tx, walked, IteratorState(source, "dict"))
+        if not isinstance(target, DictVariable):
+            return _object_variable(tx, value, source)
+        kind = "keys" if type(value) is DICT_ITERATORS[0] else "items"
+        return PositionedDictIterator(target, kind, start, type(value), source)
 
     return _remember(tx, value, source, make)
 
@@ -372,6 +432,10 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is list or _plain_list_subclass(v), _wrap_list),
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
+    (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
+    (lambda v: type(v) in POSITIONED_ITERATORS, _wrap_positioned_iterator),
+    (lambda v: type(v) in DICT_ITERATORS, _wrap_dict_iterator),
+    (lambda v: type(v) is weakref.ref, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_weakref(tx, v, s))),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
     (lambda v: isinstance(v, BaseException), _wrap_exception),

@@ -1,0 +1,59 @@
+"""Sources reached through an object's answer about itself: a weak reference's referent, a list or
+tuple iterator's sequence and position; fetched, printed, compared and checked by compiled guards."""
+
+from __future__ import annotations
+
+import pickle
+import weakref
+
+import pytest
+
+from loom_guards import ConstantMatch, Identity, IsNone, IteratorState, Local, WeakReferent, compile
+
+
+class Obj:
+    pass
+
+
+def test_weak_referent_reads_the_referent_or_none():
+    obj = Obj()
+    ref = weakref.ref(obj)
+    source = WeakReferent(Local("r"))
+    assert str(source) == "L['r']()" and source == WeakReferent(Local("r"))
+    assert pickle.loads(pickle.dumps(source)) == source
+    assert source.fetch({"r": ref}) is obj
+    dead = weakref.ref(Obj())
+    assert source.fetch({"r": dead}) is None
+    with pytest.raises(TypeError):
+        source.fetch({"r": obj})  # not a weak reference: the guard fails, it does not call the object
+
+
+def test_guards_on_a_referent_fail_when_it_changes():
+    obj = Obj()
+    guard = compile([Identity(WeakReferent(Local("r")), obj)])
+    assert guard({"r": weakref.ref(obj)})
+    assert not guard({"r": weakref.ref(Obj())})
+    assert not guard({"r": obj})
+    gone = compile([IsNone(WeakReferent(Local("r")))])
+    assert gone({"r": weakref.ref(Obj())}) and not gone({"r": weakref.ref(obj)})
+
+
+@pytest.mark.parametrize("make", [list, tuple])
+def test_iterator_state_reads_sequence_and_index_without_advancing(make):
+    items = make([1, 2, 3])
+    it = iter(items)
+    next(it)
+    sequence, index = IteratorState(Local("it"), "sequence"), IteratorState(Local("it"), "index")
+    assert sequence.fetch({"it": it}) is items and index.fetch({"it": it}) == 1
+    assert next(it) == 2  # reading the state did not move it
+    assert str(index) == "L['it'].__reduce__()[2]" and sequence != index
+    for _ in it:
+        pass
+    assert len(sequence.fetch({"it": it})) == 0 and index.fetch({"it": it}) == 0  # exhausted
+    guard = compile([ConstantMatch(IteratorState(Local("it"), "index"), 1)])
+    fresh = iter(items)
+    assert not guard({"it": fresh})
+    next(fresh)
+    assert guard({"it": fresh}) and not guard({"it": [1, 2]})
+    with pytest.raises(ValueError):
+        IteratorState(Local("it"), "position")
