@@ -321,3 +321,32 @@ def test_the_running_set_of_a_dataclass_repr_is_guarded_empty():
         assert guard.why_failed(frame) is not None
     finally:
         running.discard((1, 2))
+
+
+@pytest.mark.parametrize("taken_before", [0, 1])
+@pytest.mark.parametrize("stop_at", [2, 3])
+def test_an_iterator_looped_over_itself_resumes_where_it_was(taken_before, stop_at):
+    # The loop's iterator is the argument itself: the resume function rebuilds it by stepping from where
+    # the loop found it, not by setting an absolute index, and moves it even when the loop then ends.
+    def loop_with_break(x, it, stop):
+        out = x
+        for v in it:
+            out = out + v
+            print("item", v)
+            if v == stop:
+                break
+        return out, next(it, None)
+
+    def args():
+        it = iter([1, 2, 3, 4, 5])
+        for _ in range(taken_before):
+            next(it)
+        return X.clone(), it, stop_at
+
+    eager_args, loom_args = args(), args()
+    expected = loop_with_break(*eager_args)
+    translation = translate_function(loop_with_break, *args())
+    actual = run_rewritten(loop_with_break, translation, loom_args, {})
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1] == expected[1] and _state(loom_args[1]) == _state(eager_args[1])
+

@@ -20,9 +20,10 @@ def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
     if resumed_from is not None:
         return resumed_from(iterable, index)
     iterator = iter(iterable)
-    if type(iterator) in _POSITIONED:
-        # A list, tuple or range iterator is an index: set it in one step (a loop resumed once per
-        # pass would otherwise cost quadratic time). Past the end it is exhausted, as CPython's is.
+    if iterator is not iterable and type(iterator) in _POSITIONED:
+        # A fresh list, tuple or range iterator is an index: set it in one step (a loop resumed once per
+        # pass would otherwise cost quadratic time). Past the end it is exhausted, as CPython's is. An
+        # iterator looped over itself is stepped: ``index`` counts from where the loop found it.
         iterator.__setstate__(index)
         return iterator
     for _ in range(index):

@@ -122,6 +122,15 @@ def loop_break_point(stack: list[Variable]) -> tuple[int, int] | None:
 def make_resumed_iterator(tx: InstructionTranslator, args: list[Variable]) -> IteratorVariable | None:
     """``iter_at(iterable, index)`` over a resume function's own arguments, read lazily (else None)."""
     if len(args) == 2 and all(isinstance(a, LoopPositionArgument) for a in args):
-        return ResumedIterator(args[0], args[1])
+        resumed = ResumedIterator(args[0], args[1])
+        if _is_iterator(args[0].value):
+            # Rebuilding an iterator looped over itself moves it, which the program sees even when the
+            # loop takes no further item (a ``break`` right after the resumed point): realized now.
+            resumed.inner = resumed._realize(tx)
+        return resumed
     return None
+
+
+def _is_iterator(value: Any) -> bool:
+    return hasattr(type(value), "__next__")  # by its type: calling iter() could run the program's code
 
