@@ -96,6 +96,9 @@ def test_only_a_large_full_reduction_has_the_split_form(threshold):
     assert "combined in thread order" in c_source(large)
     small = compile_graph(torch.fx.symbolic_trace(f), [torch.randn(SMALL)])
     assert "_chunk(" not in c_source(small) and "loom_thread_range(rnumel" not in c_source(small)
+    # gcc left a serial full sum scalar once the caller's constant sizes were propagated into it
+    assert "LOOM_NOIPA static void loom_red_sum_0_rows(" in c_source(small)
+    assert "LOOM_NOIPA static void loom_red_sum_0_chunk(" in c_source(large)
     per_row = compile_graph(torch.fx.symbolic_trace(rows), [torch.randn(4, LARGE)])
     assert "_chunk(" not in c_source(per_row)  # several rows: the rows are shared among threads
 

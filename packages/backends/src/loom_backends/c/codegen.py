@@ -545,6 +545,8 @@ class CKernelCodegen(KernelWalk):
         if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
             row_params = [p for p, n in zip(params, names) if n != "xnumel"]
             out[1] = f"static void {rows}({', '.join([*row_params, 'int64_t x_begin', 'int64_t x_end'])})"
+        if k.is_reduction and symbols.static_int(k.xnumel) == 1:  # a full reduction: see LOOM_NOIPA (textops)
+            out[1] = "LOOM_NOIPA " + out[1]
         row_args = [n for n in names if n != "xnumel" or "int64_t xnumel" in out[1]]
         # each thread's share: whole rows; whole tiles of rows; whole vectors
         grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)

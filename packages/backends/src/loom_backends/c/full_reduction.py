@@ -94,7 +94,7 @@ def full_reduction_source(name: str, comment: str, params: list[str], header: li
     chunk = f"{name}_chunk"
     out = [
         f"/* {comment}: the chunk [r_begin, r_end) of the row, one thread's partial of a full reduction */",
-        f"static void {chunk}({', '.join(chunk_params)})",
+        f"LOOM_NOIPA static void {chunk}({', '.join(chunk_params)})",
         "{",
         *("    " + line for line in _unused_params(names, chunk_body)),
         *(line if line.startswith("#") else "    " + line for line in chunk_body),
