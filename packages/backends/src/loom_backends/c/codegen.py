@@ -21,6 +21,7 @@ import sympy
 import torch
 
 from ..kernels import symbols
+from ..kernels.config import config
 from ..kernels.ir import Buffer, ComputedBuffer, ReductionLoops
 from ..kernels.kernel_walk import KernelWalk, Scope, Var
 from ..kernels.numbers import register_dtype
@@ -28,6 +29,8 @@ from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .columns import COLUMNS, column_rows, prefers_columns
+from .entry import rows_entry_source
+from .full_reduction import Accumulator, applies, full_reduction_source
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
 from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
@@ -81,6 +84,7 @@ class CKernelCodegen(KernelWalk):
         self.columns = columns
         self.arg_reduction = False  # an argmax/argmin: a scalar loop, never a column reduction
         self.column_sums: list[tuple[str, str]] = []  # (C type, name) of a column reduction's float sums
+        self.accumulators: list[Accumulator] = []  # how partials combine (c/full_reduction.py)
         self.r_atoms: set[sympy.Expr] = set()
         self.x_atoms: set[sympy.Expr] = set()
         self.name = name
@@ -331,11 +335,13 @@ class CKernelCodegen(KernelWalk):
             self.scalar_loop = self.arg_reduction = True
             better = ">" if kind == "argmax" else "<"
             init = literal(float("-inf") if kind == "argmax" else float("inf"), acc_dtype) if acc_dtype.is_floating_point else (
-                str(torch.iinfo(acc_dtype).min if kind == "argmax" else torch.iinfo(acc_dtype).max)
+                _int_text(torch.iinfo(acc_dtype).min if kind == "argmax" else torch.iinfo(acc_dtype).max)
             )
             pre += [f"{acc_t} {acc} = {init};", f"int64_t {acc}_index = 0;"]  # never a column reduction
             # the first extreme wins ties; a NaN is more extreme than any number (as eager's argmax)
-            body.append(f"if ({acc} == {acc} && ({value} {better} {acc} || {value} != {value})) {{ {acc} = {value}; {acc}_index = rindex; }}")
+            test = f"{acc} == {acc} && ({value} {better} {acc} || {value} != {value})" if acc_dtype.is_floating_point else f"{value} {better} {acc}"
+            body.append(f"if ({test}) {{ {acc} = {value}; {acc}_index = rindex; }}")
+            self.accumulators.append(Accumulator(kind, acc, acc_t, init, "", floating=acc_dtype.is_floating_point))
             return Var(f"{acc}_index", torch.int64, frozenset({"x"}))
         if kind in ("sum", "prod"):
             pre += self._declare(acc_t, acc, literal(_IDENTITY[kind], acc_dtype))
@@ -348,16 +354,18 @@ class CKernelCodegen(KernelWalk):
                 into = f"acc{n}_part[xl]"
             body.append(f"{into} = {into} {op} {value};")
             self.loop_pragma.append(f"reduction({op}:{acc})")
+            self.accumulators.append(Accumulator(kind, acc, acc_t, literal(_IDENTITY[kind], acc_dtype), op))
             return Var(acc, dtype, frozenset({"x"}))
         largest = kind == "max"
         if acc_dtype.is_floating_point:
             init = literal(float("-inf") if largest else float("inf"), acc_dtype)
         else:
             info = torch.iinfo(acc_dtype)
-            init = str(info.min if largest else info.max)
+            init = _int_text(info.min if largest else info.max)
         pre += self._declare(acc_t, acc, init)
         body.append(f"{acc} = {value} {'>' if largest else '<'} {acc} ? {value} : {acc};")
         self.loop_pragma.append(f"reduction({kind}:{acc})")
+        self.accumulators.append(Accumulator(kind, acc, acc_t, init, ""))
         if not acc_dtype.is_floating_point:
             return Var(acc, dtype, frozenset({"x"}))
         # NaN propagates (as eager's max/min): a flag beside the vectorised extreme (an int: a _Bool flag
@@ -366,6 +374,7 @@ class CKernelCodegen(KernelWalk):
         pre += self._declare("int", nan, "0")
         body.append(f"{nan} = {nan} | ({value} != {value});")
         self.loop_pragma.append(f"reduction(|:{nan})")
+        self.accumulators[-1].nan = nan
         out = Var(f"tmp{next(self.counter)}", dtype, frozenset({"x"}))
         self.post.append(f"{acc_t} {out} = {nan} ? {literal(float('nan'), acc_dtype)} : {acc};")
         return out
@@ -536,24 +545,18 @@ class CKernelCodegen(KernelWalk):
         if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
             row_params = [p for p, n in zip(params, names) if n != "xnumel"]
             out[1] = f"static void {rows}({', '.join([*row_params, 'int64_t x_begin', 'int64_t x_end'])})"
+        if k.is_reduction and symbols.static_int(k.xnumel) == 1:  # a full reduction: see LOOM_NOIPA (textops)
+            out[1] = "LOOM_NOIPA " + out[1]
         row_args = [n for n in names if n != "xnumel" or "int64_t xnumel" in out[1]]
         # each thread's share: whole rows; whole tiles of rows; whole vectors
         grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
-        out += [
-            f"static void {self.name}({', '.join([*params, 'int nthreads'])})",
-            "{",
-            f"    if (nthreads > 1 && {work} >= LOOM_PARALLEL_MIN_ELEMENTS) {{",
-            "#pragma omp parallel num_threads(nthreads)",
-            "        {",
-            "            int64_t x_begin, x_end;",
-            f"            loom_thread_range(xnumel, {grain}, &x_begin, &x_end);",
-            f"            {rows}({', '.join([*row_args, 'x_begin', 'x_end'])});",
-            "        }",
-            "    } else {",
-            f"        {rows}({', '.join([*row_args, '0', 'xnumel'])});",
-            "    }",
-            "}",
-        ]
+        serial = f"{rows}({', '.join([*row_args, '0', 'xnumel'])})"
+        full = not (self.columns or self.rsplit or self.scratch) and k.is_reduction
+        if full and applies(self.sections, self.accumulators, k.xnumel, k.rnumel, config.c_parallel_min_elements):
+            out += full_reduction_source(self.name, self.comment, params, self.row.header, self.sections,
+                                         self.accumulators, serial)  # fmt: skip
+        else:
+            out += rows_entry_source(self.name, params, rows, row_args, grain, work, serial)
         kind = "reduction" if k.is_reduction else "pointwise"
         dtypes = {n: self.buffers[n].dtype for n in [*self.in_args, *self.out_args]}
         return CKernelSource(
@@ -567,6 +570,11 @@ MATH_CALLS = frozenset({*VECTOR_MATH, *VECTOR_MATH2, "sigmoid", "lgamma", "erf",
 SCRATCH_BYTES = 65536  # a scratch row (per thread, on its stack) at most this long: 4096 floats is 16 KiB
 _NAME = re.compile(r"\b(?:tmp|r)\d+\b")  # a loop's value or index variable
 _DECLARATION = re.compile(r"^\w+ ((?:tmp|r)\d+) = ")
+
+
+def _int_text(value: int) -> str:
+    """An integer literal; int64's minimum as an expression (``-9223372036854775808`` is unsigned in C)."""
+    return "(-9223372036854775807 - 1)" if value == -(2**63) else str(value)
 
 
 def without_dead_lines(lines: list[str], others: list[str]) -> list[str]:
