@@ -117,6 +117,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "ItemOfKey": load_item_of_key,
     "WeakReferent": _load_read_from,
     "IteratorState": _load_read_from,
+    "BuiltinContents": _load_read_from,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
 }
 
@@ -337,6 +338,12 @@ class PyCodegen:
         """Give the real container the contents :meth:`stage_contents` rebuilt."""
         target, contents = staged
         if isinstance(container, _containers.ListVariable):
+            if getattr(container, "overrides_protocol", False):  # list's own slice assignment, no override
+                self.call_const(list.__setitem__, 3, lambda: (self.load_temps((target,)),
+                                                             self.load_const(slice(None, None)),
+                                                             self.load_temps((contents,))))
+                self.emit("POP_TOP")
+                return
             self.load_temps((contents, target))
             self.load_const(slice(None, None))
             self.emit("STORE_SUBSCR")
