@@ -116,3 +116,20 @@ def test_a_write_to_an_output_is_a_named_break_with_eager_values():
     torch.testing.assert_close(run_rewritten(writes_an_output, translation, (X, out), {}), expected)
     assert list(out.keys()) == list(eager_out.keys()) and torch.equal(out.sample, eager_out.sample)
     assert torch.equal(out["sample"], eager_out["sample"])
+
+
+class Lenient(dict):
+    __getitem__ = dict.get  # an override in C: the model would bypass it, so the object is not modelled
+
+
+def reads_a_lenient_dict(x, d):
+    return x + (d["absent"] is None) + d["a"]
+
+
+def test_an_override_written_in_c_is_not_bypassed():
+    d = Lenient(a=2)
+    translation = translate_function(reads_a_lenient_dict, X, d)
+    from harness import run_rewritten
+
+    assert any("subscript of Lenient" in str(b) for b in translation.breaks), translation.dump()
+    torch.testing.assert_close(run_rewritten(reads_a_lenient_dict, translation, (X, d), {}), reads_a_lenient_dict(X, d))

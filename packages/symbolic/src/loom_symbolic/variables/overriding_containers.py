@@ -12,9 +12,11 @@ overridden methods, not in eager's order): the first one is a graph break with a
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
 from loom_guards import BuiltinContents, Item
+from loom_guards.object_state import builtin_base
 
 from . import registry
 from .base import Variable
@@ -27,12 +29,30 @@ _LIST_PRIORITY = 55
 _DICT_PRIORITY = 57
 
 
+def _overrides_in_python(cls: type, kind: type) -> bool:
+    """Every special method ``cls`` overrides (beside its builtin base's: ``OrderedDict``'s own) is written
+    in Python, so it is inlined; one in C (a compiled extension's class) would be bypassed by the model,
+    so such a class is left to the fallback."""
+    base = builtin_base(cls)
+    return all(getattr(cls, name) is getattr(base, name) or isinstance(getattr(cls, name), types.FunctionType)
+               for name in _PROTOCOL[kind])
+
+
 def _overriding_list(value: Any) -> bool:
-    return isinstance(value, list) and type(value) is not list and not _plain_list_subclass(value)
+    return (isinstance(value, list) and type(value) is not list and not _plain_list_subclass(value)
+            and _overrides_in_python(type(value), list))
 
 
 def _overriding_dict(value: Any) -> bool:
-    return isinstance(value, dict) and type(value).__getitem__ is not dict.__getitem__
+    return (isinstance(value, dict) and type(value).__getitem__ is not dict.__getitem__
+            and _overrides_in_python(type(value), dict))
+
+
+#: The special methods a model of the container would otherwise answer itself.
+_PROTOCOL = {base: tuple(name for name in vars(base) if name.startswith("__") and name not in (
+    "__init__", "__new__", "__doc__", "__hash__", "__class_getitem__", "__getattribute__", "__init_subclass__",
+    "__subclasshook__", "__reduce__", "__reduce_ex__", "__sizeof__", "__repr__", "__format__", "__dir__"))
+    for base in (list, dict)}
 
 
 def _contents_source(tx: Any, value: Any, source: Any) -> Any:
