@@ -35,7 +35,7 @@ from .kinds import (
     compared_by_identity,
     overlapping_pairs,
 )
-from .object_state import IteratorState, WeakReferent
+from .object_state import BuiltinContents, IteratorState, WeakReferent
 from .policy import RecompileLimitWarning, RecompilePolicy
 from .sources import (
     Attr,
@@ -60,6 +60,7 @@ __all__ = [
     "AcceleratorWarning",
     "Attr",
     "Builtin",
+    "BuiltinContents",
     "Closure",
     "Const",
     "ConstantMatch",

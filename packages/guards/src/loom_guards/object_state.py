@@ -6,6 +6,7 @@ They hang off a base source like ``Attr`` does; the compiled checks read them th
 
 from __future__ import annotations
 
+import collections
 import gc
 import weakref
 from typing import Any
@@ -107,3 +108,40 @@ _TEXT = {
     "dict": "<the dict {} walks>",
     "keys": "<the keys {} will yield>",
 }
+
+
+def builtin_base(cls: type) -> type:
+    """The first builtin container class in ``cls``'s MRO whose methods hold the real contents (``list``,
+    ``dict``, ``collections.OrderedDict``...): what a subclass's overrides reach through ``super()``."""
+    return next(klass for klass in cls.__mro__ if klass in _CONTAINER_BASES)
+
+
+_CONTAINER_BASES = (list, dict, collections.OrderedDict, collections.defaultdict)
+
+
+class BuiltinContents(_Chained):
+    """The items of a list or dict subclass as its builtin base holds them, read without running any
+    method the subclass overrides (``__getitem__``, ``__iter__``, ``__len__``, ``keys``): a plain
+    ``list`` (``list.copy(base)``) or ``dict`` (the base class's own ``items``), a shallow copy."""
+
+    __slots__ = ()
+    fetch_cost = 3
+
+    def __init__(self, base: Any) -> None:
+        _set_chained(self, _check_base("BuiltinContents", base))
+
+    def _key(self) -> tuple:
+        return (self._base,)
+
+    def _args(self) -> tuple:
+        return (self._base,)
+
+    def read_from(self, base_value: Any) -> Any:
+        if isinstance(base_value, list):
+            return list.copy(base_value)
+        if isinstance(base_value, dict):
+            return dict(builtin_base(type(base_value)).items(base_value))
+        raise TypeError(f"{self._base} is a {type(base_value).__name__}, not a list or dict")
+
+    def __str__(self) -> str:
+        return f"<the builtin contents of {self._base}>"

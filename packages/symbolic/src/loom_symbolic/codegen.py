@@ -15,6 +15,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .errors import Unsupported
 from .variables import containers as _containers
+from .variables.cycle_shells import shell_for
 from .variables.tensor_keyed import load_item_of_key
 from .versions import current as version
 
@@ -116,6 +117,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "ItemOfKey": load_item_of_key,
     "WeakReferent": _load_read_from,
     "IteratorState": _load_read_from,
+    "BuiltinContents": _load_read_from,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
 }
 
@@ -129,6 +131,15 @@ class _OutputNode:
         self.node = node
 
 
+class _SelfReference(Unsupported):
+    """A value met again while its own rebuild is in progress (a cycle); caught by that rebuild."""
+
+    def __init__(self, key: int, value: Variable) -> None:
+        super().__init__(f"rebuilding {value.describe()} that refers to itself after a graph break",
+                         "a self-referencing object made in the trace that cannot be created empty first")
+        self.key = key
+
+
 class PyCodegen:
     """Builds instruction lists for the rewritten code."""
 
@@ -138,6 +149,7 @@ class PyCodegen:
         self.graph_outputs: list[fx.Node] = []
         self._output_index: dict[fx.Node, int] = {}
         self._temps: dict[int, str] = {}
+        self._rebuilding: set[int] = set()  # ids of values whose rebuild is in progress (cycles)
         self._temp_count = 0
         #: id(cell box) → the real frame's CellVar/FreeVar holding it (set for graph breaks).
         self.cell_names: dict[int, Any] = {}
@@ -226,12 +238,40 @@ class PyCodegen:
         if key in self._temps:
             self.emit("LOAD_FAST", self._temps[key])
             return
-        value.reconstruct(self)
+        if key in self._rebuilding:
+            # Only reached while ``value`` is still being built: a container or object that holds
+            # itself (``d['self'] = d``). The rebuild of ``value`` further out starts again in two steps.
+            raise _SelfReference(key, value)
+        mark = (len(self.instrs), dict(self._temps), dict(self._source_temps))
+        self._rebuilding.add(key)
+        try:
+            value.reconstruct(self)
+        except _SelfReference as ref:
+            steps = shell_for(value) if ref.key == key else None
+            if steps is None:
+                raise
+            self._rebuild_in_two_steps(value, mark, *steps)
+            return
+        finally:
+            self._rebuilding.discard(key)
         if (value.mutable or isinstance(value, _containers.TupleVariable)) and value.source is None:
             name = self.new_temp()
             self.emit("COPY", 1)
             self.emit("STORE_FAST", name)
             self._temps[key] = name
+
+    def _rebuild_in_two_steps(self, value: Variable, mark: tuple, shell: Callable, fill: Callable) -> None:
+        """Drop what the first try emitted, then create ``value`` empty (``shell``), keep it in a temporary
+        every reference to it loads, and ``fill`` it: how a cycle is rebuilt (variables/cycle_shells.py)."""
+        length, temps, source_temps = mark
+        del self.instrs[length:]
+        self._temps, self._source_temps = temps, source_temps
+        shell(value, self)
+        name = self.new_temp()
+        self.emit("COPY", 1)
+        self.emit("STORE_FAST", name)
+        self._temps[id(value)] = name
+        fill(value, self)
 
     def load_graph_output(self, tensor: TensorVariable) -> None:
         """Push a tensor the graph computed (it becomes one of the graph's outputs)."""
@@ -298,6 +338,12 @@ class PyCodegen:
         """Give the real container the contents :meth:`stage_contents` rebuilt."""
         target, contents = staged
         if isinstance(container, _containers.ListVariable):
+            if getattr(container, "overrides_protocol", False):  # list's own slice assignment, no override
+                self.call_const(list.__setitem__, 3, lambda: (self.load_temps((target,)),
+                                                             self.load_const(slice(None, None)),
+                                                             self.load_temps((contents,))))
+                self.emit("POP_TOP")
+                return
             self.load_temps((contents, target))
             self.load_const(slice(None, None))
             self.emit("STORE_SUBSCR")

@@ -340,6 +340,10 @@ class SideEffects:
         if owner is not None:
             raise Unsupported(f"changing the __dict__ of a {type(owner).__name__}",
                               "its attributes would not see the change", hint="it runs between graphs")
+        if getattr(container, "overrides_protocol", False) and isinstance(container.real, dict):
+            raise Unsupported(f"writing to a {container.python_type().__name__} from outside the frame",
+                              "its class overrides dict's special methods (and its __setitem__ sets attributes), so its writes are not replayed",
+                              hint="it runs between graphs")
         if id(container) not in self._mutated_containers:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))

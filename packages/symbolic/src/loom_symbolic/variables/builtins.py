@@ -216,13 +216,18 @@ def builtin_len(tx, args, kwargs):
         if value.example.dim() == 0:
             raise UserError("len() of a 0-d tensor", "len() of a 0-d tensor", exc_type=TypeError)
         return tx.output.size_of(value, 0)
-    if isinstance(value, (SequenceVariable, DictVariable)):
+    if isinstance(value, (SequenceVariable, DictVariable)) and not _own_len(value):
         return ConstantVariable(len(value.items))
     if isinstance(value, SetVariable):
         return ConstantVariable(len(value.values))
     if value.is_python_constant():
         return None
     return value.call_method(tx, "__len__", [], {})
+
+
+def _own_len(value: Variable) -> bool:
+    """A subclass instance whose class defines ``__len__`` in Python (inlined, not the item count)."""
+    return type(value.python_type().__len__) is types.FunctionType
 
 
 def _type_of(value: Variable) -> type:

@@ -28,6 +28,7 @@ from . import (  # noqa: F401
     nn_module,
     numpy,
     numpy_operators,
+    overriding_containers,
     partial,
     polyfilled,
     profiler,

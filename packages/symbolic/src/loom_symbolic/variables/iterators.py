@@ -399,11 +399,13 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
     """``iter(value)``."""
     if isinstance(value, IteratorVariable):
         return value
+    if isinstance(value, (ListVariable, DictVariable, SetVariable)) and _overrides_iter(value.python_type()):
+        return iterate_user_object(tx, value, value.python_type())  # a subclass's own __iter__ decides
     if isinstance(value, ListVariable):
         return ListIterator(value)
     if isinstance(value, ConstantVariable) and isinstance(value.value, range):
         return RangeIterator(value.value)
-    if isinstance(value, (DictVariable, SetVariable)) and not _overrides_iter(value.python_type()):
+    if isinstance(value, (DictVariable, SetVariable)):
         return DictIterator(value)
     custom = getattr(value, "iterate", None)
     if custom is not None:
@@ -427,8 +429,10 @@ def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variabl
 
 
 def _overrides_iter(cls: type) -> bool:
-    """Whether a dict or set subclass defines its own ``__iter__``."""
-    return _attributes.class_attribute(cls, "__iter__") not in (dict.__iter__, set.__iter__, frozenset.__iter__)
+    """Whether a list, dict or set subclass defines its own ``__iter__`` in Python."""
+    import types
+
+    return isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType)
 
 
 class UserIterator(IteratorVariable):

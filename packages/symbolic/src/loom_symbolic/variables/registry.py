@@ -20,6 +20,8 @@ import bisect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Unsupported
+
 if TYPE_CHECKING:
     from .base import Variable
     from .protocol import Translator
@@ -58,12 +60,24 @@ def set_fallback(build: Build) -> None:
 def wrap(tx: Translator | None, value: Any, source: Any) -> Variable:
     """The variable for real ``value`` reached through ``source`` (None: a value with no guard)."""
     build = EXACT_TYPE_RULES.get(type(value))
-    if build is not None:
+    if build is None:
+        build = next((b for predicate, b in PREDICATE_RULES if predicate(value)), _fallback[0])
+    if not isinstance(value, _CAN_HOLD_ITSELF):
         return build(tx, value, source)
-    for predicate, build in PREDICATE_RULES:
-        if predicate(value):
-            return build(tx, value, source)
-    return _fallback[0](tx, value, source)
+    key = id(value)
+    if key in _WRAPPING:  # the container's items are wrapped eagerly: one holding itself never ends
+        raise Unsupported(f"a {type(value).__name__} from the frame that contains itself",
+                          "a self-referencing container cannot be modelled item by item")
+    _WRAPPING.add(key)
+    try:
+        return build(tx, value, source)
+    finally:
+        _WRAPPING.discard(key)
+
+
+#: Containers whose items are wrapped with them, so one may reach itself; ids being wrapped now.
+_CAN_HOLD_ITSELF = (list, dict)
+_WRAPPING: set[int] = set()
 
 
 def wrap_constant_like(value: Any) -> Variable:

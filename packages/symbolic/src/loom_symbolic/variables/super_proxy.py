@@ -16,6 +16,8 @@ from . import functions as _functions
 from .attributes import GenericGetattrVariable, GenericSetattrVariable
 from .base import Variable
 from .builtins import builtin
+from .containers import ListVariable
+from .iterators import DictIterator, ListIterator
 from .methods import BoundMethodVariable
 from .registry import wrap
 
@@ -89,6 +91,12 @@ class _BuiltinContainerMethod(Variable):
         self.name = name
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.name == "__iter__" and not args and not kwargs:  # the builtin's own iteration, no override
+            receiver = self.receiver
+            return ListIterator(receiver) if isinstance(receiver, ListVariable) else DictIterator(receiver)
+        if self.name == "__len__" and not args and not kwargs:
+            items = getattr(self.receiver, "items", None)
+            return _constant.ConstantVariable(len(items if items is not None else self.receiver.values))
         return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
 
 

@@ -236,6 +236,9 @@ def _wrap_positioned_iterator(tx, value, source):
         sequence = wrap(tx, reduced[1][0], IteratorState(source, "sequence"))
         if isinstance(sequence, ConstantVariable):  # a tuple of constants, guarded as one value
             sequence = TupleVariable([ConstantVariable(v) for v in reduced[1][0]], sequence.source)
+        if not isinstance(sequence, (ListVariable, TupleVariable)):  # a list subclass overriding its protocol
+            raise Unsupported(f"an iterator over a {type(reduced[1][0]).__name__} from the frame",
+                              "the sequence overrides list's special methods, so its items are not modelled")
         return PositionedIterator(sequence, index, type(value), source)
 
     return _remember(tx, value, source, make)
