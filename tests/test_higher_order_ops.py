@@ -428,4 +428,12 @@ def test_a_region_drawing_random_numbers_is_kept_when_its_result_is_unused(op):
     torch.manual_seed(0)
     want = fn(x)
     torch.manual_seed(0)
-    torch.testing.assert_close(loom.compile(fn, backend="aot_eager")(x), want)
+    compiled = loom.compile(fn, backend="aot_eager")
+    if op == "checkpoint":
+        # Kept, AOTAutograd's partitioner refuses random ops in a recompute region: the frame runs as eager
+        # runs it, with one warning (known limit; a checkpoint whose result is used compiles).
+        with pytest.warns(RuntimeWarning, match="RNG ops in recompute regions"):
+            torch.testing.assert_close(compiled(x), want)
+    else:
+        torch.testing.assert_close(compiled(x), want)
+        assert loom.stats()["graphs"] == 1
