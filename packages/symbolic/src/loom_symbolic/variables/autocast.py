@@ -21,7 +21,6 @@ import torch
 from ..errors import Unsupported
 from . import ctx
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -58,22 +57,11 @@ class AutocastVariable(Variable):
         codegen.call_const(torch.amp.autocast, 4, lambda: [codegen.load_const(v) for v in self.settings])
 
 
-class AutocastExitVariable(Variable):
+class AutocastExitVariable(ctx.RegionExitVariable):
     """The ``__exit__`` BEFORE_WITH leaves on the stack for an autocast block."""
 
-    def __init__(self, manager: AutocastVariable) -> None:
-        self.manager = manager
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    def leave(self, tx: InstructionTranslator) -> None:
         tx.output.exit_autocast(tx)
-        if tx.block_stack:
-            tx.block_stack.pop()
-        return ConstantVariable(None)
-
-    def reconstruct(self, codegen) -> None:
-        """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
-        self.manager.reconstruct(codegen)
-        ctx.enter_leaving_exit(codegen)
 
 
 class AutocastClassVariable(RealValueVariable):

@@ -72,6 +72,29 @@ def enter_leaving_exit(codegen) -> None:
     codegen.emit("LOAD_ATTR", "__exit__")
 
 
+class RegionExitVariable(Variable):
+    """The ``__exit__`` BEFORE_WITH leaves on the stack for a region the trace enters itself (autocast,
+    ``record_function``): called on the normal exit path, it leaves the region (:meth:`leave`) and its
+    block; rebuilt after a break inside the block, it enters the region for real."""
+
+    def __init__(self, manager: Variable) -> None:
+        self.manager = manager
+
+    def leave(self, tx: InstructionTranslator) -> None:
+        """What leaving the region records in the trace (nothing by default)."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        self.leave(tx)
+        if tx.block_stack:
+            tx.block_stack.pop()
+        return ConstantVariable(None)
+
+    def reconstruct(self, codegen) -> None:
+        """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
+        self.manager.reconstruct(codegen)
+        enter_leaving_exit(codegen)
+
+
 class GradModeClassVariable(RealValueVariable):
     """The classes ``torch.no_grad``, ``torch.enable_grad`` and ``torch.set_grad_enabled``."""
 

@@ -20,7 +20,6 @@ import torch
 from ..errors import Unsupported
 from . import ctx
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -51,21 +50,9 @@ class RecordFunctionVariable(Variable):
         codegen.call_const(RECORD_FUNCTION, 2, lambda: (codegen.load_const(self.name), codegen.load_const(self.args)))
 
 
-class RecordFunctionExitVariable(Variable):
-    """The ``__exit__`` BEFORE_WITH leaves on the stack for a ``record_function`` block."""
-
-    def __init__(self, manager: RecordFunctionVariable) -> None:
-        self.manager = manager
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if tx.block_stack:
-            tx.block_stack.pop()
-        return ConstantVariable(None)
-
-    def reconstruct(self, codegen) -> None:
-        """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
-        self.manager.reconstruct(codegen)
-        ctx.enter_leaving_exit(codegen)
+class RecordFunctionExitVariable(ctx.RegionExitVariable):
+    """The ``__exit__`` BEFORE_WITH leaves on the stack for a ``record_function`` block (the trace records
+    no profiler event: leaving it records nothing)."""
 
 
 class RecordFunctionClassVariable(RealValueVariable):
