@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
 import tempfile
 import types
 
@@ -254,6 +255,24 @@ def check_aten(fn, *inputs, externs=0, exact_float=False, generator="triton"):
     else:
         assert len(compiled.externs) == externs, [(e.op, e.reason) for e in compiled.externs]
     return compiled
+
+
+@pytest.fixture
+def compiles_without_warnings(tmp_path):
+    """Check that a generated C source compiles with ``-Wall -Wextra -Werror`` (the compiler's message on failure)."""
+    from loom_backends import c_toolchain
+
+    def check_source(c_source: str) -> None:
+        source = tmp_path / "graph.c"
+        source.write_text(c_source)
+        result = subprocess.run(
+            [*c_toolchain.compiler_command(), "-O2", "-fopenmp", "-fPIC", "-Wall", "-Wextra", "-Werror", "-c", str(source),
+             "-o", str(tmp_path / "graph.o")],
+            capture_output=True, text=True,
+        )
+        assert result.returncode == 0, result.stderr
+
+    return check_source
 
 
 @pytest.fixture
