@@ -33,6 +33,8 @@ def close(got, want, tol):
     if isinstance(want, torch.Tensor):
         assert got.dtype == want.dtype and got.shape == want.shape
         torch.testing.assert_close(got, want, atol=tol, rtol=tol)
+    elif isinstance(want, (int, float)):
+        assert type(got) is type(want) and got == want
     else:
         assert len(got) == len(want)
         for g, w in zip(got, want):
@@ -247,6 +249,13 @@ def looped(x):
     return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a.sin() + 1), (torch.tensor(0), x))
 
 
+def looped_over_ints(x):
+    """Carried ints (a constant, and one computed from a size) and a tensor: torch.compile makes each int
+    an unbacked SymInt; the loop's int results are used after it."""
+    i, n, a = while_loop(lambda i, n, a: i < n, lambda i, n, a: (i + 1, n, a.cos() + i), (0, x.shape[0] + 1, x))
+    return a * n + i, i * 2
+
+
 def mapped(xs, w):
     return hop_map(lambda row, y: (row @ y).tanh(), xs, w)
 
@@ -264,6 +273,7 @@ HOP_CASES = {
     "cond_on_a_bool": (conditional_on_a_bool, lambda: (torch.randn(3, 3, requires_grad=True),
                                                        torch.randn(3, 3, requires_grad=True)), None),
     "while_loop": (looped, lambda: (torch.randn(3, 3),), torch.ops.higher_order.while_loop),
+    "while_loop_ints": (looped_over_ints, lambda: (torch.randn(3, 3),), torch.ops.higher_order.while_loop),
     "map": (mapped, lambda: (torch.randn(2, 3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)),
             torch.ops.higher_order.map_impl),
     "map_nested": (mapped_nested, lambda: ({"a": torch.randn(2, 3, 3, requires_grad=True),
@@ -324,6 +334,57 @@ def test_a_branch_that_does_not_trace_runs_torch_cond_as_eager_does():
         breaks(torch.randn(3))
     with pytest.raises(type(eager.value)):
         loom.compile(breaks, backend="eager")(torch.randn(3))
+
+
+def test_while_loop_over_ints_compiles_once_for_every_size():
+    compiled = loom.compile(looped_over_ints, backend="aot_eager", dynamic=True)
+    for rows in (2, 4, 5):
+        x = torch.randn(rows, 3)
+        got, want = compiled(x), looped_over_ints(x)
+        close(got[0], want[0], 1e-5)
+        assert got[1] == want[1] == 2 * (rows + 1) and type(got[1]) is int
+    assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0 and loom.stats()["graph_breaks"] == 0
+
+
+XS = torch.arange(12.0).reshape(3, 4)
+
+
+def carrying_a_float(x):
+    return while_loop(lambda i, f, a: i < 3, lambda i, f, a: (i + 1, f * 2.0, a * f), (0, 1.5, x))
+
+
+def indexing_with_the_carried_int(x):
+    return while_loop(lambda i, a: i < XS.shape[0], lambda i, a: (i + 1, a + XS[i]), (0, x))
+
+
+def sizing_with_the_carried_int(x):
+    return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a + torch.ones(i).sum()), (0, x))
+
+
+def branching_on_the_carried_int(x):
+    return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2 if i > 1 else a), (0, x))
+
+
+@pytest.mark.parametrize("fn, construct", [
+    (carrying_a_float, "while_loop carrying"),
+    (indexing_with_the_carried_int, "getitem on an int carried by while_loop"),
+    (sizing_with_the_carried_int, "ones on an int carried by while_loop"),
+    (branching_on_the_carried_int, "branching on an int carried by while_loop"),
+])
+def test_while_loop_breaks_once_where_torch_compile_cannot_capture_it(fn, construct):
+    """torch.compile raises on each (a float carry: eager too; an int as index or size, or a branch on it:
+    the int is an unbacked SymInt). loom breaks once at the while_loop, naming it and the user's line."""
+    x = torch.zeros(4)
+    with pytest.raises(loom.Unsupported, match=rf"(?s){construct}.*test_higher_order_ops\.py:\d+"):
+        loom.compile(fn, backend="eager", fullgraph=True)(x)
+    loom.reset()
+    try:
+        want = fn(x)
+    except Exception as exc:  # eager refuses it: the call, run as eager runs it, raises eager's error
+        with pytest.raises(type(exc)):
+            loom.compile(fn, backend="aot_eager")(x)
+    else:
+        close(loom.compile(fn, backend="aot_eager")(x), want, 0)
 
 
 # -- shape arithmetic through small tensors ---------------------------------------------------------------

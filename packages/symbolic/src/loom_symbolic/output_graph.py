@@ -19,12 +19,13 @@ from torch._subclasses.fake_tensor import (
     UnsupportedFakeTensorException,
     UnsupportedOperatorException,
 )
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
 from .guard_collector import GuardCollector
-from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic
+from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
 from .variables import containers as _containers
 from .variables import random_draws as _random_draws
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
-_DATA_DEPENDENT = (DataDependentOutputException, DynamicOutputShapeException)
+#: A decision on an unbacked symbol (an int a ``while_loop`` carries) is data-dependent too.
+_DATA_DEPENDENT = (DataDependentOutputException, DynamicOutputShapeException, GuardOnDataDependentSymNode)
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
@@ -193,6 +195,12 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, node, value))
         return variable
 
+    def loop_int(self) -> torch.SymInt:
+        """A fresh SymInt for an int a ``while_loop`` carries (:meth:`ShapeContext.loop_int`)."""
+        symint = self.shapes.loop_int()
+        self.fake_mode.shape_env = self.shapes.shape_env  # ops on the symbol need it
+        return symint
+
     def size_of(self, tensor: TensorVariable, dim: int) -> Variable:
         """``tensor.size(dim)``: a constant, or (dynamic shapes) a symbolic int computed in the graph."""
         size = tensor.example.shape[dim]
@@ -277,15 +285,19 @@ class OutputGraph:
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
+                raise_for_loop_ints((args, kwargs), _callable_name(run))
                 raise _data_dependent(run)
             return result
-        except _DATA_DEPENDENT as exc:
-            raise _data_dependent(run) from exc
-        except _FAKE_LIMITS as exc:
-            raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
         except (Unsupported, FakeMismatch):
             raise
-        except Exception as exc:  # the real program raises here too: run it natively
+        except Exception as exc:
+            # A fake op failing on a loop's symbolic int says nothing about the real program.
+            raise_for_loop_ints((args, kwargs), _callable_name(run))
+            if isinstance(exc, _DATA_DEPENDENT):
+                raise _data_dependent(run) from exc
+            if isinstance(exc, _FAKE_LIMITS):
+                raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
+            # the real program raises here too: run it natively
             raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc)) from exc
         finally:
             _FAKE_LOG.disabled = False
@@ -456,11 +468,11 @@ def _data_dependent(run: Any) -> Unsupported:
 
 
 def _has_unbacked_symbols(result: Any) -> bool:
-    """Whether a fake result has a size (or is a number) that only the real data would fix."""
-    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    """Whether a fake result has a size (or is a number) that only the real data would fix (a number
+    computed from an int a ``while_loop`` carries is fine: :func:`shapes.unknown_symbols`)."""
     from torch.utils._pytree import tree_leaves
 
-    return any(free_unbacked_symbols(leaf) for leaf in tree_leaves(result)
+    return any(unknown_symbols(leaf) for leaf in tree_leaves(result)
                if isinstance(leaf, (torch.Tensor, torch.SymInt, torch.SymFloat, torch.SymBool)))
 
 

@@ -139,6 +139,21 @@ class ShapeContext:
             return env.create_symfloatnode(symbol, hint=value, source=label)
         return env.create_symintnode(symbol, hint=value, source=label)
 
+    def loop_int(self) -> Any:
+        """A SymInt over a fresh unbacked symbol standing for an int a ``while_loop`` carries (its value in
+        some iteration, or after the loop), as torch.compile models it; the ShapeEnv is made here if the
+        translation has none. Its symbol is allowed in scalar results (:func:`unknown_symbols`)."""
+        if self.shape_env is None:
+            self.shape_env = ShapeEnv()
+        env = self.shape_env
+        with env.ignore_fresh_unbacked_symbols():  # no op consumes it: it is a placeholder's value
+            symint = env.create_unbacked_symint()
+        loop_symbols = getattr(env, "_loom_loop_symbols", None)
+        if loop_symbols is None:
+            loop_symbols = env._loom_loop_symbols = set()
+        loop_symbols.add(symint.node.expr)
+        return symint
+
     def forget_drawn(self, value: Any) -> None:
         """Drop the hint of drawn ``value``'s symbol, which no graph input carries (AOTAutograd fixes every
         float symbol with a hint it finds no use of, and restarts)."""
@@ -228,6 +243,48 @@ def raise_if_drawn(value: Any, what: str) -> None:
     drawn from random."""
     if drawn_symbols_in(value):
         raise Unsupported(f"{what} a value drawn from random", _DRAWN_WHY)
+
+
+def loop_symbols_in(value: Any) -> bool:
+    """Whether symbolic ``value`` depends on an int carried by a ``while_loop`` (known only at run time,
+    inside the loop): nothing may specialise it."""
+    node = getattr(value, "node", None)
+    loop_symbols = getattr(getattr(node, "shape_env", None), "_loom_loop_symbols", None)
+    return bool(loop_symbols) and not loop_symbols.isdisjoint(node.expr.free_symbols)
+
+
+def raise_for_loop_ints(values: Any, what: str) -> None:
+    """Raise ``Unsupported`` if ``values`` (a structure of an op's arguments) hold an int a ``while_loop``
+    carries: called where the op failed on FakeTensors (``x[i]``, ``torch.ones(i)``), which torch.compile
+    cannot trace either."""
+    from torch.utils._pytree import tree_leaves
+
+    if any(loop_symbols_in(leaf) for leaf in tree_leaves(values) if isinstance(leaf, (torch.SymInt, torch.SymBool))):
+        raise Unsupported(f"{what} on an int carried by while_loop", _LOOP_WHY)
+
+
+def raise_if_unknown(value: Any, what: str) -> None:
+    """Raise ``Unsupported`` where ``what`` (``"branching on"``) would fix symbolic ``value``, and it was
+    drawn from random or is an int a ``while_loop`` carries."""
+    raise_if_drawn(value, what)
+    if loop_symbols_in(value):
+        raise Unsupported(f"{what} an int carried by while_loop", _LOOP_WHY)
+
+
+def unknown_symbols(value: Any) -> set[Any]:
+    """The unbacked symbols of a fake result (a size or a number only the real data would fix), but for
+    a scalar result those of ints carried by a ``while_loop`` (``i + 1`` in its body), which the graph
+    computes as torch.compile's does."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    symbols = set(free_unbacked_symbols(value))
+    if symbols and isinstance(value, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        symbols -= getattr(value.node.shape_env, "_loom_loop_symbols", set())
+    return symbols
+
+
+_LOOP_WHY = ("its value is known only inside the loop at run time (torch.compile models it the same way), so the "
+             "trace cannot depend on it")
 
 
 def _free_symbol(value: Any) -> str | None:

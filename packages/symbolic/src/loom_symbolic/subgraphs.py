@@ -57,7 +57,8 @@ class Carved:
 
 def carve(region: Region, outputs: list[fx.Node], inputs: list[fx.Node] = (), single: bool = False,
           attributes: dict[str, torch.nn.Module] | None = None) -> Carved:
-    """Copy the region's nodes into a new graph returning ``outputs`` (a tuple), and erase them from the
+    """Copy the region's nodes into a new graph returning ``outputs`` (a tuple; an output that is not a node
+    is a constant returned as it is), and erase them from the
     outer graph. ``inputs`` (:func:`body_input` nodes of the region) become the first placeholders.
     ``outputs`` must be region nodes or outer values; no node after the region may use the region.
     ``single``: return the one output itself, not a tuple (a loop's test). ``attributes``: the modules
@@ -75,13 +76,14 @@ def carve(region: Region, outputs: list[fx.Node], inputs: list[fx.Node] = (), si
 
     for i, value in enumerate(inputs):
         placeholder(value, f"input{i}")
-    for used in [u for n in nodes for u in n.all_input_nodes] + list(outputs):
+    for used in [u for n in nodes for u in n.all_input_nodes] + [o for o in outputs if isinstance(o, fx.Node)]:
         if used not in inside and used not in env:
             placeholder(used, f"lifted{len(lifted)}_{used.name}")
             lifted.append(used)
     for node in nodes:
         env[node] = sub.node_copy(node, lambda n: env[n])
-    sub.output(env[outputs[0]] if single else tuple(env[o] for o in outputs))
+    results = [env[o] if isinstance(o, fx.Node) else o for o in outputs]  # a constant (a loop's int) as itself
+    sub.output(results[0] if single else tuple(results))
     for node in [*reversed(nodes), *inputs]:  # users before what they use
         if node.users:
             raise ValueError(f"{next(iter(node.users))} uses {node} from a carved region")

@@ -8,6 +8,7 @@
   does nothing else).
 - ``while_loop(cond_fn, body_fn, carried)`` → ``while_loop(<cond>, <body>, (*carried,), (*inputs,))``:
   both bodies take the carried values as their own inputs (fresh for the trace), then what they read.
+  Carried ints are symbolic ints over unbacked symbols, as torch.compile's (``i < n`` in ``cond_fn``).
 - ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice; ``xs`` a tensor
   or a structure of them (tuples, lists, dicts), its tensors flat in the node, rebuilt for ``f``.
 """
@@ -63,12 +64,6 @@ def _items(variable: Variable, what: str) -> list[Variable]:
     raise Unsupported(f"{what} with {variable.describe()} as its inputs", "expected a tuple or list")
 
 
-def _tensors(variables: list[Variable], what: str) -> list[TensorVariable]:
-    if not all(isinstance(v, TensorVariable) for v in variables):
-        raise Unsupported(f"{what} over values that are not tensors", "only tensors are carried or mapped here")
-    return variables
-
-
 @higher_order(_wrap_op)
 def wrap(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``wrap(fn, *args, **kwargs)``: ``fn``'s sub-graph called once."""
@@ -104,25 +99,60 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     return record(tx, _COND.cond_op, node_args, [leaf.example for leaf in true_body.leaves], true_body.rebuild)
 
 
+def _carried(variables: list[Variable], what: str) -> list[Variable]:
+    """A loop's carried values: tensors and ints (constants or symbolic), as torch's ``while_loop`` takes."""
+    for v in variables:
+        if not (isinstance(v, TensorVariable) or _is_int(v)):
+            raise Unsupported(f"{what} carrying {v.describe()}",
+                              "torch's while_loop carries tensors and ints only (eager raises on anything else; "
+                              "torch.compile too)")
+    return variables
+
+
+def _is_int(v: Variable) -> bool:
+    """Whether ``v`` is an int (not a bool): a constant, or a symbolic one."""
+    if isinstance(v, SymbolicVariable):
+        return type(v.example) is torch.SymInt
+    return v.is_python_constant() and type(v.as_python_constant()) is int
+
+
+def _is_predicate(v: Variable) -> bool:
+    """Whether ``v`` is what ``cond_fn`` may return: a boolean one-element tensor or a symbolic bool."""
+    if isinstance(v, SymbolicVariable):
+        return type(v.example) is torch.SymBool
+    return isinstance(v, TensorVariable) and v.example.dtype == torch.bool and v.example.numel() == 1
+
+
+def _same_carried(results: list[Variable], carried: list[Variable]) -> bool:
+    """Whether ``body_fn``'s results match the carried values: tensors of the same metadata, ints for ints."""
+    return len(results) == len(carried) and all(
+        same_metadata([r], [c]) if isinstance(c, TensorVariable) else _is_int(r) for r, c in zip(results, carried))
+
+
 @higher_order(_WHILE.while_loop)
 def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``while_loop(cond_fn, body_fn, carried_inputs)``."""
+    """``while_loop(cond_fn, body_fn, carried_inputs)``. A carried int is, in each body and in the result,
+    a symbolic int over an unbacked symbol of its own, as torch.compile makes it: the loop's ints are
+    computed in the graph, and a decision on one (a Python branch, a size) breaks."""
     what = "while_loop"
     bound = _bind(what, ("cond_fn", "body_fn", "carried_inputs"), args, kwargs)
-    carried = _tensors(_items(bound["carried_inputs"], what), what)
-    likes = [t.example for t in carried]
-    test = trace_body(tx, bound["cond_fn"], [], {}, what, own=likes, single=True)
-    if len(test.leaves) != 1 or test.leaves[0].example.dtype != torch.bool or test.leaves[0].example.numel() != 1:
-        raise Unsupported(f"{what} whose cond_fn returns no boolean scalar tensor", "torch's while_loop requires one")
-    step = trace_body(tx, bound["body_fn"], [], {}, what, own=likes)
-    if not same_metadata(step.leaves, carried):
-        raise Unsupported(f"{what} whose body_fn changes the carried values' shapes or dtypes",
+    carried = _carried(_items(bound["carried_inputs"], what), what)
+    likes = [c.example if isinstance(c, TensorVariable) else 0 for c in carried]
+    test = trace_body(tx, bound["cond_fn"], [], {}, what, own=likes, single=True, scalars=True)
+    if len(test.leaves) != 1 or not _is_predicate(test.leaves[0]):
+        raise Unsupported(f"{what} whose cond_fn returns no boolean scalar tensor or symbolic bool",
+                          "torch's while_loop requires one")
+    step = trace_body(tx, bound["body_fn"], [], {}, what, own=likes, scalars=True)
+    if not _same_carried(step.leaves, carried):
+        raise Unsupported(f"{what} whose body_fn changes the carried values' kinds, shapes or dtypes",
                           "torch's while_loop requires the same metadata every iteration")
     lifted, (test_gm, step_gm) = shared_lifted([test, step], len(carried))
     output = tx.output
     node_args = (output.add_submodule(test_gm, "while_cond"), output.add_submodule(step_gm, "while_body"),
-                 tuple(t.node for t in carried), tuple(lifted))
-    return record(tx, _WHILE.while_loop_op, node_args, [leaf.example for leaf in step.leaves], step.rebuild)
+                 tuple(c.as_graph_arg() for c in carried), tuple(lifted))
+    examples = [leaf.example if isinstance(c, TensorVariable) else output.loop_int()
+                for leaf, c in zip(step.leaves, carried)]
+    return record(tx, _WHILE.while_loop_op, node_args, examples, step.rebuild)
 
 
 @higher_order(_MAP.map)

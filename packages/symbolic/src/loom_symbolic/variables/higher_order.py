@@ -29,6 +29,7 @@ from .base import RealValueVariable, Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable
 from .lazy_dict import LazyDictVariable
+from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -41,21 +42,26 @@ class Body:
 
     module: fx.GraphModule
     lifted: list[fx.Node]
-    leaves: list[TensorVariable]
+    #: The results' tensors (and, for a body with ``scalars``, its ints and symbolic numbers).
+    leaves: list[Variable]
     rebuild: Callable[[list[Variable]], Variable]
     #: What the function returned, as traced (its tensors are ``leaves``).
     result: Variable | None = None
 
 
-def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callable[[list[Variable]], Variable]]:
+def _flatten(result: Variable, what: str,
+             scalars: bool = False) -> tuple[list[Variable], Callable[[list[Variable]], Variable]]:
     """The tensors ``result`` holds (a tensor, constants, tuples and lists of them), and how to rebuild
-    it around replacements of those tensors."""
-    if isinstance(result, TensorVariable):
+    it around replacements of those tensors. ``scalars``: symbolic numbers and ints are leaves too (a
+    loop's carried ints)."""
+    if isinstance(result, TensorVariable) or (scalars and (
+            isinstance(result, SymbolicVariable) or (result.is_python_constant()
+                                                     and type(result.as_python_constant()) is int))):
         return [result], lambda leaves: leaves[0]
     if isinstance(result, ConstantVariable):
         return [], lambda leaves: result
     if type(result) in (TupleVariable, ListVariable):
-        parts = [_flatten(item, what) for item in result.items]
+        parts = [_flatten(item, what, scalars) for item in result.items]
         counts = [len(p[0]) for p in parts]
 
         def rebuild(leaves: list[Variable]) -> Variable:
@@ -68,7 +74,7 @@ def _flatten(result: Variable, what: str) -> tuple[list[TensorVariable], Callabl
         return [leaf for p in parts for leaf in p[0]], rebuild
     if type(result) in (DictVariable, LazyDictVariable) and result.cls is dict:  # in insertion order, as torch's pytrees
         keys = list(result.items)
-        values, make = _flatten(TupleVariable([result.items[k] for k in keys]), what)
+        values, make = _flatten(TupleVariable([result.items[k] for k in keys]), what, scalars)
         return values, lambda leaves: DictVariable(dict(zip(keys, make(leaves).items)))
     raise Unsupported(f"{what} returning {result.describe()}",
                       "its function must return tensors, constants, or tuples, lists and dicts of them")
@@ -111,9 +117,12 @@ def is_tensor_leaf(leaf: Any) -> bool:
     return isinstance(leaf, TensorVariable)
 
 
-def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable:
-    """A sub-graph's own input shaped as ``like`` (a :func:`subgraphs.body_input` node, a fake of its own)."""
+def fresh_input(tx: InstructionTranslator, like: torch.Tensor | int) -> Variable:
+    """A sub-graph's own input shaped as ``like`` (a :func:`subgraphs.body_input` node, a fake of its own);
+    for an int (a loop's carried int), a symbolic int over a fresh unbacked symbol, as torch.compile's."""
     output = tx.output
+    if isinstance(like, (int, torch.SymInt)):
+        return SymbolicVariable(output.graph.call_function(subgraphs.body_input, ()), output.loop_int())
     with output.fake_mode:
         example = torch.empty_strided(like.shape, like.stride(), dtype=like.dtype, device=like.device,
                                       requires_grad=like.requires_grad)
@@ -122,10 +131,11 @@ def fresh_input(tx: InstructionTranslator, like: torch.Tensor) -> TensorVariable
 
 def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
                what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
-               single: bool = False) -> Body:
+               single: bool = False, scalars: bool = False) -> Body:
     """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
     whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
-    then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple."""
+    then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple.
+    ``scalars``: it returns its ints and symbolic numbers too (:func:`_flatten`)."""
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
@@ -146,10 +156,10 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     if any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in nodes):
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")
-    leaves, rebuild = _flatten(result, what)
+    leaves, rebuild = _flatten(result, what, scalars)
     if single and len(leaves) != 1:
         raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
-    carved = subgraphs.carve(region, [leaf.node for leaf in leaves], [i.node for i in inputs], single,
+    carved = subgraphs.carve(region, [leaf.as_graph_arg() for leaf in leaves], [i.node for i in inputs], single,
                             output.submodules)
     subgraphs.erased_sizes(output.graph, set(nodes))
     return Body(carved.body, carved.lifted, leaves, rebuild, result)
@@ -171,10 +181,11 @@ def same_metadata(a: list[TensorVariable], b: list[TensorVariable]) -> bool:
         for x, y in zip(a, b))
 
 
-def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch.Tensor],
+def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[Any],
            rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None,
            draws: bool = False) -> Variable:
-    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples``; the result rebuilt by ``rebuild``.
+    """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples`` (or symbolic numbers); the result
+    rebuilt by ``rebuild``.
     ``draws``: the op draws random numbers (also found in the sub-graphs it calls): then it is kept even
     when its results are unused, as eager's call draws them."""
     output = tx.output
@@ -189,7 +200,8 @@ def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[torch
     results: list[Variable] = []
     for i, example in enumerate(examples):
         item = output.graph.call_function(operator.getitem, (node, i))
-        results.append(TensorVariable(item, example))
+        results.append(TensorVariable(item, example) if isinstance(example, torch.Tensor)
+                       else SymbolicVariable(item, example))
     return rebuild(results)
 
 

@@ -24,7 +24,7 @@ def _bit_length(value: torch.SymInt) -> int:
     """``value.bit_length()``, guarded on the range of values with that bit length (2**(k-1) <= |value| <
     2**k) rather than on the value itself, as ``torch.SymInt.bit_length`` does: other sizes in the range
     reuse the graph."""
-    shapes.raise_if_drawn(value, "needing the bit length of")
+    shapes.raise_if_unknown(value, "needing the bit length of")
     hint = value.node.hint
     if hint is None:  # no value to start from (an unbacked size): the exact value is needed
         return int(value).bit_length()
@@ -61,7 +61,7 @@ class SymbolicVariable(Variable):
     def as_python_constant(self) -> Any:
         """Specialise: the trace now depends on the exact value (recorded as a guard); a value drawn
         from random cannot be guarded, so that breaks the graph."""
-        shapes.raise_if_drawn(self.example, "needing the exact value of")
+        shapes.raise_if_unknown(self.example, "needing the exact value of")
         return self.python_type()(self.example)
 
     def as_graph_arg(self) -> Any:
@@ -71,7 +71,7 @@ class SymbolicVariable(Variable):
         return self.example
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        shapes.raise_if_drawn(self.example, "branching on")
+        shapes.raise_if_unknown(self.example, "branching on")
         return bool(self.example)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
