@@ -56,7 +56,8 @@ TRUSTED_MODULES = ModuleFamilies(
 
 
 _FUNCTORCH_REASON = ("this torch.func function is not captured (grad, grad_and_value, vmap, jacrev, jacfwd, hessian, "
-                     "jvp, vjp and functional_call are; it pushes functorch interpreter levels)")
+                     "jvp, vjp and functional_call are, also by their functorch names; it pushes functorch interpreter "
+                     "levels)")
 
 #: Why calls into an opaque family are not traced, where it is not I/O or process state.
 _OPAQUE_REASONS = {

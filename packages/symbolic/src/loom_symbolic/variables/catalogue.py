@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     func_transforms,
     functional_call,
     generators,
+    legacy_functorch,
     module_hooks,
     new_objects,
     nn_module,

@@ -140,6 +140,14 @@ def _vmap_slices(tx: InstructionTranslator, args: tuple, in_dims: Any) -> Callab
     return likes
 
 
+#: Transforms whose transformed function is modelled (made, passed on, rebuilt by the rewritten code) but
+#: whose call is one graph break, and why.
+_NOT_CAPTURED = {
+    _func.functionalize: "torch.compile traces it into its graph, but AOTAutograd then refuses that graph (under "
+                         "aot_eager and inductor it raises 'x must not already be a functional tensor')",
+}
+
+
 # -- the variables ----------------------------------------------------------------------------------------
 class TransformedFunctionVariable(Variable):
     """``torch.func.grad(f, ...)`` and the like, made in the trace: calling it records the transform."""
@@ -170,6 +178,9 @@ class TransformedFunctionVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         what = f"torch.func.{self.transform.__name__}"
+        if self.transform in _NOT_CAPTURED:
+            raise Unsupported(f"a call of {self.describe()}", f"{what} is not captured: {_NOT_CAPTURED[self.transform]}",
+                              hint="the call runs as eager runs it")
         fn_args = tuple(skeleton(a, what) for a in args)
         if self.transform is _func.vmap:
             likes = _vmap_slices(tx, fn_args, self.options.get("in_dims", 0))
@@ -232,7 +243,8 @@ def _transformed_handler(factory: Callable) -> Callable:
     return make
 
 
-for _factory in (_func.grad, _func.grad_and_value, _func.vmap, _func.jacrev, _func.jacfwd, _func.hessian):
+for _factory in (_func.grad, _func.grad_and_value, _func.vmap, _func.jacrev, _func.jacfwd, _func.hessian,
+                 _func.functionalize):
     higher_order(_factory)(_transformed_handler(_factory))
 
 

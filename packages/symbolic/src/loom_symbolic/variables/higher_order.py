@@ -245,6 +245,28 @@ def higher_order(*functions: Any) -> Callable:
     return register
 
 
+def alias(function: Any, target: Any, before: Callable[[InstructionTranslator], None] | None = None) -> None:
+    """Handle calls of ``function`` (a thin wrapper of ``target``, such as ``functorch.vmap`` of
+    ``torch.vmap``) with ``target``'s handler: the arguments bound to ``function``'s own signature first
+    (eager raises on others), then ``before(tx)`` (a deprecation warning), then ``target``'s call."""
+    import inspect
+
+    signature = inspect.signature(function)
+    name = f"{function.__module__}.{function.__qualname__}"
+
+    def handler(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise Unsupported(f"{name} with these arguments", str(exc)) from exc
+        if before is not None:
+            before(tx)
+        return HANDLERS[target](tx, list(bound.args), dict(bound.kwargs))
+
+    handler.__doc__ = f"``{name}``: handled as ``{getattr(target, '__qualname__', target)}``."
+    HANDLERS[function] = handler
+
+
 class HigherOrderFunctionVariable(RealValueVariable):
     """``torch.utils.checkpoint.checkpoint``, ``torch.cond``...: calls traced by their handler."""
 
