@@ -475,9 +475,12 @@ def test_loom_explain_of_a_script_using_every_construct(tmp_path, capsys):
     assert "1 graph, 0 graph breaks" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("op", ["wrap", "checkpoint"])
-def test_a_region_drawing_random_numbers_is_kept_when_its_result_is_unused(op):
-    """Eager's call draws from the generator: dropping the unused op would shift every later draw."""
+def test_a_region_drawing_random_numbers_is_kept_when_its_result_is_unused(op, backend):
+    """Eager's call draws from the generator: dropping the unused op would shift every later draw (torch.compile
+    drops it under aot_eager and inductor: a wrong answer). A checkpoint without a backward through it is recorded
+    as ``wrap``: AOTAutograd's partitioner refuses random ops in a recompute region."""
     def fn(x):
         if op == "wrap":
             wrap(lambda a: a + torch.rand(3), x)
@@ -489,12 +492,29 @@ def test_a_region_drawing_random_numbers_is_kept_when_its_result_is_unused(op):
     torch.manual_seed(0)
     want = fn(x)
     torch.manual_seed(0)
-    compiled = loom.compile(fn, backend="aot_eager")
-    if op == "checkpoint":
-        # Kept, AOTAutograd's partitioner refuses random ops in a recompute region: the frame runs as eager
-        # runs it, with one warning (known limit; a checkpoint whose result is used compiles).
-        with pytest.warns(RuntimeWarning, match="RNG ops in recompute regions"):
-            torch.testing.assert_close(compiled(x), want)
-    else:
-        torch.testing.assert_close(compiled(x), want)
-        assert loom.stats()["graphs"] == 1
+    torch.testing.assert_close(loom.compile(fn, backend=backend)(x), want)
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("used", [True, False])
+def test_a_checkpoint_drawing_random_numbers_recomputes_the_forwards_draws(backend, used):
+    """Eager's checkpoint restores the RNG state to recompute: the backward sees the forward's draws (torch.compile's
+    eager backend draws anew there: wrong gradients). loom's region saves its draws for the backward."""
+    def fn(x, w):
+        y = torch.utils.checkpoint.checkpoint(lambda a: (a @ w) * torch.rand(3, 3), x, use_reentrant=False)
+        return (y if used else x) + torch.rand(3)
+
+    x, w = torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)
+    torch.manual_seed(0)
+    want = fn(x, w)
+    grads_want = torch.autograd.grad(want.sum(), (x, w), allow_unused=True)
+    torch.manual_seed(0)
+    got = loom.compile(fn, backend=backend)(x, w)
+    grads_got = torch.autograd.grad(got.sum(), (x, w), allow_unused=True)
+    torch.testing.assert_close(got, want)
+    for g, gw in zip(grads_got, grads_want):
+        assert (g is None) == (gw is None)
+        if gw is not None:
+            torch.testing.assert_close(g, gw)
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0

@@ -6,15 +6,23 @@ without reentrant autograd, which gives the reentrant variant's values and gradi
 variant gives gradients at all. Where it does not, the call breaks the graph and runs as eager: with
 ``use_reentrant=True`` and grad mode on, no tensor argument requiring grad means eager's outputs do not
 require grad (gradients of parameters used inside are None), and keyword arguments for ``fn`` are refused.
+
+A region drawing random numbers: if its results do not require grad, it is recorded as ``wrap`` (with no
+backward through it, checkpointing is a plain call, and AOTAutograd refuses random ops in a recompute
+region); otherwise its body saves the random ops' results for the backward (a selective-checkpoint policy),
+so the recomputation uses the forward's draws, as eager's checkpoint (which restores the RNG state) does.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import TYPE_CHECKING
 
+import torch
 import torch.utils.checkpoint as _checkpoint
 from torch._higher_order_ops.wrap import tag_activation_checkpoint
+from torch._higher_order_ops.wrap import wrap as _wrap_op
 
 from ..errors import Unsupported
 from .higher_order import higher_order, record, require_constants, trace_body
@@ -31,6 +39,16 @@ _OWN_KEYWORDS = frozenset(
 #: Settings the op accepts as they are; ``context_fn`` only at its default.
 _PASSED_ON = ("preserve_rng_state", "determinism_check", "debug")
 _WHAT = "torch.utils.checkpoint.checkpoint"
+
+
+def _save_draws(ctx: object, op: object, *args: object, **kwargs: object) -> _checkpoint.CheckpointPolicy:
+    """A selective-checkpoint policy: random ops' results are saved, everything else recomputed."""
+    seeded = torch.Tag.nondeterministic_seeded in getattr(op, "tags", ())
+    return _checkpoint.CheckpointPolicy.MUST_SAVE if seeded else _checkpoint.CheckpointPolicy.PREFER_RECOMPUTE
+
+
+#: The context of a region drawing random numbers (read by the op from its body's ``meta``).
+_SAVING_DRAWS = functools.partial(_checkpoint.create_selective_checkpoint_contexts, _save_draws)
 
 
 @higher_order(_checkpoint.checkpoint, getattr(_checkpoint.checkpoint, "__wrapped__", None))
@@ -55,7 +73,19 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
             raise Unsupported(f"{_WHAT}(use_reentrant=True) with no argument requiring grad",
                               "eager's outputs then do not require grad, which the recorded op cannot mimic")
     body = trace_body(tx, fn, list(fn_args), fn_kwargs, _WHAT)
+    examples = [leaf.example for leaf in body.leaves]
+    if any(n.meta.get("draws") for n in body.module.graph.nodes):
+        if not any(e.requires_grad for e in examples):
+            # No backward runs through the region, so checkpointing changes nothing (eager's checkpoint reads
+            # the RNG state, never sets it): a plain ``wrap``, which AOTAutograd compiles, where its
+            # partitioner refuses random ops in a recompute region (torch.compile raises there, or drops an
+            # unused region's draws).
+            attr = tx.output.add_submodule(body.module, "wrap_body")
+            return record(tx, _wrap_op, (attr, *body.lifted), examples, body.rebuild)
+        # The op's own implementation recomputes every op without restoring the RNG state: the backward's
+        # draws would differ from the forward's (torch.compile's eager backend gives wrong gradients).
+        # Eager's checkpoint replays the forward's draws; the region keeps them instead.
+        body.module.meta["_checkpoint_context_fn"] = _SAVING_DRAWS
     node_kwargs = {k: own[k] for k in _PASSED_ON if k in own}
     attr = tx.output.add_submodule(body.module, "checkpoint_body")
-    return record(tx, tag_activation_checkpoint, (attr, *body.lifted), [leaf.example for leaf in body.leaves],
-                  body.rebuild, node_kwargs)
+    return record(tx, tag_activation_checkpoint, (attr, *body.lifted), examples, body.rebuild, node_kwargs)
