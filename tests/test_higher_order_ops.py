@@ -361,6 +361,10 @@ def sizing_with_the_carried_int(x):
     return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a + torch.ones(i).sum()), (0, x))
 
 
+def differentiating_through_carried_ints(x):
+    return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a.sin()), (0, x.exp()))
+
+
 def branching_on_the_carried_int(x):
     return while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * 2 if i > 1 else a), (0, x))
 
@@ -370,11 +374,12 @@ def branching_on_the_carried_int(x):
     (indexing_with_the_carried_int, "getitem on an int carried by while_loop"),
     (sizing_with_the_carried_int, "ones on an int carried by while_loop"),
     (branching_on_the_carried_int, "branching on an int carried by while_loop"),
+    (differentiating_through_carried_ints, "while_loop carrying ints with a tensor requiring grad"),
 ])
 def test_while_loop_breaks_once_where_torch_compile_cannot_capture_it(fn, construct):
-    """torch.compile raises on each (a float carry: eager too; an int as index or size, or a branch on it:
-    the int is an unbacked SymInt). loom breaks once at the while_loop, naming it and the user's line."""
-    x = torch.zeros(4)
+    """torch.compile raises on each (a float carry, or ints carried with a tensor requiring grad: eager too; an
+    int as index or size, or a branch on it: the int is an unbacked SymInt). loom breaks once at the while_loop, naming it and the user's line."""
+    x = torch.zeros(4, requires_grad=fn is differentiating_through_carried_ints)
     with pytest.raises(loom.Unsupported, match=rf"(?s){construct}.*test_higher_order_ops\.py:\d+"):
         loom.compile(fn, backend="eager", fullgraph=True)(x)
     loom.reset()
@@ -445,21 +450,52 @@ def test_custom_op_inside_a_checkpoint_and_an_autocast_region():
 
 
 SCRIPT = '''
+import functorch
 import torch
 from torch._higher_order_ops import map as hop_map, while_loop
 from torch._higher_order_ops.wrap import wrap
+from torch.func import functional_call, grad, grad_and_value, hessian, jacfwd, jacrev, jvp, vjp, vmap
 from torch.utils.checkpoint import checkpoint
+
+net = torch.nn.Linear(3, 3)
+
+
+@torch.library.custom_op("loom_explain_script::twice", mutates_args=())
+def twice(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+@twice.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+
+def transforms(y, w):
+    params = dict(net.named_parameters())
+    per_sample = vmap(grad(lambda p, r: functional_call(net, p, (r.unsqueeze(0),)).pow(2).sum()),
+                      in_dims=(None, 0))(params, y)
+    g, value = grad_and_value(lambda a: (a @ w).sin().sum())(y)
+    jac = jacrev(lambda a: a.sin() @ w)(y[0]) + jacfwd(lambda a: a.sin() @ w)(y[0])
+    h = hessian(lambda a: (a.sin() * a.sum()).sum())(y[0])
+    _, tangent = jvp(lambda a: a.cos(), (y,), (torch.ones_like(y),))
+    out, pullback = vjp(lambda a: a.exp() @ w, y)
+    legacy = functorch.vmap(lambda r: r.tanh())(y)
+    return (per_sample["weight"].sum() + g.sum() + value + jac.sum() + h.sum() + tangent.sum()
+            + pullback(out)[0].sum() + legacy.sum())
 
 
 def step(x, w):
     with torch.autocast("cpu", dtype=torch.bfloat16):
         y = (x @ w).float()
     y = checkpoint(lambda a: a.sin() @ w, y, use_reentrant=False)
+    y = checkpoint(lambda a: a.cos() * 2, y, use_reentrant=True) + twice(y.detach())
     y = wrap(lambda a: a.cos(), y)
     y = torch.cond(y.sum() > 0, lambda a: a + 1, lambda a: a - 1, (y,))
     (i, y) = while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a * 0.5), (torch.tensor(0), y))
+    (n, z) = while_loop(lambda n, a: n < y.shape[0], lambda n, a: (n + 1, a.sin()), (0, y.detach()))
     y = hop_map(lambda row: row.tanh(), y)
-    return y * torch.tensor(y.shape).tolist()[0]
+    return y * torch.tensor(y.shape).tolist()[0] * n + z + transforms(y, w)
 
 
 step(torch.randn(3, 3, requires_grad=True), torch.randn(3, 3, requires_grad=True)).sum().backward()

@@ -148,6 +148,11 @@ def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
                           "torch's while_loop requires the same metadata every iteration")
     lifted, (test_gm, step_gm) = shared_lifted([test, step], len(carried))
     output = tx.output
+    if output.grad_enabled and not all(isinstance(c, TensorVariable) for c in carried) and any(
+            getattr(v, "requires_grad", False)
+            for v in [c.example for c in carried if isinstance(c, TensorVariable)] + [n.meta.get("val") for n in lifted]):
+        raise Unsupported(f"{what} carrying ints with a tensor requiring grad",
+                          "torch's while_loop cannot differentiate a loop carrying ints (eager raises; torch.compile too)")
     node_args = (output.add_submodule(test_gm, "while_cond"), output.add_submodule(step_gm, "while_body"),
                  tuple(c.as_graph_arg() for c in carried), tuple(lifted))
     examples = [leaf.example if isinstance(c, TensorVariable) else output.loop_int()
