@@ -11,6 +11,11 @@ A value drawn from Python's RNG (``random.random()``) is a symbol too, made on d
 created for it in a translation with static shapes): it stands for a value the rewritten code draws
 before the graph, which no guard can check, so a decision taken on it must break the graph instead
 (:func:`drawn_symbols_in`, :meth:`ShapeContext.check_no_drawn_guard`).
+
+An int a ``while_loop`` carries is an unbacked symbol (``u0``), made on demand likewise
+(:meth:`ShapeContext.loop_int`): its value exists only inside the loop at run time, so numbers computed
+from it are graph values (:func:`unknown_symbols`), and a decision on it, or an op that needs it concrete
+(an index, a size), breaks the graph (:func:`raise_if_unknown`, :func:`raise_for_loop_ints`).
 """
 
 from __future__ import annotations
