@@ -16,6 +16,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 from .errors import Unsupported
 from .variables import containers as _containers
 from .variables.cycle_shells import shell_for
+from .variables.overriding_containers import refill_through_base
 from .variables.tensor_keyed import load_item_of_key
 from .versions import current as version
 
@@ -347,6 +348,10 @@ class PyCodegen:
             self.load_temps((contents, target))
             self.load_const(slice(None, None))
             self.emit("STORE_SUBSCR")
+            return
+        if getattr(container, "overrides_protocol", False):  # the builtin base's own methods, no override
+            self.call_const(refill_through_base, 2, lambda: self.load_temps((target, contents)))
+            self.emit("POP_TOP")
             return
         for method, args in (("clear", ()), ("update", (contents,))):  # a dict or a set
             self.emit("LOAD_FAST", target)
