@@ -171,7 +171,7 @@ def c_base_output_writes(x, out):
     out.sample = out.sample * 2
     _MODULE_OUTPUT["sample"] = x - 1
     _MODULE_OUTPUT.sample = _MODULE_OUTPUT.sample * 3
-    return out.to_tuple()[0] + _MODULE_OUTPUT.sample, list(dict.items(out)), dict(vars(out))
+    return out.to_tuple()[0] + _MODULE_OUTPUT.sample, list(dict.items(out)), out.sample, _MODULE_OUTPUT.sample
 
 
 c_base_output_writes.extra_args = lambda: (_SampleOutput(sample=torch.zeros(3)),)
@@ -192,7 +192,7 @@ def c_next_on_moving_iterator(x, numbers):
     return x + next(numbers)
 
 
-c_next_on_moving_iterator.extra_args = lambda: (iter(range(10, 20)),)
+c_next_on_moving_iterator.extra_args = lambda: (iter([10, 11, 12, 13, 14, 15]),)
 c_next_on_moving_iterator.calls = 5
 
 _SINK = io.StringIO()
