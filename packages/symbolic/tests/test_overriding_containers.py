@@ -166,3 +166,22 @@ def test_an_override_written_in_c_is_not_bypassed():
 
     assert any("subscript of Lenient" in str(b) for b in translation.breaks), translation.dump()
     torch.testing.assert_close(run_rewritten(reads_a_lenient_dict, translation, (X, d), {}), reads_a_lenient_dict(X, d))
+
+
+class DoublingUpdates(dict):
+    """A dict subclass overriding ``update`` (not its read protocol): the replay of a write must not call
+    it (it did: ``clear()`` then ``update(final items)`` doubled every item once more)."""
+
+    def update(self, other=(), **kwargs):
+        for key, value in dict(other, **kwargs).items():
+            self[key] = value * 2
+
+
+def writes_a_doubling_dict(x, d):
+    d["a"] = x + 1
+    d.update(b=x)
+    return d["a"] + d["b"]
+
+
+def test_writes_to_a_dict_subclass_are_replayed_past_its_update():
+    check(writes_a_doubling_dict, X, DoublingUpdates(z=X))

@@ -349,7 +349,9 @@ class PyCodegen:
             self.load_const(slice(None, None))
             self.emit("STORE_SUBSCR")
             return
-        if getattr(container, "overrides_protocol", False):  # the builtin base's own methods, no override
+        if isinstance(container, _containers.DictVariable) and container.python_type() is not dict:
+            # a subclass: its builtin base's own clear and __setitem__ (an override of update, clear or
+            # __setitem__ already ran in the trace; the replay must not run it again)
             self.call_const(refill_through_base, 2, lambda: self.load_temps((target, contents)))
             self.emit("POP_TOP")
             return

@@ -102,9 +102,9 @@ def _wrap_overriding_dict(tx, value, source):
 
 
 def refill_through_base(target: dict, contents: dict) -> None:
-    """Run by the rewritten code: give ``target`` (a dict subclass overriding its protocol) the items
+    """Run by the rewritten code: give ``target`` (a dict subclass from outside the frame) the items
     ``contents`` through its builtin base's own ``clear`` and ``__setitem__`` (an ``OrderedDict``'s keep
-    its order links), never through the class's overrides."""
+    its order links), never through the class's overrides, which the trace already ran."""
     base = builtin_base(type(target))
     base.clear(target)
     for key, value in contents.items():
