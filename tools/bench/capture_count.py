@@ -517,7 +517,8 @@ def _arguments(fn, x):
 def _outcome(fn, x, original=None):
     _reset_state()
     try:
-        result = fn(*_arguments(original or fn, x))
+        args = _arguments(original or fn, x)
+        result = [fn(*args) for _ in range(getattr(original or fn, "calls", 1))]  # same args on each call
         error = None
     except Exception as exc:
         result, error = None, (type(exc), exc.args)
@@ -554,10 +555,23 @@ def run_torch(fn, x):
     dynamo.reset()
     _reset_state()
     try:
-        report = dynamo.explain(fn)(*_arguments(fn, copy.deepcopy(x)))
+        args = _arguments(fn, copy.deepcopy(x))
+        if getattr(fn, "calls", 1) > 1:  # explain compiles afresh on each call: count one compiled function's
+            return _torch_calls(fn, args, fn.calls)
+        report = dynamo.explain(fn)(*args)
     except Exception:
         return None, None
     return report.graph_count, report.graph_break_count
+
+
+def _torch_calls(fn, args, calls):
+    from torch._dynamo.utils import counters
+    graphs = []
+    counters.clear()
+    compiled = torch.compile(fn, backend=lambda gm, inputs: graphs.append(gm) or gm.forward)
+    for _ in range(calls):
+        compiled(*args)
+    return len(graphs), sum(counters["graph_break"].values())
 
 
 def main() -> int:

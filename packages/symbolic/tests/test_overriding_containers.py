@@ -2,14 +2,15 @@
 ``super()`` in them (a ``ModelOutput``/``BaseOutput``-style ``OrderedDict`` dataclass; a list whose
 ``__getitem__``/``__iter__``/``__len__`` call ``super()``): reads are one graph with eager's values, the
 guards read the items through the builtin's own methods (``BuiltinContents``), never the overrides; a
-list's writes are replayed through ``list``'s own slice assignment; a write to such a dict is a break
-with a named reason (its ``__setitem__`` also sets attributes), never a wrong answer."""
+list's writes are replayed through ``list``'s own slice assignment; a dict's overrides run in the trace
+and its final items and attributes are replayed through the builtin base and ``object.__setattr__``."""
 
 import collections
 import dataclasses
 
+import pytest
 import torch
-from harness import check
+from harness import assert_same, check, run_rewritten
 
 import loom_guards
 from loom_symbolic import translate_function
@@ -106,16 +107,48 @@ def writes_an_output(x, out):
     return out.sample + 1
 
 
-def test_a_write_to_an_output_is_a_named_break_with_eager_values():
-    out, eager_out = Output(sample=X), Output(sample=X)
-    translation = translate_function(writes_an_output, X, out)
-    assert any("writing to a Output from outside the frame" in str(b) for b in translation.breaks), translation.dump()
-    expected = writes_an_output(X, eager_out)
-    from harness import run_rewritten
+def writes_an_output_every_way(x, out):
+    out["added"] = x * 2  # a new key: appended after "sample"
+    out["sample"] = x + 1  # item and attribute (the override's two super() calls)
+    out.extra = x - 1  # not a key: an attribute only
+    out.sample = out["added"] + out.sample  # a key: __setattr__ writes the item too
+    return out.to_tuple()[0] + out.extra, out.sample is out["sample"]
 
-    torch.testing.assert_close(run_rewritten(writes_an_output, translation, (X, out), {}), expected)
-    assert list(out.keys()) == list(eager_out.keys()) and torch.equal(out.sample, eager_out.sample)
-    assert torch.equal(out["sample"], eager_out["sample"])
+
+def _state(out):
+    """What eager leaves in an output: its items in order (read past the overrides) and attributes."""
+    return list(dict.items(out)), sorted(out.__dict__.items())
+
+
+@pytest.mark.parametrize("fn", [writes_an_output, writes_an_output_every_way], ids=lambda fn: fn.__name__)
+def test_writes_to_an_output_from_outside_are_replayed_as_eager_left_them(fn):
+    out, eager_out = Output(sample=X), Output(sample=X)
+    translation = translate_function(fn, X, out)
+    assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
+    expected = fn(X, eager_out)
+    assert_same(run_rewritten(fn, translation, (X, out), {}), expected)
+    assert_same(_state(out), _state(eager_out))
+    assert list(out.keys()) == list(eager_out.keys())
+
+
+class CountedOutput(Output):
+    """Counts its __setitem__ calls: the replay after the graph must not run the override again."""
+
+    calls = []
+
+    def __setitem__(self, key, value):
+        CountedOutput.calls.append(key)
+        super().__setitem__(key, value)
+
+
+def test_the_replay_does_not_run_the_override_again():
+    out = CountedOutput(sample=X)
+    CountedOutput.calls.clear()
+    translation = translate_function(writes_an_output, X, out)
+    assert not translation.breaks, translation.dump()
+    CountedOutput.calls.clear()
+    run_rewritten(writes_an_output, translation, (X, out), {})
+    assert CountedOutput.calls == ["sample"] and torch.equal(out.sample, X * 3) and torch.equal(out["sample"], X * 3)
 
 
 class Lenient(dict):
@@ -133,3 +166,22 @@ def test_an_override_written_in_c_is_not_bypassed():
 
     assert any("subscript of Lenient" in str(b) for b in translation.breaks), translation.dump()
     torch.testing.assert_close(run_rewritten(reads_a_lenient_dict, translation, (X, d), {}), reads_a_lenient_dict(X, d))
+
+
+class DoublingUpdates(dict):
+    """A dict subclass overriding ``update`` (not its read protocol): the replay of a write must not call
+    it (it did: ``clear()`` then ``update(final items)`` doubled every item once more)."""
+
+    def update(self, other=(), **kwargs):
+        for key, value in dict(other, **kwargs).items():
+            self[key] = value * 2
+
+
+def writes_a_doubling_dict(x, d):
+    d["a"] = x + 1
+    d.update(b=x)
+    return d["a"] + d["b"]
+
+
+def test_writes_to_a_dict_subclass_are_replayed_past_its_update():
+    check(writes_a_doubling_dict, X, DoublingUpdates(z=X))

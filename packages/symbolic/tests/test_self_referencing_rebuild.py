@@ -1,7 +1,7 @@
 """Objects made in the trace that refer to themselves (``d['self'] = d``, ``l.append(l)``, ``o.me = o``)
 and are still live at a graph break: the code after the graph creates each one empty, then fills it, so
-the cycle holds (``d['self'] is d``) and the rebuild does not recurse forever. A container from the
-frame that holds itself is a clean break with a named reason, not a RecursionError."""
+the cycle holds (``d['self'] is d``) and the rebuild does not recurse forever. A list from the frame
+that holds itself (a resumed frame receives one after such a break) is modelled with its cycle."""
 
 import torch
 from harness import run_rewritten
@@ -77,11 +77,38 @@ def test_two_containers_in_a_cycle_are_rebuilt_once_each(capsys):
 
 
 def reads_a_list_holding_itself(items):
-    return items[1][0] + 1
+    return items[1][0] + 1, items[1] is items
 
 
-def test_a_list_from_the_frame_holding_itself_is_a_named_break():
+def grows_a_list_holding_itself(items):
+    items.append(items[0] * 2)
+    return items[1][2] + 1, len(items[1])
+
+
+def test_a_list_from_the_frame_holding_itself_is_modelled_with_its_cycle():
+    # The list's variable is remembered before its items are wrapped: items[1] is that same variable.
     items = [torch.ones(2)]
     items.append(items)
     translation = translate_function(reads_a_list_holding_itself, items)
-    assert any("contains itself" in str(b) for b in translation.breaks), translation.dump()
+    assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
+    (value, same), (expected, eager_same) = run_rewritten(reads_a_list_holding_itself, translation, (items,), {}), \
+        reads_a_list_holding_itself(items)
+    torch.testing.assert_close(value, expected)
+    assert same is eager_same is True
+
+
+def test_a_list_from_the_frame_holding_itself_gets_its_final_items_back():
+    def fresh():
+        items = [torch.ones(2)]
+        items.append(items)
+        return items
+
+    translation = translate_function(grows_a_list_holding_itself, fresh())
+    assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
+    expected_items = fresh()
+    expected = grows_a_list_holding_itself(expected_items)
+    items = fresh()
+    value, n = run_rewritten(grows_a_list_holding_itself, translation, (items,), {})
+    torch.testing.assert_close(value, expected[0])
+    assert n == expected[1] == 3 and items[1] is items and len(items) == len(expected_items) == 3
+    torch.testing.assert_close(items[2], expected_items[2])

@@ -7,12 +7,18 @@
   argument's size (or an int argument) changed, the dimensions (ints) that changed become symbols,
   so one more compile serves every later size.
 
+Whatever the mode, an iterator argument (a list, tuple, range or dict iterator) found at another
+position than on the frame's earlier compile is not modelled from then on: ``next()`` on it is one graph
+break, not one compile per position.
+
 ``loom.mark_dynamic(t, dim)`` asks for a dimension of an argument to be symbolic from the start (with
 ``dynamic=None`` or ``True``); ``loom.mark_static(t, dim)`` keeps one static whatever happens.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 import threading
 import types
 from typing import Any
@@ -32,9 +38,30 @@ class DynamicPolicy:
         self._seen: dict[types.CodeType, dict[str, Any]] = {}
         #: code → (dims by source, int sources) learned so far
         self._dynamic: dict[types.CodeType, tuple[dict[str, frozenset[int]], frozenset[str]]] = {}
+        #: code → {iterator argument source: items it had left} at the last compile
+        self._positions: dict[types.CodeType, dict[str, int]] = {}
+        #: code → iterator argument sources seen at two positions
+        self._moving: dict[types.CodeType, frozenset[str]] = {}
 
     def spec_for(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
         """The dynamic shapes to translate ``code`` with, for these arguments."""
+        spec = self._sizes_spec(code, f_locals)
+        moving = self._moving_iterators(code, f_locals)
+        return dataclasses.replace(spec, moving_iterators=moving) if moving else spec
+
+    def _moving_iterators(self, code: types.CodeType, f_locals: Any) -> frozenset[str]:
+        with self._lock:
+            before = self._positions.get(code)
+            moving = self._moving.get(code, frozenset())
+            if before is None:
+                return moving
+            now = _iterator_positions(f_locals)
+            changed = {key for key, left in now.items() if before.get(key, left) != left}
+            if changed - moving:
+                moving = self._moving[code] = moving | changed
+            return moving
+
+    def _sizes_spec(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
         if self.mode is False:
             return NO_DYNAMIC
         if self.mode is True:
@@ -58,7 +85,11 @@ class DynamicPolicy:
         return DynamicSpec(dims=dims, ints=ints) if dims or ints else NO_DYNAMIC
 
     def record(self, code: types.CodeType, f_locals: Any) -> None:
-        """Remember the sizes a successful compile saw."""
+        """Remember the sizes (and iterator positions) a successful compile saw."""
+        positions = _iterator_positions(f_locals)
+        if positions or code in self._positions:
+            with self._lock:
+                self._positions[code] = positions
         if self.mode is None:
             with self._lock:
                 self._seen[code] = _arguments(f_locals)
@@ -68,6 +99,26 @@ class DynamicPolicy:
         with self._lock:
             self._seen.clear()
             self._dynamic.clear()
+            self._positions.clear()
+            self._moving.clear()
+
+
+#: Iterators whose position the translator models (and guards): list, tuple, range and dict ones.
+_POSITIONED_ITERATORS = frozenset(type(it) for it in (iter([]), iter(()), iter(range(0)), iter(range(1 << 64)),
+                                                     iter({}), iter({}.items()), iter({}.values())))
+
+
+def _iterator_positions(f_locals: Any) -> dict[str, int]:
+    """How many items each iterator argument has left, by source text (also inside ``*args``)."""
+    found: dict[str, int] = {}
+    for name, value in f_locals.items():
+        if type(value) in _POSITIONED_ITERATORS:
+            found[f"L[{name!r}]"] = operator.length_hint(value)
+        elif type(value) is tuple:
+            for i, item in enumerate(value):
+                if type(item) in _POSITIONED_ITERATORS:
+                    found[f"L[{name!r}][{i!r}]"] = operator.length_hint(item)
+    return found
 
 
 def _arguments(f_locals: Any) -> dict[str, Any]:

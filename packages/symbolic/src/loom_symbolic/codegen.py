@@ -16,6 +16,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 from .errors import Unsupported
 from .variables import containers as _containers
 from .variables.cycle_shells import shell_for
+from .variables.overriding_containers import refill_through_base
 from .variables.tensor_keyed import load_item_of_key
 from .versions import current as version
 
@@ -347,6 +348,12 @@ class PyCodegen:
             self.load_temps((contents, target))
             self.load_const(slice(None, None))
             self.emit("STORE_SUBSCR")
+            return
+        if isinstance(container, _containers.DictVariable) and container.python_type() is not dict:
+            # a subclass: its builtin base's own clear and __setitem__ (an override of update, clear or
+            # __setitem__ already ran in the trace; the replay must not run it again)
+            self.call_const(refill_through_base, 2, lambda: self.load_temps((target, contents)))
+            self.emit("POP_TOP")
             return
         for method, args in (("clear", ()), ("update", (contents,))):  # a dict or a set
             self.emit("LOAD_FAST", target)

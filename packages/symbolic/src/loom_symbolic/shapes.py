@@ -39,12 +39,15 @@ class DynamicSpec:
 
     ``all_dims``: every tensor dimension (``loom.compile(dynamic=True)``); ``dims``: source text →
     dimensions (what loom learned from earlier calls, or ``loom.mark_dynamic``); ``ints``: source
-    texts of int arguments to treat as symbols.
+    texts of int arguments to treat as symbols; ``moving_iterators``: source texts of iterator
+    arguments seen at another position on an earlier call (not modelled: ``next()`` on one breaks
+    once, rather than compiling once per position). The last needs no ShapeEnv (not in ``bool()``).
     """
 
     all_dims: bool = False
     dims: dict[str, frozenset[int]] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
+    moving_iterators: frozenset[str] = frozenset()
 
     def tensor_dims(self, source: Any, value: torch.Tensor) -> frozenset[int]:
         """The dimensions of ``value`` (reached as ``source``) to make symbolic."""
@@ -58,13 +61,17 @@ class DynamicSpec:
     def is_dynamic_int(self, source: Any) -> bool:
         return str(source) in self.ints
 
+    def is_moving_iterator(self, source: Any) -> bool:
+        """Whether the iterator reached as ``source`` stood at another position on an earlier call."""
+        return bool(self.moving_iterators) and str(source) in self.moving_iterators
+
     def __bool__(self) -> bool:
         return self.all_dims or bool(self.dims) or bool(self.ints)
 
     @classmethod
     def for_arguments(cls, spec: DynamicSpec | None, f_locals: Any) -> DynamicSpec:
         """``spec``, extended with the dimensions marked on tensor arguments (``loom.mark_dynamic``)."""
-        spec = spec or NO_DYNAMIC
+        spec = spec if spec is not None else NO_DYNAMIC
         marked = {
             f"L[{name!r}]": frozenset(value._loom_dynamic_dims)
             for name, value in f_locals.items()

@@ -62,6 +62,28 @@ class StoreAttr(_ByName):
 
 
 @dataclass
+class GenericStoreAttr:
+    """``object.__setattr__(target, name, value)`` on an object from outside the frame whose class
+    overrides ``__setattr__`` in Python: the trace ran the override; replay only what it stored."""
+
+    target: Variable
+    name: str
+    value: Variable
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return codegen.stash(self.target), codegen.stash(self.value)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        target, value = staged
+        codegen.call_const(object.__setattr__, 3, lambda: (codegen.load_temps((target,)), codegen.load_const(self.name),
+                                                           codegen.load_temps((value,))))
+        codegen.emit("POP_TOP")
+
+    def describe(self) -> str:
+        return f"object.__setattr__({self.target.describe()}, {self.name!r}, {self.value.describe()})"
+
+
+@dataclass
 class DeleteAttr(_ByName):
     """``del target.name``."""
 
@@ -265,10 +287,11 @@ class SideEffects:
         """Every effect, in the order the rewritten code performs them."""
         return self.effects + self.repositioned if self.repositioned else self.effects
 
-    def store_attr(self, target: Variable, real: Any, name: str, value: Variable) -> None:
+    def store_attr(self, target: Variable, real: Any, name: str, value: Variable, *, generic: bool = False) -> None:
+        """``target.name = value`` (``generic``: through ``object.__setattr__``, bypassing the class's own)."""
         self.mutations += 1
         self._check_dict_not_exposed(real, f"setting {name!r}")
-        self.effects.append(StoreAttr(target, name, value))
+        self.effects.append(GenericStoreAttr(target, name, value) if generic else StoreAttr(target, name, value))
         self.attr_overlay.setdefault(id(real), {})[name] = value
 
     def store_class_attr(self, target: Variable, cls: type, name: str, value: Variable) -> None:
@@ -340,10 +363,6 @@ class SideEffects:
         if owner is not None:
             raise Unsupported(f"changing the __dict__ of a {type(owner).__name__}",
                               "its attributes would not see the change", hint="it runs between graphs")
-        if getattr(container, "overrides_protocol", False) and isinstance(container.real, dict):
-            raise Unsupported(f"writing to a {container.python_type().__name__} from outside the frame",
-                              "its class overrides dict's special methods (and its __setitem__ sets attributes), so its writes are not replayed",
-                              hint="it runs between graphs")
         if id(container) not in self._mutated_containers:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))

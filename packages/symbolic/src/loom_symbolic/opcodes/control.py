@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import Unsupported
 from ..variables.base import Variable
 from ..variables.constant import ConstantVariable
-from ..variables.iterators import IteratorVariable, iterate
+from ..variables.iterators import IteratorVariable, iterate, not_modelled_because
 from .registry import handler
 
 
@@ -78,7 +78,7 @@ def next_loop_item(tx) -> Any:
     (then the iterator is popped; where the loop goes on differs by version)."""
     iterator = tx.peek()
     if not isinstance(iterator, IteratorVariable):
-        raise Unsupported(f"a for loop over {iterator.describe()}", "not an iterator the translator models")
+        raise Unsupported(f"a for loop over {iterator.describe()}", not_modelled_because(iterator))
     item = iterator.next_item(tx)
     if item is None:
         tx.pop()

@@ -79,7 +79,13 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
                  instance_dict: dict | None) -> ObjectView:
     """The view of a real object reached through ``source``."""
 
+    effects = tx.output.side_effects
+
     def instance(name: str) -> Any:
+        if effects.stored_attributes(value):  # what the trace stored there so far
+            stored = effects.stored_attribute(value, name)
+            if stored is not None:
+                return stored
         if instance_dict is None:
             return _MISSING
         if name not in instance_dict:
@@ -335,6 +341,9 @@ class InstanceAttributes:
 
     def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
+        if getattr(self, "real", None) is not None:  # a container subclass's instance from outside the frame
+            generic_setattr_on_real(tx, self, self.real, self.source, name, value)
+            return
         if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType) and not polyfills.modelled_slot(
             self.cls, name
         ):
@@ -366,6 +375,18 @@ class InstanceAttributes:
         codegen.emit("BUILD_MAP", len(in_dict))
         codegen.call(1)
         codegen.emit("POP_TOP")
+
+
+def generic_setattr_on_real(tx: InstructionTranslator, receiver: Variable, real: Any, source: Any, name: str,
+                            value: Variable) -> None:
+    """``object.__setattr__(real, name, value)`` on an object from outside the frame (``super().__setattr__``
+    in a class overriding ``__setattr__``): recorded, and replayed through ``object.__setattr__`` itself,
+    not the class's override, which the trace already ran."""
+    cls = type(real)
+    if isinstance(class_attribute(cls, name), types.MemberDescriptorType):
+        raise Unsupported(f"setting {name!r} on a {cls.__name__} from outside", "slots are not modelled")
+    if not store_through_descriptor(tx, receiver, cls, TypeOf(source), name, value):
+        tx.output.side_effects.store_attr(receiver, real, name, value, generic=True)
 
 
 def _class_member_source(instance: InstanceAttributes, name: str) -> Any:

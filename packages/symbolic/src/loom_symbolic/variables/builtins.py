@@ -45,6 +45,7 @@ from .iterators import (
     SnapshotIterator,
     ZipIterator,
     iterate,
+    not_modelled_because,
 )
 from .methods import BoundMethodVariable
 from .registry import wrap_constant_like
@@ -445,7 +446,7 @@ def builtin_iter(tx, args, kwargs):
 def builtin_next(tx, args, kwargs):
     iterator = args[0]
     if not isinstance(iterator, IteratorVariable):
-        raise Unsupported(f"next() on {iterator.describe()}", "not an iterator the translator models")
+        raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
     item = iterator.next_item(tx)
     if item is None:
         if len(args) > 1:

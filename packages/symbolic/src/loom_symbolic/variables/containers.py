@@ -87,10 +87,11 @@ class MethodTableMixin(InstanceAttributes):
         if not self.is_subclass_instance():
             raise UserError(f"setting {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",
                             exc_type=AttributeError)
-        if self.real is not None:
-            raise Unsupported(f"setting {name!r} on a {self.python_type().__name__} from outside", "not modelled")
+        if self.real is not None and self.source is None:
+            raise Unsupported(f"setting {name!r} on a {self.python_type().__name__} the trace cannot reach",
+                              "not modelled")
+        super().store_attr(tx, name, value)  # a __setattr__ written in Python is inlined
 
-        super().store_attr(tx, name, value)
 
     def instance_dict(self) -> Variable:
         """``self.__dict__`` of a subclass instance made while tracing."""

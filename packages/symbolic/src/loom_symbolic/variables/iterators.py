@@ -395,6 +395,12 @@ class FilterIterator(IteratorVariable):
         return None
 
 
+def not_modelled_because(value: Variable) -> str:
+    """Why ``next()`` on ``value`` is not modelled (its own reason, where it gives one)."""
+    reason = getattr(value, "unmodelled_reason", None)
+    return reason() if reason is not None else "not an iterator the translator models"
+
+
 def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
     """``iter(value)``."""
     if isinstance(value, IteratorVariable):

@@ -370,11 +370,6 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
         return
     method = getattr(container, "setitem", None)
     if method is None or _overrides(container, "__setitem__"):
-        if getattr(container, "overrides_protocol", False) and isinstance(container.real, dict):
-            # Refused here, at the user's own line, rather than inside the inlined override (one break).
-            raise Unsupported(f"writing to a {container.python_type().__name__} from outside the frame",
-                              "its class overrides dict's special methods (and its __setitem__ sets "
-                              "attributes), so its writes are not replayed", hint="it runs between graphs")
         if _has_python_special(container, "__setitem__"):
             container.call_method(tx, "__setitem__", [index, value], {})
             return

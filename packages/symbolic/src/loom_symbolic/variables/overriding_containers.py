@@ -6,8 +6,10 @@ inlined with the container as ``self``, and what they reach through ``super()`` 
 own item access. The guards and any re-read after a graph break reach the items through
 :class:`loom_guards.BuiltinContents` (the builtin base's own methods), never through the overrides.
 
-Writes to such an object are not replayed (the final contents would be written back through the
-overridden methods, not in eager's order): the first one is a graph break with a named reason.
+Writes to such an object run the overrides as written (inlined: ``super().__setitem__`` changes the
+model's items, ``super().__setattr__`` its attributes); the rewritten code then gives the real object
+the items and attributes the trace ended with through the builtin base's own methods and
+``object.__setattr__`` (:func:`refill_through_base`), so no override runs twice.
 """
 
 from __future__ import annotations
@@ -97,6 +99,16 @@ def _wrap_overriding_dict(tx, value, source):
         return variable
 
     return _remember(tx, value, source, make)
+
+
+def refill_through_base(target: dict, contents: dict) -> None:
+    """Run by the rewritten code: give ``target`` (a dict subclass from outside the frame) the items
+    ``contents`` through its builtin base's own ``clear`` and ``__setitem__`` (an ``OrderedDict``'s keep
+    its order links), never through the class's overrides, which the trace already ran."""
+    base = builtin_base(type(target))
+    base.clear(target)
+    for key, value in contents.items():
+        base.__setitem__(target, key, value)
 
 
 registry.add_rule(_LIST_PRIORITY, _overriding_list, _wrap_overriding_list)

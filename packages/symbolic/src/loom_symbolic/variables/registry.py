@@ -65,7 +65,9 @@ def wrap(tx: Translator | None, value: Any, source: Any) -> Variable:
     if not isinstance(value, _CAN_HOLD_ITSELF):
         return build(tx, value, source)
     key = id(value)
-    if key in _WRAPPING:  # the container's items are wrapped eagerly: one holding itself never ends
+    if key in _WRAPPING:  # the container's items are wrapped eagerly: one holding itself never ends...
+        if _remembered(tx, value):  # ...unless it was remembered before its items (a list): that one
+            return build(tx, value, source)
         raise Unsupported(f"a {type(value).__name__} from the frame that contains itself",
                           "a self-referencing container cannot be modelled item by item")
     _WRAPPING.add(key)
@@ -73,6 +75,12 @@ def wrap(tx: Translator | None, value: Any, source: Any) -> Variable:
         return build(tx, value, source)
     finally:
         _WRAPPING.discard(key)
+
+
+def _remembered(tx: Translator | None, value: Any) -> bool:
+    """Whether the translator already holds the one variable for mutable ``value``."""
+    entry = tx.output.known_objects.get(id(value)) if tx is not None else None
+    return entry is not None and entry[0] is value
 
 
 #: Containers whose items are wrapped with them, so one may reach itself; ids being wrapped now.

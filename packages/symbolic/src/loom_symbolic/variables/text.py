@@ -17,6 +17,7 @@ from .base import Variable
 from .builtins import builtin
 from .constant import ConstantVariable
 from .containers import DictVariable, SequenceVariable
+from .new_objects import NewObjectVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -34,9 +35,7 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
     if dunder == "__str__" and method is object.__str__:
         dunder, method = "__repr__", class_attribute(cls, "__repr__")  # object.__str__ calls repr
     if method is object.__repr__:
-        raise Unsupported(f"{called}() of {cls.__name__} object",
-                          "object.__repr__ shows the object's address, known only at run time",
-                          hint=f"give {cls.__name__} a __repr__ or __str__")
+        return ConstantVariable(_address_text(tx, value, cls, called))
     if not isinstance(method, types.FunctionType):
         return None
     result = value.call_method(tx, dunder, [], {})
@@ -45,6 +44,26 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
         raise UserError(f"{dunder}()", f"{dunder} returned non-string (type {result.python_type().__name__})",
                         exc_type=TypeError)
     return ConstantVariable(text)
+
+
+def _address_text(tx: InstructionTranslator, value: Variable, cls: type, called: str) -> str:
+    """``object.__repr__``'s ``<module.Class object at 0x...>``, folded to a constant as torch.compile
+    does: for an object from the frame, the real one's text, under an identity guard (another object
+    would show another address); for one made while tracing, its address is not known until it runs,
+    and a placeholder stands in (what the text shows of one made afresh on every call is arbitrary)."""
+    real = getattr(value, "value", None)
+    source = getattr(value, "source", None)
+    if source is not None and type(real) is cls:
+        tx.output.guards.add("identity", source, real)
+        return object.__repr__(real)
+    if not isinstance(value, NewObjectVariable):
+        raise Unsupported(f"{called}() of {cls.__name__} object",
+                          "object.__repr__ shows the address of an object the trace cannot reach",
+                          hint=f"give {cls.__name__} a __repr__ or __str__")
+    module = cls.__module__
+    name = cls.__qualname__ if isinstance(module, str) and module != "builtins" else cls.__name__
+    prefix = f"{module}." if isinstance(module, str) and module != "builtins" else ""
+    return f"<{prefix}{name} object at {id(value):#x}>"
 
 
 def formatted_text(tx: InstructionTranslator, value: Variable, convert: Any) -> Variable | None:

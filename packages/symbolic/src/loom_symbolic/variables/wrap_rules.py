@@ -89,12 +89,18 @@ def _guards(tx: InstructionTranslator | None, source: Any):
 
 def _remember(
     tx: InstructionTranslator | None, value: Any, source: Any, make: Callable[[], Variable], *, fixed: bool = False,
-    module: bool = False,
+    module: bool = False, fill: Callable[[Variable], None] | None = None,
 ) -> Variable:
     """One variable per mutable object, so aliases stay aliases in the trace (``fixed``: the object
-    is guarded by identity; ``module``: an ``nn.Module``, see :class:`..aliasing.AliasTracker`)."""
+    is guarded by identity; ``module``: an ``nn.Module``, see :class:`..aliasing.AliasTracker`).
+
+    ``fill`` (optional) completes the variable ``make`` built after it is remembered: a container's
+    items are wrapped there, so one that holds itself (``L.append(L)``) finds its own variable."""
     if tx is None:
-        return make()
+        variable = make()
+        if fill is not None:
+            fill(variable)
+        return variable
     tx.output.note_alias(value, source, fixed=fixed, module=module)
     known = tx.output.known_objects
     entry = known.get(id(value))
@@ -102,6 +108,12 @@ def _remember(
         return entry[1]
     variable = make()
     known[id(value)] = (value, variable)
+    if fill is not None:
+        try:
+            fill(variable)
+        except BaseException:
+            del known[id(value)]  # a half-built variable is never found again
+            raise
     return variable
 
 
@@ -162,14 +174,16 @@ def _wrap_list(tx, value, source):
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
             guards.add("length", source, value)
-        items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
         if type(value) is list:
-            return ListVariable(items, source)
+            return ListVariable([], source)
         # A subclass: its Python methods are inlined with the list as ``self``, its attributes read
         # from the real object, its items as a list's.
-        return ListVariable(items, source, cls=type(value), real=value)
+        return ListVariable([], source, cls=type(value), real=value)
 
-    return _remember(tx, value, source, make)
+    def fill(variable: Variable) -> None:  # after remembering: an item that is the list finds it
+        variable.items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
+
+    return _remember(tx, value, source, make, fill=fill)
 
 
 #: A list subclass's special methods the translator would bypass by modelling its items as a list's
@@ -227,6 +241,8 @@ def _wrap_positioned_iterator(tx, value, source):
     through its ``__reduce__``, as an iterator the trace advances (and the rewritten code moves)."""
     if source is None or tx is None:
         return _wrap_object(tx, value, source)
+    if tx.output.shapes.spec.is_moving_iterator(source):
+        return _moving_iterator(tx, value, source)
 
     def make() -> Variable:
         tx.output.guards.add("type", source, value)
@@ -249,6 +265,8 @@ def _wrap_dict_iterator(tx, value, source):
     each guarded through the iterator, as an iterator the trace advances over the dict from there."""
     if source is None or tx is None:
         return _wrap_object(tx, value, source)
+    if tx.output.shapes.spec.is_moving_iterator(source):
+        return _moving_iterator(tx, value, source)
     keys = IteratorState(source, "keys").read_from(value)
     walked = IteratorState(source, "dict").read_from(value)
     start = len(walked) - len(keys)
@@ -263,6 +281,23 @@ def _wrap_dict_iterator(tx, value, source):
             return _object_variable(tx, value, source)
         kind = "keys" if type(value) is DICT_ITERATORS[0] else "items"
         return PositionedDictIterator(target, kind, start, type(value), source)
+
+    return _remember(tx, value, source, make)
+
+
+class MovingIteratorVariable(UserObjectVariable):
+    """An iterator argument that stood at another position on an earlier call of the frame: modelling
+    it would guard its position, one compile per position, so ``next()`` on it breaks the graph once."""
+
+    def unmodelled_reason(self) -> str:
+        return (f"this {type(self.value).__name__} argument stands at another position on each call "
+                "(a graph per position would never end)")
+
+
+def _moving_iterator(tx, value, source):
+    def make() -> Variable:
+        tx.output.guards.add("type", source, value)
+        return MovingIteratorVariable(value, source)
 
     return _remember(tx, value, source, make)
 
