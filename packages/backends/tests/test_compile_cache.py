@@ -77,6 +77,9 @@ _SECOND_PROCESS = textwrap.dedent("""
     assert [g.kind for g in compiled.graphs] == ["forward", "backward"]
     assert all(g.compiled.fallback_reason is None and g.compiled.kernels for g in compiled.graphs)
     print("COUNTS", len(lowered), c_toolchain.compiler_invocations(), graph_cache.stats()["hits"])
+    # the partitioner's CSE is loom's own (partition.py): torch's would have imported most of inductor
+    import sys
+    print("PATTERN_MATCHER", "torch._inductor.pattern_matcher" in sys.modules)
 """)
 
 
@@ -85,6 +88,7 @@ def test_a_second_process_lowers_and_compiles_nothing_and_trains_as_eager(tmp_pa
     for _ in range(2):
         out = _run(_SECOND_PROCESS, {"LOOM_CACHE_DIR": str(tmp_path), "LOOM_GRAPH_CACHE": "1"})
         runs.append(tuple(int(n) for n in out.split("COUNTS")[1].split()[:3]))
+        assert out.split("PATTERN_MATCHER")[1].split()[0] == "False"
     (lowered, compiles, hits), (lowered2, compiles2, hits2) = runs
     assert lowered == 2 and compiles >= 1 and hits == 0
     assert (lowered2, compiles2, hits2) == (0, 0, 2)

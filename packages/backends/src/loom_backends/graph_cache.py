@@ -100,9 +100,9 @@ def key_for(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str, gene
             *(f"input {_input_text(x)}" for x in example_inputs),
             *_graph_lines(gm, "root"),
         ]  # fmt: skip
-    except Uncacheable as why:
+    except Exception as why:  # Uncacheable, or a graph this walk did not expect: compiled, not cached
         count("bypassed")
-        log.debug("graph %s not cached: %s", kind, why)
+        log.debug("graph %s not cached: %s: %s", kind, type(why).__name__, why)
         return None
     h = hashlib.sha256()
     for part in parts:
@@ -273,8 +273,8 @@ def store(key: str, entry: dict[str, Any], tensors: list[torch.Tensor] = ()) -> 
             _write_atomic(root / f"{key}.pt", data)
             entry["tensors"] = hashlib.sha256(data).hexdigest()
         _write_atomic(root / f"{key}.json", json.dumps(entry).encode())
-    except (OSError, TypeError, ValueError, RuntimeError) as exc:
-        log.debug("graph cache entry %s not stored: %s", key, exc)
+    except Exception as exc:  # a full disk, an unwritable directory: the next process compiles again
+        log.debug("graph cache entry %s not stored: %s: %s", key, type(exc).__name__, exc)
         return
     count("stored")
 
