@@ -60,3 +60,15 @@ def test_two_returned_tensors_with_equal_contents_stay_two_tensors():
 
     merged, ops, gm = ops_after_cse(f, torch.randn(3))
     assert merged == 0 and ops.count(aten.cos.default) == 2
+
+
+def test_a_duplicate_multi_output_op_and_its_elements_are_merged():
+    def f(x):
+        v1, m1 = aten.var_mean.correction(x, [1], correction=1)
+        v2, m2 = aten.var_mean.correction(x, [1], correction=1)
+        return (v1 * m2 + v2,)
+
+    x = torch.randn(4, 6)
+    merged, ops, gm = ops_after_cse(f, x)
+    assert ops.count(aten.var_mean.correction) == 1 and merged >= 2
+    torch.testing.assert_close(gm(x), f(x))

@@ -22,6 +22,7 @@ import operator
 from typing import Any
 
 import torch
+from torch.multiprocessing.reductions import StorageWeakRef
 
 _PLAIN = (int, bool, str, type(None), torch.dtype, torch.device, torch.layout, torch.memory_format)
 
@@ -75,34 +76,44 @@ def _starts_region(node: torch.fx.Node) -> bool:
     target = node.target
     if isinstance(target, torch._ops.OpOverload):
         return target._schema.is_mutable
-    return not (target is operator.getitem or getattr(target, "__module__", None) in ("_operator", "operator"))
+    return target not in _PURE_PYTHON
+
+
+# Python calls in a joint graph that neither mutate nor depend on anything but their arguments (size
+# arithmetic, taking an element of a multi-output op's result).
+_PURE_PYTHON = frozenset({
+    operator.getitem, operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+    operator.mod, operator.pow, operator.neg, operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
+    operator.ge,
+})  # fmt: skip
 
 
 def _mergeable(node: torch.fx.Node, returned: set[Any]) -> bool:
     target = node.target
-    if not isinstance(target, torch._ops.OpOverload):
-        return False
-    if torch.Tag.nondeterministic_seeded in target.tags or "empty" in target._schema.name:
-        return False  # random draws, and memory whose contents are not defined
-    storage = _storage(node)
-    return storage is not None and storage not in returned
+    if target is not operator.getitem:  # an element of a multi-output op's result: as pure as the op
+        if not isinstance(target, torch._ops.OpOverload):
+            return False
+        if torch.Tag.nondeterministic_seeded in target.tags or "empty" in target._schema.name:
+            return False  # random draws, and memory whose contents are not defined
+    storages = _storages(node)
+    return storages is not None and not storages & returned
 
 
-def _storage(node: torch.fx.Node) -> Any:
+def _storages(node: torch.fx.Node) -> set[Any] | None:
+    """The storages of the tensor (or tuple of tensors) a node computes; None for anything else."""
     value = node.meta.get("val")
-    if not isinstance(value, torch.Tensor):
+    values = value if isinstance(value, (list, tuple)) else [value]
+    if not values or not all(isinstance(v, torch.Tensor) for v in values):
         return None
     try:
-        return torch.multiprocessing.reductions.StorageWeakRef(value.untyped_storage())
+        return {StorageWeakRef(v.untyped_storage()) for v in values}
     except (NotImplementedError, RuntimeError):
         return None
 
 
 def _returned_storages(graph: torch.fx.Graph) -> set[Any]:
     outputs = [n for n in graph.nodes if n.op == "output"]
-    storages = {_storage(n) for out in outputs for n in out.all_input_nodes}
-    storages.discard(None)
-    return storages
+    return {s for out in outputs for n in out.all_input_nodes for s in (_storages(n) or ())}
 
 
 def _frozen(value: Any) -> Any:
