@@ -87,6 +87,9 @@ def on_test_device(value):
 
 # Every generated kernel goes to a throw-away cache, never the user's ~/.cache.
 os.environ.setdefault("LOOM_CACHE_DIR", tempfile.mkdtemp(prefix="loom-test-cache-"))
+# Tests that patch the generators (a source that does not build) or record which rules run need every graph
+# lowered: the graph cache is off here, except in test_compile_cache.py, which turns it on.
+os.environ.setdefault("LOOM_GRAPH_CACHE", "0")
 torch.set_num_threads(1)
 
 

@@ -103,15 +103,20 @@ def compiler_command() -> list[str]:
     return words or ["cc"]
 
 
-def cache_dir() -> Path:
-    """Where built libraries live: ``$LOOM_CACHE_DIR/c``, else ``$XDG_CACHE_HOME/loom/c`` (an absolute
-    ``XDG_CACHE_HOME`` only, as the XDG spec says), else ``~/.cache/loom/c``. Read at every call."""
+def cache_root() -> Path:
+    """loom's cache directory: ``$LOOM_CACHE_DIR``, else ``$XDG_CACHE_HOME/loom`` (an absolute
+    ``XDG_CACHE_HOME`` only, as the XDG spec says), else ``~/.cache/loom``. Read at every call."""
     root = os.environ.get("LOOM_CACHE_DIR")
     if root:
-        return Path(root) / "c"
+        return Path(root)
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "loom" / "c"
+    return base / "loom"
+
+
+def cache_dir() -> Path:
+    """Where built libraries live: ``<cache_root()>/c`` (``$LOOM_CACHE_DIR/c``, ``~/.cache/loom/c``...)."""
+    return cache_root() / "c"
 
 
 def compiler_invocations() -> int:

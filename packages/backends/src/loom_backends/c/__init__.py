@@ -20,10 +20,9 @@ __all__ = ["CGraph", "c_backend", "compile_graph", "config"]
 
 def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``c`` backend: forward, backward and inference graphs compiled to C kernels."""
-    from torch._functorch.partitioners import min_cut_rematerialization_partition
-
     from ..aot import aot_compile
     from ..kernels.decompositions import decomposition_table
+    from ..partition import min_cut_partition
 
     configure_logging()
     return aot_compile(
@@ -32,5 +31,5 @@ def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
         backend="c",
         compile_graph=compile_graph,
         decompositions=decomposition_table(),
-        partition_fn=min_cut_rematerialization_partition,
+        partition_fn=min_cut_partition,
     )

@@ -190,14 +190,14 @@ class CKernelCodegen(KernelWalk):
     def _sizes_in(self, expr: sympy.Expr) -> sympy.Expr:
         """``expr`` with its size symbols made kernel arguments (``s0``; a min/max of sizes: ``ks0``)."""
         hoisted: dict[Any, Any] = {}
-        for atom in expr.atoms(sympy.Min, sympy.Max):
+        for atom in sorted(expr.atoms(sympy.Min, sympy.Max), key=str):  # sorted: the same text in every process
             name = next((n for n, e in self.size_args.items() if e == atom), None)
             if name is None:
                 name = f"ks{sum(1 for n in self.size_args if n.startswith('ks'))}"
                 self.size_args[name] = atom
             hoisted[atom] = symbols.sym(name)
         expr = expr.xreplace(hoisted) if hoisted else expr
-        for s in expr.free_symbols:
+        for s in sorted(expr.free_symbols, key=str):
             if s not in (XINDEX, RINDEX, XO, XI, RO, RI) and s not in self.indirect and s.name not in self.size_args:  # type: ignore[attr-defined]
                 self.size_args[s.name] = s  # type: ignore[attr-defined]
         return expr
@@ -210,7 +210,7 @@ class CKernelCodegen(KernelWalk):
             ranges = {**self.ranges, RO: self.kernel.rnumel // self.rsplit, RI: sympy.Integer(self.rsplit)}
             expr = split_index(expr, RINDEX, RO, RI, self.rsplit, ranges)
         expr = self._sizes_in(expr)
-        for atom in sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a))):
+        for atom in sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: (len(str(a)), str(a))):
             free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]
             if free == {XINDEX}:
                 self.x_atoms.add(atom)

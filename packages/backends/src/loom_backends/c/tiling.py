@@ -47,7 +47,7 @@ def transposed_row_length(indices: list[sympy.Expr], xnumel: Any) -> int | None:
     if numel is None:
         return None
     for index in indices:
-        for atom in index.atoms(ModularIndexing):
+        for atom in sorted(index.atoms(ModularIndexing), key=str):
             base, divisor, length = atom.args
             if base != XINDEX or divisor != 1 or not isinstance(length, sympy.Integer):
                 continue

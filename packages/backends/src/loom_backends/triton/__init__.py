@@ -22,17 +22,16 @@ def triton_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``triton`` backend: forward, backward and inference graphs compiled to Triton kernels."""
     from ..aot import aot_compile
     from ..kernels.decompositions import decomposition_table
+    from ..partition import min_cut_partition
     from . import device
 
     device.prepare()
     configure_logging()
-    from torch._functorch.partitioners import min_cut_rematerialization_partition
-
     return aot_compile(
         gm,
         example_inputs,
         backend="triton",
         compile_graph=compile_graph,
         decompositions=decomposition_table(),
-        partition_fn=min_cut_rematerialization_partition,
+        partition_fn=min_cut_partition,
     )

@@ -162,7 +162,7 @@ class KernelCodegen(KernelWalk):
     def index_text(self, expr: sympy.Expr) -> str:
         names: dict[Any, str] = {}
         expr = self._sizes_in(expr)
-        atoms = sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: len(str(a)))
+        atoms = sorted(expr.atoms(FloorDiv, ModularIndexing), key=lambda a: (len(str(a)), str(a)))
         for atom in atoms:
             free = {s for s in atom.free_symbols if s.name not in self.size_args}  # type: ignore[attr-defined]
             if free == {XINDEX}:
