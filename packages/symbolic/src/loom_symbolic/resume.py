@@ -63,6 +63,22 @@ def origin_of(code: types.CodeType, index: int) -> tuple[types.CodeType, int]:
     return found[0], found[1][index]
 
 
+#: resume code → int locals that were symbolic when a break called it (dynamic from its first compile).
+_symbolic_locals: dict[types.CodeType, frozenset[str]] = {}
+
+
+def note_symbolic_locals(code: types.CodeType, names: frozenset[str]) -> None:
+    """Int locals ``names`` were symbolic in the trace that calls resume function ``code``: they vary
+    between its entries (a loop's counter), so it makes them symbols from its first compile."""
+    if names - _symbolic_locals.get(code, frozenset()):
+        _symbolic_locals[code] = _symbolic_locals.get(code, frozenset()) | names
+
+
+def symbolic_locals(code: types.CodeType) -> frozenset[str]:
+    """The int locals resume function ``code`` makes symbols (see :func:`note_symbolic_locals`)."""
+    return _symbolic_locals.get(code, frozenset())
+
+
 def is_loop_item(name: str) -> bool:
     """Whether resume-function parameter ``name`` is an item a native ``FOR_ITER`` took (ITEM_SLOT)."""
     return name.startswith("___stack") and name.endswith("_item")

@@ -34,12 +34,15 @@ class DynamicSpec:
 
     ``all_dims``: every tensor dimension (``loom.compile(dynamic=True)``); ``dims``: source text →
     dimensions (what loom learned from earlier calls, or ``loom.mark_dynamic``); ``ints``: source
-    texts of int arguments to treat as symbols.
+    texts of int arguments to treat as symbols. ``varying``: names of list, tuple, dict or str arguments
+    whose length differed between entries; a resume function hands them on unread
+    (``variables/passed_on.py``). It has no symbols: it does not make the spec true.
     """
 
     all_dims: bool = False
     dims: dict[str, frozenset[int]] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
+    varying: frozenset[str] = frozenset()
 
     def tensor_dims(self, source: Any, value: torch.Tensor) -> frozenset[int]:
         """The dimensions of ``value`` (reached as ``source``) to make symbolic."""

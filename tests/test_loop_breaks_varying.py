@@ -1,0 +1,224 @@
+"""A loop with a graph break in its body, where something changes in every pass, compiles a bounded
+number of entries whatever its length (docs/symbolic.md, "A graph break inside a loop").
+
+A list the loop appends to, a tuple or string grown with ``+=``, a dict stored into by the counter: once
+their length has been seen to differ between entries of the loop's resume function, it hands them on
+unread (``variables/passed_on.py``); an item picked by the loop counter (``layers[i]``) is fetched as the
+program runs and handed on (``resumed_loops.refuse_per_pass_subscript``). Before, each of these compiled
+the resume function once per pass until the recompile limit. Every test also checks eager's values and
+prints on a first and a second call (``compare``); the ones that read the value in the body check that the
+translation, starting over with the value modelled, still gives eager's answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from breaks_harness import compare
+
+import loom
+
+#: Frames compiled for one such loop: the function, the resume function after the break (constant
+#: position, then once the position and the grown value vary), the body entered per pass, the code after
+#: the loop, and one more for a subscript by the counter (a break of its own before it).
+MAX_ENTRIES = 6
+MAX_RECOMPILES = 2
+
+torch.manual_seed(0)
+LAYERS = torch.nn.ModuleList(torch.nn.Linear(6, 6) for _ in range(100))
+
+
+def appended(x, n):
+    outs = []
+    for layer in LAYERS[:n]:
+        x = torch.relu(layer(x))
+        print("layer")
+        outs.append(x)
+    return x, outs
+
+
+def extended(x, n):
+    outs = []
+    for layer in LAYERS[:n]:
+        x = layer(x)
+        print("layer")
+        outs += [x, x.sum()]
+        outs.extend((x.mean(),))
+    return outs
+
+
+def indexed(x, n):
+    for i in range(n):
+        x = torch.relu(LAYERS[i](x))
+        print("layer", i)
+    return x
+
+
+def tuple_grown(x, n):
+    states = ()
+    for layer in LAYERS[:n]:
+        x = layer(x)
+        print("layer")
+        states += (x,)
+        states = states + (x * 2,)
+    return x, states
+
+
+def dict_stored(x, n):
+    found = {}
+    for i, layer in enumerate(LAYERS[:n]):
+        x = layer(x)
+        print("layer")
+        found[i] = x
+    return x, found
+
+
+def string_built(x, n):
+    name = ""
+    for layer in LAYERS[:n]:
+        x = layer(x)
+        print("layer")
+        name += "L"
+    return x, name
+
+
+def counter_used(x, n):
+    k = 0
+    for layer in LAYERS[:n]:
+        x = layer(x) * (1 + k * 0.01)
+        print("layer")
+        k += 1
+    return x, k
+
+
+def everything_at_once(x, n):
+    outs, states, found, name = [], (), {}, ""
+    for i in range(n):
+        x = LAYERS[i](x)
+        print("layer")
+        outs.append(x)
+        states += (x,)
+        found[i] = x.sum()
+        name += "L"
+    return x, outs, states, found, name
+
+
+SHAPES = [appended, extended, indexed, tuple_grown, dict_stored, string_built, counter_used, everything_at_once]
+
+
+@pytest.mark.parametrize("n", [32, 100])
+@pytest.mark.parametrize("fn", SHAPES)
+def test_a_value_that_changes_per_pass_compiles_a_bounded_number_of_entries(fn, n):
+    stats = compare(fn, torch.randn(6), n)  # eager's values and prints, first and second call
+    assert stats["frames_compiled"] <= MAX_ENTRIES, stats
+    assert stats["recompiles"] <= MAX_RECOMPILES, stats
+
+
+@pytest.mark.parametrize("fn", [appended, indexed, tuple_grown, dict_stored])
+def test_a_second_identical_call_compiles_nothing(fn):
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    x = torch.randn(6)
+    first = compiled(x, 32)
+    before = loom.stats()
+    second = compiled(x, 32)
+    after = loom.stats()
+    torch.testing.assert_close(second, first)
+    assert (after["frames_compiled"], after["recompiles"]) == (before["frames_compiled"], before["recompiles"])
+
+
+# -- a value read in the body is modelled again (the translation starts over): eager's answers ---------
+def length_read_in_the_body(x):
+    outs = []
+    for layer in LAYERS[:12]:
+        x = layer(x)
+        print("layer")
+        outs.append(x)
+        if len(outs) % 4 == 0:
+            x = x + outs[-2]
+    return x, outs
+
+
+def tuple_indexed_in_the_body(x):
+    states = ()
+    for layer in LAYERS[:12]:
+        x = layer(x)
+        print("layer")
+        states += (x,)
+        x = x + states[0] * 0.1
+    return x, len(states)
+
+
+def dict_membership_in_the_body(x):
+    found = {}
+    for i, layer in enumerate(LAYERS[:12]):
+        x = layer(x)
+        print("layer")
+        found[i % 5] = x
+        if 3 in found:
+            x = x - found[3] * 0.5
+    return x, found
+
+
+def string_compared_in_the_body(x):
+    name = ""
+    for layer in LAYERS[:12]:
+        x = layer(x)
+        print("layer")
+        name += "ab"
+        if name.endswith("abab") and len(name) > 6:
+            x = x * 0.5
+    return x, name
+
+
+class Holder:
+    def __init__(self):
+        self.outs = []
+
+
+def aliased_through_an_attribute(x):
+    holder = Holder()
+    outs = holder.outs
+    for layer in LAYERS[:12]:
+        x = layer(x)
+        print("layer")
+        outs.append(x)
+        x = x + len(holder.outs)  # the same list, reached another way, after the append
+    return x, holder.outs
+
+
+def extended_by_a_list_changed_later(x):
+    outs = []
+    for layer in LAYERS[:12]:
+        x = layer(x)
+        print("layer")
+        pair = [x]
+        outs.extend(pair)
+        pair.append(x * 2)  # extend copied the items it had: outs does not see this one
+        outs.append(pair)
+    return x, outs
+
+
+@pytest.mark.parametrize("fn", [length_read_in_the_body, tuple_indexed_in_the_body, dict_membership_in_the_body,
+                                string_compared_in_the_body, aliased_through_an_attribute,
+                                extended_by_a_list_changed_later])
+def test_a_value_read_in_the_body_keeps_eagers_answer(fn):
+    compare(fn, torch.randn(6))
+
+
+def test_the_item_fetched_by_the_counter_is_the_counters_item():
+    # Every layer is a different Linear: a module fetched for the wrong index would give another value.
+    stats = compare(indexed, torch.randn(6), 40)
+    assert stats["frames_compiled"] <= MAX_ENTRIES, stats
+
+
+def test_the_per_pass_subscript_breaks_only_in_a_resume_function():
+    # A plain function indexing a ModuleList by an int argument still specialises it (no break).
+    def pick(x, i):
+        return LAYERS[i](x)
+
+    loom.reset()
+    compiled = loom.compile(pick, backend="eager")
+    for i in (1, 2, 3):
+        torch.testing.assert_close(compiled(torch.ones(6), i), LAYERS[i](torch.ones(6)))
+    assert loom.stats()["graph_breaks"] == 0
