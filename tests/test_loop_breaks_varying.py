@@ -222,3 +222,73 @@ def test_the_per_pass_subscript_breaks_only_in_a_resume_function():
     for i in (1, 2, 3):
         torch.testing.assert_close(compiled(torch.ones(6), i), LAYERS[i](torch.ones(6)))
     assert loom.stats()["graph_breaks"] == 0
+
+
+# -- a 32-block model with a graph break in every block ------------------------------------------------
+class Block(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(6, 6)
+        self.norm = torch.nn.LayerNorm(6)
+
+    def forward(self, x):
+        h = torch.relu(self.fc(x))
+        print("block")  # a break inside every block: the loop's body breaks at the block's call
+        return self.norm(x + h)
+
+
+class IndexedBlocks(torch.nn.Module):
+    """Blocks reached by the counter, hidden states gathered in a tuple (transformers' style)."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList(Block() for _ in range(n))
+
+    def forward(self, x):
+        hidden = ()
+        for i in range(len(self.blocks)):
+            hidden = hidden + (x,)
+            x = self.blocks[i](x)
+        return x, hidden
+
+
+class IteratedBlocks(torch.nn.Module):
+    """Blocks iterated directly, outputs appended to a list (torchvision's style)."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList(Block() for _ in range(n))
+
+    def forward(self, x):
+        outs = []
+        for block in self.blocks:
+            x = block(x)
+            outs.append(x)
+        return x, outs
+
+
+#: Inference: the model's frame; the block's frame and its resume function; the resume function after
+#: the block's call (twice); the body entered per pass; after a subscript by the counter; after the loop.
+MODEL_ENTRIES = 8
+#: With grad: the block's two frames once more, for a first input that does not require grad.
+MODEL_ENTRIES_WITH_GRAD = MODEL_ENTRIES + 2
+
+
+@pytest.mark.parametrize("grad", [False, True], ids=["inference", "grad"])
+@pytest.mark.parametrize("cls", [IndexedBlocks, IteratedBlocks])
+def test_a_model_with_a_break_in_every_block_compiles_a_few_entries(cls, grad):
+    torch.manual_seed(0)
+    model = cls(32).eval()
+    with torch.set_grad_enabled(grad):
+        stats = compare(model, torch.randn(2, 6))  # eager's outputs and prints, first and second call
+        # before: 13 frames, 8 recompiles (7 with the blocks iterated), then uncompiled past the limit
+        assert stats["frames_compiled"] <= (MODEL_ENTRIES_WITH_GRAD if grad else MODEL_ENTRIES), stats
+        assert stats["recompiles"] <= (3 if grad else 1), stats
+        loom.reset()
+        compiled = loom.compile(model, backend="eager")
+        x = torch.randn(2, 6)
+        compiled(x)
+        before = loom.stats()
+        compiled(x)
+        after = loom.stats()
+    assert (after["frames_compiled"], after["recompiles"]) == (before["frames_compiled"], before["recompiles"])

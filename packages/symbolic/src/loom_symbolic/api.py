@@ -19,7 +19,7 @@ from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
-from .resume import is_loop_item, is_resume_code, symbolic_locals
+from .resume import handed_on, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
 from .variables.passed_on import passed_on_operands
 from .versions import SUPPORTED, is_supported
@@ -59,8 +59,11 @@ def translate(
         return Translation(code, refused=refusal)
 
     dynamic = _loop_items_dynamic(code, DynamicSpec.for_arguments(dynamic, f_locals), f_locals)
-    if dynamic.varying and not is_resume_code(code):  # only a loop's resume functions hand values on
-        dynamic = dataclasses.replace(dynamic, varying=frozenset())
+    if not is_resume_code(code):  # only a loop's resume functions hand values on
+        if dynamic.varying:
+            dynamic = dataclasses.replace(dynamic, varying=frozenset())
+    elif unread := handed_on(code)[1] - dynamic.varying:
+        dynamic = dataclasses.replace(dynamic, varying=dynamic.varying | unread)
     while True:
         try:
             return _translate(code, f_locals, f_globals, f_builtins, closure, dynamic)
@@ -117,7 +120,7 @@ def _loop_items_dynamic(code: types.CodeType, spec: DynamicSpec, f_locals: dict[
     """``spec`` with the int items of loops resumed per pass as symbols: the resume function of a loop
     body is entered once per pass, so its compiled entry must not hold one pass's item as a constant.
     So are the int locals that were symbols where a break called it (``resume.symbolic_locals``)."""
-    symbolic = symbolic_locals(code)
+    symbolic = handed_on(code)[0]
     items = frozenset(
         str(source)
         for name, value in f_locals.items() if is_loop_item(name) or name in symbolic

@@ -34,7 +34,7 @@ from .resume import (
     ResumeKey,
     dis_to_bytecode_positions,
     is_resume_code,
-    note_symbolic_locals,
+    note_handed_on,
     origin_of,
     resume_code,
     super_receiver,
@@ -308,6 +308,11 @@ def _is_symbolic_int(value: Any) -> bool:
     return type(value) is SymbolicVariable and value.python_type() is int
 
 
+def _is_unread(value: Any) -> bool:
+    """A local handed on unread, itself (a value the trace only grew is rebuilt from it)."""
+    return value is not None and value.passed_on
+
+
 def _advance_position(cg: PyCodegen, slots: _Slots, kept: int) -> _Slots:
     """After a native ``FOR_ITER`` over the iterator slot ``kept`` (stack: iterator, item): drop the
     iterator and pass the slot on as (iterable, index + 1); the item stays on the stack."""
@@ -351,8 +356,11 @@ def _call_resume(
     resume = resume_code(key)
     resumes.append(resume)
     symbolic = frozenset(name for name in live_locals if _is_symbolic_int(tx.symbolic_locals.get(name)))
-    if symbolic:
-        note_symbolic_locals(resume, symbolic)
+    varying = tx.output.shapes.spec.varying
+    unread = frozenset(name for name in live_locals if _is_unread(tx.symbolic_locals.get(name)) or (
+        name in varying and name in tx._unrealized))  # handed on without a look
+    if symbolic or unread:
+        note_handed_on(resume, symbolic, unread)
     # A resume function hands the call on to the loop in run_resume (a tail call, see Bounce);
     # the original function's code runs that loop.
     bounce = is_resume_code(tx.code)
