@@ -358,7 +358,7 @@ def _call_resume(
     symbolic = frozenset(name for name in live_locals if _is_symbolic_int(tx.symbolic_locals.get(name)))
     varying = tx.output.shapes.spec.varying
     unread = frozenset(name for name in live_locals if _is_unread(tx.symbolic_locals.get(name)) or (
-        name in varying and name in tx._unrealized))  # handed on without a look
+        name in varying and name in getattr(tx, "_unrealized", ())))  # handed on without a look
     if symbolic or unread:
         note_handed_on(resume, symbolic, unread)
     # A resume function hands the call on to the loop in run_resume (a tail call, see Bounce);
