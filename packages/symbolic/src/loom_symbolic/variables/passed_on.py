@@ -130,6 +130,10 @@ class PassedOnValue(_Opaque):
 class GrownValue(_Opaque):
     """``left + right`` of a tuple or str handed on unread and a known one: built at run time."""
 
+    #: Built once by the rewritten code, so every name holding it holds one object (``t is u``); two of
+    #: them are two objects, as every ``+`` with a non-empty operand makes a new one.
+    mutable = True
+
     def __init__(self, root: PassedOnValue, left: Variable, right: Variable) -> None:
         self.root = root
         self.left = left
@@ -171,6 +175,8 @@ def _grown(value: _Opaque, op: Any, other: Variable, reflected: bool) -> Variabl
         return None
     if not known and not (getattr(other, "passed_on", False) and other.python_type() is kind):
         return None
+    if (isinstance(other, TupleVariable) and not other.items) or (isinstance(other, ConstantVariable) and not other.value):
+        return value  # CPython's + returns an exact tuple or str itself when the other operand is empty
     left, right = (other, value) if reflected else (value, other)
     return GrownValue(value.root, left, right)
 
