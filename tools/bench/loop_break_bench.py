@@ -5,9 +5,11 @@
     .venv/bin/python tools/bench/loop_break_bench.py --lengths 4,32 --rounds 3
     .venv/bin/python tools/bench/loop_break_bench.py --backend default   # loom's code generator, inductor
 
-Three loops with a ``print`` in every pass (printing to a sink that drops the text: a break for both
+Loops with a ``print`` in every pass (printing to a sink that drops the text: a break for both
 compilers, no I/O cost): over an ``nn.ModuleList`` of Linear layers, over ``range(n)``, over a list of
-tensors. Each (compiler, loop, length) runs in a fresh process: one cold first call, then the per-call
+tensors; and, with something that varies per pass, over the same layers: indexed by the loop counter
+(``layers[i]``), each output appended to a list, gathered in a tuple grown with ``+=``, stored in a dict
+by the counter, a string built up, a counter int used in arithmetic. Each (compiler, loop, length) runs in a fresh process: one cold first call, then the per-call
 time of the compiled function, best of ``--rounds`` rounds of ``--repeat`` calls, per-thread CPU time, one
 torch thread, beside eager in the same process. Both compilers use ``backend="eager"``.
 
@@ -28,7 +30,7 @@ import time
 from typing import Any
 
 WIDTH = 64
-LOOPS = ("modules", "range", "tensors")
+LOOPS = ("modules", "range", "tensors", "indexed", "append", "tuple", "dict", "string", "counter")
 COMPILERS = ("loom", "torch")
 
 
@@ -69,6 +71,9 @@ def make_loop(kind: str, n: int) -> tuple[Any, tuple]:
             return x
 
         return over_range, (x, n)
+    if kind in VARYING:
+        layers = torch.nn.ModuleList(torch.nn.Linear(WIDTH, WIDTH) for _ in range(n))
+        return VARYING[kind](layers), (x,)
     tensors = [torch.randn(WIDTH) for _ in range(n)]
 
     def over_tensors(x, ts):
@@ -78,6 +83,93 @@ def make_loop(kind: str, n: int) -> tuple[Any, tuple]:
         return x
 
     return over_tensors, (x, tensors)
+
+
+def _indexed(layers):
+    import torch
+
+    def indexed(x):
+        for i in range(len(layers)):
+            x = torch.relu(layers[i](x))
+            print("layer", file=SINK)
+        return x
+
+    return indexed
+
+
+def _append(layers):
+    import torch
+
+    def append(x):
+        outs = []
+        for layer in layers:
+            x = torch.relu(layer(x))
+            print("layer", file=SINK)
+            outs.append(x)
+        return x, outs
+
+    return append
+
+
+def _tuple(layers):
+    import torch
+
+    def gather(x):
+        states = ()
+        for layer in layers:
+            x = torch.relu(layer(x))
+            print("layer", file=SINK)
+            states += (x,)
+        return x, states
+
+    return gather
+
+
+def _dict(layers):
+    import torch
+
+    def by_index(x):
+        found = {}
+        for i, layer in enumerate(layers):
+            x = torch.relu(layer(x))
+            print("layer", file=SINK)
+            found[i] = x
+        return x, found
+
+    return by_index
+
+
+def _string(layers):
+    import torch
+
+    def named(x):
+        name = ""
+        for layer in layers:
+            x = torch.relu(layer(x))
+            print("layer", file=SINK)
+            name += "L"
+        return x, name
+
+    return named
+
+
+def _counter(layers):
+    import torch
+
+    def counted(x):
+        k = 0
+        for layer in layers:
+            x = torch.relu(layer(x)) * (1 + k * 0.01)
+            print("layer", file=SINK)
+            k += 1
+        return x, k
+
+    return counted
+
+
+#: Loops over ``n`` layers where something varies per pass (see the module docstring).
+VARYING = {"indexed": _indexed, "append": _append, "tuple": _tuple, "dict": _dict, "string": _string,
+           "counter": _counter}
 
 
 def _loom_counts() -> dict[str, int]:
@@ -144,9 +236,22 @@ def child(compiler: str, kind: str, n: int, repeat: int, rounds: int, backend: s
         compiled(*args)
         second = counts()
         compiled_us = per_call_us(compiled, args, repeat, rounds)
-    ok = bool(torch.allclose(out, expected, rtol=1e-4, atol=1e-5))  # generated sin differs from ATen's in the last bit
+    ok = _same(out, expected)
     return {**first, "ok": ok, "second_compiles": second["frames"] - first["frames"], "first_ms": first_ms,
             "eager_us": eager_us, "us": compiled_us}
+
+
+def _same(actual: Any, expected: Any) -> bool:
+    """Whether two results agree (tensors within the last bit: generated sin differs from ATen's there)."""
+    import torch
+
+    if isinstance(expected, torch.Tensor):
+        return bool(torch.allclose(actual, expected, rtol=1e-4, atol=1e-5))
+    if isinstance(expected, (list, tuple)):
+        return type(actual) is type(expected) and len(actual) == len(expected) and all(map(_same, actual, expected))
+    if isinstance(expected, dict):
+        return list(actual) == list(expected) and all(_same(actual[k], expected[k]) for k in expected)
+    return actual == expected
 
 
 def run_child(compiler: str, kind: str, n: int, repeat: int, rounds: int, backend: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ FLOORS = {
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.recursive_repr", "variables.environ",
         "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.lazy_dict",
         "variables.arguments", "variables.exception_values", "variables.iterators", "variables.generators",
-        "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.ctx", "variables.operator_semantics", "variables.partial",
+        "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.partial",
         "variables.random_draws"],
     3: ["variables.builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",

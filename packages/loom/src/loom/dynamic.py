@@ -36,12 +36,12 @@ class DynamicPolicy:
         self._lock = threading.Lock()
         #: code → {argument source: last sizes (tuple) or int value}
         self._seen: dict[types.CodeType, dict[str, Any]] = {}
-        #: code → (dims by source, int sources) learned so far
-        self._dynamic: dict[types.CodeType, tuple[dict[str, frozenset[int]], frozenset[str]]] = {}
         #: code → {iterator argument source: items it had left} at the last compile
         self._positions: dict[types.CodeType, dict[str, int]] = {}
         #: code → iterator argument sources seen at two positions
         self._moving: dict[types.CodeType, frozenset[str]] = {}
+        #: code → (dims by source, int sources, varying local names) learned so far
+        self._dynamic: dict[types.CodeType, tuple[dict[str, frozenset[int]], frozenset[str], frozenset[str]]] = {}
 
     def spec_for(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
         """The dynamic shapes to translate ``code`` with, for these arguments."""
@@ -69,20 +69,25 @@ class DynamicPolicy:
             return DynamicSpec(all_dims=True, ints=ints)
         with self._lock:
             seen = self._seen.get(code)
-            dims, ints = self._dynamic.get(code, ({}, frozenset()))
+            dims, ints, varying = self._dynamic.get(code, ({}, frozenset(), frozenset()))
             if seen is not None:
-                dims, ints = dict(dims), set(ints)
+                dims, ints, varying = dict(dims), set(ints), set(varying)
                 for key, now in _arguments(f_locals).items():
                     before = seen.get(key)
-                    if isinstance(now, tuple) and isinstance(before, tuple) and len(now) == len(before):
+                    if type(key) is tuple:  # ("len", name): (type, length)
+                        if before is not None and before[0] is now[0] and before[1] != now[1]:
+                            varying.add(key[1])
+                    elif isinstance(now, tuple) and isinstance(before, tuple) and len(now) == len(before):
                         changed = frozenset(d for d, (a, b) in enumerate(zip(now, before)) if a != b)
                         if changed:
                             dims[key] = dims.get(key, frozenset()) | changed
                     elif type(now) is int and type(before) is int and now != before:
                         ints.add(key)
-                ints = frozenset(ints)
-                self._dynamic[code] = (dims, ints)
-        return DynamicSpec(dims=dims, ints=ints) if dims or ints else NO_DYNAMIC
+                ints, varying = frozenset(ints), frozenset(varying)
+                self._dynamic[code] = (dims, ints, varying)
+        if dims or ints or varying:
+            return DynamicSpec(dims=dims, ints=ints, varying=varying)
+        return NO_DYNAMIC
 
     def record(self, code: types.CodeType, f_locals: Any) -> None:
         """Remember the sizes (and iterator positions) a successful compile saw."""
@@ -121,7 +126,7 @@ def _iterator_positions(f_locals: Any) -> dict[str, int]:
     return found
 
 
-def _arguments(f_locals: Any) -> dict[str, Any]:
+def _arguments(f_locals: Any) -> dict[Any, Any]:
     """Sizes of the tensor arguments and values of the int arguments, by source text — including those
     inside ``*args`` / ``**kwargs`` and other tuples, lists and dicts (``L['args'][0]``)."""
     found: dict[str, Any] = {}
@@ -141,7 +146,14 @@ def _arguments(f_locals: Any) -> dict[str, Any]:
 
     for name, value in f_locals.items():
         visit(f"L[{name!r}]", value, 0)
+        if type(value) in _LENGTHS_SEEN:
+            found[("len", name)] = (type(value), len(value))  # a tuple key: never a source text
     return found
+
+
+#: Arguments whose length is remembered: one that differs between entries is a value a loop grows in
+#: every pass, which a loop's resume function hands on unread (``DynamicSpec.varying``).
+_LENGTHS_SEEN = (list, tuple, dict, str)
 
 
 #: How deep into containers arguments are looked at (``*args`` and ``**kwargs`` are one level).

@@ -19,8 +19,9 @@ from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
-from .resume import is_loop_item
+from .resume import handed_on, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
+from .variables.passed_on import passed_on_operands
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
 
@@ -57,7 +58,43 @@ def translate(
     if refusal is not None:
         return Translation(code, refused=refusal)
 
-    dynamic = _loop_items_dynamic(DynamicSpec.for_arguments(dynamic, f_locals), f_locals)
+    dynamic = _loop_items_dynamic(code, DynamicSpec.for_arguments(dynamic, f_locals), f_locals)
+    if not is_resume_code(code):  # only a loop's resume functions hand values on
+        if dynamic.varying:
+            dynamic = dataclasses.replace(dynamic, varying=frozenset())
+    elif unread := handed_on(code)[1] - dynamic.varying:
+        dynamic = dataclasses.replace(dynamic, varying=dynamic.varying | unread)
+    while True:
+        try:
+            return _translate(code, f_locals, f_globals, f_builtins, closure, dynamic)
+        except _ReadPassedOn as read:  # start over with those locals modelled item by item
+            dynamic = dataclasses.replace(dynamic, varying=dynamic.varying - read.names)
+
+
+class _ReadPassedOn(Exception):
+    """The trace needed to read locals it held unread (``variables/passed_on.py``): translate again."""
+
+    def __init__(self, names: set[str]) -> None:
+        super().__init__(sorted(names))
+        self.names = frozenset(names)
+
+
+def _check_passed_on(tx: Any, spec: DynamicSpec, operands: list[Any] = ()) -> None:
+    """Raise :class:`_ReadPassedOn` when the trace read a local it held unread, or when a graph break's
+    operands include one (the break may be the translator's, not the program's)."""
+    names = (tx.output.passed_on_reads | passed_on_operands(operands)) & spec.varying
+    if names:
+        raise _ReadPassedOn(names)
+
+
+def _translate(
+    code: types.CodeType,
+    f_locals: dict[str, Any],
+    f_globals: dict[str, Any],
+    f_builtins: dict[str, Any],
+    closure: tuple | None,
+    dynamic: DynamicSpec,
+) -> Translation:
     tx = _translator.RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, dynamic=dynamic)
     try:
         returned = tx.run()
@@ -67,6 +104,8 @@ def translate(
             tx.annotate(exc)  # raised while rebuilding the return value: the return is where it broke
         reason = exc.reason
         point, here = tx.graph_break_point(), tx.break_point()
+    if dynamic.varying:
+        _check_passed_on(tx, dynamic)
     if point is None:
         return Translation(code, breaks=[GraphBreak(reason)])
     if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
@@ -77,12 +116,14 @@ def translate(
     return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic)
 
 
-def _loop_items_dynamic(spec: DynamicSpec, f_locals: dict[str, Any]) -> DynamicSpec:
+def _loop_items_dynamic(code: types.CodeType, spec: DynamicSpec, f_locals: dict[str, Any]) -> DynamicSpec:
     """``spec`` with the int items of loops resumed per pass as symbols: the resume function of a loop
-    body is entered once per pass, so its compiled entry must not hold one pass's item as a constant."""
+    body is entered once per pass, so its compiled entry must not hold one pass's item as a constant.
+    So are the int locals that were symbols where a break called it (``resume.symbolic_locals``)."""
+    symbolic = handed_on(code)[0]
     items = frozenset(
         str(source)
-        for name, value in f_locals.items() if is_loop_item(name)
+        for name, value in f_locals.items() if is_loop_item(name) or name in symbolic
         for source, inner in _int_parts(Local(name), value)
     )
     return dataclasses.replace(spec, ints=spec.ints | items) if items else spec
@@ -117,6 +158,8 @@ def _translate_with_break(
         try:
             tx.run()
         except _translator.StopBeforeBreak:
+            if dynamic.varying:
+                _check_passed_on(tx, dynamic, _breaks.operands(tx, tx.current))
             for kind, source, value in reason.guards:
                 tx.output.guards.add(kind, source, value)
         except Unsupported as exc:

@@ -34,6 +34,7 @@ from .resume import (
     ResumeKey,
     dis_to_bytecode_positions,
     is_resume_code,
+    note_handed_on,
     origin_of,
     resume_code,
     super_receiver,
@@ -41,6 +42,7 @@ from .resume import (
 from .variables import ctx as _ctx
 from .variables.base import NullVariable
 from .variables.iterators import IteratorVariable
+from .variables.symbolic_scalars import SymbolicVariable
 from .versions import current as version
 
 if TYPE_CHECKING:
@@ -100,6 +102,15 @@ STACK_EFFECTS: dict[str, Any] = {
     "FOR_ITER": lambda ins: StackEffect(1, 2, jump_pushes=0),
 }
 version.register_stack_effects(STACK_EFFECTS, StackEffect)
+
+
+def operands(tx: RootTranslator, ins: Instruction) -> list[Any]:
+    """The stack values instruction ``ins`` takes (the whole stack when its effect is not known)."""
+    effect_of = STACK_EFFECTS.get(ins.opname)
+    effect = effect_of(ins) if effect_of is not None else None
+    if effect is None or effect.pops > len(tx.stack):
+        return list(tx.stack)
+    return tx.stack[len(tx.stack) - effect.pops:]
 
 
 #: Locals loom's own generated code uses; dead after the code that set them, never passed on.
@@ -293,6 +304,15 @@ def _push_operands(cg: PyCodegen, slots: _Slots, kept: int) -> None:
             cg.call(2)
 
 
+def _is_symbolic_int(value: Any) -> bool:
+    return type(value) is SymbolicVariable and value.python_type() is int
+
+
+def _is_unread(value: Any) -> bool:
+    """A local handed on unread, itself (a value the trace only grew is rebuilt from it)."""
+    return value is not None and value.passed_on
+
+
 def _advance_position(cg: PyCodegen, slots: _Slots, kept: int) -> _Slots:
     """After a native ``FOR_ITER`` over the iterator slot ``kept`` (stack: iterator, item): drop the
     iterator and pass the slot on as (iterable, index + 1); the item stays on the stack."""
@@ -335,6 +355,12 @@ def _call_resume(
     key = ResumeKey(original, original_target, layout, live_locals)
     resume = resume_code(key)
     resumes.append(resume)
+    symbolic = frozenset(name for name in live_locals if _is_symbolic_int(tx.symbolic_locals.get(name)))
+    varying = tx.output.shapes.spec.varying
+    unread = frozenset(name for name in live_locals if _is_unread(tx.symbolic_locals.get(name)) or (
+        name in varying and name in getattr(tx, "_unrealized", ())))  # handed on without a look
+    if symbolic or unread:
+        note_handed_on(resume, symbolic, unread)
     # A resume function hands the call on to the loop in run_resume (a tail call, see Bounce);
     # the original function's code runs that loop.
     bounce = is_resume_code(tx.code)

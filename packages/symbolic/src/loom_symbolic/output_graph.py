@@ -106,6 +106,8 @@ class OutputGraph:
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
         self.known_objects: dict[int, tuple[Any, Variable]] = {}
+        #: Locals a resume function handed on unread that the trace needed to read (api.translate).
+        self.passed_on_reads: set[str] = set()
         #: id(real cell) → its box, so every way of reaching a closure cell shares one view of it.
         self.cell_boxes: dict[int, Any] = {}
         self.guards = GuardCollector()

@@ -63,6 +63,27 @@ def origin_of(code: types.CodeType, index: int) -> tuple[types.CodeType, int]:
     return found[0], found[1][index]
 
 
+#: resume code → (int locals that were symbols, locals handed on unread) when a break called it.
+_handed_on: dict[types.CodeType, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def note_handed_on(code: types.CodeType, symbolic: frozenset[str], unread: frozenset[str]) -> None:
+    """Int locals ``symbolic`` were symbols, and locals ``unread`` were handed on unread, in a trace that
+    calls resume function ``code``: they vary between its entries (a loop's counter, a list the loop
+    appends to), so it treats them so from its first compile."""
+    ints, values = _handed_on.get(code, (frozenset(), frozenset()))
+    if symbolic - ints or unread - values:
+        _handed_on[code] = (ints | symbolic, values | unread)
+
+
+def handed_on(code: types.CodeType) -> tuple[frozenset[str], frozenset[str]]:
+    """(int locals made symbols, locals handed on unread) for resume function ``code``."""
+    return _handed_on.get(code, _NOTHING_HANDED_ON)
+
+
+_NOTHING_HANDED_ON: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+
+
 def is_loop_item(name: str) -> bool:
     """Whether resume-function parameter ``name`` is an item a native ``FOR_ITER`` took (ITEM_SLOT)."""
     return name.startswith("___stack") and name.endswith("_item")

@@ -41,13 +41,16 @@ class DynamicSpec:
     dimensions (what loom learned from earlier calls, or ``loom.mark_dynamic``); ``ints``: source
     texts of int arguments to treat as symbols; ``moving_iterators``: source texts of iterator
     arguments seen at another position on an earlier call (not modelled: ``next()`` on one breaks
-    once, rather than compiling once per position). The last needs no ShapeEnv (not in ``bool()``).
+    once, rather than compiling once per position); ``varying``: names of list, tuple, dict or str
+    arguments whose length differed between entries, which a resume function hands on unread
+    (``variables/passed_on.py``). The last two need no ShapeEnv (they do not make the spec true).
     """
 
     all_dims: bool = False
     dims: dict[str, frozenset[int]] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
     moving_iterators: frozenset[str] = frozenset()
+    varying: frozenset[str] = frozenset()
 
     def tensor_dims(self, source: Any, value: torch.Tensor) -> frozenset[int]:
         """The dimensions of ``value`` (reached as ``source``) to make symbolic."""

@@ -20,6 +20,7 @@ from .opcodes.control import WithBlock
 from .opcodes.dispatch import HANDLERS
 from .output_graph import OutputGraph
 from .policy import is_skipped
+from .resume import is_resume_code
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
 from .variables import constant as _constant
@@ -31,6 +32,7 @@ from .variables.cells import CellBox, real_cell_box
 from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
+from .variables.passed_on import make_passed_on
 from .variables.registry import wrap
 from .variables.resumed_loops import LoopPositionArgument, is_loop_position_argument, loop_break_point
 
@@ -320,6 +322,8 @@ class RootTranslator(InstructionTranslator):
         #: How many times each instruction started (identifies a point in an unrolled loop).
         self.visits: dict[int, int] = {}
         self._unrealized: dict[str, Any] = dict(f_locals)
+        #: Whether this is a resume function's frame (a loop's per-pass values are handed on in it).
+        self.resumes_a_frame = is_resume_code(code)
         for name in code.co_cellvars:
             box = CellBox(name)
             if name in f_locals:  # a cell argument: at first entry the slot holds the raw value
@@ -353,9 +357,12 @@ class RootTranslator(InstructionTranslator):
     def realize_argument(self, name: str) -> Variable:
         """Wrap argument ``name`` on first use (unused arguments get no guards)."""
         value = self._unrealized.pop(name)
+        variable = None
         if is_loop_position_argument(name):  # read (and guarded) only when the loop takes an item
             variable = LoopPositionArgument(value, Local(name))
-        else:
+        elif name in self.output.shapes.spec.varying:  # changes in every pass of a loop: handed on unread
+            variable = make_passed_on(self, value, Local(name), name)
+        if variable is None:
             variable = wrap(self, value, Local(name))
         self.symbolic_locals[name] = variable
         return variable

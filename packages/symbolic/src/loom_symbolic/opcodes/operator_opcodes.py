@@ -7,6 +7,8 @@ import operator
 
 from ..variables import operator_semantics as ops
 from ..variables.registry import wrap_constant_like
+from ..variables.resumed_loops import refuse_per_pass_subscript
+from ..variables.symbolic_scalars import SymbolicVariable
 from .registry import handler
 
 #: BINARY_OP's argument indexes CPython's table of operator symbols ("+", "+=", ...).
@@ -81,6 +83,8 @@ def contains_op(tx, ins) -> None:
 def binary_subscr(tx, ins) -> None:
     index = tx.pop()
     container = tx.pop()
+    if type(index) is SymbolicVariable:
+        refuse_per_pass_subscript(tx, container, index)
     tx.push(ops.getitem(tx, container, index))
 
 

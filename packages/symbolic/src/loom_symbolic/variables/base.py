@@ -23,6 +23,8 @@ class Variable:
     source: Any = None
     #: Mutable values (lists, dicts, objects) are tracked by identity for side effects and aliasing.
     mutable: bool = False
+    #: A value a resume function hands on unread (``variables/passed_on.py``): operators ask it first.
+    passed_on: bool = False
 
     def python_type(self) -> type:
         """The type the real value would have."""

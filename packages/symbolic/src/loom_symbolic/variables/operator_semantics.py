@@ -78,6 +78,8 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         if op in INPLACE:
             return left  # an in-place operator returns the very tensor it changed
         return result
+    if left.passed_on or right.passed_on:  # a value handed on unread decides (or is read)
+        return left.combine(tx, op, right, False) if left.passed_on else right.combine(tx, op, left, True)
     if op in INPLACE:
         mutated = _inplace_container(tx, op, left, right)
         if mutated is not None:

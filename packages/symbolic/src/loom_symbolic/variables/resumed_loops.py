@@ -14,15 +14,24 @@ makes the translation start over and break at that loop's ``FOR_ITER`` instead (
 ``api.translate``): the item is then taken natively and the next pass is a resume function entered
 with the item as an argument, so every pass reuses the same few compiled entries whatever the loop's
 length.
+
+An item selected by a per-pass index (``layers[i]``, with ``i`` the loop's counter, a dynamic int in the
+resume function entered per pass) is not specialised either: that would guard ``i`` and compile once
+per pass. The subscript is a graph break instead (:func:`refuse_per_pass_subscript`): it runs natively
+and the next resume function receives the item as an argument (a module argument is guarded by type,
+its parameters are graph inputs), the same entries for every pass.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Unsupported
 from .base import Variable
 from .iterators import IteratorVariable
 from .registry import wrap
+from .symbolic_scalars import SymbolicVariable
+from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -134,3 +143,14 @@ def make_resumed_iterator(tx: InstructionTranslator, args: list[Variable]) -> It
 def _is_iterator(value: Any) -> bool:
     return hasattr(type(value), "__next__")  # by its type: calling iter() could run the program's code
 
+
+
+def refuse_per_pass_subscript(tx: InstructionTranslator, container: Variable, index: Variable) -> None:
+    """Break before ``container[index]`` when ``index`` is a symbolic int in a resume function's own
+    frame and ``container`` is no tensor: the item is fetched natively and handed on (see the module
+    docstring) rather than the index specialised once per pass. Elsewhere this does nothing."""
+    if (getattr(tx, "resumes_a_frame", False) and isinstance(index, SymbolicVariable)
+            and index.python_type() is int and not isinstance(container, TensorVariable)):
+        raise Unsupported(f"{container.describe()} indexed by an int that changes per pass",
+                          "the item is fetched as the program runs and handed on, not specialised per value",
+                          hint="the next resume function receives the item as an argument")
