@@ -5,7 +5,8 @@ For each model: graphs, graph breaks, recompiles on an identical second call and
 (translation + backend + the run), under loom and under torch.compile with the same backend
 (``aot_eager`` unless told), and the ratio loom/torch.compile of the first calls. ``--reasons`` prints
 loom's break reasons per model (from ``loom.explain``). Both compilers are warmed up on a small function
-first, so neither pays the one-off imports inside a model's time.
+first, so neither pays the one-off imports inside a model's time, and FakeTensorMode's dispatch cache (shared
+by both in one process) is emptied before each first call, so neither is served the other's fake results.
 
     .venv-py3.12/bin/python tools/bench/model_zoo_bench.py [--backend aot_eager] [--inductor] [-k swin]
 """
