@@ -135,7 +135,7 @@ def test_convolution_of_channels_last_tensors_stays_channels_last(device):
     mode = _checking_mode()
     fake = _faker(mode, device)
     x, w = torch.randn(2, 4, 6, 6), torch.randn(8, 4, 3, 3)
-    channels_last = lambda t: t.to(memory_format=torch.channels_last)  # noqa: E731
+    channels_last = lambda t: t.to(memory_format=torch.channels_last)
     for xi, wi in ((channels_last(x), w), (x, channels_last(w)), (channels_last(x), channels_last(w)), (x, w)):
         _call_checked(mode, torch.nn.functional.conv2d, [fake(xi), fake(wi)], {"padding": 1})
     assert mode.checked[torch.ops.aten.convolution.default] == 1  # the contiguous call still goes direct
