@@ -5,7 +5,8 @@ For each model: graphs, graph breaks, recompiles on an identical second call and
 (translation + backend + the run), under loom and under torch.compile with the same backend
 (``aot_eager`` unless told), and the ratio loom/torch.compile of the first calls. ``--reasons`` prints
 loom's break reasons per model (from ``loom.explain``). Both compilers are warmed up on a small function
-first, so neither pays the one-off imports inside a model's time.
+first, so neither pays the one-off imports inside a model's time, and FakeTensorMode's dispatch cache (shared
+by both in one process) is emptied before each first call, so neither is served the other's fake results.
 
     .venv-py3.12/bin/python tools/bench/model_zoo_bench.py [--backend aot_eager] [--inductor] [-k swin]
 """
@@ -41,10 +42,19 @@ def _timed_backend(backend: Any, lookup: Any) -> tuple[Any, list[float]]:
     return timed, spent
 
 
+def _forget_shared_caches() -> None:
+    """Empty the caches both compilers fill and read in one process: FakeTensorMode's dispatch cache (a class
+    attribute) would hand the second compiler of a model the fake results of the first one's ops."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    FakeTensorMode.cache_clear()
+
+
 def _run_loom(model: torch.nn.Module, args: tuple, kwargs: dict, backend: str) -> dict[str, Any]:
     import loom
     import loom_backends
     loom.reset()
+    _forget_shared_caches()
     timed, spent = _timed_backend(backend, loom_backends.get)
     compiled = loom.compile(model, backend=timed)
     started = time.perf_counter()
@@ -63,6 +73,7 @@ def _run_torch(model: torch.nn.Module, args: tuple, kwargs: dict, backend: str) 
     from torch._dynamo.utils import counters
     torch._dynamo.reset()
     counters.clear()
+    _forget_shared_caches()
     timed, spent = _timed_backend(backend, torch._dynamo.lookup_backend)
     compiled = torch.compile(model, backend=timed)
     started = time.perf_counter()

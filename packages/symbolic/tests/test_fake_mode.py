@@ -127,6 +127,25 @@ def test_direct_meta_matches_pytorch_on_extra_calls(name, dtype, device):
     assert mode.checked, "no call took the direct path"
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_convolution_of_channels_last_tensors_stays_channels_last(device):
+    """Eager keeps a channels-last activation (or weight) channels-last through a convolution, where the meta
+    kernel alone answers in the default format: such calls take PyTorch's path (a diffusers UNet's
+    upsampled activation fed a group norm that needs the real layout)."""
+    mode = _checking_mode()
+    fake = _faker(mode, device)
+    x, w = torch.randn(2, 4, 6, 6), torch.randn(8, 4, 3, 3)
+    channels_last = lambda t: t.to(memory_format=torch.channels_last)
+    for xi, wi in ((channels_last(x), w), (x, channels_last(w)), (channels_last(x), channels_last(w)), (x, w)):
+        _call_checked(mode, torch.nn.functional.conv2d, [fake(xi), fake(wi)], {"padding": 1})
+    assert mode.checked[torch.ops.aten.convolution.default] == 1  # the contiguous call still goes direct
+    plain = LoomFakeTensorMode()
+    fake_x, fake_w = plain.from_tensor(channels_last(x)), plain.from_tensor(w)
+    with plain:
+        got = torch.nn.functional.conv2d(fake_x, fake_w, padding=1)
+    assert got.stride() == torch.nn.functional.conv2d(channels_last(x), w, padding=1).stride()
+
+
 def test_every_direct_op_is_reached_by_the_checks():
     """The CPU samples in one dtype (float32 where supported) and the extra calls reach every op on the
     direct list, so the checks above cover it."""

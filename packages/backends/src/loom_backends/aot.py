@@ -13,6 +13,7 @@ from typing import Any
 
 from .compiled import CompiledFunction, GraphArtifact
 from .graphs import check_backend_args, with_flat_tuple_output
+from .inference import run_without_grad, trace_inference
 
 GraphCompiler = Callable[[Any, list[Any], str], Callable[..., Any]]
 
@@ -33,11 +34,18 @@ def aot_compile(
     ``keep_inference_input_mutations``, as torch's ``aot_eager`` sets it); it is what lets a graph
     replace an input's data (``set_``, which ``param.data = t`` records)."""
     check_backend_args(gm, example_inputs)
+    flat_gm, unflatten = with_flat_tuple_output(gm)
+    artifacts: list[GraphArtifact] = []
+    # A graph that needs no autograd and mutates no input: its inference graph in one trace, not two.
+    one_trace = trace_inference(flat_gm, list(example_inputs), decompositions)
+    if one_trace is not None:
+        compiled = compile_graph(one_trace.graph_module, list(one_trace.example_inputs), "inference")
+        artifacts.append(GraphArtifact("inference", one_trace.graph_module, compiled))
+        return _with_unflatten(backend, run_without_grad(compiled), unflatten, artifacts)
+
     from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 
-    flat_gm, unflatten = with_flat_tuple_output(gm)
     example_inputs = _with_shape_env_if_needed(gm, list(example_inputs))
-    artifacts: list[GraphArtifact] = []
 
     def compiler_for(kind: str) -> Callable[[Any, list[Any]], Callable[..., Any]]:
         def compiler(graph_module: Any, inputs: list[Any]) -> Callable[..., Any]:
@@ -60,6 +68,13 @@ def aot_compile(
         keep_inference_input_mutations=keep_input_mutations,
         **kwargs,
     )
+    return _with_unflatten(backend, fn, unflatten, artifacts)
+
+
+def _with_unflatten(
+    backend: str, fn: Callable[..., Any], unflatten: Callable[[Any], Any] | None, artifacts: list[GraphArtifact]
+) -> CompiledFunction:
+    """The compiled function, its flat outputs put back into the graph's structure."""
     if unflatten is not None:
         inner = fn
 

@@ -107,6 +107,12 @@ _DTYPES_FOR = {
 }
 
 
+#: Ops taken directly only when every tensor argument is contiguous in the default format: their meta
+#: kernel sizes the output in that format, where eager (and PyTorch's fake path) picks channels-last when
+#: the input or the weight suggests it (a convolution of a channels-last activation stays channels-last).
+_CONTIGUOUS_ONLY = _overloads("convolution")
+
+
 _DEVICE_QUERY = torch.ops.prim.device.default
 
 
@@ -157,7 +163,7 @@ class LoomFakeTensorMode(FakeTensorMode):
             if func in DIRECT_META_OPS:
                 flat = pytree.tree_leaves((args, kwargs))
                 device = self._direct_device(flat)
-                if device is not None and self._dtype_ok(func, args):
+                if device is not None and self._dtype_ok(func, args) and self._layout_ok(func, flat):
                     if self.check:
                         return self._checked(func, types, args, kwargs, flat, device)
                     return self._direct(func, args, kwargs, flat, device)
@@ -207,6 +213,11 @@ class LoomFakeTensorMode(FakeTensorMode):
             if mismatch:
                 raise FakeMismatch(f"direct fake of a parameter differs from PyTorch's: {mismatch}")
         return fake
+
+    @staticmethod
+    def _layout_ok(func: Any, flat: list[Any]) -> bool:
+        return func not in _CONTIGUOUS_ONLY or all(
+            leaf.is_contiguous() for leaf in flat if isinstance(leaf, torch.Tensor))
 
     @staticmethod
     def _dtype_ok(func: Any, args: Sequence[object]) -> bool:
