@@ -44,6 +44,7 @@ OPAQUE_METHODS = {
     "backward": "runs autograd outside the graph",
     "register_hook": "registers a Python hook",
     "retain_grad": "asks autograd to keep a gradient, on the real tensor",
+    "requires_grad_": "makes autograd record a tensor, which a compiled graph's outputs do not carry",
     "data_ptr": "reads a storage address",
     "untyped_storage": "reads the storage",
     "storage": "reads the storage",

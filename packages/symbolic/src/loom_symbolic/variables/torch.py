@@ -223,6 +223,12 @@ class TorchFunctionVariable(RealValueVariable):
             converted = _numpy.torch_call(tx, self.value, args, kwargs)
             if converted is not None:
                 return converted
+        requires_grad = kwargs.get("requires_grad")
+        if requires_grad is not None and (not requires_grad.is_python_constant() or requires_grad.as_python_constant()):
+            # The graph's outputs would come back without autograd history (AOTAutograd, like torch.compile's
+            # Dynamo, does not model a leaf made inside the graph): eager's result requires grad.
+            raise Unsupported(f"{self.describe()}(..., requires_grad=True)",
+                              "a tensor made inside the graph that requires grad is not modelled")
         result = tx.output.call_function(tx, self.value, args, kwargs)
         if self.value is torch.tensor:  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
