@@ -31,6 +31,7 @@ from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .columns import COLUMNS, column_rows, prefers_columns
 from .entry import rows_entry_source
 from .full_reduction import Accumulator, applies, full_reduction_source
+from .lanes import lane_loop, lane_sums
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
 from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
@@ -528,6 +529,9 @@ class CKernelCodegen(KernelWalk):
             inner = [*scope.header, *scope.lines]
             if self.scratch:  # what a value read from a scratch row was computed from is dead now
                 inner = without_dead_lines(inner, body + [line for _, s in self.sections if _ == "lines" for line in s])
+            if self.rsplit is None and (sums := lane_sums(pragma, self.accumulators, k.rnumel)) and not self.columns:
+                body[-1:] = lane_loop(pragma, inner, sums, "0", "rnumel")  # several vector accumulators
+                continue
             if self.rsplit is None:
                 body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
                 continue

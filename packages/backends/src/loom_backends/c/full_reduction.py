@@ -21,6 +21,7 @@ from typing import Any
 
 from ..kernels import symbols
 from .columns import without_unused
+from .lanes import lane_loop, lane_sums
 
 GRAIN = 64  # each thread's chunk of the row: whole vectors
 
@@ -88,8 +89,12 @@ def full_reduction_source(name: str, comment: str, params: list[str], header: li
     inner = [*loop.header, *loop.lines]
     handed = [f"*{var}_out = {var};" for _, var, _ in parts]
     chunk_body = [*without_unused(["const int64_t xindex = 0;", *header, *before], [*pre, *inner, *handed]), *pre]
-    chunk_body += [*([pragma] if pragma else []), "for (int64_t rindex = r_begin; rindex < r_end; rindex++) {"]
-    chunk_body += [*("    " + line for line in inner), "}", *handed]
+    sums = lane_sums(pragma, accumulators, None)
+    if sums:  # several vector accumulators (c/lanes.py)
+        chunk_body += [*lane_loop(pragma, inner, sums, "r_begin", "r_end"), *handed]
+    else:
+        chunk_body += [*([pragma] if pragma else []), "for (int64_t rindex = r_begin; rindex < r_end; rindex++) {"]
+        chunk_body += [*("    " + line for line in inner), "}", *handed]
     chunk_params = [*params, "int64_t r_begin", "int64_t r_end", *(f"{t} *restrict {var}_out" for t, var, _ in parts)]
     chunk = f"{name}_chunk"
     out = [
