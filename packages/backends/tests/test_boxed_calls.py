@@ -27,8 +27,16 @@ def _probe(x: torch.Tensor) -> torch.Tensor:
     return x + 1
 
 
-_lib.impl("probe", _probe, "CPU")
-_lib.impl("probe", lambda x: torch.empty_like(x), "Meta")
+def _remember(x: torch.Tensor) -> torch.Tensor:
+    out = x + 1
+    FIRST[:] = [weakref.ref(out)]
+    return out
+
+
+_lib.define("remember(Tensor x) -> Tensor")
+for _name, _fn in (("probe", _probe), ("remember", _remember)):
+    _lib.impl(_name, _fn, "CPU")
+    _lib.impl(_name, lambda x: torch.empty_like(x), "Meta")
 
 
 def graph(x, y):
@@ -78,3 +86,20 @@ def test_a_backward_deletes_saved_activations_as_it_goes():
     body = backward.host_source.split("args.clear()", 1)[1]
     deleted = [line for line in body.splitlines() if line.strip().startswith("del ") and "arg" in line]
     assert deleted and "return" in body.split(deleted[0], 1)[1]  # an input deleted before the graph returns
+
+
+def extern_then_kernel(x):
+    a = torch.ops.loomboxedtest.remember.default(x)  # an extern call's output ...
+    b = aten.mul.Tensor(a, 2.0)  # ... read last by a kernel
+    return (torch.ops.loomboxedtest.probe.default(b),)
+
+
+@pytest.mark.parametrize("which", ["c", "triton"])
+def test_an_extern_output_is_freed_after_its_last_use(which):
+    x = torch.randn(8, 16)
+    compiled = graph_compiler(which)(torch.fx.symbolic_trace(extern_then_kernel), [x])
+    assert compiled.fallback_reason is None and len(compiled.externs) == 2
+    SEEN.clear()
+    (got,) = compiled(x)
+    assert SEEN == [True]  # remember's output was gone when probe ran
+    torch.testing.assert_close(got, (x + 1) * 2 + 1)
