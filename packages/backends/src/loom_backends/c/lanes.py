@@ -11,7 +11,7 @@ length alone (never by threads or timing), and each lane sums a 64th of the row:
 
 A loop takes this form when every reduction it computes is a floating-point sum and its row is at least
 :data:`MIN_ROW` elements long (at run time for a symbolic length): below that, folding 64 lanes costs more
-than the extra accumulators save (measured, docs/backends-c-numbers.md).
+than the extra accumulators save (measured: docs/backends-c.md).
 """
 
 from __future__ import annotations
