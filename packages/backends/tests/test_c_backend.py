@@ -97,7 +97,7 @@ def test_softmax_and_layer_norm_fuse_into_one_reduction_kernel_each():
     (graph,) = [g.compiled for g in compiled.graphs]
     assert [k.kind for k in graph.kernels] == ["reduction"]  # softmax and layer norm: one kernel
     source = graph.kernels[0].source
-    assert source.count("for (int64_t rindex") == 5 and "loom_exp_f(" in source  # max, sum, mean, variance, out
+    assert source.count("for (int64_t rindex") == 5 and "expf(" in source  # max, sum, mean, variance, out
     assert source.startswith("/* loom_red_") and "amax" in source.splitlines()[0]
 
 
@@ -266,7 +266,7 @@ def test_softmax_reads_its_exponentials_back_from_a_scratch_row(dtype, threads):
     for got, want in zip(compiled(x), f(x)):
         torch.testing.assert_close(got, want, equal_nan=True)
     source = "\n".join(k.source for g in compiled.graphs for k in g.compiled.kernels)
-    assert source.count("loom_exp_f(") == 2  # softmax's exp once (sum, then read back), sigmoid's once
+    assert source.count("expf(") == 2  # softmax's exp once (sum, then read back), sigmoid's once
     assert "[256] __attribute__((aligned(64)));" in source and "[rindex] = " in source
 
 
@@ -279,7 +279,7 @@ def test_a_row_too_long_for_a_scratch_row_recomputes_its_exponentials():
     torch.testing.assert_close(compiled(x)[0], f(x)[0])
     ((kernel,),) = [g.compiled.kernels for g in compiled.graphs]
     assert not re.search(r"\brow\d+\[", kernel.source)  # no scratch row
-    assert kernel.source.count("loom_exp_f(") == 3  # the sum's loop (its 64 lanes, its tail) and the outputs' loop
+    assert kernel.source.count("expf(") == 3  # the sum's loop (its 64 lanes, its tail) and the outputs' loop
 
 
 def test_a_reduction_row_reading_a_per_channel_value_loops_over_channels(threads):
