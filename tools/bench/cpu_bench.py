@@ -22,7 +22,9 @@ Every measurement runs in a process of its own, one after another (never two at 
   warm by then), warms eager and both compiled versions up together, checks their answers against
   eager's, then times them in interleaved rounds (the order rotating each round), each round a batch
   of calls lasting ~``--round-ms``; the figure is the fastest round's time per call (the median is in
-  the JSON). Wall time: per-thread CPU time would miss OpenMP's worker threads.
+  the JSON). Wall time by default; ``--clock cpu`` takes the CPU time of the process instead (every
+  thread's, OpenMP's workers included), steadier on a shared, loaded machine: another process holding
+  the core stalls the wall clock, not this one's CPU time.
 
 Printed: per thread count, time per call of each, the speed-ups of inductor and loom over eager and
 loom's time over inductor's, their geomeans; then the first calls and loom/inductor ratios. Raw results
@@ -135,7 +137,8 @@ def child_first_call(workload: str, impl: str, loom_backend: str) -> dict[str, A
     return result
 
 
-def child_steady(workload: str, threads: int, loom_backend: str, rounds: int, round_ms: float) -> dict[str, Any]:
+def child_steady(workload: str, threads: int, loom_backend: str, rounds: int, round_ms: float,
+                 clock: str = "wall") -> dict[str, Any]:  # fmt: skip
     """Eager, inductor and loom timed in interleaved rounds after a common warm-up, both modes."""
     _setup(threads)
     import cpu_workloads
@@ -149,13 +152,14 @@ def child_steady(workload: str, threads: int, loom_backend: str, rounds: int, ro
         for _ in range(3):  # the common warm-up: every version, interleaved
             for fn in fns.values():
                 fn()
-        once = min(_time_calls(fns["eager"], 1) for _ in range(3))
+        timer = time.process_time if clock == "cpu" else time.perf_counter
+        once = min(_time_calls(fns["eager"], 1, timer) for _ in range(3))
         number = max(1, int(round_ms / 1e3 / max(once, 1e-6)))
         samples: dict[str, list[float]] = {impl: [] for impl in IMPLS}
         for r in range(rounds):
             order = IMPLS[r % 3 :] + IMPLS[: r % 3]
             for impl in order:
-                samples[impl].append(_time_calls(fns[impl], number) / number)
+                samples[impl].append(_time_calls(fns[impl], number, timer) / number)
         result[mode] = {
             "number": number,
             "best_ms": {impl: min(s) * 1e3 for impl, s in samples.items()},
@@ -165,11 +169,11 @@ def child_steady(workload: str, threads: int, loom_backend: str, rounds: int, ro
     return result
 
 
-def _time_calls(fn: Callable[[], Any], number: int) -> float:
-    started = time.perf_counter()
+def _time_calls(fn: Callable[[], Any], number: int, timer: Callable[[], float] = time.perf_counter) -> float:
+    started = timer()
     for _ in range(number):
         fn()
-    return time.perf_counter() - started
+    return timer() - started
 
 
 # ------------------------------------------------------------------------------------------- parent
@@ -193,8 +197,8 @@ def _progress(text: str) -> None:
 
 
 def bench(workloads: list[str], threads: list[int], loom_backend: str, rounds: int, round_ms: float,
-          first_calls: bool) -> dict[str, Any]:
-    results: dict[str, Any] = {"loom_backend": loom_backend, "threads": threads, "workloads": {}}
+          first_calls: bool, clock: str = "wall") -> dict[str, Any]:  # fmt: skip
+    results: dict[str, Any] = {"loom_backend": loom_backend, "threads": threads, "clock": clock, "workloads": {}}
     with tempfile.TemporaryDirectory(prefix="loom-cpu-bench-") as tmp:
         bytecode = _bytecode_env(Path(tmp) / "pyc")
         for workload in workloads:
@@ -214,7 +218,7 @@ def bench(workloads: list[str], threads: list[int], loom_backend: str, rounds: i
                 _progress(f"{workload}: steady state, {n} thread(s)")
                 env = {**caches, "OMP_NUM_THREADS": str(n)}
                 entry[f"steady_{n}"] = run_child(
-                    ["steady", workload, loom_backend, str(n), str(rounds), str(round_ms)], env
+                    ["steady", workload, loom_backend, str(n), str(rounds), str(round_ms), clock], env
                 )
             results["workloads"][workload] = entry
     return results
@@ -248,7 +252,7 @@ def geomean(values: list[float]) -> float:
 
 
 def report(results: dict[str, Any]) -> str:
-    lines = [f"loom backend: {results['loom_backend']!r}; times per call, fastest interleaved round; "
+    lines = [f"loom backend: {results['loom_backend']!r}; {results.get('clock', 'wall')} time per call, fastest interleaved round; "
              "x = speed-up over eager (higher is better), loom/ind = loom's time over inductor's"]
     for n in results["threads"]:
         lines += ["", f"steady state, {n} thread(s)",
@@ -312,7 +316,7 @@ def main() -> None:
         if kind == "first":
             out = child_first_call(workload, rest[0], rest[1])
         else:
-            out = child_steady(workload, int(rest[1]), rest[0], int(rest[2]), float(rest[3]))
+            out = child_steady(workload, int(rest[1]), rest[0], int(rest[2]), float(rest[3]), rest[4])
         print(json.dumps(out))
         return
     import cpu_workloads
@@ -324,6 +328,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None, help="timed rounds per version (default 15)")
     parser.add_argument("--round-ms", type=float, default=50.0, help="length of one round's batch of calls")
     parser.add_argument("--no-first-call", action="store_true", help="skip the first-call processes")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time per call: wall clock, or the process's CPU time (steadier on a loaded machine)")
     parser.add_argument("--quick", action="store_true", help="the pointwise chain, 1 thread, 5 rounds")
     args = parser.parse_args()
     workloads = args.workloads or (["pointwise"] if args.quick else list(cpu_workloads.WORKLOADS))
@@ -334,7 +340,7 @@ def main() -> None:
         _progress(f"loom backend {backend!r}: " + ("the c backend is not registered in this install; "
                   "loom's column shows its graphs run through ATen, not generated kernels"
                   if args.loom_backend is None else "as asked"))
-    results = bench(workloads, threads, backend, rounds, args.round_ms, not args.no_first_call)
+    results = bench(workloads, threads, backend, rounds, args.round_ms, not args.no_first_call, args.clock)
     print(report(results))
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "cpu_bench.json").write_text(json.dumps(results, indent=1))

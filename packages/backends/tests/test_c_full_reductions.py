@@ -150,3 +150,61 @@ def test_the_split_form_compiles_without_warnings(compiles_without_warnings, thr
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-4)
     assert compiled.c_source.count("_chunk(") >= 2
     compiles_without_warnings(compiled.c_source)
+
+
+@pytest.fixture
+def staged_threshold():
+    before = config.c_parallel_min_staged_elements
+    config.c_parallel_min_staged_elements = THRESHOLD
+    yield THRESHOLD
+    config.c_parallel_min_staged_elements = before
+
+
+def staged(x):
+    var, mean = aten.var_mean.correction(x, [0], correction=1)
+    flat = aten._softmax.default(x, 0, False)  # max, then the sum of exp, then the outputs
+    return var, mean, flat, aten.amax.default(aten.sub.Tensor(x, aten.mean.default(x)), [0])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("n", [SMALL, LARGE], ids=["small", "large"])
+def test_several_loop_full_reductions_match_eager(dtype, n, nthreads, staged_threshold):
+    x = inputs(n, dtype)[0]
+    compiled = compile_graph(torch.fx.symbolic_trace(staged), [x])
+    assert ("#pragma omp barrier" in c_source(compiled)) == (n >= staged_threshold)
+    for got, want in zip(compiled(x), staged(x)):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_several_loop_full_reductions_give_the_same_result_every_call(staged_threshold, compiles_without_warnings):
+    torch.manual_seed(0)
+    x = torch.randn(50_000) * 10 + 3
+    compiled = compile_graph(torch.fx.symbolic_trace(staged), [x])
+    compiles_without_warnings(compiled.c_source)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        first = compiled(x)
+        for _ in range(10):
+            assert all(torch.equal(a, b) for a, b in zip(first, compiled(x)))
+    finally:
+        torch.set_num_threads(before)
+    for got, want in zip(first, staged(x)):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_a_symbolic_length_several_loop_reduction_splits_at_run_time(dynamic, staged_threshold, nthreads):
+    import loom_backends
+
+    def f(x):
+        var, mean = aten.var_mean.correction(x, [0], correction=0)
+        return var, mean
+
+    gm, example = dynamic.graph(f, [torch.randn(LARGE)], {0: {0}})
+    compiled = loom_backends.get("c")(gm, example)
+    (graph,) = [g.compiled for g in compiled.graphs]
+    assert graph.fallback_reason is None and "#pragma omp barrier" in graph.c_source
+    for n in (SMALL, LARGE, 3 * LARGE):
+        x = torch.randn(n) + 5
+        for got, want in zip(compiled(x), f(x)):
+            torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5, msg=str(n))

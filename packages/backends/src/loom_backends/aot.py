@@ -51,7 +51,8 @@ def aot_compile(
         def compiler(graph_module: Any, inputs: list[Any]) -> Callable[..., Any]:
             compiled = compile_graph(graph_module, list(inputs), kind)
             artifacts.append(GraphArtifact(kind, graph_module, compiled))
-            return make_boxed_func(compiled)
+            boxed = getattr(compiled, "boxed", None)  # a kernel compiler's graph frees its inputs as it goes
+            return boxed() if boxed is not None else make_boxed_func(compiled)
 
         return compiler
 

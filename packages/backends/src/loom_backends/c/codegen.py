@@ -30,7 +30,8 @@ from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
 from .columns import COLUMNS, column_rows, prefers_columns
 from .entry import rows_entry_source
-from .full_reduction import Accumulator, applies, full_reduction_source
+from .full_reduction import Accumulator, applies, full_reduction_source, staged_applies, staged_source
+from .lanes import lane_loop, lane_sums
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
 from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
@@ -528,6 +529,9 @@ class CKernelCodegen(KernelWalk):
             inner = [*scope.header, *scope.lines]
             if self.scratch:  # what a value read from a scratch row was computed from is dead now
                 inner = without_dead_lines(inner, body + [line for _, s in self.sections if _ == "lines" for line in s])
+            if self.rsplit is None and (sums := lane_sums(pragma, self.accumulators, k.rnumel)) and not self.columns:
+                body[-1:] = lane_loop(pragma, inner, sums, "0", "rnumel")  # several vector accumulators
+                continue
             if self.rsplit is None:
                 body += ["for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *("    " + line for line in inner), "}"]
                 continue
@@ -552,9 +556,12 @@ class CKernelCodegen(KernelWalk):
         grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         serial = f"{rows}({', '.join([*row_args, '0', 'xnumel'])})"
         full = not (self.columns or self.rsplit or self.scratch) and k.is_reduction
-        if full and applies(self.sections, self.accumulators, k.xnumel, k.rnumel, config.c_parallel_min_elements):
+        threshold = config.c_parallel_min_elements
+        if full and applies(self.sections, self.accumulators, k.xnumel, k.rnumel, threshold):
             out += full_reduction_source(self.name, self.comment, params, self.row.header, self.sections,
                                          self.accumulators, serial)  # fmt: skip
+        elif full and staged_applies(self.sections, self.accumulators, k.xnumel, k.rnumel, staged := config.c_parallel_min_staged_elements):
+            out += staged_source(self.name, params, self.row.header, self.sections, self.accumulators, serial, staged)
         else:
             out += rows_entry_source(self.name, params, rows, row_args, grain, work, serial)
         kind = "reduction" if k.is_reduction else "pointwise"

@@ -1,4 +1,4 @@
-"""Layout-changing copies, which ATen does better than a generated loop (measured; docs/backends.md).
+"""Layout-changing copies, which ATen does better than a generated loop (measured; docs/backends-c.md).
 
 A kernel that only copies a buffer into another layout (a transpose made contiguous, a permute) reads
 its source with a large stride along the flat loop: one cache line per element. ATen's ``copy_`` walks

@@ -9,8 +9,11 @@ sum keeps its vector lanes' partial sums), then one thread combines the partials
 the row's code after the loop (a mean's division, the NaN flag of a max, the stores). The result depends
 only on the number of threads, never on their scheduling.
 
-Only kernels of one reduction loop take this form (no value of the reduced row feeds a later loop: a
-variance's two passes or a softmax stay serial), without column blocks, split rows or scratch rows.
+A kernel of several reduction loops (a variance's two passes, a softmax over every element) runs all of them
+in one parallel region (:func:`staged_source`): each thread reduces its chunk in the first loop, the threads
+meet at a barrier, and *every* thread combines all the partials in thread order (so each holds the same
+row values: the mean a variance's second pass reads) before its chunk of the next loop; thread 0 alone
+stores the row's results. Kernels with column blocks, split rows or scratch rows keep the serial form.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from ..kernels import symbols
 from .columns import without_unused
+from .lanes import lane_loop, lane_sums
 
 GRAIN = 64  # each thread's chunk of the row: whole vectors
 
@@ -46,18 +50,18 @@ class Accumulator:
             out.append(("int64_t", f"{self.name}_index", "0"))
         return out
 
-    def combine(self) -> list[str]:
+    def combine(self, t: str = "t") -> list[str]:
         """Lines folding thread ``t``'s partial (``acc3_parts[t]``) into the accumulator."""
-        acc, part = self.name, f"{self.name}_parts[t]"
+        acc, part = self.name, f"{self.name}_parts[{t}]"
         if self.kind in ("sum", "prod"):
             return [f"{acc} = {acc} {self.op} {part};"]
         if self.kind in ("max", "min"):
             lines = [f"{acc} = {part} {'>' if self.kind == 'max' else '<'} {acc} ? {part} : {acc};"]
-            return lines + ([f"{self.nan} = {self.nan} | {self.nan}_parts[t];"] if self.nan else [])
+            return lines + ([f"{self.nan} = {self.nan} | {self.nan}_parts[{t}];"] if self.nan else [])
         better = ">" if self.kind == "argmax" else "<"
         # as the serial loop: the first extreme wins ties (partials come in row order), a NaN beats any number
         test = f"{acc} == {acc} && ({part} {better} {acc} || {part} != {part})" if self.floating else f"{part} {better} {acc}"
-        return [f"if ({test}) {{ {acc} = {part}; {acc}_index = {acc}_index_parts[t]; }}"]
+        return [f"if ({test}) {{ {acc} = {part}; {acc}_index = {acc}_index_parts[{t}]; }}"]
 
 
 def applies(sections: list[tuple[str, Any]], accumulators: list[Accumulator], xnumel: Any, rnumel: Any,
@@ -88,8 +92,12 @@ def full_reduction_source(name: str, comment: str, params: list[str], header: li
     inner = [*loop.header, *loop.lines]
     handed = [f"*{var}_out = {var};" for _, var, _ in parts]
     chunk_body = [*without_unused(["const int64_t xindex = 0;", *header, *before], [*pre, *inner, *handed]), *pre]
-    chunk_body += [*([pragma] if pragma else []), "for (int64_t rindex = r_begin; rindex < r_end; rindex++) {"]
-    chunk_body += [*("    " + line for line in inner), "}", *handed]
+    sums = lane_sums(pragma, accumulators, None)
+    if sums:  # several vector accumulators (c/lanes.py)
+        chunk_body += [*lane_loop(pragma, inner, sums, "r_begin", "r_end"), *handed]
+    else:
+        chunk_body += [*([pragma] if pragma else []), "for (int64_t rindex = r_begin; rindex < r_end; rindex++) {"]
+        chunk_body += [*("    " + line for line in inner), "}", *handed]
     chunk_params = [*params, "int64_t r_begin", "int64_t r_end", *(f"{t} *restrict {var}_out" for t, var, _ in parts)]
     chunk = f"{name}_chunk"
     out = [
@@ -132,3 +140,68 @@ def full_reduction_source(name: str, comment: str, params: list[str], header: li
         "}",
     ]
     return out
+
+
+_DECLARED = re.compile(r"^\w+ (acc\d+) = ")
+_STORE = re.compile(r"^\w+\[[^;]*\] = [^;]*;$")
+
+
+def staged_applies(sections: list[tuple[str, Any]], accumulators: list[Accumulator], xnumel: Any, rnumel: Any,
+                   threshold: int) -> bool:  # fmt: skip
+    """Whether a reduction kernel is a full reduction of several loops whose row may reach the threshold."""
+    kinds = [kind for kind, _ in sections]
+    stages = (len(kinds) - 1) // 3
+    if symbols.static_int(xnumel) != 1 or not accumulators or stages < 2:
+        return False
+    if kinds != ["lines", *["lines", "loop", "lines"] * stages]:
+        return False
+    length = symbols.static_int(rnumel)
+    return length is None or length >= threshold
+
+
+def staged_source(name: str, params: list[str], header: list[str], sections: list[tuple[str, Any]],
+                  accumulators: list[Accumulator], rows_call: str, threshold: int) -> list[str]:  # fmt: skip
+    """The entry point of a full reduction of several loops: one parallel region running every loop over each
+    thread's chunk of the row, the partials combined by every thread after a barrier; else ``rows_call``."""
+    by_name = {acc.name: acc for acc in accumulators}
+    shared: list[str] = []
+    body: list[str] = []
+    for i in range(1, len(sections), 3):
+        pre, (pragma, loop), post = sections[i][1], sections[i + 1][1], sections[i + 2][1]
+        accs = [by_name[m.group(1)] for line in pre if (m := _DECLARED.match(line)) and m.group(1) in by_name]
+        parts = [p for acc in accs for p in acc.parts()]
+        shared += [f"{t} {var}_parts[nthreads];" for t, var, _ in parts]
+        inner = [*loop.header, *loop.lines]
+        sums = lane_sums(pragma, accs, None)
+        if sums:  # several vector accumulators (c/lanes.py)
+            body += [*pre, *lane_loop(pragma, inner, sums, "r_begin", "r_end")]
+        else:
+            body += [*pre, *([pragma] if pragma else []), "for (int64_t rindex = r_begin; rindex < r_end; rindex++) {"]
+            body += [*("    " + line for line in inner), "}"]
+        body += [f"{var}_parts[t] = {var};" for _, var, _ in parts]
+        body += ["#pragma omp barrier", *(f"{var} = {init};" for _, var, init in parts)]
+        body += ["for (int u = 0; u < nthreads; u++) {", *("    " + line for acc in accs for line in acc.combine("u")), "}"]
+        body += [f"if (t == 0) {line}" if _STORE.match(line) else line for line in post]
+    region = [
+        "int64_t r_begin, r_end;",
+        f"loom_thread_range(rnumel, {GRAIN}, &r_begin, &r_end);",
+        "int t = omp_get_thread_num();",
+        *without_unused(["const int64_t xindex = 0;", *header, *sections[0][1]], body),
+        *body,
+    ]
+    return [
+        f"static void {name}({', '.join([*params, 'int nthreads'])})",
+        "{",
+        f"    if (nthreads > 1 && rnumel >= {threshold}) {{",
+        "        /* a full reduction of several loops: each loop over each thread's chunk, then every thread",
+        "           combines the partials in thread order (the same row values in all, for the next loop) */",
+        *("        " + line for line in shared),
+        "#pragma omp parallel num_threads(nthreads)",
+        "        {",
+        *(line if line.startswith("#") else "            " + line for line in region),
+        "        }",
+        "    } else {",
+        f"        {rows_call};",
+        "    }",
+        "}",
+    ]

@@ -1,6 +1,6 @@
 """When not to generate C: a graph whose kernels would be slower than the ATen ops they replace.
 
-The rule and the measurements behind it are in docs/backends.md ("When the C backend does not generate
+The rule and the measurements behind it are in docs/backends-c.md ("When the C backend does not generate
 kernels"): a graph that would be nothing but lone ATen ops, each over little data, runs through ATen.
 """
 

@@ -28,7 +28,23 @@ class CompiledGraphBase:
     symbolic_sizes: tuple[str, ...]
 
     def __call__(self, *args: Any) -> Any:
+        if getattr(self.call, "_boxed_call", False):
+            return self.call(list(args))
         return self.call(*args)
+
+    def boxed(self) -> Callable[[list[Any]], Any]:
+        """The graph as AOTAutograd's boxed function (``f(args)``, marked ``_boxed_call``): the generated
+        ``call`` itself, which empties the list so that each input is freed after its last use; a graph
+        running through ATen gets its inputs unpacked."""
+        if getattr(self.call, "_boxed_call", False):
+            return self.call
+        call = self.call
+
+        def unboxed(args: list[Any]) -> Any:
+            return call(*args)
+
+        unboxed._boxed_call = True  # type: ignore[attr-defined]
+        return unboxed
 
     def __repr__(self) -> str:
         name = type(self).__name__

@@ -45,10 +45,14 @@ class Config:
     # Fuse independent nodes that share no input into one kernel only if they share a read.
     fuse_unrelated: bool = False
     # C kernels: a loop goes parallel (OpenMP, torch.get_num_threads() threads) only over at least this
-    # many elements of work; below it, starting the threads costs more than they save (docs/backends.md).
+    # many elements of work; below it, starting the threads costs more than they save (docs/backends-c.md).
     c_parallel_min_elements: int = 65536
+    # ... and a full reduction of several loops (a variance) splits its row across threads from this length:
+    # its loops meet at a barrier each (measured, 2 threads against 1: 1.27x the time at 65536 elements,
+    # 0.99x at 131072, 0.58x at 196608)
+    c_parallel_min_staged_elements: int = 196608
     # C backend: a graph whose kernels would each do at most this many elements of work and fuse a single
-    # ATen op runs through ATen instead: a lone small op is faster there (docs/backends.md, the numbers).
+    # ATen op runs through ATen instead: a lone small op is faster there (docs/backends-c.md, the numbers).
     c_min_elements_for_lone_op: int = 0
 
 

@@ -1,8 +1,10 @@
 """The host side of a compiled graph, shared by the code generators: one Python module with a ``call`` that runs it.
 
-``make_call(<constants>)`` returns ``call(arg0, arg1, ...)``, which checks the input layouts the kernels
-were generated for, allocates buffers, launches the kernels, makes the extern ATen calls and returns the
-graph's outputs (views of buffers where the graph returns views). Reading it top to bottom is reading
+``make_call(<constants>)`` returns ``call(args)``, which takes the list of the graph's inputs and empties it
+(AOTAutograd's boxed calling convention: ``call._boxed_call``; each input is deleted after its last use, so
+that the activations a forward saved are freed as the backward goes, as eager's autograd frees them), checks
+the input layouts the kernels were generated for, allocates buffers, launches the kernels, makes the extern
+ATen calls and returns the graph's outputs (views of buffers where the graph returns views). Reading it top to bottom is reading
 the compiled graph. A code generator subclasses :class:`HostCodegen` for its header (imports, kernels)
 and for how a kernel is launched (``_kernel_lines``).
 """
@@ -19,7 +21,7 @@ from torch.utils import _pytree as pytree
 
 from . import symbols
 from .graph import ExternScalar, GraphLowering, HostScalar, _RuntimeInput
-from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer, InputBuffer
+from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer
 from .scheduler import ExternStep, FusedKernel, Step
 
 
@@ -60,6 +62,7 @@ class HostCodegen:
         self.name = name
         self.constants: list[Any] = []
         self.constant_names: list[str] = []
+        self._scalar_calls: set[str] | None = None  # see _scalar_results
 
     # ------------------------------------------------------------------------------------- values
     def const(self, value: Any, prefix: str = "const") -> str:
@@ -119,7 +122,7 @@ class HostCodegen:
             else:
                 lines += self._extern_lines(step)
             dead = sorted(n for n, last in last_use.items() if last == position and n not in keep)
-            dead = [n for n in dead if not isinstance(g.buffers.get(n), (InputBuffer, ConstantBuffer))]
+            dead = [n for n in dead if not isinstance(g.buffers.get(n), ConstantBuffer)]
             if dead:
                 lines.append(f"del {', '.join(dead)}")
         outputs = [self.arg_text(v) for v in g.outputs]
@@ -135,6 +138,10 @@ class HostCodegen:
             check = [f"with torch.cuda.device({device}):", *("    " + line for line in check + lines)]
             lines = []
         args = [f"arg{i}" for i in range(len(g.inputs))]
+        # boxed: `call` owns the list of inputs it is given and empties it, so that an input (a tensor the
+        # forward saved for the backward) is freed after its last use, not when the whole graph returns
+        unpack = [f"{', '.join(args)}, = args"] if args else []
+        check = [*unpack, "args.clear()", *check]
         for b in g.constants:
             self.constants.append(b.value)
             self.constant_names.append(b.name)
@@ -142,7 +149,7 @@ class HostCodegen:
         params = ", ".join(self.constant_names)
         return (
             self.header()
-            + f"\n\ndef make_call({params}):\n    def call({', '.join(args)}):\n{body}\n\n    return call\n"
+            + f"\n\ndef make_call({params}):\n    def call(args):\n{body}\n\n    call._boxed_call = True\n    return call\n"
         )
 
     def _cuda_device(self) -> int | None:
@@ -213,13 +220,27 @@ class HostCodegen:
         args = [self.arg_text(a) for a in call.args]
         args += [f"{k}={self.arg_text(v)}" for k, v in call.kwargs.items()]
         lines = [f"{call.name} = {op}({', '.join(args)})  # {call.reason}"]
+        lines += [f"{out.name} = {call.name}" + "".join(f"[{i}]" for i in out.path) for out in call.outputs]
+        if call.name not in self._scalar_results():
+            # the call's result holds its outputs: without this, an extern's output (a convolution's, a
+            # matmul's) lived until the graph returned, whatever `del` its buffer got after its last use
+            lines.append(f"del {call.name}")
         for out in call.outputs:
-            lines.append(f"{out.name} = {call.name}" + "".join(f"[{i}]" for i in out.path))
             if self._read_by_kernel(out):
                 stride = _sizes(out.layout.stride)
                 lines.append(f"if {out.name}.stride() != {stride}:")
                 lines.append(f"    {out.name} = restride({out.name}, {stride})")
         return lines
+
+    def _scalar_results(self) -> set[str]:
+        """Names of the extern calls a non-tensor result of which is read later (``extern3[1]``)."""
+        if self._scalar_calls is None:
+            leaves = pytree.tree_leaves(self.graph.outputs)
+            for step in self.steps:
+                if isinstance(step, ExternStep):
+                    leaves += pytree.tree_leaves((step.call.args, step.call.kwargs))
+            self._scalar_calls = {v.call.name for v in leaves if isinstance(v, ExternScalar)}
+        return self._scalar_calls
 
     def _read_by_kernel(self, buf: ExternBuffer) -> bool:
         return any(buf.name in src.args for src in self.kernels.values())
