@@ -144,7 +144,7 @@ def build_library(source: str, *, extra_flags: Sequence[str] = ()) -> Path:
         _make_dir(root)
         _ensure_probed(command, identity, root)
         kept = root / f"{key}.c"
-        _write_atomic(kept, source)
+        write_atomic(kept, source)
         result = _compile_into(command, [*COMPILE_FLAGS, str(kept), *extra, *LINK_FLAGS], target)
         if result is not None:
             raise ToolchainUnavailable(
@@ -238,7 +238,7 @@ def _ensure_probed(command: list[str], identity: str, root: Path) -> None:
         marker = root / f"probe-{ident_key}.ok"
         failure = None if marker.exists() else _probe(command)
         if failure is None and not marker.exists():
-            _write_atomic(marker, identity)
+            write_atomic(marker, identity)
         with _lock:
             _probed[ident_key] = failure
     if failure is not None:
@@ -336,11 +336,13 @@ def _make_dir(root: Path) -> None:
         ) from None
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, content: str | bytes) -> None:
+    """Write ``content`` to ``path`` so that a reader in another process sees the old file or the whole new
+    one, never part of it (a temporary file in the same directory, then ``os.replace``)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb" if isinstance(content, bytes) else "w") as handle:
+            handle.write(content)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

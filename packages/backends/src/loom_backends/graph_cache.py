@@ -26,7 +26,6 @@ needs), and the generator rebuilds its compiled graph from that: the C compiler'
 from __future__ import annotations
 
 import builtins
-import contextlib
 import hashlib
 import importlib
 import io
@@ -35,7 +34,6 @@ import logging
 import operator
 import os
 import sys
-import tempfile
 import threading
 from collections import Counter
 from dataclasses import asdict
@@ -270,25 +268,13 @@ def store(key: str, entry: dict[str, Any], tensors: list[torch.Tensor] = ()) -> 
             buffer = io.BytesIO()
             torch.save(list(tensors), buffer)
             data = buffer.getvalue()
-            _write_atomic(root / f"{key}.pt", data)
+            c_toolchain.write_atomic(root / f"{key}.pt", data)
             entry["tensors"] = hashlib.sha256(data).hexdigest()
-        _write_atomic(root / f"{key}.json", json.dumps(entry).encode())
+        c_toolchain.write_atomic(root / f"{key}.json", json.dumps(entry).encode())
     except Exception as exc:  # a full disk, an unwritable directory: the next process compiles again
         log.debug("graph cache entry %s not stored: %s: %s", key, type(exc).__name__, exc)
         return
     count("stored")
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def real_tensors() -> Any:
