@@ -10,7 +10,6 @@ Prints one row per construct and the totals (how many capture in 1 graph with 0 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import copy
 import dataclasses
@@ -24,8 +23,8 @@ from collections import Counter, OrderedDict, defaultdict, deque, namedtuple
 
 import torch
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-import capture_count_stdlib
+_HERE = __import__("pathlib").Path(__file__).resolve().parent
+sys.path.insert(0, str(_HERE))
 
 
 # -- the constructs --------------------------------------------------------------------------------
@@ -427,7 +426,6 @@ def c_next_on_iterators(x):
     return out
 
 
-CONSTRUCTS += capture_count_stdlib.CONSTRUCTS  # issue 29's last ones (logging, weakref, iterators...)
 CONSTRUCTS += [c_in_dict_views, c_signature_parameters, c_str_of_containers, c_sort_objects, c_tensor_tag,
                c_grad_mode_objects, c_next_on_iterators, c_in_class_dict]
 
@@ -500,101 +498,12 @@ def c_list_subclass_global(x):
 
 
 CONSTRUCTS += [c_module_truth, c_list_subclass_global]
-
-
-# -- running them ------------------------------------------------------------------------------------
-def _reset_state():
-    Registry.count = 0
-    random.seed(1234)
-    torch.manual_seed(1234)
-
-
-def _arguments(fn, x):
-    """``x``, then what the construct names in ``extra_args`` (iterators, parameters), made afresh."""
-    return (x, *getattr(fn, "extra_args", tuple)())
-
-
-def _outcome(fn, x, original=None):
-    _reset_state()
-    try:
-        args = _arguments(original or fn, x)
-        result = [fn(*args) for _ in range(getattr(original or fn, "calls", 1))]  # same args on each call
-        error = None
-    except Exception as exc:
-        result, error = None, (type(exc), exc.args)
-    return result, error, (Registry.count, random.getstate())
-
-
-def _same(a, b) -> bool:
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, torch.Tensor):
-        return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, equal_nan=True)
-    if isinstance(a, (list, tuple, deque)):
-        return len(a) == len(b) and all(_same(p, q) for p, q in zip(a, b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    return a == b
-
-
-def run_loom(fn, x):
-    import loom
-
-    expected = _outcome(fn, copy.deepcopy(x))
-    loom.reset()
-    compiled = loom.compile(fn, backend="eager")
-    actual = _outcome(compiled, copy.deepcopy(x), fn)
-    correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
-    stats = loom.stats()
-    return correct, stats["graphs"], stats["graph_breaks"]
-
-
-def run_torch(fn, x):
-    import torch._dynamo as dynamo
-
-    dynamo.reset()
-    _reset_state()
-    try:
-        args = _arguments(fn, copy.deepcopy(x))
-        if getattr(fn, "calls", 1) > 1:  # explain compiles afresh on each call: count one compiled function's
-            return _torch_calls(fn, args, fn.calls)
-        report = dynamo.explain(fn)(*args)
-    except Exception:
-        return None, None
-    return report.graph_count, report.graph_break_count
-
-
-def _torch_calls(fn, args, calls):
-    from torch._dynamo.utils import counters
-    graphs = []
-    counters.clear()
-    compiled = torch.compile(fn, backend=lambda gm, inputs: graphs.append(gm) or gm.forward)
-    for _ in range(calls):
-        compiled(*args)
-    return len(graphs), sum(counters["graph_break"].values())
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
-    options = parser.parse_args()
-    rows, clean, torch_clean, wrong = [], 0, 0, 0
-    for fn in CONSTRUCTS:
-        x = torch.arange(3.0)
-        correct, graphs, breaks = run_loom(fn, x)
-        t_graphs, t_breaks = (None, None) if options.no_torch else run_torch(fn, x)
-        clean += graphs <= 1 and breaks == 0
-        torch_clean += t_graphs is not None and t_graphs <= 1 and t_breaks == 0
-        wrong += not correct
-        rows.append((fn.__name__[2:], "yes" if correct else "NO", graphs, breaks, t_graphs, t_breaks))
-    print(f"{'construct':28} {'eager?':>6} {'graphs':>6} {'breaks':>6} {'torch graphs':>12} {'torch breaks':>12}")
-    for name, correct, graphs, breaks, t_graphs, t_breaks in rows:
-        print(f"{name:28} {correct:>6} {graphs:>6} {breaks:>6} {t_graphs if t_graphs is not None else '-':>12} "
-              f"{t_breaks if t_breaks is not None else '-':>12}")
-    print(f"\n{len(rows)} constructs: loom 1 graph/0 breaks on {clean}, torch.compile on {torch_clean}; "
-          f"loom differs from eager on {wrong}")
-    return 1 if wrong else 0
+# every sibling capture_count_<area>.py adds its CONSTRUCTS (stdlib stand-ins, generators, containers...)
+for _module in sorted(_HERE.glob("capture_count_*.py")):
+    CONSTRUCTS += __import__(_module.stem).CONSTRUCTS
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import capture_runner
+
+    sys.exit(capture_runner.main(CONSTRUCTS, Registry))

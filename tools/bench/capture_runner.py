@@ -1,0 +1,117 @@
+"""Runs ``capture_count``'s constructs under eager, loom and torch.compile and prints the table.
+
+A construct's outcome is its result, the exception it raises, and the state it leaves: the count of
+the class ``main`` is handed (``capture_count.Registry``, which some constructs bump) and Python's RNG state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+from collections import Counter, deque
+
+import torch
+
+_COUNTED = type("NothingCounted", (), {"count": 0})
+
+
+def _reset_state():
+    _COUNTED.count = 0
+    random.seed(1234)
+    torch.manual_seed(1234)
+
+
+def _arguments(fn, x):
+    """``x``, then what the construct names in ``extra_args`` (iterators, parameters), made afresh."""
+    return (x, *getattr(fn, "extra_args", tuple)())
+
+
+def _outcome(fn, x, original=None):
+    _reset_state()
+    try:
+        args = _arguments(original or fn, x)
+        result = [fn(*args) for _ in range(getattr(original or fn, "calls", 1))]  # same args on each call
+        error = None
+    except Exception as exc:
+        result, error = None, (type(exc), exc.args)
+    return result, error, (_COUNTED.count, random.getstate())
+
+
+def _same(a, b) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, torch.Tensor):
+        return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, equal_nan=True)
+    if isinstance(a, (list, tuple, deque)):
+        return len(a) == len(b) and all(_same(p, q) for p, q in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def run_loom(fn, x):
+    import loom
+
+    expected = _outcome(fn, copy.deepcopy(x))
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    actual = _outcome(compiled, copy.deepcopy(x), fn)
+    correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
+    stats = loom.stats()
+    return correct, stats["graphs"], stats["graph_breaks"]
+
+
+def run_torch(fn, x):
+    import torch._dynamo as dynamo
+
+    dynamo.reset()
+    _reset_state()
+    try:
+        args = _arguments(fn, copy.deepcopy(x))
+        if getattr(fn, "calls", 1) > 1:  # explain compiles afresh on each call: count one compiled function's
+            return _torch_calls(fn, args, fn.calls)
+        report = dynamo.explain(fn)(*args)
+    except Exception:
+        return None, None
+    return report.graph_count, report.graph_break_count
+
+
+def _torch_calls(fn, args, calls):
+    from torch._dynamo.utils import counters
+    graphs = []
+    counters.clear()
+    compiled = torch.compile(fn, backend=lambda gm, inputs: graphs.append(gm) or gm.forward)
+    for _ in range(calls):
+        compiled(*args)
+    return len(graphs), sum(counters["graph_break"].values())
+
+
+def main(constructs, counted) -> int:
+    """Runs every construct; ``counted`` is the class whose ``count`` the constructs bump (part of their outcome)."""
+    global _COUNTED
+    _COUNTED = counted
+    parser = argparse.ArgumentParser(description="capture_count: loom against eager and torch.compile")
+    parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
+    options = parser.parse_args()
+    rows, clean, torch_clean, wrong = [], 0, 0, 0
+    totals = Counter()
+    for fn in constructs:
+        x = torch.arange(3.0)
+        correct, graphs, breaks = run_loom(fn, x)
+        t_graphs, t_breaks = (None, None) if options.no_torch else run_torch(fn, x)
+        clean += graphs <= 1 and breaks == 0
+        torch_clean += t_graphs is not None and t_graphs <= 1 and t_breaks == 0
+        wrong += not correct
+        totals.update(graphs=graphs, breaks=breaks, torch_graphs=max(t_graphs or 0, 0),
+                      torch_breaks=max(t_breaks or 0, 0))
+        rows.append((fn.__name__[2:], "yes" if correct else "NO", graphs, breaks, t_graphs, t_breaks))
+    print(f"{'construct':28} {'eager?':>6} {'graphs':>6} {'breaks':>6} {'torch graphs':>12} {'torch breaks':>12}")
+    for name, correct, graphs, breaks, t_graphs, t_breaks in rows:
+        print(f"{name:28} {correct:>6} {graphs:>6} {breaks:>6} {t_graphs if t_graphs is not None else '-':>12} "
+              f"{t_breaks if t_breaks is not None else '-':>12}")
+    print(f"\n{len(rows)} constructs: loom 1 graph/0 breaks on {clean}, torch.compile on {torch_clean}; "
+          f"loom differs from eager on {wrong}")
+    print(f"graphs: loom {totals['graphs']}, torch.compile {totals['torch_graphs']}; "
+          f"breaks: loom {totals['breaks']}, torch.compile {totals['torch_breaks']}")
+    return 1 if wrong else 0
