@@ -93,9 +93,12 @@ def main(constructs, counted) -> int:
     _COUNTED = counted
     parser = argparse.ArgumentParser(description="capture_count: loom against eager and torch.compile")
     parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
+    parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's constructs")
     options = parser.parse_args()
     rows, clean, torch_clean, wrong = [], 0, 0, 0
     totals = Counter()
+    if options.only:
+        constructs = [fn for fn in constructs if fn.__module__ == f"capture_count_{options.only}"]
     for fn in constructs:
         x = torch.arange(3.0)
         correct, graphs, breaks = run_loom(fn, x)
