@@ -27,6 +27,7 @@ from .codegen import PyCodegen
 from .errors import Unsupported
 from .instructions import decode
 from .resume import (
+    HANDLED_SLOT,
     ITEM_SLOT,
     ITERATOR_SLOT,
     NULL_SLOT,
@@ -161,12 +162,13 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     original = Bytecode.from_code(code)
     native = copy.copy(original[dis_to_bytecode_positions(code, original)[ins.index]])
     kept = len(tx.stack) - effect.pops
+    handling = _reenter_handlers(cg, slots)
     _push_operands(cg, slots, kept)
 
     handler_range = tx.decoded.handler_for(ins.index)
     handler_label = Label() if handler_range is not None else None
     if handler_label is not None:
-        try_begin = TryBegin(handler_label, push_lasti=handler_range.lasti, stack_depth=0)
+        try_begin = TryBegin(handler_label, push_lasti=handler_range.lasti, stack_depth=handling)
         cg.instrs.append(try_begin)
     jump_label = Label() if effect.jump_pushes is not None else None
     if jump_label is not None:
@@ -188,18 +190,19 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         # The next pass of a loop: its iterator goes on as (iterable, index + 1), read by the resume
         # function only if it takes an item itself, so each pass enters the same compiled entries.
         advanced = _advance_position(cg, slots, kept)
-        _call_resume(tx, cg, ins.index + 1, advanced, kept + 1, 1, live_locals, resumes, pushed_kind=ITEM_SLOT)
+        _call_resume(tx, cg, ins.index + 1, advanced, kept + 1, 1, live_locals, resumes, pushed_kind=ITEM_SLOT,
+                     handling=handling)
     elif effect.falls_through:
-        _call_resume(tx, cg, ins.index + 1, slots, kept, effect.pushes, live_locals, resumes)
+        _call_resume(tx, cg, ins.index + 1, slots, kept, effect.pushes, live_locals, resumes, handling=handling)
     if jump_label is not None:
         cg.instrs.append(jump_label)
         cg.extend(landing)
-        _call_resume(tx, cg, jump_target, slots, kept, effect.jump_pushes, live_locals, resumes)
+        _call_resume(tx, cg, jump_target, slots, kept, effect.jump_pushes, live_locals, resumes, handling=handling)
     if handler_label is not None:
         cg.instrs.append(handler_label)
         pushed = 2 if handler_range.lasti else 1
         _call_resume(tx, cg, handler_range.target, slots, min(handler_range.depth, len(slots.kinds)), pushed,
-                     live_locals, resumes, from_handler=True)
+                     live_locals, resumes, from_handler=True, handling=handling)
     for item in cg.instrs:  # tracebacks through the rewritten code point at the line that broke
         if isinstance(item, Instr) and (item.location is None or item.location.lineno is None):
             item.lineno = ins.lineno
@@ -271,8 +274,14 @@ def _pop_locals(stores: list[tuple[str, Any]], cg: PyCodegen) -> tuple[str, ...]
 def _store_stack(tx: RootTranslator, cg: PyCodegen) -> _Slots:
     kinds: list[str] = []
     names: list[list[str]] = []
+    handled = dict(zip(tx.exc_info_depths, tx.exc_info))  # slot -> the exception its handler handles
     for i, value in enumerate(tx.stack):
-        if isinstance(value, NullVariable):
+        if i in handled:
+            cg.reconstruct(handled[i])
+            cg.emit("STORE_FAST", f"___loom_slot{i}")
+            kinds.append(HANDLED_SLOT)
+            names.append([f"___loom_slot{i}"])
+        elif isinstance(value, NullVariable):
             kinds.append(NULL_SLOT)
             names.append([])
         elif isinstance(value, IteratorVariable):
@@ -290,6 +299,20 @@ def _store_stack(tx: RootTranslator, cg: PyCodegen) -> _Slots:
     return _Slots(kinds, names)
 
 
+def _reenter_handlers(cg: PyCodegen, slots: _Slots) -> int:
+    """Make the exceptions the trace was handling at the break the ones being handled while the native
+    instruction runs (a function it calls may read ``sys.exc_info()`` or re-raise); the real stack keeps
+    the exceptions handled before them, for :func:`_call_resume` to restore. Returns how many."""
+    handling = 0
+    for kind, names in zip(slots.kinds, slots.names):
+        if kind == HANDLED_SLOT:
+            cg.emit("LOAD_FAST", names[0])
+            cg.emit("PUSH_EXC_INFO")
+            cg.emit("POP_TOP")
+            handling += 1
+    return handling
+
+
 def _push_operands(cg: PyCodegen, slots: _Slots, kept: int) -> None:
     """Put the instruction's operands on the real stack (the items below it stay in temporaries)."""
     for kind, names in zip(slots.kinds[kept:], slots.names[kept:]):
@@ -297,6 +320,8 @@ def _push_operands(cg: PyCodegen, slots: _Slots, kept: int) -> None:
             cg.emit("PUSH_NULL")
         elif kind == VALUE_SLOT:
             cg.emit("LOAD_FAST", names[0])
+        elif kind == HANDLED_SLOT:  # only POP_EXCEPT takes it, and it is never a break
+            raise Unsupported("a graph break here", "the instruction ends an exception handler")
         else:
             cg.load_callable(iter_at)
             cg.emit("LOAD_FAST", names[0])
@@ -338,6 +363,7 @@ def _call_resume(
     resumes: list[types.CodeType],
     from_handler: bool = False,
     pushed_kind: str = VALUE_SLOT,
+    handling: int = 0,
 ) -> None:
     """Call the resume function of instruction ``target`` and return its result.
 
@@ -349,6 +375,8 @@ def _call_resume(
     results = [f"___loom_result{target}_{j}" for j in range(pushed)]
     for name in reversed(results):
         cg.emit("STORE_FAST", name)
+    for _ in range(handling):  # the frame's caller goes on handling what it handled (the resume function re-enters)
+        cg.emit("POP_EXCEPT")
     layout = tuple(slots.kinds[:kept]) + (pushed_kind,) * pushed
     original, original_target = origin_of(tx.code, target)
     original_target = _through_jumps(original, original_target)

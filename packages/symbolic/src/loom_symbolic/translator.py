@@ -92,6 +92,8 @@ class InstructionTranslator:
         self.yielded: Variable | None = None
         #: Exceptions being handled (PUSH_EXC_INFO / POP_EXCEPT), innermost last.
         self.exc_info: list[Variable] = []
+        #: Where on the stack each of them saved the exception handled before it (the slot POP_EXCEPT pops).
+        self.exc_info_depths: list[int] = []
 
     # -- the main loop -----------------------------------------------------------------------------
     def run(self) -> Variable:

@@ -39,6 +39,7 @@ def reraise(tx, ins) -> None:
 @handler("PUSH_EXC_INFO")
 def push_exc_info(tx, ins) -> None:
     exc = tx.pop()
+    tx.exc_info_depths.append(len(tx.stack))
     tx.push(tx.exc_info[-1] if tx.exc_info else ConstantVariable(None))
     tx.exc_info.append(exc)
     tx.push(exc)
@@ -49,6 +50,7 @@ def pop_except(tx, ins) -> None:
     tx.pop()  # the exception that was active before the handler
     if tx.exc_info:
         tx.exc_info.pop()
+        tx.exc_info_depths.pop()
 
 
 @handler("CHECK_EXC_MATCH")

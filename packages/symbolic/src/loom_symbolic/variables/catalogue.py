@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     ctx,
     distributed,
     environ,
+    exception_state,
     func_transforms,
     functional_call,
     generators,

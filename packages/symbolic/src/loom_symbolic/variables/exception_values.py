@@ -23,7 +23,7 @@ from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import TupleVariable
 from .methods import BoundMethodVariable
-from .registry import wrap_constant_like
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -45,6 +45,8 @@ class ExceptionVariable(Variable):
         self.suppress_context = False
         #: instance attributes set while tracing (by a user class's __init__, or later)
         self.attrs: dict[str, Variable] = {}
+        #: the exception itself, when it came from the frame (``source`` says how to reach it)
+        self.real: BaseException | None = None
 
     def python_type(self) -> type:
         return self.cls
@@ -62,6 +64,9 @@ class ExceptionVariable(Variable):
             return TupleVariable(list(self.args))
         if name == "__class__":
             return wrap_constant_like(self.cls)
+        if self.real is not None and (name in _READ_FROM_REAL or name in getattr(self.real, "__dict__", ())):
+            # from the frame: its value read there (and guarded), as any other object's attribute
+            return wrap(tx, getattr(self.real, name), Attr(self.source, name))
         if name in _CHAIN_ATTRIBUTES:
             if self.source is not None:  # made outside the trace: its real chain is not known here
                 raise Unsupported(f"{name} of an exception from outside the compiled function", "not modelled")
@@ -147,6 +152,8 @@ class ExceptionVariable(Variable):
 
 #: The attributes that chain exceptions (PEP 3134).
 _CHAIN_ATTRIBUTES = frozenset({"__cause__", "__context__", "__suppress_context__"})
+#: What an exception from the frame answers from the real object.
+_READ_FROM_REAL = _CHAIN_ATTRIBUTES | {"args"}
 
 
 def _is_none(value: Variable) -> bool:

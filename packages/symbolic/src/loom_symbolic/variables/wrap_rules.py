@@ -423,6 +423,7 @@ def _wrap_exception(tx, value, source):
             guards.add("type", source, value)
         variable = _exceptions.ExceptionVariable(type(value), None)
         variable.source = source
+        variable.real = value
         return variable
 
     return _remember(tx, value, source, make)  # one variable per exception: aliases stay aliases
