@@ -104,6 +104,37 @@ def next_on_generators_made_here(x):
     return x + a + b + c, rest, next(gen, None)
 
 
+def delegating(inner):
+    try:
+        yield from inner
+    finally:
+        LOG.append("outer finally")
+
+
+def plainly_delegating(inner):
+    yield from inner
+
+
+@case(X)
+def close_closes_the_generator_yield_from_waits_on(x):
+    LOG.clear()
+    gen, plain = delegating(guarded()), plainly_delegating(guarded())
+    y = x + next(gen) + next(plain)
+    gen.close()
+    plain.close()
+    return y, list(LOG)
+
+
+@case(X)
+def close_raises_what_closing_the_inner_generator_raises(x):
+    gen = plainly_delegating(raises_other())
+    y = x + next(gen)
+    try:
+        gen.close()
+    except KeyError as exc:
+        return y, exc.args, next(gen, "exhausted")
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_generator_close_matches_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

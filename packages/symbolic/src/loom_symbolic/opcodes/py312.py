@@ -12,7 +12,7 @@ from ..errors import Unsupported, UserError
 from ..variables import operator_semantics as ops
 from ..variables.base import NULL, NullVariable, Variable
 from ..variables.cells import CellBox
-from ..variables.exception_values import stop_iteration_error
+from ..variables.exception_values import SymbolicException, stop_iteration_error
 from ..versions.py312 import _LIST_TO_TUPLE, _STOPITERATION_ERROR, _UNARY_POSITIVE
 from . import py311  # noqa: F401  (its handlers first: this module says what changes)
 from .build import list_to_tuple, make_slice
@@ -177,6 +177,17 @@ def end_for(tx, ins) -> None:
 @replace("SEND")
 def send(tx, ins) -> None:
     send_to_receiver(tx, ins, pop_receiver_when_done=False)  # END_SEND pops the receiver
+
+
+@handler("CLEANUP_THROW")
+def cleanup_throw(tx, ins) -> None:
+    """The handler around a ``yield from``'s pause: an exception thrown in that the inner generator let
+    out goes on from here (a StopIteration would be the inner generator's return value: not modelled)."""
+    exc = tx.pop()
+    tx.popn(2)  # the last value sent and the inner iterator
+    if issubclass(exc.python_type(), StopIteration):
+        raise Unsupported("a generator returning while an exception is thrown into it", "not modelled")
+    raise SymbolicException(exc)
 
 
 @handler("END_SEND")

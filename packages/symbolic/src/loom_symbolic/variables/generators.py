@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .exception_values import SymbolicException, make_exception
+from .exception_values import SymbolicException, instantiate, make_exception
 from .iterators import IteratorVariable
 from .methods import MethodVariable
 
@@ -37,11 +37,12 @@ class GeneratorVariable(IteratorVariable):
     def python_type(self) -> type:
         return types.GeneratorType
 
-    def next_item(self, tx: InstructionTranslator, sent: Variable | None = None) -> Variable | None:
+    def next_item(self, tx: InstructionTranslator, sent: Variable | None = None,
+                  thrown: Variable | None = None) -> Variable | None:
         if self.finished:
             return None
         try:
-            item = self.translator.step(sent, tx)
+            item = self.translator.step(sent, tx, thrown=thrown)
         except SymbolicException:
             self.finished = True  # a generator an exception escaped from is closed: next() stops it
             raise
@@ -78,9 +79,22 @@ class GeneratorVariable(IteratorVariable):
         """``gen.close()``: GeneratorExit raised at the paused ``yield``. Outside any ``try`` block of the
         generator that just ends it; inside one, its ``finally`` or handler runs in the trace: the
         GeneratorExit (or a StopIteration) leaving it, or a return, closes the generator; another
-        exception propagates to the caller; a ``yield`` instead is CPython's RuntimeError."""
-        if self.started and not self.finished and _handles_exceptions_at_pause(self.translator):
+        exception propagates to the caller; a ``yield`` instead is CPython's RuntimeError. A generator
+        a paused ``yield from`` waits on is closed first; what its closing raises is raised here instead."""
+        exit_exc = None
+        if self.started and not self.finished:
             exit_exc = make_exception(GeneratorExit, [], {}, tx)
+            receiver = _delegate(self.translator)
+            if receiver is not None:
+                try:
+                    receiver.close(tx)
+                except SymbolicException as escaped:
+                    exit_exc = escaped.exc
+        if exit_exc is not None and not _handles_exceptions_at_pause(self.translator):
+            self.finished = True
+            if not issubclass(exit_exc.python_type(), GeneratorExit):
+                raise SymbolicException(exit_exc)
+        elif exit_exc is not None:
             try:
                 item = self.translator.step(None, tx, thrown=exit_exc)
             except SymbolicException as escaped:
@@ -98,6 +112,36 @@ class GeneratorVariable(IteratorVariable):
             return ConstantVariable(None)
         self.finished = True
         return ConstantVariable(None)
+
+    def throw(self, tx: InstructionTranslator, value: Variable, *rest: Variable) -> Variable:
+        """``gen.throw(exc)``: ``exc`` raised at the paused ``yield`` (forwarded into the generator a
+        ``yield from`` waits on): the next value it yields; an exception leaving the body propagates to
+        the caller (finishing the generator), a return is StopIteration. A generator not started yet or
+        finished raises ``exc`` at the call."""
+        if rest:
+            raise Unsupported("generator.throw() with more than one argument", "the deprecated form is not modelled")
+        exc = instantiate(tx, value)  # raised as it is: throw() sets no __context__
+        if not self.started or self.finished:
+            self.finished = True
+            raise SymbolicException(exc)
+        item = self.thrown_into(tx, exc)
+        if item is None:
+            raise UserError("generator.throw()", "StopIteration: the generator finished", exc_type=StopIteration)
+        return item
+
+    def thrown_into(self, tx: InstructionTranslator, exc: Variable) -> Variable | None:
+        """:meth:`throw` on a started generator: the value it yields next, None if it returned."""
+        receiver = _delegate(self.translator)
+        if receiver is not None:
+            try:
+                item = receiver.thrown_into(tx, exc)
+            except SymbolicException as escaped:
+                exc = escaped.exc  # raised at this generator's ``yield from``
+            else:
+                if item is None:  # the ``yield from`` would evaluate to its return value and go on
+                    raise Unsupported("generator.throw() into a yield from", "the inner generator returns")
+                return item
+        return self.next_item(tx, thrown=exc)
 
     def reconstruct(self, codegen) -> None:
         error = Unsupported("a generator escaping the compiled function", "a paused generator cannot be rebuilt")
@@ -119,7 +163,20 @@ def _handles_exceptions_at_pause(translator: GeneratorTranslator) -> bool:
     return entry is not None and translator.instructions[entry.target].opname != "CALL_INTRINSIC_1"
 
 
+def _delegate(translator: GeneratorTranslator) -> GeneratorVariable | None:
+    """The generator a paused ``yield from`` waits on (throw() goes to it first), None when the pause is
+    a plain ``yield``; another iterator there is not modelled."""
+    current = translator.current
+    if current is None or current.index == 0 or translator.instructions[current.index - 1].opname != "SEND":
+        return None
+    receiver = translator.stack[-1] if translator.stack else None
+    if not isinstance(receiver, GeneratorVariable):
+        raise Unsupported("generator.throw() into a yield from", "the iterator it waits on is not a generator")
+    return receiver
+
+
 _METHODS = {
+    "throw": lambda gen, tx, *args: gen.throw(tx, *args),
     "send": lambda gen, tx, *args: gen.send(tx, *args),
     "close": lambda gen, tx, *args: gen.close(tx, *args),
 }
