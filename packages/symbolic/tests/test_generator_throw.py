@@ -3,6 +3,8 @@ throw programs, and ``@contextmanager`` exits with an exception): ``exc`` is rai
 ``yield``, inside the ``yield from`` it waits on first, so handlers and ``finally`` blocks run where
 eager runs them, in one graph; what leaves the generator reaches the caller as CPython raises it."""
 
+import contextlib
+
 import pytest
 import torch
 from harness import CaseRegistry, check
@@ -113,6 +115,39 @@ def throw_through_yield_from(x):
     b = gen.throw(IndexError)
     c = gen.throw(KeyError)
     return a + b + c, list(LOG)
+
+
+@contextlib.contextmanager
+def converting():
+    try:
+        yield
+    except IndexError as exc:
+        LOG.append(("converting", exc.args))
+        raise ValueError("converted")  # noqa: B904 (the implicit chain is part of the outcome)
+
+
+@contextlib.contextmanager
+def swallowing():
+    try:
+        yield
+    except KeyError:
+        LOG.append("swallowed")
+    finally:
+        LOG.append("cleanup")
+
+
+@case(X)
+def contextmanager_exits_with_an_exception(x):
+    LOG.clear()
+    with swallowing():
+        x = x + 1
+        raise KeyError("k")
+    try:
+        with converting():
+            raise IndexError("i")
+    except ValueError as exc:
+        seen = (exc.args, type(exc.__context__).__name__)
+    return x, seen, list(LOG)
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

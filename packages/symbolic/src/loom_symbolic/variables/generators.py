@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .exception_values import SymbolicException, instantiate, make_exception
+from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception
 from .iterators import IteratorVariable
 from .methods import MethodVariable
 
@@ -118,8 +118,8 @@ class GeneratorVariable(IteratorVariable):
         ``yield from`` waits on): the next value it yields; an exception leaving the body propagates to
         the caller (finishing the generator), a return is StopIteration. A generator not started yet or
         finished raises ``exc`` at the call."""
-        if rest:
-            raise Unsupported("generator.throw() with more than one argument", "the deprecated form is not modelled")
+        if rest:  # throw(type, value[, traceback]): 3.11's contextlib calls it so, with no traceback
+            value = _thrown_value(value, *rest)
         exc = instantiate(tx, value)  # raised as it is: throw() sets no __context__
         if not self.started or self.finished:
             self.finished = True
@@ -161,6 +161,16 @@ def _handles_exceptions_at_pause(translator: GeneratorTranslator) -> bool:
     current = translator.current
     entry = translator.decoded.handler_for(current.index) if current is not None else None
     return entry is not None and translator.instructions[entry.target].opname != "CALL_INTRINSIC_1"
+
+
+def _thrown_value(kind: Variable, value: Variable, traceback: Variable | None = None) -> Variable:
+    """The exception ``throw(kind, value, traceback)`` raises, when ``value`` is already a ``kind``."""
+    if traceback is not None and not (traceback.is_python_constant() and traceback.as_python_constant() is None):
+        raise Unsupported("generator.throw() with a traceback", "not modelled")
+    if not (isinstance(value, ExceptionVariable) and kind.is_python_constant()
+            and isinstance(kind.as_python_constant(), type) and issubclass(value.cls, kind.as_python_constant())):
+        raise Unsupported("generator.throw(type, value)", "only a value that is an instance of the type is modelled")
+    return value
 
 
 def _delegate(translator: GeneratorTranslator) -> GeneratorVariable | None:
