@@ -29,7 +29,7 @@ from .variables import functions as _functions
 from .variables.arguments import bind_arguments
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
-from .variables.exception_values import ExceptionVariable, SymbolicException
+from .variables.exception_values import SymbolicException
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
 from .variables.passed_on import make_passed_on
@@ -127,7 +127,7 @@ class InstructionTranslator:
                     if error.exc_type is Exception:
                         raise  # the translator does not know which exception the program would raise
                     self.annotate(error)
-                    exc = _exceptions.raised(self, ExceptionVariable(error.exc_type, None))
+                    exc = _exceptions.raised(self, _exceptions.from_user_error(error))
                     raised = SymbolicException(exc, error.reason)
                     if not self.handle_exception(raised.exc):
                         raise raised from None

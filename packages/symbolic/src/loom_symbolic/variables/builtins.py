@@ -451,6 +451,8 @@ def builtin_next(tx, args, kwargs):
     if item is None:
         if len(args) > 1:
             return args[1]
+        if isinstance(stop := getattr(iterator, "stop_iteration", None), Callable):
+            raise stop(tx)  # a generator's return value goes with it
         raise UserError("next()", "StopIteration", exc_type=StopIteration)
     return item
 

@@ -64,6 +64,8 @@ class ExceptionVariable(Variable):
             return TupleVariable(list(self.args))
         if name == "__class__":
             return wrap_constant_like(self.cls)
+        if name == "value" and issubclass(self.cls, StopIteration) and self.args is not None and "value" not in self.attrs:
+            return self.args[0] if self.args else ConstantVariable(None)
         if self.real is not None and (name in _READ_FROM_REAL or name in getattr(self.real, "__dict__", ())):
             # from the frame: its value read there (and guarded), as any other object's attribute
             return wrap(tx, getattr(self.real, name), Attr(self.source, name))
@@ -177,6 +179,21 @@ def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariab
         link = link.context
     exc.set_context(handled)
     return exc
+
+
+#: Builtin exceptions whose whole state is their ``args`` (``cls(*args)`` makes the same object again).
+_REBUILT_FROM_ARGS = (ArithmeticError, LookupError, ValueError, TypeError, StopIteration, AssertionError)
+
+
+def from_user_error(error: Any) -> ExceptionVariable:
+    """The exception a :class:`UserError` stands for. Its message is known when the translator ran the
+    real operation on constant values (the real exception is the error's ``__cause__``)."""
+    real = error.__cause__
+    args = None
+    if (type(real) is error.exc_type and isinstance(real, _REBUILT_FROM_ARGS) and not isinstance(real, UnicodeError)
+            and all(type(a) in (str, int, float, bool, type(None)) for a in real.args)):
+        args = [ConstantVariable(a) for a in real.args]
+    return ExceptionVariable(error.exc_type, args)
 
 
 def stop_iteration_error(exc: Variable) -> Variable:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception
+from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception, raised
 from .iterators import IteratorVariable
 from .methods import MethodVariable
 
@@ -30,6 +30,8 @@ class GeneratorVariable(IteratorVariable):
         self.started = False
         self.returned: Variable = ConstantVariable(None)
         self.finished = False
+        #: whether the last resume is the one that returned (its StopIteration carries the value)
+        self.returned_now = False
         #: Where the root frame made this generator: a graph break can move back there, so the
         #: generator is created (and later consumed) by ordinary Python.
         self.created_at = created_at
@@ -39,6 +41,7 @@ class GeneratorVariable(IteratorVariable):
 
     def next_item(self, tx: InstructionTranslator, sent: Variable | None = None,
                   thrown: Variable | None = None) -> Variable | None:
+        self.returned_now = False
         if self.finished:
             return None
         try:
@@ -50,7 +53,15 @@ class GeneratorVariable(IteratorVariable):
         if item is None:
             self.finished = True
             self.returned = self.translator.return_value or ConstantVariable(None)
+            self.returned_now = True
         return item
+
+    def stop_iteration(self, tx: InstructionTranslator) -> SymbolicException:
+        """What resuming the finished generator raises: ``StopIteration(value)`` the first time after its
+        ``return value`` (value not None), a bare StopIteration after that."""
+        returned = self.returned if self.returned_now else ConstantVariable(None)
+        has_value = not (returned.is_python_constant() and returned.as_python_constant() is None)
+        return SymbolicException(raised(tx, ExceptionVariable(StopIteration, [returned] if has_value else [])))
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _METHODS:
@@ -72,7 +83,7 @@ class GeneratorVariable(IteratorVariable):
                             exc_type=TypeError)
         item = self.next_item(tx, None if sends_none else value)
         if item is None:
-            raise UserError("generator.send()", "StopIteration: the generator finished", exc_type=StopIteration)
+            raise self.stop_iteration(tx)
         return item
 
     def close(self, tx: InstructionTranslator) -> Variable:
@@ -126,7 +137,7 @@ class GeneratorVariable(IteratorVariable):
             raise SymbolicException(exc)
         item = self.thrown_into(tx, exc)
         if item is None:
-            raise UserError("generator.throw()", "StopIteration: the generator finished", exc_type=StopIteration)
+            raise self.stop_iteration(tx)
         return item
 
     def thrown_into(self, tx: InstructionTranslator, exc: Variable) -> Variable | None:

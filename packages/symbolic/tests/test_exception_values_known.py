@@ -1,0 +1,75 @@
+"""What an exception raised while tracing carries, read in the trace without a break (issue 29, second
+hidden set): the ``StopIteration`` that ends a generator made in the trace holds its return value once
+(``next``, ``send``, ``throw``), and an error the translator got by running the real operation on constants
+(``1 / 0``, an index out of range, ``int("seven")``) holds Python's own message."""
+
+import pytest
+import torch
+from harness import CaseRegistry, check
+
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
+X = torch.ones(3)
+
+
+def returns_done(t):
+    yield t
+    return "done"
+
+
+def falls_off(t):
+    yield t
+
+
+def returns_from_finally():
+    try:
+        yield 1
+    except ValueError:
+        return 2
+    finally:
+        return 3  # noqa: B012
+
+
+def stop_of(fn, *args):
+    try:
+        fn(*args)
+    except StopIteration as stop:
+        return stop.value, stop.args
+
+
+@case(X)
+def stop_iteration_values(x):
+    gen = returns_done(x)
+    next(gen)
+    first, again = stop_of(next, gen), stop_of(next, gen)
+    looped = returns_done(x)
+    for _ in looped:
+        pass
+    plain = falls_off(x)
+    next(plain)
+    thrown = returns_from_finally()
+    next(thrown)
+    return x + 1, first, again, stop_of(next, looped), stop_of(next, plain), stop_of(thrown.throw, ValueError)
+
+
+@case(X)
+def messages_of_folded_errors(x):
+    seen = []
+    try:
+        1 / 0
+    except ZeroDivisionError as exc:
+        seen.append(exc.args)
+    try:
+        [1, 2][5]
+    except IndexError as exc:
+        seen.append(str(exc))
+    try:
+        int("seven")
+    except ValueError as exc:
+        seen.append(exc.args)
+    return x * len(seen), seen
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
+def test_exception_values_match_eager(fn, args, kwargs, graphs):
+    check(fn, *args, graphs=graphs, **kwargs)
