@@ -12,7 +12,10 @@ from __future__ import annotations
 import collections
 import contextlib
 import io
+import itertools
 import sys
+
+import torch
 
 _SINK = io.StringIO()
 
@@ -467,24 +470,31 @@ def c_raise_from_cause(x):
         return x + 1, type(err.__cause__).__name__, err.__suppress_context__
 
 
-def c_raise_from_none(x):
-    class Mapping:
-        def __init__(self, d):
-            self.d = d
+class _Mapping:
+    """A mapping whose lookups re-raise KeyError without its context (as ``os.environ`` does)."""
 
-        def __getitem__(self, key):
-            try:
-                return self.d[key]
-            except KeyError:
-                raise KeyError(key) from None
+    def __init__(self, d):
+        self.d = d
 
-    def lookup(m, key, default=None):
+    def __getitem__(self, key):
         try:
-            return m[key]
-        except KeyError as err:
-            return default, err.__suppress_context__, err.__cause__
+            return self.d[key]
+        except KeyError:
+            raise KeyError(key) from None
 
-    return x.sin() + 1, lookup(Mapping({"a": 1}), "z")
+
+def _lookup(m, key, default=None):
+    try:
+        return m[key]
+    except KeyError as err:
+        return default, err.__suppress_context__, err.__cause__
+
+
+_MAPPING = _Mapping({"a": 1})
+
+
+def c_raise_from_none(x):
+    return x.sin() + 1, _lookup(_MAPPING, "z")
 
 
 def c_context_set_by_hand(x):
@@ -552,31 +562,64 @@ def c_index_error(x):
     return x + v
 
 
-def c_attribute_error(x):
-    class Holder:
-        def __init__(self):
-            self.a = 1
+class _Holder:
+    def __init__(self):
+        self.a = 1
 
-    h = Holder()
+
+class _Lenient:
+    def __init__(self):
+        self._w = 2
+
+    def __getattr__(self, name):
+        if "_" + name in self.__dict__:
+            return self.__dict__["_" + name]
+        raise AttributeError(name)
+
+
+class _Fallback(_Lenient):
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            return 30
+
+
+_HOLDER, _LENIENT, _FALLBACK = _Holder(), _Lenient(), _Fallback()
+
+
+def c_attribute_error(x):
     try:
-        c = h.b
+        c = _HOLDER.b
     except AttributeError:
         c = 3
-    return x * c, hasattr(h, "b"), getattr(h, "b", 7)
+    return x * c, hasattr(_HOLDER, "b"), getattr(_HOLDER, "b", 7)
 
 
 def c_getattr_fallback(x):
-    class Lenient:
-        def __init__(self):
-            self._w = 2
+    return x * _LENIENT.w * _FALLBACK.w * _FALLBACK.other, hasattr(_LENIENT, "missing")
 
-        def __getattr__(self, name):
-            if "_" + name in self.__dict__:
-                return self.__dict__["_" + name]
-            raise AttributeError(name)
 
-    obj = Lenient()
-    return x * obj.w, hasattr(obj, "missing")
+class _GuardedModule(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = torch.nn.Parameter(torch.full((3,), 2.0))
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            if name == "scale_copy":
+                return self.scale
+            raise
+
+
+_GUARDED_MODULE = _GuardedModule()
+
+
+def c_module_getattr_except(x):
+    with torch.no_grad():
+        return x * _GUARDED_MODULE.scale * _GUARDED_MODULE.scale_copy
 
 
 def c_block_stack_loop(x):
@@ -722,3 +765,124 @@ CONSTRUCTS = [c_gen_next_three, c_gen_infinite_zip, c_gen_for_early_exit, c_gen_
               c_stop_iteration_manual, c_suppress, c_exception_across_break, c_assert_passes,
               c_assert_fails_caught, c_finally_return_override, c_raise_class_not_instance,
               c_exception_str_repr, c_with_exception_handled_by_cm, c_exception_group_like_loop]
+
+
+# ---- more shapes from the reference files ----
+
+def c_raise_inside_no_grad(x):
+    x = x.cos()
+    try:
+        with torch.no_grad():
+            x = x.sin()
+            raise NotImplementedError("n")
+    except NotImplementedError:
+        x = x.sigmoid()
+    return x, torch.is_grad_enabled()
+
+
+def _maybe_raise(t, k=None):
+    if k:
+        raise TypeError("error")
+    return t.sin()
+
+
+def c_raise_with_kwargs_then_loop(x):
+    d = {"a": x, "b": x * 2}
+    try:
+        _maybe_raise(x, k=True)
+    except Exception:
+        y = 0
+        for _, v in d.items():
+            y += v.sum()
+    return y
+
+
+def c_gen_send_to_unstarted(x):
+    gen = _counting(x)
+    try:
+        gen.send(1)
+    except TypeError as exc:
+        return x + 1, str(exc)
+
+
+def _yields_then_breaks(t):
+    yield t.sin()
+    print("inside", file=_SINK)
+    yield t.cos()
+
+
+def _two_from(t):
+    gen = _yields_then_breaks(t)
+    return next(gen), next(gen)
+
+
+def c_gen_break_in_helper(x):
+    a, b = _two_from(x)
+    return a + b
+
+
+def c_gen_catch_exit_return(x):
+    log = []
+
+    def whoo(t):
+        try:
+            log.append(1)
+            yield t.sin()
+            yield t.cos()
+        except GeneratorExit:
+            log.append(10)
+            raise
+        finally:
+            log.append(100)
+
+    gen = whoo(x)
+    a = next(gen)
+    gen.close()
+    return a, log
+
+
+def c_gen_throw_return_in_finally(x):
+    def whoo():
+        try:
+            yield 1
+        except ValueError:
+            return 2
+        finally:
+            return 3  # noqa: B012
+
+    gen = whoo()
+    next(gen)
+    try:
+        gen.throw(ValueError)
+    except StopIteration as stop:
+        return x + stop.args[0]
+
+
+def c_gen_product(x):
+    def pick():
+        for perm in ((0, 1), (1, 0)):
+            yield sum(perm)
+
+    s = 0
+    for a, b in itertools.product(pick(), (4, 5)):
+        s += a * b
+    return x + s
+
+
+def c_reraise_after_handling_another(x):
+    try:
+        try:
+            1 / 0  # noqa: B018
+        except ZeroDivisionError:
+            try:
+                raise ValueError
+            except ValueError:
+                x = x + 1
+            raise
+    except ZeroDivisionError as exc:
+        return x, type(exc.__context__).__name__
+
+
+CONSTRUCTS += [c_module_getattr_except, c_raise_inside_no_grad, c_raise_with_kwargs_then_loop,
+               c_gen_send_to_unstarted, c_gen_break_in_helper, c_gen_catch_exit_return,
+               c_gen_throw_return_in_finally, c_gen_product, c_reraise_after_handling_another]
