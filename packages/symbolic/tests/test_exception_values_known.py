@@ -70,6 +70,29 @@ def messages_of_folded_errors(x):
     return x * len(seen), seen
 
 
+def ignores_exit():
+    try:
+        yield 1
+    except GeneratorExit:
+        yield 2
+
+
+@case(X)
+def messages_of_generator_errors(x):
+    seen = []
+    try:
+        returns_done(x).send(1)
+    except TypeError as exc:
+        seen.append(str(exc))
+    gen = ignores_exit()
+    next(gen)
+    try:
+        gen.close()
+    except RuntimeError as exc:
+        seen.append(exc.args)
+    return x + 1, seen
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_exception_values_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported
 from .base import Variable
 from .constant import ConstantVariable
 from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception, raised
@@ -79,8 +79,8 @@ class GeneratorVariable(IteratorVariable):
         """``gen.send(value)``: resume with ``value`` as the paused ``yield``'s value."""
         sends_none = value.is_python_constant() and value.as_python_constant() is None
         if not self.started and not self.finished and not sends_none:
-            raise UserError("generator.send()", "can't send non-None value to a just-started generator",
-                            exc_type=TypeError)
+            message = ConstantVariable("can't send non-None value to a just-started generator")
+            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [message])))
         item = self.next_item(tx, None if sends_none else value)
         if item is None:
             raise self.stop_iteration(tx)
@@ -114,7 +114,8 @@ class GeneratorVariable(IteratorVariable):
                     return ConstantVariable(None)
                 raise
             if item is not None:
-                raise UserError("generator.close()", "generator ignored GeneratorExit", exc_type=RuntimeError)
+                message = ConstantVariable("generator ignored GeneratorExit")
+                raise SymbolicException(raised(tx, ExceptionVariable(RuntimeError, [message])))
             self.finished = True
             returned = self.translator.return_value
             if returned is not None and not (returned.is_python_constant() and returned.as_python_constant() is None):
