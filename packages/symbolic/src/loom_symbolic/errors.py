@@ -69,11 +69,15 @@ class UserError(Unsupported):
     Running the code natively raises it with the traceback the user expects, so it is treated like
     any other unsupported construct. ``exc_type`` is the exception Python would raise, so that
     constructs like ``getattr(obj, name, default)`` and ``hasattr`` can model the lookup failing.
+    ``exact``: the error is the real exception (its ``__cause__``) of the program's own operation run on its
+    own values, so its arguments are the program's too.
     """
 
-    def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception) -> None:
+    def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception,
+                 exact: bool = False) -> None:
         super().__init__(what, why, hint)
         self.exc_type = exc_type
+        self.exact = exact
 
 
 def missing_attribute(owner: str, name: str) -> UserError:

@@ -201,7 +201,7 @@ def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Va
         result = fn(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
-                        exc_type=type(exc)) from exc
+                        exc_type=type(exc), exact=True) from exc
     return wrap_constant_like(result)
 
 

@@ -150,7 +150,8 @@ class SequenceVariable(MethodTableMixin, Variable):
         try:
             return self.items[key]
         except IndexError as exc:
-            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError) from exc
+            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError,
+                            exact=self.container_type is list) from exc  # the items are a list: its message
 
     def with_items(self, items: list[Variable]) -> SequenceVariable:
         """A new sequence of this kind holding ``items``."""

@@ -187,10 +187,10 @@ _REBUILT_FROM_ARGS = (ArithmeticError, LookupError, ValueError, TypeError, StopI
 
 def from_user_error(error: Any) -> ExceptionVariable:
     """The exception a :class:`UserError` stands for. Its message is known when the translator ran the
-    real operation on constant values (the real exception is the error's ``__cause__``)."""
+    program's operation on its constant values (``exact``: the real exception is the error's ``__cause__``)."""
     real = error.__cause__
     args = None
-    if (type(real) is error.exc_type and isinstance(real, _REBUILT_FROM_ARGS) and not isinstance(real, UnicodeError)
+    if (error.exact and type(real) is error.exc_type and isinstance(real, _REBUILT_FROM_ARGS) and not isinstance(real, UnicodeError)
             and all(type(a) in (str, int, float, bool, type(None)) for a in real.args)):
         args = [ConstantVariable(a) for a in real.args]
     return ExceptionVariable(error.exc_type, args)

@@ -59,7 +59,8 @@ def fold(op: Any, *args: Variable) -> Variable:
     try:
         result = op(*values)
     except Exception as exc:
-        raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+        raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
+                        exact=True) from exc
     return wrap_constant_like(result)
 
 
