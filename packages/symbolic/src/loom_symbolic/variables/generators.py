@@ -9,7 +9,17 @@ from ..errors import Unsupported
 from .base import Variable
 from .constant import ConstantVariable
 from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception, raised
-from .iterators import IteratorVariable
+from .iterators import (
+    DictIterator,
+    EnumerateIterator,
+    FilterIterator,
+    IteratorVariable,
+    ListIterator,
+    MapIterator,
+    RangeIterator,
+    SnapshotIterator,
+    ZipIterator,
+)
 from .methods import MethodVariable
 
 if TYPE_CHECKING:
@@ -95,7 +105,7 @@ class GeneratorVariable(IteratorVariable):
         exit_exc = None
         if self.started and not self.finished:
             exit_exc = make_exception(GeneratorExit, [], {}, tx)
-            receiver = _delegate(self.translator)
+            receiver = _delegate(self.translator, closing=True)
             if receiver is not None:
                 try:
                     receiver.close(tx)
@@ -185,13 +195,21 @@ def _thrown_value(kind: Variable, value: Variable, traceback: Variable | None = 
     return value
 
 
-def _delegate(translator: GeneratorTranslator) -> GeneratorVariable | None:
-    """The generator a paused ``yield from`` waits on (throw() goes to it first), None when the pause is
-    a plain ``yield``; another iterator there is not modelled."""
+#: Iterators of builtin types the translator models: none has a ``close`` for close() to call.
+_CLOSELESS = (ListIterator, DictIterator, RangeIterator, SnapshotIterator, ZipIterator, EnumerateIterator,
+              MapIterator, FilterIterator)
+
+
+def _delegate(translator: GeneratorTranslator, closing: bool = False) -> GeneratorVariable | None:
+    """The generator a paused ``yield from`` waits on (throw() and close() go to it first), None when the
+    pause is a plain ``yield``. Another iterator there is not modelled, but for close() a builtin one, which
+    has no ``close`` to call."""
     current = translator.current
     if current is None or current.index == 0 or translator.instructions[current.index - 1].opname != "SEND":
         return None
     receiver = translator.stack[-1] if translator.stack else None
+    if closing and isinstance(receiver, _CLOSELESS):
+        return None
     if not isinstance(receiver, GeneratorVariable):
         raise Unsupported("generator.throw() into a yield from", "the iterator it waits on is not a generator")
     return receiver
