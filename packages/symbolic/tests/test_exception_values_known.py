@@ -60,7 +60,7 @@ def messages_of_folded_errors(x):
     except ZeroDivisionError as exc:
         seen.append(exc.args)
     try:
-        [1, 2][5]
+        "ab"[5]
     except IndexError as exc:
         seen.append(str(exc))
     try:

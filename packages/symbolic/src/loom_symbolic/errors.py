@@ -69,17 +69,29 @@ class UserError(Unsupported):
     Running the code natively raises it with the traceback the user expects, so it is treated like
     any other unsupported construct. ``exc_type`` is the exception Python would raise, so that
     constructs like ``getattr(obj, name, default)`` and ``hasattr`` can model the lookup failing.
-    ``exact``: the error is the real exception (its ``__cause__``) of the program's own operation run on its
-    own values, so its arguments are the program's too.
     """
 
     def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception,
-                 exact: bool = False) -> None:
+                 exc_args: tuple | None = None) -> None:
         super().__init__(what, why, hint)
         self.exc_type = exc_type
-        self.exact = exact
+        #: the exception's ``args`` exactly as Python would give them (so ``str(e)`` and ``e.args`` are
+        #: known to the trace), or None when only its type is known
+        self.exc_args = exc_args
 
 
 def missing_attribute(owner: str, name: str) -> UserError:
     """The error for ``owner.name`` when the attribute does not exist."""
     return UserError(f"attribute {name!r}", f"{owner} has no attribute {name!r}", exc_type=AttributeError)
+
+
+#: Builtin exceptions whose whole state is their ``args`` (``cls(*args)`` makes the same object again).
+_REBUILT_FROM_ARGS = (ArithmeticError, LookupError, ValueError, TypeError, StopIteration, AssertionError)
+
+
+def args_of(exc: BaseException) -> tuple | None:
+    """``exc.args`` for a :class:`UserError` standing for ``exc``, raised by the program's own operation on
+    its own values (a folded operator or builtin), when rebuilding ``type(exc)(*args)`` gives it back."""
+    if type(exc).__module__ != "builtins" or not isinstance(exc, _REBUILT_FROM_ARGS) or isinstance(exc, UnicodeError):
+        return None
+    return exc.args

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import polyfills
 from ..bytecode_helpers import iter_at
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, args_of
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
@@ -201,7 +201,7 @@ def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Va
         result = fn(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
-                        exc_type=type(exc), exact=True) from exc
+                        exc_type=type(exc), exc_args=args_of(exc)) from exc
     return wrap_constant_like(result)
 
 

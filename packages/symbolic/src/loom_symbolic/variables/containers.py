@@ -150,8 +150,7 @@ class SequenceVariable(MethodTableMixin, Variable):
         try:
             return self.items[key]
         except IndexError as exc:
-            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError,
-                            exact=self.container_type is list) from exc  # the items are a list: its message
+            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError) from exc
 
     def with_items(self, items: list[Variable]) -> SequenceVariable:
         """A new sequence of this kind holding ``items``."""

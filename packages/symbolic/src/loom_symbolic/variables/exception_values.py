@@ -181,21 +181,6 @@ def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariab
     return exc
 
 
-#: Builtin exceptions whose whole state is their ``args`` (``cls(*args)`` makes the same object again).
-_REBUILT_FROM_ARGS = (ArithmeticError, LookupError, ValueError, TypeError, StopIteration, AssertionError)
-
-
-def from_user_error(error: Any) -> ExceptionVariable:
-    """The exception a :class:`UserError` stands for. Its message is known when the translator ran the
-    program's operation on its constant values (``exact``: the real exception is the error's ``__cause__``)."""
-    real = error.__cause__
-    args = None
-    if (error.exact and type(real) is error.exc_type and isinstance(real, _REBUILT_FROM_ARGS) and not isinstance(real, UnicodeError)
-            and all(type(a) in (str, int, float, bool, type(None)) for a in real.args)):
-        args = [ConstantVariable(a) for a in real.args]
-    return ExceptionVariable(error.exc_type, args)
-
-
 def stop_iteration_error(exc: Variable) -> Variable:
     """PEP 479: a StopIteration escaping a generator's body becomes ``RuntimeError("generator raised
     StopIteration")`` with the StopIteration as its ``__cause__`` and ``__context__``; anything else is

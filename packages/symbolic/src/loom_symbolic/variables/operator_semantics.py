@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, args_of
 from .attributes import class_attribute
 from .base import Variable
 from .constant import ConstantVariable
@@ -60,7 +60,7 @@ def fold(op: Any, *args: Variable) -> Variable:
         result = op(*values)
     except Exception as exc:
         raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
-                        exact=True) from exc
+                        exc_args=args_of(exc)) from exc
     return wrap_constant_like(result)
 
 
