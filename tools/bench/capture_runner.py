@@ -20,6 +20,12 @@ def _reset_state():
     _COUNTED.count = 0
     random.seed(1234)
     torch.manual_seed(1234)
+    torch.set_grad_enabled(True)
+
+
+def _torch_state():
+    """Global torch state a construct must leave as eager does: grad mode, default dtype, the RNG."""
+    return torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_rng_state().tolist()
 
 
 def _arguments(fn, x):
@@ -35,7 +41,7 @@ def _outcome(fn, x, original=None):
         error = None
     except Exception as exc:
         result, error = None, (type(exc), exc.args)
-    return result, error, (_COUNTED.count, random.getstate())
+    return result, error, (_COUNTED.count, random.getstate(), _torch_state())
 
 
 def _same(a, b) -> bool:
