@@ -30,6 +30,7 @@ NULL_SLOT = "null"  # no argument: the prologue pushes NULL
 VALUE_SLOT = "value"  # one argument
 ITERATOR_SLOT = "iter"  # two arguments (iterable, index): the prologue calls iter_at
 ITEM_SLOT = "item"  # one argument: the item a native FOR_ITER took (an int item is a runtime value)
+ENTER_SLOT = "enter"  # one argument, a context manager: the prologue enters it, leaving its __exit__
 
 CO_VARARGS = 0x04
 CO_VARKEYWORDS = 0x08
@@ -135,7 +136,7 @@ def argument_names(layout: tuple[str, ...], live_locals: tuple[str, ...], receiv
     then the other live locals."""
     names: list[str] = [receiver] if receiver else []
     for i, kind in enumerate(layout):
-        if kind == VALUE_SLOT:
+        if kind in (VALUE_SLOT, ENTER_SLOT):
             names.append(f"___stack{i}")
         elif kind == ITEM_SLOT:
             names.append(f"___stack{i}_item")
@@ -201,6 +202,8 @@ def _build(key: ResumeKey) -> types.CodeType:
             prologue.append(Instr("LOAD_FAST", f"___stack{i}", lineno=line))
         elif kind == ITEM_SLOT:
             prologue.append(Instr("LOAD_FAST", f"___stack{i}_item", lineno=line))
+        elif kind == ENTER_SLOT:  # the block's manager: entered here, its bound __exit__ stays in the slot
+            prologue += [Instr("LOAD_FAST", f"___stack{i}"), Instr("BEFORE_WITH"), Instr("POP_TOP")]
         else:
             prologue += [
                 *version.push_null_then([Instr("LOAD_CONST", iter_at)]),

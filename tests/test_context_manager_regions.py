@@ -1,0 +1,71 @@
+"""Autocast and ``record_function`` regions (issue 29): a manager torch made outside the trace (an
+``@torch.autocast(...)`` decorator's) is entered as a region of the graph, and a break inside a region
+costs one break: the resume function enters a fresh manager itself and its graph records the region."""
+
+from __future__ import annotations
+
+import io
+
+import torch
+
+import loom
+
+_SINK = io.StringIO()
+
+
+@torch.autocast(device_type="cpu", dtype=torch.bfloat16)
+def _mm_in_bf16(a, b):
+    return torch.mm(a, b)
+
+
+def autocast_decorated(x):
+    a = torch.outer(x, x + 2)
+    return _mm_in_bf16(a, a), torch.mm(a, a)
+
+
+def autocast_break_inside(x):
+    a = torch.outer(x, x + 1)
+    with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+        b = torch.mm(a, a)
+        print("break", file=_SINK)
+        c = torch.mm(b.float(), a)
+        enabled = torch.is_autocast_enabled("cpu")
+    return b, c, enabled, torch.mm(a, a)
+
+
+def record_function_break_inside(x):
+    with torch.profiler.record_function("block"):
+        z = x**3
+        print("break", file=_SINK)
+        z = z + 1
+    return z
+
+
+def _run(fn, graphs, breaks):
+    x = torch.arange(3.0)
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    for _ in range(2):
+        actual, expected = compiled(x), fn(x)
+        assert not torch.is_autocast_enabled("cpu")
+        for a, e in zip(actual if isinstance(actual, tuple) else (actual,),
+                        expected if isinstance(expected, tuple) else (expected,)):
+            if isinstance(e, torch.Tensor):
+                assert a.dtype == e.dtype
+                torch.testing.assert_close(a, e)
+            else:
+                assert a == e
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (graphs, breaks, 0), stats
+
+
+def test_an_autocast_decorator_made_outside_is_a_region_of_the_graph():
+    _run(autocast_decorated, 1, 0)
+
+
+def test_a_break_inside_autocast_is_one_break_and_the_resumed_graph_records_the_region():
+    _run(autocast_break_inside, 2, 1)
+
+
+def test_a_break_inside_record_function_is_one_break():
+    _run(record_function_break_inside, 2, 1)
