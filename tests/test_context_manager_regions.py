@@ -69,3 +69,32 @@ def test_a_break_inside_autocast_is_one_break_and_the_resumed_graph_records_the_
 
 def test_a_break_inside_record_function_is_one_break():
     _run(record_function_break_inside, 2, 1)
+
+
+def profiler_block_break_inside(x):
+    with torch.profiler.profile():
+        y = x + 2
+        with torch.autograd.profiler.record_function("inner"):
+            z = y**3
+            print("break", file=_SINK)
+            z = z + 1
+    return z
+
+
+def profiler_object_kept_across_a_break(x):
+    with torch.autograd.profiler.profile() as prof:
+        y = x * 2
+    print("break", file=_SINK)
+    return y + 1, type(prof).__name__
+
+
+def test_a_profiler_block_is_a_null_region_as_under_torch_compile():
+    _run(profiler_block_break_inside, 2, 1)
+
+
+def test_a_profiler_object_kept_across_a_break_is_never_rebuilt_as_something_else():
+    x = torch.arange(3.0)
+    loom.reset()
+    out, name = loom.compile(profiler_object_kept_across_a_break, backend="eager")(x)
+    assert name == "profile"
+    torch.testing.assert_close(out, x * 2 + 1)

@@ -798,3 +798,135 @@ CONSTRUCTS = [
     c_profiler_record_function_only, c_torch_function_mode, c_torch_dispatch_mode,
     c_saved_tensors_hooks_disabled, c_sdpa_kernel,
 ]
+
+
+# -- more shapes from test_ctx_manager: managers crossing breaks, manual __enter__/__exit__ -----------------
+def _hands_back(ctx):
+    print("break", file=_SINK)
+    return ctx
+
+
+def c_grad_ctx_through_breaking_callee(x, w):
+    x = x + 1
+    ctx = _hands_back(torch.set_grad_enabled(False))
+    with ctx:
+        y = x * w
+    return y, y.requires_grad, torch.is_grad_enabled()
+
+
+c_grad_ctx_through_breaking_callee.extra_args = _weight
+
+
+def _uses_ctx(t, ctx, a, b, dummy):
+    with ctx:
+        return t * a * b
+
+
+def c_grad_ctx_argument_beside_break(x, w):
+    y = _uses_ctx(x * w, torch.set_grad_enabled(False), 2, 3, print("break", file=_SINK))
+    return y, y.requires_grad, torch.is_grad_enabled()
+
+
+c_grad_ctx_argument_beside_break.extra_args = _weight
+
+
+def c_autocast_nested_breaks(x):
+    a = torch.outer(x, x + 1)
+    with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+        print("break", file=_SINK)
+        with torch.autocast(device_type="cpu", enabled=False):
+            print("break", file=_SINK)
+            f32 = torch.mm(a, a)
+        bf16 = torch.mm(a, a)
+    return f32, bf16, torch.mm(a, a)
+
+
+def c_user_ctx_returned_after_break(x):
+    cm = _GradSwitch(False)
+    print("break", file=_SINK)
+    with cm:
+        y = x + 1
+    return y, cm.mode, torch.is_grad_enabled()
+
+
+def c_contextmanager_enter_then_break(x):
+    log = []
+    ctx = _breaking_gen(x, log)
+    try:
+        y = ctx.__enter__()
+        print("break", file=_SINK)
+    finally:
+        ctx.__exit__(None, None, None)
+    return y, log
+
+
+def c_contextmanager_break_in_finally(x):
+    log = []
+
+    @contextlib.contextmanager
+    def whoo(t):
+        try:
+            log.append(1)
+            yield t.sin()
+        finally:
+            print("break", file=_SINK)
+            log.append(2)
+
+    ctx = whoo(x)
+    y = ctx.__enter__()
+    ctx.__exit__(None, None, None)
+    return y, log
+
+
+def c_profiler_enabled_branch(x):
+    if torch.autograd._profiler_enabled():
+        return x + 1
+    return x - 1
+
+
+def c_is_autocast_cpu_enabled(x):
+    a = torch.outer(x, x)
+    with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+        b = torch.mm(a, a)
+        if torch.is_autocast_cpu_enabled():
+            b = b + 1
+    return b
+
+
+CONSTRUCTS += [
+    c_grad_ctx_through_breaking_callee, c_grad_ctx_argument_beside_break, c_autocast_nested_breaks,
+    c_user_ctx_returned_after_break, c_contextmanager_enter_then_break, c_contextmanager_break_in_finally,
+    c_profiler_enabled_branch, c_is_autocast_cpu_enabled,
+]
+
+
+def c_profiler_profile_break(x):
+    y = x**2
+    with torch.profiler.profile():
+        y = y + 2
+        with torch.profiler.record_function("inner"):
+            z = y**3
+            print("break", file=_SINK)
+            z = z + 1
+    return z
+
+
+def c_autograd_profiler_profile(x):
+    with torch.autograd.profiler.profile():
+        y = x * 2
+        with torch.autograd.profiler.record_function("inner"):
+            z = y + 1
+    return z
+
+
+CONSTRUCTS += [c_profiler_profile_break, c_autograd_profiler_profile]
+
+
+def c_profiler_object_used_after_break(x):
+    with torch.profiler.profile() as prof:
+        y = x * 2
+    print("break", file=_SINK)
+    return y + 1, type(prof).__name__
+
+
+CONSTRUCTS += [c_profiler_object_used_after_break]

@@ -343,7 +343,7 @@ def _leave_regions(tx: RootTranslator, cg: PyCodegen, slots: _Slots, kept: int, 
             cg.load_const(None)
         cg.call(3)
         cg.emit("POP_TOP")
-        cg.reconstruct(tx.stack[i].manager)
+        tx.stack[i].rebuild_manager(cg)
         fresh = f"___loom_enter{target}_{i}"
         cg.emit("STORE_FAST", fresh)
         kinds[i], names[i] = ENTER_SLOT, [fresh]

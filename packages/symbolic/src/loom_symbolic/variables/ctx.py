@@ -174,9 +174,13 @@ class RegionExitVariable(Variable):
             tx.block_stack.pop()
         return ConstantVariable(None)
 
+    def rebuild_manager(self, codegen) -> None:
+        """Push a fresh manager for the region, not entered."""
+        codegen.reconstruct(self.manager)
+
     def reconstruct(self, codegen) -> None:
         """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
-        self.manager.reconstruct(codegen)
+        self.rebuild_manager(codegen)
         enter_leaving_exit(codegen)
 
 
