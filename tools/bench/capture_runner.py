@@ -99,12 +99,13 @@ def main(constructs, counted) -> int:
     _COUNTED = counted
     parser = argparse.ArgumentParser(description="capture_count: loom against eager and torch.compile")
     parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
-    parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's constructs")
+    parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's (and capture_count_AREA_*.py's) constructs")
     options = parser.parse_args()
     rows, clean, torch_clean, wrong = [], 0, 0, 0
     totals = Counter()
     if options.only:
-        constructs = [fn for fn in constructs if fn.__module__ == f"capture_count_{options.only}"]
+        area = f"capture_count_{options.only}"  # with its parts: capture_count_<area>_<part>.py
+        constructs = [fn for fn in constructs if fn.__module__ == area or fn.__module__.startswith(area + "_")]
     for fn in constructs:
         x = torch.arange(3.0)
         correct, graphs, breaks = run_loom(fn, x)
