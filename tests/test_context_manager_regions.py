@@ -41,6 +41,19 @@ def record_function_break_inside(x):
     return z
 
 
+_W = torch.ones(3, requires_grad=True)
+
+
+def autocast_break_inside_no_grad(x):
+    w = _W
+    with torch.no_grad():
+        with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+            print("break", file=_SINK)
+            y = torch.mm(torch.outer(x, x), torch.outer(x, w))
+        z = x * w
+    return y, z, torch.is_grad_enabled(), x * w
+
+
 def _run(fn, graphs, breaks):
     x = torch.arange(3.0)
     loom.reset()
@@ -51,7 +64,7 @@ def _run(fn, graphs, breaks):
         for a, e in zip(actual if isinstance(actual, tuple) else (actual,),
                         expected if isinstance(expected, tuple) else (expected,)):
             if isinstance(e, torch.Tensor):
-                assert a.dtype == e.dtype
+                assert a.dtype == e.dtype and a.requires_grad == e.requires_grad
                 torch.testing.assert_close(a, e)
             else:
                 assert a == e
@@ -65,6 +78,10 @@ def test_an_autocast_decorator_made_outside_is_a_region_of_the_graph():
 
 def test_a_break_inside_autocast_is_one_break_and_the_resumed_graph_records_the_region():
     _run(autocast_break_inside, 2, 1)
+
+
+def test_a_break_inside_autocast_inside_no_grad_keeps_both_modes():
+    _run(autocast_break_inside_no_grad, 2, 1)
 
 
 def test_a_break_inside_record_function_is_one_break():
