@@ -20,6 +20,12 @@ def _reset_state():
     _COUNTED.count = 0
     random.seed(1234)
     torch.manual_seed(1234)
+    torch.set_grad_enabled(True)
+
+
+def _torch_state():
+    """Global torch state a construct must leave as eager does: grad mode, default dtype, the RNG."""
+    return torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_rng_state().tolist()
 
 
 def _arguments(fn, x):
@@ -35,7 +41,7 @@ def _outcome(fn, x, original=None):
         error = None
     except Exception as exc:
         result, error = None, (type(exc), exc.args)
-    return result, error, (_COUNTED.count, random.getstate())
+    return result, error, (_COUNTED.count, random.getstate(), _torch_state())
 
 
 def _same(a, b) -> bool:
@@ -93,12 +99,13 @@ def main(constructs, counted) -> int:
     _COUNTED = counted
     parser = argparse.ArgumentParser(description="capture_count: loom against eager and torch.compile")
     parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
-    parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's constructs")
+    parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's (and capture_count_AREA_*.py's) constructs")
     options = parser.parse_args()
     rows, clean, torch_clean, wrong = [], 0, 0, 0
     totals = Counter()
     if options.only:
-        constructs = [fn for fn in constructs if fn.__module__ == f"capture_count_{options.only}"]
+        area = f"capture_count_{options.only}"  # with its parts: capture_count_<area>_<part>.py
+        constructs = [fn for fn in constructs if fn.__module__ == area or fn.__module__.startswith(area + "_")]
     for fn in constructs:
         x = torch.arange(3.0)
         correct, graphs, breaks = run_loom(fn, x)

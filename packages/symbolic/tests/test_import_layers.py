@@ -39,6 +39,7 @@ FLOORS = {
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
         "variables.module_hooks", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
         "variables.profiler", "variables.autocast", "variables.higher_order",
+        "variables.ctx_instances",
         "variables.checkpointing", "variables.control_flow", "variables.func_transforms", "variables.functional_call", "variables.legacy_functorch", "variables.small_tensors", "variables.tensor_keyed", "variables.container_methods", "variables.weakrefs", "variables.exception_state", "variables.wrap_rules", "variables.cycle_shells", "variables.overriding_containers",
         "variables.catalogue"],
     4: ["output_graph", "side_effects", "codegen", "resume", "breaks"],

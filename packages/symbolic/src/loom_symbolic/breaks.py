@@ -27,6 +27,7 @@ from .codegen import PyCodegen
 from .errors import Unsupported
 from .instructions import decode
 from .resume import (
+    ENTER_SLOT,
     HANDLED_SLOT,
     ITEM_SLOT,
     ITERATOR_SLOT,
@@ -352,6 +353,28 @@ def _advance_position(cg: PyCodegen, slots: _Slots, kept: int) -> _Slots:
     return _Slots([*slots.kinds[:kept], ITERATOR_SLOT], [*slots.names[:kept], [iterable, advanced]])
 
 
+def _leave_regions(tx: RootTranslator, cg: PyCodegen, slots: _Slots, kept: int, target: int) -> _Slots:
+    """Leave, innermost first, the regions (autocast, ``record_function``) the rebuilt stack entered for
+    the native instruction, and hand the resume function fresh managers to enter in its prologue
+    (ENTER_SLOT): its trace then enters them as a region of its own graph, as it would have without the
+    break, instead of running torch's ``__exit__`` on one entered natively (a second break)."""
+    regions = [i for i in range(kept) if isinstance(tx.stack[i], _ctx.RegionExitVariable)]
+    if not regions:
+        return slots
+    kinds, names = list(slots.kinds), [list(n) for n in slots.names]
+    for i in reversed(regions):
+        cg.extend(version.push_null_then([Instr("LOAD_FAST", names[i][0])]))
+        for _ in range(3):
+            cg.load_const(None)
+        cg.call(3)
+        cg.emit("POP_TOP")
+        tx.stack[i].rebuild_manager(cg)
+        fresh = f"___loom_enter{target}_{i}"
+        cg.emit("STORE_FAST", fresh)
+        kinds[i], names[i] = ENTER_SLOT, [fresh]
+    return _Slots(kinds, names)
+
+
 def _call_resume(
     tx: RootTranslator,
     cg: PyCodegen,
@@ -377,6 +400,8 @@ def _call_resume(
         cg.emit("STORE_FAST", name)
     for _ in range(handling):  # the frame's caller goes on handling what it handled (the resume function re-enters)
         cg.emit("POP_EXCEPT")
+    if not from_handler:
+        slots = _leave_regions(tx, cg, slots, kept, target)
     layout = tuple(slots.kinds[:kept]) + (pushed_kind,) * pushed
     original, original_target = origin_of(tx.code, target)
     original_target = _through_jumps(original, original_target)

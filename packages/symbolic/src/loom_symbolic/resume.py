@@ -34,6 +34,7 @@ ITEM_SLOT = "item"  # one argument: the item a native FOR_ITER took (an int item
 #: before it; the prologue re-enters the handler with PUSH_EXC_INFO, which stores exactly that and makes the
 #: argument the exception being handled again (``raise``, ``sys.exc_info()`` and implicit chaining see it).
 HANDLED_SLOT = "handled"
+ENTER_SLOT = "enter"  # one argument, a context manager: the prologue enters it, leaving its __exit__
 
 CO_VARARGS = 0x04
 CO_VARKEYWORDS = 0x08
@@ -139,7 +140,7 @@ def argument_names(layout: tuple[str, ...], live_locals: tuple[str, ...], receiv
     then the other live locals."""
     names: list[str] = [receiver] if receiver else []
     for i, kind in enumerate(layout):
-        if kind in (VALUE_SLOT, HANDLED_SLOT):
+        if kind in (VALUE_SLOT, HANDLED_SLOT, ENTER_SLOT):
             names.append(f"___stack{i}")
         elif kind == ITEM_SLOT:
             names.append(f"___stack{i}_item")
@@ -207,6 +208,8 @@ def _build(key: ResumeKey) -> types.CodeType:
             prologue.append(Instr("LOAD_FAST", f"___stack{i}_item", lineno=line))
         elif kind == HANDLED_SLOT:
             prologue += [Instr("LOAD_FAST", f"___stack{i}"), Instr("PUSH_EXC_INFO"), Instr("POP_TOP")]
+        elif kind == ENTER_SLOT:  # the block's manager: entered here, its bound __exit__ stays in the slot
+            prologue += [Instr("LOAD_FAST", f"___stack{i}"), Instr("BEFORE_WITH"), Instr("POP_TOP")]
         else:
             prologue += [
                 *version.push_null_then([Instr("LOAD_CONST", iter_at)]),

@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     container_methods,
     control_flow,
     ctx,
+    ctx_instances,
     distributed,
     environ,
     exception_state,

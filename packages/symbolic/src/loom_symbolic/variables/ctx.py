@@ -38,6 +38,91 @@ class GradModeVariable(Variable):
     def describe(self) -> str:
         return f"{self.cls.__name__}()"
 
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``no_grad()(fn)``: a function that runs ``fn`` in this mode. ``set_grad_enabled(mode)`` switched
+        the mode when it was made; used as a decorator it switches back (as torch's ``__call__`` does)."""
+        if len(args) != 1 or kwargs:
+            return super().call(tx, args, kwargs)
+        if self.applied_from is not None:
+            tx.output.set_grad_enabled(tx, self.applied_from)
+        return GradModeFunctionVariable(self, args[0])
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "clone":  # torch's decorators call it to get a fresh, equal manager
+            return _CloneVariable(self)
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, codegen) -> None:
+        """A manager equal to this one, not entered. ``set_grad_enabled(mode)`` is rebuilt without
+        switching the mode again (the switch it made is already part of the state)."""
+        if self.cls is torch.set_grad_enabled:
+            restore = self.applied_from if self.applied_from is not None else self.target
+            codegen.call_const(unapplied_set_grad_enabled, 2,
+                               lambda: (codegen.load_const(self.target), codegen.load_const(restore)))
+        else:
+            codegen.call_const(self.cls, 0, lambda: None)
+
+
+def unapplied_set_grad_enabled(mode: bool, prev: bool) -> torch.set_grad_enabled:
+    """A ``torch.set_grad_enabled(mode)`` made when the mode was ``prev``, built without touching the
+    mode (the rewritten code rebuilds one the trace made, whose switch already happened)."""
+    manager = object.__new__(torch.set_grad_enabled)
+    manager.prev, manager.mode = prev, mode
+    return manager
+
+
+class _CloneVariable(Variable):
+    """``manager.clone`` of a grad-mode manager: calling it makes an equal manager (``set_grad_enabled``'s
+    clone switches the mode, as its constructor does)."""
+
+    def __init__(self, manager: GradModeVariable) -> None:
+        self.manager = manager
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if args or kwargs:
+            return super().call(tx, args, kwargs)
+        manager = self.manager
+        if manager.cls is torch.set_grad_enabled:
+            previous = tx.output.grad_enabled
+            tx.output.set_grad_enabled(tx, manager.target)
+            return GradModeVariable(manager.cls, manager.target, applied_from=previous)
+        return GradModeVariable(manager.cls, manager.target)
+
+
+def decorated_with_grad_mode(cls: type, mode: bool, fn):
+    """``fn`` decorated with a fresh ``cls`` manager; ``set_grad_enabled(mode)`` switches the mode when made
+    and its ``__call__`` switches it back, so the mode is left as it was."""
+    return torch.set_grad_enabled(mode)(fn) if cls is torch.set_grad_enabled else cls()(fn)
+
+
+class GradModeFunctionVariable(Variable):
+    """A function decorated with a grad-mode manager (``@torch.no_grad()``, ``torch.enable_grad()(fn)``):
+    a call switches the mode, inlines the function and switches back, all recorded in the graph."""
+
+    def __init__(self, manager: GradModeVariable, fn: Variable) -> None:
+        self.manager = manager
+        self.fn = fn
+
+    def python_type(self) -> type:
+        return type(lambda: None)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        previous = tx.output.grad_enabled
+        tx.output.set_grad_enabled(tx, self.manager.target)
+        try:
+            return self.fn.call(tx, args, kwargs)
+        finally:
+            tx.output.set_grad_enabled(tx, previous)
+
+    def reconstruct(self, codegen) -> None:
+        """The function decorated for real (see :func:`decorated_with_grad_mode`)."""
+        manager = self.manager
+        codegen.call_const(decorated_with_grad_mode, 3, lambda: (
+            codegen.load_const(manager.cls), codegen.load_const(manager.target), codegen.reconstruct(self.fn)))
+
+    def describe(self) -> str:
+        return f"{self.manager.describe()}({self.fn.describe()})"
+
 
 class WithExitVariable(Variable):
     """The bound ``__exit__`` that BEFORE_WITH leaves on the stack, called on the normal exit path."""
@@ -89,9 +174,13 @@ class RegionExitVariable(Variable):
             tx.block_stack.pop()
         return ConstantVariable(None)
 
+    def rebuild_manager(self, codegen) -> None:
+        """Push a fresh manager for the region, not entered."""
+        codegen.reconstruct(self.manager)
+
     def reconstruct(self, codegen) -> None:
         """Enter the region for real (the rest of the block runs natively): push its bound ``__exit__``."""
-        self.manager.reconstruct(codegen)
+        self.rebuild_manager(codegen)
         enter_leaving_exit(codegen)
 
 
@@ -102,10 +191,11 @@ class GradModeClassVariable(RealValueVariable):
         return type
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if self.value is torch.no_grad:
-            return GradModeVariable(torch.no_grad, False)
-        if self.value is torch.enable_grad:
-            return GradModeVariable(torch.enable_grad, True)
+        if self.value is torch.no_grad or self.value is torch.enable_grad:
+            manager = GradModeVariable(self.value, self.value is torch.enable_grad)
+            if len(args) == 1 and not kwargs:  # bare ``@torch.no_grad`` on a function
+                return manager.call(tx, args, kwargs)
+            return manager
         mode = (args[0] if args else kwargs["mode"]).as_python_constant()
         previous = tx.output.grad_enabled
         tx.output.set_grad_enabled(tx, bool(mode))

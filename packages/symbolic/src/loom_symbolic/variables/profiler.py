@@ -13,6 +13,7 @@ leaves it when the block ends), so a profile taken then still shows the part tha
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -85,5 +86,50 @@ class RecordFunctionClassVariable(RealValueVariable):
         return "record_function"
 
 
+#: The profilers a program may start around compiled code: ``torch.profiler.profile`` and the autograd one.
+PROFILE_CLASSES: tuple[type, ...] = (torch.profiler.profile, torch.autograd.profiler.profile)
+
+
+class ProfileVariable(Variable):
+    """A profiler made inside the trace. As under torch.compile, a ``with torch.profiler.profile():``
+    block inside compiled code is a ``nullcontext``: the code in it is captured, nothing is profiled.
+    The object itself is not modelled (reading it, e.g. its results after the block, breaks the graph)."""
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        return ProfileExitVariable(self), self
+
+    def describe(self) -> str:
+        return f"{self.cls.__module__}.{self.cls.__qualname__}()"
+
+
+class ProfileExitVariable(ctx.RegionExitVariable):
+    """The ``__exit__`` of a profiler block: the region a break inside it re-enters is a ``nullcontext``
+    (it profiles nothing there either). The profiler object itself is never rebuilt."""
+
+    def rebuild_manager(self, codegen) -> None:
+        codegen.call_const(contextlib.nullcontext, 0, lambda: None)
+
+
+class ProfileClassVariable(RealValueVariable):
+    """``torch.profiler.profile`` or ``torch.autograd.profiler.profile``: calling it makes a :class:`ProfileVariable`
+    (its arguments only configure what would be recorded)."""
+
+    def python_type(self) -> type:
+        return type
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return ProfileVariable(self.value)
+
+    def describe(self) -> str:
+        return f"{self.value.__module__}.{self.value.__qualname__}"
+
+
 #: Classes the wrap rules (:mod:`.wrap_rules`) wrap with a dedicated variable class (looked up by identity).
-CLASSES: dict[type, type[RealValueVariable]] = {RECORD_FUNCTION: RecordFunctionClassVariable}
+CLASSES: dict[type, type[RealValueVariable]] = {RECORD_FUNCTION: RecordFunctionClassVariable,
+                                                **{cls: ProfileClassVariable for cls in PROFILE_CLASSES}}

@@ -1,0 +1,48 @@
+"""Context managers torch made outside the trace, read from the frame: an ``autocast`` or ``record_function``
+object in a closure (``@torch.autocast(...)`` on a function: its wrapper runs ``with autocast_instance:``),
+a global, an argument, or handed to a resume function to enter.
+
+Each becomes the variable the trace uses for one made inside it (:class:`.autocast.AutocastVariable`,
+:class:`.profiler.RecordFunctionVariable`), so entering it records the region in the graph instead of
+running torch's ``__enter__`` line by line (which changes global state: a break). The settings are guarded
+attribute by attribute, not by identity: a manager made afresh on each call with the same settings
+(a resume function's) finds the same compiled entry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from loom_guards import Attr
+
+from . import registry
+from .autocast import AUTOCAST_CLASSES, AutocastVariable
+from .base import Variable
+from .profiler import RECORD_FUNCTION, RecordFunctionVariable
+from .wrap_rules import _guards
+
+#: The attributes of an autocast object that make its settings, in ``_enter_autocast``'s order.
+_AUTOCAST_SETTINGS = ("device", "fast_dtype", "_enabled", "_cache_enabled")
+
+
+def _guard_attributes(tx: Any, value: Any, source: Any, names: tuple[str, ...]) -> None:
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("type", source, value)
+        for name in names:
+            guards.add("constant", Attr(source, name), getattr(value, name))
+
+
+def _wrap_autocast(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, _AUTOCAST_SETTINGS)
+    device, dtype, enabled, cache_enabled = (getattr(value, name) for name in _AUTOCAST_SETTINGS)
+    return AutocastVariable(type(value), (device, dtype, bool(enabled), bool(cache_enabled)))
+
+
+def _wrap_record_function(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, ("name", "args"))
+    return RecordFunctionVariable(value.name, value.args)
+
+
+for _cls in AUTOCAST_CLASSES:
+    registry.add_exact_type(_cls, _wrap_autocast)
+registry.add_exact_type(RECORD_FUNCTION, _wrap_record_function)
