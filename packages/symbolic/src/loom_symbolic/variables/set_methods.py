@@ -1,0 +1,190 @@
+"""Methods of sets and frozensets while tracing, one small function each."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import UserError
+from . import iterators as _iterators
+from .base import Variable
+from .constant import ConstantVariable
+from .container_method_kit import NONE, table_filler
+from .containers import (
+    SET_METHODS,
+    DictVariable,
+    Method,
+    SetVariable,
+    key_variable,
+)
+from .registry import wrap_constant_like
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+set_method = table_filler(SET_METHODS)
+
+
+def _set_mutator(fn: Method) -> Method:
+    def method(tx, s, args, kwargs):
+        s.mutated(tx)  # first: a failing update keeps what it added before the error
+        return fn(tx, s, args, kwargs)
+
+    method.__name__ = fn.__name__
+    return method
+
+
+@set_method("add")
+@_set_mutator
+def set_add(tx, s, args, kwargs):
+    s.add(args[0])
+    return NONE
+
+
+@set_method("update")
+@_set_mutator
+def set_update(tx, s, args, kwargs):
+    for other in args:
+        for item in _iterators.each_item(tx, other):
+            s.add(item)
+    return NONE
+
+
+@set_method("discard")
+@_set_mutator
+def set_discard(tx, s, args, kwargs):
+    s.values.pop(DictVariable.key_of(args[0]), None)
+    return NONE
+
+
+@set_method("remove")
+@_set_mutator
+def set_remove(tx, s, args, kwargs):
+    key = DictVariable.key_of(args[0])
+    if key not in s.values:
+        raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError)
+    del s.values[key]
+    return NONE
+
+
+@set_method("clear")
+@_set_mutator
+def set_clear(tx, s, args, kwargs):
+    s.values.clear()
+    return NONE
+
+
+def _set_update_in_place(name: str) -> Method:
+    def update(tx, s, args, kwargs):
+        others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
+        kept = set(s.values)
+        getattr(kept, name)(*others)
+        s.values = {k: s.values.get(k) or key_variable(k) for k in kept}
+        return NONE
+
+    update.__name__ = f"set_{name}"
+    return _set_mutator(update)
+
+
+for _name in ("difference_update", "symmetric_difference_update"):
+    SET_METHODS[_name] = _set_update_in_place(_name)
+
+
+@set_method("__contains__")
+def set_contains(tx, s, args, kwargs):
+    return ConstantVariable(DictVariable.key_of(args[0]) in s.values)
+
+
+def _set_algebra(name: str) -> Method:
+    def algebra(tx, s, args, kwargs):
+        others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
+        result = getattr(set(s.values), name)(*others)
+        return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
+            [s.values.get(k) or key_variable(k) for k in result], frozen=s.frozen
+        )
+
+    algebra.__name__ = f"set_{name}"
+    return algebra
+
+
+for _name in ("union", "difference", "symmetric_difference"):
+    SET_METHODS[_name] = _set_algebra(_name)
+
+
+def _first_item_where(found: bool, name: str) -> Method:
+    """``set.name(iterable)`` that stops at the first item whose membership in the set is ``found``, as
+    CPython does for an iterable that is not a set: a generator runs no further than in eager."""
+    whole = _set_algebra(name)
+
+    def search(tx, s, args, kwargs):
+        if len(args) != 1 or kwargs:
+            return whole(tx, s, args, kwargs)  # the builtin's own argument error
+        for item in _iterators.each_item(tx, args[0]):
+            if (DictVariable.key_of(item) in s.values) is found:
+                return ConstantVariable(False)
+        return ConstantVariable(True)
+
+    search.__name__ = f"set_{name}"
+    return search
+
+
+#: ``isdisjoint`` is False at the first item in the set, ``issuperset`` at the first item not in it
+#: (``union``, ``difference`` and ``symmetric_difference`` read their arguments whole, in CPython too).
+SET_METHODS["isdisjoint"] = _first_item_where(True, "isdisjoint")
+SET_METHODS["issuperset"] = _first_item_where(False, "issuperset")
+
+
+def _intersect(tx: InstructionTranslator, kept: set, other: Variable) -> set:
+    """The keys of ``kept`` found in iterable ``other``, taking its items as CPython's intersection does:
+    it stops as soon as every key of ``kept`` has been found (an empty ``kept`` reads ``other`` whole)."""
+    found: set = set()
+    for item in _iterators.each_item(tx, other):
+        key = DictVariable.key_of(item)
+        if key in kept:
+            found.add(key)
+            if len(found) >= len(kept):
+                break
+    return found
+
+
+@set_method("intersection")
+def set_intersection(tx, s, args, kwargs):
+    kept = set(s.values)
+    for other in args:  # one argument after the other, each against what is left
+        kept = _intersect(tx, kept, other)
+    return SetVariable([s.values.get(k) or key_variable(k) for k in kept], frozen=s.frozen)
+
+
+@set_method("intersection_update")
+@_set_mutator
+def set_intersection_update(tx, s, args, kwargs):
+    kept = set(s.values)
+    for other in args:
+        kept = _intersect(tx, kept, other)
+    s.values = {k: v for k, v in s.values.items() if k in kept}
+    return NONE
+
+
+def _issubset_intersects() -> bool:
+    """Whether this CPython's ``set.issubset`` of an iterable that is not a set intersects it, stopping
+    once every member was found (3.12 and later), rather than reading it whole into a set first (3.11)."""
+    taken = []
+
+    def items():
+        for i in (0, 1):
+            taken.append(i)
+            yield i
+
+    {0}.issubset(items())
+    return len(taken) == 1
+
+
+_ISSUBSET_INTERSECTS = _issubset_intersects()
+
+
+@set_method("issubset")
+def set_issubset(tx, s, args, kwargs):
+    if len(args) != 1 or kwargs or not _ISSUBSET_INTERSECTS:
+        return _set_algebra("issubset")(tx, s, args, kwargs)
+    kept = set(s.values)
+    return ConstantVariable(len(_intersect(tx, kept, args[0])) == len(kept))
