@@ -71,9 +71,13 @@ class UserError(Unsupported):
     constructs like ``getattr(obj, name, default)`` and ``hasattr`` can model the lookup failing.
     """
 
-    def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception) -> None:
+    def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception,
+                 exc_args: tuple | None = None) -> None:
         super().__init__(what, why, hint)
         self.exc_type = exc_type
+        #: the exception's ``args`` exactly as Python would give them (so ``str(e)`` and ``e.args`` are
+        #: known to the trace), or None when only its type is known
+        self.exc_args = exc_args
 
 
 def missing_attribute(owner: str, name: str) -> UserError:

@@ -125,7 +125,7 @@ class InstructionTranslator:
                     if error.exc_type is Exception:
                         raise  # the translator does not know which exception the program would raise
                     self.annotate(error)
-                    exc = _exceptions.raised(self, ExceptionVariable(error.exc_type, None))
+                    exc = _exceptions.raised(self, ExceptionVariable(error.exc_type, _known_args(error)))
                     raised = SymbolicException(exc, error.reason)
                     if not self.handle_exception(raised.exc):
                         raise raised from None
@@ -375,6 +375,13 @@ class RootTranslator(InstructionTranslator):
         if name in self._unrealized:
             self.realize_argument(name)
         super().delete_local(name)
+
+
+def _known_args(error: UserError) -> list[Variable] | None:
+    """The raised exception's ``args`` as variables, when the error says them and each is a constant."""
+    if error.exc_args is None or not all(_constant.is_constant_value(a) for a in error.exc_args):
+        return None
+    return [_constant.ConstantVariable(a) for a in error.exc_args]
 
 
 def _store_free_var(name: str) -> Any:

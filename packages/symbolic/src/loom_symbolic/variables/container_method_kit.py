@@ -41,6 +41,18 @@ def constant_arg(arg: Variable, what: str) -> Any:
     return arg.as_python_constant()
 
 
+def real_error_args(operation: Callable[..., Any], *args: Variable) -> tuple | None:
+    """The ``args`` of the exception ``operation`` raises on the real values of ``args`` (an empty list's
+    ``index``: its message is this Python's own), or None when an argument is not a constant."""
+    if not all(a.is_python_constant() for a in args):
+        return None
+    try:
+        operation(*(a.as_python_constant() for a in args))
+    except Exception as exc:  # the very exception the program raises
+        return exc.args
+    return None
+
+
 def values_equal(tx: InstructionTranslator, a: Variable, b: Variable) -> bool:
     """``a == b`` as Python answers it for container searches (identity first)."""
     return a is b or _operators.binary(tx, operator.eq, a, b).truth(tx)

@@ -77,7 +77,7 @@ def dict_pop(tx, d, args, kwargs):
         return value
     if len(args) > 1:
         return args[1]
-    raise UserError("dict.pop", f"KeyError: {key!r}", exc_type=KeyError)
+    raise UserError("dict.pop", f"KeyError: {key!r}", exc_type=KeyError, exc_args=(key,))
 
 
 @dict_method("popitem")

@@ -183,7 +183,8 @@ class DictVariable(MethodTableMixin, Variable):
             try:
                 hash(value)
             except TypeError as exc:
-                raise UserError("dict key", f"unhashable type: {type(value).__name__!r}", exc_type=TypeError) from exc
+                raise UserError("dict key", f"unhashable type: {type(value).__name__!r}", exc_type=TypeError,
+                                exc_args=exc.args) from exc
             return value
         raise Unsupported("a dict key known only at run time", "keys must be constants while tracing")
 
@@ -202,7 +203,7 @@ class DictVariable(MethodTableMixin, Variable):
             if self.cls is not dict and class_attribute(self.cls, "__missing__") is not _MISSING:
                 # dict.__getitem__ of a subclass defining __missing__ (defaultdict, Counter) calls it
                 return self.var_getattr(tx, "__missing__").call(tx, [key], {})
-            raise UserError("dict lookup", f"KeyError: {k!r}", exc_type=KeyError)
+            raise UserError("dict lookup", f"KeyError: {k!r}", exc_type=KeyError, exc_args=(k,))
         return value
 
     def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
@@ -212,7 +213,7 @@ class DictVariable(MethodTableMixin, Variable):
     def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
         k = self.key_of(key)
         if k not in self.items:
-            raise UserError("dict deletion", f"KeyError: {k!r}", exc_type=KeyError)
+            raise UserError("dict deletion", f"KeyError: {k!r}", exc_type=KeyError, exc_args=(k,))
         del self.items[k]
         self.mutated(tx)
 

@@ -11,7 +11,7 @@ from . import iterators as _iterators
 from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
-from .container_method_kit import NONE, constant_arg, table_filler, values_equal
+from .container_method_kit import NONE, constant_arg, real_error_args, table_filler, values_equal
 from .containers import LIST_METHODS, SEQUENCE_METHODS, ListVariable
 
 if TYPE_CHECKING:
@@ -35,7 +35,9 @@ def seq_index(tx, seq, args, kwargs):
     for i in range(*slice(start, stop).indices(n)):  # the bounds are clamped like a slice's
         if values_equal(tx, seq.items[i], args[0]):
             return ConstantVariable(i)
-    raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence", exc_type=ValueError)
+    empty = [] if seq.container_type is list else ()
+    raise UserError(f"{seq.container_type.__name__}.index", "x not in sequence", exc_type=ValueError,
+                    exc_args=real_error_args(empty.index, args[0]))
 
 
 @sequence_method("__len__")
@@ -84,11 +86,11 @@ def list_insert(tx, lst, args, kwargs):
 def list_pop(tx, lst, args, kwargs):
     index = constant_arg(args[0], "list.pop") if args else -1
     if not lst.items:
-        raise UserError("list.pop", "pop from empty list", exc_type=IndexError)
+        raise UserError("list.pop", "pop from empty list", exc_type=IndexError, exc_args=real_error_args([].pop))
     try:
         item = lst.items.pop(index)
     except IndexError as exc:
-        raise UserError("list.pop", str(exc), exc_type=IndexError) from exc
+        raise UserError("list.pop", str(exc), exc_type=IndexError, exc_args=exc.args) from exc
     lst.mutated(tx)
     return item
 
@@ -100,7 +102,8 @@ def list_remove(tx, lst, args, kwargs):
             del lst.items[i]
             lst.mutated(tx)
             return NONE
-    raise UserError("list.remove", "list.remove(x): x not in list", exc_type=ValueError)
+    raise UserError("list.remove", "list.remove(x): x not in list", exc_type=ValueError,
+                    exc_args=real_error_args([].remove, args[0]))
 
 
 @list_method("clear")

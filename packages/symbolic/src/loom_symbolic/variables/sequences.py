@@ -64,7 +64,10 @@ class SequenceVariable(MethodTableMixin, Variable):
         try:
             return self.items[key]
         except IndexError as exc:
-            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError) from exc
+            # the message names the list the items are held in: the program's own only for a list
+            known = exc.args if self.container_type is list else None
+            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError,
+                            exc_args=known) from exc
 
     def with_items(self, items: list[Variable]) -> SequenceVariable:
         """A new sequence of this kind holding ``items``."""
@@ -250,7 +253,7 @@ class ListVariable(SequenceVariable):
             else:
                 self.items[key] = value
         except (IndexError, ValueError, TypeError) as exc:
-            raise UserError("list assignment", str(exc), exc_type=type(exc)) from exc
+            raise UserError("list assignment", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
         self.mutated(tx)
 
     def delitem(self, tx: InstructionTranslator, index: Variable) -> None:
@@ -258,7 +261,7 @@ class ListVariable(SequenceVariable):
         try:
             del self.items[key]
         except (IndexError, TypeError) as exc:
-            raise UserError("list deletion", str(exc), exc_type=type(exc)) from exc
+            raise UserError("list deletion", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
         self.mutated(tx)
 
 

@@ -62,7 +62,7 @@ def set_discard(tx, s, args, kwargs):
 def set_remove(tx, s, args, kwargs):
     key = DictVariable.key_of(args[0])
     if key not in s.values:
-        raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError)
+        raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError, exc_args=(key,))
     del s.values[key]
     return NONE
 
