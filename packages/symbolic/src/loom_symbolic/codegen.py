@@ -313,7 +313,7 @@ class PyCodegen:
         """Stash a list, dict or set from outside the frame and the contents the trace ended with:
         a list of its items (a map for a dict), rebuilt before any mutation is replayed."""
         if isinstance(container, _containers.SetVariable) and not container.frozen:
-            items = list(container.values.values())
+            items = container.unpack(None)  # in the set's own order
         elif isinstance(container, _containers.ListVariable):
             items = container.items
         elif isinstance(container, _containers.DictVariable):

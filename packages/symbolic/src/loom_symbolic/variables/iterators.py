@@ -134,7 +134,7 @@ class DictIterator(IteratorVariable):
 
     def _current_keys(self) -> list:
         if isinstance(self.target, SetVariable):
-            return list(self.target.as_python_constant())  # the real set's order
+            return self.target.keys_in_order()  # the real set's order
         return list(self.target.items)
 
     def _unchanged(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..errors import UserError
+from ..errors import Unsupported, UserError
 from . import iterators as _iterators
 from .base import Variable
 from .constant import ConstantVariable
@@ -41,11 +41,33 @@ def set_add(tx, s, args, kwargs):
     return NONE
 
 
+def _members_of(tx: InstructionTranslator, other: Variable) -> set | list:
+    """What CPython's set operations read from ``other``: a set's own table (its layout: which member
+    comes first depends on it), else the keys of its items in iteration order."""
+    if isinstance(other, SetVariable):
+        return other.layout
+    return [DictVariable.key_of(i) for i in other.unpack(tx)]
+
+
+def _adopt(s: SetVariable, others: list[Variable]) -> None:
+    """After a real operation changed ``s.layout``: members it gained take their variables from ``others``."""
+    for key in s.layout:
+        if key not in s.values:
+            holder = next((o for o in others if isinstance(o, SetVariable) and key in o.values), None)
+            s.values[key] = holder.values[key] if holder is not None else key_variable(key)
+    for key in [k for k in s.values if k not in s.layout]:
+        del s.values[key]
+
+
 @set_method("update")
 @_set_mutator
 def set_update(tx, s, args, kwargs):
     for other in args:
-        for item in _iterators.each_item(tx, other):
+        if isinstance(other, SetVariable):  # merged table to table, as CPython's set_merge does
+            s.layout.update(other.layout)
+            _adopt(s, [other])
+            continue
+        for item in _iterators.each_item(tx, other):  # one at a time: a failing iterator keeps the rest
             s.add(item)
     return NONE
 
@@ -53,7 +75,7 @@ def set_update(tx, s, args, kwargs):
 @set_method("discard")
 @_set_mutator
 def set_discard(tx, s, args, kwargs):
-    s.values.pop(DictVariable.key_of(args[0]), None)
+    s.discard_key(DictVariable.key_of(args[0]))
     return NONE
 
 
@@ -63,23 +85,36 @@ def set_remove(tx, s, args, kwargs):
     key = DictVariable.key_of(args[0])
     if key not in s.values:
         raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError, exc_args=(key,))
-    del s.values[key]
+    s.discard_key(key)
     return NONE
 
 
 @set_method("clear")
 @_set_mutator
 def set_clear(tx, s, args, kwargs):
-    s.values.clear()
+    s.clear()
     return NONE
+
+
+@set_method("pop")
+def set_pop(tx, s, args, kwargs):
+    if args or kwargs:
+        raise UserError("set.pop", "set.pop() takes no arguments", exc_type=TypeError)
+    if s.source is not None:
+        # which member comes first depends on the real set's table, which the trace only mirrors for
+        # sets it made itself
+        raise Unsupported("set.pop() of a set from outside the compiled function", "its memory layout is not known")
+    if not s.values:
+        raise UserError("set.pop", "pop from an empty set", exc_type=KeyError, exc_args=("pop from an empty set",))
+    s.mutated(tx)
+    key = s.layout.pop()  # the very member CPython's pop takes: the layout went through the same history
+    return s.values.pop(key)
 
 
 def _set_update_in_place(name: str) -> Method:
     def update(tx, s, args, kwargs):
-        others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
-        kept = set(s.values)
-        getattr(kept, name)(*others)
-        s.values = {k: s.values.get(k) or key_variable(k) for k in kept}
+        getattr(s.layout, name)(*[_members_of(tx, a) for a in args])
+        _adopt(s, args)
         return NONE
 
     update.__name__ = f"set_{name}"
@@ -97,11 +132,10 @@ def set_contains(tx, s, args, kwargs):
 
 def _set_algebra(name: str) -> Method:
     def algebra(tx, s, args, kwargs):
-        others = [set(DictVariable.key_of(i) for i in a.unpack(tx)) for a in args]
-        result = getattr(set(s.values), name)(*others)
-        return wrap_constant_like(result) if not isinstance(result, set) else SetVariable(
-            [s.values.get(k) or key_variable(k) for k in result], frozen=s.frozen
-        )
+        result = getattr(s.layout, name)(*[_members_of(tx, a) for a in args])
+        if not isinstance(result, set):
+            return wrap_constant_like(result)
+        return SetVariable.from_layout(result, s, *[a for a in args if isinstance(a, SetVariable)], frozen=s.frozen)
 
     algebra.__name__ = f"set_{name}"
     return algebra
@@ -147,21 +181,26 @@ def _intersect(tx: InstructionTranslator, kept: set, other: Variable) -> set:
     return found
 
 
+def _intersection(tx: InstructionTranslator, s: SetVariable, args: list[Variable]) -> set:
+    """``s.intersection(*args)`` as a real set of keys laid out as CPython's result is: a set argument is
+    intersected table to table, any other iterable is read item by item."""
+    kept = s.layout
+    for other in args:  # one argument after the other, each against what is left
+        kept = kept.intersection(other.layout) if isinstance(other, SetVariable) else _intersect(tx, kept, other)
+    return kept.copy() if kept is s.layout else kept
+
+
 @set_method("intersection")
 def set_intersection(tx, s, args, kwargs):
-    kept = set(s.values)
-    for other in args:  # one argument after the other, each against what is left
-        kept = _intersect(tx, kept, other)
-    return SetVariable([s.values.get(k) or key_variable(k) for k in kept], frozen=s.frozen)
+    kept = _intersection(tx, s, args)
+    return SetVariable.from_layout(kept, s, *[a for a in args if isinstance(a, SetVariable)], frozen=s.frozen)
 
 
 @set_method("intersection_update")
 @_set_mutator
 def set_intersection_update(tx, s, args, kwargs):
-    kept = set(s.values)
-    for other in args:
-        kept = _intersect(tx, kept, other)
-    s.values = {k: v for k, v in s.values.items() if k in kept}
+    s.layout = _intersection(tx, s, args)  # CPython swaps in the new table too
+    _adopt(s, [])
     return NONE
 
 

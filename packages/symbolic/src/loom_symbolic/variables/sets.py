@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .base import Variable
-from .container_tables import SET_METHODS, SET_MUTATORS, Method
+from .container_tables import SET_METHODS, SET_MUTATORS, Method, key_variable
 from .mappings import DictVariable, MethodTableMixin
 
 if TYPE_CHECKING:
@@ -14,16 +14,36 @@ if TYPE_CHECKING:
 
 
 class SetVariable(MethodTableMixin, Variable):
-    """A set of constants."""
+    """A set of constants (or of objects hashed by identity).
+
+    ``values`` maps each member's key to its variable; ``layout`` is a real set of those keys that went
+    through the same insertions and removals as the program's set, in the same order. A set's iteration
+    order (and what ``pop()`` takes) depends on its history, not only on its members (a set that grew
+    and shrank keeps its larger table), so both follow ``layout``, never a set rebuilt from the members.
+    """
 
     mutable = True
 
-    def __init__(self, items: list[Variable], source: Any = None, frozen: bool = False) -> None:
+    def __init__(self, items: list[Variable], source: Any = None, frozen: bool = False,
+                 layout: set | None = None) -> None:
         self.values: dict[Any, Variable] = {}
+        self.layout: set = set()
         for item in items:
-            self.values[DictVariable.key_of(item)] = item
+            self.add(item)
+        if layout is not None:  # a fresh real set the trace computed with these members: its very table
+            self.layout = layout
         self.source = source
         self.frozen = frozen
+
+    @classmethod
+    def from_layout(cls, layout: set, *known: SetVariable, frozen: bool = False) -> SetVariable:
+        """A new set whose members are the keys of ``layout`` (a real set the trace just computed, kept as
+        the new set's layout), each with its variable from the first of ``known`` holding it."""
+        items = []
+        for key in layout:
+            holder = next((k for k in known if key in k.values), None)
+            items.append(holder.values[key] if holder is not None else key_variable(key))
+        return cls(items, frozen=frozen, layout=layout)
 
     def python_type(self) -> type:
         return frozenset if self.frozen else set
@@ -34,18 +54,39 @@ class SetVariable(MethodTableMixin, Variable):
         return SET_METHODS.get(name)
 
     def as_python_constant(self) -> Any:
-        return (frozenset if self.frozen else set)(self.values)
+        return (frozenset if self.frozen else set)(self.layout)
+
+    def keys_in_order(self) -> list:
+        """The members' keys in the order the program's set iterates them."""
+        return list(self.layout)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        # Iterate in the order the real set would: build it and follow its order.
-        return [self.values[v] for v in self.as_python_constant()]
+        return [self.values[k] for k in self.layout]
 
     def truth(self, tx: InstructionTranslator) -> bool:
         return bool(self.values)
 
     def add(self, item: Variable) -> None:
-        """Add one member."""
-        self.values[DictVariable.key_of(item)] = item
+        """Add one member (a member equal to one already held leaves the set as it is, as in Python)."""
+        key = DictVariable.key_of(item)
+        if key not in self.values:
+            self.values[key] = item
+            self.layout.add(key)
+
+    def discard_key(self, key: Any) -> None:
+        """Remove the member with key ``key`` if there is one."""
+        if self.values.pop(key, None) is not None:
+            self.layout.discard(key)
+
+    def keep_only(self, kept: set) -> None:
+        """Remove every member whose key is not in ``kept`` (in the layout's order, as CPython does)."""
+        for key in [k for k in self.layout if k not in kept]:
+            self.discard_key(key)
+
+    def clear(self) -> None:
+        """Remove every member (a cleared set starts from a fresh table)."""
+        self.values.clear()
+        self.layout = set()
 
     def mutated(self, tx: InstructionTranslator) -> None:
         """Record that the program changed this set."""
@@ -59,6 +100,6 @@ class SetVariable(MethodTableMixin, Variable):
         if self.frozen:  # members are constants, so the frozenset is one too
             codegen.load_const(self.as_python_constant())
             return
-        for item in self.values.values():
-            codegen.reconstruct(item)
+        for key in self.layout:
+            codegen.reconstruct(self.values[key])
         codegen.emit("BUILD_SET", len(self.values))
