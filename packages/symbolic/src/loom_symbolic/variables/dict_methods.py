@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import operator
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
@@ -14,7 +15,9 @@ from .container_method_kit import NONE, table_filler
 from .containers import (
     DICT_METHODS,
     DictVariable,
+    ListVariable,
     Method,
+    SetVariable,
     TupleVariable,
     key_variable,
 )
@@ -190,6 +193,57 @@ class DictViewVariable(Variable):
             return ConstantVariable(False)
         return ConstantVariable(_operators.any_equal(tx, [self.target.lookup(key)], value))
 
+    def real_view(self, tx: InstructionTranslator) -> Any:
+        """A real view of a real dict with the same keys in the same order (and, for ``values()`` and
+        ``items()``, the same values when they are constants), or None when the values are not known."""
+        if self.kind != "items":  # a values view's operators only raise TypeError: its values do not matter
+            return getattr(dict.fromkeys(self.target.items), self.kind)()
+        values = list(self.target.items.values())
+        if not all(v.is_python_constant() for v in values):
+            return None
+        real = dict(zip(self.target.items, (v.as_python_constant() for v in values)))
+        return getattr(real, self.kind)()
+
     def describe(self) -> str:
         return f"dict {self.kind} view"
+
+
+#: The operators a dict view has beyond iteration (keys and items views are set-like).
+_VIEW_OPERATORS = {operator.or_, operator.and_, operator.sub, operator.xor}
+
+
+def _real_operand(tx: InstructionTranslator, value: Variable) -> Any:
+    """The real value a view operator reads from ``value``, or None when it cannot be known."""
+    if isinstance(value, DictViewVariable):
+        return value.real_view(tx)
+    if isinstance(value, SetVariable):
+        return value.layout if not value.frozen else frozenset(value.layout)
+    if value.is_python_constant():
+        return value.as_python_constant()
+    if isinstance(value, (TupleVariable, ListVariable)):
+        keys = [DictVariable.key_of(i) for i in value.items]
+        return keys if isinstance(value, ListVariable) else tuple(keys)
+    return None
+
+
+def view_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``keys() & other``, ``items() | other``, ...: CPython answers with a new set, computed here on real
+    views of dicts with the same keys (members held in the trace keep their variables)."""
+    if op not in _VIEW_OPERATORS or not (isinstance(left, DictViewVariable) or isinstance(right, DictViewVariable)):
+        return None
+    real_left, real_right = _real_operand(tx, left), _real_operand(tx, right)
+    if real_left is None or real_right is None:
+        return None
+    try:
+        result = op(real_left, real_right)
+    except TypeError as exc:
+        raise UserError("dict view operator", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
+    if not isinstance(result, set):
+        return None
+    known = [v for v in (left, right) if isinstance(v, SetVariable)]
+    known += [SetVariable(v.unpack(tx)) for v in (left, right) if isinstance(v, DictViewVariable) and v.kind == "keys"]
+    return SetVariable.from_layout(result, *known)
+
+
+_operators.CONTAINER_OPERATORS.append(view_operator)
 

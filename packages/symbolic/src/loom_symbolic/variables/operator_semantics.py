@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 #: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by
 #: :mod:`.numpy`, which only a program that meets NumPy needs.
 NUMPY_OPERATORS: dict[str, Any] = {}
+#: Binary operators of container kinds whose answer is more than a fold of their values (a set's result
+#: keeps a table laid out as CPython's; dict views are not constants): ``fn(tx, op, left, right)`` returning
+#: a variable, or None to pass. Filled by :mod:`.set_methods` and :mod:`.dict_methods`.
+CONTAINER_OPERATORS: list[Any] = []
 
 #: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
 INPLACE = {
@@ -84,6 +88,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         mutated = _inplace_container(tx, op, left, right)
         if mutated is not None:
             return mutated
+    for container_operator in CONTAINER_OPERATORS:
+        result = container_operator(tx, op, left, right)
+        if result is not None:
+            return result
     if left.is_python_constant() and right.is_python_constant():
         return fold(op, left, right)
     if op in (operator.eq, operator.ne):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import operator
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
 from . import iterators as _iterators
+from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
 from .container_method_kit import NONE, table_filler
@@ -227,3 +229,19 @@ def set_issubset(tx, s, args, kwargs):
         return _set_algebra("issubset")(tx, s, args, kwargs)
     kept = set(s.values)
     return ConstantVariable(len(_intersect(tx, kept, args[0])) == len(kept))
+
+
+#: Set operators and the method each one is (``a | b`` is ``a.union(b)`` for two sets, in CPython too).
+_OPERATOR_METHODS = {operator.or_: "union", operator.and_: "intersection", operator.sub: "difference",
+                     operator.xor: "symmetric_difference"}
+
+
+def set_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``left op right`` for two sets: through the method, so the result keeps CPython's table."""
+    name = _OPERATOR_METHODS.get(op)
+    if name is None or not isinstance(left, SetVariable) or not isinstance(right, SetVariable):
+        return None
+    return SET_METHODS[name](tx, left, [right], {})
+
+
+_operators.CONTAINER_OPERATORS.append(set_operator)
