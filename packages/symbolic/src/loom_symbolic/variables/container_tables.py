@@ -34,7 +34,33 @@ def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
     return index.as_python_constant()
 
 
+class IdentityKey:
+    """The key of a dict or set member that only the trace holds (a tensor, an object made while
+    tracing): hashed and compared by the identity of what it stands for, as Python hashes such objects.
+
+    A tensor's identity is its example value: a view or a new tensor gets a new one, while an in-place
+    method's result (``x.add_(1)``, ``x.contiguous()`` of a contiguous ``x``) is the very same tensor in
+    fake mode too, so it finds the same member, as in eager."""
+
+    __slots__ = ("identity", "variable")
+
+    def __init__(self, variable: Variable, identity: Any) -> None:
+        self.variable = variable
+        self.identity = identity
+
+    def __hash__(self) -> int:
+        return id(self.identity)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IdentityKey) and other.identity is self.identity
+
+    def __repr__(self) -> str:
+        return f"<{self.variable.describe()}>"
+
+
 def key_variable(key: Any) -> Variable:
-    """The variable for a dict key (keys are constants or identity-hashed objects)."""
+    """The variable for a dict key (keys are constants, identity-hashed objects, or :class:`IdentityKey`)."""
+    if isinstance(key, IdentityKey):
+        return key.variable
     return wrap_constant_like(key)
 

@@ -43,7 +43,7 @@ def dict_setitem(tx, d, args, kwargs):
 
 @dict_method("__contains__")
 def dict_contains(tx, d, args, kwargs):
-    return ConstantVariable(d.has_key(DictVariable.key_of(args[0])))
+    return ConstantVariable(d.has_key(DictVariable.key_of(args[0], tx)))
 
 
 @dict_method("__len__")
@@ -53,7 +53,7 @@ def dict_len(tx, d, args, kwargs):
 
 @dict_method("get")
 def dict_get(tx, d, args, kwargs):
-    value = d.lookup(DictVariable.key_of(args[0]))
+    value = d.lookup(DictVariable.key_of(args[0], tx))
     if value is not None:
         return value
     return args[1] if len(args) > 1 else NONE
@@ -73,7 +73,7 @@ for _kind in ("keys", "values", "items"):
 
 @dict_method("pop")
 def dict_pop(tx, d, args, kwargs):
-    key = DictVariable.key_of(args[0])
+    key = DictVariable.key_of(args[0], tx)
     if key in d.items:
         value = d.items.pop(key)
         d.mutated(tx)
@@ -94,7 +94,7 @@ def dict_popitem(tx, d, args, kwargs):
 
 @dict_method("setdefault")
 def dict_setdefault(tx, d, args, kwargs):
-    key = DictVariable.key_of(args[0])
+    key = DictVariable.key_of(args[0], tx)
     if key not in d.items:
         d.items[key] = args[1] if len(args) > 1 else NONE
         d.mutated(tx)
@@ -122,7 +122,7 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
         if len(parts) != 2:
             raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
                             "2 is required", exc_type=ValueError)
-        items[DictVariable.key_of(parts[0])] = parts[1]
+        items[DictVariable.key_of(parts[0], tx)] = parts[1]
 
 
 @dict_method("__init__")
@@ -181,14 +181,14 @@ class DictViewVariable(Variable):
         ``has_key``, so a lazy dict guards only that key), items by looking the key up and comparing
         the value, values by ``==`` in order."""
         if self.kind == "keys":
-            return ConstantVariable(self.target.has_key(DictVariable.key_of(item)))
+            return ConstantVariable(self.target.has_key(DictVariable.key_of(item, tx)))
         if self.kind == "values":
             return ConstantVariable(_operators.any_equal(tx, self.unpack(tx), item))
         pair = item.unpack(tx) if issubclass(item.python_type(), tuple) else ()
         if len(pair) != 2:
             return ConstantVariable(False)
         key, value = pair
-        key = DictVariable.key_of(key)
+        key = DictVariable.key_of(key, tx)
         if not self.target.has_key(key):
             return ConstantVariable(False)
         return ConstantVariable(_operators.any_equal(tx, [self.target.lookup(key)], value))
@@ -221,7 +221,7 @@ def _real_operand(tx: InstructionTranslator, value: Variable) -> Any:
     if value.is_python_constant():
         return value.as_python_constant()
     if isinstance(value, (TupleVariable, ListVariable)):
-        keys = [DictVariable.key_of(i) for i in value.items]
+        keys = [DictVariable.key_of(i, tx) for i in value.items]
         return keys if isinstance(value, ListVariable) else tuple(keys)
     return None
 
@@ -241,7 +241,7 @@ def view_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Var
     if not isinstance(result, set):
         return None
     known = [v for v in (left, right) if isinstance(v, SetVariable)]
-    known += [SetVariable(v.unpack(tx)) for v in (left, right) if isinstance(v, DictViewVariable) and v.kind == "keys"]
+    known += [SetVariable(v.unpack(tx), tx=tx) for v in (left, right) if isinstance(v, DictViewVariable) and v.kind == "keys"]
     return SetVariable.from_layout(result, *known)
 
 

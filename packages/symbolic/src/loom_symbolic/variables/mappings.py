@@ -15,7 +15,7 @@ from loom_guards import compared_by_identity
 from ..errors import Unsupported, UserError
 from .attributes import _MISSING, InstanceAttributes, builtin_base, class_attribute, resolve, view_of_real
 from .base import Variable
-from .container_tables import DICT_METHODS, Method, key_variable
+from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
 from .methods import MethodVariable
 from .registry import wrap_constant_like
 from .symbolic_scalars import SymbolicVariable
@@ -27,6 +27,28 @@ if TYPE_CHECKING:
 
 #: Dict types whose instances fold to a real instance of the same type with the same items.
 _FOLDABLE_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
+
+
+def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey | None:
+    """The :class:`IdentityKey` of a tensor, or of an object made while tracing whose class hashes and
+    compares by identity; None for anything else. An unhashable value (a list of tensors) is the
+    program's TypeError, as in Python."""
+    cls = key.python_type()
+    if getattr(cls, "__hash__", None) is None:
+        message = f"unhashable type: {cls.__name__!r}"
+        raise UserError("dict key", message, exc_type=TypeError, exc_args=(message,))
+    example = getattr(key, "example", None)
+    if isinstance(example, torch.Tensor) and cls.__hash__ is torch.Tensor.__hash__:
+        if key.source is not None:
+            # two tensors from outside are distinct keys only while they are distinct objects
+            if tx is None:
+                raise Unsupported("a tensor from outside the compiled function as a key here", "not modelled")
+            tx.output.aliases.relied_on_distinct()
+        return IdentityKey(key, example)
+    if key.source is None and not getattr(key, "wraps_real_object", False) and key.mutable \
+            and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:
+        return IdentityKey(key, key)  # made while tracing: the variable is the object
+    return None
 
 
 def lookup(receiver: Variable, name: str) -> Method | None:
@@ -134,6 +156,8 @@ class DictVariable(MethodTableMixin, Variable):
         return DICT_METHODS.get(name) if only is None or name in only else None
 
     def as_python_constant(self) -> Any:
+        if any(isinstance(k, IdentityKey) for k in self.items):
+            return super().as_python_constant()  # a key only the trace holds: not a constant
         items = {k: v.as_python_constant() for k, v in self.items.items()}
         if self.cls is dict:
             return items
@@ -142,6 +166,8 @@ class DictVariable(MethodTableMixin, Variable):
         return self.cls(items)  # OrderedDict, Counter: folded operators and repr() see the real type
 
     def is_python_constant(self) -> bool:
+        if any(isinstance(k, IdentityKey) for k in self.items):
+            return False  # a key only the trace holds
         if self.cls not in _FOLDABLE_DICTS:
             return False  # a user subclass: its methods (or attributes) could make a folded copy differ
         if self.cls is collections.defaultdict and not self._default_factory().is_python_constant():
@@ -167,8 +193,10 @@ class DictVariable(MethodTableMixin, Variable):
         return [key_variable(k) for k in self.items]
 
     @staticmethod
-    def key_of(key: Variable) -> Any:
-        """The Python key a variable stands for: a constant, or an object hashed by identity."""
+    def key_of(key: Variable, tx: InstructionTranslator | None = None) -> Any:
+        """The Python key a variable stands for: a constant, or an object hashed by identity (an
+        :class:`IdentityKey` for one only the trace holds). ``tx`` records, for a tensor from outside,
+        that the trace relies on it being distinct from the other keys."""
         if getattr(key, "wraps_real_object", False) and compared_by_identity(key.value):
             pin = getattr(key, "pin_identity", None)
             if pin is not None:  # a module guarded by type: which key it is depends on the very object
@@ -186,6 +214,9 @@ class DictVariable(MethodTableMixin, Variable):
                 raise UserError("dict key", f"unhashable type: {type(value).__name__!r}", exc_type=TypeError,
                                 exc_args=exc.args) from exc
             return value
+        identity = identity_key(key, tx)
+        if identity is not None:
+            return identity
         raise Unsupported("a dict key known only at run time", "keys must be constants while tracing")
 
     def lookup(self, key: Any) -> Variable | None:
@@ -197,7 +228,7 @@ class DictVariable(MethodTableMixin, Variable):
         return key in self.items
 
     def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
-        k = self.key_of(key)
+        k = self.key_of(key, tx)
         value = self.lookup(k)
         if value is None:
             if self.cls is not dict and class_attribute(self.cls, "__missing__") is not _MISSING:
@@ -207,11 +238,11 @@ class DictVariable(MethodTableMixin, Variable):
         return value
 
     def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
-        self.items[self.key_of(key)] = value
+        self.items[self.key_of(key, tx)] = value
         self.mutated(tx)
 
     def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
-        k = self.key_of(key)
+        k = self.key_of(key, tx)
         if k not in self.items:
             raise UserError("dict deletion", f"KeyError: {k!r}", exc_type=KeyError, exc_args=(k,))
         del self.items[k]
@@ -231,7 +262,7 @@ class DictVariable(MethodTableMixin, Variable):
                 for key, value in self.items.items():
                     codegen.load_callable(base.__setitem__)
                     codegen.emit("COPY", 3)
-                    codegen.load_const(key)
+                    codegen.load_key(key)
                     codegen.reconstruct(value)
                     codegen.call(3)
                     codegen.emit("POP_TOP")
@@ -239,7 +270,7 @@ class DictVariable(MethodTableMixin, Variable):
             self.reconstruct_new_instance(codegen, fill)
             return
         for key, value in self.items.items():
-            codegen.load_const(key)
+            codegen.load_key(key)
             codegen.reconstruct(value)
         codegen.emit("BUILD_MAP", len(self.items))
 

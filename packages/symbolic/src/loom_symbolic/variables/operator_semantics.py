@@ -308,9 +308,9 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
     if isinstance(container, DictVariable):
-        return ConstantVariable(container.has_key(DictVariable.key_of(item)))
+        return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
-        return ConstantVariable(DictVariable.key_of(item) in container.values)
+        return ConstantVariable(DictVariable.key_of(item, tx) in container.values)
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
     if _has_python_special(container, "__contains__"):

@@ -39,7 +39,7 @@ def _set_mutator(fn: Method) -> Method:
 @set_method("add")
 @_set_mutator
 def set_add(tx, s, args, kwargs):
-    s.add(args[0])
+    s.add(args[0], tx)
     return NONE
 
 
@@ -48,7 +48,7 @@ def _members_of(tx: InstructionTranslator, other: Variable) -> set | list:
     comes first depends on it), else the keys of its items in iteration order."""
     if isinstance(other, SetVariable):
         return other.layout
-    return [DictVariable.key_of(i) for i in other.unpack(tx)]
+    return [DictVariable.key_of(i, tx) for i in other.unpack(tx)]
 
 
 def _adopt(s: SetVariable, others: list[Variable]) -> None:
@@ -70,21 +70,21 @@ def set_update(tx, s, args, kwargs):
             _adopt(s, [other])
             continue
         for item in _iterators.each_item(tx, other):  # one at a time: a failing iterator keeps the rest
-            s.add(item)
+            s.add(item, tx)
     return NONE
 
 
 @set_method("discard")
 @_set_mutator
 def set_discard(tx, s, args, kwargs):
-    s.discard_key(DictVariable.key_of(args[0]))
+    s.discard_key(DictVariable.key_of(args[0], tx))
     return NONE
 
 
 @set_method("remove")
 @_set_mutator
 def set_remove(tx, s, args, kwargs):
-    key = DictVariable.key_of(args[0])
+    key = DictVariable.key_of(args[0], tx)
     if key not in s.values:
         raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError, exc_args=(key,))
     s.discard_key(key)
@@ -96,6 +96,13 @@ def set_remove(tx, s, args, kwargs):
 def set_clear(tx, s, args, kwargs):
     s.clear()
     return NONE
+
+
+@set_method("copy")
+def set_copy(tx, s, args, kwargs):
+    if s.frozen and s.python_type() is frozenset:
+        return s  # frozenset.copy() is the frozenset itself
+    return SetVariable.from_layout(s.layout.copy(), s, frozen=s.frozen)
 
 
 @set_method("pop")
@@ -129,7 +136,7 @@ for _name in ("difference_update", "symmetric_difference_update"):
 
 @set_method("__contains__")
 def set_contains(tx, s, args, kwargs):
-    return ConstantVariable(DictVariable.key_of(args[0]) in s.values)
+    return ConstantVariable(DictVariable.key_of(args[0], tx) in s.values)
 
 
 def _set_algebra(name: str) -> Method:
@@ -156,7 +163,7 @@ def _first_item_where(found: bool, name: str) -> Method:
         if len(args) != 1 or kwargs:
             return whole(tx, s, args, kwargs)  # the builtin's own argument error
         for item in _iterators.each_item(tx, args[0]):
-            if (DictVariable.key_of(item) in s.values) is found:
+            if (DictVariable.key_of(item, tx) in s.values) is found:
                 return ConstantVariable(False)
         return ConstantVariable(True)
 
@@ -175,7 +182,7 @@ def _intersect(tx: InstructionTranslator, kept: set, other: Variable) -> set:
     it stops as soon as every key of ``kept`` has been found (an empty ``kept`` reads ``other`` whole)."""
     found: set = set()
     for item in _iterators.each_item(tx, other):
-        key = DictVariable.key_of(item)
+        key = DictVariable.key_of(item, tx)
         if key in kept:
             found.add(key)
             if len(found) >= len(kept):

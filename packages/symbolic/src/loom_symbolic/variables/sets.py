@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .base import Variable
-from .container_tables import SET_METHODS, SET_MUTATORS, Method, key_variable
+from .container_tables import SET_METHODS, SET_MUTATORS, IdentityKey, Method, key_variable
 from .mappings import DictVariable, MethodTableMixin
 
 if TYPE_CHECKING:
@@ -25,11 +25,11 @@ class SetVariable(MethodTableMixin, Variable):
     mutable = True
 
     def __init__(self, items: list[Variable], source: Any = None, frozen: bool = False,
-                 layout: set | None = None) -> None:
+                 layout: set | None = None, tx: InstructionTranslator | None = None) -> None:
         self.values: dict[Any, Variable] = {}
         self.layout: set = set()
         for item in items:
-            self.add(item)
+            self.add(item, tx)
         if layout is not None:  # a fresh real set the trace computed with these members: its very table
             self.layout = layout
         self.source = source
@@ -39,11 +39,11 @@ class SetVariable(MethodTableMixin, Variable):
     def from_layout(cls, layout: set, *known: SetVariable, frozen: bool = False) -> SetVariable:
         """A new set whose members are the keys of ``layout`` (a real set the trace just computed, kept as
         the new set's layout), each with its variable from the first of ``known`` holding it."""
-        items = []
-        for key in layout:
+        made = cls([], frozen=frozen, layout=layout)
+        for key in layout:  # the keys are known already: a tensor's is not asked for again
             holder = next((k for k in known if key in k.values), None)
-            items.append(holder.values[key] if holder is not None else key_variable(key))
-        return cls(items, frozen=frozen, layout=layout)
+            made.values[key] = holder.values[key] if holder is not None else key_variable(key)
+        return made
 
     def python_type(self) -> type:
         return frozenset if self.frozen else set
@@ -54,21 +54,29 @@ class SetVariable(MethodTableMixin, Variable):
         return SET_METHODS.get(name)
 
     def as_python_constant(self) -> Any:
+        if any(isinstance(k, IdentityKey) for k in self.layout):
+            return super().as_python_constant()  # a member only the trace holds: not a constant
         return (frozenset if self.frozen else set)(self.layout)
 
+    def members(self) -> list[Variable]:
+        """Every member, in no particular order (to rebuild the set: Python orders the real one itself)."""
+        return [self.values[k] for k in self.layout]
+
     def keys_in_order(self) -> list:
-        """The members' keys in the order the program's set iterates them."""
+        """The members' keys in the order the program's set iterates them. A tensor's (or an object's) place
+        in a real set follows its memory address, different on each run: the trace's order for such
+        members is one eager could give too (the one fixed when the trace was made), as in torch.compile."""
         return list(self.layout)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        return [self.values[k] for k in self.layout]
+        return [self.values[k] for k in self.keys_in_order()]
 
     def truth(self, tx: InstructionTranslator) -> bool:
         return bool(self.values)
 
-    def add(self, item: Variable) -> None:
+    def add(self, item: Variable, tx: InstructionTranslator | None = None) -> None:
         """Add one member (a member equal to one already held leaves the set as it is, as in Python)."""
-        key = DictVariable.key_of(item)
+        key = DictVariable.key_of(item, tx)
         if key not in self.values:
             self.values[key] = item
             self.layout.add(key)
@@ -97,9 +105,16 @@ class SetVariable(MethodTableMixin, Variable):
         if self.source is not None:
             codegen.load_source(self.source)
             return
-        if self.frozen:  # members are constants, so the frozenset is one too
+        if self.frozen and self.is_python_constant():  # members are constants, so the frozenset is one too
             codegen.load_const(self.as_python_constant())
             return
-        for key in self.layout:
-            codegen.reconstruct(self.values[key])
+        if self.frozen:
+            codegen.load_callable(frozenset)
+            for item in self.members():
+                codegen.reconstruct(item)
+            codegen.emit("BUILD_SET", len(self.values))
+            codegen.call(1)
+            return
+        for item in self.members():
+            codegen.reconstruct(item)
         codegen.emit("BUILD_SET", len(self.values))
