@@ -21,7 +21,7 @@ LIST_METHODS: dict[str, Method] = {}
 DICT_METHODS: dict[str, Method] = {}
 SET_METHODS: dict[str, Method] = {}
 #: Methods only ``set`` has; a frozenset has no such attribute.
-SET_MUTATORS = {"add", "update", "discard", "remove", "clear", "pop", "difference_update",
+SET_MUTATORS = {"__init__", "add", "update", "discard", "remove", "clear", "pop", "difference_update",
                 "intersection_update", "symmetric_difference_update"}
 
 

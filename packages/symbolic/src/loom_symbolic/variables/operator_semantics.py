@@ -307,6 +307,8 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     """``item in container``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
+    if isinstance(container, (DictVariable, SetVariable)) and _has_python_special(container, "__contains__"):
+        return container.call_method(tx, "__contains__", [item], {})  # a subclass's own __contains__
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):

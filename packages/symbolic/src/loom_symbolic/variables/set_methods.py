@@ -98,6 +98,19 @@ def set_clear(tx, s, args, kwargs):
     return NONE
 
 
+@set_method("__init__")
+def set_init(tx, s, args, kwargs):
+    if kwargs:
+        message = "set() takes no keyword arguments"
+        raise UserError("set()", message, exc_type=TypeError, exc_args=(message,))
+    if len(args) > 1:
+        message = f"{s.python_type().__name__} expected at most 1 argument, got {len(args)}"
+        raise UserError("set()", message, exc_type=TypeError, exc_args=(message,))
+    if s.values:
+        set_clear(tx, s, [], {})  # set.__init__ empties the set first
+    return set_update(tx, s, args, {})
+
+
 @set_method("copy")
 def set_copy(tx, s, args, kwargs):
     if s.frozen and s.python_type() is frozenset:

@@ -25,7 +25,8 @@ class SetVariable(MethodTableMixin, Variable):
     mutable = True
 
     def __init__(self, items: list[Variable], source: Any = None, frozen: bool = False,
-                 layout: set | None = None, tx: InstructionTranslator | None = None) -> None:
+                 layout: set | None = None, tx: InstructionTranslator | None = None, cls: type | None = None,
+                 cls_source: Any = None) -> None:
         self.values: dict[Any, Variable] = {}
         self.layout: set = set()
         for item in items:
@@ -34,6 +35,10 @@ class SetVariable(MethodTableMixin, Variable):
             self.layout = layout
         self.source = source
         self.frozen = frozen
+        #: a subclass of set made while tracing (``class Tracked(set)``), else None
+        self.cls = cls
+        self.cls_source = cls_source
+        self.attrs: dict[str, Variable] = {}
 
     @classmethod
     def from_layout(cls, layout: set, *known: SetVariable, frozen: bool = False) -> SetVariable:
@@ -46,6 +51,8 @@ class SetVariable(MethodTableMixin, Variable):
         return made
 
     def python_type(self) -> type:
+        if self.cls is not None:
+            return self.cls
         return frozenset if self.frozen else set
 
     def table_method(self, name: str) -> Method | None:
@@ -54,8 +61,9 @@ class SetVariable(MethodTableMixin, Variable):
         return SET_METHODS.get(name)
 
     def as_python_constant(self) -> Any:
-        if any(isinstance(k, IdentityKey) for k in self.layout):
-            return super().as_python_constant()  # a member only the trace holds: not a constant
+        if self.cls is not None or any(isinstance(k, IdentityKey) for k in self.layout):
+            # a member only the trace holds, or a subclass whose methods a folded copy would not run
+            return super().as_python_constant()
         return (frozenset if self.frozen else set)(self.layout)
 
     def members(self) -> list[Variable]:
@@ -107,6 +115,18 @@ class SetVariable(MethodTableMixin, Variable):
             return
         if self.frozen and self.is_python_constant():  # members are constants, so the frozenset is one too
             codegen.load_const(self.as_python_constant())
+            return
+        if self.cls is not None:
+            def fill(base: type) -> None:
+                codegen.load_callable(base.update)
+                codegen.emit("COPY", 3)
+                for item in self.members():
+                    codegen.reconstruct(item)
+                codegen.emit("BUILD_SET", len(self.values))
+                codegen.call(2)
+                codegen.emit("POP_TOP")
+
+            self.reconstruct_new_instance(codegen, fill)
             return
         if self.frozen:
             codegen.load_callable(frozenset)
