@@ -483,6 +483,147 @@ def c_dict_keys_list_tensor_values(x):
     return out, list(params)
 
 
+def c_dict_unpack_merge(x):
+    a = {"a": 1, "b": 2}
+    b = {**a, "c": 3, **{"a": 9}}
+    c = dict(a, d=4)
+    return x * b["a"] + c["d"], list(b), list(c)
+
+
+def c_list_unpack_merge_reverse(x):
+    a = [1, 2]
+    b = [*a, 3, *(4, 5)]
+    return x + b[::-1][0], list(reversed(b)), b[-2:], b[1:4:2]
+
+
+def c_sorted_items_key(x):
+    d = {"b": 2, "a": 3, "c": 1}
+    by_value = sorted(d.items(), key=lambda kv: kv[1])
+    by_key = sorted(d, reverse=True)
+    return x * by_value[0][1], by_value, by_key, max(d, key=d.get), min(d.values())
+
+
+def c_defaultdict_int_counter_math(x):
+    counts = collections.defaultdict(int)
+    for w in "abcab":
+        counts[w] += 1
+    c = collections.Counter(counts)
+    c.subtract({"a": 1})
+    return x + counts["a"], dict(c), (c - collections.Counter(b=1))["b"], sorted(c & collections.Counter(a=5))
+
+
+def c_tensor_in_list_identity(x, w):
+    items = [x, w]
+    found = x in items  # x == w is never asked: identity first
+    idx = items.index(x)
+    return x * 2, found, idx, len(items)
+
+
+c_tensor_in_list_identity.extra_args = lambda: (torch.ones(3),)
+
+
+def c_dict_values_sum_tensors(x):
+    d = {"a": x, "b": x * 2, "c": x + 1}
+    total = sum(d.values())
+    keys = [k for k, v in d.items() if k != "b"]
+    return total, keys, len(d.values())
+
+
+def c_dict_shape_keys(x):
+    cache = {}
+    cache[x.shape] = x * 2
+    cache[tuple(x.shape)] = x + 1
+    cache[x.dim()] = x
+    return cache[torch.Size([3])], len(cache), (3,) in cache
+
+
+def c_list_del_in_loop(x):
+    lst = list(range(6))
+    i = 0
+    while i < len(lst):
+        if lst[i] % 2:
+            del lst[i]
+        else:
+            i += 1
+    return x + sum(lst), lst
+
+
+def c_list_any_all_minmax(x):
+    lst = [3, 1, 4, 1, 5]
+    return x * max(lst), any(v > 4 for v in lst), all(lst), min(lst, key=lambda v: -v), lst.count(1)
+
+
+def c_ordereddict_equality_reversed(x):
+    a = collections.OrderedDict(a=1, b=2)
+    b = collections.OrderedDict(b=2, a=1)
+    return x + (a == b) + (dict(a) == dict(b)), list(reversed(a)), a == {"b": 2, "a": 1}
+
+
+def c_frozenset_dict_key_type_key(x):
+    d = {frozenset({1, 2}): x, int: x + 1, type(x): x * 3}
+    return d[frozenset([2, 1])] + d[int] + d[torch.Tensor], len(d)
+
+
+def c_nested_list_dict_mutation_argument(x, state):
+    state["hist"].append(x.sum())
+    state["step"] += 1
+    state.setdefault("extra", []).append(x * 2)
+    return x * state["step"], state
+
+
+c_nested_list_dict_mutation_argument.extra_args = lambda: ({"hist": [], "step": 0},)
+
+
+def c_list_of_lists_sort_and_compare(x):
+    grid = [[3, 1], [1, 2], [1, 1]]
+    grid.sort()
+    flat = [v for row in grid for v in row]
+    return x + flat[0], grid, [[1, 1]] < grid, grid == sorted(grid)
+
+
+def c_set_from_dict_and_string(x):
+    s = set({"a": 1, "b": 2})
+    t = set("hello")
+    u = s | {"z"}
+    return x * len(t), sorted(t), sorted(u), "l" in t, s <= u
+
+
+def c_dict_popitem_loop(x):
+    d = {i: x * i for i in range(4)}
+    total = x
+    while d:
+        _, v = d.popitem()
+        total = total + v
+    return total
+
+
+def c_dict_clear_update_kwargs_argument(x, d):
+    d.clear()
+    d.update(a=x, b=2)
+    return x + d["b"], d
+
+
+c_dict_clear_update_kwargs_argument.extra_args = lambda: ({"old": 1},)
+
+
+def c_list_extend_generator_and_insert_negative(x):
+    lst = [x]
+    lst.extend(x * i for i in range(1, 3))
+    lst.insert(-1, x - 1)
+    lst.insert(100, x + 100)
+    return sum(lst), len(lst)
+
+
+def c_dict_keys_equality_to_set(x):
+    d = {"a": 1, "b": 2}
+    return x + (d.keys() == {"a", "b"}), d.keys() <= {"a", "b", "c"}, d.items() == {("a", 1), ("b", 2)}
+
+
+def c_set_comparison_operators(x):
+    a, b = {1, 2, 3}, frozenset({1, 2})
+    return x + (b < a), a > b, a == {3, 2, 1}, b != a, a.issuperset([1]), b.isdisjoint(range(5, 9))
+
+
 CONSTRUCTS = [
     c_dict_or_ior, c_dict_popitem_copy, c_dict_fromkeys_setdefault, c_dict_update_forms, c_dict_pop_default_del,
     c_dict_get_in_len, c_dict_comprehension_items, c_dict_eq_ne, c_dict_tensor_keys, c_dict_module_type_function_keys,
@@ -495,5 +636,10 @@ CONSTRUCTS = [
     c_set_methods, c_set_algebra_operators, c_set_inplace_operators, c_set_update_methods, c_set_subset_superset,
     c_frozenset_ops, c_set_of_tensors, c_sorted_set, c_set_comprehension, c_set_argument_mutated,
     c_set_iterate_mutate_raises, c_set_remove_missing, c_set_subclass, c_nested_containers,
-    c_dict_keys_list_tensor_values,
+    c_dict_keys_list_tensor_values, c_dict_unpack_merge, c_list_unpack_merge_reverse, c_sorted_items_key,
+    c_defaultdict_int_counter_math, c_tensor_in_list_identity, c_dict_values_sum_tensors, c_dict_shape_keys,
+    c_list_del_in_loop, c_list_any_all_minmax, c_ordereddict_equality_reversed, c_frozenset_dict_key_type_key,
+    c_nested_list_dict_mutation_argument, c_list_of_lists_sort_and_compare, c_set_from_dict_and_string,
+    c_dict_popitem_loop, c_dict_clear_update_kwargs_argument, c_list_extend_generator_and_insert_negative,
+    c_dict_keys_equality_to_set, c_set_comparison_operators,
 ]

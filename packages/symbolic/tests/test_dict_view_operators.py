@@ -37,7 +37,18 @@ def set_operators_keep_tables(x):
     return x + 2, list(a | b), list(b | a), list(a ^ {19}), type(b - a).__name__, list(a & {0, 19, 7})
 
 
+def views_compared(x):
+    d = {"a": 1, "b": 2}
+    return (x + (d.keys() == {"a", "b"}), d.keys() <= {"a", "b", "c"}, d.items() == {("a", 1), ("b", 2)},
+            d.keys() != ["a", "b"], d.keys() > {"a"}, d.items() >= set())
+
+
+def bound_c_method_as_key(x):
+    d = {"b": 2, "a": 3, "c": 1}
+    return x * d[max(d, key=d.get)], min(d, key=d.get), sorted(d, key=d.__getitem__), d.get is not None
+
+
 @pytest.mark.parametrize("fn", [keys_views_combined, items_view_with_constant_values, values_view_operator_raises,
-                                set_operators_keep_tables])
+                                set_operators_keep_tables, views_compared, bound_c_method_as_key])
 def test_view_and_set_operators(fn):
     check(fn, X)

@@ -208,8 +208,10 @@ class DictViewVariable(Variable):
         return f"dict {self.kind} view"
 
 
-#: The operators a dict view has beyond iteration (keys and items views are set-like).
-_VIEW_OPERATORS = {operator.or_, operator.and_, operator.sub, operator.xor}
+#: The operators a dict view has beyond iteration (keys and items views are set-like: set algebra and
+#: the subset comparisons).
+_VIEW_OPERATORS = {operator.or_, operator.and_, operator.sub, operator.xor, operator.eq, operator.ne, operator.lt,
+                   operator.le, operator.gt, operator.ge}
 
 
 def _real_operand(tx: InstructionTranslator, value: Variable) -> Any:
@@ -238,6 +240,8 @@ def view_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Var
         result = op(real_left, real_right)
     except TypeError as exc:
         raise UserError("dict view operator", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
+    if isinstance(result, bool):
+        return ConstantVariable(result)
     if not isinstance(result, set):
         return None
     known = [v for v in (left, right) if isinstance(v, SetVariable)]
