@@ -15,6 +15,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .errors import Unsupported
 from .variables import containers as _containers
+from .variables.container_tables import IdentityKey
 from .variables.cycle_shells import shell_for
 from .variables.overriding_containers import refill_through_base
 from .variables.tensor_keyed import load_item_of_key
@@ -178,6 +179,13 @@ class PyCodegen:
         """Push ``value``: any object can be a constant of a code object built at run time."""
         self.emit("LOAD_CONST", value)
 
+    def load_key(self, key: Any) -> None:
+        """Push a dict or set key: a constant, or the value an :class:`IdentityKey` stands for."""
+        if isinstance(key, IdentityKey):
+            self.reconstruct(key.variable)
+        else:
+            self.load_const(key)
+
     def call(self, argc: int) -> None:
         """Call the callable below ``argc`` arguments (NULL or self below it, as pushed before)."""
         self.extend(version.call(argc))
@@ -313,13 +321,13 @@ class PyCodegen:
         """Stash a list, dict or set from outside the frame and the contents the trace ended with:
         a list of its items (a map for a dict), rebuilt before any mutation is replayed."""
         if isinstance(container, _containers.SetVariable) and not container.frozen:
-            items = list(container.values.values())
+            items = container.members()  # the real set orders them itself
         elif isinstance(container, _containers.ListVariable):
             items = container.items
         elif isinstance(container, _containers.DictVariable):
             target = self.stash(container)
             for key, item in container.items.items():
-                self.load_const(key)
+                self.load_key(key)
                 self.reconstruct(item)
             self.emit("BUILD_MAP", len(container.items))
             contents = self.new_temp()

@@ -22,13 +22,13 @@ def build_list(tx, ins) -> None:
 
 @handler("BUILD_SET")
 def build_set(tx, ins) -> None:
-    tx.push(SetVariable(tx.popn(ins.arg)))
+    tx.push(SetVariable(tx.popn(ins.arg), tx=tx))
 
 
 @handler("BUILD_MAP")
 def build_map(tx, ins) -> None:
     flat = tx.popn(2 * ins.arg)
-    items = {DictVariable.key_of(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}
+    items = {DictVariable.key_of(flat[i], tx): flat[i + 1] for i in range(0, len(flat), 2)}
     tx.push(DictVariable(items))
 
 
@@ -102,7 +102,7 @@ def list_append(tx, ins) -> None:
 def set_add(tx, ins) -> None:
     value = tx.pop()
     target = tx.peek(ins.arg)
-    target.add(value)
+    target.add(value, tx)
     target.mutated(tx)  # a set from a source (a comprehension resumed after a break) is written back
 
 
@@ -111,7 +111,7 @@ def map_add(tx, ins) -> None:
     value = tx.pop()
     key = tx.pop()
     target = tx.peek(ins.arg)
-    target.items[DictVariable.key_of(key)] = value
+    target.items[DictVariable.key_of(key, tx)] = value
     target.mutated(tx)
 
 
@@ -128,7 +128,7 @@ def set_update(tx, ins) -> None:
     values = tx.pop()
     target = tx.peek(ins.arg)
     for item in values.unpack(tx):
-        target.add(item)
+        target.add(item, tx)
     target.mutated(tx)
 
 

@@ -41,7 +41,7 @@ CONSTANT_TYPES: tuple[type, ...] = (
 
 #: Methods of constant receivers that are safe to fold (pure, no I/O) — by receiver type.
 _PURE_RECEIVERS: tuple[type, ...] = (
-    str, bytes, int, float, complex, bool, range, slice, frozenset, torch.dtype, torch.device, enum.Enum,
+    str, bytes, int, float, complex, bool, range, slice, frozenset, tuple, torch.dtype, torch.device, enum.Enum,
 )
 
 
@@ -116,7 +116,8 @@ class ConstantVariable(Variable):
                 *(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()}
             )
         except Exception as exc:
-            raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+            raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
+                            exc_args=exc.args) from exc
         if not is_constant_value(result) and not isinstance(result, _FRESH_CONTAINERS):
             # A stateful object (an iterator, a reversed view) made now would be embedded in the
             # rewritten code and shared by every later call.

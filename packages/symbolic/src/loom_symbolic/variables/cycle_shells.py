@@ -42,7 +42,7 @@ def _dict_shell(value: DictVariable, codegen: PyCodegen) -> None:
 
 def _dict_fill(value: DictVariable, codegen: PyCodegen) -> None:
     for key, item in value.items.items():
-        codegen.load_const(key)
+        codegen.load_key(key)
         codegen.reconstruct(item)
         codegen.emit("MAP_ADD", 1)
 

@@ -134,7 +134,7 @@ class DictIterator(IteratorVariable):
 
     def _current_keys(self) -> list:
         if isinstance(self.target, SetVariable):
-            return list(self.target.as_python_constant())  # the real set's order
+            return self.target.keys_in_order()  # the real set's order
         return list(self.target.items)
 
     def _unchanged(self) -> bool:
@@ -143,7 +143,8 @@ class DictIterator(IteratorVariable):
         if self.broken or len(keys) != len(self.keys):
             self.broken = True  # CPython's iterator stays broken: every later step raises too
             what = "Set" if isinstance(self.target, SetVariable) else "dictionary"
-            raise UserError(f"{what} iteration", f"{what} changed size during iteration", exc_type=RuntimeError)
+            raise UserError(f"{what} iteration", f"{what} changed size during iteration", exc_type=RuntimeError,
+                            exc_args=(f"{what} changed size during iteration",))
         return keys == self.keys
 
     def _item(self, key: object) -> Variable:

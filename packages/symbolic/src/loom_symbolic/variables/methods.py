@@ -67,6 +67,10 @@ class BoundMethodVariable(Variable):
         return f"method {self.function.describe()}"
 
 
+#: The type of a C method bound to an instance, by the type of the class's descriptor.
+_BOUND_TYPES = {types.MethodDescriptorType: types.BuiltinMethodType, types.WrapperDescriptorType: types.MethodWrapperType}
+
+
 class MethodVariable(Variable):
     """``receiver.name`` for a method the receiver's variable models (``list.append``, ``str.join``).
 
@@ -77,6 +81,14 @@ class MethodVariable(Variable):
         self.receiver = receiver
         self.name = name
         self.builtin = builtin
+
+    def python_type(self) -> type:
+        # A C method bound to its receiver: what Python makes of the class's descriptor.
+        found = getattr(self.receiver.python_type(), self.name, None)
+        bound = _BOUND_TYPES.get(type(found))
+        if bound is None:
+            return super().python_type()
+        return bound
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if self.builtin:

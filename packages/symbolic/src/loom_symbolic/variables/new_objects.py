@@ -22,7 +22,7 @@ from . import functions as _functions
 from . import iterators as _iterators
 from .attributes import _MISSING, InstanceMixin, _class_member_source, builtin_base, class_attribute
 from .base import Variable
-from .containers import DictVariable, InstanceDictVariable, ListVariable
+from .containers import DictVariable, InstanceDictVariable, ListVariable, SetVariable
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -126,6 +126,8 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         instance = DictVariable({}, cls=cls, cls_source=cls_source, new=True)
     elif base is list:
         instance = ListVariable([], cls=cls, cls_source=cls_source, new=True)
+    elif base is set:
+        instance = SetVariable([], cls=cls, cls_source=cls_source)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     init = class_attribute(cls, "__init__")
@@ -139,7 +141,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:
-            instance.call_builtin_method(tx, "update" if base is not list else "extend", args, kwargs)
+            instance.call_builtin_method(tx, "extend" if base is list else "update", args, kwargs)
     elif (replacement := polyfills.method_replacement(cls, "__init__")) is not None:  # defaultdict's
         result = _functions.UserFunctionVariable(replacement[0]).call(tx, [instance, *args], kwargs)
     else:

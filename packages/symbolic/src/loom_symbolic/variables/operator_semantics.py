@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 #: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by
 #: :mod:`.numpy`, which only a program that meets NumPy needs.
 NUMPY_OPERATORS: dict[str, Any] = {}
+#: Binary operators of container kinds whose answer is more than a fold of their values (a set's result
+#: keeps a table laid out as CPython's; dict views are not constants): ``fn(tx, op, left, right)`` returning
+#: a variable, or None to pass. Filled by :mod:`.set_methods` and :mod:`.dict_methods`.
+CONTAINER_OPERATORS: list[Any] = []
 
 #: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
 INPLACE = {
@@ -85,6 +89,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         mutated = _inplace_container(tx, op, left, right)
         if mutated is not None:
             return mutated
+    for container_operator in CONTAINER_OPERATORS:
+        result = container_operator(tx, op, left, right)
+        if result is not None:
+            return result
     if left.is_python_constant() and right.is_python_constant():
         return fold(op, left, right)
     if op in (operator.eq, operator.ne):
@@ -300,10 +308,12 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     """``item in container``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
+    if isinstance(container, (DictVariable, SetVariable)) and _has_python_special(container, "__contains__"):
+        return container.call_method(tx, "__contains__", [item], {})  # a subclass's own __contains__
     if isinstance(container, DictVariable):
-        return ConstantVariable(container.has_key(DictVariable.key_of(item)))
+        return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
-        return ConstantVariable(DictVariable.key_of(item) in container.values)
+        return ConstantVariable(DictVariable.key_of(item, tx) in container.values)
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
     if _has_python_special(container, "__contains__"):

@@ -1,0 +1,59 @@
+"""What the container method modules share: the table-filling decorator and small argument helpers."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported
+from . import operator_semantics as _operators
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import Method
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+#: What a method returning None gives back.
+NONE = ConstantVariable(None)
+
+
+def table_filler(table: dict[str, Method]) -> Callable[..., Callable[[Method], Method]]:
+    """A decorator that adds its function to ``table`` (one of :mod:`.containers`' method tables)."""
+
+    def method(*names: str) -> Callable[[Method], Method]:
+        def register(fn: Method) -> Method:
+            for name in names:
+                table[name] = fn
+            return fn
+
+        return register
+
+    return method
+
+
+def constant_arg(arg: Variable, what: str) -> Any:
+    """``arg``'s value, which the method needs while tracing (else the call is not modelled)."""
+    if not arg.is_python_constant():
+        raise Unsupported(f"{what} with a value known only at run time", "not modelled")
+    return arg.as_python_constant()
+
+
+def real_error_args(operation: Callable[..., Any], *args: Variable) -> tuple | None:
+    """The ``args`` of the exception ``operation`` raises on the real values of ``args`` (an empty list's
+    ``index``: its message is this Python's own), or None when an argument is not a constant."""
+    if not all(a.is_python_constant() for a in args):
+        return None
+    try:
+        operation(*(a.as_python_constant() for a in args))
+    except Exception as exc:  # the very exception the program raises
+        return exc.args
+    return None
+
+
+def values_equal(tx: InstructionTranslator, a: Variable, b: Variable) -> bool:
+    """``a == b`` as Python answers it for container searches (identity first)."""
+    return a is b or _operators.binary(tx, operator.eq, a, b).truth(tx)
+

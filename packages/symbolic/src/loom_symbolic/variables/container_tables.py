@@ -1,0 +1,66 @@
+"""The method tables every container kind looks its methods up in, and the helpers they share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported
+from .base import Variable
+from .registry import wrap_constant_like
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+Method = Callable[[Any, Any, list[Variable], dict[str, Variable]], Variable]
+#: name → ``method(tx, container, args, kwargs)``, one table per container kind. Owned here, filled by
+#: :mod:`.container_methods` and its siblings (which the catalogue loads with the translator).
+SEQUENCE_METHODS: dict[str, Method] = {}
+LIST_METHODS: dict[str, Method] = {}
+DICT_METHODS: dict[str, Method] = {}
+SET_METHODS: dict[str, Method] = {}
+#: Methods only ``set`` has; a frozenset has no such attribute.
+SET_MUTATORS = {"__init__", "add", "update", "discard", "remove", "clear", "pop", "difference_update",
+                "intersection_update", "symmetric_difference_update"}
+
+
+
+def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
+    """A subscript that must be known while tracing (an int or a slice of ints)."""
+    if not index.is_python_constant():
+        raise Unsupported("indexing a Python sequence with a value known only at run time",
+                          "the index is a tensor or an unknown value")
+    return index.as_python_constant()
+
+
+class IdentityKey:
+    """The key of a dict or set member that only the trace holds (a tensor, an object made while
+    tracing): hashed and compared by the identity of what it stands for, as Python hashes such objects.
+
+    A tensor's identity is its example value: a view or a new tensor gets a new one, while an in-place
+    method's result (``x.add_(1)``, ``x.contiguous()`` of a contiguous ``x``) is the very same tensor in
+    fake mode too, so it finds the same member, as in eager."""
+
+    __slots__ = ("identity", "variable")
+
+    def __init__(self, variable: Variable, identity: Any) -> None:
+        self.variable = variable
+        self.identity = identity
+
+    def __hash__(self) -> int:
+        return id(self.identity)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IdentityKey) and other.identity is self.identity
+
+    def __repr__(self) -> str:
+        return f"<{self.variable.describe()}>"
+
+
+def key_variable(key: Any) -> Variable:
+    """The variable for a dict key (keys are constants, identity-hashed objects, or :class:`IdentityKey`)."""
+    if isinstance(key, IdentityKey):
+        return key.variable
+    return wrap_constant_like(key)
+

@@ -1,0 +1,253 @@
+"""Methods of dicts and their views while tracing, one small function each."""
+
+from __future__ import annotations
+
+import collections
+import operator
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported, UserError
+from . import iterators as _iterators
+from . import operator_semantics as _operators
+from .base import Variable
+from .constant import ConstantVariable
+from .container_method_kit import NONE, table_filler
+from .containers import (
+    DICT_METHODS,
+    DictVariable,
+    ListVariable,
+    Method,
+    SetVariable,
+    TupleVariable,
+    key_variable,
+)
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+# -- dict --------------------------------------------------------------------------------------------
+dict_method = table_filler(DICT_METHODS)
+
+
+@dict_method("__getitem__")
+def dict_getitem(tx, d, args, kwargs):
+    return d.getitem(tx, args[0])
+
+
+@dict_method("__setitem__")
+def dict_setitem(tx, d, args, kwargs):
+    d.setitem(tx, args[0], args[1])
+    return NONE
+
+
+@dict_method("__contains__")
+def dict_contains(tx, d, args, kwargs):
+    return ConstantVariable(d.has_key(DictVariable.key_of(args[0], tx)))
+
+
+@dict_method("__len__")
+def dict_len(tx, d, args, kwargs):
+    return ConstantVariable(len(d.items))
+
+
+@dict_method("get")
+def dict_get(tx, d, args, kwargs):
+    value = d.lookup(DictVariable.key_of(args[0], tx))
+    if value is not None:
+        return value
+    return args[1] if len(args) > 1 else NONE
+
+
+def _make_view(kind: str) -> Method:
+    def view(tx, d, args, kwargs):
+        return DictViewVariable(d, kind)
+
+    view.__name__ = f"dict_{kind}"
+    return view
+
+
+for _kind in ("keys", "values", "items"):
+    DICT_METHODS[_kind] = _make_view(_kind)
+
+
+@dict_method("pop")
+def dict_pop(tx, d, args, kwargs):
+    key = DictVariable.key_of(args[0], tx)
+    if key in d.items:
+        value = d.items.pop(key)
+        d.mutated(tx)
+        return value
+    if len(args) > 1:
+        return args[1]
+    raise UserError("dict.pop", f"KeyError: {key!r}", exc_type=KeyError, exc_args=(key,))
+
+
+@dict_method("popitem")
+def dict_popitem(tx, d, args, kwargs):
+    if not d.items:
+        raise UserError("dict.popitem", "popitem(): dictionary is empty", exc_type=KeyError)
+    key, value = d.items.popitem()
+    d.mutated(tx)
+    return TupleVariable([key_variable(key), value])
+
+
+@dict_method("setdefault")
+def dict_setdefault(tx, d, args, kwargs):
+    key = DictVariable.key_of(args[0], tx)
+    if key not in d.items:
+        d.items[key] = args[1] if len(args) > 1 else NONE
+        d.mutated(tx)
+    return d.items[key]
+
+
+@dict_method("update")
+def dict_update(tx, d, args, kwargs):
+    d.mutated(tx)  # first: a bad item raises after the items before it were stored
+    if args:
+        other = args[0]
+        if isinstance(other, DictVariable):
+            d.items.update(other.items)
+        else:
+            update_from_pairs(tx, d.items, other)
+    d.items.update(kwargs)
+    return NONE
+
+
+def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
+    """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
+    is the program's ValueError, raised after the items before it were stored, as in Python."""
+    for number, pair in enumerate(_iterators.each_item(tx, pairs)):
+        parts = _iterators.iterate(tx, pair).unpack(tx)
+        if len(parts) != 2:
+            raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
+                            "2 is required", exc_type=ValueError)
+        items[DictVariable.key_of(parts[0], tx)] = parts[1]
+
+
+@dict_method("__init__")
+def dict_init(tx, d, args, kwargs):
+    # dict.__init__(self, ...) of a subclass's __init__ (Counter's super().__init__()): an update
+    if len(args) > 1:
+        raise UserError("dict()", f"dict expected at most 1 argument, got {len(args)}", exc_type=TypeError)
+    return dict_update(tx, d, args, kwargs)
+
+
+@dict_method("clear")
+def dict_clear(tx, d, args, kwargs):
+    d.items.clear()
+    d.mutated(tx)
+    return NONE
+
+
+@dict_method("copy")
+def dict_copy(tx, d, args, kwargs):
+    # dict.copy() gives a plain dict even for subclasses; OrderedDict.copy() keeps the class.
+    return DictVariable(dict(d.items), cls=collections.OrderedDict if d.cls is collections.OrderedDict else dict)
+
+
+
+
+class DictViewVariable(Variable):
+    """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, never rebuilt in bytecode."""
+
+    def __init__(self, target: DictVariable, kind: str) -> None:
+        self.target = target
+        self.kind = kind
+
+    def python_type(self) -> type:
+        return type(getattr({}, self.kind)())
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        items = self.target.items
+        if self.kind == "keys":
+            return [key_variable(k) for k in items]
+        if self.kind == "values":
+            return list(items.values())
+        return [TupleVariable([key_variable(k), v]) for k, v in items.items()]
+
+    def iterate(self, tx: InstructionTranslator) -> Variable:
+        return _iterators.DictIterator(self.target, self.kind)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "__len__":
+            return ConstantVariable(len(self.target.items))
+        if name == "__contains__" and len(args) == 1 and not kwargs:
+            return self.contains(tx, args[0])
+        raise Unsupported(f"dict view method {name}", "not modelled")
+
+    def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
+        """``item in view``, as the C views answer it: keys by hash lookup (through the dict's own
+        ``has_key``, so a lazy dict guards only that key), items by looking the key up and comparing
+        the value, values by ``==`` in order."""
+        if self.kind == "keys":
+            return ConstantVariable(self.target.has_key(DictVariable.key_of(item, tx)))
+        if self.kind == "values":
+            return ConstantVariable(_operators.any_equal(tx, self.unpack(tx), item))
+        pair = item.unpack(tx) if issubclass(item.python_type(), tuple) else ()
+        if len(pair) != 2:
+            return ConstantVariable(False)
+        key, value = pair
+        key = DictVariable.key_of(key, tx)
+        if not self.target.has_key(key):
+            return ConstantVariable(False)
+        return ConstantVariable(_operators.any_equal(tx, [self.target.lookup(key)], value))
+
+    def real_view(self, tx: InstructionTranslator) -> Any:
+        """A real view of a real dict with the same keys in the same order (and, for ``values()`` and
+        ``items()``, the same values when they are constants), or None when the values are not known."""
+        if self.kind != "items":  # a values view's operators only raise TypeError: its values do not matter
+            return getattr(dict.fromkeys(self.target.items), self.kind)()
+        values = list(self.target.items.values())
+        if not all(v.is_python_constant() for v in values):
+            return None
+        real = dict(zip(self.target.items, (v.as_python_constant() for v in values)))
+        return getattr(real, self.kind)()
+
+    def describe(self) -> str:
+        return f"dict {self.kind} view"
+
+
+#: The operators a dict view has beyond iteration (keys and items views are set-like: set algebra and
+#: the subset comparisons).
+_VIEW_OPERATORS = {operator.or_, operator.and_, operator.sub, operator.xor, operator.eq, operator.ne, operator.lt,
+                   operator.le, operator.gt, operator.ge}
+
+
+def _real_operand(tx: InstructionTranslator, value: Variable) -> Any:
+    """The real value a view operator reads from ``value``, or None when it cannot be known."""
+    if isinstance(value, DictViewVariable):
+        return value.real_view(tx)
+    if isinstance(value, SetVariable):
+        return value.layout if not value.frozen else frozenset(value.layout)
+    if value.is_python_constant():
+        return value.as_python_constant()
+    if isinstance(value, (TupleVariable, ListVariable)):
+        keys = [DictVariable.key_of(i, tx) for i in value.items]
+        return keys if isinstance(value, ListVariable) else tuple(keys)
+    return None
+
+
+def view_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``keys() & other``, ``items() | other``, ...: CPython answers with a new set, computed here on real
+    views of dicts with the same keys (members held in the trace keep their variables)."""
+    if op not in _VIEW_OPERATORS or not (isinstance(left, DictViewVariable) or isinstance(right, DictViewVariable)):
+        return None
+    real_left, real_right = _real_operand(tx, left), _real_operand(tx, right)
+    if real_left is None or real_right is None:
+        return None
+    try:
+        result = op(real_left, real_right)
+    except TypeError as exc:
+        raise UserError("dict view operator", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
+    if isinstance(result, bool):
+        return ConstantVariable(result)
+    if not isinstance(result, set):
+        return None
+    known = [v for v in (left, right) if isinstance(v, SetVariable)]
+    known += [SetVariable(v.unpack(tx), tx=tx) for v in (left, right) if isinstance(v, DictViewVariable) and v.kind == "keys"]
+    return SetVariable.from_layout(result, *known)
+
+
+_operators.CONTAINER_OPERATORS.append(view_operator)
+

@@ -1,0 +1,293 @@
+"""Tuples, named tuples, torch.Size, lists and slices while tracing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import UserError
+from .base import Variable
+from .constant import ConstantVariable
+from .container_tables import LIST_METHODS, SEQUENCE_METHODS, Method, constant_index
+from .mappings import MethodTableMixin
+from .methods import MethodVariable
+from .registry import wrap_constant_like
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+
+class SequenceVariable(MethodTableMixin, Variable):
+    """Shared behaviour of tuples and lists: items are variables."""
+
+    container_type: type = tuple
+
+    def __init__(self, items: list[Variable], source: Any = None) -> None:
+        self.items = list(items)
+        self.source = source
+
+    def python_type(self) -> type:
+        return self.container_type
+
+    def table_method(self, name: str) -> Method | None:
+        return SEQUENCE_METHODS.get(name)
+
+    def as_python_constant(self) -> Any:
+        return self.container_type(i.as_python_constant() for i in self.items)
+
+    def is_python_constant(self) -> bool:
+        # Asked item by item: asking a symbolic size "are you a constant" must not specialise it.
+        return all(i.is_python_constant() for i in self.items)
+
+    def as_graph_arg(self) -> Any:
+        return self.container_type(i.as_graph_arg() for i in self.items)
+
+    def as_example(self) -> Any:
+        return self.container_type(i.as_example() for i in self.items)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return list(self.items)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return bool(self.items)
+
+    def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
+        key = constant_index(tx, index)
+        if isinstance(key, slice):
+            return self.with_items(self.items[key])
+        if not isinstance(key, int):
+            key = getattr(key, "__index__", lambda: None)()
+            if key is None:
+                raise UserError("sequence index", f"indices must be integers or slices, not {type(key).__name__}", exc_type=TypeError)
+        try:
+            return self.items[key]
+        except IndexError as exc:
+            # the message names the list the items are held in: the program's own only for a list
+            known = exc.args if self.container_type is list else None
+            raise UserError(f"{self.container_type.__name__} index out of range", str(exc), exc_type=IndexError,
+                            exc_args=known) from exc
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        """A new sequence of this kind holding ``items``."""
+        return type(self)(items)
+
+    def reconstruct_items(self, codegen: PyCodegen) -> None:
+        for item in self.items:
+            codegen.reconstruct(item)
+
+    def describe(self) -> str:
+        return f"{self.container_type.__name__} of {len(self.items)}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.items!r})"
+
+
+class TupleVariable(SequenceVariable):
+    """A tuple; immutable, so one read from the frame is rebuilt by reading it again."""
+
+    container_type = tuple
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+
+
+class NamedTupleVariable(TupleVariable):
+    """A named tuple or a torch structseq (``torch.return_types.max``): fields by name."""
+
+    def __init__(self, items: list[Variable], cls: type, source: Any = None) -> None:
+        super().__init__(items, source)
+        self.cls = cls
+        self.attrs: dict[str, Variable] = {}  # named tuples have no instance __dict__
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def as_python_constant(self) -> Any:
+        return self._build([i.as_python_constant() for i in self.items])
+
+    def as_example(self) -> Any:
+        return self._build([i.as_example() for i in self.items])
+
+    def _build(self, values: list[Any]) -> Any:
+        return self.cls._make(values) if hasattr(self.cls, "_make") else self.cls(values)
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return TupleVariable(items)  # slicing a named tuple gives a plain tuple
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        names = getattr(self.cls, "_fields", None)
+        if names is not None and name in names:
+            return self.items[names.index(name)]
+        if names is None:
+            probe = self.cls(tuple(range(len(self.items))))  # a structseq of indices tells field positions
+            value = getattr(probe, name, None)
+            if isinstance(value, int):
+                return self.items[value]
+        static = getattr(self.cls, name, None)
+        if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
+            # A plain class constant; properties and other descriptors are looked up below.
+            return wrap_constant_like(getattr(self.cls, name))
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        codegen.load_callable(self.cls._make if hasattr(self.cls, "_make") else self.cls)
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+        codegen.call(1)
+
+    def describe(self) -> str:
+        return self.cls.__name__
+
+
+class SizeVariable(TupleVariable):
+    """``torch.Size``: a tuple of ints (constants while shapes are static)."""
+
+    @classmethod
+    def of(cls, size: torch.Size | tuple) -> SizeVariable:
+        """A Size variable from a concrete size."""
+        return cls([ConstantVariable(int(d)) for d in size])
+
+    def python_type(self) -> type:
+        return torch.Size
+
+    def as_python_constant(self) -> Any:
+        return torch.Size(i.as_python_constant() for i in self.items)
+
+    def as_graph_arg(self) -> Any:
+        return tuple(i.as_graph_arg() for i in self.items)
+
+    def as_example(self) -> Any:
+        return torch.Size(i.as_example() for i in self.items)
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return SizeVariable(items)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "numel":
+            return MethodVariable(self, name)
+        return super().var_getattr(tx, name)
+
+    def call_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        if name == "numel" and not args and not kwargs:
+            total = 1
+            for item in self.items:
+                total *= item.as_python_constant()
+            return ConstantVariable(total)
+        return super().call_method(tx, name, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.is_python_constant():
+            codegen.load_const(self.as_python_constant())
+            return
+        codegen.load_callable(torch.Size)
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+        codegen.call(1)
+
+
+class ListVariable(SequenceVariable):
+    """A list. Mutable: one from outside the frame gets its final contents back after the graph."""
+
+    container_type = list
+    mutable = True
+
+    def __init__(self, items: list[Variable], source: Any = None, cls: type = list, cls_source: Any = None,
+                 new: bool = False, real: Any = None) -> None:
+        super().__init__(items, source)
+        self.cls = cls
+        self.cls_source = cls_source
+        self.real = real
+        self.attrs: dict[str, Variable] = {}
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def table_method(self, name: str) -> Method | None:
+        return LIST_METHODS.get(name)
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return ListVariable(items)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)
+            return
+        if self.cls is not list:
+            def fill(base: type) -> None:
+                codegen.load_callable(base.extend)
+                codegen.emit("COPY", 3)
+                self.reconstruct_items(codegen)
+                codegen.emit("BUILD_LIST", len(self.items))
+                codegen.call(2)
+                codegen.emit("POP_TOP")
+
+            self.reconstruct_new_instance(codegen, fill)
+            return
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_LIST", len(self.items))
+
+    def mutated(self, tx: InstructionTranslator) -> None:
+        """Record that the program changed this list."""
+        if self.source is not None:
+            tx.output.side_effects.mutated_container(self)
+
+    def setitem(self, tx: InstructionTranslator, index: Variable, value: Variable) -> None:
+        key = constant_index(tx, index)
+        try:
+            if isinstance(key, slice):
+                items = value.unpack(tx)  # once: an iterator gives its items only once
+                replaced = list(range(len(self.items)))
+                replaced[key] = items  # validates the slice assignment like Python does
+                self.items[key] = items
+            else:
+                self.items[key] = value
+        except (IndexError, ValueError, TypeError) as exc:
+            raise UserError("list assignment", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+        self.mutated(tx)
+
+    def delitem(self, tx: InstructionTranslator, index: Variable) -> None:
+        key = constant_index(tx, index)
+        try:
+            del self.items[key]
+        except (IndexError, TypeError) as exc:
+            raise UserError("list deletion", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+        self.mutated(tx)
+
+
+class SliceVariable(Variable):
+    """``slice(start, stop, step)`` whose parts may be symbolic."""
+
+    def __init__(self, start: Variable, stop: Variable, step: Variable) -> None:
+        self.parts = (start, stop, step)
+
+    def python_type(self) -> type:
+        return slice
+
+    def as_python_constant(self) -> Any:
+        return slice(*(p.as_python_constant() for p in self.parts))
+
+    def is_python_constant(self) -> bool:
+        return all(p.is_python_constant() for p in self.parts)
+
+    def as_graph_arg(self) -> Any:
+        return slice(*(p.as_graph_arg() for p in self.parts))
+
+    def as_example(self) -> Any:
+        return slice(*(p.as_example() for p in self.parts))
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        for part in self.parts:
+            codegen.reconstruct(part)
+        codegen.emit("BUILD_SLICE", 3)
+
