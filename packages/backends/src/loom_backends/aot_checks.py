@@ -26,6 +26,8 @@ def forward_problem(
     from torch._prims_common import is_non_overlapping_and_dense_or_false
     from torch.multiprocessing.reductions import StorageWeakRef
 
+    if num_outputs < 1:
+        return "a graph without outputs"
     if num_fwd_outputs != num_outputs:
         return "input mutations, intermediate bases or effect tokens (extra forward outputs)"
     if functorch_config.functionalize_rng_ops or not functorch_config.guess_tangent_strides_as_outputs:
