@@ -212,7 +212,7 @@ def _target_text(target: Any, named_callables: bool = False) -> str:
     name = _PLAIN_CALLABLES.get(id(target))
     if name is not None:
         return f"fn {name}"
-    if named_callables and (name := object_name(target)) is not None:
+    if named_callables and (name := callable_name(target)) is not None:
         return f"named {name}"
     raise Uncacheable(f"a call to {target!r}")
 
@@ -337,6 +337,27 @@ def object_name(value: Any) -> str | None:
         return f"{module}:{qualname}" if resolve_object(f"{module}:{qualname}") is value else None
     except Exception:
         return None
+
+
+def callable_name(value: Any) -> str | None:
+    """A ``module:qualname`` that imports back to ``value`` itself, also for torch's builtins whose own
+    qualname does not import (``torch.relu``'s is ``_VariableFunctionsClass.relu``: named ``torch:relu``;
+    ``torch.Tensor.view``'s module is None: named ``torch._C:TensorBase.view``); else None."""
+    named = object_name(value)
+    if named is not None:
+        return named
+    module, name = getattr(value, "__module__", None), getattr(value, "__name__", None)
+    owner = getattr(value, "__objclass__", None)
+    candidates = [f"{module}:{name}"] if module and name else []
+    if owner is not None and name:
+        candidates.append(f"{owner.__module__}:{owner.__qualname__}.{name}")
+    for candidate in candidates:
+        try:
+            if resolve_object(candidate) is value:
+                return candidate
+        except Exception:
+            continue
+    return None
 
 
 def resolve_object(name: str) -> Any:
