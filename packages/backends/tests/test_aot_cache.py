@@ -96,6 +96,23 @@ def test_a_second_compile_replays_without_tracing_and_trains_as_eager(cache, tra
     assert_same(outs, want[0])
     assert_same(grads, want[1])
     assert grads[0] is None  # the input that needs no gradient gets none
+    replayed = loom_backends.get("c")(torch.fx.symbolic_trace(block), inputs)
+    assert [g.kind for g in replayed.graphs] == ["forward", "backward"]
+
+
+def sine_pair(x, w):
+    return (x * w).sin(), (x - w).cos()
+
+
+def test_a_replayed_graph_returns_what_aot_autograd_returns(cache):
+    inputs = [torch.randn(3, 4, requires_grad=True), torch.randn(4, requires_grad=True)]
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(sine_pair), inputs)
+    first = compiled(*inputs)
+    (first[0].sum() + first[1].sum()).backward()
+    hits = aot_cache.stats()["hits"]
+    replayed = loom_backends.get("c")(torch.fx.symbolic_trace(sine_pair), inputs)
+    again = replayed(*inputs)
+    assert aot_cache.stats()["hits"] == hits + 1 and type(again) is type(first) is list
 
 
 def test_an_incoming_gradient_with_other_strides_is_given_the_traced_ones(cache):

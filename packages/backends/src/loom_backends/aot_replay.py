@@ -81,7 +81,7 @@ def replayed_function(
             if not replay:
                 torch._C._set_view_replay_enabled(True)
             with torch.enable_grad():
-                return apply(*args)
+                return list(apply(*args))  # a list, as AOTAutograd's runtime returns
         finally:
             if not replay:
                 torch._C._set_view_replay_enabled(False)
