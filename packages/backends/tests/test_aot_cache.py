@@ -246,3 +246,33 @@ def test_a_second_process_compiles_a_training_step_without_tracing(tmp_path):
         runs.append(tuple(int(n) for n in out.stdout.split("COUNTS")[1].split()[:3]))
     assert runs[0][:2] == (1, 0)
     assert runs[1] == (0, 1, 0)  # no AOTAutograd trace, no compiler run
+
+
+# --- the graphs' records (fx_serial) --------------------------------------------------------------------
+
+
+def aten_graph(x):
+    aten = torch.ops.aten
+    var, mean = aten.var_mean.correction(x, [1], correction=0, keepdim=True)
+    y = aten.mul.Tensor(aten.sub.Tensor(x, mean), -0.0)
+    z = aten.clamp.default(var, None, float("inf"))
+    return (
+        aten.add.Tensor(y, z),
+        aten.full.default([2], 1.5, dtype=torch.float64, device=torch.device("cpu")),
+    )
+
+
+def test_an_aten_graph_is_rebuilt_node_for_node_from_its_records():
+    from loom_backends import fx_serial, graph_cache
+
+    gm = torch.fx.symbolic_trace(aten_graph)
+    records, tensors = fx_serial.to_records(gm)
+    rebuilt = fx_serial.from_records(json.loads(json.dumps(records)), tensors)
+    assert graph_cache.graph_lines(rebuilt) == graph_cache.graph_lines(gm)  # -0.0 and inf kept exactly
+    x = torch.randn(3, 4)
+    for got, want in zip(rebuilt(x), gm(x)):
+        torch.testing.assert_close(got, want)
+    getitem = next(r for r in records if r["target"] == "fn:_operator:getitem")
+    getitem["target"] = "fn:os:system"  # a record naming anything else is refused, nothing imported
+    with pytest.raises(ValueError):
+        fx_serial.from_records(records, tensors)

@@ -97,6 +97,8 @@ def _target_from(text: str) -> Any:
     if text.startswith("op:"):
         return _op_from(text[3:])
     if text.startswith("fn:"):
+        if text[3:].split(":")[0] not in ("_operator", "operator", "builtins"):
+            raise ValueError(f"{text!r} is not an operator or builtins function")  # imports nothing else
         value = resolve_object(text[3:])
         if id(value) not in _PLAIN_CALLABLES:
             raise ValueError(f"{text!r} is not an operator or builtins function")
