@@ -9,11 +9,14 @@ backend runs, never when ``loom_backends`` is imported.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .compiled import CompiledFunction, GraphArtifact
 from .graphs import check_backend_args, with_flat_tuple_output
 from .inference import run_without_grad, trace_inference
+
+if TYPE_CHECKING:  # pragma: no cover - typing only: aot_cache imports torch
+    from .aot_cache import AotCache
 
 GraphCompiler = Callable[[Any, list[Any], str], Callable[..., Any]]
 
@@ -27,12 +30,17 @@ def aot_compile(
     decompositions: Mapping[Any, Callable[..., Any]] | None = None,
     partition_fn: Callable[..., Any] | None = None,
     keep_input_mutations: bool = False,
+    cache: AotCache | None = None,
 ) -> CompiledFunction:
     """Run ``gm`` through AOTAutograd, compiling forward, backward and inference graphs with ``compile_graph``.
 
     ``keep_input_mutations``: writes to graph inputs stay in the graphs (AOTAutograd's
     ``keep_inference_input_mutations``, as torch's ``aot_eager`` sets it); it is what lets a graph
-    replace an input's data (``set_``, which ``param.data = t`` records)."""
+    replace an input's data (``set_``, which ``param.data = t`` records).
+
+    ``cache``: AOTAutograd's result for a training graph is kept on disk and, in another process,
+    replayed without tracing or partitioning (:mod:`loom_backends.aot_cache`; ``compile_graph`` must
+    put its graphs in the graph cache)."""
     check_backend_args(gm, example_inputs)
     flat_gm, unflatten = with_flat_tuple_output(gm)
     artifacts: list[GraphArtifact] = []
@@ -43,6 +51,15 @@ def aot_compile(
         artifacts.append(GraphArtifact("inference", one_trace.graph_module, compiled))
         return _with_unflatten(backend, run_without_grad(compiled), unflatten, artifacts)
 
+    recorder = None
+    if cache is not None:
+        from . import aot_cache
+
+        found = aot_cache.start(flat_gm, list(example_inputs), cache)
+        if isinstance(found, aot_cache.Replayed):
+            return _with_unflatten(backend, found.fn, unflatten, found.artifacts)
+        recorder = found
+
     from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 
     example_inputs = _with_shape_env_if_needed(gm, list(example_inputs))
@@ -51,6 +68,8 @@ def aot_compile(
         def compiler(graph_module: Any, inputs: list[Any]) -> Callable[..., Any]:
             compiled = compile_graph(graph_module, list(inputs), kind)
             artifacts.append(GraphArtifact(kind, graph_module, compiled))
+            if recorder is not None:
+                recorder.compiled(kind, graph_module, list(inputs))
             boxed = getattr(compiled, "boxed", None)  # a kernel compiler's graph frees its inputs as it goes
             return boxed() if boxed is not None else make_boxed_func(compiled)
 
@@ -58,7 +77,9 @@ def aot_compile(
 
     kwargs: dict[str, Any] = {}
     if partition_fn is not None:
-        kwargs["partition_fn"] = partition_fn
+        kwargs["partition_fn"] = (
+            recorder.watch_partition(partition_fn) if recorder is not None else partition_fn
+        )
     fn = aot_module_simplified(
         flat_gm,
         list(example_inputs),

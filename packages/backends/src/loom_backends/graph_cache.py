@@ -36,6 +36,7 @@ import os
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -93,15 +94,19 @@ def key_for(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str, gene
     try:
         parts = [
             f"format {FORMAT}", f"generator {generator}", f"kind {kind}", _versions(),
-            f"config {sorted((k, str(v)) for k, v in vars(config).items() if k not in _CONFIG_IGNORED)}",
-            f"default dtype {torch.get_default_dtype()}",
-            *(f"input {_input_text(x)}" for x in example_inputs),
-            *_graph_lines(gm, "root"),
+            config_text(), f"default dtype {torch.get_default_dtype()}",
+            *(f"input {input_text(x)}" for x in example_inputs),
+            *graph_lines(gm),
         ]  # fmt: skip
     except Exception as why:  # Uncacheable, or a graph this walk did not expect: compiled, not cached
         count("bypassed")
         log.debug("graph %s not cached: %s: %s", kind, type(why).__name__, why)
         return None
+    return digest(parts)
+
+
+def digest(parts: list[str]) -> str:
+    """The key made of ``parts``: a SHA-256 of the texts, each ended by a NUL byte."""
     h = hashlib.sha256()
     for part in parts:
         h.update(part.encode())
@@ -109,8 +114,18 @@ def key_for(gm: torch.fx.GraphModule, example_inputs: list[Any], kind: str, gene
     return h.hexdigest()[:40]
 
 
+def config_text() -> str:
+    """The fields of :data:`loom_backends.kernels.config.config` that shape generated code, as text."""
+    return f"config {sorted((k, str(v)) for k, v in vars(config).items() if k not in _CONFIG_IGNORED)}"
+
+
 # Config fields that do not change generated code: where Triton writes its modules, whether to raise.
 _CONFIG_IGNORED = frozenset({"cache_dir", "strict"})
+
+
+def versions() -> str:
+    """The versions of Python, torch, sympy and loom_backends' own sources (a digest), as text."""
+    return _versions()
 
 
 def _versions() -> str:
@@ -132,7 +147,9 @@ def _loom_digest() -> str:
     return _source_digest
 
 
-def _input_text(x: Any) -> str:
+def input_text(x: Any) -> str:
+    """A graph input by what compiled code depends on: a tensor's dtype, device, sizes, strides, offset and
+    layout; a number's type and value. :class:`Uncacheable` for symbolic sizes or another type."""
     if isinstance(x, torch.Tensor):
         sizes = (*x.shape, *x.stride(), x.storage_offset())
         if not all(type(s) is int for s in sizes):
@@ -151,20 +168,27 @@ _PLAIN_CALLABLES = {
 }
 
 
-def _graph_lines(gm: torch.fx.GraphModule, where: str) -> list[str]:
+def graph_lines(gm: torch.fx.GraphModule, where: str = "root", *, named_callables: bool = False) -> list[str]:
+    """One line per node of ``gm`` and of its sub-graphs: op, name, target, arguments by type and exact
+    text, tensor constants by their bytes. ``named_callables``: a call to any function importable by
+    ``module:qualname`` (a captured graph's ``torch.relu``) and method calls are described by name;
+    otherwise only ATen ops and ``operator``/``builtins`` functions (an ATen graph). :class:`Uncacheable`
+    for anything else."""
     lines = []
     for node in gm.graph.nodes:
         if node.op == "get_attr":
             value = _attr(gm, node.target)
             if isinstance(value, torch.fx.GraphModule):
-                lines += _graph_lines(value, f"{where}.{node.target}")
+                lines += graph_lines(value, f"{where}.{node.target}", named_callables=named_callables)
                 text = f"graph {node.target}"
             elif isinstance(value, torch.Tensor):
                 text = tensor_digest(value)
             else:
                 raise Uncacheable(f"an attribute of type {type(value).__name__}")
         elif node.op == "call_function":
-            text = _target_text(node.target)
+            text = _target_text(node.target, named_callables)
+        elif node.op == "call_method" and named_callables:
+            text = f"method {node.target}"
         elif node.op in ("placeholder", "output"):
             text = str(node.target)
         else:  # call_module, call_method: not in AOTAutograd's graphs
@@ -180,7 +204,7 @@ def _attr(gm: Any, target: str) -> Any:
     return value
 
 
-def _target_text(target: Any) -> str:
+def _target_text(target: Any, named_callables: bool = False) -> str:
     if isinstance(target, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
         return f"op {target}"
     if isinstance(target, torch._ops.HigherOrderOperator):
@@ -188,6 +212,8 @@ def _target_text(target: Any) -> str:
     name = _PLAIN_CALLABLES.get(id(target))
     if name is not None:
         return f"fn {name}"
+    if named_callables and (name := callable_name(target)) is not None:
+        return f"named {name}"
     raise Uncacheable(f"a call to {target!r}")
 
 
@@ -220,48 +246,62 @@ def tensor_digest(t: torch.Tensor) -> str:
 # --- entries -----------------------------------------------------------------------------------------
 
 
-def load(key: str) -> tuple[dict[str, Any], list[torch.Tensor]] | None:
+def load(
+    key: str, *, directory: Path | None = None, tally: Callable[[str], None] | None = None, fmt: int = FORMAT
+) -> tuple[dict[str, Any], list[torch.Tensor]] | None:
     """The entry stored under ``key`` and its tensors; None on a miss (counted) or an entry that cannot be
-    read (counted as ``ignored``)."""
-    path = cache_dir() / f"{key}.json"
+    read (counted as ``ignored``). ``directory``, ``tally`` and ``fmt``: another cache's directory, counts
+    and entry format (the AOTAutograd cache's), else this one's."""
+    root = cache_dir() if directory is None else directory
+    tally = count if tally is None else tally
+    path = root / f"{key}.json"
     try:
         text = path.read_text()
     except FileNotFoundError:
-        count("misses")
+        tally("misses")
         return None
     except OSError as exc:
-        return _ignored(key, f"unreadable ({exc})")
+        return _ignored(key, f"unreadable ({exc})", tally)
     try:
         entry = json.loads(text)
-        if entry.get("format") != FORMAT or entry.get("key") != key:
-            return _ignored(key, "another format or key")
+        if entry.get("format") != fmt or entry.get("key") != key:
+            return _ignored(key, "another format or key", tally)
         tensors: list[torch.Tensor] = []
         if entry.get("tensors"):
-            data = (cache_dir() / f"{key}.pt").read_bytes()
+            data = (root / f"{key}.pt").read_bytes()
             if hashlib.sha256(data).hexdigest() != entry["tensors"]:
-                return _ignored(key, "its tensors do not match their digest")
+                return _ignored(key, "its tensors do not match their digest", tally)
             tensors = torch.load(io.BytesIO(data), weights_only=True)
     except Exception as exc:  # a truncated or edited file: compile again
-        return _ignored(key, f"unreadable ({type(exc).__name__}: {exc})")
+        return _ignored(key, f"unreadable ({type(exc).__name__}: {exc})", tally)
     return entry, tensors  # a hit once the generator has rebuilt its graph from it (it counts "hits")
 
 
-def ignore(key: str, why: str) -> None:
+def ignore(key: str, why: str, tally: Callable[[str], None] | None = None) -> None:
     """Count and log an entry a generator could not rebuild a graph from (it compiles the graph again)."""
-    _ignored(key, why)
+    _ignored(key, why, tally)
 
 
-def _ignored(key: str, why: str) -> None:
-    count("ignored")
-    log.debug("graph cache entry %s ignored: %s", key, why)
+def _ignored(key: str, why: str, tally: Callable[[str], None] | None = None) -> None:
+    (count if tally is None else tally)("ignored")
+    log.debug("cache entry %s ignored: %s", key, why)
     return None
 
 
-def store(key: str, entry: dict[str, Any], tensors: list[torch.Tensor] = ()) -> None:  # type: ignore[assignment]
-    """Write ``entry`` (JSON-serialisable) and ``tensors`` under ``key``; a failure to write is logged at
-    debug level and otherwise ignored (the next process compiles again)."""
-    root = cache_dir()
-    entry = {**entry, "format": FORMAT, "key": key}
+def store(
+    key: str,
+    entry: dict[str, Any],
+    tensors: list[torch.Tensor] = (),  # type: ignore[assignment]
+    *,
+    directory: Path | None = None,
+    tally: Callable[[str], None] | None = None,
+    fmt: int = FORMAT,
+) -> None:
+    """Write ``entry`` (JSON-serialisable) and ``tensors`` under ``key`` (in ``directory``, counted by
+    ``tally``, as for :func:`load`); a failure to write is logged at debug level and otherwise ignored
+    (the next process compiles again)."""
+    root = cache_dir() if directory is None else directory
+    entry = {**entry, "format": fmt, "key": key}
     try:
         root.mkdir(parents=True, exist_ok=True)
         if tensors:
@@ -272,9 +312,9 @@ def store(key: str, entry: dict[str, Any], tensors: list[torch.Tensor] = ()) -> 
             entry["tensors"] = hashlib.sha256(data).hexdigest()
         c_toolchain.write_atomic(root / f"{key}.json", json.dumps(entry).encode())
     except Exception as exc:  # a full disk, an unwritable directory: the next process compiles again
-        log.debug("graph cache entry %s not stored: %s: %s", key, type(exc).__name__, exc)
+        log.debug("cache entry %s not stored: %s: %s", key, type(exc).__name__, exc)
         return
-    count("stored")
+    (count if tally is None else tally)("stored")
 
 
 def real_tensors() -> Any:
@@ -297,6 +337,27 @@ def object_name(value: Any) -> str | None:
         return f"{module}:{qualname}" if resolve_object(f"{module}:{qualname}") is value else None
     except Exception:
         return None
+
+
+def callable_name(value: Any) -> str | None:
+    """A ``module:qualname`` that imports back to ``value`` itself, also for torch's builtins whose own
+    qualname does not import (``torch.relu``'s is ``_VariableFunctionsClass.relu``: named ``torch:relu``;
+    ``torch.Tensor.view``'s module is None: named ``torch._C:TensorBase.view``); else None."""
+    named = object_name(value)
+    if named is not None:
+        return named
+    module, name = getattr(value, "__module__", None), getattr(value, "__name__", None)
+    owner = getattr(value, "__objclass__", None)
+    candidates = [f"{module}:{name}"] if module and name else []
+    if owner is not None and name:
+        candidates.append(f"{owner.__module__}:{owner.__qualname__}.{name}")
+    for candidate in candidates:
+        try:
+            if resolve_object(candidate) is value:
+                return candidate
+        except Exception:
+            continue
+    return None
 
 
 def resolve_object(name: str) -> Any:

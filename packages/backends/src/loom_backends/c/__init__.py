@@ -21,8 +21,10 @@ __all__ = ["CGraph", "c_backend", "compile_graph", "config"]
 def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``c`` backend: forward, backward and inference graphs compiled to C kernels."""
     from ..aot import aot_compile
+    from ..aot_cache import AotCache
     from ..kernels.decompositions import decomposition_table
     from ..partition import min_cut_partition
+    from .compile import from_cache
 
     configure_logging()
     return aot_compile(
@@ -32,4 +34,5 @@ def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
         compile_graph=compile_graph,
         decompositions=decomposition_table(),
         partition_fn=min_cut_partition,
+        cache=AotCache("c", from_cache),
     )

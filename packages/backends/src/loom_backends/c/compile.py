@@ -180,6 +180,13 @@ def _keep_entry(keep: dict[str, Any], compiled: CGraph, wrapper: CWrapperCodegen
     keep["tensors"] = tensors
 
 
+def from_cache(gm: torch.fx.GraphModule, key: str, kind: str) -> CGraph | None:
+    """The graph stored under graph cache ``key`` (``gm`` is the ATen graph it was compiled from), or None:
+    what the AOTAutograd cache replays, compiling nothing."""
+    with graph_cache.real_tensors():
+        return _from_cache(gm, key, kind)
+
+
 def _from_cache(gm: torch.fx.GraphModule, key: str, kind: str) -> CGraph | None:
     """The graph rebuilt from its cache entry; None on a miss or an entry it cannot be rebuilt from."""
     found = graph_cache.load(key)
