@@ -196,7 +196,7 @@ def c_module_named_children_modules(x):
     for name, mod in _STACK.named_modules():
         if isinstance(mod, torch.nn.Linear):
             out = out + mod.in_features + len(name)
-    for name, p in _STACK.named_parameters():
+    for _name, p in _STACK.named_parameters():
         out = out + p.shape[0]
     return out + sum(1 for _ in _STACK.children())
 
@@ -225,7 +225,7 @@ def c_tensor_attributes(x):
 def c_size_arithmetic(x):
     y = x.reshape(1, 3, 1)
     s = y.size()
-    new = s[:-1] + (2,)
+    new = s[:-1] + (2,)  # noqa: RUF005 (torch.Size + tuple is the construct)
     total = math.prod(s) + s.numel() + sum(s)
     z = y.expand(*new[:2], 2).reshape(torch.Size([3, 2]))
     return z * total + len(new) + s[1] * 2 // 3, tuple(z.shape), new
@@ -314,7 +314,7 @@ def c_dataclass_construct_fields(x):
 @dataclasses.dataclass
 class _Out:
     logits: torch.Tensor
-    loss: typing.Optional[torch.Tensor] = None
+    loss: torch.Tensor | None = None
 
 
 def c_dataclass_output(x):
@@ -389,9 +389,9 @@ def c_args_kwargs_forwarding(x):
 
 
 def c_string_formatting(x):
-    name = "layer%d" % 2
+    name = "layer%d" % 2  # noqa: UP031
     key = f"{name}.{'weight'}:{x.shape[0]:03d}"
-    label = "{}-{}".format(name, x.dim())
+    label = "{}-{}".format(name, x.dim())  # noqa: UP032
     if key.startswith("layer2") and "weight" in key.split(".")[1]:
         x = x + len(key) + len(label)
     return x, key, label.upper(), ", ".join(str(v) for v in (1, 2))
@@ -423,7 +423,7 @@ def c_getattr_default_hasattr(x):
     out = x
     if hasattr(x, "grad") and getattr(x, "grad", None) is None:
         out = out + 1
-    out = out + getattr(_GATED, "not_there", 5) + getattr(torch.nn.functional, "silu")(x)
+    out = out + getattr(_GATED, "not_there", 5) + getattr(torch.nn.functional, "silu")(x)  # noqa: B009
     return out + (2 if hasattr(_STACK, "layers") else 0) + (4 if hasattr(_STACK, "nope") else 0)
 
 
@@ -606,7 +606,7 @@ def c_cond_module_branch(x):
     lin = _SEQ[0]
 
     def true_fn(t):
-        return lin(t).sum(0, keepdim=True).expand(4)
+        return lin(t).sum(0, keepdim=True).repeat(4)
 
     def false_fn(t):
         return t.new_zeros(4)

@@ -1,0 +1,47 @@
+"""Constructs from Dynamo's repro and higher-order-op tests (issue 29's second hidden set), each
+captured with eager's answer: module containers holding parameters (``ParameterDict`` subscripts and
+iteration, ``len()`` of parameter containers), and the other repro idioms fixed alongside."""
+
+import pytest
+import torch
+from harness import CaseRegistry, check
+
+CASES = CaseRegistry(default_graphs=1)
+case = CASES
+
+X = torch.arange(3.0)
+
+
+class _Parameters(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pd = torch.nn.ParameterDict({"a": torch.nn.Parameter(torch.ones(3)),
+                                          "bb": torch.nn.Parameter(torch.full((3,), 2.0))})
+        self.pl = torch.nn.ParameterList([torch.nn.Parameter(torch.ones(3))])
+
+
+_PARAMETERS = _Parameters().requires_grad_(False)
+
+
+@case(X)
+def parameter_container_lengths(x):
+    # len() of a ParameterList/ParameterDict counts its parameters (they have no submodules)
+    return x + len(_PARAMETERS.pd) + 10 * len(_PARAMETERS.pl)
+
+
+@case(X)
+def parameter_dict_subscript_and_iteration(x):
+    pd = _PARAMETERS.pd
+    out = x * pd["a"] + pd.bb
+    for key, value in pd.items():
+        out = out + value * len(key)
+    for key in pd:
+        out = out + pd[key]
+    for value in pd.values():
+        out = out + value
+    return out + 100 * ("a" in pd) + 1000 * ("z" in pd)
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
+def test_captured_with_eager_answer(fn, args, kwargs, graphs):
+    check(fn, *args, graphs=graphs, **kwargs)
