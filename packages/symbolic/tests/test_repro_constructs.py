@@ -1,6 +1,10 @@
 """Constructs from Dynamo's repro and higher-order-op tests (issue 29's second hidden set), each
 captured with eager's answer: module containers holding parameters (``ParameterDict`` subscripts and
-iteration, ``len()`` of parameter containers), and the other repro idioms fixed alongside."""
+iteration, ``len()`` of parameter containers), ``dataclasses.asdict``/``astuple`` (``copy.deepcopy`` and
+``hasattr`` on builtin types from a library's globals), ``copy.copy`` of builtin containers."""
+
+import copy
+import dataclasses
 
 import pytest
 import torch
@@ -40,6 +44,37 @@ def parameter_dict_subscript_and_iteration(x):
     for value in pd.values():
         out = out + value
     return out + 100 * ("a" in pd) + 1000 * ("z" in pd)
+
+
+@dataclasses.dataclass
+class _Config:
+    hidden: int = 3
+    scale: float = 2.0
+    names: list = dataclasses.field(default_factory=list)
+
+
+@case(X)
+def dataclass_asdict_astuple(x):
+    cfg = _Config(scale=0.5)
+    cfg.names.append("a")
+    as_dict = dataclasses.asdict(cfg)  # copy.deepcopy of each field's value, from dataclasses' own globals
+    return x * as_dict["scale"] + len(as_dict["names"]), as_dict, dataclasses.astuple(cfg)
+
+
+@case(X)
+def builtin_types_lack_attributes(x):
+    return x + hasattr(int, "__dataclass_fields__") + 2 * hasattr(dict, "keys") + 4 * hasattr(str, "nope")
+
+
+@case(X)
+def shallow_copies(x):
+    spec = {"dims": [1, 2], "name": "a"}
+    shallow = copy.copy(spec)
+    shallow["dims"].append(3)  # shared with spec: a shallow copy
+    shallow["name"] = "b"
+    items = copy.copy([1, 2])
+    items.append(3)
+    return x + len(spec["dims"]) + len(items), spec, shallow, copy.copy({1, 2}), copy.copy((1, 2)), copy.copy(2.5)
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import polyfills
 from ..bytecode_helpers import iter_at
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, missing_attribute
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
@@ -98,6 +98,9 @@ class BuiltinVariable(RealValueVariable):
         unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
         if unbound is not None:
             return unbound
+        if _is_builtin_type(self.value) and not hasattr(self.value, name):
+            # a C type's attributes cannot be added: hasattr(int, "__dataclass_fields__") is False for good
+            raise missing_attribute(f"type object {self.value.__name__!r}", name)
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
