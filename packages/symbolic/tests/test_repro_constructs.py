@@ -1,7 +1,8 @@
 """Constructs from Dynamo's repro and higher-order-op tests (issue 29's second hidden set), each
 captured with eager's answer: module containers holding parameters (``ParameterDict`` subscripts and
 iteration, ``len()`` of parameter containers), ``dataclasses.asdict``/``astuple`` (``copy.deepcopy`` and
-``hasattr`` on builtin types from a library's globals), ``copy.copy`` of builtin containers."""
+``hasattr`` on builtin types from a library's globals), ``copy.copy`` of builtin containers, ``wrap`` of a
+function that changes Python state (traced as the plain call it is in eager)."""
 
 import copy
 import dataclasses
@@ -9,6 +10,7 @@ import dataclasses
 import pytest
 import torch
 from harness import CaseRegistry, check
+from torch._higher_order_ops.wrap import wrap
 
 CASES = CaseRegistry(default_graphs=1)
 case = CASES
@@ -75,6 +77,42 @@ def shallow_copies(x):
     items = copy.copy([1, 2])
     items.append(3)
     return x + len(spec["dims"]) + len(items), spec, shallow, copy.copy({1, 2}), copy.copy((1, 2)), copy.copy(2.5)
+
+
+SEEN = []
+COUNTS = {"calls": 0}
+
+
+class _Box:
+    value = 0
+
+
+BOX = _Box()
+
+
+@case(X)
+def wrap_body_changing_python_state(x):
+    # eager's wrap is a plain call: a body with side effects is traced as that call, in one graph
+    kept = []
+
+    def body(t):
+        SEEN.append(t.shape[0])
+        COUNTS["calls"] += 1
+        BOX.value = BOX.value + 1
+        kept.append(t)
+        return t * 2
+
+    return wrap(body, x) + len(SEEN) + BOX.value, len(kept), COUNTS["calls"]
+
+
+@case(X)
+def wrap_body_changing_a_tensor_in_place(x):
+    def body(t, out):
+        out.add_(t)
+        return {"sum": out + 1}
+
+    buffer = torch.zeros(3)
+    return wrap(body, x, buffer)["sum"] + buffer
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
