@@ -12,12 +12,14 @@ A construct that takes more than ``x`` names the rest in ``extra_args`` (made af
 
 from __future__ import annotations
 
+import abc
 import collections
 import copy
 import dataclasses
 import enum
 import functools
 import io
+import itertools
 import math
 import typing
 
@@ -727,3 +729,199 @@ CONSTRUCTS = [c_module_list_dict, c_parameter_dict_buffers, c_module_getattr_pro
               c_wrap_print_in_body, c_cond_closures, c_cond_tuple_outputs_nested, c_cond_module_branch,
               c_map_over_rows, c_checkpoint, c_func_grad_closure, c_func_vmap_closure, c_func_jacrev_jvp_vjp,
               c_func_functional_call, c_func_grad_side_effect, c_autograd_function]
+
+
+# -- more repro idioms ---------------------------------------------------------------------------------
+class _Counted(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer0 = torch.nn.Linear(3, 3)
+        self.layer1 = torch.nn.Linear(3, 3)
+        self.calls = 0
+
+    def forward(self, x):
+        self.calls += 1
+        for i in range(2):
+            x = getattr(self, f"layer{i}")(x)
+        if self.training:
+            x = x * 2
+        return x + type(self).__name__.count("C")
+
+
+def c_module_attr_mutation_getattr_fstring(x):
+    return _COUNTED(x)
+
+
+_COUNTED = _Counted()
+
+
+class _Base(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+class _Derived(_Base):
+    def forward(self, x):
+        y = super().forward(x)
+        return y + _Base.forward(self, x) * 0.5
+
+
+_DERIVED = _Derived()
+
+
+def c_module_super_forward(x):
+    return _DERIVED(x)
+
+
+def c_shape_comparisons_asserts(x):
+    assert x.shape == (3,), "bad shape"
+    assert x.dim() == 1
+    torch._assert(x.shape[0] == 3, "three")
+    if x.size() == torch.Size([3]) and x.shape[-1] % 3 == 0 and list(x.shape) == [3]:
+        x = x * 2
+    return x.reshape(-1, x.shape[-1] // 3) / math.sqrt(x.shape[-1])
+
+
+def c_compiling_checks(x):
+    if torch.jit.is_scripting() or torch.jit.is_tracing():
+        return x
+    out = x + 1
+    return out + torch.is_tensor(x) + torch.is_floating_point(x) + torch.is_grad_enabled()
+
+
+def c_grad_mode_contexts(x):
+    with torch.no_grad():
+        a = x * 2
+        with torch.enable_grad():
+            b = x * 3
+    with torch.set_grad_enabled(False):
+        c = x + 1
+    return a + b + c, torch.is_grad_enabled()
+
+
+def c_masked_fill_where(x):
+    mask = x > 0.5
+    y = x.masked_fill(mask, float("-inf"))
+    z = torch.where(mask, x, torch.zeros_like(x))
+    return y.softmax(-1) + z + torch.finfo(x.dtype).eps
+
+
+def c_new_tensor_factories(x):
+    a = x.new_tensor([1.0, 2.0, 3.0])
+    b = torch.tensor([x.shape[0], 1], dtype=torch.float32).sum()
+    c = torch.full_like(x, 2) + torch.ones(x.shape, device=x.device, dtype=x.dtype)
+    return a + b + c + torch.arange(x.shape[0]).to(x)
+
+
+def c_contextlib_nullcontext(x):
+    import contextlib
+
+    with contextlib.nullcontext():
+        y = x + 1
+    ctx = torch.no_grad() if x.shape[0] > 5 else contextlib.nullcontext()
+    with ctx:
+        return y * 2
+
+
+class _Keyed:
+    def __init__(self):
+        self.store = {}
+
+    def __setitem__(self, key, value):
+        self.store[key] = value
+
+    def __getitem__(self, key):
+        return self.store[key]
+
+
+def c_user_object_setitem_setattr(x):
+    k = _Keyed()
+    k["a"] = x + 1
+    setattr(k, "extra", x * 2)  # noqa: B010
+    return k["a"] + k.extra + len(vars(k))
+
+
+def _decorate(fn):
+    @functools.wraps(fn)
+    def inner(*args, **kwargs):
+        return fn(*args, **kwargs) + 1
+
+    return inner
+
+
+@_decorate
+def _decorated(t):
+    return t * 2
+
+
+def c_functools_wraps_decorator(x):
+    return _decorated(x), _decorated.__name__, _decorated.__wrapped__(x)
+
+
+def c_sorted_dict_items_zip(x):
+    weights = {"b": 2.0, "a": 1.0}
+    out = x
+    for (k, v), i in zip(sorted(weights.items()), range(5)):
+        out = out + v * i + len(k)
+    return out, list(reversed(sorted(weights)))
+
+
+def c_interpolate_from_shape(x):
+    img = x.reshape(1, 1, 3)
+    up = torch.nn.functional.interpolate(img, size=img.shape[-1] * 2, mode="linear", align_corners=False)
+    return up.flatten() + up.shape[-1]
+
+
+class _Abstract(abc.ABC):
+    @abc.abstractmethod
+    def apply(self, t):
+        ...
+
+
+class _Concrete(_Abstract):
+    def apply(self, t):
+        return t * 4
+
+
+def c_abc_subclass(x):
+    obj = _Concrete()
+    return obj.apply(x) + isinstance(obj, _Abstract)
+
+
+def c_chain_parameters_sum(x):
+    total = sum(p.sum() for p in itertools.chain(_SEQ[0].parameters(), _SEQ[2].parameters()))
+    return x + total.detach()
+
+
+def c_id_identity_checks(x):
+    y = x
+    z = x.clone()
+    return x + (y is x) + 2 * (z is x) + 4 * (id(y) == id(x))
+
+
+def c_list_of_tensors_mutation(x):
+    acc = []
+    for i in range(3):
+        acc.append(x * i)
+    acc.insert(0, x)
+    acc.pop()
+    acc[0] = acc[0] + 10
+    acc.extend([x.sum().unsqueeze(0).expand(3)])
+    return torch.stack(acc).sum(0), len(acc)
+
+
+def c_tensor_hook_grad(x):
+    w = torch.ones(3, requires_grad=True)
+    y = (x * w).sum()
+    return y.detach() + 1, y.requires_grad
+
+
+CONSTRUCTS += [c_module_attr_mutation_getattr_fstring, c_module_super_forward, c_shape_comparisons_asserts,
+               c_compiling_checks, c_grad_mode_contexts, c_masked_fill_where, c_new_tensor_factories,
+               c_contextlib_nullcontext, c_user_object_setitem_setattr, c_functools_wraps_decorator,
+               c_sorted_dict_items_zip, c_interpolate_from_shape, c_abc_subclass, c_chain_parameters_sum,
+               c_id_identity_checks, c_list_of_tensors_mutation, c_tensor_hook_grad]

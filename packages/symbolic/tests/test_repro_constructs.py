@@ -2,7 +2,8 @@
 captured with eager's answer: module containers holding parameters (``ParameterDict`` subscripts and
 iteration, ``len()`` of parameter containers), ``dataclasses.asdict``/``astuple`` (``copy.deepcopy`` and
 ``hasattr`` on builtin types from a library's globals), ``copy.copy`` of builtin containers, ``wrap`` of a
-function that changes Python state (traced as the plain call it is in eager)."""
+function that changes Python state (traced as the plain call it is in eager), ``id()`` of values made in the
+trace compared, ``vars(obj)``."""
 
 import copy
 import dataclasses
@@ -11,6 +12,8 @@ import pytest
 import torch
 from harness import CaseRegistry, check
 from torch._higher_order_ops.wrap import wrap
+
+from loom_symbolic import translate_function
 
 CASES = CaseRegistry(default_graphs=1)
 case = CASES
@@ -115,6 +118,34 @@ def wrap_body_changing_a_tensor_in_place(x):
     return wrap(body, x, buffer)["sum"] + buffer
 
 
+@case(X)
+def ids_compared(x):
+    y = x
+    z = x.clone()
+    items = [1]
+    alias = items
+    ids = [id(z)]
+    return x + (id(y) == id(x)) + 2 * (id(z) == id(x)) + 4 * (id(items) != id(alias)) + 8 * (id(z) in ids), \
+        id(z) == id(z)
+
+
+@case(X)
+def vars_of_objects(x):
+    box = _Box()
+    box.t = x + 1
+    vars(box)["n"] = 2
+    return vars(box)["t"] * box.n + len(vars(box)) + len(vars(BOX))
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_an_id_used_as_a_number_is_one_break_with_eager_answer():
+    def id_as_number(x):
+        made = x * 2
+        return made + (id(made) > 0), id(made) == id(made)
+
+    translation = translate_function(id_as_number, X)
+    assert len(translation.breaks) == 1 and "operator gt" in str(translation.breaks[0].reason.what)
