@@ -925,3 +925,112 @@ CONSTRUCTS += [c_module_attr_mutation_getattr_fstring, c_module_super_forward, c
                c_contextlib_nullcontext, c_user_object_setitem_setattr, c_functools_wraps_decorator,
                c_sorted_dict_items_zip, c_interpolate_from_shape, c_abc_subclass, c_chain_parameters_sum,
                c_id_identity_checks, c_list_of_tensors_mutation, c_tensor_hook_grad]
+
+
+# -- more higher-order ops -------------------------------------------------------------------------------
+def c_vmap_in_dims_out_dims(x):
+    m = x.reshape(3, 1).expand(3, 2).contiguous()
+
+    def pair(row, scale, *, shift):
+        return row * scale + shift, row.sum()
+
+    a, b = torch.func.vmap(pair, in_dims=(0, None), out_dims=(1, 0))(m, 2.0, shift=1.0)
+    chunked = torch.func.vmap(torch.sin, chunk_size=2)(m)
+    return a.sum(0) + b + chunked.sum(1)
+
+
+def c_grad_has_aux_argnums(x):
+    def loss(a, b):
+        out = (a * b).sum()
+        return out, {"aux": out.detach() * 2}
+
+    (ga, gb), aux = torch.func.grad(loss, argnums=(0, 1), has_aux=True)(x, x + 1)
+    return ga + gb + aux["aux"]
+
+
+def c_jacfwd_hessian(x):
+    def f(t):
+        return (t ** 3).sum()
+
+    return torch.func.hessian(f)(x).sum(0) + torch.func.jacfwd(torch.sin)(x).diagonal()
+
+
+def c_cond_in_loop(x):
+    def up(t):
+        return t + 1
+
+    def down(t):
+        return t - 1
+
+    for i in range(3):
+        x = torch.cond(x.sum() > i, up, down, (x,))
+    return x
+
+
+def c_while_loop(x):
+    from torch._higher_order_ops.while_loop import while_loop
+
+    def cond_fn(i, t):
+        return i < 3
+
+    def body_fn(i, t):
+        return i + 1, t * 2
+
+    _, out = while_loop(cond_fn, body_fn, (torch.tensor(0), x))
+    return out
+
+
+def c_checkpoint_module_kwargs(x):
+    block = _SEQ
+
+    def run(t, *, scale):
+        return block(t) * scale
+
+    return torch.utils.checkpoint.checkpoint(run, x, scale=2.0, use_reentrant=False)
+
+
+class _ScaleFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t, factor, name):
+        ctx.factor = factor
+        ctx.name = name
+        out = t * factor
+        mask = t > 0
+        ctx.mark_non_differentiable(mask)
+        ctx.save_for_backward(t)
+        return out, mask
+
+    @staticmethod
+    def backward(ctx, g, g_mask):
+        (t,) = ctx.saved_tensors
+        return g * ctx.factor + t * 0, None, None
+
+
+def c_autograd_function_nontensor_args(x):
+    out, mask = _ScaleFn.apply(x, 3.0, "scale")
+    return out + mask
+
+
+def c_wrap_in_loop_with_closure(x):
+    acc = x
+    for k in range(3):
+        def body(t, k=k):
+            return t * (k + 1) + acc  # noqa: B023 (called at once)
+
+        acc = wrap(body, acc)
+    return acc
+
+
+def c_functional_call_buffers(x):
+    m = _NORM_MODULE
+    state = {name: t.clone() for name, t in m.named_buffers()}
+    state.update({name: p * 2 for name, p in m.named_parameters()})
+    return torch.func.functional_call(m, state, (x.reshape(1, 3),))
+
+
+_NORM_MODULE = torch.nn.BatchNorm1d(3).eval()
+
+
+CONSTRUCTS += [c_vmap_in_dims_out_dims, c_grad_has_aux_argnums, c_jacfwd_hessian, c_cond_in_loop, c_while_loop,
+               c_checkpoint_module_kwargs, c_autograd_function_nontensor_args, c_wrap_in_loop_with_closure,
+               c_functional_call_buffers]
