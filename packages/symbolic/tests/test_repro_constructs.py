@@ -3,14 +3,15 @@ captured with eager's answer: module containers holding parameters (``ParameterD
 iteration, ``len()`` of parameter containers), ``dataclasses.asdict``/``astuple`` (``copy.deepcopy`` and
 ``hasattr`` on builtin types from a library's globals), ``copy.copy`` of builtin containers, ``wrap`` of a
 function that changes Python state (traced as the plain call it is in eager), ``id()`` of values made in the
-trace compared, ``vars(obj)``."""
+trace compared, ``vars(obj)``; functions of higher-order ops that store their own tensors outside (the
+plain call for ``wrap``, one break for the others: was an internal error)."""
 
 import copy
 import dataclasses
 
 import pytest
 import torch
-from harness import CaseRegistry, check
+from harness import CaseRegistry, assert_same, check, run_rewritten
 from torch._higher_order_ops.wrap import wrap
 
 from loom_symbolic import translate_function
@@ -137,6 +138,21 @@ def vars_of_objects(x):
     return vars(box)["t"] * box.n + len(vars(box)) + len(vars(BOX))
 
 
+@case(X)
+def wrap_body_keeping_its_tensors(x):
+    # the body's own tensors stored outside it: no sub-graph can hold them, the plain call does
+    kept, by_name = [], {}
+
+    def body(t):
+        y = t * 2
+        kept.append(y)
+        by_name["y"] = y
+        return y + 1
+
+    out = wrap(body, x)
+    return out + by_name["y"], kept[0] * 3, len(kept)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
@@ -149,3 +165,22 @@ def test_an_id_used_as_a_number_is_one_break_with_eager_answer():
 
     translation = translate_function(id_as_number, X)
     assert len(translation.breaks) == 1 and "operator gt" in str(translation.breaks[0].reason.what)
+
+
+def grad_body_keeping_its_tensor(x):
+    kept = []
+
+    def loss(t):
+        y = t * t
+        kept.append(y.detach())
+        return y.sum()
+
+    return torch.func.grad(loss)(x), len(kept)
+
+
+def test_a_transform_whose_function_keeps_its_tensor_breaks_once_with_eager_answer():
+    translation = translate_function(grad_body_keeping_its_tensor, X)
+    assert len(translation.breaks) == 1, translation.dump()
+    assert "stores a tensor it made outside itself" in translation.breaks[0].reason.why
+    assert_same(run_rewritten(grad_body_keeping_its_tensor, translation, (X.clone(),), {}),
+                grad_body_keeping_its_tensor(X.clone()))

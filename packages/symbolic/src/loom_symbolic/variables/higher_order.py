@@ -26,6 +26,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
+from .body_escapes import escaping_tensor
 from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable
 from .lazy_dict import LazyDictVariable
@@ -152,7 +153,7 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc
     try:
-        _check_pure(output, fn, what, mutations, state, region)
+        _check_pure(tx, fn, what, mutations, state, region)
         leaves, rebuild = _flatten(result, what, scalars)
     except Unsupported:
         if plain_call and not own:
@@ -167,8 +168,14 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     return Body(carved.body, carved.lifted, leaves, rebuild, result)
 
 
-def _check_pure(output: Any, fn: Variable, what: str, mutations: int, state: tuple, region: subgraphs.Region) -> None:
-    """Raise unless the traced body left Python state, grad mode, autocast and tensors as they were."""
+def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,
+                region: subgraphs.Region) -> None:
+    """Raise unless the traced body left Python state, grad mode, autocast and tensors as they were, and
+    kept none of its own tensors anywhere but in its results."""
+    output = tx.output
+    if escaping_tensor(tx, region.nodes()):
+        raise Unsupported(f"{what} of {fn.describe()}", "its function stores a tensor it made outside itself (only "
+                          "its results leave a sub-graph)", hint="return the tensor instead")
     if output.side_effects.mutations != mutations:
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes Python state, which a sub-graph cannot do",
                           hint="move the change out of the function")
