@@ -153,6 +153,24 @@ def wrap_body_keeping_its_tensors(x):
     return out + by_name["y"], kept[0] * 3, len(kept)
 
 
+@case(X)
+def transforms_changing_python_state(x):
+    # grad and vmap run their function once, as the trace does: its changes are replayed after the graph
+    calls = []
+
+    def loss(t):
+        calls.append("loss")
+        SEEN.append(len(calls))
+        return (t * t).sin().sum()
+
+    def row(t):
+        calls.append("row")
+        COUNTS["calls"] += 1
+        return t * 2
+
+    return torch.func.grad(loss)(x) + torch.func.vmap(row)(x) + torch.vmap(row)(x), calls, len(SEEN)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
@@ -184,3 +202,20 @@ def test_a_transform_whose_function_keeps_its_tensor_breaks_once_with_eager_answ
     assert "stores a tensor it made outside itself" in translation.breaks[0].reason.why
     assert_same(run_rewritten(grad_body_keeping_its_tensor, translation, (X.clone(),), {}),
                 grad_body_keeping_its_tensor(X.clone()))
+
+
+def chunked_vmap_changing_python_state(x):
+    calls = []
+
+    def row(t):
+        calls.append(1)  # once per chunk in eager: not the trace's once
+        return t * 2
+
+    return torch.func.vmap(row, chunk_size=1)(x), len(calls)
+
+
+def test_a_chunked_vmap_whose_function_changes_python_state_breaks_with_eager_answer():
+    translation = translate_function(chunked_vmap_changing_python_state, X)
+    assert len(translation.breaks) == 1 and "changes a list" in translation.breaks[0].reason.why
+    assert_same(run_rewritten(chunked_vmap_changing_python_state, translation, (X.clone(),), {}),
+                chunked_vmap_changing_python_state(X.clone()))

@@ -26,7 +26,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
-from .body_escapes import escaping_tensor
+from .body_escapes import changed, contents, escaping_tensor
 from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable
 from .lazy_dict import LazyDictVariable
@@ -132,7 +132,8 @@ def fresh_input(tx: InstructionTranslator, like: torch.Tensor | int) -> Variable
 
 def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
                what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
-               single: bool = False, scalars: bool = False, plain_call: bool = False) -> Body:
+               single: bool = False, scalars: bool = False, plain_call: bool = False,
+               effects_replayed: bool = False) -> Body:
     """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
     whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
     then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple.
@@ -140,12 +141,14 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     ``plain_call``: the op is, in eager, just ``fn(*args, **kwargs)`` (``wrap``, without own inputs): a body
     that cannot be a sub-graph (it changes Python state, grad mode or a tensor in place, or returns other
     values) stays as traced, inlined in the outer graph, and the Body has no module (``result`` is the
-    call's value)."""
+    call's value). ``effects_replayed``: the op runs the function exactly once, as the trace did, so the
+    Python state it changes is replayed after the graph like any other (``torch.func.grad``)."""
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
     state = (output.grad_enabled, len(output.autocast_regions))
     inputs = [fresh_input(tx, like) for like in own]
+    held = contents(tx) if not effects_replayed else {}
     try:
         packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
         result = fn.call(tx, [*packed, *args], dict(kwargs))
@@ -153,7 +156,10 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc
     try:
-        _check_pure(tx, fn, what, mutations, state, region)
+        _check_pure(tx, fn, what, output.side_effects.mutations if effects_replayed else mutations, state, region)
+        if changed(tx, held):
+            raise Unsupported(f"{what} of {fn.describe()}", "its function changes a list, dict, object or cell of its "
+                              "caller, which a sub-graph cannot do", hint="move the change out of the function")
         leaves, rebuild = _flatten(result, what, scalars)
     except Unsupported:
         if plain_call and not own:
