@@ -171,6 +171,32 @@ def transforms_changing_python_state(x):
     return torch.func.grad(loss)(x) + torch.func.vmap(row)(x) + torch.vmap(row)(x), calls, len(SEEN)
 
 
+@case(X)
+def classes_defined_in_the_function(x):
+    class Scaler:
+        def __init__(self, k):
+            self.k = k
+
+        def __call__(self, t):
+            return t * self.k
+
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    class Relu(torch.nn.Module):
+        def forward(self, t):
+            return t.relu() + len(type(self).__name__)
+
+    made = Scaler(3)
+    return Twice.apply(made(x)) + Relu()(x) + isinstance(made, Scaler), type(made).__name__, Scaler.__qualname__
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
@@ -219,3 +245,25 @@ def test_a_chunked_vmap_whose_function_changes_python_state_breaks_with_eager_an
     assert len(translation.breaks) == 1 and "changes a list" in translation.breaks[0].reason.why
     assert_same(run_rewritten(chunked_vmap_changing_python_state, translation, (X.clone(),), {}),
                 chunked_vmap_changing_python_state(X.clone()))
+
+
+REGISTERED = []
+
+
+class _Registering:
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        REGISTERED.append(cls.__name__)
+
+
+def class_registering_itself(x):
+    class Child(_Registering):
+        pass
+
+    return x + len(REGISTERED)
+
+
+def test_a_class_whose_creation_acts_elsewhere_is_made_by_ordinary_python():
+    translation = translate_function(class_registering_itself, X)
+    assert len(translation.breaks) == 1 and "__init_subclass__" in translation.breaks[0].reason.why, translation.dump()
+    assert REGISTERED == []  # nothing registered while tracing
