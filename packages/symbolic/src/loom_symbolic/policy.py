@@ -50,7 +50,7 @@ OPAQUE_MODULES = ModuleFamilies(
 #: per read).
 TRUSTED_MODULES = ModuleFamilies(
     "torch", "math", "operator", "builtins", "functools", "itertools", "collections", "typing",
-    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy", "heapq",
+    "numbers", "enum", "dataclasses", "abc", "types", "warnings", "numpy", "heapq", "copy", "copyreg",
     "loom_symbolic.polyfills",  # the Python versions of C builtins traced in their place
 )
 

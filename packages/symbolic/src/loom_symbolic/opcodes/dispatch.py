@@ -13,5 +13,7 @@ from .registry import HANDLERS
 
 __all__ = ["HANDLERS"]
 
+importlib.import_module(f"{__package__}.class_definitions")  # registers LOAD_BUILD_CLASS and __build_class__
+
 if is_supported():  # py311, py312 or py313 of this package, named like the bytecode facts' module
     importlib.import_module(f"{__package__}.{current.__name__.rpartition('.')[2]}")

@@ -81,14 +81,20 @@ def _deep(x: Any, memo: list) -> Any:
         for key, value in state.items():
             object.__setattr__(instance, key, value)
         return instance
-    return _copy.deepcopy(x)
+    return _original_deepcopy(x)
+
+
+#: ``copy.deepcopy`` itself under another function object: traced where the polyfill hands over (a call
+#: of ``copy.deepcopy`` would come back to the polyfill).
+_original_deepcopy = types.FunctionType(_copy.deepcopy.__code__, _copy.deepcopy.__globals__, "deepcopy",
+                                        _copy.deepcopy.__defaults__, _copy.deepcopy.__closure__)
 
 
 @polyfill(_copy.deepcopy)
 def deepcopy(x: Any, memo: Any = None, _nil: Any = None) -> Any:
     """``copy.deepcopy(x)``: lists, dicts, tuples and plain objects copied through an identity memo."""
     if memo is not None:
-        return _copy.deepcopy(x, memo)
+        return _original_deepcopy(x, memo)
     return _deep(x, [])
 
 
@@ -101,7 +107,15 @@ _original_copy = types.FunctionType(_copy.copy.__code__, _copy.copy.__globals__,
 @polyfill(_copy.copy)
 def copy(x: Any) -> Any:
     """``copy.copy(x)``: a deque's own ``__copy__`` (a deque made in the trace is a stand-in, whose class
-    the standard library's version cannot read); anything else as the original does it, traced."""
+    the standard library's version cannot read), a list's, dict's or set's ``copy()``, immutable values
+    themselves; anything else as the original does it, traced."""
     if type(x) is _collections.deque:
         return x.__copy__()
+    if type(x) is list or type(x) is dict:  # what copy's dispatch table does for them: their own copy()
+        return x.copy()
+    if type(x) is set:
+        return set(x)
+    if type(x) in _ATOMIC or type(x) in (tuple, frozenset):
+        return x
     return _original_copy(x)
+

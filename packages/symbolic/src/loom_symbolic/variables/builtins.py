@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import polyfills
 from ..bytecode_helpers import iter_at
-from ..errors import Unsupported, UserError, args_of
+from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
@@ -48,6 +48,7 @@ from .iterators import (
     not_modelled_because,
 )
 from .methods import BoundMethodVariable
+from .object_ids import ObjectIdVariable
 from .registry import wrap_constant_like
 from .tensor import TensorVariable
 
@@ -98,6 +99,9 @@ class BuiltinVariable(RealValueVariable):
         unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
         if unbound is not None:
             return unbound
+        if _is_builtin_type(self.value) and not hasattr(self.value, name):
+            # a C type's attributes cannot be added: hasattr(int, "__dataclass_fields__") is False for good
+            raise missing_attribute(f"type object {self.value.__name__!r}", name)
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
@@ -538,11 +542,12 @@ def builtin_print(tx, args, kwargs):
 @builtin(id)
 def builtin_id(tx, args, kwargs):
     """``id(obj)`` of an object reached from the frame: a constant, valid while the object is the same
-    one (an identity guard). Objects made while tracing have no address yet."""
+    one (an identity guard). Objects made while tracing (and tensors) have no address yet: their ids
+    compare by the objects' identity (:mod:`.object_ids`)."""
     (value,) = args
     source = getattr(value, "source", None)
     if source is None or not getattr(value, "wraps_real_object", False):
-        raise Unsupported("id()", "the address of an object made while tracing is only known at run time")
+        return ObjectIdVariable(value)  # compared by identity; its number is only known at run time
     tx.output.guards.add("identity", source, value.value)
     return ConstantVariable(id(value.value))
 
@@ -550,6 +555,15 @@ def builtin_id(tx, args, kwargs):
 @builtin(input, open, exec, eval, compile, globals, locals, vars, breakpoint)
 def builtin_refused(tx, args, kwargs):
     raise Unsupported("a builtin that inspects or changes the running program", "it runs as ordinary Python")
+
+
+@builtin(vars)
+def builtin_vars(tx, args, kwargs):
+    """``vars(obj)`` is ``obj.__dict__`` (the attribute read decides what it can model); ``vars()`` reads
+    the running frame's locals and runs as ordinary Python."""
+    if len(args) == 1 and not kwargs:
+        return args[0].var_getattr(tx, "__dict__")
+    return builtin_refused(tx, args, kwargs)
 
 
 # -- operator module -------------------------------------------------------------------------------

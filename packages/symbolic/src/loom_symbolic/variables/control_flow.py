@@ -66,10 +66,13 @@ def _items(variable: Variable, what: str) -> list[Variable]:
 
 @higher_order(_wrap_op)
 def wrap(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``wrap(fn, *args, **kwargs)``: ``fn``'s sub-graph called once."""
+    """``wrap(fn, *args, **kwargs)``: ``fn``'s sub-graph called once; a function changing Python state (or
+    grad mode, or a tensor in place) is traced as the plain call eager's wrap makes."""
     if not args:
         raise Unsupported("wrap() without a function", "expected wrap(fn, *args)")
-    body = trace_body(tx, args[0], list(args[1:]), kwargs, "wrap")
+    body = trace_body(tx, args[0], list(args[1:]), kwargs, "wrap", plain_call=True)
+    if body.module is None:  # not a pure sub-graph: eager's wrap is a plain call, and so is the trace
+        return body.result
     attr = tx.output.add_submodule(body.module, "wrap_body")
     return record(tx, _wrap_op, (attr, *body.lifted), [leaf.example for leaf in body.leaves], body.rebuild)
 

@@ -53,6 +53,13 @@ _func = torch.func
 _REVERSE_MODE = frozenset(f for f in (_func.grad, _func.grad_and_value, _func.jacrev, _func.hessian, _func.vjp))
 
 
+#: Transforms whose real call runs the function once (vmap: once over the whole batch, unless it is
+#: chunked): the Python state the function changes is then replayed after the graph, as eager changes it
+#: once. ``vjp`` and ``jvp`` are not among them: their function may run again per call of what they return.
+_RUN_ONCE = frozenset(f for f in (_func.grad, _func.grad_and_value, _func.vmap, _func.jacrev, _func.jacfwd,
+                                  _func.hessian))
+
+
 def _examples(structure: Any) -> Any:
     """``structure`` with each tensor variable replaced by its FakeTensor."""
     leaves, spec = tree_flatten(structure)
@@ -70,7 +77,7 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     examples the function sees. Returns the result as a variable and the body."""
     fn_template = func_calls.Template.of(fn_args, is_tensor_leaf)
     if body is None:
-        body = _trace(tx, what, transform, fn, fn_template, fn_args, kwargs, likes)
+        body = _trace(tx, what, transform, fn, fn_template, fn_args, kwargs, likes, options)
     fn_out = func_calls.Template.of(skeleton(body.result, what), is_tensor_leaf)
     call_template = func_calls.Template.of(call, is_tensor_leaf)
     tensors = call_template.tensors(call)
@@ -89,7 +96,7 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
 
 
 def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variable, fn_template: Any,
-           fn_args: tuple, kwargs: dict[str, Variable], likes: Callable) -> Any:
+           fn_args: tuple, kwargs: dict[str, Variable], likes: Callable, options: dict[str, Any]) -> Any:
     own = likes([t.example for t in fn_template.tensors(fn_args)])
     output = tx.output
 
@@ -101,7 +108,8 @@ def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variab
         output.grad_enabled = True
     output.transform_depth += 1
     try:
-        return trace_body(tx, fn, [], kwargs, what, own=own, pack_own=pack)
+        once = transform in _RUN_ONCE and options.get("chunk_size") is None
+        return trace_body(tx, fn, [], kwargs, what, own=own, pack_own=pack, effects_replayed=once)
     finally:
         output.transform_depth -= 1
         output.grad_enabled = grad_enabled

@@ -26,6 +26,7 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
+from .body_escapes import changed, contents, escaping_tensor
 from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable
 from .lazy_dict import LazyDictVariable
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 class Body:
     """A function traced into a sub-graph: the module, the outer nodes it reads, what it returned."""
 
-    module: fx.GraphModule
+    module: fx.GraphModule | None
     lifted: list[fx.Node]
     #: The results' tensors (and, for a body with ``scalars``, its ints and symbolic numbers).
     leaves: list[Variable]
@@ -131,38 +132,64 @@ def fresh_input(tx: InstructionTranslator, like: torch.Tensor | int) -> Variable
 
 def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
                what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
-               single: bool = False, scalars: bool = False) -> Body:
+               single: bool = False, scalars: bool = False, plain_call: bool = False,
+               effects_replayed: bool = False) -> Body:
     """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
     whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
     then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple.
-    ``scalars``: it returns its ints and symbolic numbers too (:func:`_flatten`)."""
+    ``scalars``: it returns its ints and symbolic numbers too (:func:`_flatten`).
+    ``plain_call``: the op is, in eager, just ``fn(*args, **kwargs)`` (``wrap``, without own inputs): a body
+    that cannot be a sub-graph (it changes Python state, grad mode or a tensor in place, or returns other
+    values) stays as traced, inlined in the outer graph, and the Body has no module (``result`` is the
+    call's value). ``effects_replayed``: the op runs the function exactly once, as the trace did, so the
+    Python state it changes is replayed after the graph like any other (``torch.func.grad``)."""
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
     state = (output.grad_enabled, len(output.autocast_regions))
     inputs = [fresh_input(tx, like) for like in own]
+    held = contents(tx) if not effects_replayed else {}
     try:
         packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
         result = fn.call(tx, [*packed, *args], dict(kwargs))
     except Unsupported as exc:
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc
-    if output.side_effects.mutations != mutations:
-        raise Unsupported(f"{what} of {fn.describe()}", "its function changes Python state, which a sub-graph cannot do",
-                          hint="move the change out of the function")
-    if (output.grad_enabled, len(output.autocast_regions)) != state:
-        raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode or autocast changed")
+    try:
+        _check_pure(tx, fn, what, output.side_effects.mutations if effects_replayed else mutations, state, region)
+        if changed(tx, held):
+            raise Unsupported(f"{what} of {fn.describe()}", "its function changes a list, dict, object or cell of its "
+                              "caller, which a sub-graph cannot do", hint="move the change out of the function")
+        leaves, rebuild = _flatten(result, what, scalars)
+    except Unsupported:
+        if plain_call and not own:
+            return Body(None, [], [], None, result)  # traced in place: the plain call's own trace
+        raise
     nodes = region.nodes()
-    if any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in nodes):
-        raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
-                          hint="use out-of-place ops inside it")
-    leaves, rebuild = _flatten(result, what, scalars)
     if single and len(leaves) != 1:
         raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
     carved = subgraphs.carve(region, [leaf.as_graph_arg() for leaf in leaves], [i.node for i in inputs], single,
                             output.submodules)
     subgraphs.erased_sizes(output.graph, set(nodes))
     return Body(carved.body, carved.lifted, leaves, rebuild, result)
+
+
+def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,
+                region: subgraphs.Region) -> None:
+    """Raise unless the traced body left Python state, grad mode, autocast and tensors as they were, and
+    kept none of its own tensors anywhere but in its results."""
+    output = tx.output
+    if escaping_tensor(tx, region.nodes()):
+        raise Unsupported(f"{what} of {fn.describe()}", "its function stores a tensor it made outside itself (only "
+                          "its results leave a sub-graph)", hint="return the tensor instead")
+    if output.side_effects.mutations != mutations:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function changes Python state, which a sub-graph cannot do",
+                          hint="move the change out of the function")
+    if (output.grad_enabled, len(output.autocast_regions)) != state:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode or autocast changed")
+    if any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in region.nodes()):
+        raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
+                          hint="use out-of-place ops inside it")
 
 
 def shared_lifted(bodies: list[Body], own: int) -> tuple[list[fx.Node], list[fx.GraphModule]]:

@@ -165,7 +165,7 @@ class NNModuleVariable(Variable):
             return handler(self, tx)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if name == "__len__":
+        if name == "__len__" and class_attribute(type(self.value), "__len__") in _CHILD_COUNTING_LENGTHS:
             return ConstantVariable(len(self._ordered_children(tx)))
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
@@ -196,7 +196,17 @@ class NNModuleVariable(Variable):
             return [self._child(tx, k) for k in self._ordered_children(tx)]
         if isinstance(self.value, (torch.nn.ParameterList,)):
             return [self.var_getattr(tx, k) for k in self.table(tx, "_parameters")]
+        if isinstance(self.value, torch.nn.ParameterDict):
+            return [ConstantVariable(k) for k in self._parameter_dict_keys(tx)]
         raise Unsupported(f"iteration over {type(self.value).__name__}", "not a module container")
+
+    def _parameter_dict_keys(self, tx: InstructionTranslator) -> list[str]:
+        """A ParameterDict's keys, in its ``_keys`` order: read through ``_parameters`` (whose keys are
+        guarded) when it holds only parameters, the common case."""
+        keys = list(self.value._keys)
+        if keys != list(self.table(tx, "_parameters")):
+            raise Unsupported(f"iteration over {type(self.value).__name__}", "it holds values other than parameters")
+        return keys
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
         key = index.as_python_constant()
@@ -219,6 +229,10 @@ class NNModuleVariable(Variable):
                 raise UserError("module index", f"indices must be integers, not {type(key).__name__}", exc_type=TypeError) from None
         if isinstance(module, torch.nn.ParameterList):
             return self.var_getattr(tx, str(key % len(module) if isinstance(key, int) else key))
+        if isinstance(module, torch.nn.ParameterDict) and isinstance(key, str):
+            if key not in self._parameter_dict_keys(tx):
+                raise UserError("ParameterDict lookup", f"KeyError: {key!r}", exc_type=KeyError)
+            return self.var_getattr(tx, key)
         raise Unsupported(f"subscript of {type(module).__name__}", "not a module container")
 
     def reconstruct(self, codegen) -> None:

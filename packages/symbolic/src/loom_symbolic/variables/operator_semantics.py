@@ -217,7 +217,10 @@ def _sequences_equal(tx: InstructionTranslator, left: SequenceVariable, right: S
 
 
 def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variable) -> bool | None:
-    """``==`` for objects that compare by identity (no ``__eq__`` of their own)."""
+    """``==`` for objects that compare by identity (no ``__eq__`` of their own), and for two ``id()``
+    values known only at run time (:mod:`.object_ids`): equal when their objects are the same one."""
+    if hasattr(left, "id_of") and hasattr(right, "id_of"):
+        return is_same(tx, left.id_of, right.id_of)
     a, b = real_object(left), real_object(right)
     if a is _NO_OBJECT or b is _NO_OBJECT:
         return None

@@ -1,0 +1,58 @@
+"""``class C(Base): ...`` inside a traced function: ``LOAD_BUILD_CLASS`` and the call of ``__build_class__``.
+
+The class is made while tracing, once, by running CPython's ``__build_class__`` on the class body (a
+function whose closure holds nothing from the trace) and constant bases, as torch.compile does: the
+compiled code then holds that one class where eager makes a new one per call (same behaviour, another
+identity). Only classes whose creation changes nothing outside themselves are made so: bases whose
+metaclass is ``type`` or torch's (``torch.autograd.Function``'s), with no ``__init_subclass__`` of a user's
+(which could register the class somewhere). Anything else is one graph break at the class statement.
+"""
+
+from __future__ import annotations
+
+import builtins
+import types
+from typing import Any
+
+from ..errors import Unsupported
+from ..policy import trusted_module_name
+from ..variables.base import Variable
+from ..variables.builtins import HANDLERS as BUILTIN_HANDLERS
+from ..variables.nested_functions import NestedFunctionVariable
+from ..variables.registry import wrap, wrap_constant_like
+from .registry import handler
+
+
+@handler("LOAD_BUILD_CLASS")
+def load_build_class(tx, ins) -> None:
+    tx.push(wrap_constant_like(builtins.__build_class__))
+
+
+def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``__build_class__(body, name, *bases)``: the class, made now (see the module's docstring)."""
+    if kwargs or len(args) < 2 or not isinstance(args[0], NestedFunctionVariable):
+        raise Unsupported("a class statement with keywords (a metaclass=...)", "the translator makes only plain classes")
+    body = args[0]
+    if body.closure or body.defaults or body.kwdefaults:
+        raise Unsupported(f"class {body.code.co_name}", "its body reads values of the traced function")
+    if not all(a.is_python_constant() for a in args[1:]):
+        raise Unsupported(f"class {body.code.co_name}", "its bases are only known at run time")
+    name, *bases = [a.as_python_constant() for a in args[1:]]
+    for base in bases:
+        _check_base(base, name)
+    function = types.FunctionType(body.code, body.f_globals, body.code.co_name)
+    return wrap(tx, builtins.__build_class__(function, name, *bases), None)
+
+
+def _check_base(base: Any, name: str) -> None:
+    if not isinstance(base, type):
+        raise Unsupported(f"class {name}", f"a base that is not a class ({type(base).__name__})")
+    meta = type(base)
+    if meta is not type and not trusted_module_name(meta.__module__ or ""):
+        raise Unsupported(f"class {name}", f"its metaclass {meta.__qualname__} may act when the class is made")
+    hook = getattr(base.__init_subclass__, "__func__", None)
+    if hook is not None and not trusted_module_name(getattr(hook, "__module__", "") or ""):
+        raise Unsupported(f"class {name}", f"{base.__qualname__}.__init_subclass__ acts when the class is made")
+
+
+BUILTIN_HANDLERS[builtins.__build_class__] = build_class

@@ -1,0 +1,119 @@
+"""Whether a tensor (or a symbolic number) made inside a higher-order op's function is still reachable
+outside it.
+
+A body's nodes move into a sub-graph (:func:`loom_symbolic.subgraphs.carve`): only its results come
+back out. A tensor the function stored elsewhere (``kept.append(y)`` on a list of the caller, an
+attribute, a dict, a cell, a global) would then stand for a node that is no longer in the graph. So
+after a body is traced, everything the calling frames can reach is searched for such tensors: the
+frames' locals, stacks and cells, the values the trace stored on outside objects and globals, and the
+side effects recorded so far.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from torch import fx
+
+from .base import Variable
+from .symbolic_scalars import SymbolicVariable
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+def escaping_tensor(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
+    """Whether a tensor variable over one of ``nodes`` (the body's) is reachable from the calling frames
+    or the trace's stored values (its results are not yet: they are handed back to the op)."""
+    inside = set(nodes)
+    if not inside:
+        return False
+    seen: set[int] = set()
+    pending: list[Any] = list(_roots(tx))
+    while pending:
+        value = pending.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, (TensorVariable, SymbolicVariable)):  # a graph value: the body's, or not
+            if value.node in inside:
+                return True
+            continue
+        if isinstance(value, (list, tuple, set, frozenset)):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, Variable) or _translator_object(value):  # a variable, a cell box, an effect
+            pending.extend(v for v in vars(value).values() if _may_hold_variables(v) and not hasattr(v, "symbolic_locals"))
+    return False
+
+
+def contents(tx: InstructionTranslator) -> dict[int, tuple[Any, tuple]]:
+    """What the mutable values the calling frames reach hold now (lists, dicts, sets and objects made in
+    the trace, and cells), by identity: :func:`changed` tells whether a body traced since changed one.
+    Values from outside the frame count their changes as side effects; these do not."""
+    found: dict[int, tuple[Any, tuple]] = {}
+    seen: set[int] = set()
+    pending: list[Any] = list(_roots(tx))
+    while pending:
+        value = pending.pop()
+        if id(value) in seen or isinstance(value, (TensorVariable, SymbolicVariable)):
+            continue
+        seen.add(id(value))
+        if isinstance(value, (list, tuple, set, frozenset)):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, Variable) or _translator_object(value):
+            state = _held(value)
+            if state is not None:
+                found[id(value)] = (value, state)
+            pending.extend(v for v in vars(value).values() if _may_hold_variables(v) and not hasattr(v, "symbolic_locals"))
+    return found
+
+
+def changed(tx: InstructionTranslator, before: dict[int, tuple[Any, tuple]]) -> bool:
+    """Whether one of the values :func:`contents` saw holds something else now."""
+    return any(_held(value) != state for value, state in before.values())
+
+
+def _held(value: Any) -> tuple | None:
+    """The identities of what a mutable value holds: a container's items, an object's attributes, a
+    cell's contents. None for other values."""
+    for name in ("items", "attrs"):
+        held = vars(value).get(name)
+        if isinstance(held, list):
+            return tuple(id(v) for v in held)
+        if isinstance(held, dict):
+            return tuple((k if isinstance(k, (str, int)) else id(k), id(v)) for k, v in held.items())
+        if isinstance(held, set):
+            return tuple(sorted(id(v) for v in held))
+    if _translator_object(value) and "contents" in vars(value):
+        return (id(value.contents),)
+    return None
+
+
+def _may_hold_variables(value: Any) -> bool:
+    return isinstance(value, (Variable, list, tuple, dict, set, frozenset)) or _translator_object(value)
+
+
+def _translator_object(value: Any) -> bool:
+    """One of the translator's own records that hold variables: a cell box, a recorded side effect. Not a
+    translator (a variable may keep the one that made it; the frames are searched as roots)."""
+    return (type(value).__module__ in _RECORD_MODULES and hasattr(value, "__dict__")
+            and not hasattr(value, "symbolic_locals"))
+
+
+_RECORD_MODULES = frozenset({"loom_symbolic.side_effects", "loom_symbolic.variables.cells"})
+
+
+def _roots(tx: Any) -> list[Any]:
+    roots: list[Any] = []
+    frame = tx
+    while frame is not None:
+        roots += [frame.symbolic_locals, frame.stack, getattr(frame, "cells", {})]
+        frame = getattr(frame, "parent", None)
+    effects = tx.output.side_effects
+    roots += [effects.attr_overlay, effects.global_overlay, effects.effects]
+    return roots
