@@ -547,7 +547,7 @@ class CKernelCodegen(KernelWalk):
                 body.append(f"        int64_t rindex = ro * {self.rsplit} + ri;")
             body += [*("        " + line for line in inner), "}}"]
         indent = "    " if self.columns else "        "
-        out += [indent + line if not line.startswith("#") else line for line in body]
+        out += [indent + line if not line.startswith("#") else line for line in (without_dead_lines(body, []) if self.selects.used else body)]
         out += [*([closing] if closing else []), "}", ""]
         if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
             row_params = [p for p, n in zip(params, names) if n != "xnumel"]
