@@ -32,6 +32,7 @@ from .columns import COLUMNS, column_rows, prefers_columns
 from .entry import rows_entry_source
 from .full_reduction import Accumulator, applies, full_reduction_source, staged_applies, staged_source
 from .lanes import lane_loop, lane_sums
+from .selects import Selects
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
 from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
@@ -113,6 +114,7 @@ class CKernelCodegen(KernelWalk):
         self.cost: dict[str, int] = {}  # libm calls behind each loop value (what recomputing it costs)
         self.math_call = False  # the text being emitted is a libm call
         self.scratch: dict[str, Var] = {}  # scratch row name -> the earlier loop's value it holds
+        self.selects = Selects(self.call, self.where)  # exp of `c ? -inf : x` as `c ? exp(-inf) : exp(x)`
 
     # ------------------------------------------------------------------------------ emitting code
     def _scope_for(self, shape: frozenset[str]) -> Scope:
@@ -292,7 +294,7 @@ class CKernelCodegen(KernelWalk):
 
     def where(self, cond: Var, a: Var, b: Var) -> Var:
         dtype = a.dtype if not a.is_literal else b.dtype
-        return self.cse(f"{cond} ? {a} : {b}", dtype, cond.shape | a.shape | b.shape)
+        return self.selects.note_where(self.cse(f"{cond} ? {a} : {b}", dtype, cond.shape | a.shape | b.shape), cond, a, b)
 
     def masked(self, mask: Var, body: Callable[[], Any], other: Any, dtype: torch.dtype) -> Var:
         self.mask_stack.append(mask)
@@ -312,12 +314,13 @@ class CKernelCodegen(KernelWalk):
     def call(self, name: str, *args: Var) -> Var:
         if name == "convert":
             return self.to_dtype(args[0], args[1], exact=True)
-        op = C_OPS.get(name)
-        if op is None:
+        if (op := C_OPS.get(name)) is None:
             raise CodegenError(f"no C spelling for ops.{name}")
+        if (distributed := self.selects.distribute(name, args)) is not None:
+            return distributed
         text, dtype = op(*args)
         self.math_call = name in MATH_CALLS
-        return self.cse(text, dtype, frozenset().union(*(a.shape for a in args)))
+        return self.selects.note_call(name, args, self.cse(text, dtype, frozenset().union(*(a.shape for a in args))))
 
     # ----------------------------------------------------------------------------- reductions
     def reduction(self, node: ComputedBuffer, value: Var, pre: list[str]) -> Var:
@@ -527,7 +530,7 @@ class CKernelCodegen(KernelWalk):
             if pragma:
                 body.append(pragma)
             inner = [*scope.header, *scope.lines]
-            if self.scratch:  # what a value read from a scratch row was computed from is dead now
+            if self.scratch or self.selects.used:  # what a scratch row or a distributed exp replaced is dead
                 inner = without_dead_lines(inner, body + [line for _, s in self.sections if _ == "lines" for line in s])
             if self.rsplit is None and (sums := lane_sums(pragma, self.accumulators, k.rnumel)) and not self.columns:
                 body[-1:] = lane_loop(pragma, inner, sums, "0", "rnumel")  # several vector accumulators
@@ -544,7 +547,7 @@ class CKernelCodegen(KernelWalk):
                 body.append(f"        int64_t rindex = ro * {self.rsplit} + ri;")
             body += [*("        " + line for line in inner), "}}"]
         indent = "    " if self.columns else "        "
-        out += [indent + line if not line.startswith("#") else line for line in body]
+        out += [indent + line if not line.startswith("#") else line for line in (without_dead_lines(body, []) if self.selects.used else body)]
         out += [*([closing] if closing else []), "}", ""]
         if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
             row_params = [p for p, n in zip(params, names) if n != "xnumel"]
