@@ -37,7 +37,7 @@ FLOORS = {
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.partial",
         "variables.random_draws",
         "variables.object_ids"],
-    3: ["variables.builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
+    3: ["variables.builtins", "variables.operator_builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
         "variables.module_hooks", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
         "variables.profiler", "variables.autocast", "variables.higher_order",

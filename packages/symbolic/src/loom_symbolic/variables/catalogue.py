@@ -31,6 +31,7 @@ from . import (  # noqa: F401
     nn_module,
     numpy,
     numpy_operators,
+    operator_builtins,
     overriding_containers,
     partial,
     polyfilled,

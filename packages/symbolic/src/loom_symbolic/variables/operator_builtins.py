@@ -1,0 +1,41 @@
+"""The ``operator`` module's functions as builtin handlers: each is the operation its opcode performs
+(:mod:`.operator_semantics`), so ``operator.add(a, b)`` and ``a + b`` trace the same way."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+from . import operator_semantics as ops
+from .builtins import HANDLERS, Handler, builtin
+from .constant import ConstantVariable
+
+_BINARY_OPERATORS = [
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod, operator.pow,
+    operator.matmul, operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift,
+    operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge,
+    operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv, operator.imod,
+    operator.ipow, operator.imatmul, operator.iand, operator.ior, operator.ixor, operator.ilshift, operator.irshift,
+]
+
+
+def _binary_handler(op: Any) -> Handler:
+    return lambda tx, args, kwargs: ops.binary(tx, op, args[0], args[1])
+
+
+for _op in _BINARY_OPERATORS:
+    HANDLERS[_op] = _binary_handler(_op)
+for _op in (operator.neg, operator.pos, operator.invert):
+    HANDLERS[_op] = (lambda op: lambda tx, args, kwargs: ops.unary(tx, op, args[0]))(_op)
+HANDLERS[operator.getitem] = lambda tx, args, kwargs: ops.getitem(tx, args[0], args[1])
+HANDLERS[operator.contains] = lambda tx, args, kwargs: ops.contains(tx, args[0], args[1])
+HANDLERS[operator.not_] = lambda tx, args, kwargs: ConstantVariable(not args[0].truth(tx))
+HANDLERS[operator.truth] = lambda tx, args, kwargs: ConstantVariable(args[0].truth(tx))
+HANDLERS[operator.is_] = lambda tx, args, kwargs: ConstantVariable(ops.is_same(tx, args[0], args[1]))
+HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is_same(tx, args[0], args[1]))
+
+
+@builtin(operator.setitem)
+def builtin_setitem(tx, args, kwargs):
+    ops.setitem(tx, args[0], args[1], args[2])
+    return ConstantVariable(None)
