@@ -359,130 +359,6 @@ def c_list_unpack_star(x):
     return a + sum(rest) + last, init
 
 
-def c_set_methods(x):
-    s = {1, 2, 3}
-    s.add(4)
-    s.discard(10)
-    s.remove(1)
-    p = s.pop()
-    t = s.copy()
-    t.clear()
-    return x * len(s), p, sorted(s), len(t)
-
-
-def c_set_algebra_operators(x):
-    a, b = {1, 2, 3}, {2, 3, 4}
-    u, i, d, s = a | b, a & b, a - b, a ^ b
-    return x * len(u) + len(i), sorted(u), sorted(i), sorted(d), sorted(s)
-
-
-def c_set_inplace_operators(x):
-    a = {1, 2, 3}
-    a |= {9}
-    a &= {1, 2, 9}
-    a -= {2}
-    a ^= {1, 7}
-    return x + len(a), sorted(a)
-
-
-def c_set_update_methods(x):
-    a = {1, 2, 3, 4}
-    a.difference_update({1})
-    a.intersection_update({2, 3, 4, 5})
-    a.symmetric_difference_update({4, 6})
-    a.update([10], (11,))
-    return x * len(a), sorted(a)
-
-
-def c_set_subset_superset(x):
-    a, b = {1, 2}, {1, 2, 3}
-    checks = [a.issubset(b), b.issuperset(a), a <= b, a < b, b > a, b >= b, a.isdisjoint({5}), a == {2, 1}]
-    return x + sum(checks), checks
-
-
-def c_frozenset_ops(x):
-    f = frozenset([1, 2, 3])
-    g = f | {4}
-    d = {f: x}
-    return d[frozenset({3, 2, 1})] + len(g), type(g).__name__, f.union([7]) >= f
-
-
-def c_set_of_tensors(x, w):
-    s = {x, w}
-    s.add(x)
-    return len(s), x in s, sum(t.sum() for t in s if t is w)
-
-
-c_set_of_tensors.extra_args = lambda: (torch.ones(3),)
-
-
-def c_sorted_set(x):
-    s = {5, 3, 9, 1}
-    return x * sorted(s)[0], sorted(s, reverse=True), max(s), min(s)
-
-
-def c_set_comprehension(x):
-    s = {i % 3 for i in range(10)}
-    return x + len(s), sorted(s)
-
-
-def c_set_argument_mutated(x, s):
-    s.add(7)
-    s.discard(1)
-    return x + len(s), s
-
-
-c_set_argument_mutated.extra_args = lambda: ({1, 2},)
-
-
-def c_set_iterate_mutate_raises(x):
-    s = {1, 2}
-    try:
-        for v in s:
-            s.add(v + 10)
-    except RuntimeError as e:
-        return x + 1, str(e)
-    return x
-
-
-def c_set_remove_missing(x):
-    s = {1}
-    try:
-        s.remove(2)
-    except KeyError as e:
-        return x + 1, e.args
-    return x
-
-
-class _TrackedSet(set):
-    def add(self, v):
-        super().add(v * 2)
-
-
-def c_set_subclass(x):
-    s = _TrackedSet()
-    s.add(3)
-    s.update([1])
-    return x + sum(s), sorted(s)
-
-
-def c_nested_containers(x):
-    d = {"ls": [x, x + 1], "st": {1, 2}, "dd": {"in": (x, 2)}}
-    d["ls"].append(x * 3)
-    d["st"].add(3)
-    return sum(d["ls"]) + d["dd"]["in"][0] * d["dd"]["in"][1], len(d["st"])
-
-
-def c_dict_keys_list_tensor_values(x):
-    params = {"w": x, "b": x + 1}
-    out = 0
-    for name in list(params.keys()):
-        params[name + "_sq"] = params[name] ** 2
-    for _name, val in params.items():
-        out = out + val
-    return out, list(params)
-
-
 def c_dict_unpack_merge(x):
     a = {"a": 1, "b": 2}
     b = {**a, "c": 3, **{"a": 9}}
@@ -625,21 +501,63 @@ def c_set_comparison_operators(x):
 
 
 CONSTRUCTS = [
-    c_dict_or_ior, c_dict_popitem_copy, c_dict_fromkeys_setdefault, c_dict_update_forms, c_dict_pop_default_del,
-    c_dict_get_in_len, c_dict_comprehension_items, c_dict_eq_ne, c_dict_tensor_keys, c_dict_module_type_function_keys,
-    c_dict_enum_keys, c_dict_argument_mutated, c_dict_iterate_mutate_raises, c_dict_views_set_ops, c_dict_views_live,
-    c_dict_reversed_views, c_ordereddict_ops, c_defaultdict_list, c_counter_ops, c_dict_subclass_overrides,
-    c_dict_subclass_missing, c_userdict, c_hash_unhashable_key, c_dict_keyerror, c_list_methods,
-    c_list_index_count_bounds, c_list_index_missing, c_list_slice_assign_delete, c_list_reverse_sort_key,
-    c_list_sort_tensors_key, c_list_compare, c_list_concat_repeat, c_list_argument_mutated, c_list_clear_copy,
-    c_list_iterate_mutate, c_list_enumerate_zip, c_list_subclass, c_userlist, c_list_in_bool, c_list_unpack_star,
-    c_set_methods, c_set_algebra_operators, c_set_inplace_operators, c_set_update_methods, c_set_subset_superset,
-    c_frozenset_ops, c_set_of_tensors, c_sorted_set, c_set_comprehension, c_set_argument_mutated,
-    c_set_iterate_mutate_raises, c_set_remove_missing, c_set_subclass, c_nested_containers,
-    c_dict_keys_list_tensor_values, c_dict_unpack_merge, c_list_unpack_merge_reverse, c_sorted_items_key,
-    c_defaultdict_int_counter_math, c_tensor_in_list_identity, c_dict_values_sum_tensors, c_dict_shape_keys,
-    c_list_del_in_loop, c_list_any_all_minmax, c_ordereddict_equality_reversed, c_frozenset_dict_key_type_key,
-    c_nested_list_dict_mutation_argument, c_list_of_lists_sort_and_compare, c_set_from_dict_and_string,
-    c_dict_popitem_loop, c_dict_clear_update_kwargs_argument, c_list_extend_generator_and_insert_negative,
-    c_dict_keys_equality_to_set, c_set_comparison_operators,
+    c_dict_or_ior,
+    c_dict_popitem_copy,
+    c_dict_fromkeys_setdefault,
+    c_dict_update_forms,
+    c_dict_pop_default_del,
+    c_dict_get_in_len,
+    c_dict_comprehension_items,
+    c_dict_eq_ne,
+    c_dict_tensor_keys,
+    c_dict_module_type_function_keys,
+    c_dict_enum_keys,
+    c_dict_argument_mutated,
+    c_dict_iterate_mutate_raises,
+    c_dict_views_set_ops,
+    c_dict_views_live,
+    c_dict_reversed_views,
+    c_ordereddict_ops,
+    c_defaultdict_list,
+    c_counter_ops,
+    c_dict_subclass_overrides,
+    c_dict_subclass_missing,
+    c_userdict,
+    c_hash_unhashable_key,
+    c_dict_keyerror,
+    c_list_methods,
+    c_list_index_count_bounds,
+    c_list_index_missing,
+    c_list_slice_assign_delete,
+    c_list_reverse_sort_key,
+    c_list_sort_tensors_key,
+    c_list_compare,
+    c_list_concat_repeat,
+    c_list_argument_mutated,
+    c_list_clear_copy,
+    c_list_iterate_mutate,
+    c_list_enumerate_zip,
+    c_list_subclass,
+    c_userlist,
+    c_list_in_bool,
+    c_list_unpack_star,
+    c_dict_unpack_merge,
+    c_list_unpack_merge_reverse,
+    c_sorted_items_key,
+    c_defaultdict_int_counter_math,
+    c_tensor_in_list_identity,
+    c_dict_values_sum_tensors,
+    c_dict_shape_keys,
+    c_list_del_in_loop,
+    c_list_any_all_minmax,
+    c_ordereddict_equality_reversed,
+    c_frozenset_dict_key_type_key,
+    c_nested_list_dict_mutation_argument,
+    c_list_of_lists_sort_and_compare,
+    c_set_from_dict_and_string,
+    c_dict_popitem_loop,
+    c_dict_clear_update_kwargs_argument,
+    c_list_extend_generator_and_insert_negative,
+    c_dict_keys_equality_to_set,
+    c_set_comparison_operators,
 ]
