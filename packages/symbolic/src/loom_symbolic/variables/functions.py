@@ -26,6 +26,23 @@ if TYPE_CHECKING:
 TRUSTED_GLOBALS = "trusted"
 
 
+def dynamo_tagging_init_original(fn: Any) -> Any:
+    """The ``nn.Module.__init__`` that torch.compile's first compile wrapped, when ``fn`` is that wrapper
+    (``patched_init`` in ``torch._dynamo.mutation_guard``, which runs the original and then tags the module
+    in dynamo's weak-keyed ``GenerationTracker``, bookkeeping for dynamo's own guards). loom traces the
+    original, as in a process where torch.compile never ran: a module made in the trace exists at run time
+    only if it escapes, and is then rebuilt without running ``__init__`` again either way."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_name != "patched_init" or not code.co_filename.endswith(
+            ("_dynamo/mutation_guard.py", "_dynamo\\mutation_guard.py")):
+        return None
+    cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
+    try:
+        return cells["init"].cell_contents
+    except (KeyError, ValueError):
+        return None
+
+
 class UserFunctionVariable(Variable):
     """A Python function that exists outside the trace; calls to it are inlined."""
 
@@ -43,6 +60,8 @@ class UserFunctionVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         fn = self.value
+        if (original := dynamo_tagging_init_original(fn)) is not None:
+            return UserFunctionVariable(original).call(tx, args, kwargs)
         library = opaque_module(fn)
         if library is not None:
             read = _environ.environment_read(fn, args)
