@@ -72,6 +72,12 @@ class MethodTableMixin(InstanceAttributes):
     def is_subclass_instance(self) -> bool:
         return self.python_type().__module__ != "builtins" and self.python_type() is not torch.Size
 
+    def mutated(self, tx: InstructionTranslator) -> None:
+        """Record that the program changed this container (a dict, list or set): one from outside the
+        frame gets its final contents back after the graph."""
+        if self.source is not None:
+            tx.output.side_effects.mutated_container(self)
+
     def object_view(self, tx: InstructionTranslator) -> Any:
         if self.real is not None:
             return view_of_real(tx, self, self.real, self.source, getattr(self.real, "__dict__", None))
@@ -247,11 +253,6 @@ class DictVariable(MethodTableMixin, Variable):
             raise UserError("dict deletion", f"KeyError: {k!r}", exc_type=KeyError, exc_args=(k,))
         del self.items[k]
         self.mutated(tx)
-
-    def mutated(self, tx: InstructionTranslator) -> None:
-        """Record that the program changed this dict."""
-        if self.source is not None:
-            tx.output.side_effects.mutated_container(self)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:

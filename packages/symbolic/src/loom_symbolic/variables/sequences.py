@@ -237,11 +237,6 @@ class ListVariable(SequenceVariable):
         self.reconstruct_items(codegen)
         codegen.emit("BUILD_LIST", len(self.items))
 
-    def mutated(self, tx: InstructionTranslator) -> None:
-        """Record that the program changed this list."""
-        if self.source is not None:
-            tx.output.side_effects.mutated_container(self)
-
     def setitem(self, tx: InstructionTranslator, index: Variable, value: Variable) -> None:
         key = constant_index(tx, index)
         try:

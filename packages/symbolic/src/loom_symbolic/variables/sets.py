@@ -104,11 +104,6 @@ class SetVariable(MethodTableMixin, Variable):
         self.values.clear()
         self.layout = set()
 
-    def mutated(self, tx: InstructionTranslator) -> None:
-        """Record that the program changed this set."""
-        if self.source is not None:
-            tx.output.side_effects.mutated_container(self)
-
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
             codegen.load_source(self.source)
