@@ -291,9 +291,12 @@ def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     if type(left) is not type(right) and _distinct_kinds(left, right):
         return False
     if isinstance(left, TensorVariable) and isinstance(right, TensorVariable):
-        if left.node is not right.node:
+        # An in-place op's result (``torch.relu_(x)``, ``x.contiguous()`` of a contiguous ``x``) is a new node
+        # but the very same tensor, in fake mode as in eager: identity is the example value, as for dict keys.
+        same = left.node is right.node or left.example is right.example
+        if not same:
             tx.output.aliases.relied_on_distinct()
-        return left.node is right.node
+        return same
     if left.mutable and right.mutable:
         tx.output.aliases.relied_on_distinct()
         return False  # two distinct tracked containers are distinct objects
