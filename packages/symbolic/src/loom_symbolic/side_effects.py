@@ -367,6 +367,11 @@ class SideEffects:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
 
+    def is_mutated_container(self, container: Variable) -> bool:
+        """Whether the program changed ``container`` (from outside the frame) earlier in the trace: the
+        real object still holds its old contents, the variable the current ones."""
+        return id(container) in self._mutated_containers
+
     def deferred_call(self, fn: Any, args: list[Variable], kwargs: dict[str, Variable], lineno: int | None) -> None:
         """``fn(*args, **kwargs)`` is made by the rewritten code, in program order with the mutations."""
         self.mutations += 1

@@ -65,14 +65,30 @@ def _tables(module: Any, source: Any) -> dict[str, tuple[Any, Any]]:
     return found
 
 
+def changed_in_trace(tx: InstructionTranslator, table: Any) -> Variable | None:
+    """The trace's variable for the hook dict ``table`` when the program changed it earlier in this
+    frame (``register_forward_hook``, ``handle.remove()``): the real dict keeps its old contents until
+    the graph has run, so calls in the trace must read the variable's."""
+    if table is None:
+        return None
+    entry = tx.output.known_objects.get(id(table))
+    if entry is None or entry[0] is not table or not isinstance(entry[1], _containers.DictVariable):
+        return None
+    return entry[1] if tx.output.side_effects.is_mutated_container(entry[1]) else None
+
+
 def _guard(tx: InstructionTranslator, table: Any, source: Any) -> list[tuple[Any, Variable]]:
-    """Guard ``table`` (empty: its length; else its keys) and return its hooks as (key, variable)."""
+    """Guard ``table`` (empty: its length; else its keys) and return its hooks as (key, variable): the
+    trace's current ones when the program changed the table in this frame."""
     if table is None:
         return []
     if not table:
         tx.output.guards.add("length", source, table)
-        return []
-    tx.output.guards.add("dict_keys", source, table)
+    else:
+        tx.output.guards.add("dict_keys", source, table)
+    changed = changed_in_trace(tx, table)
+    if changed is not None:
+        return list(changed.items.items())
     return [(key, wrap(tx, hook, Item(source, key))) for key, hook in table.items()]
 
 

@@ -34,7 +34,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .iterators import SnapshotIterator
 from .methods import MethodVariable
-from .module_hooks import call_with_hooks, global_table_source, own_table_source
+from .module_hooks import call_with_hooks, changed_in_trace, global_table_source, own_table_source
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -67,6 +67,9 @@ def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: 
             return False
         if table is not None:
             tx.output.guards.add("length", table_source, table)
+            changed = changed_in_trace(tx, table)
+            if changed is not None and changed.items:
+                return False  # a hook the program registered earlier in this frame
     return True
 
 
