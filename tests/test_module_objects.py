@@ -57,3 +57,22 @@ def test_a_hook_added_in_the_frame_runs_on_the_next_call():
     torch.testing.assert_close(actual, expected)
     assert list(lin._forward_hooks) == [7]
 
+
+_SEQ = nn.Sequential(nn.Linear(3, 3), nn.ReLU(), nn.Linear(3, 3), nn.Sigmoid()).eval()
+
+
+def _slices(x):
+    head = _SEQ[:2]
+    return head(x) + _SEQ[-2:](x) + len(_SEQ[::2]), head, type(head)
+
+
+def test_sequential_slices_are_built_in_the_trace():
+    expected = _slices(torch.ones(3))
+    loom.reset()
+    compiled = loom.compile(_slices, backend="eager")
+    for _ in range(2):
+        out, head, cls = compiled(torch.ones(3))
+        torch.testing.assert_close(out, expected[0])
+        assert cls is nn.Sequential and list(head) == list(expected[1]) and head.training
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (1, 0, 0), stats

@@ -28,6 +28,7 @@ from loom_guards import DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
 from ..errors import Unsupported, UserError
 from . import containers as _containers
+from . import functions as _functions
 from . import tensor as _tensor
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
@@ -222,7 +223,9 @@ class NNModuleVariable(Variable):
             keys = self._ordered_children(tx)
             if isinstance(key, slice):
                 if isinstance(module, torch.nn.Sequential):
-                    raise Unsupported("slicing a Sequential", "it builds a new module")
+                    # a new Sequential of the same children (``self.__class__(...)``), made in the trace as
+                    # the class's own __getitem__ makes it
+                    return _functions.UserFunctionVariable(type(module).__getitem__).call(tx, [self, index], {})
                 return _ModuleSliceVariable([self._child(tx, k) for k in keys[key]])
             try:
                 return self._child(tx, keys[key])
