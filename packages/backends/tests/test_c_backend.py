@@ -327,3 +327,24 @@ def test_an_integer_division_by_zero_raises_as_in_eager(dtype, threads):
     for got, want in zip(compiled(a, b), f(a, b)):
         torch.testing.assert_close(got, want)
     assert 'raise RuntimeError("ZeroDivisionError")' in compiled.host_source
+
+
+class _SlicedConv(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(8, 16, 3, 3))
+        self.bias = torch.nn.Parameter(torch.randn(8))
+
+    def forward(self, x):
+        # a kernel writes x * 2 contiguously; eager's is channels-last, as x is, and so is its convolution
+        return torch.conv2d(x * 2, self.weight, self.bias, padding=1)[:, :4]
+
+
+def test_a_view_of_an_extern_output_reads_the_layout_it_was_computed_for():
+    # the convolution of the contiguous buffer came out contiguous while the view was computed for
+    # eager's channels-last output: the channel slice read the wrong elements (diffusers' AutoencoderKL)
+    torch.manual_seed(0)
+    module = _SlicedConv().requires_grad_(False)
+    x = torch.randn(2, 16, 8, 8).to(memory_format=torch.channels_last)
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(module), [x])
+    torch.testing.assert_close(compiled(x), module(x), atol=1e-4, rtol=1e-4)

@@ -63,6 +63,7 @@ class HostCodegen:
         self.constants: list[Any] = []
         self.constant_names: list[str] = []
         self._scalar_calls: set[str] | None = None  # see _scalar_results
+        self._viewed: set[str] | None = None  # see _viewed_buffers
 
     # ------------------------------------------------------------------------------------- values
     def const(self, value: Any, prefix: str = "const") -> str:
@@ -226,7 +227,7 @@ class HostCodegen:
             # matmul's) lived until the graph returned, whatever `del` its buffer got after its last use
             lines.append(f"del {call.name}")
         for out in call.outputs:
-            if self._read_by_kernel(out):
+            if self._read_by_kernel(out) or out.name in self._viewed_buffers():
                 stride = _sizes(out.layout.stride)
                 lines.append(f"if {out.name}.stride() != {stride}:")
                 lines.append(f"    {out.name} = restride({out.name}, {stride})")
@@ -244,3 +245,16 @@ class HostCodegen:
 
     def _read_by_kernel(self, buf: ExternBuffer) -> bool:
         return any(buf.name in src.args for src in self.kernels.values())
+
+    def _viewed_buffers(self) -> set[str]:
+        """Names of the buffers an extern call or the graph's outputs read through a view (``reinterpret``):
+        the view's strides were computed for the example tensor's layout, so an extern output read that
+        way must have it (a convolution of a buffer a kernel wrote contiguously, where eager's was
+        channels-last, comes out contiguous: a channel slice of it read the wrong elements)."""
+        if self._viewed is None:
+            leaves = pytree.tree_leaves(self.graph.outputs)
+            for step in self.steps:
+                if isinstance(step, ExternStep):
+                    leaves += pytree.tree_leaves((step.call.args, step.call.kwargs))
+            self._viewed = {v.buffer.name for v in leaves if isinstance(v, BufferView) and not v.is_whole_buffer()}
+        return self._viewed
