@@ -76,3 +76,44 @@ def test_sequential_slices_are_built_in_the_trace():
         assert cls is nn.Sequential and list(head) == list(expected[1]) and head.training
     stats = loom.stats()
     assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (1, 0, 0), stats
+
+
+class _LazyCache(nn.Module):
+    def forward(self, x):
+        if not hasattr(self, "cache"):
+            self.register_buffer("cache", x * 0 + 2, persistent=False)
+        return x + self.cache
+
+
+def test_a_buffer_registered_in_forward_is_read_in_the_same_trace():
+    # the read went to the real _buffers, which has the buffer only after the graph ran: a break
+    expected = _LazyCache()(torch.ones(3))
+    loom.reset()
+    module = _LazyCache()
+    compiled = loom.compile(module, backend="eager")
+    torch.testing.assert_close(compiled(torch.ones(3)), expected)
+    torch.testing.assert_close(module.cache, torch.full((3,), 2.0))
+    torch.testing.assert_close(compiled(torch.ones(3)), expected)
+    assert loom.stats()["graph_breaks"] == 0, loom.stats()
+
+
+class _GrowingList(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.ReLU()])
+        self.register_buffer("scale", torch.ones(3))
+
+    def forward(self, x):
+        self.register_buffer("extra", x * 0 + 1, persistent=False)
+        self.layers.append(nn.Tanh())
+        for layer in self.layers:
+            x = layer(x)
+        return x + self.extra, len(self.layers), sorted(name for name, _ in self.named_buffers())
+
+
+def test_members_added_in_the_frame_are_listed_as_in_eager():
+    expected = _GrowingList()(torch.ones(3))
+    loom.reset()
+    actual = loom.compile(_GrowingList(), backend="eager")(torch.ones(3))
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1:] == expected[1:] == (2, ["extra", "scale"])

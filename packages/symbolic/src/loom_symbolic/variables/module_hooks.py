@@ -66,9 +66,9 @@ def _tables(module: Any, source: Any) -> dict[str, tuple[Any, Any]]:
 
 
 def changed_in_trace(tx: InstructionTranslator, table: Any) -> Variable | None:
-    """The trace's variable for the hook dict ``table`` when the program changed it earlier in this
-    frame (``register_forward_hook``, ``handle.remove()``): the real dict keeps its old contents until
-    the graph has run, so calls in the trace must read the variable's."""
+    """The trace's variable for a module's dict ``table`` (a hook dict, ``_buffers``...) when the program
+    changed it earlier in this frame (``register_forward_hook``, ``handle.remove()``, ``register_buffer``):
+    the real dict keeps its old contents until the graph has run, so the trace must read the variable's."""
     if table is None:
         return None
     entry = tx.output.known_objects.get(id(table))

@@ -106,6 +106,9 @@ class NNModuleVariable(Variable):
         """The module's ``_modules``/``_parameters``/``_buffers`` dict, for iterating over it: its keys
         are guarded, so adding or removing a member later recompiles."""
         members = self.value.__dict__[name]
+        if changed_in_trace(tx, members) is not None:
+            raise Unsupported(f"listing the {name[1:]} of {type(self.value).__name__}",
+                              "the program added or removed one earlier in this frame", hint="it runs between graphs")
         overrides = tx.output.module_overrides
         if overrides and name in ("_parameters", "_buffers") and any((id(self.value), k) in overrides for k in members):
             raise Unsupported(f"listing the {name[1:]} of {type(self.value).__name__} inside torch.func.functional_call",
@@ -126,7 +129,15 @@ class NNModuleVariable(Variable):
         state = self.value.__dict__
         for table in ("_parameters", "_buffers", "_modules"):
             members = state.get(table)
-            if members is not None and name in members:
+            if members is None:
+                continue
+            changed = changed_in_trace(tx, members)  # register_buffer(...) earlier in the frame
+            if changed is not None and name in changed.items:
+                return changed.items[name]
+            if changed is not None and name in members:
+                raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}",
+                                  f"the program removed it from {table} earlier in this frame")
+            if name in members:
                 return wrap(tx, members[name], self._child_source(table, name))
         if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
             self._guard_absent_from_tables(tx, name)
