@@ -117,3 +117,38 @@ def test_members_added_in_the_frame_are_listed_as_in_eager():
     actual = loom.compile(_GrowingList(), backend="eager")(torch.ones(3))
     torch.testing.assert_close(actual[0], expected[0])
     assert actual[1:] == expected[1:] == (2, ["extra", "scale"])
+
+
+class _Scaled:
+    """A data descriptor written in Python: reads and writes go through the owner's ``_scales``."""
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        return self if obj is None else obj._scales[self.name] + len(objtype.__name__)
+
+    def __set__(self, obj, value):
+        obj._scales[self.name] = value
+
+
+class _Described(nn.Module):
+    alpha = _Scaled()
+
+    def __init__(self):
+        super().__init__()
+        self._scales = {"alpha": 2.0}
+
+    def forward(self, x):
+        self.alpha = self.alpha * 2
+        return x * self.alpha
+
+
+def test_a_python_descriptor_is_read_through_its_get():
+    # the read was a break, and the read after the store saw the stored value, not __get__'s (24, not 34)
+    expected, module = _Described()(torch.ones(3)), _Described()
+    loom.reset()
+    actual = loom.compile(module, backend="eager")(torch.ones(3))
+    torch.testing.assert_close(actual, expected)
+    assert module._scales == {"alpha": 24.0}
+    assert loom.stats()["graph_breaks"] == 0, loom.stats()

@@ -263,7 +263,14 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         return _builtin_method(tx, view, name)
     if type(static) is functools._lru_cache_wrapper:  # an lru_cache'd method: bound like its function
         return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
-    if hasattr(type(static), "__get__"):
+    getter = getattr(type(static), "__get__", None)
+    if isinstance(getter, types.FunctionType) and not isinstance(static, functools.cached_property):
+        # a descriptor class written in Python (the user's): its __get__(descriptor, obj, type) is
+        # inlined, as store_through_descriptor inlines its __set__. (cached_property writes the
+        # instance's __dict__, which the trace does not change in place: it stays a break.)
+        owner = wrap(tx, view.cls, view.type_source)
+        return wrap(tx, getter, None).call(tx, [wrap(tx, static, class_source), view.receiver, owner], {})
+    if getter is not None:
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
     return wrap(tx, static, class_source)
 

@@ -158,10 +158,11 @@ class NNModuleVariable(Variable):
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
-        if isinstance(class_attribute(type(self.value), name), property):
+        static = class_attribute(type(self.value), name)
+        if hasattr(type(static), "__set__"):  # a property, or a data descriptor of the user's: its __set__ runs
             if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
                 raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}",
-                                  "a property, which Module.__setattr__ bypasses for parameters and submodules")
+                                  "a data descriptor, which Module.__setattr__ bypasses for parameters and submodules")
             if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
                 return
         tx.output.side_effects.store_attr(self, self.value, name, value)
