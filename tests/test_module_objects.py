@@ -152,3 +152,35 @@ def test_a_python_descriptor_is_read_through_its_get():
     torch.testing.assert_close(actual, expected)
     assert module._scales == {"alpha": 24.0}
     assert loom.stats()["graph_breaks"] == 0, loom.stats()
+
+
+class _Reversed(nn.ModuleList):
+    def __getitem__(self, idx):
+        return super().__getitem__(len(self) - 1 - idx)
+
+
+class _Indexed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = _Reversed([nn.Linear(3, 3), nn.Tanh()])
+
+    def __getitem__(self, idx):
+        return self.blocks[idx]
+
+    def __len__(self):
+        return len(self.blocks)
+
+    def forward(self, x):
+        for i in range(len(self)):
+            x = self[i](x)
+        return x
+
+
+def test_a_class_own_getitem_is_inlined():
+    # a module's __getitem__ was a break per loop iteration; a ModuleList subclass's was ignored (wrong)
+    torch.manual_seed(0)
+    module = _Indexed()
+    expected = module(torch.ones(3))
+    loom.reset()
+    torch.testing.assert_close(loom.compile(module, backend="eager")(torch.ones(3)), expected)
+    assert loom.stats()["graph_breaks"] == 0, loom.stats()

@@ -19,6 +19,7 @@ read through the module's source and guarded there, so another instance must mat
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -225,8 +226,12 @@ class NNModuleVariable(Variable):
         return keys
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
-        key = index.as_python_constant()
         module = self.value
+        own = getattr(type(module), "__getitem__", None)
+        if isinstance(own, types.FunctionType) and own not in _CONTAINER_GETITEMS:
+            # the class's own __getitem__ (a model indexing its blocks, a ModuleList subclass): inlined
+            return _functions.UserFunctionVariable(own).call(tx, [self, index], {})
+        key = index.as_python_constant()
         if isinstance(module, torch.nn.ModuleDict):
             if key not in module._modules:
                 raise UserError("ModuleDict lookup", f"KeyError: {key!r}", exc_type=KeyError)
@@ -262,6 +267,10 @@ class NNModuleVariable(Variable):
     def describe(self) -> str:
         return f"module {type(self.value).__name__}"
 
+
+#: torch's containers' own ``__getitem__``: modelled here (a slice of a ModuleList is never a new module).
+_CONTAINER_GETITEMS = frozenset(cls.__getitem__ for cls in (torch.nn.ModuleList, torch.nn.ModuleDict, torch.nn.Sequential,
+                                                             torch.nn.ParameterList, torch.nn.ParameterDict))
 
 # ``len()`` of these containers counts their submodules (``_modules``, whose keys the trace guards).
 _CHILD_COUNTING_LENGTHS = (torch.nn.ModuleList.__len__, torch.nn.Sequential.__len__, torch.nn.ModuleDict.__len__)
