@@ -8,7 +8,7 @@ loom's break reasons per model (from ``loom.explain``). Both compilers are warme
 first, so neither pays the one-off imports inside a model's time, and FakeTensorMode's dispatch cache (shared
 by both in one process) is emptied before each first call, so neither is served the other's fake results.
 
-    .venv-py3.12/bin/python tools/bench/model_zoo_bench.py [--backend aot_eager] [--inductor] [-k swin]
+    .venv-py3.12/bin/python tools/bench/model_zoo_bench.py [--backend aot_eager] [--torch-backend inductor] [-k swin]
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def _run_torch(model: torch.nn.Module, args: tuple, kwargs: dict, backend: str) 
             "backend": spent[1], "output": first_tensor(first)}
 
 
-def _warm_up(backend: str, inductor: bool) -> None:
+def _warm_up(backend: str, torch_backend: str, inductor: bool) -> None:
     import loom
 
     def f(x: torch.Tensor) -> torch.Tensor:
@@ -94,7 +94,7 @@ def _warm_up(backend: str, inductor: bool) -> None:
 
     x = torch.randn(4, 4)
     loom.compile(f, backend=backend)(x)
-    torch.compile(f, backend=backend)(x)
+    torch.compile(f, backend=torch_backend)(x)
     if inductor:
         torch.compile(f)(x)
     loom.reset()
@@ -124,6 +124,9 @@ def _eager_seconds(model: torch.nn.Module, args: tuple, kwargs: dict) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="aot_eager", help="backend for both compilers (default aot_eager)")
+    parser.add_argument("--torch-backend", default=None,
+                        help="torch.compile's backend when it differs from loom's (--backend c --torch-backend inductor: "
+                             "both compilers' defaults)")
     parser.add_argument("--inductor", action="store_true", help="also time torch.compile's default backend")
     parser.add_argument("--reasons", action="store_true", help="print loom's break reasons per model")
     parser.add_argument("--full", action="store_true", help="the stock torchvision configurations instead (slow)")
@@ -137,8 +140,9 @@ def main() -> None:
     # One thread: on a shared machine, intra-op threads waiting on each other turn others' load into
     # seconds of noise in a model's run; both compilers run the same kernels either way.
     torch.set_num_threads(1)
-    _warm_up(options.backend, options.inductor)
-    print(f"backend {options.backend}, torch {torch.__version__}, Python {sys.version.split()[0]}; g/b/rc: graphs, "
+    torch_backend = options.torch_backend or options.backend
+    _warm_up(options.backend, torch_backend, options.inductor)
+    print(f"backend {options.backend} (torch.compile: {torch_backend}), torch {torch.__version__}, Python {sys.version.split()[0]}; g/b/rc: graphs, "
           "breaks, compiles on an identical second call; first: the first call (s); capture: the first call less "
           "the backend's seconds (it includes one run of the model: eager, an eager call's seconds)")
     header = (f"{'model':22s} {'loom g/b/rc':>11s} {'first':>6s} {'capture':>7s}  {'torch g/b/rc':>12s} {'first':>6s} "
@@ -160,7 +164,7 @@ def main() -> None:
             mine_runs, their_runs = [], []
             for _ in range(options.reps):
                 mine_runs.append(_run_loom(model, args, kwargs, options.backend))
-                their_runs.append(_run_torch(model, args, kwargs, options.backend))
+                their_runs.append(_run_torch(model, args, kwargs, torch_backend))
             mine, theirs = _best(mine_runs), _best(their_runs)
             for run in (mine, theirs):
                 run["capture"] = run["seconds"] - run["backend"]
