@@ -3,6 +3,8 @@ program changes in the frame, ``Sequential`` slices; each behaves as in eager on
 
 from __future__ import annotations
 
+import functools
+
 import torch
 from torch import nn
 
@@ -183,4 +185,31 @@ def test_a_class_own_getitem_is_inlined():
     expected = module(torch.ones(3))
     loom.reset()
     torch.testing.assert_close(loom.compile(module, backend="eager")(torch.ones(3)), expected)
+    assert loom.stats()["graph_breaks"] == 0, loom.stats()
+
+
+class _Cached(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.calls = 0
+
+    @functools.cached_property
+    def width(self):
+        self.calls += 1
+        return self.lin.out_features * 2
+
+    def forward(self, x):
+        return x * self.width + self.width + self.calls
+
+
+def test_a_cached_property_is_computed_once_and_stored_in_the_instance():
+    # cached_property.__get__ writes the instance's __dict__: a graph break at each first read
+    expected = [_Cached()(torch.ones(3))] * 2
+    module = _Cached()
+    loom.reset()
+    compiled = loom.compile(module, backend="eager")
+    for want in expected:
+        torch.testing.assert_close(compiled(torch.ones(3)), want)
+    assert (module.calls, module.__dict__["width"]) == (1, 6)
     assert loom.stats()["graph_breaks"] == 0, loom.stats()

@@ -263,11 +263,18 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         return _builtin_method(tx, view, name)
     if type(static) is functools._lru_cache_wrapper:  # an lru_cache'd method: bound like its function
         return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
+    if type(static) is functools.cached_property and static.attrname == name and view.real is not _MISSING:
+        # not cached yet (the instance dict would have won): the function's value, stored in the instance
+        # dict as cached_property.__get__ stores it, through the store overlay (replayed after the graph)
+        func_source = Attr(class_source, "func") if class_source is not None else None
+        value = wrap(tx, static.func, func_source).call(tx, [view.receiver], {})
+        tx.output.side_effects.store_attr(view.receiver, view.real, name, value, generic=True)
+        return value
     getter = getattr(type(static), "__get__", None)
     if isinstance(getter, types.FunctionType) and not isinstance(static, functools.cached_property):
         # a descriptor class written in Python (the user's): its __get__(descriptor, obj, type) is
         # inlined, as store_through_descriptor inlines its __set__. (cached_property writes the
-        # instance's __dict__, which the trace does not change in place: it stays a break.)
+        # instance's __dict__, which the trace does not change in place: modelled above.)
         owner = wrap(tx, view.cls, view.type_source)
         return wrap(tx, getter, None).call(tx, [wrap(tx, static, class_source), view.receiver, owner], {})
     if getter is not None:
