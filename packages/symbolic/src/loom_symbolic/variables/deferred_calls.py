@@ -21,6 +21,8 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
+import torch
+
 from loom_guards import Const
 from loom_guards.sources import _Chained, _check_base, _set_chained
 
@@ -92,9 +94,12 @@ class StandardLogging(_Chained):
 
 
 def _fixed(value: Variable) -> bool:
-    """A value the rest of the trace cannot change: a constant, or a symbolic number."""
+    """A value the rest of the trace cannot change: a constant, a symbolic number, or a tuple (``x.shape``)
+    of such values (a tuple subclass may define its own ``__str__``: only tuples and ``torch.Size``)."""
     if isinstance(value, SymbolicVariable):
         return True
+    if getattr(value, "container_type", None) is tuple and value.python_type() in (tuple, torch.Size):
+        return all(_fixed(item) for item in value.items)
     return isinstance(value, ConstantVariable) and is_constant_value(value.value)
 
 
