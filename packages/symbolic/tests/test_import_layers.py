@@ -30,7 +30,7 @@ FLOORS = {
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy",
         "polyfills.functools", "polyfills.heapq", "polyfills.itertools", "polyfills.operator"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
-    2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.recursive_repr", "variables.environ",
+    2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.enums", "variables.recursive_repr", "variables.environ",
         "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings",
         "variables.sequences", "variables.sets", "variables.lazy_dict",
         "variables.arguments", "variables.exception_values", "variables.iterators", "variables.generators",
