@@ -220,3 +220,11 @@ def test_iter_with_sentinel_matches():
         assert outcome(polyfill, calls(values), sentinel) == outcome(iter, calls(values), sentinel)
     assert outcome(polyfill, 3, 0) == outcome(iter, 3, 0)
     assert outcome(polyfill, 3, 0)[1] is TypeError
+
+
+def test_math_prod_matches():
+    import math
+
+    prod = polyfills.fallback_for(math.prod)
+    for args, kwargs in [(([2, 3.5, 4],), {}), (([],), {}), (([2, 3],), {"start": 0.5}), ((range(1, 6),), {})]:
+        assert prod(*args, **kwargs) == math.prod(*args, **kwargs)
