@@ -56,12 +56,15 @@ def _same(a, b) -> bool:
     return a == b
 
 
+_DYNAMIC = {}  # {"dynamic": True} under --dynamic: both compilers make sizes and ints symbolic from the start
+
+
 def run_loom(fn, x):
     import loom
 
     expected = _outcome(fn, copy.deepcopy(x))
     loom.reset()
-    compiled = loom.compile(fn, backend="eager")
+    compiled = loom.compile(fn, backend="eager", **_DYNAMIC)
     actual = _outcome(compiled, copy.deepcopy(x), fn)
     correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
     stats = loom.stats()
@@ -77,6 +80,8 @@ def run_torch(fn, x):
         args = _arguments(fn, copy.deepcopy(x))
         if getattr(fn, "calls", 1) > 1:  # explain compiles afresh on each call: count one compiled function's
             return _torch_calls(fn, args, fn.calls)
+        if _DYNAMIC:  # explain takes no options: count the graphs one dynamic compiled function makes
+            return _torch_calls(fn, args, 1)
         report = dynamo.explain(fn)(*args)
     except Exception:
         return None, None
@@ -87,7 +92,7 @@ def _torch_calls(fn, args, calls):
     from torch._dynamo.utils import counters
     graphs = []
     counters.clear()
-    compiled = torch.compile(fn, backend=lambda gm, inputs: graphs.append(gm) or gm.forward)
+    compiled = torch.compile(fn, backend=lambda gm, inputs: graphs.append(gm) or gm.forward, **_DYNAMIC)
     for _ in range(calls):
         compiled(*args)
     return len(graphs), sum(counters["graph_break"].values())
@@ -100,7 +105,9 @@ def main(constructs, counted) -> int:
     parser = argparse.ArgumentParser(description="capture_count: loom against eager and torch.compile")
     parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
     parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's (and capture_count_AREA_*.py's) constructs")
+    parser.add_argument("--dynamic", action="store_true", help="compile with dynamic=True (symbolic sizes and ints)")
     options = parser.parse_args()
+    _DYNAMIC.update({"dynamic": True} if options.dynamic else {})
     rows, clean, torch_clean, wrong = [], 0, 0, 0
     totals = Counter()
     if options.only:

@@ -122,3 +122,32 @@ def test_a_handler_that_feeds_records_back_keeps_the_break_and_the_guard_notices
         assert "logs to streams only" in str(guard.why_failed(frame))  # a handler of the program's own: compiled again, breaking
         again = translate_function(logs_around_the_work, X)
         assert again.breaks and "logging" in str(again.breaks[0]), again.dump()
+
+
+def logs_shapes(x):
+    LOG.debug("shape %s, pair %s", x.shape, (x.shape[0], "rows"))  # tuples of fixed values cannot change
+    return x + 1
+
+
+def test_a_log_call_with_a_shape_or_a_tuple_of_constants_is_made_after_the_graph(stream):
+    translation, eager, loom = _run(logs_shapes, stream)
+    assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
+    assert loom == eager and "torch.Size([3])" in eager[0] and "(3, 'rows')" in eager[0], (loom, eager)
+
+
+def asks_the_level(x):
+    if LOG.isEnabledFor(logging.DEBUG):
+        x = x + 100
+    return x * 2 + LOG.getEffectiveLevel()
+
+
+def test_is_enabled_for_is_answered_while_tracing_and_a_level_change_fails_the_guard(stream):
+    with only(stream.handler):
+        translation = translate_function(asks_the_level, X)
+        assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
+        assert torch.equal(run_rewritten(asks_the_level, translation, (X,), {}), asks_the_level(X))
+        guard = loom_guards.compile(translation.guards)
+        frame = types.SimpleNamespace(f_locals={"x": X}, f_globals=globals(), closure=None)
+        assert guard.why_failed(frame) is None
+        LOG.setLevel(logging.WARNING)
+        assert guard.why_failed(frame) is not None  # compiled again for the new level

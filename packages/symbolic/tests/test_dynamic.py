@@ -1,5 +1,6 @@
 """Dynamic shapes in the translator: symbolic sizes and ints, relation guards, 0/1 specialisation."""
 
+import math
 import types
 
 import pytest
@@ -199,3 +200,14 @@ def test_decisions_a_backend_takes_on_symbols_are_guarded_after_install():
     added = set(map(str, relations(t))) - before
     assert added, "AOTAutograd's decisions on the symbols were not added to the guards"
     assert before <= set(map(str, relations(t)))
+
+
+def test_math_prod_of_a_symbolic_size_is_one_graph():
+    def f(x):
+        return x.new_ones(math.prod([x.shape[0], 2])) * math.prod(x.shape, start=3)
+
+    t, rewritten, guard = translate_dynamic(f, torch.randn(4), dims={"L['x']": {0}})
+    for b in (2, 7):
+        x = torch.randn(b)
+        assert guard.why_failed(types.SimpleNamespace(f_locals={"x": x}, f_globals=f.__globals__, closure=None)) is None
+        torch.testing.assert_close(rewritten(x), f(x))

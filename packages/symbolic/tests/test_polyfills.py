@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -70,6 +71,9 @@ ITERATOR_CASES = [
     (itertools.compress, ("abcd", [1, 0, 1]), {}),
     (itertools.filterfalse, (None, [0, 1, 2, 0]), {}),
     (itertools.filterfalse, (lambda v: v % 2, range(6)), {}),
+    (itertools.combinations_with_replacement, ("abc", 2), {}),
+    (itertools.combinations_with_replacement, ("ab", 0), {}),
+    (itertools.combinations_with_replacement, ("", 2), {}),
 ]
 
 
@@ -84,6 +88,7 @@ def test_iterators_match_itertools(original, args, kwargs):
     (itertools.islice, (range(3), 0, 3, 0)),
     (itertools.combinations, ("ab", -1)),
     (itertools.permutations, ("ab", -1)),
+    (itertools.combinations_with_replacement, ("ab", -1)),
     (itertools.product, ("ab",)),
 ])
 def test_bad_arguments_raise_at_the_call_as_in_c(original, args):
@@ -95,6 +100,33 @@ def test_bad_arguments_raise_at_the_call_as_in_c(original, args):
         return None
 
     assert at_call(replacement(original)) == at_call(original) is not None
+
+
+def _walk_groups(groupby, data, key, steps):
+    """Interleave next() on groupby's outer iterator (step 0) and on the groups it handed out."""
+    events, outer, groups = [], groupby(data, key), []
+    for step in steps:
+        source = outer if step == 0 or not groups else groups[step % len(groups)]
+        try:
+            item = next(source)
+        except StopIteration:
+            events.append(("stop", step == 0))
+            continue
+        if source is outer:
+            groups.append(item[1])
+            item = item[0]
+        events.append(item)
+    return events
+
+
+def test_groupby_matches_itertools_including_groups_ended_by_the_outer_iterator():
+    rng = random.Random(0)
+    for _ in range(400):
+        data = [rng.randint(0, 2) for _ in range(rng.randint(0, 7))]
+        key = rng.choice([None, lambda v: v // 2])
+        steps = [rng.randint(0, 3) for _ in range(12)]
+        expected = _walk_groups(itertools.groupby, data, key, steps)
+        assert _walk_groups(replacement(itertools.groupby), data, key, steps) == expected, (data, steps)
 
 
 def test_chain_from_iterable_matches():
@@ -188,3 +220,11 @@ def test_iter_with_sentinel_matches():
         assert outcome(polyfill, calls(values), sentinel) == outcome(iter, calls(values), sentinel)
     assert outcome(polyfill, 3, 0) == outcome(iter, 3, 0)
     assert outcome(polyfill, 3, 0)[1] is TypeError
+
+
+def test_math_prod_matches():
+    import math
+
+    prod = polyfills.fallback_for(math.prod)
+    for args, kwargs in [(([2, 3.5, 4],), {}), (([],), {}), (([2, 3],), {"start": 0.5}), ((range(1, 6),), {})]:
+        assert prod(*args, **kwargs) == math.prod(*args, **kwargs)

@@ -58,6 +58,23 @@ def combinations(iterable: Any, r: int) -> Any:
     return _combinations(tuple(iterable), 0, r)
 
 
+def _combinations_with_replacement(pool: tuple, start: int, r: int) -> Any:
+    if r == 0:
+        yield ()
+        return
+    for i in range(start, len(pool)):
+        for rest in _combinations_with_replacement(pool, i, r - 1):
+            yield (pool[i], *rest)
+
+
+@polyfill(_itertools.combinations_with_replacement)
+def combinations_with_replacement(iterable: Any, r: int) -> Any:
+    """``itertools.combinations_with_replacement(iterable, r)``, in lexicographic order of positions."""
+    if r < 0:
+        raise ValueError("r must be non-negative")
+    return _combinations_with_replacement(tuple(iterable), 0, r)
+
+
 def _permutations(pool: tuple, r: int) -> Any:
     if r == 0:
         yield ()
@@ -220,3 +237,47 @@ def filterfalse(predicate: Any, iterable: Any, /) -> Any:
     for element in iterable:
         if not keep(element):
             yield element
+
+
+@polyfill(_itertools.groupby)
+def groupby(iterable: Any, key: Any = None) -> Any:
+    """``itertools.groupby(iterable, key=None)``: ``iter()`` at the call, as in C. The groups share the
+    input: moving the outer iterator on ends the group it handed out before (which then yields nothing)."""
+    return _groupby(iter(iterable), key)
+
+
+def _same_key(a: Any, b: Any) -> bool:
+    return a is b or bool(a == b)  # PyObject_RichCompareBool: identity first
+
+
+def _groupby(it: Any, keyfunc: Any) -> Any:
+    state = [_NOTHING, _NOTHING, _NOTHING, 0]  # target key, current key, current value, the live group's number
+    number = 0
+    while True:
+        state[3] = 0  # no group is live while the outer iterator skips to the next key
+        while state[1] is _NOTHING or (state[0] is not _NOTHING and _same_key(state[0], state[1])):
+            try:
+                value = next(it)
+            except StopIteration:
+                return
+            state[1] = value if keyfunc is None else keyfunc(value)
+            state[2] = value
+        state[0] = state[1]
+        number += 1
+        state[3] = number
+        yield state[1], _grouper(it, keyfunc, state, number, state[0])
+
+
+def _grouper(it: Any, keyfunc: Any, state: list, number: int, target: Any) -> Any:
+    while state[3] == number:
+        if state[2] is _NOTHING:
+            try:
+                value = next(it)
+            except StopIteration:
+                return
+            state[1] = value if keyfunc is None else keyfunc(value)
+            state[2] = value
+        if not _same_key(target, state[1]):
+            return
+        value, state[2] = state[2], _NOTHING
+        yield value

@@ -21,6 +21,8 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
+import torch
+
 from loom_guards import Const
 from loom_guards.sources import _Chained, _check_base, _set_chained
 
@@ -91,10 +93,58 @@ class StandardLogging(_Chained):
         return f"<{self._base} logs to streams only>"
 
 
+class LoggerAnswer(_Chained):
+    """``base.<query>(*args)`` for a logger query (``isEnabledFor(level)``): guarded equal to the answer
+    the trace used, so a change of level (on the logger, a parent, ``logging.disable``) compiles again."""
+
+    __slots__ = ("_query", "_query_args")
+    fetch_cost = 4
+
+    def __init__(self, base: Any, query: str, args: tuple) -> None:
+        _set_chained(self, _check_base("LoggerAnswer", base))
+        object.__setattr__(self, "_query", query)
+        object.__setattr__(self, "_query_args", args)
+
+    def _key(self) -> tuple:
+        return (self._base, self._query, self._query_args)
+
+    def _args(self) -> tuple:
+        return (self._base, self._query, self._query_args)
+
+    def read_from(self, base_value: Any) -> Any:
+        return getattr(base_value, self._query)(*self._query_args)
+
+    def __str__(self) -> str:
+        return f"{self._base}.{self._query}{self._query_args!r}"
+
+
+#: Logger methods that only read the logging configuration: answered while tracing, the answer guarded.
+QUERIES = frozenset({logging.Logger.isEnabledFor, logging.Logger.getEffectiveLevel})
+
+
+def answer_query(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    """``logger.isEnabledFor(level)`` / ``logger.getEffectiveLevel()`` on a logger the rewritten code can
+    reach, with constant arguments: the answer now, guarded; None otherwise (the call stays a break)."""
+    if fn not in QUERIES or kwargs or not args or args[0].source is None:
+        return None
+    logger = getattr(args[0], "value", None)
+    rest = args[1:]
+    if not isinstance(logger, logging.Logger) or not all(
+            isinstance(a, ConstantVariable) and is_constant_value(a.value) for a in rest):
+        return None
+    query_args = tuple(a.value for a in rest)
+    answer = fn(logger, *query_args)
+    tx.output.guards.add("constant", LoggerAnswer(args[0].source, fn.__name__, query_args), answer)
+    return ConstantVariable(answer)
+
+
 def _fixed(value: Variable) -> bool:
-    """A value the rest of the trace cannot change: a constant, or a symbolic number."""
+    """A value the rest of the trace cannot change: a constant, a symbolic number, or a tuple (``x.shape``)
+    of such values (a tuple subclass may define its own ``__str__``: only tuples and ``torch.Size``)."""
     if isinstance(value, SymbolicVariable):
         return True
+    if getattr(value, "container_type", None) is tuple and value.python_type() in (tuple, torch.Size):
+        return all(_fixed(item) for item in value.items)
     return isinstance(value, ConstantVariable) and is_constant_value(value.value)
 
 

@@ -67,7 +67,7 @@ class UserFunctionVariable(Variable):
             read = _environ.environment_read(fn, args)
             if read is not None:
                 return read(tx, args, kwargs)
-            deferred = _deferred.defer_call(tx, fn, args, kwargs)
+            deferred = _deferred.answer_query(tx, fn, args, kwargs) or _deferred.defer_call(tx, fn, args, kwargs)
             if deferred is not None:
                 return deferred
             own = (fn.__module__ or "").startswith(library)

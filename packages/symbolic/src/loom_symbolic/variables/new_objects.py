@@ -18,6 +18,7 @@ from .. import polyfills
 from ..errors import Unsupported, UserError
 from ..policy import opaque_module, opaque_reason
 from . import ctx as _ctx
+from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
 from .attributes import _MISSING, InstanceMixin, _class_member_source, builtin_base, class_attribute
@@ -102,6 +103,10 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
 
     if class_attribute(type(cls), "__call__") is not type.__call__:
+        if all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+            member = _enums.lookup(cls, [a.as_python_constant() for a in args], kwargs)
+            if member is not _enums.MISSING:  # Mode(1): the member, fixed since the class was made
+                return wrap(tx, member, None)
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
     family = opaque_module(cls)

@@ -14,6 +14,7 @@ from .. import polyfills
 from ..errors import Unsupported, UserError, missing_attribute
 from ..policy import trusted_module_name
 from . import autograd_function as _autograd_function
+from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
 from .attributes import (
@@ -172,6 +173,12 @@ class ClassVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_class(tx, self, args, kwargs)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        members = _enums.members(self.value)  # an Enum class: its members, fixed since it was made
+        if members is None:
+            return super().unpack(tx)
+        return [wrap(tx, member, None) for member in members]
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``Cls.name = value`` on a user class: replayed after the graph; later reads in the trace, on

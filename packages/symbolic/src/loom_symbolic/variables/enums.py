@@ -1,0 +1,44 @@
+"""Enum classes read while tracing: ``Mode(1)`` (a member looked up by value) and iterating ``Mode``.
+
+An enum's members are fixed when its class is made, so both answers are read from the real class
+while tracing; they are constants of the trace (the class itself is guarded where it is loaded). Only
+the lookups ``enum`` itself defines are read: a metaclass or a ``_missing_`` of the user's (which may
+make members or have effects) keeps the break.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+_UNSET = object()
+
+
+def _standard(cls: Any) -> bool:
+    """An Enum class whose call and iteration are ``enum``'s own."""
+    meta = type(cls)
+    return (isinstance(cls, enum.EnumMeta) and meta.__call__ is enum.EnumMeta.__call__
+            and meta.__iter__ is enum.EnumMeta.__iter__ and meta.__len__ is enum.EnumMeta.__len__)
+
+
+def members(cls: Any) -> list[Any] | None:
+    """``list(cls)`` for an Enum class iterated as ``enum`` does, else None."""
+    return list(cls) if _standard(cls) else None
+
+
+def lookup(cls: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """The member ``cls(value)`` returns for constant ``args``, for an Enum class with ``enum``'s own
+    lookup and an existing member; ``MISSING`` otherwise (a functional-API call, a value with no member)."""
+    if kwargs or len(args) != 1 or not _standard(cls) or not cls.__members__:
+        return _UNSET
+    if getattr(cls._missing_, "__func__", None) is not enum.Enum._missing_.__func__:
+        return _UNSET  # Flag's pseudo-members, a user's _missing_: not a plain lookup
+    if cls.__new__ is not enum.Enum.__new__:
+        return _UNSET
+    try:  # with enum's own __call__, __new__ and _missing_ and a constant value: a pure lookup
+        return cls(args[0])
+    except (ValueError, TypeError):
+        return _UNSET  # the error is raised where it is, by the real call
+
+
+MISSING = _UNSET
