@@ -28,6 +28,7 @@ from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
 from .variables import containers as _containers
+from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
 from .variables import symbolic_scalars as _symbolic
 from .variables.base import Variable
@@ -46,7 +47,7 @@ _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
 _STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
-                   torch.amp.autocast_mode._exit_autocast)
+                   torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES)
 _IMPURE_FUNCTIONS = {
     *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
@@ -119,6 +120,10 @@ class OutputGraph:
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
         self.initial_grad_enabled = self.grad_enabled
+        #: Inference mode as the program sees it, and the inference-mode regions open at this point of the
+        #: trace: (enter node, mode, grad mode and inference mode before it), innermost last.
+        self.inference_mode = torch.is_inference_mode_enabled()
+        self.inference_regions: list[tuple[fx.Node, bool, bool, bool]] = []
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
         #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
@@ -278,6 +283,13 @@ class OutputGraph:
         return any(_storage_key(tensor) in storages for tensor in written)
 
     def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if self.inference_mode == torch.is_inference_mode_enabled():
+            return self._run_fake_in_mode(run, args, kwargs)
+        # Inside the trace's inference mode (entered first: it sets grad mode too, which the run then sets).
+        with torch._C._InferenceMode(self.inference_mode):
+            return self._run_fake_in_mode(run, args, kwargs)
+
+    def _run_fake_in_mode(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         previous = torch.is_grad_enabled()
         torch._C._set_grad_enabled(self.grad_enabled)
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
@@ -427,6 +439,8 @@ class OutputGraph:
         """Close the graph with ``outputs`` (returned as a tuple), drop dead pure nodes, build a module."""
         while self.autocast_regions:  # a break inside a region: the rest of it runs natively
             self.exit_autocast(None)
+        while self.inference_regions:
+            _inference_mode.exit_region(self)
         if self.grad_enabled != self.initial_grad_enabled:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))

@@ -64,8 +64,8 @@ _OUTSIDE_GRAPH_C_MODULES = {
     "torch._C._functorch": "is torch.func's transform machinery (it changes functorch's interpreter stack "
     "or the tensors' transform levels)",
 }
-#: torch functions answered from the translator's own state instead of the graph.
-_STATE_QUERIES = {torch.is_grad_enabled}
+#: torch functions answered from the translator's own state (the attribute of the output graph that holds it).
+_STATE_QUERIES = {torch.is_grad_enabled: "grad_enabled", torch.is_inference_mode_enabled: "inference_mode"}
 
 
 def _compiling_queries() -> dict[Any, bool]:
@@ -205,7 +205,7 @@ class TorchFunctionVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if self.value in _STATE_QUERIES:
-            return ConstantVariable(tx.output.grad_enabled)
+            return ConstantVariable(getattr(tx.output, _STATE_QUERIES[self.value]))
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
         if program_state.is_query(self.value):

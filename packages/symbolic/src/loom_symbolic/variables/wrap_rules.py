@@ -54,6 +54,7 @@ from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
+from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
 from .iterators import PositionedDictIterator, PositionedIterator
 from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
@@ -410,6 +411,8 @@ def _wrap_class(tx, value, source):
         return _identity(GradModeClassVariable)(tx, value, source)
     if value in AUTOCAST_CLASSES:  # torch.autocast: enter and exit recorded in the graph
         return _identity(AUTOCAST_CLASSES[value])(tx, value, source)
+    if value in INFERENCE_MODE_CLASSES:  # torch.inference_mode: likewise
+        return _identity(INFERENCE_MODE_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
         return _identity(PROFILER_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
