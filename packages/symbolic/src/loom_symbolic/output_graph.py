@@ -31,6 +31,7 @@ from .variables import containers as _containers
 from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
 from .variables import symbolic_scalars as _symbolic
+from .variables import torch_function_state as _torch_function_state
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
 from .variables.tensor import TensorVariable
@@ -47,7 +48,8 @@ _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
 _STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
-                   torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES)
+                   torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
+                   *_torch_function_state.STATE_SWITCHES)
 _IMPURE_FUNCTIONS = {
     *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
@@ -124,6 +126,10 @@ class OutputGraph:
         #: trace: (enter node, mode, grad mode and inference mode before it), innermost last.
         self.inference_mode = torch.is_inference_mode_enabled()
         self.inference_regions: list[tuple[fx.Node, bool, bool, bool]] = []
+        #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
+        #: open at this point of the trace: (enter node, the state before it), innermost last.
+        self.torch_function_enabled = torch._C._is_torch_function_enabled()
+        self.torch_function_regions: list[tuple[fx.Node, bool]] = []
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
         #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
@@ -441,6 +447,8 @@ class OutputGraph:
             self.exit_autocast(None)
         while self.inference_regions:
             _inference_mode.exit_region(self)
+        while self.torch_function_regions:
+            _torch_function_state.exit_region(self)
         if self.grad_enabled != self.initial_grad_enabled:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))

@@ -74,6 +74,7 @@ from .torch import (
     is_graph_op,
     not_in_graph_reason,
 )
+from .torch_function_state import CLASSES as TORCH_FUNCTION_STATE_CLASSES
 from .weakrefs import wrap_weakref
 
 if TYPE_CHECKING:
@@ -413,6 +414,8 @@ def _wrap_class(tx, value, source):
         return _identity(AUTOCAST_CLASSES[value])(tx, value, source)
     if value in INFERENCE_MODE_CLASSES:  # torch.inference_mode: likewise
         return _identity(INFERENCE_MODE_CLASSES[value])(tx, value, source)
+    if value in TORCH_FUNCTION_STATE_CLASSES:  # DisableTorchFunctionSubclass: likewise
+        return _identity(TORCH_FUNCTION_STATE_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
         return _identity(PROFILER_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
