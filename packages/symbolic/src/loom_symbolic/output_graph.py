@@ -28,6 +28,7 @@ from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
 from .variables import containers as _containers
+from .variables import device_ctx as _device_ctx
 from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
 from .variables import symbolic_scalars as _symbolic
@@ -49,7 +50,7 @@ _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
 _STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
                    torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
-                   *_torch_function_state.STATE_SWITCHES)
+                   *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES)
 _IMPURE_FUNCTIONS = {
     *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
@@ -126,6 +127,8 @@ class OutputGraph:
         #: trace: (enter node, mode, grad mode and inference mode before it), innermost last.
         self.inference_mode = torch.is_inference_mode_enabled()
         self.inference_regions: list[tuple[fx.Node, bool, bool, bool]] = []
+        #: The default-device regions (``with torch.device(d):``) open at this point: (enter node, device).
+        self.device_regions: list[tuple[fx.Node, torch.device]] = []
         #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
         #: open at this point of the trace: (enter node, the state before it), innermost last.
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
@@ -301,7 +304,7 @@ class OutputGraph:
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            with self._in_autocast_regions(), self._python_kernels(), self.fake_mode:
+            with self._in_autocast_regions(), _device_ctx.in_regions(self), self._python_kernels(), self.fake_mode:
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
@@ -447,6 +450,8 @@ class OutputGraph:
             self.exit_autocast(None)
         while self.inference_regions:
             _inference_mode.exit_region(self)
+        while self.device_regions:
+            _device_ctx.exit_region(self)
         while self.torch_function_regions:
             _torch_function_state.exit_region(self)
         if self.grad_enabled != self.initial_grad_enabled:

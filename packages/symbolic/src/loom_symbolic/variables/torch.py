@@ -12,6 +12,7 @@ from .. import program_state
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
+from . import device_ctx as _device_ctx
 from . import numpy as _numpy
 from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
@@ -213,7 +214,8 @@ class TorchFunctionVariable(RealValueVariable):
             if tx.output.transform_depth and self.value in program_state.FUNCTORCH_QUERIES:
                 raise Unsupported(f"{self.describe()} inside a torch.func transform's function",
                                   "it reads the transform's level, which the traced function does not see")
-            return _program_state_query(self.value, args, kwargs)
+            with _device_ctx.in_regions(tx.output):  # a torch.device block's mode is on the stack
+                return _program_state_query(self.value, args, kwargs)
         if self.value in _FOREACH_WITH_SCALAR_TENSOR and len(args) == 4 and not kwargs and isinstance(args[3], TensorVariable):
             return _foreach_with_scalar_tensor(tx, self.value, args)
         if self.value is torch._C._set_grad_enabled:

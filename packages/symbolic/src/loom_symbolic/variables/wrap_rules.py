@@ -50,6 +50,7 @@ from .containers import (
     TupleVariable,
 )
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
+from .device_ctx import CLASSES as DEVICE_CLASSES
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
@@ -414,6 +415,8 @@ def _wrap_class(tx, value, source):
         return _identity(AUTOCAST_CLASSES[value])(tx, value, source)
     if value in INFERENCE_MODE_CLASSES:  # torch.inference_mode: likewise
         return _identity(INFERENCE_MODE_CLASSES[value])(tx, value, source)
+    if value in DEVICE_CLASSES:  # torch.device(...): a constant, entered as a region by `with`
+        return _identity(DEVICE_CLASSES[value])(tx, value, source)
     if value in TORCH_FUNCTION_STATE_CLASSES:  # DisableTorchFunctionSubclass: likewise
         return _identity(TORCH_FUNCTION_STATE_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
