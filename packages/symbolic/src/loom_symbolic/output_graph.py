@@ -31,6 +31,7 @@ from .variables import containers as _containers
 from .variables import device_ctx as _device_ctx
 from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
+from .variables import sdpa_kernel as _sdpa_kernel
 from .variables import symbolic_scalars as _symbolic
 from .variables import torch_function_state as _torch_function_state
 from .variables.base import Variable
@@ -50,7 +51,8 @@ _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
 _STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
                    torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
-                   *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES)
+                   *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES,
+                   *_sdpa_kernel.STATE_SWITCHES)
 _IMPURE_FUNCTIONS = {
     *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
@@ -129,6 +131,8 @@ class OutputGraph:
         self.inference_regions: list[tuple[fx.Node, bool, bool, bool]] = []
         #: The default-device regions (``with torch.device(d):``) open at this point: (enter node, device).
         self.device_regions: list[tuple[fx.Node, torch.device]] = []
+        #: The sdpa_kernel regions open at this point: (enter node, (backends, set_priority)).
+        self.sdpa_regions: list[tuple[fx.Node, tuple]] = []
         #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
         #: open at this point of the trace: (enter node, the state before it), innermost last.
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
@@ -304,7 +308,7 @@ class OutputGraph:
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            with self._in_autocast_regions(), _device_ctx.in_regions(self), self._python_kernels(), self.fake_mode:
+            with self._in_autocast_regions(), self._in_native_regions(), self._python_kernels(), self.fake_mode:
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
@@ -325,6 +329,13 @@ class OutputGraph:
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
+
+    def _in_native_regions(self) -> contextlib.AbstractContextManager:
+        """The trace's open default-device and ``sdpa_kernel`` regions, entered for real around one fake run."""
+        stack = contextlib.ExitStack()
+        stack.enter_context(_device_ctx.in_regions(self))
+        stack.enter_context(_sdpa_kernel.in_regions(self))
+        return stack
 
     def _python_kernels(self) -> contextlib.AbstractContextManager:
         """With symbolic sizes, the Python dispatcher: ops whose C++ kernels take only concrete sizes
@@ -450,6 +461,8 @@ class OutputGraph:
             self.exit_autocast(None)
         while self.inference_regions:
             _inference_mode.exit_region(self)
+        while self.sdpa_regions:
+            _sdpa_kernel.exit_region(self)
         while self.device_regions:
             _device_ctx.exit_region(self)
         while self.torch_function_regions:

@@ -20,6 +20,7 @@ from .autocast import AUTOCAST_CLASSES, AutocastVariable
 from .base import Variable
 from .inference_mode import INFERENCE_MODE, InferenceModeVariable
 from .profiler import RECORD_FUNCTION, RecordFunctionVariable
+from .sdpa_kernel import SdpaKernelManager, SdpaKernelVariable
 from .torch_function_state import DISABLE_SUBCLASS, DisableSubclassVariable
 from .wrap_rules import _guards
 
@@ -62,3 +63,11 @@ def _wrap_disable_subclass(tx: Any, value: Any, source: Any) -> Variable:
 
 
 registry.add_exact_type(DISABLE_SUBCLASS, _wrap_disable_subclass)
+
+
+def _wrap_sdpa_kernel(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, ("backends", "set_priority"))
+    return SdpaKernelVariable(tuple(value.backends), bool(value.set_priority))
+
+
+registry.add_exact_type(SdpaKernelManager, _wrap_sdpa_kernel)

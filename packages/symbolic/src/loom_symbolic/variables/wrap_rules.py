@@ -65,6 +65,7 @@ from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_de
 from .profiler import CLASSES as PROFILER_CLASSES
 from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
+from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
 from .torch import (
     TRACE_TIME_CONSTANTS,
     DynamoDisabledFunctionVariable,
@@ -352,6 +353,8 @@ def _wrap_module(tx, value, source):
 def _wrap_function(tx, value, source):
     if value.__module__ and value.__module__.startswith("numpy") and _numpy.is_numpy_object(value):
         return _numpy.wrap(tx, value, source)
+    if value in SDPA_FUNCTIONS:  # sdpa_kernel(backends): a region of the graph
+        return _identity(SDPA_FUNCTIONS[value])(tx, value, source)
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
     if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy, heapq.nlargest)
