@@ -61,6 +61,14 @@ def decorator_made_inside(x):
     return torch.inference_mode()(lambda t: (t * _W, _state()))(x), _state()
 
 
+def bare_decorator_inside(x):
+    @torch.inference_mode
+    def doubled(t):
+        return t * 2, _state()
+
+    return doubled(x), _state()
+
+
 def break_inside(x):
     with torch.inference_mode():
         y = x * 2
@@ -106,7 +114,8 @@ def _run(fn, graphs, breaks):
     assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (graphs, breaks, 0), stats
 
 
-@pytest.mark.parametrize("fn", [block, nested, false_inside_no_grad, decorator_made_outside, decorator_made_inside])
+@pytest.mark.parametrize("fn", [block, nested, false_inside_no_grad, decorator_made_outside, decorator_made_inside,
+                                bare_decorator_inside])
 def test_inference_mode_is_a_region_of_the_graph(fn):
     _run(fn, 1, 0)
 

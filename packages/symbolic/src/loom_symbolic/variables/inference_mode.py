@@ -148,6 +148,15 @@ class InferenceModeFunctionVariable(Variable):
         return f"{self.manager.describe()}({self.fn.describe()})"
 
 
+def callable_type(variable: Variable) -> bool:
+    """Whether ``variable`` stands for a function (what a bare ``@torch.inference_mode`` decorates)."""
+    try:
+        cls = variable.python_type()
+    except Exception:  # a variable that does not know its type: not decorated
+        return False
+    return any("__call__" in vars(k) for k in cls.__mro__)  # instances of the class can be called
+
+
 def _decorated(mode: bool, fn: Any) -> Any:
     """``fn`` decorated with a fresh ``torch.inference_mode(mode)``."""
     return torch.inference_mode(mode)(fn)
@@ -168,8 +177,9 @@ class InferenceModeClassVariable(RealValueVariable):
             return InferenceModeVariable(True)
         if mode.is_python_constant() and isinstance(mode.as_python_constant(), bool):
             return InferenceModeVariable(mode.as_python_constant())
-        if mode.is_python_constant():
-            raise Unsupported("torch.inference_mode() with a mode that is not a bool", "torch decorates it as a function")
+        if mode.is_python_constant() or not callable_type(mode):
+            raise Unsupported("torch.inference_mode() with a mode that is not a constant bool or a function",
+                              "the mode must be known while tracing")
         return InferenceModeFunctionVariable(InferenceModeVariable(True), mode)
 
     def describe(self) -> str:
