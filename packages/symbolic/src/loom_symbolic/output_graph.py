@@ -21,6 +21,7 @@ from torch._subclasses.fake_tensor import (
 )
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
+from . import grad_switches as _grad_switches
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
@@ -446,6 +447,16 @@ class OutputGraph:
                 if _storage_key(node.args[0].meta.get("val")) in storages:
                     return True
         return False
+
+    def drop_idle_grad_switches(self) -> None:
+        """Before the graph is closed, with no region open: restore the grad mode it started in and drop
+        the switches that change nothing (:mod:`.grad_switches`), so a block that broke at once costs no graph."""
+        if not (self.autocast_regions or self.inference_regions or self.sdpa_regions or self.device_regions
+                or self.torch_function_regions):
+            if self.grad_enabled != self.initial_grad_enabled:
+                self.set_grad_enabled(None, self.initial_grad_enabled)
+            _grad_switches.drop_idle_switches(self.graph, self.initial_grad_enabled,
+                                              set(_STATE_SWITCHES) - {torch._C._set_grad_enabled})
 
     def has_side_effects(self) -> bool:
         """Whether the graph must run even when nothing uses its outputs (see :func:`has_side_effect`)."""
