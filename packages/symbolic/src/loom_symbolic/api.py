@@ -271,6 +271,7 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     if output.random_draws:  # Python's RNG advances as in eager, whether or not a graph runs
         call.call_const(output.random_draws, 0, lambda: None)
         call.emit("STORE_FAST", RANDOM_LOCAL)
+    output.drop_idle_grad_switches()
     needs_graph = graph_outputs or output.has_side_effects()
     if not needs_graph:
         return call.instrs, []

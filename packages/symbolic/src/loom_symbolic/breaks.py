@@ -43,6 +43,7 @@ from .resume import (
 )
 from .variables import ctx as _ctx
 from .variables.base import NullVariable
+from .variables.inference_mode import InferenceModeExitVariable
 from .variables.iterators import IteratorVariable
 from .variables.symbolic_scalars import SymbolicVariable
 from .versions import current as version
@@ -237,7 +238,7 @@ def _restore_grad_mode(tx: RootTranslator, cg: PyCodegen) -> None:
     """
     import torch
 
-    exits = [v for v in tx.stack if isinstance(v, _ctx.WithExitVariable)]
+    exits = [v for v in tx.stack if isinstance(v, (_ctx.WithExitVariable, InferenceModeExitVariable))]
     mode = exits[0].restore if exits else tx.output.grad_enabled
     if mode != tx.output.initial_grad_enabled:
         cg.call_const(torch._C._set_grad_enabled, 1, lambda: cg.load_const(mode))

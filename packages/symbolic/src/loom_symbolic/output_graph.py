@@ -21,6 +21,7 @@ from torch._subclasses.fake_tensor import (
 )
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
+from . import grad_switches as _grad_switches
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
@@ -28,8 +29,12 @@ from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
 from .variables import containers as _containers
+from .variables import device_ctx as _device_ctx
+from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
+from .variables import sdpa_kernel as _sdpa_kernel
 from .variables import symbolic_scalars as _symbolic
+from .variables import torch_function_state as _torch_function_state
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
 from .variables.tensor import TensorVariable
@@ -46,7 +51,9 @@ _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
 _STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
-                   torch.amp.autocast_mode._exit_autocast)
+                   torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
+                   *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES,
+                   *_sdpa_kernel.STATE_SWITCHES)
 _IMPURE_FUNCTIONS = {
     *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
@@ -119,6 +126,18 @@ class OutputGraph:
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
         self.initial_grad_enabled = self.grad_enabled
+        #: Inference mode as the program sees it, and the inference-mode regions open at this point of the
+        #: trace: (enter node, mode, grad mode and inference mode before it), innermost last.
+        self.inference_mode = torch.is_inference_mode_enabled()
+        self.inference_regions: list[tuple[fx.Node, bool, bool, bool]] = []
+        #: The default-device regions (``with torch.device(d):``) open at this point: (enter node, device).
+        self.device_regions: list[tuple[fx.Node, torch.device]] = []
+        #: The sdpa_kernel regions open at this point: (enter node, (backends, set_priority)).
+        self.sdpa_regions: list[tuple[fx.Node, tuple]] = []
+        #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
+        #: open at this point of the trace: (enter node, the state before it), innermost last.
+        self.torch_function_enabled = torch._C._is_torch_function_enabled()
+        self.torch_function_regions: list[tuple[fx.Node, bool]] = []
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
         #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
@@ -278,12 +297,19 @@ class OutputGraph:
         return any(_storage_key(tensor) in storages for tensor in written)
 
     def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if self.inference_mode == torch.is_inference_mode_enabled():
+            return self._run_fake_in_mode(run, args, kwargs)
+        # Inside the trace's inference mode (entered first: it sets grad mode too, which the run then sets).
+        with torch._C._InferenceMode(self.inference_mode):
+            return self._run_fake_in_mode(run, args, kwargs)
+
+    def _run_fake_in_mode(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         previous = torch.is_grad_enabled()
         torch._C._set_grad_enabled(self.grad_enabled)
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            with self._in_autocast_regions(), self._python_kernels(), self.fake_mode:
+            with self._in_autocast_regions(), self._in_native_regions(), self._python_kernels(), self.fake_mode:
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.
@@ -304,6 +330,13 @@ class OutputGraph:
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
+
+    def _in_native_regions(self) -> contextlib.AbstractContextManager:
+        """The trace's open default-device and ``sdpa_kernel`` regions, entered for real around one fake run."""
+        stack = contextlib.ExitStack()
+        stack.enter_context(_device_ctx.in_regions(self))
+        stack.enter_context(_sdpa_kernel.in_regions(self))
+        return stack
 
     def _python_kernels(self) -> contextlib.AbstractContextManager:
         """With symbolic sizes, the Python dispatcher: ops whose C++ kernels take only concrete sizes
@@ -415,6 +448,16 @@ class OutputGraph:
                     return True
         return False
 
+    def drop_idle_grad_switches(self) -> None:
+        """Before the graph is closed, with no region open: restore the grad mode it started in and drop
+        the switches that change nothing (:mod:`.grad_switches`), so a block that broke at once costs no graph."""
+        if not (self.autocast_regions or self.inference_regions or self.sdpa_regions or self.device_regions
+                or self.torch_function_regions):
+            if self.grad_enabled != self.initial_grad_enabled:
+                self.set_grad_enabled(None, self.initial_grad_enabled)
+            _grad_switches.drop_idle_switches(self.graph, self.initial_grad_enabled,
+                                              set(_STATE_SWITCHES) - {torch._C._set_grad_enabled})
+
     def has_side_effects(self) -> bool:
         """Whether the graph must run even when nothing uses its outputs (see :func:`has_side_effect`)."""
         return any(has_side_effect(n) for n in self.graph.nodes if n.op in ("call_function", "call_method"))
@@ -427,6 +470,14 @@ class OutputGraph:
         """Close the graph with ``outputs`` (returned as a tuple), drop dead pure nodes, build a module."""
         while self.autocast_regions:  # a break inside a region: the rest of it runs natively
             self.exit_autocast(None)
+        while self.inference_regions:
+            _inference_mode.exit_region(self)
+        while self.sdpa_regions:
+            _sdpa_kernel.exit_region(self)
+        while self.device_regions:
+            _device_ctx.exit_region(self)
+        while self.torch_function_regions:
+            _torch_function_state.exit_region(self)
         if self.grad_enabled != self.initial_grad_enabled:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))

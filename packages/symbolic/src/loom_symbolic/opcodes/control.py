@@ -8,6 +8,7 @@ from typing import Any
 from ..errors import Unsupported
 from ..variables.base import Variable
 from ..variables.constant import ConstantVariable
+from ..variables.ctx import ENTERED_BY_TYPE
 from ..variables.iterators import IteratorVariable, iterate, not_modelled_because
 from .registry import handler
 
@@ -103,6 +104,9 @@ def return_value(tx, ins) -> None:
 def before_with(tx, ins) -> None:
     manager = tx.pop()
     enter = getattr(manager, "enter", None)
+    by_type = ENTERED_BY_TYPE.get(manager.python_type()) if manager.is_python_constant() else None
+    if by_type is not None:
+        enter = lambda tx: by_type(tx, manager)  # noqa: E731
     if enter is None:
         raise Unsupported(f"a with block over {manager.describe()}", "the translator cannot model this context manager")
     exit_callable, entered = enter(tx)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
@@ -12,6 +13,9 @@ from .constant import ConstantVariable
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
+#: How a ``with`` enters a value whose variable has no ``enter`` of its own (a ``torch.device`` is a
+#: constant): python type → ``enter(tx, manager)``, filled by the modules that model them.
+ENTERED_BY_TYPE: dict[type, Callable[..., tuple[Variable, Variable]]] = {}
 
 
 class GradModeVariable(Variable):

@@ -1,5 +1,5 @@
-"""Context managers torch made outside the trace, read from the frame: an ``autocast`` or ``record_function``
-object in a closure (``@torch.autocast(...)`` on a function: its wrapper runs ``with autocast_instance:``),
+"""Context managers torch made outside the trace, read from the frame: an ``autocast``, ``inference_mode``,
+``DisableTorchFunctionSubclass`` or ``record_function`` object in a closure (``@torch.autocast(...)`` on a function: its wrapper runs ``with autocast_instance:``),
 a global, an argument, or handed to a resume function to enter.
 
 Each becomes the variable the trace uses for one made inside it (:class:`.autocast.AutocastVariable`,
@@ -18,7 +18,10 @@ from loom_guards import Attr
 from . import registry
 from .autocast import AUTOCAST_CLASSES, AutocastVariable
 from .base import Variable
+from .inference_mode import INFERENCE_MODE, InferenceModeVariable
 from .profiler import RECORD_FUNCTION, RecordFunctionVariable
+from .sdpa_kernel import SdpaKernelManager, SdpaKernelVariable
+from .torch_function_state import DISABLE_SUBCLASS, DisableSubclassVariable
 from .wrap_rules import _guards
 
 #: The attributes of an autocast object that make its settings, in ``_enter_autocast``'s order.
@@ -43,6 +46,28 @@ def _wrap_record_function(tx: Any, value: Any, source: Any) -> Variable:
     return RecordFunctionVariable(value.name, value.args)
 
 
+def _wrap_inference_mode(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, ("mode",))
+    return InferenceModeVariable(bool(value.mode))
+
+
 for _cls in AUTOCAST_CLASSES:
     registry.add_exact_type(_cls, _wrap_autocast)
 registry.add_exact_type(RECORD_FUNCTION, _wrap_record_function)
+registry.add_exact_type(INFERENCE_MODE, _wrap_inference_mode)
+
+
+def _wrap_disable_subclass(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, ())
+    return DisableSubclassVariable()
+
+
+registry.add_exact_type(DISABLE_SUBCLASS, _wrap_disable_subclass)
+
+
+def _wrap_sdpa_kernel(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, ("backends", "set_priority"))
+    return SdpaKernelVariable(tuple(value.backends), bool(value.set_priority))
+
+
+registry.add_exact_type(SdpaKernelManager, _wrap_sdpa_kernel)

@@ -12,6 +12,7 @@ from .. import program_state
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
+from . import device_ctx as _device_ctx
 from . import numpy as _numpy
 from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
@@ -64,8 +65,9 @@ _OUTSIDE_GRAPH_C_MODULES = {
     "torch._C._functorch": "is torch.func's transform machinery (it changes functorch's interpreter stack "
     "or the tensors' transform levels)",
 }
-#: torch functions answered from the translator's own state instead of the graph.
-_STATE_QUERIES = {torch.is_grad_enabled}
+#: torch functions answered from the translator's own state (the attribute of the output graph that holds it).
+_STATE_QUERIES = {torch.is_grad_enabled: "grad_enabled", torch.is_inference_mode_enabled: "inference_mode",
+                  torch._C._is_torch_function_enabled: "torch_function_enabled"}
 
 
 def _compiling_queries() -> dict[Any, bool]:
@@ -205,14 +207,15 @@ class TorchFunctionVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if self.value in _STATE_QUERIES:
-            return ConstantVariable(tx.output.grad_enabled)
+            return ConstantVariable(getattr(tx.output, _STATE_QUERIES[self.value]))
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
         if program_state.is_query(self.value):
             if tx.output.transform_depth and self.value in program_state.FUNCTORCH_QUERIES:
                 raise Unsupported(f"{self.describe()} inside a torch.func transform's function",
                                   "it reads the transform's level, which the traced function does not see")
-            return _program_state_query(self.value, args, kwargs)
+            with _device_ctx.in_regions(tx.output):  # a torch.device block's mode is on the stack
+                return _program_state_query(self.value, args, kwargs)
         if self.value in _FOREACH_WITH_SCALAR_TENSOR and len(args) == 4 and not kwargs and isinstance(args[3], TensorVariable):
             return _foreach_with_scalar_tensor(tx, self.value, args)
         if self.value is torch._C._set_grad_enabled:

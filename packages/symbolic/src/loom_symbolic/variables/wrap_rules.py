@@ -50,10 +50,12 @@ from .containers import (
     TupleVariable,
 )
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
+from .device_ctx import CLASSES as DEVICE_CLASSES
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
+from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
 from .iterators import PositionedDictIterator, PositionedIterator
 from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
@@ -63,6 +65,7 @@ from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_de
 from .profiler import CLASSES as PROFILER_CLASSES
 from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
+from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
 from .torch import (
     TRACE_TIME_CONSTANTS,
     DynamoDisabledFunctionVariable,
@@ -73,6 +76,7 @@ from .torch import (
     is_graph_op,
     not_in_graph_reason,
 )
+from .torch_function_state import CLASSES as TORCH_FUNCTION_STATE_CLASSES
 from .weakrefs import wrap_weakref
 
 if TYPE_CHECKING:
@@ -349,6 +353,8 @@ def _wrap_module(tx, value, source):
 def _wrap_function(tx, value, source):
     if value.__module__ and value.__module__.startswith("numpy") and _numpy.is_numpy_object(value):
         return _numpy.wrap(tx, value, source)
+    if value in SDPA_FUNCTIONS:  # sdpa_kernel(backends): a region of the graph
+        return _identity(SDPA_FUNCTIONS[value])(tx, value, source)
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
     if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy, heapq.nlargest)
@@ -410,6 +416,12 @@ def _wrap_class(tx, value, source):
         return _identity(GradModeClassVariable)(tx, value, source)
     if value in AUTOCAST_CLASSES:  # torch.autocast: enter and exit recorded in the graph
         return _identity(AUTOCAST_CLASSES[value])(tx, value, source)
+    if value in INFERENCE_MODE_CLASSES:  # torch.inference_mode: likewise
+        return _identity(INFERENCE_MODE_CLASSES[value])(tx, value, source)
+    if value in DEVICE_CLASSES:  # torch.device(...): a constant, entered as a region by `with`
+        return _identity(DEVICE_CLASSES[value])(tx, value, source)
+    if value in TORCH_FUNCTION_STATE_CLASSES:  # DisableTorchFunctionSubclass: likewise
+        return _identity(TORCH_FUNCTION_STATE_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
         return _identity(PROFILER_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
