@@ -141,3 +141,23 @@ def test_saved_tensors_are_not_taken_while_autograd_holds_them(backward_between)
         [g.compiled for g in compiled.graphs if g.kind == kind] for kind in ("forward", "backward")
     )
     assert "storage_shared" in forward[0].host_source
+
+
+def transposed_chain(x):
+    a = aten.mul.Tensor(x, 2.0)  # [128, 256]
+    b = ext(a)
+    c = aten.add.Tensor(aten.t.default(b), 1.0)  # [256, 128]: takes a's storage reinterpreted, dies inside
+    return (aten.sum.dim_IntList(ext(c), [1]),)  # a smaller output: c's chain ends inside the graph
+
+
+def test_storage_taken_over_under_another_layout_comes_back_next_call():
+    x = torch.randn(N)
+    compiled = compile_aten(transposed_chain, x, generator="c")
+    assert "reinterpret(buf" in compiled.host_source and "] = buf2.detach()  # kept" in compiled.host_source
+    (pool,) = (cell.cell_contents for cell in compiled.call.__closure__ if isinstance(cell.cell_contents, dict))
+    want = transposed_chain(x)
+    torch.testing.assert_close(compiled(x), want)
+    kept = {slot: t.data_ptr() for slot, t in pool.items()}
+    assert kept  # the chain's storage went back to the pool at its last use ...
+    torch.testing.assert_close(compiled(x), want)
+    assert {slot: t.data_ptr() for slot, t in pool.items()} == kept  # ... and was taken again, not replaced

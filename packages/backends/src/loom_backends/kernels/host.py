@@ -135,7 +135,8 @@ class HostCodegen:
                 lines += self._extern_lines(step)
             dead = sorted(n for n, last in last_use.items() if last == position and n not in keep)
             dead = [n for n in dead if not isinstance(g.buffers.get(n), ConstantBuffer) and n not in self.reuse.held]
-            lines += [f"_pool[{self.reuse.to_pool[n]!r}] = {n}  # kept for the next call" for n in dead if n in self.reuse.to_pool]
+            # detached: a buffer that took over another's storage by `reinterpret` is a view holding that one
+            lines += [f"_pool[{self.reuse.to_pool[n]!r}] = {n}.detach()  # kept for the next call" for n in dead if n in self.reuse.to_pool]
             if dead:
                 lines.append(f"del {', '.join(dead)}")
         outputs = [self.arg_text(v) for v in g.outputs]
