@@ -54,6 +54,10 @@ class Config:
     # C backend: a graph whose kernels would each do at most this many elements of work and fuse a single
     # ATen op runs through ATen instead: a lone small op is faster there (docs/backends-c.md, the numbers).
     c_min_elements_for_lone_op: int = 0
+    # C backend: a compiled graph keeps up to this many bytes of its kernels' buffers from one call to the
+    # next (kernels/reuse.py) instead of freeing and allocating them again: glibc hands large blocks
+    # freshly mapped pages after it trims its heap, a page fault per 4 KiB (docs/backends-c.md). 0: off.
+    c_keep_buffer_bytes: int = 64 << 20
 
 
 config = Config()

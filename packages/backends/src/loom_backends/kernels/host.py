@@ -3,7 +3,8 @@
 ``make_call(<constants>)`` returns ``call(args)``, which takes the list of the graph's inputs and empties it
 (AOTAutograd's boxed calling convention: ``call._boxed_call``; each input is deleted after its last use, so
 that the activations a forward saved are freed as the backward goes, as eager's autograd frees them), checks
-the input layouts the kernels were generated for, allocates buffers, launches the kernels, makes the extern
+the input layouts the kernels were generated for, allocates buffers (or reuses dead ones and, where the
+code generator keeps storage between calls, takes kept ones: ``reuse.py``), launches the kernels, makes the extern
 ATen calls and returns the graph's outputs (views of buffers where the graph returns views). Reading it top to bottom is reading
 the compiled graph. A code generator subclasses :class:`HostCodegen` for its header (imports, kernels)
 and for how a kernel is launched (``_kernel_lines``).
@@ -22,6 +23,7 @@ from torch.utils import _pytree as pytree
 from . import symbols
 from .graph import ExternScalar, GraphLowering, HostScalar, _RuntimeInput
 from .ir import BufferView, ComputedBuffer, ConstantBuffer, ExternBuffer
+from .reuse import ReusePlan, escaping, keep_between_calls, plan_reuse
 from .scheduler import ExternStep, FusedKernel, Step
 
 
@@ -64,6 +66,8 @@ class HostCodegen:
         self.constant_names: list[str] = []
         self._scalar_calls: set[str] | None = None  # see _scalar_results
         self._viewed: set[str] | None = None  # see _viewed_buffers
+        self.reuse = ReusePlan()  # filled by generate()
+        self.keep_bytes = 0  # how much of its buffers' storage a graph keeps between calls (reuse.py)
 
     # ------------------------------------------------------------------------------------- values
     def const(self, value: Any, prefix: str = "const") -> str:
@@ -117,16 +121,29 @@ class HostCodegen:
         lines: list[str] = []
         last_use = self._last_uses()
         keep = {v.buffer.name for v in pytree.tree_leaves(g.outputs) if isinstance(v, BufferView)}
+        externs = [step.call for step in self.steps if isinstance(step, ExternStep)]
+        allocations = [
+            self.allocated(step, self.kernels[p]) if isinstance(step, FusedKernel) else [] for p, step in enumerate(self.steps)
+        ]
+        escapes = escaping(g.outputs, externs)
+        self.reuse = plan_reuse(allocations, last_use, escapes)
+        if self.keep_bytes > 0:
+            keep_between_calls(self.reuse, allocations, escapes, keep, self.keep_bytes)
         for position, step in enumerate(self.steps):
             if isinstance(step, FusedKernel):
                 lines += self._kernel_lines(step, self.kernels[position])
             else:
                 lines += self._extern_lines(step)
             dead = sorted(n for n, last in last_use.items() if last == position and n not in keep)
-            dead = [n for n in dead if not isinstance(g.buffers.get(n), ConstantBuffer)]
+            dead = [n for n in dead if not isinstance(g.buffers.get(n), ConstantBuffer) and n not in self.reuse.held]
+            # detached: a buffer that took over another's storage by `reinterpret` is a view holding that one
+            lines += [f"_pool[{self.reuse.to_pool[n]!r}] = {n}.detach()  # kept for the next call" for n in dead if n in self.reuse.to_pool]
             if dead:
                 lines.append(f"del {', '.join(dead)}")
         outputs = [self.arg_text(v) for v in g.outputs]
+        # a returned buffer's storage comes back next call if nothing holds it by then (detached: autograd
+        # may give the returned tensor a history)
+        lines += [f"_pool[{slot!r}] = {name}.detach()" for name, slot in self.reuse.at_return.items()]
         if g.output_kind == "single":
             lines.append(f"return {outputs[0]}")
         elif g.output_kind == "list":
@@ -150,7 +167,7 @@ class HostCodegen:
         params = ", ".join(self.constant_names)
         return (
             self.header()
-            + f"\n\ndef make_call({params}):\n    def call(args):\n{body}\n\n    call._boxed_call = True\n    return call\n"
+            + f"\n\ndef make_call({params}):\n    _pool = {{}}\n    def call(args):\n{body}\n\n    call._boxed_call = True\n    return call\n"
         )
 
     def _cuda_device(self) -> int | None:
@@ -202,6 +219,36 @@ class HostCodegen:
                 for out in step.call.outputs:
                     last.setdefault(out.name, position)
         return last
+
+    @staticmethod
+    def allocated(kernel: FusedKernel, src: Any) -> list[ComputedBuffer]:
+        """The buffers the host allocates before launching ``kernel``: its outputs."""
+        return [n for n in kernel.nodes if n.name in src.outputs]
+
+    def alloc_lines(self, buf: ComputedBuffer) -> list[str]:
+        """A kernel output's buffer: the storage of a dead buffer when the reuse plan says so (see
+        ``reuse.py``; the dead one's name is dropped here, not at its last use), else a fresh one."""
+        old = self.reuse.takes.get(buf.name)
+        if old is None and buf.name in self.reuse.from_pool:
+            return self._from_pool_lines(buf, self.reuse.from_pool[buf.name])
+        if old is None:
+            return [self._alloc(buf)]
+        lay, old_lay = buf.layout, self.graph.buffers[old].layout
+        if (lay.size, lay.stride) == (old_lay.size, old_lay.stride):
+            return [f"{buf.name} = {old}; del {old}  # reuses {old}'s storage"]
+        view = f"reinterpret({old}, {_sizes(lay.size)}, {_sizes(lay.stride)}, 0)"
+        return [f"{buf.name} = {view}; del {old}  # reuses {old}'s storage"]
+
+    def _from_pool_lines(self, buf: ComputedBuffer, slot: str) -> list[str]:
+        """Take the storage kept from the last call, unless anything else (a caller's tensor, autograd's
+        saved tensor) still holds it; the kept tensor has the layout of the chain's last buffer."""
+        last = {**{s: n for n, s in self.reuse.to_pool.items()}, **{s: n for n, s in self.reuse.at_return.items()}}[slot]
+        lay, kept = buf.layout, self.graph.buffers[last].layout
+        lines = [f"{buf.name} = _pool.pop({slot!r}, None)", f"if {buf.name} is None or storage_shared({buf.name}):",
+                 "    " + self._alloc(buf)]  # fmt: skip
+        if (lay.size, lay.stride) != (kept.size, kept.stride):
+            lines += ["else:", f"    {buf.name} = reinterpret({buf.name}, {_sizes(lay.size)}, {_sizes(lay.stride)}, 0)"]
+        return lines
 
     def _alloc(self, buf: ComputedBuffer) -> str:
         lay = buf.layout

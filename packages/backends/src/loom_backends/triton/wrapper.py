@@ -35,7 +35,7 @@ class WrapperCodegen(HostCodegen):
         return HEADER.format(graph=self.name) + ("\n\n" + kernels if kernels else "")
 
     def _kernel_lines(self, kernel: FusedKernel, src: KernelSource) -> list[str]:
-        lines = [self._alloc(n) for n in kernel.nodes if n.name in src.outputs]
+        lines = [line for n in self.allocated(kernel, src) for line in self.alloc_lines(n)]
         xnumel, rnumel = symbols.static_int(src.xnumel), symbols.static_int(src.rnumel)
         args = [*src.args, *(_size(e) for _, e in src.size_args)]
         if xnumel is not None and rnumel is not None:  # static sizes: the launch is fixed now
