@@ -161,3 +161,34 @@ def test_generated_c_compiles_without_warnings(compiles_without_warnings):
     for shape in ("x_block", "aligned(64)", "for (int64_t ro", "xi0", "for (int64_t xo = ", "_index"):
         assert shape in compiled.c_source, shape
     compiles_without_warnings(compiled.c_source)
+
+
+def test_a_cat_fused_with_its_column_sum_compares_blocks_not_elements(threads):
+    # the transformer block's q/k/v gradient cat with its bias gradient: segment edges at multiples of the
+    # block's 32 columns are tested once per block (gcc unswitches the loop), not masked per element
+    def f(a, b, c):
+        y = aten.cat.default([a, aten.permute.default(b, [1, 0]), c], 1)
+        return y, aten.sum.dim_IntList(y, [0])
+
+    torch.manual_seed(0)
+    a, b, c = torch.randn(256, 64), torch.randn(32, 256), torch.randn(256, 96)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [a, b, c])
+    for got, want in zip(compiled(a, b, c), f(a, b, c)):
+        torch.testing.assert_close(got, want)
+    source = "\n".join(k.source for k in compiled.kernels)
+    assert "x_block += 32" in source
+    assert "x_block >= 64L" in source and "x_block < 96L" in source
+    assert "(int64_t)(xindex)" not in source  # no per-element segment test left
+
+
+def test_a_cat_edge_inside_a_block_stays_an_element_comparison(threads):
+    def f(a, c):
+        y = aten.cat.default([a, c], 1)
+        return (aten.sum.dim_IntList(y, [0]),)
+
+    torch.manual_seed(0)
+    a, c = torch.randn(256, 40), torch.randn(256, 30)  # the edge at 40 lies inside the second block
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [a, c])
+    torch.testing.assert_close(compiled(a, c)[0], f(a, c)[0])
+    source = "\n".join(k.source for k in compiled.kernels)
+    assert "x_block += 32" in source and "x_block >= 40L" not in source and "x_block < 40L" not in source
