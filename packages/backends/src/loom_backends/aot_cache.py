@@ -44,14 +44,14 @@ from typing import Any
 
 import torch
 
-from . import aot_checks, c_toolchain, fx_serial, graph_cache
+from . import aot_checks, aot_meta, c_toolchain, fx_serial, graph_cache
 from .aot_replay import Plan, replayed_function
 from .compiled import GraphArtifact
 
 log = logging.getLogger("loom.aot_cache")
 
 #: Bump when what an entry holds, or how it is replayed, changes.
-FORMAT = 1
+FORMAT = 2
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -221,6 +221,7 @@ class Recorder:
         self.inputs = [(x.requires_grad, x.is_leaf) for x in example_inputs]
         self.num_fwd_outputs: int | None = None
         self.forward: dict[str, Any] | None = None
+        self.mutated: list[int] = []
         self.done = False
 
     def watch_partition(self, partition_fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -245,9 +246,11 @@ class Recorder:
             _bypass(why)
 
     def _forward(self, gm: torch.fx.GraphModule, inputs: list[Any]) -> str | None:
-        why = aot_checks.forward_problem(gm, inputs, self.num_outputs, self.num_fwd_outputs)
-        if why is not None:
-            return why
+        meta = aot_meta.compiling_metadata()
+        mutated = aot_checks.forward_problem(gm, inputs, self.num_outputs, self.num_fwd_outputs, meta)
+        if isinstance(mutated, str):
+            return mutated
+        self.mutated = mutated
         self.forward = self._graph(gm, inputs, "forward")
         return None
 
@@ -255,7 +258,8 @@ class Recorder:
         self.done = True
         if kind != "backward" or self.forward is None:
             return f"AOTAutograd compiled a {kind} graph"
-        checked = aot_checks.backward_plan(self.forward["module"], gm, inputs, self.num_outputs, self.inputs)
+        checked = aot_checks.backward_plan(self.forward["module"], gm, inputs, self.num_outputs, self.inputs,
+                                           self.mutated)  # fmt: skip
         if isinstance(checked, str):
             return checked
         backward = self._graph(gm, inputs, "backward")
