@@ -221,7 +221,7 @@ class Recorder:
         self.inputs = [(x.requires_grad, x.is_leaf) for x in example_inputs]
         self.num_fwd_outputs: int | None = None
         self.forward: dict[str, Any] | None = None
-        self.mutated: list[int] = []
+        self.replayable: aot_meta.Replayable | None = None
         self.done = False
 
     def watch_partition(self, partition_fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -247,19 +247,19 @@ class Recorder:
 
     def _forward(self, gm: torch.fx.GraphModule, inputs: list[Any]) -> str | None:
         meta = aot_meta.compiling_metadata()
-        mutated = aot_checks.forward_problem(gm, inputs, self.num_outputs, self.num_fwd_outputs, meta)
-        if isinstance(mutated, str):
-            return mutated
-        self.mutated = mutated
+        replayable = aot_checks.forward_problem(gm, inputs, self.num_outputs, self.num_fwd_outputs, meta)
+        if isinstance(replayable, str):
+            return replayable
+        self.replayable = replayable
         self.forward = self._graph(gm, inputs, "forward")
         return None
 
     def _backward(self, gm: torch.fx.GraphModule, inputs: list[Any], kind: str) -> str | None:
         self.done = True
-        if kind != "backward" or self.forward is None:
+        if kind != "backward" or self.forward is None or self.replayable is None:
             return f"AOTAutograd compiled a {kind} graph"
         checked = aot_checks.backward_plan(self.forward["module"], gm, inputs, self.num_outputs, self.inputs,
-                                           self.mutated)  # fmt: skip
+                                           self.replayable)  # fmt: skip
         if isinstance(checked, str):
             return checked
         backward = self._graph(gm, inputs, "backward")

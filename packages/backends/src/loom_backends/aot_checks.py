@@ -22,19 +22,20 @@ from .aot_replay import Plan
 
 def forward_problem(
     gm: torch.fx.GraphModule, inputs: list[Any], num_outputs: int, num_fwd_outputs: int | None, meta: Any
-) -> str | list[int]:
-    """The inputs the forward graph ``gm`` mutates (see :func:`loom_backends.aot_meta.replay_problem`)
-    when it is one the cache replays exactly, given AOTAutograd's metadata ``meta``; why not otherwise."""
+) -> str | aot_meta.Replayable:
+    """What the replay needs of AOTAutograd's metadata ``meta`` (see
+    :func:`loom_backends.aot_meta.replay_problem`) when the forward graph ``gm`` is one the cache
+    replays exactly; why not otherwise."""
     import torch._functorch.config as functorch_config
 
     if num_outputs < 1:
         return "a graph without outputs"
     if meta is None:
         return "AOTAutograd's mutation and aliasing metadata was not found"
-    mutated = aot_meta.replay_problem(meta, len(inputs), num_outputs)
-    if isinstance(mutated, str):
-        return mutated
-    returned = len(mutated) + num_outputs
+    replayable = aot_meta.replay_problem(meta, len(inputs), num_outputs)
+    if isinstance(replayable, str):
+        return replayable
+    returned = len(replayable.mutated) + num_outputs
     if num_fwd_outputs != returned:
         return "intermediate bases or effect tokens (extra forward outputs)"
     if functorch_config.functionalize_rng_ops or not functorch_config.guess_tangent_strides_as_outputs:
@@ -58,7 +59,7 @@ def forward_problem(
             return "a value saved for backward that is not a tensor"
         if node.meta.get("saved_tensor_with_no_vc_check", False):
             return "a tensor saved without a version check"
-    return mutated
+    return replayable
 
 
 def backward_plan(
@@ -67,11 +68,12 @@ def backward_plan(
     inputs: list[Any],
     num_outputs: int,
     input_flags: list[tuple[bool, bool]],
-    mutated: list[int],
+    replayable: aot_meta.Replayable,
 ) -> Plan | str:
     """The :class:`Plan` of replaying ``forward`` (which returns the new values of the inputs
-    ``mutated`` first) and the backward graph ``gm`` (whose example inputs are ``inputs``); a string
-    saying why not when the pair is not a case the replay reproduces."""
+    ``replayable.mutated`` first) and the backward graph ``gm`` (whose example inputs are ``inputs``); a
+    string saying why not when the pair is not a case the replay reproduces."""
+    mutated = replayable.mutated
     (all_outs,) = next(n for n in reversed(forward.graph.nodes) if n.op == "output").args
     fw_outs = all_outs[len(mutated) :]  # the mutated inputs need no gradient: they get no tangent
     saved = fw_outs[num_outputs:]
@@ -95,4 +97,4 @@ def backward_plan(
         for i, (out, (requires_grad, is_leaf)) in enumerate(zip(bw_outs, input_flags))
         if out is None and requires_grad and not is_leaf
     ]  # AOTAutograd detaches these first (its "inputs that never need gradients")
-    return Plan(num_outputs, len(saved), tangents, detach, list(mutated))
+    return Plan(num_outputs, len(saved), tangents, detach, list(mutated), list(replayable.unsafe_views))

@@ -30,29 +30,35 @@ from torch.autograd.function import once_differentiable
 class Plan:
     """How to run a cached pair: outputs returned to the caller, tensors saved for backward, each
     gradient's (size, stride), inputs detached before the forward, inputs whose data the forward
-    mutates (in the order the forward returns their new values)."""
+    mutates (in the order the forward returns their new values), outputs made fresh tensors with
+    ``aten._unsafe_view`` (AOTAutograd's ``unsafe_view_alias``)."""
 
     num_outputs: int
     num_saved: int
     tangents: list[tuple[tuple[int, ...], tuple[int, ...]]]
     detach: list[int]
     mutated: list[int]
+    unsafe_views: list[int]
 
     def to_json(self) -> dict[str, Any]:
         """The plan as a JSON object."""
         return {"num_outputs": self.num_outputs, "num_saved": self.num_saved,
                 "tangents": [[list(size), list(stride)] for size, stride in self.tangents],
-                "detach": list(self.detach), "mutated": list(self.mutated)}  # fmt: skip
+                "detach": list(self.detach), "mutated": list(self.mutated),
+                "unsafe_views": list(self.unsafe_views)}  # fmt: skip
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Plan:
         """The plan :meth:`to_json` wrote; ValueError when it is not one."""
         plan = Plan(int(data["num_outputs"]), int(data["num_saved"]),
                     [(tuple(map(int, size)), tuple(map(int, stride))) for size, stride in data["tangents"]],
-                    [int(i) for i in data["detach"]], [int(i) for i in data["mutated"]])  # fmt: skip
+                    [int(i) for i in data["detach"]], [int(i) for i in data["mutated"]],
+                    [int(i) for i in data["unsafe_views"]])  # fmt: skip
         if len(plan.tangents) != plan.num_outputs or plan.num_outputs < 1 or plan.num_saved < 0:
             raise ValueError("an inconsistent plan")
         if plan.mutated != sorted(set(plan.mutated)) or set(plan.mutated) & set(plan.detach):
+            raise ValueError("an inconsistent plan")
+        if not all(0 <= i < plan.num_outputs for i in plan.unsafe_views):
             raise ValueError("an inconsistent plan")
         return plan
 
@@ -67,12 +73,15 @@ def replayed_function(
     tangents = plan.tangents
     detach = plan.detach
     mutated = plan.mutated
+    unsafe_views = [num_mutated + i for i in plan.unsafe_views]
 
     class LoomCachedAotFunction(torch.autograd.Function):
         @staticmethod
         def forward(ctx: Any, *args: Any) -> Any:
             outs = list(forward(list(args)))
             ctx.save_for_backward(*(t.detach() if t._is_view() else t for t in outs[num_returned:]))
+            for i in unsafe_views:  # the only view of an intermediate: a fresh tensor, as AOTAutograd
+                outs[i] = torch.ops.aten._unsafe_view(outs[i], outs[i].shape)
             if num_mutated:
                 ctx.mark_non_differentiable(*outs[:num_mutated])
                 ctx._materialize_non_diff_grads = False  # as AOTAutograd: their gradients stay None
