@@ -7,7 +7,9 @@ forward with grad mode on and view replay on, inside a ``torch.autograd.Function
 autograd runs with grad mode off); the forward graph returns the new values of the inputs it mutates
 (data only, inputs that need no gradient: batch norm's running statistics), then the user's outputs,
 then what the backward needs; the function returns the first two groups, the new values marked
-non-differentiable, and saves the rest for backward (a view detached first). After it, outside its grad
+non-differentiable and each output AOTAutograd calls an ``unsafe_view_alias`` (the only view of an
+intermediate) made a fresh tensor with ``aten._unsafe_view``, and saves the rest for backward (a view
+detached first). After it, outside its grad
 mode and view replay, each mutated input gets its new value with ``copy_`` (the caller's tensor, not a
 detached one), and the user's outputs are returned. In backward, the gradients of the new values are
 dropped (none survives: their inputs need none), each output's gradient is given the size and stride the
