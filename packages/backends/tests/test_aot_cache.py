@@ -141,36 +141,6 @@ def test_random_ops_draw_as_the_graph_aot_autograd_builds(cache):
     assert_same(second[1], first[1])
 
 
-def returns_an_input_view(x, w):
-    return (x * w).sum(0), x.view(-1)
-
-
-def mutates_an_input(x, w, buf):
-    buf.add_(1)
-    return (x * w + buf).sum(0)
-
-
-def output_without_gradient(x, w):
-    return (x * w).sum(0), (x * w).argmax()
-
-
-@pytest.mark.parametrize("fn", [returns_an_input_view, mutates_an_input, output_without_gradient])
-def test_what_cannot_be_replayed_exactly_bypasses_the_cache(cache, traces, fn):
-    def make():
-        torch.manual_seed(0)
-        extra = [torch.zeros(3)] if fn is mutates_an_input else []
-        return [torch.randn(4, 3, requires_grad=True), torch.randn(3, requires_grad=True), *extra]
-
-    want = eager_step(fn, make())
-    for _ in range(2):
-        outs, grads, counts = compile_and_step(fn, make())
-        assert (counts["bypassed"], counts["stored"], counts["hits"]) == (1, 0, 0)
-        assert_same(outs, want[0])
-        assert_same(grads, want[1])
-    assert len(traces) == 2
-    assert not list(cache.glob("*.json"))
-
-
 @pytest.mark.parametrize("how", ["truncated", "an edited graph", "its compiled graph gone"])
 def test_a_damaged_entry_is_ignored_and_aot_autograd_runs_again(cache, traces, how):
     inputs = block_inputs()

@@ -13,7 +13,9 @@ process, rebuilds that autograd function from them and the graph cache's compile
   deterministic-algorithms flag and the versions of Python, torch, sympy and loom_backends.
 - **The entry** (``<cache root>/aot/<key>.json``, tensor constants in ``<key>.pt``): the forward and
   backward graphs as node records (:mod:`loom_backends.fx_serial`, no pickle), each with its graph cache
-  key; how many outputs the forward returns to the caller (the rest are saved for backward); the size
+  key; how many outputs the forward returns to the caller (the rest are saved for backward); which inputs
+  it mutates (their new values come first) and which outputs AOTAutograd makes fresh with
+  ``aten._unsafe_view``, both from AOTAutograd's own metadata (:mod:`loom_backends.aot_meta`); the size
   and stride each incoming gradient is given before the backward runs (AOTAutograd's tangent
   coercion); which inputs are detached first. It is stored when AOTAutograd compiles the backward (at
   the first backward call), and only when both compiled graphs are in the graph cache.
@@ -21,11 +23,15 @@ process, rebuilds that autograd function from them and the graph cache's compile
   no two sharing storage), grad mode on and some input requiring grad, no autocast, inference mode,
   saved-tensor hooks or functorch transform around it, no parameters, attributes, sub-graphs or
   state-changing calls (grad mode, autocast, RNG state, ``set_``) in the graph; and, as AOTAutograd
-  compiled it, no input mutation, intermediate base, effect token or RNG-state input, every output a
-  fresh dense tensor (no alias of an input or of another output, no view) that gets a gradient, only
-  tensors saved for backward. Anything else takes AOTAutograd's full path every time (``bypassed``, a
-  DEBUG line on ``loom.aot_cache``). Random ops are served: the cached forward is the graph AOTAutograd
-  would build, so it draws from the generators as that one does.
+  compiled it (its ``ViewAndMutationMeta``): input mutations of data only, after the forward, of inputs
+  that need no gradient (batch norm's running statistics: copied back with ``copy_`` after the forward,
+  as AOTAutograd's runtime does); no intermediate base, effect token or RNG-state input; every output
+  one AOTAutograd returns as it is (a fresh tensor, or a view it does not regenerate) or makes fresh
+  with ``_unsafe_view``, and that gets a gradient; only tensors saved for backward. Anything else — a
+  metadata mutation, a mutated input that needs a gradient, an output that is an input or a view
+  AOTAutograd regenerates from its base — takes AOTAutograd's full path every time (``bypassed``, a
+  DEBUG line on ``loom.aot_cache`` naming it). Random ops are served: the cached forward is the graph
+  AOTAutograd would build, so it draws from the generators as that one does.
 - **Safety** as in the graph cache: atomic writes; an entry that does not parse, does not rebuild, or
   whose compiled graphs are gone is ignored (``ignored``) and the graph compiled through AOTAutograd.
   ``LOOM_GRAPH_CACHE=0`` or ``LOOM_AOT_CACHE=0`` turns it off.
@@ -44,14 +50,14 @@ from typing import Any
 
 import torch
 
-from . import aot_checks, c_toolchain, fx_serial, graph_cache
+from . import aot_checks, aot_meta, c_toolchain, fx_serial, graph_cache
 from .aot_replay import Plan, replayed_function
 from .compiled import GraphArtifact
 
 log = logging.getLogger("loom.aot_cache")
 
 #: Bump when what an entry holds, or how it is replayed, changes.
-FORMAT = 1
+FORMAT = 2
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -221,6 +227,7 @@ class Recorder:
         self.inputs = [(x.requires_grad, x.is_leaf) for x in example_inputs]
         self.num_fwd_outputs: int | None = None
         self.forward: dict[str, Any] | None = None
+        self.replayable: aot_meta.Replayable | None = None
         self.done = False
 
     def watch_partition(self, partition_fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -245,17 +252,20 @@ class Recorder:
             _bypass(why)
 
     def _forward(self, gm: torch.fx.GraphModule, inputs: list[Any]) -> str | None:
-        why = aot_checks.forward_problem(gm, inputs, self.num_outputs, self.num_fwd_outputs)
-        if why is not None:
-            return why
+        meta = aot_meta.compiling_metadata()
+        replayable = aot_checks.forward_problem(gm, inputs, self.num_outputs, self.num_fwd_outputs, meta)
+        if isinstance(replayable, str):
+            return replayable
+        self.replayable = replayable
         self.forward = self._graph(gm, inputs, "forward")
         return None
 
     def _backward(self, gm: torch.fx.GraphModule, inputs: list[Any], kind: str) -> str | None:
         self.done = True
-        if kind != "backward" or self.forward is None:
+        if kind != "backward" or self.forward is None or self.replayable is None:
             return f"AOTAutograd compiled a {kind} graph"
-        checked = aot_checks.backward_plan(self.forward["module"], gm, inputs, self.num_outputs, self.inputs)
+        checked = aot_checks.backward_plan(self.forward["module"], gm, inputs, self.num_outputs, self.inputs,
+                                           self.replayable)  # fmt: skip
         if isinstance(checked, str):
             return checked
         backward = self._graph(gm, inputs, "backward")
