@@ -30,6 +30,7 @@ from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_fo
 from .side_effects import SideEffects
 from .variables import containers as _containers
 from .variables import device_ctx as _device_ctx
+from .variables import function_modes as _function_modes
 from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
 from .variables import sdpa_kernel as _sdpa_kernel
@@ -140,6 +141,8 @@ class OutputGraph:
         self.torch_function_regions: list[tuple[fx.Node, bool]] = []
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
+        #: The TorchFunctionModes the trace pushed (``with MyMode():``), innermost last (:mod:`.variables.function_modes`).
+        self.function_modes: list[_function_modes.PushedMode] = []
         #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
         self.submodules: dict[str, fx.GraphModule] = {}
         #: (id(module), attribute) → the variable read instead, inside ``torch.func.functional_call``.
@@ -248,14 +251,20 @@ class OutputGraph:
     def call_function(
         self, tx: InstructionTranslator | None, target: Any, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
-        """Record ``target(*args, **kwargs)`` as a ``call_function`` node and return its result."""
+        """Record ``target(*args, **kwargs)`` as a ``call_function`` node and return its result (handed to
+        the innermost TorchFunctionMode the trace pushed first, as eager would)."""
+        if self.function_modes and (handled := _function_modes.dispatch(tx, self, target, args, kwargs)) is not None:
+            return handled
         return self._record("call_function", target, target, args, kwargs, tx)
 
     def call_method(
         self, tx: InstructionTranslator | None, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
         """Record ``args[0].name(*args[1:], **kwargs)`` as a ``call_method`` node."""
-        return self._record("call_method", name, _method_caller(name), args, kwargs, tx)
+        run = _method_caller(name)
+        if self.function_modes and (handled := _function_modes.dispatch(tx, self, run, args, kwargs)) is not None:
+            return handled
+        return self._record("call_method", name, run, args, kwargs, tx)
 
     def _record(
         self,

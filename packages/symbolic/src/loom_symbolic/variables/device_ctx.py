@@ -54,12 +54,27 @@ def in_regions(output: Any) -> contextlib.AbstractContextManager:
 def _enter(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:
     device = manager.as_python_constant()
     output = tx.output
+    if output.function_modes:
+        refuse_beside_function_mode(tx)
     node = output.graph.call_function(enter_device, (device,))
     node.meta["mutates"] = True
     node.meta["val"] = None
     node.meta["loom_location"] = tx.location()
     output.device_regions.append((node, device))
     return DeviceExitVariable(manager), ConstantVariable(None)
+
+
+def refuse_beside_function_mode(tx: InstructionTranslator) -> None:
+    """A TorchFunctionMode and a ``torch.device`` block nested in one another: the whole frame runs as it is.
+
+    Both live on torch's one mode stack, and a graph break leaves and re-enters the trace's device regions
+    natively around the resumed code (``DeviceContext.__exit__`` pops whatever mode is on top).
+    """
+    error = Unsupported("a TorchFunctionMode and a torch.device block nested in one another",
+                        "both live on torch's one mode stack, which a graph break would reorder",
+                        hint="the function runs as ordinary Python")
+    error.reason.frame_as_is = True
+    raise error
 
 
 def exit_region(output: Any) -> None:

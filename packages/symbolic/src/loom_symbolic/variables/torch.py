@@ -13,6 +13,7 @@ from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
 from . import device_ctx as _device_ctx
+from . import function_modes as _function_modes
 from . import numpy as _numpy
 from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
@@ -237,10 +238,17 @@ class TorchFunctionVariable(RealValueVariable):
             _small_tensors.remember_data(args, kwargs, result)
         return result
 
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """The function's names (a TorchFunctionMode logs ``func.__name__``): fixed by its identity."""
+        if name in _NAME_ATTRIBUTES and isinstance(getattr(self.value, name, None), str):
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
 
 
+_NAME_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__module__"})
 _NOT_AN_ARGUMENT = object()
 
 
@@ -343,6 +351,10 @@ def call_tensor_method(
     tx: InstructionTranslator, tensor: TensorVariable, name: str, args: list[Variable], kwargs: dict[str, Variable]
 ) -> Variable:
     """``tensor.name(*args, **kwargs)``: metadata folds, opaque methods break, the rest are graph ops."""
+    if tx.output.function_modes:  # handed to the innermost TorchFunctionMode the trace pushed, as in eager
+        handled = _function_modes.dispatch(tx, tx.output, _function_modes.method_caller(name), [tensor, *args], kwargs)
+        if handled is not None:
+            return handled
     if name in METADATA_METHODS:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")

@@ -52,6 +52,8 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .device_ctx import CLASSES as DEVICE_CLASSES
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
+from .function_modes import FUNCTIONS as MODE_STACK_FUNCTIONS
+from .function_modes import ModeStackFunctionVariable
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
@@ -396,6 +398,8 @@ def _wrap_builtin(tx, value, source):
         return _identity(RandomDrawVariable)(tx, value, source)
     if polyfills.replacement_for(value) is not None:
         return _identity(PolyfilledVariable)(tx, value, source)
+    if value in MODE_STACK_FUNCTIONS:  # torch._C._push_on_torch_function_stack & co: the trace's own stack
+        return _identity(ModeStackFunctionVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_graph_op(value):
