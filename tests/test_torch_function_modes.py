@@ -77,6 +77,16 @@ def current_mode(x):
     return y, a, b, same, m.seen
 
 
+def python_protocols(x):
+    with Log() as m:
+        n = len(x)
+        total = 0
+        for item in x[:2]:
+            total = total + item
+        y = x ** 2 + (x @ x) + abs(-x)
+    return n, total, y, m.seen
+
+
 def made_outside(x, m):
     with m:
         y = F.relu(x - 1)
@@ -116,7 +126,7 @@ def _same(a, b) -> bool:
 
 
 @pytest.mark.parametrize(("fn", "graphs", "breaks"), [
-    (logged, 1, 0), (rewritten, 1, 0), (nested, 1, 0), (current_mode, 1, 0), (made_outside, 1, 0),
+    (logged, 1, 0), (rewritten, 1, 0), (python_protocols, 1, 0), (nested, 1, 0), (current_mode, 1, 0), (made_outside, 1, 0),
     (left_pushed, 1, 0), (break_inside, 2, 1),
 ])
 def test_a_mode_entered_in_the_trace_sees_eagers_calls(fn, graphs, breaks):

@@ -131,7 +131,18 @@ def c_mode_factory(x):
     return y + x, mode.names
 
 
-CONSTRUCTS = [
+def c_mode_python_protocols(x):
+    with _Names() as mode:
+        n = len(x)
+        total = 0
+        for item in x[:2]:
+            total = total + item
+        y = x ** 2 + abs(-x)
+    return n, total, y, mode.names
+
+
+CONSTRUCTS = [c_mode_python_protocols,
+
     c_mode_counts_calls, c_mode_replaces_op, c_modes_nested, c_mode_made_outside, c_mode_break_inside,
     c_mode_stack_queries, c_mode_pop_and_push, c_mode_made_and_mutated, c_mode_exception_through,
     c_mode_attributes_and_methods, c_mode_factory,

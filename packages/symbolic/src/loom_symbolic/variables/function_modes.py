@@ -131,6 +131,16 @@ def _mode_enabled(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
     return ConstantVariable(bool(_real_depth(tx) or tx.output.function_modes))
 
 
+def _has_torch_function(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    return ConstantVariable(True)
+
+
+#: Whether a call would be handed to ``__torch_function__``: yes while the trace holds a mode (torch asks
+#: before handing a Python function's call over), else the ordinary op, folded.
+_HAS_TORCH_FUNCTION = {fn: _has_torch_function for fn in (
+    _C._has_torch_function, _C._has_torch_function_unary, _C._has_torch_function_variadic)}
+
+
 #: The stack's builtins → how the trace answers them (from torch's stack and the trace's own).
 _HANDLERS = {
     _C._push_on_torch_function_stack: _push,
@@ -145,14 +155,19 @@ class ModeStackFunctionVariable(RealValueVariable):
     """One of torch's mode-stack builtins: pushes and pops change the trace's stack, queries answer from it."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        return _HANDLERS[self.value](tx, args, kwargs)
+        handler = _HANDLERS.get(self.value)
+        if handler is None:  # a has_torch_function query
+            if tx.output.function_modes:
+                return _HAS_TORCH_FUNCTION[self.value](tx, args, kwargs)
+            return tx.output.call_function(tx, self.value, args, kwargs)
+        return handler(tx, args, kwargs)
 
     def describe(self) -> str:
         return f"torch function {self.value.__name__}"
 
 
 #: Builtins the wrap rules (:mod:`.wrap_rules`) wrap with :class:`ModeStackFunctionVariable`.
-FUNCTIONS = frozenset(_HANDLERS)
+FUNCTIONS = frozenset(_HANDLERS) | frozenset(_HAS_TORCH_FUNCTION)
 
 
 # -- dispatch ------------------------------------------------------------------------------------------

@@ -195,6 +195,9 @@ class TensorVariable(Variable):
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if self.example.dim() == 0:
             raise Unsupported("iteration over a 0-d tensor", "a 0-d tensor is not iterable")
+        if tx.output.function_modes:  # Tensor.__iter__'s calls, each handed to the mode as in eager
+            self.call_method(tx, "dim", [], {})
+            return self.call_method(tx, "unbind", [ConstantVariable(0)], {}).unpack(tx)
         import operator
 
         return [

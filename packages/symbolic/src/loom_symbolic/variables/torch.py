@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -110,8 +111,20 @@ def is_graph_op(fn: Any) -> bool:
         return getattr(fn, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)
     if isinstance(fn, types.FunctionType):
         module = fn.__module__ or ""
-        return any(module == p or module.startswith(p + ".") for p in GRAPH_OP_MODULES)
+        return any(module == p or module.startswith(p + ".") for p in GRAPH_OP_MODULES) and _found_by_name(fn)
     return False
+
+
+def _found_by_name(fn: types.FunctionType) -> bool:
+    """Whether ``fn`` is reachable as ``module.qualname``, how a graph's code names its targets (``Tensor.__pow__``
+    is a ``TensorBase.pow`` of ``torch._tensor`` that no name reaches: such a function is inlined instead)."""
+    module = sys.modules.get(fn.__module__ or "")
+    if getattr(module, fn.__name__, None) is fn:
+        return True
+    found = module
+    for part in fn.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is fn
 
 
 def _changes_global_state(fn: types.BuiltinFunctionType) -> bool:
