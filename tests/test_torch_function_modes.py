@@ -87,6 +87,28 @@ def python_protocols(x):
     return n, total, y, m.seen
 
 
+class Keywords(TorchFunctionMode):
+    def __init__(self):
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.seen.append((func.__name__, kwargs is None))
+        return func(*args, **(kwargs or {}))
+
+
+def handed_as_eager_hands(x):
+    with Keywords() as m:
+        d = torch.device("cpu")
+        y = torch.add(x, 1) + x.sum() + x.sum(dim=0)
+    return y, d, m.seen
+
+
+def transform_inside(x):
+    with Log() as m:
+        y = torch.func.vmap(lambda a: a * 2)(x)
+    return y, m.seen
+
+
 def made_outside(x, m):
     with m:
         y = F.relu(x - 1)
@@ -126,7 +148,8 @@ def _same(a, b) -> bool:
 
 
 @pytest.mark.parametrize(("fn", "graphs", "breaks"), [
-    (logged, 1, 0), (rewritten, 1, 0), (python_protocols, 1, 0), (nested, 1, 0), (current_mode, 1, 0), (made_outside, 1, 0),
+    (logged, 1, 0), (rewritten, 1, 0), (python_protocols, 1, 0), (handed_as_eager_hands, 1, 0),
+    (transform_inside, 0, 1), (nested, 1, 0), (current_mode, 1, 0), (made_outside, 1, 0),
     (left_pushed, 1, 0), (break_inside, 2, 1),
 ])
 def test_a_mode_entered_in_the_trace_sees_eagers_calls(fn, graphs, breaks):

@@ -92,6 +92,10 @@ class DeviceExitVariable(ctx.RegionExitVariable):
         exit_region(tx.output)
 
 
+#: How a call is handed to the trace's TorchFunctionModes (filled by :mod:`.function_modes`).
+DISPATCH_UNDER_MODES: list[Any] = []
+
+
 class DeviceClassVariable(RealValueVariable):
     """``torch.device``: called with constant arguments it makes the device (a constant)."""
 
@@ -99,6 +103,10 @@ class DeviceClassVariable(RealValueVariable):
         return type
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if tx.output.function_modes:  # eager hands torch.device(...) to the innermost TorchFunctionMode
+            handled = DISPATCH_UNDER_MODES[0](tx, tx.output, torch.device, args, kwargs)
+            if handled is not None:
+                return handled
         if not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
             raise Unsupported("torch.device() with an argument computed at run time", "its arguments must be constants")
         try:
@@ -107,6 +115,11 @@ class DeviceClassVariable(RealValueVariable):
         except Exception as exc:
             raise Unsupported("torch.device() with these arguments", f"{type(exc).__name__}: {exc}") from exc
         return ConstantVariable(device)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in ("__name__", "__qualname__", "__module__"):  # a TorchFunctionMode logging what it is handed
+            return ConstantVariable(getattr(torch.device, name))
+        return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         return "torch.device"

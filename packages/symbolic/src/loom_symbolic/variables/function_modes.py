@@ -177,7 +177,7 @@ class _Handed(BaseException):
 
     def __init__(self, func: Any, types: Any, args: Any, kwargs: Any, frames: list[Any]) -> None:
         super().__init__()
-        self.handed = (func, types, tuple(args), dict(kwargs or {}))
+        self.handed = (func, types, tuple(args), None if kwargs is None else dict(kwargs))
         self.frames = frames
 
 
@@ -193,7 +193,7 @@ class _Probe(TorchFunctionMode):
 def _probe_call(run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     _C._push_on_torch_function_stack(_Probe())
     try:
-        return run(*args, **kwargs)
+        return run(*args, **kwargs) if kwargs else run(*args)  # no keywords: torch hands the mode None
     finally:
         _C._pop_torch_function_stack()
 
@@ -232,7 +232,8 @@ def _handed(output: Any, run: Any, examples: list[Any], kwarg_examples: dict[str
 def method_caller(name: str) -> Any:
     """``lambda self, *args, **kwargs: self.name(*args, **kwargs)``, what the probe runs for a method call."""
     def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self, name)(*args, **kwargs)
+        method = getattr(self, name)
+        return method(*args, **kwargs) if kwargs else method(*args)
 
     return call
 
@@ -305,6 +306,7 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
                           "the device context would handle the call before the mode")
     call_args = [_function_variable(tx, func), registry.wrap_constant_like(types),
                  TupleVariable([_variable_for(a, pairs) for a in handed_args]),
+                 ConstantVariable(None) if handed_kwargs is None else
                  DictVariable({k: _variable_for(v, pairs) for k, v in handed_kwargs.items()})]
     modes.pop()
     try:
@@ -317,3 +319,4 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
 
 
 TENSOR_METHODS.update(mode_attribute=_dispatch_attribute)
+_device_ctx.DISPATCH_UNDER_MODES.append(dispatch)  # torch.device(...) is handed to modes too
