@@ -24,8 +24,12 @@ def _reset_state():
 
 
 def _torch_state():
-    """Global torch state a construct must leave as eager does: grad mode, default dtype, the RNG."""
-    return torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_rng_state().tolist()
+    """Global torch state a construct must leave as eager does: grad mode, default dtype, the RNG, and the
+    torch-function mode stack (a mode left pushed is cleared here, so the next construct starts clean)."""
+    modes = []
+    while torch._C._len_torch_function_stack():
+        modes.append(type(torch._C._pop_torch_function_stack()).__name__)
+    return torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_rng_state().tolist(), modes
 
 
 def _arguments(fn, x):

@@ -106,7 +106,7 @@ def _translate(
         point, here = tx.graph_break_point(), tx.break_point()
     if dynamic.varying:
         _check_passed_on(tx, dynamic)
-    if point is None:
+    if point is None or reason.frame_as_is:
         return Translation(code, breaks=[GraphBreak(reason)])
     if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
         moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic)

@@ -42,6 +42,10 @@ class Reason:
     # The rest of the frame runs as it is (its resume functions are refused): what comes next keeps
     # process state the translator cannot follow across instructions (a with block of warnings filters).
     rest_as_is: bool = False
+    # The whole frame runs as it is: no split point keeps the process state right (a TorchFunctionMode
+    # and a default-device region interleaved on torch's one mode stack, which a break's native region
+    # exit would pop out of order).
+    frame_as_is: bool = False
 
     def __str__(self) -> str:
         text = f"{self.what}: {self.why}"

@@ -30,8 +30,10 @@ from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_fo
 from .side_effects import SideEffects
 from .variables import containers as _containers
 from .variables import device_ctx as _device_ctx
+from .variables import function_modes as _function_modes
 from .variables import inference_mode as _inference_mode
 from .variables import random_draws as _random_draws
+from .variables import saved_hooks as _saved_hooks
 from .variables import sdpa_kernel as _sdpa_kernel
 from .variables import symbolic_scalars as _symbolic
 from .variables import torch_function_state as _torch_function_state
@@ -53,7 +55,7 @@ _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 _STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
                    torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
                    *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES,
-                   *_sdpa_kernel.STATE_SWITCHES)
+                   *_sdpa_kernel.STATE_SWITCHES, *_saved_hooks.STATE_SWITCHES)
 _IMPURE_FUNCTIONS = {
     *_STATE_SWITCHES, operator.setitem, torch._assert,
     operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
@@ -134,12 +136,16 @@ class OutputGraph:
         self.device_regions: list[tuple[fx.Node, torch.device]] = []
         #: The sdpa_kernel regions open at this point: (enter node, (backends, set_priority)).
         self.sdpa_regions: list[tuple[fx.Node, tuple]] = []
+        #: The disable_saved_tensors_hooks regions open at this point: (enter node, message).
+        self.saved_hooks_regions: list[tuple[fx.Node, str]] = []
         #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
         #: open at this point of the trace: (enter node, the state before it), innermost last.
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
         self.torch_function_regions: list[tuple[fx.Node, bool]] = []
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
+        #: The TorchFunctionModes the trace pushed (``with MyMode():``), innermost last (:mod:`.variables.function_modes`).
+        self.function_modes: list[_function_modes.PushedMode] = []
         #: Sub-graphs of higher-order operations, attributes of the final module read by ``get_attr`` nodes.
         self.submodules: dict[str, fx.GraphModule] = {}
         #: (id(module), attribute) → the variable read instead, inside ``torch.func.functional_call``.
@@ -248,14 +254,20 @@ class OutputGraph:
     def call_function(
         self, tx: InstructionTranslator | None, target: Any, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
-        """Record ``target(*args, **kwargs)`` as a ``call_function`` node and return its result."""
+        """Record ``target(*args, **kwargs)`` as a ``call_function`` node and return its result (handed to
+        the innermost TorchFunctionMode the trace pushed first, as eager would)."""
+        if self.function_modes and (handled := _function_modes.dispatch(tx, self, target, args, kwargs)) is not None:
+            return handled
         return self._record("call_function", target, target, args, kwargs, tx)
 
     def call_method(
         self, tx: InstructionTranslator | None, name: str, args: list[Variable], kwargs: dict[str, Variable]
     ) -> Variable:
         """Record ``args[0].name(*args[1:], **kwargs)`` as a ``call_method`` node."""
-        return self._record("call_method", name, _method_caller(name), args, kwargs, tx)
+        run = _method_caller(name)
+        if self.function_modes and (handled := _function_modes.dispatch(tx, self, run, args, kwargs)) is not None:
+            return handled
+        return self._record("call_method", name, run, args, kwargs, tx)
 
     def _record(
         self,
@@ -452,7 +464,7 @@ class OutputGraph:
         """Before the graph is closed, with no region open: restore the grad mode it started in and drop
         the switches that change nothing (:mod:`.grad_switches`), so a block that broke at once costs no graph."""
         if not (self.autocast_regions or self.inference_regions or self.sdpa_regions or self.device_regions
-                or self.torch_function_regions):
+                or self.torch_function_regions or self.saved_hooks_regions):
             if self.grad_enabled != self.initial_grad_enabled:
                 self.set_grad_enabled(None, self.initial_grad_enabled)
             _grad_switches.drop_idle_switches(self.graph, self.initial_grad_enabled,
@@ -474,6 +486,8 @@ class OutputGraph:
             _inference_mode.exit_region(self)
         while self.sdpa_regions:
             _sdpa_kernel.exit_region(self)
+        while self.saved_hooks_regions:
+            _saved_hooks.exit_region(self)
         while self.device_regions:
             _device_ctx.exit_region(self)
         while self.torch_function_regions:

@@ -20,6 +20,7 @@ from .autocast import AUTOCAST_CLASSES, AutocastVariable
 from .base import Variable
 from .inference_mode import INFERENCE_MODE, InferenceModeVariable
 from .profiler import RECORD_FUNCTION, RecordFunctionVariable
+from .saved_hooks import HooksDisabledManager, HooksDisabledVariable
 from .sdpa_kernel import SdpaKernelManager, SdpaKernelVariable
 from .torch_function_state import DISABLE_SUBCLASS, DisableSubclassVariable
 from .wrap_rules import _guards
@@ -71,3 +72,11 @@ def _wrap_sdpa_kernel(tx: Any, value: Any, source: Any) -> Variable:
 
 
 registry.add_exact_type(SdpaKernelManager, _wrap_sdpa_kernel)
+
+
+def _wrap_hooks_disabled(tx: Any, value: Any, source: Any) -> Variable:
+    _guard_attributes(tx, value, source, ("message",))
+    return HooksDisabledVariable(value.message)
+
+
+registry.add_exact_type(HooksDisabledManager, _wrap_hooks_disabled)

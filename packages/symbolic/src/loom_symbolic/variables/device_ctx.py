@@ -54,12 +54,27 @@ def in_regions(output: Any) -> contextlib.AbstractContextManager:
 def _enter(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:
     device = manager.as_python_constant()
     output = tx.output
+    if output.function_modes:
+        refuse_beside_function_mode(tx)
     node = output.graph.call_function(enter_device, (device,))
     node.meta["mutates"] = True
     node.meta["val"] = None
     node.meta["loom_location"] = tx.location()
     output.device_regions.append((node, device))
     return DeviceExitVariable(manager), ConstantVariable(None)
+
+
+def refuse_beside_function_mode(tx: InstructionTranslator) -> None:
+    """A TorchFunctionMode and a ``torch.device`` block nested in one another: the whole frame runs as it is.
+
+    Both live on torch's one mode stack, and a graph break leaves and re-enters the trace's device regions
+    natively around the resumed code (``DeviceContext.__exit__`` pops whatever mode is on top).
+    """
+    error = Unsupported("a TorchFunctionMode and a torch.device block nested in one another",
+                        "both live on torch's one mode stack, which a graph break would reorder",
+                        hint="the function runs as ordinary Python")
+    error.reason.frame_as_is = True
+    raise error
 
 
 def exit_region(output: Any) -> None:
@@ -77,6 +92,10 @@ class DeviceExitVariable(ctx.RegionExitVariable):
         exit_region(tx.output)
 
 
+#: How a call is handed to the trace's TorchFunctionModes (filled by :mod:`.function_modes`).
+DISPATCH_UNDER_MODES: list[Any] = []
+
+
 class DeviceClassVariable(RealValueVariable):
     """``torch.device``: called with constant arguments it makes the device (a constant)."""
 
@@ -84,6 +103,10 @@ class DeviceClassVariable(RealValueVariable):
         return type
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if tx.output.function_modes:  # eager hands torch.device(...) to the innermost TorchFunctionMode
+            handled = DISPATCH_UNDER_MODES[0](tx, tx.output, torch.device, args, kwargs)
+            if handled is not None:
+                return handled
         if not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
             raise Unsupported("torch.device() with an argument computed at run time", "its arguments must be constants")
         try:
@@ -92,6 +115,11 @@ class DeviceClassVariable(RealValueVariable):
         except Exception as exc:
             raise Unsupported("torch.device() with these arguments", f"{type(exc).__name__}: {exc}") from exc
         return ConstantVariable(device)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in ("__name__", "__qualname__", "__module__"):  # a TorchFunctionMode logging what it is handed
+            return ConstantVariable(getattr(torch.device, name))
+        return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         return "torch.device"

@@ -29,6 +29,7 @@ from loom_guards import Attr, Item
 
 from .. import func_calls
 from ..errors import Unsupported
+from . import higher_order as _higher_order
 from .base import Variable
 from .constant import is_constant_value
 from .containers import TupleVariable
@@ -186,6 +187,7 @@ class TransformedFunctionVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         what = f"torch.func.{self.transform.__name__}"
+        _higher_order.refuse_under_function_mode(tx, f"a call of {self.describe()}")
         if self.transform in _NOT_CAPTURED:
             raise Unsupported(f"a call of {self.describe()}", f"{what} is not captured: {_NOT_CAPTURED[self.transform]}",
                               hint="the call runs as eager runs it")
@@ -220,6 +222,7 @@ class VjpFunctionVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         what = "torch.func.vjp's function"
+        _higher_order.refuse_under_function_mode(tx, what)
         if kwargs:
             raise Unsupported(f"{what} with keyword arguments", "it takes the cotangents only")
         if any(node.meta.get("draws") for node in self.body.module.graph.nodes):

@@ -298,7 +298,17 @@ class HigherOrderFunctionVariable(RealValueVariable):
     """``torch.utils.checkpoint.checkpoint``, ``torch.cond``...: calls traced by their handler."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        refuse_under_function_mode(tx, self.describe())
         return HANDLERS[self.value](tx, args, kwargs)
+
+
+def refuse_under_function_mode(tx: InstructionTranslator, what: str) -> None:
+    """A body traced apart (a sub-graph, a transform) under a TorchFunctionMode the trace pushed: a break, since
+    eager hands the mode calls (the body's ops, the operator's own queries) the separate trace would not."""
+    if tx.output.function_modes:
+        raise Unsupported(f"{what} under a TorchFunctionMode entered in the trace",
+                          "its body is traced apart, where the mode would not see the calls eager hands it",
+                          hint="the call runs as ordinary Python, under the mode")
 
     def describe(self) -> str:
         return f"{getattr(self.value, '__module__', '')}.{getattr(self.value, '__qualname__', self.value)}"

@@ -27,6 +27,8 @@ METADATA_ATTRS = frozenset(
 )
 #: Attributes that are tensors computed from this one: recorded as graph nodes.
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data"})
+#: Attributes whose read eager hands to a TorchFunctionMode (:mod:`.function_modes`) first.
+_MODE_ATTRIBUTES = METADATA_ATTRS | TENSOR_ATTRS | {"shape", "grad"}
 #: Methods whose result depends on metadata only: folded to constants.
 METADATA_METHODS = frozenset(
     {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "element_size",
@@ -105,6 +107,10 @@ class TensorVariable(Variable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         example = self.example
+        if tx.output.function_modes and name in _MODE_ATTRIBUTES:  # eager hands the read to the mode
+            handled = TENSOR_METHODS["mode_attribute"](tx, self, name)
+            if handled is not None:
+                return handled
         if name == "shape":
             return self.size(tx)
         if name in METADATA_ATTRS:
@@ -189,6 +195,9 @@ class TensorVariable(Variable):
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if self.example.dim() == 0:
             raise Unsupported("iteration over a 0-d tensor", "a 0-d tensor is not iterable")
+        if tx.output.function_modes:  # Tensor.__iter__'s calls, each handed to the mode as in eager
+            self.call_method(tx, "dim", [], {})
+            return self.call_method(tx, "unbind", [ConstantVariable(0)], {}).unpack(tx)
         import operator
 
         return [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
 from . import device_ctx as _device_ctx
+from . import function_modes as _function_modes
 from . import numpy as _numpy
 from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
@@ -109,8 +111,20 @@ def is_graph_op(fn: Any) -> bool:
         return getattr(fn, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)
     if isinstance(fn, types.FunctionType):
         module = fn.__module__ or ""
-        return any(module == p or module.startswith(p + ".") for p in GRAPH_OP_MODULES)
+        return any(module == p or module.startswith(p + ".") for p in GRAPH_OP_MODULES) and _found_by_name(fn)
     return False
+
+
+def _found_by_name(fn: types.FunctionType) -> bool:
+    """Whether ``fn`` is reachable as ``module.qualname``, how a graph's code names its targets (``Tensor.__pow__``
+    is a ``TensorBase.pow`` of ``torch._tensor`` that no name reaches: such a function is inlined instead)."""
+    module = sys.modules.get(fn.__module__ or "")
+    if getattr(module, fn.__name__, None) is fn:
+        return True
+    found = module
+    for part in fn.__qualname__.split("."):
+        found = getattr(found, part, None)
+    return found is fn
 
 
 def _changes_global_state(fn: types.BuiltinFunctionType) -> bool:
@@ -237,10 +251,17 @@ class TorchFunctionVariable(RealValueVariable):
             _small_tensors.remember_data(args, kwargs, result)
         return result
 
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """The function's names (a TorchFunctionMode logs ``func.__name__``): fixed by its identity."""
+        if name in _NAME_ATTRIBUTES and isinstance(getattr(self.value, name, None), str):
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
     def describe(self) -> str:
         return f"torch function {getattr(self.value, '__name__', self.value)}"
 
 
+_NAME_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__module__"})
 _NOT_AN_ARGUMENT = object()
 
 
@@ -343,6 +364,10 @@ def call_tensor_method(
     tx: InstructionTranslator, tensor: TensorVariable, name: str, args: list[Variable], kwargs: dict[str, Variable]
 ) -> Variable:
     """``tensor.name(*args, **kwargs)``: metadata folds, opaque methods break, the rest are graph ops."""
+    if tx.output.function_modes:  # handed to the innermost TorchFunctionMode the trace pushed, as in eager
+        handled = _function_modes.dispatch(tx, tx.output, _function_modes.method_caller(name), [tensor, *args], kwargs)
+        if handled is not None:
+            return handled
     if name in METADATA_METHODS:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")

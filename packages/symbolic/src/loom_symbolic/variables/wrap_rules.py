@@ -52,6 +52,8 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .device_ctx import CLASSES as DEVICE_CLASSES
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
+from .function_modes import FUNCTIONS as MODE_STACK_FUNCTIONS
+from .function_modes import ModeStackFunctionVariable
 from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
@@ -65,6 +67,7 @@ from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_de
 from .profiler import CLASSES as PROFILER_CLASSES
 from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
+from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -355,6 +358,8 @@ def _wrap_function(tx, value, source):
         return _numpy.wrap(tx, value, source)
     if value in SDPA_FUNCTIONS:  # sdpa_kernel(backends): a region of the graph
         return _identity(SDPA_FUNCTIONS[value])(tx, value, source)
+    if value in SAVED_HOOKS_FUNCTIONS:  # disable_saved_tensors_hooks(message): likewise
+        return _identity(SAVED_HOOKS_FUNCTIONS[value])(tx, value, source)
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
     if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy, heapq.nlargest)
@@ -396,6 +401,10 @@ def _wrap_builtin(tx, value, source):
         return _identity(RandomDrawVariable)(tx, value, source)
     if polyfills.replacement_for(value) is not None:
         return _identity(PolyfilledVariable)(tx, value, source)
+    if value in SAVED_HOOKS_FUNCTIONS:  # the disabled-hooks message: answered from the trace's regions
+        return _identity(SAVED_HOOKS_FUNCTIONS[value])(tx, value, source)
+    if value in MODE_STACK_FUNCTIONS:  # torch._C._push_on_torch_function_stack & co: the trace's own stack
+        return _identity(ModeStackFunctionVariable)(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_graph_op(value):
