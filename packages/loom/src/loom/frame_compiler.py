@@ -35,6 +35,7 @@ from . import counters, distributed, gc_deferral, global_state, reachability, re
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
+from .torch_disable import under_torch_disable
 
 log = logging.getLogger("loom")
 recompiles_log = logging.getLogger("loom.recompiles")
@@ -157,6 +158,8 @@ class FrameCompiler:
         if not self.wants(code, frame.f_globals):
             self.bump("frames_skipped")
             return framehook.SKIP
+        if under_torch_disable():
+            return None  # torch.compile is told to leave it alone: run as it is, this time
         if not framehook.entries(code):
             verdict = reachability.frame_verdict(code, frame.f_locals, frame.f_globals, frame.f_builtins,
                                                  frame.closure)
