@@ -27,3 +27,15 @@ def handed_in(x, cfg):
 
 def test_namespace_handed_in_is_updated():
     check(handed_in, torch.ones(3), types.SimpleNamespace(width=3))
+
+
+def positional_mapping(x):
+    try:
+        ns = types.SimpleNamespace({"a": 1})  # 3.13 takes it; 3.11 and 3.12 raise TypeError
+    except TypeError as exc:
+        return x + 1, str(exc)
+    return x + ns.a, vars(ns)
+
+
+def test_positional_mapping_as_the_running_python():
+    check(positional_mapping, torch.ones(3), graphs=None)

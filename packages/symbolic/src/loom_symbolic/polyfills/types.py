@@ -4,10 +4,14 @@ the same attributes where it outlives the frame."""
 
 from __future__ import annotations
 
+import sys as _sys
 import types as _types
 from typing import Any
 
 from .registry import polyfill, rebuild
+
+#: 3.13's SimpleNamespace takes one positional mapping or iterable of pairs; 3.11's and 3.12's none.
+_TAKES_A_MAPPING = _sys.version_info >= (3, 13)
 
 
 @polyfill(_types.SimpleNamespace)
@@ -16,7 +20,14 @@ class SimpleNamespace:  # named as the class it stands for, which messages show
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if args:  # 3.13 takes one mapping or iterable of pairs; 3.11 and 3.12 none
-            raise TypeError("no positional arguments expected")
+            if not _TAKES_A_MAPPING:
+                raise TypeError("no positional arguments expected")
+            if len(args) > 1:
+                raise TypeError(f"SimpleNamespace expected at most 1 positional argument, got {len(args)}")
+            for name, value in dict(args[0]).items():
+                if not isinstance(name, str):
+                    raise TypeError(f"keywords must be strings, not '{type(name).__name__}'")
+                setattr(self, name, value)
         for name, value in kwargs.items():
             setattr(self, name, value)
 
