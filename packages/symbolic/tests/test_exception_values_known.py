@@ -93,6 +93,21 @@ def messages_of_generator_errors(x):
     return x + 1, seen
 
 
+@case(X)
+def messages_of_zip_strict(x):
+    seen = []
+    for a, b in (([1, 2], [1]), ([1], [1, 2])):
+        try:
+            list(zip(a, b, strict=True))
+        except ValueError as exc:
+            seen.append(str(exc))
+    try:
+        list(zip([1], [1], [1, 2], strict=True))
+    except ValueError as exc:
+        seen.append(exc.args)
+    return x + 1, seen
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_exception_values_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

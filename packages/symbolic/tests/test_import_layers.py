@@ -28,7 +28,7 @@ FLOORS = {
         "instructions", "program_state", "results", "subgraphs", "func_calls", "versions", "versions.py311", "versions.py312",
         "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy",
-        "polyfills.functools", "polyfills.heapq", "polyfills.itertools", "polyfills.math", "polyfills.operator"],
+        "polyfills.functools", "polyfills.heapq", "polyfills.bisect", "polyfills.types", "polyfills.itertools", "polyfills.math", "polyfills.operator"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.enums", "variables.recursive_repr", "variables.environ",
         "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings",

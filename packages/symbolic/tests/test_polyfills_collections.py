@@ -7,6 +7,8 @@ import collections
 import heapq
 
 import pytest
+import torch
+from harness import check
 
 from loom_symbolic import polyfills
 from loom_symbolic.polyfills import collections as pc
@@ -105,3 +107,19 @@ def test_deque_bad_arguments_and_mutation_while_iterating_match():
             q.append(item)
 
     assert outcome(grow, pc.deque([1])) == outcome(grow, collections.deque([1]))
+
+
+class _Tracked(collections.OrderedDict):
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value * 2)
+
+
+def ordereddict_fromkeys_in_the_trace(x):
+    od = collections.OrderedDict.fromkeys("abc", 1)
+    first = od.popitem(last=False)
+    tracked = _Tracked.fromkeys("xy", 3)
+    return x + len(od), od, first, tracked, type(tracked).__name__
+
+
+def test_ordereddict_fromkeys_is_traced():
+    check(ordereddict_fromkeys_in_the_trace, torch.ones(3))

@@ -35,6 +35,7 @@ from . import counters, distributed, gc_deferral, global_state, reachability, re
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
+from .torch_disable import under_torch_disable
 
 log = logging.getLogger("loom")
 recompiles_log = logging.getLogger("loom.recompiles")
@@ -146,6 +147,8 @@ class FrameCompiler:
         # Entries handed to the hook, which stores them only after the callback returns (and the compile
         # lock is released): a thread that waited on the lock checks these too, not only stored ones.
         self._handed_out: dict[types.CodeType, list[LoomEntry]] = {}
+        # (file, line, what) of every graph break counted since the last reset: see _breaks_to_count.
+        self._break_sites: set[tuple[str, int | None, str]] = set()
 
     def __repr__(self) -> str:
         s = self.settings
@@ -157,6 +160,8 @@ class FrameCompiler:
         if not self.wants(code, frame.f_globals):
             self.bump("frames_skipped")
             return framehook.SKIP
+        if under_torch_disable():
+            return None  # torch.compile is told to leave it alone: run as it is, this time
         if not framehook.entries(code):
             verdict = reachability.frame_verdict(code, frame.f_locals, frame.f_globals, frame.f_builtins,
                                                  frame.closure)
@@ -368,13 +373,24 @@ class FrameCompiler:
         breaks = translation.breaks
         if not breaks:
             return
-        self.bump("graph_breaks", len(breaks))
+        self.bump("graph_breaks", self._breaks_to_count(translation))
         if breaks_log.isEnabledFor(logging.INFO):
             verbose = breaks_log.isEnabledFor(logging.DEBUG)
             for item in breaks:
                 breaks_log.info("graph break in %s: %s", render.where(code), render.reason(item.reason, verbose))
         if self.settings.fullgraph:
             raise Unsupported(breaks[0].reason)
+
+    def _breaks_to_count(self, translation: loom_symbolic.Translation) -> int:
+        """How many of the translation's breaks are new ones. A frame that captured no graph and runs the
+        rest as it is (``Reason.rest_as_is``: a generator made in a helper that breaks inside) splits
+        nothing: stopped at a construct whose break is already counted (its caller's, reached through the
+        call), it adds none. One construct, one break, not one per frame it is reached from."""
+        sites = [_site(item.reason) for item in translation.breaks]
+        splits = translation.graphs or not all(item.reason.rest_as_is for item in translation.breaks)
+        fresh = len(sites) if splits else sum(site not in self._break_sites for site in sites)
+        self._break_sites.update(sites)
+        return fresh
 
     def _log_compiled(self, code: types.CodeType, built: CompiledFrame) -> None:
         if bytecode_log.isEnabledFor(logging.INFO):
@@ -398,6 +414,13 @@ class FrameCompiler:
             self._gave_up.clear()
             self._internal_warned.clear()
             self._handed_out.clear()
+            self._break_sites.clear()
+
+
+def _site(reason: Any) -> tuple[str, int | None, str]:
+    """Where a graph break's construct is: the user's file and line of its innermost location, and what broke."""
+    where = reason.location
+    return (where.filename, where.lineno, reason.what) if where is not None else ("", None, reason.what)
 
 
 def _check_guards_hold(guard_fn: loom_guards.GuardFn, frame: Any, code: types.CodeType) -> None:

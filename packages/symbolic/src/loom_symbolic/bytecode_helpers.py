@@ -124,6 +124,20 @@ def chained(exc: BaseException, cause: BaseException | None, context: BaseExcept
     return exc
 
 
+def raised_again(exc: BaseException) -> BaseException:
+    """``exc`` with a traceback, as the ``raise`` the trace modelled left it: raised and caught here (so
+    ``__traceback__`` is set, if to this frame rather than the program's), its ``__context__`` and
+    ``__suppress_context__`` kept as the trace gave them."""
+    context, suppress = exc.__context__, exc.__suppress_context__
+    try:
+        raise exc
+    except BaseException:
+        pass
+    exc.__context__ = context
+    exc.__suppress_context__ = suppress
+    return exc
+
+
 def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
     """``function`` (made after a graph) with the attributes the trace set on it: its names and
     ``__doc__`` as ``functools.wraps`` left them, and the items of its ``__dict__``."""

@@ -8,7 +8,7 @@ import sys
 from loom_guards import Const
 
 from ..errors import Unsupported, UserError
-from ..variables.base import NULL
+from ..variables.base import NULL, DeferredAttribute, reads_run_no_python
 from ..variables.cells import CellVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .registry import handler
@@ -86,7 +86,14 @@ def load_method(tx, ins) -> None:
     # [NULL, bound method] stands for both of CPython's layouts ([method, self] or [NULL, attr]).
     obj = tx.pop()
     tx.push(NULL)
-    tx.push(obj.var_getattr(tx, ins.argval))
+    try:
+        attribute = obj.var_getattr(tx, ins.argval)
+    except Unsupported as exc:
+        # The program's own AttributeError (UserError) and refusals that carry more are raised as they are.
+        if type(exc) is not Unsupported or not reads_run_no_python(obj):
+            raise
+        attribute = DeferredAttribute(obj, ins.argval, exc)  # the break comes at the call, which can split
+    tx.push(attribute)
 
 
 @handler("STORE_ATTR")

@@ -62,6 +62,13 @@ method(_collections.defaultdict, "__copy__")(defaultdict_copy)
 
 
 # -- OrderedDict -------------------------------------------------------------------------------------
+@method(_collections.OrderedDict, "fromkeys", classmethod=True)
+def ordereddict_fromkeys(cls: type, iterable: Any, value: Any = None, /) -> Any:
+    """``OrderedDict.fromkeys(iterable, value=None)``: the C class defines its own, which makes ``cls()``
+    and stores each key through ``__setitem__``, as dict's does for a subclass."""
+    return dict_fromkeys(cls, iterable, value)
+
+
 @method(_collections.OrderedDict, "move_to_end")
 def ordereddict_move_to_end(self: Any, key: Any, last: bool = True) -> None:
     """``od.move_to_end(key, last=True)``: ``KeyError`` if ``key`` is missing."""

@@ -120,3 +120,43 @@ def lru_cache(maxsize: Any = 128, typed: bool = False) -> Any:
         return _lru_cache_wrapper(user_function, maxsize, typed, _functools._CacheInfo)
 
     return decorating_function
+
+
+class _KeyWrapper:
+    """What ``cmp_to_key(cmp)(obj)`` returns: compared through ``cmp(self.obj, other.obj)`` against 0."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, cmp: Any, obj: Any) -> None:
+        self.cmp = cmp
+        self.obj = obj
+
+    def _against(self, other: Any) -> Any:
+        if not isinstance(other, _KeyWrapper):
+            raise TypeError("other argument must be K instance")
+        return self.cmp(self.obj, other.obj)
+
+    def __lt__(self, other: Any) -> bool:
+        return self._against(other) < 0
+
+    def __le__(self, other: Any) -> bool:
+        return self._against(other) <= 0
+
+    def __gt__(self, other: Any) -> bool:
+        return self._against(other) > 0
+
+    def __ge__(self, other: Any) -> bool:
+        return self._against(other) >= 0
+
+    def __eq__(self, other: Any) -> bool:
+        return self._against(other) == 0
+
+
+@polyfill(_functools.cmp_to_key)
+def cmp_to_key(mycmp: Any) -> Any:
+    """``functools.cmp_to_key(mycmp)``: a key function whose keys compare by ``mycmp``."""
+
+    def key(obj: Any) -> _KeyWrapper:
+        return _KeyWrapper(mycmp, obj)
+
+    return key

@@ -1,4 +1,7 @@
-"""``heapq``'s selection functions, in Python: what ``Counter.most_common(n)`` calls."""
+"""``heapq`` in Python: the selection functions (what ``Counter.most_common(n)`` calls) and the heap
+operations on a list (``heappush``, ``heappop``, ``heapify``, ``heapreplace``, ``heappushpop``), the C
+module's algorithm step for step: the same comparisons (``<`` only) in the same order, so the same list
+afterwards and the same exceptions."""
 
 from __future__ import annotations
 
@@ -23,3 +26,92 @@ def nsmallest(n: int, iterable: Any, key: Any = None) -> list:
     if n <= 0:
         return []
     return sorted(iterable, key=key)[:n]
+
+
+def _check_list(heap: Any, name: str) -> None:
+    if not isinstance(heap, list):
+        raise TypeError(f"{name}() argument 1 must be list, not {type(heap).__name__}")
+
+
+def _sift_down(heap: list, start: int, pos: int) -> None:
+    """Move ``heap[pos]`` up towards ``start`` while it is smaller than its parent."""
+    item = heap[pos]
+    while pos > start:
+        parent_pos = (pos - 1) >> 1
+        parent = heap[parent_pos]
+        if item < parent:
+            heap[pos] = parent
+            pos = parent_pos
+            continue
+        break
+    heap[pos] = item
+
+
+def _sift_up(heap: list, pos: int) -> None:
+    """Move the smaller child up until a leaf is reached, then put ``heap[pos]`` there and sift it down."""
+    end = len(heap)
+    start = pos
+    item = heap[pos]
+    child = 2 * pos + 1
+    while child < end:
+        right = child + 1
+        if right < end and not heap[child] < heap[right]:
+            child = right
+        heap[pos] = heap[child]
+        pos = child
+        child = 2 * pos + 1
+    heap[pos] = item
+    _sift_down(heap, start, pos)
+
+
+@polyfill(_heapq.heappush)
+def heappush(heap: Any, item: Any) -> None:
+    """``heapq.heappush(heap, item)``."""
+    _check_list(heap, "heappush")
+    heap.append(item)
+    _sift_down(heap, 0, len(heap) - 1)
+
+
+@polyfill(_heapq.heappop)
+def heappop(heap: Any) -> Any:
+    """``heapq.heappop(heap)``."""
+    _check_list(heap, "heappop")
+    if not heap:
+        raise IndexError("index out of range")
+    last = heap.pop()
+    if not heap:
+        return last
+    smallest = heap[0]
+    heap[0] = last
+    _sift_up(heap, 0)
+    return smallest
+
+
+@polyfill(_heapq.heapify)
+def heapify(heap: Any) -> None:
+    """``heapq.heapify(heap)``."""
+    _check_list(heap, "heapify")
+    for i in reversed(range(len(heap) // 2)):
+        _sift_up(heap, i)
+
+
+@polyfill(_heapq.heapreplace)
+def heapreplace(heap: Any, item: Any) -> Any:
+    """``heapq.heapreplace(heap, item)``: pop the smallest, then push ``item``."""
+    _check_list(heap, "heapreplace")
+    if not heap:
+        raise IndexError("index out of range")
+    smallest = heap[0]
+    heap[0] = item
+    _sift_up(heap, 0)
+    return smallest
+
+
+@polyfill(_heapq.heappushpop)
+def heappushpop(heap: Any, item: Any) -> Any:
+    """``heapq.heappushpop(heap, item)``: push ``item``, then pop the smallest."""
+    _check_list(heap, "heappushpop")
+    if heap and heap[0] < item:
+        item, heap[0] = heap[0], item
+        _sift_up(heap, 0)
+    return item

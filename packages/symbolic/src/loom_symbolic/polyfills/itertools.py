@@ -174,6 +174,44 @@ def count(start: Any = 0, step: Any = 1) -> Any:
         value += step
 
 
+@polyfill(_itertools.cycle)
+def cycle(iterable: Any, /) -> Any:
+    """``itertools.cycle(iterable)``: the items, saved on the first pass, then the saved ones forever."""
+    return _cycle(iter(iterable))
+
+
+def _cycle(it: Any) -> Any:
+    saved = []
+    for element in it:
+        yield element
+        saved.append(element)
+    while saved:
+        yield from saved
+
+
+@polyfill(_itertools.tee)
+def tee(iterable: Any, n: int = 2, /) -> tuple:
+    """``itertools.tee(iterable, n=2)``: ``n`` iterators over one input, each item read from it once
+    and kept in a linked buffer until every one has passed it."""
+    if n < 0:
+        raise ValueError("n must be >= 0")
+    it = iter(iterable)
+    link: list = [None, None]
+    return tuple(_tee(it, link) for _ in range(n))
+
+
+def _tee(it: Any, link: list) -> Any:
+    while True:
+        if link[1] is None:
+            value = next(it, _NOTHING)
+            if value is _NOTHING:
+                return
+            link[0] = value
+            link[1] = [None, None]
+        value, link = link
+        yield value
+
+
 @polyfill(_itertools.zip_longest)
 def zip_longest(*iterables: Any, fillvalue: Any = None) -> Any:
     """``itertools.zip_longest(a, b, ..., fillvalue=None)``."""

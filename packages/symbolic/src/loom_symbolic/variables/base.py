@@ -131,3 +131,49 @@ class NullVariable(Variable):
 
 
 NULL = NullVariable()
+
+
+class DeferredAttribute(Variable):
+    """An attribute read in method position (``LOAD_METHOD``) the translator cannot model, of a value whose
+    attribute lookup runs no Python (an instance or subclass-free class of builtin types only): the graph
+    cannot be split at the read itself (its two stack results have no form a resume function takes), so
+    the read waits for its use, the call, where the split is the ordinary one and the call runs natively.
+    Reading the attribute there instead runs no code and so changes nothing."""
+
+    def __init__(self, receiver: Variable, name: str, why: Unsupported) -> None:
+        self.receiver = receiver
+        self.name = name
+        self.why = why
+
+    def _unsupported(self) -> Unsupported:
+        reason = self.why.reason
+        return Unsupported(reason.what, reason.why, reason.hint)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        raise self._unsupported()
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        raise self._unsupported()
+
+    def python_type(self) -> type:
+        raise self._unsupported()
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        self.receiver.reconstruct(codegen)
+        codegen.emit("LOAD_ATTR", self.name)
+
+    def describe(self) -> str:
+        return f"attribute {self.name!r} of {self.receiver.describe()}"
+
+
+def reads_run_no_python(value: Variable) -> bool:
+    """Whether reading an attribute of ``value`` runs no Python code: its class and every base are
+    builtin (for a class, the class itself and its bases too)."""
+    try:
+        cls = value.python_type()
+    except Unsupported:
+        return False
+    if cls is type:
+        real = getattr(value, "value", None)
+        return isinstance(real, type) and all(k.__module__ == "builtins" for k in real.__mro__)
+    return all(k.__module__ == "builtins" for k in cls.__mro__)

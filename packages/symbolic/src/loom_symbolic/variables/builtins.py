@@ -16,6 +16,8 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr
+
 from .. import polyfills
 from ..bytecode_helpers import iter_at
 from ..errors import Unsupported, UserError, args_of, missing_attribute
@@ -67,6 +69,8 @@ PURE = {
     sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
     *(v for v in vars(operator).values() if callable(v) and not isinstance(v, type)),
     *(v for v in vars(math).values() if callable(v)),
+    # alternative constructors of immutable builtin types, read from the class (``int.from_bytes(b, "big")``)
+    int.from_bytes, float.fromhex, bytes.fromhex,
 }
 
 
@@ -99,6 +103,9 @@ class BuiltinVariable(RealValueVariable):
         unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
         if unbound is not None:
             return unbound
+        if _is_builtin_type(self.value) and _is_pure(attribute := getattr(self.value, name, None)):
+            # int.from_bytes: a C type's attributes are fixed, and a pure one is folded when called
+            return BuiltinVariable(attribute, Attr(self.source, name) if self.source is not None else None)
         if _is_builtin_type(self.value) and not hasattr(self.value, name):
             # a C type's attributes cannot be added: hasattr(int, "__dataclass_fields__") is False for good
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
@@ -109,6 +116,13 @@ class BuiltinVariable(RealValueVariable):
 
 
 _FIXED_NAMES = frozenset({"__name__", "__qualname__", "__module__"})
+
+
+def _is_pure(value: Any) -> bool:
+    try:
+        return value in PURE
+    except TypeError:  # unhashable
+        return False
 
 
 def _is_builtin_type(value: Any) -> bool:

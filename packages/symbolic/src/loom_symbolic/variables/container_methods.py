@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Unsupported
 from . import dict_methods, sequence_methods, set_methods
 from .base import Variable
-from .containers import DICT_METHODS, LIST_METHODS, lookup
+from .containers import DICT_METHODS, LIST_METHODS, SET_METHODS, lookup
 from .dict_methods import DictViewVariable, update_from_pairs
 from .sequence_methods import list_sort
 
@@ -49,7 +49,7 @@ class UnboundMethodVariable(Variable):
 
 
 #: The builtin classes whose methods, read unbound, :class:`UnboundMethodVariable` models.
-_UNBOUND_TABLES = {dict: DICT_METHODS, list: LIST_METHODS}
+_UNBOUND_TABLES = {dict: DICT_METHODS, list: LIST_METHODS, set: SET_METHODS, frozenset: SET_METHODS}
 
 
 def unbound_method(owner: Any, name: str) -> Variable | None:

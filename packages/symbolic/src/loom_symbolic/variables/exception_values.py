@@ -47,6 +47,8 @@ class ExceptionVariable(Variable):
         self.attrs: dict[str, Variable] = {}
         #: the exception itself, when it came from the frame (``source`` says how to reach it)
         self.real: BaseException | None = None
+        #: whether the trace raised it: Python gave it a traceback then, which a rebuilt one must have too
+        self.raised_in_trace = False
 
     def python_type(self) -> type:
         return self.cls
@@ -124,6 +126,14 @@ class ExceptionVariable(Variable):
         self.attrs[name] = value
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if not self.raised_in_trace:
+            self._rebuild(codegen)
+            return
+        codegen.load_callable(bytecode_helpers.raised_again)
+        self._rebuild(codegen)
+        codegen.call(1)
+
+    def _rebuild(self, codegen: PyCodegen) -> None:
         if self.source is not None:
             codegen.load_source(self.source)
             return
@@ -201,6 +211,7 @@ class SymbolicException(Exception):
         super().__init__(exc.cls.__name__)
         self.exc = exc
         self.reason = reason
+        exc.raised_in_trace = True  # every raise, re-raise and throw() the trace models goes through here
 
     def to_unsupported(self) -> Unsupported:
         """What the caller of the translator sees when the exception escapes the traced frame."""

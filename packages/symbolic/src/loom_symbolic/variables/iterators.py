@@ -319,7 +319,7 @@ class ZipIterator(IteratorVariable):
                 return
             earlier = "argument 1" if longer == 1 else f"arguments 1-{longer}"
             message = f"zip() argument {longer + 1} is longer than {earlier}"
-        raise UserError("zip(strict=True)", message, exc_type=ValueError)
+        raise UserError("zip(strict=True)", message, exc_type=ValueError, exc_args=(message,))
 
 
 class EnumerateIterator(IteratorVariable):

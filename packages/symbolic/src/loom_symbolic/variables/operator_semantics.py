@@ -257,6 +257,11 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             result = receiver.call_method(tx, name, [other], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
+        elif name == "__ne__" and _default_ne(receiver) and _has_python_special(receiver, "__eq__"):
+            # object.__ne__ asks the class's __eq__ and inverts its answer (NotImplemented passes through)
+            result = receiver.call_method(tx, "__eq__", [other], {})
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
         # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
         return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
@@ -365,18 +370,27 @@ def _overrides(container: Variable, name: str) -> bool:
     return subclass is not None and subclass() and _has_python_special(container, name)
 
 
+def _default_ne(value: Variable) -> bool:
+    """Whether ``value``'s class inherits ``object.__ne__`` (which answers from ``__eq__``)."""
+    cls = _class_of(value)
+    return cls is not None and class_attribute(cls, "__ne__") is object.__ne__
+
+
+def _class_of(value: Variable) -> type | None:
+    if getattr(value, "stands_for", None) is not None:
+        return value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
+    try:
+        return value.python_type()
+    except Unsupported:
+        return None
+
+
 def _has_python_special(value: Variable, name: str) -> bool:
     """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
     import types
 
-    if getattr(value, "stands_for", None) is not None:
-        cls = value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
-    else:
-        try:
-            cls = value.python_type()
-        except Unsupported:
-            return False
-    return isinstance(class_attribute(cls, name), types.FunctionType)
+    cls = _class_of(value)
+    return cls is not None and isinstance(class_attribute(cls, name), types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:

@@ -62,6 +62,11 @@ def _instance_dict(value: Any) -> dict | None:
     return found if isinstance(found, dict) else None
 
 
+#: ``__setattr__`` of classes that store attributes as ``object.__setattr__`` does: a C type setting its
+#: setattr slot to the generic one explicitly (``SimpleNamespace``) shows its own wrapper of it.
+_GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__)
+
+
 class UserObjectVariable(RealValueVariable):
     """An instance of a user-defined class: attribute reads are followed, stores are side effects."""
 
@@ -80,7 +85,7 @@ class UserObjectVariable(RealValueVariable):
         return view_of_real(tx, self, self.value, self.source, _instance_dict(self.value))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        if class_attribute(type(self.value), "__setattr__") is not object.__setattr__:
+        if class_attribute(type(self.value), "__setattr__") not in _GENERIC_SETATTR:
             raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}", "the class customises __setattr__")
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on an object the translator cannot reach", "not modelled")

@@ -182,12 +182,16 @@ _DISABLE_DYNAMO_CODE = _disable_dynamo_code()
 
 def is_dynamo_disabled(fn: Any) -> bool:
     """Whether ``fn`` is torch's ``_disable_dynamo`` wrapper (torch says its function must not be traced),
-    or the wrapper ``torch._dynamo.disable`` made (``_torchdynamo_orig_callable`` is what it wraps)."""
+    or the wrapper ``torch._dynamo.disable`` made (``_torchdynamo_orig_callable`` is what it wraps; its
+    ``recursive=False`` form is made in ``external_utils.py``)."""
     code = getattr(fn, "__code__", None)
     if _DISABLE_DYNAMO_CODE is not None and code is _DISABLE_DYNAMO_CODE:
         return True
     return (getattr(fn, "_torchdynamo_orig_callable", None) is not None and code is not None
-            and code.co_filename.endswith(("_dynamo/eval_frame.py", "_dynamo\\eval_frame.py")))
+            and code.co_filename.endswith(_DISABLE_WRAPPER_FILES))
+
+
+_DISABLE_WRAPPER_FILES = tuple(f"_dynamo{sep}{name}.py" for sep in "/\\" for name in ("eval_frame", "external_utils"))
 
 
 def dynamo_patched_original(fn: Any) -> Any:

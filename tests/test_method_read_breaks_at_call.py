@@ -1,0 +1,29 @@
+"""An attribute read in method position that the translator cannot model, on a value whose attribute
+lookup runs no Python (a builtin object, an exception raised while tracing), breaks the graph at the
+call: the read itself (``LOAD_METHOD``) cannot be split, so before, the whole frame ran uncompiled."""
+
+from __future__ import annotations
+
+import torch
+
+import loom
+
+
+def with_traceback_in_a_handler(x):
+    y = x + 1
+    try:
+        raise RuntimeError("r").with_traceback(None)
+    except RuntimeError as exc:
+        seen = exc.args
+    return y * 2, seen
+
+
+def test_the_frame_is_split_at_the_call():
+    loom.reset()
+    x = torch.ones(3)
+    out = loom.compile(with_traceback_in_a_handler, backend="eager")(x)
+    expected = with_traceback_in_a_handler(x)
+    torch.testing.assert_close(out[0], expected[0])
+    assert out[1] == expected[1]
+    stats = loom.stats()
+    assert stats["graphs"] >= 1 and stats["graph_breaks"] == 1, stats
