@@ -28,6 +28,7 @@ from . import (  # noqa: F401
     legacy_functorch,
     module_hooks,
     new_objects,
+    new_parameters,
     nn_module,
     numpy,
     numpy_operators,
