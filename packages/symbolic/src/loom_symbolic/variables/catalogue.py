@@ -25,6 +25,7 @@ from . import (  # noqa: F401
     func_transforms,
     functional_call,
     generators,
+    hook_handles,
     legacy_functorch,
     module_hooks,
     new_objects,
