@@ -294,7 +294,7 @@ class PyCodegen:
     def load_graph_output(self, tensor: TensorVariable) -> None:
         """Push a tensor the graph computed (it becomes one of the graph's outputs)."""
         node = tensor.node
-        if node.op == "placeholder" and tensor.source is not None:
+        if tensor.source is not None and (node.op == "placeholder" or tensor.frozen_from is not None):
             self.load_source(tensor.source)  # an input handed back unchanged: read it again
             return
         index = self._output_index.get(node)

@@ -40,6 +40,7 @@ from . import (  # noqa: F401
     profiler,
     random_draws,
     real_objects,
+    requires_grad,
     super_proxy,
     tensor_keyed,
     text,
