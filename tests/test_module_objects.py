@@ -213,3 +213,28 @@ def test_a_cached_property_is_computed_once_and_stored_in_the_instance():
         torch.testing.assert_close(compiled(torch.ones(3)), want)
     assert (module.calls, module.__dict__["width"]) == (1, 6)
     assert loom.stats()["graph_breaks"] == 0, loom.stats()
+
+
+class _RegistersInForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("base", torch.ones(3))
+
+    def forward(self, x):
+        if not hasattr(self, "cache"):
+            self.register_buffer("cache", x * 0 + 2, persistent=False)
+        buffers = dict(self.named_buffers())
+        return x * self.cache, sorted(buffers), sum(buffers.values()), len(list(self.buffers()))
+
+
+def test_members_registered_in_forward_are_listed_in_the_same_frame():
+    # named_buffers() after register_buffer in the frame broke ("the program added or removed one")
+    want = _RegistersInForward()(torch.arange(3.0))
+    loom.reset()
+    m = _RegistersInForward()
+    got = loom.compile(m, backend="eager")(torch.arange(3.0))
+    torch.testing.assert_close(got[0], want[0])
+    assert got[1] == want[1] == ["base", "cache"] and got[3] == want[3] == 2
+    torch.testing.assert_close(got[2], want[2])
+    assert loom.stats()["graph_breaks"] == 0
+    assert sorted(dict(m.named_buffers())) == ["base", "cache"]

@@ -118,6 +118,23 @@ class NNModuleVariable(Variable):
             tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
         return members
 
+    def members(self, tx: InstructionTranslator, name: str) -> list[tuple[str, Variable, Any]]:
+        """``_parameters``/``_buffers`` as (key, variable, identity) in order: the trace's contents when the
+        program changed the table earlier in this frame (``register_buffer`` in ``forward``), the real
+        dict's otherwise; ``identity`` tells shared members apart (the real tensor, or the variable)."""
+        members = self.value.__dict__[name]
+        changed = changed_in_trace(tx, members)
+        if changed is None:
+            return [(k, wrap(tx, v, self._child_source(name, k)), v) for k, v in self.table(tx, name).items()]
+        if self.source is not None:  # what the frame started from: another set of keys is another trace
+            tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
+        found = []
+        for key, value in changed.items.items():
+            constant = value.is_python_constant() and value.as_python_constant() is None
+            real = getattr(value, "real", None)
+            found.append((key, value, None if constant else value if real is None else real))
+        return found
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         stored = tx.output.side_effects.stored_attribute(self.value, name)
         if stored is not None:
@@ -311,8 +328,7 @@ def _iter_of(kind: str):
                                                                          "named_modules")):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
                 table = "_parameters" if "parameters" in kind else "_buffers"
-                for name, value in owner.table(tx, table).items():
-                    var = wrap(tx, value, owner._child_source(table, name))
+                for name, var, value in owner.members(tx, table):
                     if value is None or id(value) in seen:
                         continue  # skipped as torch does (None: guarded to stay None)
                     seen.add(id(value))
