@@ -30,6 +30,7 @@ from loom_guards import DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 from ..errors import Unsupported, UserError
 from . import containers as _containers
 from . import functions as _functions
+from . import lazy_modules as _lazy_modules
 from . import tensor as _tensor
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
@@ -189,6 +190,8 @@ class NNModuleVariable(Variable):
         module = self.value
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+        if _lazy_modules.is_uninitialized(module):
+            _lazy_modules.materialize(tx, module, args, kwargs)
         if not _check_no_hooks(tx, module, self.source):
             return call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)

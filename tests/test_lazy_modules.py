@@ -1,0 +1,50 @@
+"""The first call of a lazy module inside the compiled function (issue 29): the parameters are made as in
+eager (same shapes, same initial values from torch's RNG, the module becomes its ``cls_to_become``), with
+no break; where the graph drew from the RNG before the call it breaks rather than reorder the draws."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+import loom
+
+
+def _call(x, m):
+    return m(x).relu(), m.weight.shape
+
+
+def _outcome(fn):
+    torch.manual_seed(0)
+    m = nn.LazyLinear(2)
+    result = fn(torch.arange(3.0), m)
+    return result, m, torch.get_rng_state()
+
+
+def test_a_lazy_linear_first_called_in_the_frame_is_made_as_in_eager():
+    want, want_m, want_rng = _outcome(_call)
+    loom.reset()
+    got, m, rng = _outcome(loom.compile(_call, backend="eager"))
+    torch.testing.assert_close(got[0], want[0])
+    assert got[1] == want[1] == (2, 3) and type(m) is type(want_m) is nn.Linear
+    torch.testing.assert_close(m.weight, want_m.weight)
+    assert torch.equal(rng, want_rng)
+    assert loom.stats()["graph_breaks"] == 0
+    torch.testing.assert_close(loom.compile(_call, backend="eager")(torch.ones(3), m)[0], _call(torch.ones(3), m)[0])
+
+
+def _noise_first(x, m):
+    return m(x + torch.randn(3))
+
+
+def test_a_lazy_module_after_a_random_op_breaks_and_draws_in_eagers_order():
+    want, want_m, want_rng = _outcome(_noise_first)
+    loom.reset()
+    compiled = loom.compile(_noise_first, backend="eager")
+    got, m, rng = _outcome(compiled)
+    torch.testing.assert_close(got, want)
+    torch.testing.assert_close(m.weight, want_m.weight)
+    assert torch.equal(rng, want_rng)
+    torch.manual_seed(0)
+    report = str(loom.explain(_noise_first)(torch.arange(3.0), nn.LazyLinear(2)))
+    assert "lazy module LazyLinear" in report and "RNG" in report, report
