@@ -48,3 +48,28 @@ def test_a_lazy_module_after_a_random_op_breaks_and_draws_in_eagers_order():
     torch.manual_seed(0)
     report = str(loom.explain(_noise_first)(torch.arange(3.0), nn.LazyLinear(2)))
     assert "lazy module LazyLinear" in report and "RNG" in report, report
+
+
+class _TwoLazy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.LazyLinear(4)
+        self.fc2 = nn.LazyLinear(2)
+
+    def forward(self, x):
+        return self.fc2(self.fc1(x).relu())
+
+
+def test_two_lazy_modules_in_one_trace_draw_one_after_the_other():
+    torch.manual_seed(0)
+    want_m = _TwoLazy()
+    want = want_m(torch.arange(3.0))
+    want_rng = torch.get_rng_state()
+    loom.reset()
+    torch.manual_seed(0)
+    m = _TwoLazy()
+    got = loom.compile(m, backend="eager")(torch.arange(3.0))
+    torch.testing.assert_close(got, want)
+    torch.testing.assert_close(m.fc2.weight, want_m.fc2.weight)
+    assert torch.equal(torch.get_rng_state(), want_rng)
+    assert loom.stats()["graph_breaks"] == 0

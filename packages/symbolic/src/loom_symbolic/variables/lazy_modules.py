@@ -72,9 +72,18 @@ def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kw
                if isinstance(t, torch.Tensor)}
     if devices - {"cpu"}:
         raise Unsupported(what, "its parameters or inputs are not on the CPU (only the CPU generator is followed)")
-    before = torch.get_rng_state()
-    module._infer_parameters(module, real_args, real_kwargs)
-    after = torch.get_rng_state()
-    torch.set_rng_state(before)
-    if not torch.equal(after, before):
-        tx.output.random_draws.calls.append((AdvanceOnce(after), (), {}))
+    draws = tx.output.random_draws.calls
+    # a lazy module made earlier in this trace drew first: this one draws from where that one left off
+    pending = next((fn for fn, _, _ in reversed(draws) if isinstance(fn, AdvanceOnce)), None)
+    entry = torch.get_rng_state()
+    if pending is not None:
+        torch.set_rng_state(pending.state)
+    try:
+        module._infer_parameters(module, real_args, real_kwargs)
+        after = torch.get_rng_state()
+    finally:
+        torch.set_rng_state(entry)
+    if pending is not None:
+        pending.state = after
+    elif not torch.equal(after, entry):
+        draws.append((AdvanceOnce(after), (), {}))
