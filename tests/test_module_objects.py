@@ -238,3 +238,26 @@ def test_members_registered_in_forward_are_listed_in_the_same_frame():
     torch.testing.assert_close(got[2], want[2])
     assert loom.stats()["graph_breaks"] == 0
     assert sorted(dict(m.named_buffers())) == ["base", "cache"]
+
+
+class _MethodBase(nn.Module):
+    def proj(self, x):
+        return x * 3.0
+
+
+class _SubmoduleNamedLikeAMethod(_MethodBase):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)  # in _modules; the base class's method is found first
+
+    def forward(self, x):
+        return self.proj(x) + 1
+
+
+def test_a_class_attribute_wins_over_a_submodule_of_the_same_name():
+    # the translator read the tables first and called the Linear (a wrong answer)
+    m = _SubmoduleNamedLikeAMethod()
+    loom.reset()
+    got = loom.compile(m, backend="eager")(torch.arange(3.0))
+    torch.testing.assert_close(got, m(torch.arange(3.0)))
+    torch.testing.assert_close(got, torch.arange(3.0) * 3 + 1)

@@ -146,7 +146,10 @@ class NNModuleVariable(Variable):
         if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
             return MethodVariable(self, name)
         state = self.value.__dict__
-        for table in ("_parameters", "_buffers", "_modules"):
+        # Python's lookup finds a class attribute (a method ``proj`` of a base class) before
+        # Module.__getattr__ looks in the tables (a submodule also named ``proj``)
+        tables = ("_parameters", "_buffers", "_modules") if class_attribute(type(self.value), name) is _MISSING else ()
+        for table in tables:
             members = state.get(table)
             if members is None:
                 continue
