@@ -261,3 +261,26 @@ def test_a_class_attribute_wins_over_a_submodule_of_the_same_name():
     got = loom.compile(m, backend="eager")(torch.arange(3.0))
     torch.testing.assert_close(got, m(torch.arange(3.0)))
     torch.testing.assert_close(got, torch.arange(3.0) * 3 + 1)
+
+
+class _OwnAndChild(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.scale = nn.Parameter(torch.full((3,), 2.0))
+
+    def forward(self, x):
+        own = [n for n, _ in self.named_parameters(recurse=False)]
+        named = [n for n, _ in self.named_parameters(prefix="top")]
+        return x * len(list(self.parameters(False))), own, named
+
+
+def test_parameters_with_arguments_are_listed_as_in_eager():
+    # parameters(recurse=False) recursed without end in the translator (an internal error, run uncompiled)
+    m = _OwnAndChild()
+    loom.reset()
+    got = loom.compile(m, backend="eager", options={"strict": True})(torch.arange(3.0))
+    want = m(torch.arange(3.0))
+    torch.testing.assert_close(got[0], want[0])
+    assert got[1:] == want[1:] == (["scale"], ["top.scale", "top.lin.weight", "top.lin.bias"])
+    assert loom.stats()["graph_breaks"] == 0

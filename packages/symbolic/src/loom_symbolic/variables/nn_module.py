@@ -201,8 +201,14 @@ class NNModuleVariable(Variable):
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _MODULE_METHODS.get(name)
-        if handler is not None and not args and not kwargs:
-            return handler(self, tx)
+        if handler is not None:
+            recurse = _recurse_argument(name, args, kwargs)
+            if recurse is not None:
+                return handler(self, tx, recurse)
+            # other arguments (prefix=, remove_duplicate=): torch's own method, inlined (reading it again
+            # through var_getattr would come back here)
+            method = class_attribute(type(self.value), name)
+            return wrap(tx, method, None).call(tx, [self, *args], kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
         if name == "__len__" and class_attribute(type(self.value), "__len__") in _CHILD_COUNTING_LENGTHS:
@@ -323,13 +329,28 @@ class _ModuleSliceVariable(Variable):
         raise Unsupported(f"method {name} of a ModuleList slice", "not modelled")
 
 
+def _recurse_argument(name: str, args: list[Variable], kwargs: dict[str, Variable]) -> bool | None:
+    """``recurse`` of ``parameters(recurse=False)`` and the like (True with no arguments), or None when the
+    call passes anything else."""
+    if not args and not kwargs:
+        return True
+    if name not in ("parameters", "named_parameters", "buffers", "named_buffers") or len(args) + len(kwargs) > 1:
+        return None
+    if args and name.startswith("named"):  # named_parameters(prefix, recurse, ...): a prefix
+        return None
+    given = args[0] if args else kwargs.get("recurse")
+    if given is None or not given.is_python_constant() or not isinstance(given.as_python_constant(), bool):
+        return None
+    return given.as_python_constant()
+
+
 def _iter_of(kind: str):
-    def method(module_var: NNModuleVariable, tx: InstructionTranslator) -> Variable:
+    def method(module_var: NNModuleVariable, tx: InstructionTranslator, recurse: bool = True) -> Variable:
         items: list[Variable] = []
         seen: set[int] = set()  # torch yields a member shared by several modules once (remove_duplicate)
         # Which members are the same object decides what is yielded: the aliasing guards must hold.
         tx.output.aliases.relied_on_distinct()
-        for prefix_path, owner in _walk(module_var, tx, recurse=kind in ("parameters", "named_parameters",
+        for prefix_path, owner in _walk(module_var, tx, recurse=recurse and kind in ("parameters", "named_parameters",
                                                                          "buffers", "named_buffers", "modules",
                                                                          "named_modules")):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
