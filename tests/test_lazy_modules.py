@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import torch
 from torch import nn
+from torch.nn.modules.lazy import LazyModuleMixin
 
 import loom
 
@@ -72,4 +73,23 @@ def test_two_lazy_modules_in_one_trace_draw_one_after_the_other():
     torch.testing.assert_close(got, want)
     torch.testing.assert_close(m.fc2.weight, want_m.fc2.weight)
     assert torch.equal(torch.get_rng_state(), want_rng)
+    assert loom.stats()["graph_breaks"] == 0
+
+
+class _LazyOffset(LazyModuleMixin, nn.Module):
+    def initialize_parameters(self, x):
+        self.offset = nn.Parameter(torch.ones(x.shape[-1]) * 0.5)
+
+    def forward(self, x):
+        return x.cos() + self.offset
+
+
+def test_a_lazy_module_that_makes_its_parameters_in_initialize_parameters():
+    # it had no uninitialized parameter, so the translator saw only torch's hook and broke
+    want = _LazyOffset()(torch.arange(3.0))
+    loom.reset()
+    m = _LazyOffset()
+    got = loom.compile(m, backend="eager")(torch.arange(3.0))
+    torch.testing.assert_close(got, want)
+    assert type(m) is _LazyOffset and list(dict(m.named_parameters())) == ["offset"]
     assert loom.stats()["graph_breaks"] == 0

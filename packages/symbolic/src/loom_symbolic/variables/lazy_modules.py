@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 
 
 def is_uninitialized(module: Any) -> bool:
-    """Whether ``module`` is a lazy module whose parameters are not made yet."""
-    return isinstance(module, LazyModuleMixin) and module.has_uninitialized_params()
+    """Whether ``module`` is a lazy module not called yet: its ``_infer_parameters`` pre-hook is still
+    registered (a module of the user's may make its parameters there, having none uninitialized before)."""
+    return isinstance(module, LazyModuleMixin) and "_initialize_hook" in module.__dict__
 
 
 def _stand_in(what: str, value: Variable) -> Any:
