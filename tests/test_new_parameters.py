@@ -97,3 +97,19 @@ def _from_an_input(x):
 def test_a_parameter_over_an_input_tensor_breaks_with_a_reason():
     report = str(loom.explain(_from_an_input)(torch.arange(3.0)))
     assert "creating an nn.Parameter" in report and "outside the compiled code" in report, report
+
+
+def _class_read(x, handle_cls):
+    p = nn.Parameter(x * 2)
+    lin = nn.Linear(3, 3)
+    handle = lin.register_forward_hook(lambda m, args, out: out)
+    return type(p).__name__, isinstance(p, nn.Parameter), isinstance(handle, handle_cls), nn.Parameter.__name__
+
+
+def test_the_parameter_and_handle_classes_stay_classes_to_the_program():
+    # registering nn.Parameter among the builtin handlers made the class a "builtin" (type(p).__name__ broke)
+    from torch.utils.hooks import RemovableHandle
+
+    got = _compiled(_class_read)(torch.arange(3.0), RemovableHandle)
+    assert got == ("Parameter", True, True, "Parameter")
+    assert loom.stats()["graph_breaks"] == 0

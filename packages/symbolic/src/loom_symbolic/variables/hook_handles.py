@@ -21,9 +21,9 @@ from loom_guards import Const
 from ..errors import Unsupported
 from . import random_draws as _random_draws
 from .base import Variable
-from .builtins import builtin, call_builtin
+from .builtins import call_builtin
 from .containers import DictVariable, ListVariable, TupleVariable
-from .new_objects import NewObjectVariable
+from .new_objects import CONSTRUCTORS, NewObjectVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -73,8 +73,7 @@ def _weakref_ref() -> Any:
     return weakref.ref
 
 
-@builtin(_torch_hooks.RemovableHandle)
-def builtin_removable_handle(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+def make_removable_handle(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``RemovableHandle(hooks_dict, extra_dict=None)``: see the module docstring."""
     extra = kwargs.get("extra_dict")
     if len(args) != 1 or set(kwargs) - {"extra_dict"}:
@@ -88,3 +87,6 @@ def builtin_removable_handle(tx: InstructionTranslator, args: list[Variable], kw
     handle.attrs["id"] = HandleIdVariable(made)
     handle.attrs["extra_dict_ref"] = _weak_references(tx, extra)
     return handle
+
+
+CONSTRUCTORS[_torch_hooks.RemovableHandle] = make_removable_handle

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError
-from .builtins import builtin
 from .constant import ConstantVariable
+from .new_objects import CONSTRUCTORS
 from .tensor import TensorVariable, keep_version
 
 if TYPE_CHECKING:
@@ -88,8 +88,7 @@ class NewParameterVariable(TensorVariable):
         return "a Parameter made while tracing"
 
 
-@builtin(torch.nn.Parameter)
-def builtin_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``nn.Parameter(data, requires_grad=True)``: see the module docstring."""
     what = "creating an nn.Parameter"
     bound = dict(zip(("data", "requires_grad"), args))
@@ -134,3 +133,5 @@ def _make(tx: InstructionTranslator, data: TensorVariable, spec: tuple) -> NewPa
     kept.node.meta["mutates"] = True
     return param
 
+
+CONSTRUCTORS[torch.nn.Parameter] = make_parameter
