@@ -97,3 +97,16 @@ def test_a_lazy_module_that_makes_its_parameters_in_initialize_parameters():
     torch.testing.assert_close(got, want)
     assert type(m) is _LazyOffset and list(dict(m.named_parameters())) == ["offset"]
     assert loom.stats()["graph_breaks"] == 0
+
+
+def _reads_uninitialized(x, p):
+    return x + 1, type(p).__name__
+
+
+def test_an_uninitialized_parameter_argument_is_no_internal_error():
+    # the dynamic policy read its shape (RuntimeError: an internal error, the frame ran uncompiled)
+    loom.reset()
+    p = nn.LazyLinear(2).weight
+    got = loom.compile(_reads_uninitialized, backend="eager", options={"strict": True})(torch.arange(3.0), p)
+    torch.testing.assert_close(got[0], torch.arange(3.0) + 1)
+    assert got[1] == "UninitializedParameter"
