@@ -221,6 +221,16 @@ def inplace_operator_calls_iadd_first(x):
     return x, made is alias, alias.items, len(layers)
 
 
+@case(X)
+def object_sentinel_made_in_the_frame(x):
+    # object() was a break ("call to object()")
+    missing = object()
+    table = {"a": 1}
+    found = table.get("b", missing)
+    table["c"] = missing
+    return x + (found is missing) + (table["c"] is missing), type(missing) is object, missing == missing
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
