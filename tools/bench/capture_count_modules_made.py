@@ -1,8 +1,9 @@
-"""Modules that change while they run, for ``capture_count.py --only modules`` (see ``capture_count_modules.py``),
+"""Modules that change while they run, and more module reads, for ``capture_count.py --only modules`` (see ``capture_count_modules.py``),
 in the spirit of Dynamo's test_modules.py, written afresh: parameters made and registered in the compiled
 function, lazy modules on their first call (torch's and one of the user's), hooks registered, used and
 removed in the frame, layers frozen with ``requires_grad_``, ``requires_grad`` read from parameters, a dtype
-taken from ``next(self.parameters())``, a shared activation in a ``Sequential`` and attribute precedence.
+taken from ``next(self.parameters())``, a shared activation in a ``Sequential``, attribute precedence, ``hasattr`` on
+parameters, ``forward`` called directly with a counter, and a ``ModuleDict``'s values enumerated.
 
 Modules a construct mutates are made afresh for each run (``extra_args``), with torch's RNG seeded by the runner.
 """
@@ -212,7 +213,70 @@ def c_module_attribute_precedence(x):
     return _PRECEDENCE(x)
 
 
+
+# -- more module reads ----------------------------------------------------------------------------------------
+class _Optional(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gain = nn.Parameter(torch.full((3,), 1.5))
+
+    def forward(self, x):
+        if hasattr(self, "gain"):
+            x = x * self.gain
+        if hasattr(self, "missing_gain"):
+            x = x * self.missing_gain
+        return x
+
+
+_OPTIONAL = _Optional()
+
+
+def c_hasattr_on_parameters(x):
+    return _OPTIONAL(x)
+
+
+class _Ticks(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.conv = nn.Conv1d(1, 2, 2)
+        self.ticks = 0
+
+    def forward(self, x):
+        out = self.conv.forward(x.view(1, 1, -1)) + self.ticks  # forward called directly: no hooks
+        self.ticks += 1
+        return F.relu(out)
+
+
+def c_direct_forward_and_counter(x, m):
+    return m(x), m(x), m.ticks
+
+
+c_direct_forward_and_counter.extra_args = lambda: (_Ticks(),)
+
+
+class _Chain(nn.ModuleDict):
+    def __init__(self):
+        super().__init__()
+        for i in range(3):
+            self.add_module(f"step{i}", nn.Tanh() if i % 2 else nn.Sigmoid())
+
+    def forward(self, x):
+        outs = [x]
+        for i, layer in enumerate(self.values()):
+            outs.append(layer(outs[-1]) * (i + 1))
+        return torch.stack(outs), list(self.keys())
+
+
+_CHAIN = _Chain()
+
+
+def c_moduledict_values_enumerated(x):
+    return _CHAIN(x)
+
+
 CONSTRUCTS = [c_parameter_no_grad_made_inside, c_register_parameter_in_forward, c_module_list_made_inside_iterated,
               c_lazy_mlp_first_call, c_user_lazy_module_first_call, c_counting_hook_registered_inside,
               c_prepended_pre_hooks, c_hook_handle_as_with_block, c_freeze_backbone_in_forward,
-              c_requires_grad_branch_and_param_dtype, c_sequential_with_shared_activation, c_module_attribute_precedence]
+              c_requires_grad_branch_and_param_dtype, c_sequential_with_shared_activation, c_module_attribute_precedence,
+              c_hasattr_on_parameters, c_direct_forward_and_counter, c_moduledict_values_enumerated]
