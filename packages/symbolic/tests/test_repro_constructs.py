@@ -197,6 +197,40 @@ def classes_defined_in_the_function(x):
     return Twice.apply(made(x)) + Relu()(x) + isinstance(made, Scaler), type(made).__name__, Scaler.__qualname__
 
 
+class _Collects:
+    def __init__(self):
+        self.items = []
+
+    def __iadd__(self, other):
+        self.items.append(other)
+        return self
+
+    def __add__(self, other):
+        return "a new object"
+
+
+@case(X)
+def inplace_operator_calls_iadd_first(x):
+    # x += y must call __iadd__ (it was __add__: a ModuleList built from a list came out empty)
+    made = _Collects()
+    alias = made
+    made += 3
+    layers = torch.nn.ModuleList([torch.nn.ReLU(), torch.nn.Tanh()])
+    for layer in layers:
+        x = layer(x)
+    return x, made is alias, alias.items, len(layers)
+
+
+@case(X)
+def object_sentinel_made_in_the_frame(x):
+    # object() was a break ("call to object()")
+    missing = object()
+    table = {"a": 1}
+    found = table.get("b", missing)
+    table["c"] = missing
+    return x + (found is missing) + (table["c"] is missing), type(missing) is object, missing == missing
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_captured_with_eager_answer(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -132,6 +132,8 @@ def _arguments(f_locals: Any) -> dict[Any, Any]:
     found: dict[str, Any] = {}
 
     def visit(key: str, value: Any, depth: int) -> None:
+        if isinstance(value, torch.nn.parameter.UninitializedTensorMixin):
+            return  # a lazy module's parameter before its first call has no shape to read
         if isinstance(value, torch.Tensor):
             found[key] = tuple(int(s) for s in value.shape)
         elif type(value) is int:

@@ -15,7 +15,7 @@ from loom_guards import Item, Local
 from . import breaks as _breaks
 from . import side_effects
 from . import translator as _translator
-from .codegen import OUTPUTS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
+from .codegen import OUTPUTS_LOCAL, PARAMETERS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
 from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
@@ -271,6 +271,9 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     if output.random_draws:  # Python's RNG advances as in eager, whether or not a graph runs
         call.call_const(output.random_draws, 0, lambda: None)
         call.emit("STORE_FAST", RANDOM_LOCAL)
+    if output.new_parameters:  # made empty here; the graph gives each its data (variables.new_parameters)
+        call.call_const(output.new_parameters, 0, lambda: None)
+        call.emit("STORE_FAST", PARAMETERS_LOCAL)
     output.drop_idle_grad_switches()
     needs_graph = graph_outputs or output.has_side_effects()
     if not needs_graph:

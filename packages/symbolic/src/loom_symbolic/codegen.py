@@ -37,6 +37,8 @@ _REWRITES = version.EMIT_REWRITES
 OUTPUTS_LOCAL = "___loom_graph_out"
 #: The local the rewritten code keeps the values it drew from Python's RNG in (``random.random()``).
 RANDOM_LOCAL = "___loom_random"
+#: The local the rewritten code keeps the parameters the program creates in (``nn.Parameter(t)``).
+PARAMETERS_LOCAL = "___loom_parameters"
 
 
 def _load_local(cg: PyCodegen, source: Any) -> None:
@@ -102,6 +104,12 @@ def _load_random_value(cg: PyCodegen, source: Any) -> None:
     cg.emit("BINARY_SUBSCR")
 
 
+def _load_new_parameter(cg: PyCodegen, source: Any) -> None:
+    cg.emit("LOAD_FAST", PARAMETERS_LOCAL)
+    cg.load_const(source.index)
+    cg.emit("BINARY_SUBSCR")
+
+
 #: Source class name → how to push the value it reaches. One entry per loom_guards source kind.
 SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "Local": _load_local,
@@ -121,6 +129,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "IteratorState": _load_read_from,
     "BuiltinContents": _load_read_from,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
+    "NewParameterValue": _load_new_parameter,  # made before the graph call (loom_symbolic.variables.new_parameters)
 }
 
 
@@ -285,7 +294,7 @@ class PyCodegen:
     def load_graph_output(self, tensor: TensorVariable) -> None:
         """Push a tensor the graph computed (it becomes one of the graph's outputs)."""
         node = tensor.node
-        if node.op == "placeholder" and tensor.source is not None:
+        if tensor.source is not None and (node.op == "placeholder" or tensor.frozen_from is not None):
             self.load_source(tensor.source)  # an input handed back unchanged: read it again
             return
         index = self._output_index.get(node)

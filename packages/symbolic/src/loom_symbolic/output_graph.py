@@ -32,6 +32,7 @@ from .variables import containers as _containers
 from .variables import device_ctx as _device_ctx
 from .variables import function_modes as _function_modes
 from .variables import inference_mode as _inference_mode
+from .variables import new_parameters as _new_parameters
 from .variables import random_draws as _random_draws
 from .variables import saved_hooks as _saved_hooks
 from .variables import sdpa_kernel as _sdpa_kernel
@@ -125,6 +126,8 @@ class OutputGraph:
         #: The calls to Python's RNG the rewritten code makes before the graph (``random.random()``).
         self.random_draws = _random_draws.RandomDraws()
         self._rng_copy: random.Random | None = None
+        #: The parameters the program creates (``nn.Parameter(t)``), made empty before the graph call.
+        self.new_parameters = _new_parameters.NewParameters()
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
         self.initial_grad_enabled = self.grad_enabled
@@ -199,6 +202,13 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, node, value))
         self.guards.add("type", source, value)
         return variable
+
+    def add_made_input(self, value: Any, source: Any) -> fx.Node:
+        """The placeholder for a value the rewritten code makes before the graph call (a parameter the
+        program creates, :mod:`.variables.new_parameters`): no guard, it is new on every call."""
+        node = self._new_placeholder(_placeholder_name(source))
+        self.inputs.append(GraphInput(source, node, value))
+        return node
 
     def add_random_draw(self, fn: Any, args: tuple, kwargs: dict, what: str) -> Variable:
         """``fn(*args, **kwargs)``, a method of ``random``'s hidden instance: a graph input over a

@@ -137,7 +137,9 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     if view.real is not _MISSING and view.source is not None:
         _guard_absent_from_classes(tx, view.cls, name)
     fallback = class_attribute(view.cls, "__getattr__")
-    if fallback is not _MISSING and fallback is not _module_getattr():
+    # A module from the frame has its tables read by the translator itself (NNModuleVariable); one made
+    # while tracing keeps its parameters in a ``_parameters`` variable, which Module.__getattr__ reads.
+    if fallback is not _MISSING and (fallback is not _module_getattr() or view.real is _MISSING):
         if not isinstance(fallback, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
         return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})

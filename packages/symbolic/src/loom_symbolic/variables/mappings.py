@@ -33,6 +33,8 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
     """The :class:`IdentityKey` of a tensor, or of an object made while tracing whose class hashes and
     compares by identity; None for anything else. An unhashable value (a list of tensors) is the
     program's TypeError, as in Python."""
+    if getattr(key, "unique_identity", False):  # a value unequal to every other (a new hook handle's id)
+        return IdentityKey(key, key)
     cls = key.python_type()
     if getattr(cls, "__hash__", None) is None:
         message = f"unhashable type: {cls.__name__!r}"

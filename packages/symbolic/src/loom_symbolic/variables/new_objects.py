@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 
+#: Library classes whose instances are modelled by a constructor of their own, ``maker(tx, args, kwargs)``
+#: (``nn.Parameter``, ``RemovableHandle``): filled by the modules above, consulted by :func:`construct`.
+CONSTRUCTORS: dict[type, Any] = {}
+
+
 class NewObjectVariable(InstanceMixin, Variable):
     """An instance of a plain Python class, created while tracing."""
 
@@ -101,6 +106,9 @@ class NewObjectVariable(InstanceMixin, Variable):
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
+    maker = CONSTRUCTORS.get(cls)
+    if maker is not None:
+        return maker(tx, args, kwargs)
 
     if class_attribute(type(cls), "__call__") is not type.__call__:
         if all(a.is_python_constant() for a in [*args, *kwargs.values()]):

@@ -30,6 +30,7 @@ from loom_guards import DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 from ..errors import Unsupported, UserError
 from . import containers as _containers
 from . import functions as _functions
+from . import lazy_modules as _lazy_modules
 from . import tensor as _tensor
 from .attributes import _MISSING, class_attribute, resolve, store_through_descriptor, view_of_real
 from .base import Variable
@@ -118,6 +119,23 @@ class NNModuleVariable(Variable):
             tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
         return members
 
+    def members(self, tx: InstructionTranslator, name: str) -> list[tuple[str, Variable, Any]]:
+        """``_parameters``/``_buffers`` as (key, variable, identity) in order: the trace's contents when the
+        program changed the table earlier in this frame (``register_buffer`` in ``forward``), the real
+        dict's otherwise; ``identity`` tells shared members apart (the real tensor, or the variable)."""
+        members = self.value.__dict__[name]
+        changed = changed_in_trace(tx, members)
+        if changed is None:
+            return [(k, wrap(tx, v, self._child_source(name, k)), v) for k, v in self.table(tx, name).items()]
+        if self.source is not None:  # what the frame started from: another set of keys is another trace
+            tx.output.guards.add("dict_keys", DictAttr(self.source, name), members)
+        found = []
+        for key, value in changed.items.items():
+            constant = value.is_python_constant() and value.as_python_constant() is None
+            real = getattr(value, "real", None)
+            found.append((key, value, None if constant else value if real is None else real))
+        return found
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         stored = tx.output.side_effects.stored_attribute(self.value, name)
         if stored is not None:
@@ -128,7 +146,10 @@ class NNModuleVariable(Variable):
         if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
             return MethodVariable(self, name)
         state = self.value.__dict__
-        for table in ("_parameters", "_buffers", "_modules"):
+        # Python's lookup finds a class attribute (a method ``proj`` of a base class) before
+        # Module.__getattr__ looks in the tables (a submodule also named ``proj``)
+        tables = ("_parameters", "_buffers", "_modules") if class_attribute(type(self.value), name) is _MISSING else ()
+        for table in tables:
             members = state.get(table)
             if members is None:
                 continue
@@ -172,14 +193,22 @@ class NNModuleVariable(Variable):
         module = self.value
         if type(module).__call__ is not torch.nn.Module.__call__:
             raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+        if _lazy_modules.is_uninitialized(module):
+            _lazy_modules.materialize(tx, module, args, kwargs)
         if not _check_no_hooks(tx, module, self.source):
             return call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _MODULE_METHODS.get(name)
-        if handler is not None and not args and not kwargs:
-            return handler(self, tx)
+        if handler is not None:
+            recurse = _recurse_argument(name, args, kwargs)
+            if recurse is not None:
+                return handler(self, tx, recurse)
+            # other arguments (prefix=, remove_duplicate=): torch's own method, inlined (reading it again
+            # through var_getattr would come back here)
+            method = class_attribute(type(self.value), name)
+            return wrap(tx, method, None).call(tx, [self, *args], kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
         if name == "__len__" and class_attribute(type(self.value), "__len__") in _CHILD_COUNTING_LENGTHS:
@@ -300,19 +329,33 @@ class _ModuleSliceVariable(Variable):
         raise Unsupported(f"method {name} of a ModuleList slice", "not modelled")
 
 
+def _recurse_argument(name: str, args: list[Variable], kwargs: dict[str, Variable]) -> bool | None:
+    """``recurse`` of ``parameters(recurse=False)`` and the like (True with no arguments), or None when the
+    call passes anything else."""
+    if not args and not kwargs:
+        return True
+    if name not in ("parameters", "named_parameters", "buffers", "named_buffers") or len(args) + len(kwargs) > 1:
+        return None
+    if args and name.startswith("named"):  # named_parameters(prefix, recurse, ...): a prefix
+        return None
+    given = args[0] if args else kwargs.get("recurse")
+    if given is None or not given.is_python_constant() or not isinstance(given.as_python_constant(), bool):
+        return None
+    return given.as_python_constant()
+
+
 def _iter_of(kind: str):
-    def method(module_var: NNModuleVariable, tx: InstructionTranslator) -> Variable:
+    def method(module_var: NNModuleVariable, tx: InstructionTranslator, recurse: bool = True) -> Variable:
         items: list[Variable] = []
         seen: set[int] = set()  # torch yields a member shared by several modules once (remove_duplicate)
         # Which members are the same object decides what is yielded: the aliasing guards must hold.
         tx.output.aliases.relied_on_distinct()
-        for prefix_path, owner in _walk(module_var, tx, recurse=kind in ("parameters", "named_parameters",
+        for prefix_path, owner in _walk(module_var, tx, recurse=recurse and kind in ("parameters", "named_parameters",
                                                                          "buffers", "named_buffers", "modules",
                                                                          "named_modules")):
             if kind in ("parameters", "named_parameters", "buffers", "named_buffers"):
                 table = "_parameters" if "parameters" in kind else "_buffers"
-                for name, value in owner.table(tx, table).items():
-                    var = wrap(tx, value, owner._child_source(table, name))
+                for name, var, value in owner.members(tx, table):
                     if value is None or id(value) in seen:
                         continue  # skipped as torch does (None: guarded to stay None)
                     seen.add(id(value))

@@ -252,6 +252,8 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     if names is None:
         return None
     attempts = [(left, names[0], right), (right, names[1], left)]
+    if op in INPLACE:  # x += y calls __iadd__ first (ModuleList's extends the list itself), then __add__
+        attempts.insert(0, (left, f"__{op.__name__}__", right))
     for receiver, name, other in attempts:
         if _has_python_special(receiver, name):
             result = receiver.call_method(tx, name, [other], {})

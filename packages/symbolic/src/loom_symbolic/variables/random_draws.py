@@ -54,7 +54,9 @@ class RandomValue:
 
 class RandomDraws:
     """The calls to Python's RNG a graph's frame makes before the graph, in program order: calling
-    the object makes them and returns their values (the rewritten code keeps them in a local)."""
+    the object makes them and returns their values (the rewritten code keeps them in a local). Other
+    process-wide state the program advances is moved here too (:mod:`.hook_handles`' ids,
+    :mod:`.lazy_modules`' RNG)."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, tuple, dict]] = []
@@ -102,4 +104,5 @@ def _numbers_of_one_type(args: tuple) -> bool:
 
 def _call_text(fn: Any, args: tuple, kwargs: dict) -> str:
     shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
-    return f"random.{fn.__name__}({', '.join(shown)})"
+    prefix = "random." if is_module_draw(fn) else ""  # (hook_handles and lazy_modules make calls here too)
+    return f"{prefix}{getattr(fn, '__name__', repr(fn))}({', '.join(shown)})"

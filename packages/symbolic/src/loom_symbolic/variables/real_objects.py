@@ -276,6 +276,15 @@ def builtin_object_new(tx, args, kwargs):
     return NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
 
 
+@builtin(object)
+def builtin_object(tx, args, kwargs):
+    """``object()``: a new featureless instance (a sentinel), equal only to itself; rebuilt with
+    ``object.__new__(object)`` if it outlives the graph."""
+    if args or kwargs:
+        return None  # object() takes no arguments: Python's TypeError, natively
+    return NewObjectVariable(object, Const(object))
+
+
 # -- classes called like functions -----------------------------------------------------------------
 def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for the classes the translator models."""

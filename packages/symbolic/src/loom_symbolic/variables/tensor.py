@@ -61,6 +61,10 @@ def keep_version(tensor: torch.Tensor) -> torch.Tensor:
     return tensor
 
 
+#: Tensor methods modelled by a handler of their own: name → ``handler(tx, tensor, args, kwargs)``, which
+#: returns the result or None (the method is then treated as any other). Filled by the modules above.
+METHOD_HANDLERS: dict[str, Any] = {}
+
 #: How a tensor's methods are read (``variable(tensor, name)``) and called (``call(tx, tensor, name,
 #: args, kwargs)``): filled by :mod:`.torch`, which models torch's functions and methods.
 TENSOR_METHODS: dict[str, Any] = {}
@@ -68,6 +72,10 @@ TENSOR_METHODS: dict[str, Any] = {}
 
 class TensorVariable(Variable):
     """A tensor produced by, or fed into, the FX graph being recorded."""
+
+    #: For a graph input the program called ``requires_grad_(False)`` on: its placeholder and fake, while
+    #: ``node``/``example`` are a detached alias (:mod:`.requires_grad`); the object is still the input.
+    frozen_from: tuple[fx.Node, torch.Tensor] | None = None
 
     def __init__(
         self, node: fx.Node, example: torch.Tensor, source: Any = None, cls: type | None = None, real: Any = None
@@ -160,6 +168,8 @@ class TensorVariable(Variable):
         what = f"assigning .data of tensor {self.describe()}"
         if self.source is None:
             raise Unsupported(what, "only a tensor from outside the compiled code (a graph input) is modelled")
+        if self.frozen_from is not None:
+            raise Unsupported(what, "the program turned its requires_grad off earlier in this frame")
         new, old = value.example, self.example
         if (new.dtype, new.device, new.shape) != (old.dtype, old.device, old.shape):
             # (AOTAutograd's backward of a graph that reshapes an input this way fails)

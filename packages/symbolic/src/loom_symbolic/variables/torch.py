@@ -20,7 +20,7 @@ from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .registry import wrap_constant_like
-from .tensor import METADATA_METHODS, TENSOR_METHODS, TensorVariable, opaque_method_reason
+from .tensor import METADATA_METHODS, METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -400,6 +400,9 @@ def call_tensor_method(
         known = _small_tensors.read_data(tx, tensor, name)
         if known is not None:
             return known
+    handler = METHOD_HANDLERS.get(name)
+    if handler is not None and (result := handler(tx, tensor, args, kwargs)) is not None:
+        return result
     reason = opaque_method_reason(name)
     if reason is not None:
         raise Unsupported(f"Tensor.{name}()", reason,

@@ -128,6 +128,8 @@ def _remember(
 def _wrap_tensor(tx, value, source):
     if tx is None or source is None:
         raise Unsupported("a tensor the translator cannot reach from the frame", "it cannot become a graph input")
+    if isinstance(value, torch.nn.parameter.UninitializedTensorMixin):  # a lazy module's, before its first call
+        raise Unsupported("an uninitialized parameter or buffer", "it has no shape until its lazy module is called")
     return tx.output.add_tensor_input(value, source)
 
 

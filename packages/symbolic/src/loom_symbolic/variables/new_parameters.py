@@ -1,0 +1,137 @@
+"""``nn.Parameter(t)`` while tracing (``nn.Linear(3, 3)`` made in the compiled function, ``self.w =
+nn.Parameter(torch.ones(n))`` in a lazily built layer).
+
+Eager makes a new leaf tensor that shares ``t``'s storage; autograd accumulates into it. A graph cannot
+return a leaf of its own that later ops in the same graph already used, so the parameter is made
+outside the graph and handed in: the rewritten code makes an empty parameter of ``t``'s shape, dtype and
+device just before the graph call (a graph input whose source is :class:`NewParameterValue`), and the
+graph gives it ``t``'s storage with ``set_`` under ``no_grad`` (as ``param.data = t`` is recorded), before
+any op that reads it. Ops on it after that are ops on a real leaf, so gradients reach it as in eager,
+and the rewritten code hands the same object back wherever the program keeps it.
+
+What is not modelled breaks there, naming the construct: data read from outside the graph (a graph
+input), data of symbolic size, ``Parameter()`` with no data, a tensor subclass, ``requires_grad`` that
+is not a constant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported, UserError
+from .constant import ConstantVariable
+from .new_objects import CONSTRUCTORS
+from .tensor import TensorVariable, keep_version
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .base import Variable
+    from .protocol import Translator as InstructionTranslator
+
+
+@dataclass(frozen=True)
+class NewParameterValue:
+    """The source of a graph input that is a parameter the program creates: the ``index``-th one the
+    rewritten code makes before the graph call (:class:`NewParameters`)."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"new_parameter#{self.index}"
+
+
+class NewParameters:
+    """The parameters a graph's frame creates, in program order: calling the object makes them empty
+    (shape, dtype, device, requires_grad as the trace saw) and returns them (the rewritten code keeps
+    them in a local); the graph fills each with its data."""
+
+    def __init__(self) -> None:
+        self.specs: list[tuple[tuple[int, ...], torch.dtype, torch.device, bool]] = []
+
+    def __call__(self) -> list[torch.nn.Parameter]:
+        return [_empty_parameter(*spec) for spec in self.specs]
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    def __repr__(self) -> str:
+        return f"<new parameters: {', '.join(f'{tuple(s)}:{d}' for s, d, _, _ in self.specs)}>"
+
+
+def _empty_parameter(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device,
+                     requires_grad: bool) -> torch.nn.Parameter:
+    return torch.nn.Parameter(torch.empty(shape, dtype=dtype, device=device), requires_grad)
+
+
+class NewParameterVariable(TensorVariable):
+    """A parameter created while tracing: in the graph, the placeholder its data was moved into; to the
+    rewritten code, the object made before the graph call (never re-read through guards: no source)."""
+
+    def __init__(self, node: Any, example: torch.Tensor, made: NewParameterValue) -> None:
+        super().__init__(node, example, source=None, cls=torch.nn.Parameter)
+        self.made = made
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in ("grad_fn", "grad"):  # a new leaf: no history, no gradient yet
+            return ConstantVariable(None)
+        if name == "is_leaf":
+            return ConstantVariable(True)
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.load_source(self.made)
+
+    def describe(self) -> str:
+        return "a Parameter made while tracing"
+
+
+def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``nn.Parameter(data, requires_grad=True)``: see the module docstring."""
+    what = "creating an nn.Parameter"
+    bound = dict(zip(("data", "requires_grad"), args))
+    for key, value in kwargs.items():
+        if key not in ("data", "requires_grad") or key in bound or len(args) > 2:
+            raise UserError("Parameter()", f"unexpected or repeated argument {key!r}", exc_type=TypeError)
+        bound[key] = value
+    data, requires_grad = bound.get("data"), bound.get("requires_grad")
+    if data is None:
+        raise Unsupported(what, "with no data (an empty parameter) it is not modelled")
+    if not isinstance(data, TensorVariable):
+        raise Unsupported(what, f"its data is {data.describe()}, not a tensor computed in the graph")
+    if data.source is not None or data.real is not None:
+        raise Unsupported(what, "its data is read from outside the compiled code (only data the graph computes is modelled)")
+    if isinstance(data, NewParameterVariable) or data.cls not in (torch.Tensor, torch.nn.Parameter):
+        raise Unsupported(what, f"its data is a {data.cls.__name__} (only a plain tensor is modelled)")
+    if requires_grad is None:
+        grad = True
+    elif requires_grad.is_python_constant() and isinstance(requires_grad.as_python_constant(), bool):
+        grad = requires_grad.as_python_constant()
+    else:
+        raise Unsupported(what, f"requires_grad is {requires_grad.describe()}, not a constant bool")
+    example = data.example
+    if any(not isinstance(d, int) for d in example.shape):
+        raise Unsupported(what, "its data has a symbolic size (the empty parameter is made before the graph)")
+    return _make(tx, data, (tuple(int(d) for d in example.shape), example.dtype, example.device, grad))
+
+
+def _make(tx: InstructionTranslator, data: TensorVariable, spec: tuple) -> NewParameterVariable:
+    output = tx.output
+    made = NewParameterValue(len(output.new_parameters))
+    output.new_parameters.specs.append(spec)
+    real = _empty_parameter(*spec)  # the example the backend compiles for
+    node = output.add_made_input(real, made)
+    param = NewParameterVariable(node, output.fake_mode.fake_input(real), made)
+    grad_enabled = output.grad_enabled
+    output.set_grad_enabled(tx, False)
+    moved = output.call_function(tx, torch.Tensor.set_, [param, data], {})
+    output.set_grad_enabled(tx, grad_enabled)
+    # a fresh parameter's version counter starts at 0, as eager's does (AOTAutograd reads it)
+    kept = output.call_function(tx, keep_version, [moved], {})
+    kept.node.meta["mutates"] = True
+    return param
+
+
+CONSTRUCTORS[torch.nn.Parameter] = make_parameter

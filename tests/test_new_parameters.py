@@ -1,0 +1,115 @@
+"""``nn.Parameter(t)`` and modules with parameters made inside the compiled function (issue 29): one
+graph, no break, and the parameters are real leaves that gradients reach as in eager, on each call
+and with the AOTAutograd backend too."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch import nn
+
+import loom
+
+
+def _compiled(fn, backend="eager"):
+    loom.reset()
+    return loom.compile(fn, backend=backend)
+
+
+def _linear_inside(x):
+    lin = nn.Linear(3, 2)
+    return lin(x).sum(), lin
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_a_linear_made_inside_gets_the_gradients_eager_gives(backend):
+    torch.manual_seed(0)
+    expected, lin = _linear_inside(torch.arange(3.0))
+    expected.backward()
+    compiled = _compiled(_linear_inside, backend)
+    for _ in range(2):  # a second call makes new parameters again
+        torch.manual_seed(0)  # (the initial values are drawn in the graph, from torch's RNG)
+        actual, got = compiled(torch.arange(3.0))
+        actual.backward()
+        torch.testing.assert_close(actual, expected)
+        assert type(got.weight) is nn.Parameter and got.weight.is_leaf and got.weight.requires_grad
+        assert got.weight is not lin.weight
+        torch.testing.assert_close(got.weight, lin.weight)
+        torch.testing.assert_close(got.weight.grad, lin.weight.grad)
+        torch.testing.assert_close(got.bias.grad, lin.bias.grad)
+        assert dict(got.named_parameters()).keys() == {"weight", "bias"}
+    assert loom.stats()["graph_breaks"] == 0
+    assert loom.stats()["graphs"] == 1
+
+
+def _parameter_used(x):
+    w = nn.Parameter(torch.ones(3) * 2)
+    return (x * w).sum(), w, w.requires_grad, w.grad is None, w.is_leaf
+
+
+def test_a_parameter_made_and_used_in_one_graph_is_a_leaf_with_its_gradient():
+    compiled = _compiled(_parameter_used)
+    total, w, requires_grad, no_grad, leaf = compiled(torch.arange(3.0))
+    assert (requires_grad, no_grad, leaf) == (True, True, True)
+    assert type(w) is nn.Parameter and w.is_leaf and w.grad_fn is None
+    total.backward()
+    torch.testing.assert_close(w.grad, torch.arange(3.0))
+    torch.testing.assert_close(w.detach(), torch.full((3,), 2.0))
+    assert loom.stats()["graph_breaks"] == 0
+
+
+def _shares_storage(x):
+    t = torch.zeros(3) + x
+    p = nn.Parameter(t, requires_grad=False)
+    t.add_(1)  # eager's parameter shares t's storage: it sees the write
+    return p, t
+
+
+def test_a_parameter_shares_its_datas_storage_and_honours_requires_grad():
+    p, t = _compiled(_shares_storage)(torch.arange(3.0))
+    assert loom.stats()["graph_breaks"] == 0
+    assert type(p) is nn.Parameter and not p.requires_grad
+    torch.testing.assert_close(p.detach(), torch.arange(3.0) + 1)
+    assert p.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
+
+
+class _LazyScale(nn.Module):
+    def forward(self, x):
+        if "scale" not in self._parameters:
+            self.scale = nn.Parameter(torch.ones(x.shape[-1]))
+        return x * self.scale
+
+
+def test_a_parameter_registered_on_a_module_in_forward_is_kept_and_trained():
+    m = _LazyScale()
+    loom.reset()
+    out = loom.compile(m, backend="eager")(torch.arange(3.0))
+    assert loom.stats()["graph_breaks"] == 0
+    assert type(m.scale) is nn.Parameter and list(dict(m.named_parameters())) == ["scale"]
+    out.sum().backward()
+    torch.testing.assert_close(m.scale.grad, torch.arange(3.0))
+
+
+def _from_an_input(x):
+    return nn.Parameter(x) * 2
+
+
+def test_a_parameter_over_an_input_tensor_breaks_with_a_reason():
+    report = str(loom.explain(_from_an_input)(torch.arange(3.0)))
+    assert "creating an nn.Parameter" in report and "outside the compiled code" in report, report
+
+
+def _class_read(x, handle_cls):
+    p = nn.Parameter(x * 2)
+    lin = nn.Linear(3, 3)
+    handle = lin.register_forward_hook(lambda m, args, out: out)
+    return type(p).__name__, isinstance(p, nn.Parameter), isinstance(handle, handle_cls), nn.Parameter.__name__
+
+
+def test_the_parameter_and_handle_classes_stay_classes_to_the_program():
+    # registering nn.Parameter among the builtin handlers made the class a "builtin" (type(p).__name__ broke)
+    from torch.utils.hooks import RemovableHandle
+
+    got = _compiled(_class_read)(torch.arange(3.0), RemovableHandle)
+    assert got == ("Parameter", True, True, "Parameter")
+    assert loom.stats()["graph_breaks"] == 0
