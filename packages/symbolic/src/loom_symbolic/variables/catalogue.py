@@ -27,6 +27,7 @@ from . import (  # noqa: F401
     generators,
     hook_handles,
     legacy_functorch,
+    mapping_proxy,
     module_hooks,
     new_objects,
     new_parameters,

@@ -78,13 +78,15 @@ class MappingProxyVariable(LazyDictVariable):
 
     #: (its ``copy`` copies the underlying mapping, whose type the proxy hides: not modelled)
     only_methods = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items"})
+    read_only = True
 
     def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
-        raise UserError("item assignment", "'mappingproxy' object does not support item assignment",
-                        exc_type=TypeError)
+        message = "'mappingproxy' object does not support item assignment"
+        raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))
 
     def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
-        raise UserError("item deletion", "'mappingproxy' object does not support item deletion", exc_type=TypeError)
+        message = "'mappingproxy' object does not support item deletion"
+        raise UserError("item deletion", message, exc_type=TypeError, exc_args=(message,))
 
     def describe(self) -> str:
         return f"mappingproxy of {len(self._keys())}"

@@ -146,6 +146,8 @@ class DictVariable(MethodTableMixin, Variable):
     mutable = True
     #: the only table methods it has (a read-only ``mappingproxy``), or None for all
     only_methods: frozenset | None = None
+    #: a read-only view (a ``mappingproxy``): ``|=`` makes a new dict instead of updating it
+    read_only = False
 
     def __init__(self, items: dict[Any, Variable], source: Any = None, cls: type = dict, cls_source: Any = None,
                  new: bool = False, real: Any = None) -> None:

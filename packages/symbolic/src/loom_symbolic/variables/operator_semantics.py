@@ -159,7 +159,7 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
         left.items[:] = left.items * right.as_python_constant()
         left.mutated(tx)
         return left
-    if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable):
+    if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable) and not left.read_only:
         left.items.update(right.items)
         left.mutated(tx)
         return left
