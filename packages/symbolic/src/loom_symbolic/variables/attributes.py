@@ -43,6 +43,42 @@ def class_attribute(cls: type, name: str) -> Any:
     return _MISSING
 
 
+def kept_slot(cls: type, name: str) -> bool:
+    """Whether the trace keeps ``name`` with the other attributes of an instance of ``cls`` made while
+    tracing, rebuilt through its descriptor: a ``__slots__`` entry of a Python class of the MRO
+    (``inspect.BoundArguments.arguments``), or a C-level attribute polyfilled methods keep."""
+    static = class_attribute(cls, name)
+    if isinstance(static, types.MemberDescriptorType) and not _is_c_class(static.__objclass__) \
+            and static.__objclass__.__module__ != "builtins":
+        return True
+    return polyfills.modelled_slot(cls, name)
+
+
+def _no_attribute_to_set(cls: type, name: str) -> UserError | Unsupported:
+    """Python's AttributeError for storing ``name``, outside the slots, on an instance of a ``__slots__``
+    class without a ``__dict__`` (its message differs between versions: taken from a probe instance)."""
+    try:
+        object.__setattr__(object.__new__(cls), name, None)
+    except AttributeError as exc:
+        return UserError(f"setting {name!r}", str(exc), exc_type=AttributeError, exc_args=exc.args)
+    except Exception:  # a class object.__new__ cannot make: say so instead
+        pass
+    return Unsupported(f"setting {name!r} on a {cls.__name__} made while tracing", "the class has no __dict__")
+
+
+def _unset_slot(cls: type, name: str, slot: Any) -> UserError:
+    """Python's AttributeError for reading slot ``name`` never set (3.13 names the class with its
+    module: the message is taken from the slot of a probe instance, so ``str(exc)`` is eager's)."""
+    message = f"{cls.__name__!r} object has no attribute {name!r}"
+    try:
+        slot.__get__(object.__new__(cls), cls)
+    except AttributeError as exc:
+        message = str(exc)
+    except Exception:  # a class object.__new__ cannot make: the usual message
+        pass
+    return UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=(message,))
+
+
 def _module_getattr() -> Any:
     """``nn.Module.__getattr__``: it only finds parameters, buffers and submodules, which the
     translator reads from the module's tables itself; anything else is a missing attribute."""
@@ -235,10 +271,10 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             return wrap(tx, view.cls, view.type_source)
         if name == "__dict__" and view.real is _MISSING and hasattr(view.receiver, "attrs"):
             return view.receiver.instance_dict()
-        if view.real is _MISSING and polyfills.modelled_slot(view.cls, name):  # defaultdict.default_factory
+        if view.real is _MISSING and kept_slot(view.cls, name):  # a __slots__ entry, defaultdict.default_factory
             found = view.instance(name)
-            if found is _MISSING:
-                raise missing_attribute(f"{view.cls.__name__!r} object", name)
+            if found is _MISSING:  # a slot never set
+                raise _unset_slot(view.cls, name, static)
             return found
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
@@ -360,11 +396,12 @@ class InstanceAttributes:
         if getattr(self, "real", None) is not None:  # a container subclass's instance from outside the frame
             generic_setattr_on_real(tx, self, self.real, self.source, name, value)
             return
-        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType) and not polyfills.modelled_slot(
-            self.cls, name
-        ):
+        slot = kept_slot(self.cls, name)
+        if isinstance(class_attribute(self.cls, name), types.MemberDescriptorType) and not slot:
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__} made while tracing", "slots are not modelled")
-        if not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
+        if slot or not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
+            if not slot and not self.cls.__dictoffset__:  # __slots__ all the way down: no instance dict
+                raise _no_attribute_to_set(self.cls, name)
             self.attrs[name] = value
 
     def reconstruct_attributes(self, codegen: PyCodegen) -> None:
@@ -373,11 +410,15 @@ class InstanceAttributes:
             return
         in_dict = {}
         for key, value in self.attrs.items():
-            if polyfills.modelled_slot(self.cls, key):  # a C-level attribute: set through its descriptor
-                codegen.emit("COPY", 1)
+            if kept_slot(self.cls, key):
+                # a slot: set through its descriptor by object.__setattr__, not STORE_ATTR, which
+                # would run a __setattr__ of the class (a frozen dataclass's raises)
+                codegen.load_callable(object.__setattr__)
+                codegen.emit("COPY", 3)
+                codegen.load_const(key)
                 codegen.reconstruct(value)
-                codegen.emit("SWAP", 2)
-                codegen.emit("STORE_ATTR", key)
+                codegen.call(3)
+                codegen.emit("POP_TOP")
             else:
                 in_dict[key] = value
         if not in_dict:
@@ -418,8 +459,11 @@ class InstanceMixin(InstanceAttributes):
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
         if class_attribute(self.cls, "__delattr__") not in (object.__delattr__, dict.__delattr__, list.__delattr__):
             raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "the class customises __delattr__")
-        if hasattr(type(class_attribute(self.cls, name)), "__delete__"):
+        slot = kept_slot(self.cls, name)
+        if hasattr(type(class_attribute(self.cls, name)), "__delete__") and not slot:
             raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")
         if name not in self.attrs:
+            if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name
+                raise UserError(f"deleting {name!r}", name, exc_type=AttributeError, exc_args=(name,))
             raise missing_attribute(f"{self.cls.__name__!r} object", name)
         del self.attrs[name]

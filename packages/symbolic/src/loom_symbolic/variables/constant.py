@@ -11,7 +11,7 @@ import torch
 from ..errors import Unsupported, UserError
 from .base import RealValueVariable, Variable
 from .methods import MethodVariable
-from .registry import wrap_constant_like
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -166,10 +166,19 @@ class FrozenObjectVariable(ObjectConstantVariable):
             value = getattr(self.value, name)
         except AttributeError as exc:
             raise UserError(f"attribute {name!r}", str(exc), exc_type=AttributeError) from exc
+        if isinstance(value, type):
+            # a class it names (``Signature._bound_arguments_cls``): one the trace can instantiate
+            return wrap(tx, value, None)
         return wrap_frozen(value)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+            function = getattr(type(self.value), name, None)
+            if isinstance(function, types.FunctionType):
+                # A method written in Python (``Signature.bind(x, ...)`` with a tensor among the
+                # arguments) is inlined over the folded object: its reads of it fold, and what it
+                # builds from the arguments is traced like any other code.
+                return wrap(tx, function, None).call(tx, [self, *args], kwargs)
             raise Unsupported(f"{type(self.value).__name__}.{name} with values known only at run time", "not modelled")
         method = getattr(self.value, name)
         return wrap_frozen(method(*(a.as_python_constant() for a in args),
