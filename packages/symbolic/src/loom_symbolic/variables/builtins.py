@@ -362,27 +362,6 @@ def builtin_number(tx, args, kwargs):
     return None
 
 
-def _reduce_extreme(pick: Any) -> Handler:
-    def handler(tx, args, kwargs):
-        if kwargs:
-            return None
-        items = _items(tx, args[0]) if len(args) == 1 else list(args)
-        if not items:
-            raise UserError(f"{pick.__name__}()", f"{pick.__name__}() arg is an empty sequence", exc_type=ValueError)
-        if all(i.is_python_constant() for i in items):
-            return _fold_call(pick, [TupleVariable(items)], {})
-        if any(isinstance(i, TensorVariable) for i in items):
-            raise Unsupported(f"{pick.__name__}() of tensors", "compares tensor values in Python",
-                              hint=f"use torch.{'maximum' if pick is max else 'minimum'} instead")
-        return None
-
-    return handler
-
-
-HANDLERS[max] = _reduce_extreme(max)
-HANDLERS[min] = _reduce_extreme(min)
-
-
 @builtin(sum)
 def builtin_sum(tx, args, kwargs):
     total = args[1] if len(args) > 1 else kwargs.get("start", ConstantVariable(0))

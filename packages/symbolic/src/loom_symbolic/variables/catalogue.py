@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     distributed,
     environ,
     exception_state,
+    extremes,
     func_transforms,
     functional_call,
     generators,
