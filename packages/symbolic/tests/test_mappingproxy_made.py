@@ -161,3 +161,43 @@ def test_a_proxy_live_across_a_graph_break_still_views_its_dict(capsys):
     out, has_b, distinct = _run(live_across_a_break, translation, torch.ones(3))
     torch.testing.assert_close(out, torch.full((3,), 3.0))
     assert has_b is True and distinct is True
+
+
+def comparisons(x):
+    d = {"a": 1}
+    p = types.MappingProxyType(d)
+    return x + 1, p == d, p == {"a": 1}, p != d, d == p, p == types.MappingProxyType({"a": 1}), p == {"b": 1}
+
+
+def test_a_proxy_compares_as_its_dict():
+    check(comparisons, torch.ones(3))
+
+
+def nested_proxies(x):
+    d = {"a": 1}
+    p = types.MappingProxyType(types.MappingProxyType(d))
+    d["b"] = 2
+    return x + len(p), dict(p), "b" in p, p["b"], list(p.items())
+
+
+def test_a_proxy_of_a_proxy_sees_the_dict():
+    check(nested_proxies, torch.ones(3))
+
+
+def dict_and_its_proxy_from_the_frame(x, d, p):
+    before = len(p)
+    d["b"] = x.sum()
+    return x + 1, before, len(p), "b" in p, p["b"] + 1, sorted(p), list(p.keys())
+
+
+def test_a_proxy_from_the_frame_sees_the_traces_changes_to_its_dict():
+    # a wrong answer before: the proxy read the real dict, whose change is replayed after the graph
+    def args():
+        d = {"a": 1}
+        return torch.ones(3), d, types.MappingProxyType(d)
+
+    expected = dict_and_its_proxy_from_the_frame(*args())
+    translation = translate_function(dict_and_its_proxy_from_the_frame, *args())
+    assert not translation.breaks, translation.dump()
+    actual = _run(dict_and_its_proxy_from_the_frame, translation, *args())
+    assert repr(actual) == repr(expected)

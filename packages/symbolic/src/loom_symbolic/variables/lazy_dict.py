@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UserError
@@ -80,6 +82,38 @@ class MappingProxyVariable(LazyDictVariable):
     only_methods = frozenset({"__getitem__", "__contains__", "__len__", "get", "keys", "values", "items"})
     read_only = True
 
+    def __init__(self, tx: InstructionTranslator, real: Any, source: Any, wrap_item: Any) -> None:
+        super().__init__(tx, real, source, wrap_item)
+        self._mapping = _proxied(real)
+
+    def _held(self) -> DictVariable | None:
+        """The trace's own variable for the dict under the proxy, when the trace holds one (the dict
+        was read from the frame too): reads go to it, so the trace's changes to the dict, replayed
+        only after the graph, are seen through the proxy as in Python."""
+        mapping = self._mapping
+        entry = self._tx.output.known_objects.get(id(mapping)) if mapping is not None else None
+        if entry is not None and entry[0] is mapping and isinstance(entry[1], DictVariable) and entry[1] is not self:
+            return entry[1]
+        return None
+
+    def _lazy_items(self) -> dict[Any, Variable]:
+        held = self._held()
+        return held.items if held is not None else LazyDictVariable.items.fget(self)
+
+    items = property(_lazy_items, LazyDictVariable.items.fset)
+
+    def _keys(self) -> dict:
+        held = self._held()
+        return held.items if held is not None else super()._keys()
+
+    def lookup(self, key: Any) -> Variable | None:
+        held = self._held()
+        return held.lookup(key) if held is not None else super().lookup(key)
+
+    def has_key(self, key: Any) -> bool:
+        held = self._held()
+        return held.has_key(key) if held is not None else super().has_key(key)
+
     def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
         message = "'mappingproxy' object does not support item assignment"
         raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))
@@ -90,3 +124,14 @@ class MappingProxyVariable(LazyDictVariable):
 
     def describe(self) -> str:
         return f"mappingproxy of {len(self._keys())}"
+
+
+def _proxied(proxy: Any) -> Any:
+    """The mapping under a mappingproxy (under every proxy, when proxies are nested), or None."""
+    mapping = proxy
+    while type(mapping) is types.MappingProxyType:
+        referents = gc.get_referents(mapping)  # a mappingproxy refers to its mapping only
+        if len(referents) != 1:
+            return None
+        mapping = referents[0]
+    return mapping

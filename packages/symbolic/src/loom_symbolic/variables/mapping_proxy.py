@@ -105,7 +105,9 @@ def builtin_mappingproxy(tx, args, kwargs):
     (mapping,) = args
     if isinstance(mapping, DictVariable) and mapping.python_type() in _VIEWABLE:
         return LiveMappingProxyVariable(mapping)
-    if isinstance(mapping, (LiveMappingProxyVariable, MappingProxyVariable)):
+    if isinstance(mapping, LiveMappingProxyVariable):
+        return LiveMappingProxyVariable(mapping)  # a proxy of a proxy: reads go through both to the dict
+    if isinstance(mapping, MappingProxyVariable):
         return None
     if issubclass(mapping.python_type(), (list, tuple, str, int, float, type(None))):
         message = f"mappingproxy() argument must be a mapping, not {mapping.python_type().__name__}"
@@ -114,18 +116,24 @@ def builtin_mappingproxy(tx, args, kwargs):
                       hint="create it outside the compiled function and pass it in")
 
 
-def _proxy_or(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    """``proxy | other`` is ``mapping | other`` (a new dict); ``proxy |= other`` raises TypeError, as
-    mappingproxy's own ``__ior__`` does (the proxied dict stays unchanged)."""
+#: Comparisons: a mappingproxy compares as the mapping under it (``proxy == d`` is ``d == d``).
+_COMPARISONS = frozenset({operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge})
+
+
+def _proxy_operators(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``proxy | other`` is ``mapping | other`` (a new dict) and a comparison is the mapping's, as
+    mappingproxy's C methods delegate; ``proxy |= other`` raises TypeError, as mappingproxy's own
+    ``__ior__`` does (the proxied dict stays unchanged)."""
     if op is operator.ior and getattr(left, "read_only", False):
         message = "'|=' is not supported by mappingproxy; use '|' instead"
         raise UserError("mappingproxy |=", message, exc_type=TypeError, exc_args=(message,))
-    if op is not operator.or_ or not (isinstance(left, LiveMappingProxyVariable)
-                                      or isinstance(right, LiveMappingProxyVariable)):
+    if op is not operator.or_ and op not in _COMPARISONS:
+        return None
+    if not (isinstance(left, LiveMappingProxyVariable) or isinstance(right, LiveMappingProxyVariable)):
         return None
     left = left.target if isinstance(left, LiveMappingProxyVariable) else left
     right = right.target if isinstance(right, LiveMappingProxyVariable) else right
     return _operators.binary(tx, op, left, right)
 
 
-_operators.CONTAINER_OPERATORS.append(_proxy_or)
+_operators.CONTAINER_OPERATORS.append(_proxy_operators)
