@@ -73,3 +73,15 @@ def test_an_empty_argument_raises_eagers_value_error():
     compiled = loom.compile(empty, backend="eager")
     assert compiled(torch.ones(2))[1] == empty(torch.ones(2))[1]
     assert loom.stats()["graph_breaks"] == 0
+
+
+def indexes_a_list(x):
+    n = x.shape[0]
+    return x + [10, 20, 30, 40][min(n, 3)], ["a", "b", "c"][max(n - 8, 0)], (1, 2, 3, 4)[:min(n, 3)], \
+        [5, 6, 7][max(n - 9, -2):min(n, 3)]
+
+
+def test_a_symbolic_min_indexing_a_list_is_specialised_not_a_break():
+    # a list has no symbolic positions: the index is specialised (a guard), as a folded min() was
+    stats = _run_sizes(indexes_a_list, sizes=(2, 3, 4, 5, 9, 10))
+    assert stats["graph_breaks"] == 0, stats

@@ -22,6 +22,7 @@ from .containers import (
     SetVariable,
     SizeVariable,
     TupleVariable,
+    constant_index,
 )
 from .iterators import IteratorVariable, each_item
 from .registry import wrap_constant_like
@@ -350,6 +351,10 @@ def any_equal(tx: InstructionTranslator, elements: Iterable[Variable], item: Var
     return False
 
 
+#: Folded values whose items are found by position (a symbolic position is specialised).
+_CONSTANT_SEQUENCES = (tuple, list, str, bytes, range)
+
+
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
     """``container[index]``."""
     if is_tensor(container):
@@ -357,8 +362,12 @@ def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
     method = getattr(container, "getitem", None)
     if method is not None and not _overrides(container, "__getitem__"):
         return method(tx, index)
-    if method is None and container.is_python_constant() and index.is_python_constant():
-        return fold(operator.getitem, container, index)
+    if method is None and container.is_python_constant():
+        if index.is_python_constant():
+            return fold(operator.getitem, container, index)
+        if type(container.as_python_constant()) in _CONSTANT_SEQUENCES:
+            # a symbolic int (or slice of them) indexing a folded tuple or string: specialised, as for a list
+            return fold(operator.getitem, container, wrap_constant_like(constant_index(tx, index)))
     if _has_python_special(container, "__getitem__"):
         return container.call_method(tx, "__getitem__", [index], {})
     raise Unsupported(f"subscript of {container.describe()}", "not modelled")
