@@ -1,5 +1,6 @@
 """Issue 29's functions and misc area, part two, for ``capture_count.py``: dataclasses, enums,
-``typing.NamedTuple``, ``inspect.signature``, ``lru_cache``d functions, methods and class attributes,
+``typing.NamedTuple``, ``inspect.signature`` (and ``Signature.bind`` with tensors), ``__slots__``, a live
+``mappingproxy``, ``lru_cache``d functions, methods and class attributes,
 recursion, ``type()``/``id()``/``hash()``, ``zip(strict=)``, ``any``/``all``, ``sum(start=)``, ``map``/``filter``.
 """
 
@@ -9,6 +10,7 @@ import dataclasses
 import enum
 import functools
 import inspect
+import types
 import typing
 
 import torch
@@ -207,7 +209,39 @@ def c_chained_comparisons(x):
     return x + (0 < n < 5) + (1 <= n <= 2) + (n is not None) + ([1] == [1]) + ((1, 2) < (1, 3))
 
 
+def c_signature_bind_defaults(x):
+    bound = inspect.signature(_sig_target).bind(x, c=x * 2)
+    bound.apply_defaults()
+    return bound.args[0] + bound.kwargs["c"] + bound.arguments["b"], list(bound.arguments)
+
+
+class _Slotted:
+    __slots__ = ("extra", "value")
+
+    def __init__(self, value):
+        self.value = value
+
+
+def c_slots_object(x):
+    obj = _Slotted(x)
+    obj.extra = 2
+    missing = 0
+    try:
+        obj.other = 1
+    except AttributeError:
+        missing = 1
+    return obj.value * obj.extra + missing, hasattr(obj, "__dict__"), type(obj).__name__
+
+
+def c_mappingproxy_live_view(x):
+    d = {"a": x}
+    proxy = types.MappingProxyType(d)
+    d["b"] = x * 2
+    return sum(proxy.values()) + len(proxy), proxy == d, list(proxy.items())[1][1]
+
+
 CONSTRUCTS = [c_dataclass, c_dataclass_frozen, c_enum, c_typing_namedtuple, c_inspect_signature,
               c_lru_cached_functions, c_methods_properties, c_recursion, c_type_id_hash, c_any_all_sum_map_filter,
               c_symbolic_int_arith, c_tensor_python_scalars, c_unspec_int_argument, c_unspec_float_argument,
-              c_global_mutation, c_nested_functions_defaults, c_star_unpacking, c_chained_comparisons]
+              c_global_mutation, c_nested_functions_defaults, c_star_unpacking, c_chained_comparisons,
+              c_signature_bind_defaults, c_slots_object, c_mappingproxy_live_view]
