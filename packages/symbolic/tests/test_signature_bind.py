@@ -196,3 +196,27 @@ def test_a_frozen_slotted_dataclass_is_rebuilt_past_its_setattr():
     p, total, message = run_rewritten(frozen_slotted, translation, (torch.ones(3),), {})
     assert type(p) is _FrozenPoint and p.y == 2 and message == "cannot assign to field 'y'"
     torch.testing.assert_close(total, torch.full((3,), 4.0))
+
+
+def stores_on_a_slotted_argument(x, obj):
+    missing = ""
+    try:
+        obj.other = 1  # no such slot and no __dict__: AttributeError here, as in Python
+    except AttributeError as exc:
+        missing = str(exc)
+    obj.value = x * 2
+    return obj.value + 1, missing
+
+
+def test_a_store_outside_the_slots_of_an_argument_raises_where_python_does():
+    # it was recorded and replayed after the graph, where it raised out of the compiled function
+    def args():
+        return torch.ones(3), _Slotted(0)
+
+    eager_args, loom_args = args(), args()
+    expected = stores_on_a_slotted_argument(*eager_args)
+    translation = translate_function(stores_on_a_slotted_argument, *args())
+    assert not translation.breaks, translation.dump()
+    actual = run_rewritten(stores_on_a_slotted_argument, translation, loom_args, {})
+    assert repr(actual) == repr(expected) and "other" in actual[1]
+    torch.testing.assert_close(loom_args[1].value, eager_args[1].value)

@@ -54,7 +54,7 @@ def kept_slot(cls: type, name: str) -> bool:
     return polyfills.modelled_slot(cls, name)
 
 
-def _no_attribute_to_set(cls: type, name: str) -> UserError | Unsupported:
+def no_attribute_to_set(cls: type, name: str) -> UserError | Unsupported:
     """Python's AttributeError for storing ``name``, outside the slots, on an instance of a ``__slots__``
     class without a ``__dict__`` (its message differs between versions: taken from a probe instance)."""
     try:
@@ -401,7 +401,7 @@ class InstanceAttributes:
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__} made while tracing", "slots are not modelled")
         if slot or not store_through_descriptor(tx, self, self.cls, self.cls_source, name, value):
             if not slot and not self.cls.__dictoffset__:  # __slots__ all the way down: no instance dict
-                raise _no_attribute_to_set(self.cls, name)
+                raise no_attribute_to_set(self.cls, name)
             self.attrs[name] = value
 
     def reconstruct_attributes(self, codegen: PyCodegen) -> None:
@@ -443,6 +443,8 @@ def generic_setattr_on_real(tx: InstructionTranslator, receiver: Variable, real:
     if isinstance(class_attribute(cls, name), types.MemberDescriptorType):
         raise Unsupported(f"setting {name!r} on a {cls.__name__} from outside", "slots are not modelled")
     if not store_through_descriptor(tx, receiver, cls, TypeOf(source), name, value):
+        if not cls.__dictoffset__ and not isinstance(class_attribute(cls, name), types.MemberDescriptorType):
+            raise no_attribute_to_set(cls, name)  # no __dict__: Python raises now, not at the replay
         tx.output.side_effects.store_attr(receiver, real, name, value, generic=True)
 
 

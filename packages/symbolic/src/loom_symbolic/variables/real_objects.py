@@ -22,6 +22,7 @@ from .attributes import (
     _guard_absent_from_classes,
     builtin_base,
     class_attribute,
+    no_attribute_to_set,
     resolve,
     store_through_descriptor,
     view_of_real,
@@ -91,6 +92,9 @@ class UserObjectVariable(RealValueVariable):
             raise Unsupported(f"assigning {name!r} on an object the translator cannot reach", "not modelled")
         if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
             return
+        cls = type(self.value)
+        if not cls.__dictoffset__ and not isinstance(class_attribute(cls, name), types.MemberDescriptorType):
+            raise no_attribute_to_set(cls, name)  # no __dict__ and no such slot: Python raises now, not at the replay
         tx.output.side_effects.store_attr(self, self.value, name, value)
 
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
