@@ -4,9 +4,6 @@ call: the read itself (``LOAD_METHOD``) cannot be split, so before, the whole fr
 
 from __future__ import annotations
 
-import sys
-
-import pytest
 import torch
 
 import loom
@@ -36,9 +33,6 @@ def test_the_answer_is_eager_s():
     assert stats["graph_breaks"] == 1, stats
 
 
-# 3.13 reads the method with LOAD_ATTR (method flag), where the deferred read is not yet split: the frame
-# still runs uncompiled there (eager's answer, no graph). strict: the mark must go when 3.13 splits it too.
-@pytest.mark.xfail(sys.version_info >= (3, 13), strict=True, reason="3.13's LOAD_ATTR method read is not split yet")
 def test_the_frame_is_split_at_the_call():
     stats = _run_compiled()
     assert stats["graphs"] >= 1 and stats["graph_breaks"] == 1, stats
