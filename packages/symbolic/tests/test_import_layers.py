@@ -33,7 +33,7 @@ FLOORS = {
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.enums", "variables.recursive_repr", "variables.environ",
         "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings",
         "variables.sequences", "variables.sets", "variables.lazy_dict",
-        "variables.arguments", "variables.exception_values", "variables.iterators", "variables.generators",
+        "variables.arguments", "variables.exception_values", "variables.exception_tracebacks", "variables.iterators", "variables.generators",
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.partial",
         "variables.random_draws",
         "variables.object_ids"],
