@@ -454,8 +454,10 @@ class OutputGraph:
         them in place: a functionalizing backend compiles that update for the memory sharing seen now."""
         import loom_guards
 
+        # (a tensor made before the graph call, a new leaf, is fresh memory on every call: never overlapping)
         candidates = [i for i in self.inputs
-                      if isinstance(i.example, torch.Tensor) and not isinstance(i.example, torch.nn.Parameter)]
+                      if isinstance(i.example, torch.Tensor) and not isinstance(i.example, torch.nn.Parameter)
+                      and not isinstance(i.source, _new_parameters.NewParameterValue)]
         if len(candidates) < 2 or not self._mutates_an_input(candidates):
             return []
         pairs = loom_guards.overlapping_pairs(i.example for i in candidates)

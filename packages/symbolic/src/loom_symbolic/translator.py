@@ -121,6 +121,7 @@ class InstructionTranslator:
                 try:
                     handler(self, ins)
                 except SymbolicException as raised:
+                    raised.exc.was_raised()  # each frame it passes gives it a new traceback object, as in CPython
                     if not self.handle_exception(raised.exc):
                         raise
                 except UserError as error:

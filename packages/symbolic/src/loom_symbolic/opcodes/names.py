@@ -81,19 +81,28 @@ def load_attr(tx, ins) -> None:
     tx.push(obj.var_getattr(tx, ins.argval))
 
 
+def method_attribute(tx, obj, name: str):
+    """The attribute a method read (3.11's ``LOAD_METHOD``, 3.12/3.13's ``LOAD_ATTR`` method form) pushes.
+
+    A method read cannot be the break instruction (its two results have no form a resume function
+    takes), so a read the translator cannot model, on a value whose lookup runs no Python, becomes a
+    ``DeferredAttribute``: the break comes at its use, the call, which can split. Every version's
+    handler asks here, so the decision is made once."""
+    try:
+        return obj.var_getattr(tx, name)
+    except Unsupported as exc:
+        # The program's own AttributeError (UserError) and refusals that carry more are raised as they are.
+        if type(exc) is not Unsupported or not reads_run_no_python(obj):
+            raise
+        return DeferredAttribute(obj, name, exc)
+
+
 @handler("LOAD_METHOD")
 def load_method(tx, ins) -> None:
     # [NULL, bound method] stands for both of CPython's layouts ([method, self] or [NULL, attr]).
     obj = tx.pop()
     tx.push(NULL)
-    try:
-        attribute = obj.var_getattr(tx, ins.argval)
-    except Unsupported as exc:
-        # The program's own AttributeError (UserError) and refusals that carry more are raised as they are.
-        if type(exc) is not Unsupported or not reads_run_no_python(obj):
-            raise
-        attribute = DeferredAttribute(obj, ins.argval, exc)  # the break comes at the call, which can split
-    tx.push(attribute)
+    tx.push(method_attribute(tx, obj, ins.argval))
 
 
 @handler("STORE_ATTR")

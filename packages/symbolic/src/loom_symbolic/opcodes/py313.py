@@ -12,6 +12,7 @@ from ..variables.containers import DictVariable
 from .build import format_constant
 from .calls import call_with, closure_cells, new_function, unpack_call_ex
 from .control import next_loop_item
+from .names import method_attribute
 from .py312 import store_fast  # 3.12's: it also restores what LOAD_FAST_AND_CLEAR saved
 from .registry import handler, replace
 
@@ -79,9 +80,12 @@ def load_global(tx, ins) -> None:
 @replace("LOAD_ATTR")
 def load_attr(tx, ins) -> None:
     # The method form pushes [bound method, NULL], standing for both of CPython's layouts.
-    tx.push(tx.pop().var_getattr(tx, ins.argval))
+    obj = tx.pop()
     if ins.arg & 1:
+        tx.push(method_attribute(tx, obj, ins.argval))
         tx.push(NULL)
+    else:
+        tx.push(obj.var_getattr(tx, ins.argval))
 
 
 @replace("LOAD_SUPER_ATTR")

@@ -159,7 +159,9 @@ class DeferredAttribute(Variable):
         raise self._unsupported()
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        self.receiver.reconstruct(codegen)
+        # through the codegen's cache: a mutable receiver (an exception made in the trace) is built once, so
+        # the call mutates the object the other names hold, not a copy (e.add_note(...) at a break)
+        codegen.reconstruct(self.receiver)
         codegen.emit("LOAD_ATTR", self.name)
 
     def describe(self) -> str:

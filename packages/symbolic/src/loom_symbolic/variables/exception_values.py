@@ -22,6 +22,7 @@ from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import TupleVariable
+from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value
 from .methods import BoundMethodVariable
 from .registry import wrap, wrap_constant_like
 
@@ -49,6 +50,9 @@ class ExceptionVariable(Variable):
         self.real: BaseException | None = None
         #: whether the trace raised it: Python gave it a traceback then, which a rebuilt one must have too
         self.raised_in_trace = False
+        #: what ``__traceback__`` holds (None: None): a fresh TracebackVariable at each raise, or what
+        #: ``with_traceback``/``__traceback__ =`` set
+        self.traceback: Variable | None = None
 
     def python_type(self) -> type:
         return self.cls
@@ -80,6 +84,10 @@ class ExceptionVariable(Variable):
         if name in self.attrs:
             return self.attrs[name]
         member = _user_class_member(self.cls, name)
+        if member is None and name in _TRACEBACK_MEMBERS and self.source is None:
+            if name == "with_traceback":
+                return WithTraceback(self)
+            return ConstantVariable(None) if self.traceback is None else self.traceback
         if isinstance(member, types.FunctionType):
             return BoundMethodVariable(_functions.UserFunctionVariable(member, _member_source(self.cls, name)), self)
         if isinstance(member, property) and isinstance(member.fget, types.FunctionType):
@@ -105,6 +113,18 @@ class ExceptionVariable(Variable):
             raise Unsupported("an exception context that is not a traced exception", "not modelled")
         self.context = None if context is None or _is_none(context) else context
 
+    def set_traceback(self, tb: Variable) -> None:
+        """``with_traceback(tb)`` or ``exc.__traceback__ = tb``, on an exception made while tracing."""
+        self._check_made_here("__traceback__")
+        if not is_traceback_value(tb):
+            raise Unsupported(f"a traceback that is {tb.describe()}", "only None or a traceback read while tracing is modelled")
+        self.traceback = None if not isinstance(tb, TracebackVariable) else tb
+
+    def was_raised(self) -> None:
+        """The trace raised it (anew or again): Python gives it a new traceback object."""
+        self.raised_in_trace = True
+        self.traceback = TracebackVariable(self)
+
     def _check_made_here(self, name: str) -> None:
         if self.source is not None:
             raise Unsupported(f"setting {name} of an exception from outside the compiled function",
@@ -116,6 +136,8 @@ class ExceptionVariable(Variable):
             return self.set_cause(value)
         if name == "__context__":
             return self.set_context(value)
+        if name == "__traceback__" and _user_class_member(self.cls, name) is None:
+            return self.set_traceback(value)
         if name == "__suppress_context__" and self.source is None and value.is_python_constant():
             self.suppress_context = bool(value.as_python_constant())
             return None
@@ -126,12 +148,25 @@ class ExceptionVariable(Variable):
         self.attrs[name] = value
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        if not self.raised_in_trace:
+        if self.source is not None:
+            if self.raised_in_trace:
+                codegen.load_callable(bytecode_helpers.raised_again)
             self._rebuild(codegen)
+            if self.raised_in_trace:
+                codegen.call(1)
             return
-        codegen.load_callable(bytecode_helpers.raised_again)
-        self._rebuild(codegen)
-        codegen.call(1)
+        tb = self.traceback
+        if tb is None:  # never raised, or its traceback set to None since
+            self._rebuild(codegen)
+        elif isinstance(tb, TracebackVariable) and tb.owner is self:  # as its last raise left it
+            codegen.load_callable(bytecode_helpers.raised_again)
+            self._rebuild(codegen)
+            codegen.call(1)
+        else:  # another exception's traceback, given by with_traceback
+            codegen.load_callable(BaseException.with_traceback)
+            self._rebuild(codegen)
+            codegen.reconstruct(tb)
+            codegen.call(2)
 
     def _rebuild(self, codegen: PyCodegen) -> None:
         if self.source is not None:
@@ -164,6 +199,8 @@ class ExceptionVariable(Variable):
 
 #: The attributes that chain exceptions (PEP 3134).
 _CHAIN_ATTRIBUTES = frozenset({"__cause__", "__context__", "__suppress_context__"})
+#: What an exception made while tracing models of its traceback.
+_TRACEBACK_MEMBERS = frozenset({"__traceback__", "with_traceback"})
 #: What an exception from the frame answers from the real object.
 _READ_FROM_REAL = _CHAIN_ATTRIBUTES | {"args"}
 
@@ -211,7 +248,7 @@ class SymbolicException(Exception):
         super().__init__(exc.cls.__name__)
         self.exc = exc
         self.reason = reason
-        exc.raised_in_trace = True  # every raise, re-raise and throw() the trace models goes through here
+        exc.was_raised()  # every raise, re-raise and throw() the trace models goes through here
 
     def to_unsupported(self) -> Unsupported:
         """What the caller of the translator sees when the exception escapes the traced frame."""

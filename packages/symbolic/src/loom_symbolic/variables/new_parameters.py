@@ -46,24 +46,26 @@ class NewParameterValue:
 class NewParameters:
     """The parameters a graph's frame creates, in program order: calling the object makes them empty
     (shape, dtype, device, requires_grad as the trace saw) and returns them (the rewritten code keeps
-    them in a local); the graph fills each with its data."""
+    them in a local); the graph fills each with its data. Leaves made by ``requires_grad_()``
+    (:mod:`.made_leaves`) are made here too: plain tensors, the spec's last item False."""
 
     def __init__(self) -> None:
-        self.specs: list[tuple[tuple[int, ...], torch.dtype, torch.device, bool]] = []
+        self.specs: list[tuple[tuple[int, ...], torch.dtype, torch.device, bool, bool]] = []
 
-    def __call__(self) -> list[torch.nn.Parameter]:
-        return [_empty_parameter(*spec) for spec in self.specs]
+    def __call__(self) -> list[torch.Tensor]:
+        return [_empty(*spec) for spec in self.specs]
 
     def __len__(self) -> int:
         return len(self.specs)
 
     def __repr__(self) -> str:
-        return f"<new parameters: {', '.join(f'{tuple(s)}:{d}' for s, d, _, _ in self.specs)}>"
+        return f"<new parameters: {', '.join(f'{tuple(s)}:{d}' for s, d, *_ in self.specs)}>"
 
 
-def _empty_parameter(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device,
-                     requires_grad: bool) -> torch.nn.Parameter:
-    return torch.nn.Parameter(torch.empty(shape, dtype=dtype, device=device), requires_grad)
+def _empty(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, requires_grad: bool,
+           parameter: bool) -> torch.Tensor:
+    empty = torch.empty(shape, dtype=dtype, device=device)
+    return torch.nn.Parameter(empty, requires_grad) if parameter else empty.requires_grad_(requires_grad)
 
 
 class NewParameterVariable(TensorVariable):
@@ -114,16 +116,20 @@ def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict
     example = data.example
     if any(not isinstance(d, int) for d in example.shape):
         raise Unsupported(what, "its data has a symbolic size (the empty parameter is made before the graph)")
-    return _make(tx, data, (tuple(int(d) for d in example.shape), example.dtype, example.device, grad))
+    spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, grad, True)
+    return made_before_the_graph(tx, data, spec, NewParameterVariable)
 
 
-def _make(tx: InstructionTranslator, data: TensorVariable, spec: tuple) -> NewParameterVariable:
+def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec: tuple, wrap_as: Any) -> TensorVariable:
+    """A tensor the rewritten code makes empty before the graph call (``spec``: shape, dtype, device,
+    requires_grad, whether a Parameter), handed in as a graph input (``wrap_as(node, fake, made)``),
+    that the graph gives ``data``'s storage before any op reads it."""
     output = tx.output
     made = NewParameterValue(len(output.new_parameters))
     output.new_parameters.specs.append(spec)
-    real = _empty_parameter(*spec)  # the example the backend compiles for
+    real = _empty(*spec)  # the example the backend compiles for
     node = output.add_made_input(real, made)
-    param = NewParameterVariable(node, output.fake_mode.fake_input(real), made)
+    param = wrap_as(node, output.fake_mode.fake_input(real), made)
     grad_enabled = output.grad_enabled
     output.set_grad_enabled(tx, False)
     moved = output.call_function(tx, torch.Tensor.set_, [param, data], {})

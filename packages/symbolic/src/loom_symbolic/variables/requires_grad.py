@@ -6,8 +6,9 @@ outside the graph (a parameter, a graph input) is modelled without a break: from
 the tensor through a detached alias (same storage, no autograd history, ``requires_grad`` False), so what
 the program computes from it is what eager computes from the frozen tensor; the rewritten code sets
 ``requires_grad`` on the real tensor after the graph, and the object the program holds is still the input.
-Turning them back on restores the input itself. Anything else (turning gradients on for a tensor that had
-none, a non-leaf, a tensor made in the graph) stays a graph break, as in torch.compile.
+Turning them back on restores the input itself. Turning them on for a leaf made in the graph makes it a
+leaf made before the graph (:mod:`.made_leaves`). Anything else (turning gradients on for an input that had
+none, off for a non-leaf) stays a graph break, as in torch.compile.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .base import Variable
 from .constant import ConstantVariable
+from .made_leaves import make_leaf
 from .tensor import METHOD_HANDLERS, TensorVariable
 
 if TYPE_CHECKING:
@@ -49,6 +51,8 @@ def requires_grad_(tx: InstructionTranslator, tensor: TensorVariable, args: list
         detached = tx.output.call_method(tx, "detach", [tensor], {})
         tensor.frozen_from = (tensor.node, tensor.example)
         tensor.node, tensor.example = detached.node, detached.example
+    elif flag:
+        return make_leaf(tx, tensor)  # a tensor made in the graph becomes a leaf (or None: not modelled)
     else:
         return None
     tx.output.side_effects.store_attr(tensor, tensor.real, "requires_grad", ConstantVariable(flag))

@@ -76,6 +76,10 @@ class TensorVariable(Variable):
     #: For a graph input the program called ``requires_grad_(False)`` on: its placeholder and fake, while
     #: ``node``/``example`` are a detached alias (:mod:`.requires_grad`); the object is still the input.
     frozen_from: tuple[fx.Node, torch.Tensor] | None = None
+    #: For a tensor made in the graph that the program turned into a leaf (``requires_grad_()``,
+    #: :mod:`.made_leaves`): the source of the tensor the rewritten code made before the graph, which
+    #: ``node``/``example`` (its placeholder) stand for from then on.
+    made_leaf: Any = None
 
     def __init__(
         self, node: fx.Node, example: torch.Tensor, source: Any = None, cls: type | None = None, real: Any = None
@@ -125,6 +129,8 @@ class TensorVariable(Variable):
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
             return tx.output.call_function(tx, getattr, [self, ConstantVariable(name)], {})
+        if self.made_leaf is not None and name in ("grad", "grad_fn"):
+            return ConstantVariable(None)  # a new leaf: no history, and backward (a break) has not run yet
         if name == "grad":
             return self._grad(tx)
 
@@ -216,6 +222,9 @@ class TensorVariable(Variable):
         ]
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.made_leaf is not None:
+            codegen.load_source(self.made_leaf)  # the object made before the graph, not a graph output
+            return
         codegen.load_graph_output(self)
 
     def describe(self) -> str:

@@ -1,0 +1,78 @@
+"""``__traceback__`` and ``with_traceback`` of an exception made while tracing.
+
+CPython gives an exception a new traceback object each time it is raised (and each frame it passes
+adds one); ``with_traceback(tb)`` and ``exc.__traceback__ = tb`` set it. The translator never sees the
+frames a real traceback would list, so a traceback is an opaque :class:`TracebackVariable`: known to be
+a traceback (not None, true), the same object only as the very variable read, and rebuilt after the
+graph as its exception's ``__traceback__`` while that exception still holds it.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING
+
+from ..errors import Unsupported
+from .base import Variable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+
+class TracebackVariable(Variable):
+    """The traceback an exception made while tracing got when the trace raised it (``owner``).
+
+    A fresh one stands for each raise, so two different ones are never claimed to be one object
+    (``is`` between them is refused, not answered)."""
+
+    def __init__(self, owner: Variable) -> None:
+        self.owner = owner
+
+    def python_type(self) -> type:
+        return types.TracebackType
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return True
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if getattr(self.owner, "traceback", None) is not self:
+            # the exception was raised again or given another traceback since: this one is not reachable
+            raise Unsupported("a traceback the compiled function read earlier", "its exception holds another one now")
+        codegen.reconstruct(self.owner)  # rebuilt raised, so its __traceback__ is set
+        codegen.emit("LOAD_ATTR", "__traceback__")
+
+    def describe(self) -> str:
+        return "the traceback of an exception raised while tracing"
+
+
+def is_traceback_value(value: Variable) -> bool:
+    """Whether ``value`` may be stored as ``__traceback__``: None or a traceback the trace knows."""
+    if isinstance(value, TracebackVariable):
+        return True
+    return value.is_python_constant() and value.as_python_constant() is None
+
+
+class WithTraceback(Variable):
+    """``exc.with_traceback`` of an exception made while tracing: sets ``__traceback__`` and returns
+    ``exc`` (``BaseException.with_traceback``)."""
+
+    def __init__(self, receiver: Variable) -> None:
+        self.receiver = receiver
+
+    def python_type(self) -> type:
+        return types.BuiltinMethodType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if kwargs or len(args) != 1:
+            raise Unsupported("with_traceback() with other than one positional argument", "not modelled")
+        self.receiver.set_traceback(args[0])
+        return self.receiver
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.reconstruct(self.receiver)  # the one object the other names hold
+        codegen.emit("LOAD_ATTR", "with_traceback")
+
+    def describe(self) -> str:
+        return f"with_traceback of {self.receiver.describe()}"
+

@@ -1,0 +1,57 @@
+"""``t.requires_grad_()`` on a tensor made in the graph (``w = x.detach().clone().requires_grad_()``,
+``torch.zeros(3).requires_grad_()``): eager turns that tensor, in place, into a leaf autograd records.
+
+A graph cannot return a leaf of its own that later ops in the same graph already used, so the leaf is
+made as ``nn.Parameter(t)`` is (:mod:`.new_parameters`): the rewritten code makes an empty tensor that
+requires grad before the graph call (a graph input), and the graph gives it ``t``'s storage under
+``no_grad`` before any op reads it. The program's variable for ``t`` becomes that input from here on
+(every name holding ``t`` sees it, as every name holds eager's one object), so ops on it are ops on a
+real leaf: the tensor leaves the graph with ``is_leaf``, no ``grad_fn``, and gradients reach its
+``.grad`` as in eager, whether the program returns it or calls ``backward`` later in the frame.
+
+Only a plain tensor made in the graph, a leaf not requiring grad, of a floating or complex dtype and a
+static shape, is modelled; anything else is left to the caller (a graph break, where eager's own
+error, if any, is raised natively).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+
+from .new_parameters import made_before_the_graph
+from .tensor import TensorVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+def _can_be_made(tensor: TensorVariable) -> bool:
+    example = tensor.example
+    return (
+        type(tensor) is TensorVariable and tensor.cls is torch.Tensor
+        and tensor.source is None and tensor.real is None  # computed in the graph, not read from the frame
+        and tensor.frozen_from is None and tensor.made_leaf is None
+        and example.is_leaf and not example.requires_grad and not example.is_inference()
+        and (example.is_floating_point() or example.is_complex())  # eager refuses other dtypes: it raises
+        and all(isinstance(d, int) for d in example.shape)  # the empty tensor is made before the graph
+    )
+
+
+def make_leaf(tx: InstructionTranslator, tensor: TensorVariable) -> TensorVariable | None:
+    """``tensor.requires_grad_(True)``: ``tensor`` becomes a leaf made before the graph that holds its
+    data (module docstring), and is returned; None when it is not modelled."""
+    if not _can_be_made(tensor):
+        return None
+    example = tensor.example
+    spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, True, False)
+    leaf = made_before_the_graph(tx, tensor, spec, _leaf_input)
+    tensor.node, tensor.example, tensor.made_leaf = leaf.node, leaf.example, leaf.made_leaf
+    return tensor
+
+
+def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:
+    leaf = TensorVariable(node, fake)
+    leaf.made_leaf = made
+    return leaf
