@@ -217,3 +217,14 @@ def test_trace_failure_leaves_the_default_alone():
     with pytest.raises(AttributeError):
         compiled(torch.ones(3))
     assert torch.get_default_dtype() == torch.float64  # eager sets it before the failing line
+
+
+def finfo_of_the_default(x):
+    torch.set_default_dtype(torch.float64)
+    eps = torch.finfo().eps
+    torch.set_default_dtype(torch.float32)
+    return x + eps, eps
+
+
+def test_finfo_without_arguments_reads_the_default_set_in_the_trace():
+    _check(finfo_of_the_default, torch.ones(3))

@@ -295,6 +295,8 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
         return make_exception(cls, args, kwargs, tx)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
+    if cls is torch.finfo and not args and not kwargs:  # the program's default dtype, which the trace tracks
+        return wrap_frozen(torch.finfo(tx.output.default_dtype))
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
         return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
