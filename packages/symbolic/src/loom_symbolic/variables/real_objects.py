@@ -285,6 +285,14 @@ def builtin_object(tx, args, kwargs):
     return NewObjectVariable(object, Const(object))
 
 
+@builtin(types.MethodType)
+def builtin_method_type(tx, args, kwargs):
+    """``types.MethodType(fn, obj)``: ``fn`` bound to ``obj`` (``ExitStack`` binds a manager's ``__exit__`` so)."""
+    if kwargs or len(args) != 2 or not callable(getattr(args[0], "value", None)):
+        return None
+    return BoundMethodVariable(args[0], args[1])
+
+
 # -- classes called like functions -----------------------------------------------------------------
 def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for the classes the translator models."""
