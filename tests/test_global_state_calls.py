@@ -1,7 +1,8 @@
 """torch functions that change global state, called inside a compiled function, take effect when it runs.
 
 Traced as graph ops they ran once, while tracing, and left no node (they return None): the compiled code
-then ran without them. They are graph breaks: each call runs them for real, between compiled graphs.
+then ran without them. They are graph breaks (each call runs them for real, between compiled graphs), or
+tracked by the translator and replayed by the rewritten code (``torch.set_default_dtype`` of a constant dtype).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def default_dtype_around_work(x):
 
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
-def test_set_default_dtype_is_one_break_and_the_rest_runs_as_is(backend):
+def test_set_default_dtype_of_a_constant_is_traced_into_one_graph(backend):
     loom.reset()
     compiled = loom.compile(default_dtype_around_work, backend=backend)
     for _ in range(2):
@@ -94,7 +95,20 @@ def test_set_default_dtype_is_one_break_and_the_rest_runs_as_is(backend):
             torch.testing.assert_close(a, e)
         assert torch.get_default_dtype() == torch.float32
     stats = loom.stats()
-    assert stats["graph_breaks"] == 1 and stats["graphs"] == 1, stats  # y's graph, then one break
-    loom.reset()
-    report = str(loom.explain(default_dtype_around_work)(torch.arange(3.0)))
-    assert report.count("set_default_dtype()") == 1 and "torch.set_default_dtype(torch.float64)" in report, report
+    assert stats["graph_breaks"] == 0 and stats["graphs"] == 1, stats
+
+
+def default_dtype_not_floating(x):
+    y = x * 2
+    torch.set_default_dtype(torch.int64)
+    return y + torch.ones(3)
+
+
+def test_set_default_dtype_eager_refuses_raises_as_in_eager():
+    compiled = loom.compile(default_dtype_not_floating, backend="eager")
+    with pytest.raises(TypeError) as expected:
+        default_dtype_not_floating(torch.arange(3.0))
+    with pytest.raises(TypeError) as actual:
+        compiled(torch.arange(3.0))
+    assert str(actual.value) == str(expected.value)
+    assert torch.get_default_dtype() == torch.float32

@@ -35,7 +35,7 @@ FLOORS = {
         "variables.sequences", "variables.sets", "variables.lazy_dict",
         "variables.arguments", "variables.exception_values", "variables.exception_tracebacks", "variables.iterators", "variables.generators",
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.partial",
-        "variables.random_draws",
+        "variables.random_draws", "variables.default_dtype",
         "variables.object_ids"],
     3: ["variables.builtins", "variables.operator_builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",

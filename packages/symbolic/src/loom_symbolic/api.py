@@ -21,6 +21,7 @@ from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
 from .resume import handed_on, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
+from .variables.default_dtype import replay_default_dtype
 from .variables.passed_on import passed_on_operands
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
@@ -321,6 +322,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
 
         body.call_const(torch._C._set_grad_enabled, 1, lambda: body.load_const(output.grad_enabled))
         body.emit("POP_TOP")
+    replay_default_dtype(output, body)
     if effects:
         body.emit("LOAD_FAST", result)
     else:

@@ -43,6 +43,7 @@ from .resume import (
 )
 from .variables import ctx as _ctx
 from .variables.base import NullVariable
+from .variables.default_dtype import replay_default_dtype
 from .variables.inference_mode import InferenceModeExitVariable
 from .variables.iterators import IteratorVariable
 from .variables.symbolic_scalars import SymbolicVariable
@@ -154,6 +155,7 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     effects = tx.output.side_effects.replayed
     staged = side_effects.stage(effects, cg)
     _restore_grad_mode(tx, cg)
+    replay_default_dtype(tx.output, cg)
     # Every value is read before anything is written: a local that held `x` before the trace rebound
     # `x` is rebuilt by reading `x`, so the frame's slots and the mutated objects change only after.
     stores = _push_locals(tx, cg)

@@ -29,6 +29,7 @@ from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
 from .variables import containers as _containers
+from .variables import default_dtype as _default_dtype
 from .variables import device_ctx as _device_ctx
 from .variables import function_modes as _function_modes
 from .variables import inference_mode as _inference_mode
@@ -131,6 +132,9 @@ class OutputGraph:
         #: Grad mode as the program sees it at this point of the trace.
         self.grad_enabled = torch.is_grad_enabled()
         self.initial_grad_enabled = self.grad_enabled
+        #: The default dtype as the program sees it (``torch.set_default_dtype`` in the trace), and the one
+        #: the frame was entered with, which the graph runs under (:mod:`.variables.default_dtype`).
+        self.default_dtype = self.initial_default_dtype = torch.get_default_dtype()
         #: Inference mode as the program sees it, and the inference-mode regions open at this point of the
         #: trace: (enter node, mode, grad mode and inference mode before it), innermost last.
         self.inference_mode = torch.is_inference_mode_enabled()
@@ -297,6 +301,8 @@ class OutputGraph:
         example = self._run_fake(run, examples, kwarg_examples)
         if shapes.drawn:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
+        if _default_dtype.differs(self):
+            node_kwargs = _default_dtype.typed_kwargs(self, target, run, examples, kwarg_examples, node_kwargs, example)
         node = self.graph.create_node(kind, target, node_args, node_kwargs)
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
@@ -318,20 +324,31 @@ class OutputGraph:
         storages = {_storage_key(leaf) for leaf in tree_leaves((args, kwargs))} - {None}
         return any(_storage_key(tensor) in storages for tensor in written)
 
-    def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any], dtype: torch.dtype | None = None) -> Any:
         if self.inference_mode == torch.is_inference_mode_enabled():
-            return self._run_fake_in_mode(run, args, kwargs)
+            return self._run_fake_in_mode(run, args, kwargs, dtype or self.default_dtype)
         # Inside the trace's inference mode (entered first: it sets grad mode too, which the run then sets).
         with torch._C._InferenceMode(self.inference_mode):
-            return self._run_fake_in_mode(run, args, kwargs)
+            return self._run_fake_in_mode(run, args, kwargs, dtype or self.default_dtype)
 
-    def _run_fake_in_mode(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    def run_fake_again(self, run: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        """The fake run of an op just recorded, again, under the default dtype the frame was entered with
+        (to see whether its result depends on the default): its draws and writes are not counted twice."""
+        seeded, written = self.fake_mode.seeded_calls, len(self.fake_mode.written)
+        try:
+            return self._run_fake(run, args, kwargs, self.initial_default_dtype)
+        finally:
+            self.fake_mode.seeded_calls = seeded
+            del self.fake_mode.written[written:]
+
+    def _run_fake_in_mode(self, run: Any, args: list[Any], kwargs: dict[str, Any], dtype: torch.dtype) -> Any:
         previous = torch.is_grad_enabled()
         torch._C._set_grad_enabled(self.grad_enabled)
         # A failing meta kernel is logged at ERROR by torch; here it only means "break the graph".
         _FAKE_LOG.disabled = True
         try:
-            with self._in_autocast_regions(), self._in_native_regions(), self._python_kernels(), self.fake_mode:
+            with (self._in_autocast_regions(), self._in_native_regions(), self._python_kernels(),
+                  _default_dtype.real_default(dtype), self.fake_mode):
                 result = run(*args, **kwargs)
             if self.fake_mode.shape_env is not None and _has_unbacked_symbols(result):
                 # With a ShapeEnv, x[mask] or nonzero() do not fail: they give sizes no input determines.

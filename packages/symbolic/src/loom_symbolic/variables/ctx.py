@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 ENTERED_BY_TYPE: dict[type, Callable[..., tuple[Variable, Variable]]] = {}
 
 
+#: ``prev`` of a grad-mode manager just made, for those whose ``__enter__`` sets it (``enable_grad()`` has none).
+_INITIAL_PREV = {torch.no_grad: False}
+
+
 class GradModeVariable(Variable):
     """``torch.no_grad()``, ``torch.enable_grad()`` or ``torch.set_grad_enabled(mode)``.
 
@@ -30,12 +34,17 @@ class GradModeVariable(Variable):
         self.target = target
         #: set_grad_enabled(mode) switches immediately; this is the mode it switched from.
         self.applied_from = applied_from
+        #: ``no_grad``/``enable_grad``: the mode before ``__enter__``, which ``__exit__`` restores (eager's
+        #: ``self.prev``; ``no_grad()`` starts with False, ``enable_grad()`` with none: None).
+        self.entered_from: bool | None = _INITIAL_PREV.get(cls)
 
     def python_type(self) -> type:
         return self.cls
 
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
         previous = self.applied_from if self.applied_from is not None else tx.output.grad_enabled
+        if self.cls is not torch.set_grad_enabled:
+            self.entered_from = previous  # what eager's __enter__ keeps in ``self.prev``
         tx.output.set_grad_enabled(tx, self.target)
         return WithExitVariable(self, previous), ConstantVariable(None)
 
@@ -54,17 +63,78 @@ class GradModeVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "clone":  # torch's decorators call it to get a fresh, equal manager
             return _CloneVariable(self)
+        if name in GradModeDunderVariable.NAMES:  # ``manager.__enter__()`` called by hand
+            return _BoundDunder(GradModeDunderVariable(getattr(self.cls, name)), self)
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen) -> None:
         """A manager equal to this one, not entered. ``set_grad_enabled(mode)`` is rebuilt without
-        switching the mode again (the switch it made is already part of the state)."""
-        if self.cls is torch.set_grad_enabled:
+        switching the mode again (the switch it made is already part of the state); one whose
+        ``__enter__`` was called by hand keeps the mode its ``__exit__`` restores."""
+        if self.entered_from != _INITIAL_PREV.get(self.cls):
+            codegen.call_const(entered_grad_manager, 2,
+                               lambda: (codegen.load_const(self.cls), codegen.load_const(self.entered_from)))
+        elif self.cls is torch.set_grad_enabled:
             restore = self.applied_from if self.applied_from is not None else self.target
             codegen.call_const(unapplied_set_grad_enabled, 2,
                                lambda: (codegen.load_const(self.target), codegen.load_const(restore)))
         else:
             codegen.call_const(self.cls, 0, lambda: None)
+
+
+def entered_grad_manager(cls: type, prev: bool) -> torch.no_grad | torch.enable_grad:
+    """A ``cls()`` (``no_grad`` or ``enable_grad``) whose ``__enter__`` ran when the mode was ``prev``,
+    built without touching the mode (the trace's switch already happened)."""
+    manager = cls()
+    manager.prev = prev
+    return manager
+
+
+class GradModeDunderVariable(RealValueVariable):
+    """``no_grad.__enter__`` (or ``__exit__``, of ``enable_grad`` or ``set_grad_enabled``) read from the
+    class, as ``ExitStack.enter_context`` reads it (``type(cm).__enter__``): called with a manager, it
+    switches the mode in the graph as a ``with`` would (:meth:`GradModeVariable.enter`)."""
+
+    NAMES = ("__enter__", "__exit__")
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        manager = args[0] if args else None
+        if kwargs or not isinstance(manager, GradModeVariable) or getattr(manager.cls, self.value.__name__) is not self.value:
+            return super().call(tx, args, kwargs)
+        output = tx.output
+        if self.value.__name__ == "__enter__":
+            if len(args) != 1:
+                return super().call(tx, args, kwargs)
+            if manager.cls is not torch.set_grad_enabled:  # set_grad_enabled's prev is kept when it is made
+                manager.entered_from = output.grad_enabled
+            output.set_grad_enabled(tx, manager.target)
+            return ConstantVariable(None)
+        restore = manager.applied_from if manager.cls is torch.set_grad_enabled else manager.entered_from
+        if restore is None or len(args) != 4:
+            return super().call(tx, args, kwargs)  # never entered: eager's AttributeError, natively
+        output.set_grad_enabled(tx, restore)
+        return ConstantVariable(None)
+
+    def describe(self) -> str:
+        return self.value.__qualname__
+
+
+class _BoundDunder(Variable):
+    """``manager.__enter__`` / ``manager.__exit__`` of a grad-mode manager, called by hand."""
+
+    def __init__(self, function: GradModeDunderVariable, manager: GradModeVariable) -> None:
+        self.function = function
+        self.manager = manager
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.function.call(tx, [self.manager, *args], kwargs)
+
+    def reconstruct(self, codegen) -> None:
+        codegen.reconstruct(self.manager)
+        codegen.emit("LOAD_ATTR", self.function.value.__name__)
+
+    def describe(self) -> str:
+        return f"{self.manager.describe()}.{self.function.value.__name__}"
 
 
 def unapplied_set_grad_enabled(mode: bool, prev: bool) -> torch.set_grad_enabled:
@@ -204,6 +274,11 @@ class GradModeClassVariable(RealValueVariable):
         previous = tx.output.grad_enabled
         tx.output.set_grad_enabled(tx, bool(mode))
         return GradModeVariable(torch.set_grad_enabled, bool(mode), applied_from=previous)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in GradModeDunderVariable.NAMES:
+            return GradModeDunderVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         return self.value.__name__

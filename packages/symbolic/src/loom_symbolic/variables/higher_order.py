@@ -146,7 +146,7 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
-    state = (output.grad_enabled, len(output.autocast_regions))
+    state = (output.grad_enabled, len(output.autocast_regions), output.default_dtype)
     inputs = [fresh_input(tx, like) for like in own]
     held = contents(tx) if not effects_replayed else {}
     try:
@@ -185,8 +185,9 @@ def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: i
     if output.side_effects.mutations != mutations:
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes Python state, which a sub-graph cannot do",
                           hint="move the change out of the function")
-    if (output.grad_enabled, len(output.autocast_regions)) != state:
-        raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode or autocast changed")
+    if (output.grad_enabled, len(output.autocast_regions), output.default_dtype) != state:
+        raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode, autocast or the default dtype "
+                          "changed")
     if any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")

@@ -289,6 +289,14 @@ def builtin_object(tx, args, kwargs):
     return NewObjectVariable(object, Const(object))
 
 
+@builtin(types.MethodType)
+def builtin_method_type(tx, args, kwargs):
+    """``types.MethodType(fn, obj)``: ``fn`` bound to ``obj`` (``ExitStack`` binds a manager's ``__exit__`` so)."""
+    if kwargs or len(args) != 2 or not callable(getattr(args[0], "value", None)):
+        return None
+    return BoundMethodVariable(args[0], args[1])
+
+
 # -- classes called like functions -----------------------------------------------------------------
 def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for the classes the translator models."""
@@ -299,6 +307,8 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
         return make_exception(cls, args, kwargs, tx)
     if cls is torch.Size:
         return SizeVariable(_items(tx, args[0]) if args else [])
+    if cls is torch.finfo and not args and not kwargs:  # the program's default dtype, which the trace tracks
+        return wrap_frozen(torch.finfo(tx.output.default_dtype))
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
         return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):

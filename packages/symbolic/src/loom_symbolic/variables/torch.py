@@ -13,6 +13,7 @@ from .. import program_state
 from ..errors import Unsupported, UserError
 from ..shapes import is_symbolic
 from . import containers as _containers
+from . import default_dtype as _default_dtype
 from . import device_ctx as _device_ctx
 from . import function_modes as _function_modes
 from . import numpy as _numpy
@@ -41,7 +42,7 @@ GRAPH_OP_MODULES = ("torch.nn.functional", "torch.functional", "torch.linalg", "
 _NOT_IN_GRAPH = {
     torch.manual_seed: "sets the global random seed",
     torch.seed: "sets the global random seed",
-    torch.set_default_dtype: "changes the dtype every later op is typed by",
+    torch.set_default_dtype: "changes the dtype every later op is typed by (a constant dtype is traced)",
     torch.set_default_device: "changes the device every later factory op uses",
     torch.use_deterministic_algorithms: "changes global state",
     torch.set_printoptions: "changes global state",
@@ -159,6 +160,8 @@ class NotInGraphFunctionVariable(RealValueVariable):
         name = getattr(self.value, "__qualname__", None) or repr(self.value)
         if "pybind11" in name:  # pybind11's functions are qualified by an internal record type: use the module
             name = f"{getattr(self.value, '__module__', None) or 'torch'}.{self.value.__name__}"
+        if self.value is torch.set_default_dtype and (done := _default_dtype.set_default(tx, args, kwargs)) is not None:
+            return done  # a constant dtype: tracked by the trace, replayed after the graph
         if self.value in _REST_AS_IS:
             error = Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
                                 hint="it and the rest of the function run as ordinary Python")
@@ -226,6 +229,8 @@ class TorchFunctionVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if self.value in _STATE_QUERIES:
             return ConstantVariable(getattr(tx.output, _STATE_QUERIES[self.value]))
+        if self.value is torch.get_default_dtype:
+            return _default_dtype.get_default(tx)
         if self.value in TRACE_TIME_CONSTANTS:
             return ConstantVariable(TRACE_TIME_CONSTANTS[self.value])
         if program_state.is_query(self.value):
