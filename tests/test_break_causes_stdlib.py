@@ -121,9 +121,21 @@ def warns(x):
     return x + 1
 
 
+def test_a_warning_is_made_after_the_graph_without_a_break():
+    shown = []
+    for fn in (warns, loom.compile(warns, backend="eager")):
+        loom.reset()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fn(torch.arange(3.0))
+            fn(torch.arange(3.0))
+        shown.append([(str(w.message), w.category, w.filename, w.lineno) for w in caught])
+    assert loom.stats()["graph_breaks"] == 0 and loom.stats()["graphs"] == 1
+    assert shown[0] == shown[1] and shown[0][0][3] == warns.__code__.co_firstlineno + 1
+
+
 @pytest.mark.parametrize(("fn", "construct", "line"), [
     (catch_warnings_block, "warnings.catch_warnings block", "with warnings.catch_warnings(record=True) as caught:"),
-    (warns, "call to warnings.warn()", 'warnings.warn("careful", stacklevel=1)'),
 ])
 def test_warnings_break_once_naming_the_construct(fn, construct, line):
     with warnings.catch_warnings():

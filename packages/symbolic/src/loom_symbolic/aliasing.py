@@ -31,6 +31,27 @@ class AliasTracker:
         #: id → (object, first source, kind): the object is kept alive so its id stays unique.
         self._first: dict[int, tuple[Any, Any, str]] = {}
         self._relies_on_distinct = False
+        #: id → why, for objects the trace must not read (:meth:`withhold`).
+        self._withheld: dict[int, str] = {}
+
+    def withhold(self, value: Any, source: Any, why: str) -> bool:
+        """Keep the trace from reading ``value`` (reached through ``source``), which the rewritten code
+        changes after the graph (a list a deferred warning is appended to): a later read of it through
+        another source is refused (:meth:`withheld`), and other tracked objects are guarded distinct from
+        it. False when the trace read it already."""
+        entry = self._first.get(id(value))
+        if entry is not None and entry[0] is value:
+            return entry[1] == source and id(value) in self._withheld
+        self._first[id(value)] = (value, source, _VALUE)
+        self._withheld[id(value)] = why
+        return True
+
+    def withheld(self, value: Any) -> str | None:
+        """Why the trace must not read ``value``, if :meth:`withhold` said so."""
+        if not self._withheld:
+            return None
+        entry = self._first.get(id(value))
+        return self._withheld.get(id(value)) if entry is not None and entry[0] is value else None
 
     def seen(self, value: Any, source: Any, *, fixed: bool = False, module: bool = False) -> Any | None:
         """Note ``value`` reached through ``source``; returns the first source when it differs."""

@@ -194,9 +194,17 @@ class OutputGraph:
 
     def note_alias(self, value: Any, source: Any, *, fixed: bool = False, module: bool = False) -> None:
         """Track ``value`` by identity: a second source of it is guarded to hold the same object."""
+        why = self.aliases.withheld(value)
+        if why is not None:
+            raise Unsupported("a read of " + why, "the trace would not see what the rewritten code does to it",
+                              hint="it is read by ordinary Python after the graph")
         first = self.aliases.seen(value, source, fixed=fixed, module=module)
         if first is not None:
             self.guards.add("same_object", source, first)
+
+    def withhold(self, value: Any, source: Any, why: str) -> bool:
+        """Keep the trace from reading ``value`` (see :meth:`.aliasing.AliasTracker.withhold`)."""
+        return self.aliases.withhold(value, source, why)
 
     def add_symint_input(self, value: int, source: Any) -> Variable:
         """A dynamic int argument: a SymInt graph input (its type is guarded, not its value)."""

@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     control_flow,
     ctx,
     ctx_instances,
+    deferred_warnings,
     distributed,
     environ,
     exception_state,
