@@ -81,6 +81,10 @@ def _deep(x: Any, memo: list) -> Any:
         for key, value in state.items():
             object.__setattr__(instance, key, value)
         return instance
+    if cls is torch.Tensor:
+        made = deepcopy_tensor(x)
+        memo.append((x, made))
+        return made
     return _original_deepcopy(x)
 
 
@@ -88,6 +92,12 @@ def _deep(x: Any, memo: list) -> Any:
 #: of ``copy.deepcopy`` would come back to the polyfill).
 _original_deepcopy = types.FunctionType(_copy.deepcopy.__code__, _copy.deepcopy.__globals__, "deepcopy",
                                         _copy.deepcopy.__defaults__, _copy.deepcopy.__closure__)
+
+
+def deepcopy_tensor(x: torch.Tensor) -> torch.Tensor:
+    """``copy.deepcopy`` of a plain tensor: the translator answers it itself (a ``clone`` in the graph
+    where that is the copy eager makes, else this original, traced)."""
+    return _original_deepcopy(x)
 
 
 @polyfill(_copy.deepcopy)

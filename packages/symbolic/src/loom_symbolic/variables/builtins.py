@@ -525,7 +525,7 @@ def builtin_iter_at(tx, args, kwargs):
 
 
 #: Library functions (written in Python) that the translator answers itself instead of inlining.
-FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at})
+FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor})
 
 
 # -- things that leave the graph's world -----------------------------------------------------------

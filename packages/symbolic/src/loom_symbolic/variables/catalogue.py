@@ -45,6 +45,7 @@ from . import (  # noqa: F401
     real_objects,
     requires_grad,
     super_proxy,
+    tensor_copies,
     tensor_keyed,
     text,
     torch,
