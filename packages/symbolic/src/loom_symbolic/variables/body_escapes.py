@@ -49,6 +49,43 @@ def escaping_tensor(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
     return False
 
 
+#: A translator's attributes that hold the values its frame can still reach.
+_FRAME_HOLDERS = ("symbolic_locals", "stack", "cells", "block_stack", "exc_info", "yielded", "return_value")
+
+
+def still_reachable(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
+    """Whether a graph value over one of ``nodes`` can still be reached by the program: from any calling
+    frame (locals, stack, cells, ``with`` blocks, exceptions being handled), from a generator suspended in
+    the trace, or from what the trace stored on outside objects and globals. Unlike
+    :func:`escaping_tensor`, generator frames reached through variables are searched too."""
+    inside = set(nodes)
+    seen: set[int] = set()
+    pending: list[Any] = list(_roots(tx))
+    frame = tx
+    while frame is not None:
+        pending += [getattr(frame, name, None) for name in _FRAME_HOLDERS]
+        frame = getattr(frame, "parent", None)
+    while pending:
+        value = pending.pop()
+        if value is None or id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, (TensorVariable, SymbolicVariable)):
+            if value.node in inside:
+                return True
+            continue
+        if isinstance(value, (list, tuple, set, frozenset)):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif hasattr(value, "symbolic_locals"):  # a generator's suspended frame: what it can still reach
+            pending += [getattr(value, name, None) for name in _FRAME_HOLDERS]
+        else:  # a variable, a cell box, an effect, a with block: what its attributes hold
+            held = getattr(value, "__dict__", None) or {}
+            pending.extend(v for v in held.values() if _may_hold_variables(v) or hasattr(v, "symbolic_locals"))
+    return False
+
+
 def contents(tx: InstructionTranslator) -> dict[int, tuple[Any, tuple]]:
     """What the mutable values the calling frames reach hold now (lists, dicts, sets and objects made in
     the trace, and cells), by identity: :func:`changed` tells whether a body traced since changed one.

@@ -5,7 +5,9 @@
 size); ``torch.sym_min``/``sym_max`` keep it symbolic and give eager's value (an int, equal whichever of
 equal items eager picks). A mix with floats or bools is left to folding (which of ``1`` and ``1.0`` eager
 returns depends on the values), and tensors among the items compare tensor values in Python: eager's
-answer is one of the items, a tensor or a number depending on the data, which no graph can give.
+answer is one of the items, a tensor or a number depending on the data, which no graph can give, except
+where the items are alike one-element tensors made in the trace that nothing reaches after the call: then a
+``where`` per item is eager's pick in value, type and gradient, and nothing can tell it is a new tensor.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import torch
 
 from ..errors import Unsupported, UserError
 from .base import Variable
+from .body_escapes import still_reachable
 from .builtins import HANDLERS, Handler, _fold_call, _items
 from .constant import ConstantVariable
 from .containers import TupleVariable
@@ -48,6 +51,48 @@ def _symbolic_ints(items: list[Variable]) -> bool:
     return symbolic
 
 
+def _interchangeable(tx: Any, items: list[Variable]) -> bool:
+    """Whether eager's pick among ``items`` can be a new tensor equal to it: one-element tensors made in
+    the trace, alike in shape, dtype, device and ``requires_grad`` (so a ``where`` over them has the
+    picked one's value, type and gradient), none of them with attributes of the program's, and none
+    reachable once the call has taken them: nothing can then tell the pick from a copy of it (``is``, an
+    in-place change seen through the other name, a dict keyed by it)."""
+    first = items[0].example if isinstance(items[0], TensorVariable) else None
+    if first is None or tx.output.function_modes:
+        return False
+    for item in items:
+        if type(item) is not TensorVariable or item.cls is not torch.Tensor or item.source is not None:
+            return False
+        if item.real is not None or item.made_leaf is not None or item.frozen_from is not None:
+            return False
+        t = item.example
+        if (t.shape, t.dtype, t.device, t.requires_grad, t.layout) != (
+                first.shape, first.dtype, first.device, first.requires_grad, torch.strided):
+            return False
+        if isinstance(t.numel(), torch.SymInt) or t.numel() != 1:
+            return False  # more than one value: eager's bool() raises (left to the break)
+        if tx.output.side_effects.attr_overlay.get(id(t)):
+            return False
+    return not still_reachable(tx, [item.node for item in items])
+
+
+def _pick_tensor(tx: Any, pick: Any, items: list[Variable]) -> Variable | None:
+    """``min(a, b, ...)``/``max(...)`` of tensors: eager keeps the first item and takes each later one that
+    compares below (above) it, so ``where(item < kept, item, kept)`` per item gives its value, and its
+    whole gradient to the item picked (unlike ``torch.minimum`` at ties). Only where the pick's identity
+    cannot matter (:func:`_interchangeable`); None otherwise (a graph break)."""
+    if all(item is items[0] or getattr(item, "node", None) is items[0].node for item in items):
+        return items[0]  # one tensor: eager's answer is that very object
+    if not _interchangeable(tx, items):
+        return None
+    compare = torch.lt if pick is builtins.min else torch.gt
+    kept = items[0]
+    for item in items[1:]:
+        taken = tx.output.call_function(tx, compare, [item, kept], {})
+        kept = tx.output.call_function(tx, torch.where, [taken, item, kept], {})
+    return kept
+
+
 def _reduce_extreme(pick: Any) -> Handler:
     def handler(tx, args, kwargs):
         if kwargs:
@@ -64,6 +109,9 @@ def _reduce_extreme(pick: Any) -> Handler:
                 result = tx.output.call_function(tx, _SYMBOLIC_PICK[pick], [result, item], {})
             return result
         if any(isinstance(i, TensorVariable) for i in items):
+            picked = _pick_tensor(tx, pick, items)
+            if picked is not None:
+                return picked
             raise Unsupported(f"{pick.__name__}() of tensors", "compares tensor values in Python",
                               hint=f"use torch.{'maximum' if pick is max else 'minimum'} instead")
         return None
