@@ -30,6 +30,7 @@ _ATOMIC = frozenset({
 
 _OBJECT_REDUCTION = (object.__reduce_ex__, object.__reduce__, getattr(object, "__getstate__", None))
 _OBJECT_NEW = object.__new__
+_PARAMETER_DEEPCOPY = torch.nn.Parameter.__deepcopy__
 
 
 def _plain_class(cls: type) -> bool:
@@ -40,6 +41,24 @@ def _plain_class(cls: type) -> bool:
         and cls.__reduce__ is _OBJECT_REDUCTION[1]
         and getattr(cls, "__getstate__", None) is _OBJECT_REDUCTION[2]
         and getattr(cls, "__setstate__", None) is None
+        and getattr(cls, "__getnewargs_ex__", None) is None
+        and getattr(cls, "__getnewargs__", None) is None
+        and cls.__new__ is _OBJECT_NEW
+        and getattr(cls, "__slots__", None) is None
+    )
+
+
+def _module_class(cls: type) -> bool:
+    """An ``nn.Module`` class that ``copy`` copies as ``nn.Module`` does: ``cls.__new__(cls)``, then
+    ``__setstate__`` with a deep copy of ``__getstate__()`` (no reduction or copy hook of its own)."""
+    module = torch.nn.Module
+    return (
+        issubclass(cls, module) and type(cls) is type
+        and getattr(cls, "__deepcopy__", None) is None
+        and cls.__reduce_ex__ is _OBJECT_REDUCTION[0]
+        and cls.__reduce__ is _OBJECT_REDUCTION[1]
+        and cls.__getstate__ is module.__getstate__
+        and cls.__setstate__ is module.__setstate__
         and getattr(cls, "__getnewargs_ex__", None) is None
         and getattr(cls, "__getnewargs__", None) is None
         and cls.__new__ is _OBJECT_NEW
@@ -66,6 +85,16 @@ def _deep(x: Any, memo: list) -> Any:
         for key, value in x.items():
             mapping[_deep(key, memo)] = _deep(value, memo)
         return mapping
+    if cls is _collections.OrderedDict:  # its reduction: a new one, then the copied items in order
+        ordered: _collections.OrderedDict = _collections.OrderedDict()
+        memo.append((x, ordered))
+        for key, value in x.items():
+            ordered[_deep(key, memo)] = _deep(value, memo)
+        return ordered
+    if cls is set:  # its reduction: set(a deep copy of its items), remembered once made
+        made_set = {_deep(item, memo) for item in x}
+        memo.append((x, made_set))
+        return made_set
     if cls is tuple:
         items = [_deep(item, memo) for item in x]
         for old, new in zip(x, items):
@@ -81,6 +110,15 @@ def _deep(x: Any, memo: list) -> Any:
         for key, value in state.items():
             object.__setattr__(instance, key, value)
         return instance
+    if isinstance(cls, type) and _module_class(cls):
+        module = cls.__new__(cls)
+        memo.append((x, module))
+        module.__setstate__(_deep(x.__getstate__(), memo))
+        return module
+    if cls is torch.nn.Parameter and cls.__deepcopy__ is _PARAMETER_DEEPCOPY:  # what it does, memo by identity
+        parameter = cls(x.data.clone(memory_format=torch.preserve_format), x.requires_grad)
+        memo.append((x, parameter))
+        return parameter
     if cls is torch.Tensor:
         made = deepcopy_tensor(x)
         memo.append((x, made))

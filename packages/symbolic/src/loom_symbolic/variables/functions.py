@@ -26,19 +26,23 @@ if TYPE_CHECKING:
 TRUSTED_GLOBALS = "trusted"
 
 
+#: torch.compile's wrappers of ``nn.Module`` methods that tag the module, and the cell holding the original.
+_TAGGING_WRAPPERS = {"patched_init": "init", "patched_setstate": "setstate"}
+
+
 def dynamo_tagging_init_original(fn: Any) -> Any:
-    """The ``nn.Module.__init__`` that torch.compile's first compile wrapped, when ``fn`` is that wrapper
+    """The ``nn.Module.__init__`` (or ``__setstate__``) that torch.compile's first compile wrapped, when ``fn`` is that wrapper
     (``patched_init`` in ``torch._dynamo.mutation_guard``, which runs the original and then tags the module
     in dynamo's weak-keyed ``GenerationTracker``, bookkeeping for dynamo's own guards). loom traces the
     original, as in a process where torch.compile never ran: a module made in the trace exists at run time
     only if it escapes, and is then rebuilt without running ``__init__`` again either way."""
     code = getattr(fn, "__code__", None)
-    if code is None or code.co_name != "patched_init" or not code.co_filename.endswith(
-            ("_dynamo/mutation_guard.py", "_dynamo\\mutation_guard.py")):
+    wrapped = _TAGGING_WRAPPERS.get(getattr(code, "co_name", None))  # ``__setstate__`` too (copy.deepcopy)
+    if wrapped is None or not code.co_filename.endswith(("_dynamo/mutation_guard.py", "_dynamo\\mutation_guard.py")):
         return None
     cells = dict(zip(code.co_freevars, fn.__closure__ or ()))
     try:
-        return cells["init"].cell_contents
+        return cells[wrapped].cell_contents
     except (KeyError, ValueError):
         return None
 
