@@ -64,7 +64,7 @@ def test_wrap_body_that_breaks_runs_as_eager_runs_it():
     sink = io.StringIO()
 
     def body(t):
-        print("inside", file=sink)
+        print("inside", t, file=sink)  # a tensor printed: a break (a print of constants is made after the graph)
         return t * 2
 
     out, stats = _run(lambda t: wrap(body, t) + 1, torch.ones(3))

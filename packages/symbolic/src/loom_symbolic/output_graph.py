@@ -126,6 +126,8 @@ class OutputGraph:
         self.side_effects = SideEffects()
         #: The calls to Python's RNG the rewritten code makes before the graph (``random.random()``).
         self.random_draws = _random_draws.RandomDraws()
+        #: How many bodies of plain-call higher-order ops (``wrap``) are being traced: prints are deferred there.
+        self.plain_call_bodies = 0
         self._rng_copy: random.Random | None = None
         #: The parameters the program creates (``nn.Parameter(t)``), made empty before the graph call.
         self.new_parameters = _new_parameters.NewParameters()

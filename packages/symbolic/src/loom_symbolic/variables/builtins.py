@@ -529,11 +529,6 @@ FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy
 
 
 # -- things that leave the graph's world -----------------------------------------------------------
-@builtin(print)
-def builtin_print(tx, args, kwargs):
-    raise Unsupported("print()", "printing is I/O, done by ordinary Python", hint="it runs between compiled graphs")
-
-
 @builtin(id)
 def builtin_id(tx, args, kwargs):
     """``id(obj)`` of an object reached from the frame: a constant, valid while the object is the same

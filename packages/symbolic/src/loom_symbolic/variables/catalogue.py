@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     control_flow,
     ctx,
     ctx_instances,
+    deferred_prints,
     deferred_warnings,
     distributed,
     environ,

@@ -138,13 +138,13 @@ def answer_query(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
     return ConstantVariable(answer)
 
 
-def _fixed(value: Variable) -> bool:
+def fixed(value: Variable) -> bool:
     """A value the rest of the trace cannot change: a constant, a symbolic number, or a tuple (``x.shape``)
     of such values (a tuple subclass may define its own ``__str__``: only tuples and ``torch.Size``)."""
     if isinstance(value, SymbolicVariable):
         return True
     if getattr(value, "container_type", None) is tuple and value.python_type() in (tuple, torch.Size):
-        return all(_fixed(item) for item in value.items)
+        return all(fixed(item) for item in value.items)
     return isinstance(value, ConstantVariable) and is_constant_value(value.value)
 
 
@@ -155,7 +155,7 @@ def defer_call(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs:
     if fn not in DEFERRED or tx.parent is not None or _MOMENT_KEYWORDS & kwargs.keys():
         return None
     receiver = args[:1] if fn.__qualname__.startswith("Logger.") else []
-    if not all(_fixed(value) for value in [*args[len(receiver):], *kwargs.values()]):
+    if not all(fixed(value) for value in [*args[len(receiver):], *kwargs.values()]):
         return None
     if receiver and receiver[0].source is None:
         return None  # a logger the rewritten code cannot reach
