@@ -39,11 +39,9 @@ _LOWER = ("buffer", "raw")
 _C_ATTRIBUTES = (types.GetSetDescriptorType, types.MemberDescriptorType)
 
 
-def writes_in_c(stream: Any, flush: bool) -> bool:
-    """Whether ``print(..., file=stream, flush=flush)`` runs only ``io``'s C methods (no code of the
-    program's), down the stream's chain of buffers; a missing stream (``sys.stdout is None``) prints nothing.
-    ``flush`` is accepted for the guard's key: a stream's ``flush`` is checked whether or not print asks."""
-    del flush
+def writes_in_c(stream: Any) -> bool:
+    """Whether ``print(..., file=stream)`` runs only ``io``'s C methods (no code of the program's), down the
+    stream's chain of buffers, ``flush`` included; a missing stream (``sys.stdout is None``) prints nothing."""
     for _ in range(4):  # text wrapper, buffer, raw file
         if stream is None:
             return True
@@ -66,27 +64,27 @@ def writes_in_c(stream: Any, flush: bool) -> bool:
 class WritesInC(_Chained):
     """:func:`writes_in_c` of the stream ``base`` reaches: guarded True while prints to it are deferred."""
 
-    __slots__ = ("_flush",)
+    __slots__ = ()
     fetch_cost = 4
 
-    def __init__(self, base: Any, flush: bool) -> None:
+    def __init__(self, base: Any) -> None:
         _set_chained(self, _check_base("WritesInC", base))
-        object.__setattr__(self, "_flush", flush)
 
     def _key(self) -> tuple:
-        return (self._base, self._flush)
+        return (self._base,)
 
     def _args(self) -> tuple:
-        return (self._base, self._flush)
+        return (self._base,)
 
     def read_from(self, base_value: Any) -> bool:
-        return writes_in_c(base_value, self._flush)
+        return writes_in_c(base_value)
 
     def __str__(self) -> str:
         return f"<{self._base} is written by io's C code only>"
 
 
 def _constant_of(value: Any, kinds: tuple) -> Any:
+    """The constant ``value`` holds if it is one of ``kinds``, else ``...``."""
     return value.value if isinstance(value, ConstantVariable) and isinstance(value.value, kinds) else ...
 
 
@@ -96,20 +94,19 @@ def _deferred(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
         return False
     if any(_constant_of(kwargs[k], (str, type(None))) is ... for k in ("sep", "end") if k in kwargs):
         return False
-    flush = _constant_of(kwargs["flush"], (bool, int)) if "flush" in kwargs else False
-    if flush is ...:
+    if "flush" in kwargs and _constant_of(kwargs["flush"], (bool, int)) is ...:
         return False
     stream = kwargs.get("file")
     if stream is not None and _constant_of(stream, (type(None),)) is ...:
         real = getattr(stream, "value", ...)
-        if stream.source is None or real is ... or not writes_in_c(real, bool(flush)):
+        if stream.source is None or real is ... or not writes_in_c(real):
             return False
         source = stream.source
-    elif not writes_in_c(sys.stdout, bool(flush)):
+    elif not writes_in_c(sys.stdout):
         return False
     else:
         source = _STDOUT
-    tx.output.guards.add("constant", WritesInC(source, bool(flush)), True)
+    tx.output.guards.add("constant", WritesInC(source), True)
     tx.output.side_effects.deferred_call(print, args, kwargs, tx.root().location().lineno)
     return True
 
