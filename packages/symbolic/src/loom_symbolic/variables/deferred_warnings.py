@@ -20,6 +20,7 @@ Made after the graph, a warning must change nothing the trace saw or did, so it 
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 _SHOW_ORIGINAL = warnings._showwarnmsg
 _SHOW_IMPL_ORIGINAL = warnings._showwarnmsg_impl
 _WARNINGS = Const(warnings, "warnings")
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 #: The list a ``catch_warnings(record=True)`` block collects into (its ``append`` is the handler).
 _RECORD_LIST = Attr(Attr(_WARNINGS, "_showwarnmsg_impl"), "__self__")
 
@@ -129,6 +131,8 @@ def _named_frame(tx: InstructionTranslator, stacklevel: int) -> InstructionTrans
     for _ in range(stacklevel - 1):
         name = frame.code.co_filename
         if "importlib" in name and "_bootstrap" in name:
+            return None
+        if frame.code.co_flags & _RESUMABLE:  # its caller is whoever resumes it, not the frame that made it
             return None
         frame = frame.parent
         if frame is None:
