@@ -145,3 +145,16 @@ def test_warnings_break_once_naming_the_construct(fn, construct, line):
         loom.reset()
         report = str(loom.explain(fn)(torch.arange(3.0)))
     assert report.count(construct) == 1 and line in report, report
+
+
+def test_a_filter_made_an_error_later_raises_as_eager_does():
+    """The deferral is guarded on the filters: under "error" the warning raises where eager raises it."""
+    compiled = loom.compile(warns, backend="eager")
+    loom.reset()
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        compiled(torch.arange(3.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match="careful"):
+            compiled(torch.arange(3.0))
