@@ -1,5 +1,7 @@
 """``t.requires_grad_()`` on a tensor made in the graph (``w = x.detach().clone().requires_grad_()``,
 ``torch.zeros(3).requires_grad_()``): eager turns that tensor, in place, into a leaf autograd records.
+A factory called with ``requires_grad=True`` (``torch.ones(3, requires_grad=True)``) makes the same leaf:
+it is recorded without the flag and its result made a leaf here (:func:`factory_leaf`).
 
 A graph cannot return a leaf of its own that later ops in the same graph already used, so the leaf is
 made as ``nn.Parameter(t)`` is (:mod:`.new_parameters`): the rewritten code makes an empty tensor that
@@ -16,7 +18,7 @@ error, if any, is raised natively).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -24,6 +26,7 @@ from .new_parameters import made_before_the_graph
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
+    from .base import Variable
     from .protocol import Translator as InstructionTranslator
 
 
@@ -33,6 +36,7 @@ def _can_be_made(tensor: TensorVariable) -> bool:
         type(tensor) is TensorVariable and tensor.cls is torch.Tensor
         and tensor.source is None and tensor.real is None  # computed in the graph, not read from the frame
         and tensor.frozen_from is None and tensor.made_leaf is None
+        and example.layout == torch.strided  # the empty tensor made before the graph is a dense one
         and example.is_leaf and not example.requires_grad and not example.is_inference()
         and (example.is_floating_point() or example.is_complex())  # eager refuses other dtypes: it raises
         and all(isinstance(d, int) for d in example.shape)  # the empty tensor is made before the graph
@@ -55,3 +59,14 @@ def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:
     leaf = TensorVariable(node, fake)
     leaf.made_leaf = made
     return leaf
+
+
+def factory_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
+                 kwargs: dict[str, Variable]) -> TensorVariable | None:
+    """``fn(*args, **kwargs)`` where ``kwargs["requires_grad"]`` is the constant True: eager's result is a
+    fresh leaf that requires grad, whatever the grad mode, which is ``fn(...)`` without the flag followed
+    by ``requires_grad_()``; None when that leaf is not modelled (the caller breaks, and eager's own error,
+    such as an integer dtype's, is raised natively)."""
+    rest = {name: value for name, value in kwargs.items() if name != "requires_grad"}
+    result = tx.output.call_function(tx, fn, args, rest)
+    return make_leaf(tx, result) if isinstance(result, TensorVariable) else None
