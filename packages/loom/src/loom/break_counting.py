@@ -1,0 +1,73 @@
+"""How many graph breaks a compiled frame adds to ``loom.stats()["graph_breaks"]``: one construct, one break.
+
+A construct the translator cannot model is often met by more than one frame: the caller breaks at its
+call into a helper because the helper holds the construct, then the helper's own frame, run natively and
+compiled in its turn, breaks at the same construct. That is one break in the program, as torch.compile
+counts it, so the repeat is not counted again unless it splits a graph in the helper after all.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import loom_symbolic
+
+Site = tuple[str, "int | None", str]
+
+
+def site_of(reason: Any) -> Site:
+    """Where a graph break's construct is: the user's file and line of its innermost location, and what broke."""
+    where = reason.location
+    return (where.filename, where.lineno, reason.what) if where is not None else ("", None, reason.what)
+
+
+class BreakCounter:
+    """The break sites counted since the last reset, and the breaks held back for resume codes."""
+
+    def __init__(self) -> None:
+        # (file, line, what) of every graph break counted since the last reset: see count.
+        self._sites: set[Site] = set()
+        # Resume code → the breaks held back for it (shared by a frame's resume codes): see count.
+        self._held: dict[types.CodeType, list[int]] = {}
+
+    def count(self, translation: loom_symbolic.Translation) -> int:
+        """How many of the translation's breaks are new ones. One construct, one break, not one per frame it
+        is reached from: a frame that captured no graph and stopped at a construct whose break is already
+        counted (its caller's, reached through the call into this frame) splits nothing at it when the rest
+        runs as it is (``Reason.rest_as_is``: a generator made in a helper that breaks inside), so it adds
+        none; when the rest is resumed, the break is held back and counted only if the rest captures a graph
+        (:meth:`settle`): a helper that only hands a value back repeats its caller's break."""
+        sites = [site_of(item.reason) for item in translation.breaks]
+        repeated = sum(site in self._sites for site in sites)
+        self._sites.update(sites)
+        if translation.graphs or not repeated:
+            return len(sites)
+        if not all(item.reason.rest_as_is for item in translation.breaks):
+            self._hold_for(translation, [repeated])
+        return len(sites) - repeated
+
+    def _hold_for(self, translation: loom_symbolic.Translation, held: list[int]) -> None:
+        """Hold ``held`` (a one-item box, shared so that it is counted once) until one of the translation's
+        resume codes is compiled."""
+        for resume in translation.resume_functions:
+            self._held[resume] = held
+
+    def settle(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
+        """The breaks held back for ``code`` (a resume code) that count now, because its translation captures
+        a graph: the construct split the frame after all; they are handed on to its own resume codes if it
+        broke again first."""
+        held = self._held.pop(code, None)
+        if held is None or not held[0]:
+            return 0
+        if translation.graphs:
+            counted, held[0] = held[0], 0
+            return counted
+        if translation.breaks:
+            self._hold_for(translation, held)
+        return 0
+
+    def clear(self) -> None:
+        """Forget every site and held break (``loom.reset``)."""
+        self._sites.clear()
+        self._held.clear()
