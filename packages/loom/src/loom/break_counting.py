@@ -3,7 +3,10 @@
 A construct the translator cannot model is often met by more than one frame: the caller breaks at its
 call into a helper because the helper holds the construct, then the helper's own frame, run natively and
 compiled in its turn, breaks at the same construct. That is one break in the program, as torch.compile
-counts it, so the repeat is not counted again unless it splits a graph in the helper after all.
+counts it, so the repeat is not counted again unless it splits a graph in the helper after all. That holds
+whether the helper captured a graph before the construct or not (a sort key ``lambda t: t.sum().item()``,
+which ``list.sort`` calls natively after its caller broke at the sort, captures ``t.sum()`` and then stops
+at ``item()``): what decides is whether a graph follows it in the helper.
 """
 
 from __future__ import annotations
@@ -28,22 +31,34 @@ class BreakCounter:
     def __init__(self) -> None:
         # (file, line, what) of every graph break counted since the last reset: see count.
         self._sites: set[Site] = set()
+        # Site → the codes whose break reached it through a call (the construct is in a callee): see count.
+        self._reached: dict[Site, set[types.CodeType]] = {}
         # Resume code → the breaks held back for it (shared by a frame's resume codes): see count.
         self._held: dict[types.CodeType, list[int]] = {}
 
-    def count(self, translation: loom_symbolic.Translation) -> int:
-        """How many of the translation's breaks are new ones. One construct, one break, not one per frame it
-        is reached from: a frame that captured no graph and stopped at a construct whose break is already
-        counted (its caller's, reached through the call into this frame) splits nothing at it when the rest
-        runs as it is (``Reason.rest_as_is``: a generator made in a helper that breaks inside), so it adds
-        none; when the rest is resumed, the break is held back and counted only if the rest captures a graph
-        (:meth:`settle`): a helper that only hands a value back repeats its caller's break."""
-        sites = [site_of(item.reason) for item in translation.breaks]
-        repeated = sum(site in self._sites for site in sites)
+    def count(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
+        """How many of the translation of ``code``'s breaks are new ones. One construct, one break, not one per
+        frame it is reached from: a frame that stopped at a construct whose break is already counted (its
+        caller's, reached through the call into this frame) splits nothing at it when the rest runs as it is
+        (``Reason.rest_as_is``: a generator made in a helper that breaks inside), so it adds none; when the
+        rest is resumed, the break is held back and counted only if the rest captures a graph
+        (:meth:`settle`): a helper that only hands a value back repeats its caller's break. A frame that
+        captured no graph repeats any site counted before; one that captured a graph before the construct
+        repeats only a site another code reached through a call (its own break, met again when it is
+        compiled once more, still counts)."""
+        items = translation.breaks
+        sites = [site_of(item.reason) for item in items]
+        if translation.graphs:
+            repeated = sum(code not in self._reached.get(site, (code,)) for site in sites)
+        else:
+            repeated = sum(site in self._sites for site in sites)
         self._sites.update(sites)
-        if translation.graphs or not repeated:
+        for item, site in zip(items, sites):
+            if _reached_through_a_call(code, item.reason):
+                self._reached.setdefault(site, set()).add(code)
+        if not repeated:
             return len(sites)
-        if not all(item.reason.rest_as_is for item in translation.breaks):
+        if not all(item.reason.rest_as_is for item in items):
             self._hold_for(translation, [repeated])
         return len(sites) - repeated
 
@@ -70,4 +85,11 @@ class BreakCounter:
     def clear(self) -> None:
         """Forget every site and held break (``loom.reset``)."""
         self._sites.clear()
+        self._reached.clear()
         self._held.clear()
+
+
+def _reached_through_a_call(code: types.CodeType, reason: Any) -> bool:
+    """Whether the construct a break of ``code`` stopped at is in a function ``code`` calls, not in ``code``."""
+    where = reason.location
+    return bool(reason.stack) or (where is not None and where.function != code.co_qualname)

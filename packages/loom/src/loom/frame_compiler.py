@@ -377,7 +377,7 @@ class FrameCompiler:
         breaks = translation.breaks
         if not breaks:
             return
-        self.bump("graph_breaks", self._break_counter.count(translation))
+        self.bump("graph_breaks", self._break_counter.count(code, translation))
         if breaks_log.isEnabledFor(logging.INFO):
             verbose = breaks_log.isEnabledFor(logging.DEBUG)
             for item in breaks:
