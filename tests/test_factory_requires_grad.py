@@ -26,12 +26,6 @@ def _ones(x):
     return w, y, y.detach() + 1, y.requires_grad
 
 
-def _randn(x):
-    w = torch.randn(3, requires_grad=True)
-    y = (x * w.sin()).sum()
-    return w, y, y.detach() + 1, y.requires_grad
-
-
 def _full_dtype(x):
     w = torch.full((3,), 2.0, dtype=torch.float64, requires_grad=True)
     y = (x.double() * w).sum()
@@ -44,18 +38,28 @@ def _tensor_data(x):
     return w, y, y.detach() + 1, y.requires_grad
 
 
-def _zeros_like_under_no_grad(x):
+def _zeros_under_no_grad(x):
     with torch.no_grad():
-        w = torch.zeros_like(x, requires_grad=True)  # the flag holds under no_grad too
+        w = torch.zeros(3, requires_grad=True)  # the flag holds under no_grad too
         z = (w + x).sum()
     y = (x * w).sum() + z
     return w, y, y.detach() + 1, y.requires_grad
 
 
-MADE = [_ones, _randn, _full_dtype, _tensor_data, _zeros_like_under_no_grad]
+def _under_a_default_dtype(x):
+    torch.set_default_dtype(torch.float64)
+    try:
+        w = torch.ones(3, requires_grad=True)  # the default dtype the trace tracks: float64
+    finally:
+        torch.set_default_dtype(torch.float32)
+    y = (x * w).sum()
+    return w, y, y.detach() + 1, y.requires_grad
 
 
-@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+MADE = [_ones, _full_dtype, _tensor_data, _zeros_under_no_grad, _under_a_default_dtype]
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "default"])
 @pytest.mark.parametrize("fn", MADE)
 def test_a_factory_leaf_is_eager_s(fn, backend):
     torch.manual_seed(0)
@@ -87,6 +91,30 @@ def test_backward_in_the_frame_reaches_the_factory_leaf():
     expected = _grad_in_the_frame(torch.arange(3.0))
     torch.testing.assert_close(_compiled(_grad_in_the_frame)(torch.arange(3.0)), expected)
     assert loom.stats()["graph_breaks"] == 1  # backward runs autograd: the one break
+
+
+def _randn(x):
+    w = torch.randn(3, requires_grad=True)  # a random draw is not moved before the graph: it breaks
+    return w, (x * w.sin()).sum()
+
+
+def _zeros_like(x):
+    w = torch.zeros_like(x, requires_grad=True)  # a tensor argument: it breaks
+    return w, (x * w + 1).sum()
+
+
+@pytest.mark.parametrize("fn", [_randn, _zeros_like])
+def test_a_factory_not_moved_before_the_graph_breaks_with_eager_s_leaf(fn):
+    torch.manual_seed(0)
+    w_eager, y_eager = fn(torch.arange(3.0))
+    y_eager.backward()
+    torch.manual_seed(0)
+    w, y = _compiled(fn)(torch.arange(3.0))
+    assert _leaf_facts(w) == _leaf_facts(w_eager)
+    torch.testing.assert_close(y, y_eager)
+    y.backward()
+    torch.testing.assert_close(w.grad, w_eager.grad)
+    assert loom.stats()["graph_breaks"] == 1
 
 
 def _integer(x):

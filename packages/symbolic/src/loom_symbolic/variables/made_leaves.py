@@ -1,7 +1,7 @@
 """``t.requires_grad_()`` on a tensor made in the graph (``w = x.detach().clone().requires_grad_()``,
 ``torch.zeros(3).requires_grad_()``): eager turns that tensor, in place, into a leaf autograd records.
-A factory called with ``requires_grad=True`` (``torch.ones(3, requires_grad=True)``) makes the same leaf:
-it is recorded without the flag and its result made a leaf here (:func:`factory_leaf`).
+A factory of constant arguments called with ``requires_grad=True`` (``torch.ones(3, requires_grad=True)``)
+makes such a leaf too; the rewritten code calls it before the graph (:func:`factory_leaf`).
 
 A graph cannot return a leaf of its own that later ops in the same graph already used, so the leaf is
 made as ``nn.Parameter(t)`` is (:mod:`.new_parameters`): the rewritten code makes an empty tensor that
@@ -18,11 +18,12 @@ error, if any, is raised natively).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .new_parameters import made_before_the_graph
+from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -64,9 +65,27 @@ def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:
 def factory_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
                  kwargs: dict[str, Variable]) -> TensorVariable | None:
     """``fn(*args, **kwargs)`` where ``kwargs["requires_grad"]`` is the constant True: eager's result is a
-    fresh leaf that requires grad, whatever the grad mode, which is ``fn(...)`` without the flag followed
-    by ``requires_grad_()``; None when that leaf is not modelled (the caller breaks, and eager's own error,
-    such as an integer dtype's, is raised natively)."""
+    fresh leaf that requires grad, whatever the grad mode. A factory that draws no random numbers, called
+    with constant arguments only, makes the same leaf whatever the point it runs at, so the rewritten code
+    calls it before the graph (with the dtype and device the trace found, which the program's default-dtype
+    and device regions decide) and hands the leaf in, as every backend compiles a graph input requiring
+    grad. None for anything else: the caller breaks (eager's own error, an integer dtype's, is raised natively)."""
+    if fn not in _CONSTANT_FACTORIES or "out" in kwargs or tx.output.function_modes \
+            or not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
+        return None
     rest = {name: value for name, value in kwargs.items() if name != "requires_grad"}
-    result = tx.output.call_function(tx, fn, args, rest)
-    return make_leaf(tx, result) if isinstance(result, TensorVariable) else None
+    result = tx.output.call_function(tx, fn, args, rest)  # the fake result: its dtype, device and shape
+    if not isinstance(result, TensorVariable) or not _can_be_made(result):
+        return None
+    example = result.example
+    if not result.node.users:
+        tx.output.graph.erase_node(result.node)  # the leaf comes from the call before the graph instead
+    constants = {name: value.as_python_constant() for name, value in kwargs.items()}
+    constants.update(dtype=example.dtype, device=example.device, requires_grad=True)
+    call = functools.partial(fn, *(a.as_python_constant() for a in args), **constants)
+    return made_by_a_call_before_the_graph(tx, call, _leaf_input)
+
+
+#: Factories whose result depends on their arguments alone (no random draw, no tensor read).
+_CONSTANT_FACTORIES = frozenset({torch.ones, torch.zeros, torch.full, torch.empty, torch.eye, torch.arange,
+                                 torch.linspace, torch.logspace, torch.tensor})
