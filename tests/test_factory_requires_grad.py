@@ -139,3 +139,25 @@ def test_a_flag_known_from_an_argument(flag):
     out = _compiled(_flag_from_argument)(torch.ones(3), flag)
     assert out.requires_grad is flag and not out.is_leaf if flag else out.is_leaf
     torch.testing.assert_close(out.detach(), torch.ones(3))
+
+
+def _in_a_transform(x):
+    return torch.func.grad(lambda t: (t * torch.ones(3, requires_grad=True)).sum())(x)
+
+
+def _in_a_checkpoint(x):
+    def body(t):
+        return (t * torch.ones(3, requires_grad=True)).sin()
+
+    return torch.utils.checkpoint.checkpoint(body, x, use_reentrant=False).sum()
+
+
+@pytest.mark.parametrize("fn", [_in_a_transform, _in_a_checkpoint])
+def test_a_factory_in_a_sub_graph_body_is_made_where_eager_makes_it(fn):
+    # Inside a transform's function eager makes the leaf at the transform's level (the grad it returns does
+    # not require grad): it is not moved before the graph there.
+    x = torch.arange(3.0, requires_grad=True)
+    expected = fn(x)
+    got = _compiled(fn, "aot_eager")(x)
+    torch.testing.assert_close(got, expected)
+    assert got.requires_grad is expected.requires_grad

@@ -70,7 +70,9 @@ def factory_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
     calls it before the graph (with the dtype and device the trace found, which the program's default-dtype
     and device regions decide) and hands the leaf in, as every backend compiles a graph input requiring
     grad. None for anything else: the caller breaks (eager's own error, an integer dtype's, is raised natively)."""
-    if fn not in _CONSTANT_FACTORIES or "out" in kwargs or tx.output.function_modes \
+    # Not in a higher-order op's body or a transform's function: eager makes the leaf there, at that level
+    # (under torch.func.grad the result does not require grad), not before the graph.
+    if fn not in _CONSTANT_FACTORIES or "out" in kwargs or tx.output.function_modes or tx.output.body_depth \
             or not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
         return None
     rest = {name: value for name, value in kwargs.items() if name != "requires_grad"}
