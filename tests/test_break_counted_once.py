@@ -119,3 +119,14 @@ def test_a_key_function_on_an_argument_list_counts_once():
 
 def test_a_key_function_split_by_the_construct_counts_its_own_break():
     assert _stats(sort_by_a_key_split_by_the_construct, torch.arange(3.0)) == (3, 2)
+
+
+def test_a_caller_compiled_again_counts_its_break_again():
+    loom.reset()
+    compiled = loom.compile(sort_by_a_key_reading_a_value, backend="eager", dynamic=False)
+    counts = []
+    for n in (3, 4):  # another shape: every frame is compiled once more
+        x = torch.arange(float(n))
+        torch.testing.assert_close(compiled(x), sort_by_a_key_reading_a_value(x))
+        counts.append((loom.stats()["graphs"], loom.stats()["graph_breaks"]))
+    assert counts == [(2, 1), (4, 2)]

@@ -49,7 +49,7 @@ class BreakCounter:
         items = translation.breaks
         sites = [site_of(item.reason) for item in items]
         if translation.graphs:
-            repeated = sum(code not in self._reached.get(site, (code,)) for site in sites)
+            repeated = sum(self._reached_by_another(site, code) for site in sites)
         else:
             repeated = sum(site in self._sites for site in sites)
         self._sites.update(sites)
@@ -61,6 +61,12 @@ class BreakCounter:
         if not all(item.reason.rest_as_is for item in items):
             self._hold_for(translation, [repeated])
         return len(sites) - repeated
+
+    def _reached_by_another(self, site: Site, code: types.CodeType) -> bool:
+        """Whether other codes broke at ``site`` reaching it through a call (into ``code``), and ``code`` never
+        did: a code that reached it itself before is compiled once more, and counts its break again."""
+        codes = self._reached.get(site)
+        return codes is not None and code not in codes
 
     def _hold_for(self, translation: loom_symbolic.Translation, held: list[int]) -> None:
         """Hold ``held`` (a one-item box, shared so that it is counted once) until one of the translation's
