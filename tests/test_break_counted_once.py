@@ -72,3 +72,61 @@ def test_helper_split_by_the_construct_counts_its_own_break():
 def test_helper_repeating_its_callers_break_counts_once():
     assert _stats(grad_ctx_through_a_breaking_helper, torch.ones(3)) == (2, 1)
     assert torch.is_grad_enabled()
+
+
+def sort_by_a_key_reading_a_value(x):
+    ts = [x + 3, x + 1, x + 2]
+    ts.sort(key=lambda t: t.sum().item())  # the caller breaks at sort; each key call breaks at item()
+    return ts[0]
+
+
+def sort_an_argument_by_int(x, lst):
+    lst.append(x * 2)
+    lst[0] = lst[0] + 1
+    lst.sort(key=lambda t: int(t.sum()))
+    return len(lst), lst
+
+
+def _key_then_computes(t, log):
+    value = t.sum().item()
+    log["last"] = t * value  # a graph after the construct: it splits the helper
+    return value
+
+
+def sort_by_a_key_split_by_the_construct(x):
+    log = {"last": x}
+    ts = [x + 1, x.flip(0) + 1]  # equal keys: each frame compiles once
+    ts.sort(key=lambda t: _key_then_computes(t, log))
+    return ts[0], log["last"]
+
+
+def test_a_key_function_repeating_its_callers_break_counts_once():
+    # The key function captures a graph (t.sum()) before the construct and none after it: its break is
+    # the one its caller counted at sort(), as torch.compile counts it (2 graphs, 1 break).
+    assert _stats(sort_by_a_key_reading_a_value, torch.arange(3.0)) == (2, 1)
+
+
+def test_a_key_function_on_an_argument_list_counts_once():
+    loom.reset()
+    lst, expected_lst = [torch.ones(3) * 5, torch.zeros(3)], [torch.ones(3) * 5, torch.zeros(3)]
+    out = loom.compile(sort_an_argument_by_int, backend="eager")(torch.arange(3.0), lst)
+    expected = sort_an_argument_by_int(torch.arange(3.0), expected_lst)
+    torch.testing.assert_close(out, expected)
+    torch.testing.assert_close(lst, expected_lst)
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"]) == (2, 1)
+
+
+def test_a_key_function_split_by_the_construct_counts_its_own_break():
+    assert _stats(sort_by_a_key_split_by_the_construct, torch.arange(3.0)) == (3, 2)
+
+
+def test_a_caller_compiled_again_counts_its_break_again():
+    loom.reset()
+    compiled = loom.compile(sort_by_a_key_reading_a_value, backend="eager", dynamic=False)
+    counts = []
+    for n in (3, 4):  # another shape: every frame is compiled once more
+        x = torch.arange(float(n))
+        torch.testing.assert_close(compiled(x), sort_by_a_key_reading_a_value(x))
+        counts.append((loom.stats()["graphs"], loom.stats()["graph_breaks"]))
+    assert counts == [(2, 1), (4, 2)]

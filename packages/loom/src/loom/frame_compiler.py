@@ -32,6 +32,7 @@ import loom_guards
 import loom_symbolic
 
 from . import counters, distributed, gc_deferral, global_state, reachability, render, run_as_is, skipfiles
+from .break_counting import BreakCounter
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
 from .settings import Settings
@@ -147,10 +148,8 @@ class FrameCompiler:
         # Entries handed to the hook, which stores them only after the callback returns (and the compile
         # lock is released): a thread that waited on the lock checks these too, not only stored ones.
         self._handed_out: dict[types.CodeType, list[LoomEntry]] = {}
-        # (file, line, what) of every graph break counted since the last reset: see _breaks_to_count.
-        self._break_sites: set[tuple[str, int | None, str]] = set()
-        # Resume code → the breaks held back for it (shared by a frame's resume codes): see _breaks_to_count.
-        self._held_breaks: dict[types.CodeType, list[int]] = {}
+        # Which breaks loom.stats() counts: one construct, one break (break_counting).
+        self._break_counter = BreakCounter()
 
     def __repr__(self) -> str:
         s = self.settings
@@ -332,7 +331,9 @@ class FrameCompiler:
         dynamic = self.dynamic.spec_for(code, f_locals)
         translation = loom_symbolic.translate(code, f_locals, f_globals, frame.f_builtins, frame.closure,
                                               dynamic=dynamic)
-        self._settle_held_breaks(code, translation)
+        settled = self._break_counter.settle(code, translation)
+        if settled:
+            self.bump("graph_breaks", settled)
         self._report_breaks(code, translation)
         if not translation.captured:
             return None
@@ -376,47 +377,13 @@ class FrameCompiler:
         breaks = translation.breaks
         if not breaks:
             return
-        self.bump("graph_breaks", self._breaks_to_count(translation))
+        self.bump("graph_breaks", self._break_counter.count(code, translation))
         if breaks_log.isEnabledFor(logging.INFO):
             verbose = breaks_log.isEnabledFor(logging.DEBUG)
             for item in breaks:
                 breaks_log.info("graph break in %s: %s", render.where(code), render.reason(item.reason, verbose))
         if self.settings.fullgraph:
             raise Unsupported(breaks[0].reason)
-
-    def _breaks_to_count(self, translation: loom_symbolic.Translation) -> int:
-        """How many of the translation's breaks are new ones. One construct, one break, not one per frame it
-        is reached from: a frame that captured no graph and stopped at a construct whose break is already
-        counted (its caller's, reached through the call into this frame) splits nothing at it when the rest
-        runs as it is (``Reason.rest_as_is``: a generator made in a helper that breaks inside), so it adds
-        none; when the rest is resumed, the break is held back and counted only if the rest captures a graph
-        (:meth:`_settle_held_breaks`): a helper that only hands a value back repeats its caller's break."""
-        sites = [_site(item.reason) for item in translation.breaks]
-        repeated = sum(site in self._break_sites for site in sites)
-        self._break_sites.update(sites)
-        if translation.graphs or not repeated:
-            return len(sites)
-        if not all(item.reason.rest_as_is for item in translation.breaks):
-            self._hold_for(translation, [repeated])
-        return len(sites) - repeated
-
-    def _hold_for(self, translation: loom_symbolic.Translation, held: list[int]) -> None:
-        """Hold ``held`` (a one-item box, shared so that it is counted once) until one of the translation's
-        resume codes is compiled."""
-        for resume in translation.resume_functions:
-            self._held_breaks[resume] = held
-
-    def _settle_held_breaks(self, code: types.CodeType, translation: loom_symbolic.Translation) -> None:
-        """Count the breaks held back for ``code`` (a resume code) if its translation captures a graph: the
-        construct split the frame after all; hand them on to its own resume codes if it broke again first."""
-        held = self._held_breaks.pop(code, None)
-        if held is None or not held[0]:
-            return
-        if translation.graphs:
-            self.bump("graph_breaks", held[0])
-            held[0] = 0
-        elif translation.breaks:
-            self._hold_for(translation, held)
 
     def _log_compiled(self, code: types.CodeType, built: CompiledFrame) -> None:
         if bytecode_log.isEnabledFor(logging.INFO):
@@ -440,14 +407,7 @@ class FrameCompiler:
             self._gave_up.clear()
             self._internal_warned.clear()
             self._handed_out.clear()
-            self._break_sites.clear()
-            self._held_breaks.clear()
-
-
-def _site(reason: Any) -> tuple[str, int | None, str]:
-    """Where a graph break's construct is: the user's file and line of its innermost location, and what broke."""
-    where = reason.location
-    return (where.filename, where.lineno, reason.what) if where is not None else ("", None, reason.what)
+            self._break_counter.clear()
 
 
 def _check_guards_hold(guard_fn: loom_guards.GuardFn, frame: Any, code: types.CodeType) -> None:

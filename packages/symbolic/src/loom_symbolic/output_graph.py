@@ -161,6 +161,8 @@ class OutputGraph:
         self.module_overrides: dict[tuple[int, str], Variable] = {}
         #: How many torch.func transforms' functions are being traced (a level each, in eager).
         self.transform_depth = 0
+        #: How many higher-order ops' bodies (and transforms' functions) are being traced (``trace_body``).
+        self.body_depth = 0
 
     # -- inputs ------------------------------------------------------------------------------------
     def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:

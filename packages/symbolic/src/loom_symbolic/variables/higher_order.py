@@ -155,7 +155,11 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     output.plain_call_bodies = outer_bodies + 1 if plain_call and not own else 0
     try:
         packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
-        result = fn.call(tx, [*packed, *args], dict(kwargs))
+        output.body_depth += 1
+        try:
+            result = fn.call(tx, [*packed, *args], dict(kwargs))
+        finally:
+            output.body_depth -= 1
     except Unsupported as exc:
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc

@@ -1,5 +1,7 @@
 """``t.requires_grad_()`` on a tensor made in the graph (``w = x.detach().clone().requires_grad_()``,
 ``torch.zeros(3).requires_grad_()``): eager turns that tensor, in place, into a leaf autograd records.
+A factory of constant arguments called with ``requires_grad=True`` (``torch.ones(3, requires_grad=True)``)
+makes such a leaf too; the rewritten code calls it before the graph (:func:`factory_leaf`).
 
 A graph cannot return a leaf of its own that later ops in the same graph already used, so the leaf is
 made as ``nn.Parameter(t)`` is (:mod:`.new_parameters`): the rewritten code makes an empty tensor that
@@ -16,14 +18,16 @@ error, if any, is raised natively).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .new_parameters import made_before_the_graph
+from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
+    from .base import Variable
     from .protocol import Translator as InstructionTranslator
 
 
@@ -33,6 +37,7 @@ def _can_be_made(tensor: TensorVariable) -> bool:
         type(tensor) is TensorVariable and tensor.cls is torch.Tensor
         and tensor.source is None and tensor.real is None  # computed in the graph, not read from the frame
         and tensor.frozen_from is None and tensor.made_leaf is None
+        and example.layout == torch.strided  # the empty tensor made before the graph is a dense one
         and example.is_leaf and not example.requires_grad and not example.is_inference()
         and (example.is_floating_point() or example.is_complex())  # eager refuses other dtypes: it raises
         and all(isinstance(d, int) for d in example.shape)  # the empty tensor is made before the graph
@@ -55,3 +60,34 @@ def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:
     leaf = TensorVariable(node, fake)
     leaf.made_leaf = made
     return leaf
+
+
+def factory_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
+                 kwargs: dict[str, Variable]) -> TensorVariable | None:
+    """``fn(*args, **kwargs)`` where ``kwargs["requires_grad"]`` is the constant True: eager's result is a
+    fresh leaf that requires grad, whatever the grad mode. A factory that draws no random numbers, called
+    with constant arguments only, makes the same leaf whatever the point it runs at, so the rewritten code
+    calls it before the graph (with the dtype and device the trace found, which the program's default-dtype
+    and device regions decide) and hands the leaf in, as every backend compiles a graph input requiring
+    grad. None for anything else: the caller breaks (eager's own error, an integer dtype's, is raised natively)."""
+    # Not in a higher-order op's body or a transform's function: eager makes the leaf there, at that level
+    # (under torch.func.grad the result does not require grad), not before the graph.
+    if fn not in _CONSTANT_FACTORIES or "out" in kwargs or tx.output.function_modes or tx.output.body_depth \
+            or not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
+        return None
+    rest = {name: value for name, value in kwargs.items() if name != "requires_grad"}
+    result = tx.output.call_function(tx, fn, args, rest)  # the fake result: its dtype, device and shape
+    if not isinstance(result, TensorVariable) or not _can_be_made(result):
+        return None
+    example = result.example
+    if not result.node.users:
+        tx.output.graph.erase_node(result.node)  # the leaf comes from the call before the graph instead
+    constants = {name: value.as_python_constant() for name, value in kwargs.items()}
+    constants.update(dtype=example.dtype, device=example.device, requires_grad=True)
+    call = functools.partial(fn, *(a.as_python_constant() for a in args), **constants)
+    return made_by_a_call_before_the_graph(tx, call, _leaf_input)
+
+
+#: Factories whose result depends on their arguments alone (no random draw, no tensor read).
+_CONSTANT_FACTORIES = frozenset({torch.ones, torch.zeros, torch.full, torch.empty, torch.eye, torch.arange,
+                                 torch.linspace, torch.logspace, torch.tensor})

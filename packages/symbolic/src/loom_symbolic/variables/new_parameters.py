@@ -16,6 +16,7 @@ is not a constant.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,16 +51,23 @@ class NewParameters:
     (:mod:`.made_leaves`) are made here too: plain tensors, the spec's last item False."""
 
     def __init__(self) -> None:
-        self.specs: list[tuple[tuple[int, ...], torch.dtype, torch.device, bool, bool]] = []
+        self.specs: list[Any] = []  # (shape, dtype, device, requires_grad, is a Parameter), or a call
 
     def __call__(self) -> list[torch.Tensor]:
-        return [_empty(*spec) for spec in self.specs]
+        # A spec is a shape-and-dtype tuple, or a call that makes the whole leaf (made_leaves.factory_leaf).
+        return [spec() if callable(spec) else _empty(*spec) for spec in self.specs]
 
     def __len__(self) -> int:
         return len(self.specs)
 
     def __repr__(self) -> str:
-        return f"<new parameters: {', '.join(f'{tuple(s)}:{d}' for s, d, *_ in self.specs)}>"
+        return f"<new parameters: {', '.join(_describe(spec) for spec in self.specs)}>"
+
+
+def _describe(spec: Any) -> str:
+    if callable(spec):
+        return f"{getattr(spec.func, '__name__', spec.func)}(...)"
+    return f"{tuple(spec[0])}:{spec[1]}"
 
 
 def _empty(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device, requires_grad: bool,
@@ -118,6 +126,17 @@ def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict
         raise Unsupported(what, "its data has a symbolic size (the empty parameter is made before the graph)")
     spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, grad, True)
     return made_before_the_graph(tx, data, spec, NewParameterVariable)
+
+
+def made_by_a_call_before_the_graph(tx: InstructionTranslator, call: functools.partial, wrap_as: Any) -> TensorVariable:
+    """A tensor the rewritten code makes whole before the graph call by ``call()`` (a factory of constant
+    arguments, :mod:`.made_leaves`), handed in as a graph input (``wrap_as(node, fake, made)``)."""
+    output = tx.output
+    made = NewParameterValue(len(output.new_parameters))
+    output.new_parameters.specs.append(call)
+    real = call()  # the example the backend compiles for
+    node = output.add_made_input(real, made)
+    return wrap_as(node, output.fake_mode.fake_input(real), made)
 
 
 def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec: tuple, wrap_as: Any) -> TensorVariable:

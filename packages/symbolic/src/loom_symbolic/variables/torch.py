@@ -16,6 +16,7 @@ from . import containers as _containers
 from . import default_dtype as _default_dtype
 from . import device_ctx as _device_ctx
 from . import function_modes as _function_modes
+from . import made_leaves as _made_leaves
 from . import numpy as _numpy
 from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
@@ -251,8 +252,12 @@ class TorchFunctionVariable(RealValueVariable):
                 return converted
         requires_grad = kwargs.get("requires_grad")
         if requires_grad is not None and (not requires_grad.is_python_constant() or requires_grad.as_python_constant()):
-            # The graph's outputs would come back without autograd history (AOTAutograd, like torch.compile's
-            # Dynamo, does not model a leaf made inside the graph): eager's result requires grad.
+            # A graph cannot return a leaf of its own: the leaf is made before the graph and filled in it
+            # (made_leaves); what that does not model breaks, as eager's result must require grad.
+            leaf = _made_leaves.factory_leaf(tx, self.value, args, kwargs) \
+                if requires_grad.is_python_constant() and requires_grad.as_python_constant() is True else None
+            if leaf is not None:
+                return leaf
             raise Unsupported(f"{self.describe()}(..., requires_grad=True)",
                               "a tensor made inside the graph that requires grad is not modelled")
         result = tx.output.call_function(tx, self.value, args, kwargs)

@@ -1,0 +1,101 @@
+"""How many graph breaks a compiled frame adds to ``loom.stats()["graph_breaks"]``: one construct, one break.
+
+A construct the translator cannot model is often met by more than one frame: the caller breaks at its
+call into a helper because the helper holds the construct, then the helper's own frame, run natively and
+compiled in its turn, breaks at the same construct. That is one break in the program, as torch.compile
+counts it, so the repeat is not counted again unless it splits a graph in the helper after all. That holds
+whether the helper captured a graph before the construct or not (a sort key ``lambda t: t.sum().item()``,
+which ``list.sort`` calls natively after its caller broke at the sort, captures ``t.sum()`` and then stops
+at ``item()``): what decides is whether a graph follows it in the helper.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import loom_symbolic
+
+Site = tuple[str, "int | None", str]
+
+
+def site_of(reason: Any) -> Site:
+    """Where a graph break's construct is: the user's file and line of its innermost location, and what broke."""
+    where = reason.location
+    return (where.filename, where.lineno, reason.what) if where is not None else ("", None, reason.what)
+
+
+class BreakCounter:
+    """The break sites counted since the last reset, and the breaks held back for resume codes."""
+
+    def __init__(self) -> None:
+        # (file, line, what) of every graph break counted since the last reset: see count.
+        self._sites: set[Site] = set()
+        # Site → the codes whose break reached it through a call (the construct is in a callee): see count.
+        self._reached: dict[Site, set[types.CodeType]] = {}
+        # Resume code → the breaks held back for it (shared by a frame's resume codes): see count.
+        self._held: dict[types.CodeType, list[int]] = {}
+
+    def count(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
+        """How many of the translation of ``code``'s breaks are new ones. One construct, one break, not one per
+        frame it is reached from: a frame that stopped at a construct whose break is already counted (its
+        caller's, reached through the call into this frame) splits nothing at it when the rest runs as it is
+        (``Reason.rest_as_is``: a generator made in a helper that breaks inside), so it adds none; when the
+        rest is resumed, the break is held back and counted only if the rest captures a graph
+        (:meth:`settle`): a helper that only hands a value back repeats its caller's break. A frame that
+        captured no graph repeats any site counted before; one that captured a graph before the construct
+        repeats only a site another code reached through a call (its own break, met again when it is
+        compiled once more, still counts)."""
+        items = translation.breaks
+        sites = [site_of(item.reason) for item in items]
+        if translation.graphs:
+            repeated = sum(self._reached_by_another(site, code) for site in sites)
+        else:
+            repeated = sum(site in self._sites for site in sites)
+        self._sites.update(sites)
+        for item, site in zip(items, sites):
+            if _reached_through_a_call(code, item.reason):
+                self._reached.setdefault(site, set()).add(code)
+        if not repeated:
+            return len(sites)
+        if not all(item.reason.rest_as_is for item in items):
+            self._hold_for(translation, [repeated])
+        return len(sites) - repeated
+
+    def _reached_by_another(self, site: Site, code: types.CodeType) -> bool:
+        """Whether other codes broke at ``site`` reaching it through a call (into ``code``), and ``code`` never
+        did: a code that reached it itself before is compiled once more, and counts its break again."""
+        codes = self._reached.get(site)
+        return codes is not None and code not in codes
+
+    def _hold_for(self, translation: loom_symbolic.Translation, held: list[int]) -> None:
+        """Hold ``held`` (a one-item box, shared so that it is counted once) until one of the translation's
+        resume codes is compiled."""
+        for resume in translation.resume_functions:
+            self._held[resume] = held
+
+    def settle(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
+        """The breaks held back for ``code`` (a resume code) that count now, because its translation captures
+        a graph: the construct split the frame after all; they are handed on to its own resume codes if it
+        broke again first."""
+        held = self._held.pop(code, None)
+        if held is None or not held[0]:
+            return 0
+        if translation.graphs:
+            counted, held[0] = held[0], 0
+            return counted
+        if translation.breaks:
+            self._hold_for(translation, held)
+        return 0
+
+    def clear(self) -> None:
+        """Forget every site and held break (``loom.reset``)."""
+        self._sites.clear()
+        self._reached.clear()
+        self._held.clear()
+
+
+def _reached_through_a_call(code: types.CodeType, reason: Any) -> bool:
+    """Whether the construct a break of ``code`` stopped at is in a function ``code`` calls, not in ``code``."""
+    where = reason.location
+    return bool(reason.stack) or (where is not None and where.function != code.co_qualname)
