@@ -28,6 +28,7 @@ from . import (  # noqa: F401
     generators,
     hook_handles,
     legacy_functorch,
+    made_buffers,
     mapping_proxy,
     module_hooks,
     new_objects,
