@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     environ,
     exception_state,
     extremes,
+    frame_generators,
     func_transforms,
     functional_call,
     generators,
