@@ -154,3 +154,12 @@ def test_a_finished_generator_is_not_run_again():
     gen = _counting(x, [])
     compiled(x, gen)
     torch.testing.assert_close(compiled(x, gen), x)  # exhausted: the loop takes nothing
+
+
+def test_the_break_names_the_paused_generator_and_its_first_step():
+    x = torch.randn(3)
+    report = loom.explain(one_item)(x, _counting(x, []))
+    assert report.break_count == 1
+    text = str(report.breaks[0])
+    assert "generator _counting from the frame" in text and "paused" in text
+    assert "test_frame_generators.py" in text and "next(gen)" in text

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Item
 
 from ..bytecode_helpers import LiveIterator
+from ..errors import Unsupported
 from ..policy import is_skipped, opaque_module, trusted_module_name
 from . import registry
 from .functions import TRUSTED_GLOBALS
@@ -80,12 +81,26 @@ class FrameGeneratorVariable(GeneratorVariable):
         if value:
             self._touch()
 
+    # Each way in: the frame that resumes it first is where a break lets ordinary Python run it from its start.
+    def next_item(self, tx: InstructionTranslator, *args: Any, **kwargs: Any) -> Variable | None:
+        self._resumer = tx
+        return super().next_item(tx, *args, **kwargs)
+
+    def close(self, tx: InstructionTranslator) -> Variable:
+        self._resumer = tx
+        return super().close(tx)
+
+    def throw(self, tx: InstructionTranslator, *args: Variable) -> Variable:
+        self._resumer = tx
+        return super().throw(tx, *args)
+
     def _touch(self) -> None:
         if self._touched:
             return
         self._touched = True
         root = self._tx.root()
-        self.created_at = root.break_point()  # a break here lets ordinary Python run it from its start
+        self.created_at = root.break_point()
+        self._first_step = getattr(self, "_resumer", root).location()
         root.output.side_effects.advanced_iterator(self)
 
     def replay(self) -> tuple[Any, tuple]:
@@ -95,7 +110,11 @@ class FrameGeneratorVariable(GeneratorVariable):
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self._started and not self._finished:
-            super().reconstruct(codegen)  # paused inside: raises, retrying at the first step
+            error = Unsupported(f"resuming {self.describe()}",
+                                "the trace would leave it paused inside, where the real generator cannot be put")
+            error.reason.location = self._first_step
+            error.retry_at = self.created_at
+            raise error
         codegen.load_source(self.source)
 
     def live_position(self) -> tuple[Any, int]:
