@@ -114,6 +114,21 @@ class LiveZip:
         return zip(*(iter_at(items, index) for items in self.lists))
 
 
+class LiveIterator:
+    """An iterator that is its own state (a generator from the frame), handed to a loop resumed after a
+    graph break: every item the loop took was taken from it for real, so it goes on from where it is."""
+
+    def __init__(self, iterator: Iterator[Any]) -> None:
+        self.iterator = iterator
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.iterator
+
+    def iter_from(self, index: int) -> Iterator[Any]:
+        """The iterator itself, whatever ``index`` says (see :func:`iter_at`)."""
+        return self.iterator
+
+
 def chained(exc: BaseException, cause: BaseException | None, context: BaseException | None,
             suppress_context: bool) -> BaseException:
     """``exc`` with the exception chain (PEP 3134) the trace gave it: an exception made while tracing

@@ -214,6 +214,9 @@ class PythonModuleVariable(RealValueVariable):
     """A module (``torch``, ``math``, or one of the user's): attribute reads wrap its members."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        stored = tx.output.side_effects.stored_attribute(self.value, name)
+        if stored is not None:
+            return stored  # assigned earlier in the trace (sys.stdout = buffer)
         try:
             member = getattr(self.value, name)
         except AttributeError:
@@ -228,8 +231,23 @@ class PythonModuleVariable(RealValueVariable):
                               "the module was not reached from the frame, so its members cannot be guarded")
         return wrap(tx, member, Attr(self.source, name))
 
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``module.name = value`` on a module built into the interpreter (``sys.stdout = buffer``, as
+        ``contextlib.redirect_stdout`` does): replayed after the graph, in program order; later reads in
+        the trace see ``value``. No Python function takes such a module's dict as its globals, so every
+        read of the name goes through here; a Python module's functions read theirs by LOAD_GLOBAL."""
+        if self.source is None or not _built_in_module(self.value):
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
+        tx.output.side_effects.store_attr(self, self.value, name, value)
+
     def describe(self) -> str:
         return f"module {self.value.__name__}"
+
+
+def _built_in_module(module: types.ModuleType) -> bool:
+    """A module compiled into the interpreter (``sys``), not ``builtins``, whose names every frame reads."""
+    spec = getattr(module, "__spec__", None)
+    return getattr(spec, "origin", None) == "built-in" and module.__name__ != "builtins"
 
 
 class OpaqueCallableVariable(RealValueVariable):
