@@ -29,24 +29,7 @@ def escaping_tensor(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
     inside = set(nodes)
     if not inside:
         return False
-    seen: set[int] = set()
-    pending: list[Any] = list(_roots(tx))
-    while pending:
-        value = pending.pop()
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
-        if isinstance(value, (TensorVariable, SymbolicVariable)):  # a graph value: the body's, or not
-            if value.node in inside:
-                return True
-            continue
-        if isinstance(value, (list, tuple, set, frozenset)):
-            pending.extend(value)
-        elif isinstance(value, dict):
-            pending.extend(value.values())
-        elif isinstance(value, Variable) or _translator_object(value):  # a variable, a cell box, an effect
-            pending.extend(v for v in vars(value).values() if _may_hold_variables(v) and not hasattr(v, "symbolic_locals"))
-    return False
+    return _reaches(list(_roots(tx)), inside, into_generator_frames=False)
 
 
 #: A translator's attributes that hold the values its frame can still reach.
@@ -58,19 +41,25 @@ def still_reachable(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
     frame (locals, stack, cells, ``with`` blocks, exceptions being handled), from a generator suspended in
     the trace, or from what the trace stored on outside objects and globals. Unlike
     :func:`escaping_tensor`, generator frames reached through variables are searched too."""
-    inside = set(nodes)
-    seen: set[int] = set()
     pending: list[Any] = list(_roots(tx))
     frame = tx
     while frame is not None:
         pending += [getattr(frame, name, None) for name in _FRAME_HOLDERS]
         frame = getattr(frame, "parent", None)
+    return _reaches(pending, set(nodes), into_generator_frames=True)
+
+
+def _reaches(pending: list[Any], inside: set[fx.Node], *, into_generator_frames: bool) -> bool:
+    """Whether a graph value over one of ``inside`` is held by ``pending`` or what it holds. With
+    ``into_generator_frames``, a suspended generator's frame is searched like a calling frame, and any
+    object's attributes are followed; without, only variables' and the translator's own objects'."""
+    seen: set[int] = set()
     while pending:
         value = pending.pop()
         if value is None or id(value) in seen:
             continue
         seen.add(id(value))
-        if isinstance(value, (TensorVariable, SymbolicVariable)):
+        if isinstance(value, (TensorVariable, SymbolicVariable)):  # a graph value: the body's, or not
             if value.node in inside:
                 return True
             continue
@@ -78,11 +67,14 @@ def still_reachable(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
             pending.extend(value)
         elif isinstance(value, dict):
             pending.extend(value.values())
-        elif hasattr(value, "symbolic_locals"):  # a generator's suspended frame: what it can still reach
-            pending += [getattr(value, name, None) for name in _FRAME_HOLDERS]
-        else:  # a variable, a cell box, an effect, a with block: what its attributes hold
-            held = getattr(value, "__dict__", None) or {}
-            pending.extend(v for v in held.values() if _may_hold_variables(v) or hasattr(v, "symbolic_locals"))
+        elif into_generator_frames:
+            if hasattr(value, "symbolic_locals"):  # a generator's suspended frame: what it can still reach
+                pending += [getattr(value, name, None) for name in _FRAME_HOLDERS]
+            else:  # a variable, a cell box, an effect, a with block: what its attributes hold
+                held = getattr(value, "__dict__", None) or {}
+                pending.extend(v for v in held.values() if _may_hold_variables(v) or hasattr(v, "symbolic_locals"))
+        elif isinstance(value, Variable) or _translator_object(value):  # a variable, a cell box, an effect
+            pending.extend(v for v in vars(value).values() if _may_hold_variables(v) and not hasattr(v, "symbolic_locals"))
     return False
 
 
