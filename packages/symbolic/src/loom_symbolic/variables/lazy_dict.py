@@ -14,6 +14,18 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 
+class ReadOnlyMappingMixin:
+    """A mappingproxy's refusals: item assignment and deletion raise Python's TypeError in the trace."""
+
+    def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
+        message = "'mappingproxy' object does not support item assignment"
+        raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))
+
+    def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
+        message = "'mappingproxy' object does not support item deletion"
+        raise UserError("item deletion", message, exc_type=TypeError, exc_args=(message,))
+
+
 class LazyDictVariable(DictVariable):
     """A real dict read from a source, its keys guarded (``DictKeys``) and its values wrapped, and so
     guarded, only when read. A ``transformers`` config's attribute reads all start with
@@ -73,7 +85,7 @@ class LazyDictVariable(DictVariable):
         return f"LazyDictVariable({self._items!r})"
 
 
-class MappingProxyVariable(LazyDictVariable):
+class MappingProxyVariable(ReadOnlyMappingMixin, LazyDictVariable):
     """A ``mappingproxy`` read from the frame (a class's ``__dict__``, ``Signature.parameters``): a
     read-only lazy dict, its keys guarded through the proxy and each value read through it when used.
     ``keys()``, ``values()``, ``items()`` and iteration are the dict's; writes raise as the proxy does."""
@@ -113,14 +125,6 @@ class MappingProxyVariable(LazyDictVariable):
     def has_key(self, key: Any) -> bool:
         held = self._held()
         return held.has_key(key) if held is not None else super().has_key(key)
-
-    def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
-        message = "'mappingproxy' object does not support item assignment"
-        raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))
-
-    def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
-        message = "'mappingproxy' object does not support item deletion"
-        raise UserError("item deletion", message, exc_type=TypeError, exc_args=(message,))
 
     def describe(self) -> str:
         return f"mappingproxy of {len(self._keys())}"

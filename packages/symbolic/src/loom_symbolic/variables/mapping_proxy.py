@@ -19,7 +19,7 @@ from . import operator_semantics as _operators
 from .base import Variable
 from .builtins import builtin
 from .containers import DictVariable
-from .lazy_dict import MappingProxyVariable
+from .lazy_dict import MappingProxyVariable, ReadOnlyMappingMixin
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 _VIEWABLE = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
 
 
-class LiveMappingProxyVariable(DictVariable):
+class LiveMappingProxyVariable(ReadOnlyMappingMixin, DictVariable):
     """A mappingproxy made in the trace over ``target`` (a dict the trace holds): its items are the
     dict's, read at the moment of each use; its methods are the dict's read-only ones, called on the
     dict (``keys()`` is a live view of the dict, as the proxy's is); stores raise TypeError."""
@@ -73,14 +73,6 @@ class LiveMappingProxyVariable(DictVariable):
         if self.table_method(name) is None:
             return super().call_method(tx, name, args, kwargs)  # the AttributeError or break a dict gives
         return self.target.call_method(tx, name, args, kwargs)
-
-    def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
-        message = "'mappingproxy' object does not support item assignment"
-        raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))
-
-    def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
-        message = "'mappingproxy' object does not support item deletion"
-        raise UserError("item deletion", message, exc_type=TypeError, exc_args=(message,))
 
     def is_python_constant(self) -> bool:
         return False  # folding would copy the items: the proxy must stay a view of the dict
