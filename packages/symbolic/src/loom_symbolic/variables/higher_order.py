@@ -153,18 +153,16 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     # take the whole op out of the graph; not in the body of any other op inside it
     outer_bodies = output.plain_call_bodies
     output.plain_call_bodies = outer_bodies + 1 if plain_call and not own else 0
+    output.body_depth += 1
     try:
         packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
-        output.body_depth += 1
-        try:
-            result = fn.call(tx, [*packed, *args], dict(kwargs))
-        finally:
-            output.body_depth -= 1
+        result = fn.call(tx, [*packed, *args], dict(kwargs))
     except Unsupported as exc:
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc
     finally:
         output.plain_call_bodies = outer_bodies
+        output.body_depth -= 1
     try:
         _check_pure(tx, fn, what, output.side_effects.mutations if effects_replayed else mutations, state, region)
         if changed(tx, held):
