@@ -131,12 +131,7 @@ def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict
 def made_by_a_call_before_the_graph(tx: InstructionTranslator, call: functools.partial, wrap_as: Any) -> TensorVariable:
     """A tensor the rewritten code makes whole before the graph call by ``call()`` (a factory of constant
     arguments, :mod:`.made_leaves`), handed in as a graph input (``wrap_as(node, fake, made)``)."""
-    output = tx.output
-    made = NewParameterValue(len(output.new_parameters))
-    output.new_parameters.specs.append(call)
-    real = call()  # the example the backend compiles for
-    node = output.add_made_input(real, made)
-    return wrap_as(node, output.fake_mode.fake_input(real), made)
+    return _handed_in(tx, call, call(), wrap_as)
 
 
 def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec: tuple, wrap_as: Any) -> TensorVariable:
@@ -144,11 +139,7 @@ def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec:
     requires_grad, whether a Parameter), handed in as a graph input (``wrap_as(node, fake, made)``),
     that the graph gives ``data``'s storage before any op reads it."""
     output = tx.output
-    made = NewParameterValue(len(output.new_parameters))
-    output.new_parameters.specs.append(spec)
-    real = _empty(*spec)  # the example the backend compiles for
-    node = output.add_made_input(real, made)
-    param = wrap_as(node, output.fake_mode.fake_input(real), made)
+    param = _handed_in(tx, spec, _empty(*spec), wrap_as)
     grad_enabled = output.grad_enabled
     output.set_grad_enabled(tx, False)
     moved = output.call_function(tx, torch.Tensor.set_, [param, data], {})
@@ -157,6 +148,16 @@ def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec:
     kept = output.call_function(tx, keep_version, [moved], {})
     kept.node.meta["mutates"] = True
     return param
+
+
+def _handed_in(tx: InstructionTranslator, spec: Any, real: torch.Tensor, wrap_as: Any) -> TensorVariable:
+    """A graph input for the tensor the rewritten code makes from ``spec`` before the graph call (``real``,
+    made from it now, is the example the backend compiles for), wrapped as ``wrap_as(node, fake, made)``."""
+    output = tx.output
+    made = NewParameterValue(len(output.new_parameters))
+    output.new_parameters.specs.append(spec)
+    node = output.add_made_input(real, made)
+    return wrap_as(node, output.fake_mode.fake_input(real), made)
 
 
 CONSTRUCTORS[torch.nn.Parameter] = make_parameter
