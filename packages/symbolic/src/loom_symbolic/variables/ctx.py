@@ -105,9 +105,7 @@ class GradModeDunderVariable(RealValueVariable):
         if self.value.__name__ == "__enter__":
             if len(args) != 1:
                 return super().call(tx, args, kwargs)
-            if manager.cls is not torch.set_grad_enabled:  # set_grad_enabled's prev is kept when it is made
-                manager.entered_from = output.grad_enabled
-            output.set_grad_enabled(tx, manager.target)
+            manager.enter(tx)  # as a ``with`` enters it; what it returns is for BEFORE_WITH only
             return ConstantVariable(None)
         restore = manager.applied_from if manager.cls is torch.set_grad_enabled else manager.entered_from
         if restore is None or len(args) != 4:
