@@ -79,18 +79,12 @@ def _deep(x: Any, memo: list) -> Any:
         for item in x:
             copied.append(_deep(item, memo))
         return copied
-    if cls is dict:
-        mapping: dict = {}
+    if cls is dict or cls is _collections.OrderedDict:  # an OrderedDict's reduction: a new one, the items in order
+        mapping = cls()
         memo.append((x, mapping))
         for key, value in x.items():
             mapping[_deep(key, memo)] = _deep(value, memo)
         return mapping
-    if cls is _collections.OrderedDict:  # its reduction: a new one, then the copied items in order
-        ordered: _collections.OrderedDict = _collections.OrderedDict()
-        memo.append((x, ordered))
-        for key, value in x.items():
-            ordered[_deep(key, memo)] = _deep(value, memo)
-        return ordered
     if cls is set:  # its reduction: set(a deep copy of its items), remembered once made
         made_set = {_deep(item, memo) for item in x}
         memo.append((x, made_set))
