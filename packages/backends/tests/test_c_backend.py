@@ -348,3 +348,20 @@ def test_a_view_of_an_extern_output_reads_the_layout_it_was_computed_for():
     x = torch.randn(2, 16, 8, 8).to(memory_format=torch.channels_last)
     compiled = loom_backends.get("c")(torch.fx.symbolic_trace(module), [x])
     torch.testing.assert_close(compiled(x), module(x), atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("write", [
+    lambda a, b: aten.set_.source_Tensor(a, b),
+    lambda a, b: aten.copy_.default(a, b),
+], ids=["set_", "copy_"])
+def test_a_lazy_read_of_an_input_is_stored_before_a_later_op_writes_that_input(write):
+    # `a + 0` and `a * 2` are lazy values computed where they are used (the outputs), after the write to `a`
+    def f(a, b):
+        before, doubled = aten.add.Tensor(a, 0), aten.mul.Tensor(a, 2)
+        write(a, b)
+        return before, doubled, aten.add.Tensor(a, 1)
+
+    a, b = torch.arange(4.0), torch.full((4,), 10.0)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), [a.clone(), b])
+    for expected, got in zip(f(a.clone(), b), compiled(a.clone(), b)):
+        torch.testing.assert_close(got, expected)

@@ -335,6 +335,8 @@ class GraphLowering:
             lambda v: self.realize(v, alias_ok=True) if isinstance(v, TensorValue) else v, (args, kwargs)
         )
         mutates = bool(getattr(getattr(op, "_schema", None), "is_mutable", False))
+        if mutates:
+            self._realize_readers_of(_written_buffers(op, args, kwargs))
         call = ExternCall(self.new_name("extern"), op, tuple(args), dict(kwargs), reason, mutates=mutates)
         meta = self._extern_meta(op, args, kwargs)
 
@@ -364,6 +366,19 @@ class GraphLowering:
         call.result_structure = build(meta, ())
         self.nodes.append(call)
         return call.result_structure
+
+    def _realize_readers_of(self, written: set[str]) -> None:
+        """Store every lazy value that reads one of the ``written`` buffers, before the extern call that
+        writes them: a lazy value is computed where it is used, which may come after the write (``p + 0``
+        returned from a graph that later runs ``p.set_(...)`` would otherwise read ``p``'s new data)."""
+        if not written:
+            return
+        for node, value in list(self.env.items()):
+            if not isinstance(value, Pointwise) or id(value) in self._realized:
+                continue
+            reads = record(value.fn, [symbols.sym(f"d{i}") for i in range(len(value.shape))]).reads
+            if any(name in written for name, _ in reads):
+                self.env[node] = self.realize(value, strides=self._meta_strides(node, value.shape))
 
     def _extern_meta(self, op: Any, args: Any, kwargs: Any) -> Any:
         node = self.current_node
@@ -435,3 +450,16 @@ class _RuntimeInput:
 
     def __init__(self, position: int) -> None:
         self.position = position
+
+
+def _written_buffers(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> set[str]:
+    """The buffers an ATen op writes: its arguments whose schema marks them written (``Tensor(a!)``)."""
+    written: set[str] = set()
+    for position, argument in enumerate(op._schema.arguments):
+        if argument.alias_info is None or not argument.alias_info.is_write:
+            continue
+        value = args[position] if position < len(args) else kwargs.get(argument.name)
+        for leaf in pytree.tree_leaves(value):
+            if isinstance(leaf, BufferView):
+                written.add(leaf.buffer.name)
+    return written
