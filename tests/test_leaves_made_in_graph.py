@@ -13,7 +13,8 @@ import loom
 
 def _compiled(fn, backend="eager"):
     loom.reset()
-    return loom.compile(fn, backend=backend)
+    # strict: a backend that refused the graph would raise, not run the frame uncompiled
+    return loom.compile(fn, backend=backend, options={"strict": True})
 
 
 def _leaf_facts(t):
@@ -61,7 +62,8 @@ def _made_under_no_grad(x):
 MADE = [_detached, _zeros, _ones_keyword, _randn, _clone_detach, _detach_clone, _made_under_no_grad]
 
 
-@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+# "c" (the default on CPU) compiles the leaf's set_ with AOTAutograd keeping input mutations in the graph
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "c"])
 @pytest.mark.parametrize("fn", MADE)
 def test_a_returned_leaf_gets_eager_s_gradient(fn, backend):
     torch.manual_seed(0)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .compiled import CompiledFunction, GraphArtifact
-from .graphs import check_backend_args, with_flat_tuple_output
+from .graphs import check_backend_args, replaces_storage, with_flat_tuple_output
 from .inference import run_without_grad, trace_inference
 
 if TYPE_CHECKING:  # pragma: no cover - typing only: aot_cache imports torch
@@ -35,14 +35,17 @@ def aot_compile(
     """Run ``gm`` through AOTAutograd, compiling forward, backward and inference graphs with ``compile_graph``.
 
     ``keep_input_mutations``: writes to graph inputs stay in the graphs (AOTAutograd's
-    ``keep_inference_input_mutations``, as torch's ``aot_eager`` sets it); it is what lets a graph
-    replace an input's data (``set_``, which ``param.data = t`` records).
+    ``keep_inference_input_mutations``, as torch's ``aot_eager`` sets it). A graph that replaces an
+    input's data (``set_``, which ``param.data = t`` records) or resizes it always keeps them: AOTAutograd
+    refuses it otherwise. Such a graph bypasses ``cache``.
 
     ``cache``: AOTAutograd's result for a training graph is kept on disk and, in another process,
     replayed without tracing or partitioning (:mod:`loom_backends.aot_cache`; ``compile_graph`` must
     put its graphs in the graph cache)."""
     check_backend_args(gm, example_inputs)
     flat_gm, unflatten = with_flat_tuple_output(gm)
+    if replaces_storage(flat_gm):
+        keep_input_mutations, cache = True, None
     artifacts: list[GraphArtifact] = []
     # A graph that needs no autograd and mutates no input: its inference graph in one trace, not two.
     one_trace = trace_inference(flat_gm, list(example_inputs), decompositions)

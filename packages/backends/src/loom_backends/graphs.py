@@ -46,3 +46,25 @@ def with_flat_tuple_output(gm: Any) -> tuple[Any, Callable[[Any], Any] | None]:
         return pytree.tree_unflatten(list(flat), spec)
 
     return new_gm, unflatten
+
+
+#: In-place ops that give a tensor other storage (``t.set_(s)``, which ``t.data = s`` records) or resize it.
+_STORAGE_REPLACING = frozenset({"set_", "resize_", "resize_as_"})
+
+
+def replaces_storage(gm: Any) -> bool:
+    """Whether ``gm`` calls ``set_`` or ``resize_`` (as a method, a ``torch.Tensor`` function or an ATen op).
+
+    AOTAutograd accepts such a call on a graph input only when it keeps input mutations in the graph
+    (``keep_inference_input_mutations``); otherwise it refuses the whole graph."""
+    for node in gm.graph.nodes:
+        if node.op == "call_method":
+            name = node.target
+        elif node.op == "call_function":
+            # torch.Tensor.set_ and the ATen packet are named "set_", an overload "set_.source_Tensor"
+            name = getattr(node.target, "__name__", "").split(".")[0]
+        else:
+            continue
+        if name in _STORAGE_REPLACING:
+            return True
+    return False
