@@ -145,3 +145,49 @@ def test_a_write_from_the_generator_breaks_and_matches_eager():
     gen, _ = _writer()
     report = loom.explain(summed)(x, gen(x))
     assert report.break_count == 1 and "nonlocal k" in str(report.breaks[0])
+
+
+# A generator the trace made but did not start, alive at a graph break, is made again by the rewritten
+# code (its function from the frame's cells, its bound arguments) and handed to the resume function,
+# where it is a generator from the frame: the rest of the function is a second graph, not plain Python.
+
+
+def made_before_a_break(x):
+    k = 2
+
+    def gen(*ts, scale=1, **kw):
+        for t in ts:
+            yield t * k * scale
+        yield from kw.values()
+
+    g = gen(x, x + 1, scale=3, extra=x)
+    loom.graph_break()
+    k = 3  # the frame changes the cell after the break: the generator reads 3, as in eager
+    return sum(g)
+
+
+def generator_expression_before_a_break(x):
+    g = (t * 2 for t in range(3))
+    loom.graph_break()
+    return x + sum(g)
+
+
+def test_an_unstarted_generator_crosses_a_break():
+    x = torch.randn(3)
+    expected = made_before_a_break(x)
+    loom.reset()
+    compiled = loom.compile(made_before_a_break, backend="eager")
+    for _ in range(2):
+        torch.testing.assert_close(compiled(x), expected)
+    report = loom.explain(made_before_a_break)(x)
+    assert (report.graph_count, report.break_count) == (2, 1)  # the resume function is traced too
+    assert "rest of the function" not in (report.breaks[0].reason.hint or "")
+
+
+def test_a_generator_whose_arguments_cannot_be_rebuilt_runs_as_before():
+    x = torch.randn(3)
+    expected = generator_expression_before_a_break(x)
+    loom.reset()
+    torch.testing.assert_close(loom.compile(generator_expression_before_a_break, backend="eager")(x), expected)
+    report = loom.explain(generator_expression_before_a_break)(x)  # its range iterator: made where it was
+    assert report.break_count == 1 and "rest of the function" in report.breaks[0].reason.hint
