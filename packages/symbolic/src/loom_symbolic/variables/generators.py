@@ -6,6 +6,7 @@ import inspect
 import types
 from typing import TYPE_CHECKING
 
+from ..bytecode_helpers import start_generator
 from ..errors import Unsupported
 from .base import Variable
 from .constant import ConstantVariable
@@ -202,8 +203,6 @@ def _rebuild_unstarted(made_from: tuple, codegen) -> None:
     function is made again from its code and the frame's cells, each argument rebuilt, so the real generator
     leaves the graph as eager's does, unstarted, closing over the same cells (a break then hands it to the
     resume function, which runs it: ``frame_generators``)."""
-    from ..bytecode_helpers import start_generator
-
     code, closure, arguments = made_from
     names = code.co_varnames
     n_positional, n_keywords = code.co_argcount, code.co_kwonlyargcount
