@@ -3,7 +3,9 @@ does is rebuilt in the trace (``cls.__new__`` and ``__setstate__`` with a deep c
 parameters new leaves made from clones of the originals' data (``Parameter.__deepcopy__``), so the copy
 is eager's (values, leaves, gradients to the copy only) and the graph does not break. Whatever the copy
 reads is read where the program copies it: an attribute or parameter the trace changed first is copied
-changed (an attribute stored first: the trace breaks at the copy). A tensor that is not a parameter (a buffer) is copied by the original ``deepcopy`` (a break)."""
+changed (an attribute stored first: the trace breaks at the copy). A buffer that owns its storage is copied
+as a ``clone`` in the graph (new tensors, eager's values, aliasing nothing of the original's); a view
+buffer is copied by the original ``deepcopy`` (a break)."""
 
 import copy
 
@@ -81,9 +83,77 @@ def test_the_copy_sees_what_the_trace_changed_before_it():
     assert actual[1] == expected[1] == 5 and not hasattr(MODEL, "tag")
 
 
-def test_buffers_are_copied_by_the_original():
+def _buffers_of(module):
+    return dict(module.named_buffers())
+
+
+def _trains_then_copies(x):
+    y = NORMED(x)  # updates the running statistics first: the copy holds the updated ones
+    m = copy.deepcopy(NORMED)
+    return y, m(x), m
+
+
+def _check_buffers(copied, original):  # the values are eager's copy's, checked beside
+    mine, theirs = _buffers_of(copied), _buffers_of(original)
+    assert list(mine) == list(theirs) == ["1.running_mean", "1.running_var", "1.num_batches_tracked"]
+    for name, buffer in mine.items():
+        assert type(buffer) is torch.Tensor and buffer is not theirs[name]
+        assert buffer.untyped_storage().data_ptr() != theirs[name].untyped_storage().data_ptr()
+        assert buffer.stride() == theirs[name].stride() and not buffer.requires_grad
+
+
+def test_buffers_are_new_tensors_in_one_graph():
     x = torch.randn(2, 3)
     expected = copies_buffers(x)
     actual, stats = _run(copies_buffers, x)
     torch.testing.assert_close(actual, expected)
+    assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+def test_buffers_copied_after_the_trace_changed_them_are_eager_s():
+    x = torch.randn(4, 3)
+    saved = copy.deepcopy(NORMED.state_dict())
+    NORMED.train()
+    try:
+        e_y, e_out, e_copy = _trains_then_copies(x)
+        eager_stats = _buffers_of(e_copy)
+        NORMED.load_state_dict(saved)
+        (y, out, copied), stats = _run(_trains_then_copies, x)
+        assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+        torch.testing.assert_close((y, out), (e_y, e_out))
+        for name, buffer in _buffers_of(copied).items():
+            torch.testing.assert_close(buffer, eager_stats[name])
+        _check_buffers(copied, NORMED)
+        before = NORMED[1].running_mean.clone()
+        copied(x)  # training the copy leaves the original's statistics alone
+        torch.testing.assert_close(NORMED[1].running_mean, before)
+    finally:
+        NORMED.load_state_dict(saved)
+
+
+class _ViewBuffer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("whole", torch.arange(6.0))
+        self.register_buffer("tail", self.whole[3:])  # a view: its copy takes the whole storage
+
+    def forward(self, x):
+        return x + self.tail
+
+
+VIEWED = _ViewBuffer()
+
+
+def copies_a_view_buffer(x):
+    m = copy.deepcopy(VIEWED)
+    return m(x), m
+
+
+def test_a_view_buffer_is_copied_by_the_original():
+    x = torch.randn(3)
+    e_out, e_copy = copies_a_view_buffer(x)
+    (out, copied), stats = _run(copies_a_view_buffer, x)
+    torch.testing.assert_close(out, e_out)
     assert stats["graph_breaks"] >= 1
+    assert copied.tail.storage_offset() == e_copy.tail.storage_offset() == 3
+    assert copied.tail.untyped_storage().data_ptr() == copied.whole.untyped_storage().data_ptr()

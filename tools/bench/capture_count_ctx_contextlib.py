@@ -286,6 +286,22 @@ def c_exit_stack(x, w):
 c_exit_stack.extra_args = _weight
 
 
+def c_exit_stack_left_by_exception(x, w):
+    log = []
+    try:
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(torch.no_grad())
+            stack.callback(log.append, "closed")
+            y = x * w
+            raise ValueError("leave")
+    except ValueError as exc:  # 3.13's ExitStack.__exit__ reads exc.__traceback__
+        z = x * w + len(exc.args)
+    return y, z, z.requires_grad, log, torch.is_grad_enabled()
+
+
+c_exit_stack_left_by_exception.extra_args = _weight
+
+
 class _Traced(contextlib.ContextDecorator):
     def __init__(self, log):
         self.log = log
@@ -372,6 +388,7 @@ CONSTRUCTS = [
     c_suppress,
     c_redirect_stdout,
     c_exit_stack,
+    c_exit_stack_left_by_exception,
     c_context_decorator,
     c_abstract_context_manager,
     c_contextmanager_enter_then_break,

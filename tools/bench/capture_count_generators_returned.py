@@ -137,11 +137,60 @@ def c_gen_made_before_break(x):
     return first + sum(gen)
 
 
+def c_gen_unstarted_closure_across_break(x):
+    k = 2
+
+    def gen(*ts):
+        for t in ts:
+            yield t * k
+
+    g = gen(x, x + 1)
+    print("between", file=_SINK)
+    k = 3  # the generator reads the cell when it runs, after the break
+    return sum(g)
+
+
 def c_gen_unstarted_argument(x, gen):
     return x + next(gen) + next(gen)
 
 
 c_gen_unstarted_argument.extra_args = lambda: (iter([1, 2, 3]),)
+
+
+def _scaled_by(k):
+    def gen(*ts, **kw):
+        for t in ts:
+            yield t * k
+        yield from kw.values()
+    return gen
+
+
+def c_gen_closure_star_args_argument(x, gen):
+    return x + sum(gen)
+
+
+c_gen_closure_star_args_argument.extra_args = lambda: (_scaled_by(2)(1, 2, bonus=5),)
+
+
+def _cell_and_bump():
+    k = 2
+
+    def gen(t):
+        yield t * k
+
+    def bump():
+        nonlocal k
+        k = 7
+
+    return gen(3), bump
+
+
+def c_gen_cell_written_before_run(x, gen, bump):
+    bump()  # the generator reads the cell when it runs: 21, not 6
+    return x + sum(gen)
+
+
+c_gen_cell_written_before_run.extra_args = _cell_and_bump
 
 
 def c_gen_iter_break_infinite(x):
@@ -229,6 +278,8 @@ def c_gen_close_with_cleanup_state(x):
 CONSTRUCTS = [c_gen_returned_advanced, c_gen_returned_object, c_gen_tuple_of_generators, c_gen_zip_range,
               c_gen_yield_from_return_value, c_gen_into_mappings, c_gen_local_state_across_yields,
               c_gen_dict_mutation_before_yield, c_gen_object_mutation_between_yields, c_gen_nonlocal_counter,
-              c_gen_made_before_break, c_gen_unstarted_argument, c_gen_iter_break_infinite,
+              c_gen_made_before_break, c_gen_unstarted_closure_across_break, c_gen_unstarted_argument,
+              c_gen_closure_star_args_argument,
+              c_gen_cell_written_before_run, c_gen_iter_break_infinite,
               c_gen_deque_extendleft, c_gen_product_of_generator, c_gen_contains_side_effects,
               c_gen_expression_over_argument_list, c_gen_send_accumulator, c_gen_close_with_cleanup_state]

@@ -198,6 +198,15 @@ def c_module_deepcopy(x):
     return m(x) + _SEQ(x)
 
 
+_NORMED = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3)).eval()
+
+
+def c_module_deepcopy_buffers(x):
+    m = copy.deepcopy(_NORMED)  # its running statistics: new tensors, equal values
+    m[1].running_mean.add_(1)  # the original's stay as they are
+    return m(x.view(1, 3)), _NORMED(x.view(1, 3))
+
+
 def c_module_training_flag(x):
     m = torch.nn.Dropout(0.5)
     m.eval()
@@ -290,7 +299,8 @@ def c_requires_grad_backward_detach(x):
 
 CONSTRUCTS = [c_module_list_dict, c_parameter_dict_buffers, c_module_getattr_property_classattr, c_module_hooks,
               c_sequential_subclass, c_no_grad_method_buffer_update, c_module_args_kwargs_forwarding,
-              c_module_named_children_modules, c_module_deepcopy, c_module_training_flag, c_tensor_attributes,
+              c_module_named_children_modules, c_module_deepcopy, c_module_deepcopy_buffers,
+              c_module_training_flag, c_tensor_attributes,
               c_size_arithmetic, c_isinstance_type_checks, c_inplace_on_views, c_tensor_setitem_mask,
               c_tensor_item_branch, c_tensor_dtype_conversions, c_tensor_tolist_numpy, c_numpy_interop,
               c_requires_grad_backward_detach]

@@ -439,6 +439,13 @@ def c_tensor_hook_grad(x):
     return y.detach() + 1, y.requires_grad
 
 
+def c_random_leaf_between_draws(x):
+    noise = torch.randn(3)
+    w = torch.randn(3, requires_grad=True)  # drawn between the other two, as eager draws it
+    y = (x * w + noise + torch.rand(3)).sum()
+    return w.detach(), w.is_leaf, y.detach(), y.requires_grad
+
+
 CONSTRUCTS = [c_dataclass_construct_fields, c_dataclass_output, c_namedtuple_ops, c_functools_partial,
               c_closure_nonlocal, c_closures_made_in_loop, c_args_kwargs_forwarding, c_string_formatting,
               c_global_mutation, c_recursion, c_getattr_default_hasattr, c_enum_dispatch, c_deepcopy_containers,
@@ -448,4 +455,5 @@ CONSTRUCTS = [c_dataclass_construct_fields, c_dataclass_output, c_namedtuple_ops
               c_compiling_checks, c_grad_mode_contexts, c_masked_fill_where, c_new_tensor_factories,
               c_contextlib_nullcontext, c_user_object_setitem_setattr, c_functools_wraps_decorator,
               c_sorted_dict_items_zip, c_interpolate_from_shape, c_abc_subclass, c_chain_parameters_sum,
-              c_id_identity_checks, c_list_of_tensors_mutation, c_tensor_hook_grad]
+              c_id_identity_checks, c_list_of_tensors_mutation, c_tensor_hook_grad,
+              c_random_leaf_between_draws]

@@ -1,7 +1,8 @@
 """``copy.deepcopy`` of a tensor made in the trace (issue 29: ``dataclasses.astuple`` deep-copies its
 tensor fields): a ``clone`` in the graph where that is eager's copy (a tensor that is its whole storage,
-no grad, no attributes), so it does not break; a view, a graph input or a tensor requiring grad is handed
-to the original ``deepcopy`` (a break), whose copy keeps the storage, offset and leaf status."""
+no grad, no attributes), so it does not break, and of a graph input that owns its storage so (no view,
+guarded); a view or a tensor requiring grad is handed to the original ``deepcopy`` (a break), whose copy
+keeps the storage, offset and leaf status."""
 
 import copy
 import dataclasses
@@ -57,8 +58,19 @@ def test_a_copy_keeps_strides_and_the_memo():
     _check(copies_share_the_memo, X.reshape(2, 3), breaks=0)
 
 
+def copies_an_input_view(x):
+    c = copy.deepcopy(x)
+    return c, c.storage_offset(), c.untyped_storage().nbytes()
+
+
+def test_an_input_owning_its_storage_is_cloned():
+    _check(copies_an_input, X, breaks=0)
+    _check(copies_an_input, torch.empty_strided((3, 2), (1, 3)).copy_(X.view(3, 2)), breaks=0)  # strides kept
+
+
 def test_views_and_inputs_are_copied_by_the_original():
     _check(copies_a_view, X, breaks=1)
-    _check(copies_an_input, X, breaks=1)
+    _check(copies_an_input_view, X[2:], breaks=1)  # eager copies its base's whole storage, at offset 2
+    _check(copies_an_input_view, X.view(2, 3), breaks=1)  # a view of the whole storage: refused all the same
     leaf = X.clone().requires_grad_()
     assert translate_function(copies_an_input, leaf).breaks

@@ -156,6 +156,7 @@ def _translate_with_break(
     """
     for _ in range(_MAX_BREAK_RETRIES):
         tx = _translator.RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point, dynamic=dynamic)
+        tx.break_reason = reason  # a generator the break was met in is not made again there (translator)
         try:
             tx.run()
         except _translator.StopBeforeBreak:

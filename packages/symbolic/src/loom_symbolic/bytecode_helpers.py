@@ -159,3 +159,10 @@ def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
     for name, value in attributes.items():
         setattr(function, name, value)
     return function
+
+
+def start_generator(function: Any, positional: tuple, varargs: tuple, keywords: dict[str, Any],
+                    varkw: dict[str, Any]) -> Any:
+    """A generator the trace made but never started, made again after a graph by calling its function
+    with the arguments it was bound to: unstarted, it has run none of its code."""
+    return function(*positional, *varargs, **keywords, **varkw)

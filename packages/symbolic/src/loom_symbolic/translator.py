@@ -289,13 +289,29 @@ class InstructionTranslator:
             )
         bound = bind_arguments(code, defaults, kwdefaults, args, kwargs)
         if code.co_flags & CO_GENERATOR:
+            arguments = dict(bound)  # before its cell arguments move into cells: how a break makes it again
             generator = GeneratorTranslator(self, code, f_globals, bound, closure, globals_base)
-            return GeneratorVariable(generator, self.root().break_point())
+            made = GeneratorVariable(generator, self.root().break_point())
+            root = self.root()
+            if f_globals is root.f_globals and not _broke_inside(root, code):
+                made.made_from = (code, closure, arguments)  # MAKE_FUNCTION in the rewritten frame gives it these
+            return made
         return InliningTranslator(self, code, f_globals, bound, closure, globals_base).run()
 
     def iterate(self, value: Variable) -> Variable:
         """``iter(value)`` (what a variable below the iterators asks for)."""
         return iterate(self, value)
+
+
+def _broke_inside(root: InstructionTranslator, code: types.CodeType) -> bool:
+    """Whether the graph break this translation makes (a restarted one) was met while running ``code``: a
+    generator of that code made again at the break would meet it again in the resume function, so it is
+    made where it was, with the rest of the function as ordinary Python (as before it was ever rebuilt)."""
+    reason = root.break_reason
+    if reason is None:
+        return False
+    where = [reason.location, *reason.stack]
+    return any(w is not None and w.filename == code.co_filename and w.function == code.co_qualname for w in where)
 
 
 class StopBeforeBreak(Exception):
@@ -308,6 +324,9 @@ class RootTranslator(InstructionTranslator):
     ``stop_at`` (instruction index, how many times it was reached) makes the translator stop just
     before that execution of that instruction: the graph breaks there (see :mod:`.breaks`).
     """
+
+    #: Why a restarted translation breaks where it stops (``api._translate_with_break``), else None.
+    break_reason: Any = None
 
     def __init__(
         self,

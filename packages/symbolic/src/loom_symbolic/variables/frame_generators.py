@@ -2,9 +2,10 @@
 generators it makes (``next(gen)`` on the generator of a ``@contextlib.contextmanager`` object passed in,
 entered by hand with ``ctx.__enter__()``/``ctx.__exit__(...)``).
 
-An unstarted generator is its code and its arguments: the trace reads them from the object
-(``gen.gi_code``, guarded by identity; ``gen.gi_frame.f_locals``, each value wrapped with its own guards)
-and runs the code in a generator translator, as ``tx.inline_call`` does for a generator function called
+An unstarted generator is its code, its arguments and its closure cells: the trace reads them from the
+object (``gen.gi_code``, guarded by identity; ``gen.gi_frame.f_locals``, each value wrapped with its own guards,
+a ``*args`` tuple's length and a ``**kwargs`` dict's keys guarded too; the cells are those of the function that
+made it, shared with every other way the trace reaches them) and runs the code in a generator translator, as ``tx.inline_call`` does for a generator function called
 in the trace. The state is guarded too: still created (a frame, not suspended, not running). All of this
 happens at the generator's first step: one the trace only passes along relies on its type alone.
 
@@ -17,6 +18,7 @@ rest of the function run as ordinary Python (as a paused generator made in the t
 
 from __future__ import annotations
 
+import gc
 import inspect
 import types
 from typing import TYPE_CHECKING, Any
@@ -27,6 +29,7 @@ from ..bytecode_helpers import LiveIterator
 from ..errors import Unsupported
 from ..policy import is_skipped, opaque_module, trusted_module_name
 from . import registry
+from .cells import real_cell_box
 from .functions import TRUSTED_GLOBALS
 from .generators import GeneratorVariable
 from .iterators import IteratorVariable
@@ -130,13 +133,23 @@ class FrameGeneratorVariable(GeneratorVariable):
 
 
 def _modelled(value: Any) -> bool:
-    """An unstarted generator whose code the trace can run from its arguments alone."""
+    """An unstarted generator whose code the trace can run from its arguments and closure cells."""
     if type(value) is not types.GeneratorType or inspect.getgeneratorstate(value) != inspect.GEN_CREATED:
         return False
     code = value.gi_code
-    if code.co_freevars or code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or is_skipped(code):
-        return False  # its closure cells cannot be reached from the generator
+    if is_skipped(code) or (code.co_freevars and _closure(value) is None):
+        return False
     return opaque_module(types.SimpleNamespace(__globals__=value.gi_frame.f_globals)) is None
+
+
+def _closure(value: types.GeneratorType) -> tuple | None:
+    """The closure cells of the function that made ``value``, which its frame shares (``COPY_FREE_VARS`` ran
+    before the generator was returned). The generator exposes only their contents (``gi_frame.f_locals``);
+    its frame keeps the function itself alive, and the garbage collector's view of the generator finds it."""
+    for referent in gc.get_referents(value):
+        if type(referent) is types.FunctionType and referent.__code__ is value.gi_code:
+            return referent.__closure__
+    return None
 
 
 def _wrap_frame_generator(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
@@ -168,11 +181,42 @@ def _run_from_its_start(tx: InstructionTranslator, value: types.GeneratorType, s
 
     positional = code.co_varnames[: code.co_argcount]
     keywords = code.co_varnames[code.co_argcount: code.co_argcount + code.co_kwonlyargcount]
+    args = [argument(n) for n in positional]
+    kwargs = {n: argument(n) for n in keywords}
+    slot = code.co_argcount + code.co_kwonlyargcount
+    if code.co_flags & inspect.CO_VARARGS:  # the tuple's items are handed on again, bound afresh as eager did
+        name, slot = code.co_varnames[slot], slot + 1
+        guards.add("length", Item(locals_source, name), arguments[name])
+        args += [registry.wrap(tx, v, Item(Item(locals_source, name), i)) for i, v in enumerate(arguments[name])]
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        name = code.co_varnames[slot]
+        guards.add("dict_keys", Item(locals_source, name), arguments[name])
+        kwargs |= {k: registry.wrap(tx, v, Item(Item(locals_source, name), k)) for k, v in arguments[name].items()}
     trusted = trusted_module_name(frame.f_globals.get("__name__") or "")
     globals_base = TRUSTED_GLOBALS if trusted else Attr(frame_source, "f_globals")
-    made = tx.inline_call(code, frame.f_globals, [], {}, [], [argument(n) for n in positional],
-                          {n: argument(n) for n in keywords}, globals_base)
+    made = tx.inline_call(code, frame.f_globals, [], {}, _cell_boxes(tx, value, locals_source), args, kwargs,
+                          globals_base)
     return made.translator
+
+
+def _cell_boxes(tx: InstructionTranslator, value: types.GeneratorType, locals_source: Any) -> list[Any]:
+    """The generator's closure as the trace's cells: one box per real cell, shared with every other way the
+    trace reaches that cell (the frame's own free variable, another closure), so a write the frame makes
+    before the generator runs is read by it, as in eager. The contents are read through the generator's
+    ``f_locals`` (each guarded there); a write from the generator's side has no way back to the real cell."""
+    code = value.gi_code
+    boxes = []
+    for name, cell in zip(code.co_freevars, _closure(value) or ()):
+        boxes.append(real_cell_box(tx, name, cell, Item(locals_source, name), _unreachable_cell(value, name)))
+    return boxes
+
+
+def _unreachable_cell(value: types.GeneratorType, name: str) -> Any:
+    def refuse(tx: InstructionTranslator, _: Variable) -> None:
+        raise Unsupported(f"assigning nonlocal {name} in generator {value.gi_code.co_qualname} from the frame",
+                          "its closure cell cannot be reached from the generator object after the graph")
+
+    return refuse
 
 
 # no earlier rule takes a generator (it fell to the fallback, an opaque object): one dict lookup finds it

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import types
 from typing import TYPE_CHECKING
 
+from ..bytecode_helpers import start_generator
 from ..errors import Unsupported
 from .base import Variable
 from .constant import ConstantVariable
@@ -42,6 +44,9 @@ class GeneratorVariable(IteratorVariable):
         self.finished = False
         #: whether the last resume is the one that returned (its StopIteration carries the value)
         self.returned_now = False
+        #: ``(code, closure cells, bound arguments)`` of a generator function of the frame's module: an
+        #: unstarted generator is made again from them where it leaves the trace (:func:`_rebuild_unstarted`).
+        self.made_from: tuple | None = None
         #: Where the root frame made this generator: a graph break can move back there, so the
         #: generator is created (and later consumed) by ordinary Python.
         self.created_at = created_at
@@ -166,15 +171,62 @@ class GeneratorVariable(IteratorVariable):
         return self.next_item(tx, thrown=exc)
 
     def reconstruct(self, codegen) -> None:
-        error = Unsupported("a generator escaping the compiled function", "a paused generator cannot be rebuilt")
+        why = "a paused generator cannot be rebuilt"
+        if not self.started and not self.finished and _rebuildable(self.made_from, codegen):
+            try:
+                _rebuild_unstarted(self.made_from, codegen)
+                return
+            except Unsupported as exc:  # an argument that cannot be rebuilt (the break is abandoned whole)
+                why = f"it is unstarted, but its arguments cannot be rebuilt: {exc.reason.what}"
+        error = Unsupported("a generator escaping the compiled function", why)
         error.retry_at = self.created_at
         raise error
 
     def reconstruct_position(self, codegen) -> None:
-        self.reconstruct(codegen)
+        """An unstarted generator on the stack at a break: itself, made again, at position 0 (``iter_at``
+        gives a generator back as it is)."""
+        codegen.reconstruct(self)
+        codegen.load_const(0)
 
     def describe(self) -> str:
         return f"generator {self.translator.code.co_qualname}"
+
+
+def _rebuildable(made_from: tuple | None, codegen) -> bool:
+    """Whether the function of an unstarted generator can be made again after the graph: its closure cells
+    are the real frame's (a cell of an inlined function has no real cell to hand it)."""
+    return made_from is not None and all(id(box) in codegen.cell_names for box in made_from[1])
+
+
+def _rebuild_unstarted(made_from: tuple, codegen) -> None:
+    """Push ``function(*arguments)`` for an unstarted generator (``bytecode_helpers.start_generator``): the
+    function is made again from its code and the frame's cells, each argument rebuilt, so the real generator
+    leaves the graph as eager's does, unstarted, closing over the same cells (a break then hands it to the
+    resume function, which runs it: ``frame_generators``)."""
+    code, closure, arguments = made_from
+    names = code.co_varnames
+    n_positional, n_keywords = code.co_argcount, code.co_kwonlyargcount
+    codegen.load_callable(start_generator)
+    codegen.make_function(types.SimpleNamespace(defaults=None, kwdefaults=None, closure=closure, code=code,
+                                                qualname=code.co_qualname))
+    for name in names[:n_positional]:
+        codegen.reconstruct(arguments[name])
+    codegen.emit("BUILD_TUPLE", n_positional)
+    slot = n_positional + n_keywords
+    if code.co_flags & inspect.CO_VARARGS:
+        codegen.reconstruct(arguments[names[slot]])
+        slot += 1
+    else:
+        codegen.load_const(())
+    for name in names[n_positional:n_positional + n_keywords]:
+        codegen.load_const(name)
+        codegen.reconstruct(arguments[name])
+    codegen.emit("BUILD_MAP", n_keywords)
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        codegen.reconstruct(arguments[names[slot]])
+    else:
+        codegen.emit("BUILD_MAP", 0)
+    codegen.call(5)
 
 
 def _handles_exceptions_at_pause(translator: GeneratorTranslator) -> bool:

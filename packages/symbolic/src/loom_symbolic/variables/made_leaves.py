@@ -1,7 +1,9 @@
 """``t.requires_grad_()`` on a tensor made in the graph (``w = x.detach().clone().requires_grad_()``,
 ``torch.zeros(3).requires_grad_()``): eager turns that tensor, in place, into a leaf autograd records.
 A factory of constant arguments called with ``requires_grad=True`` (``torch.ones(3, requires_grad=True)``)
-makes such a leaf too; the rewritten code calls it before the graph (:func:`factory_leaf`).
+makes such a leaf too; the rewritten code calls it before the graph (:func:`factory_leaf`). A random factory
+(``torch.randn(3, requires_grad=True)``) draws in the graph, in order with its other draws, and its result
+is made a leaf as ``requires_grad_()`` makes one.
 
 A graph cannot return a leaf of its own that later ops in the same graph already used, so the leaf is
 made as ``nn.Parameter(t)`` is (:mod:`.new_parameters`): the rewritten code makes an empty tensor that
@@ -72,10 +74,13 @@ def factory_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
     grad. None for anything else: the caller breaks (eager's own error, an integer dtype's, is raised natively)."""
     # Not in a higher-order op's body or a transform's function: eager makes the leaf there, at that level
     # (under torch.func.grad the result does not require grad), not before the graph.
-    if fn not in _CONSTANT_FACTORIES or "out" in kwargs or tx.output.function_modes or tx.output.body_depth \
-            or not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
+    if "out" in kwargs or tx.output.function_modes or tx.output.body_depth:
         return None
     rest = {name: value for name, value in kwargs.items() if name != "requires_grad"}
+    if fn in _RANDOM_FACTORIES:
+        return _random_leaf(tx, fn, args, rest)
+    if fn not in _CONSTANT_FACTORIES or not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
+        return None
     result = tx.output.call_function(tx, fn, args, rest)  # the fake result: its dtype, device and shape
     if not isinstance(result, TensorVariable) or not _can_be_made(result):
         return None
@@ -87,6 +92,23 @@ def factory_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
     call = functools.partial(fn, *(a.as_python_constant() for a in args), **constants)
     return made_by_a_call_before_the_graph(tx, call, _leaf_input)
 
+
+def _random_leaf(tx: InstructionTranslator, fn: Any, args: list[Variable],
+                 rest: dict[str, Variable]) -> TensorVariable | None:
+    """A random factory's leaf: the draw stays in the graph, in order with its other draws (eager's values
+    under ``torch.manual_seed``; a call before the graph would move it ahead of them), and the result is
+    made a leaf as ``torch.randn(3).requires_grad_()`` is (:func:`make_leaf`), which eager's
+    ``requires_grad=True`` result is: a fresh leaf whose ``.grad`` a backward fills."""
+    result = tx.output.call_function(tx, fn, args, rest)
+    if not isinstance(result, TensorVariable):
+        return None
+    return make_leaf(tx, result)
+
+
+#: Factories that draw from torch's RNG: their leaf is drawn in the graph and filled in (:func:`_random_leaf`).
+_RANDOM_FACTORIES = frozenset({torch.randn, torch.rand, torch.randint, torch.normal, torch.randn_like,
+                               torch.rand_like, torch.randint_like, torch.bernoulli, torch.poisson,
+                               torch.multinomial, torch.randperm})
 
 #: Factories whose result depends on their arguments alone (no random draw, no tensor read).
 _CONSTANT_FACTORIES = frozenset({torch.ones, torch.zeros, torch.full, torch.empty, torch.eye, torch.arange,

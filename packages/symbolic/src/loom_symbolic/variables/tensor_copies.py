@@ -5,9 +5,10 @@ sizes and strides, with the same ``requires_grad`` (a new leaf) and a deep copy 
 For a tensor that is its storage exactly (offset 0, dense, no gap: what a computation in the graph
 usually makes) without grad, python attributes or a torch-function mode to see the call, that is what
 ``clone(memory_format=torch.preserve_format)`` gives, so the copy is one graph node (torch.compile
-captures it too). Anything else (a view, a graph input, whose storage the trace does not know, a tensor
-requiring grad: a new leaf in eager, or an error for a non-leaf) is handed to the original ``deepcopy``,
-traced, which breaks the graph as before.
+captures it too). A graph input (a module's buffer, ``copy.deepcopy(nn.BatchNorm1d(3))``) is one too where
+the real tensor is no view and owns its storage exactly (:func:`_owns_its_storage`). Anything else (a view,
+a tensor requiring grad: a new leaf in eager, or an error for a non-leaf) is handed to the original
+``deepcopy``, traced, which breaks the graph as before.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import torch
 from torch._prims_common import is_non_overlapping_and_dense_or_false
+
+from loom_guards import Attr
 
 from ..polyfills.copy import _original_deepcopy, deepcopy_tensor
 from .builtins import builtin
@@ -29,9 +32,11 @@ if TYPE_CHECKING:
 
 def copies_as_clone(tx: InstructionTranslator, value: Variable) -> bool:
     """Whether eager's ``copy.deepcopy(value)`` is ``value.clone()`` (see the module's docstring)."""
-    if type(value) is not TensorVariable or value.cls is not torch.Tensor or value.source is not None:
+    if type(value) is not TensorVariable or value.cls is not torch.Tensor:
         return False
-    if value.real is not None or value.made_leaf is not None or value.frozen_from is not None:
+    if value.made_leaf is not None or value.frozen_from is not None:
+        return False
+    if (value.source is None) != (value.real is None) or (value.real is not None and not _owns_its_storage(tx, value)):
         return False
     if tx.output.function_modes or tx.output.side_effects.attr_overlay.get(id(value.example)):
         return False
@@ -42,6 +47,21 @@ def copies_as_clone(tx: InstructionTranslator, value: Variable) -> bool:
         return False
     return (t.storage_offset() == 0 and is_non_overlapping_and_dense_or_false(t)
             and t.untyped_storage().nbytes() == t.numel() * t.element_size())
+
+
+def _owns_its_storage(tx: InstructionTranslator, value: TensorVariable) -> bool:
+    """A graph input (a module's buffer) whose storage is its own, with no Python attributes to copy: the
+    real tensor tells its offset and storage size, which the guards do not see. Its sizes and strides are
+    guarded; that it is no view (``_base`` None) is guarded here: a view's copy takes its base's whole storage.
+    A tensor that is no view yet spans less than its storage (a shrinking ``resize_``) is not told apart: its
+    copy holds the same values, sizes and strides as eager's, in a storage of its own extent."""
+    real = value.real
+    if type(real) is not torch.Tensor or real._base is not None or getattr(real, "__dict__", None):
+        return False
+    if real.storage_offset() != 0 or real.untyped_storage().nbytes() != real.numel() * real.element_size():
+        return False
+    tx.output.guards.add("constant", Attr(value.source, "_base"), None)
+    return True
 
 
 @builtin(deepcopy_tensor)
