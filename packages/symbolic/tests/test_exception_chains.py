@@ -152,9 +152,41 @@ def raised_in_a_generator_resumed_in_a_handler(x):
         return x + 1, chain_of(exc)
 
 
+def a_cycle_made_by_the_program(x):
+    try:
+        try:
+            raise ValueError(1)
+        except ValueError as inner:
+            inner.__context__ = inner
+            raise TypeError(2)
+    except TypeError as exc:
+        return x + 1, chain_of(exc)
+
+
+def a_longer_cycle_made_by_the_program(x):
+    try:
+        try:
+            raise AssertionError
+        except AssertionError as a:
+            try:
+                raise BytesWarning
+            except BytesWarning:
+                try:
+                    raise ConnectionError
+                except ConnectionError as c:
+                    a.__context__ = c
+                    try:
+                        raise DeprecationWarning
+                    except DeprecationWarning:
+                        raise OSError(5)
+    except OSError as exc:
+        return x + 1, chain_of(exc)
+
+
 CASES = [except_then_finally, raise_from, raise_from_a_class, raise_from_none, raised_in_a_called_function,
          raised_by_an_operation, bare_raise_keeps_the_chain, raising_the_handled_exception_again, a_cycle_is_cut,
-         chain_set_by_assignment, raised_in_a_generator_resumed_in_a_handler]
+         chain_set_by_assignment, raised_in_a_generator_resumed_in_a_handler, a_cycle_made_by_the_program,
+         a_longer_cycle_made_by_the_program]
 
 
 def _translate_and_run(fn, *args):

@@ -128,6 +128,7 @@ class OutputGraph:
         self.random_draws = _random_draws.RandomDraws()
         #: How many bodies of plain-call higher-order ops (``wrap``) are being traced: prints are deferred there.
         self.plain_call_bodies = 0
+        self.paused_generators: list[Any] = []  # made in the trace, paused in a try block (generator_drops)
         self._rng_copy: random.Random | None = None
         #: The parameters the program creates (``nn.Parameter(t)``), made empty before the graph call.
         self.new_parameters = _new_parameters.NewParameters()

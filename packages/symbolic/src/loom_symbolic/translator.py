@@ -30,6 +30,7 @@ from .variables.arguments import bind_arguments
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
 from .variables.exception_values import ExceptionVariable, SymbolicException
+from .variables.generator_drops import DROPS, finalize_dropped
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
 from .variables.passed_on import make_passed_on
@@ -120,6 +121,8 @@ class InstructionTranslator:
                     )
                 try:
                     handler(self, ins)
+                    if is_root and ins.opname in DROPS and self.output.paused_generators:
+                        finalize_dropped(self)  # (an inlined frame's caller holds values where it cannot be searched)
                 except SymbolicException as raised:
                     raised.exc.was_raised()  # each frame it passes gives it a new traceback object, as in CPython
                     if not self.handle_exception(raised.exc):

@@ -33,7 +33,7 @@ def escaping_tensor(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
 
 
 #: A translator's attributes that hold the values its frame can still reach.
-_FRAME_HOLDERS = ("symbolic_locals", "stack", "cells", "block_stack", "exc_info", "yielded", "return_value")
+FRAME_HOLDERS = ("symbolic_locals", "stack", "cells", "block_stack", "exc_info", "yielded", "return_value")
 
 
 def still_reachable(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
@@ -44,7 +44,7 @@ def still_reachable(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
     pending: list[Any] = list(_roots(tx))
     frame = tx
     while frame is not None:
-        pending += [getattr(frame, name, None) for name in _FRAME_HOLDERS]
+        pending += [getattr(frame, name, None) for name in FRAME_HOLDERS]
         frame = getattr(frame, "parent", None)
     return _reaches(pending, set(nodes), into_generator_frames=True)
 
@@ -53,29 +53,39 @@ def _reaches(pending: list[Any], inside: set[fx.Node], *, into_generator_frames:
     """Whether a graph value over one of ``inside`` is held by ``pending`` or what it holds. With
     ``into_generator_frames``, a suspended generator's frame is searched like a calling frame, and any
     object's attributes are followed; without, only variables' and the translator's own objects'."""
+    return any(isinstance(value, (TensorVariable, SymbolicVariable)) and value.node in inside
+               for value in _walk(pending, into_generator_frames))
+
+
+def reached(pending: list[Any], targets: list[Any]) -> set[int]:
+    """The identities of the ``targets`` (variables) that ``pending`` holds, or what it holds, searched as
+    :func:`still_reachable` searches (suspended generators' frames included)."""
+    wanted = {id(target) for target in targets}
+    return {id(value) for value in _walk(pending, True) if id(value) in wanted}
+
+
+def _walk(pending: list[Any], into_generator_frames: bool):
+    """Every value ``pending`` holds, directly or through what it holds (graph values are leaves)."""
     seen: set[int] = set()
     while pending:
         value = pending.pop()
         if value is None or id(value) in seen:
             continue
         seen.add(id(value))
-        if isinstance(value, (TensorVariable, SymbolicVariable)):  # a graph value: the body's, or not
-            if value.node in inside:
-                return True
+        yield value
+        if isinstance(value, (TensorVariable, SymbolicVariable)):
             continue
         if isinstance(value, (list, tuple, set, frozenset)):
             pending.extend(value)
         elif isinstance(value, dict):
             pending.extend(value.values())
         elif into_generator_frames:
-            if hasattr(value, "symbolic_locals"):  # a generator's suspended frame: what it can still reach
-                pending += [getattr(value, name, None) for name in _FRAME_HOLDERS]
-            else:  # a variable, a cell box, an effect, a with block: what its attributes hold
-                held = getattr(value, "__dict__", None) or {}
-                pending.extend(v for v in held.values() if _may_hold_variables(v) or hasattr(v, "symbolic_locals"))
+            if _is_frame(value):  # a generator's suspended frame: what it can still reach
+                pending += [getattr(value, name, None) for name in FRAME_HOLDERS]
+            elif isinstance(value, Variable) or _loom_object(value):  # a cell box, an effect, a with block...
+                pending.extend(v for v in vars(value).values() if _may_hold_variables(v) or _is_frame(v))
         elif isinstance(value, Variable) or _translator_object(value):  # a variable, a cell box, an effect
             pending.extend(v for v in vars(value).values() if _may_hold_variables(v) and not hasattr(v, "symbolic_locals"))
-    return False
 
 
 def contents(tx: InstructionTranslator) -> dict[int, tuple[Any, tuple]]:
@@ -123,6 +133,21 @@ def _held(value: Any) -> tuple | None:
     return None
 
 
+def _loom_object(value: Any) -> bool:
+    """One of the translator's own objects (not the program's: their attributes hold real values, which
+    hold no variables, and searching them would search whatever they reach, modules included)."""
+    return type(value).__module__.startswith("loom_symbolic.") and hasattr(value, "__dict__")
+
+
+def _is_frame(value: Any) -> bool:
+    """Whether ``value`` is a translator (a frame's values): read from its own ``__dict__``, since asking
+    other objects for an attribute can run their code (``torch.classes`` makes a class for any name)."""
+    try:
+        return "symbolic_locals" in object.__getattribute__(value, "__dict__")
+    except Exception:
+        return False
+
+
 def _may_hold_variables(value: Any) -> bool:
     return isinstance(value, (Variable, list, tuple, dict, set, frozenset)) or _translator_object(value)
 
@@ -143,6 +168,10 @@ def _roots(tx: Any) -> list[Any]:
     while frame is not None:
         roots += [frame.symbolic_locals, frame.stack, getattr(frame, "cells", {})]
         frame = getattr(frame, "parent", None)
+    return roots + side_effect_roots(tx)
+
+
+def side_effect_roots(tx: Any) -> list[Any]:
+    """The values the trace stored outside its frames: on objects, in globals, and the recorded effects."""
     effects = tx.output.side_effects
-    roots += [effects.attr_overlay, effects.global_overlay, effects.effects]
-    return roots
+    return [effects.attr_overlay, effects.global_overlay, effects.effects]

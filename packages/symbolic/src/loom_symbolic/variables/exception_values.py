@@ -212,18 +212,22 @@ def _is_none(value: Variable) -> bool:
 def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariable:
     """What raising ``exc`` anew (not re-raising it) does, as CPython's ``_PyErr_SetObject``: the
     exception being handled, if any, becomes its ``__context__``. A link from that exception's own
-    chain back to ``exc`` is cut first, so the chain never becomes a cycle."""
+    chain back to ``exc`` is cut first, so the chain never becomes a cycle (one the program made itself
+    is walked once around, as CPython's tortoise-and-hare walk does)."""
     handled = tx.handled_exception()
     if handled is None or handled is exc:
         return exc
     if not isinstance(handled, ExceptionVariable):
         raise Unsupported("raising while a value that is not a traced exception is handled", "not modelled")
-    link = handled
+    link, seen = handled, {id(handled)}
     while isinstance(link.context, ExceptionVariable):
         if link.context is exc:
             link.set_context(None)
             break
         link = link.context
+        if id(link) in seen:  # a cycle already there (``e.__context__ = e``): every link was checked
+            break
+        seen.add(id(link))
     exc.set_context(handled)
     return exc
 

@@ -65,6 +65,10 @@ class GeneratorVariable(IteratorVariable):
             self.finished = True  # a generator an exception escaped from is closed: next() stops it
             raise
         self.started = True
+        if item is not None and self.source is None and _handles_exceptions_at_pause(self.translator):
+            paused = self.translator.output.paused_generators  # closed when dropped (generator_drops)
+            if not any(gen is self for gen in paused):
+                paused.append(self)
         if item is None:
             self.finished = True
             self.returned = self.translator.return_value or ConstantVariable(None)
