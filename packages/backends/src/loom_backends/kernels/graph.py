@@ -80,6 +80,7 @@ class GraphLowering:
         self.current_node: torch.fx.Node | None = None
         self._names: dict[str, int] = {}
         self._realized: dict[int, tuple[Pointwise, BufferView]] = {}
+        self._produced_by: dict[int, torch.fx.Node] = {}  # id of a node's lazy value (kept alive by env) -> node
         self.sizevars = SizeVars()
         self.host_scalars: list[HostScalar] = []  # floats computed from sizes at the start of each call
 
@@ -172,6 +173,8 @@ class GraphLowering:
             self.env[node] = args[0][args[1]]
             return
         self.env[node] = self.lower_op(node.target, args, kwargs)
+        if isinstance(self.env[node], Pointwise):  # stored later (for an extern call): in eager's strides
+            self._produced_by[id(self.env[node])] = node
         self._maybe_realize_on_reuse(node)
 
     def _lower_size_arithmetic(self, node: torch.fx.Node) -> bool:
@@ -291,6 +294,13 @@ class GraphLowering:
             expected = expected * size[i]
         return stride
 
+    def _eager_strides(self, value: TensorValue) -> tuple[Any, ...] | None:
+        """The strides eager gives the node whose lazy value ``value`` is (None: not a node's value): an
+        extern call reading it gets it in that layout (a channels-last activation into a convolution), not
+        contiguous, so that the kernel writing it and the call reading it both walk it as eager does."""
+        node = self._produced_by.get(id(value)) if isinstance(value, Pointwise) else None
+        return self._meta_strides(node, value.shape) if node is not None else None
+
     def realize(self, value: TensorValue, strides: tuple[Any, ...] | None = None, alias_ok: bool = False) -> BufferView:
         """Store a lazy value in a new buffer (or return the view it already is)."""
         if isinstance(value, BufferView):
@@ -332,7 +342,8 @@ class GraphLowering:
     def extern(self, op: Any, args: tuple[Any, ...], kwargs: dict[str, Any], reason: str) -> Any:
         """Run ``op`` through ATen at run time; returns its result with BufferViews for the tensors."""
         args, kwargs = pytree.tree_map(
-            lambda v: self.realize(v, alias_ok=True) if isinstance(v, TensorValue) else v, (args, kwargs)
+            lambda v: self.realize(v, strides=self._eager_strides(v), alias_ok=True) if isinstance(v, TensorValue) else v,
+            (args, kwargs),
         )
         mutates = bool(getattr(getattr(op, "_schema", None), "is_mutable", False))
         call = ExternCall(self.new_name("extern"), op, tuple(args), dict(kwargs), reason, mutates=mutates)
