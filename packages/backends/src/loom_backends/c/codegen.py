@@ -28,7 +28,7 @@ from ..kernels.numbers import register_dtype
 from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
-from .columns import COLUMNS, column_body, prefers_columns
+from .columns import COLUMNS, column_body, column_grain, prefers_columns
 from .entry import rows_entry_source
 from .full_reduction import Accumulator, applies, full_reduction_source, staged_applies, staged_source
 from .lanes import lane_loop, lane_sums
@@ -554,7 +554,7 @@ class CKernelCodegen(KernelWalk):
             out[1] = "LOOM_NOIPA " + out[1]
         row_args = [n for n in names if n != "xnumel" or "int64_t xnumel" in out[1]]
         # each thread's share: whole rows; whole tiles of rows; whole vectors
-        grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
+        grain = (column_grain(self.sections) if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         serial = f"{rows}({', '.join([*row_args, '0', 'xnumel'])})"
         full = not (self.columns or self.rsplit or self.scratch) and k.is_reduction
         threshold = config.c_parallel_min_elements

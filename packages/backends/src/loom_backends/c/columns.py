@@ -118,10 +118,12 @@ def column_rows(header: list[str], before: list[str], pre: list[str], loop: list
 _VECTOR = "    for (int64_t xl = 0; xl < x_count; xl++) {"
 
 
-def _column_loop(header: list[str], loop: list[str], sums: list[tuple[str, str]]) -> list[str]:
+def _column_loop(header: list[str], loop: list[str], sums: list[tuple[str, str]], uniform: bool = True) -> list[str]:
     """One reduction loop of a block: the vector loop over the block's rows inside (each row's index variables
-    and per-row values, ``header``, recomputed there); float sums chunked (see :func:`column_rows`)."""
-    inner = without_unused(block_uniform(["int64_t xindex = x_block + xl;", *header, *loop]), [])
+    and per-row values, ``header``, recomputed there); float sums chunked (see :func:`column_rows`).
+    ``uniform``: blocks start at multiples of :data:`COLUMNS` (see :func:`block_uniform`)."""
+    lines = ["int64_t xindex = x_block + xl;", *header, *loop]
+    inner = without_unused(block_uniform(lines) if uniform else lines, [])
     reduction = ["#pragma omp simd", _VECTOR, *("        " + line for line in inner), "    }"]
     if not sums:
         return ["    for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *reduction, "    }"]
@@ -146,6 +148,9 @@ _ROW_VALUE = re.compile(r"^((?:const )?\w+) (tmp\d+) = (.*)$")
 def staged_column_rows(header: list[str], sections: list[tuple[str, Any]], sums: list[tuple[str, str]]) -> list[str]:
     """The body of a column reduction of several loops (``sections``: the row code before the first loop,
     then per loop its accumulators, the loop and the row code after it), blocks of :data:`COLUMNS` rows.
+
+    Threads take multiples of half a block (:func:`column_grain`), so a block need not start at a multiple
+    of :data:`COLUMNS` and row-number comparisons stay per element (no :func:`block_uniform`).
 
     Per block: the accumulators; each loop as in :func:`column_rows` (chunked float sums, each loop its own);
     each stretch of row code in a vector loop over the block's rows, its values stored into arrays of the
@@ -176,7 +181,7 @@ def staged_column_rows(header: list[str], sections: list[tuple[str, Any]], sums:
     ]
     for position, (kind, section) in enumerate(sections):
         if kind == "lines" and (position == 0 or sections[position - 1][0] == "loop"):  # row code
-            code = without_unused(block_uniform([row, *header, *arrays(section)]), [])
+            code = without_unused([row, *header, *arrays(section)], [])
             lines += ["#pragma omp simd", _VECTOR, *("        " + line for line in code), "    }"] if code else []
         elif kind == "lines":  # a loop's accumulators
             lines += ["    " + line for line in section]
@@ -184,7 +189,7 @@ def staged_column_rows(header: list[str], sections: list[tuple[str, Any]], sums:
             _, scope = section
             body = arrays([*scope.header, *scope.lines])
             mine = [(t, name) for t, name in sums if any(f"{name}_part[xl]" in line for line in body)]
-            lines += _column_loop(header, body, mine)
+            lines += _column_loop(header, body, mine, uniform=False)
     return [*lines, "}"]
 
 
@@ -195,3 +200,10 @@ def column_body(header: list[str], sections: list[tuple[str, Any]], sums: list[t
         (_, before), (_, pre), (_, (_, loop)), (_, post) = sections
         return column_rows(header, before, pre, [*loop.header, *loop.lines], post, sums)
     return staged_column_rows(header, sections, sums)
+
+
+def column_grain(sections: list[tuple[str, Any]]) -> int:
+    """Rows per thread share of a column reduction: whole blocks for one loop (:func:`block_uniform` needs
+    them); half blocks (one AVX-512 vector of floats) for several, so that a batch norm over 32 channels
+    still splits between 2 threads."""
+    return COLUMNS if len(sections) == 4 else COLUMNS // 2

@@ -309,7 +309,9 @@ class GraphLowering:
         known = self._realized.get(id(value))
         if known is not None:
             return known[1]
-        if alias_ok and value.identity_of is not None:
+        if alias_ok and value.identity_of is not None and (
+            strides is None or tuple(value.identity_of.layout.stride) == tuple(symbols.as_expr(s) for s in strides)
+        ):  # a copy that changes the layout (to channels-last, for a convolution) stays a copy
             return value.identity_of
         if value.view_base is not None and value.view_replay is not None:
             replayed = value.view_replay(self.realize(value.view_base, alias_ok=alias_ok))
