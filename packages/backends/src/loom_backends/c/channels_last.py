@@ -90,6 +90,10 @@ def _run_fake(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> dict[torch
     values: dict[torch.fx.Node, Any] = {}
 
     class Recorder(torch.fx.Interpreter):
+        def fetch_attr(self, target: str) -> Any:  # a module's parameter or buffer (symbolic_trace's graphs)
+            value = super().fetch_attr(target)
+            return mode.from_tensor(value, static_shapes=True) if isinstance(value, torch.Tensor) else value
+
         def run_node(self, n: torch.fx.Node) -> Any:
             values[n] = result = super().run_node(n)
             return result
