@@ -80,7 +80,7 @@ class GraphLowering:
         self.current_node: torch.fx.Node | None = None
         self._names: dict[str, int] = {}
         self._realized: dict[int, tuple[Pointwise, BufferView]] = {}
-        self._produced_by: dict[int, torch.fx.Node] = {}  # id of a node's lazy value (kept alive by env) -> node
+        self._produced_by: dict[int, tuple[Pointwise, torch.fx.Node]] = {}  # id of a node's lazy value -> it, node
         self.sizevars = SizeVars()
         self.host_scalars: list[HostScalar] = []  # floats computed from sizes at the start of each call
 
@@ -174,7 +174,7 @@ class GraphLowering:
             return
         self.env[node] = self.lower_op(node.target, args, kwargs)
         if isinstance(self.env[node], Pointwise):  # stored later (for an extern call): in eager's strides
-            self._produced_by[id(self.env[node])] = node
+            self._produced_by[id(self.env[node])] = (self.env[node], node)  # kept alive: ids stay unique
         self._maybe_realize_on_reuse(node)
 
     def _lower_size_arithmetic(self, node: torch.fx.Node) -> bool:
@@ -298,8 +298,8 @@ class GraphLowering:
         """The strides eager gives the node whose lazy value ``value`` is (None: not a node's value): an
         extern call reading it gets it in that layout (a channels-last activation into a convolution), not
         contiguous, so that the kernel writing it and the call reading it both walk it as eager does."""
-        node = self._produced_by.get(id(value)) if isinstance(value, Pointwise) else None
-        return self._meta_strides(node, value.shape) if node is not None else None
+        known = self._produced_by.get(id(value)) if isinstance(value, Pointwise) else None
+        return self._meta_strides(known[1], value.shape) if known is not None else None
 
     def realize(self, value: TensorValue, strides: tuple[Any, ...] | None = None, alias_ok: bool = False) -> BufferView:
         """Store a lazy value in a new buffer (or return the view it already is)."""
