@@ -24,11 +24,12 @@ def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
     from ..aot_cache import AotCache
     from ..kernels.decompositions import decomposition_table
     from ..partition import min_cut_partition
+    from .channels_last import channels_last
     from .compile import from_cache
 
     configure_logging()
     return aot_compile(
-        gm,
+        channels_last(gm, example_inputs),
         example_inputs,
         backend="c",
         compile_graph=compile_graph,

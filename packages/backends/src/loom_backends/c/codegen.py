@@ -28,7 +28,7 @@ from ..kernels.numbers import register_dtype
 from ..kernels.scheduler import FusedKernel
 from ..kernels.sizevars import size_arg_order
 from ..kernels.symbols import RINDEX, XINDEX, FloorDiv, ModularIndexing
-from .columns import COLUMNS, column_rows, prefers_columns
+from .columns import COLUMNS, column_body, column_grain, prefers_columns
 from .entry import rows_entry_source
 from .full_reduction import Accumulator, applies, full_reduction_source, staged_applies, staged_source
 from .lanes import lane_loop, lane_sums
@@ -417,8 +417,7 @@ class CKernelCodegen(KernelWalk):
         if self.kernel.is_reduction:
             if self.columns or self.rsplit is not None:
                 return flat
-            loops = sum(1 for kind, _ in self.sections if kind == "loop")
-            if loops == 1 and not self.arg_reduction and not self.scratch and prefers_columns(self.load_indices, self.kernel.xnumel):
+            if not self.arg_reduction and not self.scratch and prefers_columns(self.load_indices, self.kernel.xnumel):
                 return CKernelCodegen(self.kernel, self.name, self.buffers, self.comment, columns=True)._generate()
             length = row_length(self.r_atoms, self.kernel.rnumel)
             if length is None or length == symbols.static_int(self.kernel.rnumel):
@@ -520,8 +519,7 @@ class CKernelCodegen(KernelWalk):
         out[3:3] = [f"    {ctype(v.dtype)} {row}[{length}] __attribute__((aligned(64)));" for row, v in self.scratch.items()]
         body: list[str] = list(self.row.header)
         if self.columns:
-            (_, before), (_, pre), (_, (_, loop)), (_, post) = self.sections
-            body = column_rows(self.row.header, before, pre, [*loop.header, *loop.lines], post, self.column_sums)
+            body = column_body(self.row.header, self.sections, self.column_sums)  # one loop or several
         for kind, section in [] if self.columns else self.sections:
             if kind == "lines":
                 body += section
@@ -556,7 +554,7 @@ class CKernelCodegen(KernelWalk):
             out[1] = "LOOM_NOIPA " + out[1]
         row_args = [n for n in names if n != "xnumel" or "int64_t xnumel" in out[1]]
         # each thread's share: whole rows; whole tiles of rows; whole vectors
-        grain = (COLUMNS if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
+        grain = (column_grain(self.sections) if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         serial = f"{rows}({', '.join([*row_args, '0', 'xnumel'])})"
         full = not (self.columns or self.rsplit or self.scratch) and k.is_reduction
         threshold = config.c_parallel_min_elements

@@ -7,8 +7,10 @@ cache line (gcc leaves it scalar), and the kernel ran at a tenth of ATen's speed
 reduction reads a contiguous vector: the accumulators are arrays of the block's rows (what ATen's
 ``sum(dim=0)`` does with its vector accumulators).
 
-Only kernels of one reduction loop take this form (no per-row value feeds a later loop), without
-``argmax``/``argmin`` (a scalar loop) or scratch rows.
+Kernels of several loops (a batch norm's mean, variance and normalised output over a channels-last
+``[N, H, W, C]`` tensor: each channel's elements ``C`` apart) take it too (:func:`staged_column_rows`): the
+per-row values between the loops (the mean the variance's loop reads) become arrays of the block's rows.
+Never with ``argmax``/``argmin`` (a scalar loop) or scratch rows.
 """
 
 from __future__ import annotations
@@ -103,29 +105,105 @@ def column_rows(header: list[str], before: list[str], pre: list[str], loop: list
     sum (``acc3_part``) before adding that to the row's total, as the row-wise loop's vector lanes do: one
     running total over a long column lost precision against eager's cascade sum."""
     row = "int64_t xindex = x_block + xl;"
-    inner = without_unused(block_uniform([row, *header, *before, *loop]), [])
     after = without_unused(block_uniform([row, *header, *before, *post]), [])
-    vector = "    for (int64_t xl = 0; xl < x_count; xl++) {"
     lines = [
         f"for (int64_t x_block = x_begin; x_block < x_end; x_block += {COLUMNS}) {{",
         f"    int64_t x_count = x_end - x_block < {COLUMNS} ? x_end - x_block : {COLUMNS};",
         *("    " + line for line in pre),
+        *_column_loop([*header, *before], loop, sums),
     ]
-    reduction = ["#pragma omp simd", vector, *("        " + line for line in inner), "    }"]
-    if sums:
-        lines += [
-            f"    for (int64_t r_chunk = 0; r_chunk < rnumel; r_chunk += {CHUNK}) {{",
-            f"        int64_t r_end = rnumel - r_chunk < {CHUNK} ? rnumel : r_chunk + {CHUNK};",
-            *(f"        {t} {name}_part[{COLUMNS}] = {{0}};" for t, name in sums),
-            "        for (int64_t rindex = r_chunk; rindex < r_end; rindex++) {",
-            *(line if line.startswith("#") else "    " + line for line in reduction),
-            "        }",
-            "#pragma omp simd",
-            "    " + vector,
-            *(f"            {name}[xl] += {name}_part[xl];" for _, name in sums),
-            "        }",
-            "    }",
-        ]
-    else:
-        lines += ["    for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *reduction, "    }"]
-    return [*lines, "#pragma omp simd", vector, *("        " + line for line in after), "    }", "}"]
+    return [*lines, "#pragma omp simd", _VECTOR, *("        " + line for line in after), "    }", "}"]
+
+
+_VECTOR = "    for (int64_t xl = 0; xl < x_count; xl++) {"
+
+
+def _column_loop(header: list[str], loop: list[str], sums: list[tuple[str, str]], uniform: bool = True) -> list[str]:
+    """One reduction loop of a block: the vector loop over the block's rows inside (each row's index variables
+    and per-row values, ``header``, recomputed there); float sums chunked (see :func:`column_rows`).
+    ``uniform``: blocks start at multiples of :data:`COLUMNS` (see :func:`block_uniform`)."""
+    lines = ["int64_t xindex = x_block + xl;", *header, *loop]
+    inner = without_unused(block_uniform(lines) if uniform else lines, [])
+    reduction = ["#pragma omp simd", _VECTOR, *("        " + line for line in inner), "    }"]
+    if not sums:
+        return ["    for (int64_t rindex = 0; rindex < rnumel; rindex++) {", *reduction, "    }"]
+    return [
+        f"    for (int64_t r_chunk = 0; r_chunk < rnumel; r_chunk += {CHUNK}) {{",
+        f"        int64_t r_end = rnumel - r_chunk < {CHUNK} ? rnumel : r_chunk + {CHUNK};",
+        *(f"        {t} {name}_part[{COLUMNS}] = {{0}};" for t, name in sums),
+        "        for (int64_t rindex = r_chunk; rindex < r_end; rindex++) {",
+        *(line if line.startswith("#") else "    " + line for line in reduction),
+        "        }",
+        "#pragma omp simd",
+        "    " + _VECTOR,
+        *(f"            {name}[xl] += {name}_part[xl];" for _, name in sums),
+        "        }",
+        "    }",
+    ]
+
+
+_ROW_VALUE = re.compile(r"^((?:const )?\w+) (tmp\d+) = (.*)$")
+
+
+def staged_column_rows(header: list[str], sections: list[tuple[str, Any]], sums: list[tuple[str, str]]) -> list[str]:
+    """The body of a column reduction of several loops (``sections``: the row code before the first loop,
+    then per loop its accumulators, the loop and the row code after it), blocks of :data:`COLUMNS` rows.
+
+    Threads take multiples of half a block (:func:`column_grain`), so a block need not start at a multiple
+    of :data:`COLUMNS` and row-number comparisons stay per element (no :func:`block_uniform`).
+
+    Per block: the accumulators; each loop as in :func:`column_rows` (chunked float sums, each loop its own);
+    each stretch of row code in a vector loop over the block's rows, its values stored into arrays of the
+    block's rows (``tmp5[xl]``) that later loops and row code read. Each row's values are computed by the
+    same expressions in the same order as in the row-wise form."""
+    rows: dict[str, str] = {}  # row value -> its C type
+    for kind, section in sections:
+        if kind == "lines":
+            for line in section:
+                if m := _ROW_VALUE.match(line.strip()):
+                    rows[m.group(2)] = m.group(1).removeprefix("const ")
+    as_array = re.compile(r"\b(" + "|".join(map(re.escape, rows)) + r")\b(?!\[)") if rows else None
+
+    def arrays(lines: list[str]) -> list[str]:
+        out = []
+        for line in lines:
+            m = _ROW_VALUE.match(line.strip())
+            if m and m.group(2) in rows:
+                line = f"{m.group(2)} = {m.group(3)}"
+            out.append(as_array.sub(r"\1[xl]", line) if as_array else line)
+        return out
+
+    row = "int64_t xindex = x_block + xl;"
+    lines = [
+        f"for (int64_t x_block = x_begin; x_block < x_end; x_block += {COLUMNS}) {{",
+        f"    int64_t x_count = x_end - x_block < {COLUMNS} ? x_end - x_block : {COLUMNS};",
+        *(f"    {t} {name}[{COLUMNS}];" for name, t in rows.items()),
+    ]
+    for position, (kind, section) in enumerate(sections):
+        if kind == "lines" and (position == 0 or sections[position - 1][0] == "loop"):  # row code
+            code = without_unused([row, *header, *arrays(section)], [])
+            lines += ["#pragma omp simd", _VECTOR, *("        " + line for line in code), "    }"] if code else []
+        elif kind == "lines":  # a loop's accumulators
+            lines += ["    " + line for line in section]
+        else:
+            _, scope = section
+            body = arrays([*scope.header, *scope.lines])
+            mine = [(t, name) for t, name in sums if any(f"{name}_part[xl]" in line for line in body)]
+            lines += _column_loop(header, body, mine, uniform=False)
+    return [*lines, "}"]
+
+
+def column_body(header: list[str], sections: list[tuple[str, Any]], sums: list[tuple[str, str]]) -> list[str]:
+    """A column reduction's rows function body: :func:`column_rows` for one loop, else
+    :func:`staged_column_rows`."""
+    if len(sections) == 4:
+        (_, before), (_, pre), (_, (_, loop)), (_, post) = sections
+        return column_rows(header, before, pre, [*loop.header, *loop.lines], post, sums)
+    return staged_column_rows(header, sections, sums)
+
+
+def column_grain(sections: list[tuple[str, Any]]) -> int:
+    """Rows per thread share of a column reduction: whole blocks for one loop (:func:`block_uniform` needs
+    them); half blocks (one AVX-512 vector of floats) for several, so that a batch norm over 32 channels
+    still splits between 2 threads."""
+    return COLUMNS if len(sections) == 4 else COLUMNS // 2

@@ -58,6 +58,9 @@ class Config:
     # next (kernels/reuse.py) instead of freeing and allocating them again: glibc hands large blocks
     # freshly mapped pages after it trims its heap, a page fault per 4 KiB (docs/backends-c.md). 0: off.
     c_keep_buffer_bytes: int = 64 << 20
+    # C backend: graphs with 2-D convolutions run them, and the kernels around them, in channels-last layout
+    # (c/channels_last.py; measured in docs/backends-c.md). False: every buffer keeps eager's layout.
+    c_channels_last: bool = True
 
 
 config = Config()

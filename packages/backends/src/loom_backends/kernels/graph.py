@@ -80,6 +80,7 @@ class GraphLowering:
         self.current_node: torch.fx.Node | None = None
         self._names: dict[str, int] = {}
         self._realized: dict[int, tuple[Pointwise, BufferView]] = {}
+        self._produced_by: dict[int, tuple[Pointwise, torch.fx.Node]] = {}  # id of a node's lazy value -> it, node
         self.sizevars = SizeVars()
         self.host_scalars: list[HostScalar] = []  # floats computed from sizes at the start of each call
 
@@ -172,6 +173,8 @@ class GraphLowering:
             self.env[node] = args[0][args[1]]
             return
         self.env[node] = self.lower_op(node.target, args, kwargs)
+        if isinstance(self.env[node], Pointwise):  # stored later (for an extern call): in eager's strides
+            self._produced_by[id(self.env[node])] = (self.env[node], node)  # kept alive: ids stay unique
         self._maybe_realize_on_reuse(node)
 
     def _lower_size_arithmetic(self, node: torch.fx.Node) -> bool:
@@ -291,6 +294,13 @@ class GraphLowering:
             expected = expected * size[i]
         return stride
 
+    def _eager_strides(self, value: TensorValue) -> tuple[Any, ...] | None:
+        """The strides eager gives the node whose lazy value ``value`` is (None: not a node's value): an
+        extern call reading it gets it in that layout (a channels-last activation into a convolution), not
+        contiguous, so that the kernel writing it and the call reading it both walk it as eager does."""
+        known = self._produced_by.get(id(value)) if isinstance(value, Pointwise) else None
+        return self._meta_strides(known[1], value.shape) if known is not None else None
+
     def realize(self, value: TensorValue, strides: tuple[Any, ...] | None = None, alias_ok: bool = False) -> BufferView:
         """Store a lazy value in a new buffer (or return the view it already is)."""
         if isinstance(value, BufferView):
@@ -299,7 +309,9 @@ class GraphLowering:
         known = self._realized.get(id(value))
         if known is not None:
             return known[1]
-        if alias_ok and value.identity_of is not None:
+        if alias_ok and value.identity_of is not None and (
+            strides is None or tuple(value.identity_of.layout.stride) == tuple(symbols.as_expr(s) for s in strides)
+        ):  # a copy that changes the layout (to channels-last, for a convolution) stays a copy
             return value.identity_of
         if value.view_base is not None and value.view_replay is not None:
             replayed = value.view_replay(self.realize(value.view_base, alias_ok=alias_ok))
@@ -332,7 +344,8 @@ class GraphLowering:
     def extern(self, op: Any, args: tuple[Any, ...], kwargs: dict[str, Any], reason: str) -> Any:
         """Run ``op`` through ATen at run time; returns its result with BufferViews for the tensors."""
         args, kwargs = pytree.tree_map(
-            lambda v: self.realize(v, alias_ok=True) if isinstance(v, TensorValue) else v, (args, kwargs)
+            lambda v: self.realize(v, strides=self._eager_strides(v), alias_ok=True) if isinstance(v, TensorValue) else v,
+            (args, kwargs),
         )
         mutates = bool(getattr(getattr(op, "_schema", None), "is_mutable", False))
         if mutates:

@@ -57,6 +57,16 @@ def _regroup(sizes: list[Expr], groups: tuple[Expr, ...]) -> list[list[int]] | N
     return out if i == len(sizes) else None
 
 
+def memory_order(buf: ComputedBuffer) -> tuple[int, ...] | None:
+    """The dims of a pointwise buffer stored densely but not row-major (channels-last), outermost first;
+    None when it is row-major or not dense (its kernel walks it row-major, as before)."""
+    lay = buf.layout
+    strides = [symbols.static_int(s) for s in lay.stride]
+    if lay.is_contiguous() or not lay.is_dense() or len(lay.size) != len(buf.loops.ranges) or None in strides:
+        return None
+    return tuple(sorted(range(len(strides)), key=lambda d: (-strides[d], d)))  # type: ignore[operator]
+
+
 @dataclass(frozen=True)
 class Space:
     """A kernel's iteration space: ``xnumel`` rows of ``rnumel`` elements (``rnumel == 1``: pointwise).
@@ -70,6 +80,9 @@ class Space:
 
     groups: tuple[Expr, ...]
     reduced: tuple[bool, ...]
+    # a pointwise space walked in a stored buffer's memory order (its dims, outermost first), not row-major:
+    # a channels-last buffer's kernel then reads and writes it contiguously (see ``memory_order``)
+    order: tuple[int, ...] | None = None
 
     @property
     def xnumel(self) -> Expr:
@@ -100,7 +113,7 @@ class Space:
                     flags.append(flag)
             return Space(tuple(groups), tuple(flags))
         assert isinstance(loops, PointwiseLoops)
-        return Space((symbols.product(loops.ranges),), (False,))
+        return Space((symbols.product(loops.ranges),), (False,), memory_order(buf))
 
     def role(self, buf: ComputedBuffer) -> str | None:
         """``"x"`` (once per row), ``"r"`` (once per element) or None when ``buf`` does not fit."""
@@ -121,6 +134,9 @@ class Space:
         assert loops is not None
         ranges = tuple(loops.ranges)
         kernel_ranges = {XINDEX: self.xnumel, RINDEX: self.rnumel}
+        if role == "x" and self.order is not None and len(self.order) == len(ranges):
+            coords = symbols.unravel(XINDEX, [ranges[d] for d in self.order], kernel_ranges)
+            return [coords[self.order.index(d)] for d in range(len(ranges))]
         if role == "x":
             return symbols.unravel(XINDEX, list(ranges), kernel_ranges)
         xs = iter(symbols.unravel(XINDEX, [g for g, r in zip(self.groups, self.reduced) if not r], kernel_ranges))
