@@ -44,23 +44,23 @@ def _same(actual, expected):
     assert facts == e_facts and len(outs) == len(e_outs)
 
 
-@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "c"])
 @pytest.mark.parametrize("fn", [_between_draws, _under_no_grad])
 def test_one_graph_with_eager_s_draws_and_leaf(fn, backend):
     expected = _run(fn)
     loom.reset()
-    compiled = loom.compile(fn, backend=backend)
+    compiled = loom.compile(fn, backend=backend, options={"strict": True})
     for _ in range(2):
         _same(_run(compiled), expected)
     stats = loom.stats()
     assert (stats["graphs"], stats["graph_breaks"], stats["cache_hits"]) == (1, 0, 1)
 
 
-def test_the_default_backend_gives_eager_s_answer():
+def test_the_default_backend_compiles_it_without_a_warning():
     expected = _run(_between_draws)
     loom.reset()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # its AOTAutograd refuses the set_: run uncompiled
+        warnings.simplefilter("error", RuntimeWarning)  # a refused graph would warn and run uncompiled
         _same(_run(loom.compile(_between_draws)), expected)
 
 
