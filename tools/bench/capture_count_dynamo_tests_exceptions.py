@@ -171,15 +171,6 @@ def c_exc_context_inside_nested_loop(x):
     return x + len(seen), seen
 
 
-def c_exc_generator_exit_not_exception(x):
-    try:
-        raise GeneratorExit
-    except Exception:
-        return x.sin()
-    except BaseException:
-        return x.cos()
-
-
 def c_exc_else_then_finally_context(x):
     try:
         try:
