@@ -57,7 +57,6 @@ def channels_last(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> torch.
         after = _run_fake(rewritten, example_inputs)
         if not _restore_outputs(gm, rewritten, before, after):
             return gm
-        _run_fake(rewritten, example_inputs)  # the restored outputs run too
     except Exception as err:  # fake tensors could not run it (data-dependent code, a view of a permuted tensor)
         log.debug("channels-last layout not applied: %s: %s", type(err).__name__, err)
         return gm
