@@ -8,15 +8,23 @@ backend runs, never when ``loom_backends`` is imported.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .compiled import CompiledFunction, GraphArtifact
-from .graphs import check_backend_args, replaces_storage, with_flat_tuple_output
+from .graphs import (
+    check_backend_args,
+    replaces_storage,
+    returns_view_of_replaced_input,
+    with_flat_tuple_output,
+)
 from .inference import run_without_grad, trace_inference
 
 if TYPE_CHECKING:  # pragma: no cover - typing only: aot_cache imports torch
     from .aot_cache import AotCache
+
+log = logging.getLogger("loom_backends.aot")
 
 GraphCompiler = Callable[[Any, list[Any], str], Callable[..., Any]]
 
@@ -45,6 +53,9 @@ def aot_compile(
     check_backend_args(gm, example_inputs)
     flat_gm, unflatten = with_flat_tuple_output(gm)
     if replaces_storage(flat_gm):
+        if returns_view_of_replaced_input(flat_gm, list(example_inputs)):
+            log.debug("%s: a graph returning a view taken before set_/resize_ runs as captured", backend)
+            return _with_unflatten(backend, flat_gm.forward, unflatten, [])
         keep_input_mutations, cache = True, None
     artifacts: list[GraphArtifact] = []
     # A graph that needs no autograd and mutates no input: its inference graph in one trace, not two.

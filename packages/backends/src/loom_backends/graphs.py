@@ -68,3 +68,54 @@ def replaces_storage(gm: Any) -> bool:
         if name in _STORAGE_REPLACING:
             return True
     return False
+
+
+def returns_view_of_replaced_input(gm: Any, example_inputs: list[Any]) -> bool:
+    """Whether ``gm`` returns a view of a tensor taken before a ``set_``/``resize_`` gave that tensor other
+    storage (``v = p.view(2, 2); p.data = t; return v``).
+
+    In eager ``v`` keeps viewing ``p``'s old storage. AOTAutograd rebuilds every output that aliases an
+    input from that input after the graph ran, so it would return a view of ``p``'s new storage: such a
+    graph must run as captured. Call it only on graphs that :func:`replaces_storage`: it may run ``gm``
+    on fake tensors."""
+    values = _fake_values(gm, example_inputs)
+    position = {node: index for index, node in enumerate(gm.graph.nodes)}
+    replaced_at: dict[int, int] = {}  # id of the replaced tensor's fake -> position of its last set_/resize_
+    for node in gm.graph.nodes:
+        name = node.target if node.op == "call_method" else getattr(node.target, "__name__", "")
+        if node.op in ("call_method", "call_function") and str(name).split(".")[0] in _STORAGE_REPLACING:
+            fake = values.get(node.args[0]) if node.args else None
+            if fake is not None:
+                replaced_at[id(fake)] = position[node]
+    output = next(node for node in reversed(gm.graph.nodes) if node.op == "output")
+    for leaf in output.all_input_nodes:
+        base = getattr(values.get(leaf), "_base", None)
+        for candidate in (base, getattr(base, "_base", None)):
+            if candidate is not None and position[leaf] < replaced_at.get(id(candidate), -1):
+                return True
+    return False
+
+
+def _fake_values(gm: Any, example_inputs: list[Any]) -> dict[Any, Any]:
+    """Each node's fake value: the capture's own (``meta["val"]`` / ``meta["example_value"]``) when its
+    placeholders have them (a capture records every value), else from running ``gm`` on fakes of ``example_inputs``."""
+    import torch
+    from torch.fx import Interpreter
+
+    recorded = {node: node.meta.get("val", node.meta.get("example_value")) for node in gm.graph.nodes}
+    if all(recorded[node] is not None for node in gm.graph.nodes if node.op == "placeholder"):
+        return recorded
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    values: dict[Any, Any] = {}
+
+    class _Recording(Interpreter):
+        def run_node(self, node: Any) -> Any:
+            values[node] = result = super().run_node(node)
+            return result
+
+    mode = FakeTensorMode(allow_non_fake_inputs=True)
+    fakes = [mode.from_tensor(x) if isinstance(x, torch.Tensor) else x for x in example_inputs]
+    with mode:
+        _Recording(gm).run(*fakes)
+    return values
