@@ -1,7 +1,8 @@
 """Values that travel through a generator made in the trace (issue 29): what ``gen.close()`` returns when
 the generator returns on GeneratorExit (the value on CPython 3.13, None on 3.11 and 3.12: eager decides
 which here), and a value ``send`` hands a generator paused in ``yield from``, which goes on to the inner
-generator (PEP 380). Each is one graph with no break, with eager's answer."""
+generator (PEP 380), and what ``yield from`` evaluates to (the inner's return value, None for a generator
+already exhausted). Each is one graph with no break, with eager's answer."""
 
 import pytest
 import torch
@@ -94,6 +95,23 @@ def send_goes_through_two_yield_froms(x):
 def send_none_then_a_value(x):
     gen = _outer([])
     return x + gen.send(None) + gen.send(None is None)
+
+
+def _returns_five(t):
+    yield t
+    return 5
+
+
+def _delegates(inner):
+    got = yield from inner
+    yield got
+
+
+@case(X)
+def yield_from_an_exhausted_generator_is_none(x):
+    inner = _returns_five(x)
+    list(inner)  # its return value went with the StopIteration that ended it
+    return x + 1, list(_delegates(inner)), list(_delegates(_returns_five(x)))
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

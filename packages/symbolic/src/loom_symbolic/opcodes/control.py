@@ -152,7 +152,8 @@ def send_to_receiver(tx, ins, *, pop_receiver_when_done: bool) -> None:
     if item is None:
         if pop_receiver_when_done:
             tx.pop()
-        tx.push(getattr(receiver, "returned", ConstantVariable(None)))
+        # the value of its ``return`` only when this resume ran it (an exhausted one's StopIteration has none)
+        tx.push(receiver.returned if getattr(receiver, "returned_now", False) else ConstantVariable(None))
         tx.jump(ins)
     else:
         tx.push(item)
