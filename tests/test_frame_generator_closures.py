@@ -191,3 +191,48 @@ def test_a_generator_whose_arguments_cannot_be_rebuilt_runs_as_before():
     torch.testing.assert_close(loom.compile(generator_expression_before_a_break, backend="eager")(x), expected)
     report = loom.explain(generator_expression_before_a_break)(x)  # its range iterator: made where it was
     assert report.break_count == 1 and "rest of the function" in report.breaks[0].reason.hint
+
+
+# Which cells a generator from the frame shares with the other ways the trace reaches cells (the frame's own
+# free variables, a function passed in) is part of what the graph relies on: a generator from another
+# closure, same code and same contents, must not reuse it (its function is guarded by identity then).
+
+
+def test_a_generator_from_another_closure_does_not_reuse_a_graph_that_shared_its_cell():
+    x = torch.ones(3)
+    gen, bump = _shared_cell()
+    loom.reset()
+    compiled = loom.compile(bumped_first, backend="eager")
+    torch.testing.assert_close(compiled(x, gen(x), bump), bumped_first(x, *_fresh_shared_pair(x)))
+    bump.__closure__[0].cell_contents = 2  # the same bump (guarded by identity), its cell holding 2 again
+    other, _ = _shared_cell()  # the same code and contents, another cell: bump's write is not its
+    expected = x + x * 2 + x + 2
+    torch.testing.assert_close(compiled(x, other(x), bump), expected)
+    assert loom.stats()["recompiles"] == 1
+
+
+def test_a_generator_that_now_shares_a_cell_does_not_reuse_a_graph_that_did_not():
+    x = torch.ones(3)
+    gen, _ = _shared_cell()
+    other, bump = _shared_cell()
+    loom.reset()
+    compiled = loom.compile(bumped_first, backend="eager")
+    torch.testing.assert_close(compiled(x, gen(x), bump), x + x * 2 + x + 2)  # bump's cell is not gen's
+    bump.__closure__[0].cell_contents = 2
+    torch.testing.assert_close(compiled(x, other(x), bump), x + x * 3 + x + 3)  # now it is: gen reads 3
+    assert loom.stats()["recompiles"] == 1
+
+
+def test_the_frames_own_cell_is_not_taken_for_another_generators():
+    x = torch.ones(3)
+    gen, frame = _frame_closure()
+    loom.reset()
+    compiled = loom.compile(frame, backend="eager")
+    torch.testing.assert_close(compiled(x, gen(x)), x + x * 5)  # the frame's k is gen's: 5
+    other, _ = _frame_closure()
+    torch.testing.assert_close(compiled(x, other(x)), x + x * 2)  # another closure's k: still 2
+
+
+def _fresh_shared_pair(x):
+    gen, bump = _shared_cell()
+    return gen(x), bump

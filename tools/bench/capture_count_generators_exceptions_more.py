@@ -2,7 +2,9 @@
 test/dynamo/test_exceptions.py exercises: context chains through ``finally`` and nested handlers, a
 re-raised exception keeping its context, ``sys.exc_info()`` in a ``finally`` and after the block,
 custom exceptions with keyword ``__init__``, exception groups with ``except*``, ``with_traceback``,
-``KeyError`` raised ``from None`` in a mapping, and ``hasattr`` through a raising ``__getattr__``.
+``KeyError`` raised ``from None`` in a mapping, and ``hasattr`` through a raising ``__getattr__``. Issue
+29's: what ``gen.close()`` returns when the ``finally`` returns, ``send`` through ``yield from``, and the
+messages of the TypeErrors iterating, unpacking or calling an int raises (read in the handler).
 """
 
 from __future__ import annotations
@@ -135,3 +137,99 @@ CONSTRUCTS = [c_context_through_finally, c_context_except_and_finally, c_exc_inf
               c_custom_exception_keyword_init, c_except_star_group, c_with_traceback_none,
               c_mapping_keyerror_from_none, c_hasattr_through_getattr, c_exception_isinstance_tuple,
               c_return_in_finally_swallows]
+
+
+# -- issue 29: values through generators, and the messages of TypeErrors raised in the trace -------------
+def c_gen_close_returns_finally_value(x):
+    def steps(t):
+        try:
+            yield t + 1
+        finally:
+            return 5  # noqa: B012  (3.13's close() hands it back, 3.11/3.12's drops it)
+
+    gen = steps(x)
+    first = next(gen)
+    closed = gen.close()
+    return first + (closed or 0), closed
+
+
+def c_gen_close_ignores_finally_value(x):
+    def steps(t):
+        try:
+            yield t + 1
+        except GeneratorExit:
+            return t * 3
+
+    gen = steps(x)
+    first = next(gen)
+    gen.close()
+    return first * 2
+
+
+def c_gen_send_into_yield_from(x):
+    def inner():
+        a = yield 1
+        b = yield a + 1
+        return a * b
+
+    def outer(log):
+        got = yield from inner()
+        log.append(got)
+        yield got * 10
+
+    log = []
+    gen = outer(log)
+    values = [next(gen), gen.send(3), gen.send(4)]
+    try:
+        gen.send(5)
+    except StopIteration:
+        values.append("stopped")
+    return x + values[2], values, log
+
+
+def c_iter_int_message_branch(x):
+    try:
+        iter(3)
+        msg = ""
+    except TypeError as e:
+        msg = str(e)
+    return x + 1 if msg == "'int' object is not iterable" else x - 1
+
+
+def c_for_over_int_message(x):
+    try:
+        for _ in 3:
+            x = x + 1
+    except TypeError as e:
+        return x * 2, e.args
+    return x
+
+
+def c_unpack_int_message(x):
+    try:
+        a, b = 3
+    except TypeError as e:
+        return x + 1, str(e)
+    return x + a + b
+
+
+def c_call_int_message(x):
+    f = 3
+    try:
+        f()
+    except TypeError as e:
+        return x + 1, str(e)
+    return x
+
+
+def c_dict_of_pairs_message(x):
+    try:
+        dict([(1, 2), 3])
+    except TypeError as e:
+        return x + 1, str(e)
+    return x
+
+
+CONSTRUCTS += [c_gen_close_returns_finally_value, c_gen_close_ignores_finally_value, c_gen_send_into_yield_from,
+               c_iter_int_message_branch, c_for_over_int_message, c_unpack_int_message, c_call_int_message,
+               c_dict_of_pairs_message]

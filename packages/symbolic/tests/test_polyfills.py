@@ -162,6 +162,11 @@ def test_reduce_matches():
     assert reduce(operator.add, [1, 2, 3]) == functools.reduce(operator.add, [1, 2, 3])
     assert reduce(operator.mul, [], 7) == functools.reduce(operator.mul, [], 7)
     assert outcome(reduce, operator.add, []) == outcome(functools.reduce, operator.add, [])
+    # not iterable: the message is reduce's own, with no __context__ (issue 29)
+    assert outcome(reduce, operator.add, 3) == outcome(functools.reduce, operator.add, 3)
+    with pytest.raises(TypeError) as raised:
+        reduce(operator.add, 3)
+    assert raised.value.__context__ is None
 
 
 def test_operator_getters_match():

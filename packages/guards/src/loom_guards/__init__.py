@@ -15,6 +15,7 @@ list of them into one fast callable that the frame hook runs on every call::
 
 from ._loader import AcceleratorWarning
 from .compiler import GuardFn, accelerator_available, accelerator_error, compile, simplify
+from .generator_sources import GeneratorFunction
 from .kinds import (
     ConstantMatch,
     DictContains,
@@ -67,6 +68,7 @@ __all__ = [
     "DictAttr",
     "DictContains",
     "DictKeys",
+    "GeneratorFunction",
     "Global",
     "GlobalState",
     "Guard",

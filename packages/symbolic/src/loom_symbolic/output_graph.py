@@ -28,6 +28,7 @@ from .fake_mode import FakeMismatch, LoomFakeTensorMode
 from .guard_collector import GuardCollector
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
+from .variables import cells as _cells
 from .variables import containers as _containers
 from .variables import default_dtype as _default_dtype
 from .variables import device_ctx as _device_ctx
@@ -119,8 +120,7 @@ class OutputGraph:
         self.known_objects: dict[int, tuple[Any, Variable]] = {}
         #: Locals a resume function handed on unread that the trace needed to read (api.translate).
         self.passed_on_reads: set[str] = set()
-        #: id(real cell) → its box, so every way of reaching a closure cell shares one view of it.
-        self.cell_boxes: dict[int, Any] = {}
+        self.cell_boxes = _cells.CellBoxes()  # every way of reaching a closure cell shares one view of it
         self.guards = GuardCollector()
         self.aliases = AliasTracker()
         self.side_effects = SideEffects()

@@ -356,7 +356,8 @@ class RootTranslator(InstructionTranslator):
                 del self.symbolic_locals[name]
             self.cells[name] = box
         for name, cell in zip(code.co_freevars, closure or ()):
-            self.cells[name] = real_cell_box(self, name, cell, Closure(name), _store_free_var(name))
+            self.cells[name] = real_cell_box(self, name, cell, Closure(name), _store_free_var(name),
+                                             way="frame")
 
     def count_visit(self, ins: Instruction) -> None:
         visits = self.visits[ins.index] = self.visits.get(ins.index, 0) + 1

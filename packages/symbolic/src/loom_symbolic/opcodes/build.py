@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, args_of
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.iterators import IteratorVariable
@@ -119,7 +119,7 @@ def map_add(tx, ins) -> None:
 def list_extend(tx, ins) -> None:
     values = tx.pop()
     target = tx.peek(ins.arg)
-    target.items.extend(values.unpack(tx))
+    target.items.extend(_unpacked(tx, values, _star_in_list))
     target.mutated(tx)
 
 
@@ -127,7 +127,7 @@ def list_extend(tx, ins) -> None:
 def set_update(tx, ins) -> None:
     values = tx.pop()
     target = tx.peek(ins.arg)
-    for item in values.unpack(tx):
+    for item in _unpacked(tx, values, _star_in_set):
         target.add(item, tx)
     target.mutated(tx)
 
@@ -161,14 +161,11 @@ def unpack_sequence(tx, ins) -> None:
         while len(items) <= ins.arg and (item := value.next_item(tx)) is not None:
             items.append(item)
     else:
-        items = value.unpack(tx)
+        items = _unpacked(tx, value, _unpack_two)
     if len(items) != ins.arg:
-        raise UserError(
-            "unpacking",
-            f"too many values to unpack (expected {ins.arg})" if len(items) > ins.arg
-            else f"not enough values to unpack (expected {ins.arg}, got {len(items)})",
-            exc_type=ValueError,
-        )
+        message = (f"too many values to unpack (expected {ins.arg})" if len(items) > ins.arg
+                   else f"not enough values to unpack (expected {ins.arg}, got {len(items)})")
+        raise UserError("unpacking", message, exc_type=ValueError, exc_args=(message,))
     for item in reversed(items):
         tx.push(item)
 
@@ -176,10 +173,10 @@ def unpack_sequence(tx, ins) -> None:
 @handler("UNPACK_EX")
 def unpack_ex(tx, ins) -> None:
     before, after = ins.arg & 0xFF, ins.arg >> 8
-    items = tx.pop().unpack(tx)
+    items = _unpacked(tx, tx.pop(), _unpack_starred)
     if len(items) < before + after:
-        raise UserError("unpacking", f"not enough values to unpack (expected at least {before + after}, got {len(items)})",
-                        exc_type=ValueError)
+        message = f"not enough values to unpack (expected at least {before + after}, got {len(items)})"
+        raise UserError("unpacking", message, exc_type=ValueError, exc_args=(message,))
     middle = items[before : len(items) - after]
     for item in reversed(items[len(items) - after :]):
         tx.push(item)
@@ -187,3 +184,40 @@ def unpack_ex(tx, ins) -> None:
     for item in reversed(items[:before]):
         tx.push(item)
 
+
+
+def _unpacked(tx, value, real_form) -> list:
+    """``value``'s items for an unpacking opcode. A constant that is not iterable raises the TypeError
+    ``real_form`` (that opcode's own construct, run on the real value) raises, with CPython's message for
+    that construct (``cannot unpack non-iterable int object``, ``Value after * must be an iterable, not
+    int``), so a handler reading ``str(e)`` sees it."""
+    if isinstance(value, ConstantVariable) and not _is_iterable(value.value):
+        try:
+            real_form(value.value)
+        except TypeError as exc:
+            raise UserError("unpacking", str(exc), exc_type=TypeError, exc_args=args_of(exc)) from exc
+    return value.unpack(tx)
+
+
+def _is_iterable(value) -> bool:
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _unpack_two(value) -> None:
+    _first, _second = value
+
+
+def _unpack_starred(value) -> None:
+    _first, *_rest = value
+
+
+def _star_in_list(value) -> list:
+    return [*value]
+
+
+def _star_in_set(value) -> set:
+    return {*value}

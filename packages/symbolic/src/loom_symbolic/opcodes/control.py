@@ -9,6 +9,7 @@ from ..errors import Unsupported
 from ..variables.base import Variable
 from ..variables.constant import ConstantVariable
 from ..variables.ctx import ENTERED_BY_TYPE
+from ..variables.generators import GeneratorVariable
 from ..variables.iterators import IteratorVariable, iterate, not_modelled_because
 from .registry import handler
 
@@ -135,18 +136,24 @@ def get_yield_from_iter(tx, ins) -> None:
 
 def send_to_receiver(tx, ins, *, pop_receiver_when_done: bool) -> None:
     """SEND: the next item of the ``yield from`` receiver below the sent value, or, once it is done,
-    its return value and a jump (3.11 pops the receiver then; 3.12's END_SEND does it)."""
+    its return value and a jump (3.11 pops the receiver then; 3.12's END_SEND does it). A value other
+    than None (the caller's ``send``) goes on to a generator receiver's ``send`` (PEP 380)."""
     sent = tx.pop()
-    if not (sent.is_python_constant() and sent.as_python_constant() is None):
-        raise Unsupported("generator.send() with a value", "only next() is modelled")
     receiver = tx.peek()
     if not isinstance(receiver, IteratorVariable):
         raise Unsupported(f"yield from {receiver.describe()}", "not an iterator the translator models")
-    item = receiver.next_item(tx)
+    if sent.is_python_constant() and sent.as_python_constant() is None:
+        item = receiver.next_item(tx)
+    elif isinstance(receiver, GeneratorVariable):
+        item = receiver.sent_item(tx, sent)
+    else:  # CPython calls receiver.send(value), which a builtin iterator does not have
+        raise Unsupported(f"generator.send() into a yield from over {receiver.describe()}",
+                          "only a generator receives the value")
     if item is None:
         if pop_receiver_when_done:
             tx.pop()
-        tx.push(getattr(receiver, "returned", ConstantVariable(None)))
+        # the value of its ``return`` only when this resume ran it (an exhausted one's StopIteration has none)
+        tx.push(receiver.returned if getattr(receiver, "returned_now", False) else ConstantVariable(None))
         tx.jump(ins)
     else:
         tx.push(item)

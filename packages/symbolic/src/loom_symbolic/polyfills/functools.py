@@ -13,7 +13,12 @@ _NO_INITIAL = object()
 @polyfill(_functools.reduce)
 def reduce(function: Any, iterable: Any, initial: Any = _NO_INITIAL, /) -> Any:
     """``functools.reduce``: fold ``iterable`` from the left with ``function``."""
-    it = iter(iterable)
+    try:
+        it = iter(iterable)
+    except TypeError:
+        it = None
+    if it is None:  # raised outside the handler: CPython's error has no __context__
+        raise TypeError("reduce() arg 2 must support iteration")
     if initial is _NO_INITIAL:
         try:
             value = next(it)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
@@ -83,11 +84,32 @@ class CellVariable(Variable):
         return f"cell {self.box.name}"
 
 
-def real_cell_box(tx: InstructionTranslator, name: str, cell: Any, source: Any, store_effect: Any) -> RealCellBox:
+class CellBoxes(dict):
+    """id(real cell) → its box, for one translation, and the ways in by which the trace reached real cells
+    (``ways``: the frame's own closure, a function's ``__closure__``, a generator from the frame), each with
+    what pins its cells by identity if the way itself does not (None: a function, guarded by identity, or
+    the frame's own cells)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ways: dict[Any, Callable[[], None] | None] = {}
+
+
+def real_cell_box(tx: InstructionTranslator, name: str, cell: Any, source: Any, store_effect: Any, *,
+                  way: Any, pin: Callable[[], None] | None = None) -> RealCellBox:
     """The one box standing for real ``cell`` in this translation: a closure cell reached two ways
-    (the frame's free variable and a function's ``__closure__``) must see the same writes."""
+    (the frame's free variable and a function's ``__closure__``) must see the same writes. ``way`` names
+    how the trace reached it; once real cells are reached more than one way, the graph relies on which of
+    them are one cell (a write through one read through the other, or not), so each way whose cells are
+    not fixed otherwise is pinned by identity (``pin``: a generator from the frame, through its function)."""
     boxes = tx.output.cell_boxes
     found = boxes.get(id(cell))
     if found is None or found.cell is not cell:
         found = boxes[id(cell)] = RealCellBox(name, cell, source, store_effect)
+    ways = boxes.ways
+    ways.setdefault(way, pin)
+    if len(ways) > 1:
+        for pinning in ways.values():
+            if pinning is not None:
+                pinning()  # the guard collector keeps one of each
     return found

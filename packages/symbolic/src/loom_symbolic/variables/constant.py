@@ -82,6 +82,17 @@ class ConstantVariable(Variable):
             raise UserError("iteration", str(exc), exc_type=type(exc)) from exc
         return [ConstantVariable(v) for v in items]
 
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """Calling a constant: CPython's TypeError (``'int' object is not callable``, its message taken
+        from calling the real value, which runs nothing), for a handler that reads ``str(e)``."""
+        if callable(self.value):
+            return super().call(tx, args, kwargs)
+        try:
+            self.value()
+        except TypeError as exc:
+            raise UserError(f"call to {self.value!r}", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
+        return super().call(tx, args, kwargs)
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         try:
             value = getattr(self.value, name)

@@ -118,7 +118,13 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
     """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
     is the program's ValueError, raised after the items before it were stored, as in Python."""
     for number, pair in enumerate(_iterators.each_item(tx, pairs)):
-        parts = _iterators.iterate(tx, pair).unpack(tx)
+        try:
+            parts = _iterators.iterate(tx, pair).unpack(tx)
+        except UserError as error:
+            if error.exc_type is not TypeError:
+                raise
+            message = f"cannot convert dictionary update sequence element #{number} to a sequence"
+            raise UserError("dict update", message, exc_type=TypeError, exc_args=(message,)) from None
         if len(parts) != 2:
             raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
                             "2 is required", exc_type=ValueError)

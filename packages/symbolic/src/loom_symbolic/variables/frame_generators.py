@@ -18,12 +18,12 @@ rest of the function run as ordinary Python (as a paused generator made in the t
 
 from __future__ import annotations
 
-import gc
 import inspect
 import types
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr, Item
+from loom_guards import Attr, GeneratorFunction, Item
+from loom_guards.generator_sources import generator_function
 
 from ..bytecode_helpers import LiveIterator
 from ..errors import Unsupported
@@ -146,10 +146,10 @@ def _closure(value: types.GeneratorType) -> tuple | None:
     """The closure cells of the function that made ``value``, which its frame shares (``COPY_FREE_VARS`` ran
     before the generator was returned). The generator exposes only their contents (``gi_frame.f_locals``);
     its frame keeps the function itself alive, and the garbage collector's view of the generator finds it."""
-    for referent in gc.get_referents(value):
-        if type(referent) is types.FunctionType and referent.__code__ is value.gi_code:
-            return referent.__closure__
-    return None
+    try:
+        return generator_function(value).__closure__
+    except LookupError:
+        return None
 
 
 def _wrap_frame_generator(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
@@ -194,20 +194,30 @@ def _run_from_its_start(tx: InstructionTranslator, value: types.GeneratorType, s
         kwargs |= {k: registry.wrap(tx, v, Item(Item(locals_source, name), k)) for k, v in arguments[name].items()}
     trusted = trusted_module_name(frame.f_globals.get("__name__") or "")
     globals_base = TRUSTED_GLOBALS if trusted else Attr(frame_source, "f_globals")
-    made = tx.inline_call(code, frame.f_globals, [], {}, _cell_boxes(tx, value, locals_source), args, kwargs,
+    made = tx.inline_call(code, frame.f_globals, [], {}, _cell_boxes(tx, value, source), args, kwargs,
                           globals_base)
     return made.translator
 
 
-def _cell_boxes(tx: InstructionTranslator, value: types.GeneratorType, locals_source: Any) -> list[Any]:
+def _cell_boxes(tx: InstructionTranslator, value: types.GeneratorType, source: Any) -> list[Any]:
     """The generator's closure as the trace's cells: one box per real cell, shared with every other way the
     trace reaches that cell (the frame's own free variable, another closure), so a write the frame makes
     before the generator runs is read by it, as in eager. The contents are read through the generator's
-    ``f_locals`` (each guarded there); a write from the generator's side has no way back to the real cell."""
+    ``f_locals`` (each guarded there); a write from the generator's side has no way back to the real cell.
+    Which cells they are is pinned (the generator's function by identity) once the trace reaches real cells
+    another way too: the graph then relies on which of them are one cell."""
     code = value.gi_code
+    locals_source = Attr(Attr(source, "gi_frame"), "f_locals")
+    function_source = GeneratorFunction(source)
+    function = generator_function(value)
+
+    def pin() -> None:  # its cells, as a function passed in has them: by the function's identity
+        tx.output.guards.add("identity", function_source, function)
+
     boxes = []
     for name, cell in zip(code.co_freevars, _closure(value) or ()):
-        boxes.append(real_cell_box(tx, name, cell, Item(locals_source, name), _unreachable_cell(value, name)))
+        boxes.append(real_cell_box(tx, name, cell, Item(locals_source, name), _unreachable_cell(value, name),
+                                   way=function_source, pin=pin))
     return boxes
 
 

@@ -105,7 +105,7 @@ class UserFunctionVariable(Variable):
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             # torch's and the standard library's closures are taken as fixed, like their globals.
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
-            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell)))
+            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell), way=id(fn)))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 

@@ -11,7 +11,8 @@ nothing to run, so only the ones with a handler are tracked (``output.paused_gen
 After each instruction that can drop a reference (:data:`DROPS`), the values the program can still reach
 are searched for those generators (:func:`~.body_escapes.reached`); each one no longer reachable is closed
 in the trace, as ``gen.close()`` would. What its finalizer raises CPython reports and ignores
-(``sys.unraisablehook``): that is not modelled, and neither is a ``finally`` that returns a value.
+(``sys.unraisablehook``): that is not modelled. A value its ``finally`` returns is dropped, as CPython's
+finalizer drops what ``close()`` returns.
 """
 
 from __future__ import annotations

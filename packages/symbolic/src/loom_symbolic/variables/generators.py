@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..bytecode_helpers import start_generator
 from ..errors import Unsupported
+from ..versions import current as version
 from .base import Variable
 from .constant import ConstantVariable
 from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception, raised
@@ -96,20 +97,27 @@ class GeneratorVariable(IteratorVariable):
 
     def send(self, tx: InstructionTranslator, value: Variable) -> Variable:
         """``gen.send(value)``: resume with ``value`` as the paused ``yield``'s value."""
-        sends_none = value.is_python_constant() and value.as_python_constant() is None
-        if not self.started and not self.finished and not sends_none:
-            message = ConstantVariable("can't send non-None value to a just-started generator")
-            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [message])))
-        item = self.next_item(tx, None if sends_none else value)
+        item = self.sent_item(tx, value)
         if item is None:
             raise self.stop_iteration(tx)
         return item
 
+    def sent_item(self, tx: InstructionTranslator, value: Variable) -> Variable | None:
+        """What resuming with ``value`` yields, None once the generator returned (``returned`` holds its
+        value): :meth:`send`, and a ``yield from`` waiting on this generator forwarding what its own
+        caller sent (PEP 380). A value other than None for a generator not started is CPython's TypeError."""
+        sends_none = value.is_python_constant() and value.as_python_constant() is None
+        if not self.started and not self.finished and not sends_none:
+            message = ConstantVariable("can't send non-None value to a just-started generator")
+            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [message])))
+        return self.next_item(tx, None if sends_none else value)
+
     def close(self, tx: InstructionTranslator) -> Variable:
         """``gen.close()``: GeneratorExit raised at the paused ``yield``. Outside any ``try`` block of the
         generator that just ends it; inside one, its ``finally`` or handler runs in the trace: the
-        GeneratorExit (or a StopIteration) leaving it, or a return, closes the generator; another
-        exception propagates to the caller; a ``yield`` instead is CPython's RuntimeError. A generator
+        GeneratorExit (or a StopIteration) leaving it, or a return, closes the generator (close() returns
+        what it returned on 3.13, None before: ``versions``); another exception propagates to the caller;
+        a ``yield`` instead is CPython's RuntimeError. A generator
         a paused ``yield from`` waits on is closed first; what its closing raises is raised here instead."""
         exit_exc = None
         if self.started and not self.finished:
@@ -137,9 +145,8 @@ class GeneratorVariable(IteratorVariable):
                 raise SymbolicException(raised(tx, ExceptionVariable(RuntimeError, [message])))
             self.finished = True
             returned = self.translator.return_value
-            if returned is not None and not (returned.is_python_constant() and returned.as_python_constant() is None):
-                # 3.13 hands the value back from close(), earlier versions drop it: not modelled
-                raise Unsupported(f"closing {self.describe()}", "its finally block returns a value")
+            if returned is not None and version.CLOSE_RETURNS_VALUE:
+                return returned
             return ConstantVariable(None)
         self.finished = True
         return ConstantVariable(None)

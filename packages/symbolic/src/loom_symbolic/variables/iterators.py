@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from .. import bytecode_helpers
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, args_of
 from . import attributes as _attributes
 from . import exception_values as _exceptions
 from .base import Variable
@@ -417,10 +417,20 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
     custom = getattr(value, "iterate", None)
     if custom is not None:
         return custom(tx)
+    if isinstance(value, ConstantVariable):
+        _check_iterable(value.value)
+    return SnapshotIterator(value.unpack(tx))
+
+
+def _check_iterable(value: object) -> None:
+    """The TypeError ``iter(value)`` raises for a constant that is not iterable, with CPython's own message
+    (``'int' object is not iterable``, what every caller of ``PyObject_GetIter`` raises), so a handler that
+    reads ``str(e)`` or ``e.args`` sees it. A caller that rewrites the message (``dict`` of pairs,
+    ``functools.reduce``) rewrites it here too."""
     try:
-        return SnapshotIterator(value.unpack(tx))
-    except Unsupported:
-        raise
+        iter(value)
+    except TypeError as exc:
+        raise UserError("iteration", str(exc), exc_type=TypeError, exc_args=args_of(exc)) from exc
 
 
 def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variable]:

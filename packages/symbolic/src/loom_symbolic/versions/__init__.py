@@ -18,7 +18,9 @@ modules of :mod:`loom_symbolic.opcodes` (``opcodes/py311.py``, ...). What a vers
 - ``SUPERINSTRUCTIONS``: instructions a resume function's body writes as two;
 - ``EMIT_REWRITES`` and the emit helpers (``call``, ``call_kw``, ``load_global_callable``,
   ``push_null_then``, ``make_function``): how :class:`~loom_symbolic.codegen.PyCodegen` writes instructions whose form
-  changed.
+  changed;
+- ``CLOSE_RETURNS_VALUE``: the one runtime fact (not bytecode) that differs: whether ``generator.close()``
+  returns the value the generator returned on GeneratorExit (3.13) or drops it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class _Unsupported:
 
     DECODE_RULES: dict = {}
     EMIT_REWRITES: dict = {}
+    CLOSE_RETURNS_VALUE = False
 
     @staticmethod
     def register_stack_effects(table, effect_class) -> None:

@@ -77,3 +77,9 @@ def push_null_then(instrs: list[Instr]) -> list[Instr]:
 def make_function(flags: int) -> list[Instr]:
     """MAKE_FUNCTION with the code object on top of the stack."""
     return [Instr("MAKE_FUNCTION", flags)]
+
+
+# -- runtime behaviour ---------------------------------------------------------------------------------
+#: Whether ``generator.close()`` returns the value the generator returns on GeneratorExit (a ``return``
+#: in its ``finally`` or ``except GeneratorExit``): 3.13 hands it back, 3.11 and 3.12 drop it.
+CLOSE_RETURNS_VALUE = False

@@ -41,6 +41,9 @@ from bytecode import Instr
 from . import py312
 from .py311 import load_global_callable  # noqa: F401  (LOAD_GLOBAL (True, name) is 3.13's form too)
 
+#: ``generator.close()`` returns the generator's return value ("What's New in Python 3.13").
+CLOSE_RETURNS_VALUE = True
+
 _SET_FUNCTION_ATTRIBUTE_ORDER = (0x08, 0x04, 0x02, 0x01)  # closure, annotations, kwdefaults, defaults
 
 
