@@ -41,6 +41,12 @@ def dict_setitem(tx, d, args, kwargs):
     return NONE
 
 
+@dict_method("__delitem__")
+def dict_delitem(tx, d, args, kwargs):
+    d.delitem(tx, args[0])
+    return NONE
+
+
 @dict_method("__contains__")
 def dict_contains(tx, d, args, kwargs):
     return ConstantVariable(d.has_key(DictVariable.key_of(args[0], tx)))
