@@ -82,6 +82,7 @@ _LISTED = ["a", "b"]
 
 def c_dt_global_list_inplace(x):
     global _LISTED
+    _LISTED[:] = ["a", "b"]  # each run starts alike (eager's, then loom's)
     _LISTED *= 2
     _LISTED.__iadd__(["c"])
     del _LISTED[0]

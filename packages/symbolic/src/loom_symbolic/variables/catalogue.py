@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     ctx_instances,
     deferred_prints,
     deferred_warnings,
+    dict_operators,
     distributed,
     environ,
     exception_state,

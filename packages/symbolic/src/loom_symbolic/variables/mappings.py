@@ -16,6 +16,7 @@ from ..errors import Unsupported, UserError
 from .attributes import _MISSING, InstanceAttributes, builtin_base, class_attribute, resolve, view_of_real
 from .base import Variable
 from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
+from .method_arity import check_arguments
 from .methods import MethodVariable
 from .registry import wrap_constant_like
 from .symbolic_scalars import SymbolicVariable
@@ -103,6 +104,7 @@ class MethodTableMixin(InstanceAttributes):
         method = lookup(self, name)
         if method is None:
             raise Unsupported(f"method {name!r} of {self.describe()}", "not modelled")
+        check_arguments(builtin_base(self.python_type()), name, args, kwargs)
         return method(tx, self, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
