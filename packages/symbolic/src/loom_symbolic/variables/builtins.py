@@ -446,14 +446,10 @@ def builtin_next(tx, args, kwargs):
     iterator = args[0]
     if not isinstance(iterator, IteratorVariable):
         raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
-    item = iterator.next_item(tx)
-    if item is None:
-        if len(args) > 1:
-            return args[1]
-        if isinstance(stop := getattr(iterator, "stop_iteration", None), Callable):
-            raise stop(tx)  # a generator's return value goes with it
-        raise UserError("next()", "StopIteration", exc_type=StopIteration)
-    return item
+    if len(args) > 1:
+        item = iterator.next_item(tx)
+        return args[1] if item is None else item
+    return iterator.next_or_stop(tx)
 
 
 @builtin(enumerate)

@@ -41,6 +41,7 @@ from . import (  # noqa: F401
     numpy,
     numpy_operators,
     operator_builtins,
+    operator_dunders,
     overriding_containers,
     partial,
     polyfilled,

@@ -25,7 +25,10 @@ _COUNTS: dict[str, tuple[float, float]] = {
     "add": (1, 1), "discard": (1, 1), "isdisjoint": (1, 1), "issubset": (1, 1), "issuperset": (1, 1),
     "symmetric_difference": (1, 1), "symmetric_difference_update": (1, 1),
     "union": (0, _ANY), "difference": (0, _ANY), "intersection": (0, _ANY), "difference_update": (0, _ANY),
-    "intersection_update": (0, _ANY), "update": (0, _ANY),
+    "intersection_update": (0, _ANY), "update": (0, _ANY), "__iter__": (0, 0),
+    **dict.fromkeys(("__add__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__eq__", "__ne__", "__lt__", "__le__",
+                     "__gt__", "__ge__", "__or__", "__and__", "__sub__", "__xor__", "__ior__", "__iand__", "__isub__",
+                     "__ixor__"), (1, 1)),
 }
 #: (class, name) pairs whose count differs from the table's.
 _OWN_COUNTS = {(list, "pop"): (0, 1), (set, "pop"): (0, 0), (dict, "pop"): (1, 2), (dict, "update"): (0, 1),
