@@ -103,6 +103,17 @@ class NewObjectVariable(InstanceMixin, Variable):
         return f"{self.python_type().__name__} object made while tracing"
 
 
+def _new_frozenset(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
+                   kwargs: dict[str, Variable]) -> SetVariable:
+    """``frozenset.__new__(cls, iterable)`` for a subclass that keeps frozenset's ``__new__`` (which leaves a
+    subclass's keyword arguments to its ``__init__``)."""
+    if len(args) > 1:
+        message = f"{cls.__name__} expected at most 1 argument, got {len(args)}"
+        raise UserError(f"{cls.__name__}()", message, exc_type=TypeError, exc_args=(message,))
+    members = _iterators.each_item(tx, args[0]) if args else []
+    return SetVariable(list(members), frozen=True, cls=cls, cls_source=cls_source, tx=tx)
+
+
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
@@ -141,6 +152,8 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         instance = ListVariable([], cls=cls, cls_source=cls_source, new=True)
     elif base is set:
         instance = SetVariable([], cls=cls, cls_source=cls_source)
+    elif base is frozenset:  # its members come with frozenset.__new__, before any __init__
+        instance = _new_frozenset(tx, cls, cls_source, args, kwargs)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     init = class_attribute(cls, "__init__")
@@ -150,7 +163,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:
-        if args or kwargs:
+        if (args or kwargs) and base is not frozenset:  # object.__init__ leaves them to a __new__ of C
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:
