@@ -120,9 +120,32 @@ def dict_update(tx, d, args, kwargs):
     return NONE
 
 
+def _mapping_keys(tx: InstructionTranslator, other: Variable) -> Variable | None:
+    """``other.keys`` when ``other``, an object of a Python class, has one: then CPython's ``dict(other)`` and
+    ``d.update(other)`` read ``other[k]`` for each ``k`` in ``other.keys()`` instead of iterating pairs."""
+    try:
+        module = other.python_type().__module__
+    except Unsupported:
+        return None
+    if module == "builtins":
+        return None
+    try:
+        return other.var_getattr(tx, "keys")
+    except UserError as exc:
+        if issubclass(exc.exc_type, AttributeError):
+            return None
+        raise
+
+
 def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
     """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
-    is the program's ValueError, raised after the items before it were stored, as in Python."""
+    is the program's ValueError, raised after the items before it were stored, as in Python. An object
+    with ``keys`` is a mapping: its keys, each with ``pairs[key]``."""
+    keys = _mapping_keys(tx, pairs)
+    if keys is not None:
+        for key in _iterators.each_item(tx, keys.call(tx, [], {})):
+            items[DictVariable.key_of(key, tx)] = _operators.getitem(tx, pairs, key)
+        return
     for number, pair in enumerate(_iterators.each_item(tx, pairs)):
         parts = _iterators.iterate(tx, pair).unpack(tx)
         if len(parts) != 2:
