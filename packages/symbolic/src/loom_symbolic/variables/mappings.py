@@ -132,10 +132,11 @@ class MethodTableMixin(InstanceAttributes):
         return InstanceDictVariable(self)
 
     def reconstruct_new_instance(self, codegen: PyCodegen, fill: Any) -> None:
-        """Rebuild a subclass instance made while tracing: ``cls.__new__(cls)``, then ``fill`` restores
-        its items through the builtin base's own methods, then its attributes."""
+        """Rebuild a subclass instance made while tracing: ``base.__new__(cls)`` (the builtin's, not a
+        ``__new__`` of the class, which may want arguments), then ``fill`` restores its items through the
+        builtin base's own methods, then its attributes."""
         cls = self.python_type()
-        codegen.load_callable(cls.__new__)
+        codegen.load_callable(builtin_base(cls).__new__)
         codegen.load_const(cls)
         codegen.call(1)
         fill(builtin_base(cls))

@@ -32,7 +32,8 @@ _COUNTS: dict[str, tuple[float, float]] = {
 }
 #: (class, name) pairs whose count differs from the table's.
 _OWN_COUNTS = {(list, "pop"): (0, 1), (set, "pop"): (0, 0), (dict, "pop"): (1, 2), (dict, "update"): (0, 1),
-               (tuple, "index"): (1, 3), (set, "update"): (0, _ANY)}
+               (tuple, "index"): (1, 3), (set, "update"): (0, _ANY),
+               (list, "__init__"): (0, 1)}
 #: methods taking keyword arguments, and which (None: any); the others refuse every keyword.
 _KEYWORDS = {(list, "sort"): frozenset({"key", "reverse"}), (dict, "update"): None}
 

@@ -143,7 +143,10 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             raise Unsupported(f"creating a {cls.__qualname__} object",
                               f"a subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled "
                               f"(only {modelled.__qualname__} itself is)")
-        raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
+        instance = _python_new(tx, cls, cls_source, base, args, kwargs)
+        if not issubclass(instance.python_type(), cls):
+            return instance  # Python runs no __init__ on an object of another class
+        return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=True)
     if base is object:
         instance: Variable = NewObjectVariable(cls, cls_source)
     elif base in (dict, collections.OrderedDict):
@@ -156,6 +159,24 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         instance = _new_frozenset(tx, cls, cls_source, args, kwargs)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
+    return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=False)
+
+
+def _python_new(tx: InstructionTranslator, cls: type, cls_source: Any, base: type, args: list[Variable],
+                kwargs: dict[str, Variable]) -> Variable:
+    """``cls.__new__(cls, *args, **kwargs)`` written in Python (it calls ``super().__new__(cls)``), inlined."""
+    new = class_attribute(cls, "__new__")
+    if base not in (object, dict, collections.OrderedDict, list, set) or not isinstance(new, staticmethod) \
+            or not isinstance(new.__func__, types.FunctionType):
+        raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
+    new_source = Attr(cls_source, "__new__") if cls_source is not None else None  # the function itself
+    cls_variable = wrap(tx, cls, cls_source)
+    return wrap(tx, new.__func__, new_source).call(tx, [cls_variable, *args], kwargs)
+
+
+def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: type, instance: Variable,
+                 args: list[Variable], kwargs: dict[str, Variable], own_new: bool) -> Variable:
+    """``instance`` after the ``__init__`` Python calls on a new ``cls`` object."""
     init = class_attribute(cls, "__init__")
     if isinstance(init, types.FunctionType):
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
@@ -163,7 +184,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:
-        if (args or kwargs) and base is not frozenset:  # object.__init__ leaves them to a __new__ of C
+        if (args or kwargs) and base is not frozenset and not own_new:  # object.__init__ leaves them to a __new__
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:

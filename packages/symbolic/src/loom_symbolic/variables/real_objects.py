@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import types
 from typing import TYPE_CHECKING, Any
@@ -301,7 +302,8 @@ def _container_new(owner: type) -> Any:
         if not args or not isinstance(args[0], (ClassVariable, BuiltinVariable)):  # list.__new__(list)
             return None
         cls = args[0].value
-        if not isinstance(cls, type) or type(cls) is not type or builtin_base(cls) is not owner:
+        layout = dict if builtin_base(cls) is collections.OrderedDict else builtin_base(cls)  # OrderedDict's is dict's
+        if not isinstance(cls, type) or type(cls) is not type or layout is not owner:
             return None  # not a subclass of owner (Python's TypeError), or another layout: natively
         if cls is owner and kwargs and owner in (set, frozenset):
             return None  # set(x=1): Python's TypeError, natively
@@ -327,7 +329,8 @@ def builtin_object_new(tx, args, kwargs):
     if kwargs or len(args) != 1 or not isinstance(args[0], ClassVariable):
         return None
     cls = args[0].value
-    if builtin_base(cls) is not object or cls.__new__ is not object.__new__ or type(cls) is not type:
+    # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one)
+    if not isinstance(cls, type) or builtin_base(cls) is not object or type(cls) is not type:
         return None
     # its methods are read through the class: a class reached without a source is a constant object
     return NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))

@@ -175,6 +175,15 @@ def _sorted_items(tx, items, kwargs):
     return [items[i] for i in order]
 
 
+@list_method("__init__")
+def list_init(tx, lst, args, kwargs):
+    # list.__init__(self, iterable) of a subclass's __init__ (super().__init__(items)): refills the list
+    lst.items[:] = []  # first, as CPython: list.__init__(lst, lst) leaves it empty
+    lst.items[:] = list(_iterators.each_item(tx, args[0])) if args else []
+    lst.mutated(tx)
+    return NONE
+
+
 @list_method("copy")
 def list_copy(tx, lst, args, kwargs):
     return ListVariable(list(lst.items))
