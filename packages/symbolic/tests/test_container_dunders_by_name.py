@@ -1,7 +1,7 @@
 """Special methods of lists, tuples, sets, dicts and their iterators called by name (``p.__add__(q)``,
 ``s.__ior__(t)``, ``set.__sub__(a, b)``, ``lst.__delitem__(slice(1, 3))``, ``it.__iter__()``,
 ``it.__next__()``) are their operators, traced; reading them was a graph break before. ``del lst[::0]``
-raises the program's ValueError (an internal error before)."""
+raises the program's ValueError (an internal error before); ``[1].__add__({})`` its TypeError."""
 
 import torch
 from harness import check
@@ -66,3 +66,17 @@ def test_iterator_next_by_name_raises_stop_iteration():
 
 def test_slice_deletion_with_step_zero_raises():
     check(delete_with_step_zero, torch.ones(2))
+
+
+def concatenating_other_kinds(x):
+    texts = []
+    for left, right in (([1], {"a": 1}), ((1,), [1])):
+        try:
+            left.__add__(right)
+        except TypeError as e:
+            texts.append(str(e))
+    return x + len(texts), texts
+
+
+def test_sequence_add_of_another_kind_raises_its_type_error():
+    check(concatenating_other_kinds, torch.ones(2))

@@ -1,7 +1,8 @@
 """``dict(obj)`` and ``d.update(obj)`` for an object of a Python class with ``keys`` (a method, or a
 function stored on the instance): CPython reads ``obj[k]`` for each ``k`` in ``obj.keys()``; the
 translator iterated the object for pairs instead (a graph break: it has no ``__iter__``). An object
-without ``keys`` is still iterated for pairs."""
+without ``keys`` is still iterated for pairs; an item that is not a pair raises ValueError with CPython's
+text (the message was unknown to the trace, a graph break when the program read it)."""
 
 import torch
 from harness import check
@@ -42,3 +43,15 @@ def update_from_mapping_likes(x):
 
 def test_update_reads_keys_then_items():
     check(update_from_mapping_likes, torch.ones(2))
+
+
+def bad_pair_message(x):
+    try:
+        {}.update([(1, 2, 3)])
+    except ValueError as e:
+        return x + 1, str(e)
+    return x, ""
+
+
+def test_bad_pair_raises_with_its_message():
+    check(bad_pair_message, torch.ones(2))

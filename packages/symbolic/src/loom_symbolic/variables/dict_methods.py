@@ -149,8 +149,8 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
     for number, pair in enumerate(_iterators.each_item(tx, pairs)):
         parts = _iterators.iterate(tx, pair).unpack(tx)
         if len(parts) != 2:
-            raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
-                            "2 is required", exc_type=ValueError)
+            message = f"dictionary update sequence element #{number} has length {len(parts)}; 2 is required"
+            raise UserError("dict update", message, exc_type=ValueError, exc_args=(message,))
         items[DictVariable.key_of(parts[0], tx)] = parts[1]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from . import iterators as _iterators
 from . import operator_semantics as _operators
 from .base import Variable
@@ -39,6 +39,11 @@ def _int_operand(tx: InstructionTranslator, other: Variable) -> bool:
 
 def _binary(name: str, op: Any, accepts: Any) -> Method:
     def method(tx, receiver, args, kwargs):
+        kind = receiver.python_type()
+        if name == "__add__" and issubclass(kind, (list, tuple)) and not accepts(tx, args[0]):
+            base = list if issubclass(kind, list) else tuple  # list_concat raises, not NotImplemented
+            message = f"can only concatenate {base.__name__} (not \"{args[0].python_type().__name__}\") to {base.__name__}"
+            raise UserError(f"{base.__name__}.__add__", message, exc_type=TypeError, exc_args=(message,))
         if not accepts(tx, args[0]):
             raise Unsupported(f"{receiver.python_type().__name__}.{name} with {args[0].describe()}",
                               "CPython's method gives NotImplemented or raises for it: not modelled")
