@@ -176,8 +176,7 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     # A module from the frame has its tables read by the translator itself (NNModuleVariable); one made
     # while tracing keeps its parameters in a ``_parameters`` variable, which Module.__getattr__ reads.
     if fallback is not _MISSING and (fallback is not _module_getattr() or view.real is _MISSING):
-        if not isinstance(fallback, types.FunctionType):
-            raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class defines __getattr__ in C")
+        # one in C too: `__getattr__ = dict.get` is the dict's own lookup, modelled unbound
         return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
 
@@ -386,10 +385,21 @@ class InstanceAttributes:
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         hook = class_attribute(self.cls, "__setattr__")
-        if isinstance(hook, types.FunctionType):
+        if hook is not object.__setattr__:  # one in Python is inlined; `__setattr__ = dict.__setitem__` modelled too
             wrap(tx, hook, _class_member_source(self, "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
             return
         self.generic_setattr(tx, name, value)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        hook = class_attribute(self.cls, "__delattr__")
+        if hook is not object.__delattr__:  # as __setattr__: `__delattr__ = dict.__delitem__` deletes an item
+            wrap(tx, hook, _class_member_source(self, "__delattr__")).call(tx, [self, ConstantVariable(name)], {})
+            return
+        self.generic_delattr(tx, name)
+
+    def generic_delattr(self, tx: InstructionTranslator, name: str) -> None:
+        """``object.__delattr__(self, name)``: modelled for objects made while tracing (:class:`InstanceMixin`)."""
+        raise Unsupported(f"deleting {name!r} on {self.describe()}", "not modelled")
 
     def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``object.__setattr__(self, name, value)``: a property setter, or the instance dict."""
@@ -458,9 +468,7 @@ class InstanceMixin(InstanceAttributes):
     def instance_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         return resolve(tx, self.object_view(tx), name)
 
-    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
-        if class_attribute(self.cls, "__delattr__") not in (object.__delattr__, dict.__delattr__, list.__delattr__):
-            raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "the class customises __delattr__")
+    def generic_delattr(self, tx: InstructionTranslator, name: str) -> None:
         slot = kept_slot(self.cls, name)
         if hasattr(type(class_attribute(self.cls, name)), "__delete__") and not slot:
             raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")

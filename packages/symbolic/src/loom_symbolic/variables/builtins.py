@@ -106,6 +106,8 @@ class BuiltinVariable(RealValueVariable):
         if _is_builtin_type(self.value) and _is_pure(attribute := getattr(self.value, name, None)):
             # int.from_bytes: a C type's attributes are fixed, and a pure one is folded when called
             return BuiltinVariable(attribute, Attr(self.source, name) if self.source is not None else None)
+        if _is_builtin_type(self.value) and name == "__new__" and self.value.__new__ in HANDLERS:  # list.__new__
+            return BuiltinVariable(self.value.__new__, Attr(self.source, name) if self.source is not None else None)
         if _is_builtin_type(self.value) and not hasattr(self.value, name):
             # a C type's attributes cannot be added: hasattr(int, "__dataclass_fields__") is False for good
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
@@ -446,14 +448,10 @@ def builtin_next(tx, args, kwargs):
     iterator = args[0]
     if not isinstance(iterator, IteratorVariable):
         raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
-    item = iterator.next_item(tx)
-    if item is None:
-        if len(args) > 1:
-            return args[1]
-        if isinstance(stop := getattr(iterator, "stop_iteration", None), Callable):
-            raise stop(tx)  # a generator's return value goes with it
-        raise UserError("next()", "StopIteration", exc_type=StopIteration)
-    return item
+    if len(args) > 1:
+        item = iterator.next_item(tx)
+        return args[1] if item is None else item
+    return iterator.next_or_stop(tx)
 
 
 @builtin(enumerate)

@@ -41,6 +41,12 @@ def dict_setitem(tx, d, args, kwargs):
     return NONE
 
 
+@dict_method("__delitem__")
+def dict_delitem(tx, d, args, kwargs):
+    d.delitem(tx, args[0])
+    return NONE
+
+
 @dict_method("__contains__")
 def dict_contains(tx, d, args, kwargs):
     return ConstantVariable(d.has_key(DictVariable.key_of(args[0], tx)))
@@ -114,9 +120,32 @@ def dict_update(tx, d, args, kwargs):
     return NONE
 
 
+def _mapping_keys(tx: InstructionTranslator, other: Variable) -> Variable | None:
+    """``other.keys`` when ``other``, an object of a Python class, has one: then CPython's ``dict(other)`` and
+    ``d.update(other)`` read ``other[k]`` for each ``k`` in ``other.keys()`` instead of iterating pairs."""
+    try:
+        module = other.python_type().__module__
+    except Unsupported:
+        return None
+    if module == "builtins":
+        return None
+    try:
+        return other.var_getattr(tx, "keys")
+    except UserError as exc:
+        if issubclass(exc.exc_type, AttributeError):
+            return None
+        raise
+
+
 def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
     """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
-    is the program's ValueError, raised after the items before it were stored, as in Python."""
+    is the program's ValueError, raised after the items before it were stored, as in Python. An object
+    with ``keys`` is a mapping: its keys, each with ``pairs[key]``."""
+    keys = _mapping_keys(tx, pairs)
+    if keys is not None:
+        for key in _iterators.each_item(tx, keys.call(tx, [], {})):
+            items[DictVariable.key_of(key, tx)] = _operators.getitem(tx, pairs, key)
+        return
     for number, pair in enumerate(_iterators.each_item(tx, pairs)):
         try:
             parts = _iterators.iterate(tx, pair).unpack(tx)
@@ -126,8 +155,8 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
             message = f"cannot convert dictionary update sequence element #{number} to a sequence"
             raise UserError("dict update", message, exc_type=TypeError, exc_args=(message,)) from None
         if len(parts) != 2:
-            raise UserError("dict update", f"dictionary update sequence element #{number} has length {len(parts)}; "
-                            "2 is required", exc_type=ValueError)
+            message = f"dictionary update sequence element #{number} has length {len(parts)}; 2 is required"
+            raise UserError("dict update", message, exc_type=ValueError, exc_args=(message,))
         items[DictVariable.key_of(parts[0], tx)] = parts[1]
 
 

@@ -51,6 +51,20 @@ class IteratorVariable(Variable):
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         raise NotImplementedError
 
+    def next_or_stop(self, tx: InstructionTranslator) -> Variable:
+        """``next(self)``: the next item, or the StopIteration Python raises (a generator's carries its value)."""
+        item = self.next_item(tx)
+        if item is None:
+            if isinstance(stop := getattr(self, "stop_iteration", None), Callable):
+                raise stop(tx)
+            raise UserError("next()", "StopIteration", exc_type=StopIteration)
+        return item
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in ("__iter__", "__next__"):  # it.__iter__() is the iterator, it.__next__() is next(it)
+            return IteratorMethodVariable(self, name)
+        return super().var_getattr(tx, name)
+
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         items = []
         while (item := self.next_item(tx)) is not None:
@@ -400,6 +414,22 @@ def not_modelled_because(value: Variable) -> str:
     """Why ``next()`` on ``value`` is not modelled (its own reason, where it gives one)."""
     reason = getattr(value, "unmodelled_reason", None)
     return reason() if reason is not None else "not an iterator the translator models"
+
+
+class IteratorMethodVariable(Variable):
+    """``it.__iter__`` or ``it.__next__`` read from an iterator the trace holds."""
+
+    def __init__(self, iterator: IteratorVariable, name: str) -> None:
+        self.iterator = iterator
+        self.name = name
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if args or kwargs:
+            raise Unsupported(f"{self.name} of {self.iterator.describe()} with arguments", "not modelled")
+        return self.iterator if self.name == "__iter__" else self.iterator.next_or_stop(tx)
+
+    def describe(self) -> str:
+        return f"{self.name} of {self.iterator.describe()}"
 
 
 def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:

@@ -16,6 +16,7 @@ from ..errors import Unsupported, UserError
 from .attributes import _MISSING, InstanceAttributes, builtin_base, class_attribute, resolve, view_of_real
 from .base import Variable
 from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
+from .method_arity import check_arguments
 from .methods import MethodVariable
 from .registry import wrap_constant_like
 from .symbolic_scalars import SymbolicVariable
@@ -103,6 +104,7 @@ class MethodTableMixin(InstanceAttributes):
         method = lookup(self, name)
         if method is None:
             raise Unsupported(f"method {name!r} of {self.describe()}", "not modelled")
+        check_arguments(builtin_base(self.python_type()), name, args, kwargs)
         return method(tx, self, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -130,10 +132,11 @@ class MethodTableMixin(InstanceAttributes):
         return InstanceDictVariable(self)
 
     def reconstruct_new_instance(self, codegen: PyCodegen, fill: Any) -> None:
-        """Rebuild a subclass instance made while tracing: ``cls.__new__(cls)``, then ``fill`` restores
-        its items through the builtin base's own methods, then its attributes."""
+        """Rebuild a subclass instance made while tracing: ``base.__new__(cls)`` (the builtin's, not a
+        ``__new__`` of the class, which may want arguments), then ``fill`` restores its items through the
+        builtin base's own methods, then its attributes."""
         cls = self.python_type()
-        codegen.load_callable(cls.__new__)
+        codegen.load_callable(builtin_base(cls).__new__)
         codegen.load_const(cls)
         codegen.call(1)
         fill(builtin_base(cls))

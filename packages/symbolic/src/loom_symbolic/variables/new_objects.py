@@ -103,6 +103,17 @@ class NewObjectVariable(InstanceMixin, Variable):
         return f"{self.python_type().__name__} object made while tracing"
 
 
+def _new_frozenset(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
+                   kwargs: dict[str, Variable]) -> SetVariable:
+    """``frozenset.__new__(cls, iterable)`` for a subclass that keeps frozenset's ``__new__`` (which leaves a
+    subclass's keyword arguments to its ``__init__``)."""
+    if len(args) > 1:
+        message = f"{cls.__name__} expected at most 1 argument, got {len(args)}"
+        raise UserError(f"{cls.__name__}()", message, exc_type=TypeError, exc_args=(message,))
+    members = _iterators.each_item(tx, args[0]) if args else []
+    return SetVariable(list(members), frozen=True, cls=cls, cls_source=cls_source, tx=tx)
+
+
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
@@ -132,7 +143,10 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             raise Unsupported(f"creating a {cls.__qualname__} object",
                               f"a subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled "
                               f"(only {modelled.__qualname__} itself is)")
-        raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
+        instance = _python_new(tx, cls, cls_source, base, args, kwargs)
+        if not issubclass(instance.python_type(), cls):
+            return instance  # Python runs no __init__ on an object of another class
+        return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=True)
     if base is object:
         instance: Variable = NewObjectVariable(cls, cls_source)
     elif base in (dict, collections.OrderedDict):
@@ -141,8 +155,28 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         instance = ListVariable([], cls=cls, cls_source=cls_source, new=True)
     elif base is set:
         instance = SetVariable([], cls=cls, cls_source=cls_source)
+    elif base is frozenset:  # its members come with frozenset.__new__, before any __init__
+        instance = _new_frozenset(tx, cls, cls_source, args, kwargs)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
+    return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=False)
+
+
+def _python_new(tx: InstructionTranslator, cls: type, cls_source: Any, base: type, args: list[Variable],
+                kwargs: dict[str, Variable]) -> Variable:
+    """``cls.__new__(cls, *args, **kwargs)`` written in Python (it calls ``super().__new__(cls)``), inlined."""
+    new = class_attribute(cls, "__new__")
+    if base not in (object, dict, collections.OrderedDict, list, set) or not isinstance(new, staticmethod) \
+            or not isinstance(new.__func__, types.FunctionType):
+        raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
+    new_source = Attr(cls_source, "__new__") if cls_source is not None else None  # the function itself
+    cls_variable = wrap(tx, cls, cls_source)
+    return wrap(tx, new.__func__, new_source).call(tx, [cls_variable, *args], kwargs)
+
+
+def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: type, instance: Variable,
+                 args: list[Variable], kwargs: dict[str, Variable], own_new: bool) -> Variable:
+    """``instance`` after the ``__init__`` Python calls on a new ``cls`` object."""
     init = class_attribute(cls, "__init__")
     if isinstance(init, types.FunctionType):
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
@@ -150,7 +184,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:
-        if args or kwargs:
+        if (args or kwargs) and base is not frozenset and not own_new:  # object.__init__ leaves them to a __new__
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:

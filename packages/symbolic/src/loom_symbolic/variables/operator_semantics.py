@@ -256,11 +256,11 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     if op in INPLACE:  # x += y calls __iadd__ first (ModuleList's extends the list itself), then __add__
         attempts.insert(0, (left, f"__{op.__name__}__", right))
     for receiver, name, other in attempts:
-        if _has_python_special(receiver, name):
+        if has_python_special(receiver, name):
             result = receiver.call_method(tx, name, [other], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
-        elif name == "__ne__" and _default_ne(receiver) and _has_python_special(receiver, "__eq__"):
+        elif name == "__ne__" and _default_ne(receiver) and has_python_special(receiver, "__eq__"):
             # object.__ne__ asks the class's __eq__ and inverts its answer (NotImplemented passes through)
             result = receiver.call_method(tx, "__eq__", [other], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
@@ -322,7 +322,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     """``item in container``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
-    if isinstance(container, (DictVariable, SetVariable)) and _has_python_special(container, "__contains__"):
+    if isinstance(container, (DictVariable, SetVariable)) and has_python_special(container, "__contains__"):
         return container.call_method(tx, "__contains__", [item], {})  # a subclass's own __contains__
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
@@ -330,7 +330,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return ConstantVariable(DictVariable.key_of(item, tx) in container.values)
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
-    if _has_python_special(container, "__contains__"):
+    if has_python_special(container, "__contains__"):
         return container.call_method(tx, "__contains__", [item], {})
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
@@ -368,7 +368,7 @@ def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
         if type(container.as_python_constant()) in _CONSTANT_SEQUENCES:
             # a symbolic int (or slice of them) indexing a folded tuple or string: specialised, as for a list
             return fold(operator.getitem, container, wrap_constant_like(constant_index(tx, index)))
-    if _has_python_special(container, "__getitem__"):
+    if has_python_special(container, "__getitem__"):
         return container.call_method(tx, "__getitem__", [index], {})
     raise Unsupported(f"subscript of {container.describe()}", "not modelled")
 
@@ -378,7 +378,7 @@ def _overrides(container: Variable, name: str) -> bool:
     an ``OrderedDict`` subclass) that defines special method ``name`` in Python: then the method
     is inlined rather than the container's own item access modelled."""
     subclass = getattr(container, "is_subclass_instance", None)
-    return subclass is not None and subclass() and _has_python_special(container, name)
+    return subclass is not None and subclass() and has_python_special(container, name)
 
 
 def _default_ne(value: Variable) -> bool:
@@ -396,7 +396,7 @@ def _class_of(value: Variable) -> type | None:
         return None
 
 
-def _has_python_special(value: Variable, name: str) -> bool:
+def has_python_special(value: Variable, name: str) -> bool:
     """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
     import types
 
@@ -414,7 +414,7 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
         return
     method = getattr(container, "setitem", None)
     if method is None or _overrides(container, "__setitem__"):
-        if _has_python_special(container, "__setitem__"):
+        if has_python_special(container, "__setitem__"):
             container.call_method(tx, "__setitem__", [index, value], {})
             return
         raise Unsupported(f"item assignment on {container.describe()}", "not modelled")
@@ -438,7 +438,7 @@ def delitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
     """``del container[index]``."""
     method = getattr(container, "delitem", None)
     if method is None or _overrides(container, "__delitem__"):
-        if _has_python_special(container, "__delitem__"):
+        if has_python_special(container, "__delitem__"):
             container.call_method(tx, "__delitem__", [index], {})
             return
         raise Unsupported(f"item deletion on {container.describe()}", "not modelled")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import types
 from typing import TYPE_CHECKING, Any
@@ -28,9 +29,16 @@ from .attributes import (
     view_of_real,
 )
 from .base import RealValueVariable, Variable
-from .builtins import HANDLERS, PURE, _items, builtin, call_builtin
+from .builtins import HANDLERS, PURE, BuiltinVariable, _items, builtin, call_builtin
 from .constant import wrap_frozen
-from .containers import NamedTupleVariable, SizeVariable, TupleVariable
+from .containers import (
+    DictVariable,
+    ListVariable,
+    NamedTupleVariable,
+    SetVariable,
+    SizeVariable,
+    TupleVariable,
+)
 from .ctx import UserExitVariable
 from .exception_values import make_exception
 from .methods import BoundMethodVariable
@@ -275,7 +283,7 @@ def enter_user_context(tx: InstructionTranslator, manager: Variable) -> tuple[Va
 @builtin(tuple.__new__)
 def builtin_tuple_new(tx, args, kwargs):
     """``tuple.__new__(cls, iterable)``: what a named tuple's ``_make`` (and so ``_replace``) calls."""
-    if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], ClassVariable):
+    if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], (ClassVariable, BuiltinVariable)):
         return None
     cls = args[0].value
     items = _items(tx, args[1]) if len(args) == 2 else []
@@ -286,13 +294,43 @@ def builtin_tuple_new(tx, args, kwargs):
     return None
 
 
+def _container_new(owner: type) -> Any:
+    """``owner.__new__(cls, ...)`` of a builtin container: an empty ``cls`` instance (dict, list and set
+    ignore further arguments, which their ``__init__`` reads; a frozenset takes its members here)."""
+
+    def new(tx, args, kwargs):
+        if not args or not isinstance(args[0], (ClassVariable, BuiltinVariable)):  # list.__new__(list)
+            return None
+        cls = args[0].value
+        layout = dict if builtin_base(cls) is collections.OrderedDict else builtin_base(cls)  # OrderedDict's is dict's
+        if not isinstance(cls, type) or type(cls) is not type or layout is not owner:
+            return None  # not a subclass of owner (Python's TypeError), or another layout: natively
+        if cls is owner and kwargs and owner in (set, frozenset):
+            return None  # set(x=1): Python's TypeError, natively
+        subclass = {"cls": cls, "cls_source": args[0].source} if cls is not owner else {}
+        if owner is dict:
+            return DictVariable({}, new=True, **subclass)
+        if owner is list:
+            return ListVariable([], new=True, **subclass)
+        items = _iterators.each_item(tx, args[1]) if owner is frozenset and len(args) > 1 else []
+        return SetVariable(list(items), frozen=owner is frozenset, tx=tx, **subclass)
+
+    new.__name__ = f"builtin_{owner.__name__}_new"
+    return new
+
+
+for _owner in (dict, list, set, frozenset):
+    builtin(_owner.__new__)(_container_new(_owner))
+
+
 @builtin(object.__new__)
 def builtin_object_new(tx, args, kwargs):
     """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this)."""
     if kwargs or len(args) != 1 or not isinstance(args[0], ClassVariable):
         return None
     cls = args[0].value
-    if builtin_base(cls) is not object or cls.__new__ is not object.__new__ or type(cls) is not type:
+    # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one)
+    if not isinstance(cls, type) or builtin_base(cls) is not object or type(cls) is not type:
         return None
     # its methods are read through the class: a class reached without a source is a constant object
     return NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))

@@ -137,11 +137,28 @@ class _TracedOrder:
 
 @list_method("sort")
 def list_sort(tx, lst, args, kwargs):
+    items = list(lst.items)
+    # CPython empties the list while it sorts: key functions and comparisons see it empty, and whatever
+    # they add to it is dropped with a ValueError once the sorted items are back in place
+    lst.items[:] = []
+    try:
+        items = _sorted_items(tx, items, kwargs)
+    finally:
+        modified = bool(lst.items)
+        lst.items[:] = items
+        lst.mutated(tx)
+    if modified:
+        raise UserError("list.sort", "list modified during sort", exc_type=ValueError,
+                        exc_args=("list modified during sort",))
+    return NONE
+
+
+def _sorted_items(tx, items, kwargs):
     key = kwargs.get("key")
     if key is not None and not (key.is_python_constant() and key.as_python_constant() is None):
-        keys = [key.call(tx, [item], {}) for item in lst.items]  # a builtin (key=abs) too
+        keys = [key.call(tx, [item], {}) for item in items]  # a builtin (key=abs) too
     else:
-        keys = lst.items
+        keys = items
     if all(k.is_python_constant() for k in keys):
         values = [k.as_python_constant() for k in keys]
     else:
@@ -155,7 +172,14 @@ def list_sort(tx, lst, args, kwargs):
         if not isinstance(exc, UserError):  # a comparison the trace cannot decide: say it was a sort's
             exc.reason.what = f"sorting ({exc.reason.what})"
         raise
-    lst.items[:] = [lst.items[i] for i in order]
+    return [items[i] for i in order]
+
+
+@list_method("__init__")
+def list_init(tx, lst, args, kwargs):
+    # list.__init__(self, iterable) of a subclass's __init__ (super().__init__(items)): refills the list
+    lst.items[:] = []  # first, as CPython: list.__init__(lst, lst) leaves it empty
+    lst.items[:] = list(_iterators.each_item(tx, args[0])) if args else []
     lst.mutated(tx)
     return NONE
 

@@ -255,7 +255,7 @@ class ListVariable(SequenceVariable):
         key = constant_index(tx, index)
         try:
             del self.items[key]
-        except (IndexError, TypeError) as exc:
+        except (IndexError, TypeError, ValueError) as exc:  # ValueError: a slice step of 0
             raise UserError("list deletion", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
         self.mutated(tx)
 

@@ -256,8 +256,19 @@ _OPERATOR_METHODS = {operator.or_: "union", operator.and_: "intersection", opera
                      operator.xor: "symmetric_difference"}
 
 
+#: Comparisons of two sets (``<`` a proper subset...), with the special methods Python tries for each.
+_COMPARISONS = {operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"), operator.lt: ("__lt__", "__gt__"),
+                operator.le: ("__le__", "__ge__"), operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__")}
+
+
 def set_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    """``left op right`` for two sets: through the method, so the result keeps CPython's table."""
+    """``left op right`` for two sets: through the method, so the result keeps CPython's table; a comparison
+    compares members, whatever set or frozenset subclass either side is (unless one compares in Python)."""
+    if op in _COMPARISONS and isinstance(left, SetVariable) and isinstance(right, SetVariable):
+        own, reflected = _COMPARISONS[op]
+        if _operators.has_python_special(left, own) or _operators.has_python_special(right, reflected):
+            return None
+        return ConstantVariable(op(left.values.keys(), right.values.keys()))
     name = _OPERATOR_METHODS.get(op)
     if name is None or not isinstance(left, SetVariable) or not isinstance(right, SetVariable):
         return None

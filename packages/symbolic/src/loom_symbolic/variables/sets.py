@@ -111,6 +111,15 @@ class SetVariable(MethodTableMixin, Variable):
         if self.frozen and self.is_python_constant():  # members are constants, so the frozenset is one too
             codegen.load_const(self.as_python_constant())
             return
+        if self.cls is not None and self.frozen:  # frozenset.__new__(cls, members): no __init__ runs again
+            codegen.load_callable(frozenset.__new__)
+            codegen.load_const(self.cls)
+            for item in self.members():
+                codegen.reconstruct(item)
+            codegen.emit("BUILD_SET", len(self.values))
+            codegen.call(2)
+            self.reconstruct_attributes(codegen)
+            return
         if self.cls is not None:
             def fill(base: type) -> None:
                 codegen.load_callable(base.update)

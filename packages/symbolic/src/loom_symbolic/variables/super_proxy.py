@@ -15,7 +15,7 @@ from . import exception_values as _exceptions
 from . import functions as _functions
 from .attributes import GenericGetattrVariable, GenericSetattrVariable
 from .base import Variable
-from .builtins import builtin
+from .builtins import HANDLERS, builtin
 from .containers import ListVariable
 from .iterators import DictIterator, ListIterator
 from .methods import BoundMethodVariable
@@ -166,6 +166,8 @@ class ClassSuperVariable(SuperVariable):
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member, "__func__") if member else None)
                 return BoundMethodVariable(func, self.receiver)
             if isinstance(found, types.FunctionType):
+                return wrap(tx, found, member)
+            if name == "__new__" and found in HANDLERS:  # super().__new__(cls) in a __new__: list.__new__
                 return wrap(tx, found, member)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)

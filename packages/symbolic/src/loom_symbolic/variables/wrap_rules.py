@@ -41,6 +41,7 @@ from .constant import (
     ObjectConstantVariable,
     is_constant_value,
 )
+from .container_methods import unbound_method
 from .containers import (
     DictVariable,
     ListVariable,
@@ -411,6 +412,11 @@ def _wrap_builtin(tx, value, source):
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_graph_op(value):
         return _identity(TorchFunctionVariable)(tx, value, source)
+    owner = getattr(value, "__objclass__", None)  # dict.get read elsewhere: a class's `__getattr__ = dict.get`
+    if owner is not None and (unbound := unbound_method(owner, value.__name__)) is not None:
+        if (guards := _guards(tx, source)) is not None:
+            guards.add("identity", source, value)
+        return unbound
     if value in HANDLERS:  # modelled although it is a method of a C object (tuple.__new__)
         return _identity(BuiltinVariable)(tx, value, source)
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(

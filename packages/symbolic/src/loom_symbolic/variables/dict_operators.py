@@ -1,0 +1,60 @@
+"""``==``, ``!=`` and ``|`` of two dicts while tracing, as CPython's dict answers them.
+
+Two dicts are equal when they hold the same keys and each pair of values compares equal, identity first
+(a tensor or an object without ``__eq__`` equals itself); two ``OrderedDict`` s also compare their order.
+Without this, dicts holding anything but constants compared by identity (``{"a": x} == {"a": x}`` was
+False). ``d | other`` of dicts whose classes keep ``dict.__or__`` is a new plain dict.
+"""
+
+from __future__ import annotations
+
+import collections
+import operator
+from typing import TYPE_CHECKING, Any
+
+from . import operator_semantics as _operators
+from .attributes import class_attribute
+from .base import Variable
+from .constant import ConstantVariable
+from .container_method_kit import values_equal
+from .containers import DictVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+def _equal(tx: InstructionTranslator, left: DictVariable, right: DictVariable) -> bool:
+    if len(left.items) != len(right.items):
+        return False
+    ordered = collections.OrderedDict
+    if issubclass(left.python_type(), ordered) and issubclass(right.python_type(), ordered):
+        if list(left.items) != list(right.items):
+            return False
+    for key, value in left.items.items():
+        if key not in right.items or not values_equal(tx, value, right.items[key]):
+            return False
+    return True
+
+
+def _plain_or(left: DictVariable, right: DictVariable) -> bool:
+    """Whether ``left | right`` is ``dict.__or__`` (OrderedDict and defaultdict make their own kind)."""
+    return class_attribute(left.python_type(), "__or__") is dict.__or__ and \
+        class_attribute(right.python_type(), "__ror__") is dict.__ror__
+
+
+def dict_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``left == right``, ``left != right`` and ``left | right`` for two dicts (any subclass that does not
+    compare in Python); None for anything else."""
+    if not isinstance(left, DictVariable) or not isinstance(right, DictVariable) or left.read_only or right.read_only:
+        return None
+    if op in (operator.eq, operator.ne):
+        name = f"__{op.__name__}__"
+        if _operators.has_python_special(left, name) or _operators.has_python_special(right, name):
+            return None
+        return ConstantVariable(_equal(tx, left, right) == (op is operator.eq))
+    if op is operator.or_ and _plain_or(left, right):
+        return DictVariable({**left.items, **right.items})
+    return None
+
+
+_operators.CONTAINER_OPERATORS.append(dict_operator)
