@@ -19,6 +19,7 @@ import sys
 from typing import TYPE_CHECKING
 
 import torch
+import torch.utils._pytree as pytree
 from torch._higher_order_ops.wrap import wrap as _wrap_op
 
 from ..errors import Unsupported
@@ -61,7 +62,19 @@ def _bind(what: str, names: tuple[str, ...], args: list[Variable], kwargs: dict[
 def _items(variable: Variable, what: str) -> list[Variable]:
     if type(variable) in (TupleVariable, ListVariable):
         return list(variable.items)
+    # an empty tuple folds to a constant (``torch.cond(p, f, g, ())``); one of other constants eager refuses
+    if variable.is_python_constant() and variable.as_python_constant() in ((), []):
+        return []
     raise Unsupported(f"{what} with {variable.describe()} as its inputs", "expected a tuple or list")
+
+
+def _tensor_leaves_only(operands: list[Variable], what: str) -> None:
+    """Eager's ``torch.cond`` refuses operands with anything but tensors at their leaves (an int, a float, a
+    string): the call then runs as Python, to raise as eager raises, rather than trace branches eager never runs."""
+    for leaf in pytree.tree_leaves([skeleton(operand, what) for operand in operands]):
+        if not is_tensor_leaf(leaf):
+            raise Unsupported(f"{what} with {leaf!r} among its operands",
+                              "its operands may hold only tensors (eager raises on anything else)")
 
 
 @higher_order(_wrap_op)
@@ -82,6 +95,7 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     """``torch.cond(pred, true_fn, false_fn, operands)``."""
     bound = _bind("torch.cond", ("pred", "true_fn", "false_fn", "operands"), args, kwargs, optional=("operands",))
     operands = _items(bound["operands"], "torch.cond") if "operands" in bound else []
+    _tensor_leaves_only(operands, "torch.cond")
     pred = bound["pred"]
     if pred.is_python_constant():  # a Python bool: eager calls the branch, and so does the trace
         branch = bound["true_fn"] if pred.as_python_constant() else bound["false_fn"]
