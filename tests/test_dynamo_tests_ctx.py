@@ -24,6 +24,10 @@ def same(got, want):
         assert type(got) is type(want) and len(got) == len(want)
         for g, w in zip(got, want):
             same(g, w)
+    elif isinstance(want, dict):
+        assert list(got) == list(want)
+        for k in want:
+            same(got[k], want[k])
     else:
         assert got == want
 
@@ -121,3 +125,67 @@ def test_autocast_decorated_function_breaking_inside_keeps_the_region():
     got = loom.compile(autocast_decorated_breaking, backend="eager")(x)
     assert got[0].dtype == torch.bfloat16 and got[1].dtype == torch.float32 and got[2] is False
     compiled_matches_eager(autocast_decorated_breaking, x)
+
+
+# -- cond, map and while_loop functions whose results eager refuses ---------------------------------------------------
+_W = torch.ones(3)
+
+
+def _cond(true_fn):
+    return lambda x: torch.cond(x.sum() > 0, true_fn, lambda t: t + 1, (x,))
+
+
+def _map(fn):
+    from functorch.experimental.control_flow import map as cf_map
+
+    return lambda x: cf_map(fn, torch.outer(x, x + 1))
+
+
+def _while(step):
+    from torch._higher_order_ops.while_loop import while_loop
+
+    return lambda x: while_loop(lambda i, a, b: i < 3, step, (0, x, x + 1))
+
+
+REFUSED = {
+    "cond_none": _cond(lambda t: None),
+    "cond_tensor_and_none": _cond(lambda t: (t + 1, None)),
+    "cond_float": _cond(lambda t: 1.0),
+    "cond_input": _cond(lambda t: t),
+    "cond_view_of_input": _cond(lambda t: t.view(-1)),
+    "cond_detached_input": _cond(lambda t: t.detach()),
+    "cond_closure_tensor": _cond(lambda t: _W),
+    "cond_one_result_twice": _cond(lambda t: (lambda y: (y, y))(t + 1)),
+    "map_slice": _map(lambda r: r),
+    "map_float": _map(lambda r: 1.0),
+    "map_closure_tensor": _map(lambda r: _W),
+    "while_carried_back": _while(lambda i, a, b: (i + 1, a, b + 1)),
+    "while_swapped": _while(lambda i, a, b: (i + 1, b, a)),
+    "while_closure_tensor": _while(lambda i, a, b: (i + 1, _W, b + 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_higher_order_op_results_eager_refuses_raise_under_loom(name):
+    fn, x = REFUSED[name], torch.arange(3.0)
+    with pytest.raises(Exception) as eager:  # torch's own error, whichever it is
+        fn(x)
+    with pytest.raises(type(eager.value)):
+        loom.compile(fn, backend="eager")(x)
+
+
+ACCEPTED = {
+    "cond_view_of_new_tensor": _cond(lambda t: (t + 1).view(-1)),
+    "cond_list_and_dict": lambda x: torch.cond(x.sum() > 0, lambda t: [t + 1, {"k": t * 2}],
+                                               lambda t: [t - 1, {"k": t * 3}], (x,)),
+    "map_with_none": _map(lambda r: (r + 1, None)),
+    "while_fresh": _while(lambda i, a, b: (i + 1, (a + 1).view(-1), b * 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(ACCEPTED))
+def test_higher_order_op_fresh_results_stay_one_graph(name):
+    fn, x = ACCEPTED[name], torch.arange(3.0)
+    report = explained(fn, x)
+    assert (report.graph_count, report.break_count) == (1, 0), report
+    compiled_matches_eager(fn, x)

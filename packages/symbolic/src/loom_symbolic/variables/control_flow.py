@@ -26,6 +26,7 @@ from ..errors import Unsupported
 from ..func_calls import Template
 from .containers import ListVariable, TupleVariable
 from .higher_order import (
+    Body,
     as_variable,
     higher_order,
     is_tensor_leaf,
@@ -77,6 +78,34 @@ def _tensor_leaves_only(operands: list[Variable], what: str) -> None:
                               "its operands may hold only tensors (eager raises on anything else)")
 
 
+def _only_tensors(body: Body, what: str, allow_none: bool = False) -> None:
+    """Eager's ``torch.cond`` and ``map`` refuse a function returning anything but tensors (a float, a bool;
+    ``None`` too, for ``cond``): such a call runs as Python, to raise as eager raises."""
+    results = pytree.tree_leaves(skeleton(body.result, what))
+    if not all(is_tensor_leaf(leaf) or (allow_none and leaf is None) for leaf in results):
+        raise Unsupported(f"{what} of a function returning {body.result.describe()}",
+                          "its function may return only tensors (eager raises on anything else)")
+
+
+def _new_tensors(body: Body, what: str) -> None:
+    """Eager's ``torch.cond``, ``map`` and ``while_loop`` refuse a function returning a tensor that shares memory
+    with its inputs, a tensor it reads or another result (``t``, ``t.view(-1)``, ``(y, y)``, carried values
+    swapped): such a call runs as Python, to raise as eager raises."""
+    read = {_storage(node.meta.get("example_value")) for node in body.lifted} | {_storage(t) for t in body.own}
+    seen: set[int | None] = set()
+    for leaf in body.leaves:
+        storage = _storage(leaf.example)
+        if storage is not None and (storage in read or storage in seen):
+            raise Unsupported(f"{what} of a function returning a tensor that shares memory with its inputs or "
+                              "another result", "eager raises on it: the function's results must be new tensors")
+        seen.add(storage)
+
+
+def _storage(value: object) -> int | None:
+    """The identity of a tensor's storage (fake tensors keep their views on one), or None for anything else."""
+    return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
+
+
 @higher_order(_wrap_op)
 def wrap(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``wrap(fn, *args, **kwargs)``: ``fn``'s sub-graph called once; a function changing Python state (or
@@ -106,6 +135,9 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
         raise Unsupported("torch.cond on a tensor of more than one element", "torch.cond raises on it")
     true_body = trace_body(tx, bound["true_fn"], operands, {}, "torch.cond")
     false_body = trace_body(tx, bound["false_fn"], operands, {}, "torch.cond")
+    for body in (true_body, false_body):
+        _only_tensors(body, "torch.cond")
+        _new_tensors(body, "torch.cond")
     if not same_metadata(true_body.leaves, false_body.leaves):
         raise Unsupported("torch.cond with branches returning different shapes or dtypes",
                           "both branches of torch.cond must return tensors of the same metadata")
@@ -163,6 +195,7 @@ def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     if not _same_carried(step.leaves, carried):
         raise Unsupported(f"{what} whose body_fn changes the carried values' kinds, shapes or dtypes",
                           "torch's while_loop requires the same metadata every iteration")
+    _new_tensors(step, what)
     lifted, (test_gm, step_gm) = shared_lifted([test, step], len(carried))
     output = tx.output
     if output.grad_enabled and not all(isinstance(c, TensorVariable) for c in carried) and any(
@@ -197,6 +230,8 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     count = next(iter(sizes))
     likes = [t.example[0] for t in mapped]
     body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
+    _only_tensors(body, what, allow_none=True)
+    _new_tensors(body, what)
     output = tx.output
     with output.fake_mode:
         examples = [leaf.example.new_empty((count, *leaf.example.shape)) for leaf in body.leaves]
