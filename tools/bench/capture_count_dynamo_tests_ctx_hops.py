@@ -214,6 +214,38 @@ def c_dth_cond_nested_in_branch(x):
     return torch.cond(x.sum() < 0, true_fn, false_fn, [x.sum() > 100, x, x + 1])
 
 
+def c_dth_cond_branch_returns_input(x):
+    # eager refuses a branch whose result aliases an input (and one returning None): the call raises
+    try:
+        torch.cond(x.sum() > 0, lambda t: t, lambda t: t.view(-1), (x,))
+        refused = None
+    except Exception as e:
+        refused = type(e).__name__
+    return x + 1, refused
+
+
+def c_dth_map_body_returns_its_slice(x):
+    from functorch.experimental.control_flow import map as cf_map
+
+    try:
+        cf_map(lambda r: r, torch.outer(x, x))
+        refused = None
+    except Exception as e:
+        refused = type(e).__name__
+    return x + 1, refused
+
+
+def c_dth_while_loop_swaps_carried(x):
+    from torch._higher_order_ops.while_loop import while_loop
+
+    try:
+        while_loop(lambda i, a, b: i < 3, lambda i, a, b: (i + 1, b, a), (0, x, x + 1))
+        refused = None
+    except Exception as e:
+        refused = type(e).__name__
+    return x + 1, refused
+
+
 # -- checkpoint, functorch ------------------------------------------------------------------------------------------
 def c_dth_checkpoint_breaking_function(x):
     w = torch.ones(3, 3, requires_grad=True)
