@@ -189,3 +189,40 @@ def test_higher_order_op_fresh_results_stay_one_graph(name):
     report = explained(fn, x)
     assert (report.graph_count, report.break_count) == (1, 0), report
     compiled_matches_eager(fn, x)
+
+
+# -- x.grad = None on a graph input --------------------------------------------------------------------------------------
+def clears_grad_then_reads(x, w):
+    before = w.grad
+    w.grad = None
+    return (w * x).sum(), before, w.grad is None
+
+
+def clears_grad_then_backward(x, w):
+    w.grad = None
+    (w * x).sum().backward()
+    return w.grad
+
+
+def _leaf_with_grad():
+    w = torch.ones(3, requires_grad=True)
+    w.grad = torch.full((3,), 7.0)
+    return w
+
+
+def test_clearing_grad_of_an_input_is_one_graph_and_clears_it():
+    x, w = torch.arange(3.0), _leaf_with_grad()
+    report = explained(clears_grad_then_reads, x, w)
+    assert (report.graph_count, report.break_count) == (1, 0), report
+    want = clears_grad_then_reads(x, _leaf_with_grad())
+    w = _leaf_with_grad()
+    got = loom.compile(clears_grad_then_reads, backend="eager")(x, w)
+    same(got, want)
+    assert w.grad is None
+
+
+def test_clearing_grad_before_backward_leaves_only_the_new_gradient():
+    x, w = torch.arange(3.0), _leaf_with_grad()
+    got = loom.compile(clears_grad_then_backward, backend="eager")(x, w)
+    torch.testing.assert_close(got, x)
+    torch.testing.assert_close(w.grad, x)
