@@ -226,3 +226,41 @@ def test_clearing_grad_before_backward_leaves_only_the_new_gradient():
     got = loom.compile(clears_grad_then_backward, backend="eager")(x, w)
     torch.testing.assert_close(got, x)
     torch.testing.assert_close(w.grad, x)
+
+
+# -- one grad-mode manager entered twice, nested ---------------------------------------------------------------------------
+def no_grad_entered_twice(x):
+    cm = torch.no_grad()
+    with cm:
+        with cm:
+            y = x * 2
+        z = x * 3
+    return y.requires_grad, z.requires_grad, torch.is_grad_enabled()
+
+
+def enable_grad_entered_twice(x):
+    cm = torch.enable_grad()
+    with torch.no_grad():
+        with cm:
+            with cm:
+                y = x * 2
+            z = x * 3
+        w = x * 4
+    return y.requires_grad, z.requires_grad, w.requires_grad, torch.is_grad_enabled()
+
+
+@pytest.mark.parametrize("fn", [no_grad_entered_twice, enable_grad_entered_twice])
+def test_grad_manager_entered_twice_restores_what_its_inner_block_found(fn):
+    # eager's __exit__ restores the manager's one ``prev``, which the inner __enter__ overwrote
+    x = torch.arange(3.0, requires_grad=True)
+    try:
+        want = fn(x)
+        want_after = torch.is_grad_enabled()
+    finally:
+        torch.set_grad_enabled(True)
+    try:
+        got = loom.compile(fn, backend="eager")(x)
+        got_after = torch.is_grad_enabled()
+    finally:
+        torch.set_grad_enabled(True)
+    assert got == want and got_after == want_after
