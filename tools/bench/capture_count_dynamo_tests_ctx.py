@@ -130,6 +130,21 @@ c_dtc_grad_decorator_uncalled.extra_args = _weight
 c_dtc_grad_decorator_syntax_uncalled.extra_args = _weight
 
 
+def c_dtc_no_grad_object_entered_twice(x, w):
+    # eager's __exit__ restores the one ``prev`` the inner __enter__ overwrote: grad stays off after
+    cm = torch.no_grad()
+    with cm:
+        with cm:
+            y = x * w
+        z = x * w
+    enabled = torch.is_grad_enabled()
+    torch.set_grad_enabled(True)
+    return y.requires_grad, z.requires_grad, enabled
+
+
+c_dtc_no_grad_object_entered_twice.extra_args = _weight
+
+
 def c_dtc_grad_mode_restored_after_tolist(x):
     before = torch.is_grad_enabled()
     torch.set_grad_enabled(False)
