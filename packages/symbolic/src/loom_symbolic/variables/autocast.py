@@ -9,6 +9,9 @@ so result dtypes are eager's.
 
 A graph break inside the block ends the graph's regions (their exits are added when it is finalized) and the
 rest of the block runs natively inside a fresh ``torch.autocast`` with the same settings.
+
+Used as a decorator (``@torch.autocast(...)``, ``torch.autocast(...)(fn)``), the object gives a function whose
+calls enter the region around the inlined body.
 """
 
 from __future__ import annotations

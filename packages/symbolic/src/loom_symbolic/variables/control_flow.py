@@ -11,6 +11,9 @@
   Carried ints are symbolic ints over unbacked symbols, as torch.compile's (``i < n`` in ``cond_fn``).
 - ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice; ``xs`` a tensor
   or a structure of them (tuples, lists, dicts), its tensors flat in the node, rebuilt for ``f``.
+
+What eager refuses runs as Python, to raise as eager raises: operands that are not tensors, results that
+are not tensors, results sharing memory with what the function takes or reads, or with each other.
 """
 
 from __future__ import annotations
