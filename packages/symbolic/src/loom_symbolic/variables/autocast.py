@@ -9,6 +9,9 @@ so result dtypes are eager's.
 
 A graph break inside the block ends the graph's regions (their exits are added when it is finalized) and the
 rest of the block runs natively inside a fresh ``torch.autocast`` with the same settings.
+
+Used as a decorator (``@torch.autocast(...)``, ``torch.autocast(...)(fn)``), the object gives a function whose
+calls enter the region around the inlined body.
 """
 
 from __future__ import annotations
@@ -52,9 +55,48 @@ class AutocastVariable(Variable):
         device, dtype, enabled, _ = self.settings
         return f"torch.autocast({device!r}, dtype={dtype}, enabled={enabled})"
 
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``torch.autocast(...)(fn)`` (also as ``@torch.autocast(...)``): a function whose calls run in the region."""
+        if len(args) != 1 or kwargs:
+            return super().call(tx, args, kwargs)
+        return AutocastFunctionVariable(self, args[0])
+
     def reconstruct(self, codegen) -> None:
         """A fresh, not entered ``torch.autocast`` with the same settings (it escapes the graph)."""
         codegen.call_const(torch.amp.autocast, 4, lambda: [codegen.load_const(v) for v in self.settings])
+
+
+def decorated(device: str, dtype: torch.dtype, enabled: bool, cache_enabled: bool, fn: Any) -> Any:
+    """``fn`` decorated with a fresh ``torch.autocast`` of these settings (what an escaping decorated function is)."""
+    return torch.amp.autocast(device, dtype, enabled, cache_enabled)(fn)
+
+
+class AutocastFunctionVariable(Variable):
+    """A function decorated with an autocast object: a call enters the region around the inlined body and
+    leaves it however the body ends, as torch's decorator does (``with self: return fn(...)``)."""
+
+    def __init__(self, manager: AutocastVariable, fn: Variable) -> None:
+        self.manager = manager
+        self.fn = fn
+
+    def python_type(self) -> type:
+        return type(decorated)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        tx.output.enter_autocast(tx, self.manager.settings)
+        depth = len(tx.output.autocast_regions)
+        try:
+            return self.fn.call(tx, args, kwargs)
+        finally:
+            if len(tx.output.autocast_regions) == depth:  # a break inside already ended the graph's regions
+                tx.output.exit_autocast(tx)
+
+    def reconstruct(self, codegen) -> None:
+        codegen.call_const(decorated, 5, lambda: (
+            [codegen.load_const(v) for v in self.manager.settings], codegen.reconstruct(self.fn)))
+
+    def describe(self) -> str:
+        return f"{self.manager.describe()}({self.fn.describe()})"
 
 
 class AutocastExitVariable(ctx.RegionExitVariable):

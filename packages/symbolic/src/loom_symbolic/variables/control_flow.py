@@ -11,6 +11,9 @@
   Carried ints are symbolic ints over unbacked symbols, as torch.compile's (``i < n`` in ``cond_fn``).
 - ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice; ``xs`` a tensor
   or a structure of them (tuples, lists, dicts), its tensors flat in the node, rebuilt for ``f``.
+
+What eager refuses runs as Python, to raise as eager raises: operands that are not tensors, results that
+are not tensors, results sharing memory with what the function takes or reads, or with each other.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ import sys
 from typing import TYPE_CHECKING
 
 import torch
+import torch.utils._pytree as pytree
 from torch._higher_order_ops.wrap import wrap as _wrap_op
 
 from ..errors import Unsupported
 from ..func_calls import Template
 from .containers import ListVariable, TupleVariable
 from .higher_order import (
+    Body,
     as_variable,
     higher_order,
     is_tensor_leaf,
@@ -61,7 +66,47 @@ def _bind(what: str, names: tuple[str, ...], args: list[Variable], kwargs: dict[
 def _items(variable: Variable, what: str) -> list[Variable]:
     if type(variable) in (TupleVariable, ListVariable):
         return list(variable.items)
+    # an empty tuple folds to a constant (``torch.cond(p, f, g, ())``); one of other constants eager refuses
+    if variable.is_python_constant() and variable.as_python_constant() in ((), []):
+        return []
     raise Unsupported(f"{what} with {variable.describe()} as its inputs", "expected a tuple or list")
+
+
+def _tensor_leaves_only(operands: list[Variable], what: str) -> None:
+    """Eager's ``torch.cond`` refuses operands with anything but tensors at their leaves (an int, a float, a
+    string): the call then runs as Python, to raise as eager raises, rather than trace branches eager never runs."""
+    for leaf in pytree.tree_leaves([skeleton(operand, what) for operand in operands]):
+        if not is_tensor_leaf(leaf):
+            raise Unsupported(f"{what} with {leaf!r} among its operands",
+                              "its operands may hold only tensors (eager raises on anything else)")
+
+
+def _only_tensors(body: Body, what: str, allow_none: bool = False) -> None:
+    """Eager's ``torch.cond`` and ``map`` refuse a function returning anything but tensors (a float, a bool;
+    ``None`` too, for ``cond``): such a call runs as Python, to raise as eager raises."""
+    results = pytree.tree_leaves(skeleton(body.result, what))
+    if not all(is_tensor_leaf(leaf) or (allow_none and leaf is None) for leaf in results):
+        raise Unsupported(f"{what} of a function returning {body.result.describe()}",
+                          "its function may return only tensors (eager raises on anything else)")
+
+
+def _new_tensors(body: Body, what: str) -> None:
+    """Eager's ``torch.cond``, ``map`` and ``while_loop`` refuse a function returning a tensor that shares memory
+    with its inputs, a tensor it reads or another result (``t``, ``t.view(-1)``, ``(y, y)``, carried values
+    swapped): such a call runs as Python, to raise as eager raises."""
+    read = {_storage(node.meta.get("example_value")) for node in body.lifted} | {_storage(t) for t in body.own}
+    seen: set[int | None] = set()
+    for leaf in body.leaves:
+        storage = _storage(leaf.example)
+        if storage is not None and (storage in read or storage in seen):
+            raise Unsupported(f"{what} of a function returning a tensor that shares memory with its inputs or "
+                              "another result", "eager raises on it: the function's results must be new tensors")
+        seen.add(storage)
+
+
+def _storage(value: object) -> int | None:
+    """The identity of a tensor's storage (fake tensors keep their views on one), or None for anything else."""
+    return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
 
 
 @higher_order(_wrap_op)
@@ -82,6 +127,7 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     """``torch.cond(pred, true_fn, false_fn, operands)``."""
     bound = _bind("torch.cond", ("pred", "true_fn", "false_fn", "operands"), args, kwargs, optional=("operands",))
     operands = _items(bound["operands"], "torch.cond") if "operands" in bound else []
+    _tensor_leaves_only(operands, "torch.cond")
     pred = bound["pred"]
     if pred.is_python_constant():  # a Python bool: eager calls the branch, and so does the trace
         branch = bound["true_fn"] if pred.as_python_constant() else bound["false_fn"]
@@ -92,6 +138,9 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
         raise Unsupported("torch.cond on a tensor of more than one element", "torch.cond raises on it")
     true_body = trace_body(tx, bound["true_fn"], operands, {}, "torch.cond")
     false_body = trace_body(tx, bound["false_fn"], operands, {}, "torch.cond")
+    for body in (true_body, false_body):
+        _only_tensors(body, "torch.cond")
+        _new_tensors(body, "torch.cond")
     if not same_metadata(true_body.leaves, false_body.leaves):
         raise Unsupported("torch.cond with branches returning different shapes or dtypes",
                           "both branches of torch.cond must return tensors of the same metadata")
@@ -149,6 +198,7 @@ def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     if not _same_carried(step.leaves, carried):
         raise Unsupported(f"{what} whose body_fn changes the carried values' kinds, shapes or dtypes",
                           "torch's while_loop requires the same metadata every iteration")
+    _new_tensors(step, what)
     lifted, (test_gm, step_gm) = shared_lifted([test, step], len(carried))
     output = tx.output
     if output.grad_enabled and not all(isinstance(c, TensorVariable) for c in carried) and any(
@@ -183,6 +233,8 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     count = next(iter(sizes))
     likes = [t.example[0] for t in mapped]
     body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
+    _only_tensors(body, what, allow_none=True)
+    _new_tensors(body, what)
     output = tx.output
     with output.fake_mode:
         examples = [leaf.example.new_empty((count, *leaf.example.shape)) for leaf in body.leaves]

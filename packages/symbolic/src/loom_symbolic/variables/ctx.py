@@ -204,7 +204,11 @@ class WithExitVariable(Variable):
         self.restore = restore
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        tx.output.set_grad_enabled(tx, self.restore)
+        manager = self.manager
+        # eager's no_grad/enable_grad ``__exit__`` restores the manager's ``prev``, which every ``__enter__``
+        # overwrites: one manager entered twice, nested, leaves the mode its inner block found
+        restore = manager.entered_from if manager.cls is not torch.set_grad_enabled else self.restore
+        tx.output.set_grad_enabled(tx, self.restore if restore is None else restore)
         if tx.block_stack:
             tx.block_stack.pop()
         return ConstantVariable(None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -48,6 +48,8 @@ class Body:
     rebuild: Callable[[list[Variable]], Variable]
     #: What the function returned, as traced (its tensors are ``leaves``).
     result: Variable | None = None
+    #: The examples of the body's own inputs (a ``map``'s slices), which its results must not alias either.
+    own: list[Any] = field(default_factory=list)
 
 
 def _flatten(result: Variable, what: str,
@@ -179,7 +181,7 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     carved = subgraphs.carve(region, [leaf.as_graph_arg() for leaf in leaves], [i.node for i in inputs], single,
                             output.submodules)
     subgraphs.erased_sizes(output.graph, set(nodes))
-    return Body(carved.body, carved.lifted, leaves, rebuild, result)
+    return Body(carved.body, carved.lifted, leaves, rebuild, result, [i.example for i in inputs])
 
 
 def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,

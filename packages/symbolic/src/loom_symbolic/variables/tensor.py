@@ -160,6 +160,11 @@ class TensorVariable(Variable):
         if name == "data" and isinstance(value, TensorVariable):
             self._set_data(tx, value)
             return
+        if name == "grad" and self.real is not None and value.is_python_constant() and value.as_python_constant() is None:
+            # ``x.grad = None`` on a graph input (before a backward, as training loops do): later reads see
+            # None (see _grad), and the rewritten code clears the real gradient after the graph
+            tx.output.side_effects.store_attr(self, self.real, name, value)
+            return
         if hasattr(self.cls, name):
             raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
