@@ -57,6 +57,11 @@ def replaces_storage(gm: Any) -> bool:
 
     AOTAutograd accepts such a call on a graph input only when it keeps input mutations in the graph
     (``keep_inference_input_mutations``); otherwise it refuses the whole graph."""
+    return next(_storage_replacing_calls(gm), None) is not None
+
+
+def _storage_replacing_calls(gm: Any) -> Any:
+    """The nodes of ``gm`` that call ``set_``, ``resize_`` or ``resize_as_``."""
     for node in gm.graph.nodes:
         if node.op == "call_method":
             name = node.target
@@ -66,8 +71,7 @@ def replaces_storage(gm: Any) -> bool:
         else:
             continue
         if name in _STORAGE_REPLACING:
-            return True
-    return False
+            yield node
 
 
 def returns_view_of_replaced_input(gm: Any, example_inputs: list[Any]) -> bool:
@@ -81,12 +85,10 @@ def returns_view_of_replaced_input(gm: Any, example_inputs: list[Any]) -> bool:
     values = _fake_values(gm, example_inputs)
     position = {node: index for index, node in enumerate(gm.graph.nodes)}
     replaced_at: dict[int, int] = {}  # id of the replaced tensor's fake -> position of its last set_/resize_
-    for node in gm.graph.nodes:
-        name = node.target if node.op == "call_method" else getattr(node.target, "__name__", "")
-        if node.op in ("call_method", "call_function") and str(name).split(".")[0] in _STORAGE_REPLACING:
-            fake = values.get(node.args[0]) if node.args else None
-            if fake is not None:
-                replaced_at[id(fake)] = position[node]
+    for node in _storage_replacing_calls(gm):
+        fake = values.get(node.args[0]) if node.args else None
+        if fake is not None:
+            replaced_at[id(fake)] = position[node]
     output = next(node for node in reversed(gm.graph.nodes) if node.op == "output")
     for leaf in output.all_input_nodes:
         base = getattr(values.get(leaf), "_base", None)
