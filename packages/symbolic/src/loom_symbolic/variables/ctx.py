@@ -29,6 +29,10 @@ class GradModeVariable(Variable):
     computes exactly what eager would; ops traced inside see the same mode.
     """
 
+    #: The object keeps state (``prev``, which every ``__enter__`` overwrites): rebuilt once after a break,
+    #: so the blocks one manager entered and the names holding it share one object again.
+    mutable = True
+
     def __init__(self, cls: type, target: bool, applied_from: bool | None = None) -> None:
         self.cls = cls
         self.target = target
@@ -219,7 +223,9 @@ class WithExitVariable(Variable):
         if manager.cls is torch.set_grad_enabled:
             codegen.call_const(torch.set_grad_enabled, 1, lambda: codegen.load_const(manager.target))
         else:
-            codegen.call_const(manager.cls, 0, lambda: None)
+            # the trace's manager itself (built once): one entered by nested blocks is entered by each of
+            # them again, so its ``prev`` ends as eager's, where the inner ``__enter__`` overwrote it
+            codegen.reconstruct(manager)
         enter_leaving_exit(codegen)
 
 

@@ -62,11 +62,16 @@ class InferenceModeVariable(Variable):
 
     def __init__(self, mode: bool) -> None:
         self.mode = mode
+        #: how many ``with`` blocks of the trace this very object is in (entered, not yet left)
+        self.open_blocks = 0
 
     def python_type(self) -> type:
         return INFERENCE_MODE
 
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
+        if self.open_blocks:
+            refuse_reentry()
+        self.open_blocks += 1
         restore = enter_region(tx, self.mode)
         return InferenceModeExitVariable(self, restore), ConstantVariable(None)
 
@@ -114,7 +119,23 @@ class InferenceModeExitVariable(ctx.RegionExitVariable):
         self.restore = restore
 
     def leave(self, tx: InstructionTranslator) -> None:
+        self.manager.open_blocks -= 1
         exit_region(tx.output)
+
+
+def refuse_reentry() -> None:
+    """One ``inference_mode`` object entered again inside its own block: the whole frame runs as it is.
+
+    Eager keeps one ``_InferenceMode`` guard per object: entering again replaces it, and dropping the
+    first one restores the mode from before the outer block for the inner block, while both exits
+    restore what the inner one found (inference mode stays on after the outer block). No graph region
+    gives that, and a break would re-enter fresh managers, not this object.
+    """
+    error = Unsupported("one torch.inference_mode object entered again inside its own with block",
+                        "eager's object keeps one guard, which the second __enter__ replaces",
+                        hint="the function runs as ordinary Python")
+    error.reason.frame_as_is = True
+    raise error
 
 
 class InferenceModeFunctionVariable(Variable):
