@@ -27,6 +27,10 @@ class _Bag(set):
     pass
 
 
+class _Frozen(frozenset):
+    pass
+
+
 class _Row(list):
     def __new__(cls, items, extra=None):
         self = super().__new__(cls)
@@ -65,6 +69,12 @@ def dunders_and_new(x):
     q = p.__add__(["c"])
     p.__iadd__("d")
     return x + row.extra + sum(row), q, p, set.__or__({1}, {2}), list.__new__(list), str(_message())
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def frozenset_subclass_hash(x):
+    p = _Frozen("abc")
+    return x + len(p), hash(p) == hash(frozenset("abc")), hash(_Frozen()) == hash(frozenset()), p == {"a", "b", "c"}
 
 
 def _message():

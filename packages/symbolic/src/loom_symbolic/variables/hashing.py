@@ -1,0 +1,32 @@
+"""``hash(s)`` of a frozenset subclass made while tracing: the hash ``frozenset.__hash__`` gives its members.
+
+A plain frozenset of constants is a constant and ``hash`` folds; an instance of a subclass is not one (its
+Python methods must run), but a subclass that does not define ``__hash__`` hashes exactly as the frozenset
+of its members does, which the trace knows when every member is a constant.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .builtins import builtin
+from .constant import ConstantVariable
+from .sets import SetVariable
+
+if TYPE_CHECKING:
+    from .base import Variable
+    from .protocol import Translator as InstructionTranslator
+
+
+@builtin(hash)
+def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    if len(args) != 1 or kwargs:
+        return None  # the constant fold, or the break, decides
+    value = args[0]
+    if not isinstance(value, SetVariable) or not value.frozen or value.cls is None:
+        return None
+    if value.cls.__hash__ is not frozenset.__hash__:
+        return None  # a __hash__ of its own: it runs
+    if not all(isinstance(member, ConstantVariable) for member in value.values.values()):
+        return None  # an object's (or a tensor's) hash is its address, which differs from run to run
+    return ConstantVariable(hash(frozenset(value.layout)))
