@@ -158,3 +158,18 @@ def test_a_filter_made_an_error_later_raises_as_eager_does():
         warnings.simplefilter("error")
         with pytest.raises(UserWarning, match="careful"):
             compiled(torch.arange(3.0))
+
+
+def exec_import(x):
+    scope = {}
+    exec("import math", scope)
+    return x * scope["math"].pi
+
+
+def test_exec_breaks_once_naming_exec_and_the_line():
+    """torch.compile breaks at ``exec`` too: one break, whose reason says ``exec()`` and shows the line."""
+    stats = compare(exec_import, torch.arange(3.0), backend="eager")
+    assert stats["graph_breaks"] == 1, stats
+    loom.reset()
+    report = str(loom.explain(exec_import)(torch.arange(3.0)))
+    assert report.count("call to exec()") == 1 and 'exec("import math", scope)' in report, report

@@ -540,9 +540,16 @@ def builtin_id(tx, args, kwargs):
     return ConstantVariable(id(value.value))
 
 
-@builtin(input, open, exec, eval, compile, globals, locals, vars, breakpoint)
-def builtin_refused(tx, args, kwargs):
-    raise Unsupported("a builtin that inspects or changes the running program", "it runs as ordinary Python")
+def _refuser(fn: Any) -> Handler:
+    """The handler of a builtin that inspects or changes the running program: a break naming it."""
+    def refused(tx, args, kwargs):
+        raise Unsupported(f"call to {fn.__name__}()", "a builtin that inspects or changes the running program",
+                          hint="it runs as ordinary Python between graphs")
+    return refused
+
+
+for _fn in (input, open, exec, eval, compile, globals, locals, vars, breakpoint):
+    HANDLERS[_fn] = _refuser(_fn)
 
 
 @builtin(vars)
@@ -551,7 +558,7 @@ def builtin_vars(tx, args, kwargs):
     the running frame's locals and runs as ordinary Python."""
     if len(args) == 1 and not kwargs:
         return args[0].var_getattr(tx, "__dict__")
-    return builtin_refused(tx, args, kwargs)
+    return _refuser(vars)(tx, args, kwargs)
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))
