@@ -40,7 +40,7 @@ FLOORS = {
     3: ["variables.builtins", "variables.operator_builtins", "variables.text", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_calls", "variables.numpy_operators", "variables.nn_module",
         "variables.module_hooks", "variables.made_leaves", "variables.distributed", "variables.autograd_function", "variables.polyfilled",
-        "variables.profiler", "variables.autocast", "variables.device_ctx", "variables.sdpa_kernel", "variables.inference_mode", "variables.torch_function_state", "variables.function_modes", "variables.saved_hooks", "variables.higher_order",
+        "variables.profiler", "variables.autocast", "variables.device_ctx", "variables.sdpa_kernel", "variables.dual_level", "variables.inference_mode", "variables.torch_function_state", "variables.function_modes", "variables.saved_hooks", "variables.higher_order",
         "variables.ctx_instances", "variables.deferred_warnings", "variables.deferred_prints",
         "variables.checkpointing", "variables.control_flow", "variables.func_transforms", "variables.functional_call", "variables.legacy_functorch", "variables.small_tensors", "variables.tensor_keyed", "variables.tensor_copies", "variables.container_methods", "variables.container_method_kit",
         "variables.sequence_methods", "variables.dict_methods", "variables.set_methods", "variables.weakrefs", "variables.hashing", "variables.mapping_proxy", "variables.extremes", "variables.exception_state", "variables.wrap_rules", "variables.cycle_shells", "variables.overriding_containers",

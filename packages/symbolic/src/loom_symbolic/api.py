@@ -21,6 +21,7 @@ from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
 from .resume import handed_on, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
+from .variables import dual_level as _dual_level
 from .variables.default_dtype import replay_default_dtype
 from .variables.passed_on import passed_on_operands
 from .versions import SUPPORTED, is_supported
@@ -105,6 +106,8 @@ def _translate(
             tx.annotate(exc)  # raised while rebuilding the return value: the return is where it broke
         reason = exc.reason
         point, here = tx.graph_break_point(), tx.break_point()
+    finally:
+        _dual_level.leave_real_levels(tx.output)  # a trace that stopped inside a dual_level block
     if dynamic.varying:
         _check_passed_on(tx, dynamic)
     if point is None or reason.frame_as_is:
@@ -168,6 +171,8 @@ def _translate_with_break(
             return Translation(code, breaks=[GraphBreak(exc.reason)])
         else:
             return Translation(code, breaks=[GraphBreak(reason)])  # the second run did not reach the point
+        finally:
+            _dual_level.leave_real_levels(tx.output)
         try:
             broken = _breaks.emit_break(tx, tx.current)
             break

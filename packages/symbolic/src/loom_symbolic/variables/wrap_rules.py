@@ -53,6 +53,8 @@ from .containers import (
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .device_ctx import CLASSES as DEVICE_CLASSES
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
+from .dual_level import CLASSES as DUAL_LEVEL_CLASSES
+from .dual_level import FUNCTIONS as DUAL_LEVEL_FUNCTIONS
 from .function_modes import FUNCTIONS as MODE_STACK_FUNCTIONS
 from .function_modes import ModeStackFunctionVariable
 from .functions import UserFunctionVariable
@@ -365,6 +367,8 @@ def _wrap_function(tx, value, source):
         return _identity(SAVED_HOOKS_FUNCTIONS[value])(tx, value, source)
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
+    if value in DUAL_LEVEL_FUNCTIONS:  # forward_ad.make_dual / unpack_dual: graph nodes in a dual_level block
+        return _identity(DUAL_LEVEL_FUNCTIONS[value])(tx, value, source)
     if polyfills.replacement_for(value) is not None:  # a Python function of the standard library (copy.deepcopy, heapq.nlargest)
         return _identity(PolyfilledVariable)(tx, value, source)
     if value in FOLDED_LIBRARY_FUNCTIONS:
@@ -441,6 +445,8 @@ def _wrap_class(tx, value, source):
         return _identity(TORCH_FUNCTION_STATE_CLASSES[value])(tx, value, source)
     if value in PROFILER_CLASSES:  # record_function: a region that never breaks the graph
         return _identity(PROFILER_CLASSES[value])(tx, value, source)
+    if value in DUAL_LEVEL_CLASSES:  # forward_ad.dual_level: a level entered and left in the graph
+        return _identity(DUAL_LEVEL_CLASSES[value])(tx, value, source)
     return _identity(ClassVariable)(tx, value, source)
 
 
