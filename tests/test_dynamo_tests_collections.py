@@ -31,6 +31,25 @@ class _Frozen(frozenset):
     pass
 
 
+class _Pair(tuple):
+    def __new__(cls, items, extra=None):
+        self = super().__new__(cls, items)
+        self.extra = extra
+        return self
+
+    def total(self):
+        return sum(self) + self.extra
+
+
+class _Plain(tuple):
+    pass
+
+
+class _Counted(tuple):
+    def __len__(self):
+        return 99
+
+
 class _Row(list):
     def __new__(cls, items, extra=None):
         self = super().__new__(cls)
@@ -77,12 +96,40 @@ def frozenset_subclass_hash(x):
     return x + len(p), hash(p) == hash(frozenset("abc")), hash(_Frozen()) == hash(frozenset()), p == {"a", "b", "c"}
 
 
+@case(torch.ones(3), graphs=1, breaks=0)
+def tuple_subclass_with_new(x):
+    t = _Pair([1, 2], extra=5)
+    u = _Pair((3,))
+    return (x + t.extra + sum(t), t, t.extra, vars(t), t.total(), tuple(t), t[:1], type(t) is _Pair, t == (1, 2),
+            hash(t) == hash((1, 2)), isinstance(u, tuple), u is not t, len(u), list(u))
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def tuple_subclass_plain(x):
+    p = _Plain([4, 5])
+    return x + p[0] + len(p), p, _Plain(), type(p + (6,)).__name__
+
+
+def tuple_subclass_arguments_raise(x):
+    return x + len(_Plain(1, 2))
+
+
+def tuple_subclass_with_len_runs_its_len(x):
+    c = _Counted([1, 2])
+    return x + len(c), c, list(c)
+
+
 def _message():
     try:
         [].count()
     except TypeError as e:
         return e
     return None
+
+
+@pytest.mark.parametrize("fn", [tuple_subclass_arguments_raise, tuple_subclass_with_len_runs_its_len])
+def test_tuple_subclasses_the_translator_leaves_behave_as_in_eager(fn):
+    compare(fn, torch.ones(3))
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)

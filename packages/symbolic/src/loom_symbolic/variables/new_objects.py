@@ -25,6 +25,7 @@ from .attributes import _MISSING, InstanceMixin, _class_member_source, builtin_b
 from .base import Variable
 from .containers import DictVariable, InstanceDictVariable, ListVariable, SetVariable
 from .registry import wrap
+from .sequences import TupleSubclassVariable, plain_tuple_subclass
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -114,6 +115,18 @@ def _new_frozenset(tx: InstructionTranslator, cls: type, cls_source: Any, args: 
     return SetVariable(list(members), frozen=True, cls=cls, cls_source=cls_source, tx=tx)
 
 
+def _new_tuple(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
+               kwargs: dict[str, Variable]) -> TupleSubclassVariable:
+    """``tuple.__new__(cls, iterable)`` for a plain subclass that keeps tuple's ``__new__``."""
+    if len(args) > 1 or kwargs:
+        message = f"{cls.__name__} expected at most 1 argument, got {len(args) + len(kwargs)}"
+        if kwargs:
+            message = f"{cls.__name__}() takes no keyword arguments"
+        raise UserError(f"{cls.__name__}()", message, exc_type=TypeError, exc_args=(message,))
+    items = _iterators.each_item(tx, args[0]) if args else []
+    return TupleSubclassVariable(list(items), cls, cls_source)
+
+
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
@@ -157,6 +170,8 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         instance = SetVariable([], cls=cls, cls_source=cls_source)
     elif base is frozenset:  # its members come with frozenset.__new__, before any __init__
         instance = _new_frozenset(tx, cls, cls_source, args, kwargs)
+    elif plain_tuple_subclass(cls):  # its items come with tuple.__new__, before any __init__
+        instance = _new_tuple(tx, cls, cls_source, args, kwargs)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=False)
@@ -166,7 +181,8 @@ def _python_new(tx: InstructionTranslator, cls: type, cls_source: Any, base: typ
                 kwargs: dict[str, Variable]) -> Variable:
     """``cls.__new__(cls, *args, **kwargs)`` written in Python (it calls ``super().__new__(cls)``), inlined."""
     new = class_attribute(cls, "__new__")
-    if base not in (object, dict, collections.OrderedDict, list, set) or not isinstance(new, staticmethod) \
+    if (base not in (object, dict, collections.OrderedDict, list, set) and not plain_tuple_subclass(cls)) \
+            or not isinstance(new, staticmethod) \
             or not isinstance(new.__func__, types.FunctionType):
         raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
     new_source = Attr(cls_source, "__new__") if cls_source is not None else None  # the function itself
@@ -184,7 +200,7 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:
-        if (args or kwargs) and base is not frozenset and not own_new:  # object.__init__ leaves them to a __new__
+        if (args or kwargs) and base not in (frozenset, tuple) and not own_new:  # object.__init__ leaves them to a __new__
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:

@@ -45,6 +45,7 @@ from .methods import BoundMethodVariable
 from .new_objects import NewObjectVariable, construct
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
+from .sequences import TupleSubclassVariable, plain_tuple_subclass
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -291,6 +292,8 @@ def builtin_tuple_new(tx, args, kwargs):
         return TupleVariable(items)
     if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
         return NamedTupleVariable(items, cls)
+    if plain_tuple_subclass(cls):  # super().__new__(cls, items) in the class's __new__
+        return TupleSubclassVariable(items, cls, args[0].source)
     return None
 
 

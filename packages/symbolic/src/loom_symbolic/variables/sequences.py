@@ -148,6 +148,64 @@ class NamedTupleVariable(TupleVariable):
         return self.cls.__name__
 
 
+#: Names a plain tuple subclass may define in Python: its construction and the class's own bookkeeping.
+_PLAIN_SUBCLASS_NAMES = frozenset({
+    "__new__", "__init__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__slots__",
+    "__annotations__", "__firstlineno__", "__static_attributes__", "__orig_bases__", "__parameters__", "__classcell__",
+})
+
+
+def plain_tuple_subclass(cls: Any) -> bool:
+    """Whether ``cls`` is a tuple subclass :class:`TupleSubclassVariable` models: a plain class (no metaclass,
+    no named-tuple fields) whose classes between it and tuple define no other special method in Python
+    (its ``len``, iteration, indexing, equality and hash are tuple's)."""
+    if not isinstance(cls, type) or type(cls) is not type or cls is tuple or not issubclass(cls, tuple):
+        return False
+    if hasattr(cls, "_fields") or cls.__mro__[-2] is not tuple:
+        return False
+    below = cls.__mro__[:cls.__mro__.index(tuple)]
+    return all(not (name.startswith("__") and name.endswith("__")) or name in _PLAIN_SUBCLASS_NAMES
+               for klass in below for name in vars(klass))
+
+
+class TupleSubclassVariable(TupleVariable):
+    """An instance of a plain tuple subclass made while tracing (``class Pair(tuple)``, maybe with a
+    ``__new__`` that calls ``super().__new__(cls, items)`` and sets attributes): its items are a tuple's,
+    its attributes and Python methods an object's (the subclass rules of :class:`MethodTableMixin`)."""
+
+    mutable = True  # its attributes can be set, and ``is`` tells two equal ones apart
+
+    def __init__(self, items: list[Variable], cls: type, cls_source: Any = None) -> None:
+        super().__init__(items)
+        self.cls = cls
+        self.cls_source = cls_source
+        self.attrs: dict[str, Variable] = {}
+
+    def python_type(self) -> type:
+        return self.cls
+
+    def is_python_constant(self) -> bool:
+        return False  # a folded copy would be a plain tuple
+
+    def as_python_constant(self) -> Any:
+        return Variable.as_python_constant(self)
+
+    def with_items(self, items: list[Variable]) -> SequenceVariable:
+        return TupleVariable(items)  # slicing one gives a plain tuple
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        """``tuple.__new__(cls, items)`` (no ``__new__`` or ``__init__`` of the class runs again), then its attributes."""
+        codegen.load_callable(tuple.__new__)
+        codegen.load_const(self.cls)
+        self.reconstruct_items(codegen)
+        codegen.emit("BUILD_TUPLE", len(self.items))
+        codegen.call(2)
+        self.reconstruct_attributes(codegen)
+
+    def describe(self) -> str:
+        return f"{self.cls.__name__} object made while tracing"
+
+
 class SizeVariable(TupleVariable):
     """``torch.Size``: a tuple of ints (constants while shapes are static)."""
 
