@@ -96,7 +96,51 @@ def c_inference_mode_nested_breaks(x, w):
 c_inference_mode_nested_breaks.extra_args = _weight
 
 
+def c_inference_mode_object_reentered(x):
+    # eager: the second __enter__ replaces the object's one guard; dropping the first restores the mode
+    # from before the outer block (inference mode on) for the inner block
+    m = torch.inference_mode(False)
+    with torch.inference_mode():
+        with m:
+            a = x * 2
+            with m:
+                b = x + 1
+                inner = _state()
+            after_inner = _state()
+    return a, b, a.is_inference(), b.is_inference(), inner, after_inner, _state()
+
+
+def c_no_grad_object_reentered_break(x, w):
+    m = torch.no_grad()
+    with m:
+        a = x * w
+        with m:
+            print("break", file=_SINK)
+            b = a * w
+        c = x * w
+    return a, b, c, c.requires_grad, _state()
+
+
+c_no_grad_object_reentered_break.extra_args = _weight
+
+
+def c_enable_grad_object_reentered_break(x, w):
+    m = torch.enable_grad()
+    with torch.no_grad():
+        with m:
+            with m:
+                print("break", file=_SINK)
+                b = x * w
+            c = x * w
+        d = x * w
+    return b.requires_grad, c.requires_grad, d.requires_grad, _state()
+
+
+c_enable_grad_object_reentered_break.extra_args = _weight
+
+
 CONSTRUCTS = [
     c_inference_mode_break_inside, c_inference_mode_nested, c_inference_mode_in_no_grad, c_inference_mode_stored,
     c_inference_mode_decorated_in_trace, c_inference_mode_exception_through, c_inference_mode_nested_breaks,
+    c_inference_mode_object_reentered, c_no_grad_object_reentered_break, c_enable_grad_object_reentered_break,
 ]
