@@ -152,6 +152,7 @@ class NamedTupleVariable(TupleVariable):
 _PLAIN_SUBCLASS_NAMES = frozenset({
     "__new__", "__init__", "__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__slots__",
     "__annotations__", "__firstlineno__", "__static_attributes__", "__orig_bases__", "__parameters__", "__classcell__",
+    "__slotnames__",  # copyreg's cache of the slot names, stored by copy and pickle
 })
 
 
