@@ -105,6 +105,13 @@ def tuple_subclass_with_new(x):
 
 
 @case(torch.ones(3), graphs=1, breaks=0)
+def tuple_subclass_of_tensors_leaves_the_graph(x):
+    t = _Pair([x, x * 2], extra=x)
+    t.extra = t.extra + 1
+    return t, t.extra, vars(t), t.total()
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
 def tuple_subclass_plain(x):
     p = _Plain([4, 5])
     return x + p[0] + len(p), p, _Plain(), type(p + (6,)).__name__
