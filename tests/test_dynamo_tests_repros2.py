@@ -1,0 +1,56 @@
+"""Constructs from the second half of PyTorch's test/dynamo/test_repros.py that loom failed on or broke on
+where torch.compile does not (``tools/bench/capture_count_dynamo_tests_repros2*.py``): each compiled with
+the ``eager`` backend, checked against eager, and pinned at its graph and break counts.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import torch
+
+import loom
+
+
+def explained(fn, *args):
+    """``loom.explain`` of one call with the eager backend."""
+    return loom.explain(fn, backend="eager")(*args)
+
+
+def counts(report):
+    return report.graph_count, report.break_count
+
+
+# -- dicts keyed by enum members, dtypes and devices, read from the frame ----------------------------------------
+class Key(enum.Enum):
+    A = "a"
+    B = "b"
+
+
+def read_named_keys(x, d):
+    return x + d[Key.A] + d[torch.float32] + d[torch.device("cpu")]
+
+
+def test_dict_argument_keyed_by_enum_dtype_and_device_is_one_graph():
+    def make(a, f):
+        return {Key.A: torch.ones(2) * a, torch.float32: f, torch.device("cpu"): 1}
+
+    report = explained(read_named_keys, torch.ones(2), make(1, 2))
+    assert counts(report) == (1, 0), report
+    compiled = loom.compile(read_named_keys, backend="eager", options={"strict": True})
+    for a, f in ((1, 2), (5, 2), (5, 3)):  # a new tensor value is read afresh; a new int recompiles
+        d = make(a, f)
+        torch.testing.assert_close(compiled(torch.ones(2), d), read_named_keys(torch.ones(2), d))
+    d = {Key.B: 0, **make(2, 2)}  # another key: the keys guard fails, the frame compiles again
+    torch.testing.assert_close(compiled(torch.ones(2), d), read_named_keys(torch.ones(2), d))
+
+
+def test_enum_keyed_dict_argument_iterated():
+    def total(x, d):
+        for k, v in d.items():
+            x = x + v * (2 if k is Key.B else 1)
+        return x
+
+    d = {Key.A: torch.ones(2), Key.B: torch.ones(2) * 3}
+    assert counts(explained(total, torch.zeros(2), d)) == (1, 0)
+    torch.testing.assert_close(loom.compile(total, backend="eager")(torch.zeros(2), d), total(torch.zeros(2), d))
