@@ -54,3 +54,31 @@ def test_enum_keyed_dict_argument_iterated():
     d = {Key.A: torch.ones(2), Key.B: torch.ones(2) * 3}
     assert counts(explained(total, torch.zeros(2), d)) == (1, 0)
     torch.testing.assert_close(loom.compile(total, backend="eager")(torch.zeros(2), d), total(torch.zeros(2), d))
+
+
+# -- keywords a graph's code cannot spell ------------------------------------------------------------------------
+def draws_with_keyword_from(x):
+    t = torch.zeros(2, 3)
+    t.random_(**{"from": -10, "to": 10})
+    u = torch.zeros(3).uniform_(**{"from": -10, "to": 10})
+    return t + x.sum(), u
+
+
+def test_method_call_with_keyword_named_from_is_one_graph():
+    report = explained(draws_with_keyword_from, torch.ones(2))
+    assert counts(report) == (1, 0), report
+    torch.manual_seed(0)
+    want = draws_with_keyword_from(torch.ones(2))
+    torch.manual_seed(0)
+    got = loom.compile(draws_with_keyword_from, backend="eager", options={"strict": True})(torch.ones(2))
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g, w)
+
+
+def test_function_call_with_keyword_named_from():
+    def f(x):
+        return torch.add(x, **{"other": x, "alpha": 2}), torch.zeros(3).random_(**{"from": 1, "to": 2})
+
+    got = loom.compile(f, backend="eager", options={"strict": True})(torch.ones(3))
+    for g, w in zip(got, f(torch.ones(3))):
+        torch.testing.assert_close(g, w)
