@@ -82,3 +82,33 @@ def test_function_call_with_keyword_named_from():
     got = loom.compile(f, backend="eager", options={"strict": True})(torch.ones(3))
     for g, w in zip(got, f(torch.ones(3))):
         torch.testing.assert_close(g, w)
+
+
+# -- a class's bases and MRO ---------------------------------------------------------------------------------------
+class Base:
+    def __init__(self):
+        super().__init__()
+        self.a = 5
+
+
+class Mixin:
+    pass
+
+
+class Diamond(Mixin, Base):
+    def __init__(self):
+        super().__init__()
+        self.b = 10
+
+
+def walk_hierarchy(x):
+    d = Diamond()
+    return x * d.a * d.b, [c.__name__ for c in Diamond.__mro__], Diamond.__bases__, Diamond.__base__ is Mixin
+
+
+def test_class_mro_and_bases_are_read_in_the_graph():
+    report = explained(walk_hierarchy, torch.ones(2))
+    assert counts(report) == (1, 0), report
+    got, want = loom.compile(walk_hierarchy, backend="eager")(torch.ones(2)), walk_hierarchy(torch.ones(2))
+    torch.testing.assert_close(got[0], want[0])
+    assert got[1:] == want[1:]
