@@ -112,3 +112,28 @@ def test_class_mro_and_bases_are_read_in_the_graph():
     got, want = loom.compile(walk_hierarchy, backend="eager")(torch.ones(2)), walk_hierarchy(torch.ones(2))
     torch.testing.assert_close(got[0], want[0])
     assert got[1:] == want[1:]
+
+
+# -- parametrised typing forms -----------------------------------------------------------------------------------
+def typing_reads(x):
+    import typing
+
+    a = list[str]
+    return (x + 1, a.__origin__, a.__args__, typing.get_origin(typing.List[int]),  # noqa: UP006
+            typing.get_args(dict[str, int]), typing.get_args(int | None))
+
+
+def jit_isinstance_branch(x):
+    if torch.jit.isinstance(x, list[str]):
+        return x * 2
+    return x + 1
+
+
+def test_typing_forms_are_read_in_the_graph():
+    for fn in (typing_reads, jit_isinstance_branch):
+        report = explained(fn, torch.ones(2))
+        assert counts(report) == (1, 0), (fn.__name__, report)
+    got, want = loom.compile(typing_reads, backend="eager")(torch.ones(2)), typing_reads(torch.ones(2))
+    torch.testing.assert_close(got[0], want[0])
+    assert got[1:] == want[1:]
+    torch.testing.assert_close(loom.compile(jit_isinstance_branch, backend="eager")(torch.ones(2)), torch.ones(2) + 1)

@@ -54,6 +54,7 @@ from . import (  # noqa: F401
     tensor_keyed,
     text,
     torch,
+    typing_forms,
     weakrefs,
     wrap_rules,
 )
