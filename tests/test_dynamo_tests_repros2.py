@@ -137,3 +137,43 @@ def test_typing_forms_are_read_in_the_graph():
     torch.testing.assert_close(got[0], want[0])
     assert got[1:] == want[1:]
     torch.testing.assert_close(loom.compile(jit_isinstance_branch, backend="eager")(torch.ones(2)), torch.ones(2) + 1)
+
+
+# -- an enum whose class answers unknown values (_missing_) ------------------------------------------------------
+class Padding(str, enum.Enum):  # noqa: UP042 (transformers spells it so)
+    LONGEST = "longest"
+    MAX_LENGTH = "max_length"
+
+    @classmethod
+    def _missing_(cls, value):
+        if value == "long":
+            return cls.LONGEST
+        if value == "bad":
+            return 5
+        if value == "none":
+            return None
+        raise ValueError(f"{value} is not a valid {cls.__name__}")
+
+
+def pick_padding(x, value):
+    return x + len(Padding(value).value)
+
+
+def outcome(fn, *args):
+    try:
+        return "value", fn(*args)
+    except Exception as exc:
+        return "raised", type(exc), exc.args, type(exc.__context__)
+
+
+def test_enum_with_missing_looks_up_values_in_the_graph():
+    for value in ("longest", "long"):
+        assert counts(explained(pick_padding, torch.ones(2), value)) == (1, 0), value
+    for value in ("longest", "long", "max_length", "bad", "none", "nope", ["unhashable"]):
+        loom.reset()
+        got = outcome(loom.compile(pick_padding, backend="eager"), torch.ones(2), value)
+        want = outcome(pick_padding, torch.ones(2), value)
+        if want[0] == "value":
+            torch.testing.assert_close(got[1], want[1])
+        else:
+            assert got == want, value

@@ -126,6 +126,9 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             member = _enums.lookup(cls, [a.as_python_constant() for a in args], kwargs)
             if member is not _enums.MISSING:  # Mode(1): the member, fixed since the class was made
                 return wrap(tx, member, None)
+        if (new := _enums.new_by_value(cls, args, kwargs)) is not None:
+            # a user's _missing_ may answer: enum's own Python __new__, inlined, asks it as enum does
+            return wrap(tx, new, None).call(tx, [wrap(tx, cls, cls_source), *args], {})
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
     family = opaque_module(cls)
