@@ -6,6 +6,7 @@ the ``eager`` backend, checked against eager, and pinned at its graph and break 
 from __future__ import annotations
 
 import enum
+import typing
 
 import torch
 
@@ -177,3 +178,41 @@ def test_enum_with_missing_looks_up_values_in_the_graph():
             torch.testing.assert_close(got[1], want[1])
         else:
             assert got == want, value
+
+
+# -- TypedDicts: made in the frame, and called (their metaclass's ``__call__`` is ``dict``) -----------------------
+class PixelInputs(typing.TypedDict):
+    type: str
+    data: torch.Tensor
+
+
+def fill_typed_dict(x):
+    obj = PixelInputs(type="pixel", data=x + 1)
+    out = x * obj["data"]
+    obj["data"] = 3
+    return out * obj["data"], obj, type(obj) is dict, PixelInputs({"a": 1}, b=2)
+
+
+def typed_dict_made_in_frame(x):
+    class Inputs(typing.TypedDict):
+        data: torch.Tensor
+
+    class Row(typing.NamedTuple):
+        a: int
+        b: int = 2
+
+    class Ints(list[int]):
+        pass
+
+    return x * Inputs(data=x)["data"] + Row(1).b + len(Ints([1, 2]))
+
+
+def test_typed_dicts_are_one_graph():
+    for fn in (fill_typed_dict, typed_dict_made_in_frame):
+        report = explained(fn, torch.ones(2))
+        assert counts(report) == (1, 0), (fn.__name__, report)
+    got, want = loom.compile(fill_typed_dict, backend="eager")(torch.ones(2)), fill_typed_dict(torch.ones(2))
+    torch.testing.assert_close(got[0], want[0])
+    assert got[1:] == want[1:]
+    got = loom.compile(typed_dict_made_in_frame, backend="eager")(torch.ones(2))
+    torch.testing.assert_close(got, typed_dict_made_in_frame(torch.ones(2)))

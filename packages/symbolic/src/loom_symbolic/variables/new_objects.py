@@ -121,7 +121,11 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     if maker is not None:
         return maker(tx, args, kwargs)
 
-    if class_attribute(type(cls), "__call__") is not type.__call__:
+    meta_call = class_attribute(type(cls), "__call__")
+    if meta_call is not type.__call__:
+        if not hasattr(type(meta_call), "__get__"):
+            # a plain callable stored on the metaclass, called unbound: TypedDict's ``__call__ = dict``
+            return wrap(tx, meta_call, None).call(tx, args, kwargs)
         if all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             member = _enums.lookup(cls, [a.as_python_constant() for a in args], kwargs)
             if member is not _enums.MISSING:  # Mode(1): the member, fixed since the class was made
