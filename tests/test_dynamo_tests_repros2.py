@@ -216,3 +216,19 @@ def test_typed_dicts_are_one_graph():
     assert got[1:] == want[1:]
     got = loom.compile(typed_dict_made_in_frame, backend="eager")(torch.ones(2))
     torch.testing.assert_close(got, typed_dict_made_in_frame(torch.ones(2)))
+
+
+# -- a descriptor whose class-level read answers another object (torch.distributions' lazy_property) ----------
+def probs_after_a_break(x, d):
+    y = x.sin()
+    print("break")
+    return y + d.probs + d.logits
+
+
+def test_lazy_property_read_after_a_break_is_guarded_where_it_sits():
+    compiled = loom.compile(probs_after_a_break, backend="eager", options={"strict": True})
+    for _ in range(2):  # the guards of the resumed frame must hold on the frame they were built from
+        d = torch.distributions.Categorical(logits=torch.arange(3.0))
+        want = probs_after_a_break(torch.ones(3), torch.distributions.Categorical(logits=torch.arange(3.0)))
+        torch.testing.assert_close(compiled(torch.ones(3), d), want)
+    assert counts(explained(probs_after_a_break, torch.ones(3), d)) == (2, 1)
