@@ -232,3 +232,33 @@ def test_lazy_property_read_after_a_break_is_guarded_where_it_sits():
         want = probs_after_a_break(torch.ones(3), torch.distributions.Categorical(logits=torch.arange(3.0)))
         torch.testing.assert_close(compiled(torch.ones(3), d), want)
     assert counts(explained(probs_after_a_break, torch.ones(3), d)) == (2, 1)
+
+
+# -- slice() with a part known only at run time -------------------------------------------------------------------
+def trims_with_slice_builtin(x):
+    n = x.shape[0]
+    return x[slice(1, n - 1)] * 2, x[slice(n // 2)]
+
+
+def sets_through_tensor_slice(x):
+    lengths = torch.tensor([1, 2, 3, 2])
+    m = torch.ones(4, 5)
+    m[(3, slice(lengths[3], None, None))] = 0
+    return m + x.sum()
+
+
+def test_slice_builtin_with_symbolic_parts_is_one_graph():
+    loom.reset()
+    compiled = loom.compile(trims_with_slice_builtin, backend="eager", dynamic=True)
+    for n in (6, 9):
+        for g, w in zip(compiled(torch.arange(float(n))), trims_with_slice_builtin(torch.arange(float(n)))):
+            torch.testing.assert_close(g, w)
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+def test_slice_builtin_with_a_tensor_part_breaks_once_at_the_subscript():
+    report = explained(sets_through_tensor_slice, torch.ones(2))
+    assert report.break_count == 1 and "data-dependent" in str(report.breaks[0]), report
+    got = loom.compile(sets_through_tensor_slice, backend="eager")(torch.ones(2))
+    torch.testing.assert_close(got, sets_through_tensor_slice(torch.ones(2)))
