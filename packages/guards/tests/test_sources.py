@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import enum
 import pickle
 import types
 
@@ -192,3 +193,15 @@ def test_empty_names_are_value_errors():
 def test_source_base_class_is_abstract():
     with pytest.raises(NotImplementedError):
         Source().get(None)
+
+
+class _Color(enum.Enum):
+    RED = 1
+
+
+def test_item_keys_may_be_enum_members_dtypes_and_devices():
+    d = {_Color.RED: "r", torch.float16: "h", torch.device("cpu"): "c", (_Color.RED, 1): "t"}
+    for key, want in zip(d, d.values()):
+        assert Item(Local("d"), key).fetch({"d": d}) == want
+    assert Item(Local("d"), _Color.RED) == Item(Local("d"), _Color.RED)
+    assert Item(Local("d"), torch.float16) != Item(Local("d"), torch.float32)

@@ -17,6 +17,7 @@ access itself raises (``KeyError`` for a missing local or global, ``AttributeErr
 from __future__ import annotations
 
 import builtins as _builtins_module
+import enum
 import keyword
 import types
 from collections.abc import Mapping
@@ -43,8 +44,10 @@ __all__ = [
     "TypeOf",
 ]
 
-# Item keys must print as Python literals and hash: these types (and tuples of them) qualify.
+# Item keys must hash and compare as the same value on every call: literals (and tuples of them), and the
+# immutable named values a program keys dicts by, which a guard binds as objects rather than prints.
 _KEY_TYPES = (int, str, bytes, bool, float, type(None))
+_NAMED_KEY_TYPES = (enum.Enum, torch.dtype, torch.device)
 
 
 def _check_name(what: str, name: object) -> str:
@@ -66,9 +69,10 @@ def _check_key(key: object) -> None:
         for k in key:
             _check_key(k)
         return
-    if type(key) not in _KEY_TYPES:
+    if type(key) not in _KEY_TYPES and not isinstance(key, _NAMED_KEY_TYPES):
         raise TypeError(
-            f"Item key must be an int, str, bytes, bool, float, None or a tuple of those, "
+            f"Item key must be an int, str, bytes, bool, float, None, an enum member, a dtype, a device "
+            f"or a tuple of those, "
             f"got {type(key).__name__} {key!r}"
         )
 
@@ -371,8 +375,9 @@ class Item(_Chained):
     A dict, or a dict subclass that keeps dict's ``__getitem__`` (``OrderedDict``, ``defaultdict``), is
     read without side effects: a missing key fails the guard instead of running ``__missing__``.
 
-    ``key`` must be a literal (int, str, bytes, bool, float, None, or a tuple of those); its type is part
-    of the source's identity (``Item(b, 1) != Item(b, 1.0)``).
+    ``key`` must be a literal (int, str, bytes, bool, float, None), an enum member, a ``torch.dtype`` or
+    ``torch.device``, or a tuple of those; its type is part of the source's identity
+    (``Item(b, 1) != Item(b, 1.0)``).
     """
 
     __slots__ = ("key",)

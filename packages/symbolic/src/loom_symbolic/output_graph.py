@@ -22,6 +22,7 @@ from torch._subclasses.fake_tensor import (
 from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from . import grad_switches as _grad_switches
+from . import keyword_calls as _keyword_calls
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
@@ -110,8 +111,7 @@ class OutputGraph:
 
     def __init__(self, dynamic: DynamicSpec = NO_DYNAMIC) -> None:
         self.graph = fx.Graph()
-        #: Symbols only appear where ``dynamic`` asks for them. A ShapeEnv slows every FakeTensor op
-        #: down, so a translation with static shapes has none.
+        #: Symbols only where ``dynamic`` asks: a ShapeEnv slows every FakeTensor op, so static traces have none.
         self.shapes = ShapeContext(dynamic)
         self.fake_mode = LoomFakeTensorMode(shape_env=self.shapes.shape_env if dynamic else None)
         self.inputs: list[GraphInput] = []
@@ -316,7 +316,7 @@ class OutputGraph:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
         if _default_dtype.differs(self):
             node_kwargs = _default_dtype.typed_kwargs(self, target, run, examples, kwarg_examples, node_kwargs, example)
-        node = self.graph.create_node(kind, target, node_args, node_kwargs)
+        node = self.graph.create_node(*_keyword_calls.spellable(kind, target, node_args, node_kwargs))
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
             node.meta["loom_location"] = tx.location()

@@ -5,7 +5,9 @@ function whose closure holds nothing from the trace) and constant bases, as torc
 compiled code then holds that one class where eager makes a new one per call (same behaviour, another
 identity). Only classes whose creation changes nothing outside themselves are made so: bases whose
 metaclass is ``type`` or torch's (``torch.autograd.Function``'s), with no ``__init_subclass__`` of a user's
-(which could register the class somewhere). Anything else is one graph break at the class statement.
+(which could register the class somewhere). A base that is no class but a library's stand-in for classes
+(``typing.TypedDict``, ``Generic[T]``: PEP 560's ``__mro_entries__``) is checked by the classes it names.
+Anything else is one graph break at the class statement.
 """
 
 from __future__ import annotations
@@ -39,9 +41,21 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
         raise Unsupported(f"class {body.code.co_name}", "its bases are only known at run time")
     name, *bases = [a.as_python_constant() for a in args[1:]]
     for base in bases:
+        if not isinstance(base, type) and _library_mro_entries(base):
+            continue  # typing.TypedDict, Generic[T]: the classes it stands for are checked below
+        _check_base(base, name)
+    for base in types.resolve_bases(bases):
         _check_base(base, name)
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name)
     return wrap(tx, builtins.__build_class__(function, name, *bases), None)
+
+
+def _library_mro_entries(base: Any) -> bool:
+    """A base that is no class but names classes (PEP 560 ``__mro_entries__``), from a library whose
+    answer changes nothing (``typing.TypedDict``, ``typing.Generic[T]``, ``list[int]``)."""
+    if getattr(type(base), "__mro_entries__", None) is None and not isinstance(base, types.FunctionType):
+        return False
+    return hasattr(base, "__mro_entries__") and trusted_module_name(getattr(base, "__module__", None) or "")
 
 
 def _check_base(base: Any, name: str) -> None:

@@ -19,7 +19,7 @@ names the function that turns one into the real type when it outlives the frame.
 
 from __future__ import annotations
 
-from . import bisect, builtins, collections, copy, functools, heapq, itertools, math, operator, types
+from . import bisect, builtins, collections, copy, functools, heapq, itertools, math, operator, os, types
 from .registry import (
     attribute_replacement,
     fallback_for,
@@ -35,5 +35,5 @@ from .registry import (
 )
 
 __all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "fallback_for", "functools", "has_methods", "heapq",
-           "itertools", "math", "method", "method_replacement", "modelled_slot", "operator", "originals", "polyfill",
+           "itertools", "math", "method", "method_replacement", "modelled_slot", "operator", "originals", "os", "polyfill",
            "real_class_of", "rebuild", "replacement_for", "types"]

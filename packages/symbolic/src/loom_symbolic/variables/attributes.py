@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr, Const, TypeOf
+from loom_guards import Attr, Const, DictAttr, Item, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, UserError, missing_attribute
@@ -241,6 +241,19 @@ def _class_source(view: ObjectView, name: str) -> Any:
     return Attr(view.type_source, name) if view.type_source is not None else None
 
 
+def _raw_class_source(tx: InstructionTranslator, view: ObjectView, name: str) -> Any:
+    """Where the descriptor ``name`` sits in its class's ``__dict__`` (``type(obj).name`` would run its
+    ``__get__`` with no instance, which may answer another object: torch's ``lazy_property``). Classes
+    before it in the MRO are guarded not to gain the name."""
+    if view.type_source is None:
+        return None
+    for index, klass in enumerate(view.cls.__mro__):
+        if name in vars(klass):
+            return DictAttr(view.type_source if index == 0 else Item(Attr(view.type_source, "__mro__"), index), name)
+        tx.output.guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
+    return None
+
+
 def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
     return wrap(tx, fn, _class_source(view, name))
 
@@ -313,7 +326,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         # inlined, as store_through_descriptor inlines its __set__. (cached_property writes the
         # instance's __dict__, which the trace does not change in place: modelled above.)
         owner = wrap(tx, view.cls, view.type_source)
-        return wrap(tx, getter, None).call(tx, [wrap(tx, static, class_source), view.receiver, owner], {})
+        descriptor = wrap(tx, static, _raw_class_source(tx, view, name))
+        return wrap(tx, getter, None).call(tx, [descriptor, view.receiver, owner], {})
     if getter is not None:
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")
     return wrap(tx, static, class_source)

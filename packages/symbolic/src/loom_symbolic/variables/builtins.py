@@ -36,6 +36,7 @@ from .containers import (
     ListVariable,
     SequenceVariable,
     SetVariable,
+    SliceVariable,
     TupleVariable,
 )
 from .exception_values import SymbolicException, make_exception
@@ -246,6 +247,16 @@ def builtin_len(tx, args, kwargs):
     if value.is_python_constant():
         return None
     return value.call_method(tx, "__len__", [], {})
+
+
+@builtin(slice)
+def builtin_slice(tx, args, kwargs):
+    """``slice(stop)`` or ``slice(start, stop[, step])`` with a part known only at run time (a tensor, a
+    symbolic int): the slice a subscript then uses, as ``BUILD_SLICE`` makes it. Constants fold."""
+    if kwargs or not 1 <= len(args) <= 3 or all(a.is_python_constant() for a in args):
+        return None
+    none = ConstantVariable(None)
+    return SliceVariable(none, args[0], none) if len(args) == 1 else SliceVariable(*[*args, none][:3])
 
 
 def _own_len(value: Variable) -> bool:

@@ -55,6 +55,7 @@ from . import (  # noqa: F401
     tensor_keyed,
     text,
     torch,
+    typing_forms,
     weakrefs,
     wrap_rules,
 )

@@ -2,8 +2,9 @@
 
 An enum's members are fixed when its class is made, so both answers are read from the real class
 while tracing; they are constants of the trace (the class itself is guarded where it is loaded). Only
-the lookups ``enum`` itself defines are read: a metaclass or a ``_missing_`` of the user's (which may
-make members or have effects) keeps the break.
+the lookups ``enum`` itself defines are read: a metaclass of the user's keeps the break. A class with a
+``_missing_`` of the user's has ``Enum.__new__`` inlined instead (:func:`new_by_value`), which asks it as
+enum does.
 """
 
 from __future__ import annotations
@@ -39,6 +40,17 @@ def lookup(cls: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return cls(args[0])
     except (ValueError, TypeError):
         return _UNSET  # the error is raised where it is, by the real call
+
+
+def new_by_value(cls: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``Enum.__new__`` (a Python function, for the trace to inline) where ``cls(value)`` is enum's own
+    metaclass call handing ``value`` to it, else None. Flags are left out: their ``_missing_`` makes and
+    stores pseudo-members in the class."""
+    if kwargs or len(args) != 1 or not _standard(cls) or not cls.__members__ or issubclass(cls, enum.Flag):
+        return None
+    if cls.__new__ is not enum.Enum.__new__:
+        return None
+    return enum.Enum.__new__
 
 
 MISSING = _UNSET

@@ -134,11 +134,18 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     if maker is not None:
         return maker(tx, args, kwargs)
 
-    if class_attribute(type(cls), "__call__") is not type.__call__:
+    meta_call = class_attribute(type(cls), "__call__")
+    if meta_call is not type.__call__:
+        if not hasattr(type(meta_call), "__get__"):
+            # a plain callable stored on the metaclass, called unbound: TypedDict's ``__call__ = dict``
+            return wrap(tx, meta_call, None).call(tx, args, kwargs)
         if all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             member = _enums.lookup(cls, [a.as_python_constant() for a in args], kwargs)
             if member is not _enums.MISSING:  # Mode(1): the member, fixed since the class was made
                 return wrap(tx, member, None)
+        if (new := _enums.new_by_value(cls, args, kwargs)) is not None:
+            # a user's _missing_ may answer: enum's own Python __new__, inlined, asks it as enum does
+            return wrap(tx, new, None).call(tx, [wrap(tx, cls, cls_source), *args], {})
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
     family = opaque_module(cls)

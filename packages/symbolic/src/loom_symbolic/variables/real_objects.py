@@ -150,6 +150,10 @@ class UserObjectVariable(RealValueVariable):
         return f"{type(self.value).__name__} object"
 
 
+#: A class's hierarchy as ``type`` reports it (a metaclass that overrides one is not modelled).
+_HIERARCHY = ("__mro__", "__bases__", "__base__")
+
+
 class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
@@ -160,6 +164,9 @@ class ClassVariable(RealValueVariable):
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
+                return wrap(tx, getattr(self.value, name), None)
+            if name in _HIERARCHY and class_attribute(type(self.value), name) is class_attribute(type, name):
+                # type's own descriptors: the bases and MRO fixed when the class statement ran
                 return wrap(tx, getattr(self.value, name), None)
             if class_attribute(type(self.value), name) is not _MISSING:
                 raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
