@@ -1,0 +1,83 @@
+"""Constructs from PyTorch's test/dynamo/test_functions.py and test_misc.py that loom got wrong or broke on
+where torch.compile does not (``tools/bench/capture_count_dynamo_tests_functions3.py``): each compiled with
+the ``eager`` backend, checked against eager, and pinned at its graph and break counts.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+
+import loom
+
+
+def explained(fn, *args):
+    """``loom.explain`` of one call with the eager backend."""
+    return loom.explain(fn, backend="eager")(*args)
+
+
+def counts(report):
+    return report.graph_count, report.break_count
+
+
+def same(a, b):
+    """Equal results, tensors compared by value, containers item by item."""
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and torch.equal(a, b)
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(p, q) for p, q in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+# -- functools.partial of a partial: CPython takes the inner one's function and arguments in ---------------------
+def _combine(a, b, c, scale=1, shift=0):
+    return (a + b + c) * scale + shift
+
+
+def partial_of_partial(x):
+    first = functools.partial(_combine, x, scale=2)
+    second = functools.partial(first, 1, scale=3, shift=4)
+    return second(2), second.func is _combine, second.args, second.keywords
+
+
+def test_partial_of_a_partial_made_in_the_frame_is_flattened_as_eager_does():
+    x = torch.arange(3.0)
+    report = explained(partial_of_partial, x)
+    assert same(report.result, partial_of_partial(x))
+    assert report.result[1] is True and len(report.result[2]) == 2
+    assert counts(report) == (1, 0)
+
+
+def wrap_again(x, p):
+    q = functools.partial(p, 5)
+    return q(x, 1), q.func is _combine, len(q.args)
+
+
+def test_partial_of_a_partial_argument_follows_whether_eager_flattens_it():
+    x = torch.arange(3.0)
+    plain = functools.partial(_combine, shift=1)
+    with_dict = functools.partial(_combine, shift=1)
+    _ = with_dict.__dict__  # made now: CPython no longer takes this partial's parts in
+    for p in (plain, with_dict):
+        loom.reset()
+        report = explained(wrap_again, x, p)
+        assert same(report.result, wrap_again(x, p))
+    assert wrap_again(x, plain)[1] is True and wrap_again(x, with_dict)[1] is False
+
+
+# -- attributes of a partial made in the frame: what its class lacks is an AttributeError -------------------------
+def partial_attributes(x):
+    p = functools.partial(lambda a, b: a * b, b=3)
+    found = tuple(hasattr(p, name) for name in ("func", "args", "keywords", "__call__", "__name__", "__code__"))
+    return p.__call__(x), found, getattr(p, "__qualname__", "none")
+
+
+def test_partial_attributes_read_in_the_graph():
+    x = torch.arange(3.0)
+    report = explained(partial_attributes, x)
+    assert same(report.result, partial_attributes(x))
+    assert report.result[1] == (True, True, True, True, False, False)
+    assert counts(report) == (1, 0)
