@@ -81,3 +81,18 @@ def test_partial_attributes_read_in_the_graph():
     assert same(report.result, partial_attributes(x))
     assert report.result[1] == (True, True, True, True, False, False)
     assert counts(report) == (1, 0)
+
+
+# -- tensor.is_complex is a method, as is_floating_point is: called, kept bound, tested for truth ------------------
+def tensor_predicates(x):
+    y = x + 1
+    bound = y.is_complex
+    flags = (y.is_complex(), torch.is_complex(y), bound(), bool(bound), callable(bound), type(bound).__name__)
+    return (y * 2 if not flags[0] else y), flags, (1 if y.add else 2)
+
+
+def test_tensor_is_complex_called_and_bound_is_one_graph():
+    x = torch.arange(3.0)
+    report = explained(tensor_predicates, x)
+    assert same(report.result, tensor_predicates(x))
+    assert counts(report) == (1, 0)

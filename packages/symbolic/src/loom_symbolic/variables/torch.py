@@ -366,6 +366,13 @@ class TensorMethodVariable(Variable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_tensor_method(tx, self.tensor, self.name, args, kwargs)
 
+    def python_type(self) -> type:
+        # the kind eager binds: a C method (builtin_function_or_method) or a Python one (method)
+        return type(getattr(self.tensor.example, self.name))
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return True  # a bound method is always true (``if x.is_complex:`` without the call)
+
     def reconstruct(self, codegen) -> None:
         codegen.reconstruct(self.tensor)
         codegen.emit("LOAD_ATTR", self.name)
