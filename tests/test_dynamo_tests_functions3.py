@@ -96,3 +96,49 @@ def test_tensor_is_complex_called_and_bound_is_one_graph():
     report = explained(tensor_predicates, x)
     assert same(report.result, tensor_predicates(x))
     assert counts(report) == (1, 0)
+
+
+# -- ** of a user mapping: its keys(), then self[key] for each ------------------------------------------------
+class Scales:
+    """A mapping by keys() and __getitem__ alone: values are computed on each read."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def keys(self):
+        return ["b", "a"]
+
+    def __getitem__(self, key):
+        return self.base * (2 if key == "a" else 3)
+
+
+def _weighted(x, a=1, b=1, c=1):
+    return x * a + b * c
+
+
+def double_star_of_mappings(x):
+    m = Scales(x)
+    merged = {"c": 5, **m}
+    return _weighted(x, **m), _weighted(x, c=2, **m), list(merged), merged["a"]
+
+
+def test_double_star_of_a_user_mapping_is_one_graph():
+    x = torch.arange(3.0)
+    report = explained(double_star_of_mappings, x)
+    assert same(report.result, double_star_of_mappings(x))
+    assert report.result[2] == ["c", "b", "a"]
+    assert counts(report) == (1, 0)
+
+
+def double_star_repeats_a_keyword(x):
+    try:
+        return _weighted(x, a=2, **Scales(x))
+    except TypeError as exc:
+        return x - 1, type(exc).__name__
+
+
+def test_double_star_of_a_user_mapping_repeating_a_keyword_raises_as_eager():
+    x = torch.arange(3.0)
+    report = explained(double_star_repeats_a_keyword, x)
+    assert same(report.result, double_star_repeats_a_keyword(x))
+    assert counts(report) == (1, 0)
