@@ -142,3 +142,34 @@ def test_double_star_of_a_user_mapping_repeating_a_keyword_raises_as_eager():
     report = explained(double_star_repeats_a_keyword, x)
     assert same(report.result, double_star_repeats_a_keyword(x))
     assert counts(report) == (1, 0)
+
+
+# -- a list subscripted by a tensor made from a Python number: its __index__, known while tracing ------------------
+def index_by_small_tensors(x):
+    items = [x, x + 1, x + 2]
+    picked = items[torch.as_tensor(2)] + items[torch.tensor(True)] + items[torch.tensor([[-1]])]
+    return picked + (5, 6)[torch.tensor(1, dtype=torch.int8)]
+
+
+def test_list_indexed_by_a_tensor_of_known_integer_is_one_graph():
+    x = torch.arange(3.0)
+    report = explained(index_by_small_tensors, x)
+    assert same(report.result, index_by_small_tensors(x))
+    assert counts(report) == (1, 0)
+
+
+def index_by_written_or_float_tensor(x):
+    items = [x, x + 1, x + 2]
+    k = torch.as_tensor(2)
+    k.sub_(1)  # written in the graph: its remembered value is stale
+    try:
+        bad = items[torch.tensor(1.0)]
+    except TypeError as exc:
+        bad = type(exc).__name__
+    return items[k], bad
+
+
+def test_list_indexed_by_a_written_or_float_tensor_is_eager_s_answer():
+    x = torch.arange(3.0)
+    report = explained(index_by_written_or_float_tensor, x)
+    assert same(report.result, index_by_written_or_float_tensor(x))
