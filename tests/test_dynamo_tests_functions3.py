@@ -5,6 +5,7 @@ the ``eager`` backend, checked against eager, and pinned at its graph and break 
 
 from __future__ import annotations
 
+import collections
 import functools
 
 import torch
@@ -173,3 +174,33 @@ def test_list_indexed_by_a_written_or_float_tensor_is_eager_s_answer():
     x = torch.arange(3.0)
     report = explained(index_by_written_or_float_tensor, x)
     assert same(report.result, index_by_written_or_float_tensor(x))
+
+
+# -- collections.namedtuple(...) in the frame: the class is made while tracing, as a class statement is ------------
+def namedtuple_made_in_frame(x):
+    Row = collections.namedtuple("Row", ["a", "b", "c"], defaults=[0])
+    r = Row._make([x, 2, 1])._replace(c=5)
+    return r.a + r.b + r.c, Row._fields, Row._field_defaults, Row.__module__, r, Row(x, 1).c
+
+
+def test_namedtuple_made_in_the_frame_is_one_graph():
+    x = torch.arange(3.0)
+    report = explained(namedtuple_made_in_frame, x)
+    expected = namedtuple_made_in_frame(x)
+    assert same(report.result[:4], expected[:4]) and report.result[5] == expected[5]
+    assert report.result[3] == __name__ and repr(report.result[4]) == repr(expected[4])
+    assert counts(report) == (1, 0)
+
+
+def namedtuple_with_repeated_field(x):
+    try:
+        collections.namedtuple("Bad", "a a")
+    except ValueError as exc:
+        return x + 1, str(exc)
+    return x, None
+
+
+def test_namedtuple_with_bad_fields_raises_as_eager():
+    x = torch.arange(3.0)
+    report = explained(namedtuple_with_repeated_field, x)
+    assert same(report.result, namedtuple_with_repeated_field(x))
