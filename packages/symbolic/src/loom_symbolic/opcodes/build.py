@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import Unsupported, UserError, args_of
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
+from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable
 from ..variables.text import formatted_text
 from .registry import handler
@@ -136,8 +137,9 @@ def set_update(tx, ins) -> None:
 def dict_update(tx, ins) -> None:
     update = tx.pop()
     target = tx.peek(ins.arg)
+    update = double_star_items(tx, update)
     if not isinstance(update, DictVariable):
-        raise Unsupported(f"** of {update.describe()}", "only dicts are unpacked while tracing")
+        raise Unsupported(f"** of {update.describe()}", "only dicts and mappings with keys() are unpacked while tracing")
     if ins.opname == "DICT_MERGE":
         duplicate = next((k for k in update.items if k in target.items), None)
         if duplicate is not None:

@@ -6,6 +6,7 @@ from ..errors import Unsupported, UserError
 from ..variables.base import Variable
 from ..variables.cells import CellVariable
 from ..variables.containers import DictVariable, TupleVariable
+from ..variables.dict_methods import double_star_items
 from ..variables.nested_functions import NestedFunctionVariable
 from .registry import handler
 
@@ -60,8 +61,9 @@ def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None) -> tuple
     args = list(args_var.items) if isinstance(args_var, TupleVariable) else args_var.unpack(tx)
     kwargs: dict[str, Variable] = {}
     if kwargs_var is not None:
+        kwargs_var = double_star_items(tx, kwargs_var)
         if not isinstance(kwargs_var, DictVariable):
-            raise Unsupported(f"** of {kwargs_var.describe()}", "only dicts are unpacked while tracing")
+            raise Unsupported(f"** of {kwargs_var.describe()}", "only dicts and mappings with keys() are unpacked while tracing")
         if not all(isinstance(k, str) for k in kwargs_var.items):
             raise UserError("keyword arguments", "keywords must be strings", exc_type=TypeError)
         kwargs = dict(kwargs_var.items)

@@ -8,11 +8,15 @@ metaclass is ``type`` or torch's (``torch.autograd.Function``'s), with no ``__in
 (which could register the class somewhere). A base that is no class but a library's stand-in for classes
 (``typing.TypedDict``, ``Generic[T]``: PEP 560's ``__mro_entries__``) is checked by the classes it names.
 Anything else is one graph break at the class statement.
+
+``collections.namedtuple(...)`` called with constant arguments makes its class the same way (once, while
+tracing; the class's ``__module__`` is the calling function's module, as CPython finds it from the frame).
 """
 
 from __future__ import annotations
 
 import builtins
+import collections
 import types
 from typing import Any
 
@@ -69,4 +73,20 @@ def _check_base(base: Any, name: str) -> None:
         raise Unsupported(f"class {name}", f"{base.__qualname__}.__init_subclass__ acts when the class is made")
 
 
+def make_namedtuple_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    """``collections.namedtuple(typename, field_names, ...)``: the class, made now; None (a break at the
+    call) when an argument is only known at run time (defaults holding tensors)."""
+    if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+        return None
+    options = {k: v.as_python_constant() for k, v in kwargs.items()}
+    if options.get("module") is None:  # CPython names the caller's module; called here, it would name loom's
+        options["module"] = tx.f_globals.get("__name__", "__main__")
+    try:
+        made = collections.namedtuple(*(a.as_python_constant() for a in args), **options)
+    except (TypeError, ValueError):
+        return None  # eager's own error, raised where the call runs as Python
+    return wrap(tx, made, None)
+
+
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class
+BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class

@@ -7,6 +7,7 @@ to pure builtins whose arguments are all constants). Anything else is unsupporte
 from __future__ import annotations
 
 import builtins
+import collections
 import functools
 import inspect
 import math
@@ -534,7 +535,8 @@ def builtin_iter_at(tx, args, kwargs):
 
 
 #: Library functions (written in Python) that the translator answers itself instead of inlining.
-FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor})
+#: (``collections.namedtuple``'s handler, in ``opcodes.class_definitions``, makes the class while tracing.)
+FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple})
 
 
 # -- things that leave the graph's world -----------------------------------------------------------

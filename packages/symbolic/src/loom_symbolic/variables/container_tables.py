@@ -43,6 +43,10 @@ def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
         parts = getattr(index, "parts", None)  # a slice whose bounds may be symbolic ints
         if parts is not None and all(p.is_python_constant() or _specialisable(p) for p in parts):
             return slice(*(p.as_python_constant() for p in parts))
+    if getattr(index, "python_data", None) is not None:
+        # a tensor made in the trace from Python numbers (l[torch.as_tensor(2)]): Python calls its __index__,
+        # which the remembered values answer (or which breaks, as an unknown index does)
+        return index.call_method(tx, "__index__", [], {}).as_python_constant()
     if not index.is_python_constant():
         raise Unsupported("indexing a Python sequence with a value known only at run time",
                           "the index is a tensor or an unknown value")

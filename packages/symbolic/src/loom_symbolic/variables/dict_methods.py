@@ -137,6 +137,17 @@ def _mapping_keys(tx: InstructionTranslator, other: Variable) -> Variable | None
         raise
 
 
+def double_star_items(tx: InstructionTranslator, value: Variable) -> Variable:
+    """What ``**value`` unpacks: a dict as it is; for an object of a Python class with ``keys`` (a
+    ``MutableMapping``), a dict of ``value[k]`` for each ``k`` in ``value.keys()``, read in that order as
+    CPython's merge does; any other value unchanged (the caller breaks on it)."""
+    if isinstance(value, DictVariable) or _mapping_keys(tx, value) is None:
+        return value
+    items: dict[Any, Variable] = {}
+    update_from_pairs(tx, items, value)
+    return DictVariable(items)
+
+
 def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pairs: Variable) -> None:
     """``dict(pairs)`` or ``d.update(pairs)``: store each (key, value) in turn; an item that is not a pair
     is the program's ValueError, raised after the items before it were stored, as in Python. An object

@@ -16,6 +16,7 @@ from ..errors import Unsupported, UserError
 from . import constant as _constant
 from . import containers as _containers
 from .base import Variable
+from .methods import MethodVariable
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -25,19 +26,32 @@ if TYPE_CHECKING:
 
 
 class PartialVariable(Variable):
-    """``functools.partial(func, *args, **keywords)``."""
+    """``functools.partial(func, *args, **keywords)``.
 
-    def __init__(self, func: Variable, args: list[Variable], keywords: dict[str, Variable], source: Any = None) -> None:
+    ``flattens``: whether ``partial(self, ...)`` takes this partial's function and arguments in (CPython
+    does so for a partial whose instance ``__dict__`` was never made; one made in the trace has none).
+    """
+
+    def __init__(self, func: Variable, args: list[Variable], keywords: dict[str, Variable], source: Any = None,
+                 flattens: bool = True) -> None:
         self.func = func
         self.args = list(args)
         self.keywords = dict(keywords)
         self.source = source
+        self.flattens = flattens
 
     def python_type(self) -> type:
         return functools.partial
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.func.call(tx, [*self.args, *args], {**self.keywords, **kwargs})
+
+    def call_method(
+        self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
+    ) -> Variable:
+        if name == "__call__":
+            return self.call(tx, args, kwargs)
+        return super().call_method(tx, name, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "func":
@@ -46,6 +60,14 @@ class PartialVariable(Variable):
             return _containers.TupleVariable(self.args)
         if name == "keywords":
             return _containers.DictVariable(self.keywords)
+        if name == "__call__":
+            return MethodVariable(self, name)
+        if self.source is None and not any(name in klass.__dict__ for klass in functools.partial.__mro__):
+            # made in the trace, where setting attributes is not modelled: its __dict__ is empty, so a name
+            # its class lacks is Python's AttributeError (hasattr(p, "__name__") is False)
+            message = f"'functools.partial' object has no attribute {name!r}"
+            raise UserError(f"attribute {name!r} of {self.describe()}", message, exc_type=AttributeError,
+                            exc_args=(message,))
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
@@ -82,7 +104,9 @@ def wrap_partial(tx: InstructionTranslator | None, value: functools.partial, sou
     keywords = wrap(tx, value.keywords, part("keywords"))
     if not isinstance(keywords, _containers.DictVariable):
         raise Unsupported("a functools.partial", "its keywords are not a dict the translator models")
-    return PartialVariable(func, args.unpack(tx), dict(keywords.items), source)
+    # partial(p) takes p's parts in only while p has no instance __dict__: ask CPython (it makes no dict)
+    flattens = functools.partial(value).func is value.func
+    return PartialVariable(func, args.unpack(tx), dict(keywords.items), source, flattens)
 
 
 def make_partial(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
@@ -93,4 +117,8 @@ def make_partial(tx: InstructionTranslator, args: list[Variable], kwargs: dict[s
                         exc_type=TypeError)
     if isinstance(args[0], _constant.ConstantVariable) and not callable(args[0].value):
         raise UserError("functools.partial()", "TypeError: the first argument must be callable", exc_type=TypeError)
-    return PartialVariable(args[0], args[1:], kwargs)
+    inner = args[0]
+    if type(inner) is PartialVariable and inner.flattens:
+        # partial(partial(f, a, k=1), b, k=2) is partial(f, a, b, k=2), as CPython builds it
+        return PartialVariable(inner.func, [*inner.args, *args[1:]], {**inner.keywords, **kwargs})
+    return PartialVariable(inner, args[1:], kwargs)

@@ -85,7 +85,8 @@ def _as_variable(data: Any) -> Variable:
 
 
 def read_data(tx: InstructionTranslator, tensor: TensorVariable, name: str) -> Variable | None:
-    """``tensor.tolist()`` / ``tensor.item()`` from the remembered values, or None when they are not known."""
+    """``tensor.tolist()`` / ``tensor.item()`` / ``tensor.__index__()`` (a list subscripted by the tensor) from
+    the remembered values, or None when they are not known."""
     data = getattr(tensor, "python_data", None)
     if data is None or _written(tx, tensor):
         return None
@@ -93,4 +94,8 @@ def read_data(tx: InstructionTranslator, tensor: TensorVariable, name: str) -> V
         return _as_variable(data)
     while isinstance(data, list) and len(data) == 1:
         data = data[0]
+    if name == "__index__":
+        # eager's __index__ takes one integer (or bool) element; a float tensor is its TypeError, left to eager
+        integral = not (tensor.example.is_floating_point() or tensor.example.is_complex())
+        return ConstantVariable(int(data)) if integral and type(data) in (int, bool) else None
     return None if isinstance(data, list) else _as_variable(data)

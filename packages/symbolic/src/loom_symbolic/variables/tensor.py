@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).
 METADATA_ATTRS = frozenset(
     {"dtype", "device", "layout", "requires_grad", "is_cuda", "is_sparse", "is_quantized", "is_meta",
-     "is_leaf", "ndim", "is_nested", "is_mkldnn", "is_complex", "itemsize", "nbytes"}
+     "is_leaf", "ndim", "is_nested", "is_mkldnn", "itemsize", "nbytes"}
 )
 #: Attributes that are tensors computed from this one: recorded as graph nodes.
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data"})

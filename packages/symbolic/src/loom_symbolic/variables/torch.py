@@ -261,7 +261,7 @@ class TorchFunctionVariable(RealValueVariable):
             raise Unsupported(f"{self.describe()}(..., requires_grad=True)",
                               "a tensor made inside the graph that requires grad is not modelled")
         result = tx.output.call_function(tx, self.value, args, kwargs)
-        if self.value is torch.tensor:  # shape arithmetic: torch.tensor(x.shape).tolist()
+        if self.value in (torch.tensor, torch.as_tensor):  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
         return result
 
@@ -366,6 +366,13 @@ class TensorMethodVariable(Variable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_tensor_method(tx, self.tensor, self.name, args, kwargs)
 
+    def python_type(self) -> type:
+        # the kind eager binds: a C method (builtin_function_or_method) or a Python one (method)
+        return type(getattr(self.tensor.example, self.name))
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return True  # a bound method is always true (``if x.is_complex:`` without the call)
+
     def reconstruct(self, codegen) -> None:
         codegen.reconstruct(self.tensor)
         codegen.emit("LOAD_ATTR", self.name)
@@ -406,7 +413,7 @@ def call_tensor_method(
         return wrap_constant_like(result)
     if name == "numpy":
         return _numpy.tensor_numpy(tx, tensor, args, kwargs)
-    if name in ("tolist", "item") and not args and not kwargs:
+    if name in ("tolist", "item", "__index__") and not args and not kwargs:
         known = _small_tensors.read_data(tx, tensor, name)
         if known is not None:
             return known
