@@ -129,6 +129,10 @@ class TensorVariable(Variable):
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
             return tx.output.call_function(tx, getattr, [self, ConstantVariable(name)], {})
+        if name in ("grad", "_grad"):
+            stored = tx.output.side_effects.stored_attribute(self._identity(), "grad")
+            if stored is not None:  # assigned earlier in the trace
+                return stored
         if self.made_leaf is not None and name in ("grad", "grad_fn"):
             return ConstantVariable(None)  # a new leaf: no history, and backward (a break) has not run yet
         if name == "grad":
@@ -160,15 +164,29 @@ class TensorVariable(Variable):
         if name == "data" and isinstance(value, TensorVariable):
             self._set_data(tx, value)
             return
-        if name == "grad" and self.real is not None and value.is_python_constant() and value.as_python_constant() is None:
-            # ``x.grad = None`` on a graph input (before a backward, as training loops do): later reads see
-            # None (see _grad), and the rewritten code clears the real gradient after the graph
-            tx.output.side_effects.store_attr(self, self.real, name, value)
+        if name in ("grad", "_grad"):
+            self._store_grad(tx, value)
             return
         if hasattr(self.cls, name):
             raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
         tx.output.side_effects.store_attr(self, self._identity(), name, value)
+
+    def _store_grad(self, tx: InstructionTranslator, value: Variable) -> None:
+        """``x.grad = g`` (or ``x._grad = g``, the same slot), g None or a tensor of x's dtype, device and
+        shape: later reads see ``g`` (see _grad), and the rewritten code assigns it to the real tensor
+        after the graph. Anything eager refuses (another size or dtype, not a tensor) breaks, and eager
+        raises its error there."""
+        what = f"assigning .grad of tensor {self.describe()}"
+        if not (value.is_python_constant() and value.as_python_constant() is None):
+            if not isinstance(value, TensorVariable):
+                raise Unsupported(what, f"eager refuses a {value.python_type().__name__} as a gradient")
+            new, old = value.example, self.example
+            if (new.dtype, new.device, new.layout, new.shape) != (old.dtype, old.device, old.layout, old.shape):
+                raise Unsupported(what, "the gradient's dtype, device or size differs from the tensor's (eager raises)")
+            if self.real is not None and getattr(self.real, "grad_dtype", old.dtype) not in (None, old.dtype):
+                raise Unsupported(what, "the tensor's grad_dtype was set to another dtype")
+        tx.output.side_effects.store_attr(self, self._identity(), "grad", value)
 
     def _set_data(self, tx: InstructionTranslator, value: TensorVariable) -> None:
         """``tensor.data = value`` on a graph input (a parameter reset in place): recorded as eager does
@@ -199,9 +217,6 @@ class TensorVariable(Variable):
         always breaks the graph), itself a graph input guarded like any tensor, or None guarded so."""
         if self.source is None or self.real is None:
             raise Unsupported("reading .grad of a tensor computed in the graph", "its gradient is produced outside the graph")
-        stored = tx.output.side_effects.stored_attribute(self.real, "grad")
-        if stored is not None:
-            return stored
         return wrap(tx, self.real.grad, Attr(self.source, "grad"))
 
     def size(self, tx: InstructionTranslator) -> Variable:
