@@ -226,11 +226,12 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     if any(leaf is not None for leaf in template.leaves):
         raise Unsupported(f"{what} over a structure holding values that are not tensors", "torch's map maps tensors only")
     mapped = template.tensors(structure)
-    sizes = {t.example.shape[0] if t.example.dim() else None for t in mapped}
-    if len(sizes) != 1 or None in sizes or not isinstance(next(iter(sizes)), int) or next(iter(sizes)) == 0:
+    # (a symbolic size is no set member: SymInts do not hash)
+    leading = [t.example.shape[0] if t.example.dim() else None for t in mapped]
+    if not leading or any(type(n) is not int or n == 0 for n in leading) or len(set(leading)) != 1:
         raise Unsupported(f"{what} over inputs without one static, non-zero leading size",
                           "the traced body needs the slices' size")
-    count = next(iter(sizes))
+    count = leading[0]
     likes = [t.example[0] for t in mapped]
     body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
     _only_tensors(body, what, allow_none=True)
