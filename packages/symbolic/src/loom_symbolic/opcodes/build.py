@@ -7,6 +7,7 @@ from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable
+from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from ..variables.text import formatted_text
 from .registry import handler
 
@@ -76,6 +77,10 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
     ``__str__``/``__repr__`` is Python (a deque made in the trace) is formatted through it."""
     # object.__format__ refuses a format spec: with one, only a converted value is formatted
     plain = convert is not None or spec is None or (spec.is_python_constant() and spec.as_python_constant() == "")
+    if has_symbolic_int(value):  # a size formatted into a name: specialised, as torch.compile does
+        known = concrete(tx, value)
+        if known is not NOT_CONCRETE:
+            value = ConstantVariable(known)
     if not value.is_python_constant() and tx is not None and plain:
         text = formatted_text(tx, value, convert)
         if text is not None:

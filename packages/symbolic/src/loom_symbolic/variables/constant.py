@@ -12,6 +12,7 @@ from ..errors import Unsupported, UserError
 from .base import RealValueVariable, Variable
 from .methods import MethodVariable
 from .registry import wrap, wrap_constant_like
+from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -117,6 +118,8 @@ class ConstantVariable(Variable):
             items = tx.iterate(args[0]).unpack(tx)  # str.join takes any iterable
             if all(item.is_python_constant() for item in items):
                 args = [ConstantVariable(tuple(item.as_python_constant() for item in items))]
+        if isinstance(self.value, str) and name == "format":  # sizes formatted in: specialised, as f-strings do
+            args, kwargs = [_concrete_or_same(tx, a) for a in args], {k: _concrete_or_same(tx, v) for k, v in kwargs.items()}
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name == "format":
                 raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")
@@ -222,3 +225,11 @@ def wrap_frozen(value: Any) -> Variable:
         return wrap_constant_like(value)
 
     return FrozenObjectVariable(value)
+
+
+def _concrete_or_same(tx: InstructionTranslator, value: Variable) -> Variable:
+    """``value`` as a constant when it is (or holds) a symbolic int that may be specialised, else itself."""
+    if not has_symbolic_int(value):
+        return value
+    known = concrete(tx, value)
+    return value if known is NOT_CONCRETE else wrap_constant_like(known)

@@ -25,6 +25,7 @@ import torch
 import torch.utils._pytree as pytree
 from torch._higher_order_ops.wrap import wrap as _wrap_op
 
+from .. import shapes
 from ..errors import Unsupported
 from ..func_calls import Template
 from .containers import ListVariable, TupleVariable
@@ -226,12 +227,15 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     if any(leaf is not None for leaf in template.leaves):
         raise Unsupported(f"{what} over a structure holding values that are not tensors", "torch's map maps tensors only")
     mapped = template.tensors(structure)
-    # (a symbolic size is no set member: SymInts do not hash)
     leading = [t.example.shape[0] if t.example.dim() else None for t in mapped]
-    if not leading or any(type(n) is not int or n == 0 for n in leading) or len(set(leading)) != 1:
-        raise Unsupported(f"{what} over inputs without one static, non-zero leading size",
-                          "the traced body needs the slices' size")
+    if not leading or None in leading:
+        raise Unsupported(f"{what} over a 0-d tensor", "torch's map slices its inputs along their first dimension")
     count = leading[0]
+    for n in leading:
+        shapes.raise_if_unknown(n, f"{what} over a leading size of")
+    # (symbolic sizes: each comparison is recorded as a guard, as the slices' sizes must agree)
+    if not all(bool(n == count) for n in leading) or bool(count == 0):
+        raise Unsupported(f"{what} over inputs without one non-zero leading size", "eager's map refuses them")
     likes = [t.example[0] for t in mapped]
     body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
     _only_tensors(body, what, allow_none=True)

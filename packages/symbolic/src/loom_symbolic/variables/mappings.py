@@ -19,6 +19,7 @@ from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
 from .method_arity import check_arguments
 from .methods import MethodVariable
 from .registry import wrap_constant_like
+from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
 
 if TYPE_CHECKING:
@@ -217,8 +218,12 @@ class DictVariable(MethodTableMixin, Variable):
             return key.value
         if isinstance(key, SymbolicVariable):
             # A size as a memo table's key: the trace specialises on its value (a guard), as
-            # torch.compile does, rather than break.
+            # torch.compile does, rather than break; a shape likewise.
             return key.as_python_constant()
+        if has_symbolic_int(key):
+            known = concrete(None, key)
+            if known is not NOT_CONCRETE:
+                return known
         if key.is_python_constant():
             value = key.as_python_constant()
             try:

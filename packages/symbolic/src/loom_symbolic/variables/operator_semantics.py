@@ -26,6 +26,7 @@ from .containers import (
 )
 from .iterators import IteratorVariable, each_item
 from .registry import wrap_constant_like
+from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
@@ -73,6 +74,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     """``op(left, right)`` for a binary or comparison operator from :mod:`operator`."""
     if getattr(left, "numpy_value", False) or getattr(right, "numpy_value", False):
         return NUMPY_OPERATORS["binary"](tx, op, left, right)
+    if op in (operator.mod, operator.imod) and _is_text(left) and has_symbolic_int(right):
+        # "%d" % size: specialised, as an f-string of it is (see specialising)
+        known = concrete(tx, right)
+        right = right if known is NOT_CONCRETE else wrap_constant_like(known)
     if is_tensor(left) or is_tensor(right):
         if op in INPLACE and not _updates_in_place(op, left):
             # ints, floats and symbolic sizes are immutable, and a tensor without the in-place dunder
@@ -110,6 +115,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
         "the translator does not model this combination",
     )
+
+
+def _is_text(value: Variable) -> bool:
+    return value.is_python_constant() and isinstance(value.as_python_constant(), (str, bytes))
 
 
 def _updates_in_place(op: Any, left: Variable) -> bool:
