@@ -147,3 +147,18 @@ def test_explain_shows_symbols_and_relation_guards():
     report = loom.explain(f)(x, y)
     text = report.format(verbose=True)
     assert "L['x'].size()[0]" in text and ">= 2" in text and "==" in text
+
+
+def test_nbytes_of_a_tensor_with_symbolic_sizes_is_one_graph_for_every_size():
+    # (read from the fake tensor, it raised "Cannot call numel() on tensor with symbolic sizes")
+    def byte_count(x):
+        return x.reshape(1, -1).sum() + x.nbytes, x.nbytes
+
+    compiled = loom.compile(byte_count, backend="eager", dynamic=True, options={"strict": True})
+    for n in (3, 7):
+        x = torch.arange(float(n))
+        got, want = compiled(x), byte_count(x)
+        torch.testing.assert_close(got[0], want[0])
+        assert got[1] == want[1]
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (1, 0, 0)

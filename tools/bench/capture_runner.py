@@ -68,7 +68,8 @@ def run_loom(fn, x):
 
     expected = _outcome(fn, copy.deepcopy(x))
     loom.reset()
-    compiled = loom.compile(fn, backend="eager", **_DYNAMIC)
+    # strict: an internal error raises (a wrong outcome here) instead of running the frame as is, unseen
+    compiled = loom.compile(fn, backend="eager", options={"strict": True}, **_DYNAMIC)
     actual = _outcome(compiled, copy.deepcopy(x), fn)
     correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
     stats = loom.stats()

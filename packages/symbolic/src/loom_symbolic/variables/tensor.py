@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -125,6 +126,10 @@ class TensorVariable(Variable):
                 return handled
         if name == "shape":
             return self.size(tx)
+        if name == "nbytes" and not all(type(d) is int for d in example.shape):
+            # (a fake tensor with symbolic sizes refuses numel() in C: nbytes is numel() * itemsize in the graph)
+            numel = self.call_method(tx, "numel", [], {})
+            return tx.output.call_function(tx, operator.mul, [numel, ConstantVariable(example.element_size())], {})
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
@@ -234,8 +239,6 @@ class TensorVariable(Variable):
         if tx.output.function_modes:  # Tensor.__iter__'s calls, each handed to the mode as in eager
             self.call_method(tx, "dim", [], {})
             return self.call_method(tx, "unbind", [ConstantVariable(0)], {}).unpack(tx)
-        import operator
-
         return [
             tx.output.call_function(tx, operator.getitem, [self, ConstantVariable(i)], {})
             for i in range(int(self.example.shape[0]))  # iterating fixes the length (a guard if symbolic)
