@@ -80,6 +80,25 @@ def a_mutable_dataclass_is_unhashable(x):
     return x
 
 
+class HashesOddly:
+    def __init__(self, value):
+        self.value = value
+
+    def __hash__(self):
+        return self.value
+
+
+@case(X)
+def hash_runs_the_generated_hash(x):
+    p = Point(1.0, 2.0)
+    return x + 1, hash(p) == hash(Point(1.0, 2.0, "q")), hash(Segment(p, 3)), hash((p, "a", 1))
+
+
+@case(X)
+def hash_makes_of_the_int_what_cpython_does(x):
+    return x + 1, [hash(HashesOddly(v)) for v in (-1, 5, 2 ** 62, 2 ** 64 + 5, -(2 ** 70), True)]
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_frozen_dataclass_key(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
