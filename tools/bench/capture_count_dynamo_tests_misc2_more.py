@@ -393,4 +393,86 @@ def c_m2_default_args_device_dtype(x):
     return _DefaultsFromTorch().value + 1 + x.to(torch.float16)
 
 
+def c_m2_importerror_caught(x):
+    try:
+        import a_module_nobody_installed  # noqa: F401 (the ImportError is the point)
+    except ImportError:
+        return x.sin()
+    return x
+
+
+def _bind_target(a, b, *rest, c=10, d=11, **extra):
+    return a
+
+
+def c_m2_inspect_signature_bind(x):
+    import inspect
+
+    sig = inspect.signature(_bind_target)
+    bound = sig.bind(1, 2, 3, d=12, e=15)
+    bound.arguments["d"] = 13
+    bound.apply_defaults()
+    first = sig.parameters["a"].default is inspect.Parameter.empty
+    return x + len(bound.args), dict(bound.arguments), bound.kwargs, first
+
+
+def c_m2_new_with_size_list(x):
+    m = torch.arange(6).view(2, 3)
+    return m.new(*m.size()).fill_(5).shape, x + 5
+
+
+@dataclasses.dataclass(frozen=True)
+class _Replaceable:
+    n: int
+    tag: str = "a"
+
+
+def c_m2_dataclass_replace_is_dataclass(x):
+    base = _Replaceable(0)
+    if dataclasses.is_dataclass(base):
+        new = dataclasses.replace(base, **{"n": 1})
+        return x + new.n, new.tag, dataclasses.asdict(new)
+    return x
+
+
+class _EqOnly:
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+
+def c_m2_ne_from_custom_eq(x):
+    a, b, c = _EqOnly(0), _EqOnly(0), _EqOnly(1)
+    return x + 1, a != b, a != c, a == b
+
+
+def _raises_then_reraises():
+    try:
+        raise ValueError
+    except ValueError:
+        raise
+
+
+def c_m2_bare_reraise_caught_outside(x):
+    try:
+        _raises_then_reraises()
+    except ValueError:
+        return x.sin()
+    except Exception:
+        return x.cos()
+    return x
+
+
+def c_m2_complex_builtin_forms(x):
+    forms = (0j, complex(1), complex(2, 3), complex(imag=2), complex(real=1), complex("1+2j"),
+             complex(1, 2).conjugate())
+    return [x + z for z in forms]
+
+
+def c_m2_tensor_compared_with_none(x):
+    return torch.tensor(x == None), x is None, x != None  # noqa: E711 (== None on a tensor is the point)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
