@@ -50,6 +50,7 @@ from .iterators import (
     ZipIterator,
     iterate,
     not_modelled_because,
+    user_iterator_or_none,
 )
 from .methods import BoundMethodVariable
 from .object_ids import ObjectIdVariable
@@ -458,6 +459,8 @@ def builtin_iter(tx, args, kwargs):
 @builtin(next)
 def builtin_next(tx, args, kwargs):
     iterator = args[0]
+    if not isinstance(iterator, IteratorVariable):
+        iterator = user_iterator_or_none(iterator) or iterator
     if not isinstance(iterator, IteratorVariable):
         raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
     if len(args) > 1:

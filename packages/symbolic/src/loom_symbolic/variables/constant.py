@@ -186,7 +186,7 @@ class FrozenObjectVariable(ObjectConstantVariable):
         return wrap_frozen(value)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]) or _makes_a_mutable_object(self.value, name):
             function = getattr(type(self.value), name, None)
             if isinstance(function, types.FunctionType):
                 # A method written in Python (``Signature.bind(x, ...)`` with a tensor among the
@@ -217,6 +217,15 @@ class FrozenObjectVariable(ObjectConstantVariable):
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return [wrap_frozen(v) for v in self.value]
+
+
+def _makes_a_mutable_object(value: Any, name: str) -> bool:
+    """Whether ``value.name(...)`` returns an object the program may change (``Signature.bind``'s
+    ``BoundArguments``, whose ``arguments`` it edits and ``apply_defaults`` fills): folded, it would be
+    a frozen copy that drops those changes, so the Python method is inlined and the object traced."""
+    import inspect
+
+    return isinstance(value, inspect.Signature) and name in ("bind", "bind_partial", "_bind")
 
 
 def wrap_frozen(value: Any) -> Variable:

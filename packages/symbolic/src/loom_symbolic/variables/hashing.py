@@ -1,4 +1,5 @@
-"""``hash(obj)`` of a frozenset or tuple subclass instance made while tracing: the hash of its members.
+"""``hash(obj)`` of a frozenset or tuple subclass instance made while tracing: the hash of its members;
+of an object made while tracing whose class writes ``__hash__`` in Python: that method.
 
 A plain frozenset or tuple of constants is a constant and ``hash`` folds; an instance of a subclass is not
 one (its Python methods must run), but a subclass that does not define ``__hash__`` hashes exactly as the
@@ -11,12 +12,15 @@ from typing import TYPE_CHECKING
 
 from .builtins import builtin
 from .constant import ConstantVariable
-from .sequences import TupleSubclassVariable
+from .sequences import TupleSubclassVariable, TupleVariable
 from .sets import SetVariable
 
 if TYPE_CHECKING:
     from .base import Variable
     from .protocol import Translator as InstructionTranslator
+
+_ABSENT = object()
+_SSIZE = 2 ** 63  # Py_ssize_t's range on the 64-bit platforms loom runs on
 
 
 @builtin(hash)
@@ -24,6 +28,10 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     if len(args) != 1 or kwargs:
         return None  # the constant fold, or the break, decides
     value = args[0]
+    if getattr(value, "stands_for", _ABSENT) is None and value.source is None:
+        return _hash_made_object(tx, value)
+    if type(value) is TupleVariable and not value.is_python_constant():
+        return _hash_tuple_of_made_objects(tx, value)
     if isinstance(value, SetVariable) and value.frozen and value.cls is not None:
         base, members = frozenset, list(value.values.values())
     elif isinstance(value, TupleSubclassVariable):
@@ -37,3 +45,53 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     if base is frozenset:
         return ConstantVariable(hash(frozenset(value.layout)))
     return ConstantVariable(hash(tuple(member.value for member in members)))
+
+
+def _hash_made_object(tx: InstructionTranslator, value: Variable) -> Variable | None:
+    """``hash(obj)`` for an object of a plain class made while tracing (only it has ``stands_for``)
+    whose class writes ``__hash__`` in Python (a frozen dataclass's): that method, inlined, and its int
+    made what CPython's slot makes of it (an int outside Py_ssize_t hashed again, -1 turned into -2)."""
+    import types
+
+    from .attributes import class_attribute
+
+    if not isinstance(class_attribute(value.python_type(), "__hash__"), types.FunctionType):
+        return None
+    result = value.call_method(tx, "__hash__", [], {})
+    if not isinstance(result, ConstantVariable) or type(result.value) not in (int, bool):
+        return None  # not an int known while tracing: the break says so
+    number = int(result.value)
+    if not -_SSIZE <= number < _SSIZE:
+        number = hash(number)
+    return ConstantVariable(-2 if number == -1 else number)
+
+
+class _KnownHash:
+    """Stands in a real tuple for a member whose hash the trace computed: CPython's tuple hash reads
+    only its members' hashes, so the real tuple of these hashes as the modelled one does."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return self.value
+
+
+def _hash_tuple_of_made_objects(tx: InstructionTranslator, value: Variable) -> Variable | None:
+    """``hash(t)`` for a tuple of constants and objects made while tracing with Python ``__hash__``
+    (the tuple a dataclass's ``__hash__`` hashes when a field is another frozen dataclass)."""
+    members = []
+    for item in value.items:
+        if isinstance(item, ConstantVariable):
+            members.append(item.value)
+            continue
+        known = _hash(tx, [item], {})
+        if not isinstance(known, ConstantVariable):
+            return None
+        members.append(_KnownHash(known.value))
+    try:
+        return ConstantVariable(hash(tuple(members)))
+    except TypeError:
+        return None  # an unhashable constant: the program's TypeError comes from the ordinary path

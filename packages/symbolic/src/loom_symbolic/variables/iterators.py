@@ -483,21 +483,64 @@ def _overrides_iter(cls: type) -> bool:
 
 
 class UserIterator(IteratorVariable):
-    """An object whose class defines ``__next__`` in Python; StopIteration ends it."""
+    """An object whose class defines ``__next__`` in Python; StopIteration ends it, and the value it
+    carries is what a ``yield from`` over the object evaluates to (PEP 380)."""
 
     def __init__(self, obj: Variable) -> None:
         self.obj = obj
+        #: the StopIteration the last ``__next__`` raised (None while items come)
+        self.stopped: _exceptions.ExceptionVariable | None = None
 
     def python_type(self) -> type:
         return self.obj.python_type()
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        self.stopped = None
         try:
             return self.obj.call_method(tx, "__next__", [], {})
         except _exceptions.SymbolicException as raised:
             if issubclass(raised.exc.cls, StopIteration):
+                self.stopped = raised.exc
                 return None
             raise
+
+    @property
+    def returned_now(self) -> bool:
+        """Whether the last ``__next__`` stopped (``yield from`` then reads :attr:`returned`)."""
+        return self.stopped is not None
+
+    @property
+    def returned(self) -> Variable:
+        """``StopIteration.value`` of the last stop: its ``value`` attribute, else its first argument."""
+        stop = self.stopped
+        if stop is None:
+            return ConstantVariable(None)
+        if "value" in stop.attrs:
+            return stop.attrs["value"]
+        if stop.args is None:
+            raise Unsupported(f"the value of a {stop.cls.__name__} from {self.describe()}",
+                              "the translator does not know the exception's arguments")
+        return stop.args[0] if stop.args else ConstantVariable(None)
+
+    def stop_iteration(self, tx: InstructionTranslator) -> _exceptions.SymbolicException:
+        """``next()`` re-raises the very StopIteration ``__next__`` raised (its value with it)."""
+        return _exceptions.SymbolicException(self.stopped)
+
+    def describe(self) -> str:
+        return f"a {self.obj.python_type().__name__} iterator"
+
+
+def user_iterator_or_none(value: Variable) -> UserIterator | None:
+    """``value`` as an iterator when its class writes ``__next__`` in Python (what ``next()`` calls)."""
+    import types
+
+    try:
+        cls = value.python_type()
+    except Unsupported:  # a value whose type the translator does not know: next() says why it stops
+        return None
+    if isinstance(_attributes.class_attribute(cls, "__next__"), types.FunctionType):
+        return UserIterator(value)
+    return None
 
 
 def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> IteratorVariable:

@@ -21,6 +21,7 @@ from .methods import MethodVariable
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
+from .value_keys import value_key
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -52,7 +53,7 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
     if key.source is None and not getattr(key, "wraps_real_object", False) and key.mutable \
             and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:
         return IdentityKey(key, key)  # made while tracing: the variable is the object
-    return None
+    return value_key(key)  # a frozen dataclass made while tracing: hashed by its fields
 
 
 def lookup(receiver: Variable, name: str) -> Method | None:

@@ -292,6 +292,11 @@ class NumpyConstantVariable(FrozenObjectVariable):
         np = _np()
         if isinstance(self.value, np.dtype):
             return self.value.name  # torch._numpy reads dtype names, and the graph keeps no NumPy objects
+        if type(self.value) is np.int64:
+            # torch reads it as the Python int it holds, in sizes, scalars and torch.tensor's dtype alike
+            # (not np.int32 or np.float64, whose dtype torch.tensor keeps, nor np.bool_, which
+            # torch.full and promotion take for a float)
+            return self.value.item()
         raise Unsupported(f"NumPy object {self.value!r} as a graph argument", "not modelled")
 
     def describe(self) -> str:

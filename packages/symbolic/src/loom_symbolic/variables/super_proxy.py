@@ -76,11 +76,27 @@ class SuperVariable(Variable):
                 owner = wrap(tx, receiver_type, type_source)
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
                 return BoundMethodVariable(func, owner)
+            if not hasattr(type(found), "__get__"):  # a plain class attribute: super() hands it out as it is
+                return _plain_class_attribute(tx, klass, name, found, member_source)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
     def describe(self) -> str:
         return f"super({self.cls.__name__})"
+
+
+def _plain_class_attribute(tx: InstructionTranslator, klass: type, name: str, found, source) -> Variable:
+    """``super().name`` for a value without ``__get__`` defined on ``klass``: the value itself, guarded
+    through ``type(obj).__mro__[i].__dict__[name]``. Without that source only an immutable scalar (a
+    container wrapped afresh would lose the mutations made through it)."""
+    if name in tx.output.side_effects.class_attribute_names:  # the trace assigned ``name`` on some class
+        raise Unsupported(f"super().{name}", "the trace assigned this name on a class: the lookup is not modelled")
+    if source is None and type(found) not in _SCALARS:
+        raise Unsupported(f"super().{name}", f"a {type(found).__name__} class attribute with no source to guard")
+    return wrap(tx, found, source)
+
+
+_SCALARS = (int, float, bool, str, bytes, complex, type(None))
 
 
 class _BuiltinContainerMethod(Variable):
