@@ -8,8 +8,10 @@ frozenset (or tuple) of its members does, which the trace knows when every membe
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING
 
+from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
 from .sequences import TupleSubclassVariable, TupleVariable
@@ -51,10 +53,6 @@ def _hash_made_object(tx: InstructionTranslator, value: Variable) -> Variable | 
     """``hash(obj)`` for an object of a plain class made while tracing (only it has ``stands_for``)
     whose class writes ``__hash__`` in Python (a frozen dataclass's): that method, inlined, and its int
     made what CPython's slot makes of it (an int outside Py_ssize_t hashed again, -1 turned into -2)."""
-    import types
-
-    from .attributes import class_attribute
-
     if not isinstance(class_attribute(value.python_type(), "__hash__"), types.FunctionType):
         return None
     result = value.call_method(tx, "__hash__", [], {})
