@@ -41,6 +41,7 @@ from .containers import (
     TupleVariable,
 )
 from .exception_values import SymbolicException, make_exception
+from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,
     FilterIterator,
@@ -103,6 +104,9 @@ class BuiltinVariable(RealValueVariable):
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
         unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
+        if unbound is not None:
+            return unbound
+        unbound = unbound_immutable_method(self.value, name)  # str.split(s, ","), int.bit_length(n)
         if unbound is not None:
             return unbound
         if _is_builtin_type(self.value) and _is_pure(attribute := getattr(self.value, name, None)):
