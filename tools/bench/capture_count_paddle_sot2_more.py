@@ -184,15 +184,18 @@ def c_ps2m_setitem_then_read_alias(x):
     return a[0] + a[1] + held[0][1] + b[0] + b[1]
 
 
-def c_ps2m_setitem_in_loop(x):
+def c_ps2m_setitem_in_loop_over_iterator(x, it):
     a, b = x.clone(), x + 3
     ret = 0
-    for i in range(4):
+    for i in it:
         a[0] = 1
         held = [b]
         b[1] = 2 * i + 1
         ret += a[0] + a[1] + held[0][1] + b[0] + b[1]
-    return ret
+    return ret, list(it)
+
+
+c_ps2m_setitem_in_loop_over_iterator.extra_args = lambda: (iter(range(4)),)
 
 
 def c_ps2m_setitem_under_tensor_branch(x, flag):
