@@ -25,6 +25,7 @@ from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
+from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import operator_semantics as ops
 from . import resumed_loops as _resumed_loops
@@ -565,17 +566,30 @@ def _refuser(fn: Any) -> Handler:
     return refused
 
 
-for _fn in (input, open, exec, eval, compile, globals, locals, vars, breakpoint):
+for _fn in (input, open, exec, eval, compile, globals, breakpoint):
     HANDLERS[_fn] = _refuser(_fn)
 
 
 @builtin(vars)
 def builtin_vars(tx, args, kwargs):
-    """``vars(obj)`` is ``obj.__dict__`` (the attribute read decides what it can model); ``vars()`` reads
-    the running frame's locals and runs as ordinary Python."""
+    """``vars(obj)`` is ``obj.__dict__`` (the attribute read decides what it can model); ``vars()`` is
+    ``locals()``, the traced frame's own (:mod:`.frame_locals`)."""
     if len(args) == 1 and not kwargs:
         return args[0].var_getattr(tx, "__dict__")
-    return _refuser(vars)(tx, args, kwargs)
+    if not args and not kwargs:
+        return _frame_locals.frame_locals(tx, "vars")
+    return None
+
+
+@builtin(locals)
+def builtin_locals(tx, args, kwargs):
+    return _frame_locals.frame_locals(tx, "locals") if not args and not kwargs else None
+
+
+@builtin(dir)
+def builtin_dir(tx, args, kwargs):
+    """``dir()`` lists the traced frame's own locals; ``dir(obj)`` is not modelled (it runs ``__dir__``)."""
+    return _frame_locals.frame_names(tx) if not args and not kwargs else None
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))
