@@ -103,6 +103,13 @@ def c_ps2_int_bool_float_of_tensor(x):
     return int(t), bool(t), float(t)
 
 
+def c_ps2_locals_of_the_frame(x):
+    # test_unsupport_function: locals() lists the program's names only
+    y = x + 1
+    tmp = locals()
+    return y + len(tmp), list(tmp), sorted(dir())
+
+
 def c_ps2_native_capability_queries(x):
     return (x + torch.cuda.is_available() + torch.backends.mkldnn.is_available() * 0,
             torch.backends.openmp.is_available(), torch.distributed.is_available())
@@ -190,13 +197,6 @@ def c_ps2_zip_over_tensor_rows(x):
     for i, row in zip(range(len(m)), m):
         for _ in range(i):
             total = total + row
-    return total
-
-
-def c_ps2_enumerate_flattened(x):
-    total = 0
-    for _i, val in enumerate(torch.outer(x, x).flatten()):
-        total = total + val
     return total
 
 
