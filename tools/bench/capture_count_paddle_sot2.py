@@ -11,7 +11,7 @@ import functools
 import math
 import operator
 import weakref
-from enum import IntEnum
+from enum import IntEnum, IntFlag
 
 import torch
 
@@ -412,10 +412,15 @@ class _Compass(IntEnum):
     WEST = 2
 
 
+class _Perm(IntFlag):
+    R = 4
+    W = 2
+
+
 def c_ps2_intenum_compare_name_lookup(x):
     u = _Dir.UP
     return (x + (u == _Dir.UP) + (u == _Compass.EAST) * 2 + (u != 0) * 4 + (u is _Dir.RIGHT) * 8,
-            u.name, _Dir["RIGHT"], _Dir(2), u + 1)
+            u.name, _Dir["RIGHT"], _Dir(2), u + 1, x * (_Perm.R | _Perm.W))
 
 
 # -- functools (test_functools) ---------------------------------------------------------------------------
