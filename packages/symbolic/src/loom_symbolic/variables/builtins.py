@@ -28,6 +28,7 @@ from . import container_methods as _container_methods
 from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import operator_semantics as ops
+from . import process_constants as _process_constants
 from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
 from .attributes import GenericSetattrVariable
@@ -541,7 +542,9 @@ def builtin_iter_at(tx, args, kwargs):
 
 #: Library functions (written in Python) that the translator answers itself instead of inlining.
 #: (``collections.namedtuple``'s handler, in ``opcodes.class_definitions``, makes the class while tracing.)
-FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple})
+FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple,
+                                      *_process_constants.FUNCTIONS})
+HANDLERS.update({fn: _process_constants.folder(fn) for fn in _process_constants.FUNCTIONS})  # torch.cuda.is_available
 
 
 # -- things that leave the graph's world -----------------------------------------------------------
