@@ -57,3 +57,17 @@ def test_iterator_state_reads_sequence_and_index_without_advancing(make):
     assert guard({"it": fresh}) and not guard({"it": [1, 2]})
     with pytest.raises(ValueError):
         IteratorState(Local("it"), "position")
+
+
+def test_iterator_state_reads_the_range_a_range_iterator_has_left():
+    # up to 3.11 __reduce__ gives the whole range and an index, from 3.12 the range left and None: one answer
+    it = iter(range(2, 20, 3))
+    next(it)
+    left = IteratorState(Local("it"), "range")
+    assert left.fetch({"it": it}) == range(5, 20, 3) and str(left) == "<the range L['it'] has left>"
+    assert next(it) == 5  # reading did not move it
+    guard = compile([ConstantMatch(left, range(8, 20, 3))])
+    assert guard({"it": it}) and not guard({"it": iter(range(2, 20, 3))}) and not guard({"it": iter([8])})
+    for _ in it:
+        pass
+    assert len(left.fetch({"it": it})) == 0

@@ -19,6 +19,9 @@ POSITIONED_ITERATORS = (type(iter([])), type(iter(())))
 #: The dict iterators whose ``__reduce__`` lists the keys still to come (``(iter, ([key or (key, value)...],))``):
 #: over keys and over items. (The values iterator lists values, which say nothing of its position.)
 DICT_ITERATORS = (type(iter({})), type(iter({}.items())))
+#: The range iterator (a range within the C long): its ``__reduce__`` is ``(iter, (range,), index)`` up to 3.11
+#: and ``(iter, (the range left,), None)`` from 3.12, so its part is the range still to come, read either way.
+RANGE_ITERATORS = (type(iter(range(0))),)
 
 
 class WeakReferent(_Chained):
@@ -51,7 +54,8 @@ class IteratorState(_Chained):
     position of its next item), from its ``__reduce__``. For a dict's keys or items iterator,
     ``"dict"`` is the dict it walks (``{}`` once exhausted, found through the garbage collector's
     referents, as the iterator holds no Python-visible reference) and ``"keys"`` the tuple of keys it
-    will yield, from its ``__reduce__`` (which walks a copy)."""
+    will yield, from its ``__reduce__`` (which walks a copy). For a range iterator, ``"range"`` is the range
+    of the numbers it has left."""
 
     __slots__ = ("part",)
     fetch_cost = 3
@@ -90,6 +94,12 @@ def _dict(it: Any) -> dict:
     return next((r for r in gc.get_referents(it) if type(r) is dict), {})
 
 
+def _range_left(it: Any) -> range:
+    reduced = it.__reduce__()
+    index = reduced[2] if len(reduced) > 2 and reduced[2] is not None else 0
+    return reduced[1][0][index:]
+
+
 def _keys(it: Any) -> tuple:
     rest = it.__reduce__()[1][0]
     return tuple(rest) if type(it) is DICT_ITERATORS[0] else tuple(key for key, _ in rest)
@@ -101,12 +111,14 @@ _PARTS = {
     "index": (POSITIONED_ITERATORS, _index),
     "dict": (DICT_ITERATORS, _dict),
     "keys": (DICT_ITERATORS, _keys),
+    "range": (RANGE_ITERATORS, _range_left),
 }
 _TEXT = {
     "sequence": "{}.__reduce__()[1][0]",
     "index": "{}.__reduce__()[2]",
     "dict": "<the dict {} walks>",
     "keys": "<the keys {} will yield>",
+    "range": "<the range {} has left>",
 }
 
 

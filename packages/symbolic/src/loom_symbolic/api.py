@@ -19,10 +19,11 @@ from .codegen import OUTPUTS_LOCAL, PARAMETERS_LOCAL, RANDOM_LOCAL, PyCodegen, b
 from .errors import Location, Reason, Unsupported
 from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
-from .resume import handed_on, is_loop_item, is_resume_code
+from .resume import handed_on, in_prologue, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
 from .variables import dual_level as _dual_level
 from .variables.default_dtype import replay_default_dtype
+from .variables.frame_locals import reads_frame_locals
 from .variables.passed_on import passed_on_operands
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
@@ -110,7 +111,9 @@ def _translate(
         _dual_level.leave_real_levels(tx.output)  # a trace that stopped inside a dual_level block
     if dynamic.varying:
         _check_passed_on(tx, dynamic)
-    if point is None or reason.frame_as_is:
+    if point is None or reason.frame_as_is or in_prologue(code, point[0]) or reads_frame_locals(code):
+        # (a resume function's prologue: an iterator argument looped over itself that moved between calls;
+        # a frame calling locals(), which its rewritten frame or a resume function would answer wrongly)
         return Translation(code, breaks=[GraphBreak(reason)])
     if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
         moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic)

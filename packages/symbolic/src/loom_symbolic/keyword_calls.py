@@ -11,6 +11,8 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
+from .graph_constants import spellable_constants
+
 
 def _spellable(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name)
@@ -37,7 +39,9 @@ class KeywordCall:
 
 def spellable(kind: str, target: Any, args: tuple, kwargs: dict) -> tuple[str, Any, tuple, dict]:
     """The node ``(kind, target, args, kwargs)`` as FX can write it: unchanged, unless a keyword is no
-    Python name; then a ``call_function`` of a :class:`KeywordCall` with the keywords as a last dict."""
+    Python name; then a ``call_function`` of a :class:`KeywordCall` with the keywords as a last dict. (Enum
+    constants FX cannot name are their numbers: :mod:`.graph_constants`.)"""
+    args, kwargs = spellable_constants(args, kwargs)
     if all(_spellable(name) for name in kwargs):
         return kind, target, args, kwargs
     return "call_function", KeywordCall(target), (*args, dict(kwargs)), {}

@@ -68,6 +68,14 @@ def origin_of(code: types.CodeType, index: int) -> tuple[types.CodeType, int]:
     return found[0], found[1][index]
 
 
+def in_prologue(code: types.CodeType, index: int) -> bool:
+    """Whether instruction ``index`` of resume code ``code`` is its prologue (rebuilding the stack and the
+    loop iterators before jumping into the original code): no original instruction to resume at stands for
+    it, so a break there runs the whole resume function as it is."""
+    found = _origins.get(code)
+    return found is not None and index not in found[1]
+
+
 #: resume code → (int locals that were symbols, locals handed on unread) when a break called it.
 _handed_on: dict[types.CodeType, tuple[frozenset[str], frozenset[str]]] = {}
 

@@ -25,8 +25,10 @@ from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
+from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import operator_semantics as ops
+from . import process_constants as _process_constants
 from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
 from .attributes import GenericSetattrVariable
@@ -41,6 +43,7 @@ from .containers import (
     TupleVariable,
 )
 from .exception_values import SymbolicException, make_exception
+from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,
     FilterIterator,
@@ -104,6 +107,9 @@ class BuiltinVariable(RealValueVariable):
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
         unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
+        if unbound is not None:
+            return unbound
+        unbound = unbound_immutable_method(self.value, name)  # str.split(s, ","), int.bit_length(n)
         if unbound is not None:
             return unbound
         if _is_builtin_type(self.value) and _is_pure(attribute := getattr(self.value, name, None)):
@@ -539,7 +545,9 @@ def builtin_iter_at(tx, args, kwargs):
 
 #: Library functions (written in Python) that the translator answers itself instead of inlining.
 #: (``collections.namedtuple``'s handler, in ``opcodes.class_definitions``, makes the class while tracing.)
-FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple})
+FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple,
+                                      *_process_constants.FUNCTIONS})
+HANDLERS.update({fn: _process_constants.folder(fn) for fn in _process_constants.FUNCTIONS})  # torch.cuda.is_available
 
 
 # -- things that leave the graph's world -----------------------------------------------------------
@@ -564,17 +572,30 @@ def _refuser(fn: Any) -> Handler:
     return refused
 
 
-for _fn in (input, open, exec, eval, compile, globals, locals, vars, breakpoint):
+for _fn in (input, open, exec, eval, compile, globals, breakpoint):
     HANDLERS[_fn] = _refuser(_fn)
 
 
 @builtin(vars)
 def builtin_vars(tx, args, kwargs):
-    """``vars(obj)`` is ``obj.__dict__`` (the attribute read decides what it can model); ``vars()`` reads
-    the running frame's locals and runs as ordinary Python."""
+    """``vars(obj)`` is ``obj.__dict__`` (the attribute read decides what it can model); ``vars()`` is
+    ``locals()``, the traced frame's own (:mod:`.frame_locals`)."""
     if len(args) == 1 and not kwargs:
         return args[0].var_getattr(tx, "__dict__")
-    return _refuser(vars)(tx, args, kwargs)
+    if not args and not kwargs:
+        return _frame_locals.frame_locals(tx, "vars")
+    return None
+
+
+@builtin(locals)
+def builtin_locals(tx, args, kwargs):
+    return _frame_locals.frame_locals(tx, "locals") if not args and not kwargs else None
+
+
+@builtin(dir)
+def builtin_dir(tx, args, kwargs):
+    """``dir()`` lists the traced frame's own locals; ``dir(obj)`` is not modelled (it runs ``__dir__``)."""
+    return _frame_locals.frame_names(tx) if not args and not kwargs else None
 
 
 BUILTIN_FUNCTIONS = frozenset(v for v in vars(builtins).values() if callable(v))

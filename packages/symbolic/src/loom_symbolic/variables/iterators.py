@@ -279,6 +279,21 @@ class RangeIterator(IteratorVariable):
         return (lambda codegen: codegen.load_const(self.values)), self.index
 
 
+class PositionedRangeIterator(_FromOutside, RangeIterator):
+    """A range iterator from outside the frame: the range it has left is read (and guarded) through its
+    ``__reduce__``; the trace walks it as :class:`RangeIterator` does, and the real iterator takes as many
+    steps after the graph (``__setstate__`` is absolute up to 3.11, relative from 3.12: steps are neither)."""
+
+    def __init__(self, left: range, real_type: type, source: object) -> None:
+        super().__init__(left)
+        self.real_type = real_type
+        self.source = source
+        self.exhausted = False
+
+    def replay(self) -> tuple[Callable[..., None], tuple]:
+        return bytecode_helpers.advance_iterator, (self.index, self.exhausted)
+
+
 class ZipIterator(IteratorVariable):
     """``zip(a, b, ...)``: stops at the shortest, like Python."""
 

@@ -1,5 +1,6 @@
 """The ``operator`` module's functions as builtin handlers: each is the operation its opcode performs
-(:mod:`.operator_semantics`), so ``operator.add(a, b)`` and ``a + b`` trace the same way."""
+(:mod:`.operator_semantics`), so ``operator.add(a, b)`` and ``a + b`` trace the same way. The builtin
+``pow`` without a modulus is ``**`` too."""
 
 from __future__ import annotations
 
@@ -39,3 +40,15 @@ HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is
 def builtin_setitem(tx, args, kwargs):
     ops.setitem(tx, args[0], args[1], args[2])
     return ConstantVariable(None)
+
+
+@builtin(pow)
+def builtin_pow(tx, args, kwargs):
+    # pow(base, exp) is base ** exp (``__pow__``, then ``__rpow__``); a modulus is folded for constants only
+    named = dict(zip(("base", "exp", "mod"), args)) | kwargs
+    if set(named) - {"base", "exp", "mod"} or not {"base", "exp"} <= set(named):
+        return None  # a malformed call: folding, or the break, says what CPython says
+    mod = named.get("mod")
+    if mod is not None and not (mod.is_python_constant() and mod.as_python_constant() is None):
+        return None
+    return ops.binary(tx, operator.pow, named["base"], named["exp"])

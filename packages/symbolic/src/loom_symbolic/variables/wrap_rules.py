@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from loom_guards import Attr, Item, IteratorState, compared_by_identity
-from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS
+from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS, RANGE_ITERATORS
 
 from .. import polyfills
 from ..errors import Unsupported
@@ -61,7 +61,7 @@ from .functions import UserFunctionVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
-from .iterators import PositionedDictIterator, PositionedIterator
+from .iterators import PositionedDictIterator, PositionedIterator, PositionedRangeIterator
 from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -268,6 +268,23 @@ def _wrap_positioned_iterator(tx, value, source):
             raise Unsupported(f"an iterator over a {type(reduced[1][0]).__name__} from the frame",
                               "the sequence overrides list's special methods, so its items are not modelled")
         return PositionedIterator(sequence, index, type(value), source)
+
+    return _remember(tx, value, source, make)
+
+
+def _wrap_range_iterator(tx, value, source):
+    """A range iterator from the frame (``iter(range(10))`` passed in): the range it has left, guarded through
+    its ``__reduce__``, as an iterator the trace advances (and the rewritten code steps)."""
+    if source is None or tx is None:
+        return _wrap_object(tx, value, source)
+    if tx.output.shapes.spec.is_moving_iterator(source):
+        return _moving_iterator(tx, value, source)
+
+    def make() -> Variable:
+        tx.output.guards.add("type", source, value)
+        left = IteratorState(source, "range").read_from(value)
+        tx.output.guards.add("constant", IteratorState(source, "range"), left)
+        return PositionedRangeIterator(left, type(value), source)
 
     return _remember(tx, value, source, make)
 
@@ -509,6 +526,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
     (lambda v: type(v) in POSITIONED_ITERATORS, _wrap_positioned_iterator),
     (lambda v: type(v) in DICT_ITERATORS, _wrap_dict_iterator),
+    (lambda v: type(v) in RANGE_ITERATORS, _wrap_range_iterator),
     (lambda v: type(v) is weakref.ref, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_weakref(tx, v, s))),
     (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
