@@ -106,12 +106,10 @@ class BuiltinVariable(RealValueVariable):
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
-        unbound = _container_methods.unbound_method(self.value, name)  # dict.pop(d, key)
-        if unbound is not None:
-            return unbound
-        unbound = unbound_immutable_method(self.value, name)  # str.split(s, ","), int.bit_length(n)
-        if unbound is not None:
-            return unbound
+        for unbound_of in (_container_methods.unbound_method, unbound_immutable_method):  # dict.pop(d, k), str.split(s)
+            unbound = unbound_of(self.value, name)
+            if unbound is not None:
+                return unbound
         if _is_builtin_type(self.value) and _is_pure(attribute := getattr(self.value, name, None)):
             # int.from_bytes: a C type's attributes are fixed, and a pure one is folded when called
             return BuiltinVariable(attribute, Attr(self.source, name) if self.source is not None else None)
