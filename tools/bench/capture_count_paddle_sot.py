@@ -5,19 +5,13 @@ unpacking, stack rotation, f-strings, build-unpack, jumps, for loops) rebuilt in
 
 from __future__ import annotations
 
+import contextlib
 import operator
 
 import torch
 
 
 # -- basic, in-place stores, tuples --------------------------------------------------------------
-def c_sot_int_tensor_mix(x):
-    n = 3
-    y = x + n
-    y = y * n - 1 + n // 2
-    return y / 2, n ** 2 % 5
-
-
 def c_sot_inplace_store_subscr(x):
     a = [x, x + 1]
     a[0] += 2
@@ -86,13 +80,6 @@ def c_sot_list_count_index_tensor_arg(x, items):
 
 
 c_sot_list_count_index_tensor_arg.extra_args = lambda: ([torch.tensor(1.0), torch.tensor(0.0), torch.tensor(2.0)],)
-
-
-def c_sot_list_no_args_builtin(x):
-    a = list()
-    a.append(x)
-    b = list((1, 2))
-    return a[0] + b[1] + len(list(range(3)))
 
 
 # -- dicts ---------------------------------------------------------------------------------------
@@ -225,11 +212,6 @@ def c_sot_fstring_formats(x):
     return x + len(text), text
 
 
-def c_sot_fstring_of_tensor_breaks(x):
-    text = f"value {x.sum().item():.1f}"
-    return x + 1, text
-
-
 def c_sot_build_unpack_all(x):
     a, b = [1, 2], (3, 4)
     lst = [*a, *b, x]
@@ -268,20 +250,6 @@ def c_sot_jump_and_or_short_circuit(x):
     d = a and b
     e = (b > 1) and (a < 1) or False  # noqa: RUF021
     return x + c + d + e
-
-
-def c_sot_jump_on_tensor_condition(x):
-    if x.sum() > 2:
-        x = x + 1
-    else:
-        x = x - 1
-    return x
-
-
-def c_sot_jump_on_shape(x):
-    if x.shape[0] == 3 and x.dim() == 1:
-        return x * 2
-    return x
 
 
 def c_sot_jump_is_none_default(x, y=None):
@@ -393,17 +361,104 @@ def c_sot_loop_var_after_loop(x):
     return x + last + j
 
 
-CONSTRUCTS = [c_sot_int_tensor_mix, c_sot_inplace_store_subscr, c_sot_tuple_ops, c_sot_tuple_of_tensors_index,
+# -- with, globals (Paddle's test_25_with, test_21_global) ----------------------------------------
+class _Swallow:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_details):
+        return True
+
+
+class _Propagate(_Swallow):
+    def __exit__(self, kind, value, tb):
+        return False
+
+
+def c_sot_with_exit_result_decides(x):
+    with _Swallow():
+        x = x * 3
+        raise ValueError("dropped")
+    with _Swallow():
+        x = x + 5
+        1 / 0  # noqa: B018
+    try:
+        with _Propagate():
+            x = x * 4
+            1 / 0  # noqa: B018
+    except ZeroDivisionError:
+        x = x / 4
+    return x
+
+
+_FLAG = False
+
+
+@contextlib.contextmanager
+def _flagged():
+    global _FLAG
+    try:
+        _FLAG = True
+        yield
+    finally:
+        _FLAG = False
+
+
+def c_sot_with_contextmanager_sets_global_flag(x):
+    with _flagged():
+        x = x / 7 if _FLAG else x * 7
+    if not _FLAG:
+        x = x + 8
+    return x
+
+
+_GT = torch.ones(3)
+_GD = {}
+_GL = [1, 2]
+_GI = 0
+
+
+def _bump_inner():
+    global _GI
+    _GI += 1
+
+
+def _bump_outer():
+    global _GI
+    _bump_inner()
+    _GI += 1
+
+
+def c_sot_global_tensor_dict_list_del(x):
+    global _GT, _GI, _GTEMP
+    _GT, _GI = torch.ones(3), 0  # each run starts afresh, so eager's and loom's runs compare
+    _GD.clear()
+    _GL[:] = [1, 2]
+    _GT = _GT + _GT + x
+    _GD["key"] = "value"
+    _GD.update({"k2": "v2"})
+    if "key" in _GD:
+        del _GD["key"]  # noqa: RUF051
+    for i in range(len(_GL)):
+        _GL[i] = _GL[i] + 1
+    _bump_outer()
+    _GTEMP = 1
+    del _GTEMP
+    return _GT + _GI + sum(_GL), dict(_GD), "_GTEMP" in globals()
+
+
+CONSTRUCTS = [c_sot_inplace_store_subscr, c_sot_tuple_ops, c_sot_tuple_of_tensors_index,
               c_sot_list_methods_mixed, c_sot_list_index_count_ints, c_sot_list_sort_variants,
               c_sot_list_of_tensors_sort, c_sot_list_max_min_tensors, c_sot_list_count_index_tensor_arg,
-              c_sot_list_no_args_builtin, c_sot_dict_int_keys, c_sot_dict_setdefault_pop_popitem,
+              c_sot_dict_int_keys, c_sot_dict_setdefault_pop_popitem,
               c_sot_dict_update_copy_clear, c_sot_dict_constructors, c_sot_dict_keyerror_caught,
               c_sot_user_getitem_reraises_keyerror, c_sot_call_full_signature, c_sot_call_recursive_and_kwonly,
               c_sot_call_builtin_callables, c_sot_unpack_nested_and_star, c_sot_unpack_tensor_rows,
-              c_sot_rot_swaps, c_sot_fstring_formats, c_sot_fstring_of_tensor_breaks, c_sot_build_unpack_all,
+              c_sot_rot_swaps, c_sot_fstring_formats, c_sot_build_unpack_all,
               c_sot_call_ex_unpacked, c_sot_jumps_on_python_values, c_sot_jump_and_or_short_circuit,
-              c_sot_jump_on_tensor_condition, c_sot_jump_on_shape, c_sot_jump_is_none_default,
+              c_sot_jump_is_none_default,
               c_sot_for_dict_views, c_sot_for_break_continue_else, c_sot_for_over_generator_arg,
               c_sot_for_over_list_iterator_arg, c_sot_for_pop_dict_argument, c_sot_for_module_list,
               c_sot_for_enumerate_calls, c_sot_for_over_tensor_arange, c_sot_list_comp_chunk,
-              c_sot_loop_var_after_loop]
+              c_sot_loop_var_after_loop, c_sot_with_exit_result_decides,
+              c_sot_with_contextmanager_sets_global_flag, c_sot_global_tensor_dict_list_del]

@@ -144,11 +144,6 @@ def c_sot_tensor_attributes(x):
             x.device.type, x.requires_grad, x.T.shape, x.is_contiguous())
 
 
-def c_sot_tensor_item_tolist_breaks(x):
-    v = x.sum().item()
-    return x + v, x.tolist()
-
-
 def c_sot_tensor_inplace_methods(x):
     y = x.clone()
     y.add_(1).mul_(2).clamp_(max=5)
@@ -540,7 +535,7 @@ CONSTRUCTS = [c_sot_make_function_defaults_annotations, c_sot_make_function_lamb
               c_sot_operators_matmul_contains, c_sot_operators_tensor_truthiness, c_sot_slice_python_sequences,
               c_sot_slice_tensor_forms, c_sot_torch_api_mix, c_sot_torch_api_kwargs_and_dtypes,
               c_sot_layer_built_and_called, c_sot_layer_global_sequential, c_sot_tensor_methods_chain,
-              c_sot_tensor_attributes, c_sot_tensor_item_tolist_breaks, c_sot_tensor_inplace_methods,
+              c_sot_tensor_attributes, c_sot_tensor_inplace_methods,
               c_sot_closure_nonlocal_two_writers, c_sot_closure_incoming_and_signature_decorator,
               c_sot_closure_cell_outlives_frame, c_sot_string_methods, c_sot_string_compare_and_format_tensor_name,
               c_sot_global_rebind_and_mutate, c_sot_global_declared_in_nested,
