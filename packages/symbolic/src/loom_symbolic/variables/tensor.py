@@ -13,7 +13,7 @@ from ..errors import Unsupported, missing_attribute
 from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
-from .registry import wrap
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -125,6 +125,8 @@ class TensorVariable(Variable):
                 return handled
         if name == "shape":
             return self.size(tx)
+        if name == "__class__" and _plain_class_attribute(self.cls):  # what type(tensor) answers
+            return wrap_constant_like(self.cls)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
@@ -243,3 +245,9 @@ class TensorVariable(Variable):
 def opaque_method_reason(name: str) -> str | None:
     """Why calling tensor method ``name`` cannot go in a graph, or None if it can."""
     return OPAQUE_METHODS.get(name)
+
+
+def _plain_class_attribute(cls: type) -> bool:
+    """Whether ``obj.__class__`` is ``type(obj)`` for instances of ``cls``: no class in its MRO but
+    ``object`` redefines ``__class__`` (a proxy-like subclass may)."""
+    return all("__class__" not in klass.__dict__ for klass in cls.__mro__[:-1])
