@@ -131,6 +131,8 @@ class TensorVariable(Variable):
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
             return tx.output.call_function(tx, getattr, [self, ConstantVariable(name)], {})
+        if name == "grad_fn" and not example.requires_grad:  # autograd records no history for such a tensor
+            return ConstantVariable(None)
         if self.made_leaf is not None and name in ("grad", "grad_fn"):
             return ConstantVariable(None)  # a new leaf: no history, and backward (a break) has not run yet
         if name == "grad":
