@@ -20,7 +20,8 @@ def c_sot_make_function_defaults_annotations(x):
     def with_kwdefaults(a, *, scale=x.sum()):  # noqa: B008
         return a * scale
 
-    return inner(x) + inner(x, 4, c=1) + with_kwdefaults(x), inner.__defaults__, inner.__kwdefaults__
+    out = inner(x) + inner(x, 4, c=1) + with_kwdefaults(x)
+    return out, inner.__defaults__, inner.__annotations__["b"], inner.__kwdefaults__
 
 
 def c_sot_make_function_lambdas(x):
@@ -141,7 +142,8 @@ def c_sot_tensor_methods_chain(x):
 
 def c_sot_tensor_attributes(x):
     return (x + x.ndim + x.numel() + x.size(0) + len(x.shape) + x.element_size(), x.dtype, x.is_floating_point(),
-            x.device.type, x.requires_grad, x.T.shape, x.is_contiguous())
+            x.device.type, x.requires_grad, x.T.shape, x.is_contiguous(), x.__class__.__name__, x.is_leaf,
+            (x * 2).grad_fn is None)
 
 
 def c_sot_tensor_inplace_methods(x):
