@@ -21,8 +21,7 @@ def make_function(tx, ins) -> None:
     code = tx.pop().as_python_constant()
     flags = ins.arg
     closure = tx.pop() if flags & MAKE_FUNCTION_CLOSURE else None
-    if flags & MAKE_FUNCTION_ANNOTATIONS:
-        tx.pop()  # annotations do not change what the function computes
+    annotations = tx.pop() if flags & MAKE_FUNCTION_ANNOTATIONS else None
     kwdefaults = tx.pop() if flags & MAKE_FUNCTION_KWDEFAULTS else None
     defaults = tx.pop() if flags & MAKE_FUNCTION_DEFAULTS else None
     fn = new_function(tx, code)
@@ -32,6 +31,8 @@ def make_function(tx, ins) -> None:
         fn.kwdefaults = dict(kwdefaults.items)
     if closure is not None:
         fn.closure = closure_cells(tx, closure)
+    if annotations is not None:
+        fn.set_annotations(tx, annotations)
     tx.push(fn)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
+from ..variables.exception_state import none_handled_by_caller
 from ..variables.exception_values import ExceptionVariable, SymbolicException, instantiate, raised
 from ..variables.registry import wrap_constant_like
 from .registry import handler
@@ -15,7 +16,10 @@ def raise_varargs(tx, ins) -> None:
     if not args:  # re-raises the exception being handled, here or in a caller, leaving its chain as it is
         handled = tx.handled_exception()
         if handled is None:
-            raise Unsupported("a bare raise with no active exception", "RuntimeError at run time")
+            if not none_handled_by_caller(tx):  # the caller's exception, only known when the frame runs
+                raise Unsupported("a bare raise with no active exception in the trace", "the caller's is re-raised")
+            message = ConstantVariable("No active exception to reraise")  # CPython's own RuntimeError
+            raise SymbolicException(raised(tx, ExceptionVariable(RuntimeError, [message])))
         raise SymbolicException(handled)
     exc = instantiate(tx, args[0])
     if len(args) == 2:

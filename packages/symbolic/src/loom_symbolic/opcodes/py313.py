@@ -155,7 +155,8 @@ def set_function_attribute(tx, ins) -> None:
         fn.kwdefaults = dict(value.items) if isinstance(value, DictVariable) else {}
     elif ins.arg == 0x08:
         fn.closure = closure_cells(tx, value)
-    # 0x04, annotations: they do not change what the function computes
+    elif ins.arg == 0x04:
+        fn.set_annotations(tx, value)
     tx.push(fn)
 
 

@@ -77,6 +77,7 @@ PURE = {
     *(v for v in vars(math).values() if callable(v)),
     # alternative constructors of immutable builtin types, read from the class (``int.from_bytes(b, "big")``)
     int.from_bytes, float.fromhex, bytes.fromhex,
+    str.maketrans, bytes.maketrans,  # translation tables: a new dict (bytes) built from the arguments alone
 }
 
 

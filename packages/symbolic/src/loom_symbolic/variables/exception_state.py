@@ -73,7 +73,7 @@ class HandledAtEntry(_Chained):
         return "the exception handled where the frame is called"
 
 
-def _none_handled_by_caller(tx: InstructionTranslator) -> bool:
+def none_handled_by_caller(tx: InstructionTranslator) -> bool:
     """Whether no exception is handled where the compiled frame was called, guarded so: the translator
     runs from the frame's call, so what it sees handled is the caller's (or, were the translator itself
     inside an ``except``, its own: then not None, and the read stays a graph break)."""
@@ -89,7 +89,7 @@ def builtin_exc_info(tx: InstructionTranslator, args, kwargs):
         return None
     handled = tx.handled_exception()
     if handled is None:  # whatever the caller of the compiled frame handles
-        if _none_handled_by_caller(tx):
+        if none_handled_by_caller(tx):
             return TupleVariable([ConstantVariable(None)] * 3)
         return None
     return TupleVariable([wrap_constant_like(handled.python_type()), handled, _traceback(handled)])
@@ -100,6 +100,6 @@ def builtin_exception(tx: InstructionTranslator, args, kwargs):
     if args or kwargs:
         return None
     handled = tx.handled_exception()
-    if handled is None and _none_handled_by_caller(tx):
+    if handled is None and none_handled_by_caller(tx):
         return ConstantVariable(None)
     return handled  # None: the caller's, only known when the frame runs

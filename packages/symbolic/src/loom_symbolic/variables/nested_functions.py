@@ -44,6 +44,18 @@ class NestedFunctionVariable(Variable):
         self.globals_base = globals_base
         #: Attributes of the function type assigned while tracing (``__name__``, ``__doc__``, ...).
         self.assigned: dict[str, Variable] = {}
+        #: The ``def``'s annotations, name → value, as MAKE_FUNCTION got them (None: it had none).
+        self.annotations: dict[str, Variable] | None = None
+
+    def set_annotations(self, tx: InstructionTranslator, pairs: Variable) -> None:
+        """MAKE_FUNCTION's annotations: a flat tuple ``(name, value, name, value, ...)``; kept so that
+        ``fn.__annotations__`` reads them and the rebuilt function carries them."""
+        if pairs.is_python_constant():
+            items = [wrap_constant_like(item) for item in pairs.as_python_constant()]
+        else:
+            items = pairs.unpack(tx)
+        names = [item.as_python_constant() for item in items[::2]]
+        self.annotations = dict(zip(names, items[1::2]))
 
     def python_type(self) -> type:
         return types.FunctionType
@@ -64,6 +76,11 @@ class NestedFunctionVariable(Variable):
                 raise missing_attribute("'function' object", name) from None
         if name == "__class__":
             return wrap_constant_like(types.FunctionType)
+        if name == "__annotations__":  # one dict, made on first read, as CPython makes it
+            self.assigned[name] = DictVariable(dict(self.annotations or {}))
+            return self.assigned[name]
+        if name == "__defaults__":  # a tuple: what it holds is what calls use
+            return TupleVariable(list(self.defaults)) if self.defaults else ConstantVariable(None)
         if name == "__dict__":
             return self.namespace
         if name in self.namespace.items:
@@ -98,6 +115,8 @@ class NestedFunctionVariable(Variable):
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         attributes = {**self.assigned, **self.namespace.items}
+        if self.annotations and "__annotations__" not in attributes:
+            attributes["__annotations__"] = DictVariable(dict(self.annotations))
         if not attributes:
             codegen.make_function(self)
             return

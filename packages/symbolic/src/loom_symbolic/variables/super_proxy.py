@@ -185,11 +185,19 @@ class ClassSuperVariable(SuperVariable):
                 return wrap(tx, found, member)
             if name == "__new__" and found in HANDLERS:  # super().__new__(cls) in a __new__: list.__new__
                 return wrap(tx, found, member)
+            if _plain_member(found) and member is not None:
+                return wrap(tx, found, member)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
 
 _MISSING_MEMBER = object()
+
+
+def _plain_member(found: object) -> bool:
+    """A class attribute that is no descriptor (an int, a string, a tuple...): ``super().name`` returns the
+    stored object itself, as reading it off the class would."""
+    return not hasattr(type(found), "__get__")
 
 
 def _type_source(tx: InstructionTranslator, receiver: Variable) -> object:

@@ -14,7 +14,7 @@ from ..errors import Unsupported, missing_attribute
 from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
-from .registry import wrap
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -130,6 +130,8 @@ class TensorVariable(Variable):
             # (a fake tensor with symbolic sizes refuses numel() in C: nbytes is numel() * itemsize in the graph)
             numel = self.call_method(tx, "numel", [], {})
             return tx.output.call_function(tx, operator.mul, [numel, ConstantVariable(example.element_size())], {})
+        if name == "__class__" and _plain_class_attribute(self.cls):  # what type(tensor) answers
+            return wrap_constant_like(self.cls)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
@@ -138,6 +140,8 @@ class TensorVariable(Variable):
             stored = tx.output.side_effects.stored_attribute(self._identity(), "grad")
             if stored is not None:  # assigned earlier in the trace
                 return stored
+        if name == "grad_fn" and not example.requires_grad:  # autograd records no history for such a tensor
+            return ConstantVariable(None)
         if self.made_leaf is not None and name in ("grad", "grad_fn"):
             return ConstantVariable(None)  # a new leaf: no history, and backward (a break) has not run yet
         if name == "grad":
@@ -261,3 +265,9 @@ class TensorVariable(Variable):
 def opaque_method_reason(name: str) -> str | None:
     """Why calling tensor method ``name`` cannot go in a graph, or None if it can."""
     return OPAQUE_METHODS.get(name)
+
+
+def _plain_class_attribute(cls: type) -> bool:
+    """Whether ``obj.__class__`` is ``type(obj)`` for instances of ``cls``: no class in its MRO but
+    ``object`` redefines ``__class__`` (a proxy-like subclass may)."""
+    return all("__class__" not in klass.__dict__ for klass in cls.__mro__[:-1])
