@@ -251,11 +251,6 @@ def _wrap_mappingproxy(tx, value, source):
 def _wrap_positioned_iterator(tx, value, source):
     """A list or tuple iterator from the frame: the sequence it walks and its position, each guarded
     through its ``__reduce__``, as an iterator the trace advances (and the rewritten code moves)."""
-    if source is None or tx is None:
-        return _wrap_object(tx, value, source)
-    if tx.output.shapes.spec.is_moving_iterator(source):
-        return _moving_iterator(tx, value, source)
-
     def make() -> Variable:
         tx.output.guards.add("type", source, value)
         reduced = value.__reduce__()
@@ -269,23 +264,28 @@ def _wrap_positioned_iterator(tx, value, source):
                               "the sequence overrides list's special methods, so its items are not modelled")
         return PositionedIterator(sequence, index, type(value), source)
 
-    return _remember(tx, value, source, make)
+    return _iterator_from_frame(tx, value, source, make)
 
 
 def _wrap_range_iterator(tx, value, source):
     """A range iterator from the frame (``iter(range(10))`` passed in): the range it has left, guarded through
     its ``__reduce__``, as an iterator the trace advances (and the rewritten code steps)."""
-    if source is None or tx is None:
-        return _wrap_object(tx, value, source)
-    if tx.output.shapes.spec.is_moving_iterator(source):
-        return _moving_iterator(tx, value, source)
-
     def make() -> Variable:
         tx.output.guards.add("type", source, value)
         left = IteratorState(source, "range").read_from(value)
         tx.output.guards.add("constant", IteratorState(source, "range"), left)
         return PositionedRangeIterator(left, type(value), source)
 
+    return _iterator_from_frame(tx, value, source, make)
+
+
+def _iterator_from_frame(tx, value, source, make):
+    """An iterator from the frame as ``make()`` models it, once per source; one a loop's resume function
+    moves between calls is a moving iterator instead, and one with no source an opaque object."""
+    if source is None or tx is None:
+        return _wrap_object(tx, value, source)
+    if tx.output.shapes.spec.is_moving_iterator(source):
+        return _moving_iterator(tx, value, source)
     return _remember(tx, value, source, make)
 
 
