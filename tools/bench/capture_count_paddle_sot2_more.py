@@ -312,6 +312,23 @@ def c_ps2m_numpy_round_trip(x):
     return torch.from_numpy(x.numpy() + x.numpy()), torch.tensor(np.sum(x.numpy()))
 
 
+def c_ps2m_tensor_plus_ndarray(x, arr):
+    y = x + arr  # NumPy computes (float64 here), the tensor comes back from __array_wrap__
+    y *= arr
+    return y, x - arr
+
+
+c_ps2m_tensor_plus_ndarray.extra_args = lambda: (np.arange(1.0, 4.0),)
+
+
+def c_ps2m_missing_tensor_attribute_caught(x):
+    try:
+        x.not_an_attribute  # noqa: B018 (the read is the point: it raises)
+    except AttributeError as e:
+        return x + 1, str(e)
+    return x
+
+
 # -- breaks (test_break_graph, test_capture_control_flow, test_listcomp) --------------------------------------------------------
 def c_ps2m_branch_on_tensor_then_outputs(x):
     m = x + 1

@@ -76,12 +76,15 @@ class UserError(Unsupported):
     """
 
     def __init__(self, what: str, why: str = "", hint: str = "", exc_type: type[BaseException] = Exception,
-                 exc_args: tuple | None = None) -> None:
+                 exc_args: tuple | None = None, exc_attrs: dict[str, Any] | None = None) -> None:
         super().__init__(what, why, hint)
         self.exc_type = exc_type
         #: the exception's ``args`` exactly as Python would give them (so ``str(e)`` and ``e.args`` are
         #: known to the trace), or None when only its type is known
         self.exc_args = exc_args
+        #: attributes Python sets on the exception besides ``args`` (an AttributeError's ``name`` and
+        #: ``obj``), as variables; an exception carrying them is not rebuilt from its args where it escapes
+        self.exc_attrs = exc_attrs or {}
 
 
 def missing_attribute(owner: str, name: str) -> UserError:

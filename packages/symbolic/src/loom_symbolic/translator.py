@@ -131,7 +131,9 @@ class InstructionTranslator:
                     if error.exc_type is Exception:
                         raise  # the translator does not know which exception the program would raise
                     self.annotate(error)
-                    exc = _exceptions.raised(self, ExceptionVariable(error.exc_type, _known_args(error)))
+                    made = ExceptionVariable(error.exc_type, _known_args(error))
+                    made.attrs.update(error.exc_attrs)
+                    exc = _exceptions.raised(self, made)
                     raised = SymbolicException(exc, error.reason)
                     if not self.handle_exception(raised.exc):
                         raise raised from None

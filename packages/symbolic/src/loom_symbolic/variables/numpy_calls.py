@@ -145,7 +145,8 @@ class NumpyMethod:
     def __init__(self, name: str, in_place: bool) -> None:
         self.method = name
         # A name ending in "_" marks an in-place node (one the graph must keep), as for torch methods.
-        self.__name__ = f"ndarray_{name}" + ("_" if in_place else "")
+        # and_/or_ lose their underscore: a name ending in one marks an in-place (mutating) node
+        self.__name__ = f"ndarray_{name.rstrip('_')}" + ("_" if in_place else "")
         self.__qualname__ = f"numpy.ndarray.{name}"
 
     def numpy_original(self, array: Any, *args: Any, **kwargs: Any) -> Any:
@@ -166,7 +167,8 @@ class NumpyOperator:
     def __init__(self, name: str) -> None:
         self.numpy_original = getattr(operator, name)
         in_place = (name.startswith("i") and name not in ("inv", "invert", "index")) or name == "setitem"
-        self.__name__ = f"ndarray_{name}" + ("_" if in_place else "")
+        # and_/or_ lose their underscore: a name ending in one marks an in-place (mutating) node
+        self.__name__ = f"ndarray_{name.rstrip('_')}" + ("_" if in_place else "")
         self.__qualname__ = f"numpy.ndarray.{name}"
 
     def __call__(self, *args: Any) -> Any:

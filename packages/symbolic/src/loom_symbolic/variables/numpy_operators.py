@@ -5,6 +5,7 @@ Fills :data:`.operators.NUMPY_OPERATORS`, which the operators consult for an ope
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -14,7 +15,7 @@ from . import numpy_calls as calls
 from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
-from .numpy import _OPERANDS, NdarrayVariable, NumpyConstantVariable, _np, record
+from .numpy import _OPERANDS, NdarrayVariable, NumpyConstantVariable, _np, record, tensor_numpy
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -45,10 +46,36 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
 _SCALAR_CAST_DTYPES = frozenset({torch.float32, torch.float64, torch.int64, torch.int32, torch.bool})
 
 
+#: Operators ``tensor OP array`` computes in NumPy: ``Tensor.__op__`` refuses an ndarray, so the array's
+#: reflected method runs the ufunc on ``tensor.__array__()`` and ``Tensor.__array_wrap__`` makes the
+#: result a tensor. (Comparisons and the array on the left take other, irregular paths: not modelled.)
+_THROUGH_NUMPY = frozenset({
+    operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod, operator.pow,
+    operator.matmul, operator.and_, operator.or_, operator.xor, operator.lshift, operator.rshift,
+})
+
+
+def _tensor_then_array(tx: InstructionTranslator, op: Any, tensor: TensorVariable, array: NdarrayVariable) -> Variable:
+    """``tensor OP array`` (and ``tensor OP= array``, which rebinds: ``Tensor.__iop__`` refuses the array
+    too): NumPy's answer, dtype included, as a new tensor; a bool result becomes uint8 as
+    ``__array_wrap__`` makes it."""
+    as_array = tensor_numpy(tx, tensor, [], {})  # eager's __array__: refuses what .numpy() refuses
+    result = binary(tx, _operators.INPLACE.get(op, op), as_array, array)
+    if not isinstance(result, NdarrayVariable):
+        raise Unsupported(f"operator {op.__name__} on a tensor and a NumPy array", "NumPy's result is not an array")
+    wrapped = tx.output.call_method(tx, "detach", [result.tensor], {})
+    if wrapped.example.dtype == torch.bool:
+        wrapped = tx.output.call_method(tx, "to", [wrapped, ConstantVariable(torch.uint8)], {})
+    return wrapped
+
+
 def _with_tensor(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
-    """A tensor and a NumPy scalar: torch takes the scalar as a Python number. Arrays and tensors mixed
-    are not modelled (NumPy's ``__array_priority__`` dance hands the work to the tensor)."""
+    """A tensor and a NumPy scalar: torch takes the scalar as a Python number. A tensor then an array:
+    NumPy computes (:func:`_tensor_then_array`). Other mixes of arrays and tensors are not modelled."""
     tensor, other = (left, right) if isinstance(left, TensorVariable) else (right, left)
+    if isinstance(other, NdarrayVariable) and not other.scalar and other is right \
+            and _operators.INPLACE.get(op, op) in _THROUGH_NUMPY:
+        return _tensor_then_array(tx, op, tensor, other)
     if isinstance(other, NumpyConstantVariable) and isinstance(other.value, _np().generic):
         number = ConstantVariable(other.value.item())
         return _operators.binary(tx, op, *((tensor, number) if other is right else (number, tensor)))

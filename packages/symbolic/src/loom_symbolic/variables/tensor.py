@@ -10,7 +10,7 @@ from torch import fx
 
 from loom_guards import Attr
 
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
 from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
@@ -159,6 +159,11 @@ class TensorVariable(Variable):
             # hasattr(x, name) / getattr(x, name, default) decided "absent": a tensor given the attribute
             # later must not be served by this entry
             tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
+        if _generic_lookup(self.cls):
+            # Python's own message, name and obj: known, so `except AttributeError as e: str(e)` is traced
+            message = f"{self.cls.__name__!r} object has no attribute {name!r}"
+            raise UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=(message,),
+                            exc_attrs={"name": ConstantVariable(name), "obj": self})
         raise missing_attribute("'Tensor' object", name)
 
     def _identity(self) -> Any:
@@ -271,3 +276,14 @@ def _plain_class_attribute(cls: type) -> bool:
     """Whether ``obj.__class__`` is ``type(obj)`` for instances of ``cls``: no class in its MRO but
     ``object`` redefines ``__class__`` (a proxy-like subclass may)."""
     return all("__class__" not in klass.__dict__ for klass in cls.__mro__[:-1])
+
+
+def _generic_lookup(cls: type) -> bool:
+    """Whether reading a missing attribute of a ``cls`` instance fails in Python's generic lookup (no class
+    above TensorBase customises it), whose message names the class: ``'Tensor' object has no attribute 'x'``."""
+    for klass in cls.__mro__:
+        if klass is torch._C.TensorBase:
+            return True
+        if "__getattr__" in klass.__dict__ or "__getattribute__" in klass.__dict__:
+            return False
+    return False
