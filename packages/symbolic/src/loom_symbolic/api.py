@@ -199,12 +199,17 @@ def _translate_with_break(
         for resume in broken.resume_codes:
             run_rest_as_is(resume)
     prefix, graphs = _graph_call(tx.output, broken.graph_outputs, code.co_cellvars)
+    try:
+        guards = tx.output.build_guards()
+    except Unsupported as exc:  # the graph before the break cannot be compiled exactly: the frame runs as is
+        exc.reason.location = exc.reason.location or reason.location
+        return Translation(code, breaks=[GraphBreak(exc.reason)])
     return Translation(
         code,
         code=build_code(code, prefix + broken.body, keep_cells=True),
         graphs=graphs,
         resume_functions=broken.resume_codes,
-        guards=tx.output.build_guards(),
+        guards=guards,
         rebuild_guards=_guard_rebuilder(tx.output),
         breaks=[GraphBreak(reason)],
         side_effects=tx.output.side_effects.describe(),

@@ -23,6 +23,7 @@ from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from . import grad_switches as _grad_switches
 from . import keyword_calls as _keyword_calls
+from . import storage_guards as _storage_guards
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
@@ -77,6 +78,8 @@ class GraphInput:
     #: What turns the value at ``source`` into ``example``'s kind before the graph is called (an
     #: ndarray argument becomes a tensor with ``torch.from_numpy``), or None.
     convert: Any = None
+    #: New memory at every call (a tensor made before the call, a NumPy scalar's tensor): shares none.
+    fresh: bool = False
 
 
 def _placeholder_name(source: Any) -> str:
@@ -187,14 +190,15 @@ class OutputGraph:
         self._tensor_inputs[id(value)] = variable
         return variable
 
-    def add_converted_input(self, value: torch.Tensor, source: Any, convert: Any) -> TensorVariable:
+    def add_converted_input(self, value: torch.Tensor, source: Any, convert: Any,
+                            *, fresh: bool = False) -> TensorVariable:
         """A graph input for the tensor ``convert`` makes of the value at ``source`` (``torch.from_numpy``
         of an ndarray argument): its placeholder receives ``convert(value)`` at every call. Its static
-        shape, dtype and strides are what the caller guards on the original value."""
+        shape, dtype and strides are what the caller guards on the original value (``fresh``: see GraphInput)."""
         node = self._new_placeholder(_placeholder_name(source))
         fake = self.fake_mode.fake_input(value)
         variable = TensorVariable(node, fake, source=None, real=value)
-        self.inputs.append(GraphInput(source, node, value, convert))
+        self.inputs.append(GraphInput(source, node, value, convert, fresh))
         return variable
 
     def note_alias(self, value: Any, source: Any, *, fixed: bool = False, module: bool = False) -> None:
@@ -224,7 +228,7 @@ class OutputGraph:
         """The placeholder for a value the rewritten code makes before the graph call (a parameter the
         program creates, :mod:`.variables.new_parameters`): no guard, it is new on every call."""
         node = self._new_placeholder(_placeholder_name(source))
-        self.inputs.append(GraphInput(source, node, value))
+        self.inputs.append(GraphInput(source, node, value, fresh=True))
         return node
 
     def add_random_draw(self, fn: Any, args: tuple, kwargs: dict, what: str) -> Variable:
@@ -334,8 +338,8 @@ class OutputGraph:
         del self.fake_mode.written[mark:]
         from torch.utils._pytree import tree_leaves
 
-        storages = {_storage_key(leaf) for leaf in tree_leaves((args, kwargs))} - {None}
-        return any(_storage_key(tensor) in storages for tensor in written)
+        storages = {_storage_guards.storage_key(leaf) for leaf in tree_leaves((args, kwargs))} - {None}
+        return any(_storage_guards.storage_key(tensor) in storages for tensor in written)
 
     def _run_fake(self, run: Any, args: list[Any], kwargs: dict[str, Any], dtype: torch.dtype | None = None) -> Any:
         if self.inference_mode == torch.is_inference_mode_enabled():
@@ -476,31 +480,8 @@ class OutputGraph:
             n.meta.get("mutates") and n.target not in _STATE_SWITCHES for n in self.graph.nodes
         )
         aliasing = self.aliases.guards(mutated=mutated, objects_mutated=len(self.side_effects) > 0)
-        return self.guards.build([*self.shapes.guards(), *aliasing,
-                                  *self._storage_guards()])
-
-    def _storage_guards(self) -> list[Any]:
-        """``StorageOverlap`` over the tensor inputs (not parameters) when the graph updates one of
-        them in place: a functionalizing backend compiles that update for the memory sharing seen now."""
-        import loom_guards
-
-        # (a tensor made before the graph call, a new leaf, is fresh memory on every call: never overlapping)
-        candidates = [i for i in self.inputs
-                      if isinstance(i.example, torch.Tensor) and not isinstance(i.example, torch.nn.Parameter)
-                      and not isinstance(i.source, _new_parameters.NewParameterValue)]
-        if len(candidates) < 2 or not self._mutates_an_input(candidates):
-            return []
-        pairs = loom_guards.overlapping_pairs(i.example for i in candidates)
-        return [loom_guards.StorageOverlap([i.source for i in candidates], pairs)]
-
-    def _mutates_an_input(self, inputs: list[GraphInput]) -> bool:
-        """Whether an in-place node writes the memory of one of ``inputs`` (the input or a view of it)."""
-        storages = {_storage_key(i.node.meta.get("val")) for i in inputs} - {None}
-        for node in self.graph.nodes:
-            if node.meta.get("mutates") and node.args and isinstance(node.args[0], fx.Node):
-                if _storage_key(node.args[0].meta.get("val")) in storages:
-                    return True
-        return False
+        storage = _storage_guards.storage_guards(self.inputs, self.graph)
+        return self.guards.build([*self.shapes.guards(), *aliasing, *storage])
 
     def drop_idle_grad_switches(self) -> None:
         """Before the graph is closed, with no region open: restore the grad mode it started in and drop
@@ -591,10 +572,3 @@ def _callable_name(fn: Any) -> str:
     if module.startswith("torch") and not name.startswith("torch"):
         return f"{module}.{name}" if module != "torch._C._VariableFunctions" else f"torch.{name}"
     return name
-
-
-def _storage_key(value: Any) -> int | None:
-    """Which storage a (fake) tensor views: views of one input share it."""
-    if not isinstance(value, torch.Tensor):
-        return None
-    return value.untyped_storage()._cdata

@@ -4,10 +4,15 @@ A backend that functionalizes a graph (AOTAutograd, and so ``aot_eager`` and ``t
 in-place update of one input for the memory sharing it saw among the inputs: ``a.add_(1); b * 2`` is
 compiled differently when ``a`` and ``b`` are views of one buffer. Identity guards do not see this
 (two views are two objects), so the pairs of inputs whose storages overlap are checked as a whole.
+
+An input may be a NumPy ndarray the graph receives as ``torch.from_numpy(array)``: that tensor's
+storage is exactly the array's bytes, so the array's byte span stands for it, at compile time and
+at every call alike.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,11 +22,7 @@ from .base import Guard, _check_source, _set
 
 def overlapping_pairs(tensors: Iterable[Any]) -> frozenset[tuple[int, int]]:
     """The index pairs ``(i, j)``, ``i < j``, of tensors whose storages' memory overlaps."""
-    spans = []
-    for tensor in tensors:
-        storage = tensor.untyped_storage()
-        start, size = storage.data_ptr(), storage.nbytes()
-        spans.append((start, start + size) if size else None)
+    spans = [_span(value) for value in tensors]
     pairs = set()
     for i, a in enumerate(spans):
         if a is None:
@@ -31,6 +32,27 @@ def overlapping_pairs(tensors: Iterable[Any]) -> frozenset[tuple[int, int]]:
             if b is not None and a[0] < b[1] and b[0] < a[1]:
                 pairs.add((i, j))
     return frozenset(pairs)
+
+
+def _span(value: Any) -> tuple[int, int] | None:
+    """The ``[start, end)`` memory addresses ``value`` may read or write, or None when it holds no bytes."""
+    if hasattr(value, "untyped_storage"):
+        storage = value.untyped_storage()
+        start, size = storage.data_ptr(), storage.nbytes()
+        return (start, start + size) if size else None
+    # NumPy is imported by whoever made the array; without it in sys.modules no value is an ndarray.
+    np = sys.modules.get("numpy")
+    if np is None or not isinstance(value, np.ndarray):
+        # Not memory we can place: raising makes the guard fail rather than guess "no overlap".
+        raise TypeError(f"cannot tell the memory of a {type(value).__name__}")
+    if value.size == 0:
+        return None
+    start = value.__array_interface__["data"][0]
+    low = high = start
+    for n, stride in zip(value.shape, value.strides):  # a negative stride reaches below the data pointer
+        reach = (n - 1) * stride
+        low, high = (low + reach, high) if reach < 0 else (low, high + reach)
+    return (low, high + value.itemsize)
 
 
 class StorageOverlap(Guard):

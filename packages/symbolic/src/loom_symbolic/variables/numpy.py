@@ -148,7 +148,8 @@ def scalar_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable
     """A NumPy scalar argument (one a resume function receives after a break, often): a 0-d tensor input
     guarded by its type, so that a new value is not a new compile."""
     tx.output.guards.add("type", source, value)
-    tensor = tx.output.add_converted_input(calls.scalar_to_tensor(value), source, calls.scalar_to_tensor)
+    tensor = tx.output.add_converted_input(calls.scalar_to_tensor(value), source, calls.scalar_to_tensor,
+                                            fresh=True)
     variable = NdarrayVariable(tensor, scalar=True)
     variable.source = source
     return variable

@@ -1,0 +1,58 @@
+"""The storage-overlap guard of a graph that updates one of its tensor inputs in place.
+
+A functionalizing backend (AOTAutograd: ``aot_eager``, ``triton``) compiles that update for the memory
+sharing it sees among the inputs, so which inputs share memory is guarded (``StorageOverlap``). It
+sees sharing only through one storage object (views of one tensor): two storages over the same bytes
+(``torch.from_numpy(x.numpy())``, or an ndarray argument, which the graph receives as
+``torch.from_numpy`` of it) look separate to it, and its functionalized graph would read the old
+values. Such a frame runs as it is: eager's answer, never the wrong one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import fx
+
+from .errors import Unsupported
+
+
+def storage_key(value: Any) -> int | None:
+    """Which storage a (fake) tensor views: views of one input share it."""
+    if not isinstance(value, torch.Tensor):
+        return None
+    return value.untyped_storage()._cdata
+
+
+def storage_guards(inputs: list[Any], graph: fx.Graph) -> list[Any]:
+    """``StorageOverlap`` over the tensor ``inputs`` (graph inputs; not parameters, not new memory at
+    every call) when ``graph`` updates one of them in place; raises :class:`Unsupported` (the frame
+    runs as it is) when two of them share memory through distinct storages."""
+    import loom_guards
+
+    candidates = [i for i in inputs if isinstance(i.example, torch.Tensor) and not i.fresh
+                  and not isinstance(i.example, torch.nn.Parameter)]
+    if len(candidates) < 2 or not _mutates_an_input(candidates, graph):
+        return []
+    pairs = loom_guards.overlapping_pairs(i.example for i in candidates)
+    for i, j in sorted(pairs):
+        if storage_key(candidates[i].example) != storage_key(candidates[j].example):
+            error = Unsupported(
+                f"an in-place update of a graph input while {candidates[i].source} and {candidates[j].source} "
+                "share memory through two storages",
+                "a functionalizing backend sees them as separate tensors and would read the old values",
+                hint="the function runs as ordinary Python")
+            error.reason.frame_as_is = True
+            raise error
+    return [loom_guards.StorageOverlap([i.source for i in candidates], pairs)]
+
+
+def _mutates_an_input(inputs: list[Any], graph: fx.Graph) -> bool:
+    """Whether an in-place node writes the memory of one of ``inputs`` (the input or a view of it)."""
+    storages = {storage_key(i.node.meta.get("val")) for i in inputs} - {None}
+    for node in graph.nodes:
+        if node.meta.get("mutates") and node.args and isinstance(node.args[0], fx.Node):
+            if storage_key(node.args[0].meta.get("val")) in storages:
+                return True
+    return False
