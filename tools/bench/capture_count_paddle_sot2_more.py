@@ -321,6 +321,23 @@ def c_ps2m_tensor_plus_ndarray(x, arr):
 c_ps2m_tensor_plus_ndarray.extra_args = lambda: (np.arange(1.0, 4.0),)
 
 
+def c_ps2m_inplace_update_beside_ndarray(x, buf, arr):
+    buf.add_(1)  # an input updated in place: the storage-overlap guard reads the array's memory too
+    buf += torch.from_numpy(arr)
+    return (buf * torch.from_numpy(arr)).sum() * x
+
+
+c_ps2m_inplace_update_beside_ndarray.extra_args = lambda: (torch.zeros(3), np.arange(3, dtype=np.float32))
+
+
+def c_ps2m_inplace_update_beside_numpy_scalar(x, buf, s):
+    buf.add_(1)
+    return buf.sum() * x * s
+
+
+c_ps2m_inplace_update_beside_numpy_scalar.extra_args = lambda: (torch.zeros(3), np.float32(2.0))
+
+
 def c_ps2m_missing_tensor_attribute_caught(x):
     try:
         x.not_an_attribute  # noqa: B018 (the read is the point: it raises)
