@@ -338,6 +338,15 @@ def c_ps2m_inplace_update_beside_numpy_scalar(x, buf, s):
 c_ps2m_inplace_update_beside_numpy_scalar.extra_args = lambda: (torch.zeros(3), np.float32(2.0))
 
 
+_PS2M_OFFSET = 2.0
+
+
+def c_ps2m_globals_reads(x):  # test_21_global: reads of globals() by name
+    if "_PS2M_OFFSET" in globals():
+        x = x + globals()["_PS2M_OFFSET"]
+    return x * globals().get("_PS2M_NOT_DEFINED", 3.0)
+
+
 def c_ps2m_missing_tensor_attribute_caught(x):
     try:
         x.not_an_attribute  # noqa: B018 (the read is the point: it raises)

@@ -1,0 +1,117 @@
+"""``globals()`` in traced code: the running code's globals dict, for reads by name.
+
+``"name" in globals()``, ``globals()["name"]`` and ``globals().get("name"[, default])`` are answered as a
+global name read is (:meth:`~loom_symbolic.translator.InstructionTranslator.load_global`), without its
+builtins fallback: the trace's own ``global`` stores and deletions first (the side effects' overlay), then
+the real dict, guarded the same way (the value read, or the name's absence, or its presence). Anything
+else (a store or deletion through the dict, iteration, ``len``, another method, the dict passed to a
+call) is a graph break naming it; left alive across a break, the dict is ``globals()`` called again in
+the rewritten frame, which runs with the same globals.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from loom_guards import Const
+
+from .. import side_effects as _side_effects
+from ..errors import Unsupported, UserError
+from .base import Variable
+from .builtins import builtin
+from .constant import ConstantVariable
+from .registry import wrap
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+_ABSENT = object()
+
+
+class GlobalsDictVariable(Variable):
+    """The dict ``globals()`` returned in the code ``tx`` runs; reads by a constant name only."""
+
+    def __init__(self, tx: InstructionTranslator) -> None:
+        self.f_globals = tx.f_globals
+        self.in_root = tx.f_globals is tx.root().f_globals  # the rewritten frame's own globals
+
+    def python_type(self) -> type:
+        return dict
+
+    def describe(self) -> str:
+        return "the dict globals() returned"
+
+    def _name(self, key: Variable) -> str:
+        name = key.as_python_constant() if key.is_python_constant() else None
+        if type(name) is not str:
+            raise Unsupported(f"a read of {self.describe()} by {key.describe()}", "only a constant name is modelled")
+        return name
+
+    def _lookup(self, tx: InstructionTranslator, name: str, *, value: bool) -> Any:
+        """The global ``name`` (a variable; ``True`` for a presence test when ``value`` is false) or
+        :data:`_ABSENT`, guarded as a global read is."""
+        if self.in_root and tx.f_globals is self.f_globals:
+            overlay = tx.output.side_effects.global_overlay.get(name)
+            if overlay is _side_effects.DELETED:
+                return _ABSENT
+            if overlay is not None:
+                return overlay
+        if tx.f_globals is not self.f_globals:  # the dict of another function's globals: its sources differ
+            raise Unsupported(f"a read of {self.describe()} in another module's code", "not modelled")
+        if name not in self.f_globals:
+            tx.guard_absent(self.f_globals, name)
+            return _ABSENT
+        if value:
+            return wrap(tx, self.f_globals[name], tx.globals_source(name))
+        if not tx.globals_are_fixed():
+            tx.output.guards.add("present_key", Const(self.f_globals, "G" if self.in_root else None), name)
+        return True
+
+    def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
+        """``name in globals()``."""
+        return ConstantVariable(self._lookup(tx, self._name(item), value=False) is not _ABSENT)
+
+    def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
+        """``globals()[name]``: a KeyError when it is missing."""
+        name = self._name(key)
+        found = self._lookup(tx, name, value=True)
+        if found is _ABSENT:
+            raise UserError(f"globals()[{name!r}]", repr(name), exc_type=KeyError)
+        return found
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "get":
+            return _GlobalsGet(self)
+        raise Unsupported(f"attribute {name!r} of {self.describe()}", "only reads by name are modelled")
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if not self.in_root:
+            raise Unsupported(f"rebuilding {self.describe()} of another module", "not modelled")
+        codegen.call_const(globals, 0, lambda: None)  # called in the rewritten frame: the same globals
+
+
+class _GlobalsGet(Variable):
+    """``globals().get``, bound."""
+
+    def __init__(self, owner: GlobalsDictVariable) -> None:
+        self.owner = owner
+
+    def describe(self) -> str:
+        return "globals().get"
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if kwargs or not 1 <= len(args) <= 2:
+            raise Unsupported("globals().get with these arguments", "not modelled")
+        found = self.owner._lookup(tx, self.owner._name(args[0]), value=True)
+        if found is _ABSENT:
+            return args[1] if len(args) == 2 else ConstantVariable(None)
+        return found
+
+
+@builtin(globals)
+def builtin_globals(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``globals()``: the running code's globals, for reads by name (:class:`GlobalsDictVariable`)."""
+    if args or kwargs:
+        raise Unsupported("call to globals() with arguments", "globals() takes none")
+    return GlobalsDictVariable(tx)
