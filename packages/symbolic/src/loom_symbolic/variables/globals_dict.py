@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Const
 
-from .. import side_effects as _side_effects
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .builtins import builtin
@@ -53,10 +52,8 @@ class GlobalsDictVariable(Variable):
         :data:`_ABSENT`, guarded as a global read is."""
         if self.in_root and tx.f_globals is self.f_globals:
             overlay = tx.output.side_effects.global_overlay.get(name)
-            if overlay is _side_effects.DELETED:
-                return _ABSENT
-            if overlay is not None:
-                return overlay
+            if overlay is not None:  # the trace's own store (a variable), or its deletion (the DELETED mark)
+                return overlay if isinstance(overlay, Variable) else _ABSENT
         if tx.f_globals is not self.f_globals:  # the dict of another function's globals: its sources differ
             raise Unsupported(f"a read of {self.describe()} in another module's code", "not modelled")
         if name not in self.f_globals:
