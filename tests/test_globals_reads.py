@@ -86,3 +86,31 @@ def test_other_uses_break(fn):
     report, _, breaks = _counts(fn, torch.ones(2))
     assert torch.equal(report.result, fn(torch.ones(2))) and breaks >= 1
     assert "globals()" in report.breaks[0].what
+
+
+def held_across_a_break(x):
+    g = globals()
+    y = x + 1
+    print("break", file=_SINK)
+    return y + g["SCALE"], "SCALE" in g, g.get("LATER", 0.5)
+
+
+_SINK = __import__("io").StringIO()
+
+
+def test_the_globals_dict_held_across_a_break_is_read_by_name_in_the_resumed_graph():
+    # (the resume function took it as an ordinary dict and guarded its keys, which loom's own names change:
+    # the guards failed on their own frame, and it ran uncompiled with a warning)
+    import warnings
+
+    x = torch.arange(3.0)
+    loom.reset()
+    compiled = loom.compile(held_across_a_break, backend="eager", options={"strict": True})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(2):
+            got, want = compiled(x), held_across_a_break(x)
+            torch.testing.assert_close(got[0], want[0])
+            assert got[1:] == want[1:]
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (2, 1, 0)

@@ -58,6 +58,7 @@ from .dual_level import FUNCTIONS as DUAL_LEVEL_FUNCTIONS
 from .function_modes import FUNCTIONS as MODE_STACK_FUNCTIONS
 from .function_modes import ModeStackFunctionVariable
 from .functions import UserFunctionVariable
+from .globals_dict import GlobalsDictVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
@@ -214,6 +215,11 @@ def _plain_list_subclass(value: Any) -> bool:
 def _wrap_dict(tx, value, source):
     if tx is None and source is None and not _keys_modelled(value):
         return ObjectConstantVariable(value)
+    if source is not None and tx is not None and value is tx.f_globals:
+        # the running code's globals (``g = globals()`` held across a break): loom adds its own names to that
+        # dict, so its keys are not guarded; reads by name are guarded as global reads are
+        tx.output.guards.add("identity", source, value)
+        return GlobalsDictVariable(tx)
 
     def make() -> Variable:
         # Checked once per dict, not on every read (a config's __dict__ is read dozens of times).
