@@ -55,3 +55,33 @@ def test_a_changed_base_attribute_is_seen_on_the_next_call():
         torch.testing.assert_close(compiled(x), through_super(x))
     finally:
         Base.scale = 2
+
+
+class _Owner:
+    offset = 1
+
+
+class _OwnerChild(_Owner):
+    @classmethod
+    def offset_seen(cls):
+        return super().offset  # super(_OwnerChild, cls): the class-bound lookup
+
+
+def assigns_then_reads_through_class_super(x):
+    _Owner.offset = 5
+    return x + _OwnerChild.offset_seen()
+
+
+def test_a_class_bound_super_read_after_the_trace_assigned_the_name_is_eagers():
+    # (the class-bound path handed out the real class's old value: 1 where eager reads 5)
+    x = torch.zeros(1)
+    try:
+        want = assigns_then_reads_through_class_super(x)
+    finally:
+        _Owner.offset = 1
+    loom.reset()
+    try:
+        got = loom.compile(assigns_then_reads_through_class_super, backend="eager")(x)
+    finally:
+        _Owner.offset = 1
+    torch.testing.assert_close(got, want)

@@ -76,8 +76,8 @@ class SuperVariable(Variable):
                 owner = wrap(tx, receiver_type, type_source)
                 func = _functions.UserFunctionVariable(found.__func__, Attr(member_source, "__func__") if member_source else None)
                 return BoundMethodVariable(func, owner)
-            if not hasattr(type(found), "__get__"):  # a plain class attribute: super() hands it out as it is
-                return _plain_class_attribute(tx, klass, name, found, member_source)
+            if _plain_member(found):
+                return _plain_class_attribute(tx, name, found, member_source)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
@@ -85,7 +85,7 @@ class SuperVariable(Variable):
         return f"super({self.cls.__name__})"
 
 
-def _plain_class_attribute(tx: InstructionTranslator, klass: type, name: str, found, source) -> Variable:
+def _plain_class_attribute(tx: InstructionTranslator, name: str, found, source) -> Variable:
     """``super().name`` for a value without ``__get__`` defined on ``klass``: the value itself, guarded
     through ``type(obj).__mro__[i].__dict__[name]``. Without that source only an immutable scalar (a
     container wrapped afresh would lose the mutations made through it)."""
@@ -186,7 +186,7 @@ class ClassSuperVariable(SuperVariable):
             if name == "__new__" and found in HANDLERS:  # super().__new__(cls) in a __new__: list.__new__
                 return wrap(tx, found, member)
             if _plain_member(found) and member is not None:
-                return wrap(tx, found, member)
+                return _plain_class_attribute(tx, name, found, member)
             raise Unsupported(f"super().{name}", f"a {type(found).__name__} found through super() is not modelled")
         raise missing_attribute("'super' object", name)
 
