@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import inspect
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -223,8 +224,6 @@ def _makes_a_mutable_object(value: Any, name: str) -> bool:
     """Whether ``value.name(...)`` returns an object the program may change (``Signature.bind``'s
     ``BoundArguments``, whose ``arguments`` it edits and ``apply_defaults`` fills): folded, it would be
     a frozen copy that drops those changes, so the Python method is inlined and the object traced."""
-    import inspect
-
     return isinstance(value, inspect.Signature) and name in ("bind", "bind_partial", "_bind")
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import torch
-
 from ..errors import Unsupported
 from .base import Variable
 from .registry import wrap_constant_like
+from .specialising import is_symbolic_int
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -28,20 +27,16 @@ SET_MUTATORS = {"__init__", "add", "update", "discard", "remove", "clear", "pop"
 
 
 
-def _specialisable(value: Variable) -> bool:
-    return isinstance(getattr(value, "example", None), torch.SymInt)
-
-
 def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
     """A subscript that must be known while tracing (an int or a slice of ints). A symbolic int is
     specialised (its value becomes a guard), as torch.compile does: a list has no symbolic positions.
     Not in a resume function's frame, where a symbolic int may be a loop's counter: specialising it
     would compile once per pass (see ``resumed_loops``), so there it stays a break."""
     if not getattr(tx, "resumes_a_frame", False):
-        if _specialisable(index):
+        if is_symbolic_int(index):
             return index.as_python_constant()  # a value drawn from random, or a while_loop's, breaks here
         parts = getattr(index, "parts", None)  # a slice whose bounds may be symbolic ints
-        if parts is not None and all(p.is_python_constant() or _specialisable(p) for p in parts):
+        if parts is not None and all(p.is_python_constant() or is_symbolic_int(p) for p in parts):
             return slice(*(p.as_python_constant() for p in parts))
     if getattr(index, "python_data", None) is not None:
         # a tensor made in the trace from Python numbers (l[torch.as_tensor(2)]): Python calls its __index__,

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 NOT_CONCRETE = object()
 
 
-def _symbolic_int(value: Variable) -> bool:
+def is_symbolic_int(value: Variable) -> bool:
+    """Whether ``value`` is a symbolic int (its example a ``torch.SymInt``)."""
     return isinstance(getattr(value, "example", None), torch.SymInt)
 
 
@@ -32,7 +33,7 @@ def concrete(tx: InstructionTranslator | None, value: Variable) -> Any:
         return value.as_python_constant()
     if tx is not None and getattr(tx, "resumes_a_frame", False):
         return NOT_CONCRETE
-    if _symbolic_int(value):
+    if is_symbolic_int(value):
         return value.as_python_constant()
     items = getattr(value, "items", None)
     if not isinstance(items, list):
@@ -48,7 +49,7 @@ def concrete(tx: InstructionTranslator | None, value: Variable) -> Any:
 
 def has_symbolic_int(value: Variable) -> bool:
     """Whether ``value`` is a symbolic int, or a plain tuple or Size holding one (asking specialises nothing)."""
-    if _symbolic_int(value):
+    if is_symbolic_int(value):
         return True
     items = getattr(value, "items", None)
     return isinstance(items, list) and value.python_type() in (tuple, torch.Size) and any(map(has_symbolic_int, items))
