@@ -33,7 +33,7 @@ from .entry import rows_entry_source
 from .full_reduction import Accumulator, applies, full_reduction_source, staged_applies, staged_source
 from .lanes import lane_loop, lane_sums
 from .selects import Selects
-from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal
+from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal, storage_type
 from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
 
 
@@ -477,8 +477,8 @@ class CKernelCodegen(KernelWalk):
     def _assemble(self) -> CKernelSource:
         k = self.kernel
         sizes = sorted(self.size_args, key=size_arg_order)
-        params = [f"const {C_TYPES[self.buffers[n].dtype]} *restrict {n}" for n in self.in_args]
-        params += [f"{C_TYPES[self.buffers[n].dtype]} *restrict {n}" for n in self.out_args]
+        params = [f"const {storage_type(self.buffers[n].dtype)} *restrict {n}" for n in self.in_args]
+        params += [f"{storage_type(self.buffers[n].dtype)} *restrict {n}" for n in self.out_args]
         params += [f"{'double' if n.startswith('f') else 'int64_t'} {n}" for n in sizes]
         params += ["int64_t xnumel"] + (["int64_t rnumel"] if k.is_reduction else [])
         names = [p.rsplit(" ", 1)[-1] for p in params]
@@ -516,7 +516,7 @@ class CKernelCodegen(KernelWalk):
             out.append("    for (int64_t xindex = x_begin; xindex < x_end; xindex++) {")
         length = symbols.static_int(k.rnumel)
         # scratch rows: before the row loop (one per thread: each thread runs its own call of this function)
-        out[3:3] = [f"    {ctype(v.dtype)} {row}[{length}] __attribute__((aligned(64)));" for row, v in self.scratch.items()]
+        out[3:3] = [f"    {storage_type(register_dtype(v.dtype))} {row}[{length}] __attribute__((aligned(64)));" for row, v in self.scratch.items()]
         body: list[str] = list(self.row.header)
         if self.columns:
             body = column_body(self.row.header, self.sections, self.column_sums)  # one loop or several
