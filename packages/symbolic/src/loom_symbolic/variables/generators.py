@@ -51,17 +51,20 @@ class GeneratorVariable(IteratorVariable):
         #: Where the root frame made this generator: a graph break can move back there, so the
         #: generator is created (and later consumed) by ordinary Python.
         self.created_at = created_at
+        #: whether the generator's body is being traced now: resuming it from inside is CPython's ValueError
+        self.running = False
 
     def python_type(self) -> type:
         return types.GeneratorType
 
     def next_item(self, tx: InstructionTranslator, sent: Variable | None = None,
                   thrown: Variable | None = None) -> Variable | None:
+        self.refuse_reentry(tx)
         self.returned_now = False
         if self.finished:
             return None
         try:
-            item = self.translator.step(sent, tx, thrown=thrown)
+            item = self.resume(tx, sent, thrown)
         except SymbolicException:
             self.finished = True  # a generator an exception escaped from is closed: next() stops it
             raise
@@ -75,6 +78,22 @@ class GeneratorVariable(IteratorVariable):
             self.returned = self.translator.return_value or ConstantVariable(None)
             self.returned_now = True
         return item
+
+    def refuse_reentry(self, tx: InstructionTranslator) -> None:
+        """CPython's refusal to resume a generator whose body is running (a ``next``/``send``/``throw``/
+        ``close`` reaching it from its own body): ``ValueError('generator already executing')`` raised in the
+        trace, the generator left as it is (re-entering its translator would resume it mid-instruction)."""
+        if self.running:
+            message = ConstantVariable("generator already executing")
+            raise SymbolicException(raised(tx, ExceptionVariable(ValueError, [message])))
+
+    def resume(self, tx: InstructionTranslator, sent: Variable | None, thrown: Variable | None) -> Variable | None:
+        """One step of the generator's translator (``GeneratorTranslator.step``), marked running meanwhile."""
+        self.running = True
+        try:
+            return self.translator.step(sent, tx, thrown=thrown)
+        finally:
+            self.running = False
 
     def stop_iteration(self, tx: InstructionTranslator) -> SymbolicException:
         """What resuming the finished generator raises: ``StopIteration(value)`` the first time after its
@@ -106,6 +125,7 @@ class GeneratorVariable(IteratorVariable):
         """What resuming with ``value`` yields, None once the generator returned (``returned`` holds its
         value): :meth:`send`, and a ``yield from`` waiting on this generator forwarding what its own
         caller sent (PEP 380). A value other than None for a generator not started is CPython's TypeError."""
+        self.refuse_reentry(tx)  # before the just-started check: a running generator is started
         sends_none = value.is_python_constant() and value.as_python_constant() is None
         if not self.started and not self.finished and not sends_none:
             message = ConstantVariable("can't send non-None value to a just-started generator")
@@ -119,6 +139,7 @@ class GeneratorVariable(IteratorVariable):
         what it returned on 3.13, None before: ``versions``); another exception propagates to the caller;
         a ``yield`` instead is CPython's RuntimeError. A generator
         a paused ``yield from`` waits on is closed first; what its closing raises is raised here instead."""
+        self.refuse_reentry(tx)
         exit_exc = None
         if self.started and not self.finished:
             exit_exc = make_exception(GeneratorExit, [], {}, tx)
@@ -134,7 +155,7 @@ class GeneratorVariable(IteratorVariable):
                 raise SymbolicException(exit_exc)
         elif exit_exc is not None:
             try:
-                item = self.translator.step(None, tx, thrown=exit_exc)
+                item = self.resume(tx, None, exit_exc)
             except SymbolicException as escaped:
                 self.finished = True
                 if issubclass(escaped.exc.cls, GeneratorExit):
@@ -156,6 +177,7 @@ class GeneratorVariable(IteratorVariable):
         ``yield from`` waits on): the next value it yields; an exception leaving the body propagates to
         the caller (finishing the generator), a return is StopIteration. A generator not started yet or
         finished raises ``exc`` at the call."""
+        self.refuse_reentry(tx)
         if rest:  # throw(type, value[, traceback]): 3.11's contextlib calls it so, with no traceback
             value = _thrown_value(value, *rest)
         exc = instantiate(tx, value)  # raised as it is: throw() sets no __context__
