@@ -1,7 +1,9 @@
 """``throw()``, ``close()`` and dropping a generator paused in a ``yield from`` over an iterator that is not a
 generator (PEP 380, as CPython does it): the subiterator's own ``throw``/``close`` methods are called (found as
 ``getattr`` finds them), one without them (a list's iterator) has the exception raised at the ``yield from``.
-These were graph breaks ("the iterator it waits on is not a generator"); now one graph, eager's answer."""
+A subiterator that ends in the throw (its ``throw`` raises StopIteration, a generator returns) ends the
+``yield from`` with its value, and the delegating generator goes on to its next ``yield``. These were graph
+breaks ("the iterator it waits on is not a generator", "the inner generator returns"); now one graph."""
 
 import pytest
 import torch
@@ -137,6 +139,59 @@ def an_instance_attribute_close_is_called(x):
     y = x + next(gen)
     gen.close()
     return y, log
+
+
+class StopsOnThrow(NextOnly):
+    """Its ``throw`` ends it, with a value."""
+
+    def throw(self, kind):
+        raise StopIteration(7)
+
+
+def returns_on_throw():
+    try:
+        yield 1
+    except ValueError:
+        return 5
+
+
+def records_result(inner, log):
+    result = yield from inner
+    log.append(result)
+    yield result * 2
+
+
+@case(X)
+def an_iterator_stopped_by_throw_ends_the_yield_from(x):
+    log = []
+    gen = records_result(StopsOnThrow(), log)
+    next(gen)
+    return x + gen.throw(ValueError), log, next(gen, "done")
+
+
+@case(X)
+def a_generator_returning_in_throw_ends_the_yield_from(x):
+    log = []
+    gen = records_result(returns_on_throw(), log)
+    next(gen)
+    got = gen.throw(ValueError)
+    nested = records_result(records_result(returns_on_throw(), log), log)
+    next(nested)
+    return x + got + nested.throw(ValueError), log
+
+
+@case(X)
+def the_delegating_generator_returning_then_is_stop_iteration(x):
+    def plain(inner):
+        return (yield from inner)
+
+    gen = plain(returns_on_throw())
+    next(gen)
+    try:
+        gen.throw(ValueError)
+    except StopIteration as stop:
+        return x + stop.value
+    return x
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

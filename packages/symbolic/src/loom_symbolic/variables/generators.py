@@ -193,10 +193,16 @@ class GeneratorVariable(IteratorVariable):
             except SymbolicException as escaped:
                 exc = escaped.exc  # raised at this generator's ``yield from``
             else:
-                if item is None:  # the ``yield from`` would evaluate to its return value and go on
-                    raise Unsupported("generator.throw() into a yield from", "the inner generator returns")
+                if item is None:  # it returned: the ``yield from`` evaluates to its value and goes on
+                    return self._resume_after_delegate(tx, delegates.EndedDelegate(receiver.returned))
                 return item
         return self.next_item(tx, thrown=exc)
+
+    def _resume_after_delegate(self, tx: InstructionTranslator, ended: Variable) -> Variable | None:
+        """Resume the generator, its ``yield from`` receiver replaced by ``ended``: SEND ends the loop with
+        the subiterator's value, and the generator runs to its next ``yield``."""
+        self.translator.stack[-1] = ended
+        return self.next_item(tx)
 
     def _thrown_into_iterator(self, tx: InstructionTranslator, receiver: Variable, exc: Variable,
                               given: Variable) -> Variable | None:
@@ -212,6 +218,8 @@ class GeneratorVariable(IteratorVariable):
         except SymbolicException as escaped:
             exc = escaped.exc
             item = None
+        if isinstance(item, delegates.EndedDelegate):
+            return self._resume_after_delegate(tx, item)
         if item is not None:
             return item
         return self.next_item(tx, thrown=exc)

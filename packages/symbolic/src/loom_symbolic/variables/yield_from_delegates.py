@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import Unsupported, UserError
+from .constant import ConstantVariable
 from .exception_values import SymbolicException
 from .iterators import (
     DictIterator,
     EnumerateIterator,
     FilterIterator,
+    IteratorVariable,
     ListIterator,
     MapIterator,
     RangeIterator,
@@ -62,9 +64,9 @@ def may_need_closing(receiver: Variable | None) -> bool:
 
 def throw_into(tx: InstructionTranslator, receiver: Variable, given: Variable) -> Variable | None:
     """``receiver.throw(given)``: the value the delegating generator yields; None when the subiterator has
-    no ``throw`` (the caller raises the exception at its ``yield from``). What the method raises escapes as
-    a SymbolicException, to be raised at the ``yield from``; its StopIteration (the ``yield from`` ending
-    with a value) is not modelled."""
+    no ``throw`` (the caller raises the exception at its ``yield from``); an :class:`EndedDelegate` when it
+    raised StopIteration. What else the method raises escapes as a SymbolicException, to be raised at the
+    ``yield from``."""
     method = method_of(tx, receiver, "throw")
     if method is None:
         return None
@@ -72,8 +74,36 @@ def throw_into(tx: InstructionTranslator, receiver: Variable, given: Variable) -
         return method.call(tx, [given], {})
     except SymbolicException as escaped:
         if issubclass(escaped.exc.python_type(), StopIteration):
-            raise Unsupported("generator.throw() into a yield from", "the inner iterator's throw() stops it") from None
+            return EndedDelegate(_stop_value(escaped.exc, receiver))
         raise
+
+
+class EndedDelegate(IteratorVariable):
+    """Put in place of a subiterator that ended while a throw() went through it (its ``throw`` raised
+    StopIteration, or a generator returned): the delegating generator is resumed, and its SEND finds this
+    ended, so the ``yield from`` evaluates to ``returned`` and the generator goes on, as CPython's
+    ``_gen_throw`` sends the value on."""
+
+    returned_now = True
+
+    def __init__(self, returned: Variable) -> None:
+        self.returned = returned
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        return None
+
+    def describe(self) -> str:
+        return "a subiterator that ended"
+
+
+def _stop_value(stop: Variable, receiver: Variable) -> Variable:
+    """``StopIteration.value``: its ``value`` attribute, else its first argument, else None."""
+    if "value" in stop.attrs:
+        return stop.attrs["value"]
+    if stop.args is None:
+        raise Unsupported(f"the value of a StopIteration from {receiver.describe()}'s throw()",
+                          "the translator does not know the exception's arguments")
+    return stop.args[0] if stop.args else ConstantVariable(None)
 
 
 def close(tx: InstructionTranslator, receiver: Variable) -> None:
