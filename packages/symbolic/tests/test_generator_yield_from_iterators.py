@@ -1,6 +1,6 @@
 """``throw()``, ``close()`` and dropping a generator paused in a ``yield from`` over an iterator that is not a
 generator (PEP 380, as CPython does it): the subiterator's own ``throw``/``close`` methods are called (found as
-``getattr`` finds them), one without them (a list's iterator) has the exception raised at the ``yield from``.
+``getattr`` finds them; ``send`` of a value too), one without them (a list's iterator) has the exception raised at the ``yield from``.
 A subiterator that ends in the throw (its ``throw`` raises StopIteration, a generator returns) ends the
 ``yield from`` with its value, and the delegating generator goes on to its next ``yield``. These were graph
 breaks ("the iterator it waits on is not a generator", "the inner generator returns"); now one graph."""
@@ -192,6 +192,29 @@ def the_delegating_generator_returning_then_is_stop_iteration(x):
     except StopIteration as stop:
         return x + stop.value
     return x
+
+
+class Accumulating(NextOnly):
+    """Its ``send`` adds the value up, and stops past 10 with the total."""
+
+    def __init__(self):
+        self.total = 0
+
+    def send(self, value):
+        self.total += value
+        if self.total > 10:
+            raise StopIteration(self.total)
+        return self.total
+
+
+@case(X)
+def send_calls_the_iterators_send_until_it_stops(x):
+    log = []
+    gen = records_result(Accumulating(), log)
+    a = next(gen)
+    b = gen.send(4)
+    c = gen.send(8)
+    return x + a + b + c, log
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

@@ -1,7 +1,7 @@
-"""What ``gen.throw()`` and ``gen.close()`` do to a subiterator that is not a generator, when the generator
+"""What ``gen.send()``, ``gen.throw()`` and ``gen.close()`` do to a subiterator that is not a generator, when the generator
 is paused in a ``yield from`` over it (PEP 380, as CPython's ``_gen_throw`` and ``gen_close_iter`` do it).
 
-``throw`` calls the subiterator's own ``throw`` method with the argument the caller handed in (what it
+``send`` (of a value other than None) calls the subiterator's ``send`` method; ``throw`` calls its ``throw`` method with the argument the caller handed in (what it
 returns is what the delegating generator yields); one without such a method (a list's iterator) gets
 nothing, and the exception is raised at the ``yield from`` instead. ``close``, ``throw(GeneratorExit)`` and
 dropping the paused generator call its ``close`` method when it has one. The methods are looked up as
@@ -72,6 +72,22 @@ def throw_into(tx: InstructionTranslator, receiver: Variable, given: Variable) -
         return None
     try:
         return method.call(tx, [given], {})
+    except SymbolicException as escaped:
+        if issubclass(escaped.exc.python_type(), StopIteration):
+            return EndedDelegate(_stop_value(escaped.exc, receiver))
+        raise
+
+
+def send_into(tx: InstructionTranslator, receiver: Variable, value: Variable) -> Variable:
+    """``receiver.send(value)`` for a value other than None (the caller's ``gen.send``): the item the
+    delegating generator yields, an :class:`EndedDelegate` when it raised StopIteration. A subiterator with
+    no ``send`` (CPython's AttributeError at the ``yield from``) is not modelled."""
+    method = method_of(tx, receiver, "send")
+    if method is None:
+        raise Unsupported(f"generator.send() into a yield from over {receiver.describe()}",
+                          "it has no send() to receive the value")
+    try:
+        return method.call(tx, [value], {})
     except SymbolicException as escaped:
         if issubclass(escaped.exc.python_type(), StopIteration):
             return EndedDelegate(_stop_value(escaped.exc, receiver))
