@@ -58,8 +58,9 @@ def method_of(tx: InstructionTranslator, receiver: Variable, name: str) -> Varia
 
 def may_need_closing(receiver: Variable | None) -> bool:
     """Whether closing a generator paused on ``receiver`` (not a generator: those are closed on their own)
-    may call a ``close`` method: any subiterator but the builtin ones, which have none."""
-    return receiver is not None and not isinstance(receiver, BUILTIN_ITERATORS)
+    may call a ``close`` method: an object whose class writes ``__next__`` in Python (the builtin iterators
+    the translator models have none)."""
+    return isinstance(receiver, UserIterator)
 
 
 def throw_into(tx: InstructionTranslator, receiver: Variable, given: Variable) -> Variable | None:
