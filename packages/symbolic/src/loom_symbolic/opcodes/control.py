@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import Unsupported
+from ..variables import yield_from_delegates as delegates
 from ..variables.base import Variable
 from ..variables.constant import ConstantVariable
 from ..variables.ctx import ENTERED_BY_TYPE
@@ -137,7 +138,7 @@ def get_yield_from_iter(tx, ins) -> None:
 def send_to_receiver(tx, ins, *, pop_receiver_when_done: bool) -> None:
     """SEND: the next item of the ``yield from`` receiver below the sent value, or, once it is done,
     its return value and a jump (3.11 pops the receiver then; 3.12's END_SEND does it). A value other
-    than None (the caller's ``send``) goes on to a generator receiver's ``send`` (PEP 380)."""
+    than None (the caller's ``send``) goes on to the receiver's ``send`` (PEP 380: ``yield_from_delegates``)."""
     sent = tx.pop()
     receiver = tx.peek()
     if not isinstance(receiver, IteratorVariable):
@@ -146,9 +147,10 @@ def send_to_receiver(tx, ins, *, pop_receiver_when_done: bool) -> None:
         item = receiver.next_item(tx)
     elif isinstance(receiver, GeneratorVariable):
         item = receiver.sent_item(tx, sent)
-    else:  # CPython calls receiver.send(value), which a builtin iterator does not have
-        raise Unsupported(f"generator.send() into a yield from over {receiver.describe()}",
-                          "only a generator receives the value")
+    else:  # CPython calls receiver.send(value)
+        item = delegates.send_into(tx, receiver, sent)
+        if isinstance(item, delegates.EndedDelegate):  # it stopped: its value ends the yield from
+            receiver, item = item, None
     if item is None:
         if pop_receiver_when_done:
             tx.pop()

@@ -5,7 +5,8 @@ handler of its own (``try/finally``, ``except GeneratorExit``, a ``with`` block)
 there: GeneratorExit is raised at the ``yield`` and the ``finally`` runs before the program goes on. This
 happens when a ``for`` loop over it ends with ``break``, at ``del gen``, when the name is bound to
 something else, and when the frame holding it returns. A generator with no handler at its pause has
-nothing to run, so only the ones with a handler are tracked (``output.paused_generators``, filled by
+nothing to run, so only the ones with a handler, or paused in a ``yield from`` over an iterator whose
+``close`` closing them calls, are tracked (``output.paused_generators``, filled by
 :meth:`~.generators.GeneratorVariable.next_item`).
 
 After each instruction that can drop a reference (:data:`DROPS`), the values the program can still reach

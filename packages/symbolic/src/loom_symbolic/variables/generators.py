@@ -9,20 +9,11 @@ from typing import TYPE_CHECKING
 from ..bytecode_helpers import start_generator
 from ..errors import Unsupported
 from ..versions import current as version
+from . import yield_from_delegates as delegates
 from .base import Variable
 from .constant import ConstantVariable
 from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception, raised
-from .iterators import (
-    DictIterator,
-    EnumerateIterator,
-    FilterIterator,
-    IteratorVariable,
-    ListIterator,
-    MapIterator,
-    RangeIterator,
-    SnapshotIterator,
-    ZipIterator,
-)
+from .iterators import IteratorVariable
 from .methods import MethodVariable
 
 if TYPE_CHECKING:
@@ -51,22 +42,25 @@ class GeneratorVariable(IteratorVariable):
         #: Where the root frame made this generator: a graph break can move back there, so the
         #: generator is created (and later consumed) by ordinary Python.
         self.created_at = created_at
+        #: whether the generator's body is being traced now: resuming it from inside is CPython's ValueError
+        self.running = False
 
     def python_type(self) -> type:
         return types.GeneratorType
 
     def next_item(self, tx: InstructionTranslator, sent: Variable | None = None,
                   thrown: Variable | None = None) -> Variable | None:
+        self.refuse_reentry(tx)
         self.returned_now = False
         if self.finished:
             return None
         try:
-            item = self.translator.step(sent, tx, thrown=thrown)
+            item = self.resume(tx, sent, thrown)
         except SymbolicException:
             self.finished = True  # a generator an exception escaped from is closed: next() stops it
             raise
         self.started = True
-        if item is not None and self.source is None and _handles_exceptions_at_pause(self.translator):
+        if item is not None and self.source is None and _needs_closing_when_dropped(self.translator):
             paused = self.translator.output.paused_generators  # closed when dropped (generator_drops)
             if not any(gen is self for gen in paused):
                 paused.append(self)
@@ -75,6 +69,22 @@ class GeneratorVariable(IteratorVariable):
             self.returned = self.translator.return_value or ConstantVariable(None)
             self.returned_now = True
         return item
+
+    def refuse_reentry(self, tx: InstructionTranslator) -> None:
+        """CPython's refusal to resume a generator whose body is running (a ``next``/``send``/``throw``/
+        ``close`` reaching it from its own body): ``ValueError('generator already executing')`` raised in the
+        trace, the generator left as it is (re-entering its translator would resume it mid-instruction)."""
+        if self.running:
+            message = ConstantVariable("generator already executing")
+            raise SymbolicException(raised(tx, ExceptionVariable(ValueError, [message])))
+
+    def resume(self, tx: InstructionTranslator, sent: Variable | None, thrown: Variable | None) -> Variable | None:
+        """One step of the generator's translator (``GeneratorTranslator.step``), marked running meanwhile."""
+        self.running = True
+        try:
+            return self.translator.step(sent, tx, thrown=thrown)
+        finally:
+            self.running = False
 
     def stop_iteration(self, tx: InstructionTranslator) -> SymbolicException:
         """What resuming the finished generator raises: ``StopIteration(value)`` the first time after its
@@ -106,6 +116,7 @@ class GeneratorVariable(IteratorVariable):
         """What resuming with ``value`` yields, None once the generator returned (``returned`` holds its
         value): :meth:`send`, and a ``yield from`` waiting on this generator forwarding what its own
         caller sent (PEP 380). A value other than None for a generator not started is CPython's TypeError."""
+        self.refuse_reentry(tx)  # before the just-started check: a running generator is started
         sends_none = value.is_python_constant() and value.as_python_constant() is None
         if not self.started and not self.finished and not sends_none:
             message = ConstantVariable("can't send non-None value to a just-started generator")
@@ -119,13 +130,14 @@ class GeneratorVariable(IteratorVariable):
         what it returned on 3.13, None before: ``versions``); another exception propagates to the caller;
         a ``yield`` instead is CPython's RuntimeError. A generator
         a paused ``yield from`` waits on is closed first; what its closing raises is raised here instead."""
+        self.refuse_reentry(tx)
         exit_exc = None
         if self.started and not self.finished:
             exit_exc = make_exception(GeneratorExit, [], {}, tx)
-            receiver = _delegate(self.translator, closing=True)
+            receiver = _delegate(self.translator)
             if receiver is not None:
                 try:
-                    receiver.close(tx)
+                    _close_receiver(tx, receiver)
                 except SymbolicException as escaped:
                     exit_exc = escaped.exc
         if exit_exc is not None and not _handles_exceptions_at_pause(self.translator):
@@ -134,7 +146,7 @@ class GeneratorVariable(IteratorVariable):
                 raise SymbolicException(exit_exc)
         elif exit_exc is not None:
             try:
-                item = self.translator.step(None, tx, thrown=exit_exc)
+                item = self.resume(tx, None, exit_exc)
             except SymbolicException as escaped:
                 self.finished = True
                 if issubclass(escaped.exc.cls, GeneratorExit):
@@ -156,29 +168,60 @@ class GeneratorVariable(IteratorVariable):
         ``yield from`` waits on): the next value it yields; an exception leaving the body propagates to
         the caller (finishing the generator), a return is StopIteration. A generator not started yet or
         finished raises ``exc`` at the call."""
+        self.refuse_reentry(tx)
         if rest:  # throw(type, value[, traceback]): 3.11's contextlib calls it so, with no traceback
             value = _thrown_value(value, *rest)
         exc = instantiate(tx, value)  # raised as it is: throw() sets no __context__
         if not self.started or self.finished:
             self.finished = True
             raise SymbolicException(exc)
-        item = self.thrown_into(tx, exc)
+        item = self.thrown_into(tx, exc, value)
         if item is None:
             raise self.stop_iteration(tx)
         return item
 
-    def thrown_into(self, tx: InstructionTranslator, exc: Variable) -> Variable | None:
-        """:meth:`throw` on a started generator: the value it yields next, None if it returned."""
+    def thrown_into(self, tx: InstructionTranslator, exc: Variable, given: Variable | None = None) -> Variable | None:
+        """:meth:`throw` on a started generator: the value it yields next, None if it returned. ``given``:
+        what the caller handed to throw() (a class, or ``exc`` itself), passed on to a subiterator's
+        ``throw`` method as CPython passes it."""
         receiver = _delegate(self.translator)
+        if receiver is not None and not isinstance(receiver, GeneratorVariable):
+            return self._thrown_into_iterator(tx, receiver, exc, given or exc)
         if receiver is not None:
             try:
-                item = receiver.thrown_into(tx, exc)
+                item = receiver.thrown_into(tx, exc, given)
             except SymbolicException as escaped:
                 exc = escaped.exc  # raised at this generator's ``yield from``
             else:
-                if item is None:  # the ``yield from`` would evaluate to its return value and go on
-                    raise Unsupported("generator.throw() into a yield from", "the inner generator returns")
+                if item is None:  # it returned: the ``yield from`` evaluates to its value and goes on
+                    return self._resume_after_delegate(tx, delegates.EndedDelegate(receiver.returned))
                 return item
+        return self.next_item(tx, thrown=exc)
+
+    def _resume_after_delegate(self, tx: InstructionTranslator, ended: Variable) -> Variable | None:
+        """Resume the generator, its ``yield from`` receiver replaced by ``ended``: SEND ends the loop with
+        the subiterator's value, and the generator runs to its next ``yield``."""
+        self.translator.stack[-1] = ended
+        return self.next_item(tx)
+
+    def _thrown_into_iterator(self, tx: InstructionTranslator, receiver: Variable, exc: Variable,
+                              given: Variable) -> Variable | None:
+        """:meth:`thrown_into` when the ``yield from`` waits on an iterator that is not a generator
+        (``yield_from_delegates``): GeneratorExit closes it and is raised here; another exception goes to its
+        ``throw`` method, or is raised here when it has none; what the iterator raises is raised here."""
+        try:
+            if issubclass(exc.python_type(), GeneratorExit):
+                delegates.close(tx, receiver)
+                item = None
+            else:
+                item = delegates.throw_into(tx, receiver, given)
+        except SymbolicException as escaped:
+            exc = escaped.exc
+            item = None
+        if isinstance(item, delegates.EndedDelegate):
+            return self._resume_after_delegate(tx, item)
+        if item is not None:
+            return item
         return self.next_item(tx, thrown=exc)
 
     def reconstruct(self, codegen) -> None:
@@ -240,6 +283,14 @@ def _rebuild_unstarted(made_from: tuple, codegen) -> None:
     codegen.call(5)
 
 
+def _needs_closing_when_dropped(translator: GeneratorTranslator) -> bool:
+    """Whether closing the paused generator runs code: a handler of its own at the pause, or the ``close``
+    a subiterator (not a generator: one is tracked itself) its ``yield from`` waits on may have."""
+    receiver = _delegate(translator)
+    return _handles_exceptions_at_pause(translator) or (
+        not isinstance(receiver, GeneratorVariable) and delegates.may_need_closing(receiver))
+
+
 def _handles_exceptions_at_pause(translator: GeneratorTranslator) -> bool:
     """Whether an exception at the generator's paused ``yield`` reaches a handler of its own code
     (3.12's handler turning StopIteration into RuntimeError, which covers every generator, aside)."""
@@ -258,24 +309,21 @@ def _thrown_value(kind: Variable, value: Variable, traceback: Variable | None = 
     return value
 
 
-#: Iterators of builtin types the translator models: none has a ``close`` for close() to call.
-_CLOSELESS = (ListIterator, DictIterator, RangeIterator, SnapshotIterator, ZipIterator, EnumerateIterator,
-              MapIterator, FilterIterator)
-
-
-def _delegate(translator: GeneratorTranslator, closing: bool = False) -> GeneratorVariable | None:
-    """The generator a paused ``yield from`` waits on (throw() and close() go to it first), None when the
-    pause is a plain ``yield``. Another iterator there is not modelled, but for close() a builtin one, which
-    has no ``close`` to call."""
+def _delegate(translator: GeneratorTranslator) -> Variable | None:
+    """The iterator a paused ``yield from`` waits on (throw() and close() go to it first), None when the
+    pause is a plain ``yield``."""
     current = translator.current
     if current is None or current.index == 0 or translator.instructions[current.index - 1].opname != "SEND":
         return None
-    receiver = translator.stack[-1] if translator.stack else None
-    if closing and isinstance(receiver, _CLOSELESS):
-        return None
-    if not isinstance(receiver, GeneratorVariable):
-        raise Unsupported("generator.throw() into a yield from", "the iterator it waits on is not a generator")
-    return receiver
+    return translator.stack[-1] if translator.stack else None
+
+
+def _close_receiver(tx: InstructionTranslator, receiver: Variable) -> None:
+    """Close the iterator a ``yield from`` waits on: a generator's own close(), another's ``close`` method."""
+    if isinstance(receiver, GeneratorVariable):
+        receiver.close(tx)
+    else:
+        delegates.close(tx, receiver)
 
 
 _METHODS = {
