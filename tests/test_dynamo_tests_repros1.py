@@ -129,14 +129,30 @@ def test_assert_in_callee_under_with_block_keeps_eager_behaviour():
     torch.testing.assert_close(compiled(torch.arange(3.0)), fn(torch.arange(3.0)))
 
 
-def test_assert_without_message_still_breaks():
-    def fn(x):
+def test_assert_without_message_or_with_empty_one_stays_in_graph():
+    def bare(x):
         assert x[0] == 0
         return x + 1
 
-    assert counts(explained(fn, torch.arange(3.0))) == (2, 1)  # the check, then the rest of the frame
+    def empty(x):
+        assert x[0] == 0, ""
+        return x + 1
+
+    for fn, raised in ((bare, ()), (empty, ("",))):
+        assert counts(explained(fn, torch.arange(3.0))) == (1, 0)
+        compiled = loom.compile(fn, backend="eager", options={"strict": True})
+        torch.testing.assert_close(compiled(torch.arange(3.0)), fn(torch.arange(3.0)))
+        assert outcome(compiled, torch.ones(3)) == outcome(fn, torch.ones(3)) == (AssertionError, raised)
+
+
+def test_assert_with_computed_message_still_breaks():
+    def fn(x):
+        assert x[0] == 0, f"got {x[0]}"
+        return x + 1
+
+    assert counts(explained(fn, torch.arange(3.0))) == (2, 1)
     compiled = loom.compile(fn, backend="eager")
-    assert outcome(compiled, torch.ones(3)) == (AssertionError, ())
+    assert outcome(compiled, torch.ones(3)) == outcome(fn, torch.ones(3))
 
 
 def test_assert_failing_in_graph_raises_from_the_users_line():
