@@ -164,3 +164,18 @@ def test_assert_failing_in_graph_raises_from_the_users_line():
     last = traceback.extract_tb(info.value.__traceback__)[-1]
     assert (last.filename, last.name) == (__file__, "first_is_zero")
     assert last.lineno == first_is_zero.__code__.co_firstlineno + 2
+
+
+class CallableTable(dict):
+    def __call__(self, key, x):
+        return self[key](x)
+
+
+def test_dict_subclass_argument_called_is_one_graph():
+    def fn(x, table):
+        return table("act", x) + len(table)
+
+    table = CallableTable(act=torch.tanh)
+    x = torch.arange(-2.0, 2.0)
+    assert counts(explained(fn, x, table)) == (1, 0)
+    torch.testing.assert_close(loom.compile(fn, backend="eager", options={"strict": True})(x, table), fn(x, table))
