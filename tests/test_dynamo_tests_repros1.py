@@ -179,3 +179,37 @@ def test_dict_subclass_argument_called_is_one_graph():
     x = torch.arange(-2.0, 2.0)
     assert counts(explained(fn, x, table)) == (1, 0)
     torch.testing.assert_close(loom.compile(fn, backend="eager", options={"strict": True})(x, table), fn(x, table))
+
+
+# -- torch.LongTensor on a list (test_longtensor_list) ---------------------------------------------------------
+def long_tensors(x):
+    vals = [torch.tensor(v) for v in (5, 7, 9)]
+    mixed = (torch.tensor(True), torch.tensor(3, dtype=torch.int32))
+    return x * torch.LongTensor(vals), torch.LongTensor([1, 2, 3]), torch.LongTensor(mixed)
+
+
+def test_long_tensor_of_index_tensors_and_ints_is_one_graph():
+    x = torch.ones(3)
+    assert counts(explained(long_tensors, x)) == (1, 0)
+    got = loom.compile(long_tensors, backend="eager", options={"strict": True})(x)
+    for g, w in zip(got, long_tensors(x)):
+        assert g.dtype == w.dtype
+        torch.testing.assert_close(g, w)
+
+
+def test_long_tensor_of_other_items_is_left_to_eager():
+    def floats(x):
+        return torch.LongTensor([torch.tensor(5.7)]) + x
+
+    def sized(x):
+        return torch.LongTensor(3).shape, torch.LongTensor([1.5]) + x
+
+    for fn in (floats, sized):
+        compiled = loom.compile(fn, backend="eager", options={"strict": True})
+        got, want = outcome(compiled, torch.ones(1)), outcome(fn, torch.ones(1))
+        assert type(got) is type(want)
+        if isinstance(want, tuple) and isinstance(want[0], type):
+            assert got == want  # the same exception
+        else:
+            assert got[0] == want[0]
+            torch.testing.assert_close(got[1], want[1])
