@@ -206,8 +206,8 @@ def and_or_on_tensors(x):
     return y
 
 
-@case(pos(), graphs=2, breaks=1)
-@case(neg(), graphs=1, breaks=2)
+@case(pos(), graphs=1, breaks=0)  # the check runs in the graph (loom::assert_true), raising from this line
+@case(neg(), graphs=1, breaks=0)
 def assert_on_tensor(x):
     assert (x > 0).all(), "x must be positive"
     return x + 1

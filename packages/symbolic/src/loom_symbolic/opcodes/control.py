@@ -12,6 +12,7 @@ from ..variables.constant import ConstantVariable
 from ..variables.ctx import ENTERED_BY_TYPE
 from ..variables.generators import GeneratorVariable
 from ..variables.iterators import IteratorVariable, iterate, not_modelled_because
+from .asserts import record_tensor_assert
 from .registry import handler
 
 
@@ -47,7 +48,7 @@ def _conditional(opnames: tuple[str, ...], test) -> None:
 
 
 _conditional(("POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_IF_TRUE"),
-             lambda tx, v: v.truth(tx))
+             lambda tx, v: record_tensor_assert(tx, v) or v.truth(tx))
 _conditional(("POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_IF_FALSE"),
              lambda tx, v: not v.truth(tx))
 _conditional(("POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_IF_NONE"), _is_none)

@@ -34,6 +34,7 @@ from . import (  # noqa: F401
     hashing,
     hook_handles,
     legacy_functorch,
+    legacy_tensor_types,
     made_buffers,
     mapping_proxy,
     module_hooks,

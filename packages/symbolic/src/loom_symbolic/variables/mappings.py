@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import collections
+import types
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -13,7 +14,15 @@ import torch
 from loom_guards import compared_by_identity
 
 from ..errors import Unsupported, UserError
-from .attributes import _MISSING, InstanceAttributes, builtin_base, class_attribute, resolve, view_of_real
+from .attributes import (
+    _MISSING,
+    InstanceAttributes,
+    _class_function,
+    builtin_base,
+    class_attribute,
+    resolve,
+    view_of_real,
+)
 from .base import Variable
 from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
 from .method_arity import check_arguments
@@ -98,6 +107,15 @@ class MethodTableMixin(InstanceAttributes):
         if self.is_subclass_instance():
             return self.var_getattr(tx, name).call(tx, args, kwargs)
         return self.call_builtin_method(tx, name, args, kwargs)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``obj(...)`` of a subclass instance whose class defines ``__call__`` in Python (HuggingFace's
+        ``LogitsProcessorList(list)``): inlined with the container as ``self``, looked up on the type as
+        CPython does (an instance attribute named ``__call__`` is not consulted)."""
+        special = class_attribute(self.python_type(), "__call__") if self.is_subclass_instance() else _MISSING
+        if not isinstance(special, types.FunctionType):
+            return super().call(tx, args, kwargs)
+        return _class_function(tx, self.object_view(tx), "__call__", special).call(tx, [self, *args], kwargs)
 
     def call_builtin_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
