@@ -43,10 +43,6 @@ def c_h2_grad_free_python_scalar(x):
     return tf.grad(fn)(x / 4)
 
 
-def c_h2_grad_global_python_scalar(x):
-    return tf.grad(lambda t: (t**2 * _SCALE).sum())(x)
-
-
 def c_h2_grad_has_aux_tuple(x):
     def fn(t):
         s = t.sin()
@@ -62,13 +58,6 @@ def c_h2_grad_argnums_tuple(x):
 
     ga, gb = tf.grad(fn, argnums=(0, 1))(x, x + 2)
     return ga, gb
-
-
-def c_h2_grad_argnums_second(x):
-    def fn(a, b):
-        return (a.sin() * b.cos()).sum()
-
-    return tf.grad(fn, argnums=1)(x, x * 2)
 
 
 def c_h2_grad_of_grad(x):
@@ -120,11 +109,6 @@ def c_h2_grad_body_appends_to_list(x):
     return tf.grad(fn)(x), len(_SEEN)
 
 
-def c_h2_grad_and_value(x):
-    g, v = tf.grad_and_value(lambda t: (t.exp()).sum())(x)
-    return g, v
-
-
 def c_h2_grad_and_value_has_aux(x):
     def fn(t):
         return t.tanh().sum(), t.shape[0]
@@ -146,11 +130,6 @@ def c_h2_vmap_two_inputs_in_dims(x):
 def c_h2_vmap_none_dim(x):
     a = torch.outer(x, x + 2)
     return tf.vmap(lambda row, v: row @ v, in_dims=(0, None))(a, x)
-
-
-def c_h2_vmap_out_dims_one(x):
-    a = torch.outer(x, x + 1)
-    return tf.vmap(lambda r: r * 2, out_dims=1)(a)
 
 
 def c_h2_vmap_multiple_outputs(x):
@@ -177,12 +156,6 @@ def c_h2_vmap_kwargs_not_batched(x):
         return r * scale
 
     return tf.vmap(fn)(a, scale=4.0)
-
-
-def c_h2_vmap_free_tensor(x):
-    w = x + 5
-    a = torch.outer(x, x + 1)
-    return tf.vmap(lambda r: r * w)(a)
 
 
 def c_h2_vmap_new_tensor_in_body(x):
@@ -259,12 +232,6 @@ def c_h2_jvp_two_inputs_has_aux(x):
     return out, tangent, aux
 
 
-def c_h2_jvp_free_tensor(x):
-    y = x.cos()
-    out, tangent = tf.jvp(lambda t: t * y, (x,), (torch.ones(3),))
-    return out, tangent
-
-
 def c_h2_jvp_of_jvp(x):
     def inner(t):
         return tf.jvp(torch.sin, (t,), (torch.ones(3),))[1]
@@ -308,11 +275,6 @@ def c_h2_jacrev_two_tensors(x):
 def c_h2_jacrev_has_aux(x):
     j, aux = tf.jacrev(lambda t: (t.sin(), t.cos()), has_aux=True)(x)
     return j, aux
-
-
-def c_h2_jacfwd_two_tensors(x):
-    ja, jb = tf.jacfwd(lambda a, b: a * b, argnums=(0, 1))(x, x + 2)
-    return ja, jb
 
 
 def c_h2_hessian_of_sum(x):

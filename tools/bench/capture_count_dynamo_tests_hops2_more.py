@@ -9,6 +9,7 @@ dropout. Where a function's backward is run, the result checks the gradient as w
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import io
 
@@ -204,6 +205,71 @@ class _Wrapped(torch.autograd.Function):
         return -g
 
 
+@dataclasses.dataclass
+class _Config:
+    count: int
+    values: torch.Tensor
+
+
+@dataclasses.dataclass
+class _Pair:
+    first: torch.Tensor
+    second: torch.Tensor
+
+
+class _Offsets(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.a = 4
+        self.b = torch.full((3,), 0.5)
+
+
+_CONFIG = _Config(2, torch.tensor([1.0, 2.0, 3.0]))
+_OFFSETS = _Offsets()
+_PROJ = torch.nn.Linear(3, 3)
+
+
+class _ReadsObjects(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, module, cfg, t):
+        base = module.a + module.b * cfg.count * cfg.values
+        return base + t, cfg.values + t
+
+    @staticmethod
+    def backward(ctx, g, g2):
+        return None, None, g * 4 + g2
+
+
+class _ReturnsObject(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return _Pair(a.sin(), b.cos()), a * b
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        return g2 * 2, g2 * 3
+
+
+class _ThroughModule(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t, module):
+        return module(t)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+
+
+class _Identity(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
 def _grad_of(fn, x):
     leaf = x.clone().requires_grad_()
     out = fn(leaf)
@@ -217,10 +283,6 @@ def c_h2_fn_setup_context(x):
 
 def c_h2_fn_setup_context_backward(x):
     return _grad_of(lambda t: _Scale.apply(t, 4.0), x)
-
-
-def c_h2_fn_save_for_backward(x):
-    return _SinSaved.apply(x.clone().requires_grad_()).detach()
 
 
 def c_h2_fn_save_for_backward_backward(x):
@@ -289,13 +351,6 @@ def c_h2_fn_apply_through_helper(x):
     return cos_fn(x) + cos_fn(x + 1)
 
 
-def c_h2_fn_in_loop(x):
-    out = x
-    for k in (1.0, 2.0):
-        out = _Scale.apply(out, k)
-    return out
-
-
 def c_h2_fn_under_no_grad(x):
     with torch.no_grad():
         out = _SinSaved.apply(x.clone().requires_grad_())
@@ -305,6 +360,25 @@ def c_h2_fn_under_no_grad(x):
 def c_h2_fn_alias_of_apply(x):
     f = _SinSaved.apply
     return f(x) + f(x * 2)
+
+
+def c_h2_fn_module_and_dataclass_args(x):
+    y, z = _ReadsObjects.apply(_OFFSETS, _CONFIG, x)
+    return x + y + z
+
+
+def c_h2_fn_module_argument(x):
+    return _ThroughModule.apply(x, _PROJ) * 2
+
+
+def c_h2_fn_dataclass_output(x):
+    pair, prod = _ReturnsObject.apply(x, x + 1)
+    return pair.first + pair.second + prod
+
+
+def c_h2_fn_output_is_input(x):
+    y = _Identity.apply(x)
+    return y.cos() if y is x else y.sin()
 
 
 # -- cond / map / while_loop ------------------------------------------------------------------------------------
