@@ -20,6 +20,7 @@ import torch
 from .. import policy
 from ..errors import Unsupported
 from . import containers as _containers
+from . import mappings as _mappings
 from .autograd_function_objects import bind_frame_objects, is_frame_object
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
@@ -90,6 +91,9 @@ def _graph_value(arg: Variable) -> bool:
     items = getattr(arg, "items", None)
     if isinstance(items, list) and type(arg).__name__ in ("TupleVariable", "ListVariable"):
         return all(_graph_value(item) for item in items)
+    if isinstance(arg, _mappings.DictVariable) and arg.cls is dict:
+        # a plain dict with str/int keys: FX passes it to the node as a dict of the values' graph args
+        return all(type(k) in (str, int) and _graph_value(v) for k, v in items.items())
     try:
         arg.as_graph_arg()
     except Unsupported:
