@@ -195,14 +195,14 @@ class _GradModeInForward(torch.autograd.Function):
         return g
 
 
-class _Wrapped(torch.autograd.Function):
+class _DictArg(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, t):
-        return t.cos()
+    def forward(ctx, parts):
+        return parts["a"] * parts["b"] + parts["k"]
 
     @staticmethod
     def backward(ctx, g):
-        return -g
+        return None
 
 
 @dataclasses.dataclass
@@ -344,11 +344,8 @@ def c_h2_fn_grad_mode_in_forward(x):
     return _GradModeInForward.apply(x.clone().requires_grad_()).detach()
 
 
-def c_h2_fn_apply_through_helper(x):
-    def cos_fn(t):
-        return _Wrapped.apply(t)
-
-    return cos_fn(x) + cos_fn(x + 1)
+def c_h2_fn_dict_argument(x):
+    return _DictArg.apply({"a": x, "b": x + 2, "k": 3})
 
 
 def c_h2_fn_under_no_grad(x):
