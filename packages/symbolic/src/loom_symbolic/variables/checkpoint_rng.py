@@ -4,7 +4,7 @@ Eager's ``checkpoint`` restores the RNG state before it recomputes; ``tag_activa
 implementation does not (it forces ``preserve_rng_state=False``), so a backward through the region would draw
 anew. Two regimes:
 
-* run as it is (the eager backend): the forward context notes the CPU generator's state on entry, and the
+* run as it is (the eager backend): the forward context notes the generators' states (CPU, and CUDA's where in use) on entry, and the
   recompute context sets it for the recomputation and puts the backward's own state back after, as eager does;
   every op is recomputed. (Saving the draws instead breaks on in-place random ops such as dropout's
   ``bernoulli_``: the saved mask is divided in place afterwards, and the cache refuses the mutated entry.)
@@ -26,6 +26,19 @@ def _policy(ctx: object, op: object, *args: object, **kwargs: object) -> _checkp
     return _checkpoint.CheckpointPolicy.PREFER_RECOMPUTE
 
 
+def _states() -> tuple:
+    """The CPU generator's state, and each CUDA device's where CUDA is in use (as eager's checkpoint keeps)."""
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() and torch.cuda.is_initialized() else None
+    return torch.get_rng_state(), cuda
+
+
+def _set_states(states: tuple) -> None:
+    cpu, cuda = states
+    torch.set_rng_state(cpu)
+    if cuda is not None:
+        torch.cuda.set_rng_state_all(cuda)
+
+
 class _Replaying:
     """One side of the pair: enters the selective-checkpoint mode, and notes (forward) or replays (recompute)
     the generator's state, shared through ``box``."""
@@ -44,11 +57,11 @@ class _Replaying:
 
     def __enter__(self) -> _Replaying:
         if self._recompute:
-            self._own_state = torch.get_rng_state()
+            self._own_state = _states()
             if "state" in self._box:
-                torch.set_rng_state(self._box["state"])
+                _set_states(self._box["state"])
         else:
-            self._box["state"] = torch.get_rng_state()
+            self._box["state"] = _states()
         self._mode.__enter__()
         return self
 
@@ -57,7 +70,7 @@ class _Replaying:
             self._mode.__exit__(*exc_info)
         finally:
             if self._recompute and self._own_state is not None:
-                torch.set_rng_state(self._own_state)  # the backward's own draws go on from where they were
+                _set_states(self._own_state)  # the backward's own draws go on from where they were
 
 
 def replaying_draws() -> tuple[object, object]:
