@@ -175,7 +175,8 @@ def test_a_forward_changing_python_state_does_so_once_per_call():
     assert loom.stats()["graph_breaks"] >= 1
 
 
-def test_a_function_given_an_object_breaks_the_graph_and_stays_right():
+def test_a_function_given_an_object_from_the_frame_is_one_graph_and_stays_right():
+    """The object is bound into the node (guarded by identity; what forward reads of it, by value)."""
     class Scale:
         factor = 4.0
 
@@ -195,9 +196,13 @@ def test_a_function_given_an_object_breaks_the_graph_and_stays_right():
         return ByObject.apply(x, holder).sum()
 
     x = torch.randn(3, requires_grad=True)
-    (grad,) = torch.autograd.grad(loom.compile(fn, backend="eager")(x), x)
+    compiled = loom.compile(fn, backend="eager")
+    (grad,) = torch.autograd.grad(compiled(x), x)
     torch.testing.assert_close(grad, torch.full((3,), 4.0))
-    assert loom.stats()["graph_breaks"] >= 1
+    holder.factor = 2.0  # read while tracing: the guard on it recompiles
+    (grad,) = torch.autograd.grad(compiled(x), x)
+    torch.testing.assert_close(grad, torch.full((3,), 2.0))
+    assert loom.stats()["graph_breaks"] == 0
 
 
 class RowScale(torch.autograd.Function):
@@ -224,3 +229,26 @@ def test_a_function_reading_a_dynamic_size_keeps_the_callers_sizes_usable():
         torch.testing.assert_close(result, fn(x))
         (grad,) = torch.autograd.grad(result, x)
         torch.testing.assert_close(grad, torch.full((rows, 2), float(rows)))
+
+
+class _DictProduct(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, tensors):
+        ctx.save_for_backward(tensors["a"], tensors["b"])
+        return tensors["a"] * tensors["b"] + tensors["k"]
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return None
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_a_dict_of_tensors_and_constants_passed_to_apply_is_one_graph(backend):
+    """A plain dict argument is passed to the node as a dict (it broke the graph: only tuples and lists were)."""
+    def fn(x):
+        return _DictProduct.apply({"a": x, "b": x + 2, "k": 3}) * 2
+
+    x = torch.arange(3.0)
+    torch.testing.assert_close(loom.compile(fn, backend=backend, options={"strict": True})(x), fn(x))
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0

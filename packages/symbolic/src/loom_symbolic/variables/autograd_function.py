@@ -20,6 +20,8 @@ import torch
 from .. import policy
 from ..errors import Unsupported
 from . import containers as _containers
+from . import mappings as _mappings
+from .autograd_function_objects import bind_frame_objects, is_frame_object
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .registry import wrap
@@ -75,10 +77,10 @@ def is_bound_apply(value: Any) -> bool:
 
 
 def _check_arguments(cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> None:
-    """``apply`` receives tensors and constants in the graph; anything else (a module, an object
-    whose state ``forward`` might read or change) would be frozen into the node."""
+    """``apply`` receives tensors and constants in the graph, and objects from the frame bound into the node
+    (:mod:`.autograd_function_objects`); anything else (an object made while tracing) cannot be passed."""
     for arg in [*args, *kwargs.values()]:
-        if not _graph_value(arg):
+        if not (_graph_value(arg) or is_frame_object(arg)):
             raise Unsupported(f"{cls.__qualname__}.apply() with {arg.describe()}",
                               "only tensors and constants are passed to a custom autograd Function in the graph")
 
@@ -89,6 +91,9 @@ def _graph_value(arg: Variable) -> bool:
     items = getattr(arg, "items", None)
     if isinstance(items, list) and type(arg).__name__ in ("TupleVariable", "ListVariable"):
         return all(_graph_value(item) for item in items)
+    if isinstance(arg, _mappings.DictVariable) and arg.cls is dict:
+        # a plain dict with str/int keys: FX passes it to the node as a dict of the values' graph args
+        return all(type(k) in (str, int) and _graph_value(v) for k, v in items.items())
     try:
         arg.as_graph_arg()
     except Unsupported:
@@ -206,7 +211,8 @@ class AutogradFunctionApplyVariable(RealValueVariable):
                               "autograd Functions take positional arguments only")
         _check_arguments(self.cls, args, kwargs)
         mutates = _speculate(tx, self.cls, self.cls_source, args)
-        result = tx.output.call_function(tx, apply_caller(self.cls), args, kwargs)
+        caller, passed = bind_frame_objects(tx, apply_caller(self.cls), args)
+        result = tx.output.call_function(tx, caller, passed, kwargs)
         _last_node(tx).meta["mutates"] = mutates
         return result
 

@@ -9,22 +9,21 @@ require grad (gradients of parameters used inside are None), and keyword argumen
 
 A region drawing random numbers: if its results do not require grad, it is recorded as ``wrap`` (with no
 backward through it, checkpointing is a plain call, and AOTAutograd refuses random ops in a recompute
-region); otherwise its body saves the random ops' results for the backward (a selective-checkpoint policy),
-so the recomputation uses the forward's draws, as eager's checkpoint (which restores the RNG state) does.
+region); otherwise its recomputation replays the forward's draws, as eager's checkpoint (which restores the RNG
+state) does (:mod:`.checkpoint_rng`).
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
 from typing import TYPE_CHECKING
 
-import torch
 import torch.utils.checkpoint as _checkpoint
 from torch._higher_order_ops.wrap import tag_activation_checkpoint
 from torch._higher_order_ops.wrap import wrap as _wrap_op
 
 from ..errors import Unsupported
+from .checkpoint_rng import replaying_draws
 from .higher_order import higher_order, record, require_constants, trace_body
 from .tensor import TensorVariable
 
@@ -39,16 +38,6 @@ _OWN_KEYWORDS = frozenset(
 #: Settings the op accepts as they are; ``context_fn`` only at its default.
 _PASSED_ON = ("preserve_rng_state", "determinism_check", "debug")
 _WHAT = "torch.utils.checkpoint.checkpoint"
-
-
-def _save_draws(ctx: object, op: object, *args: object, **kwargs: object) -> _checkpoint.CheckpointPolicy:
-    """A selective-checkpoint policy: random ops' results are saved, everything else recomputed."""
-    seeded = torch.Tag.nondeterministic_seeded in getattr(op, "tags", ())
-    return _checkpoint.CheckpointPolicy.MUST_SAVE if seeded else _checkpoint.CheckpointPolicy.PREFER_RECOMPUTE
-
-
-#: The context of a region drawing random numbers (read by the op from its body's ``meta``).
-_SAVING_DRAWS = functools.partial(_checkpoint.create_selective_checkpoint_contexts, _save_draws)
 
 
 @higher_order(_checkpoint.checkpoint, getattr(_checkpoint.checkpoint, "__wrapped__", None))
@@ -84,8 +73,8 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
             return record(tx, _wrap_op, (attr, *body.lifted), examples, body.rebuild)
         # The op's own implementation recomputes every op without restoring the RNG state: the backward's
         # draws would differ from the forward's (torch.compile's eager backend gives wrong gradients).
-        # Eager's checkpoint replays the forward's draws; the region keeps them instead.
-        body.module.meta["_checkpoint_context_fn"] = _SAVING_DRAWS
+        # Eager's checkpoint replays the forward's draws; so does the region (:mod:`.checkpoint_rng`).
+        body.module.meta["_checkpoint_context_fn"] = replaying_draws
     node_kwargs = {k: own[k] for k in _PASSED_ON if k in own}
     attr = tx.output.add_submodule(body.module, "checkpoint_body")
     return record(tx, tag_activation_checkpoint, (attr, *body.lifted), examples, body.rebuild, node_kwargs)
