@@ -1,0 +1,54 @@
+"""Constructs from the second half of PyTorch's test/dynamo/test_functions.py that loom got wrong, raised on,
+or broke on where torch.compile does not (``tools/bench/capture_count_dynamo_tests_functions4*.py``): each
+compiled with the ``eager`` backend in strict mode (an internal error raises), checked against eager.
+"""
+
+from __future__ import annotations
+
+import io
+
+import torch
+
+import loom
+
+
+def explained(fn, *args):
+    """``loom.explain`` of one call with the eager backend, strict: an internal error raises."""
+    loom.reset()
+    return loom.explain(fn, backend="eager", options={"strict": True})(*args)
+
+
+def counts(report):
+    return report.graph_count, report.break_count
+
+
+# -- a dict keyed by a frozenset, read after a break: the guards cannot key an item by it ---------------------------
+_SINK = io.StringIO()
+_BY_FROZENSET = {frozenset(): torch.ones(3) * 2, frozenset({1, 2}): torch.ones(3) * 5}
+
+
+def frozenset_keys_across_print(x):
+    k = frozenset()
+    print("break", file=_SINK)
+    return _BY_FROZENSET[k] * x + _BY_FROZENSET[frozenset((2, 1))]
+
+
+def test_a_global_dict_keyed_by_frozensets_is_read_after_a_break_as_eager_reads_it():
+    x = torch.arange(3.0)
+    report = explained(frozenset_keys_across_print, x)
+    assert torch.equal(report.result, frozenset_keys_across_print(x))
+    assert report.graph_count == 1
+
+
+_BY_RANGE = {range(2): torch.ones(3) * 3, 1j: torch.ones(3)}
+
+
+def range_key_across_print(x):
+    print("break", file=_SINK)
+    return _BY_RANGE[range(2)] * x + _BY_RANGE[1j]
+
+
+def test_a_dict_keyed_by_a_range_or_complex_number_is_read_not_raised_on():
+    x = torch.arange(3.0)
+    report = explained(range_key_across_print, x)  # strict: the guards' refusal of the key used to raise
+    assert torch.equal(report.result, range_key_across_print(x))
