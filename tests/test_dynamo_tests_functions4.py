@@ -52,3 +52,35 @@ def test_a_dict_keyed_by_a_range_or_complex_number_is_read_not_raised_on():
     x = torch.arange(3.0)
     report = explained(range_key_across_print, x)  # strict: the guards' refusal of the key used to raise
     assert torch.equal(report.result, range_key_across_print(x))
+
+
+# -- set(...) and frozenset(...) of tensors handed in: members keyed by identity, as in a set display ---------------
+def set_of_argument_and_alias(x):
+    y = x.add_(1)
+    s = set({x})
+    s.add(y)
+    return len(s), len(frozenset(s)), x * 2
+
+
+def in_set_of_other(x, other):
+    x.add_(1)
+    y = torch.Tensor.add_(x, 1)
+    members = set([other])
+    return x in members, y in members, len(frozenset([x, other]))
+
+
+def test_set_and_frozenset_calls_take_tensors_from_outside_in_one_graph():
+    report = explained(set_of_argument_and_alias, torch.arange(3.0))
+    assert report.result[:2] == (1, 1) and torch.equal(report.result[2], (torch.arange(3.0) + 1) * 2)
+    assert counts(report) == (1, 0)
+
+
+def test_membership_in_a_set_of_a_tensor_handed_in_follows_aliasing():
+    x, other = torch.zeros(3), torch.zeros(3, 2)
+    report = explained(in_set_of_other, x, other)
+    assert report.result == (False, False, 2)
+    assert counts(report) == (1, 0)
+    compiled = loom.compile(in_set_of_other, backend="eager", options={"strict": True})
+    same = torch.zeros(3)
+    assert compiled(same, same) == (True, True, 1)  # the same tensor twice: a new guard, eager's answer
+    assert compiled(torch.zeros(3), torch.zeros(3, 2)) == (False, False, 2)
