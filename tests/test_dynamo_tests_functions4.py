@@ -5,6 +5,7 @@ compiled with the ``eager`` backend in strict mode (an internal error raises), c
 
 from __future__ import annotations
 
+import functools
 import io
 
 import torch
@@ -84,3 +85,24 @@ def test_membership_in_a_set_of_a_tensor_handed_in_follows_aliasing():
     same = torch.zeros(3)
     assert compiled(same, same) == (True, True, 1)  # the same tensor twice: a new guard, eager's answer
     assert compiled(torch.zeros(3), torch.zeros(3, 2)) == (False, False, 2)
+
+
+# -- hasattr on a partial made in the trace: its class's names (__repr__, __dict__...) without reading them ---------
+_NAMES = ("__subclasshook__", "__lt__", "__hash__", "__dict__", "__getattribute__", "__setattr__", "__doc__",
+          "__repr__", "__init__", "__new__", "__class__", "__eq__", "__reduce__", "__module__", "__call__",
+          "args", "keywords", "func", "__code__", "__defaults__", "__name__", "__get__", "__qualname__",
+          "__closure__", "__globals__", "missing")
+
+
+def partial_hasattr(x):
+    p = functools.partial(lambda a, b: torch.sin(a) + torch.cos(b), b=x)
+    found = tuple(hasattr(p, name) for name in _NAMES)
+    return p(x) if found[0] else x, found
+
+
+def test_hasattr_on_a_partial_made_in_the_trace_answers_as_eager_in_one_graph():
+    x = torch.arange(3.0)
+    report = explained(partial_hasattr, x)
+    expected = partial_hasattr(x)
+    assert report.result[1] == expected[1] and torch.equal(report.result[0], expected[0])
+    assert counts(report) == (1, 0)
