@@ -47,7 +47,7 @@ def c_f4m_unary_fold_over_range(x):
 def c_f4m_length_hint_fold(x):
     seqs = [tuple(range(-3, i)) for i in range(4)]
     hints = tuple(map(operator.length_hint, seqs))
-    return x + sum(hints), hints, operator.length_hint(iter([1, 2, 3]))
+    return x + sum(hints) + operator.length_hint([x, x]), hints, operator.length_hint(iter([1, 2, 3]))
 
 
 # -- ranges (test_range_*, test_indexed_range, test_sliced_range) ---------------------------------------------
