@@ -106,3 +106,20 @@ def test_hasattr_on_a_partial_made_in_the_trace_answers_as_eager_in_one_graph():
     expected = partial_hasattr(x)
     assert report.result[1] == expected[1] and torch.equal(report.result[0], expected[0])
     assert counts(report) == (1, 0)
+
+
+# -- a NumPy call whose torch._numpy twin returns another container kind: NumPy's kind, traced ----------------------
+def numpy_meshgrid(x):
+    import numpy as np
+
+    grids = np.meshgrid(x.numpy(), (x + 1).numpy())
+    return type(grids).__name__, torch.from_numpy(grids[0]), torch.from_numpy(grids[1])
+
+
+def test_numpy_meshgrid_gives_numpys_container_in_one_graph():
+    x = torch.arange(3.0)
+    report = explained(numpy_meshgrid, x)
+    expected = numpy_meshgrid(x)
+    assert report.result[0] == expected[0]
+    assert all(torch.equal(a, b) for a, b in zip(report.result[1:], expected[1:]))
+    assert counts(report) == (1, 0)
