@@ -123,3 +123,18 @@ def test_numpy_meshgrid_gives_numpys_container_in_one_graph():
     assert report.result[0] == expected[0]
     assert all(torch.equal(a, b) for a, b in zip(report.result[1:], expected[1:]))
     assert counts(report) == (1, 0)
+
+
+def numpy_like_makers(x):
+    import numpy as np
+
+    return (np.ones_like(x, dtype=np.float64), np.zeros_like(x * 2), np.full_like(x, 2.4, dtype=np.dtype("float")),
+            np.full_like(x, 7))
+
+
+def test_numpy_like_makers_of_a_tensor_give_ndarrays_in_one_graph():
+    for x in (torch.arange(3.0), torch.arange(3)):
+        report = explained(numpy_like_makers, x)
+        for got, want in zip(report.result, numpy_like_makers(x)):
+            assert type(got) is type(want) and got.dtype == want.dtype and (got == want).all()
+        assert counts(report) == (1, 0)

@@ -66,7 +66,10 @@ _INPLACE_METHODS = frozenset({"fill", "sort", "put"})
 _TENSOR_FROM_ARRAY = {"from_numpy", "as_tensor", "asarray"}
 #: NumPy functions whose arguments may be torch tensors (eager converts those with ``Tensor.__array__``;
 #: elsewhere a tensor can make NumPy hand back a tensor through ``__array_wrap__``).
-_TAKES_TENSORS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
+#: The ``*_like`` makers convert too and hand back a plain ndarray (they never call ``__array_wrap__``);
+#: ``empty_like`` is left out: its values are whatever memory held.
+_TAKES_TENSORS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "ones_like", "zeros_like",
+                            "full_like"})
 #: Submodules with no ``torch._numpy`` counterpart modelled: their functions break the graph.
 _UNMODELLED_MODULES = {"numpy.random": "NumPy's random generator state lives outside the graph"}
 
