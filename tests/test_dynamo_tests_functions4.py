@@ -138,3 +138,24 @@ def test_numpy_like_makers_of_a_tensor_give_ndarrays_in_one_graph():
         for got, want in zip(report.result, numpy_like_makers(x)):
             assert type(got) is type(want) and got.dtype == want.dtype and (got == want).all()
         assert counts(report) == (1, 0)
+
+
+# -- ndarray.strides of an array that is a tensor's memory: the tensor's strides in bytes ---------------------------
+def numpy_strides(x, arr):
+    import numpy as np
+
+    a = x.reshape(1, 3).numpy()
+    t = x.reshape(3, 1).t().numpy()
+    w = (x.to(torch.int64).expand(2, 3)).numpy()
+    return a.strides, t.strides, w.strides, arr.strides, torch.from_numpy(np.ascontiguousarray(a.T))
+
+
+def test_ndarray_strides_of_a_tensors_memory_are_read_in_one_graph():
+    import numpy as np
+
+    x, arr = torch.arange(3.0), np.ones((4, 2), dtype=np.float64)[:, ::2]
+    report = explained(numpy_strides, x, arr)
+    expected = numpy_strides(x, arr)
+    assert report.result[:4] == expected[:4]
+    assert torch.equal(report.result[4], expected[4])
+    assert counts(report) == (1, 0)

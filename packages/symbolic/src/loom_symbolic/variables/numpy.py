@@ -142,6 +142,7 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     tensor = tx.output.add_converted_input(torch.from_numpy(value), source, calls.array_to_tensor)
     variable = NdarrayVariable(tensor)
     variable.source = source
+    variable.shares_layout = True
     tx.output.note_alias(value, source)
     tx.output.known_objects[id(value)] = (value, variable)
     return variable
@@ -163,6 +164,9 @@ class NdarrayVariable(Variable):
 
     mutable = True  # one array, one object: rebuilt once however many names hold it
     numpy_value = True
+    #: the array is the tensor's memory as it is (``tensor.numpy()``, an array argument): its strides are
+    #: the tensor's; an array torch._numpy computed may be laid out otherwise than NumPy's own
+    shares_layout = False
 
     def __init__(self, tensor: TensorVariable, scalar: bool = False) -> None:
         self.tensor = tensor
@@ -208,6 +212,9 @@ class NdarrayVariable(Variable):
                 record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
         if name in _ARRAY_ATTRS:
             return record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
+        if name == "strides" and self.shares_layout and not self.scalar and not _symbolic(example) \
+                and not any(is_symbolic(s) for s in example.stride()):
+            return ConstantVariable(tuple(int(s) * example.element_size() for s in example.stride()))
         if callable(getattr(_np().ndarray, name, None)):
             return NdarrayMethodVariable(self, name)
         raise Unsupported(f"ndarray attribute {name!r}", "the translator does not model it")
@@ -554,6 +561,9 @@ def tensor_numpy(tx: InstructionTranslator, tensor: TensorVariable, args: list[V
             raise Unsupported("Tensor.numpy() of a tensor that requires grad or is not on the CPU", "eager raises",
                               hint="call .detach().cpu() first")
         alias = tx.output.call_method(tx, "detach", [tensor], {})
+        array = NdarrayVariable(alias)
+        array.shares_layout = True
+        return array
     return NdarrayVariable(alias)
 
 
