@@ -159,3 +159,18 @@ def test_ndarray_strides_of_a_tensors_memory_are_read_in_one_graph():
     assert report.result[:4] == expected[:4]
     assert torch.equal(report.result[4], expected[4])
     assert counts(report) == (1, 0)
+
+
+# -- a pybind11 object's property (its getter is C++ in an instancemethod): read and guarded --------------------------
+def pybind_property(x, info):
+    return torch.cos(x) if info.result else torch.sin(x)
+
+
+def test_a_pybind_property_is_read_and_guarded_in_one_graph():
+    debug_info = torch._C._dynamo.guards.GuardDebugInfo
+    x = torch.arange(3.0)
+    report = explained(pybind_property, x, debug_info(True, ["a==1"], 0))
+    assert torch.equal(report.result, torch.cos(x)) and counts(report) == (1, 0)
+    compiled = loom.compile(pybind_property, backend="eager", options={"strict": True})
+    assert torch.equal(compiled(x, debug_info(True, ["a==1"], 0)), torch.cos(x))
+    assert torch.equal(compiled(x, debug_info(False, ["a==1"], 1)), torch.sin(x))  # the guard sees the change

@@ -8,6 +8,7 @@ tensors changed in place, ``zip(strict=True)``, attributes on the function itsel
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import operator
 import random
@@ -326,6 +327,67 @@ class _DefaultStr:
 
 def c_f4m_str_of_user_objects(x):
     return x + 1, str(_CustomStr()), str(_DefaultStr()).split(" object at")[0]
+
+
+# -- values handed in (test_np_constant_collections_*, test_elipsis, test_pybind_object, test_reconstructed_name) ---
+def c_f4m_numpy_info_of_argument(x, dt, info):
+    import numpy as np
+
+    return x + np.iinfo(dt).max + info.max, np.finfo(np.dtype("float16")).bits
+
+
+c_f4m_numpy_info_of_argument.extra_args = lambda: ("int16", __import__("numpy").iinfo(__import__("numpy").int8))
+
+
+def c_f4m_numpy_setitem_with_index_expression(x, arr):
+    import numpy as np
+
+    arr[np.s_[0, ...]] = np.zeros(2)
+    arr[np.s_[..., 1]] = np.array([3, 3])
+    return x + 1, arr
+
+
+c_f4m_numpy_setitem_with_index_expression.extra_args = lambda: (__import__("numpy").array([[1, 1], [2, 2]]),)
+
+
+def c_f4m_pybind_object_attribute(x, obj):
+    return torch.cos(x) if obj.result else torch.sin(x)
+
+
+c_f4m_pybind_object_attribute.extra_args = lambda: (torch._C._dynamo.guards.GuardDebugInfo(True, ["a==1"], 0),)
+
+_NAMES_SEEN = []
+
+
+@torch._dynamo.disable
+def _record_name(g):
+    _NAMES_SEEN.append(g.__name__)
+    return len(g.__name__)
+
+
+def c_f4m_inner_function_name_to_disabled(x):
+    def inner_fn():
+        return ()
+
+    n = _record_name(inner_fn)
+    _NAMES_SEEN.clear()
+    return x + n
+
+
+def c_f4m_partial_handed_in_twice(x, f0, f1):
+    return f0(x) * f1(x)
+
+
+c_f4m_partial_handed_in_twice.calls = 2
+c_f4m_partial_handed_in_twice.extra_args = lambda: (functools.partial(lambda a, y: a * y, y=torch.ones(3) * 2),
+                                                    functools.partial(lambda a, y: a + y, 3))
+
+
+def c_f4m_foreach_lerp_and_pow(x):
+    xs = [x * 4.0, x * 3.0]
+    ys = [torch.ones(3), torch.zeros(3)]
+    out = torch._foreach_lerp(xs, ys, 0.5)
+    return out, torch._foreach_pow(torch.tensor(0.8), [x, x + 1])
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
