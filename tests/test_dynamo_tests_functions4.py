@@ -39,6 +39,15 @@ def test_a_global_dict_keyed_by_frozensets_is_read_after_a_break_as_eager_reads_
     report = explained(frozenset_keys_across_print, x)
     assert torch.equal(report.result, frozenset_keys_across_print(x))
     assert report.graph_count == 1
+    compiled = loom.compile(frozenset_keys_across_print, backend="eager", options={"strict": True})
+    compiled(x)
+    saved = dict(_BY_FROZENSET)
+    try:
+        _BY_FROZENSET[frozenset({1, 2})] = torch.ones(3) * -1  # a new value under the key: read anew
+        assert torch.equal(compiled(x), frozenset_keys_across_print(x))
+    finally:
+        _BY_FROZENSET.clear()
+        _BY_FROZENSET.update(saved)
 
 
 _BY_RANGE = {range(2): torch.ones(3) * 3, 1j: torch.ones(3)}
