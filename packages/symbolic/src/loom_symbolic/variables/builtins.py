@@ -326,10 +326,6 @@ def builtin_getattr(tx, args, kwargs):
 @builtin(hasattr)
 def builtin_hasattr(tx, args, kwargs):
     obj, name = args[0], args[1].as_python_constant()
-    known = getattr(obj, "known_hasattr", None)  # a variable that answers without reading the attribute
-    answer = known(name) if known is not None else None
-    if answer is not None:
-        return ConstantVariable(answer)
     try:
         obj.var_getattr(tx, name)
     except (UserError, SymbolicException) as exc:
