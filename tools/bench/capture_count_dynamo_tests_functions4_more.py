@@ -390,4 +390,31 @@ def c_f4m_foreach_lerp_and_pow(x):
     return out, torch._foreach_pow(torch.tensor(0.8), [x, x + 1])
 
 
+# -- sizes, powers and casts (test_tensor_size_indexed_by_symint, test_pow_int, test_cast_tensor_single_elem) --------
+def c_f4m_size_indexed_by_a_size(x):
+    y = torch.zeros(2, 5, 4)
+    index = x.reshape(3, 1).shape[-1]
+    return x + y.shape[index], y.size(index + 1)
+
+
+def c_f4m_pow_by_python_int(x):
+    return torch.pow(x, 2), torch.pow(2, x), x ** 3
+
+
+def c_f4m_cast_single_element_tensor(x):
+    t = x[1:2] + 1
+    return float(t), int(t), bool(t), x * float(t)
+
+
+def c_f4m_vmap_two_inplace_results_is(x):
+    a = x.reshape(3, 1).clone() * 0.1
+    b = a.clone()
+
+    def both(p, q):
+        return p.acos_(), q.acos_()
+
+    c, d = torch.vmap(both)(a, b)
+    return c is a, d is b, a is c is b is d, c
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
