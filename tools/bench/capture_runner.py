@@ -53,6 +53,8 @@ def _same(a, b) -> bool:
         return False
     if isinstance(a, torch.Tensor):
         return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, equal_nan=True)
+    if type(a).__module__ == "numpy" and hasattr(a, "shape"):  # ndarrays and numpy scalars: by value, dtype and shape
+        return a.shape == b.shape and a.dtype == b.dtype and bool((a == b).all())
     if isinstance(a, (list, tuple, deque)):
         return len(a) == len(b) and all(_same(p, q) for p, q in zip(a, b))
     if isinstance(a, dict):

@@ -205,3 +205,12 @@ def test_item_keys_may_be_enum_members_dtypes_and_devices():
         assert Item(Local("d"), key).fetch({"d": d}) == want
     assert Item(Local("d"), _Color.RED) == Item(Local("d"), _Color.RED)
     assert Item(Local("d"), torch.float16) != Item(Local("d"), torch.float32)
+
+
+def test_an_item_keyed_by_a_frozenset_of_literals_fetches_and_names_it():
+    loc = {"d": {frozenset({1, "a"}): 7, frozenset(): 8}}
+    assert Item(Local("d"), frozenset({"a", 1})).fetch(loc) == 7
+    assert Item(Local("d"), frozenset()).fetch(loc) == 8
+    assert Item(Local("d"), frozenset()) == Item(Local("d"), frozenset())
+    with pytest.raises(TypeError):
+        Item(Local("d"), frozenset({object()}))

@@ -65,14 +65,14 @@ def _check_base(what: str, base: object) -> Source:
 
 
 def _check_key(key: object) -> None:
-    if isinstance(key, tuple):
+    if isinstance(key, tuple) or type(key) is frozenset:  # a frozenset of literals hashes the same on every call
         for k in key:
             _check_key(k)
         return
     if type(key) not in _KEY_TYPES and not isinstance(key, _NAMED_KEY_TYPES):
         raise TypeError(
             f"Item key must be an int, str, bytes, bool, float, None, an enum member, a dtype, a device "
-            f"or a tuple of those, "
+            f"or a tuple or frozenset of those, "
             f"got {type(key).__name__} {key!r}"
         )
 
@@ -376,7 +376,7 @@ class Item(_Chained):
     read without side effects: a missing key fails the guard instead of running ``__missing__``.
 
     ``key`` must be a literal (int, str, bytes, bool, float, None), an enum member, a ``torch.dtype`` or
-    ``torch.device``, or a tuple of those; its type is part of the source's identity
+    ``torch.device``, or a tuple or frozenset of those; its type is part of the source's identity
     (``Item(b, 1) != Item(b, 1.0)``).
     """
 

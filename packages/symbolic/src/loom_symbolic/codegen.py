@@ -278,6 +278,10 @@ class PyCodegen:
             self.emit("STORE_FAST", name)
             self._temps[key] = name
 
+    def built(self, value: Variable) -> bool:
+        """Whether ``value`` was rebuilt already and is kept for reuse (see :meth:`reconstruct`)."""
+        return id(value) in self._temps
+
     def _rebuild_in_two_steps(self, value: Variable, mark: tuple, shell: Callable, fill: Callable) -> None:
         """Drop what the first try emitted, then create ``value`` empty (``shell``), keep it in a temporary
         every reference to it loads, and ``fill`` it: how a cycle is rebuilt (variables/cycle_shells.py)."""

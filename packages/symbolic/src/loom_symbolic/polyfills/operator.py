@@ -1,4 +1,5 @@
-"""``operator``'s callable-making classes (``itemgetter``, ``attrgetter``, ``methodcaller``), in Python.
+"""``operator``'s callable-making classes (``itemgetter``, ``attrgetter``, ``methodcaller``) and
+``length_hint``, in Python.
 
 Each returns a plain function that does what the real object's ``__call__`` does; inside a trace that
 is all the program can observe of it (its type is only seen if it escapes, which breaks the graph).
@@ -65,3 +66,27 @@ def methodcaller(name: str, /, *args: Any, **kwargs: Any) -> Any:
         return getattr(obj, name)(*args, **kwargs)
 
     return call
+
+
+@polyfill(_operator.length_hint)
+def length_hint(obj: Any, default: Any = 0, /) -> int:
+    """``operator.length_hint(obj, default=0)``: ``len(obj)`` where the type has one, else its
+    ``__length_hint__()``, else ``default`` (CPython's ``PyObject_LengthHint``)."""
+    if not isinstance(default, int):
+        raise TypeError(f"'{type(default).__name__}' object cannot be interpreted as an integer")
+    if hasattr(type(obj), "__len__"):
+        try:
+            return len(obj)
+        except TypeError:  # a __len__ that refuses: CPython asks for the hint instead
+            pass
+    hint = getattr(type(obj), "__length_hint__", None)
+    if hint is None:
+        return default
+    value = hint(obj)
+    if value is NotImplemented:
+        return default
+    if not isinstance(value, int):
+        raise TypeError(f"__length_hint__ must be an integer, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError("__length_hint__() should return >= 0")
+    return value

@@ -258,6 +258,13 @@ def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: 
     return wrap(tx, fn, _class_source(view, name))
 
 
+def _c_getter(fget: Any) -> bool:
+    """Whether a property's getter is a pybind11 one (``instancemethod`` around C++): the translator cannot
+    step into it, and only C++ state it reads. (A builtin such as ``len`` is traced on the receiver: the
+    trace may have changed the object it would read.)"""
+    return type(fget).__name__ == "instancemethod" and type(fget).__module__ == "builtins"
+
+
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
     class_source = _class_source(view, name)
     if isinstance(static, types.FunctionType):
@@ -267,6 +274,9 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
     if isinstance(static, property):
         if static.fget is None:
             raise missing_attribute(f"property {name!r}", "getter")
+        if _c_getter(static.fget) and view.real is not _MISSING:
+            # a getter in C (a pybind11 property): read the real attribute, guarded as a C-level slot is
+            return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
         getter_source = Attr(class_source, "fget") if class_source is not None else None
         return wrap(tx, static.fget, getter_source).call(tx, [view.receiver], {})
     if isinstance(static, staticmethod):

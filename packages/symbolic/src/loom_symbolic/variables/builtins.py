@@ -445,7 +445,7 @@ def builtin_dict(tx, args, kwargs):
 def _set_handler(frozen: bool) -> Handler:
     def handler(tx, args, kwargs):
         items = _items(tx, args[0]) if args else []
-        return SetVariable(items, frozen=frozen)
+        return SetVariable(items, frozen=frozen, tx=tx)  # tx: a tensor from outside may be a member
 
     return handler
 

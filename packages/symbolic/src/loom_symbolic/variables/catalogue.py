@@ -33,6 +33,7 @@ from . import (  # noqa: F401
     globals_dict,
     hashing,
     hook_handles,
+    known_hasattr,
     legacy_functorch,
     legacy_tensor_types,
     made_buffers,

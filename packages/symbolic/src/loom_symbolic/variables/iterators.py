@@ -34,6 +34,10 @@ class IteratorVariable(Variable):
 
     def reconstruct_position(self, codegen) -> None:
         """Push (iterable, index) such that ``iter_at`` rebuilds this iterator (see graph breaks)."""
+        if codegen.built(self):  # a name holds it too, rebuilt already: the loop goes on with that very object
+            codegen.reconstruct(self)
+            codegen.load_const(0)
+            return
         live = self.live_position()
         if live is not None:
             push_iterable, index = live
@@ -78,9 +82,11 @@ class IteratorVariable(Variable):
 class SnapshotIterator(IteratorVariable):
     """An iterator over items fixed when it was made (tuples, dict keys, tensor rows, ...)."""
 
-    def __init__(self, items: list[Variable]) -> None:
+    def __init__(self, items: list[Variable], over_tuple: bool = False) -> None:
         self.items = items
         self.index = 0
+        #: ``iter()`` of a plain tuple: a name holding it across a break is rebuilt as ``iter(the rest)``
+        self.over_tuple = over_tuple
 
     def python_type(self) -> type:
         return type(iter(()))
@@ -93,6 +99,16 @@ class SnapshotIterator(IteratorVariable):
 
     def remaining(self) -> list[Variable] | None:
         return self.items[self.index :]
+
+    def reconstruct(self, codegen) -> None:
+        if not self.over_tuple:  # reversed(), a module's iterators: another type, which a tuple's would not be
+            super().reconstruct(codegen)
+            return
+        codegen.load_callable(iter)
+        for item in self.remaining():
+            codegen.reconstruct(item)
+        codegen.emit("BUILD_TUPLE", len(self.remaining()))
+        codegen.call(1)
 
     def live_position(self) -> tuple[Callable[..., None], int]:
         """All the items and how many were taken: a loop resumed pass after pass hands on an iterable
@@ -464,7 +480,11 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
         return custom(tx)
     if isinstance(value, ConstantVariable):
         _check_iterable(value.value)
-    return SnapshotIterator(value.unpack(tx))
+    try:
+        over_tuple = value.python_type() is tuple
+    except Unsupported:
+        over_tuple = False
+    return SnapshotIterator(value.unpack(tx), over_tuple)
 
 
 def _check_iterable(value: object) -> None:

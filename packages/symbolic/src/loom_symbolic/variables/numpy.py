@@ -66,7 +66,10 @@ _INPLACE_METHODS = frozenset({"fill", "sort", "put"})
 _TENSOR_FROM_ARRAY = {"from_numpy", "as_tensor", "asarray"}
 #: NumPy functions whose arguments may be torch tensors (eager converts those with ``Tensor.__array__``;
 #: elsewhere a tensor can make NumPy hand back a tensor through ``__array_wrap__``).
-_TAKES_TENSORS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray"})
+#: The ``*_like`` makers convert too and hand back a plain ndarray (they never call ``__array_wrap__``);
+#: ``empty_like`` is left out: its values are whatever memory held.
+_TAKES_TENSORS = frozenset({"asarray", "array", "asanyarray", "ascontiguousarray", "ones_like", "zeros_like",
+                            "full_like"})
 #: Submodules with no ``torch._numpy`` counterpart modelled: their functions break the graph.
 _UNMODELLED_MODULES = {"numpy.random": "NumPy's random generator state lives outside the graph"}
 
@@ -139,6 +142,7 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     tensor = tx.output.add_converted_input(torch.from_numpy(value), source, calls.array_to_tensor)
     variable = NdarrayVariable(tensor)
     variable.source = source
+    variable.shares_layout = True
     tx.output.note_alias(value, source)
     tx.output.known_objects[id(value)] = (value, variable)
     return variable
@@ -160,6 +164,9 @@ class NdarrayVariable(Variable):
 
     mutable = True  # one array, one object: rebuilt once however many names hold it
     numpy_value = True
+    #: the array is the tensor's memory as it is (``tensor.numpy()``, an array argument): its strides are
+    #: the tensor's; an array torch._numpy computed may be laid out otherwise than NumPy's own
+    shares_layout = False
 
     def __init__(self, tensor: TensorVariable, scalar: bool = False) -> None:
         self.tensor = tensor
@@ -205,6 +212,9 @@ class NdarrayVariable(Variable):
                 record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
         if name in _ARRAY_ATTRS:
             return record(tx, calls.attribute(name), f"ndarray.{name}", [self], {})
+        if name == "strides" and self.shares_layout and not self.scalar and not _symbolic(example) \
+                and not any(is_symbolic(s) for s in example.stride()):
+            return ConstantVariable(tuple(int(s) * example.element_size() for s in example.stride()))
         if callable(getattr(_np().ndarray, name, None)):
             return NdarrayMethodVariable(self, name)
         raise Unsupported(f"ndarray attribute {name!r}", "the translator does not model it")
@@ -516,10 +526,11 @@ def _as_numpy(result: Variable, expected: tuple[Any, bool], name: str) -> Variab
             raise _differs(name, f"shape {tuple(result.example.shape)} where NumPy gives {real.shape}")
         return NdarrayVariable(result, scalar=isinstance(real, np.generic))
     if isinstance(result, (_containers.TupleVariable, _containers.ListVariable)):
-        if type(real) is not result.python_type() or len(real) != len(result.items):
+        if type(real) not in (list, tuple) or len(real) != len(result.items):
             raise _differs(name, f"a {result.python_type().__name__} where NumPy gives {type(real).__name__}")
         items = [_as_numpy(item, (r, small), name) for item, r in zip(result.items, real)]
-        return type(result)(items)
+        # the container NumPy makes (meshgrid: a tuple in NumPy 2, a list in torch._numpy), the items checked above
+        return _containers.TupleVariable(items) if type(real) is tuple else _containers.ListVariable(items)
     if is_constant_value(real) and result.is_python_constant() and small:  # sizes 1 prove nothing about metadata
         value = result.as_python_constant()
         if type(value) is not type(real) or value != real:
@@ -550,6 +561,9 @@ def tensor_numpy(tx: InstructionTranslator, tensor: TensorVariable, args: list[V
             raise Unsupported("Tensor.numpy() of a tensor that requires grad or is not on the CPU", "eager raises",
                               hint="call .detach().cpu() first")
         alias = tx.output.call_method(tx, "detach", [tensor], {})
+        array = NdarrayVariable(alias)
+        array.shares_layout = True
+        return array
     return NdarrayVariable(alias)
 
 

@@ -53,6 +53,14 @@ class PartialVariable(Variable):
             return self.call(tx, args, kwargs)
         return super().call_method(tx, name, args, kwargs)
 
+    def known_hasattr(self, name: str) -> bool | None:
+        """``hasattr(self, name)`` without reading the attribute (``__repr__``, ``__dict__``: not modelled as
+        values), for a partial made in the trace: its instance ``__dict__`` stays empty (setting attributes
+        is not modelled), so the answer is whether its class defines the name. None: only the object knows."""
+        if self.source is not None:
+            return None
+        return any(name in klass.__dict__ for klass in functools.partial.__mro__)
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "func":
             return self.func

@@ -343,7 +343,10 @@ def _item_source(source: Any, key: Any) -> Any:
 
     if source is None or not is_constant_value(key):
         return None
-    return Item(source, key)
+    try:
+        return Item(source, key)
+    except TypeError:  # a constant guards cannot key an item by (a frozenset, a range, a complex): no source
+        return None
 
 
 def _wrap_set(tx, value, source):
