@@ -245,6 +245,17 @@ def stop_iteration_error(exc: Variable) -> Variable:
     return error
 
 
+def stop_iteration_value(stop: ExceptionVariable, where: str) -> Variable:
+    """``StopIteration.value`` of ``stop`` (raised by ``where``, for the break's reason): its ``value``
+    attribute, else its first argument, else None."""
+    if "value" in stop.attrs:
+        return stop.attrs["value"]
+    if stop.args is None:
+        raise Unsupported(f"the value of a {stop.cls.__name__} from {where}",
+                          "the translator does not know the exception's arguments")
+    return stop.args[0] if stop.args else ConstantVariable(None)
+
+
 class SymbolicException(Exception):
     """Carries a traced exception up through inlined calls to a handler (or out of the trace)."""
 

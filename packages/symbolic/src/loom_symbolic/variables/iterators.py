@@ -550,12 +550,7 @@ class UserIterator(IteratorVariable):
         stop = self.stopped
         if stop is None:
             return ConstantVariable(None)
-        if "value" in stop.attrs:
-            return stop.attrs["value"]
-        if stop.args is None:
-            raise Unsupported(f"the value of a {stop.cls.__name__} from {self.describe()}",
-                              "the translator does not know the exception's arguments")
-        return stop.args[0] if stop.args else ConstantVariable(None)
+        return _exceptions.stop_iteration_value(stop, self.describe())
 
     def stop_iteration(self, tx: InstructionTranslator) -> _exceptions.SymbolicException:
         """``next()`` re-raises the very StopIteration ``__next__`` raised (its value with it)."""

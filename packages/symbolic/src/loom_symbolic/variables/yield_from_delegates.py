@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import Unsupported, UserError
-from .constant import ConstantVariable
-from .exception_values import SymbolicException
+from .exception_values import SymbolicException, stop_iteration_value
 from .iterators import (
     DictIterator,
     EnumerateIterator,
@@ -75,7 +74,7 @@ def throw_into(tx: InstructionTranslator, receiver: Variable, given: Variable) -
         return method.call(tx, [given], {})
     except SymbolicException as escaped:
         if issubclass(escaped.exc.python_type(), StopIteration):
-            return EndedDelegate(_stop_value(escaped.exc, receiver))
+            return EndedDelegate(stop_iteration_value(escaped.exc, f"{receiver.describe()}'s throw()"))
         raise
 
 
@@ -91,7 +90,7 @@ def send_into(tx: InstructionTranslator, receiver: Variable, value: Variable) ->
         return method.call(tx, [value], {})
     except SymbolicException as escaped:
         if issubclass(escaped.exc.python_type(), StopIteration):
-            return EndedDelegate(_stop_value(escaped.exc, receiver))
+            return EndedDelegate(stop_iteration_value(escaped.exc, f"{receiver.describe()}'s send()"))
         raise
 
 
@@ -111,16 +110,6 @@ class EndedDelegate(IteratorVariable):
 
     def describe(self) -> str:
         return "a subiterator that ended"
-
-
-def _stop_value(stop: Variable, receiver: Variable) -> Variable:
-    """``StopIteration.value``: its ``value`` attribute, else its first argument, else None."""
-    if "value" in stop.attrs:
-        return stop.attrs["value"]
-    if stop.args is None:
-        raise Unsupported(f"the value of a StopIteration from {receiver.describe()}'s throw()",
-                          "the translator does not know the exception's arguments")
-    return stop.args[0] if stop.args else ConstantVariable(None)
 
 
 def close(tx: InstructionTranslator, receiver: Variable) -> None:
