@@ -42,7 +42,7 @@ from .containers import (
     SliceVariable,
     TupleVariable,
 )
-from .exception_values import SymbolicException, make_exception
+from .exception_values import SymbolicException, is_attribute_error, make_exception
 from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,
@@ -318,27 +318,9 @@ def builtin_getattr(tx, args, kwargs):
     try:
         return obj.var_getattr(tx, name)
     except (UserError, SymbolicException) as exc:
-        if len(args) > 2 and _is_attribute_error(exc):
+        if len(args) > 2 and is_attribute_error(exc):
             return args[2]
         raise
-
-
-@builtin(hasattr)
-def builtin_hasattr(tx, args, kwargs):
-    obj, name = args[0], args[1].as_python_constant()
-    try:
-        obj.var_getattr(tx, name)
-    except (UserError, SymbolicException) as exc:
-        if _is_attribute_error(exc):
-            return ConstantVariable(False)
-        raise
-    return ConstantVariable(True)
-
-
-def _is_attribute_error(exc: Exception) -> bool:
-    """Whether a failed attribute read raised AttributeError (directly or from inlined code)."""
-    cls = exc.exc.cls if isinstance(exc, SymbolicException) else exc.exc_type
-    return issubclass(cls, AttributeError)
 
 
 @builtin(setattr)

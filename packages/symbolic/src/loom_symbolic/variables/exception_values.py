@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Const
 
 from .. import bytecode_helpers
-from ..errors import Reason, Unsupported
+from ..errors import Reason, Unsupported, UserError
 from . import attributes as _attributes
 from . import functions as _functions
 from .base import Variable
@@ -243,6 +243,12 @@ def stop_iteration_error(exc: Variable) -> Variable:
     error.set_cause(exc)
     error.set_context(exc)
     return error
+
+
+def is_attribute_error(exc: UserError | SymbolicException) -> bool:
+    """Whether a failed attribute read raised AttributeError (directly or from inlined code)."""
+    cls = exc.exc.cls if isinstance(exc, SymbolicException) else exc.exc_type
+    return issubclass(cls, AttributeError)
 
 
 def stop_iteration_value(stop: ExceptionVariable, where: str) -> Variable:

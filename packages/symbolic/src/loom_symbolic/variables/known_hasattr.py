@@ -1,4 +1,5 @@
-"""``hasattr(obj, name)`` answered without reading the attribute, for a variable that knows the answer.
+"""``hasattr(obj, name)``: answered without reading the attribute where a variable knows the answer, else by
+reading it and seeing whether AttributeError comes.
 
 A variable may define ``known_hasattr(name)``: True or False where the answer needs no read (a partial
 made in the trace: its class's names, its instance ``__dict__`` being empty), None where only reading
@@ -8,16 +9,23 @@ the translator cannot model breaks the graph even though ``hasattr`` only asks w
 
 from __future__ import annotations
 
-from .builtins import HANDLERS
+from ..errors import UserError
+from .builtins import builtin
 from .constant import ConstantVariable
-
-_reading = HANDLERS[hasattr]  # the handler that reads the attribute and sees whether AttributeError comes
-
-
-def _known_or_read(tx, args, kwargs):
-    known = getattr(args[0], "known_hasattr", None)
-    answer = known(args[1].as_python_constant()) if known is not None else None
-    return ConstantVariable(answer) if answer is not None else _reading(tx, args, kwargs)
+from .exception_values import SymbolicException, is_attribute_error
 
 
-HANDLERS[hasattr] = _known_or_read
+@builtin(hasattr)
+def builtin_hasattr(tx, args, kwargs):
+    obj, name = args[0], args[1].as_python_constant()
+    known = getattr(obj, "known_hasattr", None)
+    answer = known(name) if known is not None else None
+    if answer is not None:
+        return ConstantVariable(answer)
+    try:
+        obj.var_getattr(tx, name)
+    except (UserError, SymbolicException) as exc:
+        if is_attribute_error(exc):
+            return ConstantVariable(False)
+        raise
+    return ConstantVariable(True)

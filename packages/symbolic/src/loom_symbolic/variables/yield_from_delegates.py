@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import Unsupported, UserError
-from .exception_values import SymbolicException, stop_iteration_value
+from .exception_values import SymbolicException, is_attribute_error, stop_iteration_value
 from .iterators import (
     DictIterator,
     EnumerateIterator,
@@ -49,8 +49,7 @@ def method_of(tx: InstructionTranslator, receiver: Variable, name: str) -> Varia
     try:
         return _target(receiver).var_getattr(tx, name)
     except (UserError, SymbolicException) as exc:
-        cls = exc.exc.cls if isinstance(exc, SymbolicException) else exc.exc_type
-        if issubclass(cls, AttributeError):
+        if is_attribute_error(exc):
             return None
         raise
 
@@ -70,12 +69,7 @@ def throw_into(tx: InstructionTranslator, receiver: Variable, given: Variable) -
     method = method_of(tx, receiver, "throw")
     if method is None:
         return None
-    try:
-        return method.call(tx, [given], {})
-    except SymbolicException as escaped:
-        if issubclass(escaped.exc.python_type(), StopIteration):
-            return EndedDelegate(stop_iteration_value(escaped.exc, f"{receiver.describe()}'s throw()"))
-        raise
+    return _call_until_stopped(tx, receiver, method, given, "throw")
 
 
 def send_into(tx: InstructionTranslator, receiver: Variable, value: Variable) -> Variable:
@@ -86,11 +80,18 @@ def send_into(tx: InstructionTranslator, receiver: Variable, value: Variable) ->
     if method is None:
         raise Unsupported(f"generator.send() into a yield from over {receiver.describe()}",
                           "it has no send() to receive the value")
+    return _call_until_stopped(tx, receiver, method, value, "send")
+
+
+def _call_until_stopped(tx: InstructionTranslator, receiver: Variable, method: Variable, argument: Variable,
+                        name: str) -> Variable:
+    """``method(argument)`` (the subiterator's ``throw`` or ``send``): what it returns, an
+    :class:`EndedDelegate` holding the value when it raised StopIteration."""
     try:
-        return method.call(tx, [value], {})
+        return method.call(tx, [argument], {})
     except SymbolicException as escaped:
         if issubclass(escaped.exc.python_type(), StopIteration):
-            return EndedDelegate(stop_iteration_value(escaped.exc, f"{receiver.describe()}'s send()"))
+            return EndedDelegate(stop_iteration_value(escaped.exc, f"{receiver.describe()}'s {name}()"))
         raise
 
 
