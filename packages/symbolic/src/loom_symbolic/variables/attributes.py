@@ -145,7 +145,7 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
         hook = class_attribute(view.cls, "__getattribute__")
         if not isinstance(hook, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class customises __getattribute__ in C")
-        return _class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
+        return class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
     return generic_getattr(tx, view, name)
 
 
@@ -177,7 +177,7 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     # while tracing keeps its parameters in a ``_parameters`` variable, which Module.__getattr__ reads.
     if fallback is not _MISSING and (fallback is not _module_getattr() or view.real is _MISSING):
         # one in C too: `__getattr__ = dict.get` is the dict's own lookup, modelled unbound
-        return _class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
+        return class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     raise missing_attribute(f"{view.cls.__name__!r} object", name)
 
 
@@ -254,7 +254,9 @@ def _raw_class_source(tx: InstructionTranslator, view: ObjectView, name: str) ->
     return None
 
 
-def _class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
+def class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
+    """``fn``, found as ``name`` on the class of ``view``, wrapped with the source it was found through (so it
+    is guarded by identity: a hook replaced on the class later fails the guard)."""
     return wrap(tx, fn, _class_source(view, name))
 
 

@@ -17,9 +17,9 @@ from ..errors import Unsupported, UserError
 from .attributes import (
     _MISSING,
     InstanceAttributes,
-    _class_function,
     builtin_base,
     class_attribute,
+    class_function,
     resolve,
     view_of_real,
 )
@@ -115,7 +115,7 @@ class MethodTableMixin(InstanceAttributes):
         special = class_attribute(self.python_type(), "__call__") if self.is_subclass_instance() else _MISSING
         if not isinstance(special, types.FunctionType):
             return super().call(tx, args, kwargs)
-        return _class_function(tx, self.object_view(tx), "__call__", special).call(tx, [self, *args], kwargs)
+        return class_function(tx, self.object_view(tx), "__call__", special).call(tx, [self, *args], kwargs)
 
     def call_builtin_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
