@@ -224,3 +224,38 @@ def test_a_concurrent_build_race_leaves_one_valid_library(tmp_path, cache):
     assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temporary file left behind
     lib = ctypes.CDLL(str(objects[0]))
     assert lib.answer() == 1234
+
+
+_TUNED_SOURCE = "int tuned(void) {\n#ifdef LOOM_TEST_TUNED\n    return 1;\n#else\n    return 0;\n#endif\n}"
+
+
+def test_tuning_flags_the_compiler_accepts_are_used_and_recorded(tmp_path, monkeypatch, cache):
+    monkeypatch.setattr(c_toolchain, "TUNING_FLAGS", ("-DLOOM_TEST_TUNED",))
+    assert c_toolchain.load_library(_unique(tmp_path, _TUNED_SOURCE)).tuned() == 1
+    (marker,) = cache.glob("probe-*.ok")
+    assert marker.read_text().splitlines()[0] == "tuning: -DLOOM_TEST_TUNED"
+
+
+def test_tuning_flags_a_compiler_rejects_are_left_out(tmp_path, monkeypatch, cache):
+    picky = _script(tmp_path, "picky-cc", """\
+        for arg in "$@"; do
+          if [ "$arg" = "-DLOOM_TEST_TUNED" ]; then echo "error: unrecognized option '$arg'" >&2; exit 1; fi
+        done
+        exec cc "$@"
+    """)
+    monkeypatch.setenv("CC", str(picky))
+    monkeypatch.setattr(c_toolchain, "TUNING_FLAGS", ("-DLOOM_TEST_TUNED",))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning: the library builds, only without the flag
+        assert c_toolchain.load_library(_unique(tmp_path, _TUNED_SOURCE)).tuned() == 0
+    (marker,) = cache.glob("probe-*.ok")
+    assert marker.read_text().splitlines()[0] == "tuning: "
+    # A second process reads the verdict from the marker: no probe, no compile.
+    child = _run_child(f"""
+        import json
+        from loom_backends import c_toolchain
+        c_toolchain.TUNING_FLAGS = ("-DLOOM_TEST_TUNED",)
+        lib = c_toolchain.load_library({_unique(tmp_path, _TUNED_SOURCE)!r})
+        print(json.dumps({{"tuned": lib.tuned(), "compiles": c_toolchain.compiler_invocations()}}))
+    """, env={"CC": str(picky)})
+    assert _child_result(child) == {"tuned": 0, "compiles": 0}
