@@ -10,16 +10,16 @@
   -fPIC``), then the source, then ``extra_flags``, then :data:`LINK_FLAGS` (``-lm``, which on glibc also
   brings the vector math library ``omp simd`` loops call). Never ``-ffast-math``: linking with it makes
   gcc add a constructor that sets flush-to-zero for the whole process. :data:`TUNING_FLAGS` come after
-  :data:`COMPILE_FLAGS` where the compiler accepts them (tried once, with the probe below).
+  :data:`COMPILE_FLAGS` where the compiler accepts them (tried by the probe below).
 - The shared object is cached under :func:`cache_dir` (``$LOOM_CACHE_DIR/c``, else
   ``$XDG_CACHE_HOME/loom/c``, else ``~/.cache/loom/c``) as ``<key>.so`` next to its source ``<key>.c``;
   the key hashes the source, the compiler's identity (resolved path and ``--version`` output, asked once
   per process) and the flags. Files are written to a temporary name in the same directory, then
   ``os.replace``d: several processes may build the same key at once, and every reader sees a whole file.
   A process that finds ``<key>.so`` runs no compile (:func:`compiler_invocations` stays 0).
-- Before its first build a compiler is probed (a trivial OpenMP file, then the same with the tuning
-  flags); a passed probe is remembered on disk (``probe-<identity>.ok``, which also names the tuning flags
-  the compiler took), so it costs two compiles per machine and compiler, not per process.
+- Before its first build a compiler is probed (a trivial OpenMP file, built with the tuning flags, and
+  without them if that fails); a passed probe is remembered on disk (``probe-<identity>.ok``, which also
+  names the tuning flags the compiler took), so it costs a compile per machine and compiler, not per process.
 - What cannot be had raises :class:`ToolchainUnavailable` whose ``reason`` names the cause; a backend then
   calls :func:`warn_fallback` (one :class:`~loom_backends.CompilerWarning` per cause and process) and
   runs the graph through ATen.
@@ -252,9 +252,8 @@ def _ensure_probed(command: list[str], identity: str, root: Path) -> tuple[str, 
         known = _read_marker(marker)
         if known is None:
             _make_dir(root)
-            failure = _probe(command)
-            known = failure if failure is not None else _accepted_tuning(command)
-            if failure is None:
+            known = _probe(command)
+            if not isinstance(known, ToolchainUnavailable):
                 _write_marker(marker, identity, known)
         with _lock:
             known = _probed.setdefault(marker.name, known)
@@ -283,24 +282,19 @@ def _read_marker(marker: Path) -> tuple[str, ...] | None:
     return tuple(first[len("tuning:"):].split())
 
 
-def _accepted_tuning(command: list[str]) -> tuple[str, ...]:
-    """:data:`TUNING_FLAGS` if the compiler builds the probe with them, else none."""
-    if not TUNING_FLAGS:
-        return ()
-    with tempfile.TemporaryDirectory(prefix="loom-c-probe-") as tmp:
-        src = Path(tmp) / "probe.c"
-        src.write_text(_PROBE_SOURCE)
-        error = _compile_into(command, [*COMPILE_FLAGS, *TUNING_FLAGS, str(src), *LINK_FLAGS], Path(tmp) / "probe.so")
-    return TUNING_FLAGS if error is None else ()
-
-
-def _probe(command: list[str]) -> ToolchainUnavailable | None:
+def _probe(command: list[str]) -> ToolchainUnavailable | tuple[str, ...]:
+    """The tuning flags the compiler builds a working OpenMP probe with (all of :data:`TUNING_FLAGS`, else
+    none: one compile where it takes them), or why it cannot build one."""
     name = command[0]
     with tempfile.TemporaryDirectory(prefix="loom-c-probe-") as tmp:
         src = Path(tmp) / "probe.c"
         src.write_text(_PROBE_SOURCE)
         out = Path(tmp) / "probe.so"
-        error = _compile_into(command, [*COMPILE_FLAGS, str(src), *LINK_FLAGS], out)
+        tuning = TUNING_FLAGS
+        error = _compile_into(command, [*COMPILE_FLAGS, *tuning, str(src), *LINK_FLAGS], out)
+        if error is not None and tuning:
+            tuning = ()
+            error = _compile_into(command, [*COMPILE_FLAGS, str(src), *LINK_FLAGS], out)
         if error is None:
             try:
                 ok = ctypes.CDLL(str(out)).loom_probe(4) == 6
@@ -308,7 +302,7 @@ def _probe(command: list[str]) -> ToolchainUnavailable | None:
                 return ToolchainUnavailable(
                     f"the C compiler {name!r} builds libraries that do not load ({exc})", COMPILER_FAILS
                 )
-            return None if ok else ToolchainUnavailable(
+            return tuning if ok else ToolchainUnavailable(
                 f"the C compiler {name!r} builds a wrong OpenMP reduction", COMPILER_FAILS
             )
         # Tell a compiler that fails on everything from one without OpenMP.
