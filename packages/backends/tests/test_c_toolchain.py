@@ -42,6 +42,16 @@ def _script(tmp_path: Path, name: str, body: str) -> Path:
     return path
 
 
+def _rejecting_cc(tmp_path: Path, name: str, flag: str) -> Path:
+    """A compiler script that fails the way a compiler lacking ``flag`` does, and is ``cc`` otherwise."""
+    return _script(tmp_path, name, f"""\
+        for arg in "$@"; do
+          if [ "$arg" = "{flag}" ]; then echo "error: unsupported option '{flag}'" >&2; exit 1; fi
+        done
+        exec cc "$@"
+    """)
+
+
 def _run_child(code: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(code)], env={**os.environ, **(env or {})},
@@ -150,12 +160,7 @@ def test_a_failing_compiler_is_named(tmp_path, monkeypatch, cache):
 
 
 def test_a_compiler_without_openmp_is_named(tmp_path, monkeypatch):
-    no_omp = _script(tmp_path, "no-omp-cc", """\
-        for arg in "$@"; do
-          if [ "$arg" = "-fopenmp" ]; then echo "error: unsupported option '-fopenmp'" >&2; exit 1; fi
-        done
-        exec cc "$@"
-    """)
+    no_omp = _rejecting_cc(tmp_path, "no-omp-cc", "-fopenmp")
     monkeypatch.setenv("CC", str(no_omp))
     with pytest.raises(ToolchainUnavailable) as info:
         c_toolchain.build_library(_unique(tmp_path, "int f(void) { return 1; }"))
@@ -237,12 +242,7 @@ def test_tuning_flags_the_compiler_accepts_are_used_and_recorded(tmp_path, monke
 
 
 def test_tuning_flags_a_compiler_rejects_are_left_out(tmp_path, monkeypatch, cache):
-    picky = _script(tmp_path, "picky-cc", """\
-        for arg in "$@"; do
-          if [ "$arg" = "-DLOOM_TEST_TUNED" ]; then echo "error: unrecognized option '$arg'" >&2; exit 1; fi
-        done
-        exec cc "$@"
-    """)
+    picky = _rejecting_cc(tmp_path, "picky-cc", "-DLOOM_TEST_TUNED")
     monkeypatch.setenv("CC", str(picky))
     monkeypatch.setattr(c_toolchain, "TUNING_FLAGS", ("-DLOOM_TEST_TUNED",))
     with warnings.catch_warnings():
