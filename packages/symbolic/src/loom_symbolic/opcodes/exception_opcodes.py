@@ -24,7 +24,9 @@ def raise_varargs(tx, ins) -> None:
     exc = instantiate(tx, args[0])
     if len(args) == 2:
         cause = args[1]
-        exc.set_cause(cause if isinstance(cause, ExceptionVariable) or _is_none(cause) else instantiate(tx, cause))
+        if not (isinstance(cause, ExceptionVariable) or _is_none(cause)):
+            cause = instantiate(tx, cause, "exception causes must derive from BaseException")
+        exc.set_cause(cause)
     raise SymbolicException(raised(tx, exc))
 
 

@@ -280,14 +280,21 @@ class SymbolicException(Exception):
         return Unsupported(f"an uncaught {self.exc.cls.__name__}", "the program raises here; it runs as ordinary Python")
 
 
-def instantiate(tx: InstructionTranslator, value: Variable) -> ExceptionVariable:
-    """What ``raise value`` raises: an exception instance (a class is called with no arguments)."""
+RAISE_REFUSED = "exceptions must derive from BaseException"  # CPython's TypeError for ``raise 5``
+
+
+def instantiate(tx: InstructionTranslator, value: Variable, refused: str = RAISE_REFUSED) -> ExceptionVariable:
+    """What ``raise value`` raises: an exception instance (a class is called with no arguments). A
+    known value that is neither an exception class nor an instance raises CPython's TypeError, with
+    the message ``refused`` (``raise``, ``raise ... from`` and ``throw()`` each word it their way)."""
     if isinstance(value, ExceptionVariable):
         return value
     if value.is_python_constant():
         cls = value.as_python_constant()
         if isinstance(cls, type) and issubclass(cls, BaseException):
             return ExceptionVariable(cls, [])
+        if not isinstance(cls, BaseException):
+            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(refused)])))
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
 
 

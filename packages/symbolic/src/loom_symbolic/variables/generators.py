@@ -171,7 +171,7 @@ class GeneratorVariable(IteratorVariable):
         self.refuse_reentry(tx)
         if rest:  # throw(type, value[, traceback]): 3.11's contextlib calls it so, with no traceback
             value = _thrown_value(value, *rest)
-        exc = instantiate(tx, value)  # raised as it is: throw() sets no __context__
+        exc = instantiate(tx, value, _throw_refused(value))  # raised as it is: throw() sets no __context__
         if not self.started or self.finished:
             self.finished = True
             raise SymbolicException(exc)
@@ -324,6 +324,12 @@ def _close_receiver(tx: InstructionTranslator, receiver: Variable) -> None:
         receiver.close(tx)
     else:
         delegates.close(tx, receiver)
+
+
+def _throw_refused(value: Variable) -> str:
+    """CPython's TypeError message for ``gen.throw(value)`` with a value that is no exception."""
+    kind = type(value.as_python_constant()).__name__ if value.is_python_constant() else "object"
+    return f"exceptions must be classes or instances deriving from BaseException, not {kind}"
 
 
 _METHODS = {
