@@ -1,7 +1,8 @@
 """What an exception raised while tracing carries, read in the trace without a break (issue 29, second
 hidden set): the ``StopIteration`` that ends a generator made in the trace holds its return value once
 (``next``, ``send``, ``throw``), and an error the translator got by running the real operation on constants
-(``1 / 0``, an index out of range, ``int("seven")``) holds Python's own message."""
+(``1 / 0``, an index out of range, ``int("seven")``) holds Python's own message; ``SystemExit.code`` is
+found from the arguments as CPython's ``__init__`` sets it (after test_baseexception)."""
 
 import pytest
 import torch
@@ -106,6 +107,17 @@ def messages_of_zip_strict(x):
     except ValueError as exc:
         seen.append(exc.args)
     return x + 1, seen
+
+
+@case(X)
+def system_exit_codes(x):
+    codes = []
+    for args in ((), (3,), (1, "two"), ("message",)):
+        try:
+            raise SystemExit(*args)
+        except SystemExit as exc:
+            codes.append(exc.code)
+    return x * 2, codes
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

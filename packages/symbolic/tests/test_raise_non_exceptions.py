@@ -1,7 +1,8 @@
-"""Raising what is no exception: ``raise 5``, ``raise int``, ``raise E from 5`` and ``gen.throw(5)`` raise
-CPython's TypeError (with its message, and the handled exception as ``__context__``) in the trace, in one
-graph, instead of breaking (after test_raise and test_baseexception in CPython's suite)."""
-# ruff: noqa: B016, B904  (raising a literal, and raising inside except without "from", are the point)
+"""Raising or catching what is no exception: ``raise 5``, ``raise int``, ``raise E from 5``, ``gen.throw(5)``
+and ``except int:`` raise CPython's TypeError (with its message, and the handled exception as
+``__context__``) in the trace, in one graph, instead of breaking (after test_raise and test_baseexception
+in CPython's suite)."""
+# ruff: noqa: B016, B030, B904  (raising or catching a literal, and raising inside except, are the point)
 
 import pytest
 import torch
@@ -77,6 +78,33 @@ def throw_non_exception_class(x):
         g.throw(dict)
     except TypeError as exc:
         return x * 2, exc.args
+
+
+def except_non_exception_class(x):
+    x = x + 1
+    try:
+        try:
+            raise ValueError("v")
+        except int:
+            x = x + 100
+    except TypeError as exc:
+        return x * 2, exc.args, type(exc.__context__).__name__
+
+
+def except_tuple_with_non_exception(x):
+    x = x.sin()
+    try:
+        try:
+            raise KeyError("k")
+        except (KeyError, "not a class"):
+            x = x + 100
+    except TypeError as exc:
+        return x + 1, exc.args
+
+
+@pytest.mark.parametrize("fn", [except_non_exception_class, except_tuple_with_non_exception])
+def test_except_clause_with_non_exception_raises_type_error_in_one_graph(fn):
+    check(fn, X, graphs=1)
 
 
 @pytest.mark.parametrize("fn", [raise_int, raise_non_exception_class, raise_none_while_handling, raise_from_int,

@@ -65,11 +65,12 @@ def check_exc_match(tx, ins) -> None:
     exc = tx.peek()
     if not isinstance(exc, ExceptionVariable):
         raise Unsupported("except clause on a value that is not a traced exception", "not modelled")
-    try:
-        matched = issubclass(exc.cls, expected)
-    except TypeError as error:
-        raise Unsupported("except clause", str(error)) from error
-    tx.push(ConstantVariable(matched))
+    if not all(isinstance(c, type) and issubclass(c, BaseException)
+               for c in (expected if isinstance(expected, tuple) else (expected,))):
+        # CPython's own TypeError, raised while the matched exception is handled (its __context__)
+        message = ConstantVariable("catching classes that do not inherit from BaseException is not allowed")
+        raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [message])))
+    tx.push(ConstantVariable(issubclass(exc.cls, expected)))
 
 
 @handler("WITH_EXCEPT_START")

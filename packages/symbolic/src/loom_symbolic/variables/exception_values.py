@@ -72,6 +72,9 @@ class ExceptionVariable(Variable):
             return wrap_constant_like(self.cls)
         if name == "value" and issubclass(self.cls, StopIteration) and self.args is not None and "value" not in self.attrs:
             return self.args[0] if self.args else ConstantVariable(None)
+        if name == "code" and issubclass(self.cls, SystemExit) and self.args is not None and "code" not in self.attrs \
+                and not _has_own_construction(self.cls):
+            return _system_exit_code(self.args)
         if self.real is not None and (name in _READ_FROM_REAL or name in getattr(self.real, "__dict__", ())):
             # from the frame: its value read there (and guarded), as any other object's attribute
             return wrap(tx, getattr(self.real, name), Attr(self.source, name))
@@ -230,6 +233,14 @@ def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariab
         seen.add(id(link))
     exc.set_context(handled)
     return exc
+
+
+def _system_exit_code(args: list[Variable]) -> Variable:
+    """``SystemExit(*args).code``, as CPython's ``SystemExit.__init__`` sets it: None with no arguments,
+    the one argument, else the arguments' tuple."""
+    if not args:
+        return ConstantVariable(None)
+    return args[0] if len(args) == 1 else TupleVariable(list(args))
 
 
 def stop_iteration_error(exc: Variable) -> Variable:
