@@ -21,7 +21,7 @@ from . import attributes as _attributes
 from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
-from .containers import TupleVariable
+from .containers import ListVariable, TupleVariable
 from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value
 from .methods import BoundMethodVariable
 from .registry import wrap, wrap_constant_like
@@ -144,6 +144,13 @@ class ExceptionVariable(Variable):
         if name == "__suppress_context__" and self.source is None and value.is_python_constant():
             self.suppress_context = bool(value.as_python_constant())
             return None
+        if name == "args" and self.source is None and not issubclass(self.cls, _ATTRIBUTES_FROM_INIT) \
+                and _user_class_member(self.cls, name) is None \
+                and _attributes.class_attribute(self.cls, "__setattr__") is BaseException.__setattr__:
+            items = _sequence_items(value)
+            if items is not None:
+                self.args = items  # BaseException's args setter makes a tuple of the sequence
+                return None
         if self.source is not None or name.startswith("__") or name == "args":
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "not modelled")
         if _attributes.class_attribute(self.cls, "__setattr__") is not BaseException.__setattr__:
@@ -233,6 +240,21 @@ def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariab
         seen.add(id(link))
     exc.set_context(handled)
     return exc
+
+
+# classes whose __init__ sets attributes from the arguments (StopIteration.value, SystemExit.code, OSError's
+# errno...): read from ``args`` here, so a later ``args`` assignment, which leaves them, stays a break
+_ATTRIBUTES_FROM_INIT = (StopIteration, SystemExit, OSError, ImportError, SyntaxError, UnicodeError, NameError,
+                         AttributeError, BaseExceptionGroup)
+
+
+def _sequence_items(value: Variable) -> list[Variable] | None:
+    """The items of a tuple or list known while tracing, else None."""
+    if isinstance(value, (TupleVariable, ListVariable)):
+        return list(value.items)
+    if value.is_python_constant() and isinstance(value.as_python_constant(), (tuple, list)):
+        return [wrap_constant_like(item) for item in value.as_python_constant()]
+    return None
 
 
 def _system_exit_code(args: list[Variable]) -> Variable:
