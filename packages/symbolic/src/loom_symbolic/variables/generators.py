@@ -96,6 +96,13 @@ class GeneratorVariable(IteratorVariable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _METHODS:
             return MethodVariable(self, name)
+        if self.source is None:  # made in the trace: its state is the translator's (a frame's is the real one's)
+            if name == "gi_running":
+                return ConstantVariable(self.running)
+            if name == "gi_suspended":
+                return ConstantVariable(self.started and not self.finished and not self.running)
+            if name == "gi_frame" and self.finished:  # a live frame has no stand-in; a finished one is None
+                return ConstantVariable(None)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
