@@ -1,7 +1,9 @@
 """What an exception raised while tracing carries, read in the trace without a break (issue 29, second
 hidden set): the ``StopIteration`` that ends a generator made in the trace holds its return value once
 (``next``, ``send``, ``throw``), and an error the translator got by running the real operation on constants
-(``1 / 0``, an index out of range, ``int("seven")``) holds Python's own message."""
+(``1 / 0``, an index out of range, ``int("seven")``) holds Python's own message; ``SystemExit.code`` is
+found from the arguments as CPython's ``__init__`` sets it, and ``exc.args = ...`` replaces the arguments (after
+test_baseexception and test_exceptions)."""
 
 import pytest
 import torch
@@ -108,6 +110,44 @@ def messages_of_zip_strict(x):
     return x + 1, seen
 
 
+@case(X)
+def system_exit_codes(x):
+    codes = []
+    for args in ((), (3,), (1, "two"), ("message",)):
+        try:
+            raise SystemExit(*args)
+        except SystemExit as exc:
+            codes.append(exc.code)
+    return x * 2, codes
+
+
+@case(X)
+def args_reassigned(x):
+    made = ValueError(1)
+    made.args = (1, "two", 3)
+    listed = KeyError("k")
+    listed.args = [4, 5]
+    try:
+        raise listed
+    except KeyError as exc:
+        caught = exc.args
+    return x + len(made.args), made.args, caught, str(listed), repr(made)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_exception_values_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def test_args_reassigned_leaves_what_init_set():
+    """StopIteration.value and SystemExit.code keep what ``__init__`` set when ``args`` changes later."""
+    import loom
+
+    def reassigned(x):
+        stop, leave = StopIteration(1), SystemExit(2)
+        stop.args, leave.args = (5,), (6,)
+        return x + 1, stop.value, leave.code, stop.args
+    loom.reset()
+    actual = loom.compile(reassigned, backend="eager")(X)
+    expected = reassigned(X)
+    assert torch.equal(actual[0], expected[0]) and actual[1:] == expected[1:]

@@ -24,7 +24,9 @@ def raise_varargs(tx, ins) -> None:
     exc = instantiate(tx, args[0])
     if len(args) == 2:
         cause = args[1]
-        exc.set_cause(cause if isinstance(cause, ExceptionVariable) or _is_none(cause) else instantiate(tx, cause))
+        if not (isinstance(cause, ExceptionVariable) or _is_none(cause)):
+            cause = instantiate(tx, cause, "exception causes must derive from BaseException")
+        exc.set_cause(cause)
     raise SymbolicException(raised(tx, exc))
 
 
@@ -63,11 +65,12 @@ def check_exc_match(tx, ins) -> None:
     exc = tx.peek()
     if not isinstance(exc, ExceptionVariable):
         raise Unsupported("except clause on a value that is not a traced exception", "not modelled")
-    try:
-        matched = issubclass(exc.cls, expected)
-    except TypeError as error:
-        raise Unsupported("except clause", str(error)) from error
-    tx.push(ConstantVariable(matched))
+    if not all(isinstance(c, type) and issubclass(c, BaseException)
+               for c in (expected if isinstance(expected, tuple) else (expected,))):
+        # CPython's own TypeError, raised while the matched exception is handled (its __context__)
+        message = ConstantVariable("catching classes that do not inherit from BaseException is not allowed")
+        raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [message])))
+    tx.push(ConstantVariable(issubclass(exc.cls, expected)))
 
 
 @handler("WITH_EXCEPT_START")

@@ -21,7 +21,7 @@ from . import attributes as _attributes
 from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
-from .containers import TupleVariable
+from .containers import ListVariable, TupleVariable
 from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value
 from .methods import BoundMethodVariable
 from .registry import wrap, wrap_constant_like
@@ -72,6 +72,9 @@ class ExceptionVariable(Variable):
             return wrap_constant_like(self.cls)
         if name == "value" and issubclass(self.cls, StopIteration) and self.args is not None and "value" not in self.attrs:
             return self.args[0] if self.args else ConstantVariable(None)
+        if name == "code" and issubclass(self.cls, SystemExit) and self.args is not None and "code" not in self.attrs \
+                and not _has_own_construction(self.cls):
+            return _system_exit_code(self.args)
         if self.real is not None and (name in _READ_FROM_REAL or name in getattr(self.real, "__dict__", ())):
             # from the frame: its value read there (and guarded), as any other object's attribute
             return wrap(tx, getattr(self.real, name), Attr(self.source, name))
@@ -141,6 +144,13 @@ class ExceptionVariable(Variable):
         if name == "__suppress_context__" and self.source is None and value.is_python_constant():
             self.suppress_context = bool(value.as_python_constant())
             return None
+        if name == "args" and self.source is None and not issubclass(self.cls, _ATTRIBUTES_FROM_INIT) \
+                and _user_class_member(self.cls, name) is None \
+                and _attributes.class_attribute(self.cls, "__setattr__") is BaseException.__setattr__:
+            items = _sequence_items(value)
+            if items is not None:
+                self.args = items  # BaseException's args setter makes a tuple of the sequence
+                return None
         if self.source is not None or name.startswith("__") or name == "args":
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "not modelled")
         if _attributes.class_attribute(self.cls, "__setattr__") is not BaseException.__setattr__:
@@ -232,6 +242,29 @@ def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariab
     return exc
 
 
+# classes whose __init__ sets attributes from the arguments (StopIteration.value, SystemExit.code, OSError's
+# errno...): read from ``args`` here, so a later ``args`` assignment, which leaves them, stays a break
+_ATTRIBUTES_FROM_INIT = (StopIteration, SystemExit, OSError, ImportError, SyntaxError, UnicodeError, NameError,
+                         AttributeError, BaseExceptionGroup)
+
+
+def _sequence_items(value: Variable) -> list[Variable] | None:
+    """The items of a tuple or list known while tracing, else None."""
+    if isinstance(value, (TupleVariable, ListVariable)):
+        return list(value.items)
+    if value.is_python_constant() and isinstance(value.as_python_constant(), (tuple, list)):
+        return [wrap_constant_like(item) for item in value.as_python_constant()]
+    return None
+
+
+def _system_exit_code(args: list[Variable]) -> Variable:
+    """``SystemExit(*args).code``, as CPython's ``SystemExit.__init__`` sets it: None with no arguments,
+    the one argument, else the arguments' tuple."""
+    if not args:
+        return ConstantVariable(None)
+    return args[0] if len(args) == 1 else TupleVariable(list(args))
+
+
 def stop_iteration_error(exc: Variable) -> Variable:
     """PEP 479: a StopIteration escaping a generator's body becomes ``RuntimeError("generator raised
     StopIteration")`` with the StopIteration as its ``__cause__`` and ``__context__``; anything else is
@@ -280,14 +313,21 @@ class SymbolicException(Exception):
         return Unsupported(f"an uncaught {self.exc.cls.__name__}", "the program raises here; it runs as ordinary Python")
 
 
-def instantiate(tx: InstructionTranslator, value: Variable) -> ExceptionVariable:
-    """What ``raise value`` raises: an exception instance (a class is called with no arguments)."""
+RAISE_REFUSED = "exceptions must derive from BaseException"  # CPython's TypeError for ``raise 5``
+
+
+def instantiate(tx: InstructionTranslator, value: Variable, refused: str = RAISE_REFUSED) -> ExceptionVariable:
+    """What ``raise value`` raises: an exception instance (a class is called with no arguments). A
+    known value that is neither an exception class nor an instance raises CPython's TypeError, with
+    the message ``refused`` (``raise``, ``raise ... from`` and ``throw()`` each word it their way)."""
     if isinstance(value, ExceptionVariable):
         return value
     if value.is_python_constant():
         cls = value.as_python_constant()
         if isinstance(cls, type) and issubclass(cls, BaseException):
             return ExceptionVariable(cls, [])
+        if not isinstance(cls, BaseException):
+            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(refused)])))
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
 
 

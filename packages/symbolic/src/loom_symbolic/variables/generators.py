@@ -96,6 +96,13 @@ class GeneratorVariable(IteratorVariable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _METHODS:
             return MethodVariable(self, name)
+        if self.source is None:  # made in the trace: its state is the translator's (a frame's is the real one's)
+            if name == "gi_running":
+                return ConstantVariable(self.running)
+            if name == "gi_suspended":
+                return ConstantVariable(self.started and not self.finished and not self.running)
+            if name == "gi_frame" and self.finished:  # a live frame has no stand-in; a finished one is None
+                return ConstantVariable(None)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
@@ -171,7 +178,7 @@ class GeneratorVariable(IteratorVariable):
         self.refuse_reentry(tx)
         if rest:  # throw(type, value[, traceback]): 3.11's contextlib calls it so, with no traceback
             value = _thrown_value(value, *rest)
-        exc = instantiate(tx, value)  # raised as it is: throw() sets no __context__
+        exc = instantiate(tx, value, _throw_refused(value))  # raised as it is: throw() sets no __context__
         if not self.started or self.finished:
             self.finished = True
             raise SymbolicException(exc)
@@ -324,6 +331,12 @@ def _close_receiver(tx: InstructionTranslator, receiver: Variable) -> None:
         receiver.close(tx)
     else:
         delegates.close(tx, receiver)
+
+
+def _throw_refused(value: Variable) -> str:
+    """CPython's TypeError message for ``gen.throw(value)`` with a value that is no exception."""
+    kind = type(value.as_python_constant()).__name__ if value.is_python_constant() else "object"
+    return f"exceptions must be classes or instances deriving from BaseException, not {kind}"
 
 
 _METHODS = {
