@@ -451,6 +451,100 @@ def c_cc_chainmap_lookup(x):
     return y * cm["a"] + cm["b"], sorted(cm), "c" in over
 
 
+def c_cc_list_self_extend_and_slice_self(x):
+    y = x + 1
+    a = [1, 2]
+    a.extend(a)
+    a[:] = a
+    a[1:1] = a
+    return y * len(a), a
+
+
+def c_cc_list_recursive_repr(x):
+    y = x * 2
+    a = [1]
+    a.append(a)
+    d = {"k": 1}
+    d["self"] = d
+    return y + len(a), repr(a), repr(d)
+
+
+def c_cc_dict_custom_hash_keys(x):
+    y = x - 1
+    d = {_Key(1): "a"}
+    d[_Key(1)] = "b"
+    return y * len(d), d[_Key(1)], _Key(2) in d
+
+
+class _Key:
+    def __init__(self, v):
+        self.v = v
+
+    def __hash__(self):
+        return hash(self.v)
+
+    def __eq__(self, other):
+        return isinstance(other, _Key) and other.v == self.v
+
+
+def c_cc_set_custom_eq_members(x):
+    y = x + 1
+    s = {_Key(1), _Key(1), _Key(2)}
+    s.discard(_Key(2))
+    return y * len(s), _Key(1) in s
+
+
+def c_cc_list_sort_key_raises_keeps_list(x):
+    y = x * 3
+    a = [3, "b", 1]
+    try:
+        a.sort()
+        r = 0
+    except TypeError:
+        r = 1
+    return y + r, len(a)
+
+
+def c_cc_ordered_dict_equals_dict_and_ordered(x):
+    y = x + 2
+    od = collections.OrderedDict(a=1, b=2)
+    return y * (od == {"b": 2, "a": 1}), od != collections.OrderedDict(b=2, a=1), dict(od) == od
+
+
+def c_cc_deque_index_and_contains(x):
+    y = x - 1
+    d = collections.deque("abcb")
+    return y + d.index("b") + d.count("b"), "c" in d, d[-1]
+
+
+def c_cc_counter_negative_and_unary(x):
+    y = x + 1
+    c = collections.Counter(a=2, b=-1)
+    return y * sum(c.values()), dict(+c), dict(-c)
+
+
+def c_cc_dict_views_of_tensor_values_len_bool(x):
+    y = x.sin()
+    d = {"a": y, "b": y * 2}
+    vs = d.values()
+    return sum(vs) * len(vs) + bool(d.items()), list(d.keys())
+
+
+def c_cc_list_slice_of_tensors_reversed(x):
+    y = x + 1
+    a = [y, y * 2, y * 3]
+    b = a[::-1]
+    b[0] = b[0] * 10
+    return b[0] + a[0] + b[-1]
+
+
+def c_cc_tuple_hash_of_nested_frozenset(x):
+    y = x * 2
+    k = (frozenset({1, 2}), ("a", (None,)))
+    d = {k: 3}
+    return y + d[(frozenset([2, 1]), ("a", (None,)))], k in {k}
+
+
 CONSTRUCTS = [c_cc_dict_constructor_forms, c_cc_dict_fromkeys, c_cc_dict_bool_len, c_cc_dict_keys_view_setops,
               c_cc_dict_items_view_contains, c_cc_dict_view_reflects_mutation, c_cc_dict_values_sum,
               c_cc_dict_get_default, c_cc_dict_setdefault, c_cc_dict_pop_default_and_missing,
@@ -469,4 +563,5 @@ CONSTRUCTS = [c_cc_dict_constructor_forms, c_cc_dict_fromkeys, c_cc_dict_bool_le
               c_cc_defaultdict_tensor_factory_values, c_cc_counter_most_common, c_cc_counter_arithmetic,
               c_cc_counter_update_subtract, c_cc_counter_elements, c_cc_namedtuple_fields,
               c_cc_namedtuple_tensor_field, c_cc_deque_rotate_and_maxlen, c_cc_deque_extendleft_pops,
-              c_cc_chainmap_lookup]
+              c_cc_chainmap_lookup,
+              c_cc_list_self_extend_and_slice_self, c_cc_list_recursive_repr, c_cc_dict_custom_hash_keys, c_cc_set_custom_eq_members, c_cc_list_sort_key_raises_keeps_list, c_cc_ordered_dict_equals_dict_and_ordered, c_cc_deque_index_and_contains, c_cc_counter_negative_and_unary, c_cc_dict_views_of_tensor_values_len_bool, c_cc_list_slice_of_tensors_reversed, c_cc_tuple_hash_of_nested_frozenset]
