@@ -62,8 +62,16 @@ def items_view_with_tensor_values_isdisjoint(x):
     return x + 1, d.items().isdisjoint([("b", 2)]), d.items().isdisjoint([("c", 2), "not a pair"])
 
 
+def views_of_tensor_values_truth(x):
+    d = {"a": x, "b": x * 2}
+    empty = {}
+    vs = d.values()
+    return sum(vs) * len(vs) + bool(d.items()), bool(vs), not empty.keys(), bool(empty.items())
+
+
 @pytest.mark.parametrize("fn", [keys_views_combined, items_view_with_constant_values, values_view_operator_raises,
                                 set_operators_keep_tables, views_compared, bound_c_method_as_key,
-                                views_isdisjoint, items_view_with_tensor_values_isdisjoint])
+                                views_isdisjoint, items_view_with_tensor_values_isdisjoint,
+                                views_of_tensor_values_truth])
 def test_view_and_set_operators(fn):
     check(fn, X)

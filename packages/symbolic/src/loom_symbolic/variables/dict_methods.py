@@ -216,6 +216,10 @@ class DictViewVariable(Variable):
     def iterate(self, tx: InstructionTranslator) -> Variable:
         return _iterators.DictIterator(self.target, self.kind)
 
+    def truth(self, tx: InstructionTranslator) -> bool:
+        # a view is true when its dict has items, whatever the values are (tensors included)
+        return bool(self.target.items)
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _VIEW_METHODS and hasattr(self.python_type(), name):
             return MethodVariable(self, name)
