@@ -1,5 +1,5 @@
 """Set operators on dict views (``keys() & other``, ``items() - other``, reflected forms) give CPython's
-new set, members in its order, in one graph; a values view's operator raises Python's own TypeError."""
+new set, members in its order, in one graph; a values view's operator raises Python's own TypeError; ``isdisjoint`` of keys and items views answers in the graph too."""
 
 import pytest
 import torch
@@ -48,7 +48,30 @@ def bound_c_method_as_key(x):
     return x * d[max(d, key=d.get)], min(d, key=d.get), sorted(d, key=d.__getitem__), d.get is not None
 
 
+def views_isdisjoint(x):
+    d = {"a": 1, "b": 2}
+    k, it = d.keys(), d.items()
+    found = d.keys().isdisjoint
+    return (x * k.isdisjoint(["c", "d"]), k.isdisjoint({"b"}), k.isdisjoint(iter(["z", "a"])), found(()),
+            it.isdisjoint([("a", 1)]), it.isdisjoint({("a", 2)}), k.isdisjoint(c for c in "xyz"),
+            k.isdisjoint({"z": 0}.keys()))
+
+
+def items_view_with_tensor_values_isdisjoint(x):
+    d = {"a": x, "b": 2}
+    return x + 1, d.items().isdisjoint([("b", 2)]), d.items().isdisjoint([("c", 2), "not a pair"])
+
+
+def views_of_tensor_values_truth(x):
+    d = {"a": x, "b": x * 2}
+    empty = {}
+    vs = d.values()
+    return sum(vs) * len(vs) + bool(d.items()), bool(vs), not empty.keys(), bool(empty.items())
+
+
 @pytest.mark.parametrize("fn", [keys_views_combined, items_view_with_constant_values, values_view_operator_raises,
-                                set_operators_keep_tables, views_compared, bound_c_method_as_key])
+                                set_operators_keep_tables, views_compared, bound_c_method_as_key,
+                                views_isdisjoint, items_view_with_tensor_values_isdisjoint,
+                                views_of_tensor_values_truth])
 def test_view_and_set_operators(fn):
     check(fn, X)

@@ -4,7 +4,7 @@ the cycle holds (``d['self'] is d``) and the rebuild does not recurse forever. A
 that holds itself (a resumed frame receives one after such a break) is modelled with its cycle."""
 
 import torch
-from harness import run_rewritten
+from harness import check, run_rewritten
 
 from loom_symbolic import translate_function
 
@@ -112,3 +112,17 @@ def test_a_list_from_the_frame_holding_itself_gets_its_final_items_back():
     torch.testing.assert_close(value, expected[0])
     assert n == expected[1] == 3 and items[1] is items and len(items) == len(expected_items) == 3
     torch.testing.assert_close(items[2], expected_items[2])
+
+
+def _repr_of_self_holding_containers(x):
+    a = [1]
+    a.append(a)
+    d = {"k": 1}
+    d["self"] = d
+    pair = ([a],)
+    return x * len(a), repr(a), repr(d), str(pair), len(d)
+
+
+def test_a_container_holding_itself_is_no_constant_and_its_repr_is_cpython_s():
+    # asking "is it a constant" walked into the cycle forever (RecursionError: the frame ran uncompiled)
+    check(_repr_of_self_holding_containers, torch.arange(3.0))

@@ -179,3 +179,19 @@ def reads_run_no_python(value: Variable) -> bool:
         real = getattr(value, "value", None)
         return isinstance(real, type) and all(k.__module__ == "builtins" for k in real.__mro__)
     return all(k.__module__ == "builtins" for k in cls.__mro__)
+
+
+#: The containers whose members are being asked "are you constants" right now (by id).
+_ASKING: set[int] = set()
+
+
+def members_constant(owner: Variable, members: Any) -> bool:
+    """Whether every one of ``owner``'s members is a Python constant. A container that holds itself (``a.append(a)``,
+    ``d["self"] = d``) is not: it has no finite constant form, and asking its members again would never end."""
+    if id(owner) in _ASKING:
+        return False
+    _ASKING.add(id(owner))
+    try:
+        return all(m.is_python_constant() for m in members)
+    finally:
+        _ASKING.discard(id(owner))

@@ -21,6 +21,7 @@ from .containers import (
     TupleVariable,
     key_variable,
 )
+from .methods import MethodVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -215,12 +216,40 @@ class DictViewVariable(Variable):
     def iterate(self, tx: InstructionTranslator) -> Variable:
         return _iterators.DictIterator(self.target, self.kind)
 
+    def truth(self, tx: InstructionTranslator) -> bool:
+        # a view is true when its dict has items, whatever the values are (tensors included)
+        return bool(self.target.items)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in _VIEW_METHODS and hasattr(self.python_type(), name):
+            return MethodVariable(self, name)
+        return super().var_getattr(tx, name)
+
     def call_method(self, tx, name, args, kwargs):
         if name == "__len__":
             return ConstantVariable(len(self.target.items))
         if name == "__contains__" and len(args) == 1 and not kwargs:
             return self.contains(tx, args[0])
+        if name == "isdisjoint" and self.kind != "values" and len(args) == 1 and not kwargs:
+            return self.isdisjoint(tx, args[0])
         raise Unsupported(f"dict view method {name}", "not modelled")
+
+    def isdisjoint(self, tx: InstructionTranslator, other: Variable) -> Variable:
+        """``view.isdisjoint(other)``: on real values when both sides are known; otherwise, as CPython does
+        for an operand that is neither a set nor a view, by looking each item of ``other`` up in the view.
+        (CPython walks the view instead when ``other`` is a larger set or view: that case must be known.)"""
+        real_self, real_other = self.real_view(tx), _real_operand(tx, other)
+        if real_self is not None and real_other is not None:
+            try:
+                return ConstantVariable(real_self.isdisjoint(real_other))
+            except TypeError as exc:
+                raise UserError("dict view isdisjoint", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
+        if isinstance(other, (SetVariable, DictViewVariable)):
+            raise Unsupported("isdisjoint of a dict view with a set or view", "their members are not all known")
+        for item in _iterators.each_item(tx, other):
+            if self.contains(tx, item).as_python_constant():
+                return ConstantVariable(False)
+        return ConstantVariable(True)
 
     def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
         """``item in view``, as the C views answer it: keys by hash lookup (through the dict's own
@@ -253,6 +282,9 @@ class DictViewVariable(Variable):
     def describe(self) -> str:
         return f"dict {self.kind} view"
 
+
+#: The methods of a view read as attributes (``k.isdisjoint``); ``isdisjoint`` only exists on keys and items views.
+_VIEW_METHODS = frozenset({"__len__", "__contains__", "isdisjoint"})
 
 #: The operators a dict view has beyond iteration (keys and items views are set-like: set algebra and
 #: the subset comparisons).

@@ -23,7 +23,7 @@ from .attributes import (
     resolve,
     view_of_real,
 )
-from .base import Variable
+from .base import Variable, members_constant
 from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
 from .method_arity import check_arguments
 from .methods import MethodVariable
@@ -205,7 +205,7 @@ class DictVariable(MethodTableMixin, Variable):
             return False  # a user subclass: its methods (or attributes) could make a folded copy differ
         if self.cls is collections.defaultdict and not self._default_factory().is_python_constant():
             return False
-        return all(v.is_python_constant() for v in self.items.values())
+        return members_constant(self, self.items.values())
 
     def _default_factory(self) -> Variable:
         factory = self.attrs.get("default_factory")

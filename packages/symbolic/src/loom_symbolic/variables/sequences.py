@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import UserError
-from .base import Variable
+from .base import Variable, members_constant
 from .constant import ConstantVariable
 from .container_tables import LIST_METHODS, SEQUENCE_METHODS, Method, constant_index
 from .mappings import MethodTableMixin
@@ -39,7 +39,7 @@ class SequenceVariable(MethodTableMixin, Variable):
 
     def is_python_constant(self) -> bool:
         # Asked item by item: asking a symbolic size "are you a constant" must not specialise it.
-        return all(i.is_python_constant() for i in self.items)
+        return members_constant(self, self.items)
 
     def as_graph_arg(self) -> Any:
         return self.container_type(i.as_graph_arg() for i in self.items)
