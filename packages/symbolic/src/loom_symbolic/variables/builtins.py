@@ -67,13 +67,20 @@ if TYPE_CHECKING:
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
 
+#: ``operator`` functions that change their first argument: folding them would change a copy.
+_MUTATING_OPERATORS = frozenset(
+    f"{prefix}{name}{suffix}" for prefix, suffix in (("", ""), ("__", "__"))
+    for name in ("setitem", "delitem", "iadd", "iand", "iconcat", "ifloordiv", "ilshift", "imod", "imul",
+                 "imatmul", "ior", "ipow", "irshift", "isub", "itruediv", "ixor"))
+
 #: Builtins that are pure functions of their arguments: folded when every argument is a constant.
 PURE = {
     abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
     isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple,
     list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
     sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
-    *(v for v in vars(operator).values() if callable(v) and not isinstance(v, type)),
+    *(v for name, v in vars(operator).items()
+      if callable(v) and not isinstance(v, type) and name not in _MUTATING_OPERATORS),
     *(v for v in vars(math).values() if callable(v)),
     # alternative constructors of immutable builtin types, read from the class (``int.from_bytes(b, "big")``)
     int.from_bytes, float.fromhex, bytes.fromhex,

@@ -42,6 +42,12 @@ def builtin_setitem(tx, args, kwargs):
     return ConstantVariable(None)
 
 
+@builtin(operator.delitem)
+def builtin_delitem(tx, args, kwargs):
+    ops.delitem(tx, args[0], args[1])
+    return ConstantVariable(None)
+
+
 @builtin(pow)
 def builtin_pow(tx, args, kwargs):
     # pow(base, exp) is base ** exp (``__pow__``, then ``__rpow__``); a modulus is folded for constants only

@@ -1,0 +1,43 @@
+"""``operator`` functions that change their first argument (``delitem``, ``setitem``, the in-place
+operators) act on the traced container, not on a folded copy of it: the answer and the container are
+eager's, in one graph."""
+
+import operator
+
+import torch
+from harness import check
+
+X = torch.arange(3.0)
+
+
+def deletes_and_sets(x):
+    d = {"a": 1}
+    operator.setitem(d, "b", 2)
+    operator.delitem(d, "a")
+    items = [1, 2, 3]
+    operator.setitem(items, slice(0, 2), [9])
+    operator.__delitem__(items, 0)
+    return x * operator.getitem(d, "b"), d, items
+
+
+def adds_in_place(x):
+    items = [1]
+    same = operator.iadd(items, [2])
+    return x + len(items), same is items, items
+
+
+def deletes_from_an_argument(x, items):
+    operator.delitem(items, slice(None, 2))
+    return x + len(items)
+
+
+def test_delitem_and_setitem_change_the_container():
+    check(deletes_and_sets, X)
+
+
+def test_iadd_extends_the_list_itself():
+    check(adds_in_place, X)
+
+
+def test_delitem_on_a_list_passed_in_is_seen_by_the_caller():
+    check(deletes_from_an_argument, X, [1, 2, 3, 4])
