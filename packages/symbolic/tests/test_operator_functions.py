@@ -1,6 +1,6 @@
-"""``operator`` functions that change their first argument (``delitem``, ``setitem``, the in-place
-operators) act on the traced container, not on a folded copy of it: the answer and the container are
-eager's, in one graph."""
+"""``operator``'s functions in compiled code: those that change their first argument (``delitem``,
+``setitem``, the in-place operators) act on the traced container, not on a folded copy of it, and
+``operator.abs`` of a tensor is a graph op as ``abs`` is: eager's answer, in one graph."""
 
 import operator
 
@@ -41,3 +41,12 @@ def test_iadd_extends_the_list_itself():
 
 def test_delitem_on_a_list_passed_in_is_seen_by_the_caller():
     check(deletes_from_an_argument, X, [1, 2, 3, 4])
+
+
+def abs_of_tensors(x):
+    y = operator.add(x, 1)
+    return operator.abs(-y) + operator.neg(y)
+
+
+def test_operator_abs_of_a_tensor_is_one_graph():
+    check(abs_of_tensors, X)

@@ -350,7 +350,7 @@ def builtin_delattr(tx, args, kwargs):
 
 
 # -- numbers ---------------------------------------------------------------------------------------
-@builtin(abs)
+@builtin(abs, operator.abs)
 def builtin_abs(tx, args, kwargs):
     graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
     return ops.unary(tx, operator.abs, args[0]) if graph_value else None

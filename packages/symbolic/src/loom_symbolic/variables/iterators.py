@@ -65,7 +65,7 @@ class IteratorVariable(Variable):
         return item
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        if name in ("__iter__", "__next__"):  # it.__iter__() is the iterator, it.__next__() is next(it)
+        if name in ("__iter__", "__next__", "__length_hint__"):  # it.__next__() is next(it)
             return IteratorMethodVariable(self, name)
         return super().var_getattr(tx, name)
 
@@ -457,6 +457,10 @@ class IteratorMethodVariable(Variable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if args or kwargs:
             raise Unsupported(f"{self.name} of {self.iterator.describe()} with arguments", "not modelled")
+        if self.name == "__length_hint__":  # what is left, where that is known without running anything
+            if (items := self.iterator.remaining()) is None:
+                raise Unsupported(f"__length_hint__ of {self.iterator.describe()}", "its length is not known")
+            return ConstantVariable(len(items))
         return self.iterator if self.name == "__iter__" else self.iterator.next_or_stop(tx)
 
     def describe(self) -> str:
@@ -578,6 +582,15 @@ def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> 
     import types
 
     if not isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType):
+        if _attributes.class_attribute(cls, "__iter__") is None:  # `__iter__ = None`: not iterable, by design
+            message = f"{cls.__name__!r} object is not iterable"
+            raise UserError("iteration", message, exc_type=TypeError, exc_args=(message,))
+        getitem = _attributes.class_attribute(cls, "__getitem__")
+        if isinstance(getitem, types.FunctionType) and not any("__iter__" in vars(k) for k in cls.__mro__):
+            from ..polyfills.builtins import sequence_items  # the old protocol, by index until IndexError
+            from .functions import UserFunctionVariable
+
+            return iterate(tx, UserFunctionVariable(sequence_items).call(tx, [obj], {}))
         raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):

@@ -348,6 +348,8 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
+    if has_python_special(container, "__iter__") or has_python_special(container, "__getitem__"):
+        return ConstantVariable(any_equal(tx, each_item(tx, container), item))  # no __contains__: CPython iterates
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
 
