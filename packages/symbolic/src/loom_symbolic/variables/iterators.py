@@ -12,6 +12,7 @@ from . import exception_values as _exceptions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
+from .iterator_methods import IteratorMethodVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -445,26 +446,6 @@ def not_modelled_because(value: Variable) -> str:
     """Why ``next()`` on ``value`` is not modelled (its own reason, where it gives one)."""
     reason = getattr(value, "unmodelled_reason", None)
     return reason() if reason is not None else "not an iterator the translator models"
-
-
-class IteratorMethodVariable(Variable):
-    """``it.__iter__`` or ``it.__next__`` read from an iterator the trace holds."""
-
-    def __init__(self, iterator: IteratorVariable, name: str) -> None:
-        self.iterator = iterator
-        self.name = name
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if args or kwargs:
-            raise Unsupported(f"{self.name} of {self.iterator.describe()} with arguments", "not modelled")
-        if self.name == "__length_hint__":  # what is left, where that is known without running anything
-            if (items := self.iterator.remaining()) is None:
-                raise Unsupported(f"__length_hint__ of {self.iterator.describe()}", "its length is not known")
-            return ConstantVariable(len(items))
-        return self.iterator if self.name == "__iter__" else self.iterator.next_or_stop(tx)
-
-    def describe(self) -> str:
-        return f"{self.name} of {self.iterator.describe()}"
 
 
 def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
