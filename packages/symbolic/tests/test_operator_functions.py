@@ -26,6 +26,12 @@ def adds_in_place(x):
     return x + len(items), same is items, items
 
 
+def concatenates_in_place(x):
+    items = [1]
+    same = operator.iconcat(items, (2, 3))
+    return x + len(items), same is items, items, operator.concat([1], [2])
+
+
 def deletes_from_an_argument(x, items):
     operator.delitem(items, slice(None, 2))
     return x + len(items)
@@ -37,6 +43,10 @@ def test_delitem_and_setitem_change_the_container():
 
 def test_iadd_extends_the_list_itself():
     check(adds_in_place, X)
+
+
+def test_iconcat_extends_the_list_itself():
+    check(concatenates_in_place, X)
 
 
 def test_delitem_on_a_list_passed_in_is_seen_by_the_caller():
