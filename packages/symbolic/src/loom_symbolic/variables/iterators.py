@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 from .. import bytecode_helpers
 from ..errors import Unsupported, UserError, args_of
+from ..polyfills import builtins as polyfill_builtins
 from . import attributes as _attributes
 from . import exception_values as _exceptions
+from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
@@ -568,10 +570,8 @@ def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> 
             raise UserError("iteration", message, exc_type=TypeError, exc_args=(message,))
         getitem = _attributes.class_attribute(cls, "__getitem__")
         if isinstance(getitem, types.FunctionType) and not any("__iter__" in vars(k) for k in cls.__mro__):
-            from ..polyfills.builtins import sequence_items  # the old protocol, by index until IndexError
-            from .functions import UserFunctionVariable
-
-            return iterate(tx, UserFunctionVariable(sequence_items).call(tx, [obj], {}))
+            stand_in = _functions.UserFunctionVariable(polyfill_builtins.sequence_items)  # by index to IndexError
+            return iterate(tx, stand_in.call(tx, [obj], {}))
         raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):
