@@ -131,21 +131,26 @@ class ListIterator(IteratorVariable):
     def __init__(self, target: ListVariable) -> None:
         self.target = target
         self.index = 0
+        #: whether the end was reached: CPython's iterator then lets go of its list, so it stays exhausted
+        self.done = False
 
     def python_type(self) -> type:
         return type(iter([]))
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        if self.index >= len(self.target.items):
+        if self.done or self.index >= len(self.target.items):
+            self.done = True
             return None
         self.index += 1
         return self.target.items[self.index - 1]
 
     def remaining(self) -> list[Variable] | None:
-        return self.target.items[self.index :]
+        return [] if self.done else self.target.items[self.index :]
 
     def live_position(self) -> tuple[Callable[..., None], int]:
-        """The list itself: the loop keeps iterating the live list."""
+        """The list itself: the loop keeps iterating the live list (an exhausted one, nothing)."""
+        if self.done:
+            return (lambda codegen: codegen.emit("BUILD_TUPLE", 0)), 0
         return (lambda codegen: codegen.reconstruct(self.target)), self.index
 
 
@@ -159,6 +164,7 @@ class DictIterator(IteratorVariable):
         self.keys = self._current_keys()
         self.broken = False
         self.index = 0
+        self.done = False  # the end was reached: CPython's iterator lets go of its container (no more checks)
 
     def python_type(self) -> type:
         if isinstance(self.target, SetVariable):
@@ -190,15 +196,20 @@ class DictIterator(IteratorVariable):
         return TupleVariable([key_variable(key), self.target.items[key]])
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.done:
+            return None
         if not self._unchanged():
             raise Unsupported("a loop over a container whose keys changed in the loop",
                               "what CPython does then depends on the container's memory layout")
         if self.index >= len(self.keys):
+            self.done = True
             return None
         self.index += 1
         return self._item(self.keys[self.index - 1])
 
     def remaining(self) -> list[Variable] | None:
+        if self.done:
+            return []
         if self.broken or self._current_keys() != self.keys:
             return None
         return [self._item(key) for key in self.keys[self.index :]]
