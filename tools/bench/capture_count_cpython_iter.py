@@ -330,6 +330,22 @@ def c_ci_exhausted_iterator(x):
     return y * len(first), second
 
 
+def c_ci_exhausted_list_iterator_stays_exhausted(x):
+    items = [x]
+    it = iter(items)
+    first = list(it)
+    items.append(x + 1)  # test_iter's sink state: the exhausted iterator has let go of the list
+    return first[0] * 2, list(it)
+
+
+def c_ci_exhausted_dict_iterator_after_insert(x):
+    d = {"a": x}
+    it = iter(d.values())
+    taken = list(it)
+    d["b"] = x + 1
+    return taken[0] + 1, next(it, "end")
+
+
 def c_ci_stop_iteration_caught(x):
     y = x - 1
     it = iter([y])
@@ -452,7 +468,8 @@ CONSTRUCTS = [c_ci_chain, c_ci_chain_from_iterable, c_ci_chain_of_tensors, c_ci_
               c_ci_zip_longest, c_ci_zip_longest_tensors, c_ci_pairwise, c_ci_pairwise_tensors,
               c_ci_iter_list_protocol, c_ci_user_iterator_class, c_ci_user_iterator_for,
               c_ci_getitem_sequence_protocol, c_ci_iter_callable_sentinel, c_ci_iter_of_iter_is_same,
-              c_ci_exhausted_iterator, c_ci_stop_iteration_caught, c_ci_in_on_iterator, c_ci_unpack_iterator,
+              c_ci_exhausted_iterator, c_ci_exhausted_list_iterator_stays_exhausted,
+              c_ci_exhausted_dict_iterator_after_insert, c_ci_stop_iteration_caught, c_ci_in_on_iterator, c_ci_unpack_iterator,
               c_ci_min_max_iterator, c_ci_sum_generator_start, c_ci_map_two_iterables, c_ci_filter_none,
               c_ci_enumerate_start, c_ci_reversed_list, c_ci_zip_strict_mismatch, c_ci_dict_iteration_order,
               c_ci_str_join_iterator, c_ci_length_hint, c_ci_sorted_iterator, c_ci_tuple_of_generator,
