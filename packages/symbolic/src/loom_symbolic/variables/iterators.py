@@ -55,6 +55,15 @@ class IteratorVariable(Variable):
         codegen.emit("BUILD_TUPLE", len(items))
         codegen.load_const(0)
 
+    def reconstruct_live(self, codegen) -> None:
+        """Push ``iter_at(iterable, index)``: for a list, range or dict-keys iterator made in the frame, an
+        iterator of its very type over the live container at its position (a local across a graph break)."""
+        push_iterable, index = self.live_position()
+        codegen.load_callable(bytecode_helpers.iter_at)
+        push_iterable(codegen)
+        codegen.load_const(index)
+        codegen.call(2)
+
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         raise NotImplementedError
 
@@ -150,8 +159,10 @@ class ListIterator(IteratorVariable):
     def live_position(self) -> tuple[Callable[..., None], int]:
         """The list itself: the loop keeps iterating the live list (an exhausted one, nothing)."""
         if self.done:
-            return (lambda codegen: codegen.emit("BUILD_TUPLE", 0)), 0
+            return (lambda codegen: codegen.emit("BUILD_LIST", 0)), 0
         return (lambda codegen: codegen.reconstruct(self.target)), self.index
+
+    reconstruct = IteratorVariable.reconstruct_live
 
 
 class DictIterator(IteratorVariable):
@@ -243,6 +254,8 @@ class RangeIterator(IteratorVariable):
 
     def live_position(self) -> tuple[Callable[..., None], int]:
         return (lambda codegen: codegen.load_const(self.values)), self.index
+
+    reconstruct = IteratorVariable.reconstruct_live
 
 
 class ZipIterator(IteratorVariable):
