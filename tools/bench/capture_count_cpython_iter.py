@@ -13,10 +13,13 @@ the output.
 
 from __future__ import annotations
 
+import io
 import itertools
 import operator
 
 import torch
+
+_SINK = io.StringIO()
 
 
 def c_ci_chain(x):
@@ -346,6 +349,15 @@ def c_ci_exhausted_dict_iterator_after_insert(x):
     return taken[0] + 1, next(it, "end")
 
 
+def c_ci_list_iterator_across_break(x):
+    items = [x, x + 1, x + 2]
+    it = iter(items)
+    y = next(it) * 2
+    print("break", file=_SINK)  # a graph break with the iterator in a local
+    items.append(x + 3)
+    return y + next(it), list(it)
+
+
 def c_ci_stop_iteration_caught(x):
     y = x - 1
     it = iter([y])
@@ -469,7 +481,8 @@ CONSTRUCTS = [c_ci_chain, c_ci_chain_from_iterable, c_ci_chain_of_tensors, c_ci_
               c_ci_iter_list_protocol, c_ci_user_iterator_class, c_ci_user_iterator_for,
               c_ci_getitem_sequence_protocol, c_ci_iter_callable_sentinel, c_ci_iter_of_iter_is_same,
               c_ci_exhausted_iterator, c_ci_exhausted_list_iterator_stays_exhausted,
-              c_ci_exhausted_dict_iterator_after_insert, c_ci_stop_iteration_caught, c_ci_in_on_iterator, c_ci_unpack_iterator,
+              c_ci_exhausted_dict_iterator_after_insert, c_ci_list_iterator_across_break,
+              c_ci_stop_iteration_caught, c_ci_in_on_iterator, c_ci_unpack_iterator,
               c_ci_min_max_iterator, c_ci_sum_generator_start, c_ci_map_two_iterables, c_ci_filter_none,
               c_ci_enumerate_start, c_ci_reversed_list, c_ci_zip_strict_mismatch, c_ci_dict_iteration_order,
               c_ci_str_join_iterator, c_ci_length_hint, c_ci_sorted_iterator, c_ci_tuple_of_generator,
