@@ -1,6 +1,7 @@
 """``operator``'s functions in compiled code: those that change their first argument (``delitem``,
 ``setitem``, the in-place operators) act on the traced container, not on a folded copy of it, and
-``operator.abs`` of a tensor is a graph op as ``abs`` is: eager's answer, in one graph."""
+``operator.abs`` of a tensor is a graph op as ``abs`` is, and ``operator.call(f, ...)`` is the call
+``f(...)``: eager's answer, in one graph."""
 
 import operator
 
@@ -60,3 +61,18 @@ def abs_of_tensors(x):
 
 def test_operator_abs_of_a_tensor_is_one_graph():
     check(abs_of_tensors, X)
+
+
+def _record(log, value):
+    log.append(value)
+    return len(log)
+
+
+def calls_through_operator_call(x):
+    log = []
+    n = operator.call(_record, log, "a")
+    return operator.call(torch.add, x, n, alpha=2), log
+
+
+def test_operator_call_runs_its_callable_traced():
+    check(calls_through_operator_call, X)

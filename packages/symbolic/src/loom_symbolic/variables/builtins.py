@@ -67,11 +67,12 @@ if TYPE_CHECKING:
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
 
-#: ``operator`` functions that change their first argument: folding them would change a copy.
-_MUTATING_OPERATORS = frozenset(
+#: ``operator`` functions that are not pure: those that change their first argument (folding them would
+#: change a copy) and ``call``, which runs whatever it is given.
+_IMPURE_OPERATORS = frozenset(
     f"{prefix}{name}{suffix}" for prefix, suffix in (("", ""), ("__", "__"))
     for name in ("setitem", "delitem", "iadd", "iand", "iconcat", "ifloordiv", "ilshift", "imod", "imul",
-                 "imatmul", "ior", "ipow", "irshift", "isub", "itruediv", "ixor"))
+                 "imatmul", "ior", "ipow", "irshift", "isub", "itruediv", "ixor", "call"))
 
 #: Builtins that are pure functions of their arguments: folded when every argument is a constant.
 PURE = {
@@ -80,7 +81,7 @@ PURE = {
     list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
     sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
     *(v for name, v in vars(operator).items()
-      if callable(v) and not isinstance(v, type) and name not in _MUTATING_OPERATORS),
+      if callable(v) and not isinstance(v, type) and name not in _IMPURE_OPERATORS),
     *(v for v in vars(math).values() if callable(v)),
     # alternative constructors of immutable builtin types, read from the class (``int.from_bytes(b, "big")``)
     int.from_bytes, float.fromhex, bytes.fromhex,

@@ -57,6 +57,10 @@ def builtin_iconcat(tx, args, kwargs):
     return ops.binary(tx, operator.iadd, args[0], args[1])
 
 
+# operator.call(f, *args, **kwargs) is f(*args, **kwargs), traced as that call is
+HANDLERS[operator.call] = lambda tx, args, kwargs: args[0].call(tx, args[1:], kwargs) if args else None
+
+
 @builtin(pow)
 def builtin_pow(tx, args, kwargs):
     # pow(base, exp) is base ** exp (``__pow__``, then ``__rpow__``); a modulus is folded for constants only
