@@ -523,4 +523,7 @@ def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> 
         return result
     if result is obj or isinstance(_attributes.class_attribute(result.python_type(), "__next__"), types.FunctionType):
         return UserIterator(result)
+    if not hasattr(result.python_type(), "__next__"):  # CPython checks what __iter__ returned
+        message = f"iter() returned non-iterator of type '{result.python_type().__name__}'"
+        raise UserError("iteration", message, exc_type=TypeError, exc_args=(message,))
     return iterate(tx, result)
