@@ -457,6 +457,9 @@ def builtin_next(tx, args, kwargs):
     if not isinstance(iterator, IteratorVariable):
         iterator = user_iterator_or_none(iterator) or iterator
     if not isinstance(iterator, IteratorVariable):
+        if not hasattr(_type_of(iterator), "__next__"):  # a list, a tensor: CPython's TypeError
+            message = f"{_type_of(iterator).__name__!r} object is not an iterator"
+            raise UserError("next()", message, exc_type=TypeError, exc_args=(message,))
         raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
     if len(args) > 1:
         item = iterator.next_item(tx)

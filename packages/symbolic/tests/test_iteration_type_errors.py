@@ -1,6 +1,7 @@
-"""A class whose ``__iter__`` returns something that is not an iterator: CPython raises ``TypeError:
-iter() returned non-iterator of type '...'`` (test_iter's ``test_iter_returns_non_iterator`` family), even
-when what it returned is iterable (a list). The trace used to iterate the result instead."""
+"""The TypeErrors of the iterator protocol, raised in the trace with CPython's words: a class whose
+``__iter__`` returns something that is not an iterator (``iter() returned non-iterator of type '...'``,
+even when what it returned is iterable: the trace used to iterate it, a wrong answer), and ``next()`` of
+an iterable that is no iterator (``'list' object is not an iterator``: it used to break)."""
 
 import torch
 from harness import check
@@ -44,3 +45,15 @@ def test_an_int_from_iter_raises_cpythons_type_error():
 
 def test_a_list_from_iter_is_no_iterator_either():
     check(list_of_list_iter, X)
+
+
+def next_of_a_list(x):
+    try:
+        next([x])
+    except TypeError as exc:
+        return x + 1, str(exc)
+    return x, "no error"
+
+
+def test_next_of_a_list_raises_cpythons_type_error_in_one_graph():
+    check(next_of_a_list, X)
