@@ -358,6 +358,31 @@ def c_ci_list_iterator_across_break(x):
     return y + next(it), list(it)
 
 
+class _IterReturnsList:
+    """``__iter__`` returning an iterable that is no iterator, in the manner of test_iter's ``BadIterableClass``."""
+
+    def __iter__(self):
+        return [1, 2]
+
+
+def c_ci_iter_returns_non_iterator(x):
+    y = x + 1
+    try:
+        list(_IterReturnsList())
+    except TypeError as exc:
+        return y * 2, str(exc)
+    return y, ""
+
+
+def c_ci_next_of_non_iterator(x):
+    y = x + 1
+    try:
+        next([y])
+    except TypeError as exc:
+        return y * 3, str(exc)
+    return y, ""
+
+
 def c_ci_stop_iteration_caught(x):
     y = x - 1
     it = iter([y])
@@ -482,7 +507,7 @@ CONSTRUCTS = [c_ci_chain, c_ci_chain_from_iterable, c_ci_chain_of_tensors, c_ci_
               c_ci_getitem_sequence_protocol, c_ci_iter_callable_sentinel, c_ci_iter_of_iter_is_same,
               c_ci_exhausted_iterator, c_ci_exhausted_list_iterator_stays_exhausted,
               c_ci_exhausted_dict_iterator_after_insert, c_ci_list_iterator_across_break,
-              c_ci_stop_iteration_caught, c_ci_in_on_iterator, c_ci_unpack_iterator,
+              c_ci_iter_returns_non_iterator, c_ci_next_of_non_iterator, c_ci_stop_iteration_caught, c_ci_in_on_iterator, c_ci_unpack_iterator,
               c_ci_min_max_iterator, c_ci_sum_generator_start, c_ci_map_two_iterables, c_ci_filter_none,
               c_ci_enumerate_start, c_ci_reversed_list, c_ci_zip_strict_mismatch, c_ci_dict_iteration_order,
               c_ci_str_join_iterator, c_ci_length_hint, c_ci_sorted_iterator, c_ci_tuple_of_generator,
