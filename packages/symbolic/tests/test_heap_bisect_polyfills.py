@@ -72,3 +72,34 @@ def beam_keep_best(x):
 
 def test_heap_and_bisect_are_traced_into_one_graph():
     check(beam_keep_best, torch.ones(3))
+
+
+_MAX_HELPERS = [name for name in ("_heappop_max", "_heapreplace_max", "_heapify_max") if hasattr(heapq, name)]
+
+
+@pytest.mark.skipif(not _MAX_HELPERS, reason="no private max-heap helpers in this heapq")
+@pytest.mark.parametrize("seed", range(4))
+def test_max_heap_helpers_match_heapq(seed):
+    rng = random.Random(seed)
+    real, mine = [], []
+    for _ in range(40):
+        op = rng.choice(_MAX_HELPERS)
+        args = () if op != "_heapreplace_max" else (rng.randint(0, 9),)
+        if op == "_heapify_max":
+            extra = [rng.randint(0, 9) for _ in range(rng.randint(0, 5))]
+            real.extend(extra)
+            mine.extend(extra)
+        got = _outcome(lambda: polyfills.replacement_for(getattr(heapq, op))(mine, *args))  # noqa: B023
+        want = _outcome(lambda: getattr(heapq, op)(real, *args))  # noqa: B023
+        assert got == want and mine == real, (op, args)
+
+
+def merges(x):
+    ascending = list(heapq.merge([1, 4, 7], [2, 5], [3, 6]))
+    descending = list(heapq.merge([7, 4], [5, 1], reverse=True))
+    keyed = list(heapq.merge(["bb", "c"], ["a", "ddd"], key=len))
+    return x + ascending[-1] + descending[0], ascending, descending, keyed
+
+
+def test_heapq_merge_is_one_graph():
+    check(merges, torch.arange(3.0))

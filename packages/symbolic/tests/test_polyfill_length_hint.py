@@ -52,3 +52,19 @@ def test_length_hint_of_containers_holding_tensors_traces_in_one_graph():
     report = loom.explain(hints_of_containers, backend="eager", options={"strict": True})(x)
     assert torch.equal(report.result, hints_of_containers(x))
     assert (report.graph_count, report.break_count) == (1, 0)
+
+
+def hints_of_iterators(x):
+    it = iter([x, x, x])
+    next(it)
+    keys = iter({"a": 1, "b": 2})
+    return x + operator.length_hint(it), operator.length_hint(iter(range(7))), type(keys).__length_hint__(keys)
+
+
+def test_length_hint_of_builtin_iterators_is_what_is_left_in_one_graph():
+    loom.reset()
+    x = torch.arange(3.0)
+    report = loom.explain(hints_of_iterators, backend="eager", options={"strict": True})(x)
+    expected = hints_of_iterators(x)
+    assert torch.equal(report.result[0], expected[0]) and report.result[1:] == expected[1:]
+    assert (report.graph_count, report.break_count) == (1, 0)

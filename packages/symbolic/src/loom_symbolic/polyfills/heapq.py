@@ -33,13 +33,18 @@ def _check_list(heap: Any, name: str) -> None:
         raise TypeError(f"{name}() argument 1 must be list, not {type(heap).__name__}")
 
 
-def _sift_down(heap: list, start: int, pos: int) -> None:
-    """Move ``heap[pos]`` up towards ``start`` while it is smaller than its parent."""
+def _before(a: Any, b: Any, largest_first: bool) -> bool:
+    """Whether ``a`` goes above ``b`` in the heap: ``a < b``, or ``b < a`` in a max-heap (``<`` only, as C)."""
+    return b < a if largest_first else a < b
+
+
+def _sift_down(heap: list, start: int, pos: int, largest_first: bool = False) -> None:
+    """Move ``heap[pos]`` up towards ``start`` while it goes before its parent."""
     item = heap[pos]
     while pos > start:
         parent_pos = (pos - 1) >> 1
         parent = heap[parent_pos]
-        if item < parent:
+        if _before(item, parent, largest_first):
             heap[pos] = parent
             pos = parent_pos
             continue
@@ -47,21 +52,21 @@ def _sift_down(heap: list, start: int, pos: int) -> None:
     heap[pos] = item
 
 
-def _sift_up(heap: list, pos: int) -> None:
-    """Move the smaller child up until a leaf is reached, then put ``heap[pos]`` there and sift it down."""
+def _sift_up(heap: list, pos: int, largest_first: bool = False) -> None:
+    """Move the child that goes first up until a leaf is reached, then put ``heap[pos]`` there and sift it down."""
     end = len(heap)
     start = pos
     item = heap[pos]
     child = 2 * pos + 1
     while child < end:
         right = child + 1
-        if right < end and not heap[child] < heap[right]:
+        if right < end and not _before(heap[child], heap[right], largest_first):
             child = right
         heap[pos] = heap[child]
         pos = child
         child = 2 * pos + 1
     heap[pos] = item
-    _sift_down(heap, start, pos)
+    _sift_down(heap, start, pos, largest_first)
 
 
 @polyfill(_heapq.heappush)
@@ -115,3 +120,40 @@ def heappushpop(heap: Any, item: Any) -> Any:
         item, heap[0] = heap[0], item
         _sift_up(heap, 0)
     return item
+
+
+# The max-heap helpers ``heapq.merge(..., reverse=True)`` calls (private in C before 3.14).
+if hasattr(_heapq, "_heapify_max"):
+    @polyfill(_heapq._heapify_max)
+    def heapify_max(heap: Any) -> None:
+        """``heapq._heapify_max(heap)``: the largest item first."""
+        _check_list(heap, "_heapify_max")
+        for i in reversed(range(len(heap) // 2)):
+            _sift_up(heap, i, largest_first=True)
+
+if hasattr(_heapq, "_heappop_max"):
+    @polyfill(_heapq._heappop_max)
+    def heappop_max(heap: Any) -> Any:
+        """``heapq._heappop_max(heap)``: pop the largest item."""
+        _check_list(heap, "_heappop_max")
+        if not heap:
+            raise IndexError("index out of range")
+        last = heap.pop()
+        if not heap:
+            return last
+        largest = heap[0]
+        heap[0] = last
+        _sift_up(heap, 0, largest_first=True)
+        return largest
+
+if hasattr(_heapq, "_heapreplace_max"):
+    @polyfill(_heapq._heapreplace_max)
+    def heapreplace_max(heap: Any, item: Any) -> Any:
+        """``heapq._heapreplace_max(heap, item)``: pop the largest, then push ``item``."""
+        _check_list(heap, "_heapreplace_max")
+        if not heap:
+            raise IndexError("index out of range")
+        largest = heap[0]
+        heap[0] = item
+        _sift_up(heap, 0, largest_first=True)
+        return largest

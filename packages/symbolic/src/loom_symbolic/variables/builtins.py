@@ -67,13 +67,21 @@ if TYPE_CHECKING:
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
 
+#: ``operator`` functions that are not pure: those that change their first argument (folding them would
+#: change a copy) and ``call``, which runs whatever it is given.
+_IMPURE_OPERATORS = frozenset(
+    f"{prefix}{name}{suffix}" for prefix, suffix in (("", ""), ("__", "__"))
+    for name in ("setitem", "delitem", "iadd", "iand", "iconcat", "ifloordiv", "ilshift", "imod", "imul",
+                 "imatmul", "ior", "ipow", "irshift", "isub", "itruediv", "ixor", "call"))
+
 #: Builtins that are pure functions of their arguments: folded when every argument is a constant.
 PURE = {
     abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
     isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple,
     list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
     sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
-    *(v for v in vars(operator).values() if callable(v) and not isinstance(v, type)),
+    *(v for name, v in vars(operator).items()
+      if callable(v) and not isinstance(v, type) and name not in _IMPURE_OPERATORS),
     *(v for v in vars(math).values() if callable(v)),
     # alternative constructors of immutable builtin types, read from the class (``int.from_bytes(b, "big")``)
     int.from_bytes, float.fromhex, bytes.fromhex,
@@ -343,7 +351,7 @@ def builtin_delattr(tx, args, kwargs):
 
 
 # -- numbers ---------------------------------------------------------------------------------------
-@builtin(abs)
+@builtin(abs, operator.abs)
 def builtin_abs(tx, args, kwargs):
     graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
     return ops.unary(tx, operator.abs, args[0]) if graph_value else None
@@ -449,6 +457,9 @@ def builtin_next(tx, args, kwargs):
     if not isinstance(iterator, IteratorVariable):
         iterator = user_iterator_or_none(iterator) or iterator
     if not isinstance(iterator, IteratorVariable):
+        if not hasattr(_type_of(iterator), "__next__"):  # a list, a tensor: CPython's TypeError
+            message = f"{_type_of(iterator).__name__!r} object is not an iterator"
+            raise UserError("next()", message, exc_type=TypeError, exc_args=(message,))
         raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
     if len(args) > 1:
         item = iterator.next_item(tx)

@@ -23,12 +23,17 @@ if TYPE_CHECKING:
 #: The immutable builtin classes whose unbound methods are modelled (their instances have no state to change).
 OWNERS = (str, bytes, int, float, complex, tuple)
 
+#: Builtin iterator classes: ``type(it).__length_hint__(it)`` (``operator.length_hint``'s way) is ``it``'s own
+#: method too. An iterator is never a constant, so such a call is never folded.
+ITERATOR_OWNERS = tuple({type(iter(empty)) for empty in ([], (), range(0), "", {}, {}.keys(), {}.values(),
+                                                          {}.items(), set())} | {type(reversed([]))})
+
 _DESCRIPTORS = (types.MethodDescriptorType, types.WrapperDescriptorType)
 
 
 def unbound_immutable_method(owner: Any, name: str) -> Variable | None:
     """``owner.name`` when ``owner`` is one of :data:`OWNERS` and the name is a method descriptor of it, else None."""
-    if owner not in OWNERS:
+    if owner not in OWNERS and owner not in ITERATOR_OWNERS:
         return None
     descriptor = getattr(owner, name, None)
     if not isinstance(descriptor, _DESCRIPTORS) or descriptor.__objclass__ is not owner:

@@ -7,11 +7,14 @@ from typing import TYPE_CHECKING
 
 from .. import bytecode_helpers
 from ..errors import Unsupported, UserError, args_of
+from ..polyfills import builtins as polyfill_builtins
 from . import attributes as _attributes
 from . import exception_values as _exceptions
+from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
+from .iterator_methods import IteratorMethodVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -52,6 +55,15 @@ class IteratorVariable(Variable):
         codegen.emit("BUILD_TUPLE", len(items))
         codegen.load_const(0)
 
+    def reconstruct_live(self, codegen) -> None:
+        """Push ``iter_at(iterable, index)``: for a list, range or dict-keys iterator made in the frame, an
+        iterator of its very type over the live container at its position (a local across a graph break)."""
+        push_iterable, index = self.live_position()
+        codegen.load_callable(bytecode_helpers.iter_at)
+        push_iterable(codegen)
+        codegen.load_const(index)
+        codegen.call(2)
+
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         raise NotImplementedError
 
@@ -65,7 +77,7 @@ class IteratorVariable(Variable):
         return item
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        if name in ("__iter__", "__next__"):  # it.__iter__() is the iterator, it.__next__() is next(it)
+        if name in ("__iter__", "__next__", "__length_hint__"):  # it.__next__() is next(it)
             return IteratorMethodVariable(self, name)
         return super().var_getattr(tx, name)
 
@@ -128,22 +140,29 @@ class ListIterator(IteratorVariable):
     def __init__(self, target: ListVariable) -> None:
         self.target = target
         self.index = 0
+        #: whether the end was reached: CPython's iterator then lets go of its list, so it stays exhausted
+        self.done = False
 
     def python_type(self) -> type:
         return type(iter([]))
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        if self.index >= len(self.target.items):
+        if self.done or self.index >= len(self.target.items):
+            self.done = True
             return None
         self.index += 1
         return self.target.items[self.index - 1]
 
     def remaining(self) -> list[Variable] | None:
-        return self.target.items[self.index :]
+        return [] if self.done else self.target.items[self.index :]
 
     def live_position(self) -> tuple[Callable[..., None], int]:
-        """The list itself: the loop keeps iterating the live list."""
+        """The list itself: the loop keeps iterating the live list (an exhausted one, nothing)."""
+        if self.done:
+            return (lambda codegen: codegen.emit("BUILD_LIST", 0)), 0
         return (lambda codegen: codegen.reconstruct(self.target)), self.index
+
+    reconstruct = IteratorVariable.reconstruct_live
 
 
 class DictIterator(IteratorVariable):
@@ -156,6 +175,7 @@ class DictIterator(IteratorVariable):
         self.keys = self._current_keys()
         self.broken = False
         self.index = 0
+        self.done = False  # the end was reached: CPython's iterator lets go of its container (no more checks)
 
     def python_type(self) -> type:
         if isinstance(self.target, SetVariable):
@@ -187,15 +207,20 @@ class DictIterator(IteratorVariable):
         return TupleVariable([key_variable(key), self.target.items[key]])
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.done:
+            return None
         if not self._unchanged():
             raise Unsupported("a loop over a container whose keys changed in the loop",
                               "what CPython does then depends on the container's memory layout")
         if self.index >= len(self.keys):
+            self.done = True
             return None
         self.index += 1
         return self._item(self.keys[self.index - 1])
 
     def remaining(self) -> list[Variable] | None:
+        if self.done:
+            return []
         if self.broken or self._current_keys() != self.keys:
             return None
         return [self._item(key) for key in self.keys[self.index :]]
@@ -206,70 +231,6 @@ class DictIterator(IteratorVariable):
         if isinstance(self.target, SetVariable) or self.kind != "keys" or self.remaining() is None:
             return None
         return (lambda codegen: codegen.reconstruct(self.target)), self.index
-
-
-class _FromOutside:
-    """An iterator from outside the frame (``source``) that the trace advances: each step is a side
-    effect (the real iterator is moved after the graph, see ``replay``), and across a graph break the
-    real iterator itself goes on."""
-
-    source: object
-    real_type: type
-    exhausted: bool
-
-    def python_type(self) -> type:
-        return self.real_type
-
-    def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        item = super().next_item(tx)
-        if item is None:
-            if self.exhausted:
-                return None
-            self.exhausted = True
-        tx.output.side_effects.advanced_iterator(self)
-        return item
-
-    def live_position(self) -> tuple[Callable[..., None], int]:
-        """The real iterator, moved by the effects before the resumed code runs (``iter`` of it is itself)."""
-        return (lambda codegen: codegen.load_source(self.source)), 0
-
-    def reconstruct(self, codegen) -> None:
-        codegen.load_source(self.source)
-
-    def describe(self) -> str:
-        return f"{self.real_type.__name__} object"
-
-
-class PositionedIterator(_FromOutside, ListIterator):
-    """A list or tuple iterator from outside the frame: its sequence and position are read (and
-    guarded) through its ``__reduce__`` and the trace walks the sequence as :class:`ListIterator` does."""
-
-    def __init__(self, target: Variable, index: int, real_type: type, source: object) -> None:
-        super().__init__(target)
-        self.index = index
-        self.real_type = real_type
-        self.source = source
-        self.exhausted = False
-
-    def replay(self) -> tuple[Callable[..., None], tuple]:
-        """What the rewritten code calls, after the iterator, to move the real one."""
-        return bytecode_helpers.reposition_iterator, (self.index, self.exhausted)
-
-
-class PositionedDictIterator(_FromOutside, DictIterator):
-    """A dict's keys or items iterator from outside the frame: the dict it walks (its keys guarded)
-    and the keys it will yield are read through the iterator; the trace walks the dict live from there
-    as :class:`DictIterator` does, and the real iterator takes as many steps after the graph."""
-
-    def __init__(self, target: DictVariable, kind: str, start: int, real_type: type, source: object) -> None:
-        super().__init__(target, kind)
-        self.index = self.start = start
-        self.real_type = real_type
-        self.source = source
-        self.exhausted = False
-
-    def replay(self) -> tuple[Callable[..., None], tuple]:
-        return bytecode_helpers.advance_iterator, (self.index - self.start, self.exhausted)
 
 
 class RangeIterator(IteratorVariable):
@@ -294,20 +255,7 @@ class RangeIterator(IteratorVariable):
     def live_position(self) -> tuple[Callable[..., None], int]:
         return (lambda codegen: codegen.load_const(self.values)), self.index
 
-
-class PositionedRangeIterator(_FromOutside, RangeIterator):
-    """A range iterator from outside the frame: the range it has left is read (and guarded) through its
-    ``__reduce__``; the trace walks it as :class:`RangeIterator` does, and the real iterator takes as many
-    steps after the graph (``__setstate__`` is absolute up to 3.11, relative from 3.12: steps are neither)."""
-
-    def __init__(self, left: range, real_type: type, source: object) -> None:
-        super().__init__(left)
-        self.real_type = real_type
-        self.source = source
-        self.exhausted = False
-
-    def replay(self) -> tuple[Callable[..., None], tuple]:
-        return bytecode_helpers.advance_iterator, (self.index, self.exhausted)
+    reconstruct = IteratorVariable.reconstruct_live
 
 
 class ZipIterator(IteratorVariable):
@@ -447,22 +395,6 @@ def not_modelled_because(value: Variable) -> str:
     return reason() if reason is not None else "not an iterator the translator models"
 
 
-class IteratorMethodVariable(Variable):
-    """``it.__iter__`` or ``it.__next__`` read from an iterator the trace holds."""
-
-    def __init__(self, iterator: IteratorVariable, name: str) -> None:
-        self.iterator = iterator
-        self.name = name
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if args or kwargs:
-            raise Unsupported(f"{self.name} of {self.iterator.describe()} with arguments", "not modelled")
-        return self.iterator if self.name == "__iter__" else self.iterator.next_or_stop(tx)
-
-    def describe(self) -> str:
-        return f"{self.name} of {self.iterator.describe()}"
-
-
 def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
     """``iter(value)``."""
     if isinstance(value, IteratorVariable):
@@ -578,10 +510,20 @@ def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> 
     import types
 
     if not isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType):
+        if _attributes.class_attribute(cls, "__iter__") is None:  # `__iter__ = None`: not iterable, by design
+            message = f"{cls.__name__!r} object is not iterable"
+            raise UserError("iteration", message, exc_type=TypeError, exc_args=(message,))
+        getitem = _attributes.class_attribute(cls, "__getitem__")
+        if isinstance(getitem, types.FunctionType) and not any("__iter__" in vars(k) for k in cls.__mro__):
+            stand_in = _functions.UserFunctionVariable(polyfill_builtins.sequence_items)  # by index to IndexError
+            return iterate(tx, stand_in.call(tx, [obj], {}))
         raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):
         return result
     if result is obj or isinstance(_attributes.class_attribute(result.python_type(), "__next__"), types.FunctionType):
         return UserIterator(result)
+    if not hasattr(result.python_type(), "__next__"):  # CPython checks what __iter__ returned
+        message = f"iter() returned non-iterator of type '{result.python_type().__name__}'"
+        raise UserError("iteration", message, exc_type=TypeError, exc_args=(message,))
     return iterate(tx, result)

@@ -10,6 +10,7 @@ from typing import Any
 from . import operator_semantics as ops
 from .builtins import HANDLERS, Handler, builtin
 from .constant import ConstantVariable
+from .containers import ListVariable
 
 _BINARY_OPERATORS = [
     operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod, operator.pow,
@@ -40,6 +41,24 @@ HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is
 def builtin_setitem(tx, args, kwargs):
     ops.setitem(tx, args[0], args[1], args[2])
     return ConstantVariable(None)
+
+
+@builtin(operator.delitem)
+def builtin_delitem(tx, args, kwargs):
+    ops.delitem(tx, args[0], args[1])
+    return ConstantVariable(None)
+
+
+@builtin(operator.iconcat)
+def builtin_iconcat(tx, args, kwargs):
+    # a list's in-place concatenation is its +=; anything else (a tensor has no sequence concat) is left to C
+    if len(args) != 2 or kwargs or not isinstance(args[0], ListVariable):
+        return None
+    return ops.binary(tx, operator.iadd, args[0], args[1])
+
+
+# operator.call(f, *args, **kwargs) is f(*args, **kwargs), traced as that call is
+HANDLERS[operator.call] = lambda tx, args, kwargs: args[0].call(tx, args[1:], kwargs) if args else None
 
 
 @builtin(pow)

@@ -205,6 +205,8 @@ def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: 
         if op in (operator.eq, operator.ne):
             equal = _sequences_equal(tx, left, right)
             return ConstantVariable(equal == (op is operator.eq))
+        if op in _ORDERINGS and isinstance(left, ListVariable) == isinstance(right, ListVariable):
+            return _sequences_ordered(tx, op, left, right)
     if op is operator.mul:
         seq, count = (left, right) if isinstance(left, SequenceVariable) else (right, left)
         if isinstance(seq, SequenceVariable) and count.is_python_constant():
@@ -212,6 +214,18 @@ def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: 
             if isinstance(n, int):
                 return ListVariable(seq.items * n) if isinstance(seq, ListVariable) else TupleVariable(seq.items * n)
     return None
+
+
+_ORDERINGS = (operator.lt, operator.le, operator.gt, operator.ge)
+
+
+def _sequences_ordered(tx: InstructionTranslator, op: Any, left: SequenceVariable, right: SequenceVariable) -> Variable:
+    """``<``, ``<=``, ``>``, ``>=`` of two lists (or two tuples), as CPython orders them: the first items
+    that differ (identity, then ``==``) decide with ``op``; when one runs out first, the lengths do."""
+    for a, b in zip(left.items, right.items):
+        if a is not b and not binary(tx, operator.eq, a, b).truth(tx):
+            return binary(tx, op, a, b)
+    return ConstantVariable(op(len(left.items), len(right.items)))
 
 
 def _sequences_equal(tx: InstructionTranslator, left: SequenceVariable, right: SequenceVariable) -> bool:
@@ -348,6 +362,8 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
+    if has_python_special(container, "__iter__") or has_python_special(container, "__getitem__"):
+        return ConstantVariable(any_equal(tx, each_item(tx, container), item))  # no __contains__: CPython iterates
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
 

@@ -41,6 +41,7 @@ from .containers import (
 )
 from .ctx import UserExitVariable
 from .exception_values import make_exception
+from .immutable_unbound import unbound_immutable_method
 from .methods import BoundMethodVariable
 from .new_objects import NewObjectVariable, construct
 from .partial import make_partial
@@ -193,7 +194,8 @@ class ClassVariable(RealValueVariable):
             func_source = Attr(source, "__func__") if source is not None else None
             return BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
-            return wrap(tx, getattr(self.value, name), None)
+            unbound = unbound_immutable_method(self.value, name)  # type(it).__length_hint__(it): it's own method
+            return unbound if unbound is not None else wrap(tx, getattr(self.value, name), None)
         return wrap(tx, getattr(self.value, name), source)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

@@ -62,10 +62,10 @@ from .globals_dict import GlobalsDictVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
-from .iterators import PositionedDictIterator, PositionedIterator, PositionedRangeIterator
 from .lazy_dict import LazyDictVariable, MappingProxyVariable
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
+from .outside_iterators import PositionedDictIterator, PositionedIterator, PositionedRangeIterator
 from .partial import wrap_partial
 from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_deque
 from .profiler import CLASSES as PROFILER_CLASSES
