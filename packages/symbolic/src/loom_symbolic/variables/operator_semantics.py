@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
+from .. import operand_errors as _operand_errors
 from ..errors import Unsupported, UserError, args_of
 from .attributes import class_attribute
 from .base import Variable
@@ -111,6 +112,7 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     user = _user_dunder(tx, op, left, right)
     if user is not None:
         return user
+    _raise_unsupported_operands(op, left, right)
     raise Unsupported(
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
         "the translator does not model this combination",
@@ -154,6 +156,12 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
         return tx.output.call_function(tx, op, [value], {})
     if value.is_python_constant():
         return fold(op, value)
+    name = _operand_errors.unary_special(op)
+    if name is not None and has_python_special(value, name):
+        return value.call_method(tx, name, [], {})
+    error = _operand_errors.unary_type_error(op, _class_of(value))
+    if error is not None:
+        raise error
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
 
 
@@ -278,6 +286,19 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
         # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
         return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
     return None
+
+
+def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> None:
+    """Python's TypeError where neither operand's class answers ``op`` (no special method for it)."""
+    names = _DUNDERS.get(INPLACE.get(op, op))
+    if names is None:
+        return
+    if op in INPLACE:
+        names = (f"__{op.__name__}__", *names)
+    sides = [(_class_of(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
+    error = _operand_errors.binary_type_error(op, names, sides[0], sides[1])
+    if error is not None:
+        raise error
 
 
 class _NoObject:
