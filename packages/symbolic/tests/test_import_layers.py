@@ -47,7 +47,7 @@ FLOORS = {
         "variables.sequence_methods", "variables.dict_methods", "variables.set_methods", "variables.weakrefs", "variables.hashing", "variables.mapping_proxy", "variables.extremes", "variables.exception_state", "variables.wrap_rules", "variables.cycle_shells", "variables.overriding_containers",
         "variables.known_hasattr",
         "variables.catalogue", "variables.new_parameters", "variables.hook_handles", "variables.made_buffers", "variables.frame_generators", "variables.requires_grad", "variables.lazy_modules",
-        "variables.body_escapes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders",
+        "variables.body_escapes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
         "variables.typing_forms", "variables.globals_dict", "variables.legacy_tensor_types"],
     4: ["output_graph", "storage_guards", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",

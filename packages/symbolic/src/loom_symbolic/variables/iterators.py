@@ -573,11 +573,20 @@ def user_iterator_or_none(value: Variable) -> UserIterator | None:
     return None
 
 
+#: How ``iter(obj)`` goes on for a class without ``__iter__`` of its own: ``fn(tx, obj, cls)`` returning an
+#: iterator, or None to pass (the old sequence protocol, filled by :mod:`.getitem_iteration`).
+ITERATION_FALLBACKS: list[Callable[..., IteratorVariable | None]] = []
+
+
 def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> IteratorVariable:
     """``iter(obj)`` for an instance of a class with ``__iter__`` written in Python."""
     import types
 
     if not isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType):
+        for fallback in ITERATION_FALLBACKS:
+            found = fallback(tx, obj, cls)
+            if found is not None:
+                return found
         raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):

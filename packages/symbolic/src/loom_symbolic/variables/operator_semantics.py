@@ -369,6 +369,11 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
+    cls = _class_of(container)
+    if cls is not None and getattr(container, "iterate", None) is not None and \
+            not any("__contains__" in klass.__dict__ for klass in cls.__mro__):
+        # no __contains__: Python searches what iter() gives (a Python __iter__, or __getitem__ by index)
+        return ConstantVariable(any_equal(tx, each_item(tx, container), item))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
 
