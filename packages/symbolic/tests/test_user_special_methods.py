@@ -2,7 +2,10 @@
 ``+obj``, ``~obj`` and ``abs(obj)`` call the class's ``__neg__``/``__pos__``/``__invert__``/``__abs__``
 (each broke the graph before). An operator that no operand's class supports raises Python's TypeError
 (``obj + 1``, ``1 - obj``, ``obj < obj``, ``obj += 1``, ``-obj``), which the program may catch; it was a graph
-break before."""
+break before. A class's ``__index__`` serves subscripts and slices of lists, ``bin``/``hex``/``oct`` and
+``operator.index`` (a graph break before)."""
+
+import operator
 
 import torch
 from harness import check
@@ -101,3 +104,23 @@ def reflected_only(x):
 
 def test_reflected_method_answers_and_its_absence_raises():
     check(reflected_only, torch.arange(3.0))
+
+
+class Two:
+    def __index__(self):
+        return 2
+
+
+TWO = Two()
+
+
+def index_special_method(x):
+    y = x * 2
+    seq = [10, 20, 30, 40]
+    made = Two()
+    return y + seq[made] + seq[TWO] + seq[made:][0] + seq[:TWO][-1] + len(bin(made) + hex(made) + oct(TWO)), \
+        operator.index(made)
+
+
+def test_index_special_method_subscripts_and_formats():
+    check(index_special_method, torch.arange(3.0))
