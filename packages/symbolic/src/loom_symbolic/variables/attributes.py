@@ -206,6 +206,23 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
     return False
 
 
+def delete_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
+                              name: str) -> bool:
+    """``del obj.name`` when ``cls`` has a data descriptor ``name`` written in Python: a property's deleter, or
+    the ``__delete__`` of a descriptor class of the user's, inlined (True: done; False: not such a one)."""
+    static = class_attribute(cls, name)
+    descriptor_source = Attr(type_source, name) if type_source is not None else None
+    if isinstance(static, property) and isinstance(static.fdel, types.FunctionType):
+        deleter_source = Attr(descriptor_source, "fdel") if descriptor_source is not None else None
+        wrap(tx, static.fdel, deleter_source).call(tx, [receiver], {})
+        return True
+    deleter = getattr(type(static), "__delete__", None)
+    if isinstance(deleter, types.FunctionType):
+        wrap(tx, deleter, None).call(tx, [wrap(tx, static, descriptor_source), receiver], {})
+        return True
+    return False
+
+
 def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) -> None:
     """``name`` is on no class of ``cls``'s MRO (the object's type is guarded): one written there later
     would be found instead of the missing attribute or ``__getattr__``."""
@@ -495,6 +512,8 @@ class InstanceMixin(InstanceAttributes):
     def generic_delattr(self, tx: InstructionTranslator, name: str) -> None:
         slot = kept_slot(self.cls, name)
         if hasattr(type(class_attribute(self.cls, name)), "__delete__") and not slot:
+            if delete_through_descriptor(tx, self, self.cls, self.cls_source, name):
+                return
             raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")
         if name not in self.attrs:
             if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name

@@ -1,0 +1,81 @@
+"""``del obj.name`` where the class has a property with a deleter, or a descriptor class of the user's with
+``__delete__`` (test_descr's cases): the deleter runs in the trace (a graph break before). ``hash(obj)`` of a
+class that sets ``__hash__ = None`` (defining ``__eq__`` alone does) raises CPython's TypeError, which the
+program may catch (a graph break before)."""
+
+import torch
+from harness import check
+
+
+class Temp:
+    def __init__(self):
+        self._c = 1.0
+
+    @property
+    def f(self):
+        return self._c * 9 / 5 + 32
+
+    @f.setter
+    def f(self, value):
+        self._c = (value - 32) * 5 / 9
+
+    @f.deleter
+    def f(self):
+        self._c = 0.0
+
+
+class Forget:
+    def __set_name__(self, owner, name):
+        self.name = "_" + name
+
+    def __get__(self, obj, objtype=None):
+        return getattr(obj, self.name, -1)
+
+    def __set__(self, obj, value):
+        setattr(obj, self.name, value)
+
+    def __delete__(self, obj):
+        delattr(obj, self.name)
+
+
+class Holder:
+    slot = Forget()
+
+
+def property_and_descriptor_deleters(x):
+    y = x + 1
+    t = Temp()
+    t.f = 212
+    hot = t.f
+    del t.f
+    h = Holder()
+    h.slot = 5
+    before = h.slot
+    del h.slot
+    return y * hot + t.f + before + h.slot
+
+
+def test_deleters_run_in_the_trace():
+    check(property_and_descriptor_deleters, torch.arange(3.0))
+
+
+class EqOnly:
+    def __init__(self, k):
+        self.k = k
+
+    def __eq__(self, other):
+        return self.k == other.k
+
+
+def hash_of_unhashable(x):
+    y = x * 2
+    try:
+        hash(EqOnly(1))
+        message = ""
+    except TypeError as e:
+        message = str(e)
+    return y + len(message), message
+
+
+def test_hash_of_unhashable_raises_type_error():
+    check(hash_of_unhashable, torch.arange(3.0))
