@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .. import bytecode_helpers
 from ..errors import Unsupported, missing_attribute
 from .base import Variable
-from .cells import CellBox
+from .cells import CellBox, CellVariable
 from .constant import ConstantVariable
 from .containers import DictVariable, TupleVariable
 from .registry import wrap_constant_like
@@ -81,6 +81,8 @@ class NestedFunctionVariable(Variable):
             return self.assigned[name]
         if name == "__defaults__":  # a tuple: what it holds is what calls use
             return TupleVariable(list(self.defaults)) if self.defaults else ConstantVariable(None)
+        if name == "__closure__":
+            return TupleVariable([CellVariable(box) for box in self.closure]) if self.closure else ConstantVariable(None)
         if name == "__dict__":
             return self.namespace
         if name in self.namespace.items:
@@ -91,7 +93,9 @@ class NestedFunctionVariable(Variable):
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``fn.name = value`` (``functools.update_wrapper`` sets the names and ``__wrapped__``)."""
-        if name in _ASSIGNABLE:
+        if name in ("__defaults__", "__kwdefaults__"):
+            self._set_defaults(tx, name, value)
+        elif name in _ASSIGNABLE:
             check = _ASSIGNABLE[name]
             if check is not None and not check(value):
                 raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
@@ -101,6 +105,26 @@ class NestedFunctionVariable(Variable):
             raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
         else:
             self.namespace.items[name] = value  # the function's __dict__, as CPython stores it
+
+    def _set_defaults(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``fn.__defaults__ = (...)`` or ``fn.__kwdefaults__ = {...}`` (or None): later calls, and the
+        function rebuilt after the graph, use them."""
+        if value.is_python_constant() and value.as_python_constant() is None:
+            items: Any = None
+        elif name == "__defaults__" and isinstance(value, TupleVariable) and value.python_type() is tuple:
+            items = list(value.items)
+        elif name == "__defaults__" and value.is_python_constant() and type(value.as_python_constant()) is tuple:
+            items = [wrap_constant_like(v) for v in value.as_python_constant()]
+        elif name == "__kwdefaults__" and isinstance(value, DictVariable) and value.python_type() is dict \
+                and all(isinstance(k, str) for k in value.items):
+            items = dict(value.items)
+        else:
+            raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
+                              "CPython checks the value's type")
+        if name == "__defaults__":
+            self.defaults = items or []
+        else:
+            self.kwdefaults = items or {}
 
     @functools.cached_property
     def namespace(self) -> FunctionDictVariable:
