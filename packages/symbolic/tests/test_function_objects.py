@@ -160,12 +160,14 @@ def closure_cells_read(x):
         return v + k + t
 
     cells = inner.__closure__
-    return inner(x) + cells[0].cell_contents + cells[1].cell_contents, len(cells), (lambda: 0).__closure__
+    code = inner.__code__
+    return inner(x) + cells[0].cell_contents + cells[1].cell_contents, len(cells), (lambda: 0).__closure__, \
+        code.co_freevars, code.co_name, code is inner.__code__
 
 
 def test_closure_cells_of_a_made_function_are_read():
-    """``fn.__closure__`` of a function made in the trace, and its cells' ``cell_contents`` (test_funcattrs;
-    a graph break before)."""
+    """``fn.__closure__`` of a function made in the trace, its cells' ``cell_contents``, and its ``__code__``
+    (test_funcattrs; a graph break before)."""
     check(closure_cells_read, torch.arange(3.0))
 
 

@@ -76,6 +76,8 @@ class NestedFunctionVariable(Variable):
                 raise missing_attribute("'function' object", name) from None
         if name == "__class__":
             return wrap_constant_like(types.FunctionType)
+        if name == "__code__":  # the code object MAKE_FUNCTION got (assigning another is not modelled)
+            return wrap_constant_like(self.code)
         if name == "__annotations__":  # one dict, made on first read, as CPython makes it
             self.assigned[name] = DictVariable(dict(self.annotations or {}))
             return self.assigned[name]
