@@ -1,7 +1,8 @@
 """``del obj.name`` where the class has a property with a deleter, or a descriptor class of the user's with
 ``__delete__`` (test_descr's cases): the deleter runs in the trace (a graph break before). ``hash(obj)`` of a
 class that sets ``__hash__ = None`` (defining ``__eq__`` alone does) raises CPython's TypeError, which the
-program may catch (a graph break before)."""
+program may catch (a graph break before). ``object.__delattr__(self, name)`` and ``super().__delattr__(name)``
+in a class's own ``__delattr__`` delete from the instance (a graph break before)."""
 
 import torch
 from harness import check
@@ -79,3 +80,44 @@ def hash_of_unhashable(x):
 
 def test_hash_of_unhashable_raises_type_error():
     check(hash_of_unhashable, torch.arange(3.0))
+
+
+class Logged:
+    def __init__(self):
+        object.__setattr__(self, "log", [])
+
+    def __setattr__(self, name, value):
+        self.log.append(name)
+        object.__setattr__(self, name, value * 2)
+
+    def __delattr__(self, name):
+        self.log.append("del " + name)
+        object.__delattr__(self, name)
+
+
+class LoggedChild(Logged):
+    def __delattr__(self, name):
+        self.log.append("child")
+        super().__delattr__(name)
+
+
+def delattr_overrides_call_object_delattr(x):
+    y = x + 1
+    obj = Logged()
+    obj.a = 3
+    obj.b = 4
+    del obj.a
+    child = LoggedChild()
+    child.c = 1
+    del child.c
+    try:
+        del child.c
+    except AttributeError:
+        child.log.append("missing")
+    return y * obj.b + len(obj.log), hasattr(obj, "a"), obj.log, child.log
+
+
+def test_object_delattr_called_by_an_override():
+    """``object.__delattr__(self, name)`` and ``super().__delattr__(name)`` in a class's own ``__delattr__``
+    (test_class): the attribute leaves the instance in the trace (a graph break before)."""
+    check(delattr_overrides_call_object_delattr, torch.arange(3.0))
