@@ -347,6 +347,13 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         value = wrap(tx, static.func, func_source).call(tx, [view.receiver], {})
         tx.output.side_effects.store_attr(view.receiver, view.real, name, value, generic=True)
         return value
+    if type(static) is functools.cached_property and static.attrname == name and view.cls.__dictoffset__ \
+            and hasattr(view.receiver, "generic_setattr"):
+        # an object made in the trace: the value goes to its instance dict, past any __setattr__ of the class
+        func_source = Attr(class_source, "func") if class_source is not None else None
+        value = wrap(tx, static.func, func_source).call(tx, [view.receiver], {})
+        view.receiver.generic_setattr(tx, name, value)
+        return value
     getter = getattr(type(static), "__get__", None)
     if isinstance(getter, types.FunctionType) and not isinstance(static, functools.cached_property):
         # a descriptor class written in Python (the user's): its __get__(descriptor, obj, type) is

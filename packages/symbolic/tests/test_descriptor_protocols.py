@@ -2,7 +2,10 @@
 ``__delete__`` (test_descr's cases): the deleter runs in the trace (a graph break before). ``hash(obj)`` of a
 class that sets ``__hash__ = None`` (defining ``__eq__`` alone does) raises CPython's TypeError, which the
 program may catch (a graph break before). ``object.__delattr__(self, name)`` and ``super().__delattr__(name)``
-in a class's own ``__delattr__`` delete from the instance (a graph break before)."""
+in a class's own ``__delattr__`` delete from the instance (a graph break before). A ``functools.cached_property``
+of an object made in the trace computes once and lands in the instance dict (a graph break before)."""
+
+import functools
 
 import torch
 from harness import check
@@ -121,3 +124,35 @@ def test_object_delattr_called_by_an_override():
     """``object.__delattr__(self, name)`` and ``super().__delattr__(name)`` in a class's own ``__delattr__``
     (test_class): the attribute leaves the instance in the trace (a graph break before)."""
     check(delattr_overrides_call_object_delattr, torch.arange(3.0))
+
+
+class Expensive:
+    def __init__(self, t):
+        self.t = t
+        self.calls = 0
+
+    @functools.cached_property
+    def doubled(self):
+        self.calls += 1
+        return self.t * 2
+
+
+class Guarded(Expensive):
+    def __setattr__(self, name, value):  # cached_property writes the instance dict past this
+        if name == "doubled":
+            raise AttributeError("read-only")
+        super().__setattr__(name, value)
+
+
+def cached_property_of_made_objects(x):
+    e = Expensive(x + 1)
+    first = e.doubled
+    second = e.doubled
+    g = Guarded(x)
+    return first + second + e.calls + g.doubled + g.doubled, g.calls, "doubled" in vars(e), e
+
+
+def test_cached_property_of_a_made_object():
+    """``functools.cached_property`` read on an object made in the trace: computed once, then found in the
+    instance dict (test_functools; a graph break before)."""
+    check(cached_property_of_made_objects, torch.arange(3.0))
