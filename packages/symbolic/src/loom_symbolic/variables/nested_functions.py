@@ -13,6 +13,7 @@ from .base import Variable
 from .cells import CellBox, CellVariable
 from .constant import ConstantVariable
 from .containers import DictVariable, TupleVariable
+from .methods import FunctionGetVariable
 from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
@@ -76,6 +77,8 @@ class NestedFunctionVariable(Variable):
                 raise missing_attribute("'function' object", name) from None
         if name == "__class__":
             return wrap_constant_like(types.FunctionType)
+        if name == "__get__":
+            return FunctionGetVariable(self)
         if name == "__code__":  # the code object MAKE_FUNCTION got (assigning another is not modelled)
             return wrap_constant_like(self.code)
         if name == "__annotations__":  # one dict, made on first read, as CPython makes it
