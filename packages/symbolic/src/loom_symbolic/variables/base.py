@@ -179,3 +179,10 @@ def reads_run_no_python(value: Variable) -> bool:
         real = getattr(value, "value", None)
         return isinstance(real, type) and all(k.__module__ == "builtins" for k in real.__mro__)
     return all(k.__module__ == "builtins" for k in cls.__mro__)
+
+
+def metaclass_read_runs_no_python(value: Variable, name: str) -> bool:
+    """Whether reading ``name`` from a class whose metaclass is ``type`` itself runs no Python: no class of
+    its MRO holds the name, so ``type``'s own attribute (``__subclasses__``, ``mro``) answers, in C."""
+    real = getattr(value, "value", None)
+    return isinstance(real, type) and type(real) is type and not any(name in k.__dict__ for k in real.__mro__)
