@@ -1,7 +1,7 @@
 """Iterating an object whose class writes ``__getitem__`` but no ``__iter__`` (CPython's old sequence protocol,
 which test_class exercises): loops, ``sum``, ``list``, unpacking and ``in`` ask ``obj[0]``, ``obj[1]``... until
 IndexError (or StopIteration); it broke the graph before. ``__iter__ = None``, or neither method, makes ``iter()``
-raise CPython's TypeError (a graph break before)."""
+and ``in`` raise CPython's TypeErrors (a graph break before)."""
 
 import torch
 from harness import check
@@ -73,6 +73,10 @@ def iter_set_to_none(x):
     for obj in (NotIterable(), Plain()):
         try:
             iter(obj)
+        except TypeError as e:
+            messages.append(str(e))
+        try:
+            3 in obj  # noqa: B015
         except TypeError as e:
             messages.append(str(e))
     return x + len(messages), messages

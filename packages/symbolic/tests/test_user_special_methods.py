@@ -8,7 +8,9 @@ break before. A class's ``__index__`` serves subscripts and slices of lists, ``b
 import operator
 
 import torch
-from harness import check
+from harness import assert_same, check, run_rewritten
+
+from loom_symbolic import translate_function
 
 
 class Num:
@@ -124,3 +126,24 @@ def index_special_method(x):
 
 def test_index_special_method_subscripts_and_formats():
     check(index_special_method, torch.arange(3.0))
+
+
+def stand_in_operand_errors(x):
+    import collections
+
+    d = collections.deque([1])
+    messages = []
+    for attempt in (lambda: d + 1, lambda: -d):
+        try:
+            attempt()
+        except TypeError as e:
+            messages.append(str(e))
+    return x + len(messages), messages
+
+
+def test_errors_of_a_c_class_stand_in_are_its_own():
+    """A deque made in the trace is a Python stand-in; the TypeError of ``d + 1`` is deque's own message,
+    not the one a Python class without ``__add__`` gets (the C class decides; it may break the graph)."""
+    x = torch.arange(3.0)
+    translation = translate_function(stand_in_operand_errors, x)
+    assert_same(run_rewritten(stand_in_operand_errors, translation, (x,), {}), stand_in_operand_errors(x))

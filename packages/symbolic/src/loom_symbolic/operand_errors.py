@@ -1,4 +1,5 @@
-"""The TypeError Python raises for an operator that no operand supports (``-obj``, ``obj + 1``, ``a < b``).
+"""The TypeError Python raises for an operator that no operand supports (``-obj``, ``obj + 1``, ``a < b``,
+``iter(obj)``).
 
 It is decided from the operands' classes alone: a class written in Python with no special method for the
 operator (for ``<`` and friends: only ``object``'s, which answers NotImplemented), and numbers, whose C methods
@@ -14,6 +15,8 @@ from typing import Any
 from .errors import UserError, args_of
 
 _HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or type())
+_IMMUTABLETYPE = 1 << 8  # a C extension's heap type (3.12 made deque one): no class statement makes one
+_ABSENT = object()
 _NUMBERS = (bool, int, float, complex)
 _UNARY = {operator.neg: "__neg__", operator.pos: "__pos__", operator.invert: "__invert__", operator.abs: "__abs__"}
 _ORDERING = (operator.lt, operator.le, operator.gt, operator.ge)
@@ -25,13 +28,23 @@ def unary_special(op: Any) -> str | None:
 
 
 def _python_class(cls: Any) -> bool:
-    return isinstance(cls, type) and bool(cls.__flags__ & _HEAPTYPE)
+    return isinstance(cls, type) and bool(cls.__flags__ & _HEAPTYPE) and not cls.__flags__ & _IMMUTABLETYPE
 
 
 def _answers(cls: type, name: str) -> bool:
     """Whether ``cls`` has special method ``name`` that may answer (``object``'s comparisons never do)."""
     found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)  # no metaclass __getattr__
     return found is not None and found is not object.__dict__.get(name)
+
+
+def not_iterable(cls: Any) -> bool:
+    """Whether ``iter()`` of an instance of ``cls``, a class written in Python, raises TypeError: its
+    ``__iter__`` is None, or neither ``__iter__`` nor ``__getitem__`` is on any class of its MRO."""
+    if not _python_class(cls):
+        return False
+    found = {name: next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), _ABSENT)
+             for name in ("__iter__", "__getitem__")}
+    return found["__iter__"] is None or all(v is _ABSENT for v in found.values())
 
 
 def _stand_in(cls: type) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
+from .. import operand_errors as _operand_errors
 from ..errors import UserError
 from . import attributes as _attributes
 from . import exception_values as _exceptions
@@ -57,12 +58,13 @@ _ITERATOR = type(iter(_Probe()))  # CPython's sequence iterator type, named ``it
 
 
 def _sequence_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> GetitemIterator | None:
-    own_iter = _attributes.class_attribute(cls, "__iter__")
-    getitem = _attributes.class_attribute(cls, "__getitem__")
-    if own_iter is None or (own_iter is _NONE_IN_MRO and getitem is _NONE_IN_MRO):
-        # ``__iter__ = None``, or neither method anywhere in the MRO: CPython's own TypeError
+    if getattr(obj, "stands_for", None) is not None:
+        return None  # a Python stand-in for a C class (a deque's): the C class's own iteration decides
+    if _operand_errors.not_iterable(cls):  # CPython's own TypeError (a class statement's name is its tp_name)
         message = f"'{cls.__name__}' object is not iterable"
         raise UserError("iter()", message, exc_type=TypeError, exc_args=(message,))
+    own_iter = _attributes.class_attribute(cls, "__iter__")
+    getitem = _attributes.class_attribute(cls, "__getitem__")
     if own_iter is not _NONE_IN_MRO or not isinstance(getitem, types.FunctionType):
         return None
     return GetitemIterator(obj)

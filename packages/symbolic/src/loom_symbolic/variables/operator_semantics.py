@@ -159,7 +159,7 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     name = _operand_errors.unary_special(op)
     if name is not None and has_python_special(value, name):
         return value.call_method(tx, name, [], {})
-    error = _operand_errors.unary_type_error(op, _class_of(value))
+    error = _operand_errors.unary_type_error(op, _exact_class(value))
     if error is not None:
         raise error
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
@@ -295,7 +295,7 @@ def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> Non
         return
     if op in INPLACE:
         names = (f"__{op.__name__}__", *names)
-    sides = [(_class_of(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
+    sides = [(_exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
     error = _operand_errors.binary_type_error(op, names, sides[0], sides[1])
     if error is not None:
         raise error
@@ -369,10 +369,13 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
-    cls = _class_of(container)
+    cls = _exact_class(container)
     if cls is not None and getattr(container, "iterate", None) is not None and \
             not any("__contains__" in klass.__dict__ for klass in cls.__mro__):
         # no __contains__: Python searches what iter() gives (a Python __iter__, or __getitem__ by index)
+        if _operand_errors.not_iterable(cls):
+            message = f"argument of type '{cls.__name__}' is not iterable"
+            raise UserError("'in'", message, exc_type=TypeError, exc_args=(message,))
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
@@ -425,6 +428,14 @@ def _default_ne(value: Variable) -> bool:
 def _class_of(value: Variable) -> type | None:
     if getattr(value, "stands_for", None) is not None:
         return value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
+    try:
+        return value.python_type()
+    except Unsupported:
+        return None
+
+
+def _exact_class(value: Variable) -> type | None:
+    """``type(value)`` itself (a C class's stand-in gives the C class, whose own methods decide errors)."""
     try:
         return value.python_type()
     except Unsupported:
