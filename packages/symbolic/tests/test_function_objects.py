@@ -9,7 +9,7 @@ import functools
 
 import pytest
 import torch
-from harness import CaseRegistry, check, run_rewritten
+from harness import CaseRegistry, assert_same, check, run_rewritten
 
 from loom_symbolic import translate_function
 
@@ -172,12 +172,11 @@ def test_closure_cells_of_a_made_function_are_read():
 
 
 def defaults_assigned(x):
-    def f(t, k=1, *, m=0):
+    def f(t, k=1, *, m=2):
         return t * k + m
 
     before = f(x)
     f.__defaults__ = (5,)
-    f.__kwdefaults__ = {"m": 2}
     middle = f(x)
     f.__defaults__ = None
     try:
@@ -189,8 +188,8 @@ def defaults_assigned(x):
 
 
 def test_defaults_assigned_to_a_made_function():
-    """``fn.__defaults__ = ...`` and ``fn.__kwdefaults__ = ...`` on a function made in the trace: later calls
-    use them, and the function leaves the graph with them (a graph break before)."""
+    """``fn.__defaults__ = ...`` on a function made in the trace: later calls use them, and the function
+    leaves the graph with them (a graph break before)."""
     x = torch.arange(3.0)
     translation = translate_function(defaults_assigned, x)
     assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
@@ -198,3 +197,19 @@ def test_defaults_assigned_to_a_made_function():
     expected, g, expected_defaults = defaults_assigned(x)
     assert torch.equal(out, expected) and defaults == expected_defaults == f.__defaults__
     assert f.__kwdefaults__ == g.__kwdefaults__ and torch.equal(f(x), g(x))
+
+
+def kwdefaults_assigned_then_changed(x):
+    def f(t, *, m=0):
+        return t + m
+
+    d = {"m": 2}
+    f.__kwdefaults__ = d
+    d["m"] = 7  # the function holds this very dict
+    return f(x)
+
+
+def test_kwdefaults_assignment_keeps_the_dict_itself():
+    x = torch.arange(3.0)
+    translation = translate_function(kwdefaults_assigned_then_changed, x)
+    assert_same(run_rewritten(kwdefaults_assigned_then_changed, translation, (x,), {}), kwdefaults_assigned_then_changed(x))

@@ -112,24 +112,18 @@ class NestedFunctionVariable(Variable):
             self.namespace.items[name] = value  # the function's __dict__, as CPython stores it
 
     def _set_defaults(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        """``fn.__defaults__ = (...)`` or ``fn.__kwdefaults__ = {...}`` (or None): later calls, and the
-        function rebuilt after the graph, use them."""
-        if value.is_python_constant() and value.as_python_constant() is None:
-            items: Any = None
+        """``fn.__defaults__ = (...)`` (or None): later calls, and the function rebuilt after the graph, use
+        them. ``__kwdefaults__`` is left to a break: the function would keep the very dict assigned, which
+        the program may go on changing."""
+        if name == "__defaults__" and value.is_python_constant() and value.as_python_constant() is None:
+            self.defaults = []
         elif name == "__defaults__" and isinstance(value, TupleVariable) and value.python_type() is tuple:
-            items = list(value.items)
+            self.defaults = list(value.items)
         elif name == "__defaults__" and value.is_python_constant() and type(value.as_python_constant()) is tuple:
-            items = [wrap_constant_like(v) for v in value.as_python_constant()]
-        elif name == "__kwdefaults__" and isinstance(value, DictVariable) and value.python_type() is dict \
-                and all(isinstance(k, str) for k in value.items):
-            items = dict(value.items)
+            self.defaults = [wrap_constant_like(v) for v in value.as_python_constant()]
         else:
             raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
-                              "CPython checks the value's type")
-        if name == "__defaults__":
-            self.defaults = items or []
-        else:
-            self.kwdefaults = items or {}
+                              "not modelled")
 
     @functools.cached_property
     def namespace(self) -> FunctionDictVariable:
