@@ -80,3 +80,17 @@ def concatenating_other_kinds(x):
 
 def test_sequence_add_of_another_kind_raises_its_type_error():
     check(concatenating_other_kinds, torch.ones(2))
+
+
+def class_of_containers(x):
+    import collections
+
+    found = [[1].__class__, {"a": 1}.__class__, {1}.__class__, frozenset({2}).__class__, (1,).__class__,
+             collections.OrderedDict().__class__, collections.defaultdict(int).__class__]
+    return x + len(found), found
+
+
+def test_class_attribute_of_containers():
+    """``obj.__class__`` of a list, dict, set or frozenset made in the trace is its exact type (what
+    ``functools.singledispatch`` reads; a graph break before)."""
+    check(class_of_containers, torch.arange(3.0))

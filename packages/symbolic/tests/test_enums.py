@@ -63,3 +63,19 @@ def test_an_enum_with_its_own_missing_is_asked_in_the_trace():
     translation = translate_function(custom_missing, X)
     assert not translation.breaks, translation.dump()
     assert torch.equal(run_rewritten(custom_missing, translation, (X,), {}), custom_missing(X))
+
+
+class Shade(enum.Enum):
+    DARK = 1
+    BLACK = 1  # an alias of DARK: in __members__, not in iteration
+
+
+def members_mapping(x):
+    names = list(Shade.__members__)
+    return x + len(Shade.__members__) + len(Mode.__members__), names, Shade.__members__["BLACK"] is Shade.DARK, \
+        "EVAL" in Mode.__members__
+
+
+def test_members_mapping_is_read_from_the_class():
+    """``Cls.__members__`` (enum's property on the metaclass) is read in the trace (a graph break before)."""
+    check(members_mapping, X)

@@ -9,7 +9,7 @@ import functools
 
 import pytest
 import torch
-from harness import CaseRegistry, check, run_rewritten
+from harness import CaseRegistry, assert_same, check, run_rewritten
 
 from loom_symbolic import translate_function
 
@@ -150,3 +150,66 @@ def test_a_function_made_here_keeps_its_attributes_when_rebuilt():
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_function_objects_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)
+
+
+def closure_cells_read(x):
+    k = 4
+    t = x * 2
+
+    def inner(v):
+        return v + k + t
+
+    cells = inner.__closure__
+    code = inner.__code__
+    return inner(x) + cells[0].cell_contents + cells[1].cell_contents, len(cells), (lambda: 0).__closure__, \
+        code.co_freevars, code.co_name, code is inner.__code__
+
+
+def test_closure_cells_of_a_made_function_are_read():
+    """``fn.__closure__`` of a function made in the trace, its cells' ``cell_contents``, and its ``__code__``
+    (test_funcattrs; a graph break before)."""
+    check(closure_cells_read, torch.arange(3.0))
+
+
+def defaults_assigned(x):
+    def f(t, k=1, *, m=2):
+        return t * k + m
+
+    before = f(x)
+    f.__defaults__ = (5,)
+    middle = f(x)
+    f.__defaults__ = None
+    try:
+        f(x)
+    except TypeError:
+        middle = middle + 100
+    f.__defaults__ = (3,)
+    return before + middle, f, f.__defaults__
+
+
+def test_defaults_assigned_to_a_made_function():
+    """``fn.__defaults__ = ...`` on a function made in the trace: later calls use them, and the function
+    leaves the graph with them (a graph break before)."""
+    x = torch.arange(3.0)
+    translation = translate_function(defaults_assigned, x)
+    assert not translation.breaks and len(translation.graphs) == 1, translation.dump()
+    out, f, defaults = run_rewritten(defaults_assigned, translation, (x,), {})
+    expected, g, expected_defaults = defaults_assigned(x)
+    assert torch.equal(out, expected) and defaults == expected_defaults == f.__defaults__
+    assert f.__kwdefaults__ == g.__kwdefaults__ and torch.equal(f(x), g(x))
+
+
+def kwdefaults_assigned_then_changed(x):
+    def f(t, *, m=0):
+        return t + m
+
+    d = {"m": 2}
+    f.__kwdefaults__ = d
+    d["m"] = 7  # the function holds this very dict
+    return f(x)
+
+
+def test_kwdefaults_assignment_keeps_the_dict_itself():
+    x = torch.arange(3.0)
+    translation = translate_function(kwdefaults_assigned_then_changed, x)
+    assert_same(run_rewritten(kwdefaults_assigned_then_changed, translation, (x,), {}), kwdefaults_assigned_then_changed(x))

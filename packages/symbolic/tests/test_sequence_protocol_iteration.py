@@ -2,11 +2,8 @@
 ``SequenceClass``): ``iter()``, loops, ``list()`` and ``in`` read items 0, 1, 2, ... until IndexError, in one
 graph, as CPython does. ``__iter__ = None`` still makes the class not iterable."""
 
-import pytest
 import torch
 from harness import check
-
-from loom_symbolic.polyfills.builtins import sequence_items
 
 X = torch.arange(3.0)
 
@@ -79,8 +76,3 @@ def test_in_searches_a_getitem_sequence():
 
 def test_iter_none_still_forbids_iteration():
     check(not_iterable, X)
-
-
-@pytest.mark.parametrize("obj", [Squares(0), Squares(3), Stops(7), "abc"])
-def test_sequence_items_matches_iter(obj):
-    assert list(sequence_items(obj)) == list(iter(obj))

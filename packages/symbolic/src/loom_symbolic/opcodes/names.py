@@ -8,7 +8,7 @@ import sys
 from loom_guards import Const
 
 from ..errors import Unsupported, UserError
-from ..variables.base import NULL, DeferredAttribute, reads_run_no_python
+from ..variables.base import NULL, DeferredAttribute, metaclass_read_runs_no_python, reads_run_no_python
 from ..variables.cells import CellVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .registry import handler
@@ -85,14 +85,14 @@ def method_attribute(tx, obj, name: str):
     """The attribute a method read (3.11's ``LOAD_METHOD``, 3.12/3.13's ``LOAD_ATTR`` method form) pushes.
 
     A method read cannot be the break instruction (its two results have no form a resume function
-    takes), so a read the translator cannot model, on a value whose lookup runs no Python, becomes a
-    ``DeferredAttribute``: the break comes at its use, the call, which can split. Every version's
+    takes), so a read the translator cannot model, on a value whose lookup runs no Python (a builtin
+    value, or ``type``'s own attribute of a class made by ``type``), becomes a ``DeferredAttribute``: the break comes at its use, the call, which can split. Every version's
     handler asks here, so the decision is made once."""
     try:
         return obj.var_getattr(tx, name)
     except Unsupported as exc:
         # The program's own AttributeError (UserError) and refusals that carry more are raised as they are.
-        if type(exc) is not Unsupported or not reads_run_no_python(obj):
+        if type(exc) is not Unsupported or not (reads_run_no_python(obj) or metaclass_read_runs_no_python(obj, name)):
             raise
         return DeferredAttribute(obj, name, exc)
 

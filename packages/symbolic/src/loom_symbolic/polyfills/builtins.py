@@ -80,19 +80,6 @@ def _call_until(function: Any, sentinel: Any) -> Any:
         yield value
 
 
-def sequence_items(sequence: Any) -> Any:
-    """``iter(obj)`` for a class with ``__getitem__`` and no ``__iter__``: items at 0, 1, 2, ... until
-    ``__getitem__`` raises IndexError (or StopIteration), as CPython's sequence iterator does."""
-    index = 0
-    while True:
-        try:
-            value = sequence[index]
-        except (IndexError, StopIteration):
-            return
-        yield value
-        index += 1
-
-
 @polyfill(_builtins.iter, fallback=True)
 def iter_with_sentinel(*args: Any) -> Any:
     """``iter(callable, sentinel)`` (the one-argument form is the translator's own)."""

@@ -206,6 +206,23 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
     return False
 
 
+def delete_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
+                              name: str) -> bool:
+    """``del obj.name`` when ``cls`` has a data descriptor ``name`` written in Python: a property's deleter, or
+    the ``__delete__`` of a descriptor class of the user's, inlined (True: done; False: not such a one)."""
+    static = class_attribute(cls, name)
+    descriptor_source = Attr(type_source, name) if type_source is not None else None
+    if isinstance(static, property) and isinstance(static.fdel, types.FunctionType):
+        deleter_source = Attr(descriptor_source, "fdel") if descriptor_source is not None else None
+        wrap(tx, static.fdel, deleter_source).call(tx, [receiver], {})
+        return True
+    deleter = getattr(type(static), "__delete__", None)
+    if isinstance(deleter, types.FunctionType):
+        wrap(tx, deleter, None).call(tx, [wrap(tx, static, descriptor_source), receiver], {})
+        return True
+    return False
+
+
 def _guard_absent_from_classes(tx: InstructionTranslator, cls: type, name: str) -> None:
     """``name`` is on no class of ``cls``'s MRO (the object's type is guarded): one written there later
     would be found instead of the missing attribute or ``__getattr__``."""
@@ -332,6 +349,13 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         value = wrap(tx, static.func, func_source).call(tx, [view.receiver], {})
         tx.output.side_effects.store_attr(view.receiver, view.real, name, value, generic=True)
         return value
+    if type(static) is functools.cached_property and static.attrname == name and view.cls.__dictoffset__ \
+            and hasattr(view.receiver, "generic_setattr"):
+        # an object made in the trace: the value goes to its instance dict, past any __setattr__ of the class
+        func_source = Attr(class_source, "func") if class_source is not None else None
+        value = wrap(tx, static.func, func_source).call(tx, [view.receiver], {})
+        view.receiver.generic_setattr(tx, name, value)
+        return value
     getter = getattr(type(static), "__get__", None)
     if isinstance(getter, types.FunctionType) and not isinstance(static, functools.cached_property):
         # a descriptor class written in Python (the user's): its __get__(descriptor, obj, type) is
@@ -368,6 +392,22 @@ class GenericSetattrVariable(Variable):
         if setter is None:
             raise Unsupported(f"object.__setattr__ on {receiver.describe()}", "not modelled")
         setter(tx, args[0].as_python_constant(), args[1])
+        return ConstantVariable(None)
+
+
+class GenericDelattrVariable(Variable):
+    """``object.__delattr__`` on an object made while tracing, bound (``super().__delattr__(k)``) or not
+    (``object.__delattr__(self, k)``, what a class overriding ``__delattr__`` calls): ``del`` without the override."""
+
+    def __init__(self, receiver: Variable | None = None) -> None:
+        self.receiver = receiver
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
+        deleter = getattr(receiver, "generic_delattr", None)
+        if kwargs or len(args) != 1 or deleter is None or not args[0].is_python_constant():
+            raise Unsupported(f"object.__delattr__ on {receiver.describe()}", "not modelled")
+        deleter(tx, args[0].as_python_constant())
         return ConstantVariable(None)
 
 
@@ -497,6 +537,8 @@ class InstanceMixin(InstanceAttributes):
     def generic_delattr(self, tx: InstructionTranslator, name: str) -> None:
         slot = kept_slot(self.cls, name)
         if hasattr(type(class_attribute(self.cls, name)), "__delete__") and not slot:
+            if delete_through_descriptor(tx, self, self.cls, self.cls_source, name):
+                return
             raise Unsupported(f"deleting {name!r} on a {self.cls.__name__}", "a descriptor of the class handles it")
         if name not in self.attrs:
             if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name

@@ -195,3 +195,10 @@ def members_constant(owner: Variable, members: Any) -> bool:
         return all(m.is_python_constant() for m in members)
     finally:
         _ASKING.discard(id(owner))
+
+
+def metaclass_read_runs_no_python(value: Variable, name: str) -> bool:
+    """Whether reading ``name`` from a class whose metaclass is ``type`` itself runs no Python: no class of
+    its MRO holds the name, so ``type``'s own attribute (``__subclasses__``, ``mro``) answers, in C."""
+    real = getattr(value, "value", None)
+    return isinstance(real, type) and type(real) is type and not any(name in k.__dict__ for k in real.__mro__)

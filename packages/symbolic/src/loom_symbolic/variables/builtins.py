@@ -31,7 +31,7 @@ from . import operator_semantics as ops
 from . import process_constants as _process_constants
 from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
-from .attributes import GenericSetattrVariable
+from .attributes import GenericDelattrVariable, GenericSetattrVariable
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable, wrap_frozen
 from .containers import (
@@ -110,8 +110,8 @@ class BuiltinVariable(RealValueVariable):
         # The names of a builtin function or class are fixed (the object itself is identity-guarded).
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
-        if self.value is object and name == "__setattr__":
-            return GenericSetattrVariable()
+        if self.value is object and name in ("__setattr__", "__delattr__"):
+            return GenericSetattrVariable() if name == "__setattr__" else GenericDelattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
@@ -354,6 +354,7 @@ def builtin_delattr(tx, args, kwargs):
 @builtin(abs, operator.abs)
 def builtin_abs(tx, args, kwargs):
     graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
+    graph_value = graph_value or ops.has_python_special(args[0], "__abs__")  # a class's own __abs__, inlined
     return ops.unary(tx, operator.abs, args[0]) if graph_value else None
 
 

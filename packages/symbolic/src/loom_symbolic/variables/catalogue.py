@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     func_transforms,
     functional_call,
     generators,
+    getitem_iteration,
     globals_dict,
     hashing,
     hook_handles,

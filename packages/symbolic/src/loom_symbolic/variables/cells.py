@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,18 @@ class CellVariable(Variable):
 
     def __init__(self, box: CellBox) -> None:
         self.box = box
+
+    def python_type(self) -> type:
+        return types.CellType
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """``cell.cell_contents`` (a function's ``__closure__`` holds these); an empty cell raises as CPython's."""
+        if name != "cell_contents":
+            return super().var_getattr(tx, name)
+        try:
+            return self.box.load(tx)
+        except UserError:
+            raise UserError("cell_contents", "Cell is empty", exc_type=ValueError, exc_args=("Cell is empty",)) from None
 
     def describe(self) -> str:
         return f"cell {self.box.name}"

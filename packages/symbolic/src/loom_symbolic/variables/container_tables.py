@@ -38,6 +38,11 @@ def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
         parts = getattr(index, "parts", None)  # a slice whose bounds may be symbolic ints
         if parts is not None and all(p.is_python_constant() or is_symbolic_int(p) for p in parts):
             return slice(*(p.as_python_constant() for p in parts))
+    parts = getattr(index, "parts", None)
+    if parts is not None and any(writes_index(p) for p in parts):  # l[a:b] calls the bounds' __index__
+        return slice(*(user_index(tx, p) if writes_index(p) else constant_index(tx, p) for p in parts))
+    if writes_index(index):
+        return user_index(tx, index)
     if getattr(index, "python_data", None) is not None:
         # a tensor made in the trace from Python numbers (l[torch.as_tensor(2)]): Python calls its __index__,
         # which the remembered values answer (or which breaks, as an unknown index does)
@@ -46,6 +51,28 @@ def constant_index(tx: InstructionTranslator, index: Variable) -> Any:
         raise Unsupported("indexing a Python sequence with a value known only at run time",
                           "the index is a tensor or an unknown value")
     return index.as_python_constant()
+
+
+def writes_index(value: Variable) -> bool:
+    """Whether ``value``'s class writes ``__index__`` in Python (a subscript calls it)."""
+    import types
+
+    if value.is_python_constant() or not getattr(value, "mutable", False):
+        return False
+    try:
+        mro = value.python_type().__mro__
+    except Unsupported:
+        return False
+    found = next((klass.__dict__["__index__"] for klass in mro if "__index__" in klass.__dict__), None)
+    return isinstance(found, types.FunctionType)
+
+
+def user_index(tx: InstructionTranslator, value: Variable) -> int:
+    """``value.__index__()`` (a method written in Python), which must give an int known while tracing."""
+    result = value.call_method(tx, "__index__", [], {})
+    if not result.is_python_constant() or type(result.as_python_constant()) is not int:
+        raise Unsupported(f"{value.describe()}.__index__() giving {result.describe()}", "not an int known now")
+    return result.as_python_constant()
 
 
 class IdentityKey:

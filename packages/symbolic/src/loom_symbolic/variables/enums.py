@@ -1,4 +1,5 @@
-"""Enum classes read while tracing: ``Mode(1)`` (a member looked up by value) and iterating ``Mode``.
+"""Enum classes read while tracing: ``Mode(1)`` (a member looked up by value), iterating ``Mode`` and
+``Mode.__members__``.
 
 An enum's members are fixed when its class is made, so both answers are read from the real class
 while tracing; they are constants of the trace (the class itself is guarded where it is loaded). Only
@@ -25,6 +26,12 @@ def _standard(cls: Any) -> bool:
 def members(cls: Any) -> list[Any] | None:
     """``list(cls)`` for an Enum class iterated as ``enum`` does, else None."""
     return list(cls) if _standard(cls) else None
+
+
+def reads_members(cls: Any) -> bool:
+    """Whether ``cls.__members__`` is ``enum``'s own property of the metaclass (a read-only view of the
+    members by name, aliases included)."""
+    return _standard(cls) and getattr(type(cls), "__members__", None) is enum.EnumMeta.__members__
 
 
 def lookup(cls: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:

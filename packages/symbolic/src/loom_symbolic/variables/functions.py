@@ -15,6 +15,7 @@ from . import deferred_calls as _deferred
 from . import environ as _environ
 from . import recursive_repr as _recursive_repr
 from .base import Variable
+from .methods import FunctionGetVariable
 from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
@@ -112,6 +113,8 @@ class UserFunctionVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "__class__":  # a function's class cannot be reassigned
             return wrap_constant_like(type(self.value))
+        if name == "__get__" and isinstance(self.value, types.FunctionType):
+            return FunctionGetVariable(self)
         if name in _FUNCTION_ATTRIBUTES or name in getattr(self.value, "__dict__", {}):
             try:
                 value = getattr(self.value, name)

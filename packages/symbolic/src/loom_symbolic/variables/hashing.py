@@ -11,6 +11,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
+from ..errors import UserError
 from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
@@ -53,7 +54,11 @@ def _hash_made_object(tx: InstructionTranslator, value: Variable) -> Variable | 
     """``hash(obj)`` for an object of a plain class made while tracing (only it has ``stands_for``)
     whose class writes ``__hash__`` in Python (a frozen dataclass's): that method, inlined, and its int
     made what CPython's slot makes of it (an int outside Py_ssize_t hashed again, -1 turned into -2)."""
-    if not isinstance(class_attribute(value.python_type(), "__hash__"), types.FunctionType):
+    own = class_attribute(value.python_type(), "__hash__")
+    if own is None:  # __hash__ = None (what defining __eq__ alone leaves): CPython's own TypeError
+        message = f"unhashable type: '{value.python_type().__name__}'"
+        raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
+    if not isinstance(own, types.FunctionType):
         return None
     result = value.call_method(tx, "__hash__", [], {})
     if not isinstance(result, ConstantVariable) or type(result.value) not in (int, bool):

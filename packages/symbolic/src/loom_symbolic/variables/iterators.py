@@ -7,10 +7,8 @@ from typing import TYPE_CHECKING
 
 from .. import bytecode_helpers
 from ..errors import Unsupported, UserError, args_of
-from ..polyfills import builtins as polyfill_builtins
 from . import attributes as _attributes
 from . import exception_values as _exceptions
-from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
@@ -505,18 +503,20 @@ def user_iterator_or_none(value: Variable) -> UserIterator | None:
     return None
 
 
+#: How ``iter(obj)`` goes on for a class without ``__iter__`` of its own: ``fn(tx, obj, cls)`` returning an
+#: iterator, or None to pass (the old sequence protocol, filled by :mod:`.getitem_iteration`).
+ITERATION_FALLBACKS: list[Callable[..., IteratorVariable | None]] = []
+
+
 def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> IteratorVariable:
     """``iter(obj)`` for an instance of a class with ``__iter__`` written in Python."""
     import types
 
     if not isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType):
-        if _attributes.class_attribute(cls, "__iter__") is None:  # `__iter__ = None`: not iterable, by design
-            message = f"{cls.__name__!r} object is not iterable"
-            raise UserError("iteration", message, exc_type=TypeError, exc_args=(message,))
-        getitem = _attributes.class_attribute(cls, "__getitem__")
-        if isinstance(getitem, types.FunctionType) and not any("__iter__" in vars(k) for k in cls.__mro__):
-            stand_in = _functions.UserFunctionVariable(polyfill_builtins.sequence_items)  # by index to IndexError
-            return iterate(tx, stand_in.call(tx, [obj], {}))
+        for fallback in ITERATION_FALLBACKS:
+            found = fallback(tx, obj, cls)
+            if found is not None:
+                return found
         raise Unsupported(f"iteration over {cls.__name__}", "its class defines no __iter__ in Python")
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):

@@ -130,6 +130,8 @@ class MethodTableMixin(InstanceAttributes):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if self.is_subclass_instance():
             return resolve(tx, self.object_view(tx), name)
+        if name == "__class__":  # object's own descriptor: the exact builtin type
+            return wrap_constant_like(self.python_type())
         if lookup(self, name) is None:
             if not hasattr(self.python_type(), name):
                 raise UserError(f"attribute {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",

@@ -67,6 +67,30 @@ class BoundMethodVariable(Variable):
         return f"method {self.function.describe()}"
 
 
+class FunctionGetVariable(Variable):
+    """``fn.__get__`` of a Python function (``functools.partialmethod`` calls it): ``fn.__get__(obj, cls)``
+    is ``fn`` bound to ``obj``, or ``fn`` itself where ``obj`` is None, as the function type's descriptor does."""
+
+    def __init__(self, function: Variable) -> None:
+        self.function = function
+
+    def python_type(self) -> type:
+        return types.MethodWrapperType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if kwargs or not 1 <= len(args) <= 2:
+            raise Unsupported(f"{self.describe()} with these arguments", "not modelled")
+        receiver = args[0]
+        if receiver.is_python_constant() and receiver.as_python_constant() is None:
+            if len(args) == 1:  # CPython's check: __get__(None, None) is invalid
+                raise Unsupported(f"{self.describe()}(None)", "not modelled")
+            return self.function
+        return BoundMethodVariable(self.function, receiver)
+
+    def describe(self) -> str:
+        return f"__get__ of {self.function.describe()}"
+
+
 #: The type of a C method bound to an instance, by the type of the class's descriptor.
 _BOUND_TYPES = {types.MethodDescriptorType: types.BuiltinMethodType, types.WrapperDescriptorType: types.MethodWrapperType}
 

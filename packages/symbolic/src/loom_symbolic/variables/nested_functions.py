@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 from .. import bytecode_helpers
 from ..errors import Unsupported, missing_attribute
 from .base import Variable
-from .cells import CellBox
+from .cells import CellBox, CellVariable
 from .constant import ConstantVariable
 from .containers import DictVariable, TupleVariable
+from .methods import FunctionGetVariable
 from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
@@ -76,11 +77,17 @@ class NestedFunctionVariable(Variable):
                 raise missing_attribute("'function' object", name) from None
         if name == "__class__":
             return wrap_constant_like(types.FunctionType)
+        if name == "__get__":
+            return FunctionGetVariable(self)
+        if name == "__code__":  # the code object MAKE_FUNCTION got (assigning another is not modelled)
+            return wrap_constant_like(self.code)
         if name == "__annotations__":  # one dict, made on first read, as CPython makes it
             self.assigned[name] = DictVariable(dict(self.annotations or {}))
             return self.assigned[name]
         if name == "__defaults__":  # a tuple: what it holds is what calls use
             return TupleVariable(list(self.defaults)) if self.defaults else ConstantVariable(None)
+        if name == "__closure__":
+            return TupleVariable([CellVariable(box) for box in self.closure]) if self.closure else ConstantVariable(None)
         if name == "__dict__":
             return self.namespace
         if name in self.namespace.items:
@@ -91,7 +98,9 @@ class NestedFunctionVariable(Variable):
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``fn.name = value`` (``functools.update_wrapper`` sets the names and ``__wrapped__``)."""
-        if name in _ASSIGNABLE:
+        if name in ("__defaults__", "__kwdefaults__"):
+            self._set_defaults(tx, name, value)
+        elif name in _ASSIGNABLE:
             check = _ASSIGNABLE[name]
             if check is not None and not check(value):
                 raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
@@ -101,6 +110,20 @@ class NestedFunctionVariable(Variable):
             raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
         else:
             self.namespace.items[name] = value  # the function's __dict__, as CPython stores it
+
+    def _set_defaults(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``fn.__defaults__ = (...)`` (or None): later calls, and the function rebuilt after the graph, use
+        them. ``__kwdefaults__`` is left to a break: the function would keep the very dict assigned, which
+        the program may go on changing."""
+        if name == "__defaults__" and value.is_python_constant() and value.as_python_constant() is None:
+            self.defaults = []
+        elif name == "__defaults__" and isinstance(value, TupleVariable) and value.python_type() is tuple:
+            self.defaults = list(value.items)
+        elif name == "__defaults__" and value.is_python_constant() and type(value.as_python_constant()) is tuple:
+            self.defaults = [wrap_constant_like(v) for v in value.as_python_constant()]
+        else:
+            raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
+                              "not modelled")
 
     @functools.cached_property
     def namespace(self) -> FunctionDictVariable:

@@ -10,6 +10,7 @@ from typing import Any
 from . import operator_semantics as ops
 from .builtins import HANDLERS, Handler, builtin
 from .constant import ConstantVariable
+from .container_tables import user_index, writes_index
 from .containers import ListVariable
 
 _BINARY_OPERATORS = [
@@ -35,6 +36,22 @@ HANDLERS[operator.not_] = lambda tx, args, kwargs: ConstantVariable(not args[0].
 HANDLERS[operator.truth] = lambda tx, args, kwargs: ConstantVariable(args[0].truth(tx))
 HANDLERS[operator.is_] = lambda tx, args, kwargs: ConstantVariable(ops.is_same(tx, args[0], args[1]))
 HANDLERS[operator.is_not] = lambda tx, args, kwargs: ConstantVariable(not ops.is_same(tx, args[0], args[1]))
+
+
+def _of_index(fn: Any) -> Handler:
+    """``fn(obj)`` for ``bin``, ``hex``, ``oct``, ``operator.index``: each calls the ``__index__`` that
+    ``obj``'s class writes in Python, then formats (or returns) the int."""
+
+    def handler(tx, args, kwargs):
+        if kwargs or len(args) != 1 or not writes_index(args[0]):
+            return None
+        return ConstantVariable(fn(user_index(tx, args[0])))
+
+    return handler
+
+
+for _fn in (bin, hex, oct, operator.index):
+    HANDLERS.setdefault(_fn, _of_index(_fn))
 
 
 @builtin(operator.setitem)

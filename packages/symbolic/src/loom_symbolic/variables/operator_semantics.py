@@ -9,6 +9,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
+from .. import operand_errors as _operand_errors
 from ..errors import Unsupported, UserError, args_of
 from .attributes import class_attribute
 from .base import Variable
@@ -111,6 +112,7 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     user = _user_dunder(tx, op, left, right)
     if user is not None:
         return user
+    _raise_unsupported_operands(op, left, right)
     raise Unsupported(
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
         "the translator does not model this combination",
@@ -154,6 +156,12 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
         return tx.output.call_function(tx, op, [value], {})
     if value.is_python_constant():
         return fold(op, value)
+    name = _operand_errors.unary_special(op)
+    if name is not None and has_python_special(value, name):
+        return value.call_method(tx, name, [], {})
+    error = _operand_errors.unary_type_error(op, _exact_class(value))
+    if error is not None:
+        raise error
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
 
 
@@ -294,6 +302,19 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     return None
 
 
+def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> None:
+    """Python's TypeError where neither operand's class answers ``op`` (no special method for it)."""
+    names = _DUNDERS.get(INPLACE.get(op, op))
+    if names is None:
+        return
+    if op in INPLACE:
+        names = (f"__{op.__name__}__", *names)
+    sides = [(_exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
+    error = _operand_errors.binary_type_error(op, names, sides[0], sides[1])
+    if error is not None:
+        raise error
+
+
 class _NoObject:
     pass
 
@@ -362,8 +383,14 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
-    if has_python_special(container, "__iter__") or has_python_special(container, "__getitem__"):
-        return ConstantVariable(any_equal(tx, each_item(tx, container), item))  # no __contains__: CPython iterates
+    cls = _exact_class(container)
+    if cls is not None and getattr(container, "iterate", None) is not None and \
+            not any("__contains__" in klass.__dict__ for klass in cls.__mro__):
+        # no __contains__: Python searches what iter() gives (a Python __iter__, or __getitem__ by index)
+        if _operand_errors.not_iterable(cls):
+            message = f"argument of type '{cls.__name__}' is not iterable"
+            raise UserError("'in'", message, exc_type=TypeError, exc_args=(message,))
+        return ConstantVariable(any_equal(tx, each_item(tx, container), item))
     raise Unsupported(f"'in' on {container.describe()}", "not modelled")
 
 
@@ -415,6 +442,14 @@ def _default_ne(value: Variable) -> bool:
 def _class_of(value: Variable) -> type | None:
     if getattr(value, "stands_for", None) is not None:
         return value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
+    try:
+        return value.python_type()
+    except Unsupported:
+        return None
+
+
+def _exact_class(value: Variable) -> type | None:
+    """``type(value)`` itself (a C class's stand-in gives the C class, whose own methods decide errors)."""
     try:
         return value.python_type()
     except Unsupported:

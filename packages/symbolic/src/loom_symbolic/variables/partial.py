@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
+from .. import bytecode_helpers
 from ..errors import Unsupported, UserError
 from . import constant as _constant
 from . import containers as _containers
@@ -39,6 +40,8 @@ class PartialVariable(Variable):
         self.keywords = dict(keywords)
         self.source = source
         self.flattens = flattens
+        #: attributes set on a partial made in the trace (its instance ``__dict__``; partialmethod sets ``__self__``)
+        self.attrs: dict[str, Variable] = {}
 
     def python_type(self) -> type:
         return functools.partial
@@ -59,7 +62,7 @@ class PartialVariable(Variable):
         is not modelled), so the answer is whether its class defines the name. None: only the object knows."""
         if self.source is not None:
             return None
-        return any(name in klass.__dict__ for klass in functools.partial.__mro__)
+        return name in self.attrs or any(name in klass.__dict__ for klass in functools.partial.__mro__)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "func":
@@ -70,18 +73,39 @@ class PartialVariable(Variable):
             return _containers.DictVariable(self.keywords)
         if name == "__call__":
             return MethodVariable(self, name)
+        if self.source is None and name in self.attrs:
+            return self.attrs[name]
         if self.source is None and not any(name in klass.__dict__ for klass in functools.partial.__mro__):
-            # made in the trace, where setting attributes is not modelled: its __dict__ is empty, so a name
-            # its class lacks is Python's AttributeError (hasattr(p, "__name__") is False)
+            # made in the trace, its __dict__ holds only what the trace set: a name neither it nor the class
+            # has is Python's AttributeError (hasattr(p, "__name__") is False)
             message = f"'functools.partial' object has no attribute {name!r}"
             raise UserError(f"attribute {name!r} of {self.describe()}", message, exc_type=AttributeError,
                             exc_args=(message,))
         return super().var_getattr(tx, name)
 
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``p.name = value`` on a partial made in the trace: into its instance ``__dict__`` (the class's own
+        names, ``func``/``args``/``keywords`` and the rest, are read-only or not modelled)."""
+        if self.source is not None or any(name in klass.__dict__ for klass in functools.partial.__mro__):
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
+        self.attrs[name] = value
+        self.flattens = False  # CPython takes a partial's parts in only while it has no instance __dict__
+
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
             codegen.load_source(self.source)
             return
+        if self.attrs:
+            codegen.load_callable(bytecode_helpers.with_attributes)  # with_attributes(partial, {name: value})
+        self._build(codegen)
+        if self.attrs:
+            for name, value in self.attrs.items():
+                codegen.load_const(name)
+                codegen.reconstruct(value)
+            codegen.emit("BUILD_MAP", len(self.attrs))
+            codegen.call(2)
+
+    def _build(self, codegen: PyCodegen) -> None:
         codegen.load_callable(functools.partial)
         codegen.reconstruct(self.func)
         for item in self.args:

@@ -169,6 +169,9 @@ class ClassVariable(RealValueVariable):
             if name in _HIERARCHY and class_attribute(type(self.value), name) is class_attribute(type, name):
                 # type's own descriptors: the bases and MRO fixed when the class statement ran
                 return wrap(tx, getattr(self.value, name), None)
+            if name == "__members__" and _enums.reads_members(self.value):
+                # enum's own property: a mappingproxy whose keys are guarded where it is read
+                return wrap(tx, self.value.__members__, Attr(self.source or Const(self.value), name))
             if class_attribute(type(self.value), name) is not _MISSING:
                 raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
             if not _trusted_class(self.value):

@@ -13,7 +13,7 @@ from ..errors import Unsupported, missing_attribute
 from . import constant as _constant
 from . import exception_values as _exceptions
 from . import functions as _functions
-from .attributes import GenericGetattrVariable, GenericSetattrVariable
+from .attributes import GenericDelattrVariable, GenericGetattrVariable, GenericSetattrVariable
 from .base import Variable
 from .builtins import HANDLERS, builtin
 from .containers import ListVariable
@@ -56,6 +56,8 @@ class SuperVariable(Variable):
                 return GenericGetattrVariable(self.receiver)
             if found is object.__setattr__:
                 return GenericSetattrVariable(self.receiver)
+            if found is object.__delattr__:
+                return GenericDelattrVariable(self.receiver)
             if klass in _CONTAINER_BASES and hasattr(self.receiver, "call_builtin_method"):
                 return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:

@@ -1,0 +1,73 @@
+"""``iter(obj)`` for a class that writes ``__getitem__`` in Python but no ``__iter__`` (the old sequence
+protocol): items ``obj[0]``, ``obj[1]``... until ``__getitem__`` raises IndexError or StopIteration, as
+CPython's sequence iterator does. Loops, ``sum``, ``list`` and ``in`` over such objects broke the graph before.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING
+
+from .. import operand_errors as _operand_errors
+from ..errors import UserError
+from . import attributes as _attributes
+from . import exception_values as _exceptions
+from . import iterators as _iterators
+from .base import Variable
+from .constant import ConstantVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+class GetitemIterator(_iterators.IteratorVariable):
+    """CPython's ``iterator`` object over ``obj.__getitem__``: the next index, until it is exhausted."""
+
+    def __init__(self, obj: Variable) -> None:
+        self.obj = obj
+        #: the next index to ask for; None once ``__getitem__`` ended the iteration (it stays ended)
+        self.index: int | None = 0
+
+    def python_type(self) -> type:
+        return _ITERATOR
+
+    def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        if self.index is None:
+            return None
+        try:
+            item = self.obj.call_method(tx, "__getitem__", [ConstantVariable(self.index)], {})
+        except _exceptions.SymbolicException as raised:
+            if issubclass(raised.exc.cls, (IndexError, StopIteration)):
+                self.index = None
+                return None
+            raise
+        self.index += 1
+        return item
+
+    def describe(self) -> str:
+        return f"an iterator over {self.obj.python_type().__name__}.__getitem__"
+
+
+class _Probe:
+    def __getitem__(self, index):
+        raise IndexError(index)
+
+
+_NONE_IN_MRO = _attributes.class_attribute(object, "__iter__")  # what class_attribute gives for a name not found
+_ITERATOR = type(iter(_Probe()))  # CPython's sequence iterator type, named ``iterator``
+
+
+def _sequence_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> GetitemIterator | None:
+    if getattr(obj, "stands_for", None) is not None:
+        return None  # a Python stand-in for a C class (a deque's): the C class's own iteration decides
+    if _operand_errors.not_iterable(cls):  # CPython's own TypeError (a class statement's name is its tp_name)
+        message = f"'{cls.__name__}' object is not iterable"
+        raise UserError("iter()", message, exc_type=TypeError, exc_args=(message,))
+    own_iter = _attributes.class_attribute(cls, "__iter__")
+    getitem = _attributes.class_attribute(cls, "__getitem__")
+    if own_iter is not _NONE_IN_MRO or not isinstance(getitem, types.FunctionType):
+        return None
+    return GetitemIterator(obj)
+
+
+_iterators.ITERATION_FALLBACKS.append(_sequence_protocol)
