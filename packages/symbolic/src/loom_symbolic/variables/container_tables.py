@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported
+from .attributes import class_attribute
 from .base import Variable
 from .registry import wrap_constant_like
 from .specialising import is_symbolic_int
@@ -60,11 +61,10 @@ def writes_index(value: Variable) -> bool:
     if value.is_python_constant() or not getattr(value, "mutable", False):
         return False
     try:
-        mro = value.python_type().__mro__
+        cls = value.python_type()
     except Unsupported:
         return False
-    found = next((klass.__dict__["__index__"] for klass in mro if "__index__" in klass.__dict__), None)
-    return isinstance(found, types.FunctionType)
+    return isinstance(class_attribute(cls, "__index__"), types.FunctionType)
 
 
 def user_index(tx: InstructionTranslator, value: Variable) -> int:

@@ -53,7 +53,6 @@ class _Probe:
         raise IndexError(index)
 
 
-_NONE_IN_MRO = _attributes.class_attribute(object, "__iter__")  # what class_attribute gives for a name not found
 _ITERATOR = type(iter(_Probe()))  # CPython's sequence iterator type, named ``iterator``
 
 
@@ -65,7 +64,7 @@ def _sequence_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> G
         raise UserError("iter()", message, exc_type=TypeError, exc_args=(message,))
     own_iter = _attributes.class_attribute(cls, "__iter__")
     getitem = _attributes.class_attribute(cls, "__getitem__")
-    if own_iter is not _NONE_IN_MRO or not isinstance(getitem, types.FunctionType):
+    if own_iter is not _attributes._MISSING or not isinstance(getitem, types.FunctionType):
         return None
     return GetitemIterator(obj)
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import operand_errors as _operand_errors
 from ..errors import Unsupported, UserError, args_of
-from .attributes import class_attribute
+from .attributes import _MISSING, class_attribute
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import (
@@ -385,7 +385,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
     cls = _exact_class(container)
     if cls is not None and getattr(container, "iterate", None) is not None and \
-            not any("__contains__" in klass.__dict__ for klass in cls.__mro__):
+            class_attribute(cls, "__contains__") is _MISSING:
         # no __contains__: Python searches what iter() gives (a Python __iter__, or __getitem__ by index)
         if _operand_errors.not_iterable(cls):
             message = f"argument of type '{cls.__name__}' is not iterable"
