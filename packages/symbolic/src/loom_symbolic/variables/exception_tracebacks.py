@@ -5,15 +5,22 @@ adds one); ``with_traceback(tb)`` and ``exc.__traceback__ = tb`` set it. The tra
 frames a real traceback would list, so a traceback is an opaque :class:`TracebackVariable`: known to be
 a traceback (not None, true), the same object only as the very variable read, and rebuilt after the
 graph as its exception's ``__traceback__`` while that exception still holds it.
+
+``traceback.clear_frames(tb)`` of such a traceback (``unittest``'s ``assertRaises`` calls it on leaving)
+clears nothing: the frames it would list are inlined calls, which have no frames once compiled, and the
+trace never hands one out (``tb_frame`` is not modelled), so no reader can see the difference.
 """
 
 from __future__ import annotations
 
+import traceback
 import types
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported
 from .base import Variable
+from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -76,3 +83,16 @@ class WithTraceback(Variable):
     def describe(self) -> str:
         return f"with_traceback of {self.receiver.describe()}"
 
+
+
+def _clear_no_frames(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    return ConstantVariable(None)
+
+
+def traceback_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Callable[..., Variable] | None:
+    """The model of ``fn(*args, **kwargs)``, a call into the (opaque) ``traceback`` module, where it is one
+    on a traceback the trace made: ``clear_frames`` of it (or of None) clears no frame that exists once
+    compiled. None for any other call, which stays a graph break."""
+    if fn is traceback.clear_frames and not kwargs and len(args) == 1 and is_traceback_value(args[0]):
+        return _clear_no_frames
+    return None

@@ -13,6 +13,7 @@ from . import cells as _cells
 from . import constant as _constant
 from . import deferred_calls as _deferred
 from . import environ as _environ
+from . import exception_tracebacks as _tracebacks
 from . import recursive_repr as _recursive_repr
 from .base import Variable
 from .methods import FunctionGetVariable
@@ -69,7 +70,7 @@ class UserFunctionVariable(Variable):
             return UserFunctionVariable(original).call(tx, args, kwargs)
         library = opaque_module(fn)
         if library is not None:
-            read = _environ.environment_read(fn, args)
+            read = _environ.environment_read(fn, args) or _tracebacks.traceback_call(fn, args, kwargs)
             if read is not None:
                 return read(tx, args, kwargs)
             deferred = _deferred.answer_query(tx, fn, args, kwargs) or _deferred.defer_call(tx, fn, args, kwargs)
