@@ -168,6 +168,7 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             return instance  # Python runs no __init__ on an object of another class
         return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=True)
     if base is object:
+        refuse_abstract(cls)
         instance: Variable = NewObjectVariable(cls, cls_source)
     elif base in (dict, collections.OrderedDict):
         instance = DictVariable({}, cls=cls, cls_source=cls_source, new=True)
@@ -182,6 +183,24 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=False)
+
+
+def refuse_abstract(cls: type) -> None:
+    """Raise the TypeError ``object.__new__(cls)`` raises for a class with abstract methods left (``abc``).
+
+    Only ``object``'s ``__new__`` checks (a dict subclass with abstract methods is made): callers make an
+    instance with it. The message, which differs between Python versions, is CPython's own."""
+    if not getattr(cls, "__abstractmethods__", None):
+        return
+    try:
+        object.__new__(cls)  # allocates nothing else and runs no Python code: only to raise as Python does
+    except TypeError as error:
+        raise UserError(f"{cls.__name__}()", str(error), exc_type=TypeError, exc_args=error.args) from None
+
+
+def plain_metaclass(cls: type) -> bool:
+    """Whether ``cls``'s metaclass makes instances as ``type`` does (``type`` itself, ``abc.ABCMeta``)."""
+    return type(cls) is type or class_attribute(type(cls), "__call__") is type.__call__
 
 
 def _python_new(tx: InstructionTranslator, cls: type, cls_source: Any, base: type, args: list[Variable],

@@ -43,7 +43,7 @@ from .ctx import UserExitVariable
 from .exception_values import make_exception
 from .immutable_unbound import unbound_immutable_method
 from .methods import BoundMethodVariable
-from .new_objects import NewObjectVariable, construct
+from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
 from .sequences import TupleSubclassVariable, plain_tuple_subclass
@@ -345,8 +345,9 @@ def builtin_object_new(tx, args, kwargs):
         return None
     cls = args[0].value
     # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one)
-    if not isinstance(cls, type) or builtin_base(cls) is not object or type(cls) is not type:
+    if not isinstance(cls, type) or builtin_base(cls) is not object or not plain_metaclass(cls):
         return None
+    refuse_abstract(cls)
     # its methods are read through the class: a class reached without a source is a constant object
     return NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
 
