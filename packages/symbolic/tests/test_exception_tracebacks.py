@@ -171,3 +171,28 @@ def test_a_call_at_a_break_acts_on_the_program_s_exception(fn):
         assert out[2][0] is out[1]  # one object, noted
     else:
         assert out[2] == ["n"]
+
+
+class _KeepsExitArgs:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.exit_args = (kind, value, tb)
+        return False
+
+
+def exit_args_of_a_failed_body(x):
+    manager = _KeepsExitArgs()
+    try:
+        with manager:
+            raise RuntimeError("body")
+    except RuntimeError as exc:
+        caught = exc
+    kind, value, tb = manager.exit_args
+    return x * 2, kind is RuntimeError, value is caught, tb is not None
+
+
+def test_exit_gets_the_raised_exception_s_traceback():
+    # __exit__'s third argument is the exception's traceback, never None (CPython's WITH_EXCEPT_START)
+    check(exit_args_of_a_failed_body, X)

@@ -79,5 +79,7 @@ def with_except_start(tx, ins) -> None:
     exc = tx.peek(1)
     exit_callable = tx.peek(4)
 
-    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
+    # __exit__ gets the exception's traceback, as CPython reads it off the exception (never None here)
+    tb = exc.traceback if exc.traceback is not None else exc.var_getattr(tx, "__traceback__")
+    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, tb], {})
     tx.push(result)
