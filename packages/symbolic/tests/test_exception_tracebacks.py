@@ -4,6 +4,7 @@ one graph; an exception leaving the graph has the traceback state eager gives it
 translator does not model, called on such an exception at a break (``add_note``), acts on the object the
 program holds, not on a copy rebuilt for the call (a wrong answer before)."""
 
+import contextlib
 import copy
 
 import pytest
@@ -196,3 +197,27 @@ def exit_args_of_a_failed_body(x):
 def test_exit_gets_the_raised_exception_s_traceback():
     # __exit__'s third argument is the exception's traceback, never None (CPython's WITH_EXCEPT_START)
     check(exit_args_of_a_failed_body, X)
+
+
+@contextlib.contextmanager
+def _swallowing(kind):
+    try:
+        yield
+    except kind as exc:
+        _SEEN.append(exc.__traceback__ is not None)
+
+
+_SEEN = []
+
+
+def error_swallowed_by_a_contextmanager(x):
+    del _SEEN[:]
+    with _swallowing(ValueError):
+        x = x + 1
+        raise ValueError("body")
+    return x * 2, list(_SEEN)
+
+
+def test_a_generator_manager_gets_the_exception_with_its_own_traceback():
+    # its __exit__ throws (type, value, value's traceback) into the generator: the same exception, modelled
+    check(error_swallowed_by_a_contextmanager, X)
