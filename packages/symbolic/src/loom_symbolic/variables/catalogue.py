@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     dict_operators,
     distributed,
     environ,
+    exception_groups,
     exception_state,
     extremes,
     frame_generators,

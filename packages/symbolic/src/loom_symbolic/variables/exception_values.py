@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const
 
-from .. import bytecode_helpers
+from .. import bytecode_helpers, polyfills
 from ..errors import Reason, Unsupported, UserError
 from . import attributes as _attributes
 from . import functions as _functions
@@ -86,7 +86,14 @@ class ExceptionVariable(Variable):
             return (self.cause if name == "__cause__" else self.context) or ConstantVariable(None)
         if name in self.attrs:
             return self.attrs[name]
+        polyfilled = polyfills.method_replacement(self.cls, name)  # BaseExceptionGroup.split...
+        if polyfilled is not None and not polyfilled[1]:
+            return BoundMethodVariable(_functions.UserFunctionVariable(polyfilled[0]), self)
         member = _user_class_member(self.cls, name)
+        if member is None and name == "__notes__" and self.source is None:
+            # only add_note (a break, after which the exception is the frame's) gives one notes
+            message = f"{self.cls.__name__!r} object has no attribute '__notes__'"
+            raise UserError("attribute '__notes__'", message, exc_type=AttributeError, exc_args=(message,))
         if member is None and name in _TRACEBACK_MEMBERS and self.source is None:
             if name == "with_traceback":
                 return WithTraceback(self)
@@ -151,6 +158,9 @@ class ExceptionVariable(Variable):
             if items is not None:
                 self.args = items  # BaseException's args setter makes a tuple of the sequence
                 return None
+        if name == "__notes__" and self.source is None and _user_class_member(self.cls, name) is None:
+            self.attrs[name] = value  # kept, as any attribute: an exception with notes is not rebuilt
+            return None
         if self.source is not None or name.startswith("__") or name == "args":
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "not modelled")
         if _attributes.class_attribute(self.cls, "__setattr__") is not BaseException.__setattr__:
@@ -331,11 +341,26 @@ def instantiate(tx: InstructionTranslator, value: Variable, refused: str = RAISE
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
 
 
+#: builtin exception base -> (its instances' kind of variable, what makes one from a call's arguments), for
+#: the bases whose C ``__new__`` does more than keep ``args`` (exception groups); filled from above
+KINDS: dict[type, tuple[type[ExceptionVariable], Any]] = {}
+
+
+def kind_of(cls: type) -> tuple[type[ExceptionVariable], Any] | None:
+    """``KINDS``' entry for exception class ``cls``, or None for the plain ones."""
+    for base, entry in KINDS.items():
+        if issubclass(cls, base):
+            return entry
+    return None
+
+
 def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[str, Variable],
                    tx: InstructionTranslator | None = None) -> Variable:
     """``cls(*args, **kwargs)``: an exception class whose construction runs no Python code, or a user
     class whose ``__init__`` is Python (inlined on the new exception, as ``BaseException.__new__``
     leaves it: ``args`` holds the positional arguments)."""
+    if KINDS and (special := kind_of(cls)) is not None:
+        return special[1](tx, cls, args, kwargs)
     init = _attributes.class_attribute(cls, "__init__")
     if _attributes.class_attribute(cls, "__new__") not in _BUILTIN_NEWS:
         raise Unsupported(f"creating a {cls.__name__}", "its class customises __new__")
