@@ -136,3 +136,14 @@ def derived_kinds(x):
 @pytest.mark.parametrize("fn", [made_from_base_group, construction_errors, fields, split_and_subgroup, derived_kinds])
 def test_groups_in_one_graph(fn):
     check(fn, X)
+
+
+def class_names(x):
+    group = ExceptionGroup("eg", [ValueError(1)])
+    return x + 1, type(group).__name__, ExceptionGroup.__qualname__, BaseExceptionGroup.__name__
+
+
+def test_the_names_of_a_builtin_heap_class_are_read_with_a_guard():
+    # ExceptionGroup is a heap type (its names can be reassigned): read, and guarded, not a break
+    translation = check(class_names, X)
+    assert "ExceptionGroup.__name__ == 'ExceptionGroup'" in translation.dump()
