@@ -96,3 +96,52 @@ def derive(group: BaseExceptionGroup, excs: Any, /) -> BaseExceptionGroup:
     """``group.derive(excs)``: a new group with ``group``'s message (of the kind ``BaseExceptionGroup``
     picks for ``excs``), and nothing else of ``group``'s."""
     return BaseExceptionGroup(group.message, excs)
+
+
+def _leaves_into(exc: BaseException, leaves: list) -> None:
+    if isinstance(exc, BaseExceptionGroup):
+        for sub in exc.exceptions:
+            _leaves_into(sub, leaves)
+    else:
+        leaves.append(exc)
+
+
+def _projection(orig: BaseExceptionGroup, kept: list) -> Any:
+    """The part of ``orig`` whose leaves are (the same objects as) leaves of ``kept``, or None: CPython's
+    ``exception_group_projection``, which matches leaves by identity and never a group as a whole."""
+    leaves: list = []
+    for exc in kept:
+        _leaves_into(exc, leaves)
+
+    def is_kept(exc: BaseException) -> bool:
+        for leaf in leaves:
+            if exc is leaf:
+                return True
+        return False
+
+    return _split(orig, is_kept, False)[0]
+
+
+def prep_reraise_star(orig: BaseException, excs: list, same_metadata: tuple) -> Any:
+    """What a ``try``/``except*`` raises once its clauses ran (CPython's ``_PyExc_PrepReraiseStar``):
+    ``excs`` holds what each clause raised (None for none) and the unmatched rest; ``same_metadata``
+    says which of them carry ``orig``'s traceback, cause, context and notes (re-raised, not raised anew).
+    The re-raised become the part of ``orig`` they cover; raised ones join it in a new group."""
+    if not excs:
+        return None
+    if not isinstance(orig, BaseExceptionGroup):
+        return excs[0]  # a naked exception was wrapped: one clause at most ran
+    raised, reraised = [], []
+    for exc, same in zip(excs, same_metadata):
+        if exc is None:
+            continue
+        if same:
+            reraised.append(exc)
+        else:
+            raised.append(exc)
+    reraised_group = _projection(orig, reraised)
+    if not raised:
+        return reraised_group
+    if reraised_group is not None:
+        raised.append(reraised_group)
+    return BaseExceptionGroup("", raised) if len(raised) > 1 else raised[0]

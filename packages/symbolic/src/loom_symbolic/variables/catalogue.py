@@ -25,6 +25,7 @@ from . import (  # noqa: F401
     distributed,
     environ,
     exception_groups,
+    exception_star,
     exception_state,
     extremes,
     frame_generators,

@@ -308,11 +308,17 @@ def stop_iteration_value(stop: ExceptionVariable, where: str) -> Variable:
 class SymbolicException(Exception):
     """Carries a traced exception up through inlined calls to a handler (or out of the trace)."""
 
-    def __init__(self, exc: ExceptionVariable, reason: Reason | None = None) -> None:
+    def __init__(self, exc: ExceptionVariable, reason: Reason | None = None, *, again: bool = False) -> None:
         super().__init__(exc.cls.__name__)
         self.exc = exc
         self.reason = reason
-        exc.was_raised()  # every raise, re-raise and throw() the trace models goes through here
+        #: a bare ``raise`` or RERAISE: CPython adds no traceback entry in the frame that re-raises (the
+        #: exception keeps its traceback object there), only in each frame it leaves
+        self.again = again
+        if again:
+            exc.raised_in_trace = True
+        else:
+            exc.was_raised()  # every raise and throw() the trace models goes through here
 
     def to_unsupported(self) -> Unsupported:
         """What the caller of the translator sees when the exception escapes the traced frame."""
