@@ -127,7 +127,7 @@ def _check_manager_protocol(tx, manager: Variable) -> None:
     type, ``__enter__`` first), for the classes whose name the message gives as ``__name__``."""
     try:
         cls = manager.python_type()
-    except NotImplementedError:
+    except (Unsupported, NotImplementedError):  # a value whose type is not known: its own enter() decides
         return
     if not isinstance(cls, type) or not (cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins"):
         return

@@ -63,12 +63,9 @@ def _fail(tx: InstructionTranslator, kind: type[BaseException], message: str) ->
     return SymbolicException(raised(tx, ExceptionVariable(kind, [ConstantVariable(message)])))
 
 
-def _is_exception(tx: InstructionTranslator, item: Variable, base: type) -> bool:
+def _is_exception(item: Variable, base: type) -> bool:
     """Whether ``item`` is an instance of ``base``, from its type as the trace knows it."""
-    try:
-        kind = item.python_type()
-    except NotImplementedError as exc:
-        raise Unsupported(f"an exception group of {item.describe()}", "its type is not known while tracing") from exc
+    kind = item.python_type()  # Unsupported where the trace does not know it
     return isinstance(kind, type) and issubclass(kind, base)
 
 
@@ -91,9 +88,9 @@ def make_group(tx: InstructionTranslator, cls: type, args: list[Variable],
     if not members:
         raise _fail(tx, ValueError, "second argument (exceptions) must be a non-empty sequence")
     for index, item in enumerate(members):
-        if not _is_exception(tx, item, BaseException):
+        if not _is_exception(item, BaseException):
             raise _fail(tx, ValueError, f"Item {index} of second argument (exceptions) is not an exception")
-    only_exceptions = all(_is_exception(tx, item, Exception) for item in members)
+    only_exceptions = all(_is_exception(item, Exception) for item in members)
     if cls is BaseExceptionGroup and only_exceptions:
         cls = ExceptionGroup
     elif not only_exceptions and issubclass(cls, Exception):
