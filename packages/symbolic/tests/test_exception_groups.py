@@ -2,7 +2,7 @@
 class (wrong answers before: a group of a BaseException, an empty list or a non-string message was made
 without the error, and ``BaseExceptionGroup`` of plain exceptions stayed a ``BaseExceptionGroup``);
 ``message`` and ``exceptions``; ``split``, ``subgroup`` and ``derive`` traced from their Python versions
-(``polyfills/exceptions.py``, checked here against the real methods), all in one graph."""
+(``polyfills/exceptions.py``, checked here against the real methods, as is ``add_note``), all in one graph."""
 
 from __future__ import annotations
 
@@ -147,3 +147,22 @@ def test_the_names_of_a_builtin_heap_class_are_read_with_a_guard():
     # ExceptionGroup is a heap type (its names can be reassigned): read, and guarded, not a break
     translation = check(class_names, X)
     assert "ExceptionGroup.__name__ == 'ExceptionGroup'" in translation.dump()
+
+
+@pytest.mark.parametrize("initial", [None, ["a"], ("t",)])
+@pytest.mark.parametrize("notes", [("n",), ("n", "m"), (3,), ("n", b"b")])
+def test_add_note_against_the_real_method(initial, notes):
+    add_note = polyfills.method_replacement(ValueError, "add_note")[0]
+
+    def run(method):
+        exc = ValueError("v")
+        if initial is not None:
+            exc.__notes__ = list(initial) if isinstance(initial, list) else initial
+        try:
+            for note in notes:
+                method(exc, note)
+        except TypeError as error:
+            return "raised", str(error), getattr(exc, "__notes__", None)
+        return "value", exc.__notes__
+
+    assert run(add_note) == run(BaseException.add_note)

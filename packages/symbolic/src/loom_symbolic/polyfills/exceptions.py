@@ -1,4 +1,5 @@
-"""The methods of ``BaseExceptionGroup`` written in C (``split``, ``subgroup``, ``derive``), in Python.
+"""The methods of ``BaseExceptionGroup`` written in C (``split``, ``subgroup``, ``derive``), and
+``BaseException.add_note``, in Python.
 
 They walk the group as CPython's ``exceptiongroup_split_recursive`` does: a condition is a type, a tuple
 of types or a predicate; a group or leaf that matches as a whole is kept as it is (the same object), a
@@ -96,6 +97,22 @@ def derive(group: BaseExceptionGroup, excs: Any, /) -> BaseExceptionGroup:
     """``group.derive(excs)``: a new group with ``group``'s message (of the kind ``BaseExceptionGroup``
     picks for ``excs``), and nothing else of ``group``'s."""
     return BaseExceptionGroup(group.message, excs)
+
+
+@method(BaseException, "add_note")
+def add_note(exc: BaseException, note: Any, /) -> None:
+    """``exc.add_note(note)``: appended to ``__notes__``, made a new list where there is none."""
+    if not isinstance(note, str):
+        raise TypeError(f"note must be a str, not '{type(note).__name__}'")
+    try:
+        notes = exc.__notes__
+    except AttributeError:
+        notes = []
+        exc.__notes__ = notes
+    else:
+        if not isinstance(notes, list):
+            raise TypeError("Cannot add note: __notes__ is not a list")
+    notes.append(note)
 
 
 def _leaves_into(exc: BaseException, leaves: list) -> None:

@@ -63,7 +63,8 @@ class ExceptionVariable(Variable):
         return self.cls(*(a.as_python_constant() for a in self.args))
 
     def is_python_constant(self) -> bool:
-        return self.args is not None and all(a.is_python_constant() for a in self.args)
+        # (notes live on the object: cls(*args) would lose them)
+        return self.args is not None and "__notes__" not in self.attrs and all(a.is_python_constant() for a in self.args)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "args" and self.args is not None:
@@ -194,9 +195,12 @@ class ExceptionVariable(Variable):
             return
         if self.args is None:
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its message is not known")
-        if self.attrs or _has_own_construction(self.cls):
+        if set(self.attrs) - {"__notes__"} or _has_own_construction(self.cls):
             # cls(*args) would run its __init__ again on other arguments: not the object the trace made
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its class customises construction")
+        notes = self.attrs.get("__notes__")
+        if notes is not None:  # noted(<the exception>, notes): what add_note left
+            codegen.load_callable(bytecode_helpers.noted)
         chained = self.cause is not None or self.context is not None or self.suppress_context
         if chained:  # chained(cls(*args), cause, context, suppress)
             codegen.load_callable(bytecode_helpers.chained)
@@ -212,6 +216,9 @@ class ExceptionVariable(Variable):
                     codegen.reconstruct(link)
             codegen.load_const(self.suppress_context)
             codegen.call(4)
+        if notes is not None:
+            codegen.reconstruct(notes)
+            codegen.call(2)
 
     def describe(self) -> str:
         return f"{self.cls.__name__} raised while tracing"
