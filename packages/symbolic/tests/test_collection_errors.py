@@ -1,6 +1,8 @@
 """Errors a dict, list or set operation raises inside the trace and the program catches: the exception's
 ``args`` (so ``str(e)`` and ``e.args``) are Python's own, and the function is one graph with no break."""
 
+import collections
+
 import pytest
 import torch
 from harness import check
@@ -67,7 +69,21 @@ def list_index_errors(x):
     return x + 3, out
 
 
+_Pair = collections.namedtuple("_Pair", "a b")
+
+
+def immutable_item_assignment(x):
+    # a class without __setitem__: CPython's TypeError naming it (a break before)
+    out = []
+    for value in ((1, 2), "ab", _Pair(1, 2), frozenset({1}), ExceptionGroup("eg", [ValueError()]).exceptions):
+        try:
+            value[0] = 5
+        except TypeError as e:
+            out.append(e.args)
+    return x + 4, out
+
+
 @pytest.mark.parametrize("fn", [dict_changed_size, set_changed_size, unhashable_key, missing_keys,
-                                list_value_errors, list_index_errors])
+                                list_value_errors, list_index_errors, immutable_item_assignment])
 def test_caught_container_error_keeps_its_message(fn):
     check(fn, X)

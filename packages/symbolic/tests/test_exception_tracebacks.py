@@ -1,9 +1,11 @@
 """``__traceback__`` and ``with_traceback`` of an exception made while tracing (issue 29): None until the
 trace raises it, a traceback after, set by ``with_traceback(tb)`` and ``exc.__traceback__ = tb``, all in
-one graph; an exception leaving the graph has the traceback state eager gives it. And a method the
-translator does not model, called on such an exception at a break (``add_note``), acts on the object the
-program holds, not on a copy rebuilt for the call (a wrong answer before)."""
+one graph; an exception leaving the graph has the traceback state eager gives it. A method the
+translator does not model, called on such an exception at a break (``__setstate__``), acts on the object the
+program holds, not on a copy rebuilt for the call (a wrong answer before); ``add_note`` is traced, and an
+exception leaving the graph keeps its notes."""
 
+import contextlib
 import copy
 
 import pytest
@@ -140,14 +142,37 @@ def test_a_traceback_that_is_not_one_is_eager_s_type_error():
     assert out[1] == expected[1]
 
 
-def note_added_at_a_break(x):
+def state_set_at_a_break(x):
     y = x + 1
     seen = []
     try:
         raise ValueError("v")
     except ValueError as exc:
         seen.append(exc)
-        exc.add_note("n")  # not modelled: the call is the break
+        exc.__setstate__({"n": 1})  # not modelled: the call is the break
+        kept = exc
+    return y * 2, kept, seen
+
+
+def test_a_call_at_a_break_acts_on_the_program_s_exception():
+    translation = translate_function(state_set_at_a_break, X)
+    assert translation.breaks, translation.dump()
+    out = run_rewritten(state_set_at_a_break, translation, (copy.deepcopy(X),), {})
+    expected = state_set_at_a_break(X)
+    torch.testing.assert_close(out[0], expected[0])
+    assert state(out[1]) == state(expected[1])
+    assert out[1].n == 1
+    assert out[2][0] is out[1]  # one object, changed
+
+
+def note_added_to_a_raised_exception(x):
+    y = x + 1
+    seen = []
+    try:
+        raise ValueError("v")
+    except ValueError as exc:
+        seen.append(exc)
+        exc.add_note("n")
         kept = exc
     return y * 2, kept, seen
 
@@ -155,19 +180,88 @@ def note_added_at_a_break(x):
 def note_on_a_new_exception(x):
     exc = ValueError("v")
     exc.add_note("n")
+    exc.add_note("m")
     return x + 1, exc, getattr(exc, "__notes__", None)
 
 
-@pytest.mark.parametrize("fn", [note_added_at_a_break, note_on_a_new_exception])
-def test_a_call_at_a_break_acts_on_the_program_s_exception(fn):
+@pytest.mark.parametrize("fn", [note_added_to_a_raised_exception, note_on_a_new_exception])
+def test_add_note_in_the_graph_and_on_the_exception_leaving_it(fn):
+    # add_note is traced (polyfills/exceptions.py): the exception leaves the graph with its notes list
     translation = translate_function(fn, X)
-    assert translation.breaks, translation.dump()
+    assert not translation.breaks, translation.dump()
+    assert len(translation.graphs) == 1, translation.dump()
     out = run_rewritten(fn, translation, (copy.deepcopy(X),), {})
     expected = fn(X)
     torch.testing.assert_close(out[0], expected[0])
     assert state(out[1]) == state(expected[1])
-    assert out[1].__notes__ == ["n"]
-    if fn is note_added_at_a_break:
+    if fn is note_added_to_a_raised_exception:
         assert out[2][0] is out[1]  # one object, noted
     else:
-        assert out[2] == ["n"]
+        assert out[2] is out[1].__notes__  # the list the program read is the exception's
+
+
+def _note_error(exc, note):
+    try:
+        exc.add_note(note)
+    except TypeError as error:
+        return error.args
+    return None
+
+
+def note_errors(x):
+    bad_notes = ValueError("v")
+    bad_notes.__notes__ = ("t",)
+    return x - 1, _note_error(ValueError(), 3), _note_error(bad_notes, "n")
+
+
+def test_add_note_raises_eager_s_type_errors():
+    check(note_errors, X)
+
+
+class _KeepsExitArgs:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        self.exit_args = (kind, value, tb)
+        return False
+
+
+def exit_args_of_a_failed_body(x):
+    manager = _KeepsExitArgs()
+    try:
+        with manager:
+            raise RuntimeError("body")
+    except RuntimeError as exc:
+        caught = exc
+    kind, value, tb = manager.exit_args
+    return x * 2, kind is RuntimeError, value is caught, tb is not None
+
+
+def test_exit_gets_the_raised_exception_s_traceback():
+    # __exit__'s third argument is the exception's traceback, never None (CPython's WITH_EXCEPT_START)
+    check(exit_args_of_a_failed_body, X)
+
+
+@contextlib.contextmanager
+def _swallowing(kind):
+    try:
+        yield
+    except kind as exc:
+        _SEEN.append(exc.__traceback__ is not None)
+
+
+_SEEN = []
+
+
+def error_swallowed_by_a_contextmanager(x):
+    del _SEEN[:]
+    with _swallowing(ValueError):
+        x = x + 1
+        raise ValueError("body")
+    return x * 2, list(_SEEN)
+
+
+def test_a_generator_manager_gets_the_exception_with_its_own_traceback():
+    # its __exit__ throws (type, value, value's traceback) into the generator: the same exception, modelled
+    check(error_swallowed_by_a_contextmanager, X)

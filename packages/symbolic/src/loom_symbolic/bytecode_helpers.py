@@ -139,6 +139,12 @@ def chained(exc: BaseException, cause: BaseException | None, context: BaseExcept
     return exc
 
 
+def noted(exc: BaseException, notes: list) -> BaseException:
+    """``exc`` with the ``__notes__`` list the trace gave it (``add_note`` on an exception made there)."""
+    exc.__notes__ = notes
+    return exc
+
+
 def raised_again(exc: BaseException) -> BaseException:
     """``exc`` with a traceback, as the ``raise`` the trace modelled left it: raised and caught here (so
     ``__traceback__`` is set, if to this frame rather than the program's), its ``__context__`` and

@@ -124,7 +124,10 @@ class InstructionTranslator:
                     if is_root and ins.opname in DROPS and self.output.paused_generators:
                         finalize_dropped(self)  # (an inlined frame's caller holds values where it cannot be searched)
                 except SymbolicException as raised:
-                    raised.exc.was_raised()  # each frame it passes gives it a new traceback object, as in CPython
+                    if raised.again:  # re-raised here: this frame adds no traceback entry
+                        raised.again = False
+                    else:
+                        raised.exc.was_raised()  # each frame it passes gives it a new traceback object, as in CPython
                     if not self.handle_exception(raised.exc):
                         raise
                 except UserError as error:

@@ -7,9 +7,11 @@ from typing import Any
 
 from ..errors import Unsupported
 from ..variables import yield_from_delegates as delegates
+from ..variables.attributes import _MISSING, class_attribute
 from ..variables.base import Variable
 from ..variables.constant import ConstantVariable
 from ..variables.ctx import ENTERED_BY_TYPE
+from ..variables.exception_values import ExceptionVariable, SymbolicException, raised
 from ..variables.generators import GeneratorVariable
 from ..variables.iterators import IteratorVariable, iterate, not_modelled_because
 from .asserts import record_tensor_assert
@@ -106,6 +108,7 @@ def return_value(tx, ins) -> None:
 @handler("BEFORE_WITH")
 def before_with(tx, ins) -> None:
     manager = tx.pop()
+    _check_manager_protocol(tx, manager)
     enter = getattr(manager, "enter", None)
     by_type = ENTERED_BY_TYPE.get(manager.python_type()) if manager.is_python_constant() else None
     if by_type is not None:
@@ -117,6 +120,26 @@ def before_with(tx, ins) -> None:
     tx.block_stack.append(WithBlock(manager, handler_range.target if handler_range else None))
     tx.push(exit_callable)
     tx.push(entered)
+
+
+def _check_manager_protocol(tx, manager: Variable) -> None:
+    """CPython's TypeError for a manager whose class lacks ``__enter__`` or ``__exit__`` (looked up on the
+    type, ``__enter__`` first), for the classes whose name the message gives as ``__name__``."""
+    try:
+        cls = manager.python_type()
+    except (Unsupported, NotImplementedError):  # a value whose type is not known: its own enter() decides
+        return
+    if not isinstance(cls, type) or not (cls.__flags__ & _HEAPTYPE or cls.__module__ == "builtins"):
+        return
+    missing = next((name for name in ("__enter__", "__exit__") if class_attribute(cls, name) is _MISSING), None)
+    if missing is not None:
+        message = f"{cls.__name__!r} object does not support the context manager protocol"
+        if missing == "__exit__":
+            message += " (missed __exit__ method)"
+        raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(message)])))
+
+
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement, named by its __name__
 
 
 @handler("RETURN_GENERATOR")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import Unsupported
 from ..variables.constant import ConstantVariable
+from ..variables.exception_star import match_star, prep_reraise_star
 from ..variables.exception_state import none_handled_by_caller
 from ..variables.exception_values import ExceptionVariable, SymbolicException, instantiate, raised
 from ..variables.registry import wrap_constant_like
@@ -20,7 +21,7 @@ def raise_varargs(tx, ins) -> None:
                 raise Unsupported("a bare raise with no active exception in the trace", "the caller's is re-raised")
             message = ConstantVariable("No active exception to reraise")  # CPython's own RuntimeError
             raise SymbolicException(raised(tx, ExceptionVariable(RuntimeError, [message])))
-        raise SymbolicException(handled)
+        raise SymbolicException(handled, again=True)
     exc = instantiate(tx, args[0])
     if len(args) == 2:
         cause = args[1]
@@ -39,7 +40,7 @@ def reraise(tx, ins) -> None:
     exc = tx.pop()
     if ins.arg:
         tx.pop()  # the saved instruction offset (lasti); unwinding recomputes it
-    raise SymbolicException(exc)
+    raise SymbolicException(exc, again=True)
 
 
 @handler("PUSH_EXC_INFO")
@@ -73,11 +74,31 @@ def check_exc_match(tx, ins) -> None:
     tx.push(ConstantVariable(issubclass(exc.cls, expected)))
 
 
+@handler("CHECK_EG_MATCH")
+def check_eg_match(tx, ins) -> None:
+    # Stack: [..., exception, type] -> [..., rest, match] on a match (which becomes the handled exception),
+    # else [..., exception, None]
+    kind = tx.pop()
+    rest, match = match_star(tx, tx.pop(), kind)
+    tx.push(rest)
+    tx.push(ConstantVariable(None) if match is None else match)
+    if match is not None and tx.exc_info:
+        tx.exc_info[-1] = match
+
+
+@handler("PREP_RERAISE_STAR")
+def prep_reraise_star_op(tx, ins) -> None:
+    excs = tx.pop()
+    tx.push(prep_reraise_star(tx, tx.pop(), excs))
+
+
 @handler("WITH_EXCEPT_START")
 def with_except_start(tx, ins) -> None:
     # Stack: [..., exit function, lasti, previous exception, exception]
     exc = tx.peek(1)
     exit_callable = tx.peek(4)
 
-    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, ConstantVariable(None)], {})
+    # __exit__ gets the exception's traceback, as CPython reads it off the exception (never None here)
+    tb = exc.traceback if exc.traceback is not None else exc.var_getattr(tx, "__traceback__")
+    result = exit_callable.call(tx, [wrap_constant_like(exc.cls), exc, tb], {})
     tx.push(result)

@@ -13,10 +13,11 @@ from ..variables import operator_semantics as ops
 from ..variables.base import NULL, NullVariable, Variable
 from ..variables.cells import CellBox
 from ..variables.exception_values import SymbolicException, stop_iteration_error
-from ..versions.py312 import _LIST_TO_TUPLE, _STOPITERATION_ERROR, _UNARY_POSITIVE
+from ..versions.py312 import _LIST_TO_TUPLE, _PREP_RERAISE_STAR, _STOPITERATION_ERROR, _UNARY_POSITIVE
 from . import py311  # noqa: F401  (its handlers first: this module says what changes)
 from .build import list_to_tuple, make_slice
 from .control import next_loop_item, return_value, send_to_receiver
+from .exception_opcodes import prep_reraise_star_op
 from .names import load_const, load_fast, load_method
 from .operator_opcodes import unary_positive
 from .registry import handler, replace
@@ -148,8 +149,10 @@ def call_intrinsic_1(tx, ins) -> None:
 
 @handler("CALL_INTRINSIC_2")
 def call_intrinsic_2(tx, ins) -> None:
-    raise Unsupported(f"the {dis._intrinsic_2_descs[ins.arg]} intrinsic",
-                      "exception groups (except*) and type parameters are not modelled")
+    if ins.arg == _PREP_RERAISE_STAR:  # what a try/except* raises once its clauses ran
+        prep_reraise_star_op(tx, ins)
+        return
+    raise Unsupported(f"the {dis._intrinsic_2_descs[ins.arg]} intrinsic", "type parameters are not modelled")
 
 
 # -- control flow --------------------------------------------------------------------------------

@@ -19,7 +19,20 @@ names the function that turns one into the real type when it outlives the frame.
 
 from __future__ import annotations
 
-from . import bisect, builtins, collections, copy, functools, heapq, itertools, math, operator, os, types
+from . import (
+    bisect,
+    builtins,
+    collections,
+    copy,
+    exceptions,
+    functools,
+    heapq,
+    itertools,
+    math,
+    operator,
+    os,
+    types,
+)
 from .registry import (
     attribute_replacement,
     fallback_for,
@@ -34,6 +47,6 @@ from .registry import (
     replacement_for,
 )
 
-__all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "fallback_for", "functools", "has_methods", "heapq",
+__all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq",
            "itertools", "math", "method", "method_replacement", "modelled_slot", "operator", "originals", "os", "polyfill",
            "real_class_of", "rebuild", "replacement_for", "types"]

@@ -17,7 +17,7 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr
+from loom_guards import Attr, Const
 
 from .. import polyfills
 from ..bytecode_helpers import iter_at
@@ -57,7 +57,7 @@ from .iterators import (
 )
 from .methods import BoundMethodVariable
 from .object_ids import ObjectIdVariable
-from .registry import wrap_constant_like
+from .registry import wrap, wrap_constant_like
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -110,6 +110,8 @@ class BuiltinVariable(RealValueVariable):
         # The names of a builtin function or class are fixed (the object itself is identity-guarded).
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
+        if name in _FIXED_NAMES and isinstance(self.value, type):  # ExceptionGroup, a heap type: names can be set
+            return wrap(tx, getattr(self.value, name), Attr(self.source or Const(self.value), name))
         if self.value is object and name in ("__setattr__", "__delattr__"):
             return GenericSetattrVariable() if name == "__setattr__" else GenericDelattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)

@@ -24,6 +24,8 @@ from . import (  # noqa: F401
     dict_operators,
     distributed,
     environ,
+    exception_groups,
+    exception_star,
     exception_state,
     extremes,
     frame_generators,

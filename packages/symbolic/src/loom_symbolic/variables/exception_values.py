@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const
 
-from .. import bytecode_helpers
+from .. import bytecode_helpers, polyfills
 from ..errors import Reason, Unsupported, UserError
 from . import attributes as _attributes
 from . import functions as _functions
@@ -63,7 +63,8 @@ class ExceptionVariable(Variable):
         return self.cls(*(a.as_python_constant() for a in self.args))
 
     def is_python_constant(self) -> bool:
-        return self.args is not None and all(a.is_python_constant() for a in self.args)
+        # (notes live on the object: cls(*args) would lose them)
+        return self.args is not None and "__notes__" not in self.attrs and all(a.is_python_constant() for a in self.args)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "args" and self.args is not None:
@@ -86,7 +87,14 @@ class ExceptionVariable(Variable):
             return (self.cause if name == "__cause__" else self.context) or ConstantVariable(None)
         if name in self.attrs:
             return self.attrs[name]
+        polyfilled = polyfills.method_replacement(self.cls, name)  # BaseExceptionGroup.split...
+        if polyfilled is not None and not polyfilled[1]:
+            return BoundMethodVariable(_functions.UserFunctionVariable(polyfilled[0]), self)
         member = _user_class_member(self.cls, name)
+        if member is None and name == "__notes__" and self.source is None:
+            # only add_note (a break, after which the exception is the frame's) gives one notes
+            message = f"{self.cls.__name__!r} object has no attribute '__notes__'"
+            raise UserError("attribute '__notes__'", message, exc_type=AttributeError, exc_args=(message,))
         if member is None and name in _TRACEBACK_MEMBERS and self.source is None:
             if name == "with_traceback":
                 return WithTraceback(self)
@@ -151,6 +159,9 @@ class ExceptionVariable(Variable):
             if items is not None:
                 self.args = items  # BaseException's args setter makes a tuple of the sequence
                 return None
+        if name == "__notes__" and self.source is None and _user_class_member(self.cls, name) is None:
+            self.attrs[name] = value  # kept, as any attribute: an exception with notes is not rebuilt
+            return None
         if self.source is not None or name.startswith("__") or name == "args":
             raise Unsupported(f"setting {name!r} on a {self.cls.__name__}", "not modelled")
         if _attributes.class_attribute(self.cls, "__setattr__") is not BaseException.__setattr__:
@@ -184,9 +195,12 @@ class ExceptionVariable(Variable):
             return
         if self.args is None:
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its message is not known")
-        if self.attrs or _has_own_construction(self.cls):
+        if set(self.attrs) - {"__notes__"} or _has_own_construction(self.cls):
             # cls(*args) would run its __init__ again on other arguments: not the object the trace made
             raise Unsupported(f"a {self.cls.__name__} escaping the compiled function", "its class customises construction")
+        notes = self.attrs.get("__notes__")
+        if notes is not None:  # noted(<the exception>, notes): what add_note left
+            codegen.load_callable(bytecode_helpers.noted)
         chained = self.cause is not None or self.context is not None or self.suppress_context
         if chained:  # chained(cls(*args), cause, context, suppress)
             codegen.load_callable(bytecode_helpers.chained)
@@ -202,6 +216,9 @@ class ExceptionVariable(Variable):
                     codegen.reconstruct(link)
             codegen.load_const(self.suppress_context)
             codegen.call(4)
+        if notes is not None:
+            codegen.reconstruct(notes)
+            codegen.call(2)
 
     def describe(self) -> str:
         return f"{self.cls.__name__} raised while tracing"
@@ -298,11 +315,17 @@ def stop_iteration_value(stop: ExceptionVariable, where: str) -> Variable:
 class SymbolicException(Exception):
     """Carries a traced exception up through inlined calls to a handler (or out of the trace)."""
 
-    def __init__(self, exc: ExceptionVariable, reason: Reason | None = None) -> None:
+    def __init__(self, exc: ExceptionVariable, reason: Reason | None = None, *, again: bool = False) -> None:
         super().__init__(exc.cls.__name__)
         self.exc = exc
         self.reason = reason
-        exc.was_raised()  # every raise, re-raise and throw() the trace models goes through here
+        #: a bare ``raise`` or RERAISE: CPython adds no traceback entry in the frame that re-raises (the
+        #: exception keeps its traceback object there), only in each frame it leaves
+        self.again = again
+        if again:
+            exc.raised_in_trace = True
+        else:
+            exc.was_raised()  # every raise and throw() the trace models goes through here
 
     def to_unsupported(self) -> Unsupported:
         """What the caller of the translator sees when the exception escapes the traced frame."""
@@ -331,11 +354,26 @@ def instantiate(tx: InstructionTranslator, value: Variable, refused: str = RAISE
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
 
 
+#: builtin exception base -> (its instances' kind of variable, what makes one from a call's arguments), for
+#: the bases whose C ``__new__`` does more than keep ``args`` (exception groups); filled from above
+KINDS: dict[type, tuple[type[ExceptionVariable], Any]] = {}
+
+
+def kind_of(cls: type) -> tuple[type[ExceptionVariable], Any] | None:
+    """``KINDS``' entry for exception class ``cls``, or None for the plain ones."""
+    for base, entry in KINDS.items():
+        if issubclass(cls, base):
+            return entry
+    return None
+
+
 def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[str, Variable],
                    tx: InstructionTranslator | None = None) -> Variable:
     """``cls(*args, **kwargs)``: an exception class whose construction runs no Python code, or a user
     class whose ``__init__`` is Python (inlined on the new exception, as ``BaseException.__new__``
     leaves it: ``args`` holds the positional arguments)."""
+    if KINDS and (special := kind_of(cls)) is not None:
+        return special[1](tx, cls, args, kwargs)
     init = _attributes.class_attribute(cls, "__init__")
     if _attributes.class_attribute(cls, "__new__") not in _BUILTIN_NEWS:
         raise Unsupported(f"creating a {cls.__name__}", "its class customises __new__")

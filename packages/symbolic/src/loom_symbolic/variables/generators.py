@@ -307,8 +307,10 @@ def _handles_exceptions_at_pause(translator: GeneratorTranslator) -> bool:
 
 
 def _thrown_value(kind: Variable, value: Variable, traceback: Variable | None = None) -> Variable:
-    """The exception ``throw(kind, value, traceback)`` raises, when ``value`` is already a ``kind``."""
-    if traceback is not None and not (traceback.is_python_constant() and traceback.as_python_constant() is None):
+    """The exception ``throw(kind, value, traceback)`` raises, when ``value`` is already a ``kind`` (and
+    ``traceback`` None or the one ``value`` holds already, as a with statement's ``__exit__`` passes on)."""
+    if traceback is not None and not (traceback.is_python_constant() and traceback.as_python_constant() is None) \
+            and not (isinstance(value, ExceptionVariable) and traceback is value.traceback):
         raise Unsupported("generator.throw() with a traceback", "not modelled")
     if not (isinstance(value, ExceptionVariable) and kind.is_python_constant()
             and isinstance(kind.as_python_constant(), type) and issubclass(value.cls, kind.as_python_constant())):

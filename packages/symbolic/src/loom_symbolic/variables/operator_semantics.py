@@ -456,6 +456,11 @@ def _exact_class(value: Variable) -> type | None:
         return None
 
 
+def _named_as_is(cls: type) -> bool:
+    """Whether CPython's messages name ``cls`` by its ``__name__`` (a class statement's, or a builtin's)."""
+    return bool(cls.__flags__ & (1 << 9)) or cls.__module__ == "builtins"  # Py_TPFLAGS_HEAPTYPE
+
+
 def has_python_special(value: Variable, name: str) -> bool:
     """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
     import types
@@ -477,6 +482,10 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
         if has_python_special(container, "__setitem__"):
             container.call_method(tx, "__setitem__", [index, value], {})
             return
+        cls = _exact_class(container)
+        if cls is not None and class_attribute(cls, "__setitem__") is _MISSING and _named_as_is(cls):
+            message = f"{cls.__name__!r} object does not support item assignment"  # a tuple, a str...
+            raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))
         raise Unsupported(f"item assignment on {container.describe()}", "not modelled")
     method(tx, index, value)
 

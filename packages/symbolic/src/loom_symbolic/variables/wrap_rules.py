@@ -482,7 +482,8 @@ def _wrap_exception(tx, value, source):
     def make() -> Variable:
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
-        variable = _exceptions.ExceptionVariable(type(value), None)
+        special = _exceptions.kind_of(type(value))
+        variable = (special[0] if special is not None else _exceptions.ExceptionVariable)(type(value), None)
         variable.source = source
         variable.real = value
         return variable

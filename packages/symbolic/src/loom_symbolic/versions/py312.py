@@ -50,6 +50,7 @@ _INTRINSIC_1 = {name: index for index, name in enumerate(dis._intrinsic_1_descs)
 _UNARY_POSITIVE = _INTRINSIC_1["INTRINSIC_UNARY_POSITIVE"]
 _LIST_TO_TUPLE = _INTRINSIC_1["INTRINSIC_LIST_TO_TUPLE"]
 _STOPITERATION_ERROR = _INTRINSIC_1["INTRINSIC_STOPITERATION_ERROR"]
+_PREP_RERAISE_STAR = dis._intrinsic_2_descs.index("INTRINSIC_PREP_RERAISE_STAR")
 
 
 # -- decoding ------------------------------------------------------------------------------------------
