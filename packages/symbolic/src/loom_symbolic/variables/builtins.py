@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
 
+from .. import operand_errors as _operand_errors
 from .. import polyfills
 from ..bytecode_helpers import iter_at
 from ..errors import Unsupported, UserError, args_of, missing_attribute
@@ -261,7 +262,10 @@ def builtin_len(tx, args, kwargs):
         return ConstantVariable(len(value.values))
     if value.is_python_constant():
         return None
-    return value.call_method(tx, "__len__", [], {})
+    length = value.call_method(tx, "__len__", [], {})
+    if not length.is_python_constant():
+        return length
+    return ConstantVariable(_operand_errors.length_of(length.as_python_constant()))
 
 
 @builtin(slice)

@@ -297,6 +297,8 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
+        if _compares_in_c(left, names[0]) or _compares_in_c(right, names[0]):
+            return None  # a C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks
         # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
         return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
     return None
@@ -454,6 +456,18 @@ def _exact_class(value: Variable) -> type | None:
         return value.python_type()
     except Unsupported:
         return None
+
+
+def _compares_in_c(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class answers ``name`` (``__eq__``/``__ne__``) with a C method of its own, neither
+    ``object``'s identity nor one written in Python; unknown classes count as C."""
+    import types
+
+    cls = _class_of(value)
+    if cls is None:
+        return True
+    method = class_attribute(cls, name)
+    return method is not getattr(object, name) and not isinstance(method, types.FunctionType)
 
 
 def has_python_special(value: Variable, name: str) -> bool:
