@@ -297,8 +297,10 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
-        if _compares_in_c(left, names[0]) or _compares_in_c(right, names[0]):
-            return None  # a C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks
+        if any(side.mutable and _compares_in_c(side, names[0]) for side in (left, right)):
+            # an object's C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks (the C
+            # __eq__ of a constant, an int's, gives NotImplemented for a foreign object)
+            return None
         # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
         return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
     return None
