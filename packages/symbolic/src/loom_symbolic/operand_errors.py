@@ -89,3 +89,13 @@ def _raised(op: Any, *values: Any) -> UserError | None:
         return UserError(f"operator {op.__name__} raised TypeError", str(exc), exc_type=TypeError,
                          exc_args=args_of(exc))
     return None
+
+
+def length_of(result: Any) -> int:
+    """What ``len()`` makes of a ``__len__`` that returned the constant ``result``: the int, or CPython's own
+    error (ValueError for a negative length, TypeError for a non-integer, OverflowError past ``sys.maxsize``)."""
+    try:
+        return len(type("Sized", (), {"__len__": lambda self: result})())
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise UserError(f"len() raised {type(exc).__name__}", str(exc), exc_type=type(exc),
+                        exc_args=args_of(exc)) from exc

@@ -8,7 +8,7 @@ from ..variables.containers import DictVariable, ListVariable, SetVariable, Slic
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
-from ..variables.text import formatted_text
+from ..variables.text import formatted_text, user_format
 from .registry import handler
 
 
@@ -81,6 +81,10 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
         known = concrete(tx, value)
         if known is not NOT_CONCRETE:
             value = ConstantVariable(known)
+    if not value.is_python_constant() and tx is not None and convert is None:
+        text = user_format(tx, value, spec)  # a __format__ written in Python answers, spec or none
+        if text is not None:
+            return text
     if not value.is_python_constant() and tx is not None and plain:
         text = formatted_text(tx, value, convert)
         if text is not None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const
 
+from .. import operand_errors as _operand_errors
 from .. import polyfills
 from ..bytecode_helpers import iter_at
 from ..errors import Unsupported, UserError, args_of, missing_attribute
@@ -27,6 +28,7 @@ from . import attributes as _attributes
 from . import container_methods as _container_methods
 from . import frame_locals as _frame_locals
 from . import functions as _functions
+from . import getitem_iteration as _getitem_iteration
 from . import operator_semantics as ops
 from . import process_constants as _process_constants
 from . import resumed_loops as _resumed_loops
@@ -263,7 +265,8 @@ def builtin_len(tx, args, kwargs):
         return ConstantVariable(len(value.values))
     if value.is_python_constant():
         return None
-    return value.call_method(tx, "__len__", [], {})
+    length = value.call_method(tx, "__len__", [], {})
+    return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 
 
 @builtin(slice)
@@ -500,7 +503,8 @@ def builtin_reversed(tx, args, kwargs):
     if not hasattr(cls, "__reversed__") and not (hasattr(cls, "__len__") and hasattr(cls, "__getitem__")):
         # Iterators, generators and sets cannot be reversed.
         raise UserError("reversed()", f"{cls.__name__!r} object is not reversible", exc_type=TypeError)
-    return SnapshotIterator(list(reversed(_items(tx, value))))
+    backwards = _getitem_iteration.reversed_protocol(tx, value, cls)
+    return backwards if backwards is not None else SnapshotIterator(list(reversed(_items(tx, value))))
 
 
 @builtin(sorted)

@@ -1,6 +1,7 @@
-"""``iter(obj)`` for a class that writes ``__getitem__`` in Python but no ``__iter__`` (the old sequence
+"""``iter(obj)`` and ``reversed(obj)`` for a class that writes ``__getitem__`` in Python but no ``__iter__`` (the old sequence
 protocol): items ``obj[0]``, ``obj[1]``... until ``__getitem__`` raises IndexError or StopIteration, as
 CPython's sequence iterator does. Loops, ``sum``, ``list`` and ``in`` over such objects broke the graph before.
+``reversed`` asks ``obj[len - 1]`` down to ``obj[0]``, or calls a ``__reversed__`` written in Python.
 """
 
 from __future__ import annotations
@@ -70,3 +71,29 @@ def _sequence_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> G
 
 
 _iterators.ITERATION_FALLBACKS.append(_sequence_protocol)
+
+
+def reversed_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> Variable | None:
+    """``reversed(obj)`` for a class that writes ``__reversed__`` in Python (called), or ``__len__`` and
+    ``__getitem__`` but no ``__reversed__`` (items ``obj[len - 1]`` down to ``obj[0]``, ending early at an
+    IndexError or StopIteration, as CPython's reversed object does); None for any other class."""
+    if getattr(obj, "stands_for", None) is not None:
+        return None
+    own = _attributes.class_attribute(cls, "__reversed__")
+    if isinstance(own, types.FunctionType):
+        return obj.call_method(tx, "__reversed__", [], {})
+    protocol = (_attributes.class_attribute(cls, name) for name in ("__getitem__", "__len__"))
+    if own is not _attributes._MISSING or not all(isinstance(fn, types.FunctionType) for fn in protocol):
+        return None
+    length = obj.call_method(tx, "__len__", [], {})
+    if not length.is_python_constant():
+        return None
+    items = []
+    for index in range(_operand_errors.length_of(length.as_python_constant()) - 1, -1, -1):
+        try:
+            items.append(obj.call_method(tx, "__getitem__", [ConstantVariable(index)], {}))
+        except _exceptions.SymbolicException as raised:
+            if not issubclass(raised.exc.cls, (IndexError, StopIteration)):
+                raise
+            break
+    return _iterators.SnapshotIterator(items)

@@ -297,6 +297,10 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
+        if any(side.mutable and _compares_in_c(side, names[0]) for side in (left, right)):
+            # an object's C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks (the C
+            # __eq__ of a constant, an int's, gives NotImplemented for a foreign object)
+            return None
         # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
         return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
     return None
@@ -459,6 +463,18 @@ def _exact_class(value: Variable) -> type | None:
 def _named_as_is(cls: type) -> bool:
     """Whether CPython's messages name ``cls`` by its ``__name__`` (a class statement's, or a builtin's)."""
     return bool(cls.__flags__ & (1 << 9)) or cls.__module__ == "builtins"  # Py_TPFLAGS_HEAPTYPE
+
+
+def _compares_in_c(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class answers ``name`` (``__eq__``/``__ne__``) with a C method of its own, neither
+    ``object``'s identity nor one written in Python; unknown classes count as C."""
+    import types
+
+    cls = _class_of(value)
+    if cls is None:
+        return True
+    method = class_attribute(cls, name)
+    return method is not getattr(object, name) and not isinstance(method, types.FunctionType)
 
 
 def has_python_special(value: Variable, name: str) -> bool:

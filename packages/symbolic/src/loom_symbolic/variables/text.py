@@ -1,7 +1,9 @@
-"""``str()``, ``repr()`` and f-string text of objects whose class writes ``__str__``/``__repr__`` in Python.
+"""``str()``, ``repr()``, ``format()`` and f-string text of objects whose class writes ``__str__``/``__repr__``/
+``__format__`` in Python.
 
-The method is inlined and its result must be a string known while tracing. Registers the ``str`` and
-``repr`` builtins (:func:`.builtins.builtin`); :func:`formatted_text` serves ``FORMAT_VALUE``.
+The method is inlined and its result must be a string known while tracing. Registers the ``str``,
+``repr`` and ``format`` builtins (:func:`.builtins.builtin`); :func:`formatted_text` and :func:`user_format` serve
+``FORMAT_VALUE``.
 """
 
 from __future__ import annotations
@@ -147,3 +149,28 @@ def builtin_str(tx, args, kwargs):
 @builtin(repr)
 def builtin_repr(tx, args, kwargs):
     return _text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
+
+
+def user_format(tx: InstructionTranslator, value: Variable, spec: Variable | None) -> Variable | None:
+    """``format(value, spec)`` of an object whose class writes ``__format__`` in Python: inlined, and its
+    result must be a string known while tracing (CPython's TypeError for another type). None for any other
+    object, or a spec that is not a string known while tracing."""
+    if value.is_python_constant() or getattr(value, "stands_for", None) is not None:
+        return None
+    spec = ConstantVariable("") if spec is None else spec
+    if not (spec.is_python_constant() and isinstance(spec.as_python_constant(), str)):
+        return None
+    cls = value.python_type()
+    if not _is_user_class(cls) or not isinstance(class_attribute(cls, "__format__"), types.FunctionType):
+        return None
+    result = value.call_method(tx, "__format__", [spec], {})
+    text = result.as_python_constant() if result.is_python_constant() else None
+    if not isinstance(text, str):
+        message = f"__format__ must return a str, not {result.python_type().__name__}"
+        raise UserError("format()", message, exc_type=TypeError, exc_args=(message,))
+    return ConstantVariable(text)
+
+
+@builtin(format)
+def builtin_format(tx, args, kwargs):
+    return user_format(tx, args[0], args[1] if len(args) == 2 else None) if 1 <= len(args) <= 2 and not kwargs else None
