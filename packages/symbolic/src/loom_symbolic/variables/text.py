@@ -147,3 +147,31 @@ def builtin_str(tx, args, kwargs):
 @builtin(repr)
 def builtin_repr(tx, args, kwargs):
     return _text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
+
+
+@builtin(format)
+def builtin_format(tx, args, kwargs):
+    """``format(obj, spec)`` of an object made or met in the trace whose class is Python: its own
+    ``__format__`` inlined, or ``object.__format__``'s ``str(obj)`` (which takes no spec)."""
+    if kwargs or not 1 <= len(args) <= 2 or args[0].is_python_constant():
+        return None
+    value, spec = args[0], args[1] if len(args) == 2 else ConstantVariable("")
+    if not spec.is_python_constant() or not isinstance(spec.as_python_constant(), str):
+        return None
+    cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
+    if not _is_user_class(cls):
+        return None
+    method = class_attribute(cls, "__format__")
+    if method is object.__format__:
+        if spec.as_python_constant():
+            message = f"unsupported format string passed to {cls.__name__}.__format__"
+            raise UserError("format()", message, exc_type=TypeError, exc_args=(message,))
+        return _text(tx, value, "__str__")
+    if not isinstance(method, types.FunctionType):
+        return None
+    result = value.call_method(tx, "__format__", [spec], {})
+    text = result.as_python_constant() if result.is_python_constant() else None
+    if not isinstance(text, str):
+        message = f"__format__ must return a str, not {result.python_type().__name__}"
+        raise UserError("format()", message, exc_type=TypeError, exc_args=(message,))
+    return ConstantVariable(text)
