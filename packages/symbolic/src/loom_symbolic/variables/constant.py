@@ -133,7 +133,7 @@ class ConstantVariable(Variable):
             )
         except Exception as exc:
             raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
-                            exc_args=exc.args) from exc
+                            exc_args=exc.args, exc_attrs=_set_besides_args(exc)) from exc
         if not is_constant_value(result) and not isinstance(result, _FRESH_CONTAINERS):
             # A stateful object (an iterator, a reversed view) made now would be embedded in the
             # rewritten code and shared by every later call.
@@ -149,6 +149,17 @@ class ConstantVariable(Variable):
 
     def __repr__(self) -> str:
         return f"ConstantVariable({self.value!r})"
+
+
+#: What CPython sets on a UnicodeError besides its args (``e.start`` is not ``e.args[2]`` to the trace).
+_UNICODE_ERROR_FIELDS = ("encoding", "object", "start", "end", "reason")
+
+
+def _set_besides_args(exc: Exception) -> dict[str, Variable]:
+    """The attributes a builtin exception raised by a folded method carries besides ``args``, as constants."""
+    if not isinstance(exc, UnicodeError) or type(exc) is UnicodeError:
+        return {}
+    return {name: ConstantVariable(getattr(exc, name)) for name in _UNICODE_ERROR_FIELDS}
 
 
 def _traced_format(tx: InstructionTranslator, template: str, name: str, args: list[Variable],
