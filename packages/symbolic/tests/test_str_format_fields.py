@@ -3,9 +3,12 @@ test_string meet them: ``{0.attr}``/``{0[key]}`` accessors on objects made in th
 ``__format__``, ``format_map`` over a dict subclass with ``__missing__``, nested specs. Each was a graph break
 ("its text is unknown while tracing"); the template is now parsed while tracing and the fields traced through
 the stand-in (``polyfills/text_format.py``), which is also checked natively against ``str.format``. The
-``format()`` builtin inlines a ``__format__`` written in Python."""
+``format()`` builtin inlines a ``__format__`` written in Python. ``string.Formatter`` is traced: the C parsers
+its Python ``vformat`` calls run on the constant template while tracing."""
 
 # ruff: noqa: F523, F524, F525, UP030 (malformed format calls are what these tests make)
+
+import string
 
 import pytest
 import torch
@@ -154,3 +157,46 @@ def test_format_map_refuses_positional_fields():
     assert text_format.parse_template("{}", positional=False) is None
     pieces = text_format.parse_template("{a}{b}", positional=False)
     assert text_format.str_format_map(pieces, Default(a=1)) == "{a}{b}".format_map(Default(a=1))
+
+
+class Upper(string.Formatter):
+    def format_field(self, value, format_spec):
+        return super().format_field(value, format_spec).upper()
+
+
+def formatter_subclass(x):
+    y = x + 1
+    s = Upper().format("{0.name}|{1:x}|{k[1]!r:>5}", Point(), 255, k=("a", "b"))
+    return y + len(s), s
+
+
+def formatter_parse_pieces(x):
+    y = x * 2
+    it = string.Formatter().parse("a{0!r:>3}b{x}")
+    parts = list(it)
+    return y + len(parts), parts, type(it).__name__
+
+
+def test_string_formatter_is_traced():
+    """string.Formatter's C parsers run on the constant template while tracing: its Python vformat is traced
+    (a graph break at _string.formatter_parser before, and another iterating what it returned)."""
+    check(formatter_subclass, torch.arange(3.0))
+    check(formatter_parse_pieces, torch.arange(3.0))
+
+
+def formatter_malformed(x):
+    y = x + 1
+    try:
+        string.Formatter().format("{0} {", 1)
+        caught = 0
+    except ValueError:
+        caught = 1
+    return y + caught
+
+
+def test_malformed_template_is_left_to_the_c_parser():
+    expected = formatter_malformed(torch.arange(3.0))
+    loom.reset()
+    actual = loom.compile(formatter_malformed, backend="eager", options={"strict": True})(torch.arange(3.0))
+    assert torch.equal(actual, expected)
+    assert loom.stats()["graph_breaks"] >= 1

@@ -26,6 +26,7 @@ from . import (  # noqa: F401
     environ,
     exception_state,
     extremes,
+    format_parsing,
     frame_generators,
     func_transforms,
     functional_call,
