@@ -3,7 +3,7 @@ test_string meet them: ``{0.attr}``/``{0[key]}`` accessors on objects made in th
 ``__format__``, ``format_map`` over a dict subclass with ``__missing__``, nested specs. Each was a graph break
 ("its text is unknown while tracing"); the template is now parsed while tracing and the fields traced through
 the stand-in (``polyfills/text_format.py``), which is also checked natively against ``str.format``. The
-``format()`` builtin inlines a ``__format__`` written in Python. ``string.Formatter`` is traced: the C parsers
+``format()`` builtin and f-strings inline a ``__format__`` written in Python. ``string.Formatter`` is traced: the C parsers
 its Python ``vformat`` calls run on the constant template while tracing."""
 
 # ruff: noqa: F523, F524, F525, UP030 (malformed format calls are what these tests make)
@@ -49,7 +49,7 @@ def format_accessors(x):
 
 def format_custom_dunder(x):
     y = x * 2
-    s = "{} {:.0f}|{m}".format(Money(2.5), Money(3.7), m=Plain()) + format(Money(1))
+    s = "{} {:.0f}|{m}".format(Money(2.5), Money(3.7), m=Plain()) + format(Money(1)) + f"{Money(4)}{Money(5):.1f}"
     return y + len(s), s
 
 

@@ -8,7 +8,7 @@ from ..variables.containers import DictVariable, ListVariable, SetVariable, Slic
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
-from ..variables.text import formatted_text
+from ..variables.text import builtin_format, formatted_text
 from .registry import handler
 
 
@@ -85,6 +85,10 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
         text = formatted_text(tx, value, convert)
         if text is not None:
             value, convert = text, None
+    elif not value.is_python_constant() and tx is not None and convert is None and spec.is_python_constant():
+        formatted = builtin_format(tx, [value, spec], {})  # f"{obj:spec}": the object's own __format__
+        if formatted is not None:
+            return formatted
     if not value.is_python_constant():
         raise Unsupported(f"formatting {value.describe()} into a string", "its text is known only at run time",
                           hint="format tensors outside the compiled function")

@@ -55,6 +55,7 @@ from . import (  # noqa: F401
     random_draws,
     real_objects,
     requires_grad,
+    str_subclasses,
     super_proxy,
     tensor_copies,
     tensor_keyed,

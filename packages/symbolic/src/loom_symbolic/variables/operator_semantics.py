@@ -264,7 +264,7 @@ def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variabl
 
 
 #: Binary operator → (method, reflected method) Python looks up.
-_DUNDERS = {
+DUNDERS = {
     operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
     operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
     operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
@@ -280,7 +280,7 @@ _DUNDERS = {
 def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
     ``==`` on objects without ``__eq__`` of their own compares identity."""
-    names = _DUNDERS.get(INPLACE.get(op, op))
+    names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return None
     attempts = [(left, names[0], right), (right, names[1], left)]
@@ -296,15 +296,28 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             result = receiver.call_method(tx, "__eq__", [other], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return ConstantVariable(not result.truth(tx))
-    if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
+    if op in (operator.eq, operator.ne) and (left.mutable or right.mutable) \
+            and not _c_equality_inherited(left) and not _c_equality_inherited(right):
         # Neither side compares the two (its __eq__ is absent or gave NotImplemented): identity decides.
         return ConstantVariable(is_same(tx, left, right) == (op is operator.eq))
     return None
 
 
+def _c_equality_inherited(value: Variable) -> bool:
+    """Whether ``value`` is an instance of a Python subclass of a C type whose ``__eq__`` compares contents
+    (a str or int subclass from the frame): identity does not decide ``==`` for it."""
+    import types
+
+    cls = _class_of(value)
+    if cls is None or cls.__module__ == "builtins":
+        return False
+    method = class_attribute(cls, "__eq__")
+    return isinstance(method, types.WrapperDescriptorType) and method is not object.__eq__
+
+
 def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> None:
     """Python's TypeError where neither operand's class answers ``op`` (no special method for it)."""
-    names = _DUNDERS.get(INPLACE.get(op, op))
+    names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return
     if op in INPLACE:

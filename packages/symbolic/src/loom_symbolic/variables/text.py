@@ -37,7 +37,8 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
     if method is object.__repr__:
         return ConstantVariable(_address_text(tx, value, cls, called))
     if not isinstance(method, types.FunctionType):
-        return None
+        builtin_text = getattr(value, "builtin_text", None)  # a str subclass's, from its text
+        return builtin_text(dunder) if builtin_text is not None else None
     result = value.call_method(tx, dunder, [], {})
     text = result.as_python_constant() if result.is_python_constant() else None
     if not isinstance(text, str):
@@ -78,7 +79,7 @@ def formatted_text(tx: InstructionTranslator, value: Variable, convert: Any) -> 
         return None
     cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
     if class_attribute(cls, "__format__") is not object.__format__:
-        return None
+        return builtin_format(tx, [value], {})  # a __format__ of its own (in Python, or a str subclass's)
     return _text(tx, value, "__str__")
 
 
@@ -167,6 +168,8 @@ def builtin_format(tx, args, kwargs):
             message = f"unsupported format string passed to {cls.__name__}.__format__"
             raise UserError("format()", message, exc_type=TypeError, exc_args=(message,))
         return _text(tx, value, "__str__")
+    if method is str.__format__ and hasattr(value, "call_builtin_method"):  # a str subclass made in the trace
+        return value.call_builtin_method(tx, "__format__", [spec], {})
     if not isinstance(method, types.FunctionType):
         return None
     result = value.call_method(tx, "__format__", [spec], {})
