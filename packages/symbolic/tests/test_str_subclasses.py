@@ -1,7 +1,7 @@
 """Instances of a str subclass made while tracing, met the way CPython's string_tests and test_userstring meet
 them: a Python method calling str's own (``self.upper()``), ``str.__eq__(self, ...)`` from an overriding
 ``__eq__``, a ``__new__`` calling ``super().__new__(cls, text)``, ``__str__``/``__len__`` overrides seen by
-``str()``, ``format()`` and ``len()``, slicing, iteration, operators and ``+=`` giving plain strs. Creating one
+``str()``, ``format()``, ``%s``/``%r`` and ``len()``, slicing, iteration, operators and ``+=`` giving plain strs. Creating one
 was a graph break ("instances of str subclasses are not modelled"). Also: ``==`` on a str subclass instance from
 the frame compared identity (a wrong answer); it is a graph break now."""
 
@@ -65,14 +65,34 @@ def returned_and_stored(x):
     return x + s.tag, s, type(s).__name__, vars(s)
 
 
+class Shown(str):
+    def __str__(self):
+        return self[::-1]
+
+    def __repr__(self):
+        return "Shown<" + str.__repr__(self) + ">"
+
+
+def percent_formats_by_str_and_repr(x):
+    y = x + 1
+    r, t = Shown("ab\xe9"), Tagged("q")
+    out = ["%s" % r, "%5r|%%" % r, "%a" % r, "%%%-4s." % t, "%r" % t, "%.1s" % r]
+    return y + len(out), out
+
+
 def test_str_subclass_instances_are_traced():
-    for fn in (methods_and_operators, own_new_and_eq, dunders_seen_by_builtins, returned_and_stored):
+    for fn in (methods_and_operators, own_new_and_eq, dunders_seen_by_builtins, returned_and_stored,
+               percent_formats_by_str_and_repr):
         check(fn, torch.arange(3.0))
 
 
 def formatted_by_percent(x):
     y = x + 1
-    return y, "%s|%r" % (Reversing("ab"), Tagged("q")) + "%s" % Reversing("xy")
+    try:
+        wrong = "%d" % Reversing("ab")
+    except TypeError as e:
+        wrong = e.args[0]
+    return y, "%s|%r" % (Reversing("ab"), Tagged("q")) + "%s" % Reversing("xy"), wrong
 
 
 GLOBAL = Tagged("abc")
@@ -83,8 +103,8 @@ def compared_from_the_frame(x):
 
 
 def test_what_reads_more_than_the_text_stays_right():
-    """``%`` formats an instance in by its str()/repr() (not modelled: a break), and ``==`` on one from the
-    frame is str's comparison of contents, never identity."""
+    """``%`` of a tuple of instances, or with a conversion other than ``s``/``r``/``a``, is left to CPython (a
+    break), and ``==`` on one from the frame is str's comparison of contents, never identity."""
     for fn in (formatted_by_percent, compared_from_the_frame):
         expected = fn(torch.arange(3.0))
         loom.reset()

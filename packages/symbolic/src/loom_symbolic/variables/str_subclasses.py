@@ -11,6 +11,7 @@ modelled (a graph break).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
@@ -20,6 +21,7 @@ from .builtins import BuiltinVariable, builtin
 from .constant import ConstantVariable
 from .new_objects import BASE_MAKERS, NewObjectVariable
 from .real_objects import ClassVariable
+from .text import builtin_repr, builtin_str
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -121,12 +123,45 @@ def _str_subclass_operator(tx: InstructionTranslator, op: Any, left: Variable, r
         if any(_operators.has_python_special(side, name) for name in (*names, *inplace)):
             return None  # Python's own dispatch, which inlines it
     if names[0] == "__mod__" and isinstance(right, StrSubclassVariable):
-        return None  # formatted in by its str() or repr(), which the class may write: not its text
+        return _formatted_in(tx, left, right)  # by its str() or repr(), which the class may write: not its text
     plain = [ConstantVariable(v.text) if isinstance(v, StrSubclassVariable) else v for v in (left, right)]
     return _operators.binary(tx, _operators.INPLACE.get(op, op), *plain)
 
 
 _operators.CONTAINER_OPERATORS.append(_str_subclass_operator)
+
+#: One ``%`` conversion: flags, width and precision given in the template (no ``*``, no ``(key)``), then its type.
+_CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d*)?)(.)", re.DOTALL)
+
+
+class _Shown:
+    """What ``%s``/``%r``/``%a`` see of an instance: the texts its ``str()`` and ``repr()`` gave in the trace."""
+
+    def __init__(self, shown: str, represented: str) -> None:
+        self.shown, self.represented = shown, represented
+
+    def __str__(self) -> str:
+        return self.shown
+
+    def __repr__(self) -> str:
+        return self.represented
+
+
+def _formatted_in(tx: InstructionTranslator, template: Variable, value: StrSubclassVariable) -> Variable | None:
+    """``template % value``: a constant template with one ``%s``, ``%r`` or ``%a`` (and any ``%%``) takes the
+    instance's ``str()``/``repr()``, each traced once as CPython calls it. Other templates (another conversion,
+    none, or more than one) raise errors that name the class: left to CPython."""
+    text = template.as_python_constant() if template.is_python_constant() else None
+    if type(text) is not str:
+        return None
+    conversions = [kind for _, kind in _CONVERSION.findall(text) if kind != "%"]
+    if len(conversions) != 1 or conversions[0] not in "sra" or text.count("%") != 2 * text.count("%%") + 1:
+        return None
+    shown = builtin_str(tx, [value], {}) if conversions[0] == "s" else ConstantVariable("")
+    represented = builtin_repr(tx, [value], {}) if conversions[0] != "s" else ConstantVariable("")
+    if shown is None or represented is None:
+        return None
+    return ConstantVariable(text % _Shown(shown.as_python_constant(), represented.as_python_constant()))
 
 
 def _made_text(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> str:
