@@ -134,6 +134,22 @@ def args_reassigned(x):
     return x + len(made.args), made.args, caught, str(listed), repr(made)
 
 
+@case(X)
+def unicode_error_fields_of_folded_encode(x):
+    """A UnicodeEncodeError/DecodeError from a folded ``str.encode``/``bytes.decode`` holds the fields CPython
+    sets besides its args (``start``, ``end``, ``reason``...): reading them was a graph break (string_tests)."""
+    y = x + 1
+    try:
+        "a\xe9b".encode("ascii")
+    except UnicodeEncodeError as e:
+        encoded = (e.start, e.end, e.reason, e.encoding, e.object)
+    try:
+        b"\xff".decode("utf-8")
+    except UnicodeDecodeError as e:
+        decoded = (e.start, e.end, e.object)
+    return y + encoded[0] + decoded[1], encoded, decoded
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_exception_values_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -67,6 +67,11 @@ _OPAQUE_REASONS = {
 }
 
 
+#: Classes of opaque modules that are plain data, traced like any other (``traceback.FrameSummary``: a
+#: record of a frame's place; reading a line it was not given still goes through linecache, and breaks there).
+_DATA_CLASSES_OF_OPAQUE = {"traceback": ("FrameSummary.",)}
+
+
 def opaque_module(fn: Any) -> str | None:
     """The opaque library module ``fn`` belongs to, if any: by its ``__module__``, or by the module whose
     globals it uses (a wrapper made by ``functools.wraps`` claims its wrapped function's module)."""
@@ -75,6 +80,9 @@ def opaque_module(fn: Any) -> str | None:
         defined_in = (getattr(fn, "__globals__", None) or {}).get("__name__")
         if isinstance(defined_in, str):
             found = OPAQUE_MODULES.family_of(defined_in)
+    if found in _DATA_CLASSES_OF_OPAQUE and (getattr(fn, "__qualname__", None) or "").startswith(
+            _DATA_CLASSES_OF_OPAQUE[found]):
+        return None
     return found
 
 

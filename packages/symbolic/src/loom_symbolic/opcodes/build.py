@@ -8,7 +8,7 @@ from ..variables.containers import DictVariable, ListVariable, SetVariable, Slic
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
-from ..variables.text import formatted_text, user_format
+from ..variables.text import builtin_format, formatted_text
 from .registry import handler
 
 
@@ -81,14 +81,14 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
         known = concrete(tx, value)
         if known is not NOT_CONCRETE:
             value = ConstantVariable(known)
-    if not value.is_python_constant() and tx is not None and convert is None:
-        text = user_format(tx, value, spec)  # a __format__ written in Python answers, spec or none
-        if text is not None:
-            return text
     if not value.is_python_constant() and tx is not None and plain:
         text = formatted_text(tx, value, convert)
         if text is not None:
             value, convert = text, None
+    elif not value.is_python_constant() and tx is not None and convert is None and spec.is_python_constant():
+        formatted = builtin_format(tx, [value, spec], {})  # f"{obj:spec}": the object's own __format__
+        if formatted is not None:
+            return formatted
     if not value.is_python_constant():
         raise Unsupported(f"formatting {value.describe()} into a string", "its text is known only at run time",
                           hint="format tensors outside the compiled function")

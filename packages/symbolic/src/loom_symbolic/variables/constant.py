@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported, UserError
+from ..polyfills import text_format
 from .base import RealValueVariable, Variable
 from .methods import MethodVariable
 from .registry import wrap, wrap_constant_like
@@ -122,8 +123,8 @@ class ConstantVariable(Variable):
         if isinstance(self.value, str) and name == "format":  # sizes formatted in: specialised, as f-strings do
             args, kwargs = [_concrete_or_same(tx, a) for a in args], {k: _concrete_or_same(tx, v) for k, v in kwargs.items()}
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-            if isinstance(self.value, str) and name == "format":
-                raise Unsupported("str.format with a value known only at run time", "its text is unknown while tracing")
+            if isinstance(self.value, str) and name in ("format", "format_map"):
+                return _traced_format(tx, self.value, name, args, kwargs)
             raise Unsupported(f"{type(self.value).__name__}.{name} with non-constant arguments", "not modelled")
 
         try:
@@ -132,7 +133,7 @@ class ConstantVariable(Variable):
             )
         except Exception as exc:
             raise UserError(f"{type(self.value).__name__}.{name} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
-                            exc_args=exc.args) from exc
+                            exc_args=exc.args, exc_attrs=_set_besides_args(exc)) from exc
         if not is_constant_value(result) and not isinstance(result, _FRESH_CONTAINERS):
             # A stateful object (an iterator, a reversed view) made now would be embedded in the
             # rewritten code and shared by every later call.
@@ -148,6 +149,29 @@ class ConstantVariable(Variable):
 
     def __repr__(self) -> str:
         return f"ConstantVariable({self.value!r})"
+
+
+#: What CPython sets on a UnicodeError besides its args (``e.start`` is not ``e.args[2]`` to the trace).
+_UNICODE_ERROR_FIELDS = ("encoding", "object", "start", "end", "reason")
+
+
+def _set_besides_args(exc: Exception) -> dict[str, Variable]:
+    """The attributes a builtin exception raised by a folded method carries besides ``args``, as constants."""
+    if not isinstance(exc, UnicodeError) or type(exc) is UnicodeError:
+        return {}
+    return {name: ConstantVariable(getattr(exc, name)) for name in _UNICODE_ERROR_FIELDS}
+
+
+def _traced_format(tx: InstructionTranslator, template: str, name: str, args: list[Variable],
+                   kwargs: dict[str, Variable]) -> Variable:
+    """``template.format(...)``/``format_map(...)`` with fields known only at run time: the template parsed
+    now, its fields' lookups, conversions and ``format()`` calls traced through the stand-in."""
+    pieces = text_format.parse_template(template, positional=name == "format")
+    if pieces is None or (name == "format_map" and (len(args) != 1 or kwargs)):
+        raise Unsupported(f"str.{name} with a value known only at run time",
+                          "the template is malformed or mixes automatic and manual field numbering")
+    stand_in = text_format.str_format if name == "format" else text_format.str_format_map
+    return wrap(tx, stand_in, None).call(tx, [ConstantVariable(pieces), *args], kwargs)
 
 
 class ObjectConstantVariable(RealValueVariable):

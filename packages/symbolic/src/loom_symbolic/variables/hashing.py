@@ -58,6 +58,8 @@ def _hash_made_object(tx: InstructionTranslator, value: Variable) -> Variable | 
     if own is None:  # __hash__ = None (what defining __eq__ alone leaves): CPython's own TypeError
         message = f"unhashable type: '{value.python_type().__name__}'"
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
+    if own is str.__hash__ and hasattr(value, "call_builtin_method"):  # a str subclass's: its text's hash
+        return value.call_builtin_method(tx, "__hash__", [], {})
     if not isinstance(own, types.FunctionType):
         return None
     result = value.call_method(tx, "__hash__", [], {})

@@ -62,6 +62,9 @@ class UnboundImmutableMethodVariable(Variable):
         if all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             return self._fold(args, kwargs)
         receiver = args[0] if args else None
+        if receiver is not None and hasattr(receiver, "call_builtin_method") and issubclass(receiver.python_type(), self.owner):
+            # an instance of a subclass made in the trace: the base's own method, past the class's overrides
+            return receiver.call_builtin_method(tx, self.name, args[1:], kwargs)
         if receiver is None or receiver.python_type() is not self.owner:
             what = receiver.describe() if receiver is not None else "no arguments"
             raise Unsupported(f"{self.describe()} called on {what}", "only a receiver of exactly that class is modelled")

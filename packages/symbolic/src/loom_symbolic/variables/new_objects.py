@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import types
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
@@ -127,6 +128,11 @@ def _new_tuple(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     return TupleSubclassVariable(list(items), cls, cls_source)
 
 
+#: builtin base -> maker of a new instance of a subclass keeping the base's ``__new__``, its value given to
+#: that ``__new__`` (filled by the module modelling the base's subclasses: :mod:`.str_subclasses`)
+BASE_MAKERS: dict[type, Callable[..., Variable]] = {}
+
+
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
               kwargs: dict[str, Variable]) -> Variable:
     """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
@@ -180,6 +186,8 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         instance = _new_frozenset(tx, cls, cls_source, args, kwargs)
     elif plain_tuple_subclass(cls):  # its items come with tuple.__new__, before any __init__
         instance = _new_tuple(tx, cls, cls_source, args, kwargs)
+    elif base in BASE_MAKERS:  # its value comes with the base's __new__ (a str subclass's text)
+        instance = BASE_MAKERS[base](tx, cls, cls_source, args, kwargs)
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"instances of {base.__name__} subclasses are not modelled")
     return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=False)
@@ -207,7 +215,7 @@ def _python_new(tx: InstructionTranslator, cls: type, cls_source: Any, base: typ
                 kwargs: dict[str, Variable]) -> Variable:
     """``cls.__new__(cls, *args, **kwargs)`` written in Python (it calls ``super().__new__(cls)``), inlined."""
     new = class_attribute(cls, "__new__")
-    if (base not in (object, dict, collections.OrderedDict, list, set) and not plain_tuple_subclass(cls)) \
+    if (base not in (object, dict, collections.OrderedDict, list, set, *BASE_MAKERS) and not plain_tuple_subclass(cls)) \
             or not isinstance(new, staticmethod) \
             or not isinstance(new.__func__, types.FunctionType):
         raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
@@ -226,7 +234,7 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
         if not (result.is_python_constant() and result.as_python_constant() is None):
             raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
     elif init is object.__init__:
-        if (args or kwargs) and base not in (frozenset, tuple) and not own_new:  # object.__init__ leaves them to a __new__
+        if (args or kwargs) and base not in (frozenset, tuple, *BASE_MAKERS) and not own_new:  # object.__init__ leaves them to a __new__
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:

@@ -264,7 +264,7 @@ def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variabl
 
 
 #: Binary operator → (method, reflected method) Python looks up.
-_DUNDERS = {
+DUNDERS = {
     operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
     operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
     operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
@@ -280,7 +280,7 @@ _DUNDERS = {
 def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
     ``==`` on objects without ``__eq__`` of their own compares identity."""
-    names = _DUNDERS.get(INPLACE.get(op, op))
+    names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return None
     attempts = [(left, names[0], right), (right, names[1], left)]
@@ -308,7 +308,7 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
 
 def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> None:
     """Python's TypeError where neither operand's class answers ``op`` (no special method for it)."""
-    names = _DUNDERS.get(INPLACE.get(op, op))
+    names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return
     if op in INPLACE:

@@ -1,8 +1,8 @@
 """``str()``, ``repr()``, ``format()`` and f-string text of objects whose class writes ``__str__``/``__repr__``/
 ``__format__`` in Python.
 
-The method is inlined and its result must be a string known while tracing. Registers the ``str``,
-``repr`` and ``format`` builtins (:func:`.builtins.builtin`); :func:`formatted_text` and :func:`user_format` serve
+The method is inlined and its result must be a string known while tracing. Registers the ``str``, ``repr`` and
+``format`` builtins (:func:`.builtins.builtin`); :func:`formatted_text` and :func:`builtin_format` serve
 ``FORMAT_VALUE``.
 """
 
@@ -39,7 +39,8 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
     if method is object.__repr__:
         return ConstantVariable(_address_text(tx, value, cls, called))
     if not isinstance(method, types.FunctionType):
-        return None
+        builtin_text = getattr(value, "builtin_text", None)  # a str subclass's, from its text
+        return builtin_text(dunder) if builtin_text is not None else None
     result = value.call_method(tx, dunder, [], {})
     text = result.as_python_constant() if result.is_python_constant() else None
     if not isinstance(text, str):
@@ -80,7 +81,7 @@ def formatted_text(tx: InstructionTranslator, value: Variable, convert: Any) -> 
         return None
     cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
     if class_attribute(cls, "__format__") is not object.__format__:
-        return None
+        return builtin_format(tx, [value], {})  # a __format__ of its own (in Python, or a str subclass's)
     return _text(tx, value, "__str__")
 
 
@@ -151,17 +152,27 @@ def builtin_repr(tx, args, kwargs):
     return _text(tx, args[0], "__repr__") if len(args) == 1 and not kwargs else None
 
 
-def user_format(tx: InstructionTranslator, value: Variable, spec: Variable | None) -> Variable | None:
-    """``format(value, spec)`` of an object whose class writes ``__format__`` in Python: inlined, and its
-    result must be a string known while tracing (CPython's TypeError for another type). None for any other
-    object, or a spec that is not a string known while tracing."""
-    if value.is_python_constant() or getattr(value, "stands_for", None) is not None:
+@builtin(format)
+def builtin_format(tx, args, kwargs):
+    """``format(obj, spec)`` of an object made or met in the trace whose class is Python: its own
+    ``__format__`` inlined, or ``object.__format__``'s ``str(obj)`` (which takes no spec)."""
+    if kwargs or not 1 <= len(args) <= 2 or args[0].is_python_constant():
         return None
-    spec = ConstantVariable("") if spec is None else spec
-    if not (spec.is_python_constant() and isinstance(spec.as_python_constant(), str)):
+    value, spec = args[0], args[1] if len(args) == 2 else ConstantVariable("")
+    if not spec.is_python_constant() or not isinstance(spec.as_python_constant(), str):
         return None
-    cls = value.python_type()
-    if not _is_user_class(cls) or not isinstance(class_attribute(cls, "__format__"), types.FunctionType):
+    cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
+    if not _is_user_class(cls):
+        return None
+    method = class_attribute(cls, "__format__")
+    if method is object.__format__:
+        if spec.as_python_constant():
+            message = f"unsupported format string passed to {cls.__name__}.__format__"
+            raise UserError("format()", message, exc_type=TypeError, exc_args=(message,))
+        return _text(tx, value, "__str__")
+    if method is str.__format__ and hasattr(value, "call_builtin_method"):  # a str subclass made in the trace
+        return value.call_builtin_method(tx, "__format__", [spec], {})
+    if not isinstance(method, types.FunctionType):
         return None
     result = value.call_method(tx, "__format__", [spec], {})
     text = result.as_python_constant() if result.is_python_constant() else None
@@ -169,8 +180,3 @@ def user_format(tx: InstructionTranslator, value: Variable, spec: Variable | Non
         message = f"__format__ must return a str, not {result.python_type().__name__}"
         raise UserError("format()", message, exc_type=TypeError, exc_args=(message,))
     return ConstantVariable(text)
-
-
-@builtin(format)
-def builtin_format(tx, args, kwargs):
-    return user_format(tx, args[0], args[1] if len(args) == 2 else None) if 1 <= len(args) <= 2 and not kwargs else None
