@@ -271,6 +271,10 @@ class SideEffects:
     attr_overlay: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: Global names stored by the trace → their current variable (or DELETED).
     global_overlay: dict[str, Any] = field(default_factory=dict)
+    #: id(a module's globals dict) → the module, for each other module whose globals the trace stored or
+    #: deleted (their overlay is ``attr_overlay``'s, as attributes of the module; the frame's own module's
+    #: is ``global_overlay``). Empty in the common case, so global reads pay for one truth test.
+    global_modules: dict[int, Any] = field(default_factory=dict)
     #: Names the trace stored on classes (``Registry.count = ...``): attribute lookups of other names,
     #: the common case, need not search the classes' overlays.
     class_attribute_names: set[str] = field(default_factory=set)
@@ -351,6 +355,23 @@ class SideEffects:
         self.mutations += 1
         self.effects.append(DeleteGlobal(name))
         self.global_overlay[name] = DELETED
+
+    def store_module_global(self, target: Variable, module: Any, name: str, value: Variable) -> None:
+        """``name = value`` among another module's globals (``target``: the module): replayed as an attribute
+        store; the module's attribute reads and its functions' global reads see it."""
+        self.global_modules[id(module.__dict__)] = module
+        self.store_attr(target, module, name, value)
+
+    def delete_module_global(self, target: Variable, module: Any, name: str) -> None:
+        """``del name`` among another module's globals, as :meth:`store_module_global` stores."""
+        self.global_modules[id(module.__dict__)] = module
+        self.delete_attr(target, module, name)
+
+    def stored_module_global(self, f_globals: dict[str, Any], name: str) -> Any:
+        """What the trace stored (a variable) or deleted (:data:`DELETED`) as global ``name`` of the other
+        module whose dict ``f_globals`` is, or None where it did neither."""
+        module = self.global_modules.get(id(f_globals))
+        return None if module is None else self.attr_overlay.get(id(module), {}).get(name)
 
     def store_cell(self, name: str, value: Variable) -> None:
         self.mutations += 1

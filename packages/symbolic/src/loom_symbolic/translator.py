@@ -33,6 +33,7 @@ from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generator_drops import DROPS, finalize_dropped
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
+from .variables.module_globals import missing_name
 from .variables.passed_on import make_passed_on
 from .variables.registry import wrap
 from .variables.resumed_loops import LoopPositionArgument, is_loop_position_argument, loop_break_point
@@ -242,12 +243,15 @@ class InstructionTranslator:
 
     def load_global(self, name: str) -> Variable:
         """A global (or builtin) read: overlay of stores made by the trace first, then the real one."""
+        effects = self.output.side_effects
         if self.f_globals is self.root().f_globals:
-            overlay = self.output.side_effects.global_overlay.get(name)
-            if overlay is _side_effects.DELETED:
-                raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
-            if overlay is not None:
-                return overlay
+            overlay = effects.global_overlay.get(name)
+        else:  # another module's code: what the trace stored among that module's globals
+            overlay = effects.stored_module_global(self.f_globals, name) if effects.global_modules else None
+        if overlay is _side_effects.DELETED:
+            raise missing_name(name)
+        if overlay is not None:
+            return overlay
         if name in self.f_globals:
             return wrap(self, self.f_globals[name], self.globals_source(name))
         # A global (or builtin) defined later would be found first: the lookup relied on its absence.
@@ -255,7 +259,7 @@ class InstructionTranslator:
         if name in self.f_builtins:
             return wrap(self, self.f_builtins[name], self.builtins_source(name))
         self.guard_absent(self.f_builtins, name)
-        raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
+        raise missing_name(name)
 
     def guard_absent(self, namespace: dict[str, Any], name: str) -> None:
         """Guard that ``name`` is still missing from a globals or builtins dict (held by the guard)."""

@@ -10,6 +10,7 @@ from loom_guards import Const
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL, DeferredAttribute, metaclass_read_runs_no_python, reads_run_no_python
 from ..variables.cells import CellVariable
+from ..variables.module_globals import delete_module_global, module_of, require_global, store_module_global
 from ..variables.registry import wrap, wrap_constant_like
 from .registry import handler
 
@@ -37,17 +38,19 @@ def delete_fast(tx, ins) -> None:
 @handler("STORE_GLOBAL")
 def store_global(tx, ins) -> None:
     value = tx.pop()
-    if tx.f_globals is not tx.root().f_globals:
-        raise Unsupported("assigning a global of another module", "not modelled")
-    tx.output.side_effects.store_global(ins.argval, value)
+    if tx.f_globals is tx.root().f_globals:
+        tx.output.side_effects.store_global(ins.argval, value)
+    else:  # an inlined function of another module
+        store_module_global(tx, module_of(tx.f_globals), ins.argval, value)
 
 
 @handler("DELETE_GLOBAL")
 def delete_global(tx, ins) -> None:
-    if tx.f_globals is not tx.root().f_globals:
-        raise Unsupported("deleting a global of another module", "not modelled")
-    tx.load_global(ins.argval)  # raises NameError semantics when absent
-    tx.output.side_effects.delete_global(ins.argval)
+    require_global(tx, ins.argval)
+    if tx.f_globals is tx.root().f_globals:
+        tx.output.side_effects.delete_global(ins.argval)
+    else:
+        delete_module_global(tx, module_of(tx.f_globals), ins.argval)
 
 
 @handler("LOAD_DEREF", "LOAD_CLASSDEREF")

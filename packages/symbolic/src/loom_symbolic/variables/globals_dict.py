@@ -3,9 +3,9 @@
 ``"name" in globals()``, ``globals()["name"]`` and ``globals().get("name"[, default])`` are answered as a
 global name read is (:meth:`~loom_symbolic.translator.InstructionTranslator.load_global`), without its
 builtins fallback: the trace's own ``global`` stores and deletions first (the side effects' overlay), then
-the real dict, guarded the same way (the value read, or the name's absence, or its presence). Anything
-else (a store or deletion through the dict, iteration, ``len``, another method, the dict passed to a
-call) is a graph break naming it; left alive across a break, the dict is ``globals()`` called again in
+the real dict, guarded the same way (the value read, or the name's absence, or its presence). Stores and
+deletions by a constant name are those of the globals themselves (:mod:`.module_globals`). Anything else
+(iteration, ``len``, another method, the dict passed to a call) is a graph break naming it; left alive across a break, the dict is ``globals()`` called again in
 the rewritten frame, which runs with the same globals.
 """
 
@@ -19,6 +19,7 @@ from ..errors import Unsupported, UserError
 from .base import Variable
 from .builtins import builtin
 from .constant import ConstantVariable
+from .module_globals import delete_module_global, module_of, store_module_global
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -76,6 +77,24 @@ class GlobalsDictVariable(Variable):
         if found is _ABSENT:
             raise UserError(f"globals()[{name!r}]", repr(name), exc_type=KeyError)
         return found
+
+    def setitem(self, tx: InstructionTranslator, key: Variable, value: Variable) -> None:
+        """``globals()[name] = value``: a store among the globals, as ``global name; name = value`` is."""
+        name = self._name(key)
+        if self.in_root:
+            tx.output.side_effects.store_global(name, value)
+        else:
+            store_module_global(tx, module_of(self.f_globals), name, value)
+
+    def delitem(self, tx: InstructionTranslator, key: Variable) -> None:
+        """``del globals()[name]``: a deletion among the globals (a KeyError where the name is missing)."""
+        name = self._name(key)
+        if self._lookup(tx, name, value=False) is _ABSENT:
+            raise UserError(f"del globals()[{name!r}]", repr(name), exc_type=KeyError, exc_args=(name,))
+        if self.in_root:
+            tx.output.side_effects.delete_global(name)
+        else:
+            delete_module_global(tx, module_of(self.f_globals), name)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "get":

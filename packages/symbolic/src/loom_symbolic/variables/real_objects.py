@@ -43,6 +43,7 @@ from .ctx import UserExitVariable
 from .exception_values import make_exception
 from .immutable_unbound import unbound_immutable_method
 from .methods import BoundMethodVariable
+from .module_globals import delete_module_global, is_root_module, store_module_global
 from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
@@ -235,9 +236,20 @@ class PythonModuleVariable(RealValueVariable):
     """A module (``torch``, ``math``, or one of the user's): attribute reads wrap its members."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        stored = tx.output.side_effects.stored_attribute(self.value, name)
+        effects = tx.output.side_effects
+        stored = effects.stored_attribute(self.value, name)
         if stored is not None:
-            return stored  # assigned earlier in the trace (sys.stdout = buffer)
+            return stored  # assigned earlier in the trace (sys.stdout = buffer, other_module.flag = True)
+        if effects.global_overlay and is_root_module(tx, self.value):
+            stored = effects.global_overlay.get(name)  # the frame's own module: its ``global`` stores
+            if stored is not None:
+                if not isinstance(stored, Variable):
+                    raise missing_attribute(f"module {self.value.__name__!r}", name)
+                return stored
+        if name == "__dict__" and (effects.stored_attributes(self.value)
+                                   or (effects.global_overlay and is_root_module(tx, self.value))):
+            raise Unsupported(f"the __dict__ of module {self.value.__name__} after the trace changed its globals",
+                              "the changes are replayed only after the graph", hint="it is read between graphs")
         try:
             member = getattr(self.value, name)
         except AttributeError:
@@ -250,16 +262,30 @@ class PythonModuleVariable(RealValueVariable):
         if self.source is None:
             raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",
                               "the module was not reached from the frame, so its members cannot be guarded")
-        return wrap(tx, member, Attr(self.source, name))
+        found = wrap(tx, member, Attr(self.source, name))
+        if name == "__dict__":  # its globals, copied: from now on a store to one of them is a graph break
+            effects.exposed_instance_dict(self.value, found)
+        return found
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        """``module.name = value`` on a module built into the interpreter (``sys.stdout = buffer``, as
-        ``contextlib.redirect_stdout`` does): replayed after the graph, in program order; later reads in
-        the trace see ``value``. No Python function takes such a module's dict as its globals, so every
-        read of the name goes through here; a Python module's functions read theirs by LOAD_GLOBAL."""
-        if self.source is None or not _built_in_module(self.value):
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
-        tx.output.side_effects.store_attr(self, self.value, name, value)
+        """``module.name = value``: on a module built into the interpreter (``sys.stdout = buffer``, as
+        ``contextlib.redirect_stdout`` does), an attribute store; on a Python module, a store among its
+        globals, which its functions' ``LOAD_GLOBAL`` sees too (:mod:`.module_globals`). Replayed after the
+        graph, in program order; later reads in the trace see ``value``."""
+        if _built_in_module(self.value):
+            if self.source is None:
+                raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
+            tx.output.side_effects.store_attr(self, self.value, name, value)
+        else:
+            store_module_global(tx, self.value, name, value, self)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del module.name`` on a Python module: a deletion among its globals (an AttributeError where
+        the name is missing)."""
+        if _built_in_module(self.value):
+            raise Unsupported(f"deleting attribute {name!r} of {self.describe()}", "not modelled")
+        self.var_getattr(tx, name)  # raises the AttributeError Python raises, guarded as a read
+        delete_module_global(tx, self.value, name, self)
 
     def describe(self) -> str:
         return f"module {self.value.__name__}"
