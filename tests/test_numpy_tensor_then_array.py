@@ -66,10 +66,7 @@ def test_arithmetic_is_numpys(op, pair):
     same(actual[0], expected[0])
     same(actual[1], expected[1])  # not written in place: x keeps its values and dtype
     assert torch.equal(given, x)
-    if pair == "i64-i32" and op in (operator.truediv, operator.itruediv):
-        assert counts[1] >= 1  # torch._numpy divides integers in float32, NumPy in float64: kept a break
-    else:
-        assert counts == (1, 0)
+    assert counts == (1, 0)  # integers divided too: torch._numpy runs with NumPy's float64 default
 
 
 @pytest.mark.parametrize("op", BITWISE, ids=lambda op: op.__name__)

@@ -97,6 +97,25 @@ def _tnp_table() -> dict[int, tuple[Any, Any]]:
     return table
 
 
+class _NumpyFloats:
+    """Runs ``torch._numpy`` with torch's default dtype float64, NumPy's own: torch computes an int array's
+    ``/``, ``sqrt`` or ``mean`` in the default dtype (float32, unless the program changed it), where NumPy
+    always gives float64. A context manager made once (re-entrant: the dtypes it replaced are a stack)."""
+
+    def __init__(self) -> None:
+        self.saved: list[torch.dtype] = []
+
+    def __enter__(self) -> None:
+        self.saved.append(torch.get_default_dtype())
+        torch.set_default_dtype(torch.float64)
+
+    def __exit__(self, *exc: Any) -> None:
+        torch.set_default_dtype(self.saved.pop())
+
+
+_NUMPY_FLOATS = _NumpyFloats()
+
+
 def to_tensors(value: Any) -> Any:
     """Every ``torch._numpy.ndarray`` in ``value`` (nested in tuples and lists) as its tensor."""
     tnp = _tnp()
@@ -133,7 +152,8 @@ class NumpyFunction:
             args = (_tnp().ndarray(args[0]), *args[1:])
         if isinstance(kwargs.get("out"), torch.Tensor):
             kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
-        return to_tensors(self.twin(*args, **kwargs))
+        with _NUMPY_FLOATS:
+            return to_tensors(self.twin(*args, **kwargs))
 
     def __repr__(self) -> str:
         return f"<torch._numpy.{self.twin.__name__}>"
@@ -155,7 +175,8 @@ class NumpyMethod:
     def __call__(self, array: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(kwargs.get("out"), torch.Tensor):
             kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
-        return to_tensors(getattr(_tnp().ndarray(array), self.method)(*to_arrays(args), **kwargs))
+        with _NUMPY_FLOATS:
+            return to_tensors(getattr(_tnp().ndarray(array), self.method)(*to_arrays(args), **kwargs))
 
     def __repr__(self) -> str:
         return f"<torch._numpy.ndarray.{self.method}>"
@@ -172,7 +193,8 @@ class NumpyOperator:
         self.__qualname__ = f"numpy.ndarray.{name}"
 
     def __call__(self, *args: Any) -> Any:
-        return to_tensors(self.numpy_original(*to_arrays(args)))
+        with _NUMPY_FLOATS:
+            return to_tensors(self.numpy_original(*to_arrays(args)))
 
     def __repr__(self) -> str:
         return f"<operator.{self.numpy_original.__name__} on torch._numpy arrays>"
@@ -189,7 +211,8 @@ class NumpyAttribute:
         return getattr(array, self.attribute)
 
     def __call__(self, array: torch.Tensor) -> Any:
-        return to_tensors(getattr(_tnp().ndarray(array), self.attribute))
+        with _NUMPY_FLOATS:
+            return to_tensors(getattr(_tnp().ndarray(array), self.attribute))
 
 
 @functools.cache
