@@ -25,6 +25,9 @@ class Variable:
     mutable: bool = False
     #: A value a resume function hands on unread (``variables/passed_on.py``): operators ask it first.
     passed_on: bool = False
+    #: Not a constant, but :meth:`as_python_constant` specialises it (its value becomes a guard) where a
+    #: builtin needs a real number: a NumPy scalar argument (``variables/numpy.py``).
+    specialises: bool = False
 
     def python_type(self) -> type:
         """The type the real value would have."""

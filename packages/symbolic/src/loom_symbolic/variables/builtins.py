@@ -162,9 +162,9 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
         result = handler(tx, args, kwargs)
         if result is not None:
             return result
-    if fn in PURE and all(a.is_python_constant() or _is_symbolic(a) for a in [*args, *kwargs.values()]):
-        # Symbolic sizes given to a builtin that needs a real number (range, round, ...) are
-        # specialised: the trace depends on their value, which becomes a guard.
+    if fn in PURE and all(a.is_python_constant() or _is_symbolic(a) or a.specialises for a in [*args, *kwargs.values()]):
+        # Symbolic sizes and NumPy scalar arguments given to a builtin that needs a real number (range,
+        # round, math.sqrt...) are specialised: the trace depends on their value, which becomes a guard.
         return _fold_call(fn, args, kwargs)
     replacement = polyfills.fallback_for(fn)
     if replacement is not None:

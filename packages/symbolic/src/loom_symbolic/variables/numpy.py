@@ -149,13 +149,18 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
 
 
 def scalar_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
-    """A NumPy scalar argument (one a resume function receives after a break, often): a 0-d tensor input
-    guarded by its type, so that a new value is not a new compile."""
+    """A NumPy scalar argument: a 0-d tensor input guarded by its type, so a new value is not a new compile.
+    Read as a Python value (``float(s)``, ``if s > 1:``, an ``np.int64`` size), the function's own argument is
+    specialised, its value a guard, as torch.compile does; a resume function's (often a value the program
+    computed, new on every call) is not: there the read stays a graph break."""
     tx.output.guards.add("type", source, value)
     tensor = tx.output.add_converted_input(calls.scalar_to_tensor(value), source, calls.scalar_to_tensor,
                                             fresh=True)
     variable = NdarrayVariable(tensor, scalar=True)
     variable.source = source
+    if not getattr(tx, "resumes_a_frame", False):
+        variable.specialises = True
+        variable.argument = (value, tx.output.guards)
     return variable
 
 
@@ -180,19 +185,31 @@ class NdarrayVariable(Variable):
     def python_type(self) -> type:
         return self.dtype.type if self.scalar else _np().ndarray
 
+    #: (value, guards) of a NumPy scalar argument that :meth:`as_python_constant` specialises
+    argument: tuple[Any, Any] | None = None
+
     def as_graph_arg(self) -> Any:
+        if self.argument is not None and type(self.argument[0]) is _np().int64:
+            # torch reads an np.int64 as the Python int it holds (NumpyConstantVariable.as_graph_arg)
+            return self.as_python_constant().item()
         raise Unsupported(f"{self.describe()} passed to a torch operation", "torch functions take tensors, not NumPy "
                           "arrays (eager raises or converts)", hint="convert it with torch.from_numpy")
 
     as_example = as_graph_arg
 
     def as_python_constant(self) -> Any:
+        if self.argument is not None:
+            value, guards = self.argument
+            guards.add("constant", self.source, value)
+            return value
         raise Unsupported(f"{self.describe()} used as a Python constant", "its values are only known when the graph runs")
 
     def is_python_constant(self) -> bool:
         return False
 
     def truth(self, tx: InstructionTranslator) -> bool:
+        if self.argument is not None:
+            return bool(self.as_python_constant())
         raise Unsupported("data-dependent control flow on a NumPy array", "a branch depends on an array's values")
 
     def stand_in(self, mode: str) -> Any:

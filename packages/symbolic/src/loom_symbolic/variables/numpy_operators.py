@@ -16,6 +16,7 @@ from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
 from .numpy import _OPERANDS, NdarrayVariable, NumpyConstantVariable, _np, record, tensor_numpy
+from .registry import wrap_constant_like
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -30,6 +31,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         if left.is_python_constant() and right.is_python_constant():
             return _operators.fold(_operators.INPLACE.get(op, op), left, right)  # NumPy scalars are immutable
         raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
+    if op in _COMPARISONS and all(side.specialises or side.is_python_constant() for side in (left, right)):
+        # a NumPy scalar argument compared with a number: a branch's test, almost always; specialised on
+        # its value (a guard) as torch.compile does, rather than a 0-d bool array no branch can read
+        return _operators.fold(op, *(wrap_constant_like(side.as_python_constant()) for side in (left, right)))
     for side in (left, right):
         if not isinstance(side, _OPERANDS) and not side.is_python_constant():
             raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}", "not modelled")
@@ -39,6 +44,9 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     name = op.__name__.rstrip("_")
     return record(tx, calls.operator_call(op.__name__), f"operator {name}", [left, right], {},
                   in_place=left if plain is not None else None)
+
+
+_COMPARISONS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne})
 
 
 #: Result dtypes for which a NumPy scalar cast to the common dtype computes what torch does with it as
