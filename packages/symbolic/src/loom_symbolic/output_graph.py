@@ -233,7 +233,8 @@ class OutputGraph:
 
     def add_random_draw(self, fn: Any, args: tuple, kwargs: dict, what: str) -> Variable:
         """``fn(*args, **kwargs)``, a method of ``random``'s hidden instance: a graph input over a
-        symbol of its own, whose value the rewritten code draws before the graph call."""
+        symbol of its own, whose value the rewritten code draws before the graph call (``random.seed``:
+        made there too, between the draws before and after it, and None)."""
         if self._rng_copy is None:  # the trace must leave Python's RNG as it found it
             self._rng_copy = random.Random()
             self._rng_copy.setstate(random.getstate())
@@ -241,6 +242,9 @@ class OutputGraph:
             value = getattr(self._rng_copy, fn.__name__)(*args, **kwargs)
         except Exception as exc:  # eager raises here too: run it natively
             raise UserError(f"{what} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
+        if fn.__name__ in _random_draws.RESEEDING:  # random.seed(5): made in order with the draws
+            self.random_draws.calls.append((fn, args, kwargs))
+            return ConstantVariable(value)
         if type(value) not in (int, float):
             raise Unsupported(f"{what} returning {type(value).__name__}", "only numbers are drawn before the graph")
         source = _random_draws.RandomValue(len(self.random_draws), what)

@@ -9,9 +9,11 @@ Python float meets a tensor in the graph exactly as in eager (``x * r`` is Tenso
 scalar type promotion) and the next call, drawing other values, reuses the graph without a guard.
 
 Where the program needs the value itself while tracing (a branch on it, ``range(n)``, a list index)
-it cannot be known: the graph breaks there (:func:`loom_symbolic.shapes.drawn_symbols_in`). A
-``random.Random`` of the user's own, ``random.seed`` and the functions returning containers
-(``shuffle``, ``sample``, ``choices``) are not modelled: they run as ordinary Python at a break.
+it cannot be known: the graph breaks there (:func:`loom_symbolic.shapes.drawn_symbols_in`).
+``random.seed(a)`` is made before the graph too, in its place among the draws (those after it draw
+from the reseeded RNG, as in eager). A ``random.Random`` of the user's own, ``getstate``/``setstate``
+and the functions returning containers (``shuffle``, ``sample``, ``choices``) are not modelled: they
+run as ordinary Python at a break.
 """
 
 from __future__ import annotations
@@ -32,12 +34,15 @@ DRAWING_METHODS = frozenset({
     "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate", "betavariate",
     "paretovariate", "weibullvariate", "binomialvariate",
 })
+#: The methods of ``random.Random`` that set its state from constant arguments and return None.
+RESEEDING = frozenset({"seed"})
 
 
 def is_module_draw(value: Any) -> bool:
-    """Whether ``value`` is a number-drawing function of module :mod:`random` (a method of its hidden
-    instance, ``random.random`` or ``random.randint`` as the module exports them)."""
-    return getattr(value, "__self__", None) is random._inst and getattr(value, "__name__", None) in DRAWING_METHODS
+    """Whether ``value`` is a number-drawing (or reseeding) function of module :mod:`random` (a method of
+    its hidden instance, ``random.random`` or ``random.seed`` as the module exports them)."""
+    name = getattr(value, "__name__", None)
+    return getattr(value, "__self__", None) is random._inst and (name in DRAWING_METHODS or name in RESEEDING)
 
 
 @dataclass(frozen=True)
