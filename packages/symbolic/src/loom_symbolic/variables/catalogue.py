@@ -57,6 +57,7 @@ from . import (  # noqa: F401
     random_draws,
     real_objects,
     requires_grad,
+    seeded_random,
     str_subclasses,
     super_proxy,
     tensor_copies,
