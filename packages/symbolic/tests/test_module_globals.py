@@ -4,7 +4,8 @@ inlined function of another module that assigns or deletes its own globals (``gl
 recorded once and seen by every later read in the trace, through ``LOAD_GLOBAL`` in the module's functions
 and through attribute reads of the module alike, and replayed after the graph: one graph, no break. A
 missing global's ``NameError`` carries CPython's message and ``name``; ``del`` of a name that is only a
-builtin raises it too. The module's ``__dict__`` read after such a store is a break (its copy would be stale)."""
+builtin raises it too. The module's ``__dict__`` read after such a store is read by name through the trace's
+changes; a store after the dict was read (a copy the trace holds) is a break."""
 
 from __future__ import annotations
 
@@ -146,13 +147,26 @@ def test_missing_global_deleted_in_another_module_raises_name_error():
 
 def module_dict_after_store(x):
     other.flag = True
-    return x + 1, other.__dict__["flag"]
+    other.drop_value()
+    d = other.__dict__
+    return x + 1, d["flag"], "value" in d, d.get("value", "gone"), d.get("counter")
 
 
-def test_module_dict_after_a_store_is_a_break_not_stale():
-    actual, expected = _compiled_against_eager(module_dict_after_store, torch.arange(3.0), graphs=1, breaks=1)
+def module_dict_before_store(x):
+    d = other.__dict__
+    other.flag = True
+    return x + 1, d["flag"]
+
+
+def test_module_dict_after_a_store_reads_the_trace_s_changes():
+    actual, expected = _compiled_against_eager(module_dict_after_store, torch.arange(3.0))
     assert repr(actual) == repr(expected)
-    assert expected[1] is True
+    assert expected[1:] == (True, False, "gone", 0)
+
+
+def test_store_after_the_module_dict_was_read_is_a_break_not_stale():
+    actual, expected = _compiled_against_eager(module_dict_before_store, torch.arange(3.0), graphs=1, breaks=1)
+    assert repr(actual) == repr(expected) and expected[1] is True
 
 
 def test_exec_globals_stay_a_break():

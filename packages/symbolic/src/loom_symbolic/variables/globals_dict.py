@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Const
+from loom_guards import Attr, Const
 
 from ..errors import Unsupported, UserError
 from .base import Variable
@@ -30,17 +30,21 @@ _ABSENT = object()
 
 
 class GlobalsDictVariable(Variable):
-    """The dict ``globals()`` returned in the code ``tx`` runs; reads by a constant name only."""
+    """The dict ``globals()`` returned in the code ``tx`` runs (or, with ``module_source``, a module's
+    ``__dict__`` read as its attribute after the trace changed its globals); reads by a constant name only."""
 
-    def __init__(self, tx: InstructionTranslator) -> None:
-        self.f_globals = tx.f_globals
-        self.in_root = tx.f_globals is tx.root().f_globals  # the rewritten frame's own globals
+    def __init__(self, tx: InstructionTranslator, module: Any = None, module_source: Any = None) -> None:
+        self.f_globals = tx.f_globals if module is None else module.__dict__
+        self.in_root = self.f_globals is tx.root().f_globals  # the rewritten frame's own globals
+        #: how the module is reached from the frame, for ``module.__dict__``: its members' sources hang off it
+        self.module_source = module_source
+        self.module_name = getattr(module, "__name__", None)
 
     def python_type(self) -> type:
         return dict
 
     def describe(self) -> str:
-        return "the dict globals() returned"
+        return "the dict globals() returned" if self.module_source is None else f"the __dict__ of module {self.module_name}"
 
     def _name(self, key: Variable) -> str:
         name = key.as_python_constant() if key.is_python_constant() else None
@@ -51,19 +55,26 @@ class GlobalsDictVariable(Variable):
     def _lookup(self, tx: InstructionTranslator, name: str, *, value: bool) -> Any:
         """The global ``name`` (a variable; ``True`` for a presence test when ``value`` is false) or
         :data:`_ABSENT`, guarded as a global read is."""
-        if self.in_root and tx.f_globals is self.f_globals:
-            overlay = tx.output.side_effects.global_overlay.get(name)
-            if overlay is not None:  # the trace's own store (a variable), or its deletion (the DELETED mark)
-                return overlay if isinstance(overlay, Variable) else _ABSENT
-        if tx.f_globals is not self.f_globals:  # the dict of another function's globals: its sources differ
-            raise Unsupported(f"a read of {self.describe()} in another module's code", "not modelled")
+        effects = tx.output.side_effects
+        if self.in_root:
+            overlay = effects.global_overlay.get(name)
+        else:
+            overlay = effects.stored_module_global(self.f_globals, name) if effects.global_modules else None
+        if overlay is not None:  # the trace's own store (a variable), or its deletion (the DELETED mark)
+            return overlay if isinstance(overlay, Variable) else _ABSENT
+        if self.module_source is None and tx.f_globals is not self.f_globals:
+            raise Unsupported(f"a read of {self.describe()} in another module's code", "not modelled")  # its sources differ
+        fixed = self.module_source is None and tx.globals_are_fixed()
+        label = "G" if self.in_root else None
         if name not in self.f_globals:
-            tx.guard_absent(self.f_globals, name)
+            if not fixed:
+                tx.output.guards.add("absent_key", Const(self.f_globals, label), name)
             return _ABSENT
         if value:
-            return wrap(tx, self.f_globals[name], tx.globals_source(name))
-        if not tx.globals_are_fixed():
-            tx.output.guards.add("present_key", Const(self.f_globals, "G" if self.in_root else None), name)
+            source = tx.globals_source(name) if self.module_source is None else Attr(self.module_source, name)
+            return wrap(tx, self.f_globals[name], source)
+        if not fixed:
+            tx.output.guards.add("present_key", Const(self.f_globals, label), name)
         return True
 
     def contains(self, tx: InstructionTranslator, item: Variable) -> Variable:
@@ -102,6 +113,10 @@ class GlobalsDictVariable(Variable):
         raise Unsupported(f"attribute {name!r} of {self.describe()}", "only reads by name are modelled")
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.module_source is not None:
+            codegen.load_source(self.module_source)
+            codegen.emit("LOAD_ATTR", "__dict__")
+            return
         if not self.in_root:
             raise Unsupported(f"rebuilding {self.describe()} of another module", "not modelled")
         codegen.call_const(globals, 0, lambda: None)  # called in the rewritten frame: the same globals

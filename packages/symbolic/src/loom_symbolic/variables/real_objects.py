@@ -41,6 +41,7 @@ from .containers import (
 )
 from .ctx import UserExitVariable
 from .exception_values import make_exception
+from .globals_dict import GlobalsDictVariable
 from .immutable_unbound import unbound_immutable_method
 from .methods import BoundMethodVariable
 from .module_globals import delete_module_global, is_root_module, store_module_global
@@ -246,10 +247,9 @@ class PythonModuleVariable(RealValueVariable):
                 if not isinstance(stored, Variable):
                     raise missing_attribute(f"module {self.value.__name__!r}", name)
                 return stored
-        if name == "__dict__" and (effects.stored_attributes(self.value)
-                                   or (effects.global_overlay and is_root_module(tx, self.value))):
-            raise Unsupported(f"the __dict__ of module {self.value.__name__} after the trace changed its globals",
-                              "the changes are replayed only after the graph", hint="it is read between graphs")
+        if name == "__dict__" and self.source is not None and (
+                effects.stored_attributes(self.value) or (effects.global_overlay and is_root_module(tx, self.value))):
+            return GlobalsDictVariable(tx, self.value, self.source)  # read by name through the trace's changes
         try:
             member = getattr(self.value, name)
         except AttributeError:
