@@ -1,9 +1,9 @@
 """NumPy scalars handed in as arguments and read as Python values (PyTorch's test_unspec: a NumPy float in
 a branch, ``max`` of a NumPy int and an int, ``float(s)``, ``math.sqrt(s)``, an ``np.int64`` as a size or an
-index): the argument is specialised there, its value a guard, as torch.compile does, so the frame is one
-graph; a new value recompiles rather than reuse the old answer. Arithmetic on the argument still runs in the
-graph unspecialised (one compile for every value), and a NumPy scalar a resume function receives is never
-specialised (the read stays a graph break)."""
+index), and values computed from them and numbers (``min(a - 4, b)``): the argument is specialised there,
+its value a guard, as torch.compile does, so the frame is one graph; a new value recompiles rather than
+reuse the old answer. Arithmetic on the argument still runs in the graph unspecialised (one compile for
+every value), and a NumPy scalar a resume function receives is never specialised (the read stays a break)."""
 
 from __future__ import annotations
 
@@ -40,9 +40,13 @@ def truth_of_int64(x, n):
     return x + 1 if n else x - 1
 
 
+def max_min_of_computed_int64(x, a):
+    return x + 1, max(a, 10), min(a - 4, 10), int(a * 2 + 1)
+
+
 CASES = [(branch_on_float32, np.float32(1.23), np.float32(0.5)), (float_of_float64, np.float64(1.5), np.float64(-2.0)),
          (math_of_float64, np.float64(0.25), np.float64(0.5)), (int64_as_size_and_index, np.int64(4), np.int64(5)),
-         (truth_of_int64, np.int64(0), np.int64(3))]
+         (truth_of_int64, np.int64(0), np.int64(3)), (max_min_of_computed_int64, np.int64(12), np.int64(5))]
 
 
 def _same(actual, expected):

@@ -151,8 +151,8 @@ def array_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
 def scalar_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable:
     """A NumPy scalar argument: a 0-d tensor input guarded by its type, so a new value is not a new compile.
     Read as a Python value (``float(s)``, ``if s > 1:``, an ``np.int64`` size), the function's own argument is
-    specialised, its value a guard, as torch.compile does; a resume function's (often a value the program
-    computed, new on every call) is not: there the read stays a graph break."""
+    specialised, its value a guard, as torch.compile does; a resume function's (often computed, new on every
+    call) is not."""
     tx.output.guards.add("type", source, value)
     tensor = tx.output.add_converted_input(calls.scalar_to_tensor(value), source, calls.scalar_to_tensor,
                                             fresh=True)
@@ -160,7 +160,7 @@ def scalar_input(tx: InstructionTranslator, value: Any, source: Any) -> Variable
     variable.source = source
     if not getattr(tx, "resumes_a_frame", False):
         variable.specialises = True
-        variable.argument = (value, tx.output.guards)
+        variable.argument = (value, lambda guards=tx.output.guards: guards.add("constant", source, value))
     return variable
 
 
@@ -185,7 +185,7 @@ class NdarrayVariable(Variable):
     def python_type(self) -> type:
         return self.dtype.type if self.scalar else _np().ndarray
 
-    #: (value, guards) of a NumPy scalar argument that :meth:`as_python_constant` specialises
+    #: (value, guard) of a NumPy scalar argument (or one computed from those and numbers) to specialise
     argument: tuple[Any, Any] | None = None
 
     def as_graph_arg(self) -> Any:
@@ -199,8 +199,8 @@ class NdarrayVariable(Variable):
 
     def as_python_constant(self) -> Any:
         if self.argument is not None:
-            value, guards = self.argument
-            guards.add("constant", self.source, value)
+            value, guard = self.argument
+            guard()
             return value
         raise Unsupported(f"{self.describe()} used as a Python constant", "its values are only known when the graph runs")
 

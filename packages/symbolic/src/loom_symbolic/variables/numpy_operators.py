@@ -6,6 +6,7 @@ Fills :data:`.operators.NUMPY_OPERATORS`, which the operators consult for an ope
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -42,8 +43,28 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     if plain is not None and not (isinstance(left, NdarrayVariable) and not left.scalar):
         op, plain = plain, None  # a NumPy scalar (or a constant) on the left: x += a is x = x + a
     name = op.__name__.rstrip("_")
-    return record(tx, calls.operator_call(op.__name__), f"operator {name}", [left, right], {},
-                  in_place=left if plain is not None else None)
+    result = record(tx, calls.operator_call(op.__name__), f"operator {name}", [left, right], {},
+                    in_place=left if plain is not None else None)
+    if plain is None and isinstance(result, NdarrayVariable) and result.scalar \
+            and all(side.specialises or side.is_python_constant() for side in (left, right)):
+        _derive_specialisable(op, result, left, right)
+    return result
+
+
+def _derive_specialisable(op: Any, result: NdarrayVariable, left: Variable, right: Variable) -> None:
+    """``a - 4`` of a NumPy scalar argument ``a`` stays in the graph, and is specialised like ``a`` where it
+    is read as a Python value (``min(a - 4, b)``): its value is real NumPy's on ``a``'s value, guarded by ``a``'s."""
+    values = [side.argument[0] if side.specialises else side.as_python_constant() for side in (left, right)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow or a division by zero: left to the graph
+        try:
+            value = op(*values)
+        except Exception:
+            return
+    if type(value) is not result.python_type():
+        return
+    result.specialises = True
+    result.argument = (value, lambda: [side.as_python_constant() for side in (left, right) if side.specialises])
 
 
 _COMPARISONS = frozenset({operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne})
