@@ -1,5 +1,6 @@
 """``globals()`` in compiled code: reads by name (``in``, ``[]``, ``get``) are global reads (one graph,
-guarded as a global name read is, seeing the trace's own ``global`` stores); anything else breaks."""
+guarded as a global name read is, seeing the trace's own ``global`` stores), and stores by name are
+``global`` stores; anything else breaks."""
 
 from __future__ import annotations
 
@@ -81,7 +82,15 @@ def test_missing_key_raises_keyerror_as_eager():
         loom.compile(missing_key, backend="eager")(torch.ones(2))
 
 
-@pytest.mark.parametrize("fn", [writes, passed_on])
+def test_writes_by_name_are_global_stores():
+    report, graphs, breaks = _counts(writes, torch.ones(2))
+    assert (graphs, breaks) == (1, 0)
+    globals().pop("WRITTEN", None)
+    assert torch.equal(loom.compile(writes, backend="eager", options={"strict": True})(torch.ones(2)), torch.ones(2) + 1)
+    assert globals()["WRITTEN"] == 1
+
+
+@pytest.mark.parametrize("fn", [passed_on])
 def test_other_uses_break(fn):
     report, _, breaks = _counts(fn, torch.ones(2))
     assert torch.equal(report.result, fn(torch.ones(2))) and breaks >= 1
