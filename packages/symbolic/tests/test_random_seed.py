@@ -1,8 +1,10 @@
 """``random.seed(a)`` in a compiled function (PyTorch's test_unspec seeds, then draws): made before the
 graph call in its place among the draws, as the draws are, so the values drawn after it are the reseeded
 RNG's, Python's RNG ends where eager leaves it, and the frame is one graph (it was a graph break). A seed
-that is not a constant still breaks. A ``random.Random(seed)`` the program makes with a constant seed draws
-what the seed fixes: its draws are constants of the graph, and it leaves the frame in eager's state."""
+that is not a constant still breaks. ``random.getstate()``, and ``random.setstate()`` of a state it returned
+in the trace, are made there too (the state is a value the rewritten code passes along). A
+``random.Random(seed)`` the program makes with a constant seed draws what the seed fixes: its draws are
+constants of the graph, and it leaves the frame in eager's state."""
 
 from __future__ import annotations
 
@@ -94,3 +96,55 @@ def test_generator_seeded_from_the_system_breaks():
     loom.reset()
     out = loom.compile(generator_from_the_system, backend="eager", options={"strict": True})(torch.arange(3.0))
     assert out.shape == (3,) and loom.stats()["graph_breaks"] >= 1
+
+
+# -- random.getstate() / random.setstate(state) -------------------------------------------------------------------
+def replayed_draw(x):
+    state = random.getstate()
+    a = random.random()
+    random.setstate(state)
+    b = random.random()
+    return x + a, a == b, b
+
+
+def state_returned(x):
+    random.random()
+    return x * 2, random.getstate()
+
+
+def state_across_a_break(x):
+    state = random.getstate()
+    a = random.random()
+    y = x + a
+    if y.sum() > 0:  # a data-dependent branch: a graph break, the state kept across it
+        y = y * 2
+    random.setstate(state)
+    return y, random.random() == a
+
+
+_SAVED = random.Random(11).getstate()
+
+
+def state_from_elsewhere(x):
+    random.setstate(_SAVED)
+    return x + random.random()
+
+
+def test_getstate_setstate_are_made_among_the_draws_in_one_graph():
+    for fn in (replayed_draw, state_returned):
+        loom.reset()
+        compiled = loom.compile(fn, backend="eager", options={"strict": True})
+        for seed in (0, 1):
+            out, state = _run(compiled, seed)
+            expected, expected_state = _run(fn, seed)
+            assert repr(out) == repr(expected) and state == expected_state
+        stats = loom.stats()
+        assert (stats["graphs"], stats["graph_breaks"], stats["frames_compiled"]) == (1, 0, 1), (fn, stats)
+
+
+def test_state_across_a_break_and_from_elsewhere_agree_with_eager():
+    for fn in (state_across_a_break, state_from_elsewhere):
+        loom.reset()
+        out, state = _run(loom.compile(fn, backend="eager", options={"strict": True}), 3)
+        expected, expected_state = _run(fn, 3)
+        assert repr(out) == repr(expected) and state == expected_state

@@ -235,11 +235,8 @@ class OutputGraph:
         """``fn(*args, **kwargs)``, a method of ``random``'s hidden instance: a graph input over a
         symbol of its own, whose value the rewritten code draws before the graph call (``random.seed``:
         made there too, between the draws before and after it, and None)."""
-        if self._rng_copy is None:  # the trace must leave Python's RNG as it found it
-            self._rng_copy = random.Random()
-            self._rng_copy.setstate(random.getstate())
         try:
-            value = getattr(self._rng_copy, fn.__name__)(*args, **kwargs)
+            value = getattr(self.rng_copy(), fn.__name__)(*args, **kwargs)
         except Exception as exc:  # eager raises here too: run it natively
             raise UserError(f"{what} raised {type(exc).__name__}", str(exc), exc_type=type(exc)) from exc
         if fn.__name__ in _random_draws.RESEEDING:  # random.seed(5): made in order with the draws
@@ -256,6 +253,14 @@ class OutputGraph:
         variable.source = source  # handed back unchanged, it is read from the values drawn
         self.inputs.append(GraphInput(source, node, value))
         return variable
+
+    def rng_copy(self) -> random.Random:
+        """The trace's copy of Python's RNG, which the calls made before the graph advance in its place (the
+        trace must leave Python's RNG as it found it)."""
+        if self._rng_copy is None:
+            self._rng_copy = random.Random()
+            self._rng_copy.setstate(random.getstate())
+        return self._rng_copy
 
     def loop_int(self) -> torch.SymInt:
         """A fresh SymInt for an int a ``while_loop`` carries (:meth:`ShapeContext.loop_int`)."""

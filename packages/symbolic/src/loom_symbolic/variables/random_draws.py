@@ -11,9 +11,10 @@ scalar type promotion) and the next call, drawing other values, reuses the graph
 Where the program needs the value itself while tracing (a branch on it, ``range(n)``, a list index)
 it cannot be known: the graph breaks there (:func:`loom_symbolic.shapes.drawn_symbols_in`).
 ``random.seed(a)`` is made before the graph too, in its place among the draws (those after it draw
-from the reseeded RNG, as in eager). A ``random.Random`` of the user's own, ``getstate``/``setstate``
-and the functions returning containers (``shuffle``, ``sample``, ``choices``) are not modelled: they
-run as ordinary Python at a break.
+from the reseeded RNG, as in eager), and so are ``random.getstate()`` (its value the state the rewritten
+code got there, a :class:`RandomStateVariable`) and ``random.setstate(state)`` of such a state. A state
+from elsewhere and the functions returning containers (``shuffle``, ``sample``, ``choices``) are not
+modelled: they run as ordinary Python at a break (``random.Random(seed)``: ``seeded_random.py``).
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
 
 if TYPE_CHECKING:
+    from ..codegen import PyCodegen
     from .protocol import Translator as InstructionTranslator
 
 #: The methods of ``random.Random`` returning one number, drawn as a graph input.
@@ -36,13 +39,16 @@ DRAWING_METHODS = frozenset({
 })
 #: The methods of ``random.Random`` that set its state from constant arguments and return None.
 RESEEDING = frozenset({"seed"})
+#: The methods that read and set its whole state (:func:`_state_call`).
+STATE_METHODS = frozenset({"getstate", "setstate"})
 
 
 def is_module_draw(value: Any) -> bool:
     """Whether ``value`` is a number-drawing (or reseeding) function of module :mod:`random` (a method of
     its hidden instance, ``random.random`` or ``random.seed`` as the module exports them)."""
     name = getattr(value, "__name__", None)
-    return getattr(value, "__self__", None) is random._inst and (name in DRAWING_METHODS or name in RESEEDING)
+    return getattr(value, "__self__", None) is random._inst and (
+        name in DRAWING_METHODS or name in RESEEDING or name in STATE_METHODS)
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,10 @@ class RandomDraws:
         self.calls: list[tuple[Any, tuple, dict]] = []
 
     def __call__(self) -> list[Any]:
-        return [fn(*args, **kwargs) for fn, args, kwargs in self.calls]
+        made: list[Any] = []
+        for fn, args, kwargs in self.calls:  # an EarlierValue argument is what an earlier call here made
+            made.append(fn(*(made[a.index] if type(a) is EarlierValue else a for a in args), **kwargs))
+        return made
 
     def __len__(self) -> int:
         return len(self.calls)
@@ -83,6 +92,8 @@ class RandomDrawVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         fn = self.value
         what = f"random.{fn.__name__}()"
+        if fn.__name__ in STATE_METHODS:
+            return _state_call(tx, fn, args, kwargs, what)
         for arg in (*args, *kwargs.values()):
             if not arg.is_python_constant():
                 raise Unsupported(f"call to {what} with {arg.describe()}",
@@ -96,6 +107,49 @@ class RandomDrawVariable(RealValueVariable):
 
     def describe(self) -> str:
         return f"random.{self.value.__name__}"
+
+
+@dataclass(frozen=True)
+class EarlierValue:
+    """An argument of a call made before the graph: what the ``index``-th call made there returned."""
+
+    index: int
+
+
+class RandomStateVariable(Variable):
+    """What ``random.getstate()`` returned: the state the rewritten code got before the graph (``source``:
+    its place among the values made there), known to the trace as ``value``."""
+
+    def __init__(self, value: tuple, source: RandomValue) -> None:
+        self.value = value
+        self.source = source
+
+    def python_type(self) -> type:
+        return tuple
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.load_source(self.source)
+
+    def describe(self) -> str:
+        return "the state random.getstate() returned"
+
+
+def _state_call(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable],
+                what: str) -> Variable:
+    """``random.getstate()``, or ``random.setstate(state)`` of a state a ``getstate`` earlier in the trace
+    returned: made before the graph in its place among the draws, the trace's copy of the RNG following."""
+    output = tx.output
+    draws = output.random_draws
+    if fn.__name__ == "getstate" and not args and not kwargs:
+        made = RandomStateVariable(output.rng_copy().getstate(), RandomValue(len(draws), what))
+        draws.calls.append((fn, (), {}))
+        return made
+    if fn.__name__ == "setstate" and not kwargs and len(args) == 1 and isinstance(args[0], RandomStateVariable):
+        output.rng_copy().setstate(args[0].value)
+        draws.calls.append((fn, (EarlierValue(args[0].source.index),), {}))
+        return ConstantVariable(None)
+    raise Unsupported(f"call to {what} with these arguments",
+                      "only a state random.getstate() returned in the trace is set before the graph")
 
 
 def _numbers_of_one_type(args: tuple) -> bool:
