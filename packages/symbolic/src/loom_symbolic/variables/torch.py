@@ -19,6 +19,7 @@ from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
 from . import small_tensors as _small_tensors
+from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .registry import wrap_constant_like
@@ -260,6 +261,8 @@ class TorchFunctionVariable(RealValueVariable):
                 return leaf
             raise Unsupported(f"{self.describe()}(..., requires_grad=True)",
                               "a tensor made inside the graph that requires grad is not modelled")
+        if self.value is torch.tensor and (made := _tensor_from_items.tensor_of_items(tx, args, kwargs)) is not None:
+            return made
         result = tx.output.call_function(tx, self.value, args, kwargs)
         if self.value in (torch.tensor, torch.as_tensor):  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
