@@ -13,7 +13,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Callable
+from typing import NamedTuple
 
 import torch
 
@@ -335,7 +336,7 @@ class Step:
     inputs: tuple
     output: str
     rule: Callable
-    note: Optional[str] = None
+    note: str | None = None
 
 
 def c_dg_dataclass_tape(x):

@@ -48,7 +48,7 @@ FLOORS = {
         "variables.known_hasattr",
         "variables.catalogue", "variables.new_parameters", "variables.hook_handles", "variables.made_buffers", "variables.frame_generators", "variables.requires_grad", "variables.lazy_modules",
         "variables.body_escapes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
-        "variables.typing_forms", "variables.globals_dict", "variables.legacy_tensor_types"],
+        "variables.typing_forms", "variables.globals_dict", "variables.legacy_tensor_types", "variables.tensor_subclasses"],
     4: ["output_graph", "storage_guards", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
         "opcodes.exception_opcodes", "opcodes.matching", "opcodes.names", "opcodes.operator_opcodes", "opcodes.stack",
