@@ -10,6 +10,7 @@ so the policy sees the same ops, forward and recompute, and values and gradients
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import pytest
 import torch
@@ -122,3 +123,42 @@ def test_reentrant_with_context_fn_raises_as_eager():
     with pytest.raises(ValueError) as compiled:
         loom.compile(reentrant_with_context_fn, backend="eager", options={"strict": True})(x)
     assert str(compiled.value) == str(eager.value)
+
+
+def with_partial_made_here(x):
+    contexts = functools.partial(create_selective_checkpoint_contexts, _policy)
+    out = checkpoint(_body, x.reshape(1, 3) + 1, W, use_reentrant=False, context_fn=contexts)
+    return out * 2
+
+
+def test_partial_made_in_the_trace():
+    x = torch.arange(3.0)
+    SEEN.clear()
+    expected = with_partial_made_here(x)
+    eager_seen = list(SEEN)
+    SEEN.clear()
+    report = explained(with_partial_made_here, x)
+    assert report.graph_count == 1 and report.graph_break_count == 0, report.format()
+    assert torch.allclose(report.result, expected) and SEEN == eager_seen
+
+
+CONTEXT_FN = _save_mm
+
+
+def through_a_global(x):
+    return checkpoint(_body, x.reshape(1, 3), W, use_reentrant=False, context_fn=CONTEXT_FN) + 1
+
+
+def test_context_fn_read_from_a_global_is_guarded():
+    global CONTEXT_FN
+    loom.reset()
+    compiled = loom.compile(through_a_global, backend="eager", options={"strict": True})
+    x = torch.arange(3.0)
+    compiled(x)
+    SEEN.clear()
+    CONTEXT_FN = _policy_contexts
+    try:
+        compiled(x)
+    finally:
+        CONTEXT_FN = _save_mm
+    assert SEEN, "the new context_fn was not called"

@@ -21,6 +21,7 @@ state) does (:mod:`.checkpoint_rng`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -31,7 +32,9 @@ from torch._higher_order_ops.wrap import wrap as _wrap_op
 
 from ..errors import Unsupported
 from .checkpoint_rng import replaying_draws
+from .constant import ObjectConstantVariable
 from .higher_order import higher_order, record, require_constants, trace_body
+from .partial import PartialVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -42,7 +45,7 @@ if TYPE_CHECKING:
 _OWN_KEYWORDS = frozenset(
     name for name in inspect.signature(_checkpoint.checkpoint).parameters if name not in ("function", "args", "kwargs")
 ) | {"preserve_rng_state"}
-#: Settings the op accepts as they are; ``context_fn`` only at its default.
+#: Settings the op accepts as they are (``context_fn`` goes on the body, ``use_reentrant`` is the op's own).
 _PASSED_ON = ("preserve_rng_state", "determinism_check", "debug")
 _WHAT = "torch.utils.checkpoint.checkpoint"
 
@@ -53,7 +56,7 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     if not args:
         raise Unsupported(f"{_WHAT}() without a function", "expected checkpoint(fn, *args)")
     fn, fn_args = args[0], args[1:]
-    own = require_constants({k: v for k, v in kwargs.items() if k in _OWN_KEYWORDS}, _WHAT)
+    own = require_constants({k: _partial_of_constants(v) for k, v in kwargs.items() if k in _OWN_KEYWORDS}, _WHAT)
     fn_kwargs = {k: v for k, v in kwargs.items() if k not in _OWN_KEYWORDS}
     context_fn = own.get("context_fn", _checkpoint.noop_context_fn)
     reentrant = own.get("use_reentrant")
@@ -92,6 +95,19 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     node_kwargs = {k: own[k] for k in _PASSED_ON if k in own}
     attr = tx.output.add_submodule(body.module, "checkpoint_body")
     return record(tx, tag_activation_checkpoint, (attr, *body.lifted), examples, body.rebuild, node_kwargs)
+
+
+def _partial_of_constants(variable: Variable) -> Variable:
+    """A ``functools.partial`` made in the trace over constants (``partial(create_selective_checkpoint_contexts,
+    policy)``) as the constant partial the op will call; any other variable as it is."""
+    if not isinstance(variable, PartialVariable) or variable.attrs:
+        return variable
+    parts = [variable.func, *variable.args, *variable.keywords.values()]
+    if not all(part.is_python_constant() for part in parts):
+        return variable
+    return ObjectConstantVariable(functools.partial(variable.func.as_python_constant(),
+                                                  *[a.as_python_constant() for a in variable.args],
+                                                  **{k: v.as_python_constant() for k, v in variable.keywords.items()}))
 
 
 class _Contexts:
