@@ -162,3 +162,12 @@ def test_context_fn_read_from_a_global_is_guarded():
     finally:
         CONTEXT_FN = _save_mm
     assert SEEN, "the new context_fn was not called"
+
+
+def test_selective_under_aot_autograd():
+    # traced by AOTAutograd, checkpoint takes the program's dispatch modes themselves (no wrapper around them)
+    x = torch.arange(3.0)
+    expected = with_policy_and_backward(x)
+    loom.reset()
+    got = loom.compile(with_policy_and_backward, backend="aot_eager", options={"strict": True})(x)
+    assert all(torch.allclose(a, b) for a, b in zip(got, expected))

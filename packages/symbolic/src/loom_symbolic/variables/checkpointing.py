@@ -122,6 +122,8 @@ class _Contexts:
     def around(cls, context_fn: Callable[[], tuple]) -> Callable[[], tuple]:
         """``context_fn`` with each context it returns wrapped."""
         def contexts() -> tuple:
+            if _checkpoint._is_compiling(None, (), {}):
+                return context_fn()  # traced by AOTAutograd: checkpoint takes only the dispatch modes themselves
             forward, recompute = context_fn()
             return cls(forward), cls(recompute)
         return contexts
