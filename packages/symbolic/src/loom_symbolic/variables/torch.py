@@ -102,6 +102,8 @@ def is_graph_op(fn: Any) -> bool:
             return False
     except TypeError:  # unhashable
         return False
+    if not_in_graph_reason(fn) is not None:
+        return False
     if isinstance(fn, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
         return True
     if isinstance(fn, types.BuiltinFunctionType):
@@ -143,6 +145,9 @@ def not_in_graph_reason(fn: Any) -> str | None:
         reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
+    name = getattr(fn, "__name__", None)
+    if reason is None and (opaque := opaque_method_reason(name)) and getattr(torch.Tensor, name, None) is fn:
+        return opaque  # a tensor method read off the class (``torch.Tensor.backward(t)``): as the method call
     if reason is not None or not isinstance(fn, types.BuiltinFunctionType) or program_state.is_query(fn):
         return reason
     module = getattr(fn, "__module__", None) or ""
