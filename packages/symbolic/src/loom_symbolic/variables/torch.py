@@ -394,6 +394,8 @@ def call_tensor_method(
         handled = _function_modes.dispatch(tx, tx.output, _function_modes.method_caller(name), [tensor, *args], kwargs)
         if handled is not None:
             return handled
+    if tx.output.subclass_tensors and (handled := TENSOR_METHODS["subclass_method"](tx, tensor, name, args, kwargs)):
+        return handled  # handed to a tensor subclass's __torch_function__ (variables.tensor_subclasses)
     if name in METADATA_METHODS:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")
