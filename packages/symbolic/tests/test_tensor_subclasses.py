@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.utils.checkpoint
 
 import loom
 
@@ -223,3 +224,37 @@ def as_plain_tensor_keeps_grad(x):
 def test_as_subclass_tensor_keeps_autograd():
     x = torch.arange(3.0)
     _same(explained(as_plain_tensor_keeps_grad, x).result, as_plain_tensor_keeps_grad(x))
+
+
+def checkpointed_subclass(x):
+    s = (x + 1).as_subclass(SigmoidIsExp)
+    out = torch.utils.checkpoint.checkpoint(lambda t: t.sigmoid() * 2, s, use_reentrant=False)
+    return out.as_subclass(torch.Tensor), type(out).__name__
+
+
+def test_higher_order_op_bodies_refuse_subclasses():
+    x = torch.arange(3.0)
+    report = explained(checkpointed_subclass, x)
+    _same(report.result, checkpointed_subclass(x))
+    assert any("tensor subclass" in str(b) for b in report.breaks), report.format()
+
+
+class LenIsSeven(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is torch.Tensor.__len__:
+            return 7
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+def lengths(x):
+    s = (x + 1).as_subclass(LenIsSeven)
+    with torch._C.DisableTorchFunctionSubclass():
+        plain = len(s)
+    return x * len(s), len(s.as_subclass(Passing)), plain
+
+
+def test_len_is_handed_to_torch_function():
+    x = torch.arange(3.0)
+    report = explained(lengths, x)
+    _same(report.result, lengths(x))

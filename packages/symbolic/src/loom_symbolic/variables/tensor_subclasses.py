@@ -69,6 +69,7 @@ class SubclassTensorVariable(TensorVariable):
     """A graph tensor whose Python class ``cls`` runs a ``__torch_function__`` of its own."""
 
     mutable = True  # rebuilt once (``as_subclass`` makes a new object each time): names holding it share it
+    hands_calls = True
 
     def reconstruct(self, codegen: Any) -> None:
         super().reconstruct(codegen)
@@ -85,7 +86,8 @@ class SubclassTensorVariable(TensorVariable):
                 return _class_member(tx, self, klass, name)
         if self.real is not None and name in getattr(self.real, "__dict__", {}):
             raise Unsupported(f"attribute {name!r} of a {self.cls.__qualname__} instance", _WHY)
-        if not callable(getattr(torch.Tensor, name, None)) and hasattr(torch.Tensor, name):
+        if tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
+                and hasattr(torch.Tensor, name):
             raise Unsupported(f"tensor attribute {name!r} of a {self.cls.__qualname__}", _WHY,
                               hint="eager hands the read to its __torch_function__")
         return super().var_getattr(tx, name)
