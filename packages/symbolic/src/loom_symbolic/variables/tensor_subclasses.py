@@ -10,10 +10,10 @@ is the stand-in of ``polyfills.torch_function``, which runs ``func`` with subcla
 tensor results ``T`` again with ``as_subclass``. A tensor of class ``T`` that leaves the graph is rebuilt by the
 rewritten code with ``as_subclass(T)``.
 
-Not modelled, each a graph break naming the subclass: reading a tensor attribute of one (``t.shape``,
-``t.grad``: eager hands those reads to ``__torch_function__`` too), ``len()`` and iteration over one, ops
-mixing two such subclasses, a ``__torch_function__`` that is not a classmethod, and a subclass with a
-``__torch_dispatch__`` (:func:`modelled`). Subclasses that switch
+Reads of tensor attributes (``t.shape``, ``t.grad``) and ``len(t)`` are handed over as eager hands them.
+Not modelled, each a graph break naming the subclass: iteration over one, ops mixing two such subclasses, a
+``__torch_function__`` that is not a classmethod, a subclass with a ``__torch_dispatch__`` (:func:`modelled`),
+and a higher-order op's body (:func:`.higher_order.trace_body`: a sub-graph keeps no class). Subclasses that switch
 ``__torch_function__`` off (``nn.Parameter``, ``FakeTensor``, ``DTensor``) behave as plain tensors there and
 are wrapped as they always were.
 
@@ -88,6 +88,9 @@ class SubclassTensorVariable(TensorVariable):
             raise Unsupported(f"attribute {name!r} of a {self.cls.__qualname__} instance", _WHY)
         if tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
                 and hasattr(torch.Tensor, name):
+            handled = dispatch(tx, tx.output, _modes.attribute_getter(name), [self], {})
+            if handled is not None:  # eager hands the read of a tensor attribute over too
+                return handled
             raise Unsupported(f"tensor attribute {name!r} of a {self.cls.__qualname__}", _WHY,
                               hint="eager hands the read to its __torch_function__")
         return super().var_getattr(tx, name)
