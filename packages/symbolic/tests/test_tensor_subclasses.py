@@ -266,3 +266,23 @@ def test_len_is_handed_to_torch_function():
     x = torch.arange(3.0)
     report = explained(lengths, x)
     _same(report.result, lengths(x))
+
+
+class NDimIsTen(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func == torch.Tensor.ndim.__get__:  # a tensor attribute's getter, read off the class
+            return 10
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+def overridden_attribute(x):
+    n = (x + 1).as_subclass(NDimIsTen)
+    return n.sin() * n.ndim, n.dim(), torch.Tensor.shape.__get__ == torch.Tensor.ndim.__get__
+
+
+def test_torch_function_comparing_attribute_getters():
+    x = torch.arange(3.0)
+    report = explained(overridden_attribute, x)
+    _clean(report)
+    _same(report.result, overridden_attribute(x))

@@ -268,6 +268,31 @@ class TensorAttributeGetVariable(RealValueVariable):
         return f"Tensor.{self.value.__self__.__name__}.__get__"
 
 
+class TensorDescriptorVariable(RealValueVariable):
+    """A tensor attribute's descriptor read off the class (``torch.Tensor.ndim``): its ``__get__`` is what eager
+    hands a ``__torch_function__`` for a read of the attribute (``if func == torch.Tensor.ndim.__get__:``)."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__get__":
+            return TensorAttributeGetVariable(self.value.__get__)
+        if name in ("__name__", "__qualname__"):
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
+
+def _is_tensor_descriptor(value: Any) -> bool:
+    return type(value) is _GETSET and getattr(value, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)
+
+
+def _is_tensor_attribute_get(value: Any) -> bool:
+    return type(value) is _METHOD_WRAPPER and value.__name__ == "__get__" and _is_tensor_descriptor(value.__self__)
+
+
+_GETSET, _METHOD_WRAPPER = type(torch.Tensor.ndim), type(torch.Tensor.ndim.__get__)
+registry.add_rule(555, _is_tensor_descriptor, lambda tx, value, source: TensorDescriptorVariable(value, source))
+registry.add_rule(556, _is_tensor_attribute_get, lambda tx, value, source: TensorAttributeGetVariable(value, source))
+
+
 def function_variable(tx: InstructionTranslator, func: Any) -> Variable:
     """The variable for the ``func`` eager hands a ``__torch_function__`` (a descriptor's ``__get__`` for a read)."""
     owner = getattr(func, "__self__", None)
