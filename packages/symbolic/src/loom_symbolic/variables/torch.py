@@ -102,7 +102,7 @@ def is_graph_op(fn: Any) -> bool:
             return False
     except TypeError:  # unhashable
         return False
-    if not_in_graph_reason(fn) is not None:
+    if _opaque_tensor_method(fn) is not None:
         return False
     if isinstance(fn, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
         return True
@@ -139,14 +139,20 @@ def _changes_global_state(fn: types.BuiltinFunctionType) -> bool:
     return changes and fn is not torch._C._set_grad_enabled
 
 
+def _opaque_tensor_method(fn: Any) -> str | None:
+    """Why ``fn``, a tensor method read off the class, breaks as its method call does (None: it is none such)."""
+    name = getattr(fn, "__name__", None)
+    reason = opaque_method_reason(name) if type(name) is str else None
+    return reason if reason is not None and getattr(torch.Tensor, name, None) is fn else None
+
+
 def not_in_graph_reason(fn: Any) -> str | None:
     """Why ``fn`` is refused, when it is one of the torch functions that act outside the graph."""
     try:
         reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
-    name = getattr(fn, "__name__", None)
-    if reason is None and (opaque := opaque_method_reason(name)) and getattr(torch.Tensor, name, None) is fn:
+    if reason is None and (opaque := _opaque_tensor_method(fn)) is not None:
         return opaque  # a tensor method read off the class (``torch.Tensor.backward(t)``): as the method call
     if reason is not None or not isinstance(fn, types.BuiltinFunctionType) or program_state.is_query(fn):
         return reason
