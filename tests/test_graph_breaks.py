@@ -500,13 +500,27 @@ def _returns_an_inlined_closure(x):
     return x + 1, adder
 
 
+def _returns_a_closure_over_its_own_cell(x):
+    total = x.sum()
+    adder = lambda y: y + total  # a closure over this frame's own cell
+    return x + 1, adder
+
+
 def test_a_break_found_while_rebuilding_the_return_value_names_the_return_line():
-    f = loom.compile(_returns_an_inlined_closure, fullgraph=True, backend="eager")
+    f = loom.compile(_returns_a_closure_over_its_own_cell, fullgraph=True, backend="eager")
     with pytest.raises(loom.Unsupported, match="closure") as info:
         f(pos())
     location = info.value.reason.location
-    assert (location.filename, location.lineno) == (__file__, _returns_an_inlined_closure.__code__.co_firstlineno + 2)
-    result, adder = loom.compile(_returns_an_inlined_closure, backend="eager")(torch.ones(2))  # and without fullgraph it still runs
+    expected_line = _returns_a_closure_over_its_own_cell.__code__.co_firstlineno + 3
+    assert (location.filename, location.lineno) == (__file__, expected_line)
+    # and without fullgraph it still runs
+    result, adder = loom.compile(_returns_a_closure_over_its_own_cell, backend="eager")(torch.ones(2))
+    torch.testing.assert_close(adder(torch.zeros(2)), torch.full((2,), 2.0))
+
+
+def test_a_closure_over_an_inlined_function_outlives_the_frame():
+    f = loom.compile(_returns_an_inlined_closure, fullgraph=True, backend="eager")
+    result, adder = f(torch.ones(2))  # its cell is made afresh by the rewritten code (codegen.load_cell)
     torch.testing.assert_close(adder(torch.zeros(2)), torch.full((2,), 2.0))
 
 

@@ -15,6 +15,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .errors import Unsupported
 from .variables import containers as _containers
+from .variables.cells import CellBox
 from .variables.container_tables import IdentityKey
 from .variables.cycle_shells import shell_for
 from .variables.overriding_containers import refill_through_base
@@ -166,6 +167,8 @@ class PyCodegen:
         self.cell_names: dict[int, Any] = {}
         #: Cell variables the rewritten code keeps (graph breaks): arguments among them are cells.
         self.cellvars: frozenset[str] = frozenset()
+        #: id()s of the traced frame's own cell boxes: never made afresh (see :meth:`load_cell`).
+        self.frame_cells: frozenset[int] = frozenset()
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
 
@@ -399,15 +402,30 @@ class PyCodegen:
             flags |= 0x02
         if fn.closure:
             for box in fn.closure:
-                cell = self.cell_names.get(id(box))
-                if cell is None:
-                    raise Unsupported(f"a closure ({fn.qualname}) escaping the compiled function",
-                                      "it closes over a variable of an inlined function")
-                self.emit("LOAD_CLOSURE", cell)
+                self.load_cell(box, fn)
             self.emit("BUILD_TUPLE", len(fn.closure))
             flags |= 0x08
         self.load_const(fn.code)
         self.extend(version.make_function(flags))
+
+    def load_cell(self, box: Any, fn: NestedFunctionVariable) -> None:
+        """Push the cell ``box`` stands for, for ``fn``'s closure: the real frame's own cell, or, for a cell
+        of an inlined function (whose frame is gone, so only closures made in the trace hold it), a new
+        cell with the contents the trace left, made once and shared by every closure over it."""
+        cell = self.cell_names.get(id(box))
+        if cell is not None:
+            self.emit("LOAD_CLOSURE", cell)
+            return
+        if type(box) is not CellBox or id(box) in self.frame_cells:
+            raise Unsupported(f"a closure ({fn.qualname}) escaping the compiled function",
+                              "it closes over a variable of the compiled frame or of a function outside it")
+        made = self._temps.get(id(box))  # kept with the rebuilt values: a two-step rebuild rolls both back
+        if made is None:
+            contents = [] if box.contents is None else [box.contents]
+            self.call_const(types.CellType, len(contents), lambda: [self.reconstruct(c) for c in contents])
+            made = self._temps[id(box)] = self.new_temp()
+            self.emit("STORE_FAST", made)
+        self.emit("LOAD_FAST", made)
 
 
 def build_code(original: types.CodeType, body: list[Instr], keep_cells: bool = False) -> types.CodeType:

@@ -41,6 +41,7 @@ from .variables import random_draws as _random_draws
 from .variables import saved_hooks as _saved_hooks
 from .variables import sdpa_kernel as _sdpa_kernel
 from .variables import symbolic_scalars as _symbolic
+from .variables import tensor_subclasses as _subclasses
 from .variables import torch_function_state as _torch_function_state
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
@@ -155,6 +156,8 @@ class OutputGraph:
         #: open at this point of the trace: (enter node, the state before it), innermost last.
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
         self.torch_function_regions: list[tuple[fx.Node, bool]] = []
+        #: How many tensors of subclasses running a Python ``__torch_function__`` the trace holds (:mod:`.variables.tensor_subclasses`).
+        self.subclass_tensors = 0
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
         self.autocast_regions: list[tuple[fx.Node, tuple]] = []
         #: The TorchFunctionModes the trace pushed (``with MyMode():``), innermost last (:mod:`.variables.function_modes`).
@@ -169,24 +172,27 @@ class OutputGraph:
         self.body_depth = 0
 
     # -- inputs ------------------------------------------------------------------------------------
-    def add_tensor_input(self, value: torch.Tensor, source: Any) -> TensorVariable:
-        """The graph input for a tensor read from ``source`` (one placeholder per tensor object)."""
+    def add_tensor_input(self, value: torch.Tensor, source: Any, convert: Any = None,
+                         make: type[TensorVariable] = TensorVariable) -> TensorVariable:
+        """The graph input for a tensor read from ``source`` (one placeholder per tensor object; ``convert``: what
+        the graph receives instead, ``convert(value)``; ``make``: the variable's kind)."""
         self.note_alias(value, source)
         existing = self._tensor_inputs.get(id(value))
         if existing is not None:
             return existing
         node = self._new_placeholder(_placeholder_name(source))
+        example = value if convert is None else convert(value)
         dims = self.shapes.spec.tensor_dims(source, value)
         if dims:
-            fake = self.shapes.fake_tensor(self.fake_mode, value, source, dims)
+            fake = self.shapes.fake_tensor(self.fake_mode, example, source, dims)
             # Sizes 0 and 1 stay static (specialised, as PyTorch does): those dims are still checked.
             symbolic = frozenset(d for d in dims if is_symbolic(fake.shape[d]))
             self.guards.add("dynamic_tensor" if symbolic else "tensor", source, (value, symbolic) if symbolic else value)
         else:
-            fake = self.fake_mode.fake_input(value)
+            fake = self.fake_mode.fake_input(example)
             self.guards.add("tensor", source, value)
-        variable = TensorVariable(node, fake, source=source, cls=type(value), real=value)
-        self.inputs.append(GraphInput(source, node, value))
+        variable = make(node, fake, source=source, cls=type(value), real=value)
+        self.inputs.append(GraphInput(source, node, example, convert))
         self._tensor_inputs[id(value)] = variable
         return variable
 
@@ -298,6 +304,8 @@ class OutputGraph:
         the innermost TorchFunctionMode the trace pushed first, as eager would)."""
         if self.function_modes and (handled := _function_modes.dispatch(tx, self, target, args, kwargs)) is not None:
             return handled
+        if self.subclass_tensors and (handled := _subclasses.dispatch(tx, self, target, args, kwargs)) is not None:
+            return handled
         return self._record("call_function", target, target, args, kwargs, tx)
 
     def call_method(
@@ -306,6 +314,8 @@ class OutputGraph:
         """Record ``args[0].name(*args[1:], **kwargs)`` as a ``call_method`` node."""
         run = _method_caller(name)
         if self.function_modes and (handled := _function_modes.dispatch(tx, self, run, args, kwargs)) is not None:
+            return handled
+        if self.subclass_tensors and (handled := _subclasses.dispatch(tx, self, run, args, kwargs)) is not None:
             return handled
         return self._record("call_method", name, run, args, kwargs, tx)
 

@@ -31,6 +31,7 @@ from . import (
     math,
     operator,
     os,
+    torch_function,
     types,
 )
 from .registry import (
@@ -49,4 +50,4 @@ from .registry import (
 
 __all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq",
            "itertools", "math", "method", "method_replacement", "modelled_slot", "operator", "originals", "os", "polyfill",
-           "real_class_of", "rebuild", "replacement_for", "types"]
+           "real_class_of", "rebuild", "replacement_for", "torch_function", "types"]

@@ -254,8 +254,8 @@ def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
 def builtin_len(tx, args, kwargs):
     (value,) = args
     if isinstance(value, TensorVariable):
-        if tx.output.function_modes:  # eager hands Tensor.__len__ to the mode
-            return value.call_method(tx, "__len__", [], {})
+        if tx.output.function_modes or value.hands_calls:
+            return value.call_method(tx, "__len__", [], {})  # eager hands Tensor.__len__ to the mode or subclass
         if value.example.dim() == 0:
             raise UserError("len() of a 0-d tensor", "len() of a 0-d tensor", exc_type=TypeError)
         return tx.output.size_of(value, 0)

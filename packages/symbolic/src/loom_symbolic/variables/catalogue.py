@@ -62,6 +62,7 @@ from . import (  # noqa: F401
     super_proxy,
     tensor_copies,
     tensor_keyed,
+    tensor_subclasses,
     text,
     torch,
     typing_forms,

@@ -209,7 +209,7 @@ def _passes_on(frame: Any, func: Any, run: Any) -> bool:
             or code.co_filename.endswith(_PASSING_FILES))
 
 
-def _handed(output: Any, run: Any, examples: list[Any], kwarg_examples: dict[str, Any]) -> tuple | None:
+def handed_call(output: Any, run: Any, examples: list[Any], kwarg_examples: dict[str, Any]) -> tuple | None:
     """What eager hands the innermost mode for ``run(*examples, **kwarg_examples)``, or None if it hands it nothing."""
     written = len(output.fake_mode.written)
     try:
@@ -268,7 +268,33 @@ class TensorAttributeGetVariable(RealValueVariable):
         return f"Tensor.{self.value.__self__.__name__}.__get__"
 
 
-def _function_variable(tx: InstructionTranslator, func: Any) -> Variable:
+class TensorDescriptorVariable(RealValueVariable):
+    """A tensor attribute's descriptor read off the class (``torch.Tensor.ndim``): its ``__get__`` is what eager
+    hands a ``__torch_function__`` for a read of the attribute (``if func == torch.Tensor.ndim.__get__:``)."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "__get__":
+            return TensorAttributeGetVariable(self.value.__get__)
+        if name in ("__name__", "__qualname__"):
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
+
+
+def _is_tensor_descriptor(value: Any) -> bool:
+    return type(value) is _GETSET and getattr(value, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)
+
+
+def _is_tensor_attribute_get(value: Any) -> bool:
+    return type(value) is _METHOD_WRAPPER and value.__name__ == "__get__" and _is_tensor_descriptor(value.__self__)
+
+
+_GETSET, _METHOD_WRAPPER = type(torch.Tensor.ndim), type(torch.Tensor.ndim.__get__)
+registry.add_rule(555, _is_tensor_descriptor, lambda tx, value, source: TensorDescriptorVariable(value, source))
+registry.add_rule(556, _is_tensor_attribute_get, lambda tx, value, source: TensorAttributeGetVariable(value, source))
+
+
+def function_variable(tx: InstructionTranslator, func: Any) -> Variable:
+    """The variable for the ``func`` eager hands a ``__torch_function__`` (a descriptor's ``__get__`` for a read)."""
     owner = getattr(func, "__self__", None)
     if (type(func).__name__ == "method-wrapper" and func.__name__ == "__get__"
             and getattr(owner, "__objclass__", None) in (torch._C.TensorBase, torch.Tensor)):
@@ -276,7 +302,8 @@ def _function_variable(tx: InstructionTranslator, func: Any) -> Variable:
     return registry.wrap(tx, func, None)
 
 
-def _variable_for(value: Any, pairs: list[tuple[Any, Variable]]) -> Variable:
+def variable_for(value: Any, pairs: list[tuple[Any, Variable]]) -> Variable:
+    """The variable for an argument eager hands on: the call's own (``pairs`` of example and variable), or a constant."""
     for example, variable in pairs:
         if value is example:
             return variable
@@ -294,7 +321,7 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
         raise Unsupported(f"{name} made by the translator under a TorchFunctionMode", "the mode would not see it")
     examples = [a.as_example() for a in args]
     kwarg_examples = {k: v.as_example() for k, v in kwargs.items()}
-    handed = _handed(output, run, examples, kwarg_examples)
+    handed = handed_call(output, run, examples, kwarg_examples)
     if handed is None:
         return None
     func, types, handed_args, handed_kwargs = handed
@@ -304,10 +331,10 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
     if len(output.device_regions) > pushed.device_depth:
         raise Unsupported("a torch call in a torch.device block inside a TorchFunctionMode block",
                           "the device context would handle the call before the mode")
-    call_args = [_function_variable(tx, func), registry.wrap_constant_like(types),
-                 TupleVariable([_variable_for(a, pairs) for a in handed_args]),
+    call_args = [function_variable(tx, func), registry.wrap_constant_like(types),
+                 TupleVariable([variable_for(a, pairs) for a in handed_args]),
                  ConstantVariable(None) if handed_kwargs is None else
-                 DictVariable({k: _variable_for(v, pairs) for k, v in handed_kwargs.items()})]
+                 DictVariable({k: variable_for(v, pairs) for k, v in handed_kwargs.items()})]
     modes.pop()
     try:
         result = pushed.mode.call_method(tx, "__torch_function__", call_args, {})

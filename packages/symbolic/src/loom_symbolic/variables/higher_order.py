@@ -159,6 +159,9 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     try:
         packed = pack_own(list(inputs)) if pack_own is not None else list(inputs)
         result = fn.call(tx, [*packed, *args], dict(kwargs))
+        if output.subclass_tensors:  # a sub-graph's inputs and results are plain tensors: the class would be lost
+            raise Unsupported("a tensor subclass with a __torch_function__ in the trace",
+                              "a body traced apart does not keep tensors' subclasses (variables.tensor_subclasses)")
     except Unsupported as exc:
         raise Unsupported(f"{what} of {fn.describe()}", f"its function does not trace into one graph ({exc.reason.what}: "
                           f"{exc.reason.why})", hint="the call runs as eager runs it") from exc

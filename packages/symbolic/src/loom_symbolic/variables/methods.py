@@ -40,7 +40,11 @@ class BoundMethodVariable(Variable):
         if not isinstance(fn, types.FunctionType):
             raise Unsupported(f"rebuilding {self.describe()}", "not a method of a real function")
         original = getattr(fn, "__loom_polyfill_of__", None)
-        if original is not None or getattr(self.receiver, "stands_for", None) is not None:
+        if isinstance(getattr(original, "__func__", original), types.FunctionType):
+            # A polyfilled method written in Python (``Tensor.__torch_function__``): the original function bound
+            # to the receiver; looked up again, a subclass's override (reached past by ``super()``) would answer.
+            fn = getattr(original, "__func__", original)
+        elif original is not None or getattr(self.receiver, "stands_for", None) is not None:
             # A polyfilled C method (od.move_to_end, or a method of deque's stand-in): the real
             # object's own method, so that code resumed after a graph break runs the C one.
             codegen.reconstruct(self.receiver)

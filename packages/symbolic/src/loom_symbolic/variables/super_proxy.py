@@ -176,6 +176,10 @@ class ClassSuperVariable(SuperVariable):
             found = mro[index].__dict__.get(name, _MISSING_MEMBER)
             if found is _MISSING_MEMBER:
                 continue
+            replacement = polyfills.method_replacement(mro[index], name)
+            if replacement is not None:  # a method written in Python for the trace (Tensor.__torch_function__)
+                method = _functions.UserFunctionVariable(replacement[0])
+                return BoundMethodVariable(method, self.receiver) if replacement[1] else method
             source = self.receiver.source
             member = Item(Attr(Item(Attr(source, "__mro__"), index), "__dict__"), name) if source is not None else None
             if isinstance(found, staticmethod):

@@ -81,6 +81,8 @@ class TensorVariable(Variable):
     #: :mod:`.made_leaves`): the source of the tensor the rewritten code made before the graph, which
     #: ``node``/``example`` (its placeholder) stand for from then on.
     made_leaf: Any = None
+    #: Whether its class's ``__torch_function__`` is handed its ops (:mod:`.tensor_subclasses`).
+    hands_calls = False
 
     def __init__(
         self, node: fx.Node, example: torch.Tensor, source: Any = None, cls: type | None = None, real: Any = None

@@ -103,6 +103,8 @@ def is_graph_op(fn: Any) -> bool:
             return False
     except TypeError:  # unhashable
         return False
+    if _opaque_tensor_method(fn) is not None:
+        return False
     if isinstance(fn, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
         return True
     if isinstance(fn, types.BuiltinFunctionType):
@@ -138,12 +140,21 @@ def _changes_global_state(fn: types.BuiltinFunctionType) -> bool:
     return changes and fn is not torch._C._set_grad_enabled
 
 
+def _opaque_tensor_method(fn: Any) -> str | None:
+    """Why ``fn``, a tensor method read off the class, breaks as its method call does (None: it is none such)."""
+    name = getattr(fn, "__name__", None)
+    reason = opaque_method_reason(name) if type(name) is str else None
+    return reason if reason is not None and getattr(torch.Tensor, name, None) is fn else None
+
+
 def not_in_graph_reason(fn: Any) -> str | None:
     """Why ``fn`` is refused, when it is one of the torch functions that act outside the graph."""
     try:
         reason = _NOT_IN_GRAPH.get(fn)
     except TypeError:
         return None
+    if reason is None and (opaque := _opaque_tensor_method(fn)) is not None:
+        return opaque  # a tensor method read off the class (``torch.Tensor.backward(t)``): as the method call
     if reason is not None or not isinstance(fn, types.BuiltinFunctionType) or program_state.is_query(fn):
         return reason
     module = getattr(fn, "__module__", None) or ""
@@ -392,6 +403,8 @@ def call_tensor_method(
         handled = _function_modes.dispatch(tx, tx.output, _function_modes.method_caller(name), [tensor, *args], kwargs)
         if handled is not None:
             return handled
+    if tx.output.subclass_tensors and (handled := TENSOR_METHODS["subclass_method"](tx, tensor, name, args, kwargs)):
+        return handled  # handed to a tensor subclass's __torch_function__ (variables.tensor_subclasses)
     if name in METADATA_METHODS:
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"Tensor.{name} with arguments known only at run time", "not modelled")

@@ -73,6 +73,7 @@ from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
+from .tensor_subclasses import runs_python_torch_function, wrap_subclass_input
 from .torch import (
     TRACE_TIME_CONSTANTS,
     DynamoDisabledFunctionVariable,
@@ -134,6 +135,8 @@ def _wrap_tensor(tx, value, source):
         raise Unsupported("a tensor the translator cannot reach from the frame", "it cannot become a graph input")
     if isinstance(value, torch.nn.parameter.UninitializedTensorMixin):  # a lazy module's, before its first call
         raise Unsupported("an uninitialized parameter or buffer", "it has no shape until its lazy module is called")
+    if runs_python_torch_function(type(value)):
+        return wrap_subclass_input(tx, value, source)
     return tx.output.add_tensor_input(value, source)
 
 
