@@ -15,6 +15,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .errors import Unsupported
 from .variables import containers as _containers
+from .variables.cells import CellBox
 from .variables.container_tables import IdentityKey
 from .variables.cycle_shells import shell_for
 from .variables.overriding_containers import refill_through_base
@@ -383,6 +384,30 @@ class PyCodegen:
             self.call(len(args))
             self.emit("POP_TOP")
 
+    def load_cell(self, box: Any, qualname: str) -> None:
+        """Push the real cell a closure built here holds for ``box``: the frame's own (graph breaks), or, for
+        a cell of an inlined function that is gone once the trace ends, a new cell holding the box's final
+        contents, made once so that closures which shared the cell while tracing still share it."""
+        cell = self.cell_names.get(id(box))
+        if cell is not None:
+            self.emit("LOAD_CLOSURE", cell)
+            return
+        if type(box) is not CellBox:  # a real cell outside the trace: no source here to load it from
+            raise Unsupported(f"a closure ({qualname}) escaping the compiled function",
+                              "it closes over a variable of a function from outside the trace")
+        key = id(box)  # boxes share the temporaries' table with values: a rollback forgets both alike
+        if key in self._temps:
+            self.emit("LOAD_FAST", self._temps[key])
+            return
+        if box.contents is None:
+            self.call_const(types.CellType, 0, lambda: None)
+        else:
+            self.call_const(types.CellType, 1, lambda: self.reconstruct(box.contents))
+        name = self.new_temp()
+        self.emit("COPY", 1)
+        self.emit("STORE_FAST", name)
+        self._temps[key] = name
+
     def make_function(self, fn: NestedFunctionVariable) -> None:
         """Rebuild a function made in the trace; its closure must be cells of the real frame."""
         flags = 0
@@ -399,11 +424,7 @@ class PyCodegen:
             flags |= 0x02
         if fn.closure:
             for box in fn.closure:
-                cell = self.cell_names.get(id(box))
-                if cell is None:
-                    raise Unsupported(f"a closure ({fn.qualname}) escaping the compiled function",
-                                      "it closes over a variable of an inlined function")
-                self.emit("LOAD_CLOSURE", cell)
+                self.load_cell(box, fn.qualname)
             self.emit("BUILD_TUPLE", len(fn.closure))
             flags |= 0x08
         self.load_const(fn.code)
