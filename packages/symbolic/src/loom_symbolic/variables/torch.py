@@ -21,6 +21,7 @@ from . import numpy as _numpy
 from . import small_tensors as _small_tensors
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .functions import function_attribute
 from .registry import wrap_constant_like
 from .tensor import METADATA_METHODS, METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
@@ -218,6 +219,13 @@ class DynamoDisabledFunctionVariable(RealValueVariable):
         name = getattr(wrapped, "__qualname__", None) or repr(wrapped)
         raise Unsupported(f"call to {name}", "torch marks it with torch._disable_dynamo: it runs natively, as one call",
                           hint="it runs as ordinary Python, between compiled graphs")
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """The wrapper is a plain function: its metadata and what ``functools.wraps`` and torch set on it
+        (``__wrapped__``, ``_torchdynamo_orig_callable``) are read as any function's."""
+        if isinstance(self.value, types.FunctionType) and name != "__class__":
+            return function_attribute(tx, self.value, self.source, name)
+        return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         wrapped = getattr(self.value, "__wrapped__", self.value)
