@@ -6,6 +6,7 @@ is translated in its turn (see ``variables/builtins.py``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -165,6 +166,14 @@ def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
     for name, value in attributes.items():
         setattr(function, name, value)
     return function
+
+
+def partial_over(function: Any, args: tuple, keywords: dict[str, Any]) -> functools.partial:
+    """``functools.partial(function, *args, **keywords)`` whose ``keywords`` is ``keywords`` itself, not a
+    copy: a partial made in the trace whose keywords dict the trace also held (``p.keywords``)."""
+    made = functools.partial(function)
+    made.__setstate__((function, args, keywords, None))
+    return made
 
 
 def start_generator(function: Any, positional: tuple, varargs: tuple, keywords: dict[str, Any],
