@@ -5,7 +5,8 @@
 ``mark_static`` on the inputs, and the plain Python decorator patterns a user writes around compiled code:
 ``functools.wraps``, stacked decorators, decorators with arguments, class-based decorators, class decorators,
 decorated methods, ``contextlib.contextmanager`` and ``ContextDecorator`` used as decorators, caches.
-The recompile programs (test_recompiles.py) are in ``capture_count_dynamo_tests_decorators_more.py``.
+More are in ``capture_count_dynamo_tests_decorators_more.py``; those after test_recompiles.py in
+``capture_count_dynamo_tests_decorators_recompiles.py``.
 """
 
 from __future__ import annotations
