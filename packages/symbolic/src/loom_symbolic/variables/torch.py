@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .. import program_state
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, missing_attribute
 from ..shapes import is_symbolic
 from . import containers as _containers
 from . import default_dtype as _default_dtype
@@ -274,9 +274,19 @@ class TorchFunctionVariable(RealValueVariable):
         return result
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        """The function's names (a TorchFunctionMode logs ``func.__name__``): fixed by its identity."""
-        if name in _NAME_ATTRIBUTES and isinstance(getattr(self.value, name, None), str):
-            return ConstantVariable(getattr(self.value, name))
+        """The function's names and docstring (a TorchFunctionMode logs ``func.__name__``, ``functools.wraps``
+        copies them): fixed by its identity. A torch function written in Python reads the rest as any
+        function does; a C one has no other attribute a program could set, so one it lacks is Python's
+        AttributeError (``update_wrapper`` reads ``__annotations__`` and ``__dict__`` that way)."""
+        value = self.value
+        if name in _NAME_ATTRIBUTES and isinstance(getattr(value, name, None), str):
+            return ConstantVariable(getattr(value, name))
+        if name == "__doc__" and isinstance(getattr(value, name, None), (str, type(None))):
+            return ConstantVariable(value.__doc__)
+        if isinstance(value, types.FunctionType) and name != "__class__":
+            return function_attribute(tx, value, self.source, name)
+        if isinstance(value, types.BuiltinFunctionType) and not hasattr(value, name):
+            raise missing_attribute(f"'{type(value).__name__}' object", name)
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
