@@ -225,4 +225,199 @@ def c_dd_functools_cache_tuple(x):
     return x + sum(_table(4)), len(_table(4))
 
 
+# -- library decorators: dataclasses, total_ordering, singledispatch, wraps on methods, generators --------------
+import dataclasses  # noqa: E402
+
+
+@dataclasses.dataclass
+class _Config:
+    scale: float = 2.0
+    shift: int = 1
+
+
+def c_dd_dataclass_decorator_instance(x):
+    cfg = _Config(scale=3.0)
+    return x * cfg.scale + cfg.shift, cfg == _Config(3.0, 1), repr(cfg)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Frozen:
+    k: int
+
+
+def c_dd_frozen_dataclass_assignment_raises(x):
+    f = _Frozen(2)
+    try:
+        f.k = 3
+    except dataclasses.FrozenInstanceError:
+        return x * f.k, "frozen"
+    return x
+
+
+@functools.total_ordering
+class _Version:
+    def __init__(self, n):
+        self.n = n
+
+    def __eq__(self, other):
+        return self.n == other.n
+
+    def __lt__(self, other):
+        return self.n < other.n
+
+
+def c_dd_total_ordering_decorator(x):
+    a, b = _Version(1), _Version(2)
+    return x + (a <= b) + (b >= a) * 2 + (a > b) * 4
+
+
+@functools.singledispatch
+def _describe(value):
+    return 0
+
+
+@_describe.register
+def _(value: int):
+    return value * 10
+
+
+@_describe.register(float)
+def _(value):
+    return value / 2
+
+
+def c_dd_singledispatch_decorator(x):
+    return x + _describe(3) + _describe(4.0) + _describe("s")
+
+
+def _traced_generator(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        yield from fn(*args)
+    return wrapper
+
+
+@_traced_generator
+def _pairs(t):
+    yield t + 1
+    yield t * 2
+
+
+def c_dd_decorator_around_generator(x):
+    return sum(_pairs(x))
+
+
+class _Retrying:
+    def __init__(self, times):
+        self.times = times
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(t):
+            for attempt in range(self.times):
+                try:
+                    return fn(t, attempt)
+                except ValueError:
+                    continue
+            raise RuntimeError("gave up")
+        return wrapper
+
+
+@_Retrying(3)
+def _flaky(t, attempt):
+    if attempt < 2:
+        raise ValueError(attempt)
+    return t * attempt
+
+
+def c_dd_retrying_decorator_catches(x):
+    return _flaky(x + 1)
+
+
+def c_dd_decorated_lambda_chain(x):
+    compose = functools.reduce(lambda f, g: lambda t: g(f(t)), [torch.sin, _logged(torch.cos), lambda t: t * 2])
+    return compose(x)
+
+
+class _Hooked(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    @torch.no_grad()
+    def forward(self, t):
+        self.calls.append(len(self.calls))
+        return t * 2
+
+
+_HOOKED = _Hooked()
+
+
+def c_dd_no_grad_decorated_forward(x, w):
+    y = _HOOKED(w)
+    n = len(_HOOKED.calls)
+    _HOOKED.calls.clear()
+    return y.requires_grad, y + x, n
+
+
+c_dd_no_grad_decorated_forward.extra_args = lambda: (torch.ones(3, requires_grad=True),)
+
+
+@contextlib.contextmanager
+def _scaled_ctx(box, k):
+    box.append(k)
+    try:
+        yield k
+    finally:
+        box.pop()
+
+
+def c_dd_contextmanager_decorator_raises_through(x):
+    box = []
+
+    @_scaled_ctx(box, 3)
+    def inner(t):
+        if len(box) == 1:
+            raise KeyError("inside")
+        return t
+
+    try:
+        inner(x)
+    except KeyError as e:
+        return x * 2, len(box), e.args
+    return x
+
+
+def c_dd_wraps_preserves_dict_attribute(x):
+    def base(t):
+        return t + 1
+
+    base.tag = "relu"
+    wrapped = functools.wraps(base)(lambda t: base(t) * 2)
+    return wrapped(x), wrapped.tag, wrapped.__wrapped__ is base
+
+
+def c_dd_staticmethod_decorator_in_frame_class(x):
+    class Local:
+        @staticmethod
+        def double(t):
+            return t * 2
+
+        @classmethod
+        def name(cls):
+            return cls.__name__
+
+    return Local.double(x) + 1, Local().name()
+
+
+def c_dd_cache_info_after_calls(x):
+    @functools.lru_cache(maxsize=4)
+    def sq(n):
+        return n * n
+
+    total = sq(3) + sq(3) + sq(4)
+    info = sq.cache_info()
+    return x + total, info.hits, info.misses
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
