@@ -39,6 +39,12 @@ def compiler_disable_decorator_in_frame(x):
     return inner(x.sin()) - 1
 
 
+def disable_torch_function_and_partial_in_frame(x):
+    sin = torch._dynamo.disable(torch.sin)
+    add = torch.compiler.disable(functools.partial(torch.add, alpha=2))
+    return sin(x) + 1, add(x, x)
+
+
 def disabled_wrapper_returned(x):
     k = 4
     wrapped = torch._dynamo.disable(lambda t: t * k)
@@ -48,6 +54,7 @@ def disabled_wrapper_returned(x):
 def test_disable_called_in_the_frame_breaks_once_at_the_call():
     _check(disable_lambda_in_frame, torch.arange(3.0), graphs=2, breaks=1)
     _check(compiler_disable_decorator_in_frame, torch.arange(3.0), graphs=2, breaks=1)
+    _check(disable_torch_function_and_partial_in_frame, torch.arange(3.0), graphs=1, breaks=2)
 
 
 def test_disabled_wrapper_made_in_the_frame_is_rebuilt_as_torch_makes_it():

@@ -10,6 +10,7 @@ gives a decorator that remembers its arguments.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from ..codegen import PyCodegen
     from .protocol import Translator as InstructionTranslator
 
-_DISABLED_KINDS = (types.FunctionType, types.MethodType)
+#: what ``disable`` only wraps (a class or module it would patch or reject; those run natively)
+_DISABLED_KINDS = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
 
 
 class DisableDecoratorVariable(RealValueVariable):
@@ -73,7 +75,7 @@ def disable_call(decorator: DisableDecoratorVariable, options: dict[str, Any], a
     if fn is None or (fn.is_python_constant() and fn.as_python_constant() is None):
         return BoundDisableVariable(decorator, options)
     if fn.python_type() not in _DISABLED_KINDS:
-        raise Unsupported(f"{decorator.describe()} of {fn.describe()}", "only functions and methods are modelled")
+        raise Unsupported(f"{decorator.describe()} of {fn.describe()}", "only functions, methods and partials are modelled")
     return DisabledMadeFunctionVariable(decorator, fn, options)
 
 
