@@ -341,4 +341,86 @@ c_dd_recompile_disabled_helper_twice.calls = 2
 c_dd_recompile_disabled_helper_twice.extra_args = lambda: ({"k": 1},)
 
 
+# -- many calls: the cache limit, and modes flipping back and forth (test_*_cache_limit_hit, test_simple_module_*) --
+def c_dd_recompile_past_the_cache_limit(x, box):
+    tag = box["tags"][box["i"] % len(box["tags"])]
+    box["i"] += 1
+    return x * len(tag) + box["i"], tag
+
+
+c_dd_recompile_past_the_cache_limit.calls = 14
+c_dd_recompile_past_the_cache_limit.extra_args = lambda: ({"i": 0, "tags": [chr(97 + n) * (n + 1) for n in range(12)]},)
+
+
+def _add_then_inner(x, n):
+    x = x + n
+    return _add_inner(x, n)
+
+
+def _add_inner(x, n):
+    x = x + n
+    _sink.append(n)
+    return x + n
+
+
+_sink = []
+
+
+def c_dd_recompile_nested_frames_past_the_limit(x, box):
+    n = box["n"]
+    box["n"] = n + 1
+    _sink.clear()
+    return _add_then_inner(x, n * 1.5)
+
+
+c_dd_recompile_nested_frames_past_the_limit.calls = 12
+c_dd_recompile_nested_frames_past_the_limit.extra_args = lambda: ({"n": 0},)
+
+
+class _DropoutLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(3, 1)
+        with torch.no_grad():
+            self.linear.weight.fill_(0.25)
+            self.linear.bias.fill_(0.5)
+
+    def forward(self, t):
+        out = self.linear(t)
+        return out * 2 if self.training else out
+
+
+def c_dd_recompile_train_eval_many_times(x, m):
+    y = m(x)
+    m.train(not m.training)
+    return y.detach()
+
+
+c_dd_recompile_train_eval_many_times.calls = 20
+c_dd_recompile_train_eval_many_times.extra_args = lambda: (_DropoutLinear(),)
+
+
+def c_dd_recompile_true_false_then_sizes(x, box):
+    flag, t = box["plan"][box["i"]]
+    box["i"] += 1
+    return (t * 2 if flag else t * t).sum() + x
+
+
+c_dd_recompile_true_false_then_sizes.calls = 5
+c_dd_recompile_true_false_then_sizes.extra_args = lambda: ({"i": 0, "plan": [
+    (True, torch.ones(2)), (False, torch.ones(2)), (True, torch.ones(3)), (True, torch.ones(4)), (True, torch.ones(5))]},)
+
+
+def c_dd_recompile_tensor_scalar_swaps(x, box):
+    y = box["plan"][box["i"]]
+    box["i"] += 1
+    t = torch.ones(box["i"] + 1)
+    return (t * y).sum() + x
+
+
+c_dd_recompile_tensor_scalar_swaps.calls = 5
+c_dd_recompile_tensor_scalar_swaps.extra_args = lambda: ({"i": 0, "plan": [
+    torch.full((2,), 2.0), 3, torch.full((4,), 2.0), 4, torch.full((6,), 2.0)]},)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
