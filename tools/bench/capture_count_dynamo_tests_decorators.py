@@ -131,6 +131,12 @@ def c_dd_disable_lambda_in_frame(x):
     return y + 1
 
 
+def c_dd_disable_builtin_and_partial_in_frame(x):
+    sin = torch._dynamo.disable(torch.sin)
+    add = torch.compiler.disable(functools.partial(torch.add, alpha=2))
+    return sin(x) + 1, add(x, x)
+
+
 @torch._dynamo.disable
 def _disabled_inner(t):
     return t + 1

@@ -335,4 +335,53 @@ c_dd_recompile_grad_mode_set_in_frame.calls = 3
 c_dd_recompile_grad_mode_set_in_frame.extra_args = lambda: (torch.ones(3, requires_grad=True),)
 
 
+# -- state the trace itself changed, read back in the same frame --------------------------------------------------
+def c_dd_class_dict_after_class_assignment(x, cls):
+    before = vars(cls)["level"]
+    cls.level = before + 3
+    return x * cls.level, vars(cls)["level"]
+
+
+c_dd_class_dict_after_class_assignment.calls = 2
+c_dd_class_dict_after_class_assignment.extra_args = lambda: (type("Levels", (), {"level": 1}),)
+
+
+def c_dd_namespace_dict_after_store(x, ns):
+    ns.k = ns.k + 1
+    return x * vars(ns)["k"], sorted(vars(ns))
+
+
+c_dd_namespace_dict_after_store.calls = 2
+c_dd_namespace_dict_after_store.extra_args = lambda: (__import__("types").SimpleNamespace(k=1),)
+
+
+class _WithRunning(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("running", torch.zeros(3))
+        self.scale = nn.Parameter(torch.ones(3))
+
+    def forward(self, t):
+        self.running = self.running * 0.5 + t
+        return t * self.scale
+
+
+def c_dd_module_buffer_reassigned_then_listed(x, m):
+    y = m(x).detach()
+    return y, [b.clone() for b in m.buffers()], len(list(m.parameters()))
+
+
+c_dd_module_buffer_reassigned_then_listed.calls = 2
+c_dd_module_buffer_reassigned_then_listed.extra_args = lambda: (_WithRunning(),)
+
+
+def c_dd_module_parameter_assigned_then_listed(x, m):
+    m.extra = nn.Parameter(torch.full((3,), float(len(list(m.parameters())))))
+    return (x * m.extra).detach(), [p.detach().clone() for p in m.parameters()]
+
+
+c_dd_module_parameter_assigned_then_listed.calls = 2
+c_dd_module_parameter_assigned_then_listed.extra_args = lambda: (_WithRunning(),)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
