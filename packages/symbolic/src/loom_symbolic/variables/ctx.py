@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
 
+from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 
@@ -60,6 +63,11 @@ class GradModeVariable(Variable):
         the mode when it was made; used as a decorator it switches back (as torch's ``__call__`` does)."""
         if len(args) != 1 or kwargs:
             return super().call(tx, args, kwargs)
+        if _suspends(args[0]):
+            # torch wraps a generator function so that each resume runs in the mode, not the call that
+            # only makes the generator: not modelled (decorated natively, the real wrapper is traced)
+            raise Unsupported(f"{self.describe()} decorating generator function {args[0].describe()}",
+                              "each resume of the generator runs in the mode", hint="it is decorated natively")
         if self.applied_from is not None:
             tx.output.set_grad_enabled(tx, self.applied_from)
         return GradModeFunctionVariable(self, args[0])
@@ -163,6 +171,22 @@ class _CloneVariable(Variable):
             tx.output.set_grad_enabled(tx, manager.target)
             return GradModeVariable(manager.cls, manager.target, applied_from=previous)
         return GradModeVariable(manager.cls, manager.target)
+
+
+_SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _suspends(fn: Variable) -> bool:
+    """Whether ``fn`` is a generator (or coroutine) function as ``inspect.isgeneratorfunction`` sees it: through
+    a bound method's function and a partial's, to the code (one the trace cannot see is taken as a plain
+    function, which a torch decorator also wraps as one)."""
+    while True:
+        inner = getattr(fn, "function", None) or getattr(fn, "func", None)  # a bound method, a partial
+        if not isinstance(inner, Variable):
+            break
+        fn = inner
+    code = getattr(fn, "code", None) or getattr(getattr(fn, "value", None), "__code__", None)
+    return isinstance(code, types.CodeType) and bool(code.co_flags & _SUSPENDING)
 
 
 def decorated_with_grad_mode(cls: type, mode: bool, fn):
