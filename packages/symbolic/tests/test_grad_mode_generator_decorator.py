@@ -1,7 +1,8 @@
 """``torch.no_grad()`` (or another grad-mode manager) decorating a generator function inside the trace: torch
 wraps it so that every resume of the generator runs in the mode, not the call that only makes the generator.
-The decoration is now a graph break, made natively, and the real wrapper is traced as torch code. Before, the
-mode was switched around the call that made the generator, so its body ran with grad on: a wrong answer."""
+torch's own wrapper is now traced, with the manager's ``clone`` as the factory of each switch (rebuilt as the
+real manager's bound ``clone`` when the wrapper leaves the frame). Before, the mode was switched around the call
+that made the generator, so its body ran with grad on: a wrong answer."""
 
 import torch
 
@@ -39,7 +40,25 @@ def test_generator_decorated_in_the_frame_runs_its_body_in_the_mode():
     expected, result, stats = _run(generator_decorated_in_frame)
     assert result[1] is expected[1] is False
     assert not result[0].requires_grad and torch.equal(result[0], expected[0])
-    assert stats["graph_breaks"] == 1, stats
+    assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+def decorated_generator_returned(x):
+    @torch.set_grad_enabled(False)
+    def gen(t):
+        yield t * 2
+
+    return gen, torch.is_grad_enabled(), x + 1
+
+
+def test_generator_decorated_in_the_frame_is_rebuilt_with_torch_wrapper():
+    loom.reset()
+    gen, enabled, _ = loom.compile(decorated_generator_returned, backend="eager", options={"strict": True})(
+        torch.ones(2))
+    assert enabled is True  # set_grad_enabled(False) switched the mode when made, and back when decorating
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0), loom.stats()
+    (doubled,) = gen(torch.ones(2, requires_grad=True))
+    assert gen.__name__ == "gen" and not doubled.requires_grad and torch.is_grad_enabled()
 
 
 def test_generator_decorated_outside_is_traced_through_torch_wrapper():

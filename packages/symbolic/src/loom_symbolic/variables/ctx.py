@@ -8,10 +8,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
+import torch.utils._contextlib as _contextlib
 
-from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -63,13 +64,12 @@ class GradModeVariable(Variable):
         the mode when it was made; used as a decorator it switches back (as torch's ``__call__`` does)."""
         if len(args) != 1 or kwargs:
             return super().call(tx, args, kwargs)
-        if _suspends(args[0]):
-            # torch wraps a generator function so that each resume runs in the mode, not the call that
-            # only makes the generator: not modelled (decorated natively, the real wrapper is traced)
-            raise Unsupported(f"{self.describe()} decorating generator function {args[0].describe()}",
-                              "each resume of the generator runs in the mode", hint="it is decorated natively")
         if self.applied_from is not None:
             tx.output.set_grad_enabled(tx, self.applied_from)
+        if _suspends(args[0]):
+            # torch wraps a generator function so that each resume runs in the mode, not the call that
+            # only makes the generator: its own wrapper is traced, with a fresh manager for each switch
+            return wrap(tx, _contextlib._wrap_generator, None).call(tx, [_CloneVariable(self), args[0]], {})
         return GradModeFunctionVariable(self, args[0])
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -171,6 +171,14 @@ class _CloneVariable(Variable):
             tx.output.set_grad_enabled(tx, manager.target)
             return GradModeVariable(manager.cls, manager.target, applied_from=previous)
         return GradModeVariable(manager.cls, manager.target)
+
+    def reconstruct(self, codegen) -> None:
+        """The manager's own ``clone``, bound: the factory torch's decorators call for each switch."""
+        codegen.reconstruct(self.manager)
+        codegen.emit("LOAD_ATTR", "clone")
+
+    def describe(self) -> str:
+        return f"{self.manager.describe()}.clone"
 
 
 _SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
