@@ -420,4 +420,31 @@ def c_dd_cache_info_after_calls(x):
     return x + total, info.hits, info.misses
 
 
+def c_dd_no_grad_decorating_generator_in_frame(x, w):
+    @torch.no_grad()
+    def steps(t):
+        yield t * 2
+        yield torch.is_grad_enabled()
+
+    doubled, enabled = steps(w)
+    return doubled.requires_grad, enabled, doubled.detach() + x
+
+
+c_dd_no_grad_decorating_generator_in_frame.extra_args = lambda: (torch.ones(3, requires_grad=True),)
+
+
+@torch.enable_grad()
+def _grad_steps(t):
+    yield (t * 2).requires_grad
+
+
+def c_dd_enable_grad_generator_under_no_grad(x, w):
+    with torch.no_grad():
+        flags = list(_grad_steps(w))
+    return x + 1, flags
+
+
+c_dd_enable_grad_generator_under_no_grad.extra_args = lambda: (torch.ones(3, requires_grad=True),)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
