@@ -66,3 +66,23 @@ def test_generator_decorated_outside_is_traced_through_torch_wrapper():
     assert result[1] is expected[1] is False
     assert not result[0].requires_grad
     assert stats["graph_breaks"] == 0, stats
+
+
+def inference_generator_in_frame(x):
+    @torch.inference_mode()
+    def gen(t):
+        yield torch.is_inference_mode_enabled()
+
+    @torch.inference_mode
+    def bare(t):
+        yield torch.is_inference_mode_enabled()
+
+    return list(gen(x)), list(bare(x)), x + 1
+
+
+def test_inference_mode_decorating_a_generator_in_the_frame_runs_its_body_in_the_mode():
+    expected = inference_generator_in_frame(torch.ones(2))
+    loom.reset()
+    result = loom.compile(inference_generator_in_frame, backend="eager", options={"strict": True})(torch.ones(2))
+    assert result[:2] == expected[:2] == ([True], [True])
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0), loom.stats()

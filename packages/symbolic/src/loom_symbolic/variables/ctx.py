@@ -66,10 +66,8 @@ class GradModeVariable(Variable):
             return super().call(tx, args, kwargs)
         if self.applied_from is not None:
             tx.output.set_grad_enabled(tx, self.applied_from)
-        if _suspends(args[0]):
-            # torch wraps a generator function so that each resume runs in the mode, not the call that
-            # only makes the generator: its own wrapper is traced, with a fresh manager for each switch
-            return wrap(tx, _contextlib._wrap_generator, None).call(tx, [_CloneVariable(self), args[0]], {})
+        if suspends(args[0]):
+            return wrap_generator_function(tx, _CloneVariable(self), args[0])
         return GradModeFunctionVariable(self, args[0])
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -184,7 +182,14 @@ class _CloneVariable(Variable):
 _SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
-def _suspends(fn: Variable) -> bool:
+def wrap_generator_function(tx: InstructionTranslator, factory: Variable, fn: Variable) -> Variable:
+    """``fn``, a generator function, decorated with a torch context manager (a grad mode, inference mode):
+    torch wraps it so that each resume of the generator runs in the manager, not the call that only makes
+    the generator. Its own wrapper is traced, with ``factory`` (the manager's ``clone``) for each switch."""
+    return wrap(tx, _contextlib._wrap_generator, None).call(tx, [factory, fn], {})
+
+
+def suspends(fn: Variable) -> bool:
     """Whether ``fn`` is a generator (or coroutine) function as ``inspect.isgeneratorfunction`` sees it: through
     a bound method's function and a partial's, to the code (one the trace cannot see is taken as a plain
     function, which a torch decorator also wraps as one)."""
