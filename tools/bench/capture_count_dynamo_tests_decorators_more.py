@@ -447,4 +447,13 @@ def c_dd_enable_grad_generator_under_no_grad(x, w):
 c_dd_enable_grad_generator_under_no_grad.extra_args = lambda: (torch.ones(3, requires_grad=True),)
 
 
+def c_dd_inference_mode_decorating_generator(x):
+    @torch.inference_mode()
+    def steps(t):
+        yield torch.is_inference_mode_enabled()
+        yield (t * 2).is_inference()
+
+    return list(steps(x)), x + 1
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
