@@ -1,8 +1,13 @@
 """A closure made by an inlined function escapes the compiled frame (stored in an argument, returned): the
 cells of the inlined frame it closes over are gone once the trace ends, so the rewritten code makes new ones
 holding their final contents, one per traced cell, so that closures sharing a cell still share it. Before,
-rebuilding such a closure was a graph break."""
+rebuilding such a closure was a graph break. A function made by an inlined function of another module is
+rebuilt with that module's globals (MAKE_FUNCTION would give it the frame's): before, calling it raised
+NameError, a wrong answer."""
 
+import contextlib
+
+import foreign_function_makers
 import torch
 
 import loom
@@ -61,3 +66,28 @@ def test_closures_sharing_an_inlined_cell_still_share_it():
     box["bump"]()  # the real cell behind read and bump is one: the bump is seen by read
     expected_box["bump"]()
     assert box["read"](1) == expected_box["read"](1) == 22
+
+
+def _foreign(x):
+    return foreign_function_makers.make_plain(), foreign_function_makers.make_closure(3), x + 1
+
+
+def test_function_made_by_another_module_keeps_its_globals():
+    (plain, closure, _), stats = _compiled(_foreign, torch.ones(2))
+    assert plain(1) == 7 and closure(1) == 10
+    assert plain.__module__ == closure.__module__ == "foreign_function_makers"
+    assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+def _context_manager_made_here(x):
+    def steps(t):
+        yield t + 1
+
+    return contextlib.contextmanager(steps), x * 2
+
+
+def test_contextmanager_decorated_in_the_frame_escapes_working():
+    (manager, _), stats = _compiled(_context_manager_made_here, torch.ones(2))
+    with manager(torch.ones(2)) as value:
+        assert value.tolist() == [2.0, 2.0]
+    assert stats["graph_breaks"] == 0, stats

@@ -325,6 +325,7 @@ def _has_symbols(value: Any) -> bool:
 def _finish(tx: Any, returned: Any) -> Translation:
     output = tx.output
     body = PyCodegen()
+    body.frame_globals = tx.f_globals
     effects = output.side_effects.replayed
     if effects:
         staged = side_effects.stage(effects, body)

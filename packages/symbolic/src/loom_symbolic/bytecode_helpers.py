@@ -7,6 +7,7 @@ is translated in its turn (see ``variables/builtins.py``).
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -165,6 +166,15 @@ def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
     ``__doc__`` as ``functools.wraps`` left them, and the items of its ``__dict__``."""
     for name, value in attributes.items():
         setattr(function, name, value)
+    return function
+
+
+def made_function(code: types.CodeType, f_globals: dict[str, Any], defaults: tuple | None,
+                  kwdefaults: dict[str, Any] | None, closure: tuple | None) -> types.FunctionType:
+    """A function made after a graph as MAKE_FUNCTION makes it, but with ``f_globals``: one that an inlined
+    function of another module made (its globals are that module's, not the rewritten frame's)."""
+    function = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
+    function.__kwdefaults__ = kwdefaults
     return function
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr
 
+from .bytecode_helpers import made_function
 from .errors import Unsupported
 from .variables import containers as _containers
 from .variables.cells import CellBox
@@ -167,6 +168,9 @@ class PyCodegen:
         self.cell_names: dict[int, Any] = {}
         #: Cell variables the rewritten code keeps (graph breaks): arguments among them are cells.
         self.cellvars: frozenset[str] = frozenset()
+        #: The globals the rewritten code runs with (its frame's), where known: a function made by an
+        #: inlined function of another module gets that module's globals, not these.
+        self.frame_globals: dict[str, Any] | None = None
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
 
@@ -409,7 +413,12 @@ class PyCodegen:
         self._temps[key] = name
 
     def make_function(self, fn: NestedFunctionVariable) -> None:
-        """Rebuild a function made in the trace; its closure must be cells of the real frame."""
+        """Rebuild a function made in the trace (MAKE_FUNCTION, which takes the frame's globals; one made by
+        an inlined function of another module is made with that module's, by ``bytecode_helpers``)."""
+        f_globals = getattr(fn, "f_globals", None)
+        if f_globals is not None and self.frame_globals is not None and f_globals is not self.frame_globals:
+            self._make_foreign_function(fn, f_globals)
+            return
         flags = 0
         if fn.defaults:
             for item in fn.defaults:
@@ -429,6 +438,32 @@ class PyCodegen:
             flags |= 0x08
         self.load_const(fn.code)
         self.extend(version.make_function(flags))
+
+    def _make_foreign_function(self, fn: Any, f_globals: dict[str, Any]) -> None:
+        """``made_function(code, globals, defaults, kwdefaults, closure)`` for a function whose globals are
+        not the frame's."""
+        self.load_callable(made_function)
+        self.load_const(fn.code)
+        self.load_const(f_globals)
+        _load_tuple_or_none(self, fn.defaults, self.reconstruct)
+        if fn.kwdefaults:
+            for key, item in fn.kwdefaults.items():
+                self.load_const(key)
+                self.reconstruct(item)
+            self.emit("BUILD_MAP", len(fn.kwdefaults))
+        else:
+            self.load_const(None)
+        _load_tuple_or_none(self, fn.closure, lambda box: self.load_cell(box, fn.qualname))
+        self.call(5)
+
+
+def _load_tuple_or_none(codegen: PyCodegen, items: Any, load: Callable[[Any], None]) -> None:
+    if not items:
+        codegen.load_const(None)
+        return
+    for item in items:
+        load(item)
+    codegen.emit("BUILD_TUPLE", len(items))
 
 
 def build_code(original: types.CodeType, body: list[Instr], keep_cells: bool = False) -> types.CodeType:
