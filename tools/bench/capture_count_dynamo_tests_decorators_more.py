@@ -456,4 +456,33 @@ def c_dd_inference_mode_decorating_generator(x):
     return list(steps(x)), x + 1
 
 
+def c_dd_contextmanager_made_in_frame_escapes(x, box):
+    previous = x
+    if "manager" in box:  # the second call uses what the first one left
+        with box["manager"](x) as value:
+            previous = value
+
+    def steps(t):
+        yield t + 1
+
+    box["manager"] = contextlib.contextmanager(steps)
+    return previous * 2, box["manager"].__name__
+
+
+c_dd_contextmanager_made_in_frame_escapes.calls = 2
+c_dd_contextmanager_made_in_frame_escapes.extra_args = lambda: ({},)
+
+
+def c_dd_wraps_made_in_frame_escapes_and_runs(x, box):
+    def base(t):
+        return t - 1
+
+    box["f"] = functools.wraps(base)(functools.partial(base))
+    box["g"] = _logged(base)
+    return x + 1, box["f"](x), box["g"](x)
+
+
+c_dd_wraps_made_in_frame_escapes_and_runs.extra_args = lambda: ({},)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
