@@ -486,13 +486,18 @@ def test_fullgraph_refuses_a_break_with_the_users_line():
     assert info.value.reason.location.filename == __file__
 
 
-def _make_adder(x):
-    total = x.sum()
+def _adder_maker(offset):
+    def make_adder(x):
+        # ``add`` closes over ``offset``, a cell of a function from outside the trace: it cannot be rebuilt
+        def add(y):
+            return y + offset + x.sum()
 
-    def add(y):
-        return y + total
+        return add
 
-    return add
+    return make_adder
+
+
+_make_adder = _adder_maker(0.0)
 
 
 def _returns_an_inlined_closure(x):
