@@ -326,6 +326,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
     output = tx.output
     body = PyCodegen()
     body.frame_cells = frozenset(id(box) for box in tx.cells.values())
+    body.frame_globals = tx.f_globals
     effects = output.side_effects.replayed
     if effects:
         staged = side_effects.stage(effects, body)

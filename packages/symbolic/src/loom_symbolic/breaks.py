@@ -148,6 +148,7 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         raise Unsupported(f"a graph break at {ins.opname}", "the stack is shallower than the instruction needs")
     code = tx.code
     cg = PyCodegen()
+    cg.frame_globals = tx.f_globals
     cg.cell_names = {
         id(box): CellVar(name) if name in code.co_cellvars else FreeVar(name) for name, box in tx.cells.items()
     }

@@ -6,6 +6,8 @@ is translated in its turn (see ``variables/builtins.py``).
 
 from __future__ import annotations
 
+import functools
+import types
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -165,6 +167,23 @@ def with_attributes(function: Any, attributes: dict[str, Any]) -> Any:
     for name, value in attributes.items():
         setattr(function, name, value)
     return function
+
+
+def made_function(code: types.CodeType, f_globals: dict[str, Any], defaults: tuple | None,
+                  kwdefaults: dict[str, Any] | None, closure: tuple | None) -> types.FunctionType:
+    """A function made after a graph as MAKE_FUNCTION makes it, but with ``f_globals``: one that an inlined
+    function of another module made (its globals are that module's, not the rewritten frame's)."""
+    function = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
+    function.__kwdefaults__ = kwdefaults
+    return function
+
+
+def partial_over(function: Any, args: tuple, keywords: dict[str, Any]) -> functools.partial:
+    """``functools.partial(function, *args, **keywords)`` whose ``keywords`` is ``keywords`` itself, not a
+    copy: a partial made in the trace whose keywords dict the trace also held (``p.keywords``)."""
+    made = functools.partial(function)
+    made.__setstate__((function, args, keywords, None))
+    return made
 
 
 def start_generator(function: Any, positional: tuple, varargs: tuple, keywords: dict[str, Any],

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr
 
+from .bytecode_helpers import made_function
 from .errors import Unsupported
 from .variables import containers as _containers
 from .variables.cells import CellBox
@@ -169,6 +170,9 @@ class PyCodegen:
         self.cellvars: frozenset[str] = frozenset()
         #: id()s of the traced frame's own cell boxes: never made afresh (see :meth:`load_cell`).
         self.frame_cells: frozenset[int] = frozenset()
+        #: The globals the rewritten code runs with (its frame's), where known: a function made by an
+        #: inlined function of another module gets that module's globals, not these.
+        self.frame_globals: dict[str, Any] | None = None
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
 
@@ -386,8 +390,37 @@ class PyCodegen:
             self.call(len(args))
             self.emit("POP_TOP")
 
+    def load_cell(self, box: Any, qualname: str) -> None:
+        """Push the real cell a closure built here holds for ``box``: the frame's own (graph breaks), or, for
+        a cell of an inlined function that is gone once the trace ends, a new cell holding the box's final
+        contents, made once so that closures which shared the cell while tracing still share it."""
+        cell = self.cell_names.get(id(box))
+        if cell is not None:
+            self.emit("LOAD_CLOSURE", cell)
+            return
+        if type(box) is not CellBox or id(box) in self.frame_cells:  # a real cell: no source here to load it from
+            raise Unsupported(f"a closure ({qualname}) escaping the compiled function",
+                              "it closes over a variable of the compiled frame or of a function outside it")
+        key = id(box)  # boxes share the temporaries' table with values: a rollback forgets both alike
+        if key in self._temps:
+            self.emit("LOAD_FAST", self._temps[key])
+            return
+        if box.contents is None:
+            self.call_const(types.CellType, 0, lambda: None)
+        else:
+            self.call_const(types.CellType, 1, lambda: self.reconstruct(box.contents))
+        name = self.new_temp()
+        self.emit("COPY", 1)
+        self.emit("STORE_FAST", name)
+        self._temps[key] = name
+
     def make_function(self, fn: NestedFunctionVariable) -> None:
-        """Rebuild a function made in the trace; its closure must be cells of the real frame."""
+        """Rebuild a function made in the trace (MAKE_FUNCTION, which takes the frame's globals; one made by
+        an inlined function of another module is made with that module's, by ``bytecode_helpers``)."""
+        f_globals = getattr(fn, "f_globals", None)
+        if f_globals is not None and self.frame_globals is not None and f_globals is not self.frame_globals:
+            self._make_foreign_function(fn, f_globals)
+            return
         flags = 0
         if fn.defaults:
             for item in fn.defaults:
@@ -402,30 +435,37 @@ class PyCodegen:
             flags |= 0x02
         if fn.closure:
             for box in fn.closure:
-                self.load_cell(box, fn)
+                self.load_cell(box, fn.qualname)
             self.emit("BUILD_TUPLE", len(fn.closure))
             flags |= 0x08
         self.load_const(fn.code)
         self.extend(version.make_function(flags))
 
-    def load_cell(self, box: Any, fn: NestedFunctionVariable) -> None:
-        """Push the cell ``box`` stands for, for ``fn``'s closure: the real frame's own cell, or, for a cell
-        of an inlined function (whose frame is gone, so only closures made in the trace hold it), a new
-        cell with the contents the trace left, made once and shared by every closure over it."""
-        cell = self.cell_names.get(id(box))
-        if cell is not None:
-            self.emit("LOAD_CLOSURE", cell)
-            return
-        if type(box) is not CellBox or id(box) in self.frame_cells:
-            raise Unsupported(f"a closure ({fn.qualname}) escaping the compiled function",
-                              "it closes over a variable of the compiled frame or of a function outside it")
-        made = self._temps.get(id(box))  # kept with the rebuilt values: a two-step rebuild rolls both back
-        if made is None:
-            contents = [] if box.contents is None else [box.contents]
-            self.call_const(types.CellType, len(contents), lambda: [self.reconstruct(c) for c in contents])
-            made = self._temps[id(box)] = self.new_temp()
-            self.emit("STORE_FAST", made)
-        self.emit("LOAD_FAST", made)
+    def _make_foreign_function(self, fn: Any, f_globals: dict[str, Any]) -> None:
+        """``made_function(code, globals, defaults, kwdefaults, closure)`` for a function whose globals are
+        not the frame's."""
+        self.load_callable(made_function)
+        self.load_const(fn.code)
+        self.load_const(f_globals)
+        _load_tuple_or_none(self, fn.defaults, self.reconstruct)
+        if fn.kwdefaults:
+            for key, item in fn.kwdefaults.items():
+                self.load_const(key)
+                self.reconstruct(item)
+            self.emit("BUILD_MAP", len(fn.kwdefaults))
+        else:
+            self.load_const(None)
+        _load_tuple_or_none(self, fn.closure, lambda box: self.load_cell(box, fn.qualname))
+        self.call(5)
+
+
+def _load_tuple_or_none(codegen: PyCodegen, items: Any, load: Callable[[Any], None]) -> None:
+    if not items:
+        codegen.load_const(None)
+        return
+    for item in items:
+        load(item)
+    codegen.emit("BUILD_TUPLE", len(items))
 
 
 def build_code(original: types.CodeType, body: list[Instr], keep_cells: bool = False) -> types.CodeType:

@@ -242,9 +242,22 @@ _HEAPTYPE = 1 << 9
 _IMMUTABLETYPE = 1 << 8
 
 
+def _real_instance_dict(tx: InstructionTranslator, view: ObjectView) -> Variable:
+    """``obj.__dict__`` of a real object (a user class's instance, or a C one's: ``SimpleNamespace``)."""
+    if tx.output.side_effects.stored_attributes(view.real):
+        # The real __dict__ does not hold the trace's stores yet: they are replayed after the graph.
+        raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
+                          "its stores are replayed only after the graph", hint="it is read between graphs")
+    value = wrap(tx, view.real.__dict__, Attr(view.source, "__dict__") if view.source is not None else None)
+    # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
+    tx.output.side_effects.exposed_instance_dict(view.real, value)
+    return value
+
+
 def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """An attribute of an instance of a C class: read for real (guarded); methods break when called."""
-
+    if name == "__dict__" and isinstance(getattr(view.real, "__dict__", None), dict):
+        return _real_instance_dict(tx, view)
     try:
         value = getattr(view.real, name)
     except AttributeError:
@@ -320,16 +333,10 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
                               "slots and C-level attributes of new objects are not modelled")
-        if name == "__dict__" and tx.output.side_effects.stored_attributes(view.real):
-            # The real __dict__ does not hold the trace's stores yet: they are replayed after the graph.
-            raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
-                              "its stores are replayed only after the graph", hint="it is read between graphs")
-        # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        value = wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
         if name == "__dict__":
-            # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
-            tx.output.side_effects.exposed_instance_dict(view.real, value)
-        return value
+            return _real_instance_dict(tx, view)
+        # Slots and C-level properties: read the real attribute (it is guarded like any other).
+        return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType,
                            types.ClassMethodDescriptorType)):
         replacement = polyfills.method_replacement(view.cls, name)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
+import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
+import torch.utils._contextlib as _contextlib
 
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .registry import wrap
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -62,6 +66,8 @@ class GradModeVariable(Variable):
             return super().call(tx, args, kwargs)
         if self.applied_from is not None:
             tx.output.set_grad_enabled(tx, self.applied_from)
+        if suspends(args[0]):
+            return wrap_generator_function(tx, _CloneVariable(self), args[0])
         return GradModeFunctionVariable(self, args[0])
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -163,6 +169,37 @@ class _CloneVariable(Variable):
             tx.output.set_grad_enabled(tx, manager.target)
             return GradModeVariable(manager.cls, manager.target, applied_from=previous)
         return GradModeVariable(manager.cls, manager.target)
+
+    def reconstruct(self, codegen) -> None:
+        """The manager's own ``clone``, bound: the factory torch's decorators call for each switch."""
+        codegen.reconstruct(self.manager)
+        codegen.emit("LOAD_ATTR", "clone")
+
+    def describe(self) -> str:
+        return f"{self.manager.describe()}.clone"
+
+
+_SUSPENDING = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def wrap_generator_function(tx: InstructionTranslator, factory: Variable, fn: Variable) -> Variable:
+    """``fn``, a generator function, decorated with a torch context manager (a grad mode, inference mode):
+    torch wraps it so that each resume of the generator runs in the manager, not the call that only makes
+    the generator. Its own wrapper is traced, with ``factory`` (the manager's ``clone``) for each switch."""
+    return wrap(tx, _contextlib._wrap_generator, None).call(tx, [factory, fn], {})
+
+
+def suspends(fn: Variable) -> bool:
+    """Whether ``fn`` is a generator (or coroutine) function as ``inspect.isgeneratorfunction`` sees it: through
+    a bound method's function and a partial's, to the code (one the trace cannot see is taken as a plain
+    function, which a torch decorator also wraps as one)."""
+    while True:
+        inner = getattr(fn, "function", None) or getattr(fn, "func", None)  # a bound method, a partial
+        if not isinstance(inner, Variable):
+            break
+        fn = inner
+    code = getattr(fn, "code", None) or getattr(getattr(fn, "value", None), "__code__", None)
+    return isinstance(code, types.CodeType) and bool(code.co_flags & _SUSPENDING)
 
 
 def decorated_with_grad_mode(cls: type, mode: bool, fn):

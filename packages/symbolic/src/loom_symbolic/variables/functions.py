@@ -116,15 +116,7 @@ class UserFunctionVariable(Variable):
             return wrap_constant_like(type(self.value))
         if name == "__get__" and isinstance(self.value, types.FunctionType):
             return FunctionGetVariable(self)
-        if name in _FUNCTION_ATTRIBUTES or name in getattr(self.value, "__dict__", {}):
-            try:
-                value = getattr(self.value, name)
-            except AttributeError:
-
-                raise missing_attribute("'function' object", name) from None
-            return wrap(tx, value, Attr(self.source, name) if self.source is not None else None)
-
-        raise missing_attribute("'function' object", name)
+        return function_attribute(tx, self.value, self.source, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
@@ -141,6 +133,18 @@ _FUNCTION_ATTRIBUTES = frozenset(
     {"__name__", "__qualname__", "__module__", "__doc__", "__code__", "__defaults__", "__kwdefaults__",
      "__wrapped__", "__annotations__", "__dict__", "__type_params__"}
 )
+
+
+def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: str) -> Variable:
+    """``fn.name`` for a real function guarded by identity: its own metadata (``__name__``, ``__wrapped__``...)
+    or an entry of its ``__dict__`` (what ``functools.wraps`` copied, what a decorator set on it)."""
+    if name in _FUNCTION_ATTRIBUTES or name in getattr(fn, "__dict__", {}):
+        try:
+            value = getattr(fn, name)
+        except AttributeError:
+            raise missing_attribute("'function' object", name) from None
+        return wrap(tx, value, Attr(source, name) if source is not None else None)
+    raise missing_attribute("'function' object", name)
 
 
 def _trusted_module(fn: types.FunctionType) -> bool:

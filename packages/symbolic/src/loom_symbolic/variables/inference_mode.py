@@ -79,6 +79,8 @@ class InferenceModeVariable(Variable):
         """``inference_mode(mode)(fn)``: a function that runs ``fn`` in this mode."""
         if len(args) != 1 or kwargs:
             return super().call(tx, args, kwargs)
+        if ctx.suspends(args[0]):
+            return ctx.wrap_generator_function(tx, _CloneVariable(self), args[0])
         return InferenceModeFunctionVariable(self, args[0])
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -108,6 +110,11 @@ class _CloneVariable(Variable):
         if args or kwargs:
             return super().call(tx, args, kwargs)
         return InferenceModeVariable(self.manager.mode)
+
+    def reconstruct(self, codegen) -> None:
+        """The manager's own ``clone``, bound: the factory torch's decorators call for each switch."""
+        codegen.reconstruct(self.manager)
+        codegen.emit("LOAD_ATTR", "clone")
 
 
 class InferenceModeExitVariable(ctx.RegionExitVariable):
@@ -201,7 +208,7 @@ class InferenceModeClassVariable(RealValueVariable):
         if mode.is_python_constant() or not callable_type(mode):
             raise Unsupported("torch.inference_mode() with a mode that is not a constant bool or a function",
                               "the mode must be known while tracing")
-        return InferenceModeFunctionVariable(InferenceModeVariable(True), mode)
+        return InferenceModeVariable(True).call(tx, [mode], {})
 
     def describe(self) -> str:
         return "torch.inference_mode"

@@ -111,6 +111,7 @@ class NNModuleVariable(Variable):
         if changed_in_trace(tx, members) is not None:
             raise Unsupported(f"listing the {name[1:]} of {type(self.value).__name__}",
                               "the program added or removed one earlier in this frame", hint="it runs between graphs")
+        self.check_table_current(tx, name, f"listing the {name[1:]} of {type(self.value).__name__}")
         overrides = tx.output.module_overrides
         if overrides and name in ("_parameters", "_buffers") and any((id(self.value), k) in overrides for k in members):
             raise Unsupported(f"listing the {name[1:]} of {type(self.value).__name__} inside torch.func.functional_call",
@@ -125,6 +126,7 @@ class NNModuleVariable(Variable):
         dict's otherwise; ``identity`` tells shared members apart (the real tensor, or the variable)."""
         members = self.value.__dict__[name]
         changed = changed_in_trace(tx, members)
+        self.check_table_current(tx, name, f"listing the {name[1:]} of {type(self.value).__name__}")
         if changed is None:
             return [(k, wrap(tx, v, self._child_source(name, k)), v) for k, v in self.table(tx, name).items()]
         if self.source is not None:  # what the frame started from: another set of keys is another trace
@@ -136,10 +138,28 @@ class NNModuleVariable(Variable):
             found.append((key, value, None if constant else value if real is None else real))
         return found
 
+    def check_table_current(self, tx: InstructionTranslator, table: str, what: str) -> None:
+        """Refuse to read ``table`` after the trace assigned an attribute that ``Module.__setattr__`` files in
+        it or takes out of it (a parameter, a submodule, a name registered there): the assignment reaches the
+        real table only after the graph, so it would still list what the assignment replaced."""
+        stored = tx.output.side_effects.attr_overlay.get(id(self.value))
+        if not stored:
+            return
+        state = self.value.__dict__
+        for name, value in stored.items():
+            kind = value.python_type() if isinstance(value, Variable) else None
+            filed = "_parameters" if kind is not None and issubclass(kind, torch.nn.Parameter) else (
+                "_modules" if kind is not None and issubclass(kind, torch.nn.Module) else None)
+            if table == filed or name in state.get(table, ()):
+                raise Unsupported(what, f"the program assigned {name!r} earlier in this frame, which the module's "
+                                  f"{table} shows only after the graph", hint="it runs between graphs")
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         stored = tx.output.side_effects.stored_attribute(self.value, name)
         if stored is not None:
             return stored
+        if name in _TABLES:
+            self.check_table_current(tx, name, f"{type(self.value).__name__}.{name}")
         overrides = tx.output.module_overrides
         if overrides and (id(self.value), name) in overrides:  # inside torch.func.functional_call
             return overrides[(id(self.value), name)]
@@ -396,6 +416,7 @@ def _walk(root: NNModuleVariable, tx: InstructionTranslator, recurse: bool) -> l
     return found
 
 
+_TABLES = ("_parameters", "_buffers", "_modules")
 _MODULE_METHODS = {
     kind: _iter_of(kind)
     for kind in ("parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children",

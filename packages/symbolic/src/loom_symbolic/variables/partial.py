@@ -33,15 +33,23 @@ class PartialVariable(Variable):
     does so for a partial whose instance ``__dict__`` was never made; one made in the trace has none).
     """
 
-    def __init__(self, func: Variable, args: list[Variable], keywords: dict[str, Variable], source: Any = None,
-                 flattens: bool = True) -> None:
+    def __init__(self, func: Variable, args: list[Variable], keywords: dict[str, Variable] | Variable,
+                 source: Any = None, flattens: bool = True) -> None:
         self.func = func
         self.args = list(args)
-        self.keywords = dict(keywords)
+        #: the one dict ``p.keywords`` is (a real partial's, read through its source): what the trace stores
+        #: into it is what later calls pass, as in CPython
+        self.keywords_dict = keywords if isinstance(keywords, Variable) else _containers.DictVariable(keywords)
+        self.keywords_read = False  # ``p.keywords`` reached the trace: a rebuilt partial must share that dict
         self.source = source
         self.flattens = flattens
         #: attributes set on a partial made in the trace (its instance ``__dict__``; partialmethod sets ``__self__``)
         self.attrs: dict[str, Variable] = {}
+
+    @property
+    def keywords(self) -> dict[str, Variable]:
+        """The keyword arguments every call passes first, as they stand now."""
+        return self.keywords_dict.items
 
     def python_type(self) -> type:
         return functools.partial
@@ -70,7 +78,8 @@ class PartialVariable(Variable):
         if name == "args":
             return _containers.TupleVariable(self.args)
         if name == "keywords":
-            return _containers.DictVariable(self.keywords)
+            self.keywords_read = True
+            return self.keywords_dict
         if name == "__call__":
             return MethodVariable(self, name)
         if self.source is None and name in self.attrs:
@@ -106,6 +115,13 @@ class PartialVariable(Variable):
             codegen.call(2)
 
     def _build(self, codegen: PyCodegen) -> None:
+        if self.keywords_read:  # the dict the trace held as p.keywords is the rebuilt partial's own
+            codegen.load_callable(bytecode_helpers.partial_over)
+            codegen.reconstruct(self.func)
+            codegen.reconstruct(_containers.TupleVariable(self.args))
+            codegen.reconstruct(self.keywords_dict)
+            codegen.call(3)
+            return
         codegen.load_callable(functools.partial)
         codegen.reconstruct(self.func)
         for item in self.args:
@@ -138,7 +154,7 @@ def wrap_partial(tx: InstructionTranslator | None, value: functools.partial, sou
         raise Unsupported("a functools.partial", "its keywords are not a dict the translator models")
     # partial(p) takes p's parts in only while p has no instance __dict__: ask CPython (it makes no dict)
     flattens = functools.partial(value).func is value.func
-    return PartialVariable(func, args.unpack(tx), dict(keywords.items), source, flattens)
+    return PartialVariable(func, args.unpack(tx), keywords, source, flattens)
 
 
 def make_partial(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

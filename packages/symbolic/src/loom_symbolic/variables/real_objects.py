@@ -201,7 +201,20 @@ class ClassVariable(RealValueVariable):
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
             unbound = unbound_immutable_method(self.value, name)  # type(it).__length_hint__(it): it's own method
             return unbound if unbound is not None else wrap(tx, getattr(self.value, name), None)
+        if name == "__dict__" and owner is not None:
+            return self._class_dict(tx, source)
         return wrap(tx, getattr(self.value, name), source)
+
+    def _class_dict(self, tx: InstructionTranslator, source: Any) -> Variable:
+        """``cls.__dict__`` (``vars(cls)``): a view of the real class dict, which the trace's assignments to the
+        class reach only after the graph. So it is read only before any, and any after it is a graph break."""
+        effects = tx.output.side_effects
+        if effects.attr_overlay.get(id(self.value)):
+            raise Unsupported(f"the __dict__ of {self.describe()}", "the trace assigned attributes on the class, "
+                              "which its dict shows only after the graph", hint="it runs between graphs")
+        proxy = wrap(tx, self.value.__dict__, source)
+        effects.exposed_instance_dict(self.value, proxy)
+        return proxy
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_class(tx, self, args, kwargs)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .. import program_state
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, missing_attribute
 from ..shapes import is_symbolic
 from . import containers as _containers
 from . import default_dtype as _default_dtype
@@ -22,6 +22,7 @@ from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .functions import function_attribute
 from .registry import wrap_constant_like
 from .tensor import METADATA_METHODS, METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
@@ -231,6 +232,13 @@ class DynamoDisabledFunctionVariable(RealValueVariable):
         raise Unsupported(f"call to {name}", "torch marks it with torch._disable_dynamo: it runs natively, as one call",
                           hint="it runs as ordinary Python, between compiled graphs")
 
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """The wrapper is a plain function: its metadata and what ``functools.wraps`` and torch set on it
+        (``__wrapped__``, ``_torchdynamo_orig_callable``) are read as any function's."""
+        if isinstance(self.value, types.FunctionType) and name != "__class__":
+            return function_attribute(tx, self.value, self.source, name)
+        return super().var_getattr(tx, name)
+
     def describe(self) -> str:
         wrapped = getattr(self.value, "__wrapped__", self.value)
         return f"{getattr(wrapped, '__qualname__', wrapped)} (torch._disable_dynamo)"
@@ -280,9 +288,19 @@ class TorchFunctionVariable(RealValueVariable):
         return result
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        """The function's names (a TorchFunctionMode logs ``func.__name__``): fixed by its identity."""
-        if name in _NAME_ATTRIBUTES and isinstance(getattr(self.value, name, None), str):
-            return ConstantVariable(getattr(self.value, name))
+        """The function's names and docstring (a TorchFunctionMode logs ``func.__name__``, ``functools.wraps``
+        copies them): fixed by its identity. A torch function written in Python reads the rest as any
+        function does; a C one has no other attribute a program could set, so one it lacks is Python's
+        AttributeError (``update_wrapper`` reads ``__annotations__`` and ``__dict__`` that way)."""
+        value = self.value
+        if name in _NAME_ATTRIBUTES and isinstance(getattr(value, name, None), str):
+            return ConstantVariable(getattr(value, name))
+        if name == "__doc__" and isinstance(getattr(value, name, None), (str, type(None))):
+            return ConstantVariable(value.__doc__)
+        if isinstance(value, types.FunctionType) and name != "__class__":
+            return function_attribute(tx, value, self.source, name)
+        if isinstance(value, types.BuiltinFunctionType) and not hasattr(value, name):
+            raise missing_attribute(f"'{type(value).__name__}' object", name)
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:

@@ -52,6 +52,7 @@ from .containers import (
 )
 from .ctx import GRAD_MODE_CLASSES, GradModeClassVariable
 from .device_ctx import CLASSES as DEVICE_CLASSES
+from .disable_calls import FUNCTIONS as DISABLE_FUNCTIONS
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .dual_level import CLASSES as DUAL_LEVEL_CLASSES
 from .dual_level import FUNCTIONS as DUAL_LEVEL_FUNCTIONS
@@ -394,6 +395,8 @@ def _wrap_function(tx, value, source):
         return _identity(SDPA_FUNCTIONS[value])(tx, value, source)
     if value in SAVED_HOOKS_FUNCTIONS:  # disable_saved_tensors_hooks(message): likewise
         return _identity(SAVED_HOOKS_FUNCTIONS[value])(tx, value, source)
+    if value in DISABLE_FUNCTIONS:  # torch._dynamo.disable(fn) in the frame: a wrapper whose calls break
+        return _identity(DISABLE_FUNCTIONS[value])(tx, value, source)
     if value in DISTRIBUTED_FUNCTIONS:  # dist.all_reduce & co: functional collectives in the graph
         return _identity(DISTRIBUTED_FUNCTIONS[value])(tx, value, source)
     if value in DUAL_LEVEL_FUNCTIONS:  # forward_ad.make_dual / unpack_dual: graph nodes in a dual_level block

@@ -1,0 +1,124 @@
+"""``torch._dynamo.disable(fn)`` / ``torch.compiler.disable(fn)`` called inside the traced code (as a decorator
+on a function defined there, or called on a lambda): the wrapper they make is a value of its own.
+
+Tracing into ``disable`` itself would read torch's compile machinery (its backend cache, keyed by run-time
+ids). Instead the call gives a :class:`DisabledMadeFunctionVariable`: calling it is a graph break at the
+call, where the wrapper is made for real (``disable(fn, ...)``, rebuilt like any value) and runs natively,
+as torch.compile treats a call of a disabled function; ``disable(recursive=False)`` without a function
+gives a decorator that remembers its arguments.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import RealValueVariable, Variable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+#: what ``disable`` only wraps (a class or module it would patch or reject; those run natively)
+_DISABLED_KINDS = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
+
+
+class DisableDecoratorVariable(RealValueVariable):
+    """``torch._dynamo.disable`` or ``torch.compiler.disable`` itself."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return disable_call(self, {}, args, kwargs)
+
+    def describe(self) -> str:
+        return f"{self.value.__module__}.{self.value.__name__}"
+
+
+class BoundDisableVariable(Variable):
+    """``disable(recursive=False)``: the decorator a call without a function returns, with its options."""
+
+    def __init__(self, decorator: DisableDecoratorVariable, options: dict[str, Any]) -> None:
+        self.decorator = decorator
+        self.options = options
+        self.source = None
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return disable_call(self.decorator, self.options, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        _call_disable(codegen, self.decorator, None, self.options)
+
+    def describe(self) -> str:
+        return f"{self.decorator.describe()}(...)"
+
+
+def disable_call(decorator: DisableDecoratorVariable, options: dict[str, Any], args: list[Variable],
+                 kwargs: dict[str, Variable]) -> Variable:
+    """What ``disable(*args, **kwargs)`` gives in the trace, after the ``options`` given before."""
+    try:
+        bound = inspect.signature(decorator.value).bind(*args, **kwargs)
+    except TypeError:
+        raise Unsupported(f"{decorator.describe()} with these arguments", "torch rejects them when it runs") from None
+    fn = bound.arguments.pop("fn", None)
+    options = dict(options)
+    for name, item in bound.arguments.items():
+        if not item.is_python_constant():
+            raise Unsupported(f"{decorator.describe()}({name}=...)", "the option is known only at run time")
+        options[name] = item.as_python_constant()
+    if fn is None or (fn.is_python_constant() and fn.as_python_constant() is None):
+        return BoundDisableVariable(decorator, options)
+    if fn.python_type() not in _DISABLED_KINDS:
+        raise Unsupported(f"{decorator.describe()} of {fn.describe()}", "only functions, methods and partials are modelled")
+    return DisabledMadeFunctionVariable(decorator, fn, options)
+
+
+def _call_disable(codegen: PyCodegen, decorator: DisableDecoratorVariable, fn: Variable | None,
+                  options: dict[str, Any]) -> None:
+    """Push ``disable(fn, **options)`` (``disable(**options)`` without a function), made when the code runs."""
+    codegen.load_callable(decorator.value)
+    if fn is not None:
+        codegen.reconstruct(fn)
+    for value in options.values():
+        codegen.load_const(value)
+    argc = (fn is not None) + len(options)
+    if options:
+        codegen.call_kw(argc, tuple(options))
+    else:
+        codegen.call(argc)
+
+
+class DisabledMadeFunctionVariable(Variable):
+    """The wrapper ``disable(fn)`` made in the trace: a call runs ``fn`` natively, after a graph break."""
+
+    mutable = True  # a new object with an identity: rebuilt once however many names hold it
+
+    def __init__(self, decorator: DisableDecoratorVariable, fn: Variable, options: dict[str, Any]) -> None:
+        self.decorator = decorator
+        self.fn = fn
+        self.options = options
+        self.source = None
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        raise Unsupported(f"call to {self.fn.describe()}",
+                          f"wrapped by {self.decorator.describe()} in the frame: it runs natively, as one call",
+                          hint="it runs as ordinary Python, between compiled graphs")
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        _call_disable(codegen, self.decorator, self.fn, self.options)
+
+    def describe(self) -> str:
+        return f"{self.fn.describe()} ({self.decorator.describe()})"
+
+
+#: The decorators, for the wrap rules: value → the variable kind that stands for it.
+FUNCTIONS = {torch._dynamo.disable: DisableDecoratorVariable, torch.compiler.disable: DisableDecoratorVariable}
