@@ -84,21 +84,22 @@ def c_dm_getattr_override_missing_raises(x):
 class _SetattrOverride(nn.Module):
     def __init__(self):
         super().__init__()
+        self.writes = []
         self.buffer = torch.ones(3)
-        self.writes = 0
 
     def __setattr__(self, name, value):
-        if name != "writes" and "writes" in self.__dict__:
-            self.__dict__["writes"] += 1
+        if name != "writes":
+            self.writes.append(name)
         return super().__setattr__(name, value)
 
     def forward(self, x):
         self.buffer = self.buffer.to(x) * 2
-        return self.buffer + x
+        self.lin = nn.Identity()
+        return self.buffer + self.lin(x)
 
 
 def c_dm_setattr_override_calls_super(x, mod):
-    return mod(x + 1), mod.writes, mod.buffer
+    return mod(x + 1), list(mod.writes), mod.buffer, list(mod._modules)
 
 
 c_dm_setattr_override_calls_super.extra_args = _fresh(_SetattrOverride)
