@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.nn.modules.module as _torch_module_module
 
-from loom_guards import DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
+from loom_guards import Attr, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
 from ..errors import Unsupported, UserError
 from . import containers as _containers
@@ -54,6 +54,16 @@ def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, Any]]:
     return [(getattr(module, name, None), own_table_source(module, source, name)) for name in _HOOK_DICTS] + [
         (getattr(_torch_module_module, name, None), global_table_source(name)) for name in _GLOBAL_HOOK_DICTS
     ]
+
+
+_TENSOR_TABLES = ("_parameters", "_buffers")
+
+
+def _is_module(value: Variable) -> bool:
+    try:
+        return issubclass(value.python_type(), torch.nn.Module)
+    except Unsupported:
+        return False
 
 
 def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> bool:
@@ -180,6 +190,26 @@ class NNModuleVariable(Variable):
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
+        hook = class_attribute(type(self.value), "__setattr__")
+        if hook is not torch.nn.Module.__setattr__:  # the class's own __setattr__ runs first, as in Python
+            wrap(tx, hook, Attr(TypeOf(self.source), "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
+            return
+        self.module_store(tx, name, value)
+
+    def module_setattr(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``nn.Module.__setattr__(self, name, value)`` reached through ``super()`` from the class's own
+        ``__setattr__``: the store as ``Module`` makes it (inlining torch's would read ``self.__dict__``)."""
+        if kwargs or len(args) != 2 or not args[0].is_python_constant():
+            raise Unsupported("Module.__setattr__ with these arguments", "not modelled")
+        self.module_store(tx, args[0].as_python_constant(), args[1], generic=True)
+        return ConstantVariable(None)
+
+    #: Methods of ``nn.Module`` this variable models itself when ``super()`` reaches them (by function).
+    super_methods = {torch.nn.Module.__setattr__: module_setattr}
+
+    def module_store(self, tx: InstructionTranslator, name: str, value: Variable, generic: bool = False) -> None:
+        """The store ``nn.Module.__setattr__`` makes (``generic``: the class's own ``__setattr__`` ran in the
+        trace and reached it, so the rewritten code replays it through ``Module.__setattr__`` itself)."""
         static = class_attribute(type(self.value), name)
         if hasattr(type(static), "__set__"):  # a property, or a data descriptor of the user's: its __set__ runs
             if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
@@ -187,7 +217,14 @@ class NNModuleVariable(Variable):
                                   "a data descriptor, which Module.__setattr__ bypasses for parameters and submodules")
             if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
                 return
-        tx.output.side_effects.store_attr(self, self.value, name, value)
+        state = self.value.__dict__
+        if _is_module(value) and name not in state and all(name not in state.get(t, ()) for t in _TENSOR_TABLES):
+            # Module.__setattr__ files a submodule in _modules: later reads of the table (children(),
+            # _modules, named_modules()) in this frame must see it, and the real table gets it after the graph
+            modules = self.var_getattr(tx, "_modules")
+            modules.call_builtin_method(tx, "__setitem__", [ConstantVariable(name), value], {})
+            return
+        tx.output.side_effects.store_attr(self, self.value, name, value, generic=generic, setter=torch.nn.Module.__setattr__)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         module = self.value
