@@ -166,6 +166,8 @@ class PyCodegen:
         self.cell_names: dict[int, Any] = {}
         #: Cell variables the rewritten code keeps (graph breaks): arguments among them are cells.
         self.cellvars: frozenset[str] = frozenset()
+        #: The frame's own cells (CellVar) that functions rebuilt so far close over.
+        self.closed_cells: dict[str, int] = {}
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
 
@@ -403,6 +405,8 @@ class PyCodegen:
                 if cell is None:
                     raise Unsupported(f"a closure ({fn.qualname}) escaping the compiled function",
                                       "it closes over a variable of an inlined function")
+                if isinstance(cell, CellVar):
+                    self.closed_cells.setdefault(cell.name, id(box))
                 self.emit("LOAD_CLOSURE", cell)
             self.emit("BUILD_TUPLE", len(fn.closure))
             flags |= 0x08
