@@ -267,14 +267,42 @@ class NNModuleVariable(Variable):
 
     # -- containers (Sequential, ModuleList, ModuleDict) ------------------------------------------
     def _ordered_children(self, tx: InstructionTranslator) -> list[str]:
-        return list(self.table(tx, "_modules"))
+        changed = self._changed_children(tx)
+        return list(changed if changed is not None else self.table(tx, "_modules"))
+
+    def _changed_children(self, tx: InstructionTranslator) -> dict[str, Variable] | None:
+        """The trace's ``_modules`` entries when the program changed the table in this frame (``append``,
+        a submodule assigned): the real table keeps its old entries until the graph has run."""
+        members = self.value.__dict__["_modules"]
+        changed = changed_in_trace(tx, members)
+        if changed is None:
+            return None
+        if self.source is not None:  # what the frame started from: another set of keys is another trace
+            tx.output.guards.add("dict_keys", DictAttr(self.source, "_modules"), members)
+        return changed.items
 
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
+        changed = self._changed_children(tx)
+        if changed is not None:
+            return changed[key]
         return wrap(tx, self.value._modules[key], self._child_source("_modules", key))
+
+    def _submodules(self, tx: InstructionTranslator) -> list[tuple[str, Variable]]:
+        """(name, module) of the children ``named_children``/``named_modules`` walk (None entries skipped);
+        a module made in this frame and filed here has no tables the walk could read: a break."""
+        found = []
+        for key in self._ordered_children(tx):
+            child = self._child(tx, key)
+            if isinstance(child, NNModuleVariable):
+                found.append((key, child))
+            elif not (child.is_python_constant() and child.as_python_constant() is None):
+                raise Unsupported(f"listing the modules of {type(self.value).__name__}",
+                                  "one was made in this frame", hint="it runs between graphs")
+        return found
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if isinstance(self.value, torch.nn.ModuleDict):
-            return [ConstantVariable(k) for k in self.table(tx, "_modules")]
+            return [ConstantVariable(k) for k in self._ordered_children(tx)]
         if isinstance(self.value, (torch.nn.ModuleList, torch.nn.Sequential)):
             return [self._child(tx, k) for k in self._ordered_children(tx)]
         if isinstance(self.value, (torch.nn.ParameterList,)):
@@ -299,7 +327,8 @@ class NNModuleVariable(Variable):
             return _functions.UserFunctionVariable(own).call(tx, [self, index], {})
         key = index.as_python_constant()
         if isinstance(module, torch.nn.ModuleDict):
-            if key not in module._modules:
+            changed = self._changed_children(tx)
+            if key not in (module._modules if changed is None else changed):
                 raise UserError("ModuleDict lookup", f"KeyError: {key!r}", exc_type=KeyError)
             return self._child(tx, key)
         if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
@@ -401,9 +430,8 @@ def _iter_of(kind: str):
                 path = prefix_path[:-1]
                 items.append(_containers.TupleVariable([ConstantVariable(path), owner]) if kind == "named_modules" else owner)
         if kind in ("children", "named_children"):
-            for key in module_var.table(tx, "_modules"):
-                child = module_var._child(tx, key)
-                if not isinstance(child, NNModuleVariable) or id(child.value) in seen:
+            for key, child in module_var._submodules(tx):
+                if id(child.value) in seen:
                     continue
                 seen.add(id(child.value))
                 items.append(_containers.TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
@@ -424,10 +452,8 @@ def _walk(root: NNModuleVariable, tx: InstructionTranslator, recurse: bool) -> l
         found.append((prefix, owner))
         if not recurse:
             return
-        for key in owner.table(tx, "_modules"):
-            child = owner._child(tx, key)
-            if isinstance(child, NNModuleVariable):
-                visit(f"{prefix}{key}.", child)
+        for key, child in owner._submodules(tx):
+            visit(f"{prefix}{key}.", child)
 
     visit("", root)
     return found
