@@ -204,9 +204,6 @@ class NNModuleVariable(Variable):
         self.module_store(tx, args[0].as_python_constant(), args[1], generic=True)
         return ConstantVariable(None)
 
-    #: Methods of ``nn.Module`` this variable models itself when ``super()`` reaches them (by function).
-    super_methods = {torch.nn.Module.__setattr__: module_setattr}
-
     def module_store(self, tx: InstructionTranslator, name: str, value: Variable, generic: bool = False) -> None:
         """The store ``nn.Module.__setattr__`` makes (``generic``: the class's own ``__setattr__`` ran in the
         trace and reached it, so the rewritten code replays it through ``Module.__setattr__`` itself)."""
@@ -228,13 +225,26 @@ class NNModuleVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         module = self.value
-        if type(module).__call__ is not torch.nn.Module.__call__:
-            raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+        own_call = type(module).__call__
+        if own_call is not torch.nn.Module.__call__:
+            if not isinstance(own_call, types.FunctionType) or self.source is None:
+                raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+            # the class's own __call__ (one that scales forward's result) runs in its place, as in Python
+            return wrap(tx, own_call, Attr(TypeOf(self.source), "__call__")).call(tx, [self, *args], kwargs)
+        return self.module_call(tx, args, kwargs)
+
+    def module_call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``nn.Module.__call__``: hooks and ``forward`` (also what an overriding ``__call__`` reaches through
+        ``super().__call__``)."""
+        module = self.value
         if _lazy_modules.is_uninitialized(module):
             _lazy_modules.materialize(tx, module, args, kwargs)
         if not _check_no_hooks(tx, module, self.source):
             return call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
+
+    #: Methods of ``nn.Module`` this variable models itself when ``super()`` reaches them (by function).
+    super_methods = {torch.nn.Module.__setattr__: module_setattr, torch.nn.Module.__call__: module_call}
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _MODULE_METHODS.get(name)
