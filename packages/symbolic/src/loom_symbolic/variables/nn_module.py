@@ -163,12 +163,11 @@ class NNModuleVariable(Variable):
             members = state.get(table)
             if members is None:
                 continue
-            changed = changed_in_trace(tx, members)  # register_buffer(...) earlier in the frame
-            if changed is not None and name in changed.items:
-                return changed.items[name]
-            if changed is not None and name in members:
-                raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}",
-                                  f"the program removed it from {table} earlier in this frame")
+            changed = changed_in_trace(tx, members)  # register_buffer(...), del, earlier in the frame
+            if changed is not None:
+                if name in changed.items:
+                    return changed.items[name]
+                continue  # not (or no longer) in this table
             if name in members:
                 return wrap(tx, members[name], self._child_source(table, name))
         if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
@@ -180,8 +179,33 @@ class NNModuleVariable(Variable):
         of that name registered later, so each table is guarded not to have it."""
 
         for table in ("_parameters", "_buffers", "_modules"):
-            if table in self.value.__dict__:
+            members = self.value.__dict__.get(table)
+            if members is None:
+                continue
+            if changed_in_trace(tx, members) is not None:  # the frame changed it: its keys at entry decide
+                tx.output.guards.add("dict_keys", DictAttr(self.source, table), members)
+            else:
                 tx.output.guards.add("absent_key", DictAttr(self.source, table), name)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del module.name`` as ``nn.Module.__delattr__`` makes it: a parameter or submodule leaves its
+        table (later reads in the frame miss it, the real table loses it after the graph), anything else
+        the instance dict."""
+        cls = type(self.value)
+        if self.source is None or class_attribute(cls, "__delattr__") is not torch.nn.Module.__delattr__:
+            raise Unsupported(f"deleting {name!r} of {self.describe()}", "not modelled")
+        state = self.value.__dict__
+        for table in ("_parameters", "_modules"):
+            changed = changed_in_trace(tx, state[table])
+            if name in (state[table] if changed is None else changed.items):
+                self.var_getattr(tx, table).call_builtin_method(tx, "__delitem__", [ConstantVariable(name)], {})
+                return
+        if name in state["_buffers"]:
+            raise Unsupported(f"deleting buffer {name!r} of {self.describe()}", "not modelled")
+        if tx.output.side_effects.stored_attribute(self.value, name) is None and name not in state:
+            raise UserError(f"deleting {name!r}", f"{cls.__name__!r} object has no attribute {name!r}",
+                            exc_type=AttributeError)
+        tx.output.side_effects.delete_attr(self, self.value, name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
         """What attribute lookup needs to know about this module."""
