@@ -273,6 +273,9 @@ class SideEffects:
     attr_overlay: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: Global names stored by the trace → their current variable (or DELETED).
     global_overlay: dict[str, Any] = field(default_factory=dict)
+    #: id(globals dict) → its module, for modules whose globals inlined code stored into (their stores are
+    #: attribute stores on the module, in ``attr_overlay``).
+    other_globals: dict[int, Any] = field(default_factory=dict)
     #: Names the trace stored on classes (``Registry.count = ...``): attribute lookups of other names,
     #: the common case, need not search the classes' overlays.
     class_attribute_names: set[str] = field(default_factory=set)

@@ -248,6 +248,10 @@ class InstructionTranslator:
                 raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
             if overlay is not None:
                 return overlay
+        elif self.output.side_effects.other_globals:
+            stored = self._stored_other_global(name)
+            if stored is not None:
+                return stored
         if name in self.f_globals:
             return wrap(self, self.f_globals[name], self.globals_source(name))
         # A global (or builtin) defined later would be found first: the lookup relied on its absence.
@@ -256,6 +260,17 @@ class InstructionTranslator:
             return wrap(self, self.f_builtins[name], self.builtins_source(name))
         self.guard_absent(self.f_builtins, name)
         raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
+
+    def _stored_other_global(self, name: str) -> Variable | None:
+        """What the trace stored in global ``name`` of this code's module, when it is not the frame's."""
+        effects = self.output.side_effects
+        module = effects.other_globals.get(id(self.f_globals))
+        if module is None:
+            return None
+        stored = effects.attr_overlay.get(id(module), {}).get(name)
+        if stored is _side_effects.DELETED:
+            raise UserError(f"global {name!r}", f"name {name!r} is not defined", exc_type=NameError)
+        return stored
 
     def guard_absent(self, namespace: dict[str, Any], name: str) -> None:
         """Guard that ``name`` is still missing from a globals or builtins dict (held by the guard)."""

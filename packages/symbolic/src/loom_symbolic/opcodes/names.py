@@ -38,8 +38,21 @@ def delete_fast(tx, ins) -> None:
 def store_global(tx, ins) -> None:
     value = tx.pop()
     if tx.f_globals is not tx.root().f_globals:
-        raise Unsupported("assigning a global of another module", "not modelled")
+        _store_other_global(tx, ins.argval, value)
+        return
     tx.output.side_effects.store_global(ins.argval, value)
+
+
+def _store_other_global(tx, name: str, value) -> None:
+    """``global name; name = value`` in inlined code of another module (``parametrize.cached()`` counting
+    its users): an attribute store on that module, replayed after the graph; later reads of the global in
+    the trace see it (``InstructionTranslator.load_global``)."""
+    module = sys.modules.get(tx.f_globals.get("__name__"))
+    if module is None or getattr(module, "__dict__", None) is not tx.f_globals:
+        raise Unsupported("assigning a global of another module", "its module is not imported under its name")
+    effects = tx.output.side_effects
+    effects.other_globals[id(tx.f_globals)] = module
+    effects.store_attr(wrap(tx, module, Const(module)), module, name, value)
 
 
 @handler("DELETE_GLOBAL")
