@@ -276,6 +276,8 @@ class SideEffects:
     #: id(globals dict) → its module, for modules whose globals inlined code stored into (their stores are
     #: attribute stores on the module, in ``attr_overlay``).
     other_globals: dict[int, Any] = field(default_factory=dict)
+    #: id(globals dict of trusted library code) → {id(container global): name} (see variables.library_globals).
+    library_containers: dict[int, dict[int, str]] = field(default_factory=dict)
     #: Names the trace stored on classes (``Registry.count = ...``): attribute lookups of other names,
     #: the common case, need not search the classes' overlays.
     class_attribute_names: set[str] = field(default_factory=set)

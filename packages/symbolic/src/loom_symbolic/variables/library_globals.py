@@ -25,13 +25,17 @@ def library_global_source(tx: InstructionTranslator, variable: Variable) -> Any:
     """A source for ``variable`` when it stands for a container held by a global of the trusted library code
     on the translator stack (the object itself, named ``module.name``), else None."""
     known = tx.output.known_objects
+    indexes = tx.output.side_effects.library_containers
     frame = tx
     while frame is not None:
         if frame.globals_are_fixed():
-            for name, value in frame.f_globals.items():
-                if isinstance(value, _CONTAINERS):
-                    entry = known.get(id(value))
-                    if entry is not None and entry[0] is value and entry[1] is variable:
-                        return Const(value, f"{frame.f_globals.get('__name__', '?')}.{name}")
+            namespace = frame.f_globals
+            index = indexes.get(id(namespace))
+            if index is None:  # once per module and trace: its container globals by identity
+                index = indexes[id(namespace)] = {id(v): n for n, v in namespace.items() if isinstance(v, _CONTAINERS)}
+            for value_id, name in index.items():
+                entry = known.get(value_id)
+                if entry is not None and entry[1] is variable and namespace.get(name) is entry[0]:
+                    return Const(entry[0], f"{namespace.get('__name__', '?')}.{name}")
         frame = frame.parent
     return None
