@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import torch
 from torch.nn.modules.lazy import LazyModuleMixin
 
+from loom_guards import TypeOf
+
 from ..errors import Unsupported
 from .mappings import DictVariable
 from .tensor import TensorVariable
@@ -69,9 +71,26 @@ class AdvanceOnce:
         return "<advance torch's RNG past a lazy module's initial values, once>"
 
 
-def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kwargs: dict[str, Variable]) -> None:
+def _class_read_before(tx: InstructionTranslator, source: Any) -> bool:
+    """Whether the trace relied on the module's class already (``type(m).method``): the first call turns the
+    module into its ``cls_to_become``, so such a guard could never hold on the frame it was built from."""
+    target = TypeOf(source)
+    for request in tx.output.guards.requests:
+        reached = request.source
+        while reached is not None:
+            if reached == target:
+                return True
+            reached = reached.base
+    return False
+
+
+def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kwargs: dict[str, Variable],
+                source: Any = None) -> None:
     """Run ``module``'s parameter inference for a call with ``args``/``kwargs`` (see the module docstring)."""
     what = f"the first call of lazy module {type(module).__name__}"
+    if source is not None and getattr(module, "cls_to_become", None) is not None and _class_read_before(tx, source):
+        raise Unsupported(what, "the program read the module's class before this call, which changes its class",
+                          hint="the call runs as ordinary Python")
     if any(node.meta.get("draws") for node in tx.output.graph.nodes):
         raise Unsupported(what, "its initial values come from torch's RNG, which the graph drew from earlier",
                           hint="call the module once before compiling")

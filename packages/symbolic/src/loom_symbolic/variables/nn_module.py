@@ -262,7 +262,7 @@ class NNModuleVariable(Variable):
         ``super().__call__``)."""
         module = self.value
         if _lazy_modules.is_uninitialized(module):
-            _lazy_modules.materialize(tx, module, args, kwargs)
+            _lazy_modules.materialize(tx, module, args, kwargs, self.source)
         if not _check_no_hooks(tx, module, self.source):
             return call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
