@@ -89,3 +89,36 @@ def test_the_frame_reads_the_stored_global_as_the_module_attribute():
     torch.testing.assert_close(_compiled(bumps_then_reads_the_module_attribute)(x), x + 1)
     assert _COUNTER.count == 1
     assert _counts() == (1, 0)
+
+
+def test_the_entry_holds_only_while_the_library_global_starts_as_traced():
+    x = torch.arange(3.0)
+    lin = _symmetric_linear()
+    compiled = _compiled(cached_weight_used_twice)
+    compiled(x, lin)
+    with parametrize.cached():  # an outer cache around the compiled frame: the count starts at 1
+        expected = cached_weight_used_twice(x, lin)
+        torch.testing.assert_close(compiled(x, lin), expected)
+        assert parametrize._cache_enabled == 1 and parametrize._cache  # the outer context still caches
+    assert parametrize._cache_enabled == 0 and parametrize._cache == {}
+    assert loom.stats()["recompiles"] == 1
+
+
+# A module under a standard-library package: its globals are read unguarded, as torch's are.
+_TRUSTED = types.ModuleType("collections.loom_test_counter")
+exec("count = 0\n\ndef bump():\n    global count\n    count += 1\n    return count\n", _TRUSTED.__dict__)
+sys.modules[_TRUSTED.__name__] = _TRUSTED
+
+
+def bumps_a_library_global(x):
+    return x + _TRUSTED.bump()
+
+
+def test_a_library_global_that_starts_elsewhere_is_not_replayed_from_the_trace():
+    x = torch.arange(3.0)
+    _TRUSTED.count = 0
+    compiled = _compiled(bumps_a_library_global)
+    torch.testing.assert_close(compiled(x), x + 1)
+    _TRUSTED.count = 5
+    torch.testing.assert_close(compiled(x), x + 6)
+    assert _TRUSTED.count == 6

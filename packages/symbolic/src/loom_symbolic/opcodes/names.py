@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 
-from loom_guards import Const
+from loom_guards import Attr, Const
 
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL, DeferredAttribute, metaclass_read_runs_no_python, reads_run_no_python
@@ -51,6 +51,12 @@ def _store_other_global(tx, name: str, value) -> None:
     if module is None or getattr(module, "__dict__", None) is not tx.f_globals:
         raise Unsupported("assigning a global of another module", "its module is not imported under its name")
     effects = tx.output.side_effects
+    if name in tx.f_globals and name not in effects.attr_overlay.get(id(module), {}):
+        # the first store: the trace computed it from the global as it found it (a library's globals are read
+        # unguarded), so the entry holds only while the global starts as it did
+        current = tx.f_globals[name]
+        kind = "constant" if isinstance(current, (int, float, str, bytes, type(None))) else "identity"
+        tx.output.guards.add(kind, Attr(Const(module), name), current)
     effects.other_globals[id(tx.f_globals)] = module
     effects.store_attr(wrap(tx, module, Const(module)), module, name, value)
 
