@@ -500,21 +500,32 @@ def _returns_an_inlined_closure(x):
     return x + 1, adder
 
 
-def _returns_a_closure_over_its_own_cell(x):
-    total = x.sum()
-    adder = lambda y: y + total  # a closure over this frame's own cell
+def _offset_adder_maker(offset):
+    def make_adder(x):
+        total = x.sum()
+        # ``add`` closes over ``offset``, a cell of a function from outside the trace: it cannot be rebuilt
+        return lambda y: y + offset + total
+
+    return make_adder
+
+
+_make_offset_adder = _offset_adder_maker(0.0)
+
+
+def _returns_a_closure_over_an_outside_cell(x):
+    adder = _make_offset_adder(x)
     return x + 1, adder
 
 
 def test_a_break_found_while_rebuilding_the_return_value_names_the_return_line():
-    f = loom.compile(_returns_a_closure_over_its_own_cell, fullgraph=True, backend="eager")
+    f = loom.compile(_returns_a_closure_over_an_outside_cell, fullgraph=True, backend="eager")
     with pytest.raises(loom.Unsupported, match="closure") as info:
         f(pos())
     location = info.value.reason.location
-    expected_line = _returns_a_closure_over_its_own_cell.__code__.co_firstlineno + 3
+    expected_line = _returns_a_closure_over_an_outside_cell.__code__.co_firstlineno + 2
     assert (location.filename, location.lineno) == (__file__, expected_line)
     # and without fullgraph it still runs
-    result, adder = loom.compile(_returns_a_closure_over_its_own_cell, backend="eager")(torch.ones(2))
+    result, adder = loom.compile(_returns_a_closure_over_an_outside_cell, backend="eager")(torch.ones(2))
     torch.testing.assert_close(adder(torch.zeros(2)), torch.full((2,), 2.0))
 
 

@@ -10,6 +10,8 @@ import itertools
 import types
 from typing import Any
 
+from bytecode import CellVar
+
 from loom_guards import Item, Local
 
 from . import breaks as _breaks
@@ -327,6 +329,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
     body = PyCodegen()
     body.frame_cells = frozenset(id(box) for box in tx.cells.values())
     body.frame_globals = tx.f_globals
+    body.cell_names = _own_cells(tx)
     effects = output.side_effects.replayed
     if effects:
         staged = side_effects.stage(effects, body)
@@ -343,10 +346,11 @@ def _finish(tx: Any, returned: Any) -> Translation:
         body.emit("LOAD_FAST", result)
     else:
         body.reconstruct(returned)
+    _fill_closed_cells(tx, body)
     body.emit("RETURN_VALUE")
 
     prefix, graphs = _graph_call(output, body.graph_outputs)
-    code = build_code(tx.code, prefix + body.instrs)
+    code = build_code(tx.code, prefix + body.instrs, keep_cells=bool(body.closed_cells))
     return Translation(
         tx.code,
         code=code,
@@ -355,6 +359,30 @@ def _finish(tx: Any, returned: Any) -> Translation:
         rebuild_guards=_guard_rebuilder(output),
         side_effects=output.side_effects.describe(),
     )
+
+
+def _own_cells(tx: Any) -> dict[int, Any]:
+    """The frame's cell variables, for functions made in the trace that leave it closing over them (a hook
+    appending to a local list): none when an argument is a cell, since the code loads arguments plainly."""
+    code = tx.code
+    arguments = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04)
+                                 + bool(code.co_flags & 0x08)]
+    if not code.co_cellvars or any(name in arguments for name in code.co_cellvars):
+        return {}
+    return {id(tx.cells[name]): CellVar(name) for name in code.co_cellvars if name in tx.cells}
+
+
+def _fill_closed_cells(tx: Any, body: PyCodegen) -> None:
+    """Store the trace's final contents in each cell a rebuilt function closes over (the rewritten code keeps
+    the frame's cells then); a content rebuilt here may close over further cells."""
+    filled: set[str] = set()
+    while pending := [name for name in body.closed_cells if name not in filled]:
+        for name in pending:
+            filled.add(name)
+            contents = tx.cells[name].contents
+            if contents is not None:
+                body.reconstruct(contents)
+                body.emit("STORE_DEREF", CellVar(name))
 
 
 def _guard_rebuilder(output: Any) -> Any:

@@ -173,6 +173,8 @@ class PyCodegen:
         #: The globals the rewritten code runs with (its frame's), where known: a function made by an
         #: inlined function of another module gets that module's globals, not these.
         self.frame_globals: dict[str, Any] | None = None
+        #: The frame's own cells (CellVar) that functions rebuilt so far close over.
+        self.closed_cells: dict[str, int] = {}
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
 
@@ -396,6 +398,8 @@ class PyCodegen:
         contents, made once so that closures which shared the cell while tracing still share it."""
         cell = self.cell_names.get(id(box))
         if cell is not None:
+            if isinstance(cell, CellVar):  # the frame's own cell: filled with the trace's contents at the end
+                self.closed_cells.setdefault(cell.name, id(box))
             self.emit("LOAD_CLOSURE", cell)
             return
         if type(box) is not CellBox or id(box) in self.frame_cells:  # a real cell: no source here to load it from

@@ -69,13 +69,15 @@ class GenericStoreAttr:
     target: Variable
     name: str
     value: Variable
+    #: the base class's store the override reached (``nn.Module.__setattr__`` for a module)
+    setter: Any = object.__setattr__
 
     def stage(self, codegen: PyCodegen) -> Staged:
         return codegen.stash(self.target), codegen.stash(self.value)
 
     def apply(self, codegen: PyCodegen, staged: Staged) -> None:
         target, value = staged
-        codegen.call_const(object.__setattr__, 3, lambda: (codegen.load_temps((target,)), codegen.load_const(self.name),
+        codegen.call_const(self.setter, 3, lambda: (codegen.load_temps((target,)), codegen.load_const(self.name),
                                                            codegen.load_temps((value,))))
         codegen.emit("POP_TOP")
 
@@ -275,6 +277,8 @@ class SideEffects:
     #: deleted (their overlay is ``attr_overlay``'s, as attributes of the module; the frame's own module's
     #: is ``global_overlay``). Empty in the common case, so global reads pay for one truth test.
     global_modules: dict[int, Any] = field(default_factory=dict)
+    #: id(globals dict of trusted library code) → {id(container global): name} (see variables.library_globals).
+    library_containers: dict[int, dict[int, str]] = field(default_factory=dict)
     #: Names the trace stored on classes (``Registry.count = ...``): attribute lookups of other names,
     #: the common case, need not search the classes' overlays.
     class_attribute_names: set[str] = field(default_factory=set)
@@ -291,11 +295,12 @@ class SideEffects:
         """Every effect, in the order the rewritten code performs them."""
         return self.effects + self.repositioned if self.repositioned else self.effects
 
-    def store_attr(self, target: Variable, real: Any, name: str, value: Variable, *, generic: bool = False) -> None:
-        """``target.name = value`` (``generic``: through ``object.__setattr__``, bypassing the class's own)."""
+    def store_attr(self, target: Variable, real: Any, name: str, value: Variable, *, generic: bool = False,
+                   setter: Any = object.__setattr__) -> None:
+        """``target.name = value`` (``generic``: through ``setter``, bypassing the class's own ``__setattr__``)."""
         self.mutations += 1
         self._check_dict_not_exposed(real, f"setting {name!r}")
-        self.effects.append(GenericStoreAttr(target, name, value) if generic else StoreAttr(target, name, value))
+        self.effects.append(GenericStoreAttr(target, name, value, setter) if generic else StoreAttr(target, name, value))
         self.attr_overlay.setdefault(id(real), {})[name] = value
 
     def store_class_attr(self, target: Variable, cls: type, name: str, value: Variable) -> None:

@@ -19,7 +19,10 @@ from typing import TYPE_CHECKING, Any
 import torch
 from torch.nn.modules.lazy import LazyModuleMixin
 
+from loom_guards import TypeOf
+
 from ..errors import Unsupported
+from .mappings import DictVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -33,8 +36,9 @@ def is_uninitialized(module: Any) -> bool:
     return isinstance(module, LazyModuleMixin) and "_initialize_hook" in module.__dict__
 
 
-def _stand_in(what: str, value: Variable) -> Any:
-    """A real value with what ``initialize_parameters`` reads of ``value``: a tensor's shape, dtype, device."""
+def _stand_in(tx: InstructionTranslator, what: str, value: Variable) -> Any:
+    """A real value with what ``initialize_parameters`` reads of ``value``: a tensor's shape, dtype, device;
+    lists, tuples, named tuples and dicts of those (a layer summing a list of inputs) item by item."""
     if isinstance(value, TensorVariable):
         example = value.example
         if any(not isinstance(d, int) for d in example.shape):
@@ -42,7 +46,13 @@ def _stand_in(what: str, value: Variable) -> Any:
         return torch.zeros(tuple(example.shape), dtype=example.dtype, device=example.device)
     if value.is_python_constant():
         return value.as_python_constant()
-    raise Unsupported(what, f"an input is {value.describe()}, not a tensor or a constant")
+    cls = value.python_type()
+    if isinstance(value, DictVariable) and cls is dict and all(isinstance(k, (str, int)) for k in value.items):
+        return {key: _stand_in(tx, what, item) for key, item in value.items.items()}
+    if cls in (list, tuple) or (issubclass(cls, tuple) and hasattr(cls, "_fields")):
+        items = [_stand_in(tx, what, item) for item in value.unpack(tx)]
+        return cls(items) if cls in (list, tuple) else cls(*items)
+    raise Unsupported(what, f"an input is {value.describe()}, not a tensor, a constant or a container of them")
 
 
 class AdvanceOnce:
@@ -61,14 +71,31 @@ class AdvanceOnce:
         return "<advance torch's RNG past a lazy module's initial values, once>"
 
 
-def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kwargs: dict[str, Variable]) -> None:
+def _class_read_before(tx: InstructionTranslator, source: Any) -> bool:
+    """Whether the trace relied on the module's class already (``type(m).method``): the first call turns the
+    module into its ``cls_to_become``, so such a guard could never hold on the frame it was built from."""
+    target = TypeOf(source)
+    for request in tx.output.guards.requests:
+        reached = request.source
+        while reached is not None:
+            if reached == target:
+                return True
+            reached = reached.base
+    return False
+
+
+def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kwargs: dict[str, Variable],
+                source: Any = None) -> None:
     """Run ``module``'s parameter inference for a call with ``args``/``kwargs`` (see the module docstring)."""
     what = f"the first call of lazy module {type(module).__name__}"
+    if source is not None and getattr(module, "cls_to_become", None) is not None and _class_read_before(tx, source):
+        raise Unsupported(what, "the program read the module's class before this call, which changes its class",
+                          hint="the call runs as ordinary Python")
     if any(node.meta.get("draws") for node in tx.output.graph.nodes):
         raise Unsupported(what, "its initial values come from torch's RNG, which the graph drew from earlier",
                           hint="call the module once before compiling")
-    real_args = tuple(_stand_in(what, a) for a in args)
-    real_kwargs = {k: _stand_in(what, v) for k, v in kwargs.items()}
+    real_args = tuple(_stand_in(tx, what, a) for a in args)
+    real_kwargs = {k: _stand_in(tx, what, v) for k, v in kwargs.items()}
     devices = {t.device.type for t in (*module.parameters(), *module.buffers(), *real_args, *real_kwargs.values())
                if isinstance(t, torch.Tensor)}
     if devices - {"cpu"}:

@@ -25,6 +25,7 @@ from .attributes import (
 )
 from .base import Variable, members_constant
 from .container_tables import DICT_METHODS, IdentityKey, Method, key_variable
+from .library_globals import library_global_source
 from .method_arity import check_arguments
 from .methods import MethodVariable
 from .registry import wrap_constant_like
@@ -82,13 +83,18 @@ class MethodTableMixin(InstanceAttributes):
     attrs: dict[str, Variable]
     real: Any = None
     cls_source: Any = None
+    library_searched: bool = False
 
     def is_subclass_instance(self) -> bool:
         return self.python_type().__module__ != "builtins" and self.python_type() is not torch.Size
 
     def mutated(self, tx: InstructionTranslator) -> None:
         """Record that the program changed this container (a dict, list or set): one from outside the
-        frame gets its final contents back after the graph."""
+        frame gets its final contents back after the graph, and so does one a trusted library holds as a
+        module global (wrapped without a source: see :mod:`.library_globals`)."""
+        if self.source is None and not self.library_searched:
+            self.library_searched = True  # searched once: a container made in the trace is none
+            self.source = library_global_source(tx, self)
         if self.source is not None:
             tx.output.side_effects.mutated_container(self)
 

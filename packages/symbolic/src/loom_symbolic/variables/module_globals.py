@@ -10,8 +10,10 @@ an attribute read. Every road here records the change once and makes every later
   module object (replayed as ``STORE_ATTR``/``DELETE_ATTR``), which the module's attribute reads and its
   functions' ``LOAD_GLOBAL`` both consult (``SideEffects.stored_module_global``).
 
-A library whose globals the translator reads as fixed (torch, the standard library) keeps them fixed:
-a store there is a graph break, as is one into globals that are no module's dict (code made by ``exec``).
+A library whose globals the translator reads unguarded (torch, the standard library: ``parametrize.cached()``
+counting its users) may be stored into: the first store guards the value the global starts with, since the trace
+computed from it. A deletion there is a graph break, as is any change to globals that are no module's dict
+(code made by ``exec``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Const
+from loom_guards import Attr, Const
 
 from ..errors import Unsupported, UserError
 from ..policy import trusted_module_name
@@ -60,8 +62,21 @@ def store_module_global(tx: InstructionTranslator, module: types.ModuleType | No
     if module is not None and is_root_module(tx, module):
         effects.store_global(name, value)
         return
-    module = _writable(module, f"assigning global {name!r} of another module")
+    if module is not None and trusted_module_name(module.__name__):
+        _guard_starting_value(tx, module, name)
+    else:
+        module = _writable(module, f"assigning global {name!r} of another module")
     effects.store_module_global(target if target is not None else wrap(tx, module, None), module, name, value)
+
+
+def _guard_starting_value(tx: InstructionTranslator, module: types.ModuleType, name: str) -> None:
+    """Before the trace first stores global ``name`` of a library whose globals it reads unguarded: the entry
+    holds only while the global starts as the trace found it (else the replay would write over another value)."""
+    if name not in module.__dict__ or name in tx.output.side_effects.attr_overlay.get(id(module), {}):
+        return
+    current = module.__dict__[name]
+    kind = "constant" if isinstance(current, (int, float, str, bytes, type(None))) else "identity"
+    tx.output.guards.add(kind, Attr(Const(module), name), current)
 
 
 def delete_module_global(tx: InstructionTranslator, module: types.ModuleType | None, name: str,

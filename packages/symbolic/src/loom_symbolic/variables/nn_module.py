@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.nn.modules.module as _torch_module_module
 
-from loom_guards import DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
+from loom_guards import Attr, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
 from ..errors import Unsupported, UserError
 from . import containers as _containers
@@ -54,6 +54,16 @@ def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, Any]]:
     return [(getattr(module, name, None), own_table_source(module, source, name)) for name in _HOOK_DICTS] + [
         (getattr(_torch_module_module, name, None), global_table_source(name)) for name in _GLOBAL_HOOK_DICTS
     ]
+
+
+_TENSOR_TABLES = ("_parameters", "_buffers")
+
+
+def _is_module(value: Variable) -> bool:
+    try:
+        return issubclass(value.python_type(), torch.nn.Module)
+    except Unsupported:
+        return False
 
 
 def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> bool:
@@ -173,12 +183,11 @@ class NNModuleVariable(Variable):
             members = state.get(table)
             if members is None:
                 continue
-            changed = changed_in_trace(tx, members)  # register_buffer(...) earlier in the frame
-            if changed is not None and name in changed.items:
-                return changed.items[name]
-            if changed is not None and name in members:
-                raise Unsupported(f"attribute {name!r} of {type(self.value).__name__}",
-                                  f"the program removed it from {table} earlier in this frame")
+            changed = changed_in_trace(tx, members)  # register_buffer(...), del, earlier in the frame
+            if changed is not None:
+                if name in changed.items:
+                    return changed.items[name]
+                continue  # not (or no longer) in this table
             if name in members:
                 return wrap(tx, members[name], self._child_source(table, name))
         if self.source is not None and name not in state and class_attribute(type(self.value), name) is _MISSING:
@@ -190,8 +199,33 @@ class NNModuleVariable(Variable):
         of that name registered later, so each table is guarded not to have it."""
 
         for table in ("_parameters", "_buffers", "_modules"):
-            if table in self.value.__dict__:
+            members = self.value.__dict__.get(table)
+            if members is None:
+                continue
+            if changed_in_trace(tx, members) is not None:  # the frame changed it: its keys at entry decide
+                tx.output.guards.add("dict_keys", DictAttr(self.source, table), members)
+            else:
                 tx.output.guards.add("absent_key", DictAttr(self.source, table), name)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del module.name`` as ``nn.Module.__delattr__`` makes it: a parameter or submodule leaves its
+        table (later reads in the frame miss it, the real table loses it after the graph), anything else
+        the instance dict."""
+        cls = type(self.value)
+        if self.source is None or class_attribute(cls, "__delattr__") is not torch.nn.Module.__delattr__:
+            raise Unsupported(f"deleting {name!r} of {self.describe()}", "not modelled")
+        state = self.value.__dict__
+        for table in ("_parameters", "_modules"):
+            changed = changed_in_trace(tx, state[table])
+            if name in (state[table] if changed is None else changed.items):
+                self.var_getattr(tx, table).call_builtin_method(tx, "__delitem__", [ConstantVariable(name)], {})
+                return
+        if name in state["_buffers"]:
+            raise Unsupported(f"deleting buffer {name!r} of {self.describe()}", "not modelled")
+        if tx.output.side_effects.stored_attribute(self.value, name) is None and name not in state:
+            raise UserError(f"deleting {name!r}", f"{cls.__name__!r} object has no attribute {name!r}",
+                            exc_type=AttributeError)
+        tx.output.side_effects.delete_attr(self, self.value, name)
 
     def object_view(self, tx: InstructionTranslator) -> Any:
         """What attribute lookup needs to know about this module."""
@@ -200,6 +234,23 @@ class NNModuleVariable(Variable):
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         if self.source is None:
             raise Unsupported(f"assigning {name!r} on a module the translator cannot reach", "not modelled")
+        hook = class_attribute(type(self.value), "__setattr__")
+        if hook is not torch.nn.Module.__setattr__:  # the class's own __setattr__ runs first, as in Python
+            wrap(tx, hook, Attr(TypeOf(self.source), "__setattr__")).call(tx, [self, ConstantVariable(name), value], {})
+            return
+        self.module_store(tx, name, value)
+
+    def module_setattr(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``nn.Module.__setattr__(self, name, value)`` reached through ``super()`` from the class's own
+        ``__setattr__``: the store as ``Module`` makes it (inlining torch's would read ``self.__dict__``)."""
+        if kwargs or len(args) != 2 or not args[0].is_python_constant():
+            raise Unsupported("Module.__setattr__ with these arguments", "not modelled")
+        self.module_store(tx, args[0].as_python_constant(), args[1], generic=True)
+        return ConstantVariable(None)
+
+    def module_store(self, tx: InstructionTranslator, name: str, value: Variable, generic: bool = False) -> None:
+        """The store ``nn.Module.__setattr__`` makes (``generic``: the class's own ``__setattr__`` ran in the
+        trace and reached it, so the rewritten code replays it through ``Module.__setattr__`` itself)."""
         static = class_attribute(type(self.value), name)
         if hasattr(type(static), "__set__"):  # a property, or a data descriptor of the user's: its __set__ runs
             if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
@@ -207,17 +258,37 @@ class NNModuleVariable(Variable):
                                   "a data descriptor, which Module.__setattr__ bypasses for parameters and submodules")
             if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
                 return
-        tx.output.side_effects.store_attr(self, self.value, name, value)
+        state = self.value.__dict__
+        if _is_module(value) and name not in state and all(name not in state.get(t, ()) for t in _TENSOR_TABLES):
+            # Module.__setattr__ files a submodule in _modules: later reads of the table (children(),
+            # _modules, named_modules()) in this frame must see it, and the real table gets it after the graph
+            modules = self.var_getattr(tx, "_modules")
+            modules.call_builtin_method(tx, "__setitem__", [ConstantVariable(name), value], {})
+            return
+        tx.output.side_effects.store_attr(self, self.value, name, value, generic=generic, setter=torch.nn.Module.__setattr__)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         module = self.value
-        if type(module).__call__ is not torch.nn.Module.__call__:
-            raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+        own_call = type(module).__call__
+        if own_call is not torch.nn.Module.__call__:
+            if not isinstance(own_call, types.FunctionType) or self.source is None:
+                raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
+            # the class's own __call__ (one that scales forward's result) runs in its place, as in Python
+            return wrap(tx, own_call, Attr(TypeOf(self.source), "__call__")).call(tx, [self, *args], kwargs)
+        return self.module_call(tx, args, kwargs)
+
+    def module_call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """``nn.Module.__call__``: hooks and ``forward`` (also what an overriding ``__call__`` reaches through
+        ``super().__call__``)."""
+        module = self.value
         if _lazy_modules.is_uninitialized(module):
-            _lazy_modules.materialize(tx, module, args, kwargs)
+            _lazy_modules.materialize(tx, module, args, kwargs, self.source)
         if not _check_no_hooks(tx, module, self.source):
             return call_with_hooks(tx, self, args, kwargs)
         return self.var_getattr(tx, "forward").call(tx, args, kwargs)
+
+    #: Methods of ``nn.Module`` this variable models itself when ``super()`` reaches them (by function).
+    super_methods = {torch.nn.Module.__setattr__: module_setattr, torch.nn.Module.__call__: module_call}
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _MODULE_METHODS.get(name)
@@ -250,14 +321,42 @@ class NNModuleVariable(Variable):
 
     # -- containers (Sequential, ModuleList, ModuleDict) ------------------------------------------
     def _ordered_children(self, tx: InstructionTranslator) -> list[str]:
-        return list(self.table(tx, "_modules"))
+        changed = self._changed_children(tx)
+        return list(changed if changed is not None else self.table(tx, "_modules"))
+
+    def _changed_children(self, tx: InstructionTranslator) -> dict[str, Variable] | None:
+        """The trace's ``_modules`` entries when the program changed the table in this frame (``append``,
+        a submodule assigned): the real table keeps its old entries until the graph has run."""
+        members = self.value.__dict__["_modules"]
+        changed = changed_in_trace(tx, members)
+        if changed is None:
+            return None
+        if self.source is not None:  # what the frame started from: another set of keys is another trace
+            tx.output.guards.add("dict_keys", DictAttr(self.source, "_modules"), members)
+        return changed.items
 
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
+        changed = self._changed_children(tx)
+        if changed is not None:
+            return changed[key]
         return wrap(tx, self.value._modules[key], self._child_source("_modules", key))
+
+    def _submodules(self, tx: InstructionTranslator) -> list[tuple[str, Variable]]:
+        """(name, module) of the children ``named_children``/``named_modules`` walk (None entries skipped);
+        a module made in this frame and filed here has no tables the walk could read: a break."""
+        found = []
+        for key in self._ordered_children(tx):
+            child = self._child(tx, key)
+            if isinstance(child, NNModuleVariable):
+                found.append((key, child))
+            elif not (child.is_python_constant() and child.as_python_constant() is None):
+                raise Unsupported(f"listing the modules of {type(self.value).__name__}",
+                                  "one was made in this frame", hint="it runs between graphs")
+        return found
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         if isinstance(self.value, torch.nn.ModuleDict):
-            return [ConstantVariable(k) for k in self.table(tx, "_modules")]
+            return [ConstantVariable(k) for k in self._ordered_children(tx)]
         if isinstance(self.value, (torch.nn.ModuleList, torch.nn.Sequential)):
             return [self._child(tx, k) for k in self._ordered_children(tx)]
         if isinstance(self.value, (torch.nn.ParameterList,)):
@@ -282,7 +381,8 @@ class NNModuleVariable(Variable):
             return _functions.UserFunctionVariable(own).call(tx, [self, index], {})
         key = index.as_python_constant()
         if isinstance(module, torch.nn.ModuleDict):
-            if key not in module._modules:
+            changed = self._changed_children(tx)
+            if key not in (module._modules if changed is None else changed):
                 raise UserError("ModuleDict lookup", f"KeyError: {key!r}", exc_type=KeyError)
             return self._child(tx, key)
         if isinstance(module, (torch.nn.ModuleList, torch.nn.Sequential)):
@@ -384,9 +484,8 @@ def _iter_of(kind: str):
                 path = prefix_path[:-1]
                 items.append(_containers.TupleVariable([ConstantVariable(path), owner]) if kind == "named_modules" else owner)
         if kind in ("children", "named_children"):
-            for key in module_var.table(tx, "_modules"):
-                child = module_var._child(tx, key)
-                if not isinstance(child, NNModuleVariable) or id(child.value) in seen:
+            for key, child in module_var._submodules(tx):
+                if id(child.value) in seen:
                     continue
                 seen.add(id(child.value))
                 items.append(_containers.TupleVariable([ConstantVariable(key), child]) if kind == "named_children" else child)
@@ -407,10 +506,8 @@ def _walk(root: NNModuleVariable, tx: InstructionTranslator, recurse: bool) -> l
         found.append((prefix, owner))
         if not recurse:
             return
-        for key in owner.table(tx, "_modules"):
-            child = owner._child(tx, key)
-            if isinstance(child, NNModuleVariable):
-                visit(f"{prefix}{key}.", child)
+        for key, child in owner._submodules(tx):
+            visit(f"{prefix}{key}.", child)
 
     visit("", root)
     return found

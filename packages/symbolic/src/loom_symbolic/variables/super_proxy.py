@@ -58,6 +58,9 @@ class SuperVariable(Variable):
                 return GenericSetattrVariable(self.receiver)
             if found is object.__delattr__:
                 return GenericDelattrVariable(self.receiver)
+            modelled = getattr(self.receiver, "super_methods", None)
+            if modelled and isinstance(found, types.FunctionType) and found in modelled:
+                return _ModelledMethod(self.receiver, modelled[found])
             if klass in _CONTAINER_BASES and hasattr(self.receiver, "call_builtin_method"):
                 return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:
@@ -116,6 +119,18 @@ class _BuiltinContainerMethod(Variable):
             items = getattr(self.receiver, "items", None)
             return _constant.ConstantVariable(len(items if items is not None else self.receiver.values))
         return self.receiver.call_builtin_method(tx, self.name, args, kwargs)
+
+
+class _ModelledMethod(Variable):
+    """``super().name`` where the receiver's variable models that inherited method itself (its
+    ``super_methods``: ``nn.Module.__setattr__`` on a module)."""
+
+    def __init__(self, receiver: Variable, method) -> None:
+        self.receiver = receiver
+        self.method = method
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.method(self.receiver, tx, args, kwargs)
 
 
 class _NoOpInit(Variable):

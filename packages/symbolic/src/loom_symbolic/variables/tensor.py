@@ -183,6 +183,10 @@ class TensorVariable(Variable):
         if name in ("grad", "_grad"):
             self._store_grad(tx, value)
             return
+        if name == "requires_grad" and "requires_grad_" in METHOD_HANDLERS:
+            # the property's setter is requires_grad_(flag) (a freeze loop over parameters)
+            if METHOD_HANDLERS["requires_grad_"](tx, self, [value], {}) is not None:
+                return
         if hasattr(self.cls, name):
             raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
