@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 
-from loom_guards import Attr, Const
+from loom_guards import Const
 
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL, DeferredAttribute, metaclass_read_runs_no_python, reads_run_no_python
