@@ -6,6 +6,7 @@ their Python semantics; anything else is unsupported rather than guessed.
 
 from __future__ import annotations
 
+import collections
 import operator
 from typing import TYPE_CHECKING, Any
 
@@ -297,7 +298,8 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
-        if any(side.mutable and _compares_in_c(side, names[0]) for side in (left, right)):
+        if any(side.mutable and _compares_in_c(side, names[0]) for side in (left, right)) \
+                and not _different_container_kinds(left, right):
             # an object's C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks (the C
             # __eq__ of a constant, an int's, gives NotImplemented for a foreign object)
             return None
@@ -463,6 +465,19 @@ def _exact_class(value: Variable) -> type | None:
 def _named_as_is(cls: type) -> bool:
     """Whether CPython's messages name ``cls`` by its ``__name__`` (a class statement's, or a builtin's)."""
     return bool(cls.__flags__ & (1 << 9)) or cls.__module__ == "builtins"  # Py_TPFLAGS_HEAPTYPE
+
+
+#: builtin container class → its kind: a C ``__eq__`` of one kind answers NotImplemented for another kind
+#: (``deque([1]) == [1]`` is decided by identity), while classes of one kind compare contents.
+_EQUALITY_KINDS = {list: "list", tuple: "tuple", collections.deque: "deque", set: "set", frozenset: "set",
+                   dict: "dict", collections.OrderedDict: "dict", collections.defaultdict: "dict",
+                   collections.Counter: "dict"}
+
+
+def _different_container_kinds(left: Variable, right: Variable) -> bool:
+    """Whether both sides are builtin containers of different kinds, whose C ``__eq__`` both decline."""
+    kinds = [_EQUALITY_KINDS.get(_exact_class(side)) for side in (left, right)]
+    return None not in kinds and kinds[0] != kinds[1]
 
 
 def _compares_in_c(value: Variable, name: str) -> bool:
