@@ -262,7 +262,8 @@ def pytest_step(minor: str, suite: str, extra: list[str]) -> tuple[str, list[str
     target = "tests" if suite == "tests" else f"packages/{suite}/tests"
     workers = ["-n", str(min(4, os.cpu_count() or 1))] if suite in PARALLEL else []
     name = target if minor == MAIN else f"{target} on {minor}"
-    return name, [str(venv_python(venv_dir(minor))), "-m", "pytest", str(ROOT / target), *workers, *extra]
+    return name, [str(venv_python(venv_dir(minor))), "-m", "pytest", str(ROOT / target), *workers,
+                  "-p", "loom_watchdog", *extra]
 
 
 def test(extra: list[str], states: dict[str, str | None]) -> int:
@@ -280,7 +281,11 @@ def test(extra: list[str], states: dict[str, str | None]) -> int:
             name, cmd = pytest_step(minor, suite, extra)
             steps.append((name, cmd, states.get(minor)))
     results = []
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    # tools/pytest_plugins holds loom_watchdog: a test that hangs fails after LOOM_TEST_TIMEOUT seconds
+    # with its stacks printed, instead of eating the CI budget.
+    plugins = str(ROOT / "tools" / "pytest_plugins")
+    pythonpath = os.pathsep.join(p for p in (plugins, os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": pythonpath}
     for name, cmd, why_not in steps:
         if why_not is not None:
             outcome = "FAILED (set-up)" if why_not.startswith("FAILED") else "skipped"
