@@ -115,6 +115,9 @@ def list_append(tx, ins) -> None:
 def set_add(tx, ins) -> None:
     value = tx.pop()
     target = tx.peek(ins.arg)
+    if target.passed_on:  # a comprehension's set a resumed loop grows in every pass: added at run time
+        target.call_method(tx, "add", [value], {})
+        return
     target.add(value, tx)
     target.mutated(tx)  # a set from a source (a comprehension resumed after a break) is written back
 
