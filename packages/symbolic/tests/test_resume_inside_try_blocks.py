@@ -3,6 +3,11 @@ function starts in the middle of the block. Its stack depth could not be compute
 depth came out one short), so the frame ran as it was, nothing compiled; the resume function now
 re-enters the block at the resume point (``resume._reenter_try_block``) and the code around the break
 is compiled, with eager's answer and eager's exceptions.
+
+An exception the breaking call raised reaches the resume function's handler from the frame; a ``with``
+block's cleanup hands its ``__traceback__`` to ``__exit__``. That read was refused (an exception from
+outside the trace), so the resume function ran as it was; it is now the exception's real traceback,
+guarded to be one (``ExceptionVariable._frame_traceback``).
 """
 
 from __future__ import annotations
@@ -91,3 +96,66 @@ def test_a_break_in_a_block_left_only_by_raising_is_resumed(fn):
     compiled = loom.compile(fn, backend="eager", options={"strict": True})
     assert _same(compiled(x), expected)
     assert _same(compiled(x), expected)
+
+
+@torch._dynamo.disable
+def _disabled_raise(t):
+    raise ValueError(f"bad {t.shape[0]}")
+
+
+class _SeesTraceback:
+    seen = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        _SeesTraceback.seen = (exc_type.__name__, tb is exc.__traceback__, tb is not None)
+        return True
+
+
+def raised_under_no_grad(x):
+    y = x + 1
+    try:
+        with torch.no_grad():
+            y = y * 2
+            _disabled_raise(y)
+    except ValueError:
+        pass
+    return y + 1, torch.is_grad_enabled()
+
+
+def raised_into_user_exit(x):
+    y = x + 1
+    with _SeesTraceback():
+        y = y * 2
+        _disabled_raise(y)
+    return y + 1, _SeesTraceback.seen
+
+
+def traceback_of_an_argument(x, exc):
+    return x + 1, exc.__traceback__ is None
+
+
+@pytest.mark.parametrize("fn", [raised_under_no_grad, raised_into_user_exit])
+def test_an_exception_from_the_breaking_call_reaches_exit_with_its_traceback(fn):
+    x = torch.arange(3.0)
+    expected = fn(x)
+    loom.reset()
+    report = loom.explain(fn, backend="eager", options={"strict": True})(x)
+    assert _same(report.result, expected)
+    assert (report.graph_count, report.break_count) == (2, 1)  # the handler's resume function is compiled
+
+
+def test_the_traceback_of_an_exception_argument_is_guarded():
+    never_raised = ValueError("a")
+    try:
+        raise ValueError("b")
+    except ValueError as caught:
+        raised = caught
+    loom.reset()
+    compiled = loom.compile(traceback_of_an_argument, backend="eager", options={"strict": True})
+    x = torch.ones(1)
+    for exc in (never_raised, raised, never_raised):
+        assert _same(compiled(x, exc), traceback_of_an_argument(x, exc))
+    assert loom.stats()["graph_breaks"] == 0
