@@ -327,4 +327,61 @@ def c_dsg_break_in_generator_expression_tuple(x):
     return tuple(_disabled_add(y, x * k) for k in range(3))
 
 
+
+# -- more from test_nested_graph_breaks.py ---------------------------------------------------------------
+def _grad_f1(t):
+    t = t * 2
+    _say("grad")
+    return t * 4
+
+
+def _grad_f2(t):
+    return (_grad_f1(t * 8) * 16).sum()
+
+
+def c_dsg_nested_break_under_func_grad(x):
+    return torch.func.grad(_grad_f2)(x * 32) * 64
+
+
+def _tuple_with_break(x):
+    x = x + 1
+    ctx = (torch.no_grad(), _say("in tuple"))[0]
+    x = x + 64
+    _say("after")
+    with ctx:
+        g = torch.is_grad_enabled()
+    return x + 2, g
+
+
+def c_dsg_nested_ctx_made_beside_a_break(x):
+    x = x + 16
+    y, g = _tuple_with_break(x)
+    return y + 32, g
+
+
+def c_dsg_contextmanager_generator_breaks(x):
+    inner = contextlib.contextmanager(_closing_gen)
+
+    with inner(x + 1) as v:
+        y = v * 2
+    return y + 2
+
+
+def _closing_gen(t):
+    _say("enter")
+    yield t * 3
+    _say("exit")
+
+
+def _rec(x, n):
+    if n <= 0:
+        return x
+    _say(n)
+    return _rec(x + 1, n - 1)
+
+
+def c_dsg_recursive_break_at_each_depth(x):
+    return _rec(x * 2, 4) + 1
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
