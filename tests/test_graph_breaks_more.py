@@ -488,9 +488,10 @@ class Swallow:
         return True
 
 
-@case(pos(), [], graphs=0, breaks=1)
+@case(pos(), [], graphs=2, breaks=1)
 def break_then_raise_inside_a_suppressing_with(x, log):
-    # the resume function's stack cannot be followed past the raise: the frame runs as it is
+    # the resume function re-enters the with block at the resume point (resume._reenter_try_block): its
+    # stack is followed past the raise into __exit__, which swallows it as in eager
     with Swallow(log):
         y = x + 1
         print("p")

@@ -155,7 +155,7 @@ def _arguments(f_locals: Any) -> dict[Any, Any]:
 
 #: Arguments whose length is remembered: one that differs between entries is a value a loop grows in
 #: every pass, which a loop's resume function hands on unread (``DynamicSpec.varying``).
-_LENGTHS_SEEN = (list, tuple, dict, str)
+_LENGTHS_SEEN = (list, tuple, dict, str, set)
 
 
 #: How deep into containers arguments are looked at (``*args`` and ``**kwargs`` are one level).

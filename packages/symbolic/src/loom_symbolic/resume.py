@@ -18,7 +18,7 @@ import types
 from dataclasses import dataclass
 from typing import Any
 
-from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin
+from bytecode import Bytecode, CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from .bytecode_helpers import iter_at
 from .errors import Unsupported
@@ -192,6 +192,7 @@ def _build(key: ResumeKey) -> types.CodeType:
     label = Label()
     body = list(bytecode)
     body.insert(target_position, label)
+    _reenter_try_block(body, target_position)
     cellvars = list(bytecode.cellvars)
     names = [item.name for item in body if isinstance(item, Instr)]
     if "MAKE_CELL" in names[names.index("RESUME"):]:
@@ -256,6 +257,31 @@ def _build(key: ResumeKey) -> types.CodeType:
                           hint="the function runs as ordinary Python") from exc
     _origins[built] = (original, _align(built, original))
     return built
+
+
+def _reenter_try_block(body: list[Any], at: int) -> None:
+    """Split the try block around the resume point ``body[at]`` (a label) in two, the second starting at it.
+
+    The prologue jumps to the label, past the block's ``TryBegin``. The exception table is the same
+    either way, but the bytecode library computes a handler's entry depth from the smallest stack it
+    saw since the ``TryBegin`` on the path: entered from the prologue, that is the function's entry, and
+    a ``with`` body that can only leave by raising gave its cleanup a stack one short (a resume function
+    it refused). The second half's ``TryBegin`` is on the prologue's path."""
+    opened = None
+    for item in body[:at]:
+        if isinstance(item, TryBegin):
+            opened = item
+        elif isinstance(item, TryEnd) and opened is not None and item.entry is opened:
+            opened = None
+    if opened is None:
+        return
+    second = opened.copy()
+    for i in range(at + 1, len(body)):
+        if isinstance(body[i], TryEnd) and body[i].entry is opened:
+            body[i] = TryEnd(second)
+            break
+    body[at + 1:at + 1] = [second]
+    body.insert(at, TryEnd(opened))
 
 
 def _align(resume: types.CodeType, original: types.CodeType) -> dict[int, int]:

@@ -41,7 +41,7 @@ class DynamicSpec:
     dimensions (what loom learned from earlier calls, or ``loom.mark_dynamic``); ``ints``: source
     texts of int arguments to treat as symbols; ``moving_iterators``: source texts of iterator
     arguments seen at another position on an earlier call (not modelled: ``next()`` on one breaks
-    once, rather than compiling once per position); ``varying``: names of list, tuple, dict or str
+    once, rather than compiling once per position); ``varying``: names of list, tuple, dict, str or set
     arguments whose length differed between entries, which a resume function hands on unread
     (``variables/passed_on.py``). The last two need no ShapeEnv (they do not make the spec true).
     """

@@ -104,6 +104,9 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
 def list_append(tx, ins) -> None:
     value = tx.pop()
     target = tx.peek(ins.arg)
+    if target.passed_on:  # a comprehension's list a resumed loop grows in every pass: appended at run time
+        target.call_method(tx, "append", [value], {})
+        return
     target.items.append(value)
     target.mutated(tx)
 
@@ -112,6 +115,9 @@ def list_append(tx, ins) -> None:
 def set_add(tx, ins) -> None:
     value = tx.pop()
     target = tx.peek(ins.arg)
+    if target.passed_on:  # a comprehension's set a resumed loop grows in every pass: added at run time
+        target.call_method(tx, "add", [value], {})
+        return
     target.add(value, tx)
     target.mutated(tx)  # a set from a source (a comprehension resumed after a break) is written back
 
@@ -121,6 +127,9 @@ def map_add(tx, ins) -> None:
     value = tx.pop()
     key = tx.pop()
     target = tx.peek(ins.arg)
+    if target.passed_on:  # a comprehension's dict a resumed loop grows in every pass: stored at run time
+        target.setitem(tx, key, value)
+        return
     target.items[DictVariable.key_of(key, tx)] = value
     target.mutated(tx)
 

@@ -95,6 +95,8 @@ class ExceptionVariable(Variable):
             # only add_note (a break, after which the exception is the frame's) gives one notes
             message = f"{self.cls.__name__!r} object has no attribute '__notes__'"
             raise UserError("attribute '__notes__'", message, exc_type=AttributeError, exc_args=(message,))
+        if member is None and name == "__traceback__" and self.real is not None and self.source is not None:
+            return self._frame_traceback(tx)
         if member is None and name in _TRACEBACK_MEMBERS and self.source is None:
             if name == "with_traceback":
                 return WithTraceback(self)
@@ -130,6 +132,19 @@ class ExceptionVariable(Variable):
         if not is_traceback_value(tb):
             raise Unsupported(f"a traceback that is {tb.describe()}", "only None or a traceback read while tracing is modelled")
         self.traceback = None if not isinstance(tb, TracebackVariable) else tb
+
+    def _frame_traceback(self, tx: InstructionTranslator) -> Variable:
+        """``__traceback__`` of an exception from the frame (one a break handed to a resume function's
+        handler): the one it carries when the frame is called, rebuilt as its ``__traceback__`` until the
+        trace raises it again (a new one then). Guarded to be a traceback: one never raised has None."""
+        if self.traceback is None:
+            real = self.real.__traceback__
+            if real is None:
+                tx.output.guards.add("constant", Attr(self.source, "__traceback__"), None)
+                return ConstantVariable(None)
+            tx.output.guards.add("type", Attr(self.source, "__traceback__"), real)
+            self.traceback = TracebackVariable(self)
+        return self.traceback
 
     def was_raised(self) -> None:
         """The trace raised it (anew or again): Python gives it a new traceback object."""

@@ -2,7 +2,7 @@
 
 A loop with a graph break in its body goes on, pass after pass, in the same resume functions (see
 :mod:`.resumed_loops`). A list the loop appends to, a tuple or a string it grows with ``+=``, a dict it
-stores into: each is a live local of those resume functions, different at every entry. Modelled item by
+stores into, a set it adds to: each is a live local of those resume functions, different at every entry. Modelled item by
 item, its length is guarded and the resume function compiles once per pass.
 
 So once such a local has been seen to differ in length between two entries of a resume function
@@ -10,8 +10,9 @@ So once such a local has been seen to differ in length between two entries of a 
 :class:`PassedOnValue`: its type is guarded, nothing else, and what the trace does to it without reading
 it is done at run time by the rewritten code:
 
-- ``lst.append(v)``, ``lst.extend(seq)``, ``lst += seq`` and ``d[key] = v``: calls made after the graph, in
-  program order with the other side effects (``SideEffects.deferred_call``);
+- ``lst.append(v)``, ``lst.extend(seq)``, ``lst += seq``, ``d[key] = v`` and ``s.add(key)`` (also as a
+  comprehension's ``LIST_APPEND``, ``MAP_ADD`` and ``SET_ADD``): calls made after the graph, in program
+  order with the other side effects (``SideEffects.deferred_call``);
 - ``t + (v,)``, ``t += (v,)``, ``s + "x"``: a :class:`GrownValue`, built at run time by the rewritten code.
 
 Anything else (its length, its items, a comparison, a branch on it) reads it: the read is noted
@@ -36,9 +37,11 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 #: The exact types a local may be handed on as (a subclass could run Python code on any operation).
-PASSED_ON_TYPES = (list, tuple, dict, str)
+PASSED_ON_TYPES = (list, tuple, dict, str, set)
 #: Methods made at run time, by the type they belong to.
-_DEFERRED_METHODS = {list: {"append": list.append, "extend": list.extend}}
+_DEFERRED_METHODS = {list: {"append": list.append, "extend": list.extend}, set: {"add": set.add}}
+#: Methods whose argument is stored as it is (the others read the items of theirs, snapshotted now).
+_STORING = (list.append, set.add)
 
 
 class _Opaque(Variable):
@@ -80,7 +83,7 @@ class _Opaque(Variable):
 
 
 class PassedOnValue(_Opaque):
-    """Local ``name`` of a resume function (a list, tuple, dict or str), handed on unread."""
+    """Local ``name`` of a resume function (a list, tuple, dict, str or set), handed on unread."""
 
     def __init__(self, tx: InstructionTranslator, value: Any, source: Any, name: str) -> None:
         self.tx = tx
@@ -102,17 +105,15 @@ class PassedOnValue(_Opaque):
         method = _DEFERRED_METHODS.get(type(self.value), {}).get(name)
         if method is None or kwargs or len(args) != 1:
             return self.read(f"method {name}")
-        argument = args[0] if method is list.append else _snapshot(args[0])
-        if argument is None:
+        argument = args[0] if method in _STORING else _snapshot(args[0])
+        if argument is None or (method is set.add and not _hashes_natively(argument)):
             return self.read(f"method {name}")
         tx.output.side_effects.deferred_call(method, [self, argument], {}, None)
         return ConstantVariable(None)
 
     def setitem(self, tx: InstructionTranslator, index: Variable, value: Variable) -> None:
         """``d[index] = value`` on a dict, made after the graph (a key whose hash runs no Python code)."""
-        hashable = isinstance(index, SymbolicVariable) or (
-            isinstance(index, ConstantVariable) and type(index.value) in (int, str, bool, float, type(None)))
-        if type(self.value) is not dict or not hashable:
+        if type(self.value) is not dict or not _hashes_natively(index):
             self.read("item assignment")
         tx.output.side_effects.deferred_call(dict.__setitem__, [self, index, value], {}, None)
 
@@ -149,6 +150,12 @@ class GrownValue(_Opaque):
 
     def describe(self) -> str:
         return f"a {self.python_type().__name__} grown in every pass of a loop"
+
+
+def _hashes_natively(key: Variable) -> bool:
+    """Whether hashing ``key`` at run time runs no Python code and cannot fail (a dict key, a set item)."""
+    return isinstance(key, SymbolicVariable) or (
+        isinstance(key, ConstantVariable) and type(key.value) in (int, str, bool, float, type(None)))
 
 
 def _snapshot(value: Variable) -> Variable | None:
@@ -192,7 +199,7 @@ def make_passed_on(tx: InstructionTranslator, value: Any, source: Any, name: str
         return None
     variable = PassedOnValue(tx, value, source, name)
     output.guards.add("type", source, value)
-    if type(value) in (list, dict):  # one variable per mutable object: a second source reaches this one
+    if type(value) in (list, dict, set):  # one variable per mutable object: a second source reaches this one
         output.note_alias(value, source)
         output.known_objects[id(value)] = (value, variable)
     return variable
