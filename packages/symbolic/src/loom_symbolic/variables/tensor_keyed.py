@@ -3,8 +3,11 @@
 A dict finds a tensor key by identity first (a tensor hashes by ``id``), so ``state[p]`` for a
 parameter ``p`` that is a graph input is the real dict's item for that very tensor. The item is
 reached through :class:`ItemOfKey`, a guard source holding the key object; its guard fails (and loom
-recompiles) when the dict no longer maps that tensor to an equal value. A missing key is a graph
-break: ``defaultdict.__missing__`` would insert, and a plain dict would raise.
+recompiles) when the dict no longer maps that tensor to an equal value. A missing key of a
+``defaultdict`` (an optimizer's first step: ``self.state[p]``) is inserted as ``__missing__`` does: the
+factory is called in the trace, the new item is the trace's own object (the optimizer fills it with
+tensors the graph makes), the frame is guarded on the key being absent, and the rewritten code stores
+the item into the real dict after the graph. A missing key of a plain dict is a graph break.
 """
 
 from __future__ import annotations
@@ -90,9 +93,15 @@ def is_tensor_keyed(value: Any, source: Any) -> bool:
 
 
 class TensorKeyedDictVariable(RealValueVariable):
-    """A real dict keyed by tensors: items read by graph-input keys; never changed while tracing."""
+    """A real dict keyed by tensors: items read by graph-input keys; the only change the trace makes is
+    inserting a ``defaultdict``'s missing key (replayed into the real dict after the graph)."""
 
     mutable = True
+
+    def __init__(self, value: Any, source: Any = None) -> None:
+        super().__init__(value, source)
+        #: keys the trace inserted: id of the real key -> (its variable, the new item's variable)
+        self.added: dict[int, tuple[Variable, Variable]] = {}
 
     def _key(self, tx: InstructionTranslator, key: Variable) -> Any:
         real = getattr(key, "real", None)
@@ -103,7 +112,12 @@ class TensorKeyedDictVariable(RealValueVariable):
 
     def getitem(self, tx: InstructionTranslator, key: Variable) -> Variable:
         real = self._key(tx, key)
+        added = self.added.get(id(real))
+        if added is not None:
+            return added[1]
         found = dict.get(self.value, real, _MISSING)
+        if found is _MISSING and type(self.value) is collections.defaultdict and self.value.default_factory is not None:
+            return self._insert_missing(tx, key, real)
         if found is _MISSING:
             exc = Unsupported(f"a missing key of a {type(self.value).__name__} keyed by tensors",
                               "a defaultdict would insert a new item, a dict would raise")
@@ -112,9 +126,21 @@ class TensorKeyedDictVariable(RealValueVariable):
             raise exc
         return wrap(tx, found, ItemOfKey(self.source, real))
 
+    def _insert_missing(self, tx: InstructionTranslator, key: Variable, real: Any) -> Variable:
+        """``defaultdict.__missing__``: the factory's result becomes the item, in the trace and (after the
+        graph) in the real dict; the frame is only reused while the key is still absent."""
+        factory = wrap(tx, self.value.default_factory, Attr(self.source, "default_factory"))
+        item = factory.call(tx, [], {})
+        tx.output.guards.add("constant", HasKey(self.source, real), False)
+        self.added[id(real)] = (key, item)
+        tx.output.side_effects.deferred_call(dict.__setitem__, [self, key, item], {}, None)
+        return item
+
     def contains(self, tx: InstructionTranslator, key: Variable) -> Variable:
         """``key in d``: the answer is guarded through the item's source (it fails when it changes)."""
         real = self._key(tx, key)
+        if id(real) in self.added:
+            return ConstantVariable(True)
         present = dict.get(self.value, real, _MISSING) is not _MISSING
         tx.output.guards.add("constant", HasKey(self.source, real), present)
         return ConstantVariable(present)
@@ -129,6 +155,9 @@ class TensorKeyedDictVariable(RealValueVariable):
             if not self.contains(tx, args[0]).as_python_constant():
                 return args[1] if len(args) == 2 else ConstantVariable(None)
             return self.getitem(tx, args[0])
+        if name == "__len__" and not args and not kwargs:
+            tx.output.guards.add("length", self.source, self.value)
+            return ConstantVariable(len(self.value) + len(self.added))
         raise Unsupported(f"{type(self.value).__name__}.{name}() on a dict keyed by tensors", "not modelled")
 
     def describe(self) -> str:
