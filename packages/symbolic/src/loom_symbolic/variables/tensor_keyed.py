@@ -23,6 +23,7 @@ from loom_guards.sources import _Chained, _set_chained
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
+from .mappings import DictVariable, identity_key
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -68,6 +69,37 @@ class ItemOfKey(_ObjectKeyed):
 _MISSING = object()
 
 
+class KeyOf(_ObjectKeyed):
+    """The key object ``key`` itself, found in ``base`` by identity (a key met iterating a tensor-keyed dict):
+    reading it fails once ``base`` no longer holds it."""
+
+    __slots__ = ()
+
+    def read_from(self, base_value: Any) -> Any:
+        if not isinstance(base_value, dict) or dict.get(base_value, self.key, _MISSING) is _MISSING:
+            raise KeyError("a tensor key")
+        return self.key
+
+    def __str__(self) -> str:
+        return f"<key {type(self.key).__name__} at {id(self.key):#x} of {self._base}>"
+
+
+class KeysAre(_ObjectKeyed):
+    """Whether ``base``'s keys are the objects of the tuple ``key``, in that order (compared by identity)."""
+
+    __slots__ = ()
+
+    def _key(self) -> tuple:
+        return (self._base, tuple(map(id, self.key)))
+
+    def read_from(self, base_value: Any) -> Any:
+        return (isinstance(base_value, dict) and len(base_value) == len(self.key)
+                and all(a is b for a, b in zip(dict.keys(base_value), self.key)))
+
+    def __str__(self) -> str:
+        return f"{self._base} keyed by the {len(self.key)} objects seen"
+
+
 class HasKey(_ObjectKeyed):
     """``key in base`` for an object key: a guard on it being False recompiles the frame once the key is
     there (an optimizer's state appears after its first step)."""
@@ -102,6 +134,32 @@ class TensorKeyedDictVariable(RealValueVariable):
         super().__init__(value, source)
         #: keys the trace inserted: id of the real key -> (its variable, the new item's variable)
         self.added: dict[int, tuple[Variable, Variable]] = {}
+        #: every item, as a dict the trace reads whole (iteration, views): made on first use
+        self._whole: DictVariable | None = None
+
+    def _as_dict(self, tx: InstructionTranslator) -> DictVariable:
+        """The dict's items as a :class:`DictVariable` for iteration and ``keys``/``values``/``items``: each
+        key is the real tensor (read through :class:`KeyOf`), and the keys are guarded to be those objects."""
+        if self.added:
+            raise Unsupported(f"iterating a {type(self.value).__name__} keyed by tensors the trace inserted into",
+                              "not modelled")
+        if self._whole is None:
+            keys = tuple(dict.keys(self.value))
+            tx.output.guards.add("constant", KeysAre(self.source, keys), True)
+            items = {}
+            for real in keys:
+                key = wrap(tx, real, KeyOf(self.source, real))
+                items[identity_key(key, tx)] = wrap(tx, dict.__getitem__(self.value, real), ItemOfKey(self.source, real))
+            self._whole = DictVariable(items, self.source, cls=type(self.value), real=self.value)
+        return self._whole
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in _VIEWS:
+            return self._as_dict(tx).var_getattr(tx, name)
+        return super().var_getattr(tx, name)
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        return self._as_dict(tx).unpack(tx)
 
     def _key(self, tx: InstructionTranslator, key: Variable) -> Any:
         real = getattr(key, "real", None)
@@ -116,7 +174,7 @@ class TensorKeyedDictVariable(RealValueVariable):
         if added is not None:
             return added[1]
         found = dict.get(self.value, real, _MISSING)
-        if found is _MISSING and type(self.value) is collections.defaultdict and self.value.default_factory is not None:
+        if found is _MISSING and self._whole is None and type(self.value) is collections.defaultdict and self.value.default_factory is not None:
             return self._insert_missing(tx, key, real)
         if found is _MISSING:
             exc = Unsupported(f"a missing key of a {type(self.value).__name__} keyed by tensors",
@@ -151,6 +209,8 @@ class TensorKeyedDictVariable(RealValueVariable):
             return self.getitem(tx, args[0])
         if name == "__contains__" and len(args) == 1 and not kwargs:
             return self.contains(tx, args[0])
+        if name in _VIEWS:
+            return self._as_dict(tx).call_method(tx, name, args, kwargs)
         if name == "get" and 1 <= len(args) <= 2 and not kwargs:
             if not self.contains(tx, args[0]).as_python_constant():
                 return args[1] if len(args) == 2 else ConstantVariable(None)
@@ -162,6 +222,10 @@ class TensorKeyedDictVariable(RealValueVariable):
 
     def describe(self) -> str:
         return f"{type(self.value).__name__} keyed by tensors"
+
+
+#: The methods read from the whole dict (:meth:`TensorKeyedDictVariable._as_dict`).
+_VIEWS = frozenset({"keys", "values", "items", "__iter__"})
 
 
 def load_item_of_key(cg: Any, source: ItemOfKey) -> None:
