@@ -104,7 +104,12 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
 def list_append(tx, ins) -> None:
     value = tx.pop()
     target = tx.peek(ins.arg)
-    target.items.append(value)
+    try:
+        items = target.items
+    except AttributeError:  # a comprehension's list handed on unread by its resume function (passed_on.py)
+        target.call_method(tx, "append", [value], {})
+        return
+    items.append(value)
     target.mutated(tx)
 
 
@@ -121,7 +126,12 @@ def map_add(tx, ins) -> None:
     value = tx.pop()
     key = tx.pop()
     target = tx.peek(ins.arg)
-    target.items[DictVariable.key_of(key, tx)] = value
+    try:
+        items = target.items
+    except AttributeError:  # a comprehension's dict handed on unread by its resume function (passed_on.py)
+        target.setitem(tx, key, value)
+        return
+    items[DictVariable.key_of(key, tx)] = value
     target.mutated(tx)
 
 
