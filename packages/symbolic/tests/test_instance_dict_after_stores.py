@@ -62,6 +62,27 @@ def test_a_delete_then_store_still_matches_eager():
     assert actual[1] == expected[1] == ["scale", "name", "count"]
 
 
+class Slotted:
+    __slots__ = ("__dict__", "a")
+
+    def __init__(self):
+        self.a = 1
+        self.b = 2
+
+
+def store_slot_then_read(x, obj):
+    obj.a = 10
+    obj.b = 20
+    return x + 1, dict(obj.__dict__), obj.a
+
+
+def test_a_slot_stored_in_the_frame_stays_out_of_the_dict():
+    x = torch.arange(3.0)
+    expected = store_slot_then_read(x, Slotted())
+    actual = _compiled(store_slot_then_read)(x, Slotted())
+    assert actual[1:] == expected[1:] == ({"b": 20}, 10)
+
+
 def scheduler_state(x, sched):
     sched.step()
     state = sched.state_dict()

@@ -254,7 +254,8 @@ def _real_instance_dict(tx: InstructionTranslator, view: ObjectView) -> Variable
         raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
                           "its stores are replayed only after the graph", hint="it is read between graphs")
     for name, stored_value in stored.items():  # the dict as it will be once they are replayed
-        items[name] = stored_value
+        if not isinstance(class_attribute(view.cls, name), types.MemberDescriptorType):  # a slot is not in it
+            items[name] = stored_value
     # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
     tx.output.side_effects.exposed_instance_dict(view.real, value)
     return value
