@@ -185,14 +185,24 @@ def test_the_optimizer_update_is_a_graph_of_its_own(kind, foreach):
 
 
 def test_the_first_step_creates_the_state_and_the_next_one_compiles_the_update():
-    """Before its first step an optimizer has no state: that step's update runs natively (a break at the
-    missing key), guarded so that the next call compiles again, now with the update in a graph."""
-    model, optimizer = _model_and_optimizer("adam", True)
-    step = loom.compile(_training_step(model, optimizer), backend="aot_eager")
-    for _ in range(4):
-        step(torch.randn(5, 8), torch.randn(5, 4))
+    """Before its first step an optimizer has no state: that step's update is a graph that makes it (the
+    missing ``state[p]`` is inserted as ``defaultdict`` does and stored after the graph), guarded on the key
+    being absent, so the next call compiles again, with the update of a step that finds its state."""
+    results = []
+    for compiled in (False, True):
+        model, optimizer = _model_and_optimizer("adam", True)
+        step = _training_step(model, optimizer)
+        if compiled:
+            step = loom.compile(step, backend="aot_eager")
+        torch.manual_seed(1)
+        for _ in range(4):
+            step(torch.randn(5, 8), torch.randn(5, 4))
+        results.append([p.detach().clone() for p in model.parameters()])
+    for p, q in zip(results[1], results[0]):
+        torch.testing.assert_close(p, q)
     stats = loom.stats()
-    assert stats["recompiles"] == 1 and stats["graphs"] == 2, stats  # the loss, and the update from step 2 on
+    # the loss, the first update (making the state), and the update from step 2 on
+    assert stats["recompiles"] == 1 and stats["graphs"] == 3, stats
     assert stats["cache_hits"] >= 4, stats
 
 

@@ -127,6 +127,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "TensorSize": _load_tensor_size,
     "Const": _load_const,
     "ItemOfKey": load_item_of_key,
+    "KeyOf": _load_read_from,
     "WeakReferent": _load_read_from,
     "IteratorState": _load_read_from,
     "BuiltinContents": _load_read_from,

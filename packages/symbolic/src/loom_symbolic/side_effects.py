@@ -347,6 +347,20 @@ class SideEffects:
             raise missing_attribute(f"{type(real).__name__!r} object", name)
         return stored
 
+    def stored_overlay(self, real: Any) -> dict[str, Variable] | None:
+        """The attributes the trace stored on ``real`` (name -> value, first store first), for a read of
+        ``real.__dict__`` that must see them: a store adds a new name at the end of the dict or keeps an
+        old one where it is, as Python does. None when that does not hold: the trace deleted one of them
+        (where it sits after a delete and a store depends on their order), or stored one through a
+        setter other than ``object.__setattr__`` (``nn.Module.__setattr__`` puts a parameter elsewhere)."""
+        overlay = self.attr_overlay.get(id(real), {})
+        for effect in self.effects:
+            if isinstance(effect, DeleteAttr) and effect.name in overlay:
+                return None
+            if isinstance(effect, GenericStoreAttr) and effect.name in overlay and effect.setter is not object.__setattr__:
+                return None
+        return overlay
+
     def stored_attributes(self, real: Any) -> bool:
         """Whether the trace stored or deleted an attribute of ``real`` so far."""
         return bool(self.attr_overlay.get(id(real)))

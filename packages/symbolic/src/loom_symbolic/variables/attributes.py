@@ -244,11 +244,18 @@ _IMMUTABLETYPE = 1 << 8
 
 def _real_instance_dict(tx: InstructionTranslator, view: ObjectView) -> Variable:
     """``obj.__dict__`` of a real object (a user class's instance, or a C one's: ``SimpleNamespace``)."""
-    if tx.output.side_effects.stored_attributes(view.real):
+    stored = tx.output.side_effects.stored_overlay(view.real) if tx.output.side_effects.stored_attributes(view.real) else {}
+    value = None
+    if stored is not None:
+        value = wrap(tx, view.real.__dict__, Attr(view.source, "__dict__") if view.source is not None else None)
+    items = getattr(value, "items", None)  # a dict variable's items (every value wrapped)
+    if stored is None or (stored and not isinstance(items, dict)):
         # The real __dict__ does not hold the trace's stores yet: they are replayed after the graph.
         raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
                           "its stores are replayed only after the graph", hint="it is read between graphs")
-    value = wrap(tx, view.real.__dict__, Attr(view.source, "__dict__") if view.source is not None else None)
+    for name, stored_value in stored.items():  # the dict as it will be once they are replayed
+        if not isinstance(class_attribute(view.cls, name), types.MemberDescriptorType):  # a slot is not in it
+            items[name] = stored_value
     # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
     tx.output.side_effects.exposed_instance_dict(view.real, value)
     return value

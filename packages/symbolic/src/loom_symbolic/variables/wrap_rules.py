@@ -56,6 +56,7 @@ from .disable_calls import FUNCTIONS as DISABLE_FUNCTIONS
 from .distributed import FUNCTIONS as DISTRIBUTED_FUNCTIONS
 from .dual_level import CLASSES as DUAL_LEVEL_CLASSES
 from .dual_level import FUNCTIONS as DUAL_LEVEL_FUNCTIONS
+from .foreach_groups import FUNCTIONS as FOREACH_GROUP_FUNCTIONS
 from .function_modes import FUNCTIONS as MODE_STACK_FUNCTIONS
 from .function_modes import ModeStackFunctionVariable
 from .functions import UserFunctionVariable
@@ -444,6 +445,8 @@ def _wrap_builtin(tx, value, source):
         return _identity(SAVED_HOOKS_FUNCTIONS[value])(tx, value, source)
     if value in MODE_STACK_FUNCTIONS:  # torch._C._push_on_torch_function_stack & co: the trace's own stack
         return _identity(ModeStackFunctionVariable)(tx, value, source)
+    if value in FOREACH_GROUP_FUNCTIONS:  # torch._C._group_tensors_by_device_and_dtype: answered while tracing
+        return _identity(FOREACH_GROUP_FUNCTIONS[value])(tx, value, source)
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_graph_op(value):
