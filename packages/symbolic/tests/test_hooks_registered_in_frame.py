@@ -1,8 +1,11 @@
-"""Hooks a compiled frame registers (or removes) itself, then relies on before the graph has run.
+"""Hooks a compiled frame registers (or removes) itself: module backward hooks, and tensor hooks on inputs.
 
 A module's backward hook registered in the frame lives only in the trace's copy of the hook table until the
 graph runs: calling the module must see it there (and run the module natively, as with a backward hook
-registered before the frame), or the backward pass would miss the hook."""
+registered before the frame), or the backward pass would miss the hook.
+
+``tensor.register_hook(hook)`` on a tensor from outside the frame is captured: the hook dict is filled on the
+real tensor after the graph, so a later backward runs it as eager's would."""
 
 import torch
 from torch import nn
@@ -63,4 +66,106 @@ def test_a_backward_hook_removed_in_the_frame_leaves_the_call_in_the_graph():
     expected = backward_hook_registered_then_removed(x, _linear())
     actual = _compiled(backward_hook_registered_then_removed)(x, _linear())
     torch.testing.assert_close(actual, expected)
+    assert _counts() == (1, 0)
+
+
+# -- tensor hooks on tensors from outside the frame --------------------------------------------------------
+def _leaf():
+    return torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+
+
+def registers_doubling_hook(x, leaf):
+    leaf.register_hook(lambda grad: grad * 2)
+    return x * 2, leaf.detach() + 1
+
+
+def registers_then_removes(x, leaf):
+    handle = leaf.register_hook(lambda grad: grad * 2)
+    z = x * x
+    handle.remove()
+    leaf.register_hook(lambda grad: grad * 3)
+    return z + 1
+
+
+def registers_and_returns_handle(x, leaf):
+    handle = leaf.register_hook(lambda grad: grad * 5)
+    return x.cos(), handle
+
+
+def _grad_after_backward(leaf):
+    (leaf * leaf).sum().backward()
+    return leaf.grad
+
+
+def test_a_hook_registered_on_an_input_is_captured_and_runs_in_a_later_backward():
+    x = torch.arange(3.0)
+    eager_leaf, leaf = _leaf(), _leaf()
+    expected = registers_doubling_hook(x, eager_leaf)
+    actual = _compiled(registers_doubling_hook)(x, leaf)
+    assert _counts() == (1, 0)
+    torch.testing.assert_close(actual, expected)
+    torch.testing.assert_close(_grad_after_backward(leaf), _grad_after_backward(eager_leaf))
+    assert leaf._backward_hooks is not None and len(leaf._backward_hooks) == 1
+
+
+def test_a_hook_removed_through_its_handle_in_the_frame_never_runs():
+    x = torch.arange(3.0)
+    eager_leaf, leaf = _leaf(), _leaf()
+    expected = registers_then_removes(x, eager_leaf)
+    actual = _compiled(registers_then_removes)(x, leaf)
+    assert _counts() == (1, 0)
+    torch.testing.assert_close(actual, expected)
+    torch.testing.assert_close(_grad_after_backward(leaf), _grad_after_backward(eager_leaf))
+    assert list(leaf._backward_hooks) != [] and len(leaf._backward_hooks) == 1
+
+
+def test_hooks_accumulate_over_calls_and_on_a_tensor_that_already_has_hooks():
+    x = torch.arange(3.0)
+    eager_leaf, leaf = _leaf(), _leaf()
+    eager_leaf.register_hook(lambda grad: grad + 1)
+    leaf.register_hook(lambda grad: grad + 1)
+    compiled = _compiled(registers_doubling_hook)
+    for _ in range(2):
+        expected = registers_doubling_hook(x, eager_leaf)
+        torch.testing.assert_close(compiled(x, leaf), expected)
+    assert len(leaf._backward_hooks) == 3
+    torch.testing.assert_close(_grad_after_backward(leaf), _grad_after_backward(eager_leaf))
+
+
+def test_a_hook_on_an_input_with_history_runs_where_eager_runs_it():
+    x = torch.arange(3.0)
+    eager_leaf, leaf = _leaf(), _leaf()
+    eager_mid, mid = eager_leaf * 3, leaf * 3
+    registers_doubling_hook(x, eager_mid)
+    _compiled(registers_doubling_hook)(x, mid)
+    assert _counts() == (1, 0)
+    (eager_mid * eager_mid).sum().backward()
+    (mid * mid).sum().backward()
+    torch.testing.assert_close(leaf.grad, eager_leaf.grad)
+
+
+def test_the_returned_handle_removes_the_hook_outside_the_frame():
+    x = torch.arange(3.0)
+    leaf = _leaf()
+    _, handle = _compiled(registers_and_returns_handle)(x, leaf)
+    assert isinstance(handle, torch.utils.hooks.RemovableHandle)
+    assert list(leaf._backward_hooks) == [handle.id]
+    handle.remove()
+    torch.testing.assert_close(_grad_after_backward(leaf), 2 * leaf.detach())
+
+
+def test_a_hook_on_a_tensor_without_grad_raises_eagers_error():
+    def registers(x):
+        y = x + 1
+        try:
+            x.register_hook(lambda g: g)
+        except RuntimeError as e:
+            return y, str(e)
+        return y, ""
+
+    x = torch.arange(3.0)
+    actual = _compiled(registers)(x)
+    expected = registers(x)
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1] == expected[1]
     assert _counts() == (1, 0)
