@@ -169,3 +169,37 @@ def test_a_hook_on_a_tensor_without_grad_raises_eagers_error():
     torch.testing.assert_close(actual[0], expected[0])
     assert actual[1] == expected[1]
     assert _counts() == (1, 0)
+
+
+def reads_hook_dict_and_retains_grad(x, leaf):
+    before = leaf._backward_hooks is None
+    leaf.register_hook(lambda grad: grad / 2)
+    leaf.register_hook(lambda grad: grad * 3)
+    leaf.retain_grad()
+    y = leaf * x
+    return y.detach() + 1, before, len(leaf._backward_hooks), leaf.retains_grad, y.retains_grad, (x + 1)._backward_hooks
+
+
+def test_the_hook_dict_retain_grad_on_a_leaf_and_retains_grad_are_read_in_the_trace():
+    x = torch.arange(3.0)
+    expected = reads_hook_dict_and_retains_grad(x, _leaf())
+    actual = _compiled(reads_hook_dict_and_retains_grad)(x, _leaf())
+    assert _counts() == (1, 0)
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1:] == expected[1:] == (True, 2, False, False, None)
+
+
+def test_retain_grad_without_grad_raises_eagers_error():
+    def retains(x):
+        y = x * 2
+        try:
+            y.retain_grad()
+        except RuntimeError as e:
+            return y + 1, str(e)
+        return y, ""
+
+    x = torch.arange(3.0)
+    actual = _compiled(retains)(x)
+    assert _counts() == (1, 0)
+    torch.testing.assert_close(actual[0], retains(x)[0])
+    assert actual[1] == retains(x)[1]

@@ -12,6 +12,9 @@ The handle is :mod:`.hook_handles`'s, so ``remove()`` (also as a ``with`` block)
 
 Tensors made in the graph (intermediates, outputs) and subclasses with ``__torch_function__`` still break:
 the hook would belong to the graph's autograd history, which torch.compile records in the graph itself.
+
+Also here: reads of ``_backward_hooks`` (the dict above, or None) and ``retains_grad`` (False on a leaf and on
+a tensor made in the graph), and ``retain_grad()`` where eager's does nothing (a leaf) or raises (no grad).
 """
 
 from __future__ import annotations
@@ -25,15 +28,17 @@ from loom_guards import Attr
 
 from ..errors import UserError
 from .base import Variable
+from .constant import ConstantVariable
 from .containers import DictVariable
 from .hook_handles import make_removable_handle
 from .registry import wrap
-from .tensor import METHOD_HANDLERS, TensorVariable
+from .tensor import ATTRIBUTE_HANDLERS, METHOD_HANDLERS, TensorVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 _NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+_NO_RETAIN = "can't retain_grad on Tensor that has requires_grad=False"
 
 
 def register_with_grad_fn(tensor: Any) -> None:
@@ -42,8 +47,9 @@ def register_with_grad_fn(tensor: Any) -> None:
     tensor.grad_fn._register_hook_dict(tensor)
 
 
-def _hook_table(tx: InstructionTranslator, tensor: TensorVariable) -> Variable:
-    """The tensor's hook dict as the trace sees it, made (and stored on the tensor) if it has none yet."""
+def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool) -> Variable | None:
+    """The tensor's hook dict (or None) as the trace sees it; ``make``: made and stored on the tensor if it
+    has none yet."""
     real = tensor.real
     side_effects = tx.output.side_effects
     stored = side_effects.stored_attribute(real, "_backward_hooks")
@@ -54,6 +60,8 @@ def _hook_table(tx: InstructionTranslator, tensor: TensorVariable) -> Variable:
     if existing is not None:
         return wrap(tx, existing, source)
     tx.output.guards.add("identity", source, None)
+    if not make:
+        return ConstantVariable(None)
     table = DictVariable({}, cls=collections.OrderedDict)
     side_effects.store_attr(tensor, real, "_backward_hooks", table)
     if real.grad_fn is not None:
@@ -61,19 +69,29 @@ def _hook_table(tx: InstructionTranslator, tensor: TensorVariable) -> Variable:
     return table
 
 
+def _from_outside(tensor: TensorVariable) -> bool:
+    """Whether ``tensor`` is one the program was handed (its real object is known, and it stands for it)."""
+    return tensor.real is not None and tensor.source is not None and tensor.frozen_from is None \
+        and not tensor.hands_calls
+
+
+def _made_in_graph(tensor: TensorVariable) -> bool:
+    return tensor.real is None and tensor.source is None
+
+
 def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
                   kwargs: dict[str, Variable]) -> Variable | None:
     """``tensor.register_hook(hook)``: see the module docstring (None: not modelled, it breaks)."""
     if len(args) + len(kwargs) != 1 or set(kwargs) - {"hook"}:
         return None
-    if tensor.real is None or tensor.source is None or tensor.frozen_from is not None or tensor.hands_calls:
+    if not _from_outside(tensor):
         return None
     if type(tensor.real).register_hook is not torch.Tensor.register_hook:
         return None
     if not tensor.example.requires_grad:
         raise UserError("Tensor.register_hook()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
     hook = args[0] if args else kwargs["hook"]
-    table = _hook_table(tx, tensor)
+    table = _hook_table(tx, tensor, make=True)
     if not isinstance(table, DictVariable):
         return None
     handle = make_removable_handle(tx, [table], {})
@@ -81,4 +99,32 @@ def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[
     return handle
 
 
-METHOD_HANDLERS["register_hook"] = register_hook
+def backward_hooks(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
+    """``tensor._backward_hooks``: None for a tensor made in the graph (registering on one breaks), else the
+    dict the trace holds or the real one."""
+    if _made_in_graph(tensor):
+        return ConstantVariable(None)
+    return _hook_table(tx, tensor, make=False) if _from_outside(tensor) else None
+
+
+def retain_grad(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
+                kwargs: dict[str, Variable]) -> Variable | None:
+    """``tensor.retain_grad()``: eager's error without grad, nothing on a leaf; on a tensor with history
+    autograd must keep its gradient, which only the real tensor can (a break)."""
+    if args or kwargs:
+        return None
+    if not tensor.example.requires_grad:
+        raise UserError("Tensor.retain_grad()", _NO_RETAIN, exc_type=RuntimeError, exc_args=(_NO_RETAIN,))
+    return ConstantVariable(None) if tensor.example.is_leaf else None
+
+
+def retains_grad(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
+    """``tensor.retains_grad``: False on a leaf, and on a tensor made in the graph (``retain_grad()`` on one
+    breaks, so it has not been called yet); the real tensor's flag otherwise (a break)."""
+    if tensor.example.is_leaf or _made_in_graph(tensor):
+        return ConstantVariable(False)
+    return None
+
+
+METHOD_HANDLERS.update(register_hook=register_hook, retain_grad=retain_grad)
+ATTRIBUTE_HANDLERS.update(_backward_hooks=backward_hooks, retains_grad=retains_grad)
