@@ -203,3 +203,21 @@ def test_retain_grad_without_grad_raises_eagers_error():
     assert _counts() == (1, 0)
     torch.testing.assert_close(actual[0], retains(x)[0])
     assert actual[1] == retains(x)[1]
+
+
+def test_a_hook_on_a_tensor_made_without_grad_in_the_graph_raises_eagers_error():
+    def registers(x, leaf):
+        with torch.no_grad():
+            y = leaf * 2
+        try:
+            y.register_hook(lambda g: g)
+        except RuntimeError as e:
+            return y + x, str(e)
+        return y, ""
+
+    x = torch.arange(3.0)
+    actual = _compiled(registers)(x, _leaf())
+    expected = registers(x, _leaf())
+    assert _counts() == (1, 0)
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1] == expected[1]

@@ -84,12 +84,12 @@ def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[
     """``tensor.register_hook(hook)``: see the module docstring (None: not modelled, it breaks)."""
     if len(args) + len(kwargs) != 1 or set(kwargs) - {"hook"}:
         return None
+    if tensor.hands_calls or getattr(tensor.cls, "register_hook", None) is not torch.Tensor.register_hook:
+        return None
+    if not tensor.example.requires_grad:  # wherever the tensor comes from
+        raise UserError("Tensor.register_hook()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
     if not _from_outside(tensor):
         return None
-    if type(tensor.real).register_hook is not torch.Tensor.register_hook:
-        return None
-    if not tensor.example.requires_grad:
-        raise UserError("Tensor.register_hook()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
     hook = args[0] if args else kwargs["hook"]
     table = _hook_table(tx, tensor, make=True)
     if not isinstance(table, DictVariable):
