@@ -221,3 +221,20 @@ def test_a_hook_on_a_tensor_made_without_grad_in_the_graph_raises_eagers_error()
     assert _counts() == (1, 0)
     torch.testing.assert_close(actual[0], expected[0])
     assert actual[1] == expected[1]
+
+
+def hook_on_a_leaf_made_in_the_frame(x):
+    leaf = x.clone().requires_grad_()
+    handle = leaf.register_hook(lambda g: g * 2)
+    return (leaf * x).sum(), leaf, len(leaf._backward_hooks), list(leaf._backward_hooks) == [handle.id]
+
+
+def test_a_hook_on_a_leaf_made_in_the_frame_is_captured():
+    x = torch.arange(3.0)
+    expected = hook_on_a_leaf_made_in_the_frame(x)
+    actual = _compiled(hook_on_a_leaf_made_in_the_frame)(x)
+    assert _counts() == (1, 0)
+    assert actual[2:] == expected[2:] == (1, True)
+    actual[0].backward()
+    expected[0].backward()
+    torch.testing.assert_close(actual[1].grad, expected[1].grad)

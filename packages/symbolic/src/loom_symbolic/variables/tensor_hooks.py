@@ -1,5 +1,6 @@
-"""``tensor.register_hook(hook)`` on a tensor from outside the frame (a graph input: a leaf the program
-was handed, a parameter), without a graph break.
+"""``tensor.register_hook(hook)`` on a tensor that exists outside the graph (a graph input: a leaf the
+program was handed, a parameter; or a leaf the program made, which :mod:`.made_leaves` makes before the
+graph), without a graph break.
 
 Eager's ``Tensor.register_hook`` keeps the tensor's hooks in an ``OrderedDict`` held by its ``_backward_hooks``
 slot (made on the first registration, which also hands it to the tensor's ``grad_fn`` when it has one), and
@@ -50,33 +51,36 @@ def register_with_grad_fn(tensor: Any) -> None:
 def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool) -> Variable | None:
     """The tensor's hook dict (or None) as the trace sees it; ``make``: made and stored on the tensor if it
     has none yet."""
-    real = tensor.real
+    real, identity = tensor.real, tensor._identity()
     side_effects = tx.output.side_effects
-    stored = side_effects.stored_attribute(real, "_backward_hooks")
+    stored = side_effects.stored_attribute(identity, "_backward_hooks")
     if stored is not None:
         return stored
-    source = Attr(tensor.source, "_backward_hooks")
-    existing = real._backward_hooks
-    if existing is not None:
-        return wrap(tx, existing, source)
-    tx.output.guards.add("identity", source, None)
+    if real is not None:  # a leaf made in the trace (made_leaves) has none yet
+        source = Attr(tensor.source, "_backward_hooks")
+        existing = real._backward_hooks
+        if existing is not None:
+            return wrap(tx, existing, source)
+        tx.output.guards.add("identity", source, None)
     if not make:
         return ConstantVariable(None)
     table = DictVariable({}, cls=collections.OrderedDict)
-    side_effects.store_attr(tensor, real, "_backward_hooks", table)
-    if real.grad_fn is not None:
+    side_effects.store_attr(tensor, identity, "_backward_hooks", table)
+    if real is not None and real.grad_fn is not None:
         side_effects.deferred_call(register_with_grad_fn, [tensor], {}, None)
     return table
 
 
 def _from_outside(tensor: TensorVariable) -> bool:
-    """Whether ``tensor`` is one the program was handed (its real object is known, and it stands for it)."""
-    return tensor.real is not None and tensor.source is not None and tensor.frozen_from is None \
-        and not tensor.hands_calls
+    """Whether ``tensor`` exists outside the graph: one the program was handed (its real object is known,
+    and the variable stands for it), or a leaf the rewritten code makes before the graph (made_leaves)."""
+    if tensor.hands_calls or tensor.frozen_from is not None:
+        return False
+    return (tensor.real is not None and tensor.source is not None) or tensor.made_leaf is not None
 
 
 def _made_in_graph(tensor: TensorVariable) -> bool:
-    return tensor.real is None and tensor.source is None
+    return tensor.real is None and tensor.source is None and tensor.made_leaf is None
 
 
 def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
