@@ -414,6 +414,20 @@ def c_dk_post_accumulate_hook_updates_leaf(x, leaf):
     return leaf.detach() * 1, leaf.grad
 
 
+def c_dk_post_accumulate_registered_no_backward(x, leaf):
+    leaf.register_post_accumulate_grad_hook(lambda t: t.grad.zero_() and None)
+    return leaf * x, len(leaf._post_accumulate_grad_hooks)
+
+
+def c_dk_post_accumulate_on_non_leaf_raises(x, leaf):
+    y = leaf * 2
+    try:
+        y.register_post_accumulate_grad_hook(lambda t: None)
+    except RuntimeError as e:
+        return y + x, str(e)
+    return y, ""
+
+
 # -- hooks on parameters -----------------------------------------------------------------------------------
 def _linear():
     torch.manual_seed(0)

@@ -238,3 +238,28 @@ def test_a_hook_on_a_leaf_made_in_the_frame_is_captured():
     actual[0].backward()
     expected[0].backward()
     torch.testing.assert_close(actual[1].grad, expected[1].grad)
+
+
+def _scale_grad(t):
+    t.grad.mul_(5)
+
+
+def post_accumulate_hook(x, leaf):
+    leaf.register_post_accumulate_grad_hook(_scale_grad)
+    y = leaf * 2
+    try:
+        y.register_post_accumulate_grad_hook(lambda t: None)
+    except RuntimeError as e:
+        refused = str(e)
+    return leaf * x, len(leaf._post_accumulate_grad_hooks), refused
+
+
+def test_a_post_accumulate_grad_hook_on_an_input_is_captured_and_runs_after_accumulation():
+    x = torch.arange(3.0)
+    eager_leaf, leaf = _leaf(), _leaf()
+    expected = post_accumulate_hook(x, eager_leaf)
+    actual = _compiled(post_accumulate_hook)(x, leaf)
+    assert _counts() == (1, 0)
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1:] == expected[1:]
+    torch.testing.assert_close(_grad_after_backward(leaf), _grad_after_backward(eager_leaf))

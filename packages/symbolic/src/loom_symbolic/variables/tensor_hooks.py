@@ -10,17 +10,20 @@ state the frame leaves: in the trace it is a dict mutation, replayed on the real
 first registration makes the dict in the trace and stores it on the tensor (the real slot is guarded None);
 a later one adds to the dict the trace holds or, from outside the frame, the real dict (guarded by its keys).
 The handle is :mod:`.hook_handles`'s, so ``remove()`` (also as a ``with`` block) is traced like any other.
+``register_post_accumulate_grad_hook`` is the same, with the leaf's ``_post_accumulate_grad_hooks``.
 
 Tensors made in the graph (intermediates, outputs) and subclasses with ``__torch_function__`` still break:
 the hook would belong to the graph's autograd history, which torch.compile records in the graph itself.
 
-Also here: reads of ``_backward_hooks`` (the dict above, or None) and ``retains_grad`` (False on a leaf and on
-a tensor made in the graph), and ``retain_grad()`` where eager's does nothing (a leaf) or raises (no grad).
+Also here: reads of ``_backward_hooks`` and ``_post_accumulate_grad_hooks`` (the dicts above, or None) and
+``retains_grad`` (False on a leaf and on a tensor made in the graph), and ``retain_grad()`` where eager's
+does nothing (a leaf) or raises (no grad).
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -39,6 +42,7 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 _NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+_NOT_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"
 _NO_RETAIN = "can't retain_grad on Tensor that has requires_grad=False"
 
 
@@ -48,25 +52,26 @@ def register_with_grad_fn(tensor: Any) -> None:
     tensor.grad_fn._register_hook_dict(tensor)
 
 
-def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool) -> Variable | None:
-    """The tensor's hook dict (or None) as the trace sees it; ``make``: made and stored on the tensor if it
-    has none yet."""
+def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool,
+                name: str = "_backward_hooks") -> Variable | None:
+    """The tensor's hook dict ``name`` (or None) as the trace sees it; ``make``: made and stored on the
+    tensor if it has none yet."""
     real, identity = tensor.real, tensor._identity()
     side_effects = tx.output.side_effects
-    stored = side_effects.stored_attribute(identity, "_backward_hooks")
+    stored = side_effects.stored_attribute(identity, name)
     if stored is not None:
         return stored
     if real is not None:  # a leaf made in the trace (made_leaves) has none yet
-        source = Attr(tensor.source, "_backward_hooks")
-        existing = real._backward_hooks
+        source = Attr(tensor.source, name)
+        existing = getattr(real, name)
         if existing is not None:
             return wrap(tx, existing, source)
         tx.output.guards.add("identity", source, None)
     if not make:
         return ConstantVariable(None)
     table = DictVariable({}, cls=collections.OrderedDict)
-    side_effects.store_attr(tensor, identity, "_backward_hooks", table)
-    if real is not None and real.grad_fn is not None:
+    side_effects.store_attr(tensor, identity, name, table)
+    if name == "_backward_hooks" and real is not None and real.grad_fn is not None:
         side_effects.deferred_call(register_with_grad_fn, [tensor], {}, None)
     return table
 
@@ -83,19 +88,21 @@ def _made_in_graph(tensor: TensorVariable) -> bool:
     return tensor.real is None and tensor.source is None and tensor.made_leaf is None
 
 
-def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
-                  kwargs: dict[str, Variable]) -> Variable | None:
-    """``tensor.register_hook(hook)``: see the module docstring (None: not modelled, it breaks)."""
+def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable], kwargs: dict[str, Variable],
+              method: str, table_name: str) -> Variable | None:
+    """``tensor.<method>(hook)``, which keys ``hook`` in the tensor's dict ``table_name`` under a new handle."""
     if len(args) + len(kwargs) != 1 or set(kwargs) - {"hook"}:
         return None
-    if tensor.hands_calls or getattr(tensor.cls, "register_hook", None) is not torch.Tensor.register_hook:
+    if tensor.hands_calls or getattr(tensor.cls, method, None) is not getattr(torch.Tensor, method):
         return None
     if not tensor.example.requires_grad:  # wherever the tensor comes from
-        raise UserError("Tensor.register_hook()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
+        raise UserError(f"Tensor.{method}()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
+    if table_name == "_post_accumulate_grad_hooks" and not tensor.example.is_leaf:
+        raise UserError(f"Tensor.{method}()", _NOT_LEAF, exc_type=RuntimeError, exc_args=(_NOT_LEAF,))
     if not _from_outside(tensor):
         return None
     hook = args[0] if args else kwargs["hook"]
-    table = _hook_table(tx, tensor, make=True)
+    table = _hook_table(tx, tensor, True, table_name)
     if not isinstance(table, DictVariable):
         return None
     handle = make_removable_handle(tx, [table], {})
@@ -103,12 +110,12 @@ def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[
     return handle
 
 
-def backward_hooks(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
-    """``tensor._backward_hooks``: None for a tensor made in the graph (registering on one breaks), else the
-    dict the trace holds or the real one."""
+def hook_table(name: str, tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
+    """``tensor._backward_hooks`` (``name``, or ``_post_accumulate_grad_hooks``): None for a tensor made in
+    the graph (registering on one breaks), else the dict the trace holds or the real one."""
     if _made_in_graph(tensor):
         return ConstantVariable(None)
-    return _hook_table(tx, tensor, make=False) if _from_outside(tensor) else None
+    return _hook_table(tx, tensor, False, name) if _from_outside(tensor) else None
 
 
 def retain_grad(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
@@ -130,5 +137,21 @@ def retains_grad(tx: InstructionTranslator, tensor: TensorVariable) -> Variable 
     return None
 
 
-METHOD_HANDLERS.update(register_hook=register_hook, retain_grad=retain_grad)
-ATTRIBUTE_HANDLERS.update(_backward_hooks=backward_hooks, retains_grad=retains_grad)
+def register_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
+                  kwargs: dict[str, Variable]) -> Variable | None:
+    """``tensor.register_hook(hook)``: see the module docstring (None: not modelled, it breaks)."""
+    return _register(tx, tensor, args, kwargs, "register_hook", "_backward_hooks")
+
+
+def register_post_accumulate_grad_hook(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
+                                       kwargs: dict[str, Variable]) -> Variable | None:
+    """``leaf.register_post_accumulate_grad_hook(hook)``: as ``register_hook``, in the leaf's
+    ``_post_accumulate_grad_hooks`` (eager refuses a tensor with history)."""
+    return _register(tx, tensor, args, kwargs, "register_post_accumulate_grad_hook", "_post_accumulate_grad_hooks")
+
+
+METHOD_HANDLERS.update(register_hook=register_hook, retain_grad=retain_grad,
+                       register_post_accumulate_grad_hook=register_post_accumulate_grad_hook)
+ATTRIBUTE_HANDLERS.update({name: functools.partial(hook_table, name)
+                           for name in ("_backward_hooks", "_post_accumulate_grad_hooks")})
+ATTRIBUTE_HANDLERS["retains_grad"] = retains_grad
