@@ -257,6 +257,50 @@ def c_dk_mod_parameter_hooks_then_step(x, lin):
 c_dk_mod_parameter_hooks_then_step.extra_args = _fresh(_lin)
 
 
+# -- hooks registered across calls: each call sees the hooks the calls before it left ---------------------
+def c_dk_mod_hook_added_on_every_call(x, lin):
+    lin.register_forward_hook(lambda m, a, out: out + 1)
+    return lin(x) * 1, len(lin._forward_hooks)
+
+
+c_dk_mod_hook_added_on_every_call.extra_args = _fresh(_lin)
+c_dk_mod_hook_added_on_every_call.calls = 3
+
+
+def _with_handle_slot():
+    m = _lin()
+    m.last_handle = None
+    return m
+
+
+def c_dk_mod_previous_calls_hook_removed(x, lin):
+    if lin.last_handle is not None:
+        lin.last_handle.remove()
+    lin.last_handle = lin.register_forward_pre_hook(lambda m, args: (args[0] * 2,))
+    return lin(x + 1), len(lin._forward_pre_hooks)
+
+
+c_dk_mod_previous_calls_hook_removed.extra_args = _fresh(_with_handle_slot)
+c_dk_mod_previous_calls_hook_removed.calls = 3
+
+
+def c_dk_tensor_hook_added_on_every_call(x, leaf):
+    leaf.register_hook(lambda g: g * 2)
+    return x + len(leaf._backward_hooks), leaf.detach() * 2
+
+
+c_dk_tensor_hook_added_on_every_call.calls = 3
+
+
+def c_dk_tensor_hooks_then_backward_on_every_call(x, leaf):
+    leaf.register_hook(lambda g: g + 1)
+    (leaf * x).sum().backward()
+    return leaf.grad * 1
+
+
+c_dk_tensor_hooks_then_backward_on_every_call.calls = 3
+
+
 # -- saved-tensor hooks ------------------------------------------------------------------------------------
 def c_dk_saved_tensors_hooks_record(x, leaf):
     packed = []
