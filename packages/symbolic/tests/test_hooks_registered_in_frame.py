@@ -263,3 +263,67 @@ def test_a_post_accumulate_grad_hook_on_an_input_is_captured_and_runs_after_accu
     torch.testing.assert_close(actual[0], expected[0])
     assert actual[1:] == expected[1:]
     torch.testing.assert_close(_grad_after_backward(leaf), _grad_after_backward(eager_leaf))
+
+
+# -- tensors made in the graph: under AOTAutograd a split graph keeps its ops' gradient (and nodes) to itself ----
+def _compiled_aot(fn):
+    loom.reset()
+    return loom.compile(fn, backend="aot_eager", options={"strict": True})
+
+
+def hook_after_an_earlier_use(x, leaf):
+    y = leaf * 2
+    z = y + 1
+    y.register_hook(lambda g: g * 2)
+    w = y * 3
+    (z + w).sum().backward()
+    return leaf.grad * x
+
+
+def retain_grad_after_an_earlier_use(x, leaf):
+    y = leaf * 2
+    z = y * y
+    y.retain_grad()
+    (z + y).sum().backward()
+    return y.grad + x
+
+
+def grad_fn_of_a_tensor_made_in_the_graph(x, leaf):
+    y = leaf * x
+    seen = []
+    y.grad_fn.register_hook(lambda gin, gout: seen.append(len(gin)))
+    y.sum().backward()
+    return leaf.grad + 1, seen, type(y.grad_fn).__name__
+
+
+def test_a_hook_on_a_tensor_the_graph_already_used_sees_every_uses_gradient_under_aot():
+    x = torch.arange(3.0)
+    expected = hook_after_an_earlier_use(x, _leaf())
+    torch.testing.assert_close(_compiled_aot(hook_after_an_earlier_use)(x, _leaf()), expected)
+
+
+def test_retain_grad_on_a_tensor_the_graph_already_used_keeps_every_uses_gradient_under_aot():
+    x = torch.arange(3.0)
+    expected = retain_grad_after_an_earlier_use(x, _leaf())
+    torch.testing.assert_close(_compiled_aot(retain_grad_after_an_earlier_use)(x, _leaf()), expected)
+
+
+def test_grad_fn_of_a_tensor_made_in_the_graph_is_eagers_node_under_aot():
+    x = torch.arange(3.0)
+    expected = grad_fn_of_a_tensor_made_in_the_graph(x, _leaf())
+    actual = _compiled_aot(grad_fn_of_a_tensor_made_in_the_graph)(x, _leaf())
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1:] == expected[1:]
+
+
+def test_a_hook_registered_before_the_tensors_first_use_still_breaks_once():
+    def hook_before_use(x, leaf):
+        y = leaf * 2
+        y.register_hook(lambda g: g * 2)
+        return y * 3
+
+    x = torch.arange(3.0)
+    compiled = _compiled(hook_before_use)
+    out = compiled(x, _leaf())
+    assert _counts() == (2, 1)
+    torch.testing.assert_close(out, hook_before_use(x, _leaf()))

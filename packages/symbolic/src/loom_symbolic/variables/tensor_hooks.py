@@ -13,7 +13,10 @@ The handle is :mod:`.hook_handles`'s, so ``remove()`` (also as a ``with`` block)
 ``register_post_accumulate_grad_hook`` is the same, with the leaf's ``_post_accumulate_grad_hooks``.
 
 Tensors made in the graph (intermediates, outputs) and subclasses with ``__torch_function__`` still break:
-the hook would belong to the graph's autograd history, which torch.compile records in the graph itself.
+the hook would belong to the graph's autograd history, which torch.compile records in the graph itself. A
+tensor made in the graph that other ops of it already used runs the whole frame as it is (``frame_as_is``):
+split there, those ops' gradient would stay inside the compiled graph, unseen by the hook. So does reading
+``grad_fn`` of a tensor made in the graph: a compiled graph keeps no autograd node per op.
 
 Also here: reads of ``_backward_hooks`` and ``_post_accumulate_grad_hooks`` (the dicts above, or None) and
 ``retains_grad`` (False on a leaf and on a tensor made in the graph), and ``retain_grad()`` where eager's
@@ -30,7 +33,7 @@ import torch
 
 from loom_guards import Attr
 
-from ..errors import UserError
+from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable
@@ -88,6 +91,33 @@ def _made_in_graph(tensor: TensorVariable) -> bool:
     return tensor.real is None and tensor.source is None and tensor.made_leaf is None
 
 
+def _frame_as_is(what: str, why: str, hint: str) -> Unsupported:
+    error = Unsupported(what, why, hint)
+    error.reason.frame_as_is = True
+    return error
+
+
+def _refuse_after_use(tensor: TensorVariable, method: str) -> None:
+    """Refuse the whole frame when ``tensor``, made in the graph, already feeds other ops of it: split there,
+    the graph would keep the gradient those ops send back to ``tensor`` inside its own backward (an AOTAutograd
+    backend's one node), out of reach of the hook the rest of the frame registers on the real output. Eager's
+    hook sees that gradient too. Used only after its registration, a break there is right."""
+    if tensor.node.users:
+        raise _frame_as_is(f"Tensor.{method}() on a tensor the graph already used",
+                           "the gradient of the earlier uses would stay inside the compiled graph, out of the "
+                           "hook's reach", "register the hook before the tensor's first use")
+
+
+def grad_fn(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
+    """``tensor.grad_fn`` of a tensor the graph made with autograd history: eager's node for the op that made
+    it, which a compiled graph does not keep (an AOTAutograd backend makes one node for the whole graph), so
+    the frame runs as it is. Anything else is the real tensor's (a break)."""
+    if _made_in_graph(tensor) and tensor.example.requires_grad and not tensor.example.is_leaf:
+        raise _frame_as_is("tensor.grad_fn of a tensor made in the graph",
+                           "a compiled graph keeps no autograd node per op", "read grad_fn outside the compiled code")
+    return None
+
+
 def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable], kwargs: dict[str, Variable],
               method: str, table_name: str) -> Variable | None:
     """``tensor.<method>(hook)``, which keys ``hook`` in the tensor's dict ``table_name`` under a new handle."""
@@ -100,6 +130,7 @@ def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Vari
     if table_name == "_post_accumulate_grad_hooks" and not tensor.example.is_leaf:
         raise UserError(f"Tensor.{method}()", _NOT_LEAF, exc_type=RuntimeError, exc_args=(_NOT_LEAF,))
     if not _from_outside(tensor):
+        _refuse_after_use(tensor, method)
         return None
     hook = args[0] if args else kwargs["hook"]
     table = _hook_table(tx, tensor, True, table_name)
@@ -126,7 +157,11 @@ def retain_grad(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
         return None
     if not tensor.example.requires_grad:
         raise UserError("Tensor.retain_grad()", _NO_RETAIN, exc_type=RuntimeError, exc_args=(_NO_RETAIN,))
-    return ConstantVariable(None) if tensor.example.is_leaf else None
+    if tensor.example.is_leaf:
+        return ConstantVariable(None)
+    if _made_in_graph(tensor):
+        _refuse_after_use(tensor, "retain_grad")
+    return None
 
 
 def retains_grad(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
@@ -154,4 +189,4 @@ METHOD_HANDLERS.update(register_hook=register_hook, retain_grad=retain_grad,
                        register_post_accumulate_grad_hook=register_post_accumulate_grad_hook)
 ATTRIBUTE_HANDLERS.update({name: functools.partial(hook_table, name)
                            for name in ("_backward_hooks", "_post_accumulate_grad_hooks")})
-ATTRIBUTE_HANDLERS["retains_grad"] = retains_grad
+ATTRIBUTE_HANDLERS.update(retains_grad=retains_grad, grad_fn=grad_fn)
