@@ -61,6 +61,7 @@ from . import (  # noqa: F401
     str_subclasses,
     super_proxy,
     tensor_copies,
+    tensor_hooks,
     tensor_keyed,
     tensor_subclasses,
     text,

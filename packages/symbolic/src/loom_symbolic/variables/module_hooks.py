@@ -112,7 +112,8 @@ def call_with_hooks(tx: InstructionTranslator, module_var: Variable, args: list[
     tables = _tables(module, module_var.source)
     for name in (*_BACKWARD, *_GLOBAL_BACKWARD):
         table, _ = tables[name]
-        if table:
+        changed = changed_in_trace(tx, table)  # registered (or removed) earlier in this frame: not yet real
+        if changed.items if changed is not None else table:
             raise Unsupported(f"calling {type(module).__name__}", "the module has backward hooks registered",
                               hint="the module runs outside the captured graph")
     if any(_library_hook(hook) for table, _ in tables.values() if table for hook in table.values()

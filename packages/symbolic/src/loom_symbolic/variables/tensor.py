@@ -66,6 +66,10 @@ def keep_version(tensor: torch.Tensor) -> torch.Tensor:
 #: returns the result or None (the method is then treated as any other). Filled by the modules above.
 METHOD_HANDLERS: dict[str, Any] = {}
 
+#: Tensor attributes modelled by a handler of their own: name → ``handler(tx, tensor)``, which returns the
+#: value or None (the read is then a graph break). Filled by the modules above.
+ATTRIBUTE_HANDLERS: dict[str, Any] = {}
+
 #: How a tensor's methods are read (``variable(tensor, name)``) and called (``call(tx, tensor, name,
 #: args, kwargs)``): filled by :mod:`.torch`, which models torch's functions and methods.
 TENSOR_METHODS: dict[str, Any] = {}
@@ -155,6 +159,9 @@ class TensorVariable(Variable):
             stored = tx.output.side_effects.stored_attribute(self._identity(), name)
             if stored is not None:
                 return stored
+        handler = ATTRIBUTE_HANDLERS.get(name)
+        if handler is not None and (found := handler(tx, self)) is not None:
+            return found
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:
