@@ -93,6 +93,9 @@ class NewObjectVariable(InstanceMixin, Variable):
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.stands_for is not None:
+            if self.stands_for[1] is None:
+                raise Unsupported(f"rebuilding {self.describe()}",
+                                  f"a {self.stands_for[0].__qualname__} made while tracing cannot be recreated outside it")
             codegen.load_callable(self.stands_for[1])
         codegen.load_callable(object.__new__)
         codegen.load_const(self.cls)
