@@ -167,3 +167,28 @@ def test_stand_in_iterators_and_operators_match_the_real_deque():
     made.append(0)
     real.append(0)
     assert list(back_made) == list(back_real) == []  # a reverse iterator that ran out stays exhausted
+
+
+def test_hash_of_a_deque_raises_naming_it():
+    def fn(x):
+        try:
+            hash(deque("abc"))
+        except TypeError as exc:
+            return x + 1, str(exc)
+        return x, "hashed"
+
+    check(fn, torch.ones(3))
+
+
+@pytest.mark.parametrize("make", [lambda: (deque([1]), [2]), lambda: ([2], deque([1])), lambda: ([1], (2,)),
+                                  lambda: (deque(), {1})], ids=["deque-list", "list-deque", "list-tuple", "deque-set"])
+def test_ordering_containers_of_different_kinds_raises(make):
+    # each C comparison answers NotImplemented for another kind: Python's TypeError names both classes
+    def fn(x):
+        a, b = make()
+        try:
+            return x, a < b
+        except TypeError as exc:
+            return x + 1, str(exc)
+
+    check(fn, torch.ones(3))
