@@ -192,3 +192,21 @@ def test_ordering_containers_of_different_kinds_raises(make):
             return x + 1, str(exc)
 
     check(fn, torch.ones(3))
+
+
+@pytest.mark.parametrize("maxlen", [2, None])
+def test_handed_in_deque_initialised_again_keeps_the_new_maxlen(maxlen):
+    # the real deque is given the trace's final items after the graph, and its new bound with them
+    import loom
+
+    def fn(x, d):
+        d.__init__([x, x + 1, x + 2], maxlen)
+        return x + len(d)
+
+    eager_d, loom_d = deque([1.0], 5), deque([1.0], 5)
+    expected = fn(torch.ones(2), eager_d)
+    loom.reset()
+    actual = loom.compile(fn, backend="eager")(torch.ones(2), loom_d)
+    assert torch.equal(actual, expected) and loom.stats()["graph_breaks"] == 0
+    assert loom_d.maxlen == eager_d.maxlen and len(loom_d) == len(eager_d)
+    assert all(torch.equal(a, b) for a, b in zip(loom_d, eager_d))
