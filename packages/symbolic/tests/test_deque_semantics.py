@@ -210,3 +210,28 @@ def test_handed_in_deque_initialised_again_keeps_the_new_maxlen(maxlen):
     assert torch.equal(actual, expected) and loom.stats()["graph_breaks"] == 0
     assert loom_d.maxlen == eager_d.maxlen and len(loom_d) == len(eager_d)
     assert all(torch.equal(a, b) for a, b in zip(loom_d, eager_d))
+
+
+class _Ring(deque):
+    def total(self):
+        return sum(self)
+
+
+def test_deque_subclass_made_in_the_trace_breaks_once():
+    # a deque subclass is not modelled: the break at its creation runs the rest of the function as it is,
+    # rather than one break per later use of the object (torch.compile breaks there too)
+    import loom
+
+    def fn(x):
+        y = x + 1
+        r = _Ring([1, 2], maxlen=3)
+        r.append(3)
+        r.appendleft(0)
+        z = y * r.total() + len(r)
+        return z + r[0], list(r), r == deque([0, 1, 2])
+
+    expected = fn(torch.ones(2))
+    loom.reset()
+    actual = loom.compile(fn, backend="eager")(torch.ones(2))
+    assert torch.equal(actual[0], expected[0]) and actual[1:] == expected[1:]
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 1
