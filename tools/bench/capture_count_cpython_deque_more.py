@@ -283,6 +283,8 @@ def c_cq_loop_appending_raises(x):
         for v in d:
             seen.append(v)
             d.append(v)
+            if len(seen) > 4:  # a compiler that misses the change would loop for ever
+                break
     except RuntimeError as exc:
         return y * len(seen), seen, str(exc)
     return y, seen, "no error"
