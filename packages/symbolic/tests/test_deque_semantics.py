@@ -235,3 +235,16 @@ def test_deque_subclass_made_in_the_trace_breaks_once():
     actual = loom.compile(fn, backend="eager")(torch.ones(2))
     assert torch.equal(actual[0], expected[0]) and actual[1:] == expected[1:]
     assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 1
+
+
+def test_deepcopy_of_a_deque_keeps_maxlen_and_copies_items():
+    import copy
+
+    def fn(x, handed):
+        mut = [10]
+        d = deque([mut, x], maxlen=3)
+        deep, other = copy.deepcopy(d), copy.deepcopy(handed)
+        mut[0] = 11
+        return x + deep[1], deep[0], deep.maxlen, other[0], other.maxlen, other[1] is not handed[1]
+
+    check(fn, torch.ones(2), deque([[1], [2]], 4))
