@@ -3,6 +3,7 @@ each pair of values, identity first (two OrderedDicts their order too); a set co
 set or frozenset of any subclass. Dicts holding tensors or objects, and set subclasses, compared by identity
 before (``{"a": x} == {"a": x}`` and ``SetChild("ab") == {"a", "b"}`` were False: wrong answers)."""
 
+import dataclasses
 from collections import OrderedDict, defaultdict
 
 import torch
@@ -24,6 +25,20 @@ class _SetChild(set):
 class _EqAlways(dict):
     def __eq__(self, other):
         return True
+
+
+@dataclasses.dataclass(eq=True)
+class _OutputDict(OrderedDict):
+    """A diffusers-style output: the dataclass's ``__eq__`` answers NotImplemented for a plain dict."""
+
+    sample: object = None
+
+    def __post_init__(self):
+        self["sample"] = self.sample
+
+
+class _OutputChild(_OutputDict):
+    pass
 
 
 def dicts_of_tensors_and_objects(x):
@@ -59,3 +74,16 @@ def test_dict_subclasses_ordered_dicts_and_or():
 
 def test_set_subclasses_compare_members():
     check(set_subclasses, torch.ones(2), graphs=None)
+
+
+def dataclass_dicts_against_dicts(x, handed):
+    made = _OutputDict(x + 1)
+    same = [handed == {"sample": handed.sample}, {"sample": handed.sample} == handed, made == {"sample": made.sample},
+            made != {"other": 1}, made == _OutputDict(made.sample), _OutputDict(1) == _OutputChild(1),
+            _OutputChild(2) == _OutputDict(2)]
+    return made.sample * 2, same
+
+
+def test_dataclass_eq_answering_not_implemented_falls_back_to_dict_equality():
+    # the dataclass __eq__ gives NotImplemented for another class; dict's C __eq__ then compares the items
+    check(dataclass_dicts_against_dicts, torch.ones(2), _OutputDict(torch.ones(2)))

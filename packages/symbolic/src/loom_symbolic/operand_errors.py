@@ -31,6 +31,14 @@ def _python_class(cls: Any) -> bool:
     return isinstance(cls, type) and bool(cls.__flags__ & _HEAPTYPE) and not cls.__flags__ & _IMMUTABLETYPE
 
 
+def type_name(cls: type) -> str:
+    """CPython's ``tp_name`` of ``cls``, as C messages show it: a builtin's or a class statement's name, and
+    another C type's dotted with its module (``collections.deque``)."""
+    if cls.__module__ == "builtins" or _python_class(cls):
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def _answers(cls: type, name: str) -> bool:
     """Whether ``cls`` has special method ``name`` that may answer (``object``'s comparisons never do)."""
     found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)  # no metaclass __getattr__
@@ -56,7 +64,7 @@ def unary_type_error(op: Any, cls: Any) -> UserError | None:
     name = _UNARY.get(op)
     if name is None or not _python_class(cls) or _answers(cls, name):
         return None
-    return _raised(op, _stand_in(cls))
+    return raised_error(op, _stand_in(cls))
 
 
 def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], right: tuple[Any, Any]) -> UserError | None:
@@ -79,10 +87,11 @@ def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], ri
             return None
     if op not in _ORDERING and all(type(v) in _NUMBERS for v in values):
         return None
-    return _raised(op, *values)
+    return raised_error(op, *values)
 
 
-def _raised(op: Any, *values: Any) -> UserError | None:
+def raised_error(op: Any, *values: Any) -> UserError | None:
+    """The TypeError ``op(*values)`` raises, as a :class:`UserError` (None if it raises none)."""
     try:
         op(*values)
     except TypeError as exc:

@@ -163,16 +163,23 @@ class ReplaceContents:
 @dataclass
 class RefillStandIn:
     """A real object the trace modelled as a polyfill stand-in (a ``deque`` from the frame): if its
-    items changed, give the real one the final items (``clear()``, then ``extend(items)``)."""
+    items changed, give the real one the final items (``clear()``, then ``extend(items)``); if its
+    ``maxlen`` changed too (``d.__init__(items, maxlen)`` ran), ``__init__(items, maxlen)`` again."""
 
     stand_in: Variable
     #: the item variables it had when the trace reached it
     initial: list[Variable]
+    #: the variable of its ``maxlen`` then
+    initial_maxlen: Variable | None = None
+
+    def _bound_changed(self) -> bool:
+        return self.stand_in.attrs.get("_maxlen") is not self.initial_maxlen
 
     def _final(self) -> list[Variable] | None:
         final = self.stand_in.attrs["_items"]
         items = getattr(final, "items", None)
-        if items is not None and len(items) == len(self.initial) and all(a is b for a, b in zip(items, self.initial)):
+        if items is not None and len(items) == len(self.initial) and all(a is b for a, b in zip(items, self.initial)) \
+                and not self._bound_changed():
             return None  # unchanged: nothing to replay
         return items
 
@@ -181,13 +188,15 @@ class RefillStandIn:
         if final is None:
             return ()
         target = codegen.stash(self.stand_in)
-        return target, codegen.stash(self.stand_in.attrs["_items"])
+        staged = (target, codegen.stash(self.stand_in.attrs["_items"]))
+        return (*staged, codegen.stash(self.stand_in.attrs["_maxlen"])) if self._bound_changed() else staged
 
     def apply(self, codegen: PyCodegen, staged: Staged) -> None:
         if not staged:
             return
-        target, items = staged
-        for method, args in (("clear", ()), ("extend", (items,))):
+        target, items, *bound = staged
+        calls = (("__init__", (items, *bound)),) if bound else (("clear", ()), ("extend", (items,)))
+        for method, args in calls:
             codegen.emit("LOAD_FAST", target)
             codegen.emit("LOAD_METHOD", method)
             codegen.load_temps(args)
@@ -425,7 +434,7 @@ class SideEffects:
 
     def track_stand_in(self, stand_in: Variable) -> None:
         """``stand_in`` models a real object from outside the frame: its final items are replayed."""
-        self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items)))
+        self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items), stand_in.attrs.get("_maxlen")))
 
     def __len__(self) -> int:
         return len(self.effects) + len(self.repositioned)

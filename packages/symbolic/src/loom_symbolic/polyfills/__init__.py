@@ -41,6 +41,7 @@ from .registry import (
     method,
     method_replacement,
     modelled_slot,
+    no_rebuild,
     originals,
     polyfill,
     real_class_of,
@@ -49,5 +50,5 @@ from .registry import (
 )
 
 __all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq",
-           "itertools", "math", "method", "method_replacement", "modelled_slot", "operator", "originals", "os", "polyfill",
+           "itertools", "math", "method", "method_replacement", "modelled_slot", "no_rebuild", "operator", "originals", "os", "polyfill",
            "real_class_of", "rebuild", "replacement_for", "torch_function", "types"]

@@ -15,7 +15,7 @@ import collections as _collections
 import operator as _operator
 from typing import Any
 
-from .registry import method, polyfill, rebuild
+from .registry import method, no_rebuild, polyfill, rebuild
 
 _NO_FACTORY = object()
 
@@ -110,10 +110,52 @@ def count_elements(mapping: Any, iterable: Any, /) -> None:
 
 
 # -- deque ---------------------------------------------------------------------------------------------
+_HEAPTYPE, _IMMUTABLETYPE = 1 << 9, 1 << 8
+
+
+def _type_name(cls: type) -> str:
+    """CPython's ``tp_name`` of ``cls``, as its C messages show it: a class statement's is its name, a C
+    type's is dotted with its module (``collections.OrderedDict``)."""
+    if cls.__module__ == "builtins":
+        return cls.__name__
+    flags = cls.__flags__  # not read in the trace yet: another class's name is a graph break, never wrong
+    if flags & _HEAPTYPE and not flags & _IMMUTABLETYPE:
+        return cls.__name__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _ssize_arg(value: Any) -> int:
+    """A ``Py_ssize_t`` argument as a C method reads it: through ``__index__``."""
+    return _operator.index(value)
+
+
+def _slice_bound(value: Any) -> int:
+    """``index``'s start and stop, read as slice bounds are."""
+    if not hasattr(type(value), "__index__"):
+        raise TypeError("slice indices must be integers or have an __index__ method")
+    return _operator.index(value)
+
+
+def _repeat_count(value: Any) -> int:
+    """The count of ``deque * n``: an int, or what has ``__index__``."""
+    if not hasattr(type(value), "__index__"):
+        raise TypeError(f"can't multiply sequence by non-int of type '{_type_name(type(value))}'")
+    return _operator.index(value)
+
+
+def _matches(item: Any, value: Any) -> bool:
+    """``PyObject_RichCompareBool(item, value, Py_EQ)``: identity first, then ``==``."""
+    return item is value or bool(item == value)
+
+
 @polyfill(_collections.deque)
 class deque:  # named as the class it stands for, which messages show
     """``collections.deque(iterable=(), maxlen=None)``: items in a list, the oldest dropped past
-    ``maxlen``; mutating it while iterating raises ``RuntimeError`` as the real one does."""
+    ``maxlen``. ``_state`` counts the changes of length (and rotations), as the C deque's ``state`` does:
+    iterators and searches that see it move raise ``RuntimeError``."""
+
+    _items: Any = ()  # what deque.__new__ leaves: an empty deque (``__init__`` may run again)
+    _state = 0
 
     def __init__(self, iterable: Any = (), maxlen: Any = None) -> None:
         if maxlen is not None:
@@ -122,8 +164,9 @@ class deque:  # named as the class it stands for, which messages show
             if maxlen < 0:
                 raise ValueError("maxlen must be non-negative")
         self._maxlen = maxlen
-        self._items: list = []
-        self._state = 0  # bumped by every change in length, which invalidates running iterators
+        if self._items:
+            self._state += 1
+        self._items = []
         self.extend(iterable)
 
     @property
@@ -152,7 +195,7 @@ class deque:  # named as the class it stands for, which messages show
         self._trim_right()
 
     def extend(self, iterable: Any, /) -> None:
-        """``append`` each item of ``iterable``."""
+        """``append`` each item of ``iterable`` (all of it is consumed when ``maxlen`` is 0)."""
         items = list(iterable) if iterable is self else iterable
         for item in items:
             self.append(item)
@@ -177,17 +220,20 @@ class deque:  # named as the class it stands for, which messages show
         self._state += 1
         return self._items.pop(0)
 
-    def rotate(self, n: int = 1, /) -> None:
+    def rotate(self, n: Any = 1, /) -> None:
         """Rotate ``n`` steps to the right (to the left if negative)."""
+        n = _ssize_arg(n)  # checked before the length, as the C argument parser does
         size = len(self._items)
         if size > 1:
+            self._state += 1
             n %= size
             if n:
                 self._items[:] = self._items[-n:] + self._items[:-n]
 
     def clear(self) -> None:
         """Remove every item."""
-        self._state += 1
+        if self._items:
+            self._state += 1
         self._items.clear()
 
     def copy(self) -> Any:
@@ -197,27 +243,45 @@ class deque:  # named as the class it stands for, which messages show
     __copy__ = copy
 
     def count(self, value: Any, /) -> int:
-        """How many items equal ``value``."""
-        return self._items.count(value)
+        """How many items equal ``value``; ``RuntimeError`` if a comparison changed the deque."""
+        state, found = self._state, 0
+        for i in range(len(self._items)):
+            found += _matches(self._items[i], value)
+            if self._state != state:
+                raise RuntimeError("deque mutated during iteration")
+        return found
 
-    def index(self, value: Any, *bounds: Any) -> int:
-        """The position of the first item equal to ``value``."""
-        try:
-            return self._items.index(value, *bounds)
-        except ValueError:
-            raise ValueError(f"{value!r} is not in deque") from None
+    def index(self, value: Any, start: Any = 0, stop: Any = None, /) -> int:
+        """The position of the first item equal to ``value`` in ``[start:stop]``."""
+        size = len(self._items)
+        start = _slice_bound(start)
+        stop = size if stop is None else _slice_bound(stop)
+        start = max(start + size, 0) if start < 0 else start
+        stop = min(max(stop + size, 0) if stop < 0 else stop, size)
+        state = self._state
+        for i in range(min(start, stop), stop):
+            if _matches(self._items[i], value):
+                return i
+            if self._state != state:
+                raise RuntimeError("deque mutated during iteration")
+        raise ValueError(f"{value!r} is not in deque")
 
-    def insert(self, index: int, value: Any, /) -> None:
+    def insert(self, index: Any, value: Any, /) -> None:
         """Insert ``value`` before ``index``; ``IndexError`` when that would exceed ``maxlen``."""
+        index = _ssize_arg(index)
         if self._maxlen is not None and len(self._items) >= self._maxlen:
             raise IndexError("deque already at its maximum size")
         self._state += 1
         self._items.insert(index, value)
 
     def remove(self, value: Any, /) -> None:
-        """Remove the first item equal to ``value``."""
-        for i, item in enumerate(self._items):
-            if item == value:
+        """Remove the first item equal to ``value``; ``IndexError`` if a comparison changed the deque."""
+        state = self._state
+        for i in range(len(self._items)):
+            found = _matches(self._items[i], value)
+            if self._state != state:
+                raise IndexError("deque mutated during iteration")
+            if found:
                 self._state += 1
                 del self._items[i]
                 return
@@ -234,48 +298,80 @@ class deque:  # named as the class it stands for, which messages show
         return bool(self._items)
 
     def __contains__(self, value: Any) -> bool:
-        return value in self._items
+        state = self._state
+        for i in range(len(self._items)):
+            if _matches(self._items[i], value):
+                return True
+            if self._state != state:
+                raise RuntimeError("deque mutated during iteration")
+        return False
 
-    def __getitem__(self, index: int) -> Any:
+    def _position(self, index: Any) -> int:
+        """``index`` as the C deque reads one: an int (or ``__index__``) within its length."""
         if not isinstance(index, int):
-            raise TypeError(f"sequence index must be integer, not '{type(index).__name__}'")
-        try:
-            return self._items[index]
-        except IndexError:
-            raise IndexError("deque index out of range") from None
+            if not hasattr(type(index), "__index__"):
+                raise TypeError(f"sequence index must be integer, not '{type(index).__name__}'")
+            index = _operator.index(index)
+        if index < -len(self._items) or index >= len(self._items):
+            raise IndexError("deque index out of range")
+        return index
 
-    def __setitem__(self, index: int, value: Any) -> None:
-        if not isinstance(index, int):
-            raise TypeError(f"sequence index must be integer, not '{type(index).__name__}'")
-        try:
-            self._items[index] = value
-        except IndexError:
-            raise IndexError("deque index out of range") from None
+    def __getitem__(self, index: Any) -> Any:
+        return self._items[self._position(index)]
 
-    def __delitem__(self, index: int) -> None:
-        try:
-            del self._items[index]
-        except IndexError:
-            raise IndexError("deque index out of range") from None
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._items[self._position(index)] = value
+
+    def __delitem__(self, index: Any) -> None:
+        del self._items[self._position(index)]
         self._state += 1
 
     def __iter__(self) -> Any:
-        state = self._state
-        for item in self._items:
-            if self._state != state:
-                raise RuntimeError("deque mutated during iteration")
-            yield item
-        if self._state != state:
-            raise RuntimeError("deque mutated during iteration")
+        return _deque_iterator(self)
+
+    def __reversed__(self) -> Any:
+        return _deque_reverse_iterator(self)
 
     def __repr__(self) -> str:
-        items = repr(self._items)
+        # a deque holding itself shows "[...]" there, as the C repr's recursion guard makes it
+        items = "[" + ", ".join("[...]" if item is self else repr(item) for item in self._items) + "]"
         return f"deque({items})" if self._maxlen is None else f"deque({items}, maxlen={self._maxlen})"
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __add__(self, other: Any) -> Any:
+        if not isinstance(other, _DEQUES):
+            raise TypeError(f'can only concatenate deque (not "{_type_name(type(other))}") to deque')
+        joined = self.copy()
+        joined.extend(other)
+        return joined
+
+    def __iadd__(self, other: Any) -> Any:
+        self.extend(other)
+        return self
+
+    def __mul__(self, n: Any) -> Any:
+        return self.copy().__imul__(n)
+
+    __rmul__ = __mul__
+
+    def __imul__(self, n: Any) -> Any:
+        n = _repeat_count(n)
+        size = len(self._items)
+        if size == 0 or n == 1:
+            return self
+        if n <= 0:
+            self.clear()
+            return self
+        if self._maxlen is not None and n * size > self._maxlen:
+            n = (self._maxlen + size - 1) // size  # the repeats that fill the bound: the same last items
+        seq = list(self._items)
+        for _ in range(n - 1):
+            self.extend(seq)
+        return self
+
     def _compare(self, other: Any, op: Any) -> Any:
-        if not isinstance(other, (deque, _collections.deque)):
+        if not isinstance(other, _DEQUES):
             return NotImplemented
         return op(list(self), list(other))
 
@@ -297,15 +393,62 @@ class deque:  # named as the class it stands for, which messages show
     def __ge__(self, other: Any) -> Any:
         return self._compare(other, _operator.ge)
 
-    def __reversed__(self) -> Any:
-        state = self._state
-        for i in range(len(self._items) - 1, -1, -1):
-            if self._state != state:
-                raise RuntimeError("deque mutated during iteration")
-            yield self._items[i]
+
+#: a deque as the trace sees one (the stand-in shows the real class), or natively in tests
+_DEQUES = (deque, _collections.deque)
+
+
+@polyfill(type(iter(_collections.deque())))
+class _deque_iterator:
+    """``iter(deque)``: the items left, counted when it was made; ``RuntimeError`` once the deque's length
+    changed (checked first, so an iterator that ran out still raises then)."""
+
+    def __init__(self, d: Any, index: Any = 0, /) -> None:
+        if not isinstance(d, _DEQUES):
+            raise TypeError(f"argument 1 must be collections.deque, not {type(d).__name__}")
+        self._deque, self._state, self._next, self._counter = d, d._state, 0, len(d)
+        for _ in range(min(_ssize_arg(index), self._counter)):  # dequeiter_new: advanced as asked
+            next(self)
+
+    def __iter__(self) -> Any:
+        return self
+
+    def __next__(self) -> Any:
+        if self._deque._state != self._state:
+            self._counter = 0
+            raise RuntimeError("deque mutated during iteration")
+        if self._counter == 0:
+            raise StopIteration
+        self._counter -= 1
+        self._next += 1
+        return self._deque._items[self._next - 1]
+
+    def __length_hint__(self) -> int:
+        return self._counter
+
+
+@polyfill(type(reversed(_collections.deque())))
+class _deque_reverse_iterator(_deque_iterator):
+    """``reversed(deque)``: as :class:`_deque_iterator` from the right, but one that ran out stays
+    exhausted (the count is checked before the state)."""
+
+    def __next__(self) -> Any:
+        if self._counter == 0:
+            raise StopIteration
+        if self._deque._state != self._state:
+            self._counter = 0
+            raise RuntimeError("deque mutated during iteration")
+        self._counter -= 1
+        self._next += 1
+        return self._deque._items[len(self._deque._items) - self._next]
 
 
 @rebuild(_collections.deque)
 def deque_to_real(stand_in: deque) -> _collections.deque:
     """The real deque a :class:`deque` made while tracing stands for (run after the graph)."""
     return _collections.deque(stand_in._items, stand_in._maxlen)
+
+
+# an iterator made while tracing stays there: the real one could not see the trace's changes to its deque
+no_rebuild(type(iter(_collections.deque())))
+no_rebuild(type(reversed(_collections.deque())))

@@ -97,6 +97,12 @@ def _deep(x: Any, memo: list) -> Any:
                 memo.append((x, made_tuple))
                 return made_tuple
         return x
+    if cls is _collections.deque:  # what its __reduce__ leads copy to: an empty one with its maxlen, then the items
+        made_deque = _collections.deque(maxlen=x.maxlen)
+        memo.append((x, made_deque))
+        for item in x:
+            made_deque.append(_deep(item, memo))
+        return made_deque
     if isinstance(cls, type) and type(cls) is type and _plain_class(cls) and isinstance(getattr(x, "__dict__", None), dict):
         instance = cls.__new__(cls)
         memo.append((x, instance))

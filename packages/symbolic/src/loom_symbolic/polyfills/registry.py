@@ -124,8 +124,18 @@ def rebuild(original: type) -> Callable[[Callable[..., Any]], Callable[..., Any]
     return register
 
 
+def no_rebuild(original: type) -> None:
+    """Register ``original``'s replacement class as one whose instances stay in the trace: rebuilding one
+    (it outlives the frame, or is live at a graph break) is refused, where no real ``original`` could be
+    made to match it."""
+    replacement = replacement_for(original)
+    assert isinstance(replacement, type), "polyfill the class before registering it"
+    _REBUILDERS[id(replacement)] = (original, None)
+
+
 def real_class_of(cls: type) -> tuple[type, Callable[..., Any]] | None:
-    """For a replacement class, the real class its instances stand for and their rebuild function."""
+    """For a replacement class, the real class its instances stand for and their rebuild function (None for
+    one registered with :func:`no_rebuild`)."""
     return _REBUILDERS.get(id(cls))
 
 

@@ -49,8 +49,18 @@ def dict_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Var
         return None
     if op in (operator.eq, operator.ne):
         name = f"__{op.__name__}__"
-        if _operators.has_python_special(left, name) or _operators.has_python_special(right, name):
-            return None
+        order = (left, right)
+        if left.python_type() is not right.python_type() and issubclass(right.python_type(), left.python_type()):
+            order = (right, left)  # CPython asks a subclass's reflection first
+        for receiver, other in (order, order[::-1]):
+            if _operators.has_python_special(receiver, name):  # a dataclass's __eq__ (NotImplemented for a dict)
+                result = receiver.call_method(tx, name, [other], {})
+                if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                    return result
+            else:  # dict's own, in C: it compares any two dicts
+                break
+        else:  # both sides' Python methods declined: identity decides, as for any two objects
+            return ConstantVariable(_operators.is_same(tx, left, right) == (op is operator.eq))
         return ConstantVariable(_equal(tx, left, right) == (op is operator.eq))
     if op is operator.or_ and _plain_or(left, right):
         return DictVariable({**left.items, **right.items})

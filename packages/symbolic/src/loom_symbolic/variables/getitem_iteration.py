@@ -77,8 +77,9 @@ def reversed_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> Va
     """``reversed(obj)`` for a class that writes ``__reversed__`` in Python (called), or ``__len__`` and
     ``__getitem__`` but no ``__reversed__`` (items ``obj[len - 1]`` down to ``obj[0]``, ending early at an
     IndexError or StopIteration, as CPython's reversed object does); None for any other class."""
-    if getattr(obj, "stands_for", None) is not None:
-        return None
+    if getattr(obj, "stands_for", None) is not None:  # a C class's stand-in: its own __reversed__, if any
+        own = _attributes.class_attribute(obj.cls, "__reversed__")
+        return obj.call_method(tx, "__reversed__", [], {}) if isinstance(own, types.FunctionType) else None
     own = _attributes.class_attribute(cls, "__reversed__")
     if isinstance(own, types.FunctionType):
         return obj.call_method(tx, "__reversed__", [], {})

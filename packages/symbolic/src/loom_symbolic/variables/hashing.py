@@ -12,6 +12,7 @@ import types
 from typing import TYPE_CHECKING
 
 from ..errors import UserError
+from ..operand_errors import type_name
 from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
@@ -31,6 +32,10 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     if len(args) != 1 or kwargs:
         return None  # the constant fold, or the break, decides
     value = args[0]
+    if getattr(value, "stands_for", None) is not None and class_attribute(value.cls, "__hash__") is None:
+        # a C class's stand-in (a deque's) whose class is unhashable: CPython's TypeError, naming the C class
+        message = f"unhashable type: '{type_name(value.python_type())}'"
+        raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if getattr(value, "stands_for", _ABSENT) is None and value.source is None:
         return _hash_made_object(tx, value)
     if type(value) is TupleVariable and not value.is_python_constant():

@@ -495,12 +495,18 @@ def user_iterator_or_none(value: Variable) -> UserIterator | None:
     import types
 
     try:
-        cls = value.python_type()
+        cls = _behaviour_class(value)
     except Unsupported:  # a value whose type the translator does not know: next() says why it stops
         return None
     if isinstance(_attributes.class_attribute(cls, "__next__"), types.FunctionType):
         return UserIterator(value)
     return None
+
+
+def _behaviour_class(value: Variable) -> type:
+    """The class whose methods ``value`` runs: a C class's stand-in (a deque iterator's) runs its own, in
+    Python, while ``type()`` shows the C class."""
+    return value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
 
 
 #: How ``iter(obj)`` goes on for a class without ``__iter__`` of its own: ``fn(tx, obj, cls)`` returning an
@@ -521,7 +527,7 @@ def iterate_user_object(tx: InstructionTranslator, obj: Variable, cls: type) -> 
     result = obj.call_method(tx, "__iter__", [], {})
     if isinstance(result, IteratorVariable):
         return result
-    if result is obj or isinstance(_attributes.class_attribute(result.python_type(), "__next__"), types.FunctionType):
+    if result is obj or isinstance(_attributes.class_attribute(_behaviour_class(result), "__next__"), types.FunctionType):
         return UserIterator(result)
     if not hasattr(result.python_type(), "__next__"):  # CPython checks what __iter__ returned
         message = f"iter() returned non-iterator of type '{result.python_type().__name__}'"

@@ -93,6 +93,9 @@ class NewObjectVariable(InstanceMixin, Variable):
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.stands_for is not None:
+            if self.stands_for[1] is None:
+                raise Unsupported(f"rebuilding {self.describe()}",
+                                  f"a {self.stands_for[0].__qualname__} made while tracing cannot be recreated outside it")
             codegen.load_callable(self.stands_for[1])
         codegen.load_callable(object.__new__)
         codegen.load_const(self.cls)
@@ -166,9 +169,13 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
     if cls.__new__ is not base.__new__:
         modelled = next((k for k in cls.__mro__[1:] if isinstance(polyfills.replacement_for(k), type)), None)
         if modelled is not None:  # class Ring(deque): the stand-in models deque's own instances only
-            raise Unsupported(f"creating a {cls.__qualname__} object",
-                              f"a subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled "
-                              f"(only {modelled.__qualname__} itself is)")
+            error = Unsupported(f"creating a {cls.__qualname__} object",
+                                f"a subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled "
+                                f"(only {modelled.__qualname__} itself is)",
+                                hint="the object and the rest of the function run as ordinary Python")
+            # every later use of the object would break again (its C methods are opaque): one break, here
+            error.reason.rest_as_is = True
+            raise error
         instance = _python_new(tx, cls, cls_source, base, args, kwargs)
         if not issubclass(instance.python_type(), cls):
             return instance  # Python runs no __init__ on an object of another class

@@ -317,6 +317,10 @@ def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> Non
         names = (f"__{op.__name__}__", *names)
     sides = [(_exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
     error = _operand_errors.binary_type_error(op, names, sides[0], sides[1])
+    if error is None and op in _ORDERINGS and _different_container_kinds(left, right):
+        # a deque and a list: each C comparison answers NotImplemented for the other kind, and Python's
+        # TypeError names both classes, as ordering two empty ones shows
+        error = _operand_errors.raised_error(op, sides[0][0](), sides[1][0]())
     if error is not None:
         raise error
 
@@ -466,6 +470,8 @@ def _named_as_is(cls: type) -> bool:
     """Whether CPython's messages name ``cls`` by its ``__name__`` (a class statement's, or a builtin's)."""
     return bool(cls.__flags__ & (1 << 9)) or cls.__module__ == "builtins"  # Py_TPFLAGS_HEAPTYPE
 
+
+_ORDERINGS = (operator.lt, operator.le, operator.gt, operator.ge)
 
 #: builtin container class → its kind: a C ``__eq__`` of one kind answers NotImplemented for another kind
 #: (``deque([1]) == [1]`` is decided by identity), while classes of one kind compare contents.

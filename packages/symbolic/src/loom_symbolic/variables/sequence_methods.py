@@ -33,6 +33,8 @@ def seq_index(tx, seq, args, kwargs):
     start = constant_arg(args[1], "index") if len(args) > 1 else 0
     stop = constant_arg(args[2], "index") if len(args) > 2 else n
     for i in range(*slice(start, stop).indices(n)):  # the bounds are clamped like a slice's
+        if i >= len(seq.items):
+            break  # a comparison shortened the list: CPython's loop checks the length each time
         if values_equal(tx, seq.items[i], args[0]):
             return ConstantVariable(i)
     empty = [] if seq.container_type is list else ()
