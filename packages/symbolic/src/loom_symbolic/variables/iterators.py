@@ -33,6 +33,11 @@ class IteratorVariable(Variable):
         were taken: None when the iterator is not over live containers (its remaining items are passed)."""
         return None
 
+    def hands_on_itself(self) -> bool:
+        """Whether the iterable :meth:`reconstruct_position` pushes is the real iterator itself, whose own
+        state is its position: a loop going on natively leaves its index at 0 (``breaks``)."""
+        return False
+
     def reconstruct_position(self, codegen) -> None:
         """Push (iterable, index) such that ``iter_at`` rebuilds this iterator (see graph breaks)."""
         if codegen.built(self):  # a name holds it too, rebuilt already: the loop goes on with that very object
