@@ -190,3 +190,50 @@ def test_a_generator_passed_in_breaks_once_not_once_per_pass():
     report = explained(loop_over, x, (k % 8 for k in range(30)))
     torch.testing.assert_close(report.result, loop_over(x, (k % 8 for k in range(30))))
     assert report.break_count <= 6
+
+
+def enumerate_named(x, n):
+    it = iter([k % 4 for k in range(n)])
+    out = x
+    for i, v in enumerate(it):
+        out = brk(out * 0.5 + v) + i
+    return out, list(it)
+
+
+def zip_named(x, n):
+    a = iter(range(n))
+    b = iter([k % 3 for k in range(n + 10)])
+    out = x
+    for i, v in zip(a, b):
+        out = brk(out + i * v)
+    return out, list(a), list(b)
+
+
+def enumerate_list(x, items):
+    out = x
+    for i, v in enumerate(items):
+        out = brk(out * 0.5 + v) + i
+    return out
+
+
+@pytest.mark.parametrize("fn", [enumerate_named, zip_named])
+def test_enumerate_and_zip_over_an_iterator_a_name_holds_share_it(fn):
+    # Before: the loop went on over a copy of the iterator rebuilt from its list, and the name's iterator
+    # stayed where the break found it (``list(it)`` gave the items the loop had already taken).
+    x = torch.randn(3)
+    expected = fn(x, 30)
+    report = explained(fn, x, 30)
+    torch.testing.assert_close(report.result[0], expected[0])
+    assert report.result[1:] == expected[1:]
+    frames, recompiles = frames_of(report, fn)
+    assert frames <= MAX_LOOP_FRAMES + 1 and recompiles <= MAX_LOOP_RECOMPILES, (frames, recompiles)
+
+
+def test_an_enumerate_item_is_a_tuple_of_symbols_not_a_constant():
+    # Before: the body's resume function guarded the item ``(i, v)`` as one constant, a compile per pass.
+    x = torch.randn(3)
+    items = [k % 4 for k in range(30)]
+    report = explained(enumerate_list, x, items)
+    torch.testing.assert_close(report.result, enumerate_list(x, items))
+    frames, recompiles = frames_of(report, enumerate_list)
+    assert frames <= MAX_LOOP_FRAMES + 1 and recompiles <= MAX_LOOP_RECOMPILES, (frames, recompiles)
