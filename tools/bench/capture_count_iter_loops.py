@@ -165,8 +165,8 @@ def c_il_dictcomp_range(x):
 
 
 def c_il_setcomp_range(x):
-    s = {int(_brk(x.sum() * 0 + i).item()) for i in range(30)}
-    return x + len(s)
+    s = {_brk(x * i).shape[0] * (i % 7) for i in range(30)}
+    return x + len(s), sorted(s)
 
 
 # ---- nested loops ----
