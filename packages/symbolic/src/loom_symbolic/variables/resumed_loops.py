@@ -15,6 +15,14 @@ makes the translation start over and break at that loop's ``FOR_ITER`` instead (
 with the item as an argument, so every pass reuses the same few compiled entries whatever the loop's
 length.
 
+A loop over an iterator (one passed in, made by ``iter()``, or the ``.0`` a 3.11 comprehension loops
+over) hands on the iterator itself as ``(iterator, 0)``: its own state is the position, so the index
+stays 0 and a native ``FOR_ITER`` leaves it there (``breaks._advance_position``). It is read only when
+the loop takes an item; the first time it is modelled at its position (guarded) and the loop unrolled,
+and once the dynamic policy has seen it at another position (``DynamicSpec.moving_iterators``) taking
+an item is a graph break at the loop's ``FOR_ITER``: the item is taken natively and handed on, the same
+entries for every pass.
+
 An item selected by a per-pass index (``layers[i]``, with ``i`` the loop's counter, a dynamic int in the
 resume function entered per pass) is not specialised either: that would guard ``i`` and compile once
 per pass. The subscript is a graph break instead (:func:`refuse_per_pass_subscript`): it runs natively
