@@ -138,7 +138,6 @@ def test_a_body_that_raises_leaves_the_iterator_where_eager_does():
     assert caught.value.args == ("stopped at", 20)
     assert list(it) == list(range(21, 30))
     stats = loom.stats()
-    print(stats)
     assert 0 < stats["frames_compiled"] <= MAX_LOOP_FRAMES + 2 and stats["recompiles"] <= MAX_LOOP_RECOMPILES + 1
 
 
