@@ -194,7 +194,7 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     if ins.opname == "FOR_ITER" and slots.kinds[kept] == ITERATOR_SLOT:
         # The next pass of a loop: its iterator goes on as (iterable, index + 1), read by the resume
         # function only if it takes an item itself, so each pass enters the same compiled entries.
-        advanced = _advance_position(cg, slots, kept)
+        advanced = _advance_position(cg, slots, kept, tx.stack[kept].hands_on_itself())
         _call_resume(tx, cg, ins.index + 1, advanced, kept + 1, 1, live_locals, resumes, pushed_kind=ITEM_SLOT,
                      handling=handling)
     elif effect.falls_through:
@@ -343,12 +343,15 @@ def _is_unread(value: Any) -> bool:
     return value is not None and value.passed_on
 
 
-def _advance_position(cg: PyCodegen, slots: _Slots, kept: int) -> _Slots:
+def _advance_position(cg: PyCodegen, slots: _Slots, kept: int, itself: bool) -> _Slots:
     """After a native ``FOR_ITER`` over the iterator slot ``kept`` (stack: iterator, item): drop the
-    iterator and pass the slot on as (iterable, index + 1); the item stays on the stack."""
+    iterator and pass the slot on as (iterable, index + 1); the item stays on the stack. An iterator
+    looped over itself (``itself``) took the step in its own state: it goes on as (iterator, index)."""
     iterable, index = slots.names[kept]
     cg.emit("SWAP", 2)
     cg.emit("POP_TOP")
+    if itself:
+        return _Slots([*slots.kinds[:kept], ITERATOR_SLOT], [*slots.names[:kept], [iterable, index]])
     cg.emit("LOAD_FAST", index)
     cg.load_const(1)
     cg.emit("BINARY_OP", 0)  # NB_ADD

@@ -117,8 +117,9 @@ class LiveZip:
 
 
 class LiveIterator:
-    """An iterator that is its own state (a generator from the frame), handed to a loop resumed after a
-    graph break: every item the loop took was taken from it for real, so it goes on from where it is."""
+    """An iterator that is its own state (a generator from the frame, an ``enumerate`` or ``zip`` over an
+    iterator a name holds too), handed to a loop resumed after a graph break: every item the loop took was
+    taken from it for real, so it goes on from where it is."""
 
     def __init__(self, iterator: Iterator[Any]) -> None:
         self.iterator = iterator

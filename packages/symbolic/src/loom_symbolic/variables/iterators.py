@@ -33,10 +33,22 @@ class IteratorVariable(Variable):
         were taken: None when the iterator is not over live containers (its remaining items are passed)."""
         return None
 
+    def hands_on_itself(self) -> bool:
+        """Whether the iterable :meth:`reconstruct_position` pushes is the real iterator itself, whose own
+        state is its position: a loop going on natively leaves its index at 0 (``breaks``)."""
+        return False
+
     def reconstruct_position(self, codegen) -> None:
         """Push (iterable, index) such that ``iter_at`` rebuilds this iterator (see graph breaks)."""
         if codegen.built(self):  # a name holds it too, rebuilt already: the loop goes on with that very object
             codegen.reconstruct(self)
+            codegen.load_const(0)
+            return
+        if self.wraps_a_named_iterator(codegen):
+            # Rebuilt over the live list, the loop would walk a copy of the iterator the name holds: the
+            # program sees them as one (``for n, v in enumerate(it)`` then ``list(it)``). Made natively over
+            # the rebuilt one instead, and handed on as itself.
+            codegen.call_const(bytecode_helpers.LiveIterator, 1, lambda: self.reconstruct_natively(codegen))
             codegen.load_const(0)
             return
         live = self.live_position()
@@ -52,6 +64,15 @@ class IteratorVariable(Variable):
             codegen.reconstruct(item)
         codegen.emit("BUILD_TUPLE", len(items))
         codegen.load_const(0)
+
+    def wraps_a_named_iterator(self, codegen) -> bool:
+        """Whether this iterator (``enumerate``, ``zip``) takes its items from an iterator a name holds too,
+        rebuilt already (``codegen.built``)."""
+        return False
+
+    def reconstruct_natively(self, codegen) -> None:
+        """Push this iterator made as the program made it, over its rebuilt inner iterators."""
+        raise Unsupported(f"a {self.describe()} live across a graph break", "its state cannot be rebuilt")
 
     def reconstruct_live(self, codegen) -> None:
         """Push ``iter_at(iterable, index)``: for a list, range or dict-keys iterator made in the frame, an
@@ -274,6 +295,14 @@ class ZipIterator(IteratorVariable):
             return None  # iterated item by item, so the ValueError comes after the common items, as in Python
         return [TupleVariable(list(items)) for items in zip(*parts)]
 
+    def wraps_a_named_iterator(self, codegen) -> bool:
+        return any(_named(codegen, inner) for inner in self.inners)
+
+    def reconstruct_natively(self, codegen) -> None:
+        if self.strict:
+            super().reconstruct_natively(codegen)
+        codegen.call_const(zip, len(self.inners), lambda: [codegen.reconstruct(inner) for inner in self.inners])
+
     def live_position(self) -> tuple[Callable[..., None], int] | None:
         """Live iterables taken to one index are zipped live (:class:`~loom_symbolic.bytecode_helpers.LiveZip`)."""
         positions = [inner.live_position() for inner in self.inners]
@@ -313,6 +342,11 @@ class ZipIterator(IteratorVariable):
         raise UserError("zip(strict=True)", message, exc_type=ValueError, exc_args=(message,))
 
 
+def _named(codegen, inner: IteratorVariable) -> bool:
+    """Whether ``inner``, or an iterator it takes its items from, was rebuilt already for a name."""
+    return codegen.built(inner) or inner.wraps_a_named_iterator(codegen)
+
+
 class EnumerateIterator(IteratorVariable):
     """``enumerate(it, start)``."""
 
@@ -328,6 +362,12 @@ class EnumerateIterator(IteratorVariable):
         if items is None:
             return None
         return [TupleVariable([ConstantVariable(self.count + i), item]) for i, item in enumerate(items)]
+
+    def wraps_a_named_iterator(self, codegen) -> bool:
+        return _named(codegen, self.inner)
+
+    def reconstruct_natively(self, codegen) -> None:
+        codegen.call_const(enumerate, 2, lambda: (codegen.reconstruct(self.inner), codegen.load_const(self.count)))
 
     def live_position(self) -> tuple[Callable[..., None], int] | None:
         """A live iterable is enumerated live (:class:`~loom_symbolic.bytecode_helpers.LiveEnumerate`)."""

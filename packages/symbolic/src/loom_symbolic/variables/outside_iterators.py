@@ -42,6 +42,9 @@ class _FromOutside:
         """The real iterator, moved by the effects before the resumed code runs (``iter`` of it is itself)."""
         return (lambda codegen: codegen.load_source(self.source)), 0
 
+    def hands_on_itself(self) -> bool:
+        return True
+
     def reconstruct(self, codegen) -> None:
         codegen.load_source(self.source)
 

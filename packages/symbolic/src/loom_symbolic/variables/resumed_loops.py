@@ -15,6 +15,14 @@ makes the translation start over and break at that loop's ``FOR_ITER`` instead (
 with the item as an argument, so every pass reuses the same few compiled entries whatever the loop's
 length.
 
+A loop over an iterator (one passed in, made by ``iter()``, or the ``.0`` a 3.11 comprehension loops
+over) hands on the iterator itself as ``(iterator, 0)``: its own state is the position, so the index
+stays 0 and a native ``FOR_ITER`` leaves it there (``breaks._advance_position``). It is read only when
+the loop takes an item; the first time it is modelled at its position (guarded) and the loop unrolled,
+and once the dynamic policy has seen it at another position (``DynamicSpec.moving_iterators``) taking
+an item is a graph break at the loop's ``FOR_ITER``: the item is taken natively and handed on, the same
+entries for every pass.
+
 An item selected by a per-pass index (``layers[i]``, with ``i`` the loop's counter, a dynamic int in the
 resume function entered per pass) is not specialised either: that would guard ``i`` and compile once
 per pass. The subscript is a graph break instead (:func:`refuse_per_pass_subscript`): it runs natively
@@ -75,6 +83,8 @@ class ResumedIterator(IteratorVariable):
         self.index = index
         self.inner: IteratorVariable | None = None
         self.first_taken: tuple[int, int] | None = None
+        #: the iterable is an iterator looped over itself (its own state is the position, the index 0)
+        self.own_iterator = False
 
     def python_type(self) -> type:
         return type(iter(self.iterable.value)) if self.inner is None else self.inner.python_type()
@@ -89,8 +99,17 @@ class ResumedIterator(IteratorVariable):
         codegen.load_source(self.iterable.source)
         codegen.load_source(self.index.source)
 
+    def hands_on_itself(self) -> bool:
+        return self.own_iterator if self.inner is None else self.inner.hands_on_itself()
+
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         if self.inner is None:
+            if self.own_iterator and tx.output.shapes.spec.is_moving_iterator(self.iterable.source):
+                # Modelled, it would be guarded at its position: one compile per pass. A break here takes
+                # the item natively and hands the iterator itself on (the next pass's entries are these).
+                raise Unsupported(f"a loop over a {type(self.iterable.value).__name__} that stands at another "
+                                  "position on each pass", "modelling it would compile once per position",
+                                  hint="the item is taken as the program runs and handed to the loop body")
             current = getattr(tx, "current", None)
             if (getattr(tx, "parent", None) is None and current is not None and current.opname == "FOR_ITER"
                     and tx.output.shapes.spec.is_dynamic_int(self.index.source)):
@@ -133,9 +152,17 @@ def make_resumed_iterator(tx: InstructionTranslator, args: list[Variable]) -> It
     if len(args) == 2 and all(isinstance(a, LoopPositionArgument) for a in args):
         resumed = ResumedIterator(args[0], args[1])
         if _is_iterator(args[0].value):
-            # Rebuilding an iterator looped over itself moves it, which the program sees even when the
-            # loop takes no further item (a ``break`` right after the resumed point): realized now.
-            resumed.inner = resumed._realize(tx)
+            iterable, index = args
+            # A loop over an iterator hands on the iterator itself, at index 0 (``breaks``: each pass
+            # keeps it): rebuilt, it is itself, so it is read only when the loop takes an item. Rebuilding
+            # one at another index moves it, which the program sees even when the loop takes no further
+            # item (a ``break`` right after the resumed point): that one is realized now.
+            tx.output.guards.add("type", iterable.source, iterable.value)
+            tx.output.guards.add("constant", index.source, index.value)
+            if index.value == 0 and type(index.value) is int:
+                resumed.own_iterator = True
+            else:
+                resumed.inner = resumed._realize(tx)
         return resumed
     return None
 

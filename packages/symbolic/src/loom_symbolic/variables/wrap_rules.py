@@ -153,9 +153,18 @@ def _wrap_size(tx, value, source):
 def _wrap_constant(tx, value, source):
     if type(value) is int and tx is not None and source is not None and tx.output.shapes.spec.is_dynamic_int(source):
         return tx.output.add_symint_input(value, source)
+    if type(value) is tuple and tx is not None and source is not None and _holds_dynamic_ints(tx, source):
+        return _wrap_tuple(tx, value, source)  # a loop item ``(n, v)`` of enumerate or zip: its ints are symbols
     if (guards := _guards(tx, source)) is not None:
         guards.add("constant", source, value)
     return ConstantVariable(value, source)
+
+
+def _holds_dynamic_ints(tx, source) -> bool:
+    """Whether an int inside the tuple reached as ``source`` is to be a symbol (``DynamicSpec.ints``)."""
+    ints = tx.output.shapes.spec.ints
+    prefix = f"{source}["
+    return bool(ints) and any(name.startswith(prefix) for name in ints)
 
 
 _TUPLE_GETTER = type(collections.namedtuple("_Probe", "x").x)
