@@ -157,7 +157,7 @@ def test_exception_values_match_eager(fn, args, kwargs, graphs):
 
 def test_args_reassigned_leaves_what_init_set():
     """StopIteration.value and SystemExit.code keep what ``__init__`` set when ``args`` changes later."""
-    import loom
+    loom = pytest.importorskip("loom", reason="compiles through the loom facade")
 
     def reassigned(x):
         stop, leave = StopIteration(1), SystemExit(2)
