@@ -4,6 +4,7 @@ It reads its rank from torchrun's environment, trains a DDP model compiled with 
 writes its losses and loom's counters to ``<out_dir>/rank<N>.json``.
 """
 
+import datetime
 import json
 import os
 import sys
@@ -16,7 +17,8 @@ import loom
 
 
 def main(out_dir: str) -> None:
-    dist.init_process_group("gloo")
+    # A rank whose peer died fails within a minute instead of gloo's default half hour.
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=60))
     rank = dist.get_rank()
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))

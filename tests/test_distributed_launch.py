@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import dist_harness as harness
@@ -26,19 +28,49 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+# torchrun's elastic agent starts each worker in a session of its own, so a kill of the agent's process group
+# misses them; a worker left behind keeps the output pipe open and a read of it never ends. Every process of a
+# launch carries this variable (workers inherit the agent's environment), and the cleanup kills them by it.
+MARK = "LOOM_TEST_TORCHRUN"
+
+
+def kill_marked(token: str) -> int:
+    """SIGKILL every process (other than this one) whose environment has ``MARK=token``; how many."""
+    needle, killed = f"{MARK}={token}".encode(), 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            marked = needle in (entry / "environ").read_bytes().split(b"\0")
+        except OSError:  # gone already, or not ours to read
+            continue
+        if marked:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+    return killed
+
+
 def _torchrun(out_dir: Path) -> tuple[int, str]:
     cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--nnodes", "1",
            "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{_free_port()}", "--max-restarts", "0",
            str(SCRIPT), str(out_dir)]
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
+    token = uuid.uuid4().hex
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(sys.path), MARK: token}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     try:
-        output, _ = proc.communicate(timeout=120)
+        output, _ = proc.communicate(timeout=180)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)  # torchrun and its workers
-        output, _ = proc.communicate()
-        pytest.fail(f"torchrun did not finish within 120 s:\n{output[-4000:]}")
+        kill_marked(token)  # the agent and every worker, whatever session each is in
+        try:
+            output, _ = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            output = "(no output: the pipe stayed open after every marked process was killed)"
+        pytest.fail(f"torchrun did not finish within 180 s:\n{output[-4000:]}")
+    finally:
+        kill_marked(token)  # a worker torchrun failed to stop must not outlive the test
     return proc.returncode, output
 
 
@@ -66,6 +98,23 @@ def test_a_loom_script_runs_under_torchrun(tmp_path):
         assert data["stats"]["cache_hits"] >= 2, data["stats"]
     assert ranks[0]["weights"] == ranks[1]["weights"]  # DDP kept the replicas equal
     assert ranks[0]["losses"] != ranks[1]["losses"]  # on different data
+
+
+def test_the_cleanup_kills_a_marked_process_in_a_session_of_its_own():
+    # As torchrun starts its workers: a new session, holding our pipe open.
+    token = uuid.uuid4().hex
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdout=subprocess.PIPE,
+                            env={**os.environ, MARK: token}, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while kill_marked(token) == 0:  # its environment is readable once it has exec'd
+            assert time.monotonic() < deadline, "the marked process was never found"
+            time.sleep(0.05)
+        assert proc.wait(timeout=30) == -signal.SIGKILL
+        assert kill_marked(token) == 0  # nothing marked is left
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def sleeps_forever(rank: int, world_size: int) -> None:
