@@ -51,6 +51,9 @@ def kill_marked(token: str) -> int:
     return killed
 
 
+TIMED_OUT = -1000  # _torchrun's return code for a launch killed at its deadline
+
+
 def _torchrun(out_dir: Path) -> tuple[int, str]:
     cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "--nnodes", "1",
            "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{_free_port()}", "--max-restarts", "0",
@@ -68,24 +71,29 @@ def _torchrun(out_dir: Path) -> tuple[int, str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             output = "(no output: the pipe stayed open after every marked process was killed)"
-        pytest.fail(f"torchrun did not finish within 180 s:\n{output[-4000:]}")
+        return TIMED_OUT, f"torchrun did not finish within 180 s:\n{output[-4000:]}"
     finally:
         kill_marked(token)  # a worker torchrun failed to stop must not outlive the test
     return proc.returncode, output
 
 
-def _aborted_in_gloo_teardown(returncode: int, output: str, out_dir: Path) -> bool:
+def _failed_in_gloo_teardown(returncode: int, output: str, out_dir: Path) -> bool:
     """Both ranks finished their work (each writes its results after its last collective) and one then
-    aborted: torch's Gloo worker threads can outlive the interpreter's finalization and call
-    std::terminate ("terminate called without an active exception"), seen once in CI under load."""
+    failed in torch's own teardown of the Gloo process group, in one of two ways seen here under load:
+    its worker threads outlive the interpreter's finalization and call std::terminate ("terminate called
+    without an active exception"); or the process deadlocks at exit, ``~ProcessGroupGloo`` (run when DDP's
+    reducer is freed) joining the Gloo run-loop thread while holding the GIL, which that thread needs to free
+    a finished barrier's thread-local state (seen with gdb in a clean-clone CI run; the launch then
+    times out)."""
     done = all((out_dir / f"rank{r}.json").exists() for r in (0, 1))
-    return returncode != 0 and done and "terminate called without an active exception" in output
+    aborted = returncode != 0 and "terminate called without an active exception" in output
+    return done and (aborted or returncode == TIMED_OUT)
 
 
 def test_a_loom_script_runs_under_torchrun(tmp_path):
     returncode, output = _torchrun(tmp_path)
-    if _aborted_in_gloo_teardown(returncode, output, tmp_path):
-        # Once only: a second abort fails the test, and the results of the run that counts are checked.
+    if _failed_in_gloo_teardown(returncode, output, tmp_path):
+        # Once only: a second such failure fails the test, and the results of the run that counts are checked.
         for r in (0, 1):
             (tmp_path / f"rank{r}.json").unlink()
         returncode, output = _torchrun(tmp_path)
