@@ -40,12 +40,13 @@ def main(out_dir: str) -> None:
                    "weights": weights}, f)
     dist.barrier()  # no rank tears its process group down while another still talks to it
     dist.destroy_process_group()
+    # End here, before this frame's locals are freed: freeing DDP's reducer runs ~ProcessGroupGloo, which
+    # joins Gloo's run-loop thread while holding the GIL that thread may need (a deadlock seen under load),
+    # and Gloo's threads can outlive the interpreter's finalization and abort. Everything this rank reports
+    # is written and closed above.
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
     main(sys.argv[1])
-    # Skip the interpreter's teardown: freeing DDP's reducer there runs ~ProcessGroupGloo, which joins Gloo's
-    # run-loop thread while holding the GIL that thread may need (a deadlock seen under load), and Gloo's
-    # threads can outlive finalization and abort. Everything this rank reports is written and closed above.
-    sys.stdout.flush()
-    os._exit(0)
