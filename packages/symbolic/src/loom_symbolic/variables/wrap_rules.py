@@ -163,8 +163,10 @@ def _wrap_constant(tx, value, source):
 def _holds_dynamic_ints(tx, source) -> bool:
     """Whether an int inside the tuple reached as ``source`` is to be a symbol (``DynamicSpec.ints``)."""
     ints = tx.output.shapes.spec.ints
+    if not ints:  # the usual case: no text of the source is made for every constant tuple wrapped
+        return False
     prefix = f"{source}["
-    return bool(ints) and any(name.startswith(prefix) for name in ints)
+    return any(name.startswith(prefix) for name in ints)
 
 
 _TUPLE_GETTER = type(collections.namedtuple("_Probe", "x").x)
