@@ -24,7 +24,7 @@ def _tool():
 
 #: The floors (docs/symbolic.md): a module imports only from its own floor and the floors below.
 FLOORS = {
-    0: ["errors", "policy", "grad_switches", "bytecode_helpers", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_collector",
+    0: ["errors", "policy", "grad_switches", "bytecode_helpers", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_collector", "provenance",
         "instructions", "program_state", "results", "subgraphs", "func_calls", "versions", "versions.py311", "versions.py312",
         "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy", "polyfills.exceptions",

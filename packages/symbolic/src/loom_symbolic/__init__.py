@@ -9,22 +9,25 @@ with the guards under which that is right. Usable without the frame hook::
     print(t.dump())
 """
 
-from .api import translate, translate_function
+from .api import new_graph_name, translate, translate_function
 from .bytecode_helpers import run_resume
 from .errors import Location, Reason, Unsupported, UserError
 from .policy import allow_in_graph, is_skipped, set_native_caller, skip_code
+from .provenance import Provenance
 from .results import CapturedGraph, GraphBreak, Translation
 
 __all__ = [
     "CapturedGraph",
     "GraphBreak",
     "Location",
+    "Provenance",
     "Reason",
     "Translation",
     "Unsupported",
     "UserError",
     "allow_in_graph",
     "is_skipped",
+    "new_graph_name",
     "run_resume",
     "set_native_caller",
     "skip_code",

@@ -213,6 +213,7 @@ def _translate_with_break(
         resume_functions=broken.resume_codes,
         guards=guards,
         rebuild_guards=_guard_rebuilder(tx.output),
+        provenance=tx.output.provenance,
         breaks=[GraphBreak(reason)],
         side_effects=tx.output.side_effects.describe(),
     )
@@ -295,7 +296,7 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     needs_graph = graph_outputs or output.has_side_effects()
     if not needs_graph:
         return call.instrs, []
-    name = f"__loom_graph_{next(_graph_ids)}"
+    name = new_graph_name()
     graph_module = output.finalize(graph_outputs)
     real = [i.example for i in output.inputs]
     fakes = [i.node.meta["val"] for i in output.inputs]
@@ -357,6 +358,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
         graphs=graphs,
         guards=output.build_guards(),
         rebuild_guards=_guard_rebuilder(output),
+        provenance=output.provenance,
         side_effects=output.side_effects.describe(),
     )
 
@@ -383,6 +385,12 @@ def _fill_closed_cells(tx: Any, body: PyCodegen) -> None:
             if contents is not None:
                 body.reconstruct(contents)
                 body.emit("STORE_DEREF", CellVar(name))
+
+
+def new_graph_name() -> str:
+    """A global name for a graph no earlier translation of this process used (rewritten code loads its graph
+    by this name from the frame's globals)."""
+    return f"__loom_graph_{next(_graph_ids)}"
 
 
 def _guard_rebuilder(output: Any) -> Any:

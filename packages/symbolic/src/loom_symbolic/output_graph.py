@@ -28,6 +28,7 @@ from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
 from .fake_mode import FakeMismatch, LoomFakeTensorMode
 from .guard_collector import GuardCollector
+from .provenance import Provenance
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
 from .variables import cells as _cells
@@ -126,6 +127,7 @@ class OutputGraph:
         self.passed_on_reads: set[str] = set()
         self.cell_boxes = _cells.CellBoxes()  # every way of reaching a closure cell shares one view of it
         self.guards = GuardCollector()
+        self.provenance = Provenance()  # what a result kept for another process depends on
         self.aliases = AliasTracker()
         self.side_effects = SideEffects()
         #: The calls to Python's RNG the rewritten code makes before the graph (``random.random()``).

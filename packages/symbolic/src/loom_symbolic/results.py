@@ -12,6 +12,7 @@ from typing import Any
 from torch import fx
 
 from .errors import Reason
+from .provenance import Provenance
 
 
 @dataclass
@@ -72,6 +73,9 @@ class Translation:
     #: Rebuilds ``guards`` (dynamic shapes only): a backend that traces a graph over symbolic sizes
     #: (AOTAutograd) can add decisions of its own to the ShapeEnv, which must be guarded too.
     rebuild_guards: Callable[[], list[Any]] | None = field(default=None, repr=False, compare=False)
+    #: The files whose code ran and the library globals taken as fixed (:class:`~loom_symbolic.provenance.Provenance`),
+    #: for a result kept for another process; None when nothing was captured.
+    provenance: Provenance | None = field(default=None, repr=False, compare=False)
 
     @property
     def captured(self) -> bool:

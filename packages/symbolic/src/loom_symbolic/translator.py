@@ -78,6 +78,7 @@ class InstructionTranslator:
         self.f_globals = f_globals
         self.f_builtins = f_builtins
         self.output = output
+        output.provenance.code_files.add(code.co_filename)
         self.budget = budget or _Budget()
         self.stack: list[Variable] = []
         self.symbolic_locals: dict[str, Variable] = {}
@@ -463,6 +464,7 @@ class InliningTranslator(InstructionTranslator):
             return Global(name)
 
         if self._globals_base is _functions.TRUSTED_GLOBALS:
+            self.output.provenance.fixed_globals.add((self.f_globals.get("__name__", "?"), name))
             return None
         if self._globals_base is None:
             raise Unsupported(
