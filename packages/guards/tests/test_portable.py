@@ -305,6 +305,21 @@ def test_a_function_with_an_unportable_default_is_refused(subject):
     assert "with_default" in why and "list" in why
 
 
+REGISTRY = {"a": 1}
+
+
+def test_a_const_dict_held_by_a_module_global_is_found_by_its_label(build):
+    guards = [DictContains(Const(REGISTRY, f"{__name__}.REGISTRY"), "b", present=False)]
+    rebuilt = round_trip(guards)
+    assert rebuilt[0].source.value is REGISTRY
+    assert same_verdicts(build, guards, rebuilt, [{}]) == [True]
+    REGISTRY["b"] = 2
+    try:
+        assert same_verdicts(build, guards, rebuilt, [{}]) == [False]
+    finally:
+        del REGISTRY["b"]
+
+
 def test_a_const_instance_without_a_global_name_is_refused():
     why = refused([Length(Const({"a": 1}, "Linear._forward_hooks"), 1)])
     assert "Linear._forward_hooks" in why

@@ -276,7 +276,6 @@ def describe_namespace_or_global(value: Any, label: str | None) -> dict | None:
         module = sys.modules.get(name) if isinstance(name, str) else None
         if module is not None and getattr(module, "__dict__", None) is value:
             return {"t": "module_dict", "module": name}
-        return None
     if label is None or "." not in label:
         return None
     module_name, _, name = label.rpartition(".")
