@@ -395,6 +395,13 @@ def test_a_name_reaching_another_kind_of_object_is_refused_at_rebuild(subject):
     assert "not a class" in rebuild_refused(records)
 
 
+def test_a_class_with_other_bases_is_refused_at_rebuild(subject):
+    records, _ = to_records([TypeMatch(X, subject.Net)])
+    exec("class Net(torch.nn.Sequential):\n    pass\n", vars(subject))  # the same name, another base
+    why = rebuild_refused(records)
+    assert f"{subject.__name__}:Net" in why and "other bases" in why
+
+
 def test_an_unknown_kind_or_format_is_refused():
     records, _ = to_records([IsNone(X)])
     assert "unknown kind 'mystery'" in rebuild_refused([{**records[0], "kind": "mystery"}])

@@ -3,7 +3,8 @@ a module's globals dict, the builtins dict, and an object a module holds under a
 
 An object is described as ``module:qualname`` only when that name, resolved now, is the very object
 (else it is refused: a class made in a function, a lambda, a bound method, a function replaced after it
-was imported). When rebuilt, the name must resolve to an object of the same kind; a Python function must
+was imported). When rebuilt, the name must resolve to an object of the same kind; a class must have the
+same bases (its MRO, by name); a Python function must
 also have the same code (a digest over its bytecode, constants, names and flags, nested code included,
 line numbers not) and the same defaults, and no closure: a user who edited the function between the two
 processes gets a refusal, never a guard that compares against the edited function.
@@ -144,16 +145,37 @@ register("module", _decode_module, types=(types.ModuleType,), encoder=_encode_mo
 # -- classes, builtins, descriptors ----------------------------------------------------------------------
 
 
+def _mro_names(cls: type) -> list[str]:
+    """The classes ``cls`` looks names up in, by name: a class whose bases were edited between the two
+    processes finds its attributes elsewhere, which the guards on those classes' dicts would not see."""
+    names = []
+    for klass in cls.__mro__[1:]:
+        module, path = _recorded_name(klass)
+        names.append(f"{module}:{path}")
+    return names
+
+
 @_cached
 def _encode_class(cls: type, identity: bool, memo: Memo) -> dict:
     module, path = _recorded_name(cls)
-    return {"t": "class", "module": module, "path": path}
+    try:
+        mro = _mro_names(cls)
+    except NotPortable as exc:
+        raise NotPortable(f"class {module}:{path} has a base without a name: {exc}") from None
+    return {"t": "class", "module": module, "path": path, "mro": mro}
 
 
 def _decode_class(desc: dict, memo: Memo) -> type:
     cls = _resolve(desc, memo)
+    where = f"{desc['module']}:{desc['path']}"
     if not isinstance(cls, type):
-        raise NotPortable(f"{desc['module']}:{desc['path']} is a {type(cls).__name__} here, not a class")
+        raise NotPortable(f"{where} is a {type(cls).__name__} here, not a class")
+    try:
+        mro = _mro_names(cls)
+    except NotPortable as exc:
+        raise NotPortable(f"class {where} has a base without a name here: {exc}") from None
+    if mro != desc["mro"]:
+        raise NotPortable(f"class {where} has other bases here ({', '.join(mro)}) than when recorded")
     return cls
 
 
