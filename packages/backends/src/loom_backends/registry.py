@@ -13,21 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .compiled import CompiledFunction
+
 if TYPE_CHECKING:  # pragma: no cover - typing only, keeps `import loom_backends` free of torch
     import torch.fx
 
-    from .compiled import CompiledFunction
-
     Backend = Callable[[torch.fx.GraphModule, list[Any]], Callable[..., Any]]
-    Reloader = Callable[[str], CompiledFunction | None]
 else:
     Backend = Callable[..., Any]
-    Reloader = Callable[..., Any]
+
+#: A backend's reloader: its compiled function from a ``cache_key``, or None (see :func:`register_reloader`).
+Reloader = Callable[[str], CompiledFunction | None]
 
 B = TypeVar("B", bound=Callable[..., Any])
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
-_RELOADERS: dict[str, Callable[..., Any]] = {}
+_RELOADERS: dict[str, Reloader] = {}
 
 
 class UnknownBackendError(KeyError):
