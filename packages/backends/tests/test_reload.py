@@ -65,6 +65,25 @@ def compile_both():
     return inference.cache_key, training.cache_key
 
 
+_FIRST_PROCESS = textwrap.dedent("""
+    import json, torch, torch.nn.functional as F, loom_backends
+
+    def infer(x, w, m):
+        return ((x * w).sin() + 1.0, x.exp().sum(1), x @ m)
+
+    def train(x, w, b):
+        return (F.gelu(F.linear(x, w, b)).tanh(),)
+
+    torch.manual_seed(0)
+    inference = loom_backends.get("c")(torch.fx.symbolic_trace(infer), [torch.randn(4, 8), torch.randn(8),
+                                                                         torch.randn(8, 3)])
+    torch.manual_seed(1)
+    inputs = [torch.randn(4, 8), torch.randn(6, 8, requires_grad=True), torch.randn(6, requires_grad=True)]
+    training = loom_backends.get("c")(torch.fx.symbolic_trace(train), inputs)
+    training(*inputs)[0].sum().backward()  # stores the training entry
+    print("KEYS", json.dumps({"inference": inference.cache_key, "training": training.cache_key}))
+""")
+
 _SECOND_PROCESS = textwrap.dedent("""
     import json, sys
     import torch, torch.nn.functional as F
@@ -118,19 +137,21 @@ _SECOND_PROCESS = textwrap.dedent("""
 """)
 
 
-def run_second_process(cache_root, keys):
+def run_process(code, cache_root, *args):
+    """``code`` run by a fresh interpreter over the caches under ``cache_root`` (turned on); its stdout."""
     env = {**os.environ, "LOOM_CACHE_DIR": str(cache_root), "LOOM_GRAPH_CACHE": "1"}
     env.pop("LOOM_AOT_CACHE", None)
-    out = subprocess.run([sys.executable, "-c", _SECOND_PROCESS, json.dumps(keys)], env=env,
-                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True, text=True,
+                         timeout=300)  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.split("RESULT", 1)[1])
+    return out.stdout
 
 
-def test_a_second_process_reloads_both_graphs_from_their_keys_alone(cache):
-    inference_key, training_key = compile_both()
-    assert inference_key and training_key and inference_key != training_key
-    result = run_second_process(cache.parent, {"inference": inference_key, "training": training_key})
+def test_a_second_process_reloads_both_graphs_from_their_keys_alone(tmp_path):
+    # Both processes fresh: a key covers the compiling process's configs, which tests here may change.
+    keys = json.loads(run_process(_FIRST_PROCESS, tmp_path).split("KEYS", 1)[1])
+    assert keys["inference"] and keys["training"] and keys["inference"] != keys["training"]
+    result = json.loads(run_process(_SECOND_PROCESS, tmp_path, json.dumps(keys)).split("RESULT", 1)[1])
     assert result["dynamo"] is False and result["aot_autograd"] is False
     assert result["compiles"] == 0  # the shared objects came from the C toolchain's cache
     assert result["counts"]["hits"] == 2 and result["counts"]["ignored"] == 0
@@ -159,11 +180,15 @@ def test_a_reload_in_this_process_behaves_as_the_compiled_function(cache):
     assert loom_backends.reload("default", inference_key).cache_key == inference_key
 
 
-@pytest.mark.parametrize("how", ["missing", "truncated", "other versions", "its compiled graph gone"])
-def test_an_entry_that_is_not_there_whole_gives_none(cache, how):
+@pytest.mark.parametrize("how", ["missing", "truncated", "other versions", "other config", "its compiled graph gone"])
+def test_an_entry_that_is_not_there_whole_gives_none(cache, how, monkeypatch):
     inference_key, _ = compile_both()
     entry = cache / f"{inference_key}.json"
-    if how == "missing":
+    if how == "other config":  # the key covered the compiling process's config: code generated for it
+        from loom_backends.kernels.config import config
+
+        monkeypatch.setattr(config, "looped_rblock", config.looped_rblock * 2)
+    elif how == "missing":
         entry.unlink()
     elif how == "truncated":
         entry.write_text(entry.read_text()[:100])
