@@ -226,7 +226,7 @@ def test_bad_arguments_raise(cache):
     assert loom_backends.reload("c", key) is None  # no entry
 
 
-def test_a_reloader_is_registered_beside_its_backend_and_goes_with_it():
+def test_a_reloader_is_registered_beside_its_backend_and_stays_with_its_name():
     calls = []
 
     @loom_backends.register("test_reloadable")
@@ -244,11 +244,11 @@ def test_a_reloader_is_registered_beside_its_backend_and_goes_with_it():
             loom_backends.register_reloader("test_reloadable")(lambda key: None)
     finally:
         loom_backends.unregister("test_reloadable")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError):  # no such backend now
         loom_backends.reload("test_reloadable", "k")
-    loom_backends.register("test_reloadable")(backend)
+    loom_backends.register("test_reloadable")(backend)  # registered again (a test's stand-in restored)
     try:
-        assert loom_backends.reload("test_reloadable", "k") is None and calls == ["k"]  # its reloader went
+        assert loom_backends.reload("test_reloadable", "k2") is None and calls == ["k", "k2"]
     finally:
         loom_backends.unregister("test_reloadable")
 

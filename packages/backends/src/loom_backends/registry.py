@@ -93,12 +93,13 @@ def names() -> list[str]:
 
 
 def unregister(name: str) -> None:
-    """Remove a backend and its reloader (for tests and plugins that registered a temporary one)."""
+    """Remove a backend (for tests and plugins that registered a temporary one). Its reloader stays with
+    the name (:func:`reload` refuses an unregistered name), so a backend registered again — the usual
+    save, replace, restore — has it back; ``register_reloader(name, replace=True)`` changes it."""
     _check_name(name)
     if name not in _REGISTRY:
         raise UnknownBackendError(name, names())
     del _REGISTRY[name]
-    _RELOADERS.pop(name, None)
 
 
 def register_reloader(name: str, *, replace: bool = False) -> Callable[[B], B]:
