@@ -195,10 +195,10 @@ def _strict_triton():
     """Lowering or codegen bugs raise in tests instead of quietly falling back to ATen."""
     from loom_backends.triton import config
 
-    strict, limit = config.strict, config.persistent_reduction_limit
+    strict, limit, block = config.strict, config.persistent_reduction_limit, config.looped_rblock
     config.strict = True
     yield
-    config.strict, config.persistent_reduction_limit = strict, limit
+    config.strict, config.persistent_reduction_limit, config.looped_rblock = strict, limit, block
 
 
 def assert_same(got, want, *, exact_float=False):

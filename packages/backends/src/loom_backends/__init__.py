@@ -7,6 +7,7 @@ graph's inputs positionally and returns what the graph returns.
 >>> loom_backends.names()
 ['aot_eager', 'c', 'default', 'eager', 'triton']
 >>> compiled = loom_backends.get("triton")(gm, example_inputs)   # doctest: +SKIP
+>>> again = loom_backends.reload("c", compiled_by_c.cache_key)   # another process   # doctest: +SKIP
 
 Built-in backends:
 
@@ -29,7 +30,17 @@ from typing import Any
 
 from .compiled import CompiledFunction, GraphArtifact
 from .diagnostics import CompilerWarning
-from .registry import Backend, UnknownBackendError, get, names, register, unregister
+from .registry import (
+    Backend,
+    Reloader,
+    UnknownBackendError,
+    get,
+    names,
+    register,
+    register_reloader,
+    reload,
+    unregister,
+)
 
 __version__ = "0.1.0"
 
@@ -38,10 +49,13 @@ __all__ = [
     "CompiledFunction",
     "CompilerWarning",
     "GraphArtifact",
+    "Reloader",
     "UnknownBackendError",
     "get",
     "names",
     "register",
+    "register_reloader",
+    "reload",
     "unregister",
 ]
 
@@ -73,12 +87,28 @@ def _c(gm: Any, example_inputs: list[Any]) -> CompiledFunction:
     return c_backend(gm, example_inputs)
 
 
+@register_reloader("c")
+def _c_reload(key: str) -> CompiledFunction | None:
+    """A ``c`` compiled function from its ``cache_key``, from the AOTAutograd and graph caches alone."""
+    from .c import c_reload
+
+    return c_reload(key)
+
+
 @register("default")
 def _default(gm: Any, example_inputs: list[Any]) -> Any:
     """The code generator for the graph's device: ``c`` on CPU, ``triton`` on CUDA (see ``default.py``)."""
     from .default import default_backend
 
     return default_backend(gm, example_inputs)
+
+
+@register_reloader("default")
+def _default_reload(key: str) -> CompiledFunction | None:
+    """A ``default`` compiled function from its ``cache_key``: the device backends' reloaders, in turn."""
+    from .default import default_reload
+
+    return default_reload(key)
 
 
 @register("triton")

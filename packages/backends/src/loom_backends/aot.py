@@ -47,9 +47,12 @@ def aot_compile(
     input's data (``set_``, which ``param.data = t`` records) or resizes it always keeps them: AOTAutograd
     refuses it otherwise. Such a graph bypasses ``cache``.
 
-    ``cache``: AOTAutograd's result for a training graph is kept on disk and, in another process,
-    replayed without tracing or partitioning (:mod:`loom_backends.aot_cache`; ``compile_graph`` must
-    put its graphs in the graph cache)."""
+    ``cache``: AOTAutograd's result for a training graph, and the one trace's graph for an inference
+    graph, are kept on disk and, in another process, replayed without tracing or partitioning
+    (:mod:`loom_backends.aot_cache`, :mod:`loom_backends.aot_inference_cache`; ``compile_graph`` must
+    put its graphs in the graph cache). The result's ``cache_key`` then names the entry
+    (:func:`loom_backends.reload`); it is None when the cache bypasses the graph, or when the graph's
+    output had to be flattened for AOTAutograd."""
     check_backend_args(gm, example_inputs)
     flat_gm, unflatten = with_flat_tuple_output(gm)
     if replaces_storage(flat_gm):
@@ -58,21 +61,32 @@ def aot_compile(
             return _with_unflatten(backend, flat_gm.forward, unflatten, [])
         keep_input_mutations, cache = True, None
     artifacts: list[GraphArtifact] = []
+    inference_key = None
+    if cache is not None:  # before the one trace: a warm process fakes and traces nothing
+        from . import aot_inference_cache
+
+        inference_key, hit = aot_inference_cache.lookup(flat_gm, list(example_inputs), cache)
+        if hit is not None:
+            return _with_unflatten(backend, hit.fn, unflatten, hit.artifacts, inference_key)
     # A graph that needs no autograd and mutates no input: its inference graph in one trace, not two.
     one_trace = trace_inference(flat_gm, list(example_inputs), decompositions)
     if one_trace is not None:
         compiled = compile_graph(one_trace.graph_module, list(one_trace.example_inputs), "inference")
         artifacts.append(GraphArtifact("inference", one_trace.graph_module, compiled))
-        return _with_unflatten(backend, run_without_grad(compiled), unflatten, artifacts)
+        if inference_key is not None and not aot_inference_cache.store(inference_key, one_trace, cache):
+            inference_key = None  # nothing a reload could find
+        return _with_unflatten(backend, run_without_grad(compiled), unflatten, artifacts, inference_key)
 
     recorder = None
+    training_key = None
     if cache is not None:
         from . import aot_cache
 
         found = aot_cache.start(flat_gm, list(example_inputs), cache)
         if isinstance(found, aot_cache.Replayed):
-            return _with_unflatten(backend, found.fn, unflatten, found.artifacts)
+            return _with_unflatten(backend, found.fn, unflatten, found.artifacts, found.key)
         recorder = found
+        training_key = None if recorder is None else recorder.key
 
     from torch._functorch.aot_autograd import aot_module_simplified, make_boxed_func
 
@@ -104,20 +118,26 @@ def aot_compile(
         keep_inference_input_mutations=keep_input_mutations,
         **kwargs,
     )
-    return _with_unflatten(backend, fn, unflatten, artifacts)
+    return _with_unflatten(backend, fn, unflatten, artifacts, training_key)
 
 
 def _with_unflatten(
-    backend: str, fn: Callable[..., Any], unflatten: Callable[[Any], Any] | None, artifacts: list[GraphArtifact]
+    backend: str,
+    fn: Callable[..., Any],
+    unflatten: Callable[[Any], Any] | None,
+    artifacts: list[GraphArtifact],
+    cache_key: str | None = None,
 ) -> CompiledFunction:
-    """The compiled function, its flat outputs put back into the graph's structure."""
+    """The compiled function, its flat outputs put back into the graph's structure; ``cache_key`` is kept
+    only when there is nothing to put back (a reload rebuilds the flat function alone)."""
     if unflatten is not None:
         inner = fn
 
         def fn(*args: Any) -> Any:
             return unflatten(inner(*args))
 
-    result = CompiledFunction(backend, fn)
+        cache_key = None
+    result = CompiledFunction(backend, fn, cache_key=cache_key)
     result.graphs = artifacts  # shared list: fills in as AOTAutograd compiles
     return result
 

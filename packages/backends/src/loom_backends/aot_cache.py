@@ -6,11 +6,16 @@ wraps their compiled versions in a ``torch.autograd.Function``. Both graphs depe
 graph, its inputs' metadata and the settings below, so this cache keeps them on disk and, in another
 process, rebuilds that autograd function from them and the graph cache's compiled graphs.
 
-- **The key** (:func:`key_for`) hashes the captured graph with the graph cache's pieces
+- **The key** (:func:`key_for`, through :func:`entry_key`, which inference entries share) hashes the
+  entry's kind, the captured graph with the graph cache's pieces
   (:func:`loom_backends.graph_cache.graph_lines`: every node, its target by name, arguments by type and
   exact text), each input's dtype, device, sizes, strides, offset, ``requires_grad`` and ``is_leaf``, the
   generator, :data:`loom_backends.kernels.config.config`, functorch's config, the default dtype, the
   deterministic-algorithms flag and the versions of Python, torch, sympy and loom_backends.
+- **Inference entries** (a graph that needs no autograd, compiled by the one-trace path of
+  :mod:`loom_backends.inference`) live beside the training ones: :mod:`loom_backends.aot_inference_cache`.
+  Every entry names its kind, its generator and a digest of its environment (:func:`environment`), so
+  that :mod:`loom_backends.aot_reload` can rebuild it from its key alone, in another process.
 - **The entry** (``<cache root>/aot/<key>.json``, tensor constants in ``<key>.pt``): the forward and
   backward graphs as node records (:mod:`loom_backends.fx_serial`, no pickle), each with its graph cache
   key; how many outputs the forward returns to the caller (the rest are saved for backward); which inputs
@@ -57,7 +62,7 @@ from .compiled import GraphArtifact
 log = logging.getLogger("loom.aot_cache")
 
 #: Bump when what an entry holds, or how it is replayed, changes.
-FORMAT = 2
+FORMAT = 3
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -78,10 +83,11 @@ class AotCache:
 
 @dataclass
 class Replayed:
-    """A cache hit: the function to call with the graph's inputs, and the graphs it runs."""
+    """A cache hit: the function to call with the graph's inputs, the graphs it runs, the entry's key."""
 
     fn: Callable[..., Any]
     artifacts: list[GraphArtifact]
+    key: str | None = None
 
 
 def enabled() -> bool:
@@ -123,21 +129,46 @@ def key_for(gm: torch.fx.GraphModule, example_inputs: list[Any], generator: str)
     try:
         why = _why_not_served(gm, example_inputs)
         if why is None:
-            import torch._functorch.config as functorch_config
-
-            parts = [
-                f"aot format {FORMAT}", f"generator {generator}", graph_cache.versions(), graph_cache.config_text(),
-                f"functorch {sorted((k, repr(v)) for k, v in functorch_config.get_config_copy().items())}",
-                f"default dtype {torch.get_default_dtype()}",
-                f"deterministic {torch.are_deterministic_algorithms_enabled()}",
-                *(f"input {graph_cache.input_text(x)} {x.requires_grad} {x.is_leaf}" for x in example_inputs),
-                *graph_cache.graph_lines(gm, named_callables=True),
-            ]  # fmt: skip
-            return graph_cache.digest(parts)
+            return entry_key("training", gm, example_inputs, generator)
     except Exception as exc:  # Uncacheable, or a graph this walk did not expect
         why = f"{type(exc).__name__}: {exc}"
     _bypass(why)
     return None
+
+
+def entry_key(
+    kind: str, gm: torch.fx.GraphModule, example_inputs: list[Any], generator: str, context: tuple[str, ...] = ()
+) -> str:
+    """The key of a ``kind`` entry (``"training"``, ``"inference"``) for ``gm`` at ``example_inputs``:
+    the entry's kind, the generator, :func:`environment_parts`, what else the entry depends on
+    (``context``), each input with its ``requires_grad`` and ``is_leaf``, every node of the graph.
+    :class:`~loom_backends.graph_cache.Uncacheable` when the graph or an input cannot be described."""
+    parts = [
+        f"aot format {FORMAT}", f"entry {kind}", f"generator {generator}", *environment_parts(), *context,
+        *(f"input {graph_cache.input_text(x)} {x.requires_grad} {x.is_leaf}" for x in example_inputs),
+        *graph_cache.graph_lines(gm, named_callables=True),
+    ]  # fmt: skip
+    return graph_cache.digest(parts)
+
+
+def environment_parts() -> list[str]:
+    """What every entry depends on besides its graph and inputs: the versions of Python, torch, sympy and
+    loom_backends, :data:`loom_backends.kernels.config.config`, functorch's config, the default dtype and
+    the deterministic-algorithms flag."""
+    import torch._functorch.config as functorch_config
+
+    return [
+        graph_cache.versions(), graph_cache.config_text(),
+        f"functorch {sorted((k, repr(v)) for k, v in functorch_config.get_config_copy().items())}",
+        f"default dtype {torch.get_default_dtype()}",
+        f"deterministic {torch.are_deterministic_algorithms_enabled()}",
+    ]  # fmt: skip
+
+
+def environment() -> str:
+    """A digest of :func:`environment_parts`: stored in every entry, so that one reloaded by its key
+    alone (:mod:`loom_backends.aot_reload`) in a process whose versions or config differ is ignored."""
+    return graph_cache.digest(environment_parts())
 
 
 def _why_not_served(gm: torch.fx.GraphModule, example_inputs: list[Any]) -> str | None:
@@ -181,26 +212,41 @@ def load(key: str, cache: AotCache) -> Replayed | None:
     """The autograd function rebuilt from the entry under ``key``; None on a miss or an entry that cannot
     be used (counted as ``misses`` / ``ignored``)."""
     with graph_cache.real_tensors():
-        found = graph_cache.load(key, directory=cache_dir(), tally=count, fmt=FORMAT)
-        if found is None:
-            return None
-        entry, tensors = found
-        try:
-            fw_gm = fx_serial.from_records(entry["forward"]["graph"], tensors)
-            bw_gm = fx_serial.from_records(entry["backward"]["graph"], tensors)
-            plan = Plan.from_json(entry["plan"])
-            fw = cache.load_graph(fw_gm, entry["forward"]["key"], "forward")
-            bw = cache.load_graph(bw_gm, entry["backward"]["key"], "backward") if fw is not None else None
-        except Exception as exc:  # a damaged or stale entry: AOTAutograd's full path
-            graph_cache.ignore(key, f"{type(exc).__name__}: {exc}", count)
-            return None
+        found = read_entry(key, "training")
+        return None if found is None else replay(key, *found, cache)
+
+
+def read_entry(key: str, kind: str | None = None) -> tuple[dict[str, Any], list[torch.Tensor]] | None:
+    """The entry under ``key`` and its tensors, when it is a ``kind`` entry (any kind when None); None on
+    a miss or an entry that cannot be read or is of another kind (counted as ``misses`` / ``ignored``).
+    Call it where no fake mode is active (:func:`loom_backends.graph_cache.real_tensors`)."""
+    found = graph_cache.load(key, directory=cache_dir(), tally=count, fmt=FORMAT)
+    if found is not None and kind is not None and found[0].get("kind") != kind:
+        graph_cache.ignore(key, f"not a {kind} entry", count)
+        return None
+    return found
+
+
+def replay(key: str, entry: dict[str, Any], tensors: list[torch.Tensor], cache: AotCache) -> Replayed | None:
+    """The autograd function rebuilt from the training entry ``entry`` (read under ``key``); None (counted
+    as ``ignored``) when it does not rebuild or a compiled graph it names is gone. Call it where no fake
+    mode is active."""
+    try:
+        fw_gm = fx_serial.from_records(entry["forward"]["graph"], tensors)
+        bw_gm = fx_serial.from_records(entry["backward"]["graph"], tensors)
+        plan = Plan.from_json(entry["plan"])
+        fw = cache.load_graph(fw_gm, entry["forward"]["key"], "forward")
+        bw = cache.load_graph(bw_gm, entry["backward"]["key"], "backward") if fw is not None else None
+    except Exception as exc:  # a damaged or stale entry: AOTAutograd's full path
+        graph_cache.ignore(key, f"{type(exc).__name__}: {exc}", count)
+        return None
     if fw is None or bw is None:
         graph_cache.ignore(key, "a compiled graph it names is not in the graph cache", count)
         return None
     count("hits")
     log.debug("training graph from the AOTAutograd cache (%s)", key)
     fn = replayed_function(_boxed(fw), _boxed(bw), plan)
-    return Replayed(fn, [GraphArtifact("forward", fw_gm, fw), GraphArtifact("backward", bw_gm, bw)])
+    return Replayed(fn, [GraphArtifact("forward", fw_gm, fw), GraphArtifact("backward", bw_gm, bw)], key)
 
 
 def _boxed(compiled: Any) -> Callable[[list[Any]], Any]:
@@ -277,6 +323,9 @@ class Recorder:
             if "tensor" in record:
                 record["tensor"] += offset
         entry = {
+            "kind": "training",
+            "generator": self.cache.generator,
+            "environment": environment(),
             "forward": {"graph": forward["graph"], "key": forward["key"]},
             "backward": {"graph": backward["graph"], "key": backward["key"]},
             "plan": checked.to_json(),

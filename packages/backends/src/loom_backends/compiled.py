@@ -31,11 +31,17 @@ class GraphArtifact:
 
 @dataclass(eq=False)
 class CompiledFunction:
-    """A compiled graph: call it like the graph; inspect ``graphs``, ``kernels`` and ``externs``."""
+    """A compiled graph: call it like the graph; inspect ``graphs``, ``kernels`` and ``externs``.
+
+    ``cache_key``: a key under which ``loom_backends.reload(backend, key)`` gives this compiled function
+    back in another process (from the disk caches alone: no capture, no tracing); the entry may be stored
+    only later (a training graph's at its first backward). None when the backend's caches do not serve
+    this graph."""
 
     backend: str
     fn: Callable[..., Any]
     graphs: list[GraphArtifact] = field(default_factory=list)
+    cache_key: str | None = None
 
     def __call__(self, *args: Any) -> Any:
         return self.fn(*args)

@@ -39,6 +39,18 @@ def default_backend(gm: Any, example_inputs: list[Any]) -> Any:
     return registry.get(name)(gm, example_inputs)
 
 
+def default_reload(key: str) -> Any:
+    """The compiled function the ``default`` backend returned with ``cache_key`` ``key``: what the first of
+    the :data:`DEVICE_BACKENDS` with a reloader gives back for it (the key names its generator's entry),
+    else None."""
+    for name in dict.fromkeys(DEVICE_BACKENDS.values()):
+        if name in registry.names():  # a backend without a reloader gives None
+            found = registry.reload(name, key)
+            if found is not None:
+                return found
+    return None
+
+
 def backend_for(gm: Any, example_inputs: list[Any]) -> str:
     """The registered backend name the ``default`` backend uses for this graph (see the module docstring)."""
     device_types = graph_device_types(gm, example_inputs)

@@ -296,10 +296,10 @@ def store(
     directory: Path | None = None,
     tally: Callable[[str], None] | None = None,
     fmt: int = FORMAT,
-) -> None:
+) -> bool:
     """Write ``entry`` (JSON-serialisable) and ``tensors`` under ``key`` (in ``directory``, counted by
-    ``tally``, as for :func:`load`); a failure to write is logged at debug level and otherwise ignored
-    (the next process compiles again)."""
+    ``tally``, as for :func:`load`); whether it was written. A failure to write is logged at debug level
+    and otherwise ignored (the next process compiles again)."""
     root = cache_dir() if directory is None else directory
     entry = {**entry, "format": fmt, "key": key}
     try:
@@ -313,8 +313,9 @@ def store(
         c_toolchain.write_atomic(root / f"{key}.json", json.dumps(entry).encode())
     except Exception as exc:  # a full disk, an unwritable directory: the next process compiles again
         log.debug("cache entry %s not stored: %s: %s", key, type(exc).__name__, exc)
-        return
+        return False
     (count if tally is None else tally)("stored")
+    return True
 
 
 def real_tensors() -> Any:

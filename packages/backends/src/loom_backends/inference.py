@@ -43,7 +43,7 @@ def trace_inference(
 ) -> InferenceTrace | None:
     """The inference graph of ``gm`` (which returns a flat tuple) in one trace, or None when ``gm`` needs
     AOTAutograd's full path (see the module docstring)."""
-    if not _may_skip_metadata(gm, example_inputs):
+    if not may_skip_metadata(gm, example_inputs):
         return None
     try:
         traced, fakes = _trace(gm, example_inputs, decompositions)
@@ -76,9 +76,11 @@ def run_without_grad(compiled: Callable[..., Any]) -> Callable[..., Any]:
     return run_inference_graph
 
 
-def _may_skip_metadata(gm: Any, example_inputs: list[Any]) -> bool:
-    """What can be told before tracing: plain dense real tensors in, no autograd needed, no autocast, no
-    sub-graphs or tensor attributes, no grad-mode switch inside that could make outputs require grad."""
+def may_skip_metadata(gm: Any, example_inputs: list[Any]) -> bool:
+    """Whether ``gm`` may take the one trace, as far as can be told before tracing: plain dense real
+    tensors in, no autograd needed, no autocast, no sub-graphs or tensor attributes, no grad-mode switch
+    inside that could make outputs require grad (also what the AOTAutograd cache's inference entries
+    require, :mod:`loom_backends.aot_inference_cache`)."""
     import torch
 
     tensors = []

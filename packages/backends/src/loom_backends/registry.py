@@ -1,13 +1,19 @@
-"""The backend registry: a name -> backend table with a decorator to fill it.
+"""The backend registry: a name -> backend table with a decorator to fill it, and a table of reloaders.
 
 A backend is any callable ``fn(gm: torch.fx.GraphModule, example_inputs: list) -> callable``; the returned
 callable takes the graph's inputs positionally and returns what the graph returns.
+
+A backend whose compiled functions carry a ``cache_key`` registers a *reloader* beside itself
+(:func:`register_reloader`): ``fn(key) -> CompiledFunction | None``, the compiled function rebuilt from
+the backend's disk caches alone, which :func:`reload` calls.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from .compiled import CompiledFunction
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, keeps `import loom_backends` free of torch
     import torch.fx
@@ -16,9 +22,13 @@ if TYPE_CHECKING:  # pragma: no cover - typing only, keeps `import loom_backends
 else:
     Backend = Callable[..., Any]
 
+#: A backend's reloader: its compiled function from a ``cache_key``, or None (see :func:`register_reloader`).
+Reloader = Callable[[str], CompiledFunction | None]
+
 B = TypeVar("B", bound=Callable[..., Any])
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
+_RELOADERS: dict[str, Reloader] = {}
 
 
 class UnknownBackendError(KeyError):
@@ -83,8 +93,53 @@ def names() -> list[str]:
 
 
 def unregister(name: str) -> None:
-    """Remove a backend (for tests and plugins that registered a temporary one)."""
+    """Remove a backend (for tests and plugins that registered a temporary one). Its reloader stays with
+    the name (:func:`reload` refuses an unregistered name), so a backend registered again — the usual
+    save, replace, restore — has it back; ``register_reloader(name, replace=True)`` changes it."""
     _check_name(name)
     if name not in _REGISTRY:
         raise UnknownBackendError(name, names())
     del _REGISTRY[name]
+
+
+def register_reloader(name: str, *, replace: bool = False) -> Callable[[B], B]:
+    """Register the decorated function as the reloader of backend ``name``; returns it unchanged.
+
+    A reloader is ``fn(key: str) -> CompiledFunction | None``: the compiled function whose ``cache_key``
+    was ``key``, rebuilt from the backend's caches alone, or None when they do not hold it; it raises
+    :class:`ValueError` for a string that is not one of its keys. Registering a different function under
+    a name that has one raises :class:`ValueError` unless ``replace=True``."""
+    _check_name(name)
+    if not isinstance(replace, bool):
+        raise TypeError("replace must be a bool")
+
+    def decorator(fn: B) -> B:
+        if not callable(fn):
+            raise TypeError(f"a reloader must be callable, got {type(fn).__name__}")
+        existing = _RELOADERS.get(name)
+        if existing is not None and existing is not fn and not replace:
+            raise ValueError(f"backend {name!r} already has a reloader ({existing!r}); pass replace=True")
+        _RELOADERS[name] = fn
+        return fn
+
+    return decorator
+
+
+def reload(name: str, key: str) -> CompiledFunction | None:
+    """The compiled function of backend ``name`` whose ``cache_key`` was ``key``, from the backend's disk
+    caches alone: no capture, no tracing, no ``FakeTensorMode`` (so ``torch._dynamo`` is not imported), in
+    this process or another one. It behaves as the function the backend returned (an inference graph runs
+    with grad mode off inside; a training graph is a ``torch.autograd.Function``, backward included) and
+    carries the same ``cache_key``.
+
+    None when the backend has no reloader, or its caches do not hold the key's entry (missing, damaged,
+    written by other versions, or its compiled graphs gone). :class:`TypeError` for a non-str argument;
+    :class:`ValueError` for a malformed name or key, or an unknown backend name (the message lists the
+    known ones)."""
+    _check_name(name)
+    if not isinstance(key, str):
+        raise TypeError(f"a cache key must be a str, got {type(key).__name__}")
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown loom backend {name!r}; known backends: {', '.join(names()) or '(none)'}")
+    reloader = _RELOADERS.get(name)
+    return None if reloader is None else reloader(key)

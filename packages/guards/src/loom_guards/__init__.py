@@ -38,6 +38,7 @@ from .kinds import (
 )
 from .object_state import BuiltinContents, IteratorState, WeakReferent
 from .policy import RecompileLimitWarning, RecompilePolicy
+from .portable import from_records, to_records
 from .sources import (
     Attr,
     Builtin,
@@ -100,6 +101,8 @@ __all__ = [
     "accelerator_error",
     "compared_by_identity",
     "compile",
+    "from_records",
     "overlapping_pairs",
     "simplify",
+    "to_records",
 ]

@@ -15,7 +15,7 @@ from ..kernels.config import config
 from ..kernels.report import configure_logging
 from .compile import CGraph, compile_graph
 
-__all__ = ["CGraph", "c_backend", "compile_graph", "config"]
+__all__ = ["CGraph", "c_backend", "c_reload", "compile_graph", "config"]
 
 
 def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
@@ -37,3 +37,19 @@ def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
         partition_fn=min_cut_partition,
         cache=AotCache("c", from_cache),
     )
+
+
+def c_reload(key: str) -> Any:
+    """The ``CompiledFunction`` :func:`c_backend` returned with ``cache_key`` ``key``, rebuilt from the
+    AOTAutograd and graph caches alone (:mod:`loom_backends.aot_reload`); None when they do not hold it.
+    ValueError when ``key`` is not a cache key."""
+    from ..aot_cache import AotCache
+    from ..aot_reload import reload
+    from ..compiled import CompiledFunction
+    from .compile import from_cache
+
+    configure_logging()
+    found = reload(key, AotCache("c", from_cache))
+    if found is None:
+        return None
+    return CompiledFunction("c", found.fn, found.artifacts, cache_key=key)

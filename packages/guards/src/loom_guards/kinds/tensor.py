@@ -117,6 +117,52 @@ class TensorMatch(_OneSource):
                 dispatch_keys_text=str(keys),
             )
 
+    @classmethod
+    def from_fields(
+        cls,
+        source: Source,
+        *,
+        tensor_type: type,
+        dtype: torch.dtype,
+        device: torch.device,
+        requires_grad: bool,
+        sizes: Iterable[int | None],
+        strides: Iterable[int | None] | None,
+        dispatch_keys: int,
+        dispatch_keys_text: str,
+    ) -> TensorMatch:
+        """The guard checking exactly these fields, without an example tensor (a guard rebuilt in another
+        process from a record of one, where no such tensor exists)."""
+        _check_source("TensorMatch", source)
+        if not (isinstance(tensor_type, type) and issubclass(tensor_type, torch.Tensor)):
+            raise TypeError(f"TensorMatch tensor_type must be a torch.Tensor class, got {tensor_type!r}")
+        if not isinstance(dtype, torch.dtype) or not isinstance(device, torch.device):
+            raise TypeError(f"TensorMatch needs a torch.dtype and a torch.device, got {dtype!r}, {device!r}")
+        if type(requires_grad) is not bool or type(dispatch_keys) is not int or type(dispatch_keys_text) is not str:
+            raise TypeError("TensorMatch requires_grad must be a bool, dispatch_keys an int and its text a str")
+        sizes = tuple(sizes)
+        if any(s is not None and type(s) is not int for s in sizes):
+            raise ValueError(f"TensorMatch sizes must be ints or None, got {sizes!r}")
+        if strides is not None:
+            strides = tuple(strides)
+            if len(strides) != len(sizes) or any(s is not None and type(s) is not int for s in strides):
+                raise ValueError(f"TensorMatch strides must be {len(sizes)} ints or None, got {strides!r}")
+        guard = object.__new__(cls)
+        _set(
+            guard,
+            _source=source,
+            _type_ref=_Ref(tensor_type),
+            type_text=type_name(tensor_type),
+            dtype=dtype,
+            device=device,
+            requires_grad=requires_grad,
+            sizes=sizes,
+            strides=strides,
+            dispatch_keys=dispatch_keys,
+            dispatch_keys_text=dispatch_keys_text,
+        )
+        return guard
+
     @property
     def tensor_type(self) -> type | None:
         obj = self._type_ref.get()

@@ -1,0 +1,331 @@
+"""Guards as JSON-compatible records, rebuilt exactly in another process (for a disk cache of whole
+translations), or refused.
+
+``to_records(guards)`` describes each guard as a dict ``{"format": FORMAT, "kind": guard kind, ...}``
+with its sources (:mod:`loom_guards.portable_sources`) and the values it holds
+(:mod:`loom_guards.portable_values`, :mod:`loom_guards.portable_objects`); ``from_records(records)``
+makes the guards again. A guard rebuilt in another process checks exactly what the original checked
+there, or the rebuild is refused: a refusal costs one translation, a wrong guard a wrong answer. So every
+guard kind has an entry in ``_ENCODERS`` / ``_DECODERS`` or is refused (a kind defined elsewhere, a guard
+whose compared object died), and every value is described exactly or refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from .kinds import (
+    ConstantMatch,
+    DictContains,
+    DictKeys,
+    GlobalState,
+    Guard,
+    Identity,
+    IsNone,
+    Length,
+    NoAliasing,
+    NotNone,
+    Relation,
+    SameObject,
+    StorageOverlap,
+    TensorMatch,
+    TypeMatch,
+)
+from .portable_sources import describe_source, rebuild_source
+from .portable_values import Memo, NotPortable, describe_value, rebuild_value
+
+__all__ = ["FORMAT", "from_records", "to_records"]
+
+#: The record format; ``from_records`` refuses any other (a record written by another loom_guards).
+FORMAT = 1
+
+#: guard class -> its fields as JSON (the kind and format are added by ``to_records``)
+_ENCODERS: dict[type, Callable[[Any, Memo], dict]] = {}
+#: record kind -> how the guard is made from the record
+_DECODERS: dict[str, Callable[[dict, Memo], Guard]] = {}
+
+
+def _kind(cls: type, encode: Callable[[Any, Memo], dict], decode: Callable[[dict, Memo], Guard]) -> None:
+    _ENCODERS[cls] = encode
+    _DECODERS[cls.kind] = decode
+
+
+def _src(record: dict, memo: Memo, field: str = "source") -> Any:
+    return rebuild_source(record.get(field), memo)
+
+
+def _sources(record: dict, memo: Memo) -> list:
+    sources = record.get("sources")
+    if not isinstance(sources, list):
+        raise NotPortable(f"malformed {record.get('kind')} record: sources is {sources!r:.80}")
+    return [rebuild_source(s, memo) for s in sources]
+
+
+def _int(record: dict, field: str) -> int:
+    value = record.get(field)
+    if type(value) is not int:
+        raise NotPortable(f"malformed {record.get('kind')} record: {field} is {value!r:.80}")
+    return value
+
+
+# -- one source and nothing else, or one value held by value or by name ----------------------------------
+
+_kind(IsNone, lambda g, m: {"source": describe_source(g.source, m)}, lambda r, m: IsNone(_src(r, m)))
+_kind(NotNone, lambda g, m: {"source": describe_source(g.source, m)}, lambda r, m: NotNone(_src(r, m)))
+_kind(
+    Length,
+    lambda g, m: {"source": describe_source(g.source, m), "n": g.n},
+    lambda r, m: Length(_src(r, m), _int(r, "n")),
+)
+
+
+def _alive(guard: Any, obj: Any) -> Any:
+    if obj is None:
+        raise NotPortable("the object it compares against died")
+    return obj
+
+
+_kind(
+    TypeMatch,
+    lambda g, m: {
+        "source": describe_source(g.source, m),
+        "type": describe_value(_alive(g, g.expected_type), identity=True, memo=m),
+    },
+    lambda r, m: _checked(TypeMatch(_src(r, m), rebuild_value(r.get("type"), m)), TypeMatch),
+)
+_kind(
+    Identity,
+    lambda g, m: {"source": describe_source(g.source, m), "obj": describe_value(_alive(g, g.obj), identity=True, memo=m)},
+    lambda r, m: _checked(Identity(_src(r, m), rebuild_value(r.get("obj"), m)), Identity),
+)
+_kind(
+    ConstantMatch,
+    lambda g, m: {"source": describe_source(g.source, m), "value": describe_value(g.value, memo=m)},
+    lambda r, m: _checked(ConstantMatch(_src(r, m), rebuild_value(r.get("value"), m)), ConstantMatch),
+)
+_kind(
+    DictContains,
+    lambda g, m: {"source": describe_source(g.source, m), "key": describe_value(g.key, memo=m), "present": g.present},
+    lambda r, m: DictContains(_src(r, m), rebuild_value(r.get("key"), m), r.get("present")),
+)
+
+
+def _describe_key(key: Any, memo: Memo) -> dict:
+    # A key compared by identity (a class, a function) is described by name, a constant by value.
+    try:
+        return describe_value(key, memo=memo)
+    except NotPortable:
+        return describe_value(key, identity=True, memo=memo)
+
+
+def _decode_keys(record: dict, memo: Memo) -> DictKeys:
+    keys = record.get("keys")
+    if not isinstance(keys, list):
+        raise NotPortable(f"malformed dict_keys record: keys is {keys!r:.80}")
+    return DictKeys(_src(record, memo), [rebuild_value(k, memo) for k in keys])
+
+
+_kind(
+    DictKeys,
+    lambda g, m: {"source": describe_source(g.source, m), "keys": [_describe_key(k, m) for k in g.keys]},
+    _decode_keys,
+)
+
+
+def _checked(guard: Guard, cls: type) -> Guard:
+    # TypeMatch(s, NoneType) and ConstantMatch(s, None) are made as IsNone: a record of one of these kinds
+    # never holds None, so another class means a malformed record.
+    if type(guard) is not cls:
+        raise NotPortable(f"malformed {cls.kind} record: it makes a {type(guard).__name__}")
+    return guard
+
+
+# -- several sources --------------------------------------------------------------------------------------
+
+_kind(
+    NoAliasing,
+    lambda g, m: {"sources": [describe_source(s, m) for s in g.sources]},
+    lambda r, m: NoAliasing(_sources(r, m)),
+)
+
+
+def _decode_same_object(record: dict, memo: Memo) -> SameObject:
+    sources = _sources(record, memo)
+    if len(sources) != 2:
+        raise NotPortable(f"malformed same_object record: {len(sources)} sources")
+    return SameObject(*sources)
+
+
+_kind(SameObject, lambda g, m: {"sources": [describe_source(s, m) for s in g.sources]}, _decode_same_object)
+
+
+def _decode_overlap(record: dict, memo: Memo) -> StorageOverlap:
+    pairs = record.get("overlapping")
+    if not isinstance(pairs, list) or any(
+        not isinstance(p, list) or len(p) != 2 or any(type(i) is not int for i in p) for p in pairs
+    ):
+        raise NotPortable(f"malformed storage_overlap record: overlapping is {pairs!r:.80}")
+    return StorageOverlap(_sources(record, memo), [tuple(p) for p in pairs])
+
+
+_kind(
+    StorageOverlap,
+    lambda g, m: {"sources": [describe_source(s, m) for s in g.sources], "overlapping": sorted(map(list, g.overlapping))},
+    _decode_overlap,
+)
+
+
+# An int relation over sources is exact: its text is parsed and checked again, its symbols are sources.
+def _decode_relation(record: dict, memo: Memo) -> Relation:
+    symbols = record.get("symbols")
+    if not isinstance(symbols, dict) or type(record.get("expr")) is not str:
+        raise NotPortable("malformed relation record")
+    return Relation(record["expr"], {name: rebuild_source(s, memo) for name, s in symbols.items()})
+
+
+_kind(
+    Relation,
+    lambda g, m: {"expr": g.expr, "symbols": {n: describe_source(g.symbols[n], m) for n in g.names}},
+    _decode_relation,
+)
+
+
+# -- tensors and global state ---------------------------------------------------------------------------
+
+_KEYSET_TEXT = re.compile(r"DispatchKeySet\((.*)\)\Z")
+
+
+def _dispatch_key_names(guard: TensorMatch) -> list[str]:
+    """The dispatch keys by name, the raw bits being torch's own layout (another torch may number them
+    otherwise); checked to give back the very bits."""
+    match = _KEYSET_TEXT.match(guard.dispatch_keys_text)
+    if match is None:
+        raise NotPortable(f"dispatch keys {guard.dispatch_keys_text!r} are not a DispatchKeySet text")
+    names = [n.strip() for n in match.group(1).split(",") if n.strip()]
+    if _raw_keys(names) != guard.dispatch_keys:
+        raise NotPortable(f"dispatch keys {guard.dispatch_keys_text} do not round-trip by name")
+    return names
+
+
+def _raw_keys(names: list[str]) -> int:
+    keys = torch._C.DispatchKeySet.from_raw_repr(0)
+    for name in names:
+        key = torch._C.DispatchKey.__members__.get(name) if isinstance(name, str) else None
+        if key is None:
+            raise NotPortable(f"dispatch key {name!r} does not exist in this torch")
+        keys = keys | torch._C.DispatchKeySet(key)
+    return int(keys.raw_repr())
+
+
+def _dims(values: Any) -> list | None:
+    return None if values is None else list(values)
+
+
+def _encode_tensor(guard: TensorMatch, memo: Memo) -> dict:
+    return {
+        "source": describe_source(guard.source, memo),
+        "type": describe_value(_alive(guard, guard.tensor_type), identity=True, memo=memo),
+        "dtype": describe_value(guard.dtype, memo=memo),
+        "device": describe_value(guard.device, memo=memo),
+        "requires_grad": guard.requires_grad,
+        "sizes": _dims(guard.sizes),
+        "strides": _dims(guard.strides),
+        "dispatch_keys": _dispatch_key_names(guard),
+    }
+
+
+def _decode_tensor(record: dict, memo: Memo) -> TensorMatch:
+    names = record.get("dispatch_keys")
+    sizes, strides = record.get("sizes"), record.get("strides")
+    if not isinstance(names, list) or not isinstance(sizes, list) or not (strides is None or isinstance(strides, list)):
+        raise NotPortable("malformed tensor record: dispatch_keys, sizes or strides")
+    dtype, device = rebuild_value(record.get("dtype"), memo), rebuild_value(record.get("device"), memo)
+    return TensorMatch.from_fields(
+        _src(record, memo),
+        tensor_type=rebuild_value(record.get("type"), memo),
+        dtype=dtype,
+        device=device,
+        requires_grad=record.get("requires_grad"),
+        sizes=sizes,
+        strides=strides,
+        dispatch_keys=_raw_keys(names),
+        dispatch_keys_text=f"DispatchKeySet({', '.join(names)})",
+    )
+
+
+_kind(TensorMatch, _encode_tensor, _decode_tensor)
+
+
+def _decode_global_state(record: dict, memo: Memo) -> GlobalState:
+    values = record.get("values")
+    if not isinstance(values, dict) or not values:
+        raise NotPortable("malformed global_state record: values")
+    # GlobalState validates each field: one this torch does not have is refused (ValueError)
+    return GlobalState({name: rebuild_value(desc, memo) for name, desc in values.items()})
+
+
+_kind(
+    GlobalState,
+    lambda g, m: {"values": {name: describe_value(value, memo=m) for name, value in g.values.items()}},
+    _decode_global_state,
+)
+
+
+# -- the API ----------------------------------------------------------------------------------------------
+
+
+def to_records(guards: list[Guard]) -> tuple[list[dict] | None, str | None]:
+    """JSON-compatible records of ``guards`` (json.dumps works on them), or (None, why) naming the first
+    guard, source or value that cannot be described so that another process rebuilds it exactly."""
+    memo = Memo()
+    records = []
+    for index, guard in enumerate(guards):
+        encode = _ENCODERS.get(type(guard))
+        if encode is None:
+            cls = type(guard)
+            return None, f"guard {index} ({_text(guard)}): kind {cls.__module__}.{cls.__qualname__} has no portable form"
+        try:
+            fields = encode(guard, memo)
+        except NotPortable as exc:
+            return None, f"guard {index} ({_text(guard)}): {exc}"
+        except Exception as exc:  # an object whose __module__ or __qualname__ raises, say: refused, not guessed
+            return None, f"guard {index} ({_text(guard)}): {type(exc).__name__}: {exc}"
+        records.append({"format": FORMAT, "kind": type(guard).kind, **fields})
+    return records, None
+
+
+def from_records(records: list[dict]) -> tuple[list[Guard] | None, str | None]:
+    """The guards again, in this process; (None, why) when one cannot be rebuilt here (an object named by
+    ``module:qualname`` that does not import, or is another object than when recorded, a record of an
+    unknown kind or format)."""
+    if not isinstance(records, list):
+        return None, f"records must be a list, got {type(records).__name__}"
+    memo = Memo()
+    guards = []
+    for index, record in enumerate(records):
+        if not isinstance(record, dict):
+            return None, f"record {index} is a {type(record).__name__}, not a dict"
+        if record.get("format") != FORMAT:
+            return None, f"record {index} has format {record.get('format')!r}; this loom_guards reads format {FORMAT}"
+        decode = _DECODERS.get(record.get("kind"))  # type: ignore[arg-type]
+        if decode is None:
+            return None, f"record {index} is of unknown kind {record.get('kind')!r}"
+        try:
+            guards.append(decode(record, memo))
+        except NotPortable as exc:
+            return None, f"record {index} ({record['kind']}): {exc}"
+        except Exception as exc:  # a guard constructor's own checks of a malformed record
+            return None, f"record {index} ({record['kind']}): malformed: {type(exc).__name__}: {exc}"
+    return guards, None
+
+
+def _text(guard: Any) -> str:
+    try:
+        text = guard.describe()
+    except Exception:
+        text = f"a {type(guard).__name__}"
+    return text if len(text) <= 100 else text[:97] + "..."
