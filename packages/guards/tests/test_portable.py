@@ -78,15 +78,21 @@ def test_type_identity_and_none_guards(build, subject):
         Identity(Local("d"), torch.float16),
         Identity(Local("c"), subject.Colour.RED),
         TypeMatch(Local("fn"), types.FunctionType),
+        Identity(Local("add"), torch.add),
+        Identity(Local("join"), str.join),
+        Identity(Local("shape"), torch.Tensor.shape),
+        Identity(Local("call"), torch.nn.Module.__call__),
     ]
     rebuilt = round_trip(guards)
     assert rebuilt == guards
     good = {"x": subject.Net(), "y": 0, "z": None, "f": subject.helper, "m": math, "b": len, "t": True,
-            "d": torch.float16, "c": subject.Colour.RED, "fn": subject.helper}
+            "d": torch.float16, "c": subject.Colour.RED, "fn": subject.helper, "add": torch.add, "join": str.join,
+            "shape": torch.Tensor.shape, "call": torch.nn.Module.__call__}
     other = type("Net", (subject.Net,), {})
     frames = [good, {**good, "x": other()}, {**good, "y": None}, {**good, "z": 0}, {**good, "f": lambda x: x},
               {**good, "t": 1}, {**good, "d": torch.float32}, {**good, "c": subject.Colour.GREEN},
-              {**good, "fn": len}]
+              {**good, "fn": len}, {**good, "add": torch.sub}, {**good, "join": str.split},
+              {**good, "shape": torch.Tensor.T}, {**good, "call": torch.nn.Module.forward}]
     assert same_verdicts(build, guards, rebuilt, frames) == [True] + [False] * (len(frames) - 1)
 
 

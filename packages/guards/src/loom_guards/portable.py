@@ -83,7 +83,7 @@ _kind(
 )
 
 
-def _alive(guard: Any, obj: Any) -> Any:
+def _alive(obj: Any) -> Any:
     if obj is None:
         raise NotPortable("the object it compares against died")
     return obj
@@ -93,13 +93,13 @@ _kind(
     TypeMatch,
     lambda g, m: {
         "source": describe_source(g.source, m),
-        "type": describe_value(_alive(g, g.expected_type), identity=True, memo=m),
+        "type": describe_value(_alive(g.expected_type), identity=True, memo=m),
     },
     lambda r, m: _checked(TypeMatch(_src(r, m), rebuild_value(r.get("type"), m)), TypeMatch),
 )
 _kind(
     Identity,
-    lambda g, m: {"source": describe_source(g.source, m), "obj": describe_value(_alive(g, g.obj), identity=True, memo=m)},
+    lambda g, m: {"source": describe_source(g.source, m), "obj": describe_value(_alive(g.obj), identity=True, memo=m)},
     lambda r, m: _checked(Identity(_src(r, m), rebuild_value(r.get("obj"), m)), Identity),
 )
 _kind(
@@ -228,7 +228,7 @@ def _dims(values: Any) -> list | None:
 def _encode_tensor(guard: TensorMatch, memo: Memo) -> dict:
     return {
         "source": describe_source(guard.source, memo),
-        "type": describe_value(_alive(guard, guard.tensor_type), identity=True, memo=memo),
+        "type": describe_value(_alive(guard.tensor_type), identity=True, memo=memo),
         "dtype": describe_value(guard.dtype, memo=memo),
         "device": describe_value(guard.device, memo=memo),
         "requires_grad": guard.requires_grad,
