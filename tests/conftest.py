@@ -11,6 +11,9 @@ import loom
 # A compile that changes global state (grad mode, a mode stack, an RNG state...) raises in tests
 # (loom.GlobalStateChanged) instead of being silently restored: see loom/global_state.py.
 os.environ["LOOM_CHECK_STATE"] = "1"
+# Translations kept on disk would let one test's compile serve another's (tests that read logs, count
+# backend calls or patch the generator): off here; test_frame_cache.py turns it on in its own processes.
+os.environ.setdefault("LOOM_FRAME_CACHE", "0")
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,9 @@ import loom_framehook as framehook
 # A compile that changes global state (grad mode, a mode stack, an RNG state...) raises in tests
 # (loom.GlobalStateChanged) instead of being silently restored: see loom/global_state.py.
 os.environ["LOOM_CHECK_STATE"] = "1"
+# Translations kept on disk would let one test's compile serve another's: off here (tests/test_frame_cache.py
+# runs the cache in processes of its own).
+os.environ.setdefault("LOOM_FRAME_CACHE", "0")
 
 
 @pytest.fixture(autouse=True)

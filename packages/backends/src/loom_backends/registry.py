@@ -125,6 +125,12 @@ def register_reloader(name: str, *, replace: bool = False) -> Callable[[B], B]:
     return decorator
 
 
+def has_reloader(name: str) -> bool:
+    """Whether backend ``name`` registered a reloader (so that :func:`reload` can give its graphs back);
+    a cache of whole translations asks this before looking for anything kept for that backend."""
+    return isinstance(name, str) and name in _RELOADERS
+
+
 def reload(name: str, key: str) -> CompiledFunction | None:
     """The compiled function of backend ``name`` whose ``cache_key`` was ``key``, from the backend's disk
     caches alone: no capture, no tracing, no ``FakeTensorMode`` (so ``torch._dynamo`` is not imported), in

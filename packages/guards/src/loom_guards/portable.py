@@ -13,6 +13,7 @@ whose compared object died), and every value is described exactly or refused.
 from __future__ import annotations
 
 import re
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,7 @@ from .kinds import (
     TensorMatch,
     TypeMatch,
 )
+from .portable_objects import code_digest
 from .portable_sources import describe_source, rebuild_source
 from .portable_values import Memo, NotPortable, describe_value, rebuild_value
 
@@ -97,11 +99,31 @@ _kind(
     },
     lambda r, m: _checked(TypeMatch(_src(r, m), rebuild_value(r.get("type"), m)), TypeMatch),
 )
-_kind(
-    Identity,
-    lambda g, m: {"source": describe_source(g.source, m), "obj": describe_value(_alive(g.obj), identity=True, memo=m)},
-    lambda r, m: _checked(Identity(_src(r, m), rebuild_value(r.get("obj"), m)), Identity),
-)
+def _encode_identity(guard: Identity, memo: Memo) -> dict:
+    obj = _alive(guard.obj)
+    if isinstance(obj, types.CodeType):  # an inlined function's ``__code__``: no name reaches a code object
+        return {"source": describe_source(guard.source, memo), "code": code_digest(obj)}
+    return {"source": describe_source(guard.source, memo), "obj": describe_value(obj, identity=True, memo=memo)}
+
+
+def _decode_identity(record: dict, memo: Memo) -> Identity:
+    source = _src(record, memo)
+    if "code" not in record:
+        return _checked(Identity(source, rebuild_value(record.get("obj"), memo)), Identity)
+    # The code object is the one the frame reaches now, if it is the recorded code: the guard then holds
+    # on this frame and, on later calls, fails when that function's code is replaced, as the original did.
+    if memo.frame is None:
+        raise NotPortable(f"the code object at {source} is read from the frame, and none was given")
+    try:
+        found = source.fetch(memo.frame)
+    except Exception as exc:
+        raise NotPortable(f"{source} cannot be read on this frame ({type(exc).__name__})") from None
+    if not isinstance(found, types.CodeType) or code_digest(found) != record.get("code"):
+        raise NotPortable(f"{source} is other code here than when recorded")
+    return Identity(source, found)
+
+
+_kind(Identity, _encode_identity, _decode_identity)
 _kind(
     ConstantMatch,
     lambda g, m: {"source": describe_source(g.source, m), "value": describe_value(g.value, memo=m)},
@@ -298,13 +320,18 @@ def to_records(guards: list[Guard]) -> tuple[list[dict] | None, str | None]:
     return records, None
 
 
-def from_records(records: list[dict]) -> tuple[list[Guard] | None, str | None]:
+def from_records(records: list[dict], frame: Any = None) -> tuple[list[Guard] | None, str | None]:
     """The guards again, in this process; (None, why) when one cannot be rebuilt here (an object named by
     ``module:qualname`` that does not import, or is another object than when recorded, a record of an
-    unknown kind or format)."""
+    unknown kind or format).
+
+    ``frame`` (a frame, or what ``Source.fetch`` reads: a mapping of locals) is the frame the guards are
+    rebuilt for: an identity guard on a code object no name reaches (an inlined function's ``__code__``)
+    takes the code object the frame reaches, when its digest is the recorded one; without a frame such a
+    record is refused."""
     if not isinstance(records, list):
         return None, f"records must be a list, got {type(records).__name__}"
-    memo = Memo()
+    memo = Memo(frame)
     guards = []
     for index, record in enumerate(records):
         if not isinstance(record, dict):

@@ -34,12 +34,15 @@ class NotPortable(Exception):
 class Memo:
     """Per-call caches: a real model's guards name the same few functions hundreds of times."""
 
-    __slots__ = ("depth", "described", "resolved")
+    __slots__ = ("depth", "described", "frame", "resolved")
 
-    def __init__(self) -> None:
+    def __init__(self, frame: Any = None) -> None:
         self.described: dict[int, tuple[Any, dict]] = {}  # id(obj) -> (obj kept alive, description)
         self.resolved: dict[str, Any] = {}  # description text -> rebuilt object
         self.depth = 0
+        #: The frame the rebuilt guards are for (``from_records(..., frame=)``): what objects no name reaches
+        #: are read from.
+        self.frame = frame
 
 
 #: A description encoder: (value, identity mode, memo) -> description dict.

@@ -31,7 +31,17 @@ import loom_framehook as framehook
 import loom_guards
 import loom_symbolic
 
-from . import counters, distributed, gc_deferral, global_state, reachability, render, run_as_is, skipfiles
+from . import (
+    counters,
+    distributed,
+    frame_cache,
+    gc_deferral,
+    global_state,
+    reachability,
+    render,
+    run_as_is,
+    skipfiles,
+)
 from .break_counting import BreakCounter
 from .dynamic import DynamicPolicy
 from .errors import BackendCompilerFailed, InternalError, RecompileLimitError, Unsupported
@@ -150,6 +160,8 @@ class FrameCompiler:
         self._handed_out: dict[types.CodeType, list[LoomEntry]] = {}
         # Which breaks loom.stats() counts: one construct, one break (break_counting).
         self._break_counter = BreakCounter()
+        # Per code object, the frame-cache entries already looked at in this process (each is tried once).
+        self._disk_tried: dict[types.CodeType, set[str]] = {}
 
     def __repr__(self) -> str:
         s = self.settings
@@ -227,10 +239,35 @@ class FrameCompiler:
             self.bump("recompiles")
             recompiles_log.info("recompiling %s (compile %d of at most %d): %s", render.where(code),
                                 self.policy.count(code), self.settings.recompile_limit, reason)
-        built = self.build(frame, code, str(reason) if reason is not None else None)
+        built = self._from_disk(frame, code)
         if built is None:
-            return self._uncapturable(code)
+            built = self.build(frame, code, str(reason) if reason is not None else None)
+            if built is None:
+                return self._uncapturable(code)
+            frame_cache.store(self.settings, code, built)
         return self.result(built)
+
+    def _from_disk(self, frame: Any, code: types.CodeType) -> CompiledFrame | None:
+        """The frame's translation as another process kept it (:mod:`.frame_cache`), installed in the frame's
+        globals; None when none is kept or none holds."""
+        started = time.perf_counter()
+        loaded = frame_cache.load(self.settings, frame, code, self._disk_tried.setdefault(code, set()))
+        if loaded is None:
+            return None
+        framehook.check_replacement(code, loaded.code)
+        f_globals = frame.f_globals
+        for name, compiled in loaded.graphs.items():
+            f_globals[name] = _hook_off(compiled)
+        translation = loom_symbolic.Translation(code, code=loaded.code)
+        built = CompiledFrame(code, translation, loaded.guard_fn, 0.0, 0.0, None, f_globals,
+                              installed=list(loaded.graphs), compiled_graphs=dict(loaded.graphs))
+        self.dynamic.record(code, frame.f_locals)
+        built.seconds = time.perf_counter() - started
+        self.bump("frames_compiled")
+        self.bump("frames_from_disk")
+        self.bump("graphs", len(loaded.graphs))
+        log.debug("%s served from the frame cache (%s)", render.where(code), loaded.path.name)
+        return built
 
     def _not_stored_yet(self, code: types.CodeType, stored: list[LoomEntry]) -> list[LoomEntry]:
         """Entries this compiler handed out for ``code`` that the hook has not stored yet."""
@@ -308,7 +345,7 @@ class FrameCompiler:
         entry.compiler = self
         entry.guard_fn = guard_fn
         entry.f_globals = built.f_globals
-        entry.graph_count = len(built.translation.graphs)
+        entry.graph_count = len(built.compiled_graphs)
         entry.compile_seconds = built.seconds
         with _installed_lock:
             _installed.append((built.f_globals, built.installed))
@@ -408,6 +445,7 @@ class FrameCompiler:
             self._internal_warned.clear()
             self._handed_out.clear()
             self._break_counter.clear()
+            self._disk_tried.clear()
 
 
 def _check_guards_hold(guard_fn: loom_guards.GuardFn, frame: Any, code: types.CodeType) -> None:

@@ -24,6 +24,7 @@ from .resume import is_resume_code
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
 from .variables import constant as _constant
+from .variables import disable_calls as _disable_calls
 from .variables import exception_values as _exceptions
 from .variables import functions as _functions
 from .variables.arguments import bind_arguments
@@ -352,6 +353,7 @@ class RootTranslator(InstructionTranslator):
         dynamic: DynamicSpec = NO_DYNAMIC,
     ) -> None:
         super().__init__(code, f_globals, f_builtins, OutputGraph(dynamic))
+        _disable_calls.include_dynamo_disable()  # the fake mode just made has imported torch._dynamo
         self.f_locals = f_locals
         self.stop_at = stop_at
         #: How many times each instruction started (identifies a point in an unrolled loop).

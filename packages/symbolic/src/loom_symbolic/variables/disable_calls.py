@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -120,5 +121,18 @@ class DisabledMadeFunctionVariable(Variable):
         return f"{self.fn.describe()} ({self.decorator.describe()})"
 
 
-#: The decorators, for the wrap rules: value → the variable kind that stands for it.
-FUNCTIONS = {torch._dynamo.disable: DisableDecoratorVariable, torch.compiler.disable: DisableDecoratorVariable}
+#: The decorators, for the wrap rules: value → the variable kind that stands for it. ``torch._dynamo.disable``
+#: joins once ``torch._dynamo`` is imported (:func:`include_dynamo_disable`): naming it here would import
+#: all of dynamo with loom (0.5-0.8 s), which a process whose frames are all served from loom's frame
+#: cache never needs.
+FUNCTIONS = {torch.compiler.disable: DisableDecoratorVariable}
+
+
+def include_dynamo_disable() -> None:
+    """Add ``torch._dynamo.disable`` to :data:`FUNCTIONS` once ``torch._dynamo`` is imported (a translation
+    calls this after making its fake mode, which imports it; a program can reach the function only
+    through an imported ``torch._dynamo``)."""
+    dynamo = sys.modules.get("torch._dynamo")
+    disable = getattr(dynamo, "disable", None)
+    if disable is not None and disable not in FUNCTIONS:
+        FUNCTIONS[disable] = DisableDecoratorVariable
