@@ -239,6 +239,8 @@ def test_a_reloader_is_registered_beside_its_backend_and_stays_with_its_name():
         return None
 
     try:
+        assert loom_backends.has_reloader("test_reloadable") and loom_backends.has_reloader("c")
+        assert not loom_backends.has_reloader("eager") and not loom_backends.has_reloader(3)
         assert loom_backends.reload("test_reloadable", "k") is None and calls == ["k"]
         with pytest.raises(ValueError):
             loom_backends.register_reloader("test_reloadable")(lambda key: None)

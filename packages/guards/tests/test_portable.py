@@ -436,3 +436,31 @@ def test_a_dispatch_key_this_torch_lacks_is_refused():
     records, _ = to_records([TensorMatch(X, torch.zeros(2))])
     records[0]["dispatch_keys"].append("NoSuchKey")
     assert "NoSuchKey" in rebuild_refused(records)
+
+
+def _inlined_helper(x):
+    return x + 1
+
+
+def test_an_identity_guard_on_a_code_object_is_rebuilt_from_the_frame():
+    from loom_guards import Attr, Global, Identity, compile, from_records, to_records
+
+    guard = Identity(Attr(Global("_inlined_helper"), "__code__"), _inlined_helper.__code__)
+    records, why = to_records([guard])
+    assert why is None and "code" in records[0]
+    rebuilt, why = from_records(json.loads(json.dumps(records)), frame=_FrameView(globals()))
+    assert why is None and compile(rebuilt)(_FrameView(globals()))
+    assert from_records(records)[0] is None  # no frame to read the code object from: refused
+    other = dict(globals(), _inlined_helper=lambda x: x - 1)
+    refused, why = from_records(records, frame=_FrameView(other))
+    assert refused is None and "other code" in why
+
+
+class _FrameView:
+    """What guards read a frame through: locals, globals, builtins, closure."""
+
+    def __init__(self, f_globals):
+        self.f_locals = {}
+        self.f_globals = f_globals
+        self.f_builtins = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)
+        self.closure = None
