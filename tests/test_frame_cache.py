@@ -167,3 +167,39 @@ def test_a_corrupt_entry_is_ignored(workspace):
         entry.write_text("{not json")
     second = _run(folder, cache)
     assert second["matches"] and second["cache"]["hits"] == 0 and second["cache"]["ignored"] == 1
+
+
+OTHER_GLOBALS = textwrap.dedent(
+    """
+    import json, sys, types
+    import torch
+    import loom
+    from loom import frame_cache
+    sys.path.insert(0, {folder!r})
+    import user_model
+
+    fn = user_model.activation
+    if {other}:  # the same code with a globals dict of its own: guards kept on the module's dict do not apply
+        fn = types.FunctionType(fn.__code__, dict(vars(user_model)))
+    x = torch.randn(8, 64)
+    out = loom.compile(fn, backend="c")(x)
+    print(json.dumps({{"matches": torch.allclose(out, user_model.activation(x), atol=1e-6), "cache": frame_cache.stats()}}))
+    """
+)
+
+
+def test_a_function_with_other_globals_is_not_served(workspace):
+    folder, cache = workspace
+    environment = {**os.environ, "LOOM_CACHE_DIR": str(cache), "LOOM_FRAME_CACHE": "1"}
+    environment.pop("LOOM_GRAPH_CACHE", None)
+
+    def run(other: bool) -> dict:
+        done = subprocess.run([sys.executable, "-c", OTHER_GLOBALS.format(folder=str(folder), other=other)],
+                              capture_output=True, text=True, env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    assert run(False)["cache"]["stored"] == 1
+    other = run(True)
+    assert other["matches"] and other["cache"]["hits"] == 0
+    assert run(False)["cache"]["hits"] == 1

@@ -307,6 +307,12 @@ def _serve(settings: Settings, frame: Any, code: types.CodeType, path: Path) -> 
         if module is None or name not in vars(module) or describe_fixed(vars(module)[name]) != described:
             log.debug("%s not served: library global %s.%s differs", path.name, module_name, name)
             return None
+    module = sys.modules.get(frame.f_globals.get("__name__"))
+    if module is None or vars(module) is not frame.f_globals:
+        # Guards on the frame's globals were recorded as their module's dict: a function made with other
+        # globals (types.FunctionType(code, namespace)) would have them checked on the wrong dict.
+        log.debug("%s not served: the frame's globals are not its module's", path.name)
+        return None
     guards, why = loom_guards.from_records(record["guards"], frame)
     if guards is None:
         log.debug("%s not served: %s", path.name, why)
