@@ -28,16 +28,15 @@ from __future__ import annotations
 
 import base64
 import collections
-import contextlib
 import hashlib
 import json
 import logging
 import marshal
 import os
 import sys
-import tempfile
 import threading
 import types
+import weakref
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 import loom_backends
 import loom_guards
 import loom_symbolic
-from loom_backends import c_toolchain
+from loom_backends import c_toolchain, graph_cache
 from loom_guards.portable_objects import code_digest
 from loom_guards.portable_values import NotPortable, describe_value
 
@@ -58,18 +57,16 @@ log = logging.getLogger("loom.frame_cache")
 #: Bump when what an entry holds, or how it is served, changes.
 FORMAT = 1
 
-_OFF = {"0", "false", "no", "off"}
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
 _sources_digest: str | None = None
 
 
 def enabled() -> bool:
-    """Whether frames are stored and served: ``LOOM_FRAME_CACHE`` and ``LOOM_GRAPH_CACHE`` are not off."""
-    for name in ("LOOM_FRAME_CACHE", "LOOM_GRAPH_CACHE"):
-        if os.environ.get(name, "").strip().lower() in _OFF:
-            return False
-    return True
+    """Whether frames are stored and served: ``LOOM_FRAME_CACHE`` is not ``0``/``false``/``no``/``off``
+    and the backends' graph cache is on (their graphs would not reload otherwise)."""
+    off = os.environ.get("LOOM_FRAME_CACHE", "").strip().lower() in {"0", "false", "no", "off"}
+    return not off and graph_cache.enabled()
 
 
 def cache_dir() -> Path:
@@ -102,12 +99,16 @@ def code_key(code: types.CodeType, settings: Settings) -> str | None:
             return None
     except (KeyError, ValueError):
         return None
-    digest = hashlib.sha256()
-    fields = (FORMAT, code_digest(code), code.co_filename, code.co_firstlineno, name, settings.fullgraph, settings.dynamic, settings.recompile_limit,
-              settings.raise_on_internal_error, settings.suppress_backend_errors, settings.strict,
-              sys.version, _torch_version(), _loom_sources_digest())
-    digest.update(repr(fields).encode())
-    return digest.hexdigest()[:40]
+    code_part = _code_digests.get(code)
+    if code_part is None:  # asked at every miss of the code, and again to store what it compiled
+        code_part = _code_digests[code] = code_digest(code)
+    fields = (FORMAT, code_part, code.co_filename, code.co_firstlineno, name, settings.fullgraph, settings.dynamic,
+              settings.recompile_limit, settings.raise_on_internal_error, settings.suppress_backend_errors,
+              settings.strict, sys.version, _torch_version(), _loom_sources_digest())
+    return hashlib.sha256(repr(fields).encode()).hexdigest()[:40]
+
+
+_code_digests: weakref.WeakKeyDictionary[types.CodeType, str] = weakref.WeakKeyDictionary()
 
 
 def _torch_version() -> str:
@@ -129,6 +130,15 @@ def _loom_sources_digest() -> str:
                 digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
         _sources_digest = digest.hexdigest()
     return _sources_digest
+
+
+def _describe_global(module_name: str, name: str) -> Any:
+    """:func:`describe_fixed` of library global ``module_name.name`` in this process; None when the module is
+    not imported, lacks the name, or the value cannot be described."""
+    module = sys.modules.get(module_name)
+    if module is None or name not in vars(module):
+        return None
+    return describe_fixed(vars(module)[name])
 
 
 def describe_fixed(value: Any) -> Any:
@@ -176,7 +186,9 @@ def store(settings: Settings, code: types.CodeType, built: CompiledFrame) -> Non
             return
         body = json.dumps(record, sort_keys=True)
         name = hashlib.sha256(body.encode()).hexdigest()[:32]
-        _write(cache_dir() / key / f"{name}.json", body)
+        folder = cache_dir() / key
+        folder.mkdir(parents=True, exist_ok=True)
+        c_toolchain.write_atomic(folder / f"{name}.json", body)
         _count("stored")
     except Exception as exc:  # a cache must never fail a compile
         _count("bypassed")
@@ -215,12 +227,9 @@ def _record(code: types.CodeType, built: CompiledFrame) -> tuple[dict[str, Any] 
         files[path] = stamp
     fixed = []
     for module_name, name in sorted(provenance.fixed_globals):
-        module = sys.modules.get(module_name)
-        if module is None or name not in vars(module):
-            return None, f"library global {module_name}.{name} cannot be read back"
-        described = describe_fixed(vars(module)[name])
+        described = _describe_global(module_name, name)
         if described is None:
-            return None, f"library global {module_name}.{name} cannot be described for another process"
+            return None, f"library global {module_name}.{name} cannot be read back or described for another process"
         fixed.append([module_name, name, described])
     return {
         "format": FORMAT,
@@ -230,19 +239,6 @@ def _record(code: types.CodeType, built: CompiledFrame) -> tuple[dict[str, Any] 
         "files": files,
         "fixed_globals": fixed,
     }, None
-
-
-def _write(path: Path, body: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(handle, "w") as out:
-            out.write(body)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 # --- serving -----------------------------------------------------------------------------------------
@@ -267,6 +263,12 @@ def load(settings: Settings, frame: Any, code: types.CodeType, tried: set[str]) 
     try:
         key = code_key(code, settings)
         if key is None:
+            return None
+        module = sys.modules.get(frame.f_globals.get("__name__"))
+        if module is None or vars(module) is not frame.f_globals:
+            # Guards on the frame's globals were recorded as their module's dict: a function made with other
+            # globals (types.FunctionType(code, namespace)) would have them checked on the wrong dict.
+            log.debug("%s not served: the frame's globals are not its module's", code.co_qualname)
             return None
         folder = cache_dir() / key
         try:
@@ -303,16 +305,9 @@ def _serve(settings: Settings, frame: Any, code: types.CodeType, path: Path) -> 
             log.debug("%s not served: %s changed", path.name, file)
             return None
     for module_name, name, described in record["fixed_globals"]:
-        module = sys.modules.get(module_name)
-        if module is None or name not in vars(module) or describe_fixed(vars(module)[name]) != described:
+        if _describe_global(module_name, name) != described:
             log.debug("%s not served: library global %s.%s differs", path.name, module_name, name)
             return None
-    module = sys.modules.get(frame.f_globals.get("__name__"))
-    if module is None or vars(module) is not frame.f_globals:
-        # Guards on the frame's globals were recorded as their module's dict: a function made with other
-        # globals (types.FunctionType(code, namespace)) would have them checked on the wrong dict.
-        log.debug("%s not served: the frame's globals are not its module's", path.name)
-        return None
     guards, why = loom_guards.from_records(record["guards"], frame)
     if guards is None:
         log.debug("%s not served: %s", path.name, why)

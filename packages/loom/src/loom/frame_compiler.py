@@ -160,8 +160,9 @@ class FrameCompiler:
         self._handed_out: dict[types.CodeType, list[LoomEntry]] = {}
         # Which breaks loom.stats() counts: one construct, one break (break_counting).
         self._break_counter = BreakCounter()
-        # Per code object, the frame-cache entries already looked at in this process (each is tried once).
-        self._disk_tried: dict[types.CodeType, set[str]] = {}
+        # Per code object, the frame-cache entries already looked at in this process (each is tried once);
+        # weak, so that code objects that die (functions made in a loop) take their sets with them.
+        self._disk_tried: weakref.WeakKeyDictionary[types.CodeType, set[str]] = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         s = self.settings
