@@ -17,13 +17,9 @@ import torch.nn.functional as F
 import loom_backends
 from loom_backends import aot_cache
 
+from . import test_aot_cache as base
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOOM_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("LOOM_GRAPH_CACHE", raising=False)
-    monkeypatch.delenv("LOOM_AOT_CACHE", raising=False)
-    return tmp_path / "aot"
+cache = base.cache  # the cache's fixture: a fresh cache directory, both caches on
 
 
 def infer(x, w, m):
