@@ -172,6 +172,24 @@ def install_packages(venv: Path, packages: list[str]) -> None:
         (venv / f".loom-{package}").write_text(digest(package_inputs(package)))
 
 
+def install_third_party(venv: Path, minor: str) -> None:
+    """pip-install ``minor``'s third-party set into ``venv``, trying a second time after a failure.
+
+    A CI run once failed here on 3.13 after 3.12's venv had filled the disk and pip's cache with
+    torch's CUDA build; a download can also break off. So a failed install is tried once more, after
+    emptying pip's cache and without writing to it; a second failure is the set-up's.
+    """
+    try:
+        pip(venv, "install", *third_party(minor))
+    except subprocess.CalledProcessError as exc:
+        free = shutil.disk_usage(ROOT).free
+        log(f"installing into {venv.name} failed ({exc.returncode}; {free / 2**30:.1f} GiB free): emptying "
+            f"pip's cache and trying once more")
+        subprocess.run([str(venv_python(venv)), "-m", "pip", "--disable-pip-version-check", "-q", "cache",
+                        "purge"])
+        pip(venv, "install", "--no-cache-dir", *third_party(minor))
+
+
 def has_torch(venv: Path) -> bool:
     return any(venv.glob("lib/python*/site-packages/torch/__init__.py"))
 
@@ -203,7 +221,7 @@ def setup_venv(minor: str, python: str, force: bool) -> str | None:
                 return f"{free / 2**30:.1f} GiB free, {venv.name} needs ~{SIDE_VENV_BYTES / 2**30:.0f} GiB (torch's CUDA build)"
             log(f"installing third-party dependencies into {venv.name}: torch==2.13.0 from the registry, its "
                 f"CUDA build (~530 MB to download, ~4.7 GB on disk, {free / 2**30:.0f} GiB free; a few minutes)")
-        pip(venv, "install", *third_party(minor))
+        install_third_party(venv, minor)
         deps_stamp.unlink(missing_ok=True)  # until the packages are in again: a new torch needs a new accelerator
     else:
         # Per package: a change to one pyproject.toml (or to framehook's or guards' compiled sources)
