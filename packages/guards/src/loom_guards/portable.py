@@ -36,7 +36,7 @@ from .kinds import (
     TensorMatch,
     TypeMatch,
 )
-from .portable_objects import code_digest
+from .portable_objects import code_digest, unnamed_function_facts
 from .portable_sources import describe_source, rebuild_source
 from .portable_values import Memo, NotPortable, describe_value, rebuild_value
 
@@ -103,24 +103,38 @@ def _encode_identity(guard: Identity, memo: Memo) -> dict:
     obj = _alive(guard.obj)
     if isinstance(obj, types.CodeType):  # an inlined function's ``__code__``: no name reaches a code object
         return {"source": describe_source(guard.source, memo), "code": code_digest(obj)}
-    return {"source": describe_source(guard.source, memo), "obj": describe_value(obj, identity=True, memo=memo)}
+    try:
+        return {"source": describe_source(guard.source, memo), "obj": describe_value(obj, identity=True, memo=memo)}
+    except NotPortable:
+        if type(obj) is not types.FunctionType:
+            raise
+    # A function no name reaches (what a decorator wraps, read from its closure): kept by what it is.
+    return {"source": describe_source(guard.source, memo), "function": unnamed_function_facts(obj, memo)}
 
 
 def _decode_identity(record: dict, memo: Memo) -> Identity:
     source = _src(record, memo)
-    if "code" not in record:
-        return _checked(Identity(source, rebuild_value(record.get("obj"), memo)), Identity)
-    # The code object is the one the frame reaches now, if it is the recorded code: the guard then holds
-    # on this frame and, on later calls, fails when that function's code is replaced, as the original did.
+    if "code" in record:
+        return Identity(source, _from_frame(source, memo, types.CodeType, lambda code: code_digest(code) == record["code"]))
+    if "function" in record:
+        return Identity(source, _from_frame(
+            source, memo, types.FunctionType, lambda fn: unnamed_function_facts(fn, memo) == record["function"]))
+    return _checked(Identity(source, rebuild_value(record.get("obj"), memo)), Identity)
+
+
+def _from_frame(source: Any, memo: Memo, kind: type, same: Callable[[Any], bool]) -> Any:
+    """The object ``source`` reaches on the frame being served, when it is of ``kind`` and ``same`` as the
+    recorded one: the identity guard then holds on this frame and, on later calls, fails when that object is
+    replaced, as the original guard did."""
     if memo.frame is None:
-        raise NotPortable(f"the code object at {source} is read from the frame, and none was given")
+        raise NotPortable(f"the {kind.__name__} at {source} is read from the frame, and none was given")
     try:
         found = source.fetch(memo.frame)
     except Exception as exc:
         raise NotPortable(f"{source} cannot be read on this frame ({type(exc).__name__})") from None
-    if not isinstance(found, types.CodeType) or code_digest(found) != record.get("code"):
-        raise NotPortable(f"{source} is other code here than when recorded")
-    return Identity(source, found)
+    if type(found) is not kind or not same(found):
+        raise NotPortable(f"{source} is other {'code' if kind is types.CodeType else 'function'} here than when recorded")
+    return found
 
 
 _kind(Identity, _encode_identity, _decode_identity)

@@ -6,8 +6,10 @@ An object is described as ``module:qualname`` only when that name, resolved now,
 was imported). When rebuilt, the name must resolve to an object of the same kind; a class must have the
 same bases (its MRO, by name); a Python function must
 also have the same code (a digest over its bytecode, constants, names and flags, nested code included,
-line numbers not) and the same defaults, and no closure: a user who edited the function between the two
-processes gets a refusal, never a guard that compares against the edited function.
+line numbers not), the same defaults and the same closure (each cell's contents described by name, by value,
+or, for a function no name reaches, such as the one a decorator wraps, by these same facts): a user who
+edited the function between the two processes gets a refusal, never a guard that compares against the
+edited function.
 
 Recording never imports anything (a name is resolved through ``sys.modules``); rebuilding imports the
 module named, as the program itself would.
@@ -25,7 +27,7 @@ from typing import Any
 
 from .portable_values import Memo, NotPortable, describe_value, rebuild_value, register
 
-__all__ = ["code_digest", "describe_namespace_or_global"]
+__all__ = ["code_digest", "describe_namespace_or_global", "unnamed_function_facts"]
 
 #: The kinds of named objects: their exact Python type and the tag they are recorded under. A class is
 #: any instance of ``type`` (metaclasses included) and is registered apart.
@@ -48,6 +50,8 @@ def _module_of(obj: Any) -> str | None:
     module = getattr(obj, "__module__", None)
     if module is None:  # method descriptors carry their class instead
         module = getattr(getattr(obj, "__objclass__", None), "__module__", None)
+    if module is None and isinstance(getattr(obj, "__self__", None), type):  # a class's static builtin: object.__new__
+        module = obj.__self__.__module__
     return module if isinstance(module, str) else None
 
 
@@ -242,18 +246,58 @@ def code_digest(code: types.CodeType, memo: Memo | None = None) -> str:
 
 
 def _function_facts(fn: types.FunctionType, memo: Memo, where: str) -> dict:
-    """The code digest and defaults of ``fn``: what must match in the rebuilding process."""
-    if fn.__closure__ is not None:
-        raise NotPortable(f"{where} is a closure: its cells' contents have no name in another process")
+    """The code digest, defaults and closure of ``fn``: what must match in the rebuilding process."""
+    memo.functions.append(fn)
     try:
         defaults = None if fn.__defaults__ is None else [describe_value(v, memo=memo) for v in fn.__defaults__]
         kwdefaults = None if fn.__kwdefaults__ is None else {
             k: describe_value(v, memo=memo) for k, v in fn.__kwdefaults__.items()
         }
         digest = code_digest(fn.__code__, memo)
+        closure = None if fn.__closure__ is None else [_cell_facts(cell, memo) for cell in fn.__closure__]
     except NotPortable as exc:
         raise NotPortable(f"{where}: {exc}") from None
-    return {"code": digest, "defaults": defaults, "kwdefaults": kwdefaults}
+    finally:
+        memo.functions.pop()
+    return {"code": digest, "defaults": defaults, "kwdefaults": kwdefaults, "closure": closure}
+
+
+def _cell_facts(cell: types.CellType, memo: Memo) -> dict:
+    """What a closure cell holds, described so that the same description in the rebuilding process means
+    the same behaviour: an object a name reaches by that name (compared there by what the name reaches), a
+    constant by value, a function no name reaches (what a decorator wraps) by its own facts, recursively,
+    and a function whose facts are being described (``up`` levels out) by that reference. Both processes compute this of their own function and compare the results."""
+    try:
+        contents = cell.cell_contents
+    except ValueError:
+        return {"t": "empty_cell"}
+    for up, enclosing in enumerate(reversed(memo.functions)):
+        if contents is enclosing:
+            return {"t": "enclosing_function", "up": up}
+    if memo.depth > _MAX_CLOSURE_DEPTH:
+        raise NotPortable(f"closures nested more than {_MAX_CLOSURE_DEPTH} deep")
+    memo.depth += 1
+    try:
+        try:
+            return describe_value(contents, identity=True, memo=memo)
+        except NotPortable:
+            if type(contents) is not types.FunctionType:
+                return describe_value(contents, memo=memo)
+        return {"t": "inner_function", **_function_facts(contents, memo, f"the function {contents.__qualname__} in a closure")}
+    finally:
+        memo.depth -= 1
+
+
+def unnamed_function_facts(fn: types.FunctionType, memo: Memo | None = None) -> dict:
+    """What an identity guard on a function no name reaches (a decorator's wrapped function, read from a
+    closure cell) keeps: its module and :func:`_function_facts`. In another process the guard is rebuilt
+    on the function its source reaches on the frame there, when that function's facts are these."""
+    memo = memo if memo is not None else Memo()
+    module = fn.__module__ if isinstance(fn.__module__, str) else None
+    return {"module": module, **_function_facts(fn, memo, f"function {fn.__qualname__}")}
+
+
+_MAX_CLOSURE_DEPTH = 20  # decorators on decorators; past this the description would be larger than useful
 
 
 @_cached
@@ -276,6 +320,8 @@ def _decode_function(desc: dict, memo: Memo) -> types.FunctionType:
         raise NotPortable(f"{where} has other code here than when recorded (edited, or another Python)")
     if facts["defaults"] != desc["defaults"] or facts["kwdefaults"] != desc["kwdefaults"]:
         raise NotPortable(f"{where} has other default arguments here than when recorded")
+    if facts["closure"] != desc.get("closure"):
+        raise NotPortable(f"{where} holds other values in its closure here than when recorded")
     memo.resolved[key] = fn
     return fn
 

@@ -34,12 +34,15 @@ class NotPortable(Exception):
 class Memo:
     """Per-call caches: a real model's guards name the same few functions hundreds of times."""
 
-    __slots__ = ("depth", "described", "frame", "resolved")
+    __slots__ = ("depth", "described", "frame", "functions", "resolved")
 
     def __init__(self, frame: Any = None) -> None:
         self.described: dict[int, tuple[Any, dict]] = {}  # id(obj) -> (obj kept alive, description)
         self.resolved: dict[str, Any] = {}  # description text -> rebuilt object
         self.depth = 0
+        #: The functions whose facts are being described, outermost first: a closure cell holding one of
+        #: them (a wrapper that calls itself through its enclosing scope) is described as a reference to it.
+        self.functions: list[Any] = []
         #: The frame the rebuilt guards are for (``from_records(..., frame=)``): what objects no name reaches
         #: are read from.
         self.frame = frame
