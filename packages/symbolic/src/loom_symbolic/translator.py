@@ -79,7 +79,7 @@ class InstructionTranslator:
         self.f_globals = f_globals
         self.f_builtins = f_builtins
         self.output = output
-        output.provenance.code_files.add(code.co_filename)
+        output.provenance.note_code(code)
         self.budget = budget or _Budget()
         self.stack: list[Variable] = []
         self.symbolic_locals: dict[str, Variable] = {}

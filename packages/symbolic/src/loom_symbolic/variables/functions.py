@@ -95,6 +95,8 @@ class UserFunctionVariable(Variable):
             raise Unsupported(f"call to closure {fn.__qualname__}", "the closure's cells cannot be guarded")
         if src is not None and not trusted:
             tx.output.guards.add("identity", Attr(src, "__code__"), fn.__code__)  # inlined: fn.__code__ = ... recompiles
+        if trusted or src is not None:
+            tx.output.provenance.pinned_code.add(fn.__code__)
         defaults = [
             wrap(tx, v, Item(Attr(src, "__defaults__"), i) if src is not None else None)
             for i, v in enumerate(fn.__defaults__ or ())
