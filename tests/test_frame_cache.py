@@ -203,3 +203,88 @@ def test_a_function_with_other_globals_is_not_served(workspace):
     other = run(True)
     assert other["matches"] and other["cache"]["hits"] == 0
     assert run(False)["cache"]["hits"] == 1
+
+
+DECORATED_MODEL = textwrap.dedent(
+    """
+    import dataclasses
+    import functools
+    import os
+
+    import torch
+    from torch import nn
+
+
+    @dataclasses.dataclass
+    class Output:  # its __init__ is code dataclasses makes by exec: from no file
+        value: torch.Tensor
+        scale: float = 1.0
+
+
+    def scaled(factor):
+        def decorate(forward):
+            @functools.wraps(forward)  # the name Model.forward reaches this wrapper, a closure
+            def wrapped(self, x):
+                if x is None:  # never taken: it keeps the wrapper in its own closure, as transformers' do
+                    return wrapped(self, x)
+                out = forward(self, x)
+                return Output(out.value * factor, factor)
+
+            return wrapped
+
+        return decorate
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(64, 32)
+
+        @scaled(float(os.environ["USER_FACTOR"]))
+        def forward(self, x):
+            return Output(torch.relu(self.fc(x)))
+    """
+)
+
+DECORATED_PROGRAM = textwrap.dedent(
+    """
+    import json, sys
+    import torch
+    import loom
+    from loom import frame_cache
+    sys.path.insert(0, {folder!r})
+    import user_decorated
+
+    torch.manual_seed(0)
+    model = user_decorated.Model()
+    x = torch.randn(8, 64)
+    with torch.no_grad():
+        out = loom.compile(model, backend="c")(x)
+        want = model(x)
+    print(json.dumps({{"matches": torch.allclose(out.value, want.value, atol=1e-6),
+                       "factor": out.value.sum().item() / want.value.sum().item(),
+                       "cache": frame_cache.stats()}}))
+    """
+)
+
+
+def test_a_decorated_forward_returning_a_dataclass_is_served_and_its_closure_compared(tmp_path):
+    folder, cache = tmp_path / "src", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "user_decorated.py").write_text(DECORATED_MODEL)
+
+    def run(factor: str) -> dict:
+        environment = {**os.environ, "LOOM_CACHE_DIR": str(cache), "LOOM_FRAME_CACHE": "1", "USER_FACTOR": factor}
+        environment.pop("LOOM_GRAPH_CACHE", None)
+        done = subprocess.run([sys.executable, "-c", DECORATED_PROGRAM.format(folder=str(folder))],
+                              capture_output=True, text=True, env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    first = run("2.0")
+    assert first["matches"] and first["cache"]["stored"] == 1
+    second = run("2.0")
+    assert second["matches"] and second["cache"]["hits"] == 1
+    # The same files, another value in the wrapper's closure: the kept translation does not apply.
+    third = run("3.0")
+    assert third["matches"] and third["cache"]["hits"] == 0

@@ -15,7 +15,8 @@ and for each graph the key under which its backend gives the compiled graph back
   inlined function's: a user who edits a helper between two runs gets a fresh translation), and each
   library global the translator took as fixed, described so that another process can compare it.
 - **Stored** after a compile whose translation has no graph break, no resume function, no symbolic sizes,
-  whose code marshals (a constant that is a Python object does not), whose guards are all portable, and
+  whose code marshals (a constant that is a Python object only if a name carries it: :mod:`.portable_code`),
+  whose guards are all portable, and
   whose graphs all have a backend key. **Served** when everything above matches, every guard rebuilds
   (:func:`loom_guards.from_records`) and holds on the frame, and the backend gives back every graph.
   Anything less is a miss, and the frame is translated as it would be without the cache.
@@ -27,11 +28,9 @@ and for each graph the key under which its backend gives the compiled graph back
 from __future__ import annotations
 
 import base64
-import collections
 import hashlib
 import json
 import logging
-import marshal
 import os
 import sys
 import threading
@@ -48,6 +47,8 @@ from loom_backends import c_toolchain, graph_cache
 from loom_guards.portable_objects import code_digest
 from loom_guards.portable_values import NotPortable, describe_value
 
+from . import portable_code
+
 if TYPE_CHECKING:  # pragma: no cover
     from .frame_compiler import CompiledFrame
     from .settings import Settings
@@ -55,7 +56,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("loom.frame_cache")
 
 #: Bump when what an entry holds, or how it is served, changes.
-FORMAT = 1
+FORMAT = 2
 
 _counts: Counter[str] = Counter()
 _lock = threading.Lock()
@@ -143,8 +144,10 @@ def _describe_global(module_name: str, name: str) -> Any:
 
 def describe_fixed(value: Any) -> Any:
     """How a library global the translator took as fixed is compared with another process's: a module,
-    class or function by name (and code), a constant by value, a plain container by its type (its
-    contents are guarded where the translation read them); None for anything else."""
+    class or function by name (and code), a constant by value, any other object by its class, named (a
+    container's contents are guarded where the translation read them; a sentinel such as
+    ``dataclasses._FIELD`` is what the library's code, whose version is in the key, made it); None when
+    not even the class has a name."""
     try:
         return describe_value(value, identity=True)
     except NotPortable:
@@ -153,15 +156,17 @@ def describe_fixed(value: Any) -> Any:
         return describe_value(value)
     except NotPortable:
         pass
-    if type(value) in _CONTAINERS:
-        return {"container": type(value).__qualname__}
-    return None
+    try:
+        return {"instance_of": describe_value(type(value), identity=True)}
+    except NotPortable:
+        return None
 
 
-_CONTAINERS = (dict, list, set, collections.OrderedDict)
-
-
-def _file_stamp(path: str) -> list[int] | None:
+def _file_stamp(path: str) -> list[int] | str | None:
+    """Size and modification time of the file ``path``; ``"frozen"`` for a module frozen into the
+    interpreter (``<frozen _collections_abc>``: it changes only with Python, whose version is in the key)."""
+    if path.startswith("<frozen ") and path.endswith(">"):
+        return "frozen"
     try:
         stat = os.stat(path)
     except OSError:
@@ -213,12 +218,15 @@ def _record(code: types.CodeType, built: CompiledFrame) -> tuple[dict[str, Any] 
     if sorted(built.installed) != sorted(name for name, _ in graphs):
         return None, "the compile bound names other than its graphs"
     try:
-        code_bytes = marshal.dumps(translation.code)
-    except ValueError as exc:
-        return None, f"the rewritten code holds a constant marshal cannot write ({exc})"
+        code_bytes, constants = portable_code.dump_code(translation.code)
+    except NotPortable as exc:
+        return None, f"the rewritten code holds a constant no name carries to another process ({exc})"
     guards, why = loom_guards.to_records(list(translation.guards))
     if guards is None:
         return None, why
+    unpinned = provenance.unpinned_code()
+    if unpinned:
+        return None, f"code {unpinned[0].co_qualname} from {unpinned[0].co_filename} ran with no guard on it"
     files = {}
     for path in sorted(provenance.code_files | {code.co_filename}):
         stamp = _file_stamp(path)
@@ -234,6 +242,7 @@ def _record(code: types.CodeType, built: CompiledFrame) -> tuple[dict[str, Any] 
     return {
         "format": FORMAT,
         "code": base64.b64encode(code_bytes).decode(),
+        "constants": constants,
         "graphs": graphs,
         "guards": guards,
         "files": files,
@@ -315,9 +324,10 @@ def _serve(settings: Settings, frame: Any, code: types.CodeType, path: Path) -> 
     guard_fn = loom_guards.compile(guards)
     if not guard_fn(frame):
         return None
-    new_code = marshal.loads(base64.b64decode(record["code"]))
-    if not isinstance(new_code, types.CodeType):
-        _ignored(path, "the code is not a code object")
+    try:
+        new_code = portable_code.load_code(base64.b64decode(record["code"]), record["constants"])
+    except NotPortable as exc:
+        _ignored(path, str(exc))
         return None
     graphs: dict[str, Any] = {}
     renamed: dict[str, str] = {}
