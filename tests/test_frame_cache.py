@@ -288,3 +288,50 @@ def test_a_decorated_forward_returning_a_dataclass_is_served_and_its_closure_com
     # The same files, another value in the wrapper's closure: the kept translation does not apply.
     third = run("3.0")
     assert third["matches"] and third["cache"]["hits"] == 0
+
+
+BOTH_MODES = textwrap.dedent(
+    """
+    import json, sys
+    import torch
+    import loom
+    from loom import frame_cache
+    sys.path.insert(0, {folder!r})
+    import user_model
+
+    torch.manual_seed(0)
+    model = user_model.Model()
+    compiled = loom.compile(model, backend="c")
+    x = torch.randn(8, 64)
+    matches = []
+    for mode in {modes!r}:  # one frame, two guard sets: no_grad inference, then a training step (or the reverse)
+        if mode == "infer":
+            with torch.no_grad():
+                out, want = compiled(x), model(x)
+        else:
+            out, want = compiled(x), model(x)
+            out.sum().backward()
+        matches.append(torch.allclose(out, want, rtol=1e-5, atol=1e-6))
+    print(json.dumps({{"matches": all(matches), "cache": frame_cache.stats()}}))
+    """
+)
+
+
+def test_both_entries_of_a_frame_are_served_in_either_order(workspace):
+    """An entry whose guards fail on the first call (the training one, at the inference call) is checked again
+    at the recompile: whichever order the entries' names sort in, and whichever call comes first."""
+    folder, cache = workspace
+    environment = {**os.environ, "LOOM_CACHE_DIR": str(cache), "LOOM_FRAME_CACHE": "1"}
+    environment.pop("LOOM_GRAPH_CACHE", None)
+
+    def run(modes: list[str]) -> dict:
+        done = subprocess.run([sys.executable, "-c", BOTH_MODES.format(folder=str(folder), modes=modes)],
+                              capture_output=True, text=True, env=environment, timeout=300)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    first = run(["infer", "train"])
+    assert first["matches"] and first["cache"]["stored"] == 2
+    for modes in (["infer", "train"], ["train", "infer"]):
+        again = run(modes)
+        assert again["matches"] and again["cache"]["hits"] == 2 and again["cache"]["stored"] == 0, (modes, again)

@@ -264,9 +264,23 @@ class Loaded:
         self.path = path
 
 
-def load(settings: Settings, frame: Any, code: types.CodeType, tried: set[str]) -> Loaded | None:
-    """An entry for ``frame`` kept by another process, or None; ``tried`` holds the entries this process
-    already looked at for ``code`` (each is tried once) and grows. Never raises."""
+class _Pending:
+    """An entry that rebuilt in this process but whose guards failed on the frame it was tried on: it is
+    checked again on the code's later misses (a recompile, such as the training call after the inference
+    call, is often what it was kept for), without reading or rebuilding it again."""
+
+    __slots__ = ("guard_fn", "path", "record")
+
+    def __init__(self, record: dict[str, Any], guard_fn: loom_guards.GuardFn, path: Path) -> None:
+        self.record = record
+        self.guard_fn = guard_fn
+        self.path = path
+
+
+def load(settings: Settings, frame: Any, code: types.CodeType, tried: dict[str, _Pending | None]) -> Loaded | None:
+    """An entry for ``frame`` kept by another process, or None. ``tried`` holds the entries this process
+    already looked at for ``code`` and grows: None for one that cannot serve here (read, rebuilt and refused
+    once), a pending entry for one whose guards failed on an earlier frame (checked again). Never raises."""
     if not enabled():
         return None
     try:
@@ -286,10 +300,19 @@ def load(settings: Settings, frame: Any, code: types.CodeType, tried: set[str]) 
             _count("misses")
             return None
         for name in names:
-            if not name.endswith(".json") or name.startswith(".") or name in tried:
+            if not name.endswith(".json") or name.startswith("."):
                 continue
-            tried.add(name)
-            loaded = _serve(settings, frame, code, folder / name)
+            if name in tried:
+                pending = tried[name]
+                if pending is None or not pending.guard_fn(frame):
+                    continue
+            else:
+                pending = _rebuild(frame, folder / name)
+                tried[name] = pending
+                if pending is None or not pending.guard_fn(frame):
+                    continue
+            tried[name] = None  # served now, or unusable: either way not tried again
+            loaded = _serve(settings, pending)
             if loaded is not None:
                 _count("hits")
                 return loaded
@@ -300,7 +323,9 @@ def load(settings: Settings, frame: Any, code: types.CodeType, tried: set[str]) 
     return None
 
 
-def _serve(settings: Settings, frame: Any, code: types.CodeType, path: Path) -> Loaded | None:
+def _rebuild(frame: Any, path: Path) -> _Pending | None:
+    """The entry at ``path`` read, checked against this process (files, fixed globals) and its guards rebuilt
+    on ``frame``; None when it cannot serve in this process."""
     try:
         record = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
@@ -321,9 +346,12 @@ def _serve(settings: Settings, frame: Any, code: types.CodeType, path: Path) -> 
     if guards is None:
         log.debug("%s not served: %s", path.name, why)
         return None
-    guard_fn = loom_guards.compile(guards)
-    if not guard_fn(frame):
-        return None
+    return _Pending(record, loom_guards.compile(guards), path)
+
+
+def _serve(settings: Settings, entry: _Pending) -> Loaded | None:
+    """An entry whose guards hold, made ready to install: its code and each graph from the backend."""
+    record, path = entry.record, entry.path
     try:
         new_code = portable_code.load_code(base64.b64decode(record["code"]), record["constants"])
     except NotPortable as exc:
@@ -340,7 +368,7 @@ def _serve(settings: Settings, frame: Any, code: types.CodeType, path: Path) -> 
         renamed[old_name] = fresh
         graphs[fresh] = compiled
     new_code = new_code.replace(co_names=tuple(renamed.get(name, name) for name in new_code.co_names))
-    return Loaded(new_code, guard_fn, graphs, path)
+    return Loaded(new_code, entry.guard_fn, graphs, path)
 
 
 def _ignored(path: Path, why: str) -> None:

@@ -160,9 +160,10 @@ class FrameCompiler:
         self._handed_out: dict[types.CodeType, list[LoomEntry]] = {}
         # Which breaks loom.stats() counts: one construct, one break (break_counting).
         self._break_counter = BreakCounter()
-        # Per code object, the frame-cache entries already looked at in this process (each is tried once);
-        # weak, so that code objects that die (functions made in a loop) take their sets with them.
-        self._disk_tried: weakref.WeakKeyDictionary[types.CodeType, set[str]] = weakref.WeakKeyDictionary()
+        # Per code object, the frame-cache entries already looked at in this process (frame_cache.load: refused
+        # ones are not read again, ones whose guards failed are checked again on a later miss); weak, so that
+        # code objects that die (functions made in a loop) take theirs with them.
+        self._disk_tried: weakref.WeakKeyDictionary[types.CodeType, dict[str, Any]] = weakref.WeakKeyDictionary()
 
     def __repr__(self) -> str:
         s = self.settings
@@ -252,7 +253,7 @@ class FrameCompiler:
         """The frame's translation as another process kept it (:mod:`.frame_cache`), installed in the frame's
         globals; None when none is kept or none holds."""
         started = time.perf_counter()
-        loaded = frame_cache.load(self.settings, frame, code, self._disk_tried.setdefault(code, set()))
+        loaded = frame_cache.load(self.settings, frame, code, self._disk_tried.setdefault(code, {}))
         if loaded is None:
             return None
         framehook.check_replacement(code, loaded.code)
