@@ -241,12 +241,15 @@ class FrameCompiler:
             self.bump("recompiles")
             recompiles_log.info("recompiling %s (compile %d of at most %d): %s", render.where(code),
                                 self.policy.count(code), self.settings.recompile_limit, reason)
-        built = self._from_disk(frame, code)
-        if built is None:
-            built = self.build(frame, code, str(reason) if reason is not None else None)
+        # Reading a kept entry (hundreds of KB of JSON for a real model) and keeping one allocate as much as
+        # a compile does: the full collection that would land inside waits, as in build().
+        with gc_deferral.full_collections_deferred():
+            built = self._from_disk(frame, code)
             if built is None:
-                return self._uncapturable(code)
-            frame_cache.store(self.settings, code, built)
+                built = self.build(frame, code, str(reason) if reason is not None else None)
+                if built is None:
+                    return self._uncapturable(code)
+                frame_cache.store(self.settings, code, built)
         return self.result(built)
 
     def _from_disk(self, frame: Any, code: types.CodeType) -> CompiledFrame | None:
