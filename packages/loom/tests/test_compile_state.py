@@ -233,3 +233,28 @@ def test_tqdms_monitor_thread_does_not_turn_the_process_wide_checks_off(monkeypa
     backend = _stage_patch("translation", DAMAGE["torch rng"][0], monkeypatch)
     with pytest.raises(loom.GlobalStateChanged, match="torch"):
         loom.compile(f, backend=backend)(torch.randn(4))
+
+
+def test_a_filter_a_module_adds_when_a_compile_first_imports_it_stays(tmp_path, monkeypatch):
+    """A module a compile imports for the first time may add a warnings filter for its own category (sympy
+    does, when the first translation imports torch's symbolic_shapes): that is the module's, not a change
+    the compile made, so it is neither flagged nor taken away. A filter on any other category still is."""
+    (tmp_path / "loom_fresh_warning_module.py").write_text(
+        "import warnings\n\n\nclass FreshWarning(Warning):\n    pass\n\n\n"
+        "warnings.simplefilter('once', FreshWarning)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    translate = loom_symbolic.translate
+
+    def importing_translate(*args, **kwargs):
+        import loom_fresh_warning_module  # noqa: F401 - imported for its filter
+
+        return translate(*args, **kwargs)
+
+    monkeypatch.setattr(loom_symbolic, "translate", importing_translate)
+    with warnings.catch_warnings():
+        x = torch.randn(4)
+        assert torch.equal(loom.compile(f, backend="eager")(x), f(x))
+        fresh = sys.modules["loom_fresh_warning_module"].FreshWarning
+        assert any(entry[2] is fresh for entry in warnings.filters)
+    del sys.modules["loom_fresh_warning_module"]

@@ -339,12 +339,14 @@ item("sys.getprofile()", sys.getprofile, sys.setprofile, same=operator.is_, show
 item("recursion limit", sys.getrecursionlimit, sys.setrecursionlimit, process_wide=True)
 
 
-def _warning_filters() -> tuple[Any, tuple[Any, ...]]:
-    return warnings.filters, tuple(warnings.filters)
+def _warning_filters() -> tuple[Any, tuple[Any, ...], frozenset[str]]:
+    # With the modules imported so far: a filter a module adds when a compile first imports it is its own
+    # (sympy's, when the first translation imports torch's symbolic_shapes), not the compile's doing.
+    return warnings.filters, tuple(warnings.filters), frozenset(sys.modules)
 
 
-def _write_warning_filters(value: tuple[Any, tuple[Any, ...]]) -> None:
-    filters, entries = value
+def _write_warning_filters(value: tuple[Any, tuple[Any, ...], frozenset[str]]) -> None:
+    filters, entries, _ = value
     filters[:] = entries
     warnings.filters = filters
     mutated = getattr(warnings, "_filters_mutated", None)
@@ -352,8 +354,24 @@ def _write_warning_filters(value: tuple[Any, tuple[Any, ...]]) -> None:
         mutated()  # drop the per-module caches of decisions taken under other filters
 
 
-def _same_filters(a: tuple[Any, tuple[Any, ...]], b: tuple[Any, tuple[Any, ...]]) -> bool:
-    return a[0] is b[0] and a[1] == b[1]
+def _same_filters(a: tuple[Any, tuple[Any, ...], frozenset[str]], b: tuple[Any, tuple[Any, ...], frozenset[str]]) -> bool:
+    """Whether the filters after a compile (``b``) are those before it (``a``), but for filters added in
+    front by modules the compile imported for the first time (their warning category is defined there)."""
+    if a[0] is not b[0]:
+        return False
+    before, after = a[1], b[1]
+    if after == before:
+        return True
+    added = len(after) - len(before)
+    if added <= 0 or after[added:] != before:
+        return False
+    imported = b[2] - a[2]
+    return all(_category_module(entry) in imported for entry in after[:added])
+
+
+def _category_module(entry: Any) -> str | None:
+    category = entry[2] if isinstance(entry, tuple) and len(entry) > 2 else None
+    return getattr(category, "__module__", None) if isinstance(category, type) else None
 
 
 item("warnings.filters", _warning_filters, _write_warning_filters, same=_same_filters,
