@@ -19,7 +19,6 @@ from torch._subclasses.fake_tensor import (
     UnsupportedFakeTensorException,
     UnsupportedOperatorException,
 )
-from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
 from . import grad_switches as _grad_switches
 from . import keyword_calls as _keyword_calls
@@ -55,7 +54,13 @@ if TYPE_CHECKING:
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
 #: A decision on an unbacked symbol (an int a ``while_loop`` carries) is data-dependent too.
-_DATA_DEPENDENT = (DataDependentOutputException, DynamicOutputShapeException, GuardOnDataDependentSymNode)
+def _data_dependent() -> tuple[type, ...]:
+    # symbolic_shapes imports sympy: only a failing fake op, during a translation, needs it
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    return (DataDependentOutputException, DynamicOutputShapeException, GuardOnDataDependentSymNode)
+
+
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
@@ -398,7 +403,7 @@ class OutputGraph:
         except Exception as exc:
             # A fake op failing on a loop's symbolic int says nothing about the real program.
             raise_for_loop_ints((args, kwargs), _callable_name(run))
-            if isinstance(exc, _DATA_DEPENDENT):
+            if isinstance(exc, _data_dependent()):
                 raise _data_dependent(run) from exc
             if isinstance(exc, _FAKE_LIMITS):
                 raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc

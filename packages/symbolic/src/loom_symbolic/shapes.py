@@ -26,7 +26,6 @@ from typing import Any
 
 import torch
 from torch._guards import GuardSource, Source
-from torch.fx.experimental.symbolic_shapes import DimDynamic, ShapeEnv, StatelessSymbolicContext
 
 from loom_guards import Relation, TensorSize
 
@@ -105,12 +104,20 @@ class _LoomSource(Source):
         return GuardSource.LOCAL
 
 
+def _symbolic_shapes() -> Any:
+    """torch's ``symbolic_shapes`` module, imported when a translation first needs it: it imports sympy
+    (~0.25 s), which ``import loom`` and a process whose frames the frame cache serves never need."""
+    import torch.fx.experimental.symbolic_shapes as symbolic_shapes
+
+    return symbolic_shapes
+
+
 class ShapeContext:
     """The ShapeEnv of one translation and the loom source behind each of its symbols."""
 
     def __init__(self, spec: DynamicSpec) -> None:
         self.spec = spec
-        self.shape_env = ShapeEnv() if spec else None
+        self.shape_env = _symbolic_shapes().ShapeEnv() if spec else None
         #: symbol name → the loom source whose int value it stands for.
         self.symbol_sources: dict[str, Any] = {}
         #: the symbols of values drawn from Python's RNG (also kept on the ShapeEnv, where a symbolic
@@ -120,8 +127,9 @@ class ShapeContext:
     def fake_tensor(self, fake_mode: Any, value: torch.Tensor, source: Any, dims: frozenset[int]) -> Any:
         """A FakeTensor for ``value`` whose ``dims`` are symbols (0- and 1-sized ones stay static)."""
 
-        context = StatelessSymbolicContext(
-            dynamic_sizes=[DimDynamic.DYNAMIC if d in dims else DimDynamic.STATIC for d in range(value.dim())],
+        shapes = _symbolic_shapes()
+        context = shapes.StatelessSymbolicContext(
+            dynamic_sizes=[shapes.DimDynamic.DYNAMIC if d in dims else shapes.DimDynamic.STATIC for d in range(value.dim())],
             constraint_sizes=[None] * value.dim(),
         )
         fake = fake_mode.from_tensor(value, source=_LoomSource(str(source)), symbolic_context=context)
@@ -133,7 +141,7 @@ class ShapeContext:
 
     def symbolic_int(self, value: int, source: Any) -> Any:
         """A SymInt standing for int argument ``value`` reached as ``source``."""
-        symint = self.shape_env.create_unspecified_symint_and_symbol(value, _LoomSource(str(source)), DimDynamic.DYNAMIC)
+        symint = self.shape_env.create_unspecified_symint_and_symbol(value, _LoomSource(str(source)), _symbolic_shapes().DimDynamic.DYNAMIC)
         symbol = _free_symbol(symint)
         if symbol is not None:
             self.symbol_sources.setdefault(symbol, source)
@@ -144,10 +152,10 @@ class ShapeContext:
         as ``source``, a :class:`~loom_symbolic.variables.random_draws.RandomValue`); the ShapeEnv is
         made here if the translation has none."""
         if self.shape_env is None:
-            self.shape_env = ShapeEnv()
+            self.shape_env = _symbolic_shapes().ShapeEnv()
         env = self.shape_env
         label = _LoomSource(str(source))
-        symbol = env.create_unspecified_symbol(value, source=label, dynamic_dim=DimDynamic.DYNAMIC)
+        symbol = env.create_unspecified_symbol(value, source=label, dynamic_dim=_symbolic_shapes().DimDynamic.DYNAMIC)
         self.drawn.add(symbol)
         env._loom_drawn = self.drawn
         if type(value) is float:
@@ -159,7 +167,7 @@ class ShapeContext:
         some iteration, or after the loop), as torch.compile models it; the ShapeEnv is made here if the
         translation has none. Its symbol is allowed in scalar results (:func:`unknown_symbols`)."""
         if self.shape_env is None:
-            self.shape_env = ShapeEnv()
+            self.shape_env = _symbolic_shapes().ShapeEnv()
         env = self.shape_env
         with env.ignore_fresh_unbacked_symbols():  # no op consumes it: it is a placeholder's value
             symint = env.create_unbacked_symint()
