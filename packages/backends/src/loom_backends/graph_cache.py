@@ -129,9 +129,20 @@ def versions() -> str:
 
 
 def _versions() -> str:
-    import sympy
+    return f"python {sys.version} torch {torch.__version__} sympy {_sympy_version()} loom {_loom_digest()}"
 
-    return f"python {sys.version} torch {torch.__version__} sympy {sympy.__version__} loom {_loom_digest()}"
+
+def _sympy_version() -> str:
+    """sympy's version from its installed metadata: importing sympy (0.25 s) only to read it would cost a
+    process whose graphs all come from the cache more than the rest of reloading them."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("sympy")
+    except metadata.PackageNotFoundError:  # not installed as a distribution: ask the module
+        import sympy
+
+        return sympy.__version__
 
 
 def _loom_digest() -> str:

@@ -12,10 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..kernels.config import config
-from ..kernels.report import configure_logging
-from .compile import CGraph, compile_graph
+from ..kernels.records import configure_logging
+from .cached import CGraph
 
 __all__ = ["CGraph", "c_backend", "c_reload", "compile_graph", "config"]
+
+
+def __getattr__(name: str) -> Any:
+    # The compiler (lowering, scheduler, sympy: 0.25 s to import) is loaded when first used, so that
+    # reloading cached graphs (c_reload) does not pay for it.
+    if name == "compile_graph":
+        from .compile import compile_graph
+
+        return compile_graph
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
@@ -24,8 +34,9 @@ def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
     from ..aot_cache import AotCache
     from ..kernels.decompositions import decomposition_table
     from ..partition import min_cut_partition
+    from .cached import from_cache
     from .channels_last import channels_last
-    from .compile import from_cache
+    from .compile import compile_graph
 
     configure_logging()
     return aot_compile(
@@ -46,7 +57,7 @@ def c_reload(key: str) -> Any:
     from ..aot_cache import AotCache
     from ..aot_reload import reload
     from ..compiled import CompiledFunction
-    from .compile import from_cache
+    from .cached import from_cache
 
     configure_logging()
     found = reload(key, AotCache("c", from_cache))

@@ -8,8 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .config import config
-from .graph import GraphUnsupported
-from .report import ExternInfo, KernelInfo
+from .records import ExternInfo, KernelInfo
 
 G = TypeVar("G")
 
@@ -57,6 +56,8 @@ class CompiledGraphBase:
 def compile_or_eager(compile: Callable[[], G], eager_graph: Callable[[str], G], kind: str, log: logging.Logger) -> G:
     """``compile()``; when the graph is unsupported, or compiling fails (unless ``config.strict``), the
     graph ``eager_graph(reason)`` builds, which runs through ATen."""
+    from .graph import GraphUnsupported  # the lowering (and sympy): only a compile gets here
+
     try:
         return compile()
     except GraphUnsupported as err:

@@ -3,47 +3,15 @@ generated kernel, one :class:`ExternInfo` per ATen call, kernel names, and the `
 
 from __future__ import annotations
 
-import logging
-import os
-from dataclasses import dataclass
 from typing import Any
 
 from . import symbols
 from .graph import GraphLowering
+from .records import ExternInfo, KernelInfo, configure_logging, log_output_code, output_code_log
 from .scheduler import FusedKernel
 
-output_code_log = logging.getLogger("loom.output_code")
-
-
-@dataclass(frozen=True)
-class KernelInfo:
-    """One generated kernel: what it fuses and how many bytes it moves."""
-
-    name: str
-    kind: str  # "pointwise", "persistent_reduction" or "reduction"
-    source: str
-    ops: tuple[str, ...]  # the ATen ops fused into it, in program order
-    buffers: tuple[str, ...]  # the IR buffers it computes
-    stored: tuple[str, ...]  # those it writes to memory (the others live in registers only)
-    bytes_read: int
-    bytes_written: int
-    xnumel: int
-    rnumel: int
-    # Over symbolic sizes (dynamic shapes) the numbers above are at the traced sizes; these say what the
-    # kernel really iterates over, e.g. "3*s0" (for static sizes, the same numbers as text).
-    xnumel_expr: str = ""
-    rnumel_expr: str = ""
-
-
-@dataclass(frozen=True)
-class ExternInfo:
-    """One extern call to ATen, and why it is not lowered."""
-
-    name: str
-    op: str
-    reason: str
-
-
+__all__ = ["ExternInfo", "KernelInfo", "configure_logging", "fused_ops", "kernel_info", "kernel_name",
+           "log_output_code", "output_code_log"]
 
 def kernel_info(kernel: FusedKernel, src: Any, graph: GraphLowering) -> KernelInfo:
     """The KernelInfo of ``kernel`` generated as ``src`` (any code generator's kernel source)."""
@@ -90,26 +58,3 @@ def fused_ops(kernel: FusedKernel) -> tuple[str, ...]:
         for origin in node.origins:
             ops.setdefault(origin, None)
     return tuple(ops)
-
-
-_logging_configured = False
-
-
-def configure_logging() -> None:
-    """Honour ``LOOM_LOGS=output_code`` (comma-separated, ``all`` too) when nothing configured the logger."""
-    global _logging_configured
-    if _logging_configured:
-        return
-    _logging_configured = True
-    wanted = {w.strip().lstrip("+") for w in os.environ.get("LOOM_LOGS", "").split(",")}
-    if {"output_code", "all"} & wanted and not output_code_log.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("[loom.output_code] %(message)s"))
-        output_code_log.addHandler(handler)
-        output_code_log.setLevel(logging.DEBUG)
-
-
-def log_output_code(kind: str, where: Any, source: str) -> None:
-    """Log a compiled graph's generated source on ``loom.output_code`` (at DEBUG)."""
-    if output_code_log.isEnabledFor(logging.DEBUG):
-        output_code_log.debug("graph %s -> %s\n%s", kind, where, source)
