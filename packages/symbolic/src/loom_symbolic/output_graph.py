@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 #: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
 #: A decision on an unbacked symbol (an int a ``while_loop`` carries) is data-dependent too.
-def _data_dependent() -> tuple[type, ...]:
+def _data_dependent_failures() -> tuple[type, ...]:
     # symbolic_shapes imports sympy: only a failing fake op, during a translation, needs it
     from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 
@@ -403,7 +403,7 @@ class OutputGraph:
         except Exception as exc:
             # A fake op failing on a loop's symbolic int says nothing about the real program.
             raise_for_loop_ints((args, kwargs), _callable_name(run))
-            if isinstance(exc, _data_dependent()):
+            if isinstance(exc, _data_dependent_failures()):
                 raise _data_dependent(run) from exc
             if isinstance(exc, _FAKE_LIMITS):
                 raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
