@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Item
 
 from .. import polyfills
+from ..errors import Unsupported
 from . import containers as _containers
 from . import functions as _functions
 from .base import Variable
@@ -34,6 +35,9 @@ class PolyfilledVariable(ObjectConstantVariable):
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:
             return _functions.UserFunctionVariable(replacement)
+        method = polyfills.method_replacement(self.value, name) if isinstance(self.value, type) else None
+        if method is not None and not method[1]:  # deque.__init__(self): the stand-in's, called unbound
+            return _UnboundStandInMethod(method[0], self.value)
         if name in ("__name__", "__qualname__", "__module__"):  # fixed for builtins and C classes
             return ConstantVariable(getattr(self.value, name))
         return super().var_getattr(tx, name)
@@ -43,6 +47,26 @@ class PolyfilledVariable(ObjectConstantVariable):
 
     def __repr__(self) -> str:
         return f"PolyfilledVariable({self.describe()})"
+
+
+class _UnboundStandInMethod(_functions.UserFunctionVariable):
+    """``deque.append`` read from the C class: its stand-in's function, called with an object of the C
+    class (or a subclass) first; any other receiver breaks the graph (the C descriptor's TypeError is not
+    modelled)."""
+
+    def __init__(self, fn: Any, owner: type) -> None:
+        super().__init__(fn)
+        self.owner = owner
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        try:
+            fits = bool(args) and issubclass(args[0].python_type(), self.owner)
+        except Exception:  # a value whose type the translator does not know
+            fits = False
+        if not fits:
+            raise Unsupported(f"{self.owner.__qualname__}.{self.value.__name__}(...)",
+                              f"called unbound on something that is not a {self.owner.__qualname__}")
+        return super().call(tx, args, kwargs)
 
 
 class RealStandInVariable(NewObjectVariable):
