@@ -177,3 +177,52 @@ def test_refusals_name_the_reason():
     assert "no __dict__" in subclasses.shadow_refusal(NoDict, deque)
     assert "_items" in subclasses.shadow_refusal(UsesState, deque)
     assert subclasses.shadow_refusal(_Kw, deque) is None
+
+
+class _Tagged(deque):
+    def push(self, item):
+        super().append(item)
+        return self.tag
+
+    def append(self, item):  # the refill after the graph must not run this
+        raise AssertionError("override called")
+
+
+def test_handed_in_subclass_is_read_and_refilled_through_deque():
+    loom = pytest.importorskip("loom", reason="compiles through the loom facade")
+
+    def fn(x, d):
+        tag = d.push(x.sum())
+        d.appendleft(tag)
+        return x * len(d) + d[1], type(d).__name__, d.maxlen
+
+    def make():
+        d = _Tagged([1.0], maxlen=4)
+        d.tag = 5
+        return d
+
+    eager_d, loom_d = make(), make()
+    expected = fn(torch.ones(2), eager_d)
+    loom.reset()
+    actual = loom.compile(fn, backend="eager")(torch.ones(2), loom_d)
+    assert torch.equal(actual[0], expected[0]) and actual[1:] == expected[1:]
+    assert list(map(float, loom_d)) == list(map(float, eager_d)) and type(loom_d) is _Tagged and loom_d.tag == 5
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
+
+
+def test_attribute_write_on_a_handed_in_subclass_breaks():
+    loom = pytest.importorskip("loom", reason="compiles through the loom facade")
+
+    def fn(x, d):
+        y = x + len(d)
+        d.tag = 7
+        return y * 2
+
+    d = _Tagged([1.0])
+    d.tag = 5
+    loom.reset()
+    report = loom.explain(fn)(torch.ones(2), d)
+    assert report.break_count == 1 and "not replayed" in str(report)
+    d.tag = 5
+    out = loom.compile(fn, backend="eager")(torch.ones(2), d)
+    assert torch.equal(out, torch.full((2,), 4.0)) and d.tag == 7
