@@ -492,6 +492,32 @@ def c_cq_handed_in_subclass(x, d):
 c_cq_handed_in_subclass.extra_args = lambda: (_Deque([4.0]),)
 
 
+class _LoggedDeque(deque):
+    def append(self, item):
+        self.count_appends = getattr(self, "count_appends", 0) + 1
+        super().append(item * 2)
+
+
+def c_cq_subclass_override_via_super(x):
+    d = _LoggedDeque(maxlen=3)
+    d.append(x)
+    d.extend([x + 1, x + 2])  # deque.extend is C: the override is not what it calls
+    return sum(d), d.count_appends, len(d)
+
+
+def c_cq_handed_in_subclass_attributes(x, d):
+    d.appendleft(x * d.scale)
+    return d[0] + d[-1], len(d), d.scale
+
+
+c_cq_handed_in_subclass_attributes.extra_args = lambda: (_with_scale(_Deque([1.0, 2.0])),)
+
+
+def _with_scale(d):
+    d.scale = 3
+    return d
+
+
 def c_cq_reinit_resets_items_and_maxlen(x):
     y = x.tanh()
     d = deque("abcdef", maxlen=3)
@@ -515,4 +541,5 @@ CONSTRUCTS = [c_cq_rotate_steps_and_default, c_cq_rotate_matches_single_steps, c
               c_cq_subclass_mul_and_add_types, c_cq_subclass_equals_plain, c_cq_tensor_window,
               c_cq_tensor_items_rotated, c_cq_tensor_queue_pipeline, c_cq_handed_in_mutated,
               c_cq_handed_in_read_only, c_cq_returned_new_deque, c_cq_handed_in_subclass,
-              c_cq_reinit_resets_items_and_maxlen]
+              c_cq_reinit_resets_items_and_maxlen, c_cq_subclass_override_via_super,
+              c_cq_handed_in_subclass_attributes]

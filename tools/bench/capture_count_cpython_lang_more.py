@@ -403,6 +403,32 @@ def c_cl_strenum_compare(x):
     return y + (Kind.A == "a") + len(Kind.B.value) + ("b" in [k.value for k in Kind])
 
 
+
+def c_cl_dataclass_defined_in_function(x):
+    y = x * 2
+
+    @dataclasses.dataclass
+    class Pair:
+        left: object
+        right: object
+        scale: int = 3
+
+    p = Pair(y, x + 1)
+    return p.left * p.scale + p.right, [f.name for f in dataclasses.fields(p)], repr(Pair(1, 2))
+
+
+def c_cl_frozen_dataclass_defined_in_function(x):
+    @dataclasses.dataclass(frozen=True)
+    class Box:
+        t: object
+
+    b = Box(x.sin())
+    try:
+        b.t = x
+    except dataclasses.FrozenInstanceError:
+        return b.t + 1, "frozen"
+    return b.t, "mutable"
+
 CONSTRUCTS = [c_cl_match_literal_sequence_mapping, c_cl_match_class_positional, c_cl_match_builtin_class_patterns,
               c_cl_match_guard_and_capture, c_cl_match_on_tensor_shape, c_cl_match_value_pattern,
               c_cl_match_nested_mapping_rest, c_cl_bool_is_int, c_cl_bool_bitwise_results, c_cl_bool_constructor,
@@ -414,4 +440,5 @@ CONSTRUCTS = [c_cl_match_literal_sequence_mapping, c_cl_match_class_positional, 
               c_cl_math_on_tensor_item, c_cl_complex_arithmetic, c_cl_complex_parse_and_compare,
               c_cl_complex_pow_and_bool, c_cl_enum_auto_members, c_cl_enum_value_lookup_error, c_cl_flag_operations,
               c_cl_intenum_arithmetic, c_cl_enum_alias_and_identity, c_cl_enum_in_dict_and_set,
-              c_cl_enum_methods_and_properties, c_cl_strenum_compare]
+              c_cl_enum_methods_and_properties, c_cl_strenum_compare, c_cl_dataclass_defined_in_function,
+              c_cl_frozen_dataclass_defined_in_function]

@@ -29,7 +29,7 @@ FLOORS = {
         "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy", "polyfills.exceptions",
         "polyfills.functools", "polyfills.heapq", "polyfills.bisect", "polyfills.types", "polyfills.itertools", "polyfills.math", "polyfills.operator",
-        "polyfills.os", "polyfills.torch_function", "polyfills.text_format", "keyword_calls", "graph_constants", "assert_op", "operand_errors"],
+        "polyfills.os", "polyfills.torch_function", "polyfills.text_format", "polyfills.subclasses", "keyword_calls", "graph_constants", "assert_op", "operand_errors"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.enums", "variables.recursive_repr", "variables.environ",
         "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings", "variables.value_keys",

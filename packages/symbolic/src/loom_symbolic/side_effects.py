@@ -171,6 +171,8 @@ class RefillStandIn:
     initial: list[Variable]
     #: the variable of its ``maxlen`` then
     initial_maxlen: Variable | None = None
+    #: the C class whose methods refill it (a subclass's overrides must not run): ``deque.clear(d)``
+    owner: Any = None
 
     def _bound_changed(self) -> bool:
         return self.stand_in.attrs.get("_maxlen") is not self.initial_maxlen
@@ -197,10 +199,14 @@ class RefillStandIn:
         target, items, *bound = staged
         calls = (("__init__", (items, *bound)),) if bound else (("clear", ()), ("extend", (items,)))
         for method, args in calls:
-            codegen.emit("LOAD_FAST", target)
-            codegen.emit("LOAD_METHOD", method)
+            if self.owner is not None:
+                codegen.load_callable(getattr(self.owner, method))
+                codegen.emit("LOAD_FAST", target)
+            else:
+                codegen.emit("LOAD_FAST", target)
+                codegen.emit("LOAD_METHOD", method)
             codegen.load_temps(args)
-            codegen.call(len(args))
+            codegen.call(len(args) + (self.owner is not None))
             codegen.emit("POP_TOP")
 
     def describe(self) -> str:
@@ -432,9 +438,11 @@ class SideEffects:
         if not any(effect.iterator is iterator for effect in self.repositioned):
             self.repositioned.append(Reposition(iterator))
 
-    def track_stand_in(self, stand_in: Variable) -> None:
-        """``stand_in`` models a real object from outside the frame: its final items are replayed."""
-        self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items), stand_in.attrs.get("_maxlen")))
+    def track_stand_in(self, stand_in: Variable, owner: Any = None) -> None:
+        """``stand_in`` models a real object from outside the frame: its final items are replayed (through
+        C class ``owner``'s own methods, when given)."""
+        self.effects.append(RefillStandIn(stand_in, list(stand_in.attrs["_items"].items), stand_in.attrs.get("_maxlen"),
+                                          owner))
 
     def __len__(self) -> int:
         return len(self.effects) + len(self.repositioned)

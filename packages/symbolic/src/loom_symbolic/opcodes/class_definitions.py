@@ -11,13 +11,21 @@ Anything else is one graph break at the class statement.
 
 ``collections.namedtuple(...)`` called with constant arguments makes its class the same way (once, while
 tracing; the class's ``__module__`` is the calling function's module, as CPython finds it from the frame).
+
+``@dataclasses.dataclass`` (with constant options) on a class this trace made is run natively, once, on that
+class: nothing but the trace holds it yet, so the methods ``dataclasses`` writes into it change nothing the
+program could see before, and the compiled code holds the processed class as it holds the plain one. Tracing
+``dataclasses``' own code instead would stop at its ``sys.modules`` read. On any other class the decorator
+changes a class from outside the trace in place: one graph break at the call, saying so.
 """
 
 from __future__ import annotations
 
 import builtins
 import collections
+import dataclasses
 import types
+import weakref
 from typing import Any
 
 from ..errors import Unsupported
@@ -51,7 +59,56 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
     for base in types.resolve_bases(bases):
         _check_base(base, name)
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name)
-    return wrap(tx, builtins.__build_class__(function, name, *bases), None)
+    return _made(tx, builtins.__build_class__(function, name, *bases))
+
+
+#: each class made while tracing -> the trace (its output graph) that made it
+_MADE_BY: weakref.WeakKeyDictionary[type, Any] = weakref.WeakKeyDictionary()
+
+
+def _made(tx, cls: type) -> Variable:
+    """``cls``, just made by this trace: remembered as the trace's own (see :func:`make_dataclass`)."""
+    _MADE_BY[cls] = weakref.ref(tx.output)
+    return wrap(tx, cls, None)
+
+
+def _made_here(tx, cls: Any) -> bool:
+    maker = _MADE_BY.get(cls) if isinstance(cls, type) else None
+    return maker is not None and maker() is tx.output and not any(
+        tx.output.side_effects.stored_class_attribute(cls, name) is not None
+        for name in tx.output.side_effects.class_attribute_names)  # the trace's own stores are not on it yet
+
+
+def make_dataclass(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``dataclasses.dataclass(cls, **options)`` / ``dataclasses.dataclass(**options)`` (the decorator)."""
+    if not all(v.is_python_constant() for v in kwargs.values()) or len(args) > 1:
+        raise Unsupported("dataclasses.dataclass(...)", "its options are only known at run time")
+    options = {k: v.as_python_constant() for k, v in kwargs.items()}
+    if not args:
+        return _DataclassDecorator(options)
+    cls = getattr(args[0], "value", None)
+    if args[0].source is not None or not _made_here(tx, cls):
+        raise Unsupported("dataclasses.dataclass(cls)", "it changes in place a class made outside this trace",
+                          hint="make the dataclass at module level, or in the compiled function itself")
+    try:
+        made = dataclasses.dataclass(cls, **options)
+    except Exception as exc:  # eager's own error, raised where the call runs as Python
+        raise Unsupported(f"dataclasses.dataclass({cls.__qualname__})", f"it raises {type(exc).__name__}: {exc}") from exc
+    return _made(tx, made)
+
+
+class _DataclassDecorator(Variable):
+    """``dataclasses.dataclass(frozen=True)``: the decorator, applied by :func:`make_dataclass` when called."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    def call(self, tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        merged = {k: wrap(tx, v, None) for k, v in self.options.items()}
+        return make_dataclass(tx, args, {**merged, **kwargs})
+
+    def describe(self) -> str:
+        return "a dataclasses.dataclass(...) decorator"
 
 
 def _library_mro_entries(base: Any) -> bool:
@@ -85,8 +142,9 @@ def make_namedtuple_class(tx, args: list[Variable], kwargs: dict[str, Variable])
         made = collections.namedtuple(*(a.as_python_constant() for a in args), **options)
     except (TypeError, ValueError):
         return None  # eager's own error, raised where the call runs as Python
-    return wrap(tx, made, None)
+    return _made(tx, made)
 
 
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class
 BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class
+BUILTIN_HANDLERS[dataclasses.dataclass] = make_dataclass

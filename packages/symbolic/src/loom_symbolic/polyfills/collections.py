@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import collections as _collections
 import operator as _operator
+from types import MemberDescriptorType
 from typing import Any
 
-from .registry import method, no_rebuild, polyfill, rebuild
+from .registry import method, no_rebuild, polyfill, real_class_of, rebuild
 
 _NO_FACTORY = object()
 
@@ -167,7 +168,7 @@ class deque:  # named as the class it stands for, which messages show
         if self._items:
             self._state += 1
         self._items = []
-        self.extend(iterable)
+        deque.extend(self, iterable)  # the C deque's own, whatever a subclass overrides
 
     @property
     def maxlen(self) -> Any:
@@ -198,13 +199,13 @@ class deque:  # named as the class it stands for, which messages show
         """``append`` each item of ``iterable`` (all of it is consumed when ``maxlen`` is 0)."""
         items = list(iterable) if iterable is self else iterable
         for item in items:
-            self.append(item)
+            deque.append(self, item)
 
     def extendleft(self, iterable: Any, /) -> None:
         """``appendleft`` each item of ``iterable`` (so they end up reversed)."""
         items = list(iterable) if iterable is self else iterable
         for item in items:
-            self.appendleft(item)
+            deque.appendleft(self, item)
 
     def pop(self) -> Any:
         """Remove and return the rightmost item."""
@@ -237,8 +238,11 @@ class deque:  # named as the class it stands for, which messages show
         self._items.clear()
 
     def copy(self) -> Any:
-        """A shallow copy with the same ``maxlen``."""
-        return deque(self._items, self._maxlen)
+        """A shallow copy with the same ``maxlen``; a subclass's is ``type(d)(d[, maxlen])``, as C's is."""
+        cls = type(self)
+        if cls is deque or cls is _collections.deque:
+            return deque(self._items, self._maxlen)
+        return cls(self) if self._maxlen is None else cls(self, self._maxlen)
 
     __copy__ = copy
 
@@ -335,23 +339,24 @@ class deque:  # named as the class it stands for, which messages show
     def __repr__(self) -> str:
         # a deque holding itself shows "[...]" there, as the C repr's recursion guard makes it
         items = "[" + ", ".join("[...]" if item is self else repr(item) for item in self._items) + "]"
-        return f"deque({items})" if self._maxlen is None else f"deque({items}, maxlen={self._maxlen})"
+        name = type(self).__name__  # a subclass's own name, as C's repr shows it
+        return f"{name}({items})" if self._maxlen is None else f"{name}({items}, maxlen={self._maxlen})"
 
     __hash__ = None  # type: ignore[assignment]
 
     def __add__(self, other: Any) -> Any:
         if not isinstance(other, _DEQUES):
             raise TypeError(f'can only concatenate deque (not "{_type_name(type(other))}") to deque')
-        joined = self.copy()
-        joined.extend(other)
+        joined = deque.copy(self)
+        deque.extend(joined, other)
         return joined
 
     def __iadd__(self, other: Any) -> Any:
-        self.extend(other)
+        deque.extend(self, other)
         return self
 
     def __mul__(self, n: Any) -> Any:
-        return self.copy().__imul__(n)
+        return deque.__imul__(deque.copy(self), n)
 
     __rmul__ = __mul__
 
@@ -361,13 +366,13 @@ class deque:  # named as the class it stands for, which messages show
         if size == 0 or n == 1:
             return self
         if n <= 0:
-            self.clear()
+            deque.clear(self)
             return self
         if self._maxlen is not None and n * size > self._maxlen:
             n = (self._maxlen + size - 1) // size  # the repeats that fill the bound: the same last items
         seq = list(self._items)
         for _ in range(n - 1):
-            self.extend(seq)
+            deque.extend(self, seq)
         return self
 
     def _compare(self, other: Any, op: Any) -> Any:
@@ -445,8 +450,26 @@ class _deque_reverse_iterator(_deque_iterator):
 
 @rebuild(_collections.deque)
 def deque_to_real(stand_in: deque) -> _collections.deque:
-    """The real deque a :class:`deque` made while tracing stands for (run after the graph)."""
-    return _collections.deque(stand_in._items, stand_in._maxlen)
+    """The real deque a :class:`deque` made while tracing stands for (run after the graph); for a subclass's
+    shadow (:mod:`.subclasses`) an object of the real subclass, its instance attributes given back."""
+    real = real_class_of(type(stand_in))[0]
+    if real is _collections.deque:
+        return _collections.deque(stand_in._items, stand_in._maxlen)
+    made = _collections.deque.__new__(real)
+    _collections.deque.__init__(made, stand_in._items, stand_in._maxlen)
+    for name, value in vars(stand_in).items():
+        if name in _STATE:
+            continue
+        slot = next((vars(k)[name] for k in real.__mro__ if name in vars(k)), None)
+        if isinstance(slot, MemberDescriptorType):
+            slot.__set__(made, value)  # a __slots__ entry: no __setattr__ of the class runs
+        else:
+            vars(made)[name] = value
+    return made
+
+
+#: the attributes the stand-in keeps its state in
+_STATE = frozenset(("_items", "_maxlen", "_state"))
 
 
 # an iterator made while tracing stays there: the real one could not see the trace's changes to its deque

@@ -7,6 +7,7 @@ read by the variables (:func:`replacement_for`, :func:`method_replacement`, ...)
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 #: id(original) -> (original, replacement); the original is kept so its id stays unique.
@@ -40,12 +41,23 @@ def polyfill(original: Any, attribute: str | None = None, *,
             _FALLBACKS[id(original)] = (original, replacement)
         elif attribute is None:
             _REPLACEMENTS[id(original)] = (original, replacement)
+            if isinstance(original, type) and isinstance(replacement, type):
+                _class_methods(original, replacement)
         else:
             _ATTRIBUTES[(id(original), attribute)] = replacement
         replacement.__loom_polyfill_of__ = original  # for messages and tests
         return replacement
 
     return register
+
+
+def _class_methods(original: type, replacement: type) -> None:
+    """A C class replaced whole (``deque``): its Python methods are also the C class's methods as a
+    subclass reaches them (``super().append``, ``deque.__init__(self)``, an inherited ``__init__``)."""
+    for name, member in vars(replacement).items():
+        if isinstance(member, FunctionType) and name in vars(original):
+            _METHODS[(id(original), name)] = (member, False)
+            _METHOD_NAMES.add(name)
 
 
 def replacement_for(value: Any) -> Callable[..., Any] | None:

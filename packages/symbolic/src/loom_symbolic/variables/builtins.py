@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import dataclasses
 import functools
 import inspect
 import math
@@ -542,10 +543,9 @@ def builtin_iter_at(tx, args, kwargs):
     return _resumed_loops.advanced(tx, args[0], args[1].as_python_constant())
 
 
-#: Library functions (written in Python) that the translator answers itself instead of inlining.
-#: (``collections.namedtuple``'s handler, in ``opcodes.class_definitions``, makes the class while tracing.)
+#: Library functions in Python the translator answers itself (namedtuple's, dataclass's: opcodes.class_definitions).
 FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple,
-                                      *_process_constants.FUNCTIONS})
+                                      dataclasses.dataclass, *_process_constants.FUNCTIONS})
 HANDLERS.update({fn: _process_constants.folder(fn) for fn in _process_constants.FUNCTIONS})  # torch.cuda.is_available
 
 

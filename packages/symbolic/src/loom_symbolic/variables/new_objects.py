@@ -13,11 +13,12 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr
+from loom_guards import Attr, Const, DictAttr
 
 from .. import polyfills
 from ..errors import Unsupported, UserError
 from ..policy import opaque_module, opaque_reason
+from ..polyfills import subclasses as _subclasses
 from . import ctx as _ctx
 from . import enums as _enums
 from . import functions as _functions
@@ -108,6 +109,20 @@ class NewObjectVariable(InstanceMixin, Variable):
         return f"{self.python_type().__name__} object made while tracing"
 
 
+def _shadow(tx: InstructionTranslator, cls: type, modelled: type) -> type:
+    """The shadow class (:mod:`..polyfills.subclasses`) of ``cls``, a subclass of C class ``modelled``. The
+    shadow copies the namespaces of ``cls``'s Python classes as they are now: each entry is guarded to stay
+    the same object, and each namespace to keep its names (a method added or replaced later recompiles)."""
+    guards = tx.output.guards
+    for klass, namespace in _subclasses.namespaces(cls, modelled):
+        space = Attr(Const(klass), "__dict__")
+        guards.add("dict_keys", space, tuple(namespace))
+        for name, value in namespace.items():
+            if name not in ("__dict__", "__weakref__", "__doc__", "__module__", "__qualname__"):
+                guards.add("identity", DictAttr(Const(klass), name), value)
+    return _subclasses.shadow_class(cls, modelled)
+
+
 def _new_frozenset(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
                    kwargs: dict[str, Variable]) -> SetVariable:
     """``frozenset.__new__(cls, iterable)`` for a subclass that keeps frozenset's ``__new__`` (which leaves a
@@ -167,11 +182,15 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         raise error
     base = builtin_base(cls)
     if cls.__new__ is not base.__new__:
-        modelled = next((k for k in cls.__mro__[1:] if isinstance(polyfills.replacement_for(k), type)), None)
-        if modelled is not None:  # class Ring(deque): the stand-in models deque's own instances only
+        modelled = _subclasses.modelled_base(cls)
+        refusal = modelled and _subclasses.shadow_refusal(cls, modelled)
+        if modelled is not None and refusal is None:  # class Ring(deque): an object of its shadow class
+            instance = NewObjectVariable(_shadow(tx, cls, modelled), None)
+            return _initialised(tx, cls, cls_source, base, instance, args, kwargs, own_new=False)
+        if modelled is not None:  # one the shadow cannot model: the stand-in models deque's own instances only
             error = Unsupported(f"creating a {cls.__qualname__} object",
-                                f"a subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled "
-                                f"(only {modelled.__qualname__} itself is)",
+                                f"this subclass of {modelled.__module__}.{modelled.__qualname__} is not modelled: "
+                                f"{refusal}",
                                 hint="the object and the rest of the function run as ordinary Python")
             # every later use of the object would break again (its C methods are opaque): one break, here
             error.reason.rest_as_is = True

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import collections
+import types
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr, Item
+from loom_guards import Attr, DictAttr, Item
 
 from .. import polyfills
+from ..errors import Unsupported
+from ..polyfills import subclasses as _subclasses
 from . import containers as _containers
 from . import functions as _functions
+from . import new_objects as _new_objects
 from .base import Variable
 from .constant import ConstantVariable, ObjectConstantVariable
 from .new_objects import NewObjectVariable
@@ -34,6 +39,9 @@ class PolyfilledVariable(ObjectConstantVariable):
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:
             return _functions.UserFunctionVariable(replacement)
+        method = polyfills.method_replacement(self.value, name) if isinstance(self.value, type) else None
+        if method is not None and not method[1]:  # deque.__init__(self): the stand-in's, called unbound
+            return _UnboundStandInMethod(method[0], self.value)
         if name in ("__name__", "__qualname__", "__module__"):  # fixed for builtins and C classes
             return ConstantVariable(getattr(self.value, name))
         return super().var_getattr(tx, name)
@@ -43,6 +51,26 @@ class PolyfilledVariable(ObjectConstantVariable):
 
     def __repr__(self) -> str:
         return f"PolyfilledVariable({self.describe()})"
+
+
+class _UnboundStandInMethod(_functions.UserFunctionVariable):
+    """``deque.append`` read from the C class: its stand-in's function, called with an object of the C
+    class (or a subclass) first; any other receiver breaks the graph (the C descriptor's TypeError is not
+    modelled)."""
+
+    def __init__(self, fn: Any, owner: type) -> None:
+        super().__init__(fn)
+        self.owner = owner
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        try:
+            fits = bool(args) and issubclass(args[0].python_type(), self.owner)
+        except Exception:  # a value whose type the translator does not know
+            fits = False
+        if not fits:
+            raise Unsupported(f"{self.owner.__qualname__}.{self.value.__name__}(...)",
+                              f"called unbound on something that is not a {self.owner.__qualname__}")
+        return super().call(tx, args, kwargs)
 
 
 class RealStandInVariable(NewObjectVariable):
@@ -61,19 +89,70 @@ class RealStandInVariable(NewObjectVariable):
         return f"{self.python_type().__name__} from {self.source}"
 
 
+class RealSubclassStandInVariable(RealStandInVariable):
+    """An object of a deque subclass from outside the frame (:func:`real_deque`), modelled by its shadow: its
+    instance attributes are read, its items changed (and given back through ``deque``'s own methods), but
+    an attribute stored or deleted on it is a graph break: the trace would not give that back."""
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        if name in _STAND_IN_STATE:  # the stand-in's own bookkeeping, given back by the refill
+            super().generic_setattr(tx, name, value)
+            return
+        raise Unsupported(f"setting {name!r} on a {self.python_type().__qualname__} from outside the frame",
+                          "attribute writes on a deque subclass handed in are not replayed")
+
+    def generic_delattr(self, tx: InstructionTranslator, name: str) -> None:
+        raise Unsupported(f"deleting {name!r} on a {self.python_type().__qualname__} from outside the frame",
+                          "attribute writes on a deque subclass handed in are not replayed")
+
+    def instance_dict(self) -> Variable:
+        """``vars(d)``: not modelled (a write through it would not be given back)."""
+        raise Unsupported(f"the __dict__ of a {self.python_type().__qualname__} from outside the frame",
+                          "attribute writes on a deque subclass handed in are not replayed")
+
+
+#: the attributes the deque stand-in keeps its state in
+_STAND_IN_STATE = frozenset(("_items", "_maxlen", "_state"))
+
+
+#: what the guards and the refill of a deque handed in read through the object (a subclass must not override)
+_READ_THROUGH = ("__len__", "__getitem__", "__iter__", "__getattribute__", "__getattr__", "__setattr__",
+                 "__delattr__", "maxlen", "__class__")
+
+
+def real_deque(value: Any) -> bool:
+    """Whether ``value`` is a real ``deque``, or an object of a subclass the shadow models from outside the
+    frame (its own ``__dict__``, no slots set, none of :data:`_READ_THROUGH` overridden)."""
+    cls = type(value)
+    if cls is collections.deque:
+        return True
+    if not isinstance(value, collections.deque) or _subclasses.shadow_refusal(cls, collections.deque) is not None:
+        return False
+    chain = _subclasses.python_chain(cls, collections.deque)
+    return not any(name in vars(k) for k in chain for name in _READ_THROUGH) and not any(
+        isinstance(v, types.MemberDescriptorType) for k in chain for v in vars(k).values())
+
+
 def wrap_real_deque(tx: InstructionTranslator | None, value: Any, source: Any) -> Variable:
-    """A real ``collections.deque`` reached through ``source``: its length and items are guarded."""
+    """A real ``collections.deque`` (or an object of a subclass :func:`real_deque` accepts) reached through
+    ``source``: its length and items are guarded (a subclass's instance dict too)."""
     if tx is None or source is None:
         return ObjectConstantVariable(value, source)
     guards = tx.output.guards
     guards.add("type", source, value)
     guards.add("length", source, value)
-    stand_in = RealStandInVariable(polyfills.replacement_for(type(value)), source)
+    if type(value) is not collections.deque:
+        stand_in = RealSubclassStandInVariable(_new_objects._shadow(tx, type(value), collections.deque), source)
+        guards.add("dict_keys", Attr(source, "__dict__"), tuple(vars(value)))
+        for name, attribute in vars(value).items():
+            stand_in.attrs[name] = wrap(tx, attribute, DictAttr(source, name))
+    else:
+        stand_in = RealStandInVariable(polyfills.replacement_for(type(value)), source)
     stand_in.attrs["_items"] = _containers.ListVariable(
         [wrap(tx, item, Item(source, i)) for i, item in enumerate(value)])
     stand_in.attrs["_maxlen"] = wrap(tx, value.maxlen, Attr(source, "maxlen"))
     stand_in.attrs["_state"] = ConstantVariable(0)
-    tx.output.side_effects.track_stand_in(stand_in)
+    tx.output.side_effects.track_stand_in(stand_in, collections.deque)
     return stand_in
 
 

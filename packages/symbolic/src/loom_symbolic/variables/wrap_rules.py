@@ -69,7 +69,7 @@ from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .outside_iterators import PositionedDictIterator, PositionedIterator, PositionedRangeIterator
 from .partial import wrap_partial
-from .polyfilled import CachedFunctionVariable, PolyfilledVariable, wrap_real_deque
+from .polyfilled import CachedFunctionVariable, PolyfilledVariable, real_deque, wrap_real_deque
 from .profiler import CLASSES as PROFILER_CLASSES
 from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
@@ -558,7 +558,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: type(v) in DICT_ITERATORS, _wrap_dict_iterator),
     (lambda v: type(v) in RANGE_ITERATORS, _wrap_range_iterator),
     (lambda v: type(v) is weakref.ref, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_weakref(tx, v, s))),
-    (lambda v: type(v) is collections.deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
+    (real_deque, lambda tx, v, s: _remember(tx, v, s, lambda: wrap_real_deque(tx, v, s))),
     (lambda v: isinstance(v, torch.nn.Module), _wrap_module),
     (lambda v: isinstance(v, BaseException), _wrap_exception),
     (lambda v: isinstance(v, types.FunctionType), _wrap_function),
