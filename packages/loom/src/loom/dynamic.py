@@ -43,9 +43,10 @@ class DynamicPolicy:
         #: code → (dims by source, int sources, varying local names) learned so far
         self._dynamic: dict[types.CodeType, tuple[dict[str, frozenset[int]], frozenset[str], frozenset[str]]] = {}
 
-    def spec_for(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
-        """The dynamic shapes to translate ``code`` with, for these arguments."""
-        spec = self._sizes_spec(code, f_locals)
+    def spec_for(self, code: types.CodeType, f_locals: Any, closure: Any = None) -> DynamicSpec:
+        """The dynamic shapes to translate ``code`` with, for these arguments (and ``closure``, the frame's
+        cells, matched to ``code.co_freevars``)."""
+        spec = self._sizes_spec(code, f_locals, closure)
         moving = self._moving_iterators(code, f_locals)
         return dataclasses.replace(spec, moving_iterators=moving) if moving else spec
 
@@ -61,7 +62,7 @@ class DynamicPolicy:
                 moving = self._moving[code] = moving | changed
             return moving
 
-    def _sizes_spec(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
+    def _sizes_spec(self, code: types.CodeType, f_locals: Any, closure: Any) -> DynamicSpec:
         if self.mode is False:
             return NO_DYNAMIC
         if self.mode is True:
@@ -72,7 +73,7 @@ class DynamicPolicy:
             dims, ints, varying = self._dynamic.get(code, ({}, frozenset(), frozenset()))
             if seen is not None:
                 dims, ints, varying = dict(dims), set(ints), set(varying)
-                for key, now in _arguments(f_locals).items():
+                for key, now in _arguments(f_locals, code, closure).items():
                     before = seen.get(key)
                     if type(key) is tuple:  # ("len", name): (type, length)
                         if before is not None and before[0] is now[0] and before[1] != now[1]:
@@ -89,7 +90,7 @@ class DynamicPolicy:
             return DynamicSpec(dims=dims, ints=ints, varying=varying)
         return NO_DYNAMIC
 
-    def record(self, code: types.CodeType, f_locals: Any) -> None:
+    def record(self, code: types.CodeType, f_locals: Any, closure: Any = None) -> None:
         """Remember the sizes (and iterator positions) a successful compile saw."""
         positions = _iterator_positions(f_locals)
         if positions or code in self._positions:
@@ -97,7 +98,7 @@ class DynamicPolicy:
                 self._positions[code] = positions
         if self.mode is None:
             with self._lock:
-                self._seen[code] = _arguments(f_locals)
+                self._seen[code] = _arguments(f_locals, code, closure)
 
     def clear(self) -> None:
         """Forget everything (``loom.reset``)."""
@@ -126,9 +127,11 @@ def _iterator_positions(f_locals: Any) -> dict[str, int]:
     return found
 
 
-def _arguments(f_locals: Any) -> dict[Any, Any]:
+def _arguments(f_locals: Any, code: types.CodeType | None = None, closure: Any = None) -> dict[Any, Any]:
     """Sizes of the tensor arguments and values of the int arguments, by source text — including those
-    inside ``*args`` / ``**kwargs`` and other tuples, lists and dicts (``L['args'][0]``)."""
+    inside ``*args`` / ``**kwargs`` and other tuples, lists and dicts (``L['args'][0]``), and the ints held
+    by the frame's closure cells (``C['i']``: an inner comprehension or nested function reads its outer
+    loop's counter there, a new value on each outer pass)."""
     found: dict[str, Any] = {}
 
     def visit(key: str, value: Any, depth: int) -> None:
@@ -150,6 +153,14 @@ def _arguments(f_locals: Any) -> dict[Any, Any]:
         visit(f"L[{name!r}]", value, 0)
         if type(value) in _LENGTHS_SEEN:
             found[("len", name)] = (type(value), len(value))  # a tuple key: never a source text
+    if closure and code is not None:
+        for name, cell in zip(code.co_freevars, closure):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if type(value) is int:
+                found[f"C[{name!r}]"] = value
     return found
 
 

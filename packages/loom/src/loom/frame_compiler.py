@@ -266,7 +266,7 @@ class FrameCompiler:
         translation = loom_symbolic.Translation(code, code=loaded.code)
         built = CompiledFrame(code, translation, loaded.guard_fn, 0.0, 0.0, None, f_globals,
                               installed=list(loaded.graphs), compiled_graphs=dict(loaded.graphs))
-        self.dynamic.record(code, frame.f_locals)
+        self.dynamic.record(code, frame.f_locals, frame.closure)
         built.seconds = time.perf_counter() - started
         self.bump("frames_compiled")
         self.bump("frames_from_disk")
@@ -370,7 +370,7 @@ class FrameCompiler:
         started = time.perf_counter()
         f_globals = frame.f_globals
         f_locals = frame.f_locals
-        dynamic = self.dynamic.spec_for(code, f_locals)
+        dynamic = self.dynamic.spec_for(code, f_locals, frame.closure)
         translation = loom_symbolic.translate(code, f_locals, f_globals, frame.f_builtins, frame.closure,
                                               dynamic=dynamic)
         settled = self._break_counter.settle(code, translation)
@@ -391,7 +391,7 @@ class FrameCompiler:
                 f_globals.pop(name, None)  # no entry will load them
             raise
         built.installed = [name for name in f_globals if name.startswith("__loom_") and name not in before]
-        self.dynamic.record(code, f_locals)
+        self.dynamic.record(code, f_locals, frame.closure)
         built.seconds = time.perf_counter() - started
         self.bump("frames_compiled")
         self.bump("graphs", len(translation.graphs))
