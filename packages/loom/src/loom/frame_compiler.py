@@ -364,7 +364,12 @@ class FrameCompiler:
         Under ``fullgraph=True`` any graph break raises :class:`loom.Unsupported`.
         """
         with _saved_tensors_hooks_off(), gc_deferral.full_collections_deferred():
-            return self._build(frame, code, recompile_reason)
+            try:
+                return self._build(frame, code, recompile_reason)
+            except BackendCompilerFailed:
+                if not self.dynamic.keep_floats_static(code, self.dynamic.spec_for(code, frame.f_locals, frame.closure)):
+                    raise
+            return self._build(frame, code, recompile_reason)  # once more, its floats guarded constants
 
     def _build(self, frame: Any, code: types.CodeType, recompile_reason: str | None) -> CompiledFrame | None:
         started = time.perf_counter()

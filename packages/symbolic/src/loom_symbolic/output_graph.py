@@ -223,10 +223,12 @@ class OutputGraph:
         """Keep the trace from reading ``value`` (see :meth:`.aliasing.AliasTracker.withhold`)."""
         return self.aliases.withhold(value, source, why)
 
-    def add_symint_input(self, value: int, source: Any) -> Variable:
-        """A dynamic int argument: a SymInt graph input (its type is guarded, not its value)."""
+    def add_symint_input(self, value: int | float, source: Any) -> Variable:
+        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value)."""
         node = self._new_placeholder(_placeholder_name(source))
-        variable = _symbolic.SymbolicVariable(node, self.shapes.symbolic_int(value, source))
+        shapes = self.shapes
+        symbolic = shapes.symbolic_int(value, source) if type(value) is int else shapes.symbolic_float(value, source)
+        variable = _symbolic.SymbolicVariable(node, symbolic)
         variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
         self.guards.add("type", source, value)
@@ -542,10 +544,11 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.op in ("call_function", "call_method", "get_attr") and not node.users and not has_side_effect(node):
                 self.graph.erase_node(node)
-        if self.random_draws:
-            # A value drawn and not used by the graph is no input of it (AOTAutograd would fix an unused
-            # float input to its value); the rewritten code still draws it.
-            unused = [i for i in self.inputs if isinstance(i.source, _random_draws.RandomValue) and not i.node.users]
+        if self.random_draws or self.shapes.float_values:
+            # A value drawn or a float argument not used by the graph is no input of it (AOTAutograd would
+            # fix an unused float input to its value); the rewritten code still draws (reads) it.
+            unused = [i for i in self.inputs if not i.node.users and (isinstance(i.source, _random_draws.RandomValue)
+                                                                      or type(i.example) is float)]
             for graph_input in unused:
                 self.shapes.forget_drawn(graph_input.node.meta["val"])
                 self.graph.erase_node(graph_input.node)
