@@ -112,7 +112,8 @@ def loop_print(x):
     return x
 
 
-@case(pos(), graphs=2, breaks=2)
+# The second pass's resume function meets another float total: a SymFloat input, its `+=` a graph of its own
+@case(pos(), graphs=3, breaks=2)
 def loop_item(x):
     total = 0.0
     for _ in range(2):

@@ -75,6 +75,16 @@ c_dd_recompile_float_changes.calls = 2
 c_dd_recompile_float_changes.extra_args = lambda: ({"scale": 1.5},)
 
 
+def c_dd_recompile_float_each_call(x, box):
+    s = box["scale"]  # a new float on every call: a SymFloat input from the second compile on
+    box["scale"] = s * 0.75 + 0.125
+    return x * s + s * s, s / 3
+
+
+c_dd_recompile_float_each_call.calls = 12
+c_dd_recompile_float_each_call.extra_args = lambda: ({"scale": 1.5},)
+
+
 def c_dd_recompile_string_changes(x, box):
     y = x + 1 if box["mode"] == "add" else x * 3
     box["mode"] = "mul"

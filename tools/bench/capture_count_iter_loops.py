@@ -191,8 +191,20 @@ def c_il_generator_passed(x):
 
 
 def c_il_float_items(x):
-    it = iter([1.0 + k / 10 for k in range(30)])  # a float item is specialised: a compile per value
+    it = iter([1.0 + k / 10 for k in range(30)])  # a float item: a SymFloat input once it changed
     return _over(x, it), list(it)
+
+
+def c_il_float_list_loop(x):
+    out = x
+    for v in [0.5 + k / 16 for k in range(30)]:  # each pass's resume functions receive another float
+        out = _brk(out * v) + v * 2.0
+    return out
+
+
+def c_il_nested_comprehension_three(x):
+    cube = [[[_brk(x * i + j - k) for k in range(3)] for j in range(4)] for i in range(5)]
+    return torch.stack([torch.stack([torch.stack(r) for r in plane]) for plane in cube]).sum()
 
 
 CONSTRUCTS = [
@@ -201,5 +213,5 @@ CONSTRUCTS = [
     c_il_early_break_rest_kept, c_il_for_else, c_il_body_raises, c_il_resume_after_loop,
     c_il_enumerate_iter, c_il_zip_iters, c_il_enumerate_passed, c_il_listcomp_range, c_il_listcomp_over_iterator,
     c_il_dictcomp_range, c_il_setcomp_range, c_il_nested_iters, c_il_nested_comprehension, c_il_generator_passed,
-    c_il_float_items,
+    c_il_float_items, c_il_float_list_loop, c_il_nested_comprehension_three,
 ]

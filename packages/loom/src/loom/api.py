@@ -60,7 +60,7 @@ def compile(
       (``c`` on CPU, ``triton`` on CUDA; where the C compiler is missing, one warning and the graph runs
       through ATen); ``backend="eager"`` runs captured graphs as they are (no code generation).
     * ``fullgraph``: raise :class:`loom.Unsupported` at any graph break instead of splitting the function.
-    * ``dynamic``: ``None`` (default: static first, a size or int that changes becomes symbolic at the
+    * ``dynamic``: ``None`` (default: static first, a size, int or float that changes becomes symbolic at the
       recompile), ``True`` (symbolic from the first compile) or ``False`` (never).
     * ``options``: ``{"recompile_limit": 8, "strict": False, "raise_on_internal_error": False,
       "suppress_backend_errors": None}``. A failure inside loom or the backend runs the frame uncompiled,

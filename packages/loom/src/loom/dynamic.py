@@ -4,8 +4,9 @@
 - ``dynamic=True``: every dimension of every tensor argument, and every int argument, is a symbol from
   the first compile (sizes 0 and 1 are still specialised, as PyTorch does).
 - ``dynamic=None`` (the default): compile static first; when a frame is compiled again because an
-  argument's size (or an int argument) changed, the dimensions (ints) that changed become symbols,
-  so one more compile serves every later size.
+  argument's size (or an int or float argument) changed, the dimensions (numbers) that changed become
+  symbols, so one more compile serves every later size. A float becomes a SymFloat graph input, as
+  torch.compile's automatic dynamic makes it; a decision the trace takes on it pins its value again.
 
 Whatever the mode, an iterator argument (a list, tuple, range or dict iterator) found at another
 position than on the frame's earlier compile is not modelled from then on: ``next()`` on it is one graph
@@ -18,6 +19,7 @@ break, not one compile per position.
 from __future__ import annotations
 
 import dataclasses
+import math
 import operator
 import threading
 import types
@@ -40,12 +42,15 @@ class DynamicPolicy:
         self._positions: dict[types.CodeType, dict[str, int]] = {}
         #: code → iterator argument sources seen at two positions
         self._moving: dict[types.CodeType, frozenset[str]] = {}
-        #: code → (dims by source, int sources, varying local names) learned so far
+        #: code → (dims by source, int and float sources, varying local names) learned so far
         self._dynamic: dict[types.CodeType, tuple[dict[str, frozenset[int]], frozenset[str], frozenset[str]]] = {}
+        #: codes whose float arguments stay constants: a backend failed on a graph taking them as inputs
+        self._static_floats: set[types.CodeType] = set()
 
-    def spec_for(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
-        """The dynamic shapes to translate ``code`` with, for these arguments."""
-        spec = self._sizes_spec(code, f_locals)
+    def spec_for(self, code: types.CodeType, f_locals: Any, closure: Any = None) -> DynamicSpec:
+        """The dynamic shapes to translate ``code`` with, for these arguments (and ``closure``, the frame's
+        cells, matched to ``code.co_freevars``)."""
+        spec = self._sizes_spec(code, f_locals, closure)
         moving = self._moving_iterators(code, f_locals)
         return dataclasses.replace(spec, moving_iterators=moving) if moving else spec
 
@@ -61,7 +66,7 @@ class DynamicPolicy:
                 moving = self._moving[code] = moving | changed
             return moving
 
-    def _sizes_spec(self, code: types.CodeType, f_locals: Any) -> DynamicSpec:
+    def _sizes_spec(self, code: types.CodeType, f_locals: Any, closure: Any) -> DynamicSpec:
         if self.mode is False:
             return NO_DYNAMIC
         if self.mode is True:
@@ -72,7 +77,7 @@ class DynamicPolicy:
             dims, ints, varying = self._dynamic.get(code, ({}, frozenset(), frozenset()))
             if seen is not None:
                 dims, ints, varying = dict(dims), set(ints), set(varying)
-                for key, now in _arguments(f_locals).items():
+                for key, now in _arguments(f_locals, code, closure).items():
                     before = seen.get(key)
                     if type(key) is tuple:  # ("len", name): (type, length)
                         if before is not None and before[0] is now[0] and before[1] != now[1]:
@@ -81,15 +86,17 @@ class DynamicPolicy:
                         changed = frozenset(d for d, (a, b) in enumerate(zip(now, before)) if a != b)
                         if changed:
                             dims[key] = dims.get(key, frozenset()) | changed
-                    elif type(now) is int and type(before) is int and now != before:
+                    elif type(now) in (int, float) and type(before) is type(now) and not _same_number(now, before):
                         ints.add(key)
                 ints, varying = frozenset(ints), frozenset(varying)
                 self._dynamic[code] = (dims, ints, varying)
         if dims or ints or varying:
-            return DynamicSpec(dims=dims, ints=ints, varying=varying)
+            # a number that changed is a symbol of the type it holds at this call (an int or a float)
+            floats = frozenset() if code in self._static_floats else ints
+            return DynamicSpec(dims=dims, ints=ints, floats=floats, varying=varying)
         return NO_DYNAMIC
 
-    def record(self, code: types.CodeType, f_locals: Any) -> None:
+    def record(self, code: types.CodeType, f_locals: Any, closure: Any = None) -> None:
         """Remember the sizes (and iterator positions) a successful compile saw."""
         positions = _iterator_positions(f_locals)
         if positions or code in self._positions:
@@ -97,11 +104,24 @@ class DynamicPolicy:
                 self._positions[code] = positions
         if self.mode is None:
             with self._lock:
-                self._seen[code] = _arguments(f_locals)
+                self._seen[code] = _arguments(f_locals, code, closure)
+
+    def keep_floats_static(self, code: types.CodeType, spec: DynamicSpec) -> bool:
+        """Make ``code``'s float arguments constants from now on, after a backend failed on a graph compiled
+        with ``spec`` (AOTAutograd cannot take every use of a float input: ``x % 0.7``, or it asks for the
+        float specialised, ``TensorifyScalarRestartAnalysis``); whether that changes anything."""
+        if not spec.floats:
+            return False
+        with self._lock:
+            if code in self._static_floats:
+                return False
+            self._static_floats.add(code)
+        return True
 
     def clear(self) -> None:
         """Forget everything (``loom.reset``)."""
         with self._lock:
+            self._static_floats.clear()
             self._seen.clear()
             self._dynamic.clear()
             self._positions.clear()
@@ -126,9 +146,18 @@ def _iterator_positions(f_locals: Any) -> dict[str, int]:
     return found
 
 
-def _arguments(f_locals: Any) -> dict[Any, Any]:
+def _same_number(a: int | float, b: int | float) -> bool:
+    """Equal, as the constant guard compares them: the sign of a zero counts, and NaN matches NaN."""
+    if a != a:
+        return b != b
+    return a == b and (type(a) is int or math.copysign(1.0, a) == math.copysign(1.0, b))
+
+
+def _arguments(f_locals: Any, code: types.CodeType | None = None, closure: Any = None) -> dict[Any, Any]:
     """Sizes of the tensor arguments and values of the int arguments, by source text — including those
-    inside ``*args`` / ``**kwargs`` and other tuples, lists and dicts (``L['args'][0]``)."""
+    inside ``*args`` / ``**kwargs`` and other tuples, lists and dicts (``L['args'][0]``), and the ints held
+    by the frame's closure cells (``C['i']``: an inner comprehension or nested function reads its outer
+    loop's counter there, a new value on each outer pass)."""
     found: dict[str, Any] = {}
 
     def visit(key: str, value: Any, depth: int) -> None:
@@ -136,7 +165,7 @@ def _arguments(f_locals: Any) -> dict[Any, Any]:
             return  # a lazy module's parameter before its first call has no shape to read
         if isinstance(value, torch.Tensor):
             found[key] = tuple(int(s) for s in value.shape)
-        elif type(value) is int:
+        elif type(value) in (int, float):
             found[key] = value
         elif depth < _DEPTH and type(value) in (tuple, list):
             for i, item in enumerate(value):
@@ -150,6 +179,14 @@ def _arguments(f_locals: Any) -> dict[Any, Any]:
         visit(f"L[{name!r}]", value, 0)
         if type(value) in _LENGTHS_SEEN:
             found[("len", name)] = (type(value), len(value))  # a tuple key: never a source text
+    if closure and code is not None:
+        for name, cell in zip(code.co_freevars, closure):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if type(value) in (int, float):
+                found[f"C[{name!r}]"] = value
     return found
 
 

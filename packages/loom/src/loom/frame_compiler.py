@@ -266,7 +266,7 @@ class FrameCompiler:
         translation = loom_symbolic.Translation(code, code=loaded.code)
         built = CompiledFrame(code, translation, loaded.guard_fn, 0.0, 0.0, None, f_globals,
                               installed=list(loaded.graphs), compiled_graphs=dict(loaded.graphs))
-        self.dynamic.record(code, frame.f_locals)
+        self.dynamic.record(code, frame.f_locals, frame.closure)
         built.seconds = time.perf_counter() - started
         self.bump("frames_compiled")
         self.bump("frames_from_disk")
@@ -364,13 +364,18 @@ class FrameCompiler:
         Under ``fullgraph=True`` any graph break raises :class:`loom.Unsupported`.
         """
         with _saved_tensors_hooks_off(), gc_deferral.full_collections_deferred():
-            return self._build(frame, code, recompile_reason)
+            try:
+                return self._build(frame, code, recompile_reason)
+            except BackendCompilerFailed:
+                if not self.dynamic.keep_floats_static(code, self.dynamic.spec_for(code, frame.f_locals, frame.closure)):
+                    raise
+            return self._build(frame, code, recompile_reason)  # once more, its floats guarded constants
 
     def _build(self, frame: Any, code: types.CodeType, recompile_reason: str | None) -> CompiledFrame | None:
         started = time.perf_counter()
         f_globals = frame.f_globals
         f_locals = frame.f_locals
-        dynamic = self.dynamic.spec_for(code, f_locals)
+        dynamic = self.dynamic.spec_for(code, f_locals, frame.closure)
         translation = loom_symbolic.translate(code, f_locals, f_globals, frame.f_builtins, frame.closure,
                                               dynamic=dynamic)
         settled = self._break_counter.settle(code, translation)
@@ -391,7 +396,7 @@ class FrameCompiler:
                 f_globals.pop(name, None)  # no entry will load them
             raise
         built.installed = [name for name in f_globals if name.startswith("__loom_") and name not in before]
-        self.dynamic.record(code, f_locals)
+        self.dynamic.record(code, f_locals, frame.closure)
         built.seconds = time.perf_counter() - started
         self.bump("frames_compiled")
         self.bump("graphs", len(translation.graphs))

@@ -348,3 +348,13 @@ def describe_mismatch(got: Any, expected: Any, inputs: list[Any]) -> str:
 def _as_tuple(value: Any) -> Any:
     """A list, tuple or named tuple as a plain tuple; anything else unchanged."""
     return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def data_dependent_failures() -> tuple[type, ...]:
+    """Fake-tensor failures that mean "this needs real data", not "the program is wrong"; a decision on an
+    unbacked symbol (an int a ``while_loop`` carries) is data-dependent too. Imported when first asked:
+    ``symbolic_shapes`` imports sympy, which only a translation needs."""
+    from torch._subclasses.fake_tensor import DataDependentOutputException, DynamicOutputShapeException
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    return (DataDependentOutputException, DynamicOutputShapeException, GuardOnDataDependentSymNode)

@@ -14,8 +14,6 @@ import torch
 from torch import fx
 from torch._dispatch.python import enable_python_dispatcher
 from torch._subclasses.fake_tensor import (
-    DataDependentOutputException,
-    DynamicOutputShapeException,
     UnsupportedFakeTensorException,
     UnsupportedOperatorException,
 )
@@ -25,7 +23,7 @@ from . import keyword_calls as _keyword_calls
 from . import storage_guards as _storage_guards
 from .aliasing import AliasTracker
 from .errors import Unsupported, UserError
-from .fake_mode import FakeMismatch, LoomFakeTensorMode
+from .fake_mode import FakeMismatch, LoomFakeTensorMode, data_dependent_failures
 from .guard_collector import GuardCollector
 from .provenance import Provenance
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
@@ -52,15 +50,6 @@ if TYPE_CHECKING:
 
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
-#: Fake-tensor failures that mean "this needs real data", not "the program is wrong".
-#: A decision on an unbacked symbol (an int a ``while_loop`` carries) is data-dependent too.
-def _data_dependent_failures() -> tuple[type, ...]:
-    # symbolic_shapes imports sympy: only a failing fake op, during a translation, needs it
-    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
-
-    return (DataDependentOutputException, DynamicOutputShapeException, GuardOnDataDependentSymNode)
-
-
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 #: Functions that act on state outside their arguments: never removed as dead code.
 #: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
@@ -228,10 +217,12 @@ class OutputGraph:
         """Keep the trace from reading ``value`` (see :meth:`.aliasing.AliasTracker.withhold`)."""
         return self.aliases.withhold(value, source, why)
 
-    def add_symint_input(self, value: int, source: Any) -> Variable:
-        """A dynamic int argument: a SymInt graph input (its type is guarded, not its value)."""
+    def add_symint_input(self, value: int | float, source: Any) -> Variable:
+        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value)."""
         node = self._new_placeholder(_placeholder_name(source))
-        variable = _symbolic.SymbolicVariable(node, self.shapes.symbolic_int(value, source))
+        shapes = self.shapes
+        symbolic = shapes.symbolic_int(value, source) if type(value) is int else shapes.symbolic_float(value, source)
+        variable = _symbolic.SymbolicVariable(node, symbolic)
         variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
         self.guards.add("type", source, value)
@@ -403,7 +394,7 @@ class OutputGraph:
         except Exception as exc:
             # A fake op failing on a loop's symbolic int says nothing about the real program.
             raise_for_loop_ints((args, kwargs), _callable_name(run))
-            if isinstance(exc, _data_dependent_failures()):
+            if isinstance(exc, data_dependent_failures()):
                 raise _data_dependent(run) from exc
             if isinstance(exc, _FAKE_LIMITS):
                 raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
@@ -547,10 +538,11 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.op in ("call_function", "call_method", "get_attr") and not node.users and not has_side_effect(node):
                 self.graph.erase_node(node)
-        if self.random_draws:
-            # A value drawn and not used by the graph is no input of it (AOTAutograd would fix an unused
-            # float input to its value); the rewritten code still draws it.
-            unused = [i for i in self.inputs if isinstance(i.source, _random_draws.RandomValue) and not i.node.users]
+        if self.random_draws or self.shapes.float_values:
+            # A value drawn or a float argument not used by the graph is no input of it (AOTAutograd would
+            # fix an unused float input to its value); the rewritten code still draws (reads) it.
+            unused = [i for i in self.inputs if not i.node.users and (isinstance(i.source, _random_draws.RandomValue)
+                                                                      or type(i.example) is float)]
             for graph_input in unused:
                 self.shapes.forget_drawn(graph_input.node.meta["val"])
                 self.graph.erase_node(graph_input.node)

@@ -21,13 +21,14 @@ from it are graph values (:func:`unknown_symbols`), and a decision on it, or an 
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 from torch._guards import GuardSource, Source
 
-from loom_guards import Relation, TensorSize
+from loom_guards import ConstantMatch, Relation, TensorSize
 
 from .errors import Unsupported
 
@@ -40,7 +41,8 @@ class DynamicSpec:
     dimensions (what loom learned from earlier calls, or ``loom.mark_dynamic``); ``ints``: source
     texts of int arguments to treat as symbols; ``moving_iterators``: source texts of iterator
     arguments seen at another position on an earlier call (not modelled: ``next()`` on one breaks
-    once, rather than compiling once per position); ``varying``: names of list, tuple, dict, str or set
+    once, rather than compiling once per position); ``floats``: source texts of float arguments to
+    treat as symbols (a SymFloat graph input; a decision on one pins its value); ``varying``: names of list, tuple, dict, str or set
     arguments whose length differed between entries, which a resume function hands on unread
     (``variables/passed_on.py``). The last two need no ShapeEnv (they do not make the spec true).
     """
@@ -48,6 +50,7 @@ class DynamicSpec:
     all_dims: bool = False
     dims: dict[str, frozenset[int]] = field(default_factory=dict)
     ints: frozenset[str] = frozenset()
+    floats: frozenset[str] = frozenset()
     moving_iterators: frozenset[str] = frozenset()
     varying: frozenset[str] = frozenset()
 
@@ -63,12 +66,20 @@ class DynamicSpec:
     def is_dynamic_int(self, source: Any) -> bool:
         return str(source) in self.ints
 
+    def is_dynamic_number(self, source: Any, value: int | float) -> bool:
+        """Whether int or float argument ``value`` reached as ``source`` is to be a symbol (it changed between
+        compiles). A float that is not finite, or a zero (its sign, a division by it), stays a guarded constant:
+        the ShapeEnv's hint could not stand for it."""
+        if type(value) is int:
+            return str(source) in self.ints
+        return bool(self.floats) and str(source) in self.floats and math.isfinite(value) and value != 0.0
+
     def is_moving_iterator(self, source: Any) -> bool:
         """Whether the iterator reached as ``source`` stood at another position on an earlier call."""
         return bool(self.moving_iterators) and str(source) in self.moving_iterators
 
     def __bool__(self) -> bool:
-        return self.all_dims or bool(self.dims) or bool(self.ints)
+        return self.all_dims or bool(self.dims) or bool(self.ints) or bool(self.floats)
 
     @classmethod
     def for_arguments(cls, spec: DynamicSpec | None, f_locals: Any) -> DynamicSpec:
@@ -123,6 +134,8 @@ class ShapeContext:
         #: the symbols of values drawn from Python's RNG (also kept on the ShapeEnv, where a symbolic
         #: value leads, as ``_loom_drawn``)
         self.drawn: set[Any] = set()
+        #: symbol name → the exact value of a float argument it stands for (:meth:`symbolic_float`)
+        self.float_values: dict[str, float] = {}
 
     def fake_tensor(self, fake_mode: Any, value: torch.Tensor, source: Any, dims: frozenset[int]) -> Any:
         """A FakeTensor for ``value`` whose ``dims`` are symbols (0- and 1-sized ones stay static)."""
@@ -146,6 +159,20 @@ class ShapeContext:
         if symbol is not None:
             self.symbol_sources.setdefault(symbol, source)
         return symint
+
+    def symbolic_float(self, value: float, source: Any) -> Any:
+        """A SymFloat standing for float argument ``value`` reached as ``source``, as torch.compile makes
+        a float that changed between compiles. No Relation can say a decision on it (they are over ints),
+        so any decision pins its exact value (:meth:`guards`)."""
+        label = _LoomSource(str(source))
+        symbol = self.shape_env.create_unspecified_symbol(value, source=label, dynamic_dim=_symbolic_shapes().DimDynamic.DYNAMIC)
+        self.symbol_sources.setdefault(str(symbol), source)
+        self.float_values[str(symbol)] = value
+        floats = getattr(self.shape_env, "_loom_float_args", None)
+        if floats is None:
+            floats = self.shape_env._loom_float_args = set()
+        floats.add(symbol)
+        return self.shape_env.create_symfloatnode(symbol, hint=value, source=label)
 
     def drawn_value(self, value: int | float, source: Any) -> Any:
         """A SymInt/SymFloat over a new symbol standing for ``value``, drawn from Python's RNG (reached
@@ -208,8 +235,8 @@ class ShapeContext:
             return relations
         for symbol, bounds in env.var_to_range.items():
             name = str(symbol)
-            if name not in self.symbol_sources:
-                continue
+            if name not in self.symbol_sources or name in self.float_values:
+                continue  # a float's decisions pin it (below)
             if not getattr(bounds.lower, "is_Integer", False):
                 continue  # unbounded below (an int argument)
             low = int(bounds.lower)
@@ -218,20 +245,40 @@ class ShapeContext:
             if self.drawn and not self.drawn.isdisjoint(guard.expr.free_symbols):
                 # a decision on a drawn value that no check above caught: no guard could say it
                         raise Unsupported("a decision on a value drawn from random", _DRAWN_WHY)
-            text = printer.doprint(guard.expr)
             names = {str(s) for s in guard.expr.free_symbols}
             if not names or not names <= set(self.symbol_sources):
                 continue
-            relations.extend(self._relations(text, names))
+            if self.float_values and not names.isdisjoint(self.float_values):
+                relations.extend(self._pinned(names))
+                continue
+            relations.extend(self._relations(printer.doprint(guard.expr), names))
         for symbol, replacement in env.replacements.items():
             name = str(symbol)
             if name not in self.symbol_sources:
                 continue
-            text = printer.doprint(replacement)
             names = {str(s) for s in getattr(replacement, "free_symbols", ())} | {name}
             if names <= set(self.symbol_sources):
-                relations.extend(self._relations(f"{name} == {text}", names))
+                if self.float_values and not names.isdisjoint(self.float_values):
+                    relations.extend(self._pinned(names))
+                    continue
+                relations.extend(self._relations(f"{name} == {printer.doprint(replacement)}", names))
         return relations
+
+    def _pinned(self, names: set[str]) -> list[Any]:
+        """Each symbol of ``names`` equal to its value: what a decision on a float argument is guarded by
+        (it implies the decision; a float equal to the one traced, sign of zero included, takes the same
+        branches)."""
+        pins: list[Any] = []
+        for name in sorted(names):
+            if name in self.float_values:
+                pins.append(ConstantMatch(self.symbol_sources[name], self.float_values[name]))
+            else:
+                pins.extend(self._relations(f"{name} == {int(self._hints()[name])}", {name}))
+        return pins
+
+    def _hints(self) -> dict[str, Any]:
+        hints = getattr(self.shape_env, "backed_var_to_val", None) or self.shape_env.var_to_val
+        return {str(symbol): value for symbol, value in hints.items()}
 
     def _relations(self, text: str, names: set[str]) -> list[Any]:
         """The relation ``text`` over ``names``; where a relation cannot say it (a float comparison such as
@@ -240,8 +287,7 @@ class ShapeContext:
         try:
             return [Relation(text, {n: self.symbol_sources[n] for n in sorted(names)})]
         except ValueError:
-            hints = getattr(self.shape_env, "backed_var_to_val", None) or self.shape_env.var_to_val
-            values = {str(symbol): value for symbol, value in hints.items()}
+            values = self._hints()
             return [Relation(f"{n} == {int(values[n])}", {n: self.symbol_sources[n]}) for n in sorted(names)]
 
     def describe(self) -> list[str]:
@@ -259,6 +305,16 @@ def drawn_symbols_in(value: Any) -> bool:
     node = getattr(value, "node", None)
     drawn = getattr(getattr(node, "shape_env", None), "_loom_drawn", None)
     return bool(drawn) and not drawn.isdisjoint(node.expr.free_symbols)
+
+
+def float_inputs_in(value: Any) -> bool:
+    """Whether symbolic ``value`` depends on a value drawn from random or a float argument: a graph input
+    AOTAutograd makes a tensor of, so a float computed from it leaves the graph as a tensor
+    (``SymbolicVariable.reconstruct``)."""
+    node = getattr(value, "node", None)
+    env = getattr(node, "shape_env", None)
+    floats = getattr(env, "_loom_float_args", None)
+    return drawn_symbols_in(value) or (bool(floats) and not floats.isdisjoint(node.expr.free_symbols))
 
 
 def raise_if_drawn(value: Any, what: str) -> None:

@@ -111,6 +111,12 @@ def store_fast(tx, ins) -> None:
             tx.cells[ins.argval] = value.box
             return
         tx.symbolic_locals.pop(ins.argval, None)
+        unrealized = getattr(tx, "_unrealized", None)
+        if unrealized is not None:
+            # NULL restored over an argument the trace has not read (a resume function's loop variable):
+            # the name is unbound from here, as in eager, not the stale argument a later
+            # LOAD_FAST_AND_CLEAR would save and a break would hand on (a new value on every pass)
+            unrealized.pop(ins.argval, None)
         if isinstance(value, SavedArgument):
             tx._unrealized[ins.argval] = value.value
         return

@@ -77,16 +77,22 @@ class SymbolicVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "bit_length" and type(self.example) is torch.SymInt:
             return MethodVariable(self, name)
+        if type(self.example) is torch.SymFloat and not name.startswith("_") and callable(getattr(float, name, None)):
+            return MethodVariable(self, name)  # called on the value (below)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
         if name == "bit_length" and type(self.example) is torch.SymInt and not args and not kwargs:
             return ConstantVariable(_bit_length(self.example))
+        if type(self.example) is torch.SymFloat and not name.startswith("_") and callable(getattr(float, name, None)):
+            # a float method the graph does not compute (is_integer, hex): called on the exact value, which
+            # a guard pins (a float argument) or which breaks the graph (a value drawn from random)
+            return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         return super().call_method(tx, name, args, kwargs)
 
     def reconstruct(self, codegen) -> None:
-        if self.node.op != "placeholder" and type(self.example) is torch.SymFloat and shapes.drawn_symbols_in(self.example):
+        if self.node.op != "placeholder" and type(self.example) is torch.SymFloat and shapes.float_inputs_in(self.example):
             # AOTAutograd turns float inputs into 0-d tensors and cannot return a Python float computed
             # from one: the graph returns it as a float64 0-d tensor, -0.0 plus the value (exact, the
             # sign of a zero kept, and an op AOTAutograd rewrites), read back with .item().

@@ -151,7 +151,8 @@ def _wrap_size(tx, value, source):
 
 
 def _wrap_constant(tx, value, source):
-    if type(value) is int and tx is not None and source is not None and tx.output.shapes.spec.is_dynamic_int(source):
+    if type(value) in (int, float) and tx is not None and source is not None \
+            and tx.output.shapes.spec.is_dynamic_number(source, value):  # a number that changed between compiles
         return tx.output.add_symint_input(value, source)
     if type(value) is tuple and tx is not None and source is not None and _holds_dynamic_ints(tx, source):
         return _wrap_tuple(tx, value, source)  # a loop item ``(n, v)`` of enumerate or zip: its ints are symbols
