@@ -183,9 +183,10 @@ OTHER_GLOBALS = textwrap.dedent(
     fn = user_model.activation
     if {other}:  # the same code with a globals dict of its own: guards kept on the module's dict do not apply
         fn = types.FunctionType(fn.__code__, dict(vars(user_model)))
+    torch.manual_seed(0)  # unseeded, 1 run in ~10 drew an x near -5, where float32 GELU's 1 + erf cancels past atol
     x = torch.randn(8, 64)
     out = loom.compile(fn, backend="c")(x)
-    print(json.dumps({{"matches": torch.allclose(out, user_model.activation(x), atol=1e-6), "cache": frame_cache.stats()}}))
+    print(json.dumps({{"matches": torch.allclose(out, user_model.activation(x), atol=1e-5), "cache": frame_cache.stats()}}))
     """
 )
 
@@ -203,7 +204,7 @@ def test_a_function_with_other_globals_is_not_served(workspace):
 
     assert run(False)["cache"]["stored"] == 1
     other = run(True)
-    assert other["matches"] and other["cache"]["hits"] == 0
+    assert other["matches"] and other["cache"]["hits"] == 0, other
     assert run(False)["cache"]["hits"] == 1
 
 
