@@ -175,9 +175,10 @@ def install_packages(venv: Path, packages: list[str]) -> None:
 def install_third_party(venv: Path, minor: str) -> None:
     """pip-install ``minor``'s third-party set into ``venv``, trying a second time after a failure.
 
-    A CI run once failed here on 3.13 after 3.12's venv had filled the disk and pip's cache with
-    torch's CUDA build; a download can also break off. So a failed install is tried once more, after
-    emptying pip's cache and without writing to it; a second failure is the set-up's.
+    A CI run once failed here on 3.13, after 3.12's venv and pip's cache had taken torch's CUDA build (pip's
+    message was not in what CI printed: a download that broke off, or a disk that filled). So a failed
+    install is tried once more, after emptying pip's cache and without writing to it, saying how much disk
+    was free; a second failure is the set-up's.
     """
     try:
         pip(venv, "install", *third_party(minor))
