@@ -45,9 +45,6 @@ process, rebuilds that autograd function from them and the graph cache's compile
 from __future__ import annotations
 
 import logging
-import os
-import threading
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +54,7 @@ import torch
 
 from . import aot_checks, aot_meta, c_toolchain, fx_serial, graph_cache
 from .aot_replay import Plan, replayed_function
+from .cache_counts import CacheCounts, switched_off
 from .compiled import GraphArtifact
 
 log = logging.getLogger("loom.aot_cache")
@@ -64,8 +62,7 @@ log = logging.getLogger("loom.aot_cache")
 #: Bump when what an entry holds, or how it is replayed, changes.
 FORMAT = 3
 
-_counts: Counter[str] = Counter()
-_lock = threading.Lock()
+_counts = CacheCounts()
 
 #: Calls that change state AOTAutograd restores or specialises on (their names contain one of these).
 _STATEFUL = ("grad_enabled", "autocast", "inference_mode", "rng_state", "manual_seed", "seed", "set_")
@@ -92,8 +89,7 @@ class Replayed:
 
 def enabled() -> bool:
     """Whether the cache is used: the graph cache is on and ``LOOM_AOT_CACHE`` is not ``0``/``false``/..."""
-    off = os.environ.get("LOOM_AOT_CACHE", "").strip().lower() in {"0", "false", "no", "off"}
-    return graph_cache.enabled() and not off
+    return graph_cache.enabled() and not switched_off("LOOM_AOT_CACHE")
 
 
 def cache_dir() -> Path:
@@ -103,14 +99,12 @@ def cache_dir() -> Path:
 
 def stats() -> dict[str, int]:
     """This process's counts: ``hits``, ``misses``, ``stored``, ``bypassed`` and ``ignored``."""
-    with _lock:
-        return {name: _counts[name] for name in ("hits", "misses", "stored", "bypassed", "ignored")}
+    return _counts.stats()
 
 
 def count(name: str) -> None:
     """Add one to a count of :func:`stats`."""
-    with _lock:
-        _counts[name] += 1
+    _counts.count(name)
 
 
 def _bypass(why: str) -> None:
