@@ -33,10 +33,8 @@ import json
 import logging
 import os
 import sys
-import threading
 import types
 import weakref
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,8 +42,10 @@ import loom_backends
 import loom_guards
 import loom_symbolic
 from loom_backends import c_toolchain, graph_cache
+from loom_backends.cache_counts import CacheCounts, switched_off
 from loom_guards.portable_objects import code_digest
 from loom_guards.portable_values import NotPortable, describe_value
+from loom_symbolic.provenance import is_frozen_module
 
 from . import portable_code
 
@@ -58,16 +58,14 @@ log = logging.getLogger("loom.frame_cache")
 #: Bump when what an entry holds, or how it is served, changes.
 FORMAT = 2
 
-_counts: Counter[str] = Counter()
-_lock = threading.Lock()
+_counts = CacheCounts()
 _sources_digest: str | None = None
 
 
 def enabled() -> bool:
     """Whether frames are stored and served: ``LOOM_FRAME_CACHE`` is not ``0``/``false``/``no``/``off``
     and the backends' graph cache is on (their graphs would not reload otherwise)."""
-    off = os.environ.get("LOOM_FRAME_CACHE", "").strip().lower() in {"0", "false", "no", "off"}
-    return not off and graph_cache.enabled()
+    return not switched_off("LOOM_FRAME_CACHE") and graph_cache.enabled()
 
 
 def cache_dir() -> Path:
@@ -77,13 +75,7 @@ def cache_dir() -> Path:
 
 def stats() -> dict[str, int]:
     """This process's counts: ``hits``, ``misses``, ``stored``, ``bypassed`` and ``ignored``."""
-    with _lock:
-        return {name: _counts[name] for name in ("hits", "misses", "stored", "bypassed", "ignored")}
-
-
-def _count(name: str) -> None:
-    with _lock:
-        _counts[name] += 1
+    return _counts.stats()
 
 
 # --- keys --------------------------------------------------------------------------------------------
@@ -165,7 +157,7 @@ def describe_fixed(value: Any) -> Any:
 def _file_stamp(path: str) -> list[int] | str | None:
     """Size and modification time of the file ``path``; ``"frozen"`` for a module frozen into the
     interpreter (``<frozen _collections_abc>``: it changes only with Python, whose version is in the key)."""
-    if path.startswith("<frozen ") and path.endswith(">"):
+    if is_frozen_module(path):
         return "frozen"
     try:
         stat = os.stat(path)
@@ -186,7 +178,7 @@ def store(settings: Settings, code: types.CodeType, built: CompiledFrame) -> Non
         key = code_key(code, settings)
         record, why = (None, "the backend is a callable or has no reloader") if key is None else _record(code, built)
         if record is None:
-            _count("bypassed")
+            _counts.count("bypassed")
             log.debug("%s not kept: %s", code.co_qualname, why)
             return
         body = json.dumps(record, sort_keys=True)
@@ -194,9 +186,9 @@ def store(settings: Settings, code: types.CodeType, built: CompiledFrame) -> Non
         folder = cache_dir() / key
         folder.mkdir(parents=True, exist_ok=True)
         c_toolchain.write_atomic(folder / f"{name}.json", body)
-        _count("stored")
+        _counts.count("stored")
     except Exception as exc:  # a cache must never fail a compile
-        _count("bypassed")
+        _counts.count("bypassed")
         log.debug("%s not kept: %s: %s", code.co_qualname, type(exc).__name__, exc)
 
 
@@ -297,28 +289,24 @@ def load(settings: Settings, frame: Any, code: types.CodeType, tried: dict[str, 
         try:
             names = sorted(os.listdir(folder))
         except OSError:
-            _count("misses")
+            _counts.count("misses")
             return None
         for name in names:
             if not name.endswith(".json") or name.startswith("."):
                 continue
-            if name in tried:
-                pending = tried[name]
-                if pending is None or not pending.guard_fn(frame):
-                    continue
-            else:
-                pending = _rebuild(frame, folder / name)
-                tried[name] = pending
-                if pending is None or not pending.guard_fn(frame):
-                    continue
+            if name not in tried:
+                tried[name] = _rebuild(frame, folder / name)
+            pending = tried[name]
+            if pending is None or not pending.guard_fn(frame):
+                continue
             tried[name] = None  # served now, or unusable: either way not tried again
             loaded = _serve(settings, pending)
             if loaded is not None:
-                _count("hits")
+                _counts.count("hits")
                 return loaded
-        _count("misses")
+        _counts.count("misses")
     except Exception as exc:  # a cache must never fail a call
-        _count("ignored")
+        _counts.count("ignored")
         log.debug("frame cache of %s ignored: %s: %s", code.co_qualname, type(exc).__name__, exc)
     return None
 
@@ -372,5 +360,5 @@ def _serve(settings: Settings, entry: _Pending) -> Loaded | None:
 
 
 def _ignored(path: Path, why: str) -> None:
-    _count("ignored")
+    _counts.count("ignored")
     log.debug("frame cache entry %s ignored: %s", path, why)

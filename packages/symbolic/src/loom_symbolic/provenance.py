@@ -14,6 +14,12 @@ import types
 from dataclasses import dataclass, field
 
 
+def is_frozen_module(filename: str) -> bool:
+    """Whether ``co_filename`` names a module frozen into the interpreter (``<frozen _collections_abc>``):
+    no file on disk, and it changes only with the Python version."""
+    return filename.startswith("<frozen ") and filename.endswith(">")
+
+
 @dataclass
 class Provenance:
     """Filled while translating: ``code_files`` holds ``co_filename`` of the frame's code and of every code
@@ -34,7 +40,7 @@ class Provenance:
         """Record that ``code`` runs in place (in ``code_files``, or in ``unfiled_code`` when its file name is
         ``<...>``; a module frozen into the interpreter, ``<frozen ...>``, counts as a file)."""
         filename = code.co_filename
-        if filename.startswith("<") and not filename.startswith("<frozen "):
+        if filename.startswith("<") and not is_frozen_module(filename):
             self.unfiled_code.add(code)
         else:
             self.code_files.add(filename)
