@@ -62,20 +62,7 @@ def register(name: str, *, replace: bool = False) -> Callable[[B], B]:
     under a taken name raises :class:`ValueError` unless ``replace=True``; registering the same function
     again is a no-op. A non-str name or a non-callable backend raises :class:`TypeError`.
     """
-    _check_name(name)
-    if not isinstance(replace, bool):
-        raise TypeError("replace must be a bool")
-
-    def decorator(fn: B) -> B:
-        if not callable(fn):
-            raise TypeError(f"a backend must be callable, got {type(fn).__name__}")
-        existing = _REGISTRY.get(name)
-        if existing is not None and existing is not fn and not replace:
-            raise ValueError(f"a backend named {name!r} is already registered ({existing!r}); pass replace=True")
-        _REGISTRY[name] = fn
-        return fn
-
-    return decorator
+    return _registering(_REGISTRY, name, replace, "backend", f"a backend named {name!r} is already registered")
 
 
 def get(name: str) -> Backend:
@@ -109,17 +96,23 @@ def register_reloader(name: str, *, replace: bool = False) -> Callable[[B], B]:
     was ``key``, rebuilt from the backend's caches alone, or None when they do not hold it; it raises
     :class:`ValueError` for a string that is not one of its keys. Registering a different function under
     a name that has one raises :class:`ValueError` unless ``replace=True``."""
+    return _registering(_RELOADERS, name, replace, "reloader", f"backend {name!r} already has a reloader")
+
+
+def _registering(table: dict[str, Any], name: str, replace: bool, what: str, taken: str) -> Callable[[B], B]:
+    """The decorator :func:`register` and :func:`register_reloader` return: it puts a callable into
+    ``table`` under ``name``; another one there already is ``taken`` (a ValueError) unless ``replace``."""
     _check_name(name)
     if not isinstance(replace, bool):
         raise TypeError("replace must be a bool")
 
     def decorator(fn: B) -> B:
         if not callable(fn):
-            raise TypeError(f"a reloader must be callable, got {type(fn).__name__}")
-        existing = _RELOADERS.get(name)
+            raise TypeError(f"a {what} must be callable, got {type(fn).__name__}")
+        existing = table.get(name)
         if existing is not None and existing is not fn and not replace:
-            raise ValueError(f"backend {name!r} already has a reloader ({existing!r}); pass replace=True")
-        _RELOADERS[name] = fn
+            raise ValueError(f"{taken} ({existing!r}); pass replace=True")
+        table[name] = fn
         return fn
 
     return decorator
