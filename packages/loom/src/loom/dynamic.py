@@ -19,7 +19,6 @@ break, not one compile per position.
 from __future__ import annotations
 
 import dataclasses
-import math
 import operator
 import threading
 import types
@@ -27,6 +26,7 @@ from typing import Any
 
 import torch
 
+from loom_guards.kinds import const_eq  # equal as the constant guard compares: -0.0 is not 0.0, NaN is NaN
 from loom_symbolic.shapes import NO_DYNAMIC, DynamicSpec
 
 
@@ -86,7 +86,7 @@ class DynamicPolicy:
                         changed = frozenset(d for d, (a, b) in enumerate(zip(now, before)) if a != b)
                         if changed:
                             dims[key] = dims.get(key, frozenset()) | changed
-                    elif type(now) in (int, float) and type(before) is type(now) and not _same_number(now, before):
+                    elif type(now) in (int, float) and type(before) is type(now) and not const_eq(now, before):
                         ints.add(key)
                 ints, varying = frozenset(ints), frozenset(varying)
                 self._dynamic[code] = (dims, ints, varying)
@@ -144,13 +144,6 @@ def _iterator_positions(f_locals: Any) -> dict[str, int]:
                 if type(item) in _POSITIONED_ITERATORS:
                     found[f"L[{name!r}][{i!r}]"] = operator.length_hint(item)
     return found
-
-
-def _same_number(a: int | float, b: int | float) -> bool:
-    """Equal, as the constant guard compares them: the sign of a zero counts, and NaN matches NaN."""
-    if a != a:
-        return b != b
-    return a == b and (type(a) is int or math.copysign(1.0, a) == math.copysign(1.0, b))
 
 
 def _arguments(f_locals: Any, code: types.CodeType | None = None, closure: Any = None) -> dict[Any, Any]:
