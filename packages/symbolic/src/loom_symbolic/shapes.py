@@ -269,11 +269,13 @@ class ShapeContext:
         (it implies the decision; a float equal to the one traced, sign of zero included, takes the same
         branches)."""
         pins: list[Any] = []
+        hints: dict[str, Any] | None = None
         for name in sorted(names):
             if name in self.float_values:
                 pins.append(ConstantMatch(self.symbol_sources[name], self.float_values[name]))
             else:
-                pins.extend(self._relations(f"{name} == {int(self._hints()[name])}", {name}))
+                hints = hints if hints is not None else self._hints()  # one walk of the ShapeEnv's values
+                pins.extend(self._relations(f"{name} == {int(hints[name])}", {name}))
         return pins
 
     def _hints(self) -> dict[str, Any]:
