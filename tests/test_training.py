@@ -168,17 +168,17 @@ def test_a_compiled_training_step_updates_parameters_as_eager_does(kind, foreach
 @pytest.mark.parametrize("foreach", [False, True], ids=["for-loop", "foreach"])
 @pytest.mark.parametrize("kind", list(OPTIMIZERS))
 def test_the_optimizer_update_is_a_graph_of_its_own(kind, foreach):
-    """The loss, then the update: two graphs. Breaks: ``backward`` (autograd runs outside graphs) and
-    ``zero_grad`` (torch wraps it in ``_disable_dynamo``: one native call, named in the reason). The
-    for-loop Adam adds its 0-d step size with ``addcdiv_(value=tensor)``, recorded as its kernel's ops."""
+    """The loss, then the update: two graphs and one break, at ``backward`` (autograd runs outside graphs).
+    ``zero_grad``, which torch wraps in ``_disable_dynamo``, is traced into the update's graph's side effects.
+    The for-loop Adam adds its 0-d step size with ``addcdiv_(value=tensor)``, recorded as its kernel's ops."""
     model, optimizer = _model_and_optimizer(kind, foreach)
     step = _training_step(model, optimizer)
     x, y = torch.randn(5, 8), torch.randn(5, 4)
     step(x, y)  # the optimizer's state exists from here on, as after any first step
     report = loom.explain(step)(x, y)
-    assert (report.graph_count, report.graph_break_count) == (2, 2), report
+    assert (report.graph_count, report.graph_break_count) == (2, 1), report
     reasons = [str(b) for b in report.breaks]
-    assert any("Optimizer.zero_grad" in r and "_disable_dynamo" in r for r in reasons), reasons
+    assert not any("zero_grad" in r for r in reasons), reasons
     assert not any("set_eval_frame" in r for r in reasons), reasons
     update = report.ops_per_graph[1]
     assert len(update) >= 3 and any(op.endswith("_") for op in update), update  # the in-place updates
@@ -217,4 +217,4 @@ def test_the_update_still_compiles_after_torch_compile_patched_the_optimizers():
     x, y = torch.randn(5, 8), torch.randn(5, 4)
     step(x, y)
     report = loom.explain(step)(x, y)
-    assert (report.graph_count, report.graph_break_count) == (2, 2), report.breaks
+    assert (report.graph_count, report.graph_break_count) == (2, 1), report.breaks

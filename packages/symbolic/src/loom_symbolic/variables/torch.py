@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Attr
+
 from .. import program_state
 from ..errors import Unsupported, UserError, missing_attribute
 from ..shapes import is_symbolic
@@ -23,7 +25,7 @@ from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .functions import function_attribute
-from .registry import wrap_constant_like
+from .registry import wrap, wrap_constant_like
 from .tensor import METADATA_METHODS, METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, opaque_method_reason
 
 if TYPE_CHECKING:
@@ -211,14 +213,28 @@ def is_dynamo_disabled(fn: Any) -> bool:
 _DISABLE_WRAPPER_FILES = tuple(f"_dynamo{sep}{name}.py" for sep in "/\\" for name in ("eval_frame", "external_utils"))
 
 
-def dynamo_patched_original(fn: Any) -> Any:
-    """What ``fn`` wraps, when ``fn`` is the ``torch._dynamo.disable`` that dynamo's own ``TorchPatcher``
-    puts around every optimizer's ``_init_group`` the first time dynamo compiles (dynamo then models
-    the call itself): loom traces the original, as it does before dynamo ever ran."""
+#: Functions torch wraps in ``torch._disable_dynamo`` only to spare dynamo the time of tracing them ("slow,
+#: and doesn't provide any benefits", pytorch PR 88731, about ``zero_grad``), not because tracing them would
+#: be wrong. What they do (reading ``p.grad``, setting it to None or zeroing it) loom models, so it traces
+#: what they wrap: a training step's ``opt.step(); opt.zero_grad()`` then costs no graph break.
+_TRACED_DESPITE_DISABLE: tuple[Any, ...] = (torch.optim.Optimizer.zero_grad,)
+
+
+def traced_original(fn: Any) -> tuple[Any, str] | None:
+    """What loom traces in place of the disabled wrapper ``fn``, and the attribute of ``fn`` that holds it:
+
+    - an entry of :data:`_TRACED_DESPITE_DISABLE`: the function it wraps (``__wrapped__``);
+    - the ``torch._dynamo.disable`` that dynamo's own ``TorchPatcher`` puts around every optimizer's
+      ``_init_group`` the first time dynamo compiles (dynamo then models the call itself): the original,
+      as loom traces it before dynamo ever ran (``_torchdynamo_orig_callable``).
+
+    None for any other function: a call to it is a graph break."""
+    if any(fn is traced for traced in _TRACED_DESPITE_DISABLE):
+        return fn.__wrapped__, "__wrapped__"
     original = getattr(fn, "_torchdynamo_orig_callable", None)
     if (original is not None and getattr(original, "__name__", None) == "_init_group"
             and (getattr(original, "__module__", None) or "").startswith("torch.optim")):
-        return original
+        return original, "_torchdynamo_orig_callable"
     return None
 
 
@@ -242,6 +258,15 @@ class DynamoDisabledFunctionVariable(RealValueVariable):
     def describe(self) -> str:
         wrapped = getattr(self.value, "__wrapped__", self.value)
         return f"{getattr(wrapped, '__qualname__', wrapped)} (torch._disable_dynamo)"
+
+
+class TracedDisabledFunctionVariable(DynamoDisabledFunctionVariable):
+    """A disabled wrapper loom traces through all the same (:func:`traced_original`): a call traces the function
+    it wraps; everything else (identity, being returned or stored, its attributes) sees the wrapper."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        original, attribute = traced_original(self.value)
+        return wrap(tx, original, Attr(self.source, attribute) if self.source is not None else None).call(tx, args, kwargs)
 
 
 class TorchFunctionVariable(RealValueVariable):

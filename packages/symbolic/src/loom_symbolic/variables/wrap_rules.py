@@ -81,10 +81,11 @@ from .torch import (
     DynamoDisabledFunctionVariable,
     NotInGraphFunctionVariable,
     TorchFunctionVariable,
-    dynamo_patched_original,
+    TracedDisabledFunctionVariable,
     is_dynamo_disabled,
     is_graph_op,
     not_in_graph_reason,
+    traced_original,
 )
 from .torch_function_state import CLASSES as TORCH_FUNCTION_STATE_CLASSES
 from .weakrefs import wrap_weakref
@@ -427,10 +428,8 @@ def _wrap_function(tx, value, source):
     if not_in_graph_reason(value) is not None:
         return _identity(NotInGraphFunctionVariable)(tx, value, source)
     if is_dynamo_disabled(value):
-        original = dynamo_patched_original(value)
-        if original is not None:
-            return wrap(tx, original, Attr(source, "_torchdynamo_orig_callable") if source is not None else None)
-        return _identity(DynamoDisabledFunctionVariable)(tx, value, source)
+        traced = traced_original(value) is not None
+        return _identity(TracedDisabledFunctionVariable if traced else DynamoDisabledFunctionVariable)(tx, value, source)
     if allowed_in_graph(value) or is_graph_op(value) or value in TRACE_TIME_CONSTANTS:
         return _identity(TorchFunctionVariable)(tx, value, source)
     return _identity(UserFunctionVariable)(tx, value, source)
