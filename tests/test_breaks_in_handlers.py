@@ -30,7 +30,7 @@ def _exc_type_after_print():
     return sys.exc_info()[0]
 
 
-@case(_x(), graphs=2, breaks=2)  # print(); str() of the exception handed to the resume function
+@case(_x(), graphs=2, breaks=1)  # print(); str() of the exception handed to the resume function is folded from its args
 def bare_raise_after_break(x):
     try:
         try:

@@ -290,7 +290,31 @@ def c_cb_complex_arith_conjugate(x):
     return y * z.real + z.imag + abs(z) + (1j ** 2).real
 
 
-CONSTRUCTS = [c_cb_simple_namespace_attrs, c_cb_simple_namespace_eq, c_cb_mapping_proxy_readonly,
+class _Meters:
+    """A user's number class: every conversion builtin calls one of its methods."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __float__(self):
+        return self.value / 100
+
+    def __index__(self):
+        return int(self.value)
+
+    def __round__(self, ndigits=None):
+        return _Meters(round(self.value, ndigits))
+
+    def __floor__(self):
+        return math.floor(self.value / 100)
+
+
+def c_cb_user_number_conversions(x):
+    m = _Meters(250)
+    return x * float(m) + int(m) + complex(m).real + math.floor(m) + round(m).value, [0, 1, 2, 3][_Meters(2)]
+
+
+CONSTRUCTS = [c_cb_user_number_conversions, c_cb_simple_namespace_attrs, c_cb_simple_namespace_eq, c_cb_mapping_proxy_readonly,
               c_cb_method_type_binding, c_cb_types_isinstance_checks, c_cb_types_new_class,
               c_cb_type_three_arg_with_base, c_cb_union_type_or, c_cb_generic_alias_list, c_cb_int_float_repr_and_str,
               c_cb_float_hex_fromhex, c_cb_int_conjugate_real_imag, c_cb_float_format_types,

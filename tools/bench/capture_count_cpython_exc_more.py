@@ -5,7 +5,7 @@ cpython_exc``: test_exception_variations (every try/except/else/finally shape) a
 
 from __future__ import annotations
 
-import torch  # noqa: F401
+import torch
 
 
 class _MyError(Exception):
@@ -259,6 +259,29 @@ def c_ce_exception_escapes_after_work(x):
     return x
 
 
+# ---- the text of an exception raised by a call that runs natively (a break in the ``try``) ----
+
+@torch._disable_dynamo
+def _native_raise(cls, *args):
+    raise cls(*args)
+
+
+def c_ce_native_error_text(x):
+    try:
+        _native_raise(ValueError, "bad shape", x.shape[0])
+    except ValueError as e:
+        return x + len(str(e)), repr(e), f"{e}"
+    return x
+
+
+def c_ce_native_key_error_text(x):
+    try:
+        _native_raise(KeyError, "weight")
+    except KeyError as e:
+        return x * 2, str(e), e.args
+    return x
+
+
 CONSTRUCTS = [
     c_ce_var_try_except_no_raise, c_ce_var_try_except_else, c_ce_var_try_except_else_finally_raised,
     c_ce_var_try_finally_no_except, c_ce_var_nested_else, c_ce_var_nested_finally_order,
@@ -266,5 +289,5 @@ CONSTRUCTS = [
     c_ce_raise_bare_outside_handler, c_ce_reraise_after_nested_handled, c_ce_raise_from_class_cause,
     c_ce_raise_from_bad_cause, c_ce_cause_set_by_hand, c_ce_context_cycle_broken, c_ce_raise_instance_twice,
     c_ce_context_on_nested_handler, c_ce_raise_in_callee_caught, c_ce_exception_escapes_frame,
-    c_ce_exception_escapes_after_work,
+    c_ce_exception_escapes_after_work, c_ce_native_error_text, c_ce_native_key_error_text,
 ]

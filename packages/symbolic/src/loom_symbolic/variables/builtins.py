@@ -7,6 +7,7 @@ to pure builtins whose arguments are all constants). Anything else is unsupporte
 from __future__ import annotations
 
 import builtins
+import cmath
 import collections
 import dataclasses
 import functools
@@ -86,6 +87,7 @@ PURE = {
     *(v for name, v in vars(operator).items()
       if callable(v) and not isinstance(v, type) and name not in _IMPURE_OPERATORS),
     *(v for v in vars(math).values() if callable(v)),
+    *(v for v in vars(cmath).values() if callable(v)),  # complex math: functions of numbers alone, as math's
     # alternative constructors of immutable builtin types, read from the class (``int.from_bytes(b, "big")``)
     int.from_bytes, float.fromhex, bytes.fromhex,
     str.maketrans, bytes.maketrans,  # translation tables: a new dict (bytes) built from the arguments alone
@@ -371,14 +373,6 @@ def builtin_bool(tx, args, kwargs):
     return ConstantVariable(args[0].truth(tx))
 
 
-@builtin(int, float, complex)
-def builtin_number(tx, args, kwargs):
-    if args and isinstance(args[0], TensorVariable):
-        raise Unsupported("converting a tensor to a Python number", "reads a tensor's value into Python",
-                          hint="keep the value as a 0-d tensor")
-    return None
-
-
 @builtin(sum)
 def builtin_sum(tx, args, kwargs):
     total = args[1] if len(args) > 1 else kwargs.get("start", ConstantVariable(0))
@@ -406,13 +400,6 @@ def _short_circuit(stop_at: bool) -> Handler:
 
 HANDLERS[all] = _short_circuit(False)
 HANDLERS[any] = _short_circuit(True)
-
-
-@builtin(round)
-def builtin_round(tx, args, kwargs):
-    if args and isinstance(args[0], TensorVariable):
-        raise Unsupported("round() of a tensor", "returns a Python number", hint="use torch.round")
-    return None
 
 
 # -- containers and iteration ----------------------------------------------------------------------
@@ -543,9 +530,10 @@ def builtin_iter_at(tx, args, kwargs):
     return _resumed_loops.advanced(tx, args[0], args[1].as_python_constant())
 
 
-#: Library functions in Python the translator answers itself (namedtuple's, dataclass's: opcodes.class_definitions).
-FOLDED_LIBRARY_FUNCTIONS = frozenset({inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple,
-                                      dataclasses.dataclass, *_process_constants.FUNCTIONS})
+#: Library functions in Python the translator answers itself with a handler (namedtuple's, dataclass's:
+#: opcodes.class_definitions); modules above add theirs (``re.match``: :mod:`.regex`).
+FOLDED_LIBRARY_FUNCTIONS = {inspect.signature, iter_at, polyfills.copy.deepcopy_tensor, collections.namedtuple,
+                            dataclasses.dataclass, *_process_constants.FUNCTIONS}
 HANDLERS.update({fn: _process_constants.folder(fn) for fn in _process_constants.FUNCTIONS})  # torch.cuda.is_available
 
 

@@ -13,12 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Attr
+
 from ..errors import Unsupported, UserError
 from .attributes import class_attribute
 from .base import Variable
 from .builtins import builtin
-from .constant import ConstantVariable
+from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, SequenceVariable
+from .exception_values import ExceptionVariable
 from .new_objects import NewObjectVariable
 
 if TYPE_CHECKING:
@@ -132,11 +135,31 @@ def _item_text(tx: InstructionTranslator, item: Variable, running: set[int]) -> 
     return None if text is None else text.as_python_constant()
 
 
+#: The C text methods of builtin exceptions that read nothing but the exception's type and ``args``
+#: (``OSError``'s, ``ImportError``'s, ``SyntaxError``'s and ``UnicodeError``'s also read attributes).
+_ARGS_ONLY_TEXT = frozenset({BaseException.__str__, BaseException.__repr__, KeyError.__str__})
+
+
+def _exception_text(tx: InstructionTranslator, value: Variable, dunder: str) -> str | None:
+    """``str(e)``/``repr(e)`` of an exception from the frame (what a resume function's handler holds after a
+    break in its ``try``), whose class's text method is a C one reading only ``args``: the real exception's
+    text, under a guard that its ``args`` (constants) are the same. None elsewhere."""
+    real = getattr(value, "real", None)
+    if not isinstance(value, ExceptionVariable) or real is None or value.source is None:
+        return None
+    if class_attribute(type(real), dunder) not in _ARGS_ONLY_TEXT or not is_constant_value(real.args):
+        return None
+    tx.output.guards.add("constant", Attr(value.source, "args"), real.args)
+    return getattr(type(real), dunder)(real)
+
+
 def _text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
-    """``str(value)``/``repr(value)``: a container's from its items' (both are its ``repr``), else the
-    object's own method, traced."""
+    """``str(value)``/``repr(value)``: a container's from its items' (both are its ``repr``), an exception's
+    from the frame from its ``args``, else the object's own method, traced."""
     if not value.is_python_constant():
         text = _container_text(tx, value, set())
+        if text is None:
+            text = _exception_text(tx, value, dunder)
         if text is not None:
             return ConstantVariable(text)
     return _user_text(tx, value, dunder)
