@@ -515,7 +515,7 @@ def builtin_signature(tx, args, kwargs):
         real = types.MethodType(target.function.value, target.receiver.value)
     elif getattr(target, "wraps_real_object", False):
         real = target.value
-    else:
+    elif (real := getattr(target, "signature_stand_in", lambda **_: None)(**options)) is None:  # made while tracing
         raise Unsupported(f"inspect.signature of {target.describe()}", "not a function the translator can inspect")
     return wrap_frozen(inspect.signature(real, **options))
 

@@ -136,6 +136,36 @@ class NestedFunctionVariable(Variable):
         cells = tuple(types.CellType() for _ in self.code.co_freevars)
         return types.FunctionType(self.code, self.f_globals, None, None, cells)
 
+    def signature_stand_in(self, follow_wrapped: bool = True) -> Any:
+        """A real function ``inspect.signature`` gives this one's signature for: the same code, defaults,
+        keyword defaults and annotations, when all are constants; with ``__wrapped__`` set (``functools.wraps``)
+        and ``follow_wrapped``, the wrapped function's (a real one, or a stand-in of one made while tracing).
+        None where ``signature`` would read anything else (``__signature__``, another attribute)."""
+        own = self.namespace.items  # __wrapped__ and __signature__ live in the function's __dict__
+        wrapped = own.get("__wrapped__")
+        if follow_wrapped and wrapped is not None and "__signature__" not in own:
+            if getattr(wrapped, "wraps_real_object", False):
+                return wrapped.value
+            return wrapped.signature_stand_in() if isinstance(wrapped, NestedFunctionVariable) else None
+        if set(self.assigned) - {"__name__", "__qualname__", "__doc__", "__module__", "__annotations__"} \
+                or set(own) - {"__wrapped__"}:
+            return None
+        annotations = self.assigned.get("__annotations__")  # read (made then) or set while tracing
+        if annotations is None:
+            annotations = self.annotations or {}
+        elif isinstance(annotations, DictVariable) and all(k.is_python_constant() for k in annotations.unpack(None)):
+            annotations = {k.as_python_constant(): v for k, v in zip(annotations.unpack(None), annotations.items.values())}
+        else:
+            return None
+        values = [*self.defaults, *self.kwdefaults.values(), *annotations.values()]
+        if not all(v.is_python_constant() for v in values):
+            return None
+        made = self._as_made()
+        made.__defaults__ = tuple(v.as_python_constant() for v in self.defaults) or None
+        made.__kwdefaults__ = {k: v.as_python_constant() for k, v in self.kwdefaults.items()} or None
+        made.__annotations__ = {k: v.as_python_constant() for k, v in annotations.items()}
+        return made
+
     def reconstruct(self, codegen: PyCodegen) -> None:
         attributes = {**self.assigned, **self.namespace.items}
         if self.annotations and "__annotations__" not in attributes:
