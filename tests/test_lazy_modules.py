@@ -110,3 +110,37 @@ def test_an_uninitialized_parameter_argument_is_no_internal_error():
     got = loom.compile(_reads_uninitialized, backend="eager", options={"strict": True})(torch.arange(3.0), p)
     torch.testing.assert_close(got[0], torch.arange(3.0) + 1)
     assert got[1] == "UninitializedParameter"
+
+
+class _FirstAndSecond(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = nn.LazyLinear(4)
+        self.second = nn.LazyLinear(1)
+
+    def forward(self, inp):
+        return self.second(self.first(inp).relu()).relu()
+
+
+def _two_lazy_call(x, model):
+    return model(x.reshape(1, 3) + 1) * 3
+
+
+def test_an_abandoned_trace_that_made_a_lazy_module_still_moves_the_rng():
+    """With dynamic sizes the second module's input is symbolic, a break the trace meets after the first module
+    was made: that module stays made, and the trace made again with the break moves torch's RNG past its
+    values, so the second module draws what eager draws (it drew the first module's values again before)."""
+    outcomes = []
+    for compiled in (False, True):
+        torch.manual_seed(0)
+        model = _FirstAndSecond()
+        torch.manual_seed(5)
+        fn = loom.compile(_two_lazy_call, backend="eager", dynamic=True) if compiled else _two_lazy_call
+        loom.reset()
+        result = fn(torch.arange(3.0), model)
+        outcomes.append((result, model.second.weight.detach().clone(), torch.get_rng_state()))
+    (want, want_weight, want_rng), (got, weight, rng) = outcomes
+    torch.testing.assert_close(got, want)
+    torch.testing.assert_close(weight, want_weight)
+    assert torch.equal(rng, want_rng)
+    assert loom.stats()["graph_breaks"] >= 1  # the break this is about happened

@@ -24,6 +24,7 @@ from .results import CapturedGraph, GraphBreak, Translation
 from .resume import handed_on, in_prologue, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
 from .variables import dual_level as _dual_level
+from .variables import lazy_modules as _lazy_modules
 from .variables.default_dtype import replay_default_dtype
 from .variables.frame_locals import reads_frame_locals
 from .variables.passed_on import passed_on_operands
@@ -109,6 +110,7 @@ def _translate(
             tx.annotate(exc)  # raised while rebuilding the return value: the return is where it broke
         reason = exc.reason
         point, here = tx.graph_break_point(), tx.break_point()
+        advance = _lazy_modules.pending_advance(tx.output)
     finally:
         _dual_level.leave_real_levels(tx.output)  # a trace that stopped inside a dual_level block
     if dynamic.varying:
@@ -118,11 +120,12 @@ def _translate(
         # a frame calling locals(), which its rewritten frame or a resume function would answer wrongly)
         return Translation(code, breaks=[GraphBreak(reason)])
     if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
-        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic)
+        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic,
+                                      advance)
         if moved.code is not None:
             return moved
         point = here
-    return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic)
+    return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic, advance)
 
 
 def _loop_items_dynamic(code: types.CodeType, spec: DynamicSpec, f_locals: dict[str, Any]) -> DynamicSpec:
@@ -156,15 +159,20 @@ def _translate_with_break(
     point: tuple[int, int],
     reason: Reason,
     dynamic: DynamicSpec,
+    advance: Any = None,
 ) -> Translation:
     """Translate again, stopping just before ``point``, and break the graph there.
 
     Translation restarts from the frame's entry (rather than rolling back) so the graph, the side
-    effects and the stack are exactly those of the instructions before the break.
+    effects and the stack are exactly those of the instructions before the break. What the abandoned
+    trace did to the program cannot be undone: a lazy module it materialized stays so, and ``advance``
+    moves torch's RNG past the values it drew, as the abandoned trace's code would have
+    (:func:`.variables.lazy_modules.pending_advance`).
     """
     for _ in range(_MAX_BREAK_RETRIES):
         tx = _translator.RootTranslator(code, dict(f_locals), f_globals, f_builtins, closure, stop_at=point, dynamic=dynamic)
         tx.break_reason = reason  # a generator the break was met in is not made again there (translator)
+        _lazy_modules.carry_advance(tx.output, advance)
         try:
             tx.run()
         except _translator.StopBeforeBreak:

@@ -115,3 +115,18 @@ def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kw
         pending.state = after
     elif not torch.equal(after, entry):
         draws.append((AdvanceOnce(after), (), {}))
+
+
+def pending_advance(output: Any) -> AdvanceOnce | None:
+    """The RNG advance a trace's lazy modules asked for (None if none drew): kept when the trace is abandoned
+    for a graph break, since the modules it materialized stay materialized and will not draw again."""
+    return next((fn for fn, _, _ in output.random_draws.calls if isinstance(fn, AdvanceOnce)), None)
+
+
+def carry_advance(output: Any, advance: AdvanceOnce | None) -> None:
+    """Make ``advance`` (an abandoned trace's) the first of the draws of the trace that replaces it: its graph
+    drew nothing before the modules did (``materialize`` refuses otherwise), so moving the generator at the
+    frame's entry is moving it where eager's drawing did. A module the new trace materializes draws on from it."""
+    if advance is not None and advance.state is not None:
+        output.random_draws.calls.insert(0, (advance, (), {}))
+
