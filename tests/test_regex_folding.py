@@ -69,13 +69,28 @@ def test_a_pattern_replaced_between_calls_is_read_again():
     assert compiled(torch.zeros(1)).item() == 8
 
 
-def test_an_iterator_over_matches_breaks_and_names_it():
+def test_an_iterator_over_matches_walks_the_folded_matches():
     def fn(x):
-        return x + sum(int(m.group(2)) for m in PAIR.finditer("a=1 b=2"))
+        found = PAIR.finditer("a=1 b=2 c=3")
+        first = next(found)
+        return x + sum(int(m.group(2)) for m in found), first.group(1), type(found).__name__
+
+    x = torch.ones(1)
+    expected = fn(x)
+    loom.reset()
+    actual = loom.compile(fn, backend="eager")(x)
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1:] == expected[1:] == ("a", "callable_iterator")
+    assert loom.stats()["graph_breaks"] == 0
+
+
+def test_a_scanner_breaks_and_names_it():
+    def fn(x):
+        return x + len(PAIR.scanner("a=1").match().group())
 
     x = torch.ones(1)
     report = loom.explain(fn, backend="eager")(x)
-    assert any("Pattern.finditer" in b.what for b in report.breaks), report.breaks
+    assert any("Pattern.scanner" in b.what for b in report.breaks), report.breaks
     loom.reset()
     torch.testing.assert_close(loom.compile(fn, backend="eager")(x), fn(x))
 

@@ -4,8 +4,8 @@ Both are immutable C objects whose methods are functions of their arguments alon
 while tracing is made on the real object then (``fractions.Fraction("3/4")`` matches a module-level pattern,
 ``string.Template.substitute`` runs ``pattern.sub``): a ``Match`` is a :class:`FrozenObjectVariable` whose
 ``group()``, ``span()``, ``groupdict()`` fold too. ``sub``/``subn`` with a replacement function (what
-``Template`` passes) call it on each match in order, traced, as C does. ``finditer``/``scanner`` give iterators,
-which are not folded. A pattern from the frame is guarded by identity.
+``Template`` passes) call it on each match in order, traced, as C does; ``finditer`` gives an iterator over the
+matches found then. ``scanner`` (a stateful object) is not folded. A pattern from the frame is guarded by identity.
 """
 
 from __future__ import annotations
@@ -18,12 +18,24 @@ from . import registry
 from .base import Variable
 from .builtins import FOLDED_LIBRARY_FUNCTIONS, builtin
 from .constant import ConstantVariable, FrozenObjectVariable, wrap_frozen
+from .iterators import SnapshotIterator
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
-#: Pattern methods folded on constant arguments (``finditer`` and ``scanner`` give iterators: not folded).
-_FOLDED = frozenset({"match", "search", "fullmatch", "findall", "split", "sub", "subn"})
+#: Pattern methods folded on constant arguments (``finditer``: an iterator over the folded matches;
+#: ``scanner``, whose object is stateful, is not folded).
+_FOLDED = frozenset({"match", "search", "fullmatch", "findall", "split", "sub", "subn", "finditer"})
+
+
+class MatchIterator(SnapshotIterator):
+    """``pattern.finditer(string)`` on a string known while tracing: the matches, found then, one by one."""
+
+    def python_type(self) -> type:
+        return _CALLABLE_ITERATOR
+
+
+_CALLABLE_ITERATOR = type(re.compile("").finditer(""))
 
 
 class PatternVariable(FrozenObjectVariable):
@@ -31,16 +43,20 @@ class PatternVariable(FrozenObjectVariable):
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if name not in _FOLDED:
-            raise Unsupported(f"call to Pattern.{name}", "it returns an iterator over matches, which is not folded",
+            raise Unsupported(f"call to Pattern.{name}", "its scanner object keeps a position, which is not modelled",
                               hint="it runs as ordinary Python")
         if name in ("sub", "subn") and args and not args[0].is_python_constant():
             return _sub_with_function(tx, self.value, name, args, kwargs)
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"call to Pattern.{name} with a value known only at run time", "not modelled")
+        if name == "finditer":
+            found = self.value.finditer(*(a.as_python_constant() for a in args),
+                                        **{k: v.as_python_constant() for k, v in kwargs.items()})
+            return MatchIterator([FrozenObjectVariable(m) for m in found])
         return super().call_method(tx, name, args, kwargs)
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        if name in _FOLDED or name in ("finditer", "scanner"):
+        if name in _FOLDED or name == "scanner":
             return _BoundPatternMethod(self, name)
         return super().var_getattr(tx, name)
 
