@@ -169,3 +169,22 @@ def test_what_eager_refuses_raises_eager_s_error(fn):
     with pytest.raises(RuntimeError) as compiled:
         _compiled(fn)(x)
     assert str(compiled.value) == str(eager.value)
+
+
+def _grad_of_fresh_leaf(x):
+    leaf = (x * 2).clone().requires_grad_()
+    loss = (leaf * leaf).sin().sum()
+    (g,) = torch.autograd.grad(loss, leaf)
+    return g, leaf.is_leaf
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "c"])
+def test_autograd_grad_with_respect_to_a_leaf_made_in_the_graph(backend):
+    """PINN-style ``x = x.clone().requires_grad_(); torch.autograd.grad(f(x), x)``: the leaf takes the clone's
+    values (``copy_``), so AOTAutograd's node keeps the leaf's own autograd accumulator, which a ``set_`` of its
+    storage would have dropped (``grad`` then raised that the leaf was not used in the graph)."""
+    x = torch.arange(3.0)
+    expected = _grad_of_fresh_leaf(x)
+    actual = _compiled(_grad_of_fresh_leaf, backend)(x)
+    torch.testing.assert_close(actual[0], expected[0])
+    assert actual[1] is True

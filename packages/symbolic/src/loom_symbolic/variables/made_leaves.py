@@ -8,7 +8,8 @@ is made a leaf as ``requires_grad_()`` makes one.
 A graph cannot return a leaf of its own that later ops in the same graph already used, so the leaf is
 made as ``nn.Parameter(t)`` is (:mod:`.new_parameters`): the rewritten code makes an empty tensor that
 requires grad before the graph call (a graph input), and the graph gives it ``t``'s storage under
-``no_grad`` before any op reads it. The program's variable for ``t`` becomes that input from here on
+``no_grad`` before any op reads it, or ``t``'s values where nothing else can see ``t`` (``x.clone()``: a
+``set_`` loses the leaf's autograd accumulator under AOTAutograd, ``copy_`` keeps it). The program's variable for ``t`` becomes that input from here on
 (every name holding ``t`` sees it, as every name holds eager's one object), so ops on it are ops on a
 real leaf: the tensor leaves the graph with ``is_leaf``, no ``grad_fn``, and gradients reach its
 ``.grad`` as in eager, whether the program returns it or calls ``backward`` later in the frame.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from ..storage_guards import storage_key
 from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph
 from .tensor import TensorVariable
 
@@ -53,9 +55,21 @@ def make_leaf(tx: InstructionTranslator, tensor: TensorVariable) -> TensorVariab
         return None
     example = tensor.example
     spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, True, False)
-    leaf = made_before_the_graph(tx, tensor, spec, _leaf_input)
+    leaf = made_before_the_graph(tx, tensor, spec, _leaf_input, copy=_sole_holder(tensor))
     tensor.node, tensor.example, tensor.made_leaf = leaf.node, leaf.example, leaf.made_leaf
     return tensor
+
+
+def _sole_holder(tensor: TensorVariable) -> bool:
+    """Whether the leaf may take ``tensor``'s values instead of its storage: ``tensor`` was computed by an op
+    of the graph into memory of its own (no argument of the op shares its storage: not a view, not a
+    ``detach()``), is contiguous as the empty tensor made before the graph is, and no op used it yet (no view
+    of it exists), so the variable turning into the leaf is its only holder."""
+    example, node = tensor.example, tensor.node
+    if node.op not in ("call_function", "call_method") or node.users or example._base is not None:
+        return False
+    key = storage_key(example)
+    return example.is_contiguous() and all(storage_key(n.meta.get("val")) != key for n in node.all_input_nodes)
 
 
 def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:

@@ -134,15 +134,19 @@ def made_by_a_call_before_the_graph(tx: InstructionTranslator, call: functools.p
     return _handed_in(tx, call, call(), wrap_as)
 
 
-def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec: tuple, wrap_as: Any) -> TensorVariable:
+def made_before_the_graph(tx: InstructionTranslator, data: TensorVariable, spec: tuple, wrap_as: Any,
+                          copy: bool = False) -> TensorVariable:
     """A tensor the rewritten code makes empty before the graph call (``spec``: shape, dtype, device,
     requires_grad, whether a Parameter), handed in as a graph input (``wrap_as(node, fake, made)``),
-    that the graph gives ``data``'s storage before any op reads it."""
+    that the graph gives ``data``'s storage before any op reads it; or, with ``copy``, ``data``'s values
+    (``copy_``), where nothing else holds ``data``'s storage: ``set_`` drops the autograd accumulator of a
+    tensor requiring grad, and AOTAutograd makes its input's ``set_`` after the graph's autograd node took
+    that accumulator, so ``torch.autograd.grad`` with respect to the leaf would not find it in the graph."""
     output = tx.output
     param = _handed_in(tx, spec, _empty(*spec), wrap_as)
     grad_enabled = output.grad_enabled
     output.set_grad_enabled(tx, False)
-    moved = output.call_function(tx, torch.Tensor.set_, [param, data], {})
+    moved = output.call_function(tx, torch.Tensor.copy_ if copy else torch.Tensor.set_, [param, data], {})
     output.set_grad_enabled(tx, grad_enabled)
     # a fresh parameter's version counter starts at 0, as eager's does (AOTAutograd reads it)
     kept = output.call_function(tx, keep_version, [moved], {})
