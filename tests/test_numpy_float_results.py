@@ -50,3 +50,20 @@ def test_default_dtype_is_left_as_it_was():
     out = loom.compile(fn, backend="eager", options={"strict": True})(torch.arange(3.0), torch.arange(3))
     assert torch.get_default_dtype() == torch.float32 and out[2].dtype == torch.float32
     assert out[1].dtype == np.float64
+
+
+def _int_arithmetic(x, a, n):
+    return x + 1, a / 3, n / 2, (a * 2) / a.sum(), np.where(a > 1, a, 0.5), np.sqrt(a), a.mean()
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "default"])
+def test_integer_promotions_are_float64_under_every_backend(backend):
+    """AOTAutograd retraces the graph into ATen ops whose int->float promotion follows the default dtype when
+    they run: each such promotion is made an explicit cast to float64 while the NumPy target runs."""
+    a, n = np.arange(4), np.int64(7)
+    expected = _int_arithmetic(torch.ones(1), a, n)
+    loom.reset()
+    actual = loom.compile(_int_arithmetic, backend=backend, options={"strict": True})(torch.ones(1), a, n)
+    for got, want in zip(actual[1:], expected[1:]):
+        assert type(got) is type(want) and got.dtype == want.dtype == np.float64
+        np.testing.assert_allclose(got, want, rtol=1e-12)  # float32 would be off by ~1e-8

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..storage_guards import storage_key
 from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph
 from .tensor import TensorVariable
 
@@ -68,8 +67,13 @@ def _sole_holder(tensor: TensorVariable) -> bool:
     example, node = tensor.example, tensor.node
     if node.op not in ("call_function", "call_method") or node.users or example._base is not None:
         return False
-    key = storage_key(example)
-    return example.is_contiguous() and all(storage_key(n.meta.get("val")) != key for n in node.all_input_nodes)
+    key = _storage(example)
+    return example.is_contiguous() and all(_storage(n.meta.get("val")) != key for n in node.all_input_nodes)
+
+
+def _storage(value: Any) -> int | None:
+    """Which storage a (fake) tensor views (None for anything else)."""
+    return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
 
 
 def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:

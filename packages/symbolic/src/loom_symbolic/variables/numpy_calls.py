@@ -17,6 +17,8 @@ from typing import Any
 
 import torch
 
+from .numpy_floats import NUMPY_FLOATS
+
 
 def _tnp() -> Any:
     """``torch._numpy``, imported when NumPy is first met in a trace, not with loom."""
@@ -97,23 +99,6 @@ def _tnp_table() -> dict[int, tuple[Any, Any]]:
     return table
 
 
-class _NumpyFloats:
-    """Runs ``torch._numpy`` with torch's default dtype float64, NumPy's own: torch computes an int array's
-    ``/``, ``sqrt`` or ``mean`` in the default dtype (float32, unless the program changed it), where NumPy
-    always gives float64. A context manager made once (re-entrant: the dtypes it replaced are a stack)."""
-
-    def __init__(self) -> None:
-        self.saved: list[torch.dtype] = []
-
-    def __enter__(self) -> None:
-        self.saved.append(torch.get_default_dtype())
-        torch.set_default_dtype(torch.float64)
-
-    def __exit__(self, *exc: Any) -> None:
-        torch.set_default_dtype(self.saved.pop())
-
-
-_NUMPY_FLOATS = _NumpyFloats()
 
 
 def to_tensors(value: Any) -> Any:
@@ -152,7 +137,7 @@ class NumpyFunction:
             args = (_tnp().ndarray(args[0]), *args[1:])
         if isinstance(kwargs.get("out"), torch.Tensor):
             kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
-        with _NUMPY_FLOATS:
+        with NUMPY_FLOATS:
             return to_tensors(self.twin(*args, **kwargs))
 
     def __repr__(self) -> str:
@@ -175,7 +160,7 @@ class NumpyMethod:
     def __call__(self, array: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(kwargs.get("out"), torch.Tensor):
             kwargs = {**kwargs, "out": _tnp().ndarray(kwargs["out"])}
-        with _NUMPY_FLOATS:
+        with NUMPY_FLOATS:
             return to_tensors(getattr(_tnp().ndarray(array), self.method)(*to_arrays(args), **kwargs))
 
     def __repr__(self) -> str:
@@ -193,7 +178,7 @@ class NumpyOperator:
         self.__qualname__ = f"numpy.ndarray.{name}"
 
     def __call__(self, *args: Any) -> Any:
-        with _NUMPY_FLOATS:
+        with NUMPY_FLOATS:
             return to_tensors(self.numpy_original(*to_arrays(args)))
 
     def __repr__(self) -> str:
@@ -211,7 +196,7 @@ class NumpyAttribute:
         return getattr(array, self.attribute)
 
     def __call__(self, array: torch.Tensor) -> Any:
-        with _NUMPY_FLOATS:
+        with NUMPY_FLOATS:
             return to_tensors(getattr(_tnp().ndarray(array), self.attribute))
 
 
