@@ -188,3 +188,23 @@ def test_autograd_grad_with_respect_to_a_leaf_made_in_the_graph(backend):
     actual = _compiled(_grad_of_fresh_leaf, backend)(x)
     torch.testing.assert_close(actual[0], expected[0])
     assert actual[1] is True
+
+
+def _view_then_leaf(x):
+    c = x.clone()
+    v = c[:2]
+    c.requires_grad_()
+    with torch.no_grad():
+        c.mul_(10)
+    return v * 1, c.sum()
+
+
+def test_a_view_taken_before_requires_grad_follows_its_base_as_in_eager():
+    """``v`` was taken before ``c`` became a leaf: eager's ``v`` then requires grad through ``c``; the made
+    leaf's storage takeover could not give a graph's view that, so the call breaks and runs natively."""
+    x = torch.arange(3.0)
+    want = _view_then_leaf(x)
+    got = _compiled(_view_then_leaf)(x)
+    torch.testing.assert_close(got[0], want[0])
+    assert got[0].requires_grad and want[0].requires_grad
+    torch.testing.assert_close(got[1], want[1])

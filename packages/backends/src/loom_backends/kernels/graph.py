@@ -217,8 +217,25 @@ class GraphLowering:
                 return type(value)(output(None, v) for v in value)
             return value
 
-        for item in flat:
-            self.outputs.append(output(item, self._lookup(item) if isinstance(item, torch.fx.Node) else item))
+        results = {i: None for i in range(len(flat))}
+        views = _views_of_other_outputs(flat)  # done after their bases, whatever the order
+        for i, item in enumerate(flat):
+            if i not in views:
+                results[i] = output(item, self._lookup(item) if isinstance(item, torch.fx.Node) else item)
+        for i, base in views.items():
+            results[i] = self._view_of_output(flat[i], flat[base], results[base])
+        self.outputs.extend(results[i] for i in range(len(flat)))
+
+    def _view_of_output(self, item: torch.fx.Node, base_item: torch.fx.Node, base: Any) -> Any:
+        """Output ``item``, which eager returns as a view of output ``base_item``: a window onto the buffer
+        ``base`` was stored in (AOTAutograd trusts the compiled graph to return such views as views)."""
+        if not isinstance(base, BufferView):
+            return self.realize(self._lookup(item))
+        val, base_val = item.meta["val"], base_item.meta["val"]
+        size, stride = self.sizevars.exprs(val.shape), self.sizevars.exprs(val.stride())
+        (offset,) = self.sizevars.exprs((val.storage_offset() - base_val.storage_offset(),))
+        layout = Layout(tuple(size), tuple(stride), base.layout.offset + offset, val.dtype, val.device)
+        return BufferView(base.buffer, layout)
 
     def _lookup(self, x: Any) -> Any:
         return self.env[x] if isinstance(x, torch.fx.Node) else x
@@ -476,3 +493,31 @@ def _written_buffers(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
             if isinstance(leaf, BufferView):
                 written.add(leaf.buffer.name)
     return written
+
+
+def _views_of_other_outputs(flat: list[Any]) -> dict[int, int]:
+    """Output position -> the position of the output it is a view of: outputs whose recorded fake values
+    share a storage are views of the first of them that spans that whole storage (fake views traced under
+    functionalization carry no ``_base``); outputs sharing one with no such output stay copies."""
+    groups: dict[int, list[int]] = {}
+    for i, item in enumerate(flat):
+        val = item.meta.get("val") if isinstance(item, torch.fx.Node) else None
+        if isinstance(val, torch.Tensor) and val.layout == torch.strided:
+            groups.setdefault(val.untyped_storage()._cdata, []).append(i)
+    views: dict[int, int] = {}
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        whole = [i for i in members if _spans_its_storage(flat[i].meta["val"])]
+        if whole:
+            views.update({i: whole[0] for i in members if i != whole[0]})
+    return views
+
+
+def _spans_its_storage(val: torch.Tensor) -> bool:
+    """Whether ``val`` is its storage from the first byte to the last, densely (decided for static sizes
+    only: comparing symbolic ones would add guards the graph's caller does not know of)."""
+    nbytes, offset, numel = val.untyped_storage().nbytes(), val.storage_offset(), val.numel()
+    if not all(type(v) is int for v in (nbytes, offset, numel, *val.shape, *val.stride())):
+        return False
+    return offset == 0 and val.is_contiguous() and numel * val.element_size() == nbytes

@@ -50,7 +50,7 @@ def _can_be_made(tensor: TensorVariable) -> bool:
 def make_leaf(tx: InstructionTranslator, tensor: TensorVariable) -> TensorVariable | None:
     """``tensor.requires_grad_(True)``: ``tensor`` becomes a leaf made before the graph that holds its
     data (module docstring), and is returned; None when it is not modelled."""
-    if not _can_be_made(tensor):
+    if not _can_be_made(tensor) or _viewed(tensor):
         return None
     example = tensor.example
     spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, True, False)
@@ -69,6 +69,14 @@ def _sole_holder(tensor: TensorVariable) -> bool:
         return False
     key = _storage(example)
     return example.is_contiguous() and all(_storage(n.meta.get("val")) != key for n in node.all_input_nodes)
+
+
+def _viewed(tensor: TensorVariable) -> bool:
+    """Whether an op already made a view of ``tensor``: eager's view then follows its base into autograd
+    (``v = c[:2]; c.requires_grad_()``: ``v * 1`` has a ``grad_fn``), which a view of the storage the leaf
+    takes over does not, so such a call is left to eager (a graph break)."""
+    key = _storage(tensor.example)
+    return any(_storage(user.meta.get("val")) == key for user in tensor.node.users)
 
 
 def _storage(value: Any) -> int | None:
