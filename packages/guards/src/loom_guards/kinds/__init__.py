@@ -25,7 +25,7 @@ kind               module                      checks
 
 from .aliasing import NoAliasing, SameObject
 from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
-from .constant import ConstantMatch, const_eq, const_key, float_eq
+from .constant import ConstantMatch, const_eq, const_key, constant_by_value, float_eq
 from .dict_contains import DictContains, is_mapping
 from .dict_keys import DictKeys, compared_by_identity, dict_keys_of, guarded_by_identity, module_builtin
 from .global_state import GlobalState
@@ -60,6 +60,7 @@ __all__ = [
     "compared_by_identity",
     "const_eq",
     "const_key",
+    "constant_by_value",
     "dict_keys_of",
     "float_eq",
     "guarded_by_identity",

@@ -54,6 +54,11 @@ def _constant_error(value: Any) -> str | None:
     return f"{type_name(tp)} {short_repr(value)} is not a constant"
 
 
+def constant_by_value(value: Any) -> bool:
+    """Whether ``ConstantMatch`` takes ``value`` (compares it by value); it refuses anything else."""
+    return _constant_error(value) is None
+
+
 def _float_key(x: float) -> str:
     return float.hex(x)
 
