@@ -164,5 +164,5 @@ def wrap_identity_set(tx: InstructionTranslator | None, value: set | frozenset, 
     the trace computed for these. A mutated set is written back after the graph, as any set is."""
     if tx is not None and source is not None:
         tx.output.guards.add("type", source, value)
-        tx.output.guards.add("set_members", source, value)
+        tx.output.guards.add("set_members", source, tuple(value))  # the members now (guards are built later)
     return SetVariable([key_variable(v) for v in value], source, frozen=type(value) is frozenset)
