@@ -350,4 +350,38 @@ def c_dt_set_mixed_types_argument(x, s):
 c_dt_set_mixed_types_argument.extra_args = lambda: ({"PyTorch", 3.3, 1j},)
 
 
+class _Marker:
+    pass
+
+
+_MARK = _Marker()
+
+
+def c_dt_set_argument_types_and_objects(x, s):
+    return x + (int in s) + (_MARK in s), len(s), s - {float}, s | {str}, s & {_MARK, 1}, _Marker() in s
+
+
+c_dt_set_argument_types_and_objects.extra_args = lambda: ({int, float, _MARK, 1},)
+
+
+def c_dt_set_argument_builtins_iterated(x, s):
+    s.remove(torch.cos)
+    s.update({torch.tan, len})
+    for fn in sorted((f for f in s if f is not len), key=lambda f: f.__name__):
+        x = fn(x)
+    return x, len(s), len in s, s.isdisjoint({abs})
+
+
+c_dt_set_argument_builtins_iterated.extra_args = lambda: ({torch.sin, torch.cos, abs},)
+
+
+def c_dt_dict_argument_builtin_keys(x, d):
+    d[torch.tan] = 4.0
+    del d[torch.cos]
+    return x * d[torch.sin] + d[torch.tan], len(d), torch.cos in d, list(d)
+
+
+c_dt_dict_argument_builtin_keys.extra_args = lambda: ({torch.sin: 2.0, torch.cos: 3.0},)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -80,7 +80,8 @@ def _init(accel: Any) -> None:
         torch.dtype,
         torch.device,
         enum.Enum,
-        (torch.layout, torch.memory_format),
+        # builtin functions too: DictKeys compares them by identity (kinds.constant._BY_IDENTITY)
+        (torch.layout, torch.memory_format, types.BuiltinFunctionType),
         collections.abc.Mapping,
         _PlainClass,
         _GetattrClass,

@@ -27,6 +27,7 @@ from .kinds import (
     NotNone,
     Relation,
     SameObject,
+    SetMembers,
     StorageOverlap,
     TensorMatch,
     TypeMatch,
@@ -100,7 +101,7 @@ def simplify(guards: Iterable[Guard]) -> list[Guard]:
 #: guard that contradicts itself or another of its own implications (None is canonically IsNone).
 _BUILT_IN_KINDS = frozenset({
     ConstantMatch, DictContains, DictKeys, GlobalState, Identity, IsNone, Length, NoAliasing, NotNone,
-    Relation, SameObject, StorageOverlap, TensorMatch, TypeMatch,
+    Relation, SameObject, SetMembers, StorageOverlap, TensorMatch, TypeMatch,
 })
 
 
@@ -136,6 +137,8 @@ def _check_contradictions(kept: list[Guard], implied: set[Guard]) -> None:
             slot = "len"
         elif isinstance(g, DictKeys):
             slot = "keys"
+        elif isinstance(g, SetMembers):
+            slot = "members"
         elif isinstance(g, DictContains):
             slot = ("contains", g._ckey)  # the same key both present and absent
         else:

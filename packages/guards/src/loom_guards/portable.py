@@ -32,6 +32,7 @@ from .kinds import (
     NotNone,
     Relation,
     SameObject,
+    SetMembers,
     StorageOverlap,
     TensorMatch,
     TypeMatch,
@@ -170,6 +171,24 @@ _kind(
     lambda g, m: {"source": describe_source(g.source, m), "keys": [_describe_key(k, m) for k in g.keys]},
     _decode_keys,
 )
+
+
+def _decode_members(record: dict, memo: Memo) -> SetMembers:
+    members = record.get("members")
+    if not isinstance(members, list):
+        raise NotPortable(f"malformed set_members record: members is {members!r:.80}")
+    return SetMembers(_src(record, memo), [rebuild_value(k, memo) for k in members])
+
+
+def _encode_members(guard: SetMembers, memo: Memo) -> dict:
+    # Members as dict keys are: constants by value, objects compared by identity by name (an instance no
+    # name reaches is refused, as for Identity).
+    if not guard.alive:
+        raise NotPortable("a member it compares by identity died")
+    return {"source": describe_source(guard.source, memo), "members": [_describe_key(k, memo) for k in guard.members]}
+
+
+_kind(SetMembers, _encode_members, _decode_members)
 
 
 def _checked(guard: Guard, cls: type) -> Guard:

@@ -67,6 +67,10 @@ def _dict_keys(source: Any, value: Any) -> Any:
     return loom_guards.DictKeys(source, list(value))
 
 
+def _set_members(source: Any, value: Any) -> Any:
+    return loom_guards.SetMembers(source, value)
+
+
 #: Request kind → guard constructor.
 CONSTRUCTORS = {
     "tensor": _tensor,
@@ -77,6 +81,7 @@ CONSTRUCTORS = {
     "same_object": _same_object,
     "length": _length,
     "dict_keys": _dict_keys,
+    "set_members": _set_members,
     "absent_key": _absent_key,
     "present_key": _present_key,
 }

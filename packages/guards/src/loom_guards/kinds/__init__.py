@@ -11,6 +11,7 @@ kind               module                      checks
 ``Length``         ``length``                  ``len(s) == n``
 ``DictKeys``       ``dict_keys``               the same keys in the same order
 ``DictContains``   ``dict_contains``           ``key in s`` / ``key not in s``
+``SetMembers``     ``set_members``             a set or frozenset with exactly these members
 ``TensorMatch``    ``tensor``                  tensor type, dispatch keys, dtype, device, shape...
 ``GlobalState``    ``global_state``            torch's global (thread-local) state
 ``NoAliasing``     ``aliasing``                sources hold pairwise distinct objects
@@ -24,14 +25,15 @@ kind               module                      checks
 
 from .aliasing import NoAliasing, SameObject
 from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
-from .constant import ConstantMatch, const_eq, const_key, float_eq
+from .constant import ConstantMatch, const_eq, const_key, constant_by_value, float_eq
 from .dict_contains import DictContains, is_mapping
-from .dict_keys import DictKeys, compared_by_identity, dict_keys_of
+from .dict_keys import DictKeys, compared_by_identity, dict_keys_of, guarded_by_identity, module_builtin
 from .global_state import GlobalState
 from .identity import Identity
 from .length import Length
 from .none import IsNone, NotNone
 from .relation import Relation
+from .set_members import SetMembers, has_nan
 from .storage import StorageOverlap, overlapping_pairs
 from .tensor import TensorMatch
 from .type_match import TypeMatch
@@ -50,6 +52,7 @@ __all__ = [
     "NotNone",
     "Relation",
     "SameObject",
+    "SetMembers",
     "StorageOverlap",
     "TensorMatch",
     "TypeMatch",
@@ -57,9 +60,13 @@ __all__ = [
     "compared_by_identity",
     "const_eq",
     "const_key",
+    "constant_by_value",
     "dict_keys_of",
     "float_eq",
+    "guarded_by_identity",
+    "has_nan",
     "is_mapping",
+    "module_builtin",
     "object_text",
     "overlapping_pairs",
     "short_repr",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import math
+import types
 from typing import Any
 
 import torch
@@ -17,6 +18,9 @@ from .none import IsNone, NotNone
 from .type_match import TypeMatch
 
 _TORCH_SINGLETONS = (torch.dtype, torch.layout, torch.memory_format)
+#: Not constants, but ``DictKeys`` keys and ``SetMembers`` members compared by identity although their
+#: type defines ``==`` (a builtin function equals another object for the same C function).
+_BY_IDENTITY = (*_TORCH_SINGLETONS, types.BuiltinFunctionType)
 _SCALARS = (bool, int, float, complex, str, bytes, range, type(None), type(Ellipsis))
 
 
@@ -50,6 +54,11 @@ def _constant_error(value: Any) -> str | None:
     return f"{type_name(tp)} {short_repr(value)} is not a constant"
 
 
+def constant_by_value(value: Any) -> bool:
+    """Whether ``ConstantMatch`` takes ``value`` (compares it by value); it refuses anything else."""
+    return _constant_error(value) is None
+
+
 def _float_key(x: float) -> str:
     return float.hex(x)
 
@@ -65,7 +74,7 @@ def const_key(value: Any) -> Any:
         return (tp, tuple(const_key(v) for v in value))
     if tp is frozenset or tp is set:
         return (tp, frozenset(const_key(v) for v in value))
-    if isinstance(value, enum.Enum) or tp in _TORCH_SINGLETONS:
+    if isinstance(value, enum.Enum) or tp in _BY_IDENTITY:
         return (tp, id(value))
     return (tp, value)
 
@@ -95,8 +104,8 @@ def const_eq(value: Any, expected: Any) -> bool:
         if tuple.__len__(value) != tuple.__len__(expected):
             return False
         return all(const_eq(a, b) for a, b in zip(tuple.__iter__(value), tuple.__iter__(expected)))
-    if isinstance(expected, enum.Enum) or tp in _TORCH_SINGLETONS:
-        return False  # singletons: identity already failed
+    if isinstance(expected, enum.Enum) or tp in _BY_IDENTITY:
+        return False  # singletons, builtin functions: identity already failed
     return bool(value == expected)
 
 

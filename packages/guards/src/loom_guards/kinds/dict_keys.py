@@ -1,8 +1,9 @@
-"""``DictKeys(s, keys)``: the same keys in the same order (type-strict), ``dict_keys_of`` and
-``compared_by_identity`` (the keys besides constants that it takes)."""
+"""``DictKeys(s, keys)``: the same keys in the same order (type-strict), ``dict_keys_of``,
+``compared_by_identity`` and ``guarded_by_identity`` (the keys besides constants that it takes)."""
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +21,25 @@ def compared_by_identity(key: Any) -> bool:
     return cls.__hash__ in (object.__hash__, type.__hash__) and cls.__eq__ in (object.__eq__, type.__eq__)
 
 
+def module_builtin(value: Any) -> bool:
+    """Whether ``value`` is a builtin function of a module (``len``, ``math.sqrt``) or one with no
+    ``__self__`` (``torch.sin``, a static method of a C class). Such a function hashes and compares by
+    the C function and the identity of its owner (no user code runs), and is made once, when its
+    module is, so a guard may compare it by identity: a second object for the same function (equal,
+    not identical) fails the guard, which only costs a recompile. A builtin method bound to an instance
+    or a class is left out: each attribute read makes a new one, which would recompile every call."""
+    if type(value) is not types.BuiltinFunctionType:
+        return False
+    owner = value.__self__
+    return owner is None or isinstance(owner, types.ModuleType)
+
+
+def guarded_by_identity(value: Any) -> bool:
+    """Whether a dict key or set member that is no constant is guarded by identity: it is
+    ``compared_by_identity`` or a ``module_builtin``."""
+    return compared_by_identity(value) or module_builtin(value)
+
+
 def dict_keys_of(value: Any) -> tuple:
     """The keys of a mapping in iteration order (a plain dict without calling any of its methods)."""
     if type(value) is dict:
@@ -31,7 +51,10 @@ def dict_keys_of(value: Any) -> tuple:
 
 
 class DictKeys(_OneSource):
-    """``list(source.keys()) == keys``: the same keys in the same order (a dict or any mapping)."""
+    """``list(source.keys()) == keys``: the same keys in the same order (a dict or any mapping).
+
+    Keys are constants (compared type-strictly) or objects ``guarded_by_identity`` (compared by
+    identity: a builtin function equal to a key without being it fails the guard)."""
 
     __slots__ = ("_ckey", "keys")
     kind = "dict_keys"
@@ -44,7 +67,7 @@ class DictKeys(_OneSource):
         keys = tuple(keys)
         for key in keys:
             err = _constant_error(key)
-            if err and not compared_by_identity(key):
+            if err and not guarded_by_identity(key):
                 raise TypeError(f"DictKeys keys must be constants or objects compared by identity: {err}")
         _set(self, _source=source, keys=keys, _ckey=const_key(keys))
 

@@ -6,12 +6,22 @@ import gc
 import types
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import guarded_by_identity
+
 from ..errors import UserError
 from .base import Variable
+from .constant import is_constant_value
 from .containers import DictVariable, key_variable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
+
+
+def keys_modelled(value: dict) -> bool:
+    """Keys a DictKeys guard can check: constants, and objects it compares by identity (those a dict
+    finds by identity, and builtin functions of modules, which a dict finds by an equality of the C
+    function and its owner's identity: ``guarded_by_identity``)."""
+    return all(is_constant_value(k) or guarded_by_identity(k) for k in value)
 
 
 class ReadOnlyMappingMixin:

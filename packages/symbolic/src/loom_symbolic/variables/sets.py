@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import constant_by_value, guarded_by_identity, has_nan
+
 from .base import Variable
+from .constant import is_constant_value
 from .container_tables import SET_METHODS, SET_MUTATORS, IdentityKey, Method, key_variable
 from .mappings import DictVariable, MethodTableMixin
 
@@ -142,3 +145,24 @@ class SetVariable(MethodTableMixin, Variable):
         for item in self.members():
             codegen.reconstruct(item)
         codegen.emit("BUILD_SET", len(self.values))
+
+
+def identity_members_modelled(value: set | frozenset) -> bool:
+    """Members a ``SetMembers`` guard checks: constants it compares by value holding no NaN (which NaN
+    object a set holds decides ``in``, and the guard matches NaN with any NaN), and objects it compares
+    by identity."""
+    return all(guarded_by_identity(k) or (is_constant_value(k) and constant_by_value(k) and not has_nan(k))
+               for k in value)
+
+
+def wrap_identity_set(tx: InstructionTranslator | None, value: set | frozenset, source: Any) -> SetVariable:
+    """A set from the frame holding objects compared by identity (classes, functions, plain instances,
+    builtin functions of modules) besides constants. Its members are the real objects, so
+    ``in``, ``add`` and the set algebra hash and compare them as Python does (two equal builtin function
+    objects are one member, as in eager); the set is guarded to hold these very objects
+    (``SetMembers``), so another set, even one with equal members, recompiles rather than reuse answers
+    the trace computed for these. A mutated set is written back after the graph, as any set is."""
+    if tx is not None and source is not None:
+        tx.output.guards.add("type", source, value)
+        tx.output.guards.add("set_members", source, tuple(value))  # the members now (guards are built later)
+    return SetVariable([key_variable(v) for v in value], source, frozen=type(value) is frozenset)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from loom_guards import Attr, Item, IteratorState, compared_by_identity
+from loom_guards import Attr, Item, IteratorState, constant_by_value
 from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS, RANGE_ITERATORS
 
 from .. import polyfills
@@ -64,7 +64,7 @@ from .globals_dict import GlobalsDictVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
-from .lazy_dict import LazyDictVariable, MappingProxyVariable
+from .lazy_dict import LazyDictVariable, MappingProxyVariable, keys_modelled
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .outside_iterators import PositionedDictIterator, PositionedIterator, PositionedRangeIterator
@@ -75,6 +75,7 @@ from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
+from .sets import identity_members_modelled, wrap_identity_set
 from .tensor_subclasses import runs_python_torch_function, wrap_subclass_input
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -231,7 +232,7 @@ def _plain_list_subclass(value: Any) -> bool:
 
 
 def _wrap_dict(tx, value, source):
-    if tx is None and source is None and not _keys_modelled(value):
+    if tx is None and source is None and not keys_modelled(value):
         return ObjectConstantVariable(value)
     if source is not None and tx is not None and value is tx.f_globals:
         # the running code's globals (``g = globals()`` held across a break): loom adds its own names to that
@@ -245,7 +246,7 @@ def _wrap_dict(tx, value, source):
             if (guards := _guards(tx, source)) is not None:
                 guards.add("type", source, value)
             return _tensor_keyed.TensorKeyedDictVariable(value, source)
-        if not _keys_modelled(value):
+        if not keys_modelled(value):
             return _object_variable(tx, value, source)
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
@@ -260,7 +261,7 @@ def _wrap_dict(tx, value, source):
 
 def _wrap_mappingproxy(tx, value, source):
     """A ``mappingproxy`` read from the frame: its keys guarded through it, values read when used."""
-    if source is None or tx is None or not _keys_modelled(value):
+    if source is None or tx is None or not keys_modelled(value):
         return _wrap_object(tx, value, source)
 
     def make() -> Variable:
@@ -368,7 +369,11 @@ def _item_source(source: Any, key: Any) -> Any:
 
 
 def _wrap_set(tx, value, source):
-    if not all(is_constant_value(k) for k in value):
+    # every member compared by value (not a frozenset holding a function: an identity guard on the set,
+    # ConstantMatch's fallback, would miss the caller changing it), else sets.wrap_identity_set or an object
+    if not all(is_constant_value(k) and constant_by_value(k) for k in value):
+        if type(value) is set and identity_members_modelled(value):
+            return _remember(tx, value, source, lambda: wrap_identity_set(tx, value, source))
         return _wrap_object(tx, value, source)
     if isinstance(value, frozenset):
         return _wrap_constant(tx, value, source)
@@ -527,11 +532,6 @@ def _object_variable(tx, value, source):
     if (guards := _guards(tx, source)) is not None:
         guards.add("type", source, value)
     return UserObjectVariable(value, source)
-
-
-def _keys_modelled(value: dict) -> bool:
-    """Keys a DictKeys guard can check: constants, and objects a dict finds by identity."""
-    return all(is_constant_value(k) or compared_by_identity(k) for k in value)
 
 
 def _is_builtin_callable(value: Any) -> bool:
