@@ -199,3 +199,23 @@ def test_the_c_backend_compiles_the_one_trace(full_path_calls):
         torch.testing.assert_close(compiled(*inputs), block(*inputs))
     assert not full_path_calls
     assert [g.kind for g in compiled.graphs] == ["inference"]
+
+
+def test_views_returned_by_an_inference_graph_behave_as_views_made_with_grad():
+    """The graph runs under ``no_grad``; a view it returns is made again with grad mode on, so autograd takes
+    it after its base became a leaf and was written in place, as eager's view (a no_grad view raises)."""
+    import torch
+
+    from loom_backends.inference import run_without_grad
+
+    def graph(x):
+        c = x.clone()
+        return [c, c[:2]]
+
+    c, v = run_without_grad(graph)(torch.arange(3.0))
+    assert v._base is c
+    c.requires_grad_()
+    with torch.no_grad():
+        c.mul_(10)
+    out = v * 1  # raises "A view was created in no grad mode ..." for a view made under no_grad
+    assert out.requires_grad and torch.equal(out.detach(), torch.tensor([0.0, 10.0]))
