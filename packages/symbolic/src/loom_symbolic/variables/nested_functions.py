@@ -147,8 +147,7 @@ class NestedFunctionVariable(Variable):
             if getattr(wrapped, "wraps_real_object", False):
                 return wrapped.value
             return wrapped.signature_stand_in() if isinstance(wrapped, NestedFunctionVariable) else None
-        if set(self.assigned) - {"__name__", "__qualname__", "__doc__", "__module__", "__annotations__"} \
-                or set(own) - {"__wrapped__"}:
+        if set(self.assigned) - _SIGNATURE_BLIND or set(own) - {"__wrapped__"}:
             return None
         annotations = self.assigned.get("__annotations__")  # read (made then) or set while tracing
         if annotations is None:
@@ -183,6 +182,11 @@ class NestedFunctionVariable(Variable):
 
     def describe(self) -> str:
         return f"function {self.qualname}"
+
+
+#: Function attributes ``inspect.signature`` does not read (``functools.wraps`` sets them, ``__type_params__``
+#: from 3.12 on); ``__annotations__`` it does, from the value the stand-in is given.
+_SIGNATURE_BLIND = frozenset({"__name__", "__qualname__", "__doc__", "__module__", "__annotations__", "__type_params__"})
 
 
 def _is_str(value: Variable) -> bool:
