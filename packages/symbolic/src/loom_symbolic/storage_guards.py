@@ -16,13 +16,7 @@ import torch
 from torch import fx
 
 from .errors import Unsupported
-
-
-def storage_key(value: Any) -> int | None:
-    """Which storage a (fake) tensor views: views of one input share it."""
-    if not isinstance(value, torch.Tensor):
-        return None
-    return value.untyped_storage()._cdata
+from .variables.tensor import storage_key
 
 
 def storage_guards(inputs: list[Any], graph: fx.Graph) -> list[Any]:

@@ -41,7 +41,7 @@ from .higher_order import (
     trace_body,
 )
 from .symbolic_scalars import SymbolicVariable
-from .tensor import TensorVariable
+from .tensor import TensorVariable, storage_key
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -95,19 +95,14 @@ def _new_tensors(body: Body, what: str) -> None:
     """Eager's ``torch.cond``, ``map`` and ``while_loop`` refuse a function returning a tensor that shares memory
     with its inputs, a tensor it reads or another result (``t``, ``t.view(-1)``, ``(y, y)``, carried values
     swapped): such a call runs as Python, to raise as eager raises."""
-    read = {_storage(node.meta.get("example_value")) for node in body.lifted} | {_storage(t) for t in body.own}
+    read = {storage_key(node.meta.get("example_value")) for node in body.lifted} | {storage_key(t) for t in body.own}
     seen: set[int | None] = set()
     for leaf in body.leaves:
-        storage = _storage(leaf.example)
+        storage = storage_key(leaf.example)
         if storage is not None and (storage in read or storage in seen):
             raise Unsupported(f"{what} of a function returning a tensor that shares memory with its inputs or "
                               "another result", "eager raises on it: the function's results must be new tensors")
         seen.add(storage)
-
-
-def _storage(value: object) -> int | None:
-    """The identity of a tensor's storage (fake tensors keep their views on one), or None for anything else."""
-    return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
 
 
 @higher_order(_wrap_op)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph
-from .tensor import TensorVariable
+from .tensor import TensorVariable, storage_key
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -67,21 +67,16 @@ def _sole_holder(tensor: TensorVariable) -> bool:
     example, node = tensor.example, tensor.node
     if node.op not in ("call_function", "call_method") or node.users or example._base is not None:
         return False
-    key = _storage(example)
-    return example.is_contiguous() and all(_storage(n.meta.get("val")) != key for n in node.all_input_nodes)
+    key = storage_key(example)
+    return example.is_contiguous() and all(storage_key(n.meta.get("val")) != key for n in node.all_input_nodes)
 
 
 def _viewed(tensor: TensorVariable) -> bool:
     """Whether an op already made a view of ``tensor``: eager's view then follows its base into autograd
     (``v = c[:2]; c.requires_grad_()``: ``v * 1`` has a ``grad_fn``), which a view of the storage the leaf
     takes over does not, so such a call is left to eager (a graph break)."""
-    key = _storage(tensor.example)
-    return any(_storage(user.meta.get("val")) == key for user in tensor.node.users)
-
-
-def _storage(value: Any) -> int | None:
-    """Which storage a (fake) tensor views (None for anything else)."""
-    return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
+    key = storage_key(tensor.example)
+    return any(storage_key(user.meta.get("val")) == key for user in tensor.node.users)
 
 
 def _leaf_input(node, fake: torch.Tensor, made) -> TensorVariable:

@@ -54,6 +54,12 @@ OPAQUE_METHODS = {
 }
 
 
+def storage_key(value: Any) -> int | None:
+    """Which storage a (fake) tensor views (views of one tensor share it; fake tensors keep that), or None for
+    anything else."""
+    return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
+
+
 def keep_version(tensor: torch.Tensor) -> torch.Tensor:
     """Undo the version bump of the ``set_`` that stands for ``tensor.data = ...`` (eager's assignment
     leaves the counter, so tensors autograd saved before stay usable)."""
