@@ -12,10 +12,10 @@ tensor argument breaks, as reading a tensor's value into Python must.
 from __future__ import annotations
 
 import math
-import types
 from typing import TYPE_CHECKING
 
 from ..errors import Unsupported
+from . import operator_semantics as ops
 from .attributes import _MISSING, class_attribute
 from .base import Variable
 from .builtins import builtin
@@ -35,14 +35,8 @@ _CONVERSIONS: dict[type, tuple[tuple[str, type], ...]] = {
 
 
 def _python_special(value: Variable, name: str) -> bool:
-    """Whether ``value`` is an object (not a constant) whose class writes ``name`` in Python."""
-    if value.is_python_constant() or isinstance(value, TensorVariable):
-        return False
-    try:
-        cls = value.python_type()
-    except Unsupported:
-        return False
-    return isinstance(class_attribute(cls, name), types.FunctionType)
+    """Whether ``value`` is an object (not a constant, not a tensor) whose class writes ``name`` in Python."""
+    return not value.is_python_constant() and not isinstance(value, TensorVariable) and ops.has_python_special(value, name)
 
 
 def _has_special(value: Variable, name: str) -> bool:
@@ -53,10 +47,9 @@ def _has_special(value: Variable, name: str) -> bool:
         return True  # unknown class: assume it has it, so the conversion is left to eager
 
 
-def _call_special(tx: InstructionTranslator, value: Variable, name: str, expected: type,
-                  args: list[Variable] | None = None) -> object:
-    """``value.name(*args)``, inlined; its result must be a constant of exactly ``expected`` type."""
-    result = value.call_method(tx, name, args or [], {})
+def _call_special(tx: InstructionTranslator, value: Variable, name: str, expected: type) -> object:
+    """``value.name()``, inlined; its result must be a constant of exactly ``expected`` type."""
+    result = value.call_method(tx, name, [], {})
     if not result.is_python_constant() or type(result.as_python_constant()) is not expected:
         raise Unsupported(f"{value.describe()}.{name}() giving {result.describe()}",
                           f"not a {expected.__name__} known while tracing")
