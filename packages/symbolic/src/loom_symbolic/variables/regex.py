@@ -19,6 +19,7 @@ from .base import Variable
 from .builtins import FOLDED_LIBRARY_FUNCTIONS, builtin
 from .constant import ConstantVariable, FrozenObjectVariable, wrap_frozen
 from .iterators import SnapshotIterator
+from .methods import MethodVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -57,28 +58,11 @@ class PatternVariable(FrozenObjectVariable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _FOLDED or name == "scanner":
-            return _BoundPatternMethod(self, name)
+            return MethodVariable(self, name)  # its call comes back to call_method
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         return f"re.compile({self.value.pattern!r})"
-
-
-class _BoundPatternMethod(Variable):
-    """``pattern.match`` read before it is called."""
-
-    def __init__(self, pattern: PatternVariable, name: str) -> None:
-        self.pattern = pattern
-        self.name = name
-
-    def python_type(self) -> type:
-        return type(getattr(self.pattern.value, self.name))
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        return self.pattern.call_method(tx, self.name, args, kwargs)
-
-    def describe(self) -> str:
-        return f"method Pattern.{self.name}"
 
 
 def _sub_with_function(tx: InstructionTranslator, pattern: re.Pattern, name: str, args: list[Variable],
@@ -128,9 +112,10 @@ _MODULE_FUNCTIONS = {re.compile: None, re.match: "match", re.search: "search", r
 
 
 def _module_function(method: str | None):
+    # the pattern first, the flags keyword-only or last positional (re.compile(p, flags), re.sub(p, r, s, count, flags))
+    arity = {None: 1, "sub": 4, "subn": 4, "split": 3}.get(method, 2)
+
     def handler(tx, args, kwargs):
-        # the pattern first, the flags keyword-only or last positional (re.compile(p, flags), re.sub(p, r, s, count, flags))
-        arity = {None: 1, "sub": 4, "subn": 4, "split": 3}.get(method, 2)
         flags = kwargs.get("flags", args[arity] if len(args) > arity else ConstantVariable(0))
         pattern = args[0] if args else kwargs.get("pattern")
         if method in ("sub", "subn", "split") and len(args) > arity - 1:
