@@ -82,15 +82,15 @@ def _views_made_with_grad(outputs: Any) -> Any:
     ``no_grad`` is marked so, and autograd refuses to use it once its base is changed in place, which eager's
     view (made with grad mode on) allows (``c = x.clone(); v = c[:2]; c.requires_grad_(); c.mul_(10)`` under
     ``no_grad``, then ``v * 1``)."""
-    if not isinstance(outputs, (list, tuple)) or not any(getattr(o, "_is_view", _no)() for o in outputs):
+    import torch
+
+    def is_view(o: Any) -> bool:
+        return isinstance(o, torch.Tensor) and o._is_view()
+
+    if not isinstance(outputs, (list, tuple)) or not any(is_view(o) for o in outputs):
         return outputs
-    made = [o._base.as_strided(o.size(), o.stride(), o.storage_offset()) if getattr(o, "_is_view", _no)() else o
-            for o in outputs]
+    made = [o._base.as_strided(o.size(), o.stride(), o.storage_offset()) if is_view(o) else o for o in outputs]
     return type(outputs)(made) if isinstance(outputs, tuple) else made
-
-
-def _no() -> bool:
-    return False
 
 
 def may_skip_metadata(gm: Any, example_inputs: list[Any]) -> bool:

@@ -217,14 +217,14 @@ class GraphLowering:
                 return type(value)(output(None, v) for v in value)
             return value
 
-        results = {i: None for i in range(len(flat))}
+        results: list[Any] = [None] * len(flat)
         views = _views_of_other_outputs(flat)  # done after their bases, whatever the order
         for i, item in enumerate(flat):
             if i not in views:
                 results[i] = output(item, self._lookup(item) if isinstance(item, torch.fx.Node) else item)
         for i, base in views.items():
             results[i] = self._view_of_output(flat[i], flat[base], results[base])
-        self.outputs.extend(results[i] for i in range(len(flat)))
+        self.outputs.extend(results)
 
     def _view_of_output(self, item: torch.fx.Node, base_item: torch.fx.Node, base: Any) -> Any:
         """Output ``item``, which eager returns as a view of output ``base_item``: a window onto the buffer
