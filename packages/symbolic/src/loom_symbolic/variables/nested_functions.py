@@ -152,8 +152,11 @@ class NestedFunctionVariable(Variable):
         annotations = self.assigned.get("__annotations__")  # read (made then) or set while tracing
         if annotations is None:
             annotations = self.annotations or {}
-        elif isinstance(annotations, DictVariable) and all(k.is_python_constant() for k in annotations.unpack(None)):
-            annotations = {k.as_python_constant(): v for k, v in zip(annotations.unpack(None), annotations.items.values())}
+        elif isinstance(annotations, DictVariable):
+            keys = annotations.unpack(None)
+            if not all(k.is_python_constant() for k in keys):
+                return None
+            annotations = {k.as_python_constant(): v for k, v in zip(keys, annotations.items.values())}
         else:
             return None
         values = [*self.defaults, *self.kwdefaults.values(), *annotations.values()]
