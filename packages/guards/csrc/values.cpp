@@ -52,6 +52,9 @@ int const_eq(PyObject* v, PyObject* e) {
     }
     return 1;
   }
+  if (PyAnySet_Check(e)) {
+    return 0;  // never reached: a constant holding a set is lowered to its Python check (type-strict members)
+  }
   if (tp == &PyBool_Type || e == Py_None || e == Py_Ellipsis) {
     return 0;  // singletons: identity already failed
   }

@@ -170,6 +170,12 @@ P = namedtuple("P", "a b")
         (range(3), range(3), range(4), "L['x'] == range(0, 3), got range(0, 4)"),
         ({1, 2}, {2, 1}, {1, 2, 3}, "L['x'] == {1, 2}, got {1, 2, 3}"),
         ({1, 2}, {1, 2}, frozenset({1, 2}), "L['x'] == {1, 2}, got frozenset({1, 2}) (frozenset)"),
+        # members compare type-strictly, as scalars do (set == set would say {1} == {True} == {1.0})
+        ({1}, {1}, {True}, "L['x'] == {1}, got {True}"),
+        ({True, 2}, {2, True}, {1, 2}, "L['x'] == {True, 2}, got {1, 2}"),
+        (frozenset({0.0}), frozenset({0.0}), frozenset({-0.0}), "L['x'] == frozenset({0.0}), got frozenset({-0.0})"),
+        (frozenset({math.nan}), frozenset({float("nan")}), frozenset({1.0}), "L['x'] == frozenset({nan}), got frozenset({1.0})"),
+        ((1, frozenset({2})), (1, frozenset({2})), (1, frozenset({2.0})), "L['x'] == (1, frozenset({2})), got (1, frozenset({2.0}))"),
         (Ellipsis, Ellipsis, None, "L['x'] == Ellipsis, got None (NoneType)"),
     ],
 )
@@ -189,6 +195,18 @@ def test_constant_subclass_of_int_fails_without_calling_it(build):
     check = build([ConstantMatch(X, 3)])
     ok, why = verdict(check, Evil(3))
     assert not ok and why.startswith("L['x'] == 3, got 3 (tests.test_guards.") and why.endswith(".Evil)")
+
+
+def test_constant_set_with_a_foreign_member_fails_without_calling_it(build):
+    class Evil:
+        def __eq__(self, other):
+            raise AssertionError("must not be called")
+
+        def __hash__(self):
+            return hash(1)
+
+    check = build([ConstantMatch(X, {1})])
+    assert verdict(check, {Evil()})[0] is False
 
 
 def test_constant_match_of_a_set_checks_the_contents_it_had(build):

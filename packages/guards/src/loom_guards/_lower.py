@@ -317,9 +317,9 @@ _CHECKS: dict[type, Any] = {
     NotNone: lambda p, g, s, slots: p.add("C_NOTNONE", src=s),
     TypeMatch: _check_ref("C_TYPE", lambda g: g._ref),
     IdentityGuard: _check_ref("C_ID", lambda g: g._ref),
-    ConstantMatch: lambda p, g, s, slots: p.add("C_CONST", src=s, obj=g.value),
+    ConstantMatch: lambda p, g, s, slots: _check_constant(p, g, s, slots, "C_CONST", g.value),
     Length: lambda p, g, s, slots: p.add("C_LEN", src=s, n=g.n),
-    DictKeys: lambda p, g, s, slots: p.add("C_DICTKEYS", src=s, obj=g.keys, obj2=dict_keys_of),
+    DictKeys: lambda p, g, s, slots: _check_constant(p, g, s, slots, "C_DICTKEYS", g.keys, obj2=dict_keys_of),
     DictContains: lambda p, g, s, slots: p.add("C_DICTCONTAINS", src=s, obj=g.key, n=int(g.present)),
     TensorMatch: _check_tensor,
     GlobalState: lambda p, g, s, slots: p.add("C_STATE", ext=_state_spec(g)),
@@ -332,6 +332,22 @@ _CHECKS: dict[type, Any] = {
 def _check_in_python(p: _Program, g: Any, s: int, slots: tuple[int, ...]) -> None:
     """A guard kind the accelerator has no instruction for: its own Python check."""
     p.add("C_PY", obj=g.check, ext=slots)
+
+
+def _holds_set(value: Any) -> bool:
+    """Whether a constant is, or holds at any depth, a set or frozenset."""
+    if type(value) is set or type(value) is frozenset:
+        return True
+    return isinstance(value, tuple) and any(_holds_set(item) for item in value)
+
+
+def _check_constant(p: _Program, g: Any, s: int, slots: tuple[int, ...], op: str, value: Any, **fields: Any) -> None:
+    """``op`` on a constant, or the guard's Python check where the constant holds a set: the accelerator
+    compares sets with ``==`` (``{1} == {True}``), and their type-strict compare lives in ``const_eq``."""
+    if _holds_set(value):
+        _check_in_python(p, g, s, slots)
+    else:
+        p.add(op, src=s, obj=value, **fields)
 
 
 def _rule_for(table: dict[type, Any], cls: type, fallback: Any) -> Any:

@@ -104,9 +104,26 @@ def const_eq(value: Any, expected: Any) -> bool:
         if tuple.__len__(value) != tuple.__len__(expected):
             return False
         return all(const_eq(a, b) for a, b in zip(tuple.__iter__(value), tuple.__iter__(expected)))
+    if tp is frozenset or tp is set:
+        return _set_eq(value, expected)
     if isinstance(expected, enum.Enum) or tp in _BY_IDENTITY:
         return False  # singletons, builtin functions: identity already failed
     return bool(value == expected)
+
+
+def _set_eq(value: Any, expected: Any) -> bool:
+    """Type-strict equality of two sets (or frozensets) of constants: ``{True} != {1} != {1.0}``.
+
+    ``==`` of sets compares members by hash and ``==``, which confuses exactly what ``const_eq`` tells
+    apart, so the members' ``const_key`` sets are compared. A member whose type no expected member has
+    fails first, so no method of an object that is not a constant runs.
+    """
+    if len(value) != len(expected):  # both exact sets or frozensets: no user code runs
+        return False
+    types_expected = {type(member) for member in expected}
+    if any(type(member) not in types_expected for member in value):
+        return False
+    return const_key(value) == const_key(expected)
 
 
 class ConstantMatch(_OneSource):
@@ -116,7 +133,8 @@ class ConstantMatch(_OneSource):
     member, torch.dtype / device / layout / memory_format, or a tuple (plain, named, torch.Size) or
     frozenset of constants. Floats compare by value with the sign of zero, and NaN matches NaN.
     ``ConstantMatch(s, None)`` is ``IsNone(s)``. A ``set`` of constants is compared by its contents,
-    against a copy taken at construction (the set may change between calls: that is what is checked).
+    against a copy taken at construction (the set may change between calls: that is what is checked);
+    the members of sets and frozensets compare type-strictly too (``{True}`` does not match ``{1}``).
     """
 
     __slots__ = ("_ckey", "value")
