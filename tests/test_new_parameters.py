@@ -113,3 +113,30 @@ def test_the_parameter_and_handle_classes_stay_classes_to_the_program():
     got = _compiled(_class_read)(torch.arange(3.0), RemovableHandle)
     assert got == ("Parameter", True, True, "Parameter")
     assert loom.stats()["graph_breaks"] == 0
+
+
+def _grad_with_respect_to_a_new_parameter(x):
+    p = nn.Parameter(x.clone())
+    loss = (p * p).sum()
+    (g,) = torch.autograd.grad(loss, p)
+    return g
+
+
+def _new_parameter_data_written_after(x):
+    t = x * 2
+    p = nn.Parameter(t)
+    t.add_(1)  # the parameter took t's values, and t is its detached alias: the write reaches it
+    return (p * 3).sum(), t, p.detach()
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "c"])
+def test_autograd_grad_with_respect_to_a_parameter_made_in_the_graph(backend):
+    """``torch.autograd.grad(loss, nn.Parameter(x.clone()))``: the parameter takes the clone's values
+    (``copy_``, which keeps its autograd accumulator under AOTAutograd; a ``set_`` drops it, and AOTAutograd
+    raised "appears to not have been used in the graph"), and the clone becomes its detached alias."""
+    x = torch.arange(3.0)
+    torch.testing.assert_close(_compiled(_grad_with_respect_to_a_new_parameter, backend)(x), 2 * x)
+    loss, t, p = _compiled(_new_parameter_data_written_after, backend)(x)
+    e_loss, e_t, e_p = _new_parameter_data_written_after(x)
+    torch.testing.assert_close((loss, t, p), (e_loss, e_t, e_p))
+    assert not t.requires_grad and t.is_leaf

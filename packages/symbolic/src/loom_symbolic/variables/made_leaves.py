@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph
+from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph, sole_holder
 from .tensor import TensorVariable, storage_key
 
 if TYPE_CHECKING:
@@ -54,21 +54,9 @@ def make_leaf(tx: InstructionTranslator, tensor: TensorVariable) -> TensorVariab
         return None
     example = tensor.example
     spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, True, False)
-    leaf = made_before_the_graph(tx, tensor, spec, _leaf_input, copy=_sole_holder(tensor))
+    leaf = made_before_the_graph(tx, tensor, spec, _leaf_input, copy=sole_holder(tensor))
     tensor.node, tensor.example, tensor.made_leaf = leaf.node, leaf.example, leaf.made_leaf
     return tensor
-
-
-def _sole_holder(tensor: TensorVariable) -> bool:
-    """Whether the leaf may take ``tensor``'s values instead of its storage: ``tensor`` was computed by an op
-    of the graph into memory of its own (no argument of the op shares its storage: not a view, not a
-    ``detach()``), is contiguous as the empty tensor made before the graph is, and no op used it yet (no view
-    of it exists), so the variable turning into the leaf is its only holder."""
-    example, node = tensor.example, tensor.node
-    if node.op not in ("call_function", "call_method") or node.users or example._base is not None:
-        return False
-    key = storage_key(example)
-    return example.is_contiguous() and all(storage_key(n.meta.get("val")) != key for n in node.all_input_nodes)
 
 
 def _viewed(tensor: TensorVariable) -> bool:

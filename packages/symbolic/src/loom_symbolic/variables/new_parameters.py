@@ -25,7 +25,7 @@ import torch
 from ..errors import Unsupported, UserError
 from .constant import ConstantVariable
 from .new_objects import CONSTRUCTORS
-from .tensor import TensorVariable, keep_version
+from .tensor import TensorVariable, keep_version, storage_key
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -125,7 +125,24 @@ def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict
     if any(not isinstance(d, int) for d in example.shape):
         raise Unsupported(what, "its data has a symbolic size (the empty parameter is made before the graph)")
     spec = (tuple(int(d) for d in example.shape), example.dtype, example.device, grad, True)
-    return made_before_the_graph(tx, data, spec, NewParameterVariable)
+    copy = sole_holder(data)
+    param = made_before_the_graph(tx, data, spec, NewParameterVariable, copy=copy)
+    if copy:  # eager's data and parameter share one storage: the data is the parameter's detached alias now
+        alias = tx.output.call_function(tx, torch.Tensor.detach, [param], {})
+        data.node, data.example = alias.node, alias.example
+    return param
+
+
+def sole_holder(tensor: TensorVariable) -> bool:
+    """Whether a tensor made before the graph may take ``tensor``'s values instead of its storage:
+    ``tensor`` was computed by an op of the graph into memory of its own (no argument of the op shares its
+    storage: not a view, not a ``detach()``), is contiguous as the empty tensor made before the graph is,
+    and no op used it yet (no view of it exists, which the storage's new owner would not reach)."""
+    example, node = tensor.example, tensor.node
+    if node.op not in ("call_function", "call_method") or node.users or example._base is not None:
+        return False
+    key = storage_key(example)
+    return example.is_contiguous() and all(storage_key(n.meta.get("val")) != key for n in node.all_input_nodes)
 
 
 def made_by_a_call_before_the_graph(tx: InstructionTranslator, call: functools.partial, wrap_as: Any) -> TensorVariable:
