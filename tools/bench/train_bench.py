@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/bench/train_bench.py                  # both models, 30 timed steps
     .venv/bin/python tools/bench/train_bench.py --models gpt --steps 50
+    .venv/bin/python tools/bench/train_bench.py --models deep      # 50 Linear(8, 8) layers: 100 parameters
 
 Both compilers use the ``aot_eager`` backend (AOTAutograd, ATen graphs run as they are), so the
 figures compare capture and the Python around the graphs, not kernels. Per model it prints:
@@ -55,7 +56,17 @@ def _gpt():
     return model, lambda: (ids,), loss
 
 
-MODELS = {"mlp": _mlp, "gpt": _gpt}
+def _deep():
+    """Many small layers: the per-parameter Python of backward, the update and ``zero_grad`` dominates."""
+    layers = []
+    for _ in range(50):
+        layers += [torch.nn.Linear(8, 8), torch.nn.Tanh()]
+    model = torch.nn.Sequential(*layers)
+    batch = torch.randn(16, 8)
+    return model, lambda: (batch,), lambda m, x: (m(x) - x).pow(2).mean()
+
+
+MODELS = {"mlp": _mlp, "gpt": _gpt, "deep": _deep}
 
 
 def make_step(model, loss_fn, optimizer, bypass_profiler: bool):
