@@ -85,7 +85,8 @@ def _views_made_with_grad(outputs: Any) -> Any:
     import torch
 
     def is_view(o: Any) -> bool:
-        return isinstance(o, torch.Tensor) and o._is_view()
+        # a view of another dtype (c.real, view_as_real) is left as made: as_strided cannot change dtype
+        return isinstance(o, torch.Tensor) and o._is_view() and o.dtype == o._base.dtype
 
     if not isinstance(outputs, (list, tuple)) or not any(is_view(o) for o in outputs):
         return outputs

@@ -232,6 +232,8 @@ class GraphLowering:
         if not isinstance(base, BufferView):
             return self.realize(self._lookup(item))
         val, base_val = item.meta["val"], base_item.meta["val"]
+        if val.dtype != base_val.dtype:  # c.real of an output c: a window counts in its buffer's elements
+            raise GraphUnsupported(f"an output is a {val.dtype} view of a {base_val.dtype} output")
         size, stride = self.sizevars.exprs(val.shape), self.sizevars.exprs(val.stride())
         (offset,) = self.sizevars.exprs((val.storage_offset() - base_val.storage_offset(),))
         layout = Layout(tuple(size), tuple(stride), base.layout.offset + offset, val.dtype, val.device)
