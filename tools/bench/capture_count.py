@@ -5,7 +5,11 @@ For every program: is loom's answer eager's (result, arguments afterwards, state
 exception raised), and how many graphs and breaks do loom and torch.compile(backend="eager") report.
 Prints one row per construct and the totals (how many capture in 1 graph with 0 breaks).
 
-    .venv/bin/python tools/bench/capture_count.py [--no-torch]
+    .venv/bin/python tools/bench/capture_count.py [--no-torch] [--only AREA] [--dynamic] [--backend c]
+
+``--backend c`` (or ``aot_eager``) compiles loom's graphs with that backend instead of ``eager``: every
+program then checks the backend's answers too (a graph the backend refuses counts as differing, since the
+runner is strict; by default such a frame runs uncompiled, with one warning).
 """
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ def _same(a, b) -> bool:
 
 
 _DYNAMIC = {}  # {"dynamic": True} under --dynamic: both compilers make sizes and ints symbolic from the start
+_LOOM_BACKEND = ["eager"]  # --backend: loom's backend (torch.compile's column always uses eager)
 
 
 def run_loom(fn, x):
@@ -71,7 +72,7 @@ def run_loom(fn, x):
     expected = _outcome(fn, copy.deepcopy(x))
     loom.reset()
     # strict: an internal error raises (a wrong outcome here) instead of running the frame as is, unseen
-    compiled = loom.compile(fn, backend="eager", options={"strict": True}, **_DYNAMIC)
+    compiled = loom.compile(fn, backend=_LOOM_BACKEND[0], options={"strict": True}, **_DYNAMIC)
     actual = _outcome(compiled, copy.deepcopy(x), fn)
     correct = _same(actual[0], expected[0]) and actual[1] == expected[1] and actual[2] == expected[2]
     stats = loom.stats()
@@ -113,7 +114,11 @@ def main(constructs, counted) -> int:
     parser.add_argument("--no-torch", action="store_true", help="skip torch.compile's column")
     parser.add_argument("--only", metavar="AREA", help="run only capture_count_AREA.py's (and capture_count_AREA_*.py's) constructs")
     parser.add_argument("--dynamic", action="store_true", help="compile with dynamic=True (symbolic sizes and ints)")
+    parser.add_argument("--backend", default="eager",
+                        help="loom's backend (default eager; `c` or `aot_eager` check the backends on every program, "
+                             "strict: a graph a backend refuses counts as differing from eager)")
     options = parser.parse_args()
+    _LOOM_BACKEND[0] = options.backend
     _DYNAMIC.update({"dynamic": True} if options.dynamic else {})
     rows, clean, torch_clean, wrong = [], 0, 0, 0
     totals = Counter()
