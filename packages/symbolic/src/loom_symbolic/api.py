@@ -14,6 +14,7 @@ from bytecode import CellVar
 
 from loom_guards import Item, Local
 
+from . import entry_layouts
 from . import breaks as _breaks
 from . import side_effects
 from . import translator as _translator
@@ -307,7 +308,7 @@ def _graph_call(output: Any, graph_outputs: list, cellvars: tuple[str, ...] = ()
     name = new_graph_name()
     graph_module = output.finalize(graph_outputs)
     real = [i.example for i in output.inputs]
-    fakes = [i.node.meta["val"] for i in output.inputs]
+    fakes = [entry_layouts.example_at_entry(i.node) for i in output.inputs]
     # A graph over symbolic sizes is handed to backends with its symbolic (fake) inputs, so that
     # they compile for every size rather than for the sizes of this call.
     dynamic = any(_has_symbols(v) for v in fakes)

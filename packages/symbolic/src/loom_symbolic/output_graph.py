@@ -18,6 +18,7 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
+from . import entry_layouts
 from . import grad_switches as _grad_switches
 from . import keyword_calls as _keyword_calls
 from . import storage_guards as _storage_guards
@@ -188,6 +189,7 @@ class OutputGraph:
             fake = self.fake_mode.fake_input(example)
             self.guards.add("tensor", source, value)
         variable = make(node, fake, source=source, cls=type(value), real=value)
+        entry_layouts.record(node, fake)
         self.inputs.append(GraphInput(source, node, example, convert))
         self._tensor_inputs[id(value)] = variable
         return variable
@@ -277,11 +279,13 @@ class OutputGraph:
         size = tensor.example.shape[dim]
         if not is_symbolic(size):
             return ConstantVariable(int(size))
+        # keyed by the size too: an in-place op (as_strided_, unsqueeze_) changes the sizes of the same node
         cache = tensor.node.meta.setdefault("loom_sizes", {})
-        if dim not in cache:
+        key = (dim, size.node.expr)
+        if key not in cache:
             node = self.graph.call_method("size", (tensor.node, dim))
-            cache[dim] = _symbolic.SymbolicVariable(node, size)
-        return cache[dim]
+            cache[key] = _symbolic.SymbolicVariable(node, size)
+        return cache[key]
 
     def _new_placeholder(self, name: str) -> fx.Node:
         # Placeholders come first, in the order of ``inputs`` (every placeholder has its entry there).
