@@ -14,9 +14,8 @@ from bytecode import CellVar
 
 from loom_guards import Item, Local
 
-from . import entry_layouts
 from . import breaks as _breaks
-from . import side_effects
+from . import entry_layouts, side_effects
 from . import translator as _translator
 from .codegen import OUTPUTS_LOCAL, PARAMETERS_LOCAL, RANDOM_LOCAL, PyCodegen, build_code
 from .errors import Location, Reason, Unsupported
