@@ -349,3 +349,17 @@ def test_graph_from_loom_translator():
     compiled = loom_backends.get("triton")(g.graph_module, g.example_inputs)
     check_sizes(compiled, f, lambda n: [torch.randn(n, 3)], sizes=(2, 7, 33))
     graphs_compiled(compiled)
+
+
+@pytest.mark.parametrize("backend", ["c", "triton"])
+def test_a_size_modulo_whose_sympy_form_goes_negative_floors(dynamic, backend):
+    """``(4 - s0 % 4) % 4`` (padding to a multiple of 4) simplifies to ``(-(s0 % 4)) % 4``: printed with C's or
+    Triton's truncating ``%`` it was negative, and the padded rows' sum ran over memory never written."""
+
+    def f(x):
+        pad = (4 - x.shape[0] % 4) % 4
+        return F.pad(x, (0, pad)).reshape(-1, 4).sum(-1), x.new_zeros(pad + 1)
+
+    compiled = compile_dynamic(dynamic, f, [torch.randn(6)], {0: {0}}, backend=backend)
+    check_sizes(compiled, f, lambda n: [torch.randn(n)], sizes=(3, 5, 8, 33))
+

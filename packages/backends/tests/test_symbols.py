@@ -80,3 +80,10 @@ def test_bounds_come_from_the_shape_env():
     assert sv.provably_le(FloorDiv(n + 1, 2), n)  # (s0 + 1) // 2 <= s0 needs the // relaxed
     assert sv.provably_nonnegative(n - FloorDiv(n + 1, 2))
     assert not sv.provably_le(n, FloorDiv(n, 2))
+
+
+def test_floor_forms_are_printed_where_the_left_operand_may_be_negative():
+    neg = -ModularIndexing(s0, 1, 4)
+    assert texpr(ModularIndexing(neg, 1, 4)) == "(((-(s0 % 4)) % 4 + 4) % 4)"
+    assert texpr(FloorDiv(s0 - 5, 4)) == "((-5 + s0) - (((-5 + s0) % 4 + 4) % 4)) // 4"
+    assert symbols.cexpr(ModularIndexing(s0 + 3, 1, 4)) == "(3 + s0) % 4"  # provably non-negative: plain

@@ -83,6 +83,9 @@ class FloorDiv(sympy.Function):
             return sympy.cancel(base / divisor)
         return None
 
+    def _eval_is_nonnegative(self) -> bool | None:
+        return self.args[0].is_nonnegative  # the divisor is positive
+
 
 class ModularIndexing(sympy.Function):
     """``(base // divisor) % modulus`` for a non-negative base and positive divisor and modulus."""
@@ -105,6 +108,9 @@ class ModularIndexing(sympy.Function):
             if len(kept) != len(base.args):
                 return ModularIndexing(sympy.Add(*kept), divisor, modulus)
         return None
+
+    def _eval_is_nonnegative(self) -> bool:
+        return True  # floor semantics with a positive modulus
 
 
 Interval = tuple[int, int]
@@ -293,7 +299,8 @@ def unravel(flat: Expr, sizes: Sequence[Expr], numel_range: Mapping[sympy.Symbol
 
 
 class _TritonPrinter:
-    """Prints an index expression as Triton/Python source (non-negative integer arithmetic)."""
+    """Prints an index expression as Triton/Python source. ``//`` and ``%`` take a positive right operand;
+    a left operand not provably non-negative is printed in a form that floors in every language."""
 
     floordiv = " // "
 
@@ -326,9 +333,15 @@ class _TritonPrinter:
                 return "-" + self._factor(rest)
             return "*".join(self._factor(f) for f in expr.args)
         if isinstance(expr, FloorDiv):
-            return f"{self._factor(expr.args[0])}{self.floordiv}{self._right(expr.args[1])}"
+            base, divisor = expr.args
+            if base.is_nonnegative is not True:
+                return f"({self._factor(base)} - {self._floor_mod(self._factor(base), divisor)}){self.floordiv}{self._right(divisor)}"
+            return f"{self._factor(base)}{self.floordiv}{self._right(divisor)}"
         if isinstance(expr, ModularIndexing):
             base, divisor, modulus = expr.args
+            if base.is_nonnegative is not True:
+                inner = self._factor(base) if divisor == 1 else f"({self.doprint(FloorDiv(base, divisor))})"
+                return self._floor_mod(inner, modulus)
             inner = self._factor(base) if divisor == 1 else f"({self._factor(base)}{self.floordiv}{self._right(divisor)})"
             return f"{inner} % {self._right(modulus)}"
         if isinstance(expr, (sympy.Min, sympy.Max)):  # sizes only (host code; kernels get them as arguments)
@@ -337,6 +350,13 @@ class _TritonPrinter:
         if isinstance(expr, sympy.Pow) and isinstance(expr.args[1], sympy.Integer) and int(expr.args[1]) > 0:
             return "*".join([self._factor(expr.args[0])] * int(expr.args[1]))
         raise NotImplementedError(f"cannot print index expression {expr!r}")
+
+    def _floor_mod(self, operand: str, modulus: Expr) -> str:
+        """``operand`` modulo a positive ``modulus`` with floor semantics whatever the operand's sign, in a
+        form C's and Triton's truncating ``%`` compute right too (a size expression whose sympy form went
+        negative: ``(4 - s0 % 4) % 4`` simplifies to ``(-(s0 % 4)) % 4``)."""
+        m = self._right(modulus)
+        return f"(({operand} % {m} + {m}) % {m})"
 
     def _right(self, expr: Expr) -> str:
         """The right operand of ``//`` or ``%``: anything but a name or a number in parentheses
@@ -361,8 +381,8 @@ def texpr(expr: Expr, names: Mapping[Expr, str] | None = None) -> str:
 
 
 class _CPrinter(_TritonPrinter):
-    """Index expressions as C over ``int64_t``: the operands of ``//`` and ``%`` are non-negative, where
-    C's truncating ``/`` is floor division."""
+    """Index expressions as C over ``int64_t``: where the left operand of ``//`` is non-negative, C's
+    truncating ``/`` is floor division (other operands are printed in a flooring form, as for Triton)."""
 
     floordiv = " / "
 
