@@ -162,6 +162,9 @@ class OutputGraph:
         self.submodules: dict[str, fx.GraphModule] = {}
         #: (id(module), attribute) → the variable read instead, inside ``torch.func.functional_call``.
         self.module_overrides: dict[tuple[int, str], Variable] = {}
+        #: (id(lru_cache'd function from outside), its cache key) → the result a call in this trace gave
+        #: (:mod:`.variables.polyfilled`): a repeated call is the cache's hit, the same object, as in eager.
+        self.cached_call_results: dict[tuple[int, Any], Variable] = {}
         #: How many torch.func transforms' functions are being traced (a level each, in eager).
         self.transform_depth = 0
         #: How many higher-order ops' bodies (and transforms' functions) are being traced (``trace_body``).
