@@ -336,4 +336,27 @@ def c_ps3m_super_diamond_and_classmethod(x):
     return d.value(x), d.made, [c.__name__ for c in _Diamond.__mro__]
 
 
+
+@functools.lru_cache
+def _cached_plus_one(v):
+    return v + 1
+
+
+def c_ps3m_lru_cache_over_tensor_and_ints(x):
+    a1 = _cached_plus_one(1)
+    b1 = _cached_plus_one(x)
+    b2 = _cached_plus_one(x)
+    a2 = _cached_plus_one(1)
+    c1 = _cached_plus_one(2)
+    return a1, a2, b1, b2, c1, b1 is b2
+
+
+def c_ps3m_reduce_merging_dicts_argument(x, dicts):
+    merged = functools.reduce(lambda a, b: {**a, **b}, dicts)
+    return x + merged["a"], merged
+
+
+c_ps3m_reduce_merging_dicts_argument.extra_args = lambda: ([{"a": 1, "b": 2}, {"a": 3, "c": 4}],)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
