@@ -64,6 +64,7 @@ from .globals_dict import GlobalsDictVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
+from .item_sources import item_source
 from .lazy_dict import LazyDictVariable, MappingProxyVariable, keys_modelled
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -251,8 +252,8 @@ def _wrap_dict(tx, value, source):
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
             guards.add("dict_keys", source, value)
-            return LazyDictVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
-        items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
+            return LazyDictVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, item_source(source, value, k)))
+        items = {k: wrap(tx, v, item_source(source, value, k)) for k, v in value.items()}
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)
 
@@ -268,7 +269,7 @@ def _wrap_mappingproxy(tx, value, source):
         guards = tx.output.guards
         guards.add("type", source, value)
         guards.add("dict_keys", source, value)
-        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
+        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, item_source(source, value, k)))
 
     return _remember(tx, value, source, make)
 
@@ -354,18 +355,6 @@ def _moving_iterator(tx, value, source):
         return MovingIteratorVariable(value, source)
 
     return _remember(tx, value, source, make)
-
-
-def _item_source(source: Any, key: Any) -> Any:
-    """The source of ``container[key]``; a key that is an object has no printable source, so its
-    value is reached through the dict's ``get`` at run time only through the dict itself."""
-
-    if source is None or not is_constant_value(key):
-        return None
-    try:
-        return Item(source, key)
-    except TypeError:  # a constant guards cannot key an item by (a frozenset, a range, a complex): no source
-        return None
 
 
 def _wrap_set(tx, value, source):
