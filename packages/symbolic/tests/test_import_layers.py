@@ -31,7 +31,7 @@ FLOORS = {
         "polyfills.functools", "polyfills.heapq", "polyfills.bisect", "polyfills.types", "polyfills.itertools", "polyfills.math", "polyfills.operator",
         "polyfills.os", "polyfills.torch_function", "polyfills.text_format", "polyfills.subclasses", "keyword_calls", "graph_constants", "assert_op", "operand_errors"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
-    2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.enums", "variables.recursive_repr", "variables.item_sources", "variables.environ",
+    2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.enums", "variables.recursive_repr", "variables.single_dispatch", "variables.item_sources", "variables.environ",
         "variables.functions", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings", "variables.value_keys",
         "variables.sequences", "variables.sets", "variables.lazy_dict", "variables.library_globals",
         "variables.arguments", "variables.exception_values", "variables.exception_groups", "variables.exception_star", "variables.exception_tracebacks", "variables.iterators", "variables.iterator_methods", "variables.outside_iterators", "variables.generators", "variables.yield_from_delegates",
