@@ -195,6 +195,10 @@ class OutputGraph:
         self._tensor_inputs[id(value)] = variable
         return variable
 
+    def is_input_example(self, example: Any) -> bool:
+        """Whether ``example`` is a graph input's fake tensor (an in-place op's result is its input's)."""
+        return any(variable.example is example for variable in self._tensor_inputs.values())
+
     def add_converted_input(self, value: torch.Tensor, source: Any, convert: Any,
                             *, fresh: bool = False) -> TensorVariable:
         """A graph input for the tensor ``convert`` makes of the value at ``source`` (``torch.from_numpy``
