@@ -439,6 +439,20 @@ class TensorMethodVariable(Variable):
         return f"Tensor.{self.name}"
 
 
+def wrap_bound_tensor_method(tx: InstructionTranslator, value: Any, source: Any) -> Variable | None:
+    """A C method of a tensor read from the frame (``y.add`` passed in as a callable): the tensor's method as
+    the trace reads it, under guards on the tensor (through ``__self__``) and on the method's name. None for
+    any other builtin method, or one without a source."""
+    receiver = getattr(value, "__self__", None)
+    if source is None or tx is None or not isinstance(receiver, torch.Tensor) \
+            or not callable(getattr(torch.Tensor, value.__name__, None)):
+        return None
+    tx.output.guards.add("type", source, value)
+    tx.output.guards.add("constant", Attr(source, "__name__"), value.__name__)
+    tensor = wrap(tx, receiver, Attr(source, "__self__"))
+    return tensor.var_getattr(tx, value.__name__)
+
+
 def call_tensor_method(
     tx: InstructionTranslator, tensor: TensorVariable, name: str, args: list[Variable], kwargs: dict[str, Variable]
 ) -> Variable:

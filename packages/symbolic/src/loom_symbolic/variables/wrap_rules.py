@@ -88,6 +88,7 @@ from .torch import (
     is_graph_op,
     not_in_graph_reason,
     traced_original,
+    wrap_bound_tensor_method,
 )
 from .torch_function_state import CLASSES as TORCH_FUNCTION_STATE_CLASSES
 from .weakrefs import wrap_weakref
@@ -463,6 +464,8 @@ def _wrap_builtin(tx, value, source):
         return unbound
     if value in HANDLERS:  # modelled although it is a method of a C object (tuple.__new__)
         return _identity(BuiltinVariable)(tx, value, source)
+    if (method := wrap_bound_tensor_method(tx, value, source)) is not None:  # y.add handed in
+        return method
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
         value.__self__, types.ModuleType
     ):
