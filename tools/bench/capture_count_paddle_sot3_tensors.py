@@ -271,4 +271,40 @@ def c_ps3t_generator_send_loop(x):
     return x + final
 
 
+
+# -- tensor methods handed around (test_18_tensor_method) -----------------------------------------------------------
+def c_ps3t_bound_method_of_argument_tensor(x, func):
+    return func(x), func(x * 2)
+
+
+c_ps3t_bound_method_of_argument_tensor.extra_args = lambda: (torch.ones(3).add,)
+
+
+def c_ps3t_unbound_methods_and_names(x):
+    ops = [torch.Tensor.sin, torch.Tensor.cos, getattr(torch.Tensor, "exp")]  # noqa: B009 - by name is the construct
+    out = x
+    for op in ops:
+        out = op(out)
+    by_name = [getattr(x, name)() for name in ("abs", "sqrt", "neg")]
+    return out, by_name, torch.Tensor.add(x, 1, alpha=2)
+
+
+def c_ps3t_method_chain_math(x):
+    a, b = x + 1, x + 2
+    c = a.add(b)
+    d = c.multiply(a)
+    e = d.subtract(b)
+    f = e.divide(a)
+    g = f.pow(2) + f.abs().sqrt()
+    h = (g.abs() + 1).log() - (g / g.max()).exp()
+    return h.sin() + h.cos()
+
+
+def c_ps3t_properties_and_grad_fields(x):
+    a = x.reshape(3, 1).expand(3, 2).to(torch.float64)
+    b = torch.ones(3, 2)
+    return (str(a.device), a.dtype, a.type(), torch.is_tensor(a), a.grad is None, a.data.shape,
+            a @ b.T.to(a.dtype) + len(a.shape) + b.numel() + a.ndim + a.dim(), a.mT.shape, a.real.dtype)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
