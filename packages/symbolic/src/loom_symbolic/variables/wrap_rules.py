@@ -76,6 +76,7 @@ from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
+from .sequences import plain_structseq
 from .sets import identity_members_modelled, wrap_identity_set
 from .tensor_subclasses import runs_python_torch_function, wrap_subclass_input
 from .torch import (
@@ -196,8 +197,8 @@ def _wrap_tuple(tx, value, source):
         items = [wrap(tx, item, Attr(source, name) if source is not None else None) for name, item in zip(fields, value)]
         return NamedTupleVariable(items, cls, source)
     items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
-    if fields is not None:
-        return NamedTupleVariable(items, cls, source)
+    if fields is not None or plain_structseq(value):
+        return NamedTupleVariable(items, cls, source, real=value if fields is None else None)
     if type(value) is not tuple:
         return _wrap_object(tx, value, source)
     return TupleVariable(items, source)
