@@ -13,10 +13,13 @@ import collections.abc
 import contextlib
 import functools
 import heapq
+import io
 import itertools
+import json
 import math
 import operator
 import string
+import sys
 import types
 from abc import ABC, abstractmethod
 
@@ -251,6 +254,26 @@ def c_ps3p_class_decorator_and_init_subclass(x):
         pass
 
     return x + len(registry), registry, A.__name__, issubclass(B, Base)
+
+
+
+def c_ps3p_interpreter_version_checks(x):
+    y = x + 1
+    newer = sys.version_info >= (3, 8)
+    return y + newer, sys.version_info[:2], sys.version_info.major, sys.float_info.epsilon > 0, y * 2
+
+
+def c_ps3p_json_round_trip(x):
+    y = x + 1
+    s = json.dumps({"a": 1, "b": [1, 2]})
+    return y + len(s), json.loads(s), y * 2
+
+
+def c_ps3p_print_to_string_buffer(x):
+    y = x + 1
+    buf = io.StringIO()
+    print("hello", 3, file=buf)
+    return y + 1, buf.getvalue()
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
