@@ -22,7 +22,7 @@ from . import grad_switches as _grad_switches
 from . import keyword_calls as _keyword_calls
 from . import storage_guards as _storage_guards
 from .aliasing import AliasTracker
-from .errors import Unsupported, UserError
+from .errors import Unsupported, UserError, shape_error
 from .fake_mode import FakeMismatch, LoomFakeTensorMode, data_dependent_failures
 from .guard_collector import GuardCollector
 from .provenance import Provenance
@@ -405,8 +405,8 @@ class OutputGraph:
                 raise _data_dependent(run) from exc
             if isinstance(exc, _FAKE_LIMITS):
                 raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
-            # the real program raises here too: run it natively
-            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc)) from exc
+            # the real program raises here too: run it natively (or, where eager's error is known, raise it in the trace)
+            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc), **shape_error(exc)) from exc
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
