@@ -201,4 +201,37 @@ class _WithScale:
 c_ps3o_object_attribute_on_argument_class.extra_args = lambda: (_WithScale(),)
 
 
+
+class _Rows:
+    def __init__(self, t):
+        self.t = t
+
+    def __getitem__(self, i):
+        return self.t[i]
+
+
+def c_ps3o_sequence_protocol_over_tensor(x):
+    y = x + 1
+    return list(iter(_Rows(y))), [v * 2 for v in _Rows(y.reshape(3, 1))], y * 2
+
+
+def c_ps3o_tensor_index_error_caught(x):
+    y = x + 1
+    try:
+        y[5]
+    except IndexError as e:
+        return y * 2, str(e)
+
+
+class _Count(int):
+    def double(self):
+        return _Count(self * 2)
+
+
+def c_ps3o_int_subclass_values(x):
+    y = x + 1
+    i = _Count(3)
+    return y + i.double() + (i + 1), type(i.double()).__name__, y * 2
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
