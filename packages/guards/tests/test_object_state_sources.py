@@ -1,14 +1,26 @@
 """Sources reached through an object's answer about itself: a weak reference's referent, a list or
-tuple iterator's sequence and position; fetched, printed, compared and checked by compiled guards."""
+tuple iterator's sequence and position, a dict's value by position; fetched, printed, compared and checked
+by compiled guards."""
 
 from __future__ import annotations
 
 import pickle
+import types
 import weakref
 
 import pytest
 
-from loom_guards import ConstantMatch, Identity, IsNone, IteratorState, Local, WeakReferent, compile
+from loom_guards import (
+    ConstantMatch,
+    DictKeys,
+    DictValueAt,
+    Identity,
+    IsNone,
+    IteratorState,
+    Local,
+    WeakReferent,
+    compile,
+)
 
 
 class Obj:
@@ -71,3 +83,33 @@ def test_iterator_state_reads_the_range_a_range_iterator_has_left():
     for _ in it:
         pass
     assert len(left.fetch({"it": it})) == 0
+
+
+class Table(dict):
+    def values(self):
+        raise AssertionError("a guard runs no method of a dict subclass")
+
+
+def test_dict_value_at_reads_by_position():
+    source = DictValueAt(Local("d"), 1)
+    assert str(source) == "list(L['d'].values())[1]" and source == DictValueAt(Local("d"), 1)
+    assert source != DictValueAt(Local("d"), 0) and pickle.loads(pickle.dumps(source)) == source
+    assert source.fetch({"d": {int: "a", str: "b"}}) == "b"
+    assert source.fetch({"d": Table({int: "a", str: "c"})}) == "c"
+    assert source.fetch({"d": types.MappingProxyType({int: 1, str: 2})}) == 2
+    with pytest.raises(IndexError):
+        source.fetch({"d": {int: "a"}})
+    with pytest.raises(TypeError):
+        source.fetch({"d": ["a", "b"]})
+    with pytest.raises(TypeError):
+        DictValueAt(Local("d"), -1)
+
+
+def test_a_value_under_an_object_key_is_guarded_by_position():
+    def first():
+        return 1
+
+    guard = compile([DictKeys(Local("d"), {int: None, str: None}), Identity(DictValueAt(Local("d"), 0), first)])
+    assert guard({"d": {int: first, str: first}})
+    assert not guard({"d": {int: lambda: 1, str: first}})  # the value replaced under the same key
+    assert not guard({"d": {str: first, int: first}})  # the keys reordered

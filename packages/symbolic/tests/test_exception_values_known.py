@@ -150,6 +150,18 @@ def unicode_error_fields_of_folded_encode(x):
     return y + encoded[0] + decoded[1], encoded, decoded
 
 
+@case(X)
+def fields_of_builtin_exceptions_made_by_a_call(x):
+    """Fields a builtin exception's ``__init__`` derives from its arguments (``start``, ``errno``, ``lineno``...),
+    on one the trace made by calling its class: reading them was a graph break (Paddle's test_24_exceptions)."""
+    made = UnicodeTranslateError("ab", 0, 1, "why")
+    os_error = OSError(2, "missing", "f.txt")
+    syntax = SyntaxError("bad", ("f.py", 3, 4, "text"))
+    return (x + made.start + os_error.errno, (made.end, made.reason, made.object),
+            (os_error.strerror, os_error.filename, os_error.filename2), (syntax.lineno, syntax.offset, syntax.msg),
+            ImportError("m").name, FileNotFoundError(2, "gone").strerror)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)
 def test_exception_values_match_eager(fn, args, kwargs, graphs):
     check(fn, *args, graphs=graphs, **kwargs)

@@ -1,10 +1,11 @@
-"""``polyfills.copy.deepcopy`` against ``copy.deepcopy``, natively, on the same inputs."""
+"""``polyfills.copy.deepcopy`` and ``copy`` against the standard library's, natively, on the same inputs, and traced."""
 
 from __future__ import annotations
 
 import copy
 
 import torch
+from harness import check
 
 from loom_symbolic import polyfills
 
@@ -62,3 +63,49 @@ def test_deepcopy_hands_other_objects_to_the_original():
     assert deepcopy((1, "a")) == (1, "a")
     memo = {}
     assert deepcopy([1], memo) == [1] and memo
+
+
+class WithCopy(Plain):
+    def __copy__(self):
+        return "custom"
+
+
+class Slotted:
+    __slots__ = ("a",)
+
+    def __init__(self):
+        self.a = [1]
+
+
+def test_copy_of_a_plain_object_shares_its_values():
+    shallow = polyfills.replacement_for(copy.copy)
+    original = Plain()
+    made, expected = shallow(original), copy.copy(original)
+    assert _same_structure(made, expected) and made is not original
+    assert made.numbers is original.numbers and made.table is original.table
+    assert vars(shallow(Holder())) == {}  # an empty __dict__: no state, as object.__reduce_ex__ gives
+
+
+def test_copy_hands_other_objects_to_the_original():
+    shallow = polyfills.replacement_for(copy.copy)
+    assert shallow(WithCopy()) == "custom"
+    slotted = Slotted()
+    assert shallow(slotted).a is slotted.a
+
+
+class Holder:
+    pass
+
+
+def _copy_object_made_in_frame(x):
+    h = Holder()
+    h.items = [1, [2, 3]]
+    h.t = x
+    c = copy.copy(h)
+    c.items.append(4)
+    c.t = x * 2
+    return h.t + c.t, h.items, type(c) is Holder, c is not h
+
+
+def test_copy_of_an_object_made_in_the_frame_is_traced():
+    check(_copy_object_made_in_frame, torch.arange(3.0))

@@ -40,7 +40,7 @@ from .kinds import (
     has_nan,
     overlapping_pairs,
 )
-from .object_state import BuiltinContents, IteratorState, WeakReferent
+from .object_state import BuiltinContents, DictValueAt, IteratorState, WeakReferent
 from .policy import RecompileLimitWarning, RecompilePolicy
 from .portable import from_records, to_records
 from .sources import (
@@ -73,6 +73,7 @@ __all__ = [
     "DictAttr",
     "DictContains",
     "DictKeys",
+    "DictValueAt",
     "GeneratorFunction",
     "Global",
     "GlobalState",

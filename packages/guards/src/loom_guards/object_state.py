@@ -1,5 +1,6 @@
 """Sources that reach a value through an object's own answer about itself, read without side effects:
-the referent of a weak reference, the sequence and position a list or tuple iterator resumes from.
+the referent of a weak reference, the sequence and position a list or tuple iterator resumes from, a
+dict's value by position.
 
 They hang off a base source like ``Attr`` does; the compiled checks read them through ``read_from``.
 """
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import collections
 import gc
+import itertools
+import types
 import weakref
 from typing import Any
 
@@ -157,3 +160,37 @@ class BuiltinContents(_Chained):
 
     def __str__(self) -> str:
         return f"<the builtin contents of {self._base}>"
+
+
+class DictValueAt(_Chained):
+    """The value of a dict (or a mappingproxy of one) at position ``index`` in its order: how a guard reaches
+    ``d[key]`` for a key no source can spell (a class, a function). Read through ``dict.values``, without
+    running a subclass's methods; paired with a ``DictKeys`` guard on the base, the position is the key's."""
+
+    __slots__ = ("index",)
+    fetch_cost = 3
+
+    def __init__(self, base: Any, index: int) -> None:
+        if type(index) is not int or index < 0:
+            raise TypeError(f"DictValueAt index must be an int >= 0, got {index!r}")
+        _set_chained(self, _check_base("DictValueAt", base), "index", index)
+
+    def _key(self) -> tuple:
+        return (self._base, self.index)
+
+    def _args(self) -> tuple:
+        return (self._base, self.index)
+
+    def read_from(self, base_value: Any) -> Any:
+        if isinstance(base_value, dict):
+            values = dict.values(base_value)
+        elif type(base_value) is types.MappingProxyType:
+            values = base_value.values()
+        else:
+            raise TypeError(f"{self._base} is a {type(base_value).__name__}, not a dict")
+        for value in itertools.islice(values, self.index, None):
+            return value
+        raise IndexError(f"{self._base} has no value at position {self.index}")
+
+    def __str__(self) -> str:
+        return f"list({self._base}.values())[{self.index}]"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .generator_sources import GeneratorFunction
-from .object_state import BuiltinContents, IteratorState, WeakReferent
+from .object_state import BuiltinContents, DictValueAt, IteratorState, WeakReferent
 from .portable_objects import describe_namespace_or_global
 from .portable_values import Memo, NotPortable, describe_value, rebuild_value
 from .sources import (
@@ -73,6 +73,8 @@ _ENCODERS[Item] = lambda src, memo: {"key": describe_value(src.key, memo=memo)}
 _DECODERS["Item"] = (Item, lambda base, rec, memo: Item(base, rebuild_value(rec.get("key"), memo)))
 _ENCODERS[TensorSize] = lambda src, memo: {"dim": src.dim}
 _DECODERS["TensorSize"] = (TensorSize, lambda base, rec, memo: TensorSize(base, rec.get("dim")))
+_ENCODERS[DictValueAt] = lambda src, memo: {"index": src.index}
+_DECODERS["DictValueAt"] = (DictValueAt, lambda base, rec, memo: DictValueAt(base, rec.get("index")))
 _ENCODERS[IteratorState] = lambda src, memo: {"part": src.part}
 _DECODERS["IteratorState"] = (IteratorState, lambda base, rec, memo: IteratorState(base, _str_field(rec, "part")))
 

@@ -87,6 +87,16 @@ class UserError(Unsupported):
         self.exc_attrs = exc_attrs or {}
 
 
+def shape_error(exc: BaseException) -> dict[str, Any]:
+    """What a :class:`UserError` for ``exc``, raised by an op's fake run, says of the program's exception: an
+    IndexError (an index out of a tensor's bounds, ``t[3]`` of size 3) is eager's own, from the same shape
+    check, so the trace raises it (a handler, or the sequence protocol's end, catches it); other failures
+    are left to the real run."""
+    if type(exc) is IndexError:
+        return {"exc_type": IndexError, "exc_args": (str(exc),)}
+    return {}
+
+
 def missing_attribute(owner: str, name: str) -> UserError:
     """The error for ``owner.name`` when the attribute does not exist."""
     return UserError(f"attribute {name!r}", f"{owner} has no attribute {name!r}", exc_type=AttributeError)

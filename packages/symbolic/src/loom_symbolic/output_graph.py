@@ -23,7 +23,7 @@ from . import grad_switches as _grad_switches
 from . import keyword_calls as _keyword_calls
 from . import storage_guards as _storage_guards
 from .aliasing import AliasTracker
-from .errors import Unsupported, UserError
+from .errors import Unsupported, UserError, shape_error
 from .fake_mode import FakeMismatch, LoomFakeTensorMode, data_dependent_failures
 from .guard_collector import GuardCollector
 from .provenance import Provenance
@@ -163,6 +163,9 @@ class OutputGraph:
         self.submodules: dict[str, fx.GraphModule] = {}
         #: (id(module), attribute) → the variable read instead, inside ``torch.func.functional_call``.
         self.module_overrides: dict[tuple[int, str], Variable] = {}
+        #: (id(lru_cache'd function from outside), its cache key) → the result a call in this trace gave
+        #: (:mod:`.variables.polyfilled`): a repeated call is the cache's hit, the same object, as in eager.
+        self.cached_call_results: dict[tuple[int, Any], Variable] = {}
         #: How many torch.func transforms' functions are being traced (a level each, in eager).
         self.transform_depth = 0
         #: How many higher-order ops' bodies (and transforms' functions) are being traced (``trace_body``).
@@ -193,6 +196,10 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, node, example, convert))
         self._tensor_inputs[id(value)] = variable
         return variable
+
+    def is_input_example(self, example: Any) -> bool:
+        """Whether ``example`` is a graph input's fake tensor (an in-place op's result is its input's)."""
+        return any(variable.example is example for variable in self._tensor_inputs.values())
 
     def add_converted_input(self, value: torch.Tensor, source: Any, convert: Any,
                             *, fresh: bool = False) -> TensorVariable:
@@ -402,8 +409,8 @@ class OutputGraph:
                 raise _data_dependent(run) from exc
             if isinstance(exc, _FAKE_LIMITS):
                 raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
-            # the real program raises here too: run it natively
-            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc)) from exc
+            # the real program raises here too: run it natively (or, where eager's error is known, raise it in the trace)
+            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc), **shape_error(exc)) from exc
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)

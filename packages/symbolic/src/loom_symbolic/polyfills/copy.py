@@ -156,7 +156,8 @@ _original_copy = types.FunctionType(_copy.copy.__code__, _copy.copy.__globals__,
 def copy(x: Any) -> Any:
     """``copy.copy(x)``: a deque's own ``__copy__`` (a deque made in the trace is a stand-in, whose class
     the standard library's version cannot read), a list's, dict's or set's ``copy()``, immutable values
-    themselves; anything else as the original does it, traced."""
+    themselves, an instance of a plain class as a new one sharing its attribute values; anything else as
+    the original does it, traced."""
     if type(x) is _collections.deque:
         return x.__copy__()
     if type(x) is list or type(x) is dict:  # what copy's dispatch table does for them: their own copy()
@@ -165,5 +166,14 @@ def copy(x: Any) -> Any:
         return set(x)
     if type(x) in _ATOMIC or type(x) in (tuple, frozenset):
         return x
+    cls = type(x)
+    if type(cls) is type and _plain_class(cls) and getattr(cls, "__copy__", None) is None \
+            and isinstance(getattr(x, "__dict__", None), dict):
+        # what object.__reduce_ex__(4) leads copy._reconstruct to: cls.__new__(cls), then its __dict__
+        # updated with the original's (the same values, not copies; no __setattr__ of the class runs)
+        instance = cls.__new__(cls)
+        for key, value in x.__dict__.items():
+            object.__setattr__(instance, key, value)
+        return instance
     return _original_copy(x)
 

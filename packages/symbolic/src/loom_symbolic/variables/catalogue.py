@@ -37,6 +37,7 @@ from . import (  # noqa: F401
     globals_dict,
     hashing,
     hook_handles,
+    int_subclasses,
     known_hasattr,
     legacy_functorch,
     legacy_tensor_types,

@@ -53,6 +53,9 @@ class ExceptionVariable(Variable):
         #: what ``__traceback__`` holds (None: None): a fresh TracebackVariable at each raise, or what
         #: ``with_traceback``/``__traceback__ =`` set
         self.traceback: Variable | None = None
+        #: made by calling its class in the trace (not raised by an operation, where CPython may set C-level
+        #: attributes such as AttributeError.name that its arguments do not give)
+        self.made_by_call = False
 
     def python_type(self) -> type:
         return self.cls
@@ -108,6 +111,8 @@ class ExceptionVariable(Variable):
             return getter.call(tx, [self], {})
         if member is not None and is_constant_value(member):
             return ConstantVariable(member)
+        if member is None and self.made_by_call and (derived := _derived_attribute(self, name)) is not None:
+            return derived
         raise Unsupported(f"attribute {name!r} of a {self.cls.__name__} raised while tracing",
                           "only the type, the arguments and the attributes set while tracing are known")
 
@@ -280,6 +285,28 @@ _ATTRIBUTES_FROM_INIT = (StopIteration, SystemExit, OSError, ImportError, Syntax
                          AttributeError, BaseExceptionGroup)
 
 
+#: how a builtin exception class keeps what its ``__init__`` derives from the arguments (``UnicodeError.start``)
+_C_FIELDS = (types.MemberDescriptorType, types.GetSetDescriptorType)
+
+
+def _derived_attribute(exc: ExceptionVariable, name: str) -> Variable | None:
+    """A C-level attribute that a builtin exception's ``__init__`` derives from its arguments
+    (``UnicodeTranslateError.start``, ``OSError.errno``, ``SyntaxError.lineno``), for one the trace made by a
+    call on constants: read from a real one made the same way. None where that does not apply."""
+    if not issubclass(exc.cls, _ATTRIBUTES_FROM_INIT) or exc.args is None or _has_own_construction(exc.cls):
+        return None
+    if not any(isinstance(klass.__dict__.get(name), _C_FIELDS) for klass in exc.cls.__mro__
+               if klass.__module__ == "builtins" and klass not in (BaseException, object)):
+        return None
+    if not all(arg.is_python_constant() for arg in exc.args):
+        return None
+    try:
+        value = getattr(exc.cls(*(arg.as_python_constant() for arg in exc.args)), name)
+    except AttributeError:  # a field left unset (OSError.characters_written): the trace's AttributeError is not modelled
+        return None
+    return ConstantVariable(value) if is_constant_value(value) else None
+
+
 def _sequence_items(value: Variable) -> list[Variable] | None:
     """The items of a tuple or list known while tracing, else None."""
     if isinstance(value, (TupleVariable, ListVariable)):
@@ -395,7 +422,9 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
     if not _has_own_construction(cls):
         if kwargs:
             raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
-        return ExceptionVariable(cls, list(args))
+        made = ExceptionVariable(cls, list(args))
+        made.made_by_call = True
+        return made
     if tx is None or not isinstance(init, types.FunctionType):
         raise Unsupported(f"creating a {cls.__name__}", "its class customises construction")
     exc = ExceptionVariable(cls, list(args))

@@ -15,6 +15,7 @@ from . import deferred_calls as _deferred
 from . import environ as _environ
 from . import exception_tracebacks as _tracebacks
 from . import recursive_repr as _recursive_repr
+from . import single_dispatch as _single_dispatch
 from .base import Variable
 from .methods import FunctionGetVariable
 from .registry import wrap, wrap_constant_like
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
 
 #: ``globals_base`` for functions of trusted libraries: their globals are read without guards.
 TRUSTED_GLOBALS = "trusted"
+
+
+#: code of standard-library wrapper functions → what a call of one is instead of its body (None: the body, traced)
+_WRAPPER_CALLS = {
+    **dict.fromkeys(_recursive_repr.WRAPPER_CODES, _recursive_repr.call_wrapped_repr),
+    _single_dispatch.WRAPPER_CODE: _single_dispatch.call_dispatched,
+}
 
 
 #: torch.compile's wrappers of ``nn.Module`` methods that tag the module, and the cell holding the original.
@@ -81,10 +89,9 @@ class UserFunctionVariable(Variable):
             raise Unsupported(what, opaque_reason(library),
                               hint="it runs as ordinary Python between graphs")
         src = self.source
-        if fn.__code__ in _recursive_repr.WRAPPER_CODES and not kwargs:
-            called = _recursive_repr.call_wrapped_repr(tx, fn, src, args, kwargs)
-            if called is not None:
-                return called
+        special = _WRAPPER_CALLS.get(fn.__code__)
+        if special is not None and (called := special(tx, fn, src, args, kwargs)) is not None:
+            return called
         trusted = _trusted_module(fn)
         if src is None and not trusted:
             # Reached without a source (an item under an object key, an attribute of an object made while

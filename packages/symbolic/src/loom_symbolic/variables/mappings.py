@@ -31,7 +31,7 @@ from .methods import MethodVariable
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
-from .value_keys import value_key
+from .value_keys import method_key, value_key
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -63,7 +63,8 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
     if key.source is None and not getattr(key, "wraps_real_object", False) and key.mutable \
             and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:
         return IdentityKey(key, key)  # made while tracing: the variable is the object
-    return value_key(key)  # a frozen dataclass made while tracing: hashed by its fields
+    # a frozen dataclass made while tracing: hashed by its fields; a bound method: by function and object
+    return value_key(key) or method_key(key)
 
 
 def lookup(receiver: Variable, name: str) -> Method | None:

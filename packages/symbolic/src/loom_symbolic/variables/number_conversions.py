@@ -65,7 +65,8 @@ def _conversion(target: type):
             return None
         value = args[0]
         for name, expected in _CONVERSIONS[target]:
-            if _python_special(value, name):
+            if _python_special(value, name) or (getattr(value, "answers_builtin_specials", False) and _has_special(value, name)):
+                # (an int subclass instance made in the trace answers int's own methods on its value)
                 return ConstantVariable(target(_call_special(tx, value, name, expected)))
             if _has_special(value, name):
                 return None  # a C method comes first (a str subclass's, an int subclass's): not modelled here

@@ -63,7 +63,6 @@ _OPAQUE_METHODS = {
 #: Methods that change the array they are called on (they return None).
 _INPLACE_METHODS = frozenset({"fill", "sort", "put"})
 #: torch functions that turn an ndarray into a tensor: the graph's tensor is already one.
-_TENSOR_FROM_ARRAY = {"from_numpy", "as_tensor", "asarray"}
 #: NumPy functions whose arguments may be torch tensors (eager converts those with ``Tensor.__array__``;
 #: elsewhere a tensor can make NumPy hand back a tensor through ``__array_wrap__``).
 #: The ``*_like`` makers convert too and hand back a plain ndarray (they never call ``__array_wrap__``);
@@ -582,19 +581,3 @@ def tensor_numpy(tx: InstructionTranslator, tensor: TensorVariable, args: list[V
         array.shares_layout = True
         return array
     return NdarrayVariable(alias)
-
-
-def torch_call(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
-    """``torch.from_numpy(array)`` and friends on a traced ndarray: a tensor sharing its memory. None:
-    ``fn`` is not one of those."""
-    name = getattr(fn, "__name__", "")
-    if name not in _TENSOR_FROM_ARRAY or getattr(torch, name, None) is not fn or not args \
-            or not isinstance(args[0], NdarrayVariable):
-        return None
-    if len(args) != 1 or (kwargs and name == "from_numpy"):
-        raise Unsupported(f"torch.{name}() of a NumPy array with these arguments", "not modelled")
-    tensor = tx.output.call_method(tx, "detach", [args[0].tensor], {})
-    if kwargs:
-        return tx.output.call_function(tx, torch.as_tensor, [tensor], kwargs)
-    return tensor
-

@@ -158,8 +158,8 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     if value.is_python_constant():
         return fold(op, value)
     name = _operand_errors.unary_special(op)
-    if name is not None and has_python_special(value, name):
-        return value.call_method(tx, name, [], {})
+    if name is not None and (has_python_special(value, name) or getattr(value, "answers_builtin_specials", False)):
+        return value.call_method(tx, name, [], {})  # (an int subclass instance made in the trace: on its value)
     error = _operand_errors.unary_type_error(op, _exact_class(value))
     if error is not None:
         raise error

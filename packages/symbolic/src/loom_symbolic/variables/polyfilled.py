@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, DictAttr, Item
 
 from .. import polyfills
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from ..polyfills import subclasses as _subclasses
 from . import containers as _containers
 from . import functions as _functions
@@ -158,13 +158,46 @@ def wrap_real_deque(tx: InstructionTranslator | None, value: Any, source: Any) -
 
 class CachedFunctionVariable(ObjectConstantVariable):
     """A function wrapped by ``functools.lru_cache`` or ``functools.cache``: a call traces the wrapped
-    function (``__wrapped__``), as torch.compile does. The trace neither reads nor fills the cache:
-    what the function computes is the same either way, and is in the graph."""
+    function (``__wrapped__``), as torch.compile does. The trace neither reads nor fills the real cache:
+    what the function computes is the same either way, and is in the graph. Calls under one key in the
+    trace share the first one's result, as the cache's hits do (``f(x) is f(x)``), and an unhashable
+    argument is the cache's TypeError."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        key = _cache_key(tx, self.value, args, kwargs)
+        memo = tx.output.cached_call_results
+        if key is not None and key in memo:
+            return memo[key]
         wrapped_source = Attr(self.source, "__wrapped__") if self.source is not None else None
-        return wrap(tx, self.value.__wrapped__, wrapped_source).call(tx, args, kwargs)
+        result = wrap(tx, self.value.__wrapped__, wrapped_source).call(tx, args, kwargs)
+        if key is not None and tx.output.body_depth == 0:  # a result made in a sub-graph's body is that body's alone
+            memo[key] = result
+        return result
 
     def describe(self) -> str:
         return f"cached function {getattr(self.value, '__qualname__', self.value)}"
 
+
+
+_KWARGS_MARK = object()  # between the positional and keyword parts of a key, as functools' own _make_key
+
+
+def _cache_key(tx: InstructionTranslator, cached: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Any:
+    """The function and the key ``lru_cache`` files this call under: each argument as a dict key (a constant
+    by value, a tensor or object by identity; an unhashable one raises the program's TypeError), keywords in
+    order after a mark, and with ``typed`` the arguments' types. None where an argument is no key the trace
+    can name (the call is traced without sharing a result)."""
+    parameters = getattr(cached, "cache_parameters", None)  # set by lru_cache, not by the bare C wrapper
+    if parameters is None:
+        return None
+    try:
+        key: tuple = tuple(_containers.DictVariable.key_of(arg, tx) for arg in args)
+        if kwargs:
+            key += (_KWARGS_MARK, *((name, _containers.DictVariable.key_of(v, tx)) for name, v in kwargs.items()))
+    except UserError:
+        raise  # an unhashable argument: the cache's own TypeError
+    except Unsupported:
+        return None
+    if parameters()["typed"]:
+        key += tuple(v.python_type() for v in (*args, *kwargs.values()))
+    return id(cached), key

@@ -35,9 +35,11 @@ WRAPPER_CODES = _wrapper_codes()
 
 
 def call_wrapped_repr(tx: InstructionTranslator, fn: types.FunctionType, source: Any, args: list[Variable],
-                      kwargs: dict[str, Variable]) -> Variable:
+                      kwargs: dict[str, Variable]) -> Variable | None:
     """``fn(self)`` for a recursive-repr wrapper ``fn``: its ``user_function(self)``, inlined, with the
-    running set guarded empty."""
+    running set guarded empty (None: the wrapper traced as written)."""
+    if kwargs:
+        return None
     names = fn.__code__.co_freevars
     cells = dict(zip(names, fn.__closure__))
     owner = source if source is not None else Const(fn)

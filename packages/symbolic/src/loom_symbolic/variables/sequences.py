@@ -100,15 +100,19 @@ class TupleVariable(SequenceVariable):
 class NamedTupleVariable(TupleVariable):
     """A named tuple or a torch structseq (``torch.return_types.max``): fields by name."""
 
-    def __init__(self, items: list[Variable], cls: type, source: Any = None) -> None:
+    def __init__(self, items: list[Variable], cls: type, source: Any = None, real: Any = None) -> None:
         super().__init__(items, source)
         self.cls = cls
         self.attrs: dict[str, Variable] = {}  # named tuples have no instance __dict__
+        #: the structseq itself, read from the frame (``sys.version_info``), for classes Python code cannot make
+        self.real = real
 
     def python_type(self) -> type:
         return self.cls
 
     def as_python_constant(self) -> Any:
+        if self.real is not None and all(item.is_python_constant() for item in self.items):
+            return self.real
         return self._build([i.as_python_constant() for i in self.items])
 
     def as_example(self) -> Any:
@@ -124,6 +128,8 @@ class NamedTupleVariable(TupleVariable):
         names = getattr(self.cls, "_fields", None)
         if names is not None and name in names:
             return self.items[names.index(name)]
+        if names is None and name in getattr(self.cls, "__match_args__", ()):  # a structseq's fields, in order
+            return self.items[self.cls.__match_args__.index(name)]
         if names is None:
             probe = self.cls(tuple(range(len(self.items))))  # a structseq of indices tells field positions
             value = getattr(probe, name, None)
@@ -146,6 +152,14 @@ class NamedTupleVariable(TupleVariable):
 
     def describe(self) -> str:
         return self.cls.__name__
+
+
+def plain_structseq(value: tuple) -> bool:
+    """Whether ``value`` is a C struct sequence (``sys.version_info``, ``sys.float_info``) whose fields are all its
+    items, named by ``__match_args__``, and whose items are read as a tuple's."""
+    cls = type(value)
+    return (type(cls.__dict__.get("n_sequence_fields")) is int and cls.n_fields == cls.n_sequence_fields == len(value)
+            and cls.__getitem__ is tuple.__getitem__ and len(getattr(cls, "__match_args__", ())) == len(value))
 
 
 #: Names a plain tuple subclass may define in Python: its construction and the class's own bookkeeping.

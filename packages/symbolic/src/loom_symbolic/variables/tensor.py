@@ -247,8 +247,12 @@ class TensorVariable(Variable):
 
     def _grad(self, tx: InstructionTranslator) -> Variable:
         """``tensor.grad`` of a graph input: what autograd left there before the graph runs (``backward``
-        always breaks the graph), itself a graph input guarded like any tensor, or None guarded so."""
+        always breaks the graph), itself a graph input guarded like any tensor, or None guarded so. A tensor
+        computed in the graph that does not require grad (and is not an input, as an in-place op's result is)
+        has none: nothing can have given it one in the trace but a ``.grad =`` store, read before this."""
         if self.source is None or self.real is None:
+            if not self.example.requires_grad and not tx.output.is_input_example(self.example):
+                return ConstantVariable(None)
             raise Unsupported("reading .grad of a tensor computed in the graph", "its gradient is produced outside the graph")
         return wrap(tx, self.real.grad, Attr(self.source, "grad"))
 

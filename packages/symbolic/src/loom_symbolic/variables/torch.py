@@ -20,6 +20,7 @@ from . import device_ctx as _device_ctx
 from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
+from . import numpy_to_tensor as _numpy_to_tensor
 from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
@@ -292,7 +293,7 @@ class TorchFunctionVariable(RealValueVariable):
             tx.output.set_grad_enabled(tx, bool(args[0].as_python_constant()))
             return ConstantVariable(None)
         if args and getattr(args[0], "numpy_value", False):  # torch.from_numpy(array) of an array made in the trace
-            converted = _numpy.torch_call(tx, self.value, args, kwargs)
+            converted = _numpy_to_tensor.torch_call(tx, self.value, args, kwargs)
             if converted is not None:
                 return converted
         requires_grad = kwargs.get("requires_grad")
@@ -436,6 +437,20 @@ class TensorMethodVariable(Variable):
 
     def describe(self) -> str:
         return f"Tensor.{self.name}"
+
+
+def wrap_bound_tensor_method(tx: InstructionTranslator, value: Any, source: Any) -> Variable | None:
+    """A C method of a tensor read from the frame (``y.add`` passed in as a callable): the tensor's method as
+    the trace reads it, under guards on the tensor (through ``__self__``) and on the method's name. None for
+    any other builtin method, or one without a source."""
+    receiver = getattr(value, "__self__", None)
+    if source is None or tx is None or not isinstance(receiver, torch.Tensor) \
+            or not callable(getattr(torch.Tensor, value.__name__, None)):
+        return None
+    tx.output.guards.add("type", source, value)
+    tx.output.guards.add("constant", Attr(source, "__name__"), value.__name__)
+    tensor = wrap(tx, receiver, Attr(source, "__self__"))
+    return tensor.var_getattr(tx, value.__name__)
 
 
 def call_tensor_method(

@@ -1,12 +1,15 @@
 """Dict keys and set members that hash and compare by value although only the trace holds them: an
 instance of a frozen dataclass made while tracing, whose fields are constants. ``dataclasses`` writes
 its ``__eq__`` (same class, equal field tuples) and ``__hash__`` (the hash of that tuple), so the key is
-that class and those values; another instance with the same class and fields finds the same entry."""
+that class and those values; another instance with the same class and fields finds the same entry. A bound
+method (``obj.method``): CPython hashes and compares it by its function and the identity of its object, so
+``obj.method`` read twice finds the same entry."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from typing import Any
 
 from .base import Variable
@@ -30,6 +33,18 @@ def value_key(key: Variable) -> ValueKey | None:
     tracing with generated ``__eq__``/``__hash__`` and constant fields."""
     identity = _identity(key)
     return ValueKey(key, identity) if identity is not None else None
+
+
+def method_key(key: Variable) -> ValueKey | None:
+    """The :class:`ValueKey` of a bound method of a Python function, ``(function, its object by identity)``;
+    None for anything else, or an object the trace cannot tell apart by identity."""
+    fn = getattr(getattr(key, "function", None), "value", None)
+    receiver = getattr(key, "receiver", None)
+    if key.python_type() is not types.MethodType or not isinstance(fn, types.FunctionType) or receiver is None:
+        return None
+    if receiver.source is not None or not receiver.mutable or getattr(receiver, "wraps_real_object", False):
+        return None  # from the frame: which object it is would need its own guard
+    return ValueKey(key, (fn, IdentityKey(receiver, receiver)))
 
 
 _ABSENT = object()

@@ -64,6 +64,7 @@ from .globals_dict import GlobalsDictVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
+from .item_sources import item_source
 from .lazy_dict import LazyDictVariable, MappingProxyVariable, keys_modelled
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
@@ -75,6 +76,7 @@ from .random_draws import RandomDrawVariable, is_module_draw
 from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVariable, UserObjectVariable
 from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
+from .sequences import plain_structseq
 from .sets import identity_members_modelled, wrap_identity_set
 from .tensor_subclasses import runs_python_torch_function, wrap_subclass_input
 from .torch import (
@@ -87,6 +89,7 @@ from .torch import (
     is_graph_op,
     not_in_graph_reason,
     traced_original,
+    wrap_bound_tensor_method,
 )
 from .torch_function_state import CLASSES as TORCH_FUNCTION_STATE_CLASSES
 from .weakrefs import wrap_weakref
@@ -194,8 +197,8 @@ def _wrap_tuple(tx, value, source):
         items = [wrap(tx, item, Attr(source, name) if source is not None else None) for name, item in zip(fields, value)]
         return NamedTupleVariable(items, cls, source)
     items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
-    if fields is not None:
-        return NamedTupleVariable(items, cls, source)
+    if fields is not None or plain_structseq(value):
+        return NamedTupleVariable(items, cls, source, real=value if fields is None else None)
     if type(value) is not tuple:
         return _wrap_object(tx, value, source)
     return TupleVariable(items, source)
@@ -251,8 +254,8 @@ def _wrap_dict(tx, value, source):
         if (guards := _guards(tx, source)) is not None:
             guards.add("type", source, value)
             guards.add("dict_keys", source, value)
-            return LazyDictVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
-        items = {k: wrap(tx, v, _item_source(source, k)) for k, v in value.items()}
+            return LazyDictVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, item_source(source, value, k)))
+        items = {k: wrap(tx, v, item_source(source, value, k)) for k, v in value.items()}
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)
 
@@ -268,7 +271,7 @@ def _wrap_mappingproxy(tx, value, source):
         guards = tx.output.guards
         guards.add("type", source, value)
         guards.add("dict_keys", source, value)
-        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, _item_source(source, k)))
+        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, item_source(source, value, k)))
 
     return _remember(tx, value, source, make)
 
@@ -354,18 +357,6 @@ def _moving_iterator(tx, value, source):
         return MovingIteratorVariable(value, source)
 
     return _remember(tx, value, source, make)
-
-
-def _item_source(source: Any, key: Any) -> Any:
-    """The source of ``container[key]``; a key that is an object has no printable source, so its
-    value is reached through the dict's ``get`` at run time only through the dict itself."""
-
-    if source is None or not is_constant_value(key):
-        return None
-    try:
-        return Item(source, key)
-    except TypeError:  # a constant guards cannot key an item by (a frozenset, a range, a complex): no source
-        return None
 
 
 def _wrap_set(tx, value, source):
@@ -474,6 +465,8 @@ def _wrap_builtin(tx, value, source):
         return unbound
     if value in HANDLERS:  # modelled although it is a method of a C object (tuple.__new__)
         return _identity(BuiltinVariable)(tx, value, source)
+    if (method := wrap_bound_tensor_method(tx, value, source)) is not None:  # y.add handed in
+        return method
     if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
         value.__self__, types.ModuleType
     ):

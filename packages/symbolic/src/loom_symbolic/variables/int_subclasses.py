@@ -1,0 +1,149 @@
+"""Instances of an int subclass made while tracing (``class Count(int)``, maybe with a ``__new__`` calling
+``super().__new__(cls, n)``): an object of the class, its attributes and Python methods an object's, whose value
+is known.
+
+What ``int`` itself does with one (its arithmetic, comparisons, ``bit_length``...) reads only the value and gives a
+plain ``int`` (or bool, float), as CPython does, so it is folded on the value; a method the class (or a base
+between it and ``int``) overrides in Python is inlined instead. An operator with a tensor on the other side is the
+tensor's with the value (``Tensor.__add__`` takes any int). Anything else ``int`` gives the object (hashing,
+``__format__``, ``__index__`` for subscripts) is not modelled (a graph break).
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported, UserError
+from . import operator_semantics as _operators
+from .attributes import class_attribute
+from .builtins import BuiltinVariable, builtin
+from .constant import ConstantVariable
+from .new_objects import BASE_MAKERS, NewObjectVariable
+from .real_objects import ClassVariable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .base import Variable
+    from .protocol import Translator as InstructionTranslator
+
+#: ``int``'s special methods whose answer depends only on the value (not ``__format__``, ``__hash__``,
+#: ``__index__``, ``__reduce_ex__``: they see, or hand on, the object).
+_VALUE_DUNDERS = frozenset({
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__int__", "__float__", "__abs__",
+    "__neg__", "__pos__", "__invert__", "__trunc__", "__floor__", "__ceil__", "__round__", "__repr__",
+    *(f"__{prefix}{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "divmod", "lshift",
+                                      "rshift", "and", "or", "xor") for prefix in ("", "r")),
+})
+
+
+#: the special methods an operator with a tensor on the other side would call
+_OPERATOR_DUNDERS = _VALUE_DUNDERS - {"__bool__", "__int__", "__float__", "__repr__", "__trunc__", "__floor__",
+                                      "__ceil__", "__round__"}
+
+
+def _reads_only_value(name: str) -> bool:
+    return name in _VALUE_DUNDERS or (not name.startswith("_") and callable(getattr(int, name, None))
+                                      and name != "from_bytes")
+
+
+class IntSubclassVariable(NewObjectVariable):
+    """An instance of an int subclass made while tracing: ``value`` is its value as an int."""
+
+    #: ``-obj``, ``abs(obj)``, ``~obj``: its call_method answers int's own special methods on the value
+    answers_builtin_specials = True
+
+    def __init__(self, cls: type, cls_source: Any, value: int) -> None:
+        super().__init__(cls, cls_source)
+        self.value = value
+
+    def call_builtin_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                            kwargs: dict[str, Variable]) -> Variable:
+        """``int``'s own method ``name`` (what the class inherits, or ``super()`` reaches), on the value."""
+        if not _reads_only_value(name):
+            raise Unsupported(f"int.{name} of {self.describe()}", "it sees more of the object than its value")
+        return ConstantVariable(self.value).call_method(tx, name, args, kwargs)
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        if name.startswith("__") and class_attribute(self.cls, name) is getattr(int, name, None):
+            return self.call_builtin_method(tx, name, args, kwargs)
+        return super().call_method(tx, name, args, kwargs)
+
+    def as_graph_arg(self) -> Any:
+        """The value, where a torch operation takes the object (``x * Count(3)``, ``torch.add(x, c)``): torch reads
+        any int as its value; a class with an arithmetic method of its own in Python is left to eager."""
+        if any(isinstance(class_attribute(self.cls, name), types.FunctionType) for name in _OPERATOR_DUNDERS):
+            raise Unsupported(f"{self.describe()} in a torch operation", "its class writes arithmetic in Python")
+        return self.value
+
+    as_example = as_graph_arg
+
+    def builtin_text(self, dunder: str) -> Variable | None:
+        """``repr(obj)`` (and ``str(obj)``, which ``object.__str__`` makes a repr) where the class keeps int's
+        ``__repr__``: the value's text."""
+        if class_attribute(self.cls, dunder) is not int.__repr__:
+            return None
+        return ConstantVariable(repr(self.value))
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        """``int.__new__(cls, value)`` (no ``__new__`` or ``__init__`` of the class runs again), then its attributes."""
+        codegen.load_callable(int.__new__)
+        codegen.load_const(self.cls)
+        codegen.load_const(self.value)
+        codegen.call(2)
+        self.reconstruct_attributes(codegen)
+
+
+def _int_subclass_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``left op right`` with an int subclass instance on a side and no special method for ``op`` in Python on
+    either: the operator on its value (int's own gives a plain int; a tensor's takes the value as any int)."""
+    if not (isinstance(left, IntSubclassVariable) or isinstance(right, IntSubclassVariable)):
+        return None
+    names = _operators.DUNDERS.get(_operators.INPLACE.get(op, op))
+    if names is None:
+        return None
+    inplace = (f"__{op.__name__}__",) if op in _operators.INPLACE else ()
+    for side in (left, right):
+        if any(_operators.has_python_special(side, name) for name in (*names, *inplace)):
+            return None  # Python's own dispatch, which inlines it
+    plain = [ConstantVariable(v.value) if isinstance(v, IntSubclassVariable) else v for v in (left, right)]
+    return _operators.binary(tx, _operators.INPLACE.get(op, op), *plain)
+
+
+_operators.CONTAINER_OPERATORS.append(_int_subclass_operator)
+
+
+def _made_value(cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> int:
+    """The value ``int.__new__(cls, *args, **kwargs)`` gives, for constant arguments that are plain values."""
+    if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+        raise Unsupported(f"creating a {cls.__qualname__} object", "its value is known only at run time")
+    values = [a.as_python_constant() for a in args]
+    if any(type(v) not in (int, float, str, bytes, bool) for v in values):
+        raise Unsupported(f"creating a {cls.__qualname__} object", "int() of an object: its __int__ or __index__")
+    try:
+        return int(*values, **{k: v.as_python_constant() for k, v in kwargs.items()})
+    except Exception as exc:
+        raise UserError(f"{cls.__name__}()", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+
+
+def new_int_subclass(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
+                     kwargs: dict[str, Variable]) -> IntSubclassVariable:
+    """``cls(...)`` for an int subclass that keeps ``int.__new__``: its ``__init__`` runs after."""
+    return IntSubclassVariable(cls, cls_source, _made_value(cls, args, kwargs))
+
+
+BASE_MAKERS[int] = new_int_subclass
+
+
+@builtin(int.__new__)
+def builtin_int_new(tx, args, kwargs):
+    """``int.__new__(cls, n)``: what a subclass's ``__new__`` reaches through ``super()``."""
+    if not args or not isinstance(args[0], (ClassVariable, BuiltinVariable)):
+        return None
+    cls = args[0].value
+    if not isinstance(cls, type) or type(cls) is not type or not issubclass(cls, int) or cls is int:
+        return None
+    if any(klass.__module__ == "builtins" and klass not in (int, object) for klass in cls.__mro__):
+        return None  # another builtin layout in the bases (bool): natively
+    return IntSubclassVariable(cls, args[0].source, _made_value(cls, args[1:], kwargs))
