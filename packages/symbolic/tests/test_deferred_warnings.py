@@ -6,6 +6,7 @@ filters make it an error, a function of the program's shows it, or the trace rea
 
 import warnings
 
+import pytest
 import torch
 from harness import run_rewritten
 
@@ -82,3 +83,15 @@ def test_the_record_list_read_after_the_warning_breaks_the_graph():
         if translation.code is not None:  # else the frame runs as it is, eager's answer
             result = run_rewritten(warns_then_reads_the_record, translation, (X, log), {})
             torch.testing.assert_close(result, X + 1)  # eager: the warning is in the list when it is counted
+
+
+def test_a_plain_string_filter_matches_as_cpythons_warn_does(monkeypatch):
+    """``warnings.filters`` may hold a plain string (pytest's ``-p no:warnings`` run left one): CPython's C
+    ``warn`` matches it exactly, where ``action_for`` called ``.match`` on it and raised AttributeError."""
+    from loom_symbolic.variables.deferred_warnings import action_for
+
+    monkeypatch.setattr(warnings, "filters", [("error", "exact text", UserWarning, None, 0), *warnings.filters])
+    assert action_for(UserWarning, "exact text", "m", 1) == "error"
+    assert action_for(UserWarning, "exact text!", "m", 1) != "error"
+    with pytest.raises(UserWarning):
+        warnings.warn("exact text", stacklevel=1)  # the interpreter's own answer, which action_for follows

@@ -26,6 +26,7 @@ from .aliasing import AliasTracker
 from .errors import Unsupported, UserError, shape_error
 from .fake_mode import FakeMismatch, LoomFakeTensorMode, data_dependent_failures
 from .guard_collector import GuardCollector
+from .node_effects import STATE_SWITCHES, has_side_effect, is_mutating
 from .provenance import Provenance
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
@@ -52,17 +53,6 @@ if TYPE_CHECKING:
 
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
-#: Functions that act on state outside their arguments: never removed as dead code.
-#: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
-_STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
-                   torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
-                   *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES,
-                   *_sdpa_kernel.STATE_SWITCHES, *_saved_hooks.STATE_SWITCHES)
-_IMPURE_FUNCTIONS = {
-    *_STATE_SWITCHES, operator.setitem, torch._assert,
-    operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
-    operator.imul, operator.ior, operator.ipow, operator.irshift, operator.isub, operator.itruediv, operator.ixor,
-}
 
 
 @dataclass
@@ -82,28 +72,6 @@ class GraphInput:
 def _placeholder_name(source: Any) -> str:
     name = re.sub(r"\W+", "_", str(source)).strip("_").lower()
     return name or "input"
-
-
-def has_side_effect(node: fx.Node) -> bool:
-    """Whether removing ``node`` would change what the program does, even when no node uses its result.
-
-    A call that writes a tensor or state outside its result (``meta["mutates"]``), that advances the
-    RNG (``meta["draws"]``: it ran a ``nondeterministic_seeded`` op while traced, such as ``randn``
-    or ``dropout``; a draw whose value is overwritten still moves the generator for the draws after
-    it), or that torch.fx itself holds impure (asserts, profiler ranges) is never dead code.
-    """
-    if node.meta.get("mutates") or node.meta.get("draws"):
-        return True
-    return node.op == "call_function" and node.is_impure()
-
-
-def _is_mutating(kind: str, target: Any, kwargs: dict) -> bool:
-    if "out" in kwargs or kwargs.get("inplace") is True:
-        return True
-    if target in _IMPURE_FUNCTIONS:
-        return True
-    name = target if isinstance(target, str) else getattr(target, "__name__", "")
-    return name.endswith("_") and not name.endswith("__")
 
 
 class OutputGraph:
@@ -352,7 +320,7 @@ class OutputGraph:
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
             node.meta["loom_location"] = tx.location()
-        mutating = _is_mutating(kind, target, node_kwargs) or self._wrote_an_argument(written, examples, kwarg_examples)
+        mutating = is_mutating(kind, target, node_kwargs) or self._wrote_an_argument(written, examples, kwarg_examples)
         node.meta["mutates"] = mutating
         node.meta["draws"] = self.fake_mode.seeded_calls != seeded
         return self.wrap_result(node, example)
@@ -505,7 +473,7 @@ class OutputGraph:
     def build_guards(self) -> list[Any]:
         """Every guard the trace needs: requests, symbolic-size relations, aliasing, global state."""
         mutated = len(self.side_effects) > 0 or any(
-            n.meta.get("mutates") and n.target not in _STATE_SWITCHES for n in self.graph.nodes
+            n.meta.get("mutates") and n.target not in STATE_SWITCHES for n in self.graph.nodes
         )
         aliasing = self.aliases.guards(mutated=mutated, objects_mutated=len(self.side_effects) > 0)
         storage = _storage_guards.storage_guards(self.inputs, self.graph)
@@ -519,7 +487,7 @@ class OutputGraph:
             if self.grad_enabled != self.initial_grad_enabled:
                 self.set_grad_enabled(None, self.initial_grad_enabled)
             _grad_switches.drop_idle_switches(self.graph, self.initial_grad_enabled,
-                                              set(_STATE_SWITCHES) - {torch._C._set_grad_enabled})
+                                              set(STATE_SWITCHES) - {torch._C._set_grad_enabled})
 
     def has_side_effects(self) -> bool:
         """Whether the graph must run even when nothing uses its outputs (see :func:`has_side_effect`)."""

@@ -46,10 +46,20 @@ _RECORD_LIST = Attr(Attr(_WARNINGS, "_showwarnmsg_impl"), "__self__")
 def action_for(category: type, text: str, module: str, lineno: int) -> str:
     """The action the warnings filters give a warning, as ``warn_explicit`` finds it (first match wins)."""
     for action, message, cat, mod, line in warnings.filters:
-        if ((message is None or message.match(text)) and issubclass(category, cat)
-                and (mod is None or mod.match(module)) and (line == 0 or lineno == line)):
+        if (_matches(message, text) and issubclass(category, cat)
+                and _matches(mod, module) and (line == 0 or lineno == line)):
             return action
     return warnings.defaultaction
+
+
+def _matches(pattern: Any, text: str) -> bool:
+    """A filter's message or module test as CPython's ``_warnings`` makes it: None matches anything, a plain
+    string (what some tools put in ``warnings.filters`` directly) only itself, else the regex's ``match``."""
+    if pattern is None:
+        return True
+    if isinstance(pattern, str):
+        return pattern == text
+    return pattern.match(text) is not None
 
 
 def _record_list(handler: Any) -> list | None:

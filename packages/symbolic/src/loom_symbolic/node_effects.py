@@ -1,0 +1,51 @@
+"""Which recorded graph nodes act beyond their result: what dead-code removal must keep, and which calls
+write their arguments or switch the program's global state."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import torch
+from torch import fx
+
+from .variables import device_ctx as _device_ctx
+from .variables import inference_mode as _inference_mode
+from .variables import saved_hooks as _saved_hooks
+from .variables import sdpa_kernel as _sdpa_kernel
+from .variables import torch_function_state as _torch_function_state
+
+#: Nodes that switch the program's global state inside the graph (grad mode, autocast regions).
+STATE_SWITCHES = (torch._C._set_grad_enabled, torch.amp.autocast_mode._enter_autocast,
+                  torch.amp.autocast_mode._exit_autocast, *_inference_mode.STATE_SWITCHES,
+                  *_torch_function_state.STATE_SWITCHES, *_device_ctx.STATE_SWITCHES,
+                  *_sdpa_kernel.STATE_SWITCHES, *_saved_hooks.STATE_SWITCHES)
+#: Functions that act on state outside their arguments: never removed as dead code.
+_IMPURE_FUNCTIONS = {
+    *STATE_SWITCHES, operator.setitem, torch._assert,
+    operator.iadd, operator.iand, operator.ifloordiv, operator.ilshift, operator.imatmul, operator.imod,
+    operator.imul, operator.ior, operator.ipow, operator.irshift, operator.isub, operator.itruediv, operator.ixor,
+}
+
+
+def has_side_effect(node: fx.Node) -> bool:
+    """Whether removing ``node`` would change what the program does, even when no node uses its result.
+
+    A call that writes a tensor or state outside its result (``meta["mutates"]``), that advances the
+    RNG (``meta["draws"]``: it ran a ``nondeterministic_seeded`` op while traced, such as ``randn``
+    or ``dropout``; a draw whose value is overwritten still moves the generator for the draws after
+    it), or that torch.fx itself holds impure (asserts, profiler ranges) is never dead code.
+    """
+    if node.meta.get("mutates") or node.meta.get("draws"):
+        return True
+    return node.op == "call_function" and node.is_impure()
+
+
+def is_mutating(kind: str, target: Any, kwargs: dict) -> bool:
+    """Whether a call of ``target`` writes something beyond its result (``out=``, an in-place method, a state switch)."""
+    if "out" in kwargs or kwargs.get("inplace") is True:
+        return True
+    if target in _IMPURE_FUNCTIONS:
+        return True
+    name = target if isinstance(target, str) else getattr(target, "__name__", "")
+    return name.endswith("_") and not name.endswith("__")
