@@ -357,3 +357,15 @@ def test_a_class_that_changes_how_its_dict_is_read(build):
     assert check({"x": obj}) is False
     obj.__class__ = C
     assert check({"x": obj})
+
+
+def test_constant_set_with_a_foreign_member_fails_without_calling_it(build):
+    class Evil:
+        def __eq__(self, other):
+            raise AssertionError("must not be called")
+
+        def __hash__(self):
+            return hash(1)
+
+    check = build([ConstantMatch(X, {1})])
+    fails_quietly(check, {"x": {Evil()}})
