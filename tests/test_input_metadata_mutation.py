@@ -67,3 +67,27 @@ def test_an_input_changed_in_place_keeps_eagers_layout_and_answers(program, make
         got, want = compiled(ours), program(theirs)
         assert _same(got, want), (n, got, want)
         assert ours.shape == theirs.shape and ours.stride() == theirs.stride()
+
+
+def sigmoid_into_a_resized_local(x):
+    out = torch.tensor(0.0)
+    torch.sigmoid(torch.outer(x, x), out=out)
+    return out, out.numel()
+
+
+def sort_into_resized_locals(x):
+    values, indices = torch.empty(0), torch.empty(0, dtype=torch.long)
+    torch.sort(torch.outer(x, x), dim=1, out=(values, indices))
+    return values.shape, indices.sum(), values.numel()
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "c"])
+@pytest.mark.parametrize("program", [sigmoid_into_a_resized_local, sort_into_resized_locals])
+def test_an_out_tensor_resized_under_symbolic_sizes_gives_eagers_sizes(program, backend):
+    """``out=`` resizing its tensor: AOTAutograd's functional graph lost the resize under symbolic sizes
+    (``numel()`` read 1, ``sort``'s lowering raised), so such a call runs as the program runs there."""
+    loom.reset()
+    compiled = loom.compile(program, backend=backend, dynamic=True, options={"strict": True})
+    for n in (3, 5):
+        x = torch.arange(float(n))
+        assert _same(compiled(x), program(x))

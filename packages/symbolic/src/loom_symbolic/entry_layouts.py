@@ -33,7 +33,7 @@ def example_at_entry(node: fx.Node) -> Any:
     if entry is None or entry[0] is not value:
         return value
     _, size, stride, offset = entry
-    if _same(value.shape, size) and _same(value.stride(), stride) and _same((value.storage_offset(),), (offset,)):
+    if same_sizes(value.shape, size) and same_sizes(value.stride(), stride) and same_sizes((value.storage_offset(),), (offset,)):
         return value
     with torch.no_grad():  # a leaf sharing the storage, not a view autograd would follow
         alias = value.detach()
@@ -44,7 +44,7 @@ def example_at_entry(node: fx.Node) -> Any:
     return alias
 
 
-def _same(a: tuple, b: tuple) -> bool:
+def same_sizes(a: tuple, b: tuple) -> bool:
     """Structural equality of two size tuples: comparing SymInts with ``==`` would add guards."""
     if len(a) != len(b):
         return False

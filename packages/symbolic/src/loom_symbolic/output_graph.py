@@ -311,7 +311,13 @@ class OutputGraph:
         mark = shapes.guard_count() if shapes.drawn else 0
         seeded, written = self.fake_mode.seeded_calls, len(self.fake_mode.written)
         examples, kwarg_examples = [a.as_example() for a in args], {k: v.as_example() for k, v in kwargs.items()}
+        out_shape = _out_shape(kwarg_examples) if shapes.shape_env is not None else None
         example = self._run_fake(run, examples, kwarg_examples)
+        if out_shape is not None and not entry_layouts.same_sizes(_out_shape(kwarg_examples), out_shape):
+            # AOTAutograd's functional graph loses such a resize under symbolic sizes (numel() read 1)
+            raise Unsupported(f"{_callable_name(run)}(out=...) resizing its out tensor",
+                              "a resize by out= is not kept by functionalizing backends under symbolic sizes",
+                              hint="it runs as the program runs")
         if shapes.drawn:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
         if _default_dtype.differs(self):
@@ -544,6 +550,14 @@ def _method_caller(name: str) -> Any:
 
     call.__name__ = name
     return call
+
+
+def _out_shape(kwargs: dict[str, Any]) -> tuple | None:
+    """The sizes of the call's ``out=`` tensors, one after the other (``sort(out=(values, indices))``)."""
+    out = kwargs.get("out")
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    tensors = [t for t in outs if isinstance(t, torch.Tensor)]
+    return tuple(d for t in tensors for d in (t.dim(), *t.shape)) if tensors else None
 
 
 def _data_dependent(run: Any) -> Unsupported:
