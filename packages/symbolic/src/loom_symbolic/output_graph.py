@@ -383,8 +383,10 @@ class OutputGraph:
                 raise _data_dependent(run) from exc
             if isinstance(exc, _FAKE_LIMITS):
                 raise Unsupported(f"{_callable_name(run)}", f"cannot be traced with FakeTensors: {exc}") from exc
-            # the real program raises here too: run it natively (or, where eager's error is known, raise it in the trace)
-            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc), **shape_error(exc)) from exc
+            # the real program raises here too: run it natively (or, where eager's error is known, raise it in the
+            # trace; not over symbolic sizes, where eager's message names the size the trace does not know)
+            known = shape_error(exc) if self.fake_mode.shape_env is None else {}
+            raise UserError(f"{_callable_name(run)} raised {type(exc).__name__}", str(exc), **known) from exc
         finally:
             _FAKE_LOG.disabled = False
             torch._C._set_grad_enabled(previous)
