@@ -26,7 +26,14 @@ from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .functions import function_attribute
 from .registry import wrap, wrap_constant_like
-from .tensor import METADATA_METHODS, METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, opaque_method_reason
+from .tensor import (
+    METADATA_METHODS,
+    METHOD_HANDLERS,
+    TENSOR_METHODS,
+    TensorVariable,
+    guard_unmatched_metadata,
+    opaque_method_reason,
+)
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -467,6 +474,8 @@ def call_tensor_method(
         values = result if isinstance(result, tuple) else (result,)
         if any(is_symbolic(v) for v in values):
             return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # e.g. numel() of a dynamic tensor
+        if name == "storage_offset":
+            guard_unmatched_metadata(tx, tensor, name)
         if isinstance(result, torch.Size):
             return _containers.SizeVariable.of(result)
         return wrap_constant_like(result)
