@@ -34,6 +34,7 @@ from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generator_drops import DROPS, finalize_dropped
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
+from .variables.library_globals import is_library_setting
 from .variables.module_globals import missing_name
 from .variables.passed_on import make_passed_on
 from .variables.registry import wrap
@@ -466,7 +467,10 @@ class InliningTranslator(InstructionTranslator):
             return Global(name)
 
         if self._globals_base is _functions.TRUSTED_GLOBALS:
-            self.output.provenance.fixed_globals.add((self.f_globals.get("__name__", "?"), name))
+            module = self.f_globals.get("__name__", "?")
+            if is_library_setting(self.f_globals.get(name)):  # a flag the library sets at run time: guarded
+                return Item(Const(self.f_globals, f"{module}.__dict__"), name)
+            self.output.provenance.fixed_globals.add((module, name))
             return None
         if self._globals_base is None:
             raise Unsupported(

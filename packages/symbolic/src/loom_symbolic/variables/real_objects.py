@@ -43,6 +43,7 @@ from .ctx import UserExitVariable
 from .exception_values import make_exception
 from .globals_dict import GlobalsDictVariable
 from .immutable_unbound import unbound_immutable_method
+from .library_globals import is_library_setting
 from .methods import BoundMethodVariable
 from .module_globals import delete_module_global, is_root_module, store_module_global
 from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
@@ -271,6 +272,8 @@ class PythonModuleVariable(RealValueVariable):
                 tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
+            if is_library_setting(member):  # torch.backends.cudnn.enabled: set at run time, so guarded
+                return wrap(tx, member, Attr(self.source or Const(self.value), name))
             return wrap(tx, member, None)
         if self.source is None:
             raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",
