@@ -53,6 +53,10 @@ def test_called_asks_again_at_every_check(build):
     assert not guard({})
     with pytest.raises(TypeError):
         Called(Const(query), ["flag"])
+    keyed = Called(Const(query), (), (("key", "flag"),))
+    assert str(keyed).endswith("(key='flag')") and keyed.fetch({}) is True
+    with pytest.raises(TypeError):
+        Called(Const(query), (), (("key",),))
 
 
 def test_query_sources_are_portable(build):
@@ -61,6 +65,7 @@ def test_query_sources_are_portable(build):
         ConstantMatch(TensorMeta(Local("t"), "storage_offset"), 2),
         ConstantMatch(TensorMeta(Local("g"), "is_leaf"), False),
         ConstantMatch(Called(Const(torch.is_anomaly_enabled)), False),
+        ConstantMatch(Called(Const(torch.promote_types), (torch.int64,), (("type2", torch.float32),)), torch.float32),
     ]
     rebuilt = round_trip(guards)
     assert rebuilt == guards

@@ -83,8 +83,19 @@ _ENCODERS[TensorSize] = lambda src, memo: {"dim": src.dim}
 _DECODERS["TensorSize"] = (TensorSize, lambda base, rec, memo: TensorSize(base, rec.get("dim")))
 _ENCODERS[TensorMeta] = lambda src, memo: {"field": src.field}
 _DECODERS["TensorMeta"] = (TensorMeta, lambda base, rec, memo: TensorMeta(base, _str_field(rec, "field")))
-_ENCODERS[Called] = lambda src, memo: {"args": [describe_value(a, memo=memo) for a in src.args]}
-_DECODERS["Called"] = (Called, lambda base, rec, memo: Called(base, tuple(rebuild_value(a, memo) for a in _list_field(rec, "args"))))
+_ENCODERS[Called] = lambda src, memo: {"args": [describe_value(a, memo=memo) for a in src.args],
+                                        "kwargs": [[k, describe_value(v, memo=memo)] for k, v in src.kwargs]}
+
+
+def _decode_called(base: Source | None, rec: dict, memo: Memo) -> Called:
+    args = tuple(rebuild_value(a, memo) for a in _list_field(rec, "args"))
+    pairs = _list_field(rec, "kwargs")
+    if not all(type(p) is list and len(p) == 2 for p in pairs):
+        raise NotPortable(f"malformed Called source: kwargs is {pairs!r:.100}")
+    return Called(base, args, tuple((k, rebuild_value(v, memo)) for k, v in pairs))
+
+
+_DECODERS["Called"] = (Called, _decode_called)
 _ENCODERS[IteratorState] = lambda src, memo: {"part": src.part}
 _DECODERS["IteratorState"] = (IteratorState, lambda base, rec, memo: IteratorState(base, _str_field(rec, "part")))
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from .sources import _Chained, _check_base, _set_chained
+from .sources import Const, _Chained, _check_base, _set, _set_chained
 
 _TensorBase = torch._C.TensorBase
 
@@ -58,26 +58,40 @@ class TensorMeta(_Chained):
 
 
 class Called(_Chained):
-    """``base(*args)``: what a query without side effects answers (``torch.is_anomaly_enabled()``), called
-    again at every check. ``args`` are constants, held by the source."""
+    """``base(*args, **dict(kwargs))``: what a query without side effects answers (``torch.is_anomaly_enabled()``),
+    called again at every check. ``args`` (a tuple) and ``kwargs`` (a tuple of (name, value) pairs) are
+    constants, held by the source."""
 
-    __slots__ = ("args",)
+    __slots__ = ("args", "kwargs")
     fetch_cost = 5
 
-    def __init__(self, base: Any, args: tuple = ()) -> None:
-        if type(args) is not tuple:
-            raise TypeError(f"Called args must be a tuple, got {type(args).__name__}")
-        _set_chained(self, _check_base("Called", base), "args", args)
+    def __init__(self, base: Any, args: tuple = (), kwargs: tuple = ()) -> None:
+        if type(args) is not tuple or type(kwargs) is not tuple:
+            raise TypeError(f"Called args and kwargs must be tuples, got {type(args).__name__}, {type(kwargs).__name__}")
+        if not all(type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str for pair in kwargs):
+            raise TypeError(f"Called kwargs must hold (name, value) pairs, got {kwargs!r:.100}")
+        _set(self, _base=_check_base("Called", base), args=args, kwargs=kwargs)
 
     def _key(self) -> tuple:
         # (type, value) pairs: a query asked with True is not the one asked with 1
-        return (self._base, tuple((type(a), a) for a in self.args))
+        return (self._base, tuple((type(a), a) for a in self.args),
+                tuple((k, type(v), v) for k, v in self.kwargs))
 
     def _args(self) -> tuple:
-        return (self._base, self.args)
+        return (self._base, self.args, self.kwargs)
 
     def read_from(self, base_value: Any) -> Any:
-        return base_value(*self.args)
+        return base_value(*self.args, **dict(self.kwargs))
 
     def __str__(self) -> str:
-        return f"{self._base}({', '.join(repr(a) for a in self.args)})"
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs]
+        return f"{_callee_text(self._base)}({', '.join(parts)})"
+
+
+def _callee_text(base: Any) -> str:
+    """A constant function by its qualified name (``torch.is_anomaly_enabled``), anything else as printed."""
+    fn = getattr(base, "value", None) if type(base) is Const else None
+    name, module = getattr(fn, "__qualname__", None), getattr(fn, "__module__", None)
+    if isinstance(name, str) and isinstance(module, str) and not name.startswith("<"):
+        return f"{module}.{name}"
+    return str(base)
