@@ -17,6 +17,7 @@ from ..shapes import is_symbolic
 from . import containers as _containers
 from . import default_dtype as _default_dtype
 from . import device_ctx as _device_ctx
+from . import folded_queries as _folded_queries
 from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
@@ -315,6 +316,7 @@ class TorchFunctionVariable(RealValueVariable):
         if self.value is torch.tensor and (made := _tensor_from_items.tensor_of_items(tx, args, kwargs)) is not None:
             return made
         result = tx.output.call_function(tx, self.value, args, kwargs)
+        _folded_queries.guard_folded_query(tx, self.value, args, kwargs, result)
         if self.value in (torch.tensor, torch.as_tensor):  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
         return result
