@@ -23,6 +23,7 @@ from .policy import is_skipped
 from .resume import is_resume_code
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
+from .variables import class_lookups as _class_lookups
 from .variables import constant as _constant
 from .variables import disable_calls as _disable_calls
 from .variables import exception_values as _exceptions
@@ -354,6 +355,7 @@ class RootTranslator(InstructionTranslator):
         dynamic: DynamicSpec = NO_DYNAMIC,
     ) -> None:
         super().__init__(code, f_globals, f_builtins, OutputGraph(dynamic))
+        _class_lookups.record_into(self.output.guards)  # what this trace assumes of user classes is guarded
         _disable_calls.include_dynamo_disable()  # the fake mode just made has imported torch._dynamo
         self.f_locals = f_locals
         self.stop_at = stop_at

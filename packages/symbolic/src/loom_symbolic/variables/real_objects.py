@@ -168,7 +168,9 @@ class ClassVariable(RealValueVariable):
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
-                return wrap(tx, getattr(self.value, name), None)
+                # a user class's names can be assigned (``A.__name__ = ...``): guarded, the library's fixed
+                owner = None if _trusted_class(self.value) else (self.source or Const(self.value))
+                return wrap(tx, getattr(self.value, name), Attr(owner, name) if owner is not None else None)
             if name in _HIERARCHY and class_attribute(type(self.value), name) is class_attribute(type, name):
                 # type's own descriptors: the bases and MRO fixed when the class statement ran
                 return wrap(tx, getattr(self.value, name), None)
