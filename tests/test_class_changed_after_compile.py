@@ -93,3 +93,17 @@ def test_a_special_method_replaced_on_the_class_is_seen():
     assert torch.equal(compiled(x, obj), x + 1)
     Sized.__len__ = lambda self: 0
     assert torch.equal(compiled(x, obj), x - 1)
+
+
+def test_not_equal_asks_a_ne_of_the_class_even_without_an_eq():
+    """``a != a`` with a class defining ``__ne__`` alone: Python calls it; identity does not decide."""
+
+    class Odd:
+        def __ne__(self, other):
+            return True
+
+    obj = Odd()
+    loom.reset()
+    compiled = loom.compile(_not_equal, backend="eager")
+    x = torch.zeros(2)
+    assert torch.equal(compiled(x, obj), _not_equal(x, obj))
