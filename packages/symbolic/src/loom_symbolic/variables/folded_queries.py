@@ -13,6 +13,7 @@ recompiles.
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import Called, Const
@@ -30,6 +31,10 @@ def guard_folded_query(tx: InstructionTranslator, fn: Any, args: list[Variable],
     depending on a tensor argument is what the tensor guards keep)."""
     if not isinstance(result, ConstantVariable) or tx.output.function_modes:
         return  # a graph value, or an answer a TorchFunctionMode traced in the program gave (its own guards)
+    if not isinstance(fn, types.BuiltinFunctionType):
+        # a Python function of torch's recorded whole (F._canonical_mask(None, ...)): its answer is computed from
+        # its arguments, and asking it again at every check would cost a Python call; the state queries are C
+        return
     operands = [*args, *kwargs.values()]
     if not all(v.is_python_constant() for v in operands):
         return
