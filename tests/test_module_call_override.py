@@ -56,3 +56,26 @@ def test_an_overriding_call_and_its_super_call_are_captured_with_hooks():
     actual = _compiled(calls_overriding_modules)(x)
     torch.testing.assert_close(actual, expected)
     assert _counts() == (1, 0)
+
+
+def test_a_call_assigned_on_the_class_after_compiling_recompiles():
+    """The entry ran ``nn.Module.__call__`` because the class had no ``__call__``; one assigned to the class
+    later is what Python calls (each class of the MRO above ``nn.Module`` is guarded not to define one)."""
+
+    class Base(nn.Module):
+        def forward(self, x):
+            return x + 1
+
+    class Child(Base):
+        pass
+
+    module = Child()
+    compiled = _compiled(lambda x: module(x))
+    x = torch.zeros(2)
+    assert torch.equal(compiled(x), x + 1)
+    Base.__call__ = lambda self, x: x + 100
+    assert torch.equal(compiled(x), x + 100)
+    Child.__call__ = lambda self, x: x + 7
+    assert torch.equal(compiled(x), x + 7)
+    del Child.__call__, Base.__call__
+    assert torch.equal(compiled(x), x + 1)

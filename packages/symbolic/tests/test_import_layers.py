@@ -36,7 +36,7 @@ FLOORS = {
         "variables.sequences", "variables.sets", "variables.lazy_dict", "variables.library_globals",
         "variables.arguments", "variables.exception_values", "variables.exception_groups", "variables.exception_star", "variables.exception_tracebacks", "variables.iterators", "variables.iterator_methods", "variables.outside_iterators", "variables.generators", "variables.yield_from_delegates",
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.partial",
-        "variables.random_draws", "variables.default_dtype",
+        "variables.random_draws", "variables.default_dtype", "variables.folded_queries", "variables.class_lookups",
         "variables.object_ids", "variables.method_arity", "variables.specialising", "variables.immutable_unbound"],
     3: ["variables.builtins", "variables.frame_locals", "variables.process_constants", "variables.operator_builtins", "variables.text", "variables.number_conversions", "variables.regex", "variables.format_parsing", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_to_tensor", "variables.numpy_calls", "variables.numpy_floats", "variables.numpy_operators", "variables.nn_module",

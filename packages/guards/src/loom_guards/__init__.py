@@ -43,6 +43,7 @@ from .kinds import (
 from .object_state import BuiltinContents, DictValueAt, IteratorState, WeakReferent
 from .policy import RecompileLimitWarning, RecompilePolicy
 from .portable import from_records, to_records
+from .query_sources import Called, TensorMeta
 from .sources import (
     Attr,
     Builtin,
@@ -67,6 +68,7 @@ __all__ = [
     "Attr",
     "Builtin",
     "BuiltinContents",
+    "Called",
     "Closure",
     "Const",
     "ConstantMatch",
@@ -99,6 +101,7 @@ __all__ = [
     "StorageOverlap",
     "Submodule",
     "TensorMatch",
+    "TensorMeta",
     "TensorSize",
     "TypeMatch",
     "TypeOf",

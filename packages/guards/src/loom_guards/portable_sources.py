@@ -16,6 +16,7 @@ from .generator_sources import GeneratorFunction
 from .object_state import BuiltinContents, DictValueAt, IteratorState, WeakReferent
 from .portable_objects import describe_namespace_or_global
 from .portable_values import Memo, NotPortable, describe_value, rebuild_value
+from .query_sources import Called, TensorMeta
 from .sources import (
     Attr,
     Builtin,
@@ -48,6 +49,13 @@ def _str_field(record: dict, field: str) -> str:
     return value
 
 
+def _list_field(record: dict, field: str) -> list:
+    value = record.get(field)
+    if type(value) is not list:
+        raise NotPortable(f"malformed {record.get('s')} source: {field} is {value!r:.100}")
+    return value
+
+
 def _named(cls: type) -> None:
     """A root or chained source made from its base (if any) and a name."""
     chained = cls not in (Local, Global, Builtin, Closure)
@@ -75,6 +83,21 @@ _ENCODERS[TensorSize] = lambda src, memo: {"dim": src.dim}
 _DECODERS["TensorSize"] = (TensorSize, lambda base, rec, memo: TensorSize(base, rec.get("dim")))
 _ENCODERS[DictValueAt] = lambda src, memo: {"index": src.index}
 _DECODERS["DictValueAt"] = (DictValueAt, lambda base, rec, memo: DictValueAt(base, rec.get("index")))
+_ENCODERS[TensorMeta] = lambda src, memo: {"field": src.field}
+_DECODERS["TensorMeta"] = (TensorMeta, lambda base, rec, memo: TensorMeta(base, _str_field(rec, "field")))
+_ENCODERS[Called] = lambda src, memo: {"args": [describe_value(a, memo=memo) for a in src.args],
+                                        "kwargs": [[k, describe_value(v, memo=memo)] for k, v in src.kwargs]}
+
+
+def _decode_called(base: Source | None, rec: dict, memo: Memo) -> Called:
+    args = tuple(rebuild_value(a, memo) for a in _list_field(rec, "args"))
+    pairs = _list_field(rec, "kwargs")
+    if not all(type(p) is list and len(p) == 2 for p in pairs):
+        raise NotPortable(f"malformed Called source: kwargs is {pairs!r:.100}")
+    return Called(base, args, tuple((k, rebuild_value(v, memo)) for k, v in pairs))
+
+
+_DECODERS["Called"] = (Called, _decode_called)
 _ENCODERS[IteratorState] = lambda src, memo: {"part": src.part}
 _DECODERS["IteratorState"] = (IteratorState, lambda base, rec, memo: IteratorState(base, _str_field(rec, "part")))
 

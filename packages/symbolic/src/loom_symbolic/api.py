@@ -23,6 +23,7 @@ from .policy import run_rest_as_is, runs_as_is
 from .results import CapturedGraph, GraphBreak, Translation
 from .resume import handed_on, in_prologue, is_loop_item, is_resume_code
 from .shapes import DynamicSpec, is_symbolic
+from .variables import class_lookups as _class_lookups
 from .variables import dual_level as _dual_level
 from .variables import lazy_modules as _lazy_modules
 from .variables.default_dtype import replay_default_dtype
@@ -72,7 +73,8 @@ def translate(
         dynamic = dataclasses.replace(dynamic, varying=dynamic.varying | unread)
     while True:
         try:
-            return _translate(code, f_locals, f_globals, f_builtins, closure, dynamic)
+            with _class_lookups.translation():  # its class lookups are guarded (variables/class_lookups.py)
+                return _translate(code, f_locals, f_globals, f_builtins, closure, dynamic)
         except _ReadPassedOn as read:  # start over with those locals modelled item by item
             dynamic = dataclasses.replace(dynamic, varying=dynamic.varying - read.names)
 

@@ -59,6 +59,12 @@ def _present_key(source: Any, key: Any) -> Any:
     return loom_guards.DictContains(source, key, present=True)
 
 
+def _asked(source: Any, value: Any) -> Any:
+    # Asked now, when the guards are built: the trace may have changed the state the query reads (inside
+    # an ``sdpa_kernel`` block), and the guard checks the state the frame is entered with, restored by now.
+    return _constant(source, source.fetch({}))
+
+
 def _length(source: Any, value: Any) -> Any:
     return loom_guards.Length(source, len(value))
 
@@ -76,6 +82,7 @@ CONSTRUCTORS = {
     "tensor": _tensor,
     "dynamic_tensor": _dynamic_tensor,
     "constant": _constant,
+    "asked": _asked,
     "identity": _identity,
     "type": _type,
     "same_object": _same_object,

@@ -507,18 +507,17 @@ class OutputGraph:
 
     def finalize(self, outputs: list[fx.Node]) -> fx.GraphModule:
         """Close the graph with ``outputs`` (returned as a tuple), drop dead pure nodes, build a module."""
-        while self.autocast_regions:  # a break inside a region: the rest of it runs natively
-            self.exit_autocast(None)
-        while self.inference_regions:
-            _inference_mode.exit_region(self)
-        while self.sdpa_regions:
-            _sdpa_kernel.exit_region(self)
-        while self.saved_hooks_regions:
-            _saved_hooks.exit_region(self)
-        while self.device_regions:
-            _device_ctx.exit_region(self)
-        while self.torch_function_regions:
-            _torch_function_state.exit_region(self)
+        # A break inside regions (the rest runs natively): closed innermost first across kinds, as eager leaves
+        # them (an inference region's exit restores the dispatch keys it found, autocast's among them).
+        closers = [(self.autocast_regions, lambda: self.exit_autocast(None)),
+                   (self.inference_regions, lambda: _inference_mode.exit_region(self)),
+                   (self.sdpa_regions, lambda: _sdpa_kernel.exit_region(self)),
+                   (self.saved_hooks_regions, lambda: _saved_hooks.exit_region(self)),
+                   (self.device_regions, lambda: _device_ctx.exit_region(self)),
+                   (self.torch_function_regions, lambda: _torch_function_state.exit_region(self))]
+        position = {node: i for i, node in enumerate(self.graph.nodes)}
+        while open_regions := [(position[regions[-1][0]], close) for regions, close in closers if regions]:
+            max(open_regions, key=lambda region: region[0])[1]()
         if self.grad_enabled != self.initial_grad_enabled:
             self.set_grad_enabled(None, self.initial_grad_enabled)
         self.graph.output(tuple(outputs))

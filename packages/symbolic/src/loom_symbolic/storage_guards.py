@@ -1,7 +1,8 @@
 """The storage-overlap guard of a graph that updates one of its tensor inputs in place.
 
 A functionalizing backend (AOTAutograd: ``aot_eager``, ``triton``) compiles that update for the memory
-sharing it sees among the inputs, so which inputs share memory is guarded (``StorageOverlap``). It
+sharing it sees among the inputs, so which inputs share memory is guarded (``StorageOverlap``), and where
+each input that shares memory starts in its storage (its ``storage_offset()``). It
 sees sharing only through one storage object (views of one tensor): two storages over the same bytes
 (``torch.from_numpy(x.numpy())``, or an ndarray argument, which the graph receives as
 ``torch.from_numpy`` of it) look separate to it, and its functionalized graph would read the old
@@ -39,7 +40,13 @@ def storage_guards(inputs: list[Any], graph: fx.Graph) -> list[Any]:
                 hint="the function runs as ordinary Python")
             error.reason.frame_as_is = True
             raise error
-    return [loom_guards.StorageOverlap([i.source for i in candidates], pairs)]
+    # The update is compiled for where the sharing inputs sit in their storage (a functionalizing backend
+    # rebuilds them as views of one base at the offsets it saw): two views at offsets 0 and 1 overlap as two
+    # at 0 and 0 do, and StorageOverlap alone would serve one the other's entry.
+    sharing = sorted({k for pair in pairs for k in pair})
+    offsets = [loom_guards.ConstantMatch(loom_guards.TensorMeta(candidates[k].source, "storage_offset"),
+                                         candidates[k].example.storage_offset()) for k in sharing]
+    return [loom_guards.StorageOverlap([i.source for i in candidates], pairs), *offsets]
 
 
 def _mutates_an_input(inputs: list[Any], graph: fx.Graph) -> bool:

@@ -23,6 +23,7 @@ from .policy import is_skipped
 from .resume import is_resume_code
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
+from .variables import class_lookups as _class_lookups
 from .variables import constant as _constant
 from .variables import disable_calls as _disable_calls
 from .variables import exception_values as _exceptions
@@ -34,6 +35,7 @@ from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generator_drops import DROPS, finalize_dropped
 from .variables.generators import GeneratorVariable
 from .variables.iterators import iterate
+from .variables.library_globals import is_library_setting
 from .variables.module_globals import missing_name
 from .variables.passed_on import make_passed_on
 from .variables.registry import wrap
@@ -353,6 +355,7 @@ class RootTranslator(InstructionTranslator):
         dynamic: DynamicSpec = NO_DYNAMIC,
     ) -> None:
         super().__init__(code, f_globals, f_builtins, OutputGraph(dynamic))
+        _class_lookups.record_into(self.output.guards)  # what this trace assumes of user classes is guarded
         _disable_calls.include_dynamo_disable()  # the fake mode just made has imported torch._dynamo
         self.f_locals = f_locals
         self.stop_at = stop_at
@@ -466,7 +469,10 @@ class InliningTranslator(InstructionTranslator):
             return Global(name)
 
         if self._globals_base is _functions.TRUSTED_GLOBALS:
-            self.output.provenance.fixed_globals.add((self.f_globals.get("__name__", "?"), name))
+            module = self.f_globals.get("__name__", "?")
+            if is_library_setting(self.f_globals.get(name)):  # a flag the library sets at run time: guarded
+                return Item(Const(self.f_globals, f"{module}.__dict__"), name)
+            self.output.provenance.fixed_globals.add((module, name))
             return None
         if self._globals_base is None:
             raise Unsupported(

@@ -21,6 +21,7 @@ from loom_guards import Attr, Const, DictAttr, Item, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, UserError, missing_attribute
+from . import class_lookups as _class_lookups
 from .base import Variable
 from .constant import ConstantVariable
 from .functions import UserFunctionVariable
@@ -36,11 +37,9 @@ _MISSING = object()
 
 
 def class_attribute(cls: type, name: str) -> Any:
-    """``name`` from ``cls``'s MRO without invoking descriptors, or _MISSING."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return klass.__dict__[name]
-    return _MISSING
+    """``name`` from ``cls``'s MRO without invoking descriptors, or _MISSING (guarded on user classes while a
+    translation runs: :mod:`.class_lookups`)."""
+    return _class_lookups.lookup(cls, name, _MISSING)
 
 
 def kept_slot(cls: type, name: str) -> bool:

@@ -319,7 +319,8 @@ def builtin_type(tx, args, kwargs):
 def builtin_callable(tx, args, kwargs):
     (value,) = args
     if getattr(value, "wraps_real_object", False):
-        return ConstantVariable(callable(value.value))
+        # what callable() asks, through class_attribute: a __call__ added to a user class later recompiles
+        return ConstantVariable(_attributes.class_attribute(type(value.value), "__call__") is not _attributes._MISSING)
     if value.is_python_constant():
         return None
 

@@ -6,6 +6,10 @@ changes one (``register_module_forward_hook`` stores into that dict), the change
 after the graph, as a change to a container from the frame does, and later reads in the trace must see it.
 The container is found among the globals of the library code being run, only when it is changed (a rare
 path): reading library globals costs nothing more.
+
+Its settings are the exception: a number, string, bool or None held by a module of a trusted library
+(``torch.backends.cudnn.enabled``, ``torch.utils.checkpoint._checkpoint_debug_enabled``) is process state its
+own functions change between calls, so a trace that reads one guards its value (:func:`is_library_setting`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,14 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 _CONTAINERS = (dict, list, set)
+#: The types of a library's module-level settings (exact types: an enum member or a class is not one).
+_SETTING_TYPES = frozenset({bool, int, float, complex, str, bytes, type(None)})
+
+
+def is_library_setting(value: Any) -> bool:
+    """Whether ``value``, read from a trusted library's module, is a setting that must be guarded (a library
+    function or class is taken as fixed; a flag such as ``cudnn.enabled`` is set at run time)."""
+    return type(value) in _SETTING_TYPES
 
 
 def library_global_source(tx: InstructionTranslator, variable: Variable) -> Any:

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 import torch
 import torch.nn.modules.module as _torch_module_module
 
-from loom_guards import Attr, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
+from loom_guards import Attr, Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
 from ..errors import Unsupported, UserError
+from ..policy import trusted_module_name
 from . import containers as _containers
 from . import functions as _functions
 from . import lazy_modules as _lazy_modules
@@ -84,6 +85,17 @@ def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: 
             if changed is not None and changed.items:
                 return False  # a hook the program registered earlier in this frame
     return True
+
+
+def _guard_call_inherited(tx: InstructionTranslator, cls: type) -> None:
+    """The trace runs ``nn.Module.__call__`` (hooks, then ``forward``) because no class of ``cls``'s MRO above
+    ``nn.Module`` defines ``__call__``: one assigned there later (``M.__call__ = f``) must recompile. Library
+    classes (``nn.Linear``) are taken as fixed, as their other attributes are."""
+    for klass in cls.__mro__:
+        if klass is torch.nn.Module:
+            return
+        if not trusted_module_name(klass.__module__ or ""):
+            tx.output.guards.add("absent_key", Attr(Const(klass), "__dict__"), "__call__")
 
 
 class NNModuleVariable(Variable):
@@ -275,6 +287,7 @@ class NNModuleVariable(Variable):
                 raise Unsupported(f"calling {type(module).__name__}", "the module overrides __call__")
             # the class's own __call__ (one that scales forward's result) runs in its place, as in Python
             return wrap(tx, own_call, Attr(TypeOf(self.source), "__call__")).call(tx, [self, *args], kwargs)
+        _guard_call_inherited(tx, type(module))
         return self.module_call(tx, args, kwargs)
 
     def module_call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

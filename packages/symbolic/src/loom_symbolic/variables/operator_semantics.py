@@ -104,7 +104,7 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     if left.is_python_constant() and right.is_python_constant():
         return fold(op, left, right)
     if op in (operator.eq, operator.ne):
-        same = _equal_by_identity(tx, left, right)
+        same = _equal_by_identity(tx, left, right, op)
         if same is not None:
             return ConstantVariable(same == (op is operator.eq))
     sequence = _sequence_binary(tx, INPLACE.get(op, op), left, right)
@@ -249,15 +249,17 @@ def _sequences_equal(tx: InstructionTranslator, left: SequenceVariable, right: S
     return True
 
 
-def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variable) -> bool | None:
-    """``==`` for objects that compare by identity (no ``__eq__`` of their own), and for two ``id()``
-    values known only at run time (:mod:`.object_ids`): equal when their objects are the same one."""
+def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variable, op: Any = operator.eq) -> bool | None:
+    """``==`` (``!=``: ``op``) for objects that compare by identity (no ``__eq__``, nor for ``!=`` a ``__ne__``, of
+    their own), and for two ``id()`` values known only at run time (:mod:`.object_ids`): equal when their objects
+    are the same one. (The classes are read with ``class_attribute``: a method added to one later recompiles.)"""
     if hasattr(left, "id_of") and hasattr(right, "id_of"):
         return is_same(tx, left.id_of, right.id_of)
     a, b = real_object(left), real_object(right)
     if a is _NO_OBJECT or b is _NO_OBJECT:
         return None
-    if type(a).__eq__ is object.__eq__ and type(b).__eq__ is object.__eq__:
+    names = ("__eq__", "__ne__") if op is operator.ne else ("__eq__",)
+    if all(class_attribute(type(v), n) is getattr(object, n) for v in (a, b) for n in names):
         if a is not b:  # two sources that may hold one object on a later call
             tx.output.aliases.relied_on_distinct()
         return a is b

@@ -43,6 +43,7 @@ from .ctx import UserExitVariable
 from .exception_values import make_exception
 from .globals_dict import GlobalsDictVariable
 from .immutable_unbound import unbound_immutable_method
+from .library_globals import is_library_setting
 from .methods import BoundMethodVariable
 from .module_globals import delete_module_global, is_root_module, store_module_global
 from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
@@ -167,7 +168,9 @@ class ClassVariable(RealValueVariable):
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
-                return wrap(tx, getattr(self.value, name), None)
+                # a user class's names can be assigned (``A.__name__ = ...``): guarded, the library's fixed
+                owner = None if _trusted_class(self.value) else (self.source or Const(self.value))
+                return wrap(tx, getattr(self.value, name), Attr(owner, name) if owner is not None else None)
             if name in _HIERARCHY and class_attribute(type(self.value), name) is class_attribute(type, name):
                 # type's own descriptors: the bases and MRO fixed when the class statement ran
                 return wrap(tx, getattr(self.value, name), None)
@@ -271,6 +274,8 @@ class PythonModuleVariable(RealValueVariable):
                 tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
             raise missing_attribute(f"module {self.value.__name__!r}", name) from None
         if _trusted(self.value):
+            if is_library_setting(member):  # torch.backends.cudnn.enabled: set at run time, so guarded
+                return wrap(tx, member, Attr(self.source or Const(self.value), name))
             return wrap(tx, member, None)
         if self.source is None:
             raise Unsupported(f"attribute {name!r} of module {self.value.__name__}",

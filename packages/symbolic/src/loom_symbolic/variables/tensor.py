@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 from torch import fx
 
-from loom_guards import Attr
+from loom_guards import Attr, TensorMeta
 
 from ..errors import Unsupported, UserError, missing_attribute
 from . import containers as _containers
@@ -58,6 +58,25 @@ def storage_key(value: Any) -> int | None:
     """Which storage a (fake) tensor views (views of one tensor share it; fake tensors keep that), or None for
     anything else."""
     return value.untyped_storage()._cdata if isinstance(value, torch.Tensor) else None
+
+
+def guard_unmatched_metadata(tx: InstructionTranslator, tensor: TensorVariable, field: str) -> None:
+    """Guard what the trace folded of ``tensor``'s ``field`` (``"is_leaf"`` or ``"storage_offset"``) where
+    the tensor guard does not compare it: on the graph inputs it was read from. A leaf and a non-leaf
+    that require grad, or two views starting at other offsets, look alike to ``TensorMatch``."""
+    if field == "is_leaf":
+        # (a tensor that does not require grad is always a leaf, and requires_grad is the tensor guard's)
+        if tensor.source is not None and tensor.real is not None and tensor.example.requires_grad:
+            tx.output.guards.add("constant", TensorMeta(tensor.source, field), tensor.real.is_leaf)
+        return
+    # a view made in the graph starts where its input does, plus what the trace added: guard the inputs
+    # sharing its storage (fake tensors keep which views share one)
+    key = storage_key(tensor.example)
+    for graph_input in tx.output.inputs:
+        example = graph_input.example
+        if (graph_input.convert is None and isinstance(example, torch.Tensor) and graph_input.source is not None
+                and storage_key(graph_input.node.meta.get("val")) == key):
+            tx.output.guards.add("constant", TensorMeta(graph_input.source, field), example.storage_offset())
 
 
 def keep_version(tensor: torch.Tensor) -> torch.Tensor:
@@ -145,6 +164,8 @@ class TensorVariable(Variable):
         if name == "__class__" and _plain_class_attribute(self.cls):  # what type(tensor) answers
             return wrap_constant_like(self.cls)
         if name in METADATA_ATTRS:
+            if name == "is_leaf":
+                guard_unmatched_metadata(tx, self, name)
             return ConstantVariable(getattr(example, name))
         if name in TENSOR_ATTRS:
             return tx.output.call_function(tx, getattr, [self, ConstantVariable(name)], {})

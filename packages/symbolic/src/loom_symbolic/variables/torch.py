@@ -17,6 +17,7 @@ from ..shapes import is_symbolic
 from . import containers as _containers
 from . import default_dtype as _default_dtype
 from . import device_ctx as _device_ctx
+from . import folded_queries as _folded_queries
 from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
@@ -27,7 +28,14 @@ from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .functions import function_attribute
 from .registry import wrap, wrap_constant_like
-from .tensor import METADATA_METHODS, METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, opaque_method_reason
+from .tensor import (
+    METADATA_METHODS,
+    METHOD_HANDLERS,
+    TENSOR_METHODS,
+    TensorVariable,
+    guard_unmatched_metadata,
+    opaque_method_reason,
+)
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -309,6 +317,7 @@ class TorchFunctionVariable(RealValueVariable):
         if self.value is torch.tensor and (made := _tensor_from_items.tensor_of_items(tx, args, kwargs)) is not None:
             return made
         result = tx.output.call_function(tx, self.value, args, kwargs)
+        _folded_queries.guard_folded_query(tx, self.value, args, kwargs, result)
         if self.value in (torch.tensor, torch.as_tensor):  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
         return result
@@ -482,6 +491,8 @@ def call_tensor_method(
         values = result if isinstance(result, tuple) else (result,)
         if any(is_symbolic(v) for v in values):
             return tx.output.call_method(tx, name, [tensor, *args], kwargs)  # e.g. numel() of a dynamic tensor
+        if name == "storage_offset":
+            guard_unmatched_metadata(tx, tensor, name)
         if isinstance(result, torch.Size):
             return _containers.SizeVariable.of(result)
         return wrap_constant_like(result)

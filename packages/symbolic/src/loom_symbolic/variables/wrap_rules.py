@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from loom_guards import Attr, Item, IteratorState, constant_by_value
+from loom_guards import Attr, Const, Item, IteratorState, constant_by_value
 from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS, RANGE_ITERATORS
 
 from .. import polyfills
@@ -521,10 +521,11 @@ def _wrap_object(tx, value, source):
 
 
 def _object_variable(tx, value, source):
-    """A Python object the translator models attribute by attribute (its type guarded)."""
+    """A Python object modelled attribute by attribute (its type guarded); one reached without a source (a
+    library's ``PRINT_OPTS``) gets a ``Const`` source, so what the trace reads of it is guarded."""
     if (guards := _guards(tx, source)) is not None:
         guards.add("type", source, value)
-    return UserObjectVariable(value, source)
+    return UserObjectVariable(value, Const(value) if source is None else source)
 
 
 def _is_builtin_callable(value: Any) -> bool:

@@ -1,0 +1,64 @@
+"""What a trace assumed of the user classes it looked names up in, guarded.
+
+The translator looks names up in classes' dicts to decide how Python would behave (``__bool__`` or ``__len__``
+for truth, ``__eq__`` for ``==``, ``__getattr__`` for a missing attribute, ``__str__`` for ``str()``, a
+property shadowing an instance attribute). Each lookup in a user class (not a builtin or trusted library
+class, which are taken as fixed) is recorded while a translation runs: a name the class's dict lacks is
+guarded absent, one it holds is guarded to hold the same value. A class changed after the first call
+(``A.__bool__ = f``, ``del A.__eq__``) then recompiles instead of being served the old entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from typing import Any
+
+from loom_guards import Attr, Const, Item
+
+from ..policy import trusted_module_name
+
+_HEAPTYPE = 1 << 9
+
+#: The guard collector of the translation running in this context, or None.
+_RECORDER: contextvars.ContextVar[Any] = contextvars.ContextVar("loom_class_lookups", default=None)
+
+
+@contextlib.contextmanager
+def translation() -> Iterator[None]:
+    """The extent of one translation: lookups record into the guards :func:`record_into` names inside it, and
+    nothing is recorded once it ends."""
+    token = _RECORDER.set(None)
+    try:
+        yield
+    finally:
+        _RECORDER.reset(token)
+
+
+def record_into(guards: Any) -> None:
+    """Record the lookups from now on as guard requests of ``guards`` (a new trace's output graph; a
+    restarted trace has its own)."""
+    _RECORDER.set(guards)
+
+
+def _user_class(klass: type) -> bool:
+    return bool(klass.__flags__ & _HEAPTYPE) and not trusted_module_name(klass.__module__ or "") \
+        and klass.__module__ != "builtins"
+
+
+def lookup(cls: type, name: str, missing: Any) -> Any:
+    """``name`` from ``cls``'s MRO without invoking descriptors, or ``missing``; while a translation records,
+    every user class of the MRO reached is guarded: absent before the owner, the owner's value the same."""
+    guards = _RECORDER.get()
+    for klass in cls.__mro__:
+        namespace = klass.__dict__
+        found = name in namespace
+        if guards is not None and _user_class(klass):
+            if found:
+                guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), namespace[name])
+            else:
+                guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
+        if found:
+            return namespace[name]
+    return missing
