@@ -131,6 +131,11 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "WeakReferent": _load_read_from,
     "IteratorState": _load_read_from,
     "BuiltinContents": _load_read_from,
+    "DictValueAt": _load_read_from,  # a dict's value by position (a class or function key)
+    "TensorMeta": _load_read_from,
+    "Called": _load_read_from,
+    "DictAttr": _load_read_from,
+    "GeneratorFunction": _load_read_from,
     "RandomValue": _load_random_value,  # drawn before the graph call (loom_symbolic.variables.random_draws)
     "NewParameterValue": _load_new_parameter,  # made before the graph call (loom_symbolic.variables.new_parameters)
 }
