@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Unsupported, UserError
 from . import operator_semantics as _operators
 from .attributes import class_attribute
-from .builtins import BuiltinVariable, builtin
+from .builtins import builtin
 from .constant import ConstantVariable
 from .new_objects import BASE_MAKERS, NewObjectVariable
-from .real_objects import ClassVariable
+from .str_subclasses import subclass_passed_to_new
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -139,11 +139,7 @@ BASE_MAKERS[int] = new_int_subclass
 @builtin(int.__new__)
 def builtin_int_new(tx, args, kwargs):
     """``int.__new__(cls, n)``: what a subclass's ``__new__`` reaches through ``super()``."""
-    if not args or not isinstance(args[0], (ClassVariable, BuiltinVariable)):
+    cls = subclass_passed_to_new(args, int)
+    if cls is None:
         return None
-    cls = args[0].value
-    if not isinstance(cls, type) or type(cls) is not type or not issubclass(cls, int) or cls is int:
-        return None
-    if any(klass.__module__ == "builtins" and klass not in (int, object) for klass in cls.__mro__):
-        return None  # another builtin layout in the bases (bool): natively
     return IntSubclassVariable(cls, args[0].source, _made_value(cls, args[1:], kwargs))

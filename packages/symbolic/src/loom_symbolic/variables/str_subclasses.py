@@ -186,11 +186,20 @@ BASE_MAKERS[str] = new_str_subclass
 @builtin(str.__new__)
 def builtin_str_new(tx, args, kwargs):
     """``str.__new__(cls, text)``: what a subclass's ``__new__`` reaches through ``super()``."""
+    cls = subclass_passed_to_new(args, str)
+    if cls is None:
+        return None
+    return StrSubclassVariable(cls, args[0].source, _made_text(tx, cls, args[1:], kwargs))
+
+
+def subclass_passed_to_new(args: list[Variable], base: type) -> type | None:
+    """The class ``base.__new__(cls, ...)`` is asked to make, when it is a plain Python subclass of ``base``
+    (no metaclass, no other builtin layout in its bases, such as ``bool`` for ``int``); else None (natively)."""
     if not args or not isinstance(args[0], (ClassVariable, BuiltinVariable)):
         return None
     cls = args[0].value
-    if not isinstance(cls, type) or type(cls) is not type or not issubclass(cls, str) or cls is str:
+    if not isinstance(cls, type) or type(cls) is not type or not issubclass(cls, base) or cls is base:
         return None
-    if any(klass.__module__ == "builtins" and klass not in (str, object) for klass in cls.__mro__):
-        return None  # another builtin layout in the bases: natively
-    return StrSubclassVariable(cls, args[0].source, _made_text(tx, cls, args[1:], kwargs))
+    if any(klass.__module__ == "builtins" and klass not in (base, object) for klass in cls.__mro__):
+        return None
+    return cls
