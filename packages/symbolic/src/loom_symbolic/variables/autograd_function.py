@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .. import policy
+from .. import policy, subgraphs
 from ..errors import Unsupported
 from . import containers as _containers
 from . import mappings as _mappings
@@ -139,11 +139,7 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
         if node.op != "placeholder" and not node.users:
             output.graph.erase_node(node)
             erased.add(node)
-    for node in output.graph.nodes:  # symbolic sizes read while speculating are cached on their tensor
-        sizes = node.meta.get("loom_sizes")
-        if sizes:
-            for dim in [d for d, size in sizes.items() if size.node in erased]:
-                del sizes[dim]
+    subgraphs.erased_sizes(output.graph, erased)  # sizes read while speculating are cached on their tensor
     return mutates
 
 

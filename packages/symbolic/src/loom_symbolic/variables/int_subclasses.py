@@ -15,15 +15,13 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
-from . import operator_semantics as _operators
 from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
-from .new_objects import BASE_MAKERS, NewObjectVariable
-from .str_subclasses import subclass_passed_to_new
+from .new_objects import BASE_MAKERS
+from .value_subclasses import ValueSubclassVariable, subclass_passed_to_new
 
 if TYPE_CHECKING:
-    from ..codegen import PyCodegen
     from .base import Variable
     from .protocol import Translator as InstructionTranslator
 
@@ -42,33 +40,17 @@ _OPERATOR_DUNDERS = _VALUE_DUNDERS - {"__bool__", "__int__", "__float__", "__rep
                                       "__ceil__", "__round__"}
 
 
-def _reads_only_value(name: str) -> bool:
-    return name in _VALUE_DUNDERS or (not name.startswith("_") and callable(getattr(int, name, None))
-                                      and name != "from_bytes")
-
-
-class IntSubclassVariable(NewObjectVariable):
+class IntSubclassVariable(ValueSubclassVariable):
     """An instance of an int subclass made while tracing: ``value`` is its value as an int."""
+
+    base = int
 
     #: ``-obj``, ``abs(obj)``, ``~obj``: its call_method answers int's own special methods on the value
     answers_builtin_specials = True
 
-    def __init__(self, cls: type, cls_source: Any, value: int) -> None:
-        super().__init__(cls, cls_source)
-        self.value = value
-
-    def call_builtin_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
-                            kwargs: dict[str, Variable]) -> Variable:
-        """``int``'s own method ``name`` (what the class inherits, or ``super()`` reaches), on the value."""
-        if not _reads_only_value(name):
-            raise Unsupported(f"int.{name} of {self.describe()}", "it sees more of the object than its value")
-        return ConstantVariable(self.value).call_method(tx, name, args, kwargs)
-
-    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
-                    kwargs: dict[str, Variable]) -> Variable:
-        if name.startswith("__") and class_attribute(self.cls, name) is getattr(int, name, None):
-            return self.call_builtin_method(tx, name, args, kwargs)
-        return super().call_method(tx, name, args, kwargs)
+    def reads_only_value(self, name: str) -> bool:
+        return name in _VALUE_DUNDERS or (not name.startswith("_") and callable(getattr(int, name, None))
+                                          and name != "from_bytes")
 
     def as_graph_arg(self) -> Any:
         """The value, where a torch operation takes the object (``x * Count(3)``, ``torch.add(x, c)``): torch reads
@@ -85,33 +67,6 @@ class IntSubclassVariable(NewObjectVariable):
         if class_attribute(self.cls, dunder) is not int.__repr__:
             return None
         return ConstantVariable(repr(self.value))
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        """``int.__new__(cls, value)`` (no ``__new__`` or ``__init__`` of the class runs again), then its attributes."""
-        codegen.load_callable(int.__new__)
-        codegen.load_const(self.cls)
-        codegen.load_const(self.value)
-        codegen.call(2)
-        self.reconstruct_attributes(codegen)
-
-
-def _int_subclass_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    """``left op right`` with an int subclass instance on a side and no special method for ``op`` in Python on
-    either: the operator on its value (int's own gives a plain int; a tensor's takes the value as any int)."""
-    if not (isinstance(left, IntSubclassVariable) or isinstance(right, IntSubclassVariable)):
-        return None
-    names = _operators.DUNDERS.get(_operators.INPLACE.get(op, op))
-    if names is None:
-        return None
-    inplace = (f"__{op.__name__}__",) if op in _operators.INPLACE else ()
-    for side in (left, right):
-        if any(_operators.has_python_special(side, name) for name in (*names, *inplace)):
-            return None  # Python's own dispatch, which inlines it
-    plain = [ConstantVariable(v.value) if isinstance(v, IntSubclassVariable) else v for v in (left, right)]
-    return _operators.binary(tx, _operators.INPLACE.get(op, op), *plain)
-
-
-_operators.CONTAINER_OPERATORS.append(_int_subclass_operator)
 
 
 def _made_value(cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> int:

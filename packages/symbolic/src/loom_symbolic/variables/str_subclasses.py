@@ -11,20 +11,20 @@ modelled (a graph break).
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
 from . import operator_semantics as _operators
 from .attributes import class_attribute
-from .builtins import BuiltinVariable, builtin
+from .builtins import builtin
 from .constant import ConstantVariable
-from .new_objects import BASE_MAKERS, NewObjectVariable
-from .real_objects import ClassVariable
+from .new_objects import BASE_MAKERS
 from .text import builtin_repr, builtin_str
+from .value_subclasses import ValueSubclassVariable, subclass_passed_to_new
 
 if TYPE_CHECKING:
-    from ..codegen import PyCodegen
     from .base import Variable
     from .protocol import Translator as InstructionTranslator
 
@@ -37,37 +37,25 @@ _TEXT_DUNDERS = frozenset({
 })
 
 
-def _reads_only_text(name: str) -> bool:
-    return name in _TEXT_DUNDERS or (not name.startswith("_") and callable(getattr(str, name, None)))
+class StrSubclassVariable(ValueSubclassVariable):
+    """An instance of a str subclass made while tracing: ``value`` is its text as a str."""
 
+    base = str
 
-class StrSubclassVariable(NewObjectVariable):
-    """An instance of a str subclass made while tracing: ``text`` is its value as a str."""
-
-    def __init__(self, cls: type, cls_source: Any, text: str) -> None:
-        super().__init__(cls, cls_source)
-        self.text = text
+    def reads_only_value(self, name: str) -> bool:
+        return name in _TEXT_DUNDERS or (not name.startswith("_") and callable(getattr(str, name, None)))
 
     def call_builtin_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
                             kwargs: dict[str, Variable]) -> Variable:
-        """``str``'s own method ``name`` (what the class inherits, or ``super()`` reaches), on the text."""
         if name == "__format__":
             return self._str_format(tx, args, kwargs)
-        if not _reads_only_text(name):
-            raise Unsupported(f"str.{name} of {self.describe()}", "it sees more of the object than its text")
-        return ConstantVariable(self.text).call_method(tx, name, args, kwargs)
-
-    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
-                    kwargs: dict[str, Variable]) -> Variable:
-        if name.startswith("__") and class_attribute(self.cls, name) is getattr(str, name, None):
-            return self.call_builtin_method(tx, name, args, kwargs)
-        return super().call_method(tx, name, args, kwargs)
+        return super().call_builtin_method(tx, name, args, kwargs)
 
     def builtin_text(self, dunder: str) -> Variable | None:
         """``str(obj)``/``repr(obj)`` where the class keeps str's ``__str__``/``__repr__``: from the text."""
         if class_attribute(self.cls, dunder) is not getattr(str, dunder):
             return None
-        return ConstantVariable(self.text if dunder == "__str__" else repr(self.text))
+        return ConstantVariable(self.value if dunder == "__str__" else repr(self.value))
 
     def is_subclass_instance(self) -> bool:
         return True  # a __getitem__ the class writes in Python is inlined, not str's
@@ -77,8 +65,14 @@ class StrSubclassVariable(NewObjectVariable):
 
     def iterate(self, tx: InstructionTranslator) -> Variable:
         if class_attribute(self.cls, "__iter__") is str.__iter__:
-            return tx.iterate(ConstantVariable(self.text))
+            return tx.iterate(ConstantVariable(self.value))
         return super().iterate(tx)
+
+    def operator(self, tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+        """``template % obj`` formats the object by its ``str()`` or ``repr()``, which the class may write."""
+        if right is self and _operators.INPLACE.get(op, op) is operator.mod:
+            return _formatted_in(tx, left, self)
+        return super().operator(tx, op, left, right)
 
     def _str_format(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         """``str.__format__(obj, spec)``: ``str(obj)`` for an empty spec, else the text formatted."""
@@ -87,48 +81,20 @@ class StrSubclassVariable(NewObjectVariable):
         spec = args[0].as_python_constant()
         if spec == "":
             return text_of(tx, self)
-        return ConstantVariable(self.text).call_method(tx, "__format__", args, kwargs)
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        """``str.__new__(cls, text)`` (no ``__new__`` or ``__init__`` of the class runs again), then its attributes."""
-        codegen.load_callable(str.__new__)
-        codegen.load_const(self.cls)
-        codegen.load_const(self.text)
-        codegen.call(2)
-        self.reconstruct_attributes(codegen)
+        return ConstantVariable(self.value).call_method(tx, "__format__", args, kwargs)
 
 
 def text_of(tx: InstructionTranslator, value: StrSubclassVariable) -> Variable:
     """``str(value)``: its class's Python ``__str__`` inlined, else a plain copy of its text."""
     method = class_attribute(value.cls, "__str__")
     if method is str.__str__:
-        return ConstantVariable(value.text)
+        return ConstantVariable(value.value)
     result = value.call_method(tx, "__str__", [], {})
     if not (result.is_python_constant() and isinstance(result.as_python_constant(), str)):
         message = f"__str__ returned non-string (type {result.python_type().__name__})"
         raise UserError("str()", message, exc_type=TypeError, exc_args=(message,))
     return result
 
-
-def _str_subclass_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    """``left op right`` with a str subclass instance on a side and no special method for ``op`` in Python on
-    either: str's own operator, which reads only the text (its result is a plain str, bool or int)."""
-    if not (isinstance(left, StrSubclassVariable) or isinstance(right, StrSubclassVariable)):
-        return None
-    names = _operators.DUNDERS.get(_operators.INPLACE.get(op, op))
-    if names is None:
-        return None
-    inplace = (f"__{op.__name__}__",) if op in _operators.INPLACE else ()
-    for side in (left, right):
-        if any(_operators.has_python_special(side, name) for name in (*names, *inplace)):
-            return None  # Python's own dispatch, which inlines it
-    if names[0] == "__mod__" and isinstance(right, StrSubclassVariable):
-        return _formatted_in(tx, left, right)  # by its str() or repr(), which the class may write: not its text
-    plain = [ConstantVariable(v.text) if isinstance(v, StrSubclassVariable) else v for v in (left, right)]
-    return _operators.binary(tx, _operators.INPLACE.get(op, op), *plain)
-
-
-_operators.CONTAINER_OPERATORS.append(_str_subclass_operator)
 
 #: One ``%`` conversion: flags, width and precision given in the template (no ``*``, no ``(key)``), then its type.
 _CONVERSION = re.compile(r"%([-+ #0]*\d*(?:\.\d*)?)(.)", re.DOTALL)
@@ -190,16 +156,3 @@ def builtin_str_new(tx, args, kwargs):
     if cls is None:
         return None
     return StrSubclassVariable(cls, args[0].source, _made_text(tx, cls, args[1:], kwargs))
-
-
-def subclass_passed_to_new(args: list[Variable], base: type) -> type | None:
-    """The class ``base.__new__(cls, ...)`` is asked to make, when it is a plain Python subclass of ``base``
-    (no metaclass, no other builtin layout in its bases, such as ``bool`` for ``int``); else None (natively)."""
-    if not args or not isinstance(args[0], (ClassVariable, BuiltinVariable)):
-        return None
-    cls = args[0].value
-    if not isinstance(cls, type) or type(cls) is not type or not issubclass(cls, base) or cls is base:
-        return None
-    if any(klass.__module__ == "builtins" and klass not in (base, object) for klass in cls.__mro__):
-        return None
-    return cls
