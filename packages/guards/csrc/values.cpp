@@ -17,6 +17,30 @@ inline int float_eq(double a, double b) {
   return (std::isnan(a) && std::isnan(b)) ? 1 : 0;
 }
 
+// A float or complex holding a NaN: as a member of a container it matches only itself.
+inline bool is_nan_scalar(PyObject* e) {
+  if (PyFloat_CheckExact(e)) {
+    return std::isnan(PyFloat_AS_DOUBLE(e));
+  }
+  if (PyComplex_CheckExact(e)) {
+    Py_complex c = PyComplex_AsCComplex(e);
+    return std::isnan(c.real) || std::isnan(c.imag);
+  }
+  return false;
+}
+
+// const_eq of a container's member (a tuple item, a dict key); mirrors loom_guards.kinds.constant.member_eq:
+// CPython compares members identity first, so which NaN object a tuple holds decides `in` and `==`.
+int member_eq(PyObject* v, PyObject* e) {
+  if (v == e) {
+    return 1;
+  }
+  if (is_nan_scalar(e)) {
+    return 0;
+  }
+  return const_eq(v, e);
+}
+
 }  // namespace
 
 // Type-strict equality with a constant; mirrors loom_guards.kinds.const_eq. 1 / 0 / -1 (error).
@@ -45,7 +69,7 @@ int const_eq(PyObject* v, PyObject* e) {
       return 0;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-      int r = const_eq(PyTuple_GET_ITEM(v, i), PyTuple_GET_ITEM(e, i));
+      int r = member_eq(PyTuple_GET_ITEM(v, i), PyTuple_GET_ITEM(e, i));
       if (r != 1) {
         return r;
       }
@@ -84,7 +108,7 @@ int check_dict_keys(const Instr& in, PyObject* v) {
         return 0;
       }
       Py_INCREF(k);
-      int r = const_eq(k, PyTuple_GET_ITEM(keys, i));
+      int r = member_eq(k, PyTuple_GET_ITEM(keys, i));
       Py_DECREF(k);
       if (r != 1) {
         return r;

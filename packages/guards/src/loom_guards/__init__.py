@@ -38,6 +38,7 @@ from .kinds import (
     constant_by_value,
     guarded_by_identity,
     has_nan,
+    is_nan_scalar,
     overlapping_pairs,
 )
 from .object_state import BuiltinContents, DictValueAt, IteratorState, WeakReferent
@@ -114,6 +115,7 @@ __all__ = [
     "from_records",
     "guarded_by_identity",
     "has_nan",
+    "is_nan_scalar",
     "overlapping_pairs",
     "simplify",
     "to_records",

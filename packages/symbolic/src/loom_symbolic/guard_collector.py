@@ -31,6 +31,12 @@ def _dynamic_tensor(source: Any, value: Any) -> Any:
 
 
 def _constant(source: Any, value: Any) -> Any:
+    if loom_guards.is_nan_scalar(value) and not isinstance(source, loom_guards.Local):
+        # ConstantMatch lets any NaN match a NaN, but which NaN object a value is decides `in` and `==` of
+        # the containers holding it (CPython compares members identity first). A global or an attribute
+        # keeps its object, so the same one is asked for; an argument may be a new NaN on every call
+        # (torch.compile lets any NaN match there too, and so does loom).
+        return loom_guards.Identity(source, value)
     try:
         return loom_guards.ConstantMatch(source, value)
     except TypeError:

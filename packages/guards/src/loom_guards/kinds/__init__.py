@@ -25,7 +25,15 @@ kind               module                      checks
 
 from .aliasing import NoAliasing, SameObject
 from .base import Guard, GuardFailure, _Ref, object_text, short_repr, type_name
-from .constant import ConstantMatch, const_eq, const_key, constant_by_value, float_eq
+from .constant import (
+    ConstantMatch,
+    const_eq,
+    const_key,
+    constant_by_value,
+    float_eq,
+    is_nan_scalar,
+    member_eq,
+)
 from .dict_contains import DictContains, is_mapping
 from .dict_keys import DictKeys, compared_by_identity, dict_keys_of, guarded_by_identity, module_builtin
 from .global_state import GlobalState
@@ -66,6 +74,8 @@ __all__ = [
     "guarded_by_identity",
     "has_nan",
     "is_mapping",
+    "is_nan_scalar",
+    "member_eq",
     "module_builtin",
     "object_text",
     "overlapping_pairs",

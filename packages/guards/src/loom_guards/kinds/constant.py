@@ -63,17 +63,31 @@ def _float_key(x: float) -> str:
     return float.hex(x)
 
 
-def const_key(value: Any) -> Any:
-    """A hashable key that tells apart constants ``==`` confuses (1, 1.0, True; 0.0, -0.0; nan)."""
+def is_nan_scalar(value: Any) -> bool:
+    """Whether ``value`` is a float or complex holding a NaN."""
     tp = type(value)
+    return (tp is float and value != value) or (tp is complex and (value.real != value.real
+                                                                     or value.imag != value.imag))
+
+
+def const_key(value: Any) -> Any:
+    """A hashable key that tells apart constants ``==`` confuses (1, 1.0, True; 0.0, -0.0; nan). A NaN member
+    of a tuple or set is keyed by its identity too (``member_eq``)."""
+    return _key(value, member=False)
+
+
+def _key(value: Any, member: bool) -> Any:
+    tp = type(value)
+    if member and is_nan_scalar(value):
+        return (tp, "nan", id(value))
     if tp is float:
         return (float, _float_key(value))
     if tp is complex:
         return (complex, _float_key(value.real), _float_key(value.imag))
     if isinstance(value, tuple):
-        return (tp, tuple(const_key(v) for v in value))
+        return (tp, tuple(_key(v, True) for v in value))
     if tp is frozenset or tp is set:
-        return (tp, frozenset(const_key(v) for v in value))
+        return (tp, frozenset(_key(v, True) for v in value))
     if isinstance(value, enum.Enum) or tp in _BY_IDENTITY:
         return (tp, id(value))
     return (tp, value)
@@ -103,12 +117,20 @@ def const_eq(value: Any, expected: Any) -> bool:
     if isinstance(expected, tuple):
         if tuple.__len__(value) != tuple.__len__(expected):
             return False
-        return all(const_eq(a, b) for a, b in zip(tuple.__iter__(value), tuple.__iter__(expected)))
+        return all(member_eq(a, b) for a, b in zip(tuple.__iter__(value), tuple.__iter__(expected)))
     if tp is frozenset or tp is set:
         return _set_eq(value, expected)
     if isinstance(expected, enum.Enum) or tp in _BY_IDENTITY:
         return False  # singletons, builtin functions: identity already failed
     return bool(value == expected)
+
+
+def member_eq(value: Any, expected: Any) -> bool:
+    """``const_eq`` of a container's member (a tuple item, a dict key): a NaN member matches only itself, since
+    CPython compares members identity first (``(nan,) == (float("nan"),)`` is False, ``nan in (nan,)`` True)."""
+    if value is expected:
+        return True
+    return not is_nan_scalar(expected) and const_eq(value, expected)
 
 
 def _set_eq(value: Any, expected: Any) -> bool:
@@ -131,7 +153,8 @@ class ConstantMatch(_OneSource):
 
     ``value`` must be a constant: None, bool, int, float, complex, str, bytes, range, Ellipsis, an enum
     member, torch.dtype / device / layout / memory_format, or a tuple (plain, named, torch.Size) or
-    frozenset of constants. Floats compare by value with the sign of zero, and NaN matches NaN.
+    frozenset of constants. Floats compare by value with the sign of zero, and NaN matches NaN; a NaN member
+    of a tuple or set matches only the same object (CPython compares members identity first).
     ``ConstantMatch(s, None)`` is ``IsNone(s)``. A ``set`` of constants is compared by its contents,
     against a copy taken at construction (the set may change between calls: that is what is checked);
     the members of sets and frozensets compare type-strictly too (``{True}`` does not match ``{1}``).

@@ -55,5 +55,5 @@ def real_error_args(operation: Callable[..., Any], *args: Variable) -> tuple | N
 
 def values_equal(tx: InstructionTranslator, a: Variable, b: Variable) -> bool:
     """``a == b`` as Python answers it for container searches (identity first)."""
-    return a is b or _operators.binary(tx, operator.eq, a, b).truth(tx)
+    return _operators.known_same(a, b) or _operators.binary(tx, operator.eq, a, b).truth(tx)
 

@@ -232,7 +232,7 @@ def _sequences_ordered(tx: InstructionTranslator, op: Any, left: SequenceVariabl
     """``<``, ``<=``, ``>``, ``>=`` of two lists (or two tuples), as CPython orders them: the first items
     that differ (identity, then ``==``) decide with ``op``; when one runs out first, the lengths do."""
     for a, b in zip(left.items, right.items):
-        if a is not b and not binary(tx, operator.eq, a, b).truth(tx):
+        if not known_same(a, b) and not binary(tx, operator.eq, a, b).truth(tx):
             return binary(tx, op, a, b)
     return ConstantVariable(op(len(left.items), len(right.items)))
 
@@ -242,7 +242,7 @@ def _sequences_equal(tx: InstructionTranslator, left: SequenceVariable, right: S
     if not same_kind or len(left.items) != len(right.items):
         return False
     for a, b in zip(left.items, right.items):
-        if a is b:
+        if known_same(a, b):
             continue
         if not binary(tx, operator.eq, a, b).truth(tx):
             return False
@@ -339,6 +339,15 @@ def real_object(value: Variable) -> Any:
     return getattr(value, "value", _NO_OBJECT) if getattr(value, "wraps_real_object", False) else _NO_OBJECT
 
 
+def known_same(left: Variable, right: Variable) -> bool:
+    """Whether ``left`` and ``right`` are known to be one object: the identity test CPython's container
+    comparisons (``in``, ``==`` of tuples, ``count``) make before ``==``, which decides for a NaN member. Two
+    constants are one object when they wrap the same one (a NaN read from a global and from a tuple)."""
+    if left is right:
+        return True
+    return isinstance(left, ConstantVariable) and isinstance(right, ConstantVariable) and left.value is right.value
+
+
 def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     """``left is right``."""
     if left is right:
@@ -410,7 +419,7 @@ def any_equal(tx: InstructionTranslator, elements: Iterable[Variable], item: Var
     """Whether one of ``elements`` is ``item`` or equals it, tried in order and stopping at the first,
     as CPython's sequence ``__contains__`` does (identity first, then ``==``)."""
     for element in elements:
-        if element is item or binary(tx, operator.eq, element, item).truth(tx):
+        if known_same(element, item) or binary(tx, operator.eq, element, item).truth(tx):
             return True
     return False
 
