@@ -153,9 +153,13 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     static = class_attribute(view.cls, name)
     effects = tx.output.side_effects
     if name in effects.class_attribute_names and (stored := effects.stored_class_attribute(view.cls, name)) is not None:
-        # the trace assigned it on the class (never a descriptor, see ClassVariable.store_attr)
+        # the trace assigned it on the class (never a descriptor but a function, see ClassVariable.store_attr)
         found = view.instance(name)
-        return stored if found is _MISSING else found
+        if found is not _MISSING:
+            return found
+        if stored.python_type() is types.FunctionType:
+            return BoundMethodVariable(stored, view.receiver)  # a function bound to the instance, as CPython does
+        return stored
     kind = type(static)
     # A data descriptor wins over the instance dict only if it has __get__ (CPython's generic getattr
     # calls tp_descr_get; a __set__-only descriptor leaves reads to the instance dict).

@@ -240,13 +240,24 @@ class ClassVariable(RealValueVariable):
             raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a descriptor of its metaclass")
         if name.startswith("__") and name.endswith("__"):
             raise Unsupported(f"assigning {name} of {self.describe()}", "special attributes change how the class behaves")
-        if hasattr(type(class_attribute(cls, name)), "__get__") or isinstance(value, _functions.UserFunctionVariable):
-            # descriptors and methods bind differently per lookup: not modelled in the overlay
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a method or descriptor")
+        current = class_attribute(cls, name)
+        replaces_descriptor = hasattr(type(current), "__get__") and type(current) is not types.FunctionType
+        if replaces_descriptor or (value.python_type() is not types.FunctionType and _binds(value)):
+            # a property, classmethod or other descriptor binds its own way per lookup: not modelled in the
+            # overlay (a plain function, old or new, binds to the instance as a method: instance_method_of)
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a descriptor other than a function")
         tx.output.side_effects.store_class_attr(self, cls, name, value)
 
     def describe(self) -> str:
         return f"class {self.value.__qualname__}"
+
+
+def _binds(value: Variable) -> bool:
+    """Whether ``value``, stored on a class, would be a descriptor (its type has ``__get__``); unknown: yes."""
+    try:
+        return hasattr(value.python_type(), "__get__")
+    except Unsupported:
+        return True
 
 
 class PythonModuleVariable(RealValueVariable):
