@@ -132,3 +132,35 @@ def test_explain_propagates_the_functions_exception_and_cleans_up():
         loom.explain(fails)(torch.randn(2))
     assert framehook.get_callback() is None
     assert not any(n.startswith("__loom_") for n in globals())
+
+
+def prints_in_a_loop(x, passes):
+    y = x * 2
+    for i in range(passes):
+        y = y + i
+        print(i, end="")
+    return y.sin()
+
+
+@pytest.mark.parametrize("passes", [3, 12])
+def test_a_break_met_on_every_pass_of_a_loop_counts_once(passes, capsys):
+    """The resume codes the first break makes meet the same ``print`` on each later pass: one construct, one
+    break, in ``graph_break_count`` and ``loom.stats()``; ``breaks`` lists every one met."""
+    report = loom.explain(prints_in_a_loop)(torch.ones(2), passes)
+    assert report.graph_break_count == 1 and report.break_count > 1
+    assert {(b.what, b.lineno) for b in report.breaks} == {(report.breaks[0].what, report.breaks[0].lineno)}
+    assert f"1 graph break ({report.break_count} met" in report.format()
+    loom.reset()
+    compiled = loom.compile(prints_in_a_loop, backend="eager")
+    assert torch.equal(compiled(torch.ones(2), passes), prints_in_a_loop(torch.ones(2), passes))
+    assert loom.stats()["graph_breaks"] == 1
+    compiled(torch.ones(2), passes)
+    assert loom.stats()["graph_breaks"] == 1  # an identical call compiles nothing
+
+
+def test_a_recompile_of_the_function_counts_its_break_again(capsys):
+    loom.reset()
+    compiled = loom.compile(noisy, backend="eager", dynamic=False)
+    compiled(torch.ones(2))
+    compiled(torch.ones(2, dtype=torch.float64))
+    assert loom.stats()["graph_breaks"] == 2

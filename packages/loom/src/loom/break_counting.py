@@ -7,6 +7,13 @@ counts it, so the repeat is not counted again unless it splits a graph in the he
 whether the helper captured a graph before the construct or not (a sort key ``lambda t: t.sum().item()``,
 which ``list.sort`` calls natively after its caller broke at the sort, captures ``t.sum()`` and then stops
 at ``item()``): what decides is whether a graph follows it in the helper.
+
+A construct inside a loop is met again on each later pass, by the resume codes the first break made (one
+per place the loop resumes, each compiled once or a few times): that is still one construct, so a resume
+code's break at an instruction its function already broke at (it resumes where an earlier break resumed)
+adds none (a loop of 32 blocks with a ``print`` in each is
+one break, not one per pass). A fresh compile of the function itself (a new shape, a recompile) counts its
+breaks again, as torch.compile does.
 """
 
 from __future__ import annotations
@@ -35,6 +42,12 @@ class BreakCounter:
         self._reached: dict[Site, set[types.CodeType]] = {}
         # Resume code → the breaks held back for it (shared by a frame's resume codes): see count.
         self._held: dict[types.CodeType, list[int]] = {}
+        # Resume code → the code of the function it resumes (its resume codes' too): see count.
+        self._origins: dict[types.CodeType, types.CodeType] = {}
+        # Function code → the points (code, instruction index) where its breaks resumed it.
+        self._points: dict[types.CodeType, set[tuple[types.CodeType, int]]] = {}
+        # Function code → the sites its own and its resume codes' breaks were at.
+        self._origin_sites: dict[types.CodeType, set[Site]] = {}
 
     def count(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
         """How many of the translation of ``code``'s breaks are new ones. One construct, one break, not one per
@@ -48,6 +61,10 @@ class BreakCounter:
         compiled once more, still counts)."""
         items = translation.breaks
         sites = [site_of(item.reason) for item in items]
+        looped = self._met_again(code, translation, sites)
+        if looped:
+            items = [item for item, site in zip(items, sites) if site not in looped]
+            sites = [site for site in sites if site not in looped]
         if translation.graphs:
             repeated = sum(self._reached_by_another(site, code) for site in sites)
         else:
@@ -61,6 +78,30 @@ class BreakCounter:
         if not all(item.reason.rest_as_is for item in items):
             self._hold_for(translation, [repeated])
         return len(sites) - repeated
+
+    def _met_again(self, code: types.CodeType, translation: loom_symbolic.Translation, sites: list[Site]) -> set[Site]:
+        """The sites of a resume code's breaks met again: a resume code's translation that resumes only at
+        points of its function where earlier breaks of it resumed (``loom_symbolic.resume_point``) broke at
+        those very instructions, on a later pass of a loop. Records the points ``code``'s translation adds."""
+        origin = self._origins.get(code, code)
+        points = [loom_symbolic.resume_point(resume) for resume in translation.resume_functions]
+        for resume in translation.resume_functions:
+            self._origins.setdefault(resume, origin)
+        known = self._points.setdefault(origin, set())
+        again = code is not origin and bool(points) and None not in points and all(p in known for p in points)
+        known.update(p for p in points if p is not None)
+        counted = self._origin_sites.setdefault(origin, set())
+        if again:
+            found = set(sites)
+        elif code is not origin:
+            # a resume code whose loop's break moved to its FOR_ITER (the iterator stands elsewhere on each
+            # pass): the body's construct, which its function counted
+            found = {site for item, site in zip(translation.breaks, sites)
+                     if item.reason.at_loop_head and site in counted}
+        else:
+            found = set()
+        counted.update(sites)
+        return found
 
     def _reached_by_another(self, site: Site, code: types.CodeType) -> bool:
         """Whether other codes broke at ``site`` reaching it through a call (into ``code``), and ``code`` never
@@ -93,6 +134,9 @@ class BreakCounter:
         self._sites.clear()
         self._reached.clear()
         self._held.clear()
+        self._origins.clear()
+        self._points.clear()
+        self._origin_sites.clear()
 
 
 def _reached_through_a_call(code: types.CodeType, reason: Any) -> bool:

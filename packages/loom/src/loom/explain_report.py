@@ -188,7 +188,12 @@ class ExplainReport:
         """How many graph breaks were found."""
         return len(self.breaks)
 
-    graph_break_count = break_count
+    @property
+    def graph_break_count(self) -> int:
+        """Graph breaks counted as ``loom.stats()`` counts them: one per construct, so a construct met by a
+        helper's frame after its caller broke at the call, or again on each pass of a loop, counts once
+        (``break_count`` counts every one listed in ``breaks``)."""
+        return self.counts.get("graph_breaks", 0)
 
     @property
     def op_count(self) -> int:
@@ -230,12 +235,18 @@ class ExplainReport:
     def __str__(self) -> str:
         return self.format()
 
+    def _breaks_summary(self) -> str:
+        counted = _n(self.graph_break_count, "graph break")
+        if self.break_count == self.graph_break_count:
+            return counted
+        return f"{counted} ({self.break_count} met: one construct met by several frames or passes counts once)"
+
     def format(self, verbose: bool = False) -> str:
         """The report as text; ``verbose`` adds each graph's Python code."""
         out = io.StringIO()
         frames_compiled = sum(1 for f in self.frames if f.captured)
         out.write(
-            f"loom.explain({self.name}): {_n(self.graph_count, 'graph')}, {_n(self.break_count, 'graph break')}, "
+            f"loom.explain({self.name}): {_n(self.graph_count, 'graph')}, {self._breaks_summary()}, "
             f"{_n(frames_compiled, 'frame')} compiled in {self.compile_seconds * 1e3:.1f} ms "
             f"(backend {self.backend!r}; the call took {self.wall_seconds * 1e3:.1f} ms)\n"
         )

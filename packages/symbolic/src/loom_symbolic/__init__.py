@@ -15,6 +15,7 @@ from .errors import Location, Reason, Unsupported, UserError
 from .policy import allow_in_graph, is_skipped, set_native_caller, skip_code
 from .provenance import Provenance
 from .results import CapturedGraph, GraphBreak, Translation
+from .resume import resume_point
 
 __all__ = [
     "CapturedGraph",
@@ -28,6 +29,7 @@ __all__ = [
     "allow_in_graph",
     "is_skipped",
     "new_graph_name",
+    "resume_point",
     "run_resume",
     "set_native_caller",
     "skip_code",

@@ -122,7 +122,9 @@ def _translate(
         # a frame calling locals(), which its rewritten frame or a resume function would answer wrongly)
         return Translation(code, breaks=[GraphBreak(reason)])
     if point != here:  # moved to a resumed loop's FOR_ITER: where it was is the fallback
-        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, copy.copy(reason), dynamic,
+        moved_reason = copy.copy(reason)
+        moved_reason.at_loop_head = True
+        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, moved_reason, dynamic,
                                       advance)
         if moved.code is not None:
             return moved

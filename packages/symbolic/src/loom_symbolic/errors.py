@@ -46,6 +46,9 @@ class Reason:
     # and a default-device region interleaved on torch's one mode stack, which a break's native region
     # exit would pop out of order).
     frame_as_is: bool = False
+    # The break was met inside a loop body that a resume function runs pass after pass, and moved to the
+    # loop's FOR_ITER (its iterator stands elsewhere on each pass): the construct is the body's, met again.
+    at_loop_head: bool = False
 
     def __str__(self) -> str:
         text = f"{self.what}: {self.why}"

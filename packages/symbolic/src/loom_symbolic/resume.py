@@ -162,7 +162,18 @@ def resume_code(key: ResumeKey) -> types.CodeType:
     found = _cache.get(key)
     if found is None:
         found = _cache[key] = _build(key)
+        _points[found] = (key.code, key.target)
     return found
+
+
+#: resume code → (the original code, the instruction index it resumes at)
+_points: dict[types.CodeType, tuple[types.CodeType, int]] = {}
+
+
+def resume_point(code: types.CodeType) -> tuple[types.CodeType, int] | None:
+    """Where resume code ``code`` resumes: the original function's code and instruction index (None for a code
+    that is no resume code). Two resume codes with one point broke at one instruction of the original."""
+    return _points.get(code)
 
 
 def _exception_depths(original: types.CodeType, bytecode: Bytecode) -> None:
