@@ -309,7 +309,12 @@ def _real_operand(tx: InstructionTranslator, value: Variable) -> Any:
 def view_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     """``keys() & other``, ``items() | other``, ...: CPython answers with a new set, computed here on real
     views of dicts with the same keys (members held in the trace keep their variables)."""
-    if op not in _VIEW_OPERATORS or not (isinstance(left, DictViewVariable) or isinstance(right, DictViewVariable)):
+    if not (isinstance(left, DictViewVariable) or isinstance(right, DictViewVariable)):
+        return None
+    # A view has no in-place operators, and a set's declines a view: ``view |= s`` and ``s |= view`` are
+    # ``view | s`` and ``s | view``, a new set bound to the name (the operands stay as they were).
+    op = _operators.INPLACE.get(op, op)
+    if op not in _VIEW_OPERATORS:
         return None
     real_left, real_right = _real_operand(tx, left), _real_operand(tx, right)
     if real_left is None or real_right is None:

@@ -383,7 +383,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
-        return ConstantVariable(DictVariable.key_of(item, tx) in container.values)
+        return SET_METHODS["__contains__"](tx, container, [item], {})
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
     if has_python_special(container, "__contains__"):
