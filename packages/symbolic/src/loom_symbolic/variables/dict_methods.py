@@ -22,8 +22,10 @@ from .containers import (
     key_variable,
 )
 from .methods import MethodVariable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
+    from ..codegen import PyCodegen
     from .protocol import Translator as InstructionTranslator
 
 
@@ -196,14 +198,30 @@ def dict_copy(tx, d, args, kwargs):
 
 
 class DictViewVariable(Variable):
-    """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, never rebuilt in bytecode."""
+    """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, rebuilt in bytecode as a view of its dict."""
 
     def __init__(self, target: DictVariable, kind: str) -> None:
         self.target = target
         self.kind = kind
 
+    def _base(self) -> type:
+        """dict, or OrderedDict, whose views are classes of their own (``odict_keys``)."""
+        return collections.OrderedDict if issubclass(self.target.python_type(), collections.OrderedDict) else dict
+
+    def _own_method(self) -> bool:
+        """Whether the dict's class takes the view method from its base (a Python ``keys()`` makes no view)."""
+        return getattr(self.target.python_type(), self.kind) is getattr(self._base(), self.kind)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if not self._own_method():
+            super().reconstruct(codegen)
+            return
+        codegen.load_callable(getattr(self._base(), self.kind))
+        codegen.reconstruct(self.target)  # the dict's variable is rebuilt once: the view is of that very dict
+        codegen.call(1)
+
     def python_type(self) -> type:
-        return type(getattr({}, self.kind)())
+        return type(getattr(self._base()(), self.kind)())
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         items = self.target.items
@@ -223,6 +241,8 @@ class DictViewVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _VIEW_METHODS and hasattr(self.python_type(), name):
             return MethodVariable(self, name)
+        if name == "__class__" and self._own_method():
+            return wrap_constant_like(self.python_type())
         return super().var_getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
