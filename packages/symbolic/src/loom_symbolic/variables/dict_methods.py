@@ -197,6 +197,11 @@ def dict_copy(tx, d, args, kwargs):
 
 
 
+#: Attributes of a dict view modelled by modules above this one (``.mapping``: a mappingproxy of the dict,
+#: from :mod:`.mapping_proxy`): ``fn(view)`` returning a variable, or None to pass.
+VIEW_ATTRIBUTES: dict[str, Any] = {}
+
+
 class DictViewVariable(Variable):
     """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, rebuilt in bytecode as a view of its dict."""
 
@@ -243,6 +248,10 @@ class DictViewVariable(Variable):
             return MethodVariable(self, name)
         if name == "__class__" and self._own_method():
             return wrap_constant_like(self.python_type())
+        if name in VIEW_ATTRIBUTES and self._own_method():
+            found = VIEW_ATTRIBUTES[name](self)
+            if found is not None:
+                return found
         return super().var_getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
