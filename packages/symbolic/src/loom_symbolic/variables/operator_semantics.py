@@ -419,10 +419,19 @@ def any_equal(tx: InstructionTranslator, elements: Iterable[Variable], item: Var
 _CONSTANT_SEQUENCES = (tuple, list, str, bytes, range)
 
 
+#: Subscripts folded on real objects before any other rule (``typing.Union[int, str]``, ``Generic[T]``):
+#: ``fn(tx, container, index)`` returning a variable, or None to pass. Filled by :mod:`.typing_forms`.
+SUBSCRIPT_FOLDS: list[Any] = []
+
+
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
     """``container[index]``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.getitem, [container, index], {})
+    for folded in SUBSCRIPT_FOLDS:
+        result = folded(tx, container, index)
+        if result is not None:
+            return result
     method = getattr(container, "getitem", None)
     if method is not None and not _overrides(container, "__getitem__"):
         return method(tx, index)
