@@ -70,6 +70,27 @@ def text_and_object_operand_errors(x):
     return x, caught
 
 
+class _Count:
+    def __index__(self):
+        return 2
+
+
+def repeat_and_format_read_the_operand(x):
+    # a sequence's repeat reads the count's __index__, a format its arguments: these answer, raising nothing
+    out = []
+    for make in (
+        lambda: [x] * _Count(),
+        lambda: (1,) * _Count(),
+        lambda: "ab" * _Count(),
+        lambda: "%d" % _Count(),
+    ):
+        try:
+            out.append(make())
+        except TypeError:  # (a trace that took the stand-in's TypeError for the real one came here)
+            out.append("raised")
+    return x, out
+
+
 def set_looked_up_by_set(x):
     s = {frozenset("ab"), "c", frozenset()}
     found = [set("ab") in s, set("zz") in s, set() in s, _Members("ab") in s]
@@ -93,3 +114,12 @@ def test_collection_operands(fn):
 
 def test_text_and_object_operand_errors():
     check(text_and_object_operand_errors, X, graphs=0)
+
+
+def test_repeat_and_format_read_the_operand():
+    """A count with ``__index__`` is no TypeError (loom may break there, but answers as eager does)."""
+    loom = pytest.importorskip("loom", reason="compiles through the facade")
+    loom.reset()
+    expected = repeat_and_format_read_the_operand(X)
+    actual = loom.compile(repeat_and_format_read_the_operand, backend="eager")(X)
+    assert repr(actual) == repr(expected)

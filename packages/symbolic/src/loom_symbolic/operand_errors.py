@@ -24,6 +24,9 @@ _ORDERING = (operator.lt, operator.le, operator.gt, operator.ge)
 #: (not str: ``"" % x`` depends on the format).
 _CONTAINERS = (dict, list, tuple, set, frozenset)
 _TEXT = (str, bytes)
+#: Operators whose C code on a sequence or text reads the other operand (a repeat count's ``__index__``, a
+#: format's arguments): a stand-in without those methods would not answer as the real operand does.
+_READS_OPERAND = (operator.mul, operator.imul, operator.mod, operator.imod)
 
 
 def unary_special(op: Any) -> str | None:
@@ -83,9 +86,9 @@ def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], ri
         return None
     values = []
     for (cls, constant), own in ((left, names[:-1]), (right, names[-1:])):
-        if type(constant) in _NUMBERS or type(constant) in _TEXT:
+        if type(constant) in _NUMBERS or (type(constant) in _TEXT and op not in _READS_OPERAND):
             values.append(constant)
-        elif cls in _CONTAINERS and op not in (operator.mod, operator.imod):
+        elif cls in _CONTAINERS and op not in _READS_OPERAND:
             # a builtin container's C methods accept or decline an operand by its class alone: an empty one
             # raises the TypeError any other would (and raises none where one would not)
             values.append(cls() if constant is None else constant)
