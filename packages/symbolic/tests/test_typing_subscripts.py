@@ -52,4 +52,5 @@ def test_typing_subscripts(fn):
 def test_own_class_getitem_runs():
     _Counting.seen.clear()
     check(own_class_getitem, X)
-    assert _Counting.seen == [int, int]  # once by eager, once by the rewritten code (replayed after the graph)
+    # once by eager, once by the rewritten code (replayed after the graph)
+    assert _Counting.seen == [int, int]
