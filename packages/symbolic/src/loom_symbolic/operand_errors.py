@@ -20,6 +20,13 @@ _ABSENT = object()
 _NUMBERS = (bool, int, float, complex)
 _UNARY = {operator.neg: "__neg__", operator.pos: "__pos__", operator.invert: "__invert__", operator.abs: "__abs__"}
 _ORDERING = (operator.lt, operator.le, operator.gt, operator.ge)
+#: Builtin containers whose operators take or refuse an operand by its class, never by the items it holds
+#: (not str: ``"" % x`` depends on the format).
+_CONTAINERS = (dict, list, tuple, set, frozenset)
+_TEXT = (str, bytes)
+#: Operators whose C code on a sequence or text reads the other operand (a repeat count's ``__index__``, a
+#: format's arguments): a stand-in without those methods would not answer as the real operand does.
+_READS_OPERAND = (operator.mul, operator.imul, operator.mod, operator.imod)
 
 
 def unary_special(op: Any) -> str | None:
@@ -71,16 +78,20 @@ def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], ri
     """The error of ``op`` when neither operand answers; ``names`` are the left's methods (``__iadd__``,
     ``__add__``) then the right's reflection, and each operand is ``(class, constant or None)``.
 
-    None where an operand might answer: a class not written in Python, a number meeting a non-number's
-    missing method (only numbers are known to answer NotImplemented for everything else), or ``==``/``!=``,
-    which fall back to identity.
+    None where an operand might answer: a class not written in Python (but for the builtin containers and
+    text, whose C methods decide by class), a number meeting a non-number's missing method (only numbers are
+    known to answer NotImplemented for everything else), or ``==``/``!=``, which fall back to identity.
     """
     if op in (operator.eq, operator.ne):
         return None
     values = []
     for (cls, constant), own in ((left, names[:-1]), (right, names[-1:])):
-        if type(constant) in _NUMBERS:
+        if type(constant) in _NUMBERS or (type(constant) in _TEXT and op not in _READS_OPERAND):
             values.append(constant)
+        elif cls in _CONTAINERS and op not in _READS_OPERAND:
+            # a builtin container's C methods accept or decline an operand by its class alone: an empty one
+            # raises the TypeError any other would (and raises none where one would not)
+            values.append(cls() if constant is None else constant)
         elif _python_class(cls) and not any(_answers(cls, name) for name in own):
             values.append(_stand_in(cls))
         else:

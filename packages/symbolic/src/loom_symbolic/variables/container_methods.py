@@ -16,6 +16,7 @@ from . import dict_methods, sequence_methods, set_methods
 from .base import Variable
 from .containers import DICT_METHODS, LIST_METHODS, SET_METHODS, lookup
 from .dict_methods import DictViewVariable, update_from_pairs
+from .registry import wrap_constant_like
 from .sequence_methods import list_sort
 
 if TYPE_CHECKING:
@@ -25,14 +26,22 @@ __all__ = ["DictViewVariable", "UnboundMethodVariable", "dict_methods", "list_so
            "set_methods", "unbound_method", "update_from_pairs"]
 
 
+#: Attributes of a builtin's method object that never change (``list.append.__name__``).
+_FIXED_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__objclass__", "__doc__", "__text_signature__"})
+
+
 class UnboundMethodVariable(Variable):
     """``dict.pop``, ``list.append``, ... read from the builtin class: called with a container of that
     class (or a subclass) first, it is that container's own builtin method, whatever a subclass
     overrides (what C code reaching the dict layer directly does, and polyfills written like it)."""
 
+    #: the method object is a fixed C object: identity (``is``, ``id``) and ``isinstance`` read it
+    wraps_real_object = True
+
     def __init__(self, owner: type, name: str) -> None:
         self.owner = owner
         self.name = name
+        self.value = getattr(owner, name)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         receiver = args[0] if args else None
@@ -43,6 +52,22 @@ class UnboundMethodVariable(Variable):
 
     def reconstruct(self, codegen: Any) -> None:
         codegen.load_const(getattr(self.owner, self.name))
+
+    # The method object itself is a fixed C object of a builtin class (``list.__add__``): a constant, hashed
+    # and compared as in Python (a dict key, ``==``), while calls still go through the container's model.
+    def is_python_constant(self) -> bool:
+        return True
+
+    def as_python_constant(self) -> Any:
+        return self.value
+
+    def python_type(self) -> type:
+        return type(self.value)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in _FIXED_ATTRIBUTES:
+            return wrap_constant_like(getattr(self.value, name))
+        return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         return f"{self.owner.__name__}.{self.name}"

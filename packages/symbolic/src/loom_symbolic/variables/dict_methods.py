@@ -22,8 +22,10 @@ from .containers import (
     key_variable,
 )
 from .methods import MethodVariable
+from .registry import wrap_constant_like
 
 if TYPE_CHECKING:
+    from ..codegen import PyCodegen
     from .protocol import Translator as InstructionTranslator
 
 
@@ -195,15 +197,36 @@ def dict_copy(tx, d, args, kwargs):
 
 
 
+#: Attributes of a dict view modelled by modules above this one (``.mapping``: a mappingproxy of the dict,
+#: from :mod:`.mapping_proxy`): ``fn(view)`` returning a variable, or None to pass.
+VIEW_ATTRIBUTES: dict[str, Any] = {}
+
+
 class DictViewVariable(Variable):
-    """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, never rebuilt in bytecode."""
+    """``d.keys()``, ``d.values()`` or ``d.items()``: iterable, sized, rebuilt in bytecode as a view of its dict."""
 
     def __init__(self, target: DictVariable, kind: str) -> None:
         self.target = target
         self.kind = kind
 
+    def _base(self) -> type:
+        """dict, or OrderedDict, whose views are classes of their own (``odict_keys``)."""
+        return collections.OrderedDict if issubclass(self.target.python_type(), collections.OrderedDict) else dict
+
+    def _own_method(self) -> bool:
+        """Whether the dict's class takes the view method from its base (a Python ``keys()`` makes no view)."""
+        return getattr(self.target.python_type(), self.kind) is getattr(self._base(), self.kind)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        if not self._own_method():
+            super().reconstruct(codegen)
+            return
+        codegen.load_callable(getattr(self._base(), self.kind))
+        codegen.reconstruct(self.target)  # the dict's variable is rebuilt once: the view is of that very dict
+        codegen.call(1)
+
     def python_type(self) -> type:
-        return type(getattr({}, self.kind)())
+        return type(getattr(self._base()(), self.kind)())
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         items = self.target.items
@@ -223,6 +246,12 @@ class DictViewVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in _VIEW_METHODS and hasattr(self.python_type(), name):
             return MethodVariable(self, name)
+        if name == "__class__" and self._own_method():
+            return wrap_constant_like(self.python_type())
+        if name in VIEW_ATTRIBUTES and self._own_method():
+            found = VIEW_ATTRIBUTES[name](self)
+            if found is not None:
+                return found
         return super().var_getattr(tx, name)
 
     def call_method(self, tx, name, args, kwargs):
@@ -309,7 +338,12 @@ def _real_operand(tx: InstructionTranslator, value: Variable) -> Any:
 def view_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     """``keys() & other``, ``items() | other``, ...: CPython answers with a new set, computed here on real
     views of dicts with the same keys (members held in the trace keep their variables)."""
-    if op not in _VIEW_OPERATORS or not (isinstance(left, DictViewVariable) or isinstance(right, DictViewVariable)):
+    if not (isinstance(left, DictViewVariable) or isinstance(right, DictViewVariable)):
+        return None
+    # A view has no in-place operators, and a set's declines a view: ``view |= s`` and ``s |= view`` are
+    # ``view | s`` and ``s | view``, a new set bound to the name (the operands stay as they were).
+    op = _operators.INPLACE.get(op, op)
+    if op not in _VIEW_OPERATORS:
         return None
     real_left, real_right = _real_operand(tx, left), _real_operand(tx, right)
     if real_left is None or real_right is None:

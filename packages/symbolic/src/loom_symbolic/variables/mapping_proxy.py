@@ -19,6 +19,7 @@ from . import operator_semantics as _operators
 from .base import Variable
 from .builtins import builtin
 from .containers import DictVariable
+from .dict_methods import VIEW_ATTRIBUTES
 from .lazy_dict import MappingProxyVariable, ReadOnlyMappingMixin
 
 if TYPE_CHECKING:
@@ -129,3 +130,11 @@ def _proxy_operators(tx: InstructionTranslator, op: Any, left: Variable, right: 
 
 
 _operators.CONTAINER_OPERATORS.append(_proxy_operators)
+
+
+def _view_mapping(view: Variable) -> Variable | None:
+    """``d.keys().mapping``: a read-only live proxy of the view's dict."""
+    return LiveMappingProxyVariable(view.target) if view.target.python_type() in _VIEWABLE else None
+
+
+VIEW_ATTRIBUTES["mapping"] = _view_mapping

@@ -1,8 +1,9 @@
 """The special methods of the builtin containers called by name (``p.__add__(q)``, ``s.__ior__(t)``,
 ``set.__sub__(a, b)``, ``lst.__delitem__(i)``, ``lst.__iter__()``): each is its operator, which the
-translator already models, for the operands CPython's own method answers (it returns NotImplemented, or
-raises, for others: those are left to a graph break). Without these entries reading the method broke the
-graph.
+translator already models, for the operands CPython's own method answers. For others it returns
+NotImplemented (comparisons, set algebra, ``dict.__or__``: given back as the value) or raises (a repeat count
+without ``__index__``: its TypeError); what is left is a graph break. Without these entries reading the
+method broke the graph.
 """
 
 from __future__ import annotations
@@ -37,6 +38,24 @@ def _int_operand(tx: InstructionTranslator, other: Variable) -> bool:
     return other.is_python_constant() and type(other.as_python_constant()) is int
 
 
+#: The methods whose C code answers NotImplemented for an operand outside their family (the rich comparisons,
+#: set algebra in place or not, ``dict.__or__``), rather than raising.
+_DECLINING = {*_COMPARISONS, *_SET_ALGEBRA, *_SET_IN_PLACE}
+#: The repeat methods: their C wrapper converts the count with ``__index__`` and raises TypeError without one.
+_REPEATS = {"__mul__", "__rmul__", "__imul__"}
+
+
+def _declined(tx: InstructionTranslator, name: str, receiver: Variable, other: Variable) -> Variable | None:
+    """What CPython's method gives for an operand it does not take, where that is known: NotImplemented (the
+    value itself, as a direct call returns it), or the TypeError of a repeat count with no ``__index__``."""
+    if name in _DECLINING and not (name == "__ior__" and issubclass(receiver.python_type(), dict)):
+        return ConstantVariable(NotImplemented)  # (dict.__ior__ takes any mapping or pairs: left to a break)
+    if name in _REPEATS and other.is_python_constant() and not hasattr(type(other.as_python_constant()), "__index__"):
+        message = f"'{type(other.as_python_constant()).__name__}' object cannot be interpreted as an integer"
+        raise UserError(f"{receiver.python_type().__name__}.{name}", message, exc_type=TypeError, exc_args=(message,))
+    return None
+
+
 def _binary(name: str, op: Any, accepts: Any) -> Method:
     def method(tx, receiver, args, kwargs):
         kind = receiver.python_type()
@@ -44,6 +63,8 @@ def _binary(name: str, op: Any, accepts: Any) -> Method:
             base = list if issubclass(kind, list) else tuple  # list_concat raises, not NotImplemented
             message = f"can only concatenate {base.__name__} (not \"{args[0].python_type().__name__}\") to {base.__name__}"
             raise UserError(f"{base.__name__}.__add__", message, exc_type=TypeError, exc_args=(message,))
+        if not accepts(tx, args[0]) and (declined := _declined(tx, name, receiver, args[0])) is not None:
+            return declined
         if not accepts(tx, args[0]):
             raise Unsupported(f"{receiver.python_type().__name__}.{name} with {args[0].describe()}",
                               "CPython's method gives NotImplemented or raises for it: not modelled")

@@ -301,7 +301,7 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
                 return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
         if any(side.mutable and _compares_in_c(side, names[0]) for side in (left, right)) \
-                and not _different_container_kinds(left, right):
+                and not _different_container_kinds(left, right, inherited=True):
             # an object's C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks (the C
             # __eq__ of a constant, an int's, gives NotImplemented for a foreign object)
             return None
@@ -392,7 +392,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
-        return ConstantVariable(DictVariable.key_of(item, tx) in container.values)
+        return SET_METHODS["__contains__"](tx, container, [item], {})
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
     if has_python_special(container, "__contains__"):
@@ -428,10 +428,19 @@ def any_equal(tx: InstructionTranslator, elements: Iterable[Variable], item: Var
 _CONSTANT_SEQUENCES = (tuple, list, str, bytes, range)
 
 
+#: Subscripts folded on real objects before any other rule (``typing.Union[int, str]``, ``Generic[T]``):
+#: ``fn(tx, container, index)`` returning a variable, or None to pass. Filled by :mod:`.typing_forms`.
+SUBSCRIPT_FOLDS: list[Any] = []
+
+
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
     """``container[index]``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.getitem, [container, index], {})
+    for folded in SUBSCRIPT_FOLDS:
+        result = folded(tx, container, index)
+        if result is not None:
+            return result
     method = getattr(container, "getitem", None)
     if method is not None and not _overrides(container, "__getitem__"):
         return method(tx, index)
@@ -488,13 +497,21 @@ _ORDERINGS = (operator.lt, operator.le, operator.gt, operator.ge)
 #: (``deque([1]) == [1]`` is decided by identity), while classes of one kind compare contents.
 _EQUALITY_KINDS = {list: "list", tuple: "tuple", collections.deque: "deque", set: "set", frozenset: "set",
                    dict: "dict", collections.OrderedDict: "dict", collections.defaultdict: "dict",
-                   collections.Counter: "dict"}
+                   collections.Counter: "dict", str: "str", bytes: "bytes", bool: "number", int: "number",
+                   float: "number", complex: "number"}
 
 
-def _different_container_kinds(left: Variable, right: Variable) -> bool:
-    """Whether both sides are builtin containers of different kinds, whose C ``__eq__`` both decline."""
-    kinds = [_EQUALITY_KINDS.get(_exact_class(side)) for side in (left, right)]
+def _different_container_kinds(left: Variable, right: Variable, inherited: bool = False) -> bool:
+    """Whether both sides are builtin containers of different kinds, whose C ``__eq__`` both decline
+    (``inherited``: or subclasses of them, which compare with their base's)."""
+    kind = _equality_kind if inherited else _EQUALITY_KINDS.get
+    kinds = [kind(_exact_class(side)) for side in (left, right)]
     return None not in kinds and kinds[0] != kinds[1]
+
+
+def _equality_kind(cls: type | None) -> str | None:
+    """The kind of builtin container whose C ``__eq__`` ``cls`` inherits (a ``frozenset`` subclass's is a set's)."""
+    return next((_EQUALITY_KINDS[base] for base in getattr(cls, "__mro__", ()) if base in _EQUALITY_KINDS), None)
 
 
 def _compares_in_c(value: Variable, name: str) -> bool:

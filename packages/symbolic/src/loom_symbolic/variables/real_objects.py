@@ -351,6 +351,11 @@ def enter_user_context(tx: InstructionTranslator, manager: Variable) -> tuple[Va
 @builtin(tuple.__new__)
 def builtin_tuple_new(tx, args, kwargs):
     """``tuple.__new__(cls, iterable)``: what a named tuple's ``_make`` (and so ``_replace``) calls."""
+    if kwargs and args and getattr(args[0], "value", None) is tuple:
+        try:  # tuple() takes no keyword arguments: CPython's TypeError, worded by the real call
+            tuple.__new__(tuple, **dict.fromkeys(kwargs))
+        except TypeError as exc:
+            raise UserError("tuple.__new__", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
     if kwargs or not 1 <= len(args) <= 2 or not isinstance(args[0], (ClassVariable, BuiltinVariable)):
         return None
     cls = args[0].value

@@ -314,8 +314,10 @@ class ListVariable(SequenceVariable):
         key = constant_index(tx, index)
         try:
             if isinstance(key, slice):
-                items = value.unpack(tx)  # once: an iterator gives its items only once
                 replaced = list(range(len(self.items)))
+                if _not_iterable_constant(value):  # the real TypeError, worded as this CPython words it
+                    replaced[key] = value.as_python_constant()
+                items = value.unpack(tx)  # once: an iterator gives its items only once
                 replaced[key] = items  # validates the slice assignment like Python does
                 self.items[key] = items
             else:
@@ -331,6 +333,17 @@ class ListVariable(SequenceVariable):
         except (IndexError, TypeError, ValueError) as exc:  # ValueError: a slice step of 0
             raise UserError("list deletion", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
         self.mutated(tx)
+
+
+def _not_iterable_constant(value: Variable) -> bool:
+    """Whether ``value`` is a constant ``iter()`` refuses (``lst[1:3] = 1``)."""
+    if not value.is_python_constant():
+        return False
+    try:
+        iter(value.as_python_constant())
+    except TypeError:
+        return True
+    return False
 
 
 class SliceVariable(Variable):

@@ -11,6 +11,7 @@ from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
 from .container_method_kit import NONE, table_filler
+from .container_tables import IdentityKey
 from .containers import (
     SET_METHODS,
     DictVariable,
@@ -74,18 +75,34 @@ def set_update(tx, s, args, kwargs):
     return NONE
 
 
+def lookup_key(tx: InstructionTranslator, item: Variable) -> Any:
+    """The key ``in``, ``remove`` and ``discard`` look a set up by: ``item``'s own, or for an unhashable set of
+    constants the frozenset of its members, as CPython retries a set key after its TypeError (``{"a"} in s``
+    finds ``frozenset({"a"})``)."""
+    if item.is_python_constant():
+        value = item.as_python_constant()
+        if isinstance(value, set) and type(value).__hash__ is None:
+            return frozenset(value)
+    elif isinstance(item, SetVariable) and not item.frozen and item.python_type().__hash__ is None and \
+            not any(isinstance(k, IdentityKey) for k in item.layout):
+        return frozenset(item.layout)  # a set subclass made in the trace, of constants
+    return DictVariable.key_of(item, tx)
+
+
 @set_method("discard")
 @_set_mutator
 def set_discard(tx, s, args, kwargs):
-    s.discard_key(DictVariable.key_of(args[0], tx))
+    s.discard_key(lookup_key(tx, args[0]))
     return NONE
 
 
 @set_method("remove")
 @_set_mutator
 def set_remove(tx, s, args, kwargs):
-    key = DictVariable.key_of(args[0], tx)
+    key = lookup_key(tx, args[0])
     if key not in s.values:
+        if isinstance(key, frozenset) and args[0].is_python_constant():
+            key = args[0].as_python_constant()  # CPython's KeyError holds the set it was given
         raise UserError("set.remove", f"KeyError: {key!r}", exc_type=KeyError, exc_args=(key,))
     s.discard_key(key)
     return NONE
@@ -149,7 +166,7 @@ for _name in ("difference_update", "symmetric_difference_update"):
 
 @set_method("__contains__")
 def set_contains(tx, s, args, kwargs):
-    return ConstantVariable(DictVariable.key_of(args[0], tx) in s.values)
+    return ConstantVariable(lookup_key(tx, args[0]) in s.values)
 
 
 def _set_algebra(name: str) -> Method:

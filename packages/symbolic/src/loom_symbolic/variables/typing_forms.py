@@ -12,8 +12,11 @@ import types
 import typing
 from typing import Any
 
+from . import operator_semantics as _operators
 from . import registry
+from .base import Variable
 from .constant import FrozenObjectVariable
+from .containers import TupleVariable
 
 #: Types of the parametrised forms: ``list[str]``, ``int | None``, and typing's own aliases.
 _FORM_TYPES: tuple[type, ...] = (types.GenericAlias, types.UnionType, typing._BaseGenericAlias)  # type: ignore[attr-defined]
@@ -32,3 +35,52 @@ def _wrap_typing_form(tx: Any, value: Any, source: Any) -> FrozenObjectVariable:
 
 # Before the builtin-callable (220) and class (240) rules, which a GenericAlias would otherwise match.
 registry.add_rule(215, is_typing_form, _wrap_typing_form)
+
+
+_NOT_REAL = object()
+# a classmethod written in Python on 3.11, a C method from 3.12 (then matched as a builtin method below)
+_GENERIC_GETITEM = getattr(typing.Generic.__class_getitem__, "__func__", None)
+
+
+def _real_index(value: Variable) -> Any:
+    """The real object an index stands for (a class, a TypeVar, a constant, a tuple of them), or ``_NOT_REAL``."""
+    if isinstance(value, TupleVariable):
+        items = [_real_index(v) for v in value.items]
+        return _NOT_REAL if any(i is _NOT_REAL for i in items) else tuple(items)
+    if value.is_python_constant():
+        return value.as_python_constant()
+    real = _operators.real_object(value)
+    return _NOT_REAL if real is _operators._NO_OBJECT else real
+
+
+def _pure_subscript(container: Any) -> bool:
+    """Whether ``container[...]`` only builds a typing form: a special form (``Union``, ``Optional``), a
+    parametrised alias (``typing.Dict``), or a class whose ``__class_getitem__`` is ``Generic``'s or a builtin's
+    (``list[int]``). Other classes may run their own ``__class_getitem__``."""
+    if isinstance(container, typing._SpecialForm) or is_typing_form(container):  # type: ignore[attr-defined]
+        return True
+    if not isinstance(container, type):
+        return False
+    getter = getattr(container, "__class_getitem__", None)
+    own = getattr(getter, "__func__", None)
+    # Generic's, collections.abc's (classmethod(GenericAlias)) and a builtin's (list[int]) only build the form
+    return (own is not None and own in (_GENERIC_GETITEM, types.GenericAlias)) or isinstance(getter, types.BuiltinMethodType)
+
+
+def _fold_subscript(tx: Any, container: Variable, index: Variable) -> Variable | None:
+    """``typing.Union[int, str]``, ``OrderedSet[T]``: made on the real objects (typing's own code reads the
+    caller's frame, which the trace has not got); the form is immutable, so the fold is exact."""
+    real = _operators.real_object(container)
+    if real is _operators._NO_OBJECT or not _pure_subscript(real):
+        return None
+    key = _real_index(index)
+    if key is _NOT_REAL:
+        return None
+    try:
+        form = real[key]
+    except Exception:  # the program's own error: left to the ordinary path, which raises it
+        return None
+    return FrozenObjectVariable(form, None)
+
+
+_operators.SUBSCRIPT_FOLDS.append(_fold_subscript)

@@ -31,6 +31,7 @@ from . import func_transforms as _func_transforms
 from . import numpy as _numpy
 from . import registry
 from . import tensor_keyed as _tensor_keyed
+from . import weak_keyed as _weak_keyed
 from .autocast import CLASSES as AUTOCAST_CLASSES
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
@@ -249,6 +250,10 @@ def _wrap_dict(tx, value, source):
             if (guards := _guards(tx, source)) is not None:
                 guards.add("type", source, value)
             return _tensor_keyed.TensorKeyedDictVariable(value, source)
+        if source is not None and _weak_keyed.is_weak_keyed(value):  # a WeakKeyDictionary's data
+            if (guards := _guards(tx, source)) is not None:
+                guards.add("type", source, value)
+            return _weak_keyed.WeakKeyedDictVariable(value, source)
         if not keys_modelled(value):
             return _object_variable(tx, value, source)
         if (guards := _guards(tx, source)) is not None:
