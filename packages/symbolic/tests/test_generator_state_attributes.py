@@ -34,6 +34,7 @@ def running_seen_from_own_body(x):
     def watch():
         yield me.gi_running
         yield me.gi_suspended
+
     me = watch()
     return x * 2, list(me)
 
@@ -47,6 +48,7 @@ def frame_gone_after_close_and_after_an_error(x):
     def fails():
         yield 1
         raise KeyError("k")
+
     failed = fails()
     try:
         list(failed)
