@@ -302,4 +302,73 @@ def c_gx3m_returned_switch_after_use(x):
     return y, cm.mode, type(cm).__name__
 
 
+# -- torch._dynamo.disable and graph_break around generators and managers -------------------------------------
+def c_gx3m_disabled_generator_function(x):
+    @torch._dynamo.disable
+    def gen(t):
+        yield t + 1
+        yield t + 2
+
+    return list(gen(x))
+
+
+def c_gx3m_disabled_subgenerator(x):
+    @torch._dynamo.disable
+    def sub(t):
+        yield t + 2
+        yield t + 3
+
+    def gen(t):
+        yield t + 1
+        yield from sub(t)
+
+    return list(gen(x))
+
+
+def c_gx3m_dynamo_graph_break_inside_generator(x):
+    def gen():
+        yield 1
+        torch._dynamo.graph_break()
+        yield 2
+
+    g = gen()
+    s = next(g)
+    s += next(g)
+    return x + s
+
+
+def c_gx3m_disabled_helper_enters_manager(x):
+    @contextlib.contextmanager
+    def whoo(t):
+        try:
+            yield t + 1
+        finally:
+            pass
+
+    @torch._dynamo.disable
+    def g(t):
+        with whoo(t) as y:
+            return y
+
+    return g(x)
+
+
+def c_gx3m_advanced_generator_argument(x, gen):
+    return x + next(gen)
+
+
+def _advanced():
+    def counting():
+        yield 1
+        yield 2
+        yield 3
+
+    g = counting()
+    next(g)
+    return (g,)
+
+
+c_gx3m_advanced_generator_argument.extra_args = _advanced
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

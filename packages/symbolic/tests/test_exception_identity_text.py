@@ -1,8 +1,8 @@
 """Exceptions made in the trace are objects with an identity, never folded constants: ``e in caught`` finds the
 very exception (a folded one was a fresh object each time, so ``in`` answered False), and the text of one whose
 class's ``__init__`` rewrites its arguments is read from the ``args`` it holds (folding made the class again from
-those ``args``, running its ``__init__`` a second time: ``'code code 3'``). Modelled on the custom exceptions of
-PyTorch's test/dynamo/test_exceptions.py."""
+those ``args``, running its ``__init__`` a second time: ``'code code 3'``); ``format``, ``%`` and ``str.format`` of one
+use ``object.__format__``, its ``str``. Modelled on the custom exceptions of PyTorch's test/dynamo/test_exceptions.py."""
 
 import pytest
 import torch
@@ -66,6 +66,19 @@ def text_of_builtin_exceptions_made_here(x):
     for made in (KeyError("k"), ValueError(), ValueError(1, 2), StopIteration(5)):
         texts.append((str(made), repr(made)))
     return x + 1, texts
+
+
+@case(X)
+def format_and_percent_of_exceptions(x):
+    key, value = KeyError("k"), ValueError("m", 2)
+    return x + 1, "%s/%r" % (key, value), "{}|{!r}".format(value, key), format(Coded(4))
+
+
+@case(X)
+def text_of_groups_and_nested_exceptions(x):
+    group = ExceptionGroup("flat", [ValueError(1), TypeError(None)])
+    holder = ValueError(KeyError("k"), (IndexError(2), None))
+    return x + 1, str(group), repr(group), str(holder), repr(ValueError(None))
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs"), CASES)

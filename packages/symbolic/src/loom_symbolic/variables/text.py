@@ -170,14 +170,33 @@ def _traced_exception_text(tx: InstructionTranslator, value: Variable, dunder: s
             raise UserError(f"{dunder}()", f"{dunder} returned non-string (type {result.python_type().__name__})",
                             exc_type=TypeError)
         return text
+    if value.cls.__module__ == "builtins" and (twin := _builtin_twin(value)) is not _NO_TWIN:
+        return getattr(twin, dunder)()  # no Python code: made again, as the trace made it
     if not all(arg.is_python_constant() for arg in value.args):
         return None
     args = [arg.as_python_constant() for arg in value.args]
-    if value.cls.__module__ == "builtins" and not set(value.attrs) - {"__notes__"}:
-        return getattr(value.cls(*args), dunder)()  # no Python code: made again, as the trace made it
     if method not in _ARGS_ONLY_TEXT or not isinstance(class_attribute(value.cls, "__new__"), types.BuiltinMethodType):
         return None  # a C method reading attributes the trace may have set, or a __new__ in Python
     return method(value.cls.__new__(value.cls, *args))
+
+
+def _builtin_twin(value: Variable) -> Any:
+    """A real object equal to ``value`` for its text: a constant; a list or tuple of twins; a builtin exception
+    the trace made, made again from the twins of its ``args`` (a group's members too), when nothing but its
+    ``args`` was set on it. ``_NO_TWIN`` where there is none."""
+    if value.is_python_constant():
+        return value.as_python_constant()
+    if isinstance(value, SequenceVariable) and value.python_type() in (list, tuple):
+        items = [_builtin_twin(item) for item in value.items]
+        return _NO_TWIN if any(item is _NO_TWIN for item in items) else value.python_type()(items)
+    if not isinstance(value, ExceptionVariable) or value.source is not None or value.args is None \
+            or value.cls.__module__ != "builtins" or set(value.attrs) - {"__notes__"}:
+        return _NO_TWIN
+    args = [_builtin_twin(arg) for arg in value.args]
+    return _NO_TWIN if any(arg is _NO_TWIN for arg in args) else value.cls(*args)
+
+
+_NO_TWIN = object()
 
 
 def _text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
@@ -214,7 +233,7 @@ def builtin_format(tx, args, kwargs):
     if not spec.is_python_constant() or not isinstance(spec.as_python_constant(), str):
         return None
     cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
-    if not _is_user_class(cls):
+    if not _is_user_class(cls) and not isinstance(value, ExceptionVariable):  # exceptions: object.__format__
         return None
     method = class_attribute(cls, "__format__")
     if method is object.__format__:
