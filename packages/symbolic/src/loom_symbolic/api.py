@@ -196,13 +196,14 @@ def _translate_with_break(
         except Unsupported as exc:
             earlier = getattr(exc, "retry_at", None)
             if earlier is not None and earlier < point:
-                # Break where a generator that cannot be rebuilt was made. That generator is then
-                # ordinary Python's, and so is every use of it after: the rest of the function runs
-                # as it is (one break, as torch.compile's one, not one per next() or loop pass).
+                # Break where a generator that cannot be rebuilt was made (or where the exception whose
+                # traceback is rebuilt was raised). That object is then ordinary Python's, and so is every
+                # use of it after: the rest of the function runs as it is (one break, as torch.compile's
+                # one, not one per next() or loop pass).
                 point = earlier
                 if not reason.rest_as_is:
                     reason.rest_as_is = True
-                    reason.hint = "the generator and the rest of the function run as ordinary Python"
+                    reason.hint = exc.reason.hint or "the generator and the rest of the function run as ordinary Python"
                 continue
             if exc.reason.what != reason.what:  # splitting failed for another reason: say both
                 reason.why += f" (and the graph cannot be split there: {exc.reason.what}: {exc.reason.why})"

@@ -133,6 +133,7 @@ class InstructionTranslator:
                         raised.again = False
                     else:
                         raised.exc.was_raised()  # each frame it passes gives it a new traceback object, as in CPython
+                        raised.exc.traceback.raised_at = self.root().break_point()
                     if not self.handle_exception(raised.exc):
                         raise
                 except UserError as error:

@@ -62,6 +62,7 @@ def match_star(tx: InstructionTranslator, exc: Variable, kind: Variable) -> tupl
             return ConstantVariable(None), exc
         wrapped = make_group(tx, BaseExceptionGroup, [ConstantVariable(""), TupleVariable([exc])], {})
         wrapped.was_raised()  # CPython gives the wrapping group a traceback of this frame
+        wrapped.traceback.raised_at = tx.root().break_point()
         return ConstantVariable(None), wrapped
     if not issubclass(exc.cls, BaseExceptionGroup):
         return exc, None

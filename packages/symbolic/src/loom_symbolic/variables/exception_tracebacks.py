@@ -3,8 +3,10 @@
 CPython gives an exception a new traceback object each time it is raised (and each frame it passes
 adds one); ``with_traceback(tb)`` and ``exc.__traceback__ = tb`` set it. The translator never sees the
 frames a real traceback would list, so a traceback is an opaque :class:`TracebackVariable`: known to be
-a traceback (not None, true), the same object only as the very variable read, and rebuilt after the
-graph as its exception's ``__traceback__`` while that exception still holds it.
+a traceback (not None, true), the same object only as the very variable read. One the trace raised cannot
+leave it (a helper raising the exception again would list the helper's frame and line): rebuilding it
+breaks where the exception was raised, and the raise runs as ordinary Python. One read from the frame is
+rebuilt as its exception's ``__traceback__`` while that exception still holds it.
 
 ``traceback.clear_frames(tb)`` of such a traceback (``unittest``'s ``assertRaises`` calls it on leaving)
 clears nothing: the frames it would list are inlined calls, which have no frames once compiled, and the
@@ -35,6 +37,10 @@ class TracebackVariable(Variable):
 
     def __init__(self, owner: Variable) -> None:
         self.owner = owner
+        #: where the traced frame was when the trace raised its exception (``raised_at``), None for one
+        #: read from the frame: a real traceback lists the frames and lines of that raise, which the trace
+        #: has no stand-in for, so rebuilding it breaks there instead, and the raise runs as ordinary Python
+        self.raised_at: tuple[int, int] | None = None
 
     def python_type(self) -> type:
         return types.TracebackType
@@ -46,6 +52,12 @@ class TracebackVariable(Variable):
         if getattr(self.owner, "traceback", None) is not self:
             # the exception was raised again or given another traceback since: this one is not reachable
             raise Unsupported("a traceback the compiled function read earlier", "its exception holds another one now")
+        if self.raised_at is not None:
+            error = Unsupported("a traceback of an exception the compiled function raised",
+                                "its frames and lines are those of the raise, which the trace has no stand-in for",
+                                hint="the raise and the rest of the function run as ordinary Python")
+            error.retry_at = self.raised_at
+            raise error
         codegen.reconstruct(self.owner)  # rebuilt raised, so its __traceback__ is set
         codegen.emit("LOAD_ATTR", "__traceback__")
 

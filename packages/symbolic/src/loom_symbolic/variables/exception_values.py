@@ -66,8 +66,10 @@ class ExceptionVariable(Variable):
         return self.cls(*(a.as_python_constant() for a in self.args))
 
     def is_python_constant(self) -> bool:
-        # (notes live on the object: cls(*args) would lose them)
-        return self.args is not None and "__notes__" not in self.attrs and all(a.is_python_constant() for a in self.args)
+        # Never: an exception is an object with an identity (``e in caught`` compares it by identity first),
+        # and ``cls(*args)`` would run a user class's ``__init__`` again on its stored arguments and lose the
+        # notes and attributes set on it. Its text is folded from its ``args`` (``text._exception_text``).
+        return False
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "args" and self.args is not None:

@@ -101,8 +101,8 @@ class GeneratorVariable(IteratorVariable):
                 return ConstantVariable(self.running)
             if name == "gi_suspended":
                 return ConstantVariable(self.started and not self.finished and not self.running)
-            if name == "gi_frame" and self.finished:  # a live frame has no stand-in; a finished one is None
-                return ConstantVariable(None)
+            if name == "gi_frame":  # a finished generator's is None, a live one's a frame only tested for None
+                return ConstantVariable(None) if self.finished else LiveFrameVariable(self)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
@@ -251,6 +251,24 @@ class GeneratorVariable(IteratorVariable):
 
     def describe(self) -> str:
         return f"generator {self.translator.code.co_qualname}"
+
+
+class LiveFrameVariable(Variable):
+    """``gi_frame`` of a generator made in the trace that has not finished: a frame object, which the trace has
+    no stand-in for. It answers what ``inspect.getgeneratorstate`` asks of it (``is None``: False, as its type
+    is not None's; it is true); reading anything from it, or rebuilding it, is a break."""
+
+    def __init__(self, generator: GeneratorVariable) -> None:
+        self.generator = generator
+
+    def python_type(self) -> type:
+        return types.FrameType
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        return True
+
+    def describe(self) -> str:
+        return f"the frame of {self.generator.describe()}"
 
 
 def _rebuildable(made_from: tuple | None, codegen) -> bool:

@@ -136,8 +136,10 @@ def _item_text(tx: InstructionTranslator, item: Variable, running: set[int]) -> 
 
 
 #: The C text methods of builtin exceptions that read nothing but the exception's type and ``args``
-#: (``OSError``'s, ``ImportError``'s, ``SyntaxError``'s and ``UnicodeError``'s also read attributes).
-_ARGS_ONLY_TEXT = frozenset({BaseException.__str__, BaseException.__repr__, KeyError.__str__})
+#: (``OSError``'s, ``ImportError``'s, ``SyntaxError``'s and ``UnicodeError``'s also read attributes;
+#: ``NameError``'s and ``AttributeError``'s are CPython's ``BaseException_str`` under their own slot).
+_ARGS_ONLY_TEXT = frozenset({BaseException.__str__, BaseException.__repr__, KeyError.__str__, NameError.__str__,
+                             AttributeError.__str__})
 
 
 def _exception_text(tx: InstructionTranslator, value: Variable, dunder: str) -> str | None:
@@ -153,13 +155,59 @@ def _exception_text(tx: InstructionTranslator, value: Variable, dunder: str) -> 
     return getattr(type(real), dunder)(real)
 
 
+def _traced_exception_text(tx: InstructionTranslator, value: Variable, dunder: str) -> str | None:
+    """``str(e)``/``repr(e)`` of an exception the trace made: its class's Python method, inlined, or a C one
+    reading only ``args``, run on a bare instance holding the same (constant) ``args``: made by the class's
+    builtin ``__new__``, which runs no ``__init__`` (a user one would take the stored arguments for its own);
+    a builtin class's is made again by calling it. None elsewhere."""
+    if not isinstance(value, ExceptionVariable) or value.source is not None or value.args is None:
+        return None
+    method = class_attribute(value.cls, dunder)
+    if isinstance(method, types.FunctionType):
+        result = value.var_getattr(tx, dunder).call(tx, [], {})
+        text = result.as_python_constant() if result.is_python_constant() else None
+        if not isinstance(text, str):
+            raise UserError(f"{dunder}()", f"{dunder} returned non-string (type {result.python_type().__name__})",
+                            exc_type=TypeError)
+        return text
+    if value.cls.__module__ == "builtins" and (twin := _builtin_twin(value)) is not _NO_TWIN:
+        return getattr(twin, dunder)()  # no Python code: made again, as the trace made it
+    if not all(arg.is_python_constant() for arg in value.args):
+        return None
+    args = [arg.as_python_constant() for arg in value.args]
+    if method not in _ARGS_ONLY_TEXT or not isinstance(class_attribute(value.cls, "__new__"), types.BuiltinMethodType):
+        return None  # a C method reading attributes the trace may have set, or a __new__ in Python
+    return method(value.cls.__new__(value.cls, *args))
+
+
+def _builtin_twin(value: Variable) -> Any:
+    """A real object equal to ``value`` for its text: a constant; a list or tuple of twins; a builtin exception
+    the trace made, made again from the twins of its ``args`` (a group's members too), when nothing but its
+    ``args`` was set on it. ``_NO_TWIN`` where there is none."""
+    if value.is_python_constant():
+        return value.as_python_constant()
+    if isinstance(value, SequenceVariable) and value.python_type() in (list, tuple):
+        items = [_builtin_twin(item) for item in value.items]
+        return _NO_TWIN if any(item is _NO_TWIN for item in items) else value.python_type()(items)
+    if not isinstance(value, ExceptionVariable) or value.source is not None or value.args is None \
+            or value.cls.__module__ != "builtins" or set(value.attrs) - {"__notes__"}:
+        return _NO_TWIN
+    args = [_builtin_twin(arg) for arg in value.args]
+    return _NO_TWIN if any(arg is _NO_TWIN for arg in args) else value.cls(*args)
+
+
+_NO_TWIN = object()
+
+
 def _text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
     """``str(value)``/``repr(value)``: a container's from its items' (both are its ``repr``), an exception's
-    from the frame from its ``args``, else the object's own method, traced."""
+    from its ``args`` (or its class's method, traced), else the object's own method, traced."""
     if not value.is_python_constant():
         text = _container_text(tx, value, set())
         if text is None:
             text = _exception_text(tx, value, dunder)
+        if text is None:
+            text = _traced_exception_text(tx, value, dunder)
         if text is not None:
             return ConstantVariable(text)
     return _user_text(tx, value, dunder)
@@ -185,7 +233,7 @@ def builtin_format(tx, args, kwargs):
     if not spec.is_python_constant() or not isinstance(spec.as_python_constant(), str):
         return None
     cls = value.cls if getattr(value, "stands_for", None) is not None else value.python_type()
-    if not _is_user_class(cls):
+    if not _is_user_class(cls) and not isinstance(value, ExceptionVariable):  # exceptions: object.__format__
         return None
     method = class_attribute(cls, "__format__")
     if method is object.__format__:
