@@ -11,9 +11,8 @@ at ``item()``): what decides is whether a graph follows it in the helper.
 A construct inside a loop is met again on each later pass, by the resume codes the first break made (one
 per place the loop resumes, each compiled once or a few times): that is still one construct, so a resume
 code's break at an instruction its function already broke at (it resumes where an earlier break resumed)
-adds none (a loop of 32 blocks with a ``print`` in each is
-one break, not one per pass). A fresh compile of the function itself (a new shape, a recompile) counts its
-breaks again, as torch.compile does.
+adds none: a loop of 32 blocks with a ``print`` in each is one break, not one per pass. A fresh compile of
+the function itself (a new shape, a recompile) counts its breaks again, as torch.compile does.
 """
 
 from __future__ import annotations

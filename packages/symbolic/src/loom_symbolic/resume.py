@@ -52,6 +52,8 @@ class ResumeKey:
 
 
 _cache: dict[ResumeKey, types.CodeType] = {}
+#: resume code → (the original code, the instruction index it resumes at)
+_points: dict[types.CodeType, tuple[types.CodeType, int]] = {}
 #: resume code → (the original code, resume instruction index → original instruction index).
 _origins: dict[types.CodeType, tuple[types.CodeType, dict[int, int]]] = {}
 
@@ -164,10 +166,6 @@ def resume_code(key: ResumeKey) -> types.CodeType:
         found = _cache[key] = _build(key)
         _points[found] = (key.code, key.target)
     return found
-
-
-#: resume code → (the original code, the instruction index it resumes at)
-_points: dict[types.CodeType, tuple[types.CodeType, int]] = {}
 
 
 def resume_point(code: types.CodeType) -> tuple[types.CodeType, int] | None:

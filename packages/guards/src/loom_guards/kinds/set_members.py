@@ -8,7 +8,7 @@ from typing import Any
 
 from ..sources import Source
 from .base import _DEAD, Guard, _check_source, _OneSource, _Ref, _set, object_text, short_repr, type_name
-from .constant import _constant_error, const_key
+from .constant import _constant_error, const_key, is_nan_scalar
 from .dict_keys import guarded_by_identity
 from .length import Length
 from .none import NotNone
@@ -21,11 +21,8 @@ def has_nan(value: Any) -> bool:
     """Whether a constant is or holds a float (or complex) NaN. A NaN equals no other NaN, so which NaN
     object a set holds decides what ``in`` answers: type-strict equality, which matches NaN with NaN,
     cannot stand for it."""
-    tp = type(value)
-    if tp is float:
-        return value != value
-    if tp is complex:
-        return value.real != value.real or value.imag != value.imag
+    if is_nan_scalar(value):
+        return True
     if isinstance(value, (tuple, frozenset, set)):
         return any(has_nan(v) for v in value)
     return False

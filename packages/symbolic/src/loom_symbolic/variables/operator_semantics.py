@@ -350,10 +350,10 @@ def known_same(left: Variable, right: Variable) -> bool:
 
 def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     """``left is right``."""
-    if left is right:
+    if known_same(left, right):
         return True
     if isinstance(left, ConstantVariable) and isinstance(right, ConstantVariable):
-        return left.value is right.value
+        return False  # constants wrapping two objects
     a, b = real_object(left), real_object(right)
     if a is not _NO_OBJECT and b is not _NO_OBJECT:
         if a is not b:
