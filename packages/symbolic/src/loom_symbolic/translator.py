@@ -366,7 +366,7 @@ class RootTranslator(InstructionTranslator):
         #: Whether this is a resume function's frame (a loop's per-pass values are handed on in it).
         self.resumes_a_frame = is_resume_code(code)
         for name in code.co_cellvars:
-            box = CellBox(name)
+            box = CellBox(name, owner=code)
             if name in f_locals:  # a cell argument: at first entry the slot holds the raw value
                 box.contents = self.realize_argument(name)
                 del self.symbolic_locals[name]
@@ -457,7 +457,7 @@ class InliningTranslator(InstructionTranslator):
         if flags & 0x20 and not isinstance(self, GeneratorTranslator):
             raise Unsupported(f"calling generator function {code.co_qualname}", "generators are run step by step")
         for name in code.co_cellvars:
-            self.cells[name] = CellBox(name, bound.pop(name, None))
+            self.cells[name] = CellBox(name, bound.pop(name, None), owner=code)
         for name, box in zip(code.co_freevars, closure_cells):
             self.cells[name] = box
         self.symbolic_locals.update(bound)

@@ -1,16 +1,22 @@
 """``class C(Base): ...`` inside a traced function: ``LOAD_BUILD_CLASS`` and the call of ``__build_class__``.
 
-The class is made while tracing, once, by running CPython's ``__build_class__`` on the class body (a
-function whose closure holds nothing from the trace) and constant bases, as torch.compile does: the
-compiled code then holds that one class where eager makes a new one per call (same behaviour, another
-identity). Only classes whose creation changes nothing outside themselves are made so: bases whose
+The class is made while tracing, once, by running CPython's ``__build_class__`` on the class body and
+constant bases: the compiled code then holds that one class where eager makes a new one per call (same
+behaviour, another identity: ``f(x)[1] is f(x)[1]`` for a returned class is True compiled, False in eager).
+The body's closure (its methods reading the function's locals: a constant, another class made there) is
+given real cells holding the same values where those are fixed for the compiled entry and the function
+never binds them again (:mod:`.class_closures`); a cell holding a tensor, a list made in the call, or a value
+bound again later breaks at the class statement, naming it. Only classes whose creation changes nothing outside themselves are made so: bases whose
 metaclass is ``type`` or torch's (``torch.autograd.Function``'s), with no ``__init_subclass__`` of a user's
 (which could register the class somewhere). A base that is no class but a library's stand-in for classes
 (``typing.TypedDict``, ``Generic[T]``: PEP 560's ``__mro_entries__``) is checked by the classes it names.
 Anything else is one graph break at the class statement.
 
 ``collections.namedtuple(...)`` called with constant arguments makes its class the same way (once, while
-tracing; the class's ``__module__`` is the calling function's module, as CPython finds it from the frame).
+tracing; the class's ``__module__`` is the calling function's module, as CPython finds it from the frame),
+and so does ``type(name, bases, namespace)`` whose namespace holds fixed values (constants, classes, functions
+made in the trace, made real as a class body's cells are). ``Enum("Mode", "TRAIN EVAL")`` (enum's functional
+API) is made likewise, by :func:`~..variables.enums.functional_class`.
 
 ``@dataclasses.dataclass`` (with constant options) on a class this trace made is run natively, once, on that
 class: nothing but the trace holds it yet, so the methods ``dataclasses`` writes into it change nothing the
@@ -32,8 +38,10 @@ from ..errors import Unsupported
 from ..policy import trusted_module_name
 from ..variables.base import Variable
 from ..variables.builtins import HANDLERS as BUILTIN_HANDLERS
+from ..variables.builtins import MAKE_TYPE
 from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
+from .class_closures import fixed_value, real_closure
 from .registry import handler
 
 
@@ -47,8 +55,8 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
     if kwargs or len(args) < 2 or not isinstance(args[0], NestedFunctionVariable):
         raise Unsupported("a class statement with keywords (a metaclass=...)", "the translator makes only plain classes")
     body = args[0]
-    if body.closure or body.defaults or body.kwdefaults:
-        raise Unsupported(f"class {body.code.co_name}", "its body reads values of the traced function")
+    if body.defaults or body.kwdefaults:
+        raise Unsupported(f"class {body.code.co_name}", "its body has defaults")
     if not all(a.is_python_constant() for a in args[1:]):
         raise Unsupported(f"class {body.code.co_name}", "its bases are only known at run time")
     name, *bases = [a.as_python_constant() for a in args[1:]]
@@ -58,7 +66,8 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
         _check_base(base, name)
     for base in types.resolve_bases(bases):
         _check_base(base, name)
-    function = types.FunctionType(body.code, body.f_globals, body.code.co_name)
+    closure = real_closure(tx, body.code, body.closure, f"class {name}")
+    function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
     return _made(tx, builtins.__build_class__(function, name, *bases))
 
 
@@ -145,6 +154,26 @@ def make_namedtuple_class(tx, args: list[Variable], kwargs: dict[str, Variable])
     return _made(tx, made)
 
 
+def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``type(name, bases, namespace)``: the class, made now, as a class statement's is (see the module's
+    docstring); the namespace's values must be fixed for the compiled entry, as a class body's cells must."""
+    name, bases, namespace = args
+    if not (name.is_python_constant() and bases.is_python_constant()):
+        raise Unsupported("type(name, bases, namespace)", "its name or bases are only known at run time")
+    name, bases = name.as_python_constant(), bases.as_python_constant()
+    items = getattr(namespace, "items", None)
+    if type(name) is not str or type(bases) is not tuple or namespace.python_type() is not dict \
+            or not isinstance(items, dict) or not all(type(key) is str for key in items):
+        raise Unsupported(f"type({name!r}, ...)", "not a name, a tuple of bases and a dict of names")
+    for base in bases:
+        _check_base(base, name)
+    what = f"type({name!r}, ...)"
+    real = {key: fixed_value(tx, value, what, f"its namespace's {key!r}") for key, value in items.items()}
+    real.setdefault("__module__", tx.f_globals.get("__name__", "__main__"))  # CPython reads the caller's globals
+    return _made(tx, type(name, bases, real))
+
+
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class
+MAKE_TYPE.append(make_type)
 BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class
 BUILTIN_HANDLERS[dataclasses.dataclass] = make_dataclass

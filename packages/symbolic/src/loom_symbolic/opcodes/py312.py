@@ -88,7 +88,7 @@ def load_fast_and_clear(tx, ins) -> None:
     name = ins.argval
     if name in tx.code.co_cellvars:
         tx.push(SavedCell(tx.cells[name]))
-        tx.cells[name] = CellBox(name)  # the MAKE_CELL that follows has nothing left to do
+        tx.cells[name] = CellBox(name, owner=tx.code)  # the MAKE_CELL that follows has nothing left to do
         return
     unrealized = getattr(tx, "_unrealized", None)  # a root frame's arguments not read yet
     if unrealized is not None and name in unrealized:

@@ -307,8 +307,14 @@ def builtin_isinstance(tx, args, kwargs):
         raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
 
 
+#: ``type(name, bases, namespace)``: the maker of a new class (filled by ``opcodes.class_definitions``).
+MAKE_TYPE: list[Handler] = []
+
+
 @builtin(type)
 def builtin_type(tx, args, kwargs):
+    if len(args) == 3 and not kwargs and MAKE_TYPE:
+        return MAKE_TYPE[0](tx, args, kwargs)
     if len(args) != 1 or kwargs:
         raise Unsupported("type() with three arguments", "creating classes is not modelled")
 

@@ -18,9 +18,13 @@ if TYPE_CHECKING:
 class CellBox:
     """A cell created while tracing (a cell variable of a traced or inlined frame)."""
 
-    def __init__(self, name: str, contents: Variable | None = None) -> None:
+    def __init__(self, name: str, contents: Variable | None = None, owner: types.CodeType | None = None) -> None:
         self.name = name
         self.contents = contents
+        #: the code whose cell variable this is (None: unknown), for what may bind it again
+        self.owner = owner
+        #: the real cell a class made while tracing was given for this one (see opcodes.class_closures)
+        self.frozen: Any = None
 
     def load(self, tx: InstructionTranslator) -> Variable:
         """The cell's contents; an empty cell raises like CPython does."""

@@ -47,6 +47,9 @@ class NestedFunctionVariable(Variable):
         self.assigned: dict[str, Variable] = {}
         #: The ``def``'s annotations, name → value, as MAKE_FUNCTION got them (None: it had none).
         self.annotations: dict[str, Variable] | None = None
+        #: The real function made for it once a class made while tracing closed over it: the compiled code
+        #: keeps that one function, and this variable rebuilds as it (see opcodes.class_closures).
+        self.real: types.FunctionType | None = None
 
     def set_annotations(self, tx: InstructionTranslator, pairs: Variable) -> None:
         """MAKE_FUNCTION's annotations: a flat tuple ``(name, value, name, value, ...)``; kept so that
@@ -98,6 +101,9 @@ class NestedFunctionVariable(Variable):
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``fn.name = value`` (``functools.update_wrapper`` sets the names and ``__wrapped__``)."""
+        if self.real is not None:
+            raise Unsupported(f"setting {name} of function {self.qualname}",
+                              "a class made while tracing holds it, and the compiled code keeps that one function")
         if name in ("__defaults__", "__kwdefaults__"):
             self._set_defaults(tx, name, value)
         elif name in _ASSIGNABLE:
@@ -169,6 +175,9 @@ class NestedFunctionVariable(Variable):
         return made
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.real is not None:
+            codegen.load_const(self.real)
+            return
         attributes = {**self.assigned, **self.namespace.items}
         if self.annotations and "__annotations__" not in attributes:
             attributes["__annotations__"] = DictVariable(dict(self.annotations))
