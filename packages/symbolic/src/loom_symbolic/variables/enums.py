@@ -1,5 +1,5 @@
 """Enum classes read while tracing: ``Mode(1)`` (a member looked up by value), iterating ``Mode`` and
-``Mode.__members__``.
+``Mode.__members__``; and ``Enum("Mode", "TRAIN EVAL")`` (the functional API), a class made while tracing.
 
 An enum's members are fixed when its class is made, so both answers are read from the real class
 while tracing; they are constants of the trace (the class itself is guarded where it is loaded). Only
@@ -58,6 +58,23 @@ def new_by_value(cls: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     if cls.__new__ is not enum.Enum.__new__:
         return None
     return enum.Enum.__new__
+
+
+def functional_class(cls: Any, args: list[Any], kwargs: dict[str, Any], module: str) -> Any:
+    """``Enum("Color", names, ...)`` (enum's functional API) on one of ``enum``'s own classes with constant
+    arguments: the new class, made now, as a ``namedtuple`` class is made while tracing (the compiled code
+    keeps that one class); ``module`` is the caller's module, which enum would read from the calling frame.
+    None where the call is something else, or raises (it then runs as Python, raising there)."""
+    if getattr(cls, "__module__", None) != "enum" or type(cls) is not enum.EnumMeta or not _standard(cls):
+        return None
+    if cls.__members__ or (len(args) < 2 and "names" not in kwargs) or len(args) > 2:
+        return None
+    if kwargs.get("type") not in (None, int, str, float):
+        return None  # a mixin of the user's: its methods could run while the class is made
+    try:
+        return cls(*args, **{"module": module, **kwargs})
+    except (TypeError, ValueError):
+        return None
 
 
 MISSING = _UNSET

@@ -164,9 +164,14 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             # a plain callable stored on the metaclass, called unbound: TypedDict's ``__call__ = dict``
             return wrap(tx, meta_call, None).call(tx, args, kwargs)
         if all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-            member = _enums.lookup(cls, [a.as_python_constant() for a in args], kwargs)
+            values = [a.as_python_constant() for a in args]
+            member = _enums.lookup(cls, values, kwargs)
             if member is not _enums.MISSING:  # Mode(1): the member, fixed since the class was made
                 return wrap(tx, member, None)
+            options = {k: v.as_python_constant() for k, v in kwargs.items()}
+            made = _enums.functional_class(cls, values, options, tx.f_globals.get("__name__", "__main__"))
+            if made is not None:  # Enum("Mode", "TRAIN EVAL"): a class, made once, while tracing
+                return wrap(tx, made, None)
         if (new := _enums.new_by_value(cls, args, kwargs)) is not None:
             # a user's _missing_ may answer: enum's own Python __new__, inlined, asks it as enum does
             return wrap(tx, new, None).call(tx, [wrap(tx, cls, cls_source), *args], {})
