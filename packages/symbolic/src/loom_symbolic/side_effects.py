@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import Unsupported, missing_attribute
+from .object_dicts import DELETED, UNKNOWN, ObjectDicts
 
 if TYPE_CHECKING:
     from .codegen import PyCodegen
@@ -298,8 +299,8 @@ class SideEffects:
     #: the common case, need not search the classes' overlays.
     class_attribute_names: set[str] = field(default_factory=set)
     _mutated_containers: set[int] = field(default_factory=set)
-    #: id(real object) → object, for objects whose ``__dict__`` the trace holds as a variable.
-    _exposed_dicts: dict[int, Any] = field(default_factory=dict)
+    #: The variables of objects' ``__dict__``s, kept in step with the attribute stores above.
+    dicts: ObjectDicts = field(default_factory=ObjectDicts)
     #: Every mutation recorded so far, counted (a container mutated twice is one effect, two here).
     mutations: int = 0
     #: Iterators from outside the frame the trace advanced, repositioned after the other effects.
@@ -314,8 +315,9 @@ class SideEffects:
                    setter: Any = object.__setattr__) -> None:
         """``target.name = value`` (``generic``: through ``setter``, bypassing the class's own ``__setattr__``)."""
         self.mutations += 1
-        self._check_dict_not_exposed(real, f"setting {name!r}")
-        self.effects.append(GenericStoreAttr(target, name, value, setter) if generic else StoreAttr(target, name, value))
+        plain = setter is object.__setattr__  # Module.__setattr__ may file the value in a table instead
+        if not self.dicts.store(real, name, value if plain else UNKNOWN, f"setting {name!r}"):
+            self.effects.append(GenericStoreAttr(target, name, value, setter) if generic else StoreAttr(target, name, value))
         self.attr_overlay.setdefault(id(real), {})[name] = value
 
     def store_class_attr(self, target: Variable, cls: type, name: str, value: Variable) -> None:
@@ -339,24 +341,29 @@ class SideEffects:
 
     def delete_attr(self, target: Variable, real: Any, name: str) -> None:
         self.mutations += 1
-        self._check_dict_not_exposed(real, f"deleting {name!r}")
-        self.effects.append(DeleteAttr(target, name))
+        if not self.dicts.store(real, name, DELETED, f"deleting {name!r}"):  # else the dict's replay does it
+            self.effects.append(DeleteAttr(target, name))
         self.attr_overlay.setdefault(id(real), {})[name] = DELETED
 
-    def exposed_instance_dict(self, real: Any, variable: Variable) -> None:
-        """The trace read ``real.__dict__`` as ``variable``. Attribute stores and dict stores would each
-        update only their own model of the one real dict, so from now on either is a graph break."""
-        self._exposed_dicts[id(real)] = real
+    def exposed_instance_dict(self, real: Any, variable: Variable, *, live: bool = False) -> None:
+        """The trace read ``real.__dict__`` as ``variable``: it shows the trace's attribute stores on ``real``
+        (:class:`~.object_dicts.ObjectDicts`). ``live``: ``real``'s attribute reads are the generic ones, which
+        read the dict where the program changes it; others (a module's globals) refuse a change of it."""
         variable.instance_dict_of = real
+        variable.instance_dict_live = live
 
-    def _check_dict_not_exposed(self, real: Any, what: str) -> None:
-        if self._exposed_dicts.get(id(real)) is real:
-            raise Unsupported(f"{what} on a {type(real).__name__} whose __dict__ the trace read",
-                              "the dict and the attributes would diverge", hint="it runs between graphs")
+    def dict_view(self, real: Any) -> Any:
+        """The variable of ``real.__dict__`` the program changed through the dict, which ``real``'s attribute
+        reads must read from now on; None if there is none."""
+        return self.dicts.changed_view(real)
 
     def stored_attribute(self, real: Any, name: str) -> Variable | None:
         """The value the trace stored in ``real.name`` so far, or None if it stored none; an
         attribute the trace deleted raises ``AttributeError`` as Python would."""
+        if self.dicts.changed_view(real) is not None:
+            # attributes.view_of_real reads such an object's dict; any other reader of attributes would not
+            raise Unsupported(f"attribute {name!r} of a {type(real).__name__} whose __dict__ the trace changed",
+                              "this kind of object's attributes are not read from its dict")
         stored = self.attr_overlay.get(id(real), {}).get(name)
         if stored is DELETED:
             raise missing_attribute(f"{type(real).__name__!r} object", name)
@@ -414,10 +421,7 @@ class SideEffects:
     def mutated_container(self, container: Variable) -> None:
         """Note that ``container`` (which came from outside the frame) changed; replayed once."""
         self.mutations += 1
-        owner = getattr(container, "instance_dict_of", None)
-        if owner is not None:
-            raise Unsupported(f"changing the __dict__ of a {type(owner).__name__}",
-                              "its attributes would not see the change", hint="it runs between graphs")
+        self.dicts.changed(container)
         if id(container) not in self._mutated_containers:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
@@ -450,11 +454,3 @@ class SideEffects:
     def describe(self) -> list[str]:
         """One line per recorded effect, for dumps and explain."""
         return [e.describe() for e in self.replayed]
-
-
-class _Deleted:
-    def __repr__(self) -> str:
-        return "DELETED"
-
-
-DELETED = _Deleted()

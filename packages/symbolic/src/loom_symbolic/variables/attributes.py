@@ -117,6 +117,10 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
     effects = tx.output.side_effects
 
     def instance(name: str) -> Any:
+        changed = effects.dict_view(value)
+        if changed is not None:  # the program changed the object's __dict__ itself: it holds the attributes
+            found = changed.lookup(name)
+            return _MISSING if found is None else found
         if effects.stored_attributes(value):  # what the trace stored there so far
             stored = effects.stored_attribute(value, name)
             if stored is not None:
@@ -246,21 +250,18 @@ _IMMUTABLETYPE = 1 << 8
 
 
 def _real_instance_dict(tx: InstructionTranslator, view: ObjectView) -> Variable:
-    """``obj.__dict__`` of a real object (a user class's instance, or a C one's: ``SimpleNamespace``)."""
-    stored = tx.output.side_effects.stored_overlay(view.real) if tx.output.side_effects.stored_attributes(view.real) else {}
-    value = None
-    if stored is not None:
-        value = wrap(tx, view.real.__dict__, Attr(view.source, "__dict__") if view.source is not None else None)
-    items = getattr(value, "items", None)  # a dict variable's items (every value wrapped)
-    if stored is None or (stored and not isinstance(items, dict)):
-        # The real __dict__ does not hold the trace's stores yet: they are replayed after the graph.
-        raise Unsupported(f"{view.cls.__name__}.__dict__ after the trace stored attributes of the object",
-                          "its stores are replayed only after the graph", hint="it is read between graphs")
-    for name, stored_value in stored.items():  # the dict as it will be once they are replayed
-        if not isinstance(class_attribute(view.cls, name), types.MemberDescriptorType):  # a slot is not in it
-            items[name] = stored_value
-    # A copy the trace reads: from now on the object's attributes and this dict must not diverge.
-    tx.output.side_effects.exposed_instance_dict(view.real, value)
+    """``obj.__dict__`` of a real object (a user class's instance, or a C one's: ``SimpleNamespace``): the real
+    dict as the trace's attribute stores leave it (they are replayed after the graph), kept so from now on
+    (:meth:`~..side_effects.SideEffects.exposed_instance_dict`)."""
+    effects = tx.output.side_effects
+    known = effects.dict_view(view.real)
+    if known is not None:
+        return known  # the dict the program changed: it holds what the object's attributes are
+    # shows the trace's earlier stores where it is made (object_dicts), or breaks there
+    value = wrap(tx, view.real.__dict__, Attr(view.source, "__dict__") if view.source is not None else None)
+    # Attribute reads of an instance of a class written in Python find a dict the program changed
+    # (view_of_real); a C class's attributes are read from the real object, so its dict must not change.
+    effects.exposed_instance_dict(view.real, value, live=not _is_c_class(view.cls))
     return value
 
 
@@ -268,6 +269,9 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
     """An attribute of an instance of a C class: read for real (guarded); methods break when called."""
     if name == "__dict__" and isinstance(getattr(view.real, "__dict__", None), dict):
         return _real_instance_dict(tx, view)
+    if tx.output.side_effects.dict_view(view.real) is not None:
+        raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} whose __dict__ the trace changed",
+                          "a C class's attributes are read from the real object")
     try:
         value = getattr(view.real, name)
     except AttributeError:

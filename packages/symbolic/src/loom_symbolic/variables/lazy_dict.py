@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import gc
-import types
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import guarded_by_identity
 
 from ..errors import UserError
+from ..object_dicts import proxied
 from .base import Variable
 from .constant import is_constant_value
 from .containers import DictVariable, key_variable
@@ -48,6 +47,7 @@ class LazyDictVariable(DictVariable):
         self._tx = tx
         self._pending: dict | None = real  # the real dict until every value is wrapped
         self._wrap_item = wrap_item  # (tx, value, key) -> Variable
+        self._copied = False  # whether _pending is a copy the trace's attribute stores changed
 
     @property
     def items(self) -> dict[Any, Variable]:  # type: ignore[override]
@@ -78,6 +78,23 @@ class LazyDictVariable(DictVariable):
     def has_key(self, key: Any) -> bool:
         return key in self._keys()
 
+    def show_attribute(self, name: str, value: Variable | None) -> bool:
+        """As :meth:`DictVariable.show_attribute`, wrapping no other value: the keys are kept in a copy of
+        the real dict's (which the replayed store changes only after the graph), the value among the read ones."""
+        pending = self._pending
+        if pending is None:
+            return super().show_attribute(name, value)
+        if not self._copied:
+            pending = self._pending = dict(pending)
+            self._copied = True
+        if value is None:
+            pending.pop(name, None)
+            self._items.pop(name, None)
+        else:
+            pending[name] = None  # its value is the variable in _items, which reads find first
+            self._items[name] = value
+        return True
+
     def truth(self, tx: InstructionTranslator) -> bool:
         return bool(self._keys())
 
@@ -106,7 +123,7 @@ class MappingProxyVariable(ReadOnlyMappingMixin, LazyDictVariable):
 
     def __init__(self, tx: InstructionTranslator, real: Any, source: Any, wrap_item: Any) -> None:
         super().__init__(tx, real, source, wrap_item)
-        self._mapping = _proxied(real)
+        self._mapping = proxied(real)
 
     def _held(self) -> DictVariable | None:
         """The trace's own variable for the dict under the proxy, when the trace holds one (the dict
@@ -136,16 +153,9 @@ class MappingProxyVariable(ReadOnlyMappingMixin, LazyDictVariable):
         held = self._held()
         return held.has_key(key) if held is not None else super().has_key(key)
 
+    def show_attribute(self, name: str, value: Variable | None) -> bool:
+        # a class's stores reach its dict, which the trace may hold as a variable of its own: not modelled
+        return self._held() is None and super().show_attribute(name, value)
+
     def describe(self) -> str:
         return f"mappingproxy of {len(self._keys())}"
-
-
-def _proxied(proxy: Any) -> Any:
-    """The mapping under a mappingproxy (under every proxy, when proxies are nested), or None."""
-    mapping = proxy
-    while type(mapping) is types.MappingProxyType:
-        referents = gc.get_referents(mapping)  # a mappingproxy refers to its mapping only
-        if len(referents) != 1:
-            return None
-        mapping = referents[0]
-    return mapping

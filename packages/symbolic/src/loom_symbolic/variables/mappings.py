@@ -269,6 +269,15 @@ class DictVariable(MethodTableMixin, Variable):
         """The value under Python key ``key``, or None when the dict has no such key."""
         return self.items.get(key)
 
+    def show_attribute(self, name: str, value: Variable | None) -> bool:
+        """This dict is an object's ``__dict__``: show the attribute store ``obj.name = value`` (None: ``del
+        obj.name``) the trace made, as CPython makes it in the dict (a new name goes last, an old one stays)."""
+        if value is None:
+            self.items.pop(name, None)
+        else:
+            self.items[name] = value
+        return True
+
     def has_key(self, key: Any) -> bool:
         """Whether Python key ``key`` is in the dict."""
         return key in self.items

@@ -87,7 +87,9 @@ class UserObjectVariable(RealValueVariable):
     mutable = True
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        stored = tx.output.side_effects.stored_attribute(self.value, name)
+        effects = tx.output.side_effects
+        # (where the program changed the object's __dict__ itself, the lookup below reads it: view_of_real)
+        stored = effects.stored_attribute(self.value, name) if effects.dict_view(self.value) is None else None
         if stored is not None:
             return stored
         if name == "__class__":
@@ -210,13 +212,9 @@ class ClassVariable(RealValueVariable):
 
     def _class_dict(self, tx: InstructionTranslator, source: Any) -> Variable:
         """``cls.__dict__`` (``vars(cls)``): a view of the real class dict, which the trace's assignments to the
-        class reach only after the graph. So it is read only before any, and any after it is a graph break."""
-        effects = tx.output.side_effects
-        if effects.attr_overlay.get(id(self.value)):
-            raise Unsupported(f"the __dict__ of {self.describe()}", "the trace assigned attributes on the class, "
-                              "which its dict shows only after the graph", hint="it runs between graphs")
-        proxy = wrap(tx, self.value.__dict__, source)
-        effects.exposed_instance_dict(self.value, proxy)
+        class reach only after the graph; the view shows them (those made before it was read, and after)."""
+        proxy = wrap(tx, self.value.__dict__, source)  # brought up to date where it is made (object_dicts)
+        tx.output.side_effects.exposed_instance_dict(self.value, proxy)
         return proxy
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
