@@ -15,6 +15,7 @@ from bytecode import Bytecode, CellVar, FreeVar, Instr
 
 from .bytecode_helpers import made_function
 from .errors import Unsupported
+from .made_once import watch as watch_made
 from .variables import containers as _containers
 from .variables.cells import CellBox
 from .variables.container_tables import IdentityKey
@@ -183,6 +184,11 @@ class PyCodegen:
         self.closed_cells: dict[str, int] = {}
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
+        #: For a graph break's code: objects the trace made once for its compiled entry (``OutputGraph.made_once``),
+        #: which loading refuses (see :meth:`load_const`).
+        self.made_once: dict[int, tuple[Any, Any]] = {}
+        #: The guards those objects are watched by (the trace's).
+        self.made_guards: Any = None
 
     # -- primitives --------------------------------------------------------------------------------
     def emit(self, opname: str, arg: Any = _NO_ARG) -> None:
@@ -200,7 +206,16 @@ class PyCodegen:
         self.instrs.extend(instrs)
 
     def load_const(self, value: Any) -> None:
-        """Push ``value``: any object can be a constant of a code object built at run time."""
+        """Push ``value``: any object can be a constant of a code object built at run time. A class the trace
+        made once (and the functions it closes over), handed to the code after a graph break, which could change
+        it, is watched by guards (:mod:`.made_once`); one that cannot be is refused: the break goes to where it
+        was made instead, and the rest of the function runs as it is (``retry_at``)."""
+        made = self.made_once.get(id(value)) if self.made_once else None
+        if made is not None and made[0] is value and not watch_made(self.made_guards, value):
+            error = Unsupported(f"{value.__qualname__}, made while tracing, handed on at a graph break",
+                                "the code after the break could change it, and the compiled code keeps one")
+            error.retry_at = made[1]
+            raise error
         self.emit("LOAD_CONST", value)
 
     def load_key(self, key: Any) -> None:

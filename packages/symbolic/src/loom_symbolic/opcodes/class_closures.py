@@ -21,18 +21,16 @@ not bound yet, one bound again later) is one graph break at the class statement,
 from __future__ import annotations
 
 import dis
-import enum
 import functools
 import types
 from typing import Any
 
 from ..errors import Unsupported
+from ..made_once import immutable
 from ..variables.base import Variable
 from ..variables.cells import CellBox, RealCellBox
 from ..variables.nested_functions import NestedFunctionVariable
 
-#: Immutable constants a cell may hold (tuples and frozensets of them too).
-_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis), range, enum.Enum)
 #: Objects with an identity the compiled entry keeps: fixed as long as the entry lives.
 _FIXED_OBJECTS = (type, types.FunctionType, types.BuiltinFunctionType, types.ModuleType)
 
@@ -72,18 +70,10 @@ def fixed_value(tx, variable: Variable, what: str, where: str) -> Any:
         return real_function(tx, variable, what)
     if variable.is_python_constant():
         value = variable.as_python_constant()
-        if _immutable(value) or isinstance(value, _FIXED_OBJECTS):
+        if immutable(value) or isinstance(value, _FIXED_OBJECTS):
             return value
     raise Unsupported(what, f"{where}, which holds {variable.describe()}: a value of each call, while the compiled "
                             "code keeps one class", hint="pass the value to the class's methods as an argument")
-
-
-def _immutable(value: Any) -> bool:
-    if type(value) in (tuple, frozenset):
-        return all(_immutable(item) for item in value)
-    import torch  # dtypes, devices and layouts are interned constants
-
-    return isinstance(value, (*_IMMUTABLE, torch.dtype, torch.device, torch.layout, torch.memory_format))
 
 
 def real_function(tx, function: NestedFunctionVariable, what: str) -> types.FunctionType:
@@ -107,6 +97,7 @@ def real_function(tx, function: NestedFunctionVariable, what: str) -> types.Func
     if annotations:
         made.__annotations__ = annotations
     function.real = made
+    tx.output.made_once[id(made)] = (made, tx.root().break_point())
     return made
 
 

@@ -41,6 +41,7 @@ from ..variables.builtins import HANDLERS as BUILTIN_HANDLERS
 from ..variables.builtins import MAKE_TYPE
 from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
+from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure
 from .registry import handler
 
@@ -67,6 +68,7 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
     for base in types.resolve_bases(bases):
         _check_base(base, name)
     closure = real_closure(tx, body.code, body.closure, f"class {name}")
+    check_body(tx, body.code, f"class {name}")
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
     return _made(tx, builtins.__build_class__(function, name, *bases))
 
@@ -76,8 +78,10 @@ _MADE_BY: weakref.WeakKeyDictionary[type, Any] = weakref.WeakKeyDictionary()
 
 
 def _made(tx, cls: type) -> Variable:
-    """``cls``, just made by this trace: remembered as the trace's own (see :func:`make_dataclass`)."""
+    """``cls``, just made by this trace: remembered as the trace's own (see :func:`make_dataclass`), and as
+    made once for the compiled entry, where the trace stood (``PyCodegen.load_const``)."""
     _MADE_BY[cls] = weakref.ref(tx.output)
+    tx.output.made_once[id(cls)] = (cls, tx.root().break_point())
     return wrap(tx, cls, None)
 
 
