@@ -52,9 +52,12 @@ class ObjectDicts:
         #: ids of dict variables the program changed through the dict
         self._changed: set[int] = set()
 
-    def made(self, real_dict: Any, variable: Any) -> None:
-        """``variable`` models ``real_dict`` (a real dict, or the dict under a class's ``mappingproxy``), just
-        made: registered, and shown the attribute stores the trace made on the dict's owner so far."""
+    def made(self, real: Any, variable: Any) -> None:
+        """``variable`` models ``real`` (a real dict, or a ``mappingproxy``: of the dict under it), just made:
+        registered, and shown the attribute stores the trace made on the dict's owner so far."""
+        real_dict = proxied(real) if type(real) is types.MappingProxyType else real
+        if real_dict is None or not hasattr(variable, "show_attribute"):
+            return
         entry = self._views.get(id(real_dict))
         if entry is None or entry[0] is not real_dict:
             entry = self._views[id(real_dict)] = (real_dict, [])

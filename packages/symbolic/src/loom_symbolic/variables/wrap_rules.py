@@ -24,7 +24,6 @@ from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS, RANGE
 
 from .. import polyfills
 from ..errors import Unsupported
-from ..object_dicts import proxied
 from ..policy import allowed_in_graph
 from . import autograd_function as _autograd_function
 from . import exception_values as _exceptions
@@ -135,6 +134,8 @@ def _remember(
         except BaseException:
             del known[id(value)]  # a half-built variable is never found again
             raise
+    if isinstance(value, (dict, types.MappingProxyType)):  # maybe an object's __dict__: kept in step with its
+        tx.output.side_effects.dicts.made(value, variable)  # attribute stores (object_dicts)
     return variable
 
 
@@ -265,13 +266,7 @@ def _wrap_dict(tx, value, source):
         real = value if type(value) is not dict else None
         return DictVariable(items, source, cls=type(value), real=real)
 
-    def made() -> Variable:  # maybe some object's __dict__: kept in step with its attribute stores
-        variable = make()
-        if tx is not None and isinstance(variable, DictVariable):
-            tx.output.side_effects.dicts.made(value, variable)
-        return variable
-
-    return _remember(tx, value, source, made)
+    return _remember(tx, value, source, make)
 
 
 def _wrap_mappingproxy(tx, value, source):
@@ -283,11 +278,7 @@ def _wrap_mappingproxy(tx, value, source):
         guards = tx.output.guards
         guards.add("type", source, value)
         guards.add("dict_keys", source, value)
-        variable = MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, item_source(source, value, k)))
-        mapping = proxied(value)
-        if mapping is not None:  # a class's dict: kept in step with the class's attribute stores
-            tx.output.side_effects.dicts.made(mapping, variable)
-        return variable
+        return MappingProxyVariable(tx, value, source, lambda tx, v, k: wrap(tx, v, item_source(source, value, k)))
 
     return _remember(tx, value, source, make)
 
