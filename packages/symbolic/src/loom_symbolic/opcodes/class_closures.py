@@ -20,6 +20,7 @@ not bound yet, one bound again later) is one graph break at the class statement,
 
 from __future__ import annotations
 
+import contextlib
 import dis
 import functools
 import types
@@ -40,13 +41,31 @@ _BACKWARD_JUMPS = ("JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "POP_JUMP_BACK
 
 def real_closure(tx, code: types.CodeType, closure: list[CellBox], what: str) -> tuple[types.CellType, ...] | None:
     """Real cells for ``code``'s free variables, each holding what the trace's box holds (see the module's
-    docstring); raises Unsupported naming the first that cannot be given."""
+    docstring); raises Unsupported naming the first that cannot be given (undoing what it gave before)."""
     if not closure:
         return None
-    return tuple(_real_cell(tx, name, box, what) for name, box in zip(code.co_freevars, closure))
+    with undone_on_break(tx) as journal:
+        return tuple(_real_cell(tx, name, box, what, journal) for name, box in zip(code.co_freevars, closure))
 
 
-def _real_cell(tx, name: str, box: CellBox, what: str) -> types.CellType:
+@contextlib.contextmanager
+def undone_on_break(tx):
+    """A journal of the cells and functions made real inside the block, undone if it raises Unsupported (a
+    class the break refuses leaves the trace's variables as they were)."""
+    journal: list[Any] = []
+    try:
+        yield journal
+    except Unsupported:
+        for made in journal:
+            if isinstance(made, CellBox):
+                made.frozen = None
+            else:
+                tx.output.made_once.pop(id(made.real), None)
+                made.real = None
+        raise
+
+
+def _real_cell(tx, name: str, box: CellBox, what: str, journal: list[Any]) -> types.CellType:
     if box.frozen is not None:
         return box.frozen  # given to a class already: one cell, as the frame has one
     if isinstance(box, RealCellBox):
@@ -54,20 +73,21 @@ def _real_cell(tx, name: str, box: CellBox, what: str) -> types.CellType:
                                 "or a resumed frame's): it may hold another value on each call")
     if box.contents is None:
         raise Unsupported(what, f"its body reads {name!r}, which is not bound yet")
-    value = fixed_value(tx, box.contents, what, f"its body reads {name!r}")
     if box.owner is None or not bound_once(box.owner, name):
         raise Unsupported(what, f"its body reads {name!r}, which may be bound again after the class is made (a "
                                 "second store, a store in a loop, a del, or a nonlocal store in a nested function)",
                           hint="bind the value to a name the function assigns once")
-    box.frozen = types.CellType(value)
+    box.frozen = types.CellType(fixed_value(tx, box.contents, what, f"its body reads {name!r}", journal))
+    journal.append(box)
     return box.frozen
 
 
-def fixed_value(tx, variable: Variable, what: str, where: str) -> Any:
+def fixed_value(tx, variable: Variable, what: str, where: str, journal: list[Any]) -> Any:
     """The real object ``variable`` stands for, when it is fixed for the compiled entry; else a break at
-    ``what``, saying ``where`` it was met."""
+    ``what``, saying ``where`` it was met. A function made real is noted in ``journal`` (see
+    :func:`undone_on_break`)."""
     if isinstance(variable, NestedFunctionVariable):
-        return real_function(tx, variable, what)
+        return real_function(tx, variable, what, journal)
     if variable.is_python_constant():
         value = variable.as_python_constant()
         if immutable(value) or isinstance(value, _FIXED_OBJECTS):
@@ -76,7 +96,7 @@ def fixed_value(tx, variable: Variable, what: str, where: str) -> Any:
                             "code keeps one class", hint="pass the value to the class's methods as an argument")
 
 
-def real_function(tx, function: NestedFunctionVariable, what: str) -> types.FunctionType:
+def real_function(tx, function: NestedFunctionVariable, what: str, journal: list[Any]) -> types.FunctionType:
     """The real function standing for ``function`` (a ``def`` made by this trace) from now on: made once,
     from its code, constant defaults and a closure given as a class's is; the variable then rebuilds as that
     very function (``NestedFunctionVariable.real``), so names holding it and the class agree on identity."""
@@ -86,10 +106,12 @@ def real_function(tx, function: NestedFunctionVariable, what: str) -> types.Func
     if function.assigned or function.namespace.items:
         raise Unsupported(what, f"it reads function {function.qualname}, whose attributes the trace set")
     where = f"function {function.qualname}"
-    annotations = {k: fixed_value(tx, v, what, f"{where}'s annotation") for k, v in (function.annotations or {}).items()}
-    defaults = [fixed_value(tx, v, what, f"{where}'s default") for v in function.defaults]
-    kwdefaults = {k: fixed_value(tx, v, what, f"{where}'s default") for k, v in function.kwdefaults.items()}
-    closure = real_closure(tx, function.code, function.closure, what)
+    annotations = {k: fixed_value(tx, v, what, f"{where}'s annotation", journal)
+                   for k, v in (function.annotations or {}).items()}
+    defaults = [fixed_value(tx, v, what, f"{where}'s default", journal) for v in function.defaults]
+    kwdefaults = {k: fixed_value(tx, v, what, f"{where}'s default", journal) for k, v in function.kwdefaults.items()}
+    closure = tuple(_real_cell(tx, name, box, what, journal)
+                    for name, box in zip(function.code.co_freevars, function.closure)) or None
     made = types.FunctionType(function.code, function.f_globals, function.code.co_name, tuple(defaults) or None,
                               closure)
     made.__qualname__ = function.qualname
@@ -97,6 +119,7 @@ def real_function(tx, function: NestedFunctionVariable, what: str) -> types.Func
     if annotations:
         made.__annotations__ = annotations
     function.real = made
+    journal.append(function)
     tx.output.made_once[id(made)] = (made, tx.root().break_point())
     return made
 

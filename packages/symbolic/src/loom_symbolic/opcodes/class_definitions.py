@@ -42,7 +42,7 @@ from ..variables.builtins import MAKE_TYPE
 from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
-from .class_closures import fixed_value, real_closure
+from .class_closures import fixed_value, real_closure, undone_on_break
 from .registry import handler
 
 
@@ -67,8 +67,8 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
         _check_base(base, name)
     for base in types.resolve_bases(bases):
         _check_base(base, name)
+    check_body(tx, body.code, f"class {name}")  # (first: it makes nothing real)
     closure = real_closure(tx, body.code, body.closure, f"class {name}")
-    check_body(tx, body.code, f"class {name}")
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
     return _made(tx, builtins.__build_class__(function, name, *bases))
 
@@ -172,7 +172,8 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
     for base in bases:
         _check_base(base, name)
     what = f"type({name!r}, ...)"
-    real = {key: fixed_value(tx, value, what, f"its namespace's {key!r}") for key, value in items.items()}
+    with undone_on_break(tx) as journal:
+        real = {key: fixed_value(tx, value, what, f"its namespace's {key!r}", journal) for key, value in items.items()}
     real.setdefault("__module__", tx.f_globals.get("__name__", "__main__"))  # CPython reads the caller's globals
     return _made(tx, type(name, bases, real))
 
