@@ -378,9 +378,6 @@ class FrameCompiler:
         dynamic = self.dynamic.spec_for(code, f_locals, frame.closure)
         translation = loom_symbolic.translate(code, f_locals, f_globals, frame.f_builtins, frame.closure,
                                               dynamic=dynamic)
-        settled = self._break_counter.settle(code, translation)
-        if settled:
-            self.bump("graph_breaks", settled)
         self._report_breaks(code, translation)
         if not translation.captured:
             return None
