@@ -239,6 +239,7 @@ class FrameCompiler:
             return framehook.RUN_ONLY
         if own:
             self.bump("recompiles")
+            self.dynamic.learn_from_failure(code, reason)
             recompiles_log.info("recompiling %s (compile %d of at most %d): %s", render.where(code),
                                 self.policy.count(code), self.settings.recompile_limit, reason)
         # Reading a kept entry (hundreds of KB of JSON for a real model) and keeping one allocate as much as
