@@ -118,9 +118,10 @@ def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variab
     output.transform_depth += 1
     try:
         once = transform in _RUN_ONCE and options.get("chunk_size") is None
-        # vmap's function may change its inputs in place: the transform writes the caller's tensors through them
+        # vmap's function may change tensors in place: the transform writes the caller's tensors through its
+        # inputs, or the ones it closes over (the node is marked as writing them, call_transform)
         return trace_body(tx, fn, [], kwargs, what, own=own, pack_own=pack, effects_replayed=once,
-                          writes_own=transform is _func.vmap)
+                          writes=transform is _func.vmap)
     finally:
         output.transform_depth -= 1
         output.grad_enabled = grad_enabled

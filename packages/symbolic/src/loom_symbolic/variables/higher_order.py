@@ -31,7 +31,7 @@ from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable
 from .lazy_dict import LazyDictVariable
 from .symbolic_scalars import SymbolicVariable
-from .tensor import TensorVariable, storage_key
+from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -135,7 +135,7 @@ def fresh_input(tx: InstructionTranslator, like: torch.Tensor | int) -> Variable
 def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
                what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
                single: bool = False, scalars: bool = False, plain_call: bool = False,
-               effects_replayed: bool = False, writes_own: bool = False) -> Body:
+               effects_replayed: bool = False, writes: bool = False) -> Body:
     """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
     whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
     then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple.
@@ -145,15 +145,14 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     values) stays as traced, inlined in the outer graph, and the Body has no module (``result`` is the
     call's value). ``effects_replayed``: the op runs the function exactly once, as the trace did, so the
     Python state it changes is replayed after the graph like any other (``torch.func.grad``).
-    ``writes_own``: the function may change its own inputs and the tensors it makes in place (``vmap`` of
-    ``Tensor.acos_``: the op writes the caller's tensors through them); one it reads from outside stays refused."""
+    ``writes``: the function may change tensors in place (``vmap`` of ``Tensor.acos_``: the op, running it once,
+    writes the caller's tensors through its inputs, or the tensors it closes over, as eager does)."""
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
     state = (output.grad_enabled, len(output.autocast_regions), output.default_dtype)
     inputs = [fresh_input(tx, like) for like in own]
     held = contents(tx) if not effects_replayed else {}
-    written = len(output.fake_mode.written)
     # a print in a plain call's body is made after the graph (variables/deferred_prints.py): a break would
     # take the whole op out of the graph; not in the body of any other op inside it
     outer_bodies = output.plain_call_bodies
@@ -173,7 +172,7 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         output.body_depth -= 1
     try:
         _check_pure(tx, fn, what, output.side_effects.mutations if effects_replayed else mutations, state, region,
-                    writes_own)
+                    writes)
         if changed(tx, held):
             raise Unsupported(f"{what} of {fn.describe()}", "its function changes a list, dict, object or cell of its "
                               "caller, which a sub-graph cannot do", hint="move the change out of the function")
@@ -187,23 +186,14 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         raise Unsupported(f"{what} of {fn.describe()}", "its function must return one tensor")
     carved = subgraphs.carve(region, [leaf.as_graph_arg() for leaf in leaves], [i.node for i in inputs], single,
                             output.submodules)
-    if writes_own and _writes_outside(output.fake_mode.written[written:], carved.lifted):
-        raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor it reads from outside in place",
-                          hint="change the function's own inputs, or pass the tensor in")
     subgraphs.erased_sizes(output.graph, set(nodes))
     return Body(carved.body, carved.lifted, leaves, rebuild, result, [i.example for i in inputs])
 
 
-def _writes_outside(written: list[Any], lifted: list[fx.Node]) -> bool:
-    """Whether one of the tensors a body wrote (fakes) shares memory with a value it read from outside."""
-    outside = {storage_key(node.meta.get("val")) for node in lifted} - {None}
-    return any(storage_key(tensor) in outside for tensor in written)
-
-
 def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,
-                region: subgraphs.Region, writes_own: bool = False) -> None:
-    """Raise unless the traced body left Python state, grad mode, autocast and tensors as they were (its own
-    tensors may change, with ``writes_own``), and kept none of its own tensors anywhere but in its results."""
+                region: subgraphs.Region, writes: bool = False) -> None:
+    """Raise unless the traced body left Python state, grad mode, autocast and tensors (unless ``writes``) as they
+    were, and kept none of its own tensors anywhere but in its results."""
     output = tx.output
     if escaping_tensor(tx, region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function stores a tensor it made outside itself (only "
@@ -214,7 +204,7 @@ def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: i
     if (output.grad_enabled, len(output.autocast_regions), output.default_dtype) != state:
         raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode, autocast or the default dtype "
                           "changed")
-    if not writes_own and any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled
+    if not writes and any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled
                               for n in region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")
