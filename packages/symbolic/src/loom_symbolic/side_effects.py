@@ -349,6 +349,10 @@ class SideEffects:
         self._exposed_dicts[id(real)] = real
         variable.instance_dict_of = real
 
+    def dict_exposed(self, real: Any) -> bool:
+        """Whether the trace holds ``real.__dict__`` as a variable (see :meth:`exposed_instance_dict`)."""
+        return self._exposed_dicts.get(id(real)) is real
+
     def _check_dict_not_exposed(self, real: Any, what: str) -> None:
         if self._exposed_dicts.get(id(real)) is real:
             raise Unsupported(f"{what} on a {type(real).__name__} whose __dict__ the trace read",

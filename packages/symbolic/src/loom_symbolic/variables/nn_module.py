@@ -39,6 +39,7 @@ from .constant import ConstantVariable
 from .iterators import SnapshotIterator
 from .methods import MethodVariable
 from .module_hooks import call_with_hooks, changed_in_trace, global_table_source, own_table_source
+from .module_tables import file_in_tables
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -55,16 +56,6 @@ def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, Any]]:
     return [(getattr(module, name, None), own_table_source(module, source, name)) for name in _HOOK_DICTS] + [
         (getattr(_torch_module_module, name, None), global_table_source(name)) for name in _GLOBAL_HOOK_DICTS
     ]
-
-
-_TENSOR_TABLES = ("_parameters", "_buffers")
-
-
-def _is_module(value: Variable) -> bool:
-    try:
-        return issubclass(value.python_type(), torch.nn.Module)
-    except Unsupported:
-        return False
 
 
 def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> bool:
@@ -270,12 +261,9 @@ class NNModuleVariable(Variable):
                                   "a data descriptor, which Module.__setattr__ bypasses for parameters and submodules")
             if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
                 return
-        state = self.value.__dict__
-        if _is_module(value) and name not in state and all(name not in state.get(t, ()) for t in _TENSOR_TABLES):
-            # Module.__setattr__ files a submodule in _modules: later reads of the table (children(),
-            # _modules, named_modules()) in this frame must see it, and the real table gets it after the graph
-            modules = self.var_getattr(tx, "_modules")
-            modules.call_builtin_method(tx, "__setitem__", [ConstantVariable(name), value], {})
+        if file_in_tables(tx, self, name, value):
+            # a parameter, buffer or submodule: later reads of the table in this frame (parameters(),
+            # children(), ``name in m._modules``) see it, and the real table gets it after the graph
             return
         tx.output.side_effects.store_attr(self, self.value, name, value, generic=generic, setter=torch.nn.Module.__setattr__)
 
