@@ -178,3 +178,16 @@ def test_a_parameter_over_an_instance_dict_name_is_replayed():
 
     report = _compare(fn, calls=1, make=_NoneInDict)
     assert report.graph_break_count == 1
+
+
+def test_a_flagged_tensor_under_a_new_name_is_a_buffer_when_listed():
+    def fn(x, m, t):
+        m.fresh = t
+        return [n for n, _ in m.named_buffers()], x + 1
+
+    expected = fn(torch.zeros(3), _Running(), nn.Buffer(torch.ones(3)))
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    assert _same(compiled(torch.zeros(3), _Running(), nn.Buffer(torch.ones(3))), expected)
+    plain = compiled(torch.zeros(3), _Running(), torch.ones(3))  # not flagged: an attribute, not listed
+    assert _same(plain, fn(torch.zeros(3), _Running(), torch.ones(3)))

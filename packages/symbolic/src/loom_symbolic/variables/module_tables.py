@@ -96,7 +96,7 @@ def _not_non_persistent(tx: InstructionTranslator, module_var: Any, name: str) -
     return True
 
 
-def _buffer_flag_absent(tx: InstructionTranslator, value: Variable) -> bool:
+def buffer_flag_absent(tx: InstructionTranslator, value: Variable) -> bool:
     """Whether the tensor ``value`` is known not to pass ``isinstance(value, nn.Buffer)`` (a tensor carrying
     ``_is_buffer``, as ``nn.Buffer(t)`` makes): one the graph computed, or a graph input without that attribute
     (guarded absent from its ``__dict__``)."""
@@ -183,7 +183,7 @@ def file_in_tables(tx: InstructionTranslator, module_var: Any, name: str, value:
 def _file_buffer(tx: InstructionTranslator, module_var: Any, name: str, value: Variable) -> bool:
     """A tensor or None over a buffer's name: ``register_buffer(name, value, persistent)`` with the persistence
     the name already has, which leaves ``_non_persistent_buffers_set`` as it is."""
-    if not (_is_none(value) or _buffer_flag_absent(tx, value)):
+    if not (_is_none(value) or buffer_flag_absent(tx, value)):
         return False  # (a tensor flagged as nn.Buffer registers a buffer under any name, with its own persistence)
     if not in_table(tx, module_var, "_buffers", name):
         return False

@@ -39,7 +39,7 @@ from .constant import ConstantVariable
 from .iterators import SnapshotIterator
 from .methods import MethodVariable
 from .module_hooks import call_with_hooks, changed_in_trace, global_table_source, own_table_source
-from .module_tables import file_in_tables
+from .module_tables import buffer_flag_absent, file_in_tables
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -152,9 +152,10 @@ class NNModuleVariable(Variable):
         return found
 
     def check_table_current(self, tx: InstructionTranslator, table: str, what: str) -> None:
-        """Refuse to read ``table`` after the trace assigned an attribute that ``Module.__setattr__`` files in
-        it or takes out of it (a parameter, a submodule, a name registered there): the assignment reaches the
-        real table only after the graph, so it would still list what the assignment replaced."""
+        """Refuse to read ``table`` after an assignment that ``Module.__setattr__`` files in it or takes out of it
+        (a parameter, a submodule, a name registered there, a tensor that may carry ``nn.Buffer``'s flag) and that
+        :mod:`.module_tables` left to be replayed through ``Module.__setattr__``: it reaches the real table only
+        after the graph, so the table would still list what the assignment replaced."""
         stored = tx.output.side_effects.attr_overlay.get(id(self.value))
         if not stored:
             return
@@ -163,7 +164,8 @@ class NNModuleVariable(Variable):
             kind = value.python_type() if isinstance(value, Variable) else None
             filed = "_parameters" if kind is not None and issubclass(kind, torch.nn.Parameter) else (
                 "_modules" if kind is not None and issubclass(kind, torch.nn.Module) else None)
-            if table == filed or name in state.get(table, ()):
+            flagged = table == "_buffers" and isinstance(value, _tensor.TensorVariable) and not buffer_flag_absent(tx, value)
+            if table == filed or flagged or name in state.get(table, ()):
                 raise Unsupported(what, f"the program assigned {name!r} earlier in this frame, which the module's "
                                   f"{table} shows only after the graph", hint="it runs between graphs")
 
