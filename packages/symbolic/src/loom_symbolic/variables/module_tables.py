@@ -180,9 +180,17 @@ def file_in_tables(tx: InstructionTranslator, module_var: Any, name: str, value:
     return _file_buffer(tx, module_var, name, value)
 
 
+#: Constants that are neither tensors nor define ``__torch_function__``: a buffer's name refuses them.
+_PLAIN_CONSTANTS = (bool, int, float, complex, str, bytes)
+
+
 def _file_buffer(tx: InstructionTranslator, module_var: Any, name: str, value: Variable) -> bool:
     """A tensor or None over a buffer's name: ``register_buffer(name, value, persistent)`` with the persistence
     the name already has, which leaves ``_non_persistent_buffers_set`` as it is."""
+    if isinstance(value, ConstantVariable) and type(value.value) in _PLAIN_CONSTANTS:
+        if in_table(tx, module_var, "_buffers", name):  # no __torch_function__: eager refuses it there
+            raise _type_error(module_var, name, "buffer")
+        return False
     if not (_is_none(value) or buffer_flag_absent(tx, value)):
         return False  # (a tensor flagged as nn.Buffer registers a buffer under any name, with its own persistence)
     if not in_table(tx, module_var, "_buffers", name):
