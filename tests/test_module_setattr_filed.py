@@ -208,3 +208,28 @@ def test_a_number_over_a_buffer_raises_type_error_there():
     with pytest.raises(TypeError, match="buffer 'running'"):
         loom.compile(fn, backend="eager")(x, _Running())
     assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+class _Accumulating(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("running", torch.zeros(3))
+
+    def forward(self, x):
+        self.running = self.running + x
+        return x + self.running
+
+
+def test_a_swapped_buffer_assigned_inside_functional_call_breaks():
+    def fn(x, m, tensors):
+        out = torch.func.functional_call(m, tensors, (x,))
+        return out, m.running.clone()
+
+    expected_tensors = {"running": torch.full((3,), 7.0)}
+    expected = fn(torch.arange(3.0), _Accumulating(), expected_tensors)
+    tensors = {"running": torch.full((3,), 7.0)}
+    loom.reset()
+    assert _same(loom.compile(fn, backend="eager")(torch.arange(3.0), _Accumulating(), tensors), expected)
+    assert _same(tensors["running"], expected_tensors["running"])  # eager writes the new buffer back there
+    report = loom.explain(fn)(torch.arange(3.0), _Accumulating(), {"running": torch.full((3,), 7.0)})
+    assert report.graph_break_count == 1

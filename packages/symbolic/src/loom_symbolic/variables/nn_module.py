@@ -256,6 +256,9 @@ class NNModuleVariable(Variable):
     def module_store(self, tx: InstructionTranslator, name: str, value: Variable, generic: bool = False) -> None:
         """The store ``nn.Module.__setattr__`` makes (``generic``: the class's own ``__setattr__`` ran in the
         trace and reached it, so the rewritten code replays it through ``Module.__setattr__`` itself)."""
+        if (id(self.value), name) in tx.output.module_overrides:  # eager writes the swapped-in slot, then restores
+            raise Unsupported(f"assigning {name!r} on {type(self.value).__name__} inside torch.func.functional_call",
+                              "the call's tensors are swapped in for attribute reads only", hint="it runs between graphs")
         static = class_attribute(type(self.value), name)
         if hasattr(type(static), "__set__"):  # a property, or a data descriptor of the user's: its __set__ runs
             if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
