@@ -459,9 +459,10 @@ class Printer(torch.nn.Module):
         return self.b(h)
 
 
-@case(torch.randn(2, 4), graphs=3, breaks=3)
+@case(torch.randn(2, 4), graphs=3, breaks=2)
 def module_with_print_and_branch(x):
-    # The caller breaks at the module call; forward runs as its own frame: print, then the branch.
+    # The caller breaks at the module call; forward runs as its own frame: print (the construct the caller
+    # counted), then the branch.
     return PRINTER(x)
 
 

@@ -160,34 +160,34 @@ def outer_helper(y):
     return helper_with_print(y + 1) - 1
 
 
-@case(pos(), graphs=3, breaks=2)
+@case(pos(), graphs=3, breaks=1)  # one construct: the caller's break at the call, the helper's at the print
 def break_in_inlined_call(x):
     a = x + 1
     b = helper_with_print(a)
     return b + 1
 
 
-@case(pos(), graphs=4, breaks=2)
-@case(neg(), graphs=4, breaks=2)
+@case(pos(), graphs=4, breaks=1)
+@case(neg(), graphs=4, breaks=1)
 def data_dependent_branch_in_inlined_call(x):
     # The caller breaks at the call ([x * 2]); the helper runs as its own frame and breaks at its
-    # branch ([sum > 0], then [y +/- 100]); the caller resumes ([b.sum()]).
+    # branch ([sum > 0], then [y +/- 100]), the same construct; the caller resumes ([b.sum()]).
     a = x * 2
     b = helper_with_branch(a)
     return b.sum()
 
 
-@case(pos(), graphs=5, breaks=3)
+@case(pos(), graphs=5, breaks=1)  # one print, met by three frames
 def break_two_levels_deep(x):
     a = x + 1
     b = outer_helper(a)
     return b * 2
 
 
-@case(pos(), graphs=2, breaks=3)
+@case(pos(), graphs=2, breaks=1)
 def breaks_in_two_calls(x):
-    # The caller breaks at each call (2); the helper's frame is compiled once (1 break) and its
-    # cached entry serves the second call; graphs: the helper's [y * 2] and the caller's [a + b].
+    # The caller breaks at each call, the helper's frame (compiled once, its cached entry serves the second
+    # call) at its print: one construct; graphs: the helper's [y * 2] and the caller's [a + b].
     a = helper_with_print(x)
     b = helper_with_print(a)
     return a + b

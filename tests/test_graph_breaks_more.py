@@ -238,7 +238,7 @@ def helper_plain(t):
     return t.sin() + 1
 
 
-@case(pos(), graphs=4, breaks=2)
+@case(pos(), graphs=4, breaks=1)
 def call_helper_with_item(x):
     # [x + 1] | the helper as its own frame: [sum] item [t * v] | [b - 1]
     a = x + 1
@@ -253,7 +253,7 @@ def plain_helper_then_print(x):
     return helper_plain(a)
 
 
-@case(pos(), graphs=3, breaks=3)
+@case(pos(), graphs=3, breaks=2)  # the print, and the item() that the call site and the helper meet
 def print_between_two_helper_calls_with_item(x):
     # [sin + 1] print | call site of helper_item | the helper: [sum] item [t * v]
     a = helper_plain(x)
@@ -411,7 +411,7 @@ def _chatty_attention(q):
     return q * 2
 
 
-@case(pos(), graphs=4, breaks=2)
+@case(pos(), graphs=4, breaks=1)
 def argument_kept_then_rebound_before_a_break_in_a_callee(x):
     residual = x
     x = x.exp()
@@ -442,7 +442,7 @@ class BrokenCounter(Counter):
         super().__init__(y + 1)  # the resume function must keep `self` first for super()
 
 
-@case(pos(), graphs=2, breaks=2)
+@case(pos(), graphs=2, breaks=1)
 def super_init_after_a_break(x):
     return BrokenCounter(x).n
 

@@ -158,6 +158,31 @@ def test_a_break_met_on_every_pass_of_a_loop_counts_once(passes, capsys):
     assert loom.stats()["graph_breaks"] == 1  # an identical call compiles nothing
 
 
+@torch._dynamo.disable
+def _runs_natively(t):
+    return t + 1
+
+
+def comprehension_with_a_break(x):
+    y = x * 2
+    return [_runs_natively(y * k) for k in range(6)]
+
+
+def test_a_break_in_a_comprehension_counts_once_on_every_python():
+    """On CPython 3.11 a comprehension is a function of its own, looping over an iterator that stands at
+    another position on each pass: its resume codes take the loop's ``FOR_ITER`` natively after a few
+    passes, which is the loop's own break, not a construct; and the caller's break at the call into the
+    comprehension is the same construct as the comprehension's (3.11 counted 3 here, 3.12 and 3.13 1)."""
+    report = loom.explain(comprehension_with_a_break)(torch.ones(2))
+    assert report.graph_break_count == 1
+    assert {b.what for b in report.breaks} <= {"call to _runs_natively",
+                                                 "a loop over a range_iterator that stands at another position on each pass"}
+    loom.reset()
+    out = loom.compile(comprehension_with_a_break, backend="eager")(torch.ones(2))
+    assert all(torch.equal(a, b) for a, b in zip(out, comprehension_with_a_break(torch.ones(2)), strict=True))
+    assert loom.stats()["graph_breaks"] == 1
+
+
 def test_a_recompile_of_the_function_counts_its_break_again(capsys):
     loom.reset()
     compiled = loom.compile(noisy, backend="eager", dynamic=False)

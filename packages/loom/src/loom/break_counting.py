@@ -2,16 +2,18 @@
 
 A construct the translator cannot model is often met by more than one frame: the caller breaks at its
 call into a helper because the helper holds the construct, then the helper's own frame, run natively and
-compiled in its turn, breaks at the same construct. That is one break in the program, as torch.compile
-counts it, so the repeat is not counted again unless it splits a graph in the helper after all. That holds
-whether the helper captured a graph before the construct or not (a sort key ``lambda t: t.sum().item()``,
-which ``list.sort`` calls natively after its caller broke at the sort, captures ``t.sum()`` and then stops
-at ``item()``): what decides is whether a graph follows it in the helper.
+compiled in its turn, breaks at the same construct, and may split its own graph there. That is one
+construct, so one break: the helper's repeat adds none, whether the helper captured a graph before the
+construct, after it, or neither (a sort key ``lambda t: t.sum().item()``, which ``list.sort`` calls
+natively after its caller broke at the sort, captures ``t.sum()`` and then stops at ``item()``; a training
+step's ``loss.backward()`` in a helper that its caller called). The graphs it makes are counted as graphs.
 
 A construct inside a loop is met again on each later pass, by the resume codes the first break made (one
 per place the loop resumes, each compiled once or a few times): that is still one construct, so a resume
 code's break at an instruction its function already broke at (it resumes where an earlier break resumed)
-adds none: a loop of 32 blocks with a ``print`` in each is one break, not one per pass. A fresh compile of
+adds none: a loop of 32 blocks with a ``print`` in each is one break, not one per pass. Nor does the
+loop's ``FOR_ITER``, taken natively once its iterator is seen at another position on each pass
+(``loop_iterator_moved``; CPython 3.11's comprehension functions loop over such an iterator). A fresh compile of
 the function itself (a new shape, a recompile) counts its breaks again, as torch.compile does.
 """
 
@@ -32,15 +34,13 @@ def site_of(reason: Any) -> Site:
 
 
 class BreakCounter:
-    """The break sites counted since the last reset, and the breaks held back for resume codes."""
+    """The break sites counted since the last reset, and where resume codes resume their functions."""
 
     def __init__(self) -> None:
         # (file, line, what) of every graph break counted since the last reset: see count.
         self._sites: set[Site] = set()
         # Site → the codes whose break reached it through a call (the construct is in a callee): see count.
         self._reached: dict[Site, set[types.CodeType]] = {}
-        # Resume code → the breaks held back for it (shared by a frame's resume codes): see count.
-        self._held: dict[types.CodeType, list[int]] = {}
         # Resume code → the code of the function it resumes (its resume codes' too): see count.
         self._origins: dict[types.CodeType, types.CodeType] = {}
         # Function code → the points (code, instruction index) where its breaks resumed it.
@@ -50,14 +50,10 @@ class BreakCounter:
 
     def count(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
         """How many of the translation of ``code``'s breaks are new ones. One construct, one break, not one per
-        frame it is reached from: a frame that stopped at a construct whose break is already counted (its
-        caller's, reached through the call into this frame) splits nothing at it when the rest runs as it is
-        (``Reason.rest_as_is``: a generator made in a helper that breaks inside), so it adds none; when the
-        rest is resumed, the break is held back and counted only if the rest captures a graph
-        (:meth:`settle`): a helper that only hands a value back repeats its caller's break. A frame that
-        captured no graph repeats any site counted before; one that captured a graph before the construct
-        repeats only a site another code reached through a call (its own break, met again when it is
-        compiled once more, still counts)."""
+        frame it is reached from: a frame that stopped at a construct another code reached through a call into
+        it (its caller's break, already counted) adds none for it. A frame that captured no graph repeats any
+        site counted before; one that captured a graph repeats only a site another code reached through a call
+        (its own break, met again when it is compiled once more, still counts)."""
         items = translation.breaks
         sites = [site_of(item.reason) for item in items]
         looped = self._met_again(code, translation, sites)
@@ -72,10 +68,6 @@ class BreakCounter:
         for item, site in zip(items, sites):
             if _reached_through_a_call(code, item.reason):
                 self._reached.setdefault(site, set()).add(code)
-        if not repeated:
-            return len(sites)
-        if not all(item.reason.rest_as_is for item in items):
-            self._hold_for(translation, [repeated])
         return len(sites) - repeated
 
     def _met_again(self, code: types.CodeType, translation: loom_symbolic.Translation, sites: list[Site]) -> set[Site]:
@@ -94,9 +86,10 @@ class BreakCounter:
             found = set(sites)
         elif code is not origin:
             # a resume code whose loop's break moved to its FOR_ITER (the iterator stands elsewhere on each
-            # pass): the body's construct, which its function counted
+            # pass): the body's construct, which its function counted; or that FOR_ITER itself, taken
+            # natively because the iterator moved (the loop's own, after the body's break)
             found = {site for item, site in zip(translation.breaks, sites)
-                     if item.reason.at_loop_head and site in counted}
+                     if (item.reason.at_loop_head and site in counted) or item.reason.loop_iterator_moved}
         else:
             found = set()
         counted.update(sites)
@@ -108,31 +101,10 @@ class BreakCounter:
         codes = self._reached.get(site)
         return codes is not None and code not in codes
 
-    def _hold_for(self, translation: loom_symbolic.Translation, held: list[int]) -> None:
-        """Hold ``held`` (a one-item box, shared so that it is counted once) until one of the translation's
-        resume codes is compiled."""
-        for resume in translation.resume_functions:
-            self._held[resume] = held
-
-    def settle(self, code: types.CodeType, translation: loom_symbolic.Translation) -> int:
-        """The breaks held back for ``code`` (a resume code) that count now, because its translation captures
-        a graph: the construct split the frame after all; they are handed on to its own resume codes if it
-        broke again first."""
-        held = self._held.pop(code, None)
-        if held is None or not held[0]:
-            return 0
-        if translation.graphs:
-            counted, held[0] = held[0], 0
-            return counted
-        if translation.breaks:
-            self._hold_for(translation, held)
-        return 0
-
     def clear(self) -> None:
-        """Forget every site and held break (``loom.reset``)."""
+        """Forget every site counted (``loom.reset``)."""
         self._sites.clear()
         self._reached.clear()
-        self._held.clear()
         self._origins.clear()
         self._points.clear()
         self._origin_sites.clear()

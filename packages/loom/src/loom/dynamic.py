@@ -5,8 +5,10 @@
   the first compile (sizes 0 and 1 are still specialised, as PyTorch does).
 - ``dynamic=None`` (the default): compile static first; when a frame is compiled again because an
   argument's size (or an int or float argument) changed, the dimensions (numbers) that changed become
-  symbols, so one more compile serves every later size. A float becomes a SymFloat graph input, as
-  torch.compile's automatic dynamic makes it; a decision the trace takes on it pins its value again.
+  symbols, so one more compile serves every later size. So does an int or float the trace read elsewhere
+  (an attribute, a dict item) whose constant guard failed (:meth:`DynamicPolicy.learn_from_failure`). A
+  float becomes a SymFloat graph input, as torch.compile's automatic dynamic makes it; a decision the trace
+  takes on it pins its value again.
 
 Whatever the mode, an iterator argument (a list, tuple, range or dict iterator) found at another
 position than on the frame's earlier compile is not modelled from then on: ``next()`` on it is one graph
@@ -95,6 +97,20 @@ class DynamicPolicy:
             floats = frozenset() if code in self._static_floats else ints
             return DynamicSpec(dims=dims, ints=ints, floats=floats, varying=varying)
         return NO_DYNAMIC
+
+    def learn_from_failure(self, code: types.CodeType, failure: Any) -> None:
+        """A recompile of ``code`` because a number it guarded as a constant changed (``failure``, the
+        ``GuardFailure`` of its entry): with ``dynamic=None``, that number is a symbol from the next compile
+        on, wherever the trace read it (an attribute, a dict item: an optimizer's ``param_groups[0]['lr']``
+        that a scheduler changes every step), as one that is an argument (:meth:`spec_for`) already is."""
+        guard = getattr(failure, "guard", None)
+        if self.mode is not None or getattr(guard, "kind", None) != "const" or type(guard.value) not in (int, float):
+            return
+        key = str(guard.source)
+        with self._lock:
+            dims, ints, varying = self._dynamic.get(code, ({}, frozenset(), frozenset()))
+            if key not in ints:
+                self._dynamic[code] = (dims, ints | {key}, varying)
 
     def record(self, code: types.CodeType, f_locals: Any, closure: Any = None) -> None:
         """Remember the sizes (and iterator positions) a successful compile saw."""

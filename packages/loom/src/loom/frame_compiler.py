@@ -239,6 +239,7 @@ class FrameCompiler:
             return framehook.RUN_ONLY
         if own:
             self.bump("recompiles")
+            self.dynamic.learn_from_failure(code, reason)
             recompiles_log.info("recompiling %s (compile %d of at most %d): %s", render.where(code),
                                 self.policy.count(code), self.settings.recompile_limit, reason)
         # Reading a kept entry (hundreds of KB of JSON for a real model) and keeping one allocate as much as
@@ -378,9 +379,6 @@ class FrameCompiler:
         dynamic = self.dynamic.spec_for(code, f_locals, frame.closure)
         translation = loom_symbolic.translate(code, f_locals, f_globals, frame.f_builtins, frame.closure,
                                               dynamic=dynamic)
-        settled = self._break_counter.settle(code, translation)
-        if settled:
-            self.bump("graph_breaks", settled)
         self._report_breaks(code, translation)
         if not translation.captured:
             return None

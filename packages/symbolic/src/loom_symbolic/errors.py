@@ -49,6 +49,10 @@ class Reason:
     # The break was met inside a loop body that a resume function runs pass after pass, and moved to the
     # loop's FOR_ITER (its iterator stands elsewhere on each pass): the construct is the body's, met again.
     at_loop_head: bool = False
+    # The break is a resumed loop's own FOR_ITER, taken natively because its iterator stands elsewhere on
+    # each pass (see ``variables/resumed_loops.py``): the loop's body broke before, so it is no construct
+    # of its own.
+    loop_iterator_moved: bool = False
 
     def __str__(self) -> str:
         text = f"{self.what}: {self.why}"

@@ -91,6 +91,12 @@ class ObjectDicts:
                                   "the dict and the attributes would diverge", hint="it runs between graphs")
         return any(id(variable) in self._changed for variable in entry[1])
 
+    def held(self, real: Any) -> bool:
+        """Whether the trace holds a variable of ``real.__dict__``."""
+        own = owned_dict(real)
+        entry = self._views.get(id(own)) if own is not None else None
+        return entry is not None and entry[0] is own and bool(entry[1])
+
     def changed(self, container: Any) -> None:
         """The program changed ``container`` through the dict: where it is an object's ``__dict__``, that
         object's attribute reads answer from it from now on (a refusal where they cannot: see the module)."""

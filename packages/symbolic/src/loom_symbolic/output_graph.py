@@ -83,6 +83,8 @@ class OutputGraph:
         self.shapes = ShapeContext(dynamic)
         self.fake_mode = LoomFakeTensorMode(shape_env=self.shapes.shape_env if dynamic else None)
         self.inputs: list[GraphInput] = []
+        #: source text -> the SymInt/SymFloat input made for it (``add_symint_input``)
+        self._number_inputs: dict[str, Variable] = {}
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
         self.known_objects: dict[int, tuple[Any, Variable]] = {}
@@ -198,13 +200,18 @@ class OutputGraph:
         return self.aliases.withhold(value, source, why)
 
     def add_symint_input(self, value: int | float, source: Any) -> Variable:
-        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value)."""
+        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value).
+        Read again from the same source (an attribute read twice), it is the same input."""
+        known = self._number_inputs.get(str(source))
+        if known is not None:
+            return known
         node = self._new_placeholder(_placeholder_name(source))
         shapes = self.shapes
         symbolic = shapes.symbolic_int(value, source) if type(value) is int else shapes.symbolic_float(value, source)
         variable = _symbolic.SymbolicVariable(node, symbolic)
         variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
+        self._number_inputs[str(source)] = variable
         self.guards.add("type", source, value)
         return variable
 

@@ -357,6 +357,10 @@ class SideEffects:
         reads must read from now on; None if there is none."""
         return self.dicts.changed_view(real)
 
+    def dict_exposed(self, real: Any) -> bool:
+        """Whether the trace holds ``real.__dict__`` as a variable (a store the dict cannot show then breaks)."""
+        return self.dicts.held(real)
+
     def stored_attribute(self, real: Any, name: str) -> Variable | None:
         """The value the trace stored in ``real.name`` so far, or None if it stored none; an
         attribute the trace deleted raises ``AttributeError`` as Python would."""

@@ -53,7 +53,10 @@ def _mutates_an_input(inputs: list[Any], graph: fx.Graph) -> bool:
     """Whether an in-place node writes the memory of one of ``inputs`` (the input or a view of it)."""
     storages = {storage_key(i.node.meta.get("val")) for i in inputs} - {None}
     for node in graph.nodes:
-        if node.meta.get("mutates") and node.args and isinstance(node.args[0], fx.Node):
-            if storage_key(node.args[0].meta.get("val")) in storages:
-                return True
+        if not node.meta.get("mutates"):
+            continue
+        # the argument an in-place op writes is its first; a higher-order op names those it writes
+        written = node.meta.get("writes") or node.args[:1]
+        if any(isinstance(arg, fx.Node) and storage_key(arg.meta.get("val")) in storages for arg in written):
+            return True
     return False

@@ -12,17 +12,18 @@ in its backward graph, so gradients are the user's, not derivatives of the forwa
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .. import policy, subgraphs
+from .. import subgraphs
 from ..errors import Unsupported
+from . import autograd_function_arguments as _arguments
+from . import autograd_function_outputs as _outputs
 from . import containers as _containers
-from . import mappings as _mappings
-from .autograd_function_objects import bind_frame_objects, is_frame_object
+from .autograd_function_objects import bind_frame_objects
 from .base import RealValueVariable, Variable
+from .body_escapes import changed, contents, escaping_tensor, holds_graph_value
 from .constant import ConstantVariable
 from .registry import wrap
 from .tensor import TensorVariable
@@ -33,28 +34,6 @@ if TYPE_CHECKING:
 
 #: ``torch.autograd.Function.apply``: a classmethod; what ``MyFunction.apply`` binds when not overridden.
 _APPLY = torch.autograd.Function.__dict__["apply"].__func__
-
-
-#: Function class → the graph node's target calling its ``apply`` (one per class, so graphs compare equal).
-_CALLERS: weakref.WeakKeyDictionary[type, Any] = weakref.WeakKeyDictionary()
-
-
-def apply_caller(cls: type) -> Any:
-    """A plain function calling ``cls.apply``: FX names a target by its module, and a bound ``apply``
-    claims to live in ``torch.autograd.function``, which generated code would import it from."""
-    caller = _CALLERS.get(cls)
-    if caller is None:
-        apply = cls.apply
-
-        def caller(*args: Any) -> Any:
-            # forward runs as in eager: not compiled as a frame of its own under the graph
-            return policy.call_natively(apply, *args)
-
-        caller.__name__ = caller.__qualname__ = f"{cls.__name__}_apply"
-        caller.__doc__ = f"Calls {cls.__module__}.{cls.__qualname__}.apply."
-        caller.loom_autograd_function = cls
-        _CALLERS[cls] = caller
-    return caller
 
 
 def is_function_class(value: Any) -> bool:
@@ -76,40 +55,17 @@ def is_bound_apply(value: Any) -> bool:
     return getattr(value, "__func__", None) is _APPLY and is_function_class(getattr(value, "__self__", None))
 
 
-def _check_arguments(cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> None:
-    """``apply`` receives tensors and constants in the graph, and objects from the frame bound into the node
-    (:mod:`.autograd_function_objects`); anything else (an object made while tracing) cannot be passed."""
-    for arg in [*args, *kwargs.values()]:
-        if not (_graph_value(arg) or is_frame_object(arg)):
-            raise Unsupported(f"{cls.__qualname__}.apply() with {arg.describe()}",
-                              "only tensors and constants are passed to a custom autograd Function in the graph")
-
-
-def _graph_value(arg: Variable) -> bool:
-    if isinstance(arg, TensorVariable):
-        return True
-    items = getattr(arg, "items", None)
-    if isinstance(items, list) and type(arg).__name__ in ("TupleVariable", "ListVariable"):
-        return all(_graph_value(item) for item in items)
-    if isinstance(arg, _mappings.DictVariable) and arg.cls is dict:
-        # a plain dict with str/int keys: FX passes it to the node as a dict of the values' graph args
-        return all(type(k) in (str, int) and _graph_value(v) for k, v in items.items())
-    try:
-        arg.as_graph_arg()
-    except Unsupported:
-        return False
-    return arg.is_python_constant() or type(arg).__name__ == "SymbolicVariable"
-
-
 def _last_node(tx: InstructionTranslator) -> Any:
     return next(reversed(tx.output.graph.nodes), None)
 
 
-def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable]) -> bool:
-    """Trace ``forward`` (and ``setup_context``) once, then drop what it recorded: the graph's node
-    calls the real ``apply``, which also runs once on FakeTensors to size its outputs, so ``forward``
-    must be free of Python side effects (they would happen once more while tracing) and traceable.
-    Returns whether one of its ops changes a tensor in place (the node is then never removed)."""
+def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable]) -> tuple[Variable, set, bool]:
+    """Trace ``forward`` (and ``setup_context``) once, under no_grad as ``apply`` runs it, then drop what
+    it recorded: the graph's node calls the real ``apply``, which also runs once on FakeTensors to size
+    its outputs, so ``forward`` must be free of Python side effects outside the lists and dicts it is
+    given (they would happen once more while tracing) and traceable.
+    Returns what it returned, the nodes it recorded, and whether one of its ops changes a tensor in place
+    (the node is then never removed)."""
     output = tx.output
     before = _last_node(tx)
     mutations = output.side_effects.mutations
@@ -118,11 +74,16 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     forward = klass.var_getattr(tx, "forward")
     setup = cls.setup_context
     new_style = getattr(setup, "__func__", setup) is not torch.autograd.Function.setup_context
-    if new_style:
-        result = forward.call(tx, list(args), {})
-        klass.var_getattr(tx, "setup_context").call(tx, [ctx, _containers.TupleVariable(list(args)), result], {})
-    else:
-        forward.call(tx, [ctx, *args], {})
+    grad_enabled = output.grad_enabled
+    output.set_grad_enabled(tx, False)
+    try:
+        if new_style:
+            result = forward.call(tx, list(args), {})
+            klass.var_getattr(tx, "setup_context").call(tx, [ctx, _containers.TupleVariable(list(args)), result], {})
+        else:
+            result = forward.call(tx, [ctx, *args], {})
+    finally:
+        output.set_grad_enabled(tx, grad_enabled)
     if output.side_effects.mutations != mutations:
         raise Unsupported(f"{cls.__qualname__}.forward changes Python state",
                           "it runs once more while tracing, which would repeat the change",
@@ -135,12 +96,13 @@ def _speculate(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     mutates = False
     erased = set()
     for node in recorded:  # newest first: users before what they use
-        mutates = mutates or bool(node.meta.get("mutates"))
+        if node.target is not torch._C._set_grad_enabled:
+            mutates = mutates or bool(node.meta.get("mutates"))
         if node.op != "placeholder" and not node.users:
             output.graph.erase_node(node)
             erased.add(node)
     subgraphs.erased_sizes(output.graph, erased)  # sizes read while speculating are cached on their tensor
-    return mutates
+    return result, {node for node in recorded if node.op != "placeholder"}, mutates
 
 
 class FunctionCtxVariable(Variable):
@@ -202,14 +164,38 @@ class AutogradFunctionApplyVariable(RealValueVariable):
         self.cls_source = cls_source
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if kwargs:
-            raise Unsupported(f"{self.cls.__qualname__}.apply() with keyword arguments",
-                              "autograd Functions take positional arguments only")
-        _check_arguments(self.cls, args, kwargs)
-        mutates = _speculate(tx, self.cls, self.cls_source, args)
-        caller, passed = bind_frame_objects(tx, apply_caller(self.cls), args)
-        result = tx.output.call_function(tx, caller, passed, kwargs)
-        _last_node(tx).meta["mutates"] = mutates
+        cls = self.cls
+        args = _arguments.bind_keywords(cls, args, kwargs)
+        _arguments.check(tx, cls, args)
+        containers = _arguments.argument_containers(tx, cls, args)
+        passed = [_arguments.snapshot(tx, arg) for arg in args]
+        held = contents(tx)
+        for container in _arguments.rebuilt_containers(tx, args):  # forward may fill these: the node hands them back
+            held.pop(id(container), None)
+        result, made, mutates = _speculate(tx, cls, self.cls_source, args)
+        if changed(tx, held):
+            raise Unsupported(f"{cls.__qualname__}.forward changes a list, dict or object of the trace it is not "
+                              "given", "the node runs the real forward on the objects it is given",
+                              hint="pass the list to apply")
+        layout = _outputs.plan(result, containers, made)
+        if not layout.paths:
+            raise Unsupported(f"{cls.__qualname__}.forward returning no tensor", "the node would have no result")
+        plain = layout.plain()
+        target = _outputs.node_target(cls, tuple(position for position, _ in containers), None if plain else layout.paths)
+        target, passed = bind_frame_objects(tx, target, passed, _arguments.graph_value)
+        before = _last_node(tx)
+        returned = tx.output.call_function(tx, target, passed, {})
+        node = before.next if before is not None else next(iter(tx.output.graph.nodes))
+        while node.op != "root" and node.target is not target:
+            node = node.next
+        if node.op != "root":
+            node.meta["mutates"] = bool(node.meta.get("mutates")) or mutates
+        values = layout.values(returned, plain)
+        result = _outputs.rebuild(layout, values)
+        if escaping_tensor(tx, list(made)) or holds_graph_value([result], made):
+            raise Unsupported(f"{cls.__qualname__}.forward keeping a tensor it made outside its output",
+                              "only its output and the lists and dicts it is given come back from the node",
+                              hint="return the tensor instead")
         return result
 
     def describe(self) -> str:

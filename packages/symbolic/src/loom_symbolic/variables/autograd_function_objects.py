@@ -28,10 +28,24 @@ if TYPE_CHECKING:
 _TABLES = {loom_guards.ModuleParam: "_parameters", loom_guards.ModuleBuffer: "_buffers"}
 
 
-def is_frame_object(arg: Variable) -> bool:
-    """``arg`` wraps a real object the frame reached (it has a source the guards can check)."""
-    return bool(getattr(arg, "wraps_real_object", False)) and getattr(arg, "source", None) is not None \
-        and hasattr(arg, "value")
+#: What :func:`frame_object` answers for a variable that is no object from the frame.
+NO_OBJECT = object()
+
+
+def frame_object(tx: InstructionTranslator, arg: Variable) -> Any:
+    """The real object ``arg`` wraps when the frame reached it (it has a source the guards can check): an
+    object, or a list or dict the trace has not changed (``self.layers``); else :data:`NO_OBJECT`."""
+    source = getattr(arg, "source", None)
+    if source is None:
+        return NO_OBJECT
+    if getattr(arg, "wraps_real_object", False) and hasattr(arg, "value"):
+        return arg.value
+    if getattr(arg, "mutable", False) and type(arg).__name__ in ("ListVariable", "DictVariable") \
+            and not tx.output.side_effects.is_mutated_container(arg):
+        for value, variable in tx.output.known_objects.values():
+            if variable is arg:
+                return value
+    return NO_OBJECT
 
 
 def _path(source: Any, roots: dict[Any, int]) -> tuple[int, list[Any]] | None:
@@ -39,7 +53,7 @@ def _path(source: Any, roots: dict[Any, int]) -> tuple[int, list[Any]] | None:
     chain = []
     while source not in roots:
         base = getattr(source, "base", None)
-        if base is None or not isinstance(source, (loom_guards.Attr, loom_guards.Submodule, *_TABLES)):
+        if base is None or not isinstance(source, (loom_guards.Attr, loom_guards.Item, loom_guards.Submodule, *_TABLES)):
             return None
         chain.append(source)
         source = base
@@ -57,7 +71,7 @@ def _table(holder: Any, last: Any) -> dict | None:
 
 
 @contextlib.contextmanager
-def _placed(objects: dict[int, Any], paths: list[tuple[int, list[Any]]], tensors: tuple) -> Iterator[None]:
+def _placed(objects: list[Any], paths: list[tuple[int, list[Any]]], tensors: tuple) -> Iterator[None]:
     """Each of ``tensors`` in its place on the bound objects, for one call; the old values back after."""
     undo = []
     try:
@@ -75,16 +89,36 @@ def _placed(objects: dict[int, Any], paths: list[tuple[int, list[Any]]], tensors
             table[key] = old
 
 
-def bind_frame_objects(tx: InstructionTranslator, caller: Callable, args: list[Variable]) -> tuple[Callable, list]:
-    """``caller`` with the frame objects among ``args`` bound at their positions (each guarded by identity),
-    and what the node passes: the other arguments, then the graph inputs read from the bound objects."""
-    fixed = {i: arg for i, arg in enumerate(args) if is_frame_object(arg)}
-    if not fixed:
+def bind_frame_objects(tx: InstructionTranslator, caller: Callable, args: list[Variable],
+                       graph_value: Callable[[Variable], bool]) -> tuple[Callable, list]:
+    """``caller`` with the frame objects among ``args`` bound in their places (each guarded by identity), and
+    what the node passes: the arguments that are graph values (``graph_value``), then the graph inputs read
+    from the bound objects. A tuple, list or dict holding frame objects (``(self.a, self.b)``) is rebuilt
+    around them for each call."""
+    objects: list[Any] = []
+    sources: list[Any] = []
+    passed: list[Variable] = []
+
+    def template(arg: Variable) -> tuple:
+        if graph_value(arg):
+            passed.append(arg)
+            return ("pass", len(passed) - 1)
+        value = frame_object(tx, arg)
+        if value is not NO_OBJECT:
+            objects.append(value)
+            sources.append(arg.source)
+            return ("object", len(objects) - 1)
+        items = arg.items  # a container of the above (the caller checked)
+        if isinstance(items, dict):
+            return ("dict", tuple((key, template(item)) for key, item in items.items()))
+        return (type(arg).__name__, tuple(template(item) for item in items))
+
+    templates = [template(arg) for arg in args]
+    if not objects:
         return caller, args
-    for arg in fixed.values():
-        tx.output.guards.add("identity", arg.source, arg.value)
-    objects = {i: arg.value for i, arg in fixed.items()}
-    roots = {arg.source: i for i, arg in fixed.items()}
+    for source, value in zip(sources, objects):
+        tx.output.guards.add("identity", source, value)
+    roots = {source: i for i, source in enumerate(sources)}
     paths, lifted = [], []
     for graph_input in list(tx.output.inputs):
         path = _path(graph_input.source, roots)
@@ -94,18 +128,31 @@ def bind_frame_objects(tx: InstructionTranslator, caller: Callable, args: list[V
         try:
             for step in path[1][:-1]:
                 holder = step.read_from(holder)
-        except (AttributeError, KeyError):
+        except (AttributeError, KeyError, IndexError, TypeError):
             continue
         if _table(holder, path[1][-1]) is not None:
             paths.append(path)
             lifted.append(tx.output.add_tensor_input(graph_input.example, graph_input.source))
-    count, passed_count = len(args), len(args) - len(fixed)
+    passed_count = len(passed)
 
-    def bound(*passed: Any) -> Any:
-        rest = iter(passed[:passed_count])
-        with _placed(objects, paths, passed[passed_count:]):
-            return caller(*[objects[i] if i in objects else next(rest) for i in range(count)])
+    def bound(*given: Any) -> Any:
+        values = given[:passed_count]
+        with _placed(objects, paths, given[passed_count:]):
+            return caller(*[_built(t, values, objects) for t in templates])
 
     bound.__name__ = bound.__qualname__ = f"{caller.__name__}_with_objects"
-    bound.__doc__ = f"{caller.__doc__} With objects from the frame at positions {sorted(objects)}."
-    return bound, [arg for i, arg in enumerate(args) if i not in fixed] + lifted
+    bound.__doc__ = f"{caller.__doc__} With {len(objects)} objects from the frame bound in."
+    return bound, passed + lifted
+
+
+def _built(template: tuple, values: tuple, objects: list[Any]) -> Any:
+    """One argument of ``apply`` from its template: a passed value, a bound object, or a container of them."""
+    kind, held = template
+    if kind == "pass":
+        return values[held]
+    if kind == "object":
+        return objects[held]
+    if kind == "dict":
+        return {key: _built(item, values, objects) for key, item in held}
+    items = [_built(item, values, objects) for item in held]
+    return items if kind == "ListVariable" else tuple(items)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from torch import fx
 
 from .base import Variable
+from .container_tables import IdentityKey
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
@@ -30,6 +31,12 @@ def escaping_tensor(tx: InstructionTranslator, nodes: list[fx.Node]) -> bool:
     if not inside:
         return False
     return _reaches(list(_roots(tx)), inside, into_generator_frames=False)
+
+
+def holds_graph_value(values: list[Any], nodes: set[fx.Node]) -> bool:
+    """Whether ``values`` (variables, containers of them) hold a tensor or symbolic number over one of
+    ``nodes``, directly or through what they hold (searched as :func:`escaping_tensor` searches)."""
+    return bool(nodes) and _reaches(list(values), nodes, into_generator_frames=False)
 
 
 #: A translator's attributes that hold the values its frame can still reach.
@@ -75,10 +82,13 @@ def _walk(pending: list[Any], into_generator_frames: bool):
         yield value
         if isinstance(value, (TensorVariable, SymbolicVariable)):
             continue
-        if isinstance(value, (list, tuple, set, frozenset)):
+        if isinstance(value, IdentityKey):  # a dict's or set's member only the trace holds: a tensor, an object
+            pending.append(value.variable)
+        elif isinstance(value, (list, tuple, set, frozenset)):
             pending.extend(value)
         elif isinstance(value, dict):
             pending.extend(value.values())
+            pending.extend(key for key in value if isinstance(key, IdentityKey))
         elif into_generator_frames:
             if _is_frame(value):  # a generator's suspended frame: what it can still reach
                 pending += [getattr(value, name, None) for name in FRAME_HOLDERS]

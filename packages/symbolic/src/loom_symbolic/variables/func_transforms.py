@@ -43,6 +43,7 @@ from .higher_order import (
     trace_body,
 )
 from .registry import wrap
+from .tensor import storage_key
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -85,15 +86,22 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     module = func_calls.TransformCall(body.module, transform, invoke, options, call_template, fn_template, fn_out)
     output = tx.output
     lifted = [node.meta.get("val", node.meta.get("example_value")) for node in body.lifted]
-    seeded = output.fake_mode.seeded_calls
+    seeded, written = output.fake_mode.seeded_calls, len(output.fake_mode.written)
     result = output._run_fake(module.structured, [t.example for t in tensors] + lifted, {})
     draws = output.fake_mode.seeded_calls != seeded
+    writes = _written(output.fake_mode.written[written:], [t.node for t in tensors] + list(body.lifted))
     result_template = func_calls.Template.of(result)
     examples = result_template.tensors(result)
     attr = output.add_submodule(module, f"func_{getattr(transform, '__name__', 'transform')}")
     variable = record(tx, func_calls.call_transform, (attr, *[t.node for t in tensors], *body.lifted), examples,
-                      lambda leaves: as_variable(result_template.fill(leaves)), draws=draws)
+                      lambda leaves: as_variable(result_template.fill(leaves)), draws=draws, writes=writes)
     return variable, body
+
+
+def _written(written: list[Any], arguments: list[Any]) -> list[Any]:
+    """The argument nodes whose memory the transform's run wrote (``written``: the fakes it wrote)."""
+    storages = {storage_key(tensor) for tensor in written} - {None}
+    return [node for node in arguments if storage_key(node.meta.get("val")) in storages] if storages else []
 
 
 def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variable, fn_template: Any,
@@ -110,7 +118,10 @@ def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variab
     output.transform_depth += 1
     try:
         once = transform in _RUN_ONCE and options.get("chunk_size") is None
-        return trace_body(tx, fn, [], kwargs, what, own=own, pack_own=pack, effects_replayed=once)
+        # vmap's function may change tensors in place: the transform writes the caller's tensors through its
+        # inputs, or the ones it closes over (the node is marked as writing them, call_transform)
+        return trace_body(tx, fn, [], kwargs, what, own=own, pack_own=pack, effects_replayed=once,
+                          writes=transform is _func.vmap)
     finally:
         output.transform_depth -= 1
         output.grad_enabled = grad_enabled

@@ -135,7 +135,7 @@ def fresh_input(tx: InstructionTranslator, like: torch.Tensor | int) -> Variable
 def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
                what: str, own: list[torch.Tensor] = (), pack_own: Callable[[list[Variable]], list[Variable]] | None = None,
                single: bool = False, scalars: bool = False, plain_call: bool = False,
-               effects_replayed: bool = False) -> Body:
+               effects_replayed: bool = False, writes: bool = False) -> Body:
     """Trace ``fn(*own_inputs, *args, **kwargs)`` in place, then carve what it recorded into a sub-graph
     whose placeholders are the fresh inputs shaped as ``own`` (``pack_own`` arranges them as arguments),
     then the outer values it read. ``single``: the sub-graph returns its one tensor, not a tuple.
@@ -144,7 +144,9 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
     that cannot be a sub-graph (it changes Python state, grad mode or a tensor in place, or returns other
     values) stays as traced, inlined in the outer graph, and the Body has no module (``result`` is the
     call's value). ``effects_replayed``: the op runs the function exactly once, as the trace did, so the
-    Python state it changes is replayed after the graph like any other (``torch.func.grad``)."""
+    Python state it changes is replayed after the graph like any other (``torch.func.grad``).
+    ``writes``: the function may change tensors in place (``vmap`` of ``Tensor.acos_``: the op, running it once,
+    writes the caller's tensors through its inputs, or the tensors it closes over, as eager does)."""
     output = tx.output
     region = subgraphs.mark(output.graph)
     mutations = output.side_effects.mutations
@@ -169,7 +171,8 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         output.plain_call_bodies = outer_bodies
         output.body_depth -= 1
     try:
-        _check_pure(tx, fn, what, output.side_effects.mutations if effects_replayed else mutations, state, region)
+        _check_pure(tx, fn, what, output.side_effects.mutations if effects_replayed else mutations, state, region,
+                    writes)
         if changed(tx, held):
             raise Unsupported(f"{what} of {fn.describe()}", "its function changes a list, dict, object or cell of its "
                               "caller, which a sub-graph cannot do", hint="move the change out of the function")
@@ -188,9 +191,9 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
 
 
 def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,
-                region: subgraphs.Region) -> None:
-    """Raise unless the traced body left Python state, grad mode, autocast and tensors as they were, and
-    kept none of its own tensors anywhere but in its results."""
+                region: subgraphs.Region, writes: bool = False) -> None:
+    """Raise unless the traced body left Python state, grad mode, autocast and tensors (unless ``writes``) as they
+    were, and kept none of its own tensors anywhere but in its results."""
     output = tx.output
     if escaping_tensor(tx, region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function stores a tensor it made outside itself (only "
@@ -201,7 +204,8 @@ def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: i
     if (output.grad_enabled, len(output.autocast_regions), output.default_dtype) != state:
         raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode, autocast or the default dtype "
                           "changed")
-    if any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled for n in region.nodes()):
+    if not writes and any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled
+                              for n in region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")
 
@@ -224,11 +228,12 @@ def same_metadata(a: list[TensorVariable], b: list[TensorVariable]) -> bool:
 
 def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[Any],
            rebuild: Callable[[list[Variable]], Variable], kwargs: dict[str, Any] | None = None,
-           draws: bool = False) -> Variable:
+           draws: bool = False, writes: list[fx.Node] = ()) -> Variable:
     """Record ``op(*args, **kwargs)`` returning tensors shaped as ``examples`` (or symbolic numbers); the result
     rebuilt by ``rebuild``.
     ``draws``: the op draws random numbers (also found in the sub-graphs it calls): then it is kept even
-    when its results are unused, as eager's call draws them."""
+    when its results are unused, as eager's call draws them. ``writes``: the argument nodes it changes in
+    place (kept too, and seen by the storage guards of graph inputs)."""
     output = tx.output
     draws = draws or any(_draws(output.submodules.get(a.target)) for a in args
                          if isinstance(a, fx.Node) and a.op == "get_attr")
@@ -236,7 +241,9 @@ def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[Any],
     node = output.graph.call_function(op, args, kwargs or {})
     node.meta["val"] = tuple(examples)
     node.meta["loom_location"] = tx.location()
-    node.meta["mutates"] = False
+    node.meta["mutates"] = bool(writes)
+    if writes:
+        node.meta["writes"] = list(writes)
     node.meta["draws"] = draws
     results: list[Variable] = []
     for i, example in enumerate(examples):

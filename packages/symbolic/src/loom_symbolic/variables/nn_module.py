@@ -39,6 +39,7 @@ from .constant import ConstantVariable
 from .iterators import SnapshotIterator
 from .methods import MethodVariable
 from .module_hooks import call_with_hooks, changed_in_trace, global_table_source, own_table_source
+from .module_tables import buffer_flag_absent, file_in_tables
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -55,16 +56,6 @@ def _hook_tables(module: torch.nn.Module, source: Any) -> list[tuple[Any, Any]]:
     return [(getattr(module, name, None), own_table_source(module, source, name)) for name in _HOOK_DICTS] + [
         (getattr(_torch_module_module, name, None), global_table_source(name)) for name in _GLOBAL_HOOK_DICTS
     ]
-
-
-_TENSOR_TABLES = ("_parameters", "_buffers")
-
-
-def _is_module(value: Variable) -> bool:
-    try:
-        return issubclass(value.python_type(), torch.nn.Module)
-    except Unsupported:
-        return False
 
 
 def _check_no_hooks(tx: InstructionTranslator, module: torch.nn.Module, source: Any) -> bool:
@@ -161,9 +152,10 @@ class NNModuleVariable(Variable):
         return found
 
     def check_table_current(self, tx: InstructionTranslator, table: str, what: str) -> None:
-        """Refuse to read ``table`` after the trace assigned an attribute that ``Module.__setattr__`` files in
-        it or takes out of it (a parameter, a submodule, a name registered there): the assignment reaches the
-        real table only after the graph, so it would still list what the assignment replaced."""
+        """Refuse to read ``table`` after an assignment that ``Module.__setattr__`` files in it or takes out of it
+        (a parameter, a submodule, a name registered there, a tensor that may carry ``nn.Buffer``'s flag) and that
+        :mod:`.module_tables` left to be replayed through ``Module.__setattr__``: it reaches the real table only
+        after the graph, so the table would still list what the assignment replaced."""
         stored = tx.output.side_effects.attr_overlay.get(id(self.value))
         if not stored:
             return
@@ -172,7 +164,8 @@ class NNModuleVariable(Variable):
             kind = value.python_type() if isinstance(value, Variable) else None
             filed = "_parameters" if kind is not None and issubclass(kind, torch.nn.Parameter) else (
                 "_modules" if kind is not None and issubclass(kind, torch.nn.Module) else None)
-            if table == filed or name in state.get(table, ()):
+            flagged = table == "_buffers" and isinstance(value, _tensor.TensorVariable) and not buffer_flag_absent(tx, value)
+            if table == filed or flagged or name in state.get(table, ()):
                 raise Unsupported(what, f"the program assigned {name!r} earlier in this frame, which the module's "
                                   f"{table} shows only after the graph", hint="it runs between graphs")
 
@@ -263,6 +256,9 @@ class NNModuleVariable(Variable):
     def module_store(self, tx: InstructionTranslator, name: str, value: Variable, generic: bool = False) -> None:
         """The store ``nn.Module.__setattr__`` makes (``generic``: the class's own ``__setattr__`` ran in the
         trace and reached it, so the rewritten code replays it through ``Module.__setattr__`` itself)."""
+        if (id(self.value), name) in tx.output.module_overrides:  # eager writes the swapped-in slot, then restores
+            raise Unsupported(f"assigning {name!r} on {type(self.value).__name__} inside torch.func.functional_call",
+                              "the call's tensors are swapped in for attribute reads only", hint="it runs between graphs")
         static = class_attribute(type(self.value), name)
         if hasattr(type(static), "__set__"):  # a property, or a data descriptor of the user's: its __set__ runs
             if isinstance(value, (_tensor.TensorVariable, NNModuleVariable)):
@@ -270,12 +266,9 @@ class NNModuleVariable(Variable):
                                   "a data descriptor, which Module.__setattr__ bypasses for parameters and submodules")
             if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
                 return
-        state = self.value.__dict__
-        if _is_module(value) and name not in state and all(name not in state.get(t, ()) for t in _TENSOR_TABLES):
-            # Module.__setattr__ files a submodule in _modules: later reads of the table (children(),
-            # _modules, named_modules()) in this frame must see it, and the real table gets it after the graph
-            modules = self.var_getattr(tx, "_modules")
-            modules.call_builtin_method(tx, "__setitem__", [ConstantVariable(name), value], {})
+        if file_in_tables(tx, self, name, value):
+            # a parameter, buffer or submodule: later reads of the table in this frame (parameters(),
+            # children(), ``name in m._modules``) see it, and the real table gets it after the graph
             return
         tx.output.side_effects.store_attr(self, self.value, name, value, generic=generic, setter=torch.nn.Module.__setattr__)
 

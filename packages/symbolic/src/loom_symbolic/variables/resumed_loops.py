@@ -107,9 +107,12 @@ class ResumedIterator(IteratorVariable):
             if self.own_iterator and tx.output.shapes.spec.is_moving_iterator(self.iterable.source):
                 # Modelled, it would be guarded at its position: one compile per pass. A break here takes
                 # the item natively and hands the iterator itself on (the next pass's entries are these).
-                raise Unsupported(f"a loop over a {type(self.iterable.value).__name__} that stands at another "
-                                  "position on each pass", "modelling it would compile once per position",
-                                  hint="the item is taken as the program runs and handed to the loop body")
+                refused = Unsupported(f"a loop over a {type(self.iterable.value).__name__} that stands at "
+                                      "another position on each pass", "modelling it would compile once per "
+                                      "position", hint="the item is taken as the program runs and handed to "
+                                      "the loop body")
+                refused.reason.loop_iterator_moved = True
+                raise refused
             current = getattr(tx, "current", None)
             if (getattr(tx, "parent", None) is None and current is not None and current.opname == "FOR_ITER"
                     and tx.output.shapes.spec.is_dynamic_int(self.index.source)):
