@@ -194,15 +194,19 @@ class OutputGraph:
         """Keep the trace from reading ``value`` (see :meth:`.aliasing.AliasTracker.withhold`)."""
         return self.aliases.withhold(value, source, why)
 
-    def add_symint_input(self, value: int | float, source: Any) -> Variable:
-        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value)."""
+    def add_symint_input(self, value: int | float, source: Any, *, read_again: bool = True) -> Variable:
+        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value).
+        ``read_again=False``: an int that is always an int and changes as the graph runs (a tensor's ``_version``):
+        no type guard, and handed back as a graph output, never read from ``source`` again."""
         node = self._new_placeholder(_placeholder_name(source))
         shapes = self.shapes
         symbolic = shapes.symbolic_int(value, source) if type(value) is int else shapes.symbolic_float(value, source)
+        self.fake_mode.shape_env = shapes.shape_env  # (made by symbolic_int in a static trace) ops on it need it
         variable = _symbolic.SymbolicVariable(node, symbolic)
-        variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
-        self.guards.add("type", source, value)
+        if read_again:
+            variable.source = source  # handed back unchanged, it is read from the frame again
+            self.guards.add("type", source, value)
         return variable
 
     def add_made_input(self, value: Any, source: Any) -> fx.Node:

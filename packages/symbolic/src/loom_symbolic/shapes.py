@@ -153,7 +153,10 @@ class ShapeContext:
         return fake
 
     def symbolic_int(self, value: int, source: Any) -> Any:
-        """A SymInt standing for int argument ``value`` reached as ``source``."""
+        """A SymInt standing for int argument ``value`` reached as ``source`` (the ShapeEnv is made here if the
+        translation has none)."""
+        if self.shape_env is None:
+            self.shape_env = _symbolic_shapes().ShapeEnv()
         symint = self.shape_env.create_unspecified_symint_and_symbol(value, _LoomSource(str(source)), _symbolic_shapes().DimDynamic.DYNAMIC)
         symbol = _free_symbol(symint)
         if symbol is not None:

@@ -67,6 +67,7 @@ from . import (  # noqa: F401
     tensor_hooks,
     tensor_keyed,
     tensor_subclasses,
+    tensor_versions,
     text,
     torch,
     typing_forms,
