@@ -43,6 +43,7 @@ from .variables import sdpa_kernel as _sdpa_kernel
 from .variables import symbolic_scalars as _symbolic
 from .variables import tensor_subclasses as _subclasses
 from .variables import torch_function_state as _torch_function_state
+from .variables import torch_rng_calls as _torch_rng_calls
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
 from .variables.tensor import TensorVariable
@@ -324,6 +325,8 @@ class OutputGraph:
                               hint="it runs as the program runs")
         if shapes.drawn:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
+        if self.fake_mode.seeded_calls != seeded:  # after a state change made after the graph: a break
+            _torch_rng_calls.check_draw(self, _callable_name(run))
         if _default_dtype.differs(self):
             node_kwargs = _default_dtype.typed_kwargs(self, target, run, examples, kwarg_examples, node_kwargs, example)
         node = self.graph.create_node(*_keyword_calls.spellable(kind, target, node_args, node_kwargs))

@@ -209,7 +209,9 @@ class ShapeContext:
 
     def forget_drawn(self, value: Any) -> None:
         """Drop the hint of drawn ``value``'s symbol, which no graph input carries (AOTAutograd fixes every
-        float symbol with a hint it finds no use of, and restarts)."""
+        float symbol with a hint it finds no use of, and restarts); a tensor made there has none."""
+        if not isinstance(value, (torch.SymInt, torch.SymFloat)):
+            return
         env = self.shape_env
         hints = getattr(env, "backed_var_to_val", None) or env.var_to_val
         hints.pop(value.node.expr, None)

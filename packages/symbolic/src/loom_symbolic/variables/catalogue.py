@@ -12,6 +12,7 @@ objects made while tracing, environment reads) load with it, not in the middle o
 from __future__ import annotations
 
 from . import (  # noqa: F401
+    asked_state,
     autograd_function,
     builtins,
     checkpointing,
@@ -70,6 +71,7 @@ from . import (  # noqa: F401
     tensor_versions,
     text,
     torch,
+    torch_rng_calls,
     typing_forms,
     weakrefs,
     wrap_rules,

@@ -227,18 +227,24 @@ _DISABLE_WRAPPER_FILES = tuple(f"_dynamo{sep}{name}.py" for sep in "/\\" for nam
 #: be wrong. What they do (reading ``p.grad``, setting it to None or zeroing it) loom models, so it traces
 #: what they wrap: a training step's ``opt.step(); opt.zero_grad()`` then costs no graph break.
 _TRACED_DESPITE_DISABLE: tuple[Any, ...] = (torch.optim.Optimizer.zero_grad,)
+#: Functions whose disabled wrapper, wherever torch makes one, loom traces: ``torch.manual_seed``, which importing
+#: ``torch._dynamo`` wraps, is modelled (:mod:`.torch_rng_calls`).
+_WRAPPED_AND_TRACED: tuple[Any, ...] = (torch.random.manual_seed,)
 
 
 def traced_original(fn: Any) -> tuple[Any, str] | None:
     """What loom traces in place of the disabled wrapper ``fn``, and the attribute of ``fn`` that holds it:
 
-    - an entry of :data:`_TRACED_DESPITE_DISABLE`: the function it wraps (``__wrapped__``);
+    - an entry of :data:`_TRACED_DESPITE_DISABLE`, or a wrapper of one of :data:`_WRAPPED_AND_TRACED`: the
+      function it wraps (``__wrapped__``);
     - the ``torch._dynamo.disable`` that dynamo's own ``TorchPatcher`` puts around every optimizer's
       ``_init_group`` the first time dynamo compiles (dynamo then models the call itself): the original,
       as loom traces it before dynamo ever ran (``_torchdynamo_orig_callable``).
 
     None for any other function: a call to it is a graph break."""
     if any(fn is traced for traced in _TRACED_DESPITE_DISABLE):
+        return fn.__wrapped__, "__wrapped__"
+    if any(getattr(fn, "__wrapped__", None) is traced for traced in _WRAPPED_AND_TRACED):
         return fn.__wrapped__, "__wrapped__"
     original = getattr(fn, "_torchdynamo_orig_callable", None)
     if (original is not None and getattr(original, "__name__", None) == "_init_group"
