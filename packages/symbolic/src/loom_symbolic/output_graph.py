@@ -35,6 +35,7 @@ from .variables import containers as _containers
 from .variables import default_dtype as _default_dtype
 from .variables import device_ctx as _device_ctx
 from .variables import function_modes as _function_modes
+from .variables import generator_draws as _generator_draws
 from .variables import inference_mode as _inference_mode
 from .variables import new_parameters as _new_parameters
 from .variables import random_draws as _random_draws
@@ -310,6 +311,8 @@ class OutputGraph:
         kwargs: dict[str, Variable],
         tx: InstructionTranslator | None,
     ) -> Variable:
+        if "generator" in kwargs and (drawn := _generator_draws.draw_before_the_graph(self, run, args, kwargs)):
+            return drawn  # graph code cannot hold a generator: its draw is made before the graph
         node_args = tuple(a.as_graph_arg() for a in args)
         node_kwargs = {k: v.as_graph_arg() for k, v in kwargs.items()}
         shapes = self.shapes

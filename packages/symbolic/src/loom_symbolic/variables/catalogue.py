@@ -33,6 +33,7 @@ from . import (  # noqa: F401
     frame_generators,
     func_transforms,
     functional_call,
+    generator_draws,
     generators,
     getitem_iteration,
     globals_dict,

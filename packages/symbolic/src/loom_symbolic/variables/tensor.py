@@ -317,6 +317,18 @@ class TensorVariable(Variable):
         return f"TensorVariable({self.node.name}, {ex.dtype}, {tuple(ex.shape)})"
 
 
+def refuse_tensor_slice_bounds(index: Variable) -> None:
+    """Raise ``Unsupported`` for a subscript of a tensor whose slice has a tensor as a bound (``y[t[0]:]``): the
+    result's size is a value the tensor holds, known only when the graph runs (torch.compile breaks there too). A
+    tensor whose FakeTensor carries its value (``torch.tensor(2)``: a constant of the fake mode) is left to the op."""
+    for item in getattr(index, "items", None) or (index,):
+        if isinstance(item, _containers.SliceVariable) and any(
+                isinstance(p, TensorVariable) and getattr(p.example, "constant", None) is None for p in item.parts):
+            raise Unsupported("a tensor as a slice bound of a tensor subscript",
+                              "the slice's length is a value the tensor holds, known only when the graph runs",
+                              hint="read it with .item() before the compiled region, or keep the full tensor and mask it")
+
+
 def opaque_method_reason(name: str) -> str | None:
     """Why calling tensor method ``name`` cannot go in a graph, or None if it can."""
     return OPAQUE_METHODS.get(name)
