@@ -87,3 +87,22 @@ def test_a_method_not_modelled_breaks_at_its_call():
     report = loom.explain(f)(torch.ones(3))
     assert [b.what for b in report.breaks] == ["torch.Generator.seed()"]
     assert report.graph_count == 1  # (the part before the break makes no graph)
+
+
+def test_the_default_generator_s_methods_are_the_global_rng_s_calls():
+    def f(x):
+        state = torch.default_generator.get_state()
+        a = torch.rand(3)
+        torch.default_generator.set_state(state)
+        g = torch.default_generator.manual_seed(4)
+        return x + a, g is torch.default_generator, torch.manual_seed(5) is g
+
+    loom.reset()
+    torch.manual_seed(0)
+    got = loom.compile(f, backend="eager", options={"strict": True})(torch.ones(3))
+    got_state = torch.get_rng_state()
+    torch.manual_seed(0)
+    expected = f(torch.ones(3))
+    assert torch.equal(got[0], expected[0]) and got[1:] == expected[1:] == (True, True)
+    assert torch.equal(got_state, torch.get_rng_state())
+    assert loom.explain(f)(torch.ones(3)).graph_break_count == 0

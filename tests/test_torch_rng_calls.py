@@ -118,3 +118,18 @@ def test_checkpoint_validity_is_asked_at_each_call():
     torch.testing.assert_close(seen[0][0], seen[0][1])
     torch.testing.assert_close(seen[0][0], torch.ones(2) * 3)
     assert loom.stats()["graph_breaks"] == 0
+
+
+def test_dynamo_s_manual_seed_wrapper_is_traced():
+    import torch._dynamo  # importing it wraps torch.manual_seed in torch._disable_dynamo
+
+    assert torch.manual_seed is not torch.random.manual_seed
+
+    def f(x):
+        torch.manual_seed(1337)
+        return torch.nn.Dropout(0.1)(x)
+
+    assert loom.explain(f)(torch.ones(8)).graph_break_count == 0
+    loom.reset()
+    got, expected = loom.compile(f, backend="eager")(torch.ones(8)), f(torch.ones(8))
+    assert torch.equal(got, expected)

@@ -65,6 +65,7 @@ from . import (  # noqa: F401
     seeded_random,
     str_subclasses,
     super_proxy,
+    tensor_bases,
     tensor_copies,
     tensor_hooks,
     tensor_keyed,

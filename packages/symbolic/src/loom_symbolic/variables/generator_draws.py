@@ -19,9 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Const
+
 from ..errors import Unsupported, UserError
 from . import registry
+from . import torch_rng_calls as _rng
 from .base import Variable
+from .builtins import HANDLERS
 from .constant import ConstantVariable
 from .methods import MethodVariable
 from .new_objects import CONSTRUCTORS
@@ -66,6 +70,15 @@ class GeneratorVariable(Variable):
         #: The seed ``initial_seed()`` answers, for a generator made in the frame (None: unknown).
         self.seed: int | None = None
 
+    @property
+    def wraps_real_object(self) -> bool:  # a generator handed in is that object (``is``, ``id``, dict keys)
+        return self.real is not None
+
+    @property
+    def value(self) -> Any:
+        """The generator handed in (None for one made in the frame)."""
+        return self.real
+
     def python_type(self) -> type:
         return torch.Generator
 
@@ -86,6 +99,8 @@ class GeneratorVariable(Variable):
         what = f"torch.Generator.{name}()"
         if name not in _METHODS or kwargs:
             raise Unsupported(what, "not modelled", hint=_HINT)
+        if self.real is torch.default_generator:
+            return self._default_method(tx, name, args)
         if name == "manual_seed" and len(args) == 1 and args[0].is_python_constant() \
                 and type(args[0].as_python_constant()) in (int, bool):
             seed = int(args[0].as_python_constant())
@@ -112,6 +127,19 @@ class GeneratorVariable(Variable):
             return self
         raise Unsupported(what, "only manual_seed(int), get_state(), set_state() of a state read in the frame and, "
                                 "on a generator made in it, initial_seed() are modelled", hint=_HINT)
+
+    def _default_method(self, tx: InstructionTranslator, name: str, args: list[Variable]) -> Variable:
+        """A method of the CPU default generator: the graph's own RNG, as :mod:`.torch_rng_calls` models it."""
+        if name == "manual_seed" and len(args) == 1:
+            _rng.set_seed(tx, args[0], _rng.seed_cpu, "torch.default_generator.manual_seed()")
+            return self
+        if name == "set_state" and len(args) == 1:
+            _rng.builtin_set_rng_state(tx, args, {})
+            return self
+        if not args:
+            fn = torch.get_rng_state if name == "get_state" else torch.random.initial_seed
+            return HANDLERS[fn](tx, [], {})
+        raise Unsupported(f"torch.default_generator.{name}()", "not modelled with these arguments", hint=_HINT)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.made is not None:
@@ -141,7 +169,10 @@ def make_generator(tx: InstructionTranslator, args: list[Variable], kwargs: dict
 
 
 def wrap_generator(tx: Any, value: torch.Generator, source: Any) -> Variable:
-    """A generator handed in (not a default one): identity-guarded; its calls are made before the graph."""
+    """A generator handed in (not a default one): identity-guarded; its calls are made before the graph. The CPU
+    default generator, a fixed object of torch's (read with no source), is reached as a constant."""
+    if value is torch.default_generator and source is None:
+        return GeneratorVariable(value.device, real=value, source=Const(value, "torch.default_generator"))
     if source is None or tx is None:
         raise Unsupported("a torch.Generator from elsewhere", "not modelled", hint=_HINT)
     tx.output.guards.add("identity", source, value)
@@ -149,8 +180,10 @@ def wrap_generator(tx: Any, value: torch.Generator, source: Any) -> Variable:
 
 
 def is_handed_in_generator(value: Any) -> bool:
-    """Whether ``value`` is a generator this module models when it is read from the frame."""
-    return type(value) is torch.Generator and not any(value is d for d in _default_generators())
+    """Whether ``value`` is a generator this module models when it is read from the frame: one that is not a
+    default generator, or the CPU one (whose calls :mod:`.torch_rng_calls` models)."""
+    return type(value) is torch.Generator and (value is torch.default_generator
+                                                or not any(value is d for d in _default_generators()))
 
 
 def draw_before_the_graph(output: Any, run: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
@@ -161,7 +194,7 @@ def draw_before_the_graph(output: Any, run: Any, args: list[Variable], kwargs: d
         return None
     name = getattr(run, "__name__", None) or repr(run)
     what = f"{name}() drawing from a torch.Generator object"
-    if not isinstance(generator, GeneratorVariable):
+    if not isinstance(generator, GeneratorVariable) or generator.real is torch.default_generator:
         raise Unsupported(what, "graph code cannot hold a generator object (torch.compile breaks there too)",
                           hint=_HINT)
     others = [*args, *(v for k, v in kwargs.items() if k != "generator")]

@@ -54,7 +54,6 @@ GRAPH_OP_MODULES = ("torch.nn.functional", "torch.functional", "torch.linalg", "
                     "torch._tensor", "torch.nn.init")
 #: torch callables that change state outside tensors or leave the graph's world: never recorded.
 _NOT_IN_GRAPH = {
-    torch.manual_seed: "sets the global random seed",
     torch.seed: "sets the global random seed",
     torch.set_default_dtype: "changes the dtype every later op is typed by (a constant dtype is traced)",
     torch.set_default_device: "changes the device every later factory op uses",

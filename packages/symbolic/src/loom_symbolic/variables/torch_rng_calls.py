@@ -28,7 +28,7 @@ from .registry import wrap
 from .tensor import TensorVariable
 
 #: The calls that set the CPU generator's state (made before the graph, or deferred after it).
-SETTERS = (torch.random.manual_seed, torch.set_rng_state)
+SETTERS: tuple[Any, ...] = (torch.random.manual_seed, torch.set_rng_state)
 #: The placeholder meta key marking the state ``get_rng_state()`` handed in (what ``set_rng_state`` accepts).
 _STATE_KEY = "loom_rng_state"
 _SEEDS = range(-0x8000_0000_0000_0000, 0x1_0000_0000_0000_0000)
@@ -63,20 +63,30 @@ def _before_the_graph(output: Any) -> bool:
     return not graph_drew(output) and not deferred_setter(output)
 
 
-@builtin(torch.random.manual_seed)
-def builtin_manual_seed(tx, args, kwargs):
-    """``torch.manual_seed(n)`` with a constant int ``n``: before the graph, or after it (see the docstring)."""
-    seed = args[0] if args else kwargs.get("seed")
+def seed_cpu(seed: int) -> torch.Generator:
+    """``torch.default_generator.manual_seed(seed)``: the CPU generator alone (``torch.manual_seed`` seeds all)."""
+    return torch.default_generator.manual_seed(seed)
+
+
+def set_seed(tx: Any, seed: Any, seeding: Any, what: str) -> None:
+    """``seeding(n)`` (``torch.manual_seed`` or :func:`seed_cpu`) for a constant int ``n``: before the graph, or
+    after it (see the module docstring)."""
     if seed is None or not seed.is_python_constant() or type(seed.as_python_constant()) not in (int, bool):
-        raise Unsupported("torch.manual_seed()", "only a constant int seed is modelled", hint=_HINT)
+        raise Unsupported(what, "only a constant int seed is modelled", hint=_HINT)
     value = int(seed.as_python_constant())
     if value not in _SEEDS:
-        raise Unsupported("torch.manual_seed()", "the seed is out of range (eager raises)", hint=_HINT)
+        raise Unsupported(what, "the seed is out of range (eager raises)", hint=_HINT)
     output = tx.output
     if _before_the_graph(output):
-        output.random_draws.calls.append((torch.random.manual_seed, (value,), {}))
+        output.random_draws.calls.append((seeding, (value,), {}))
     else:
-        output.side_effects.deferred_call(torch.random.manual_seed, [ConstantVariable(value)], {}, None)
+        output.side_effects.deferred_call(seeding, [ConstantVariable(value)], {}, None)
+
+
+@builtin(torch.random.manual_seed)
+def builtin_manual_seed(tx, args, kwargs):
+    """``torch.manual_seed(n)``: see :func:`set_seed`; the default generator is handed back."""
+    set_seed(tx, args[0] if args else kwargs.get("seed"), torch.random.manual_seed, "torch.manual_seed()")
     generator = torch.default_generator
     return wrap(tx, generator, Const(generator, "torch.default_generator"))
 
@@ -115,3 +125,4 @@ def builtin_set_rng_state(tx, args, kwargs):
 
 
 FOLDED_LIBRARY_FUNCTIONS.update((torch.random.manual_seed, torch.get_rng_state, torch.set_rng_state))
+SETTERS += (seed_cpu,)
