@@ -19,14 +19,14 @@ def _state_restored(x):
 
 
 def _fork_rng(x):
-    with torch.random.fork_rng():
+    with torch.random.fork_rng(devices=[]):  # (all devices: a CUDA build reads the environment, a break)
         torch.manual_seed(3)
         a = torch.randn(3)
     return x + a
 
 
 def _fork_rng_then_draw(x):
-    with torch.random.fork_rng():
+    with torch.random.fork_rng(devices=[]):  # (all devices: a CUDA build reads the environment, a break)
         torch.manual_seed(3)
         a = torch.randn(3)
     return x + a, torch.randn(3)

@@ -117,7 +117,7 @@ def c_st4_dropout_after_manual_seed(x):
 def c_st4_seed_then_manual_seed(x):
     attention_seed = int(torch.seed() % sys.maxsize)
     torch.manual_seed(attention_seed % 1 + 3)  # (the test reseeds from torch.seed(); here the state ends fixed)
-    return x + torch.rand(2), attention_seed >= 0
+    return x + torch.rand(3), attention_seed >= 0
 
 
 def c_st4_default_generator_state_methods(x):

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 _HINT = "it runs as ordinary Python between graphs"
 #: The methods modelled (``device`` is an attribute).
 _METHODS = frozenset({"manual_seed", "get_state", "set_state", "initial_seed"})
-#: The placeholder meta key of a generator state read before the graph: its index among the calls made there.
+#: The placeholder meta key of a generator state read before the graph: its index among the calls made there, and
+#: the seed it holds (None if unknown).
 STATE_KEY = "loom_generator_state"
 
 
@@ -117,13 +118,13 @@ class GeneratorVariable(Variable):
             index = _made_before(output, torch.Generator.get_state, (self.call_argument(),))
             example = torch.Generator(device=self.device).get_state()  # every state has its size and dtype
             node = output.add_made_input(example, RandomValue(index, "Generator.get_state"))
-            node.meta[STATE_KEY] = index
+            node.meta[STATE_KEY] = (index, self.seed)  # a state holds the seed too
             return TensorVariable(node, output.fake_mode.fake_input(example))
         if name == "set_state" and len(args) == 1 and isinstance(args[0], TensorVariable) \
                 and args[0].node.meta.get(STATE_KEY) is not None:
-            state = EarlierValue(args[0].node.meta[STATE_KEY])
-            _made_before(output, torch.Generator.set_state, (self.call_argument(), state))
-            self.seed = None  # the state holds a seed of its own: initial_seed() then breaks
+            index, seed = args[0].node.meta[STATE_KEY]
+            _made_before(output, torch.Generator.set_state, (self.call_argument(), EarlierValue(index)))
+            self.seed = seed if self.made is not None else None  # the state's own seed (unknown: a break)
             return self
         raise Unsupported(what, "only manual_seed(int), get_state(), set_state() of a state read in the frame and, "
                                 "on a generator made in it, initial_seed() are modelled", hint=_HINT)
