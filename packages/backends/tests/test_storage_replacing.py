@@ -90,3 +90,19 @@ def test_a_storage_handed_on_and_then_replaced_stays_with_the_tensor_it_was_hand
     torch.testing.assert_close(p_got, torch.arange(4.0))
     assert t_got.shape == (2,)
     assert compiled.graphs == []  # runs as captured
+
+
+def _grow_then_write(x, y):
+    y.resize_(3)  # what an out= op's resize of an empty input is recorded as
+    return torch.cosh(x, out=y) + 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_graph_resizing_an_input_runs_as_captured(backend):
+    x = torch.arange(3.0)
+    y_eager, y_got = torch.empty(0), torch.empty(0)
+    expected = _grow_then_write(x, y_eager)
+    compiled = loom_backends.get(backend)(torch.fx.symbolic_trace(_grow_then_write), [x, torch.empty(0)])
+    torch.testing.assert_close(compiled(x, y_got), expected)
+    torch.testing.assert_close(y_got, y_eager)
+    assert compiled.graphs == []

@@ -118,6 +118,17 @@ def replaces_a_storage_it_handed_on(gm: Any) -> bool:
     return False
 
 
+def resizes_an_input(gm: Any) -> bool:
+    """Whether ``gm`` resizes a graph input (``resize_``, ``resize_as_``, or an ``out=`` op's resize, which the
+    capture records as a ``resize_``): AOTAutograd replays the input's new values after the graph onto the old
+    storage (a size mismatch, or an out-of-bounds view of an empty one), so such a graph must run as captured."""
+    for node in _storage_replacing_calls(gm):
+        name = node.target if node.op == "call_method" else getattr(node.target, "__name__", "")
+        if name.split(".")[0] != "set_" and node.args and _placeholders_of(node.args[0]):
+            return True
+    return False
+
+
 def _placeholders_of(node: Any) -> set[Any]:
     """The placeholders ``node`` is computed from (itself, if it is one)."""
     seen, todo, found = set(), [node], set()

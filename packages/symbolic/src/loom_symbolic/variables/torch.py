@@ -22,6 +22,7 @@ from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
 from . import numpy_to_tensor as _numpy_to_tensor
+from . import out_resizes as _out_resizes
 from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
@@ -321,7 +322,10 @@ class TorchFunctionVariable(RealValueVariable):
                               "a tensor made inside the graph that requires grad is not modelled")
         if self.value is torch.tensor and (made := _tensor_from_items.tensor_of_items(tx, args, kwargs)) is not None:
             return made
+        resizable = _out_resizes.out_inputs(tx, kwargs["out"]) if "out" in kwargs else None
         result = tx.output.call_function(tx, self.value, args, kwargs)
+        if resizable:  # an input the op resized: a resize_ of its own before the op (AOTAutograd needs it)
+            _out_resizes.record_resizes(tx, resizable)
         _folded_queries.guard_folded_query(tx, self.value, args, kwargs, result)
         if self.value in (torch.tensor, torch.as_tensor):  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
