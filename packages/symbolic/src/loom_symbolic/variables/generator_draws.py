@@ -7,10 +7,11 @@ other arguments are all constants (a factory: ``torch.rand(3, generator=g)``, ``
 makes there, in program order with the generator's other calls (``manual_seed``, ``get_state``, ``set_state`` of
 a state read there), and its tensor is a graph input. A generator made in the frame is made there too, and the
 objects the trace hands back (the generator, its states) are those the rewritten code made. A generator handed
-in is guarded by identity. A draw with tensor arguments (``x.bernoulli(0.5, generator=g)``), the default
-generators (the graph's own RNG: :mod:`.torch_rng_calls`) and the other methods (``seed``) break; so does
-``initial_seed()`` of a generator handed in (its seed may change between calls). torch.compile breaks on all
-of these.
+in is guarded by identity. The CPU default generator is the graph's own RNG: its methods are
+:mod:`.torch_rng_calls`' calls (``get_state()`` is ``torch.get_rng_state()``). A draw with tensor arguments
+(``x.bernoulli(0.5, generator=g)``), a draw from a default generator, the other methods (``seed``) and
+``initial_seed()`` of a generator handed in (its seed may change between calls) break. torch.compile breaks on
+all of these.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def _draw(generator: torch.Generator, fn: Any, args: tuple, kwargs: dict) -> tor
 
 
 class GeneratorVariable(Variable):
-    """A ``torch.Generator`` that is not a default one: made in the frame (``made``: its index among the calls
-    made before the graph) or handed in (``real``, reached as ``source``)."""
+    """A ``torch.Generator``: made in the frame (``made``: its index among the calls made before the graph), or
+    handed in or the CPU default one (``real``, reached as ``source``)."""
 
     mutable = True
 
