@@ -356,9 +356,16 @@ def c_function_random(x):
     return y * r
 
 
-@case(pos(), graphs=2, breaks=1)
-def torch_manual_seed_breaks(x):
+@case(pos(), graphs=1, breaks=0)
+def torch_manual_seed_made_before_the_graph(x):
     y = x + 1
+    torch.manual_seed(3)  # (no draw before it: the rewritten code seeds before the graph call)
+    return y + torch.rand(4)
+
+
+@case(pos(), graphs=2, breaks=1)
+def torch_manual_seed_between_draws_breaks_at_the_next_draw(x):
+    y = x + torch.rand(4) * 0  # (a draw from an unseeded state: its value is not compared)
     torch.manual_seed(3)
     return y + torch.rand(4)
 

@@ -71,3 +71,38 @@ def test_the_check_reads_the_capture_s_fakes_when_it_recorded_them():
     assert returns_view_of_replaced_input(gm, [torch.zeros(4), torch.ones(4)])
     del gm.graph.find_nodes(op="placeholder")[0].meta["val"]  # no capture fakes: it propagates its own
     assert returns_view_of_replaced_input(gm, [torch.zeros(4), torch.ones(4)])
+
+
+def _hand_on_then_replace(t, p, z):
+    p.set_(t)  # p takes t's storage...
+    t.set_(z)  # ...and keeps it when t gets other storage
+    return p + 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_storage_handed_on_and_then_replaced_stays_with_the_tensor_it_was_handed_to(backend):
+    # AOTAutograd replays the inputs' storage changes input by input after the graph: t's first, then p.set_(t)
+    t, p, z = torch.arange(4.0), torch.ones(4), torch.zeros(2)
+    expected = _hand_on_then_replace(t.clone(), p.clone(), z)
+    compiled = loom_backends.get(backend)(torch.fx.symbolic_trace(_hand_on_then_replace), [t.clone(), p.clone(), z])
+    t_got, p_got = t.clone(), p.clone()
+    torch.testing.assert_close(compiled(t_got, p_got, z), expected)
+    torch.testing.assert_close(p_got, torch.arange(4.0))
+    assert t_got.shape == (2,)
+    assert compiled.graphs == []  # runs as captured
+
+
+def _grow_then_write(x, y):
+    y.resize_(3)  # what an out= op's resize of an empty input is recorded as
+    return torch.cosh(x, out=y) + 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_graph_resizing_an_input_runs_as_captured(backend):
+    x = torch.arange(3.0)
+    y_eager, y_got = torch.empty(0), torch.empty(0)
+    expected = _grow_then_write(x, y_eager)
+    compiled = loom_backends.get(backend)(torch.fx.symbolic_trace(_grow_then_write), [x, torch.empty(0)])
+    torch.testing.assert_close(compiled(x, y_got), expected)
+    torch.testing.assert_close(y_got, y_eager)
+    assert compiled.graphs == []

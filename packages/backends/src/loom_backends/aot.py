@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from .compiled import CompiledFunction, GraphArtifact
 from .graphs import (
     check_backend_args,
+    replaces_a_storage_it_handed_on,
     replaces_storage,
+    resizes_an_input,
     returns_view_of_replaced_input,
     with_flat_tuple_output,
 )
@@ -56,8 +58,9 @@ def aot_compile(
     check_backend_args(gm, example_inputs)
     flat_gm, unflatten = with_flat_tuple_output(gm)
     if replaces_storage(flat_gm):
-        if returns_view_of_replaced_input(flat_gm, list(example_inputs)):
-            log.debug("%s: a graph returning a view taken before set_/resize_ runs as captured", backend)
+        if (returns_view_of_replaced_input(flat_gm, list(example_inputs)) or replaces_a_storage_it_handed_on(flat_gm)
+                or resizes_an_input(flat_gm)):
+            log.debug("%s: a graph whose set_/resize_ AOTAutograd would replay out of order runs as captured", backend)
             return _with_unflatten(backend, flat_gm.forward, unflatten, [])
         keep_input_mutations, cache = True, None
     artifacts: list[GraphArtifact] = []

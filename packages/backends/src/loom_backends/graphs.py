@@ -98,6 +98,51 @@ def returns_view_of_replaced_input(gm: Any, example_inputs: list[Any]) -> bool:
     return False
 
 
+def replaces_a_storage_it_handed_on(gm: Any) -> bool:
+    """Whether ``gm`` gives a tensor the storage of a graph input (``x.set_(y)``, which ``x.data = y`` records)
+    and later replaces that input's storage (``y.set_(z)``): eager's ``x`` keeps ``y``'s old storage.
+
+    AOTAutograd replays the inputs' storage changes after the graph, input by input: with ``y`` before ``x``,
+    ``x`` would get ``y``'s new storage. Such a graph must run as captured. Found on the graph's structure (the
+    placeholders each value comes from), so a graph that merely could is run as captured too."""
+    from torch.fx import Node
+
+    calls = list(_storage_replacing_calls(gm))
+    handed_on: set[Any] = set()
+    for node in calls:
+        target = node.args[0] if node.args else None
+        if isinstance(target, Node) and _placeholders_of(target) & handed_on:
+            return True
+        if len(node.args) > 1 and isinstance(node.args[1], Node):
+            handed_on |= _placeholders_of(node.args[1])
+    return False
+
+
+def resizes_an_input(gm: Any) -> bool:
+    """Whether ``gm`` resizes a graph input (``resize_``, ``resize_as_``, or an ``out=`` op's resize, which the
+    capture records as a ``resize_``): AOTAutograd replays the input's new values after the graph onto the old
+    storage (a size mismatch, or an out-of-bounds view of an empty one), so such a graph must run as captured."""
+    for node in _storage_replacing_calls(gm):
+        name = node.target if node.op == "call_method" else getattr(node.target, "__name__", "")
+        if name.split(".")[0] != "set_" and node.args and _placeholders_of(node.args[0]):
+            return True
+    return False
+
+
+def _placeholders_of(node: Any) -> set[Any]:
+    """The placeholders ``node`` is computed from (itself, if it is one)."""
+    seen, todo, found = set(), [node], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if current.op == "placeholder":
+            found.add(current)
+        todo.extend(current.all_input_nodes)
+    return found
+
+
 def _fake_values(gm: Any, example_inputs: list[Any]) -> dict[Any, Any]:
     """Each node's fake value: the capture's own (``meta["val"]`` / ``meta["example_value"]``) when its
     placeholders have them (a capture records every value), else from running ``gm`` on fakes of ``example_inputs``."""

@@ -17,6 +17,7 @@ import torch
 from torch import fx
 
 _KEY = "loom_entry_layout"
+_STORAGE_KEY = "loom_entry_storage"
 
 
 def record(node: fx.Node, fake: torch.Tensor) -> None:
@@ -36,12 +37,21 @@ def example_at_entry(node: fx.Node) -> Any:
     if same_sizes(value.shape, size) and same_sizes(value.stride(), stride) and same_sizes((value.storage_offset(),), (offset,)):
         return value
     with torch.no_grad():  # a leaf sharing the storage, not a view autograd would follow
-        alias = value.detach()
+        alias = node.meta.get(_STORAGE_KEY, value).detach()
         alias.as_strided_(size, stride, offset)
     alias.requires_grad_(value.requires_grad)
     node.meta["val"] = alias
     node.meta[_KEY] = (alias, size, stride, offset)
     return alias
+
+
+def keep_entry_storage(node: fx.Node) -> None:
+    """Keep the storage placeholder ``node``'s FakeTensor has now, before a ``set_`` (``x.data = y``) gives it
+    other storage: :func:`example_at_entry` lays the entry layout over this one (the new storage may be too
+    small for it, ``x.data = torch.zeros(0)``). The first call wins: that is the storage the input arrives with."""
+    if _STORAGE_KEY not in node.meta:
+        with torch.no_grad():
+            node.meta[_STORAGE_KEY] = node.meta["val"].detach()
 
 
 def same_sizes(a: tuple, b: tuple) -> bool:

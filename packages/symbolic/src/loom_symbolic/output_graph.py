@@ -35,6 +35,7 @@ from .variables import containers as _containers
 from .variables import default_dtype as _default_dtype
 from .variables import device_ctx as _device_ctx
 from .variables import function_modes as _function_modes
+from .variables import generator_draws as _generator_draws
 from .variables import inference_mode as _inference_mode
 from .variables import new_parameters as _new_parameters
 from .variables import random_draws as _random_draws
@@ -43,6 +44,7 @@ from .variables import sdpa_kernel as _sdpa_kernel
 from .variables import symbolic_scalars as _symbolic
 from .variables import tensor_subclasses as _subclasses
 from .variables import torch_function_state as _torch_function_state
+from .variables import torch_rng_calls as _torch_rng_calls
 from .variables.base import Variable
 from .variables.constant import ConstantVariable, is_constant_value
 from .variables.tensor import TensorVariable
@@ -83,8 +85,7 @@ class OutputGraph:
         self.shapes = ShapeContext(dynamic)
         self.fake_mode = LoomFakeTensorMode(shape_env=self.shapes.shape_env if dynamic else None)
         self.inputs: list[GraphInput] = []
-        #: source text -> the SymInt/SymFloat input made for it (``add_symint_input``)
-        self._number_inputs: dict[str, Variable] = {}
+        self._number_inputs: dict[str, Variable] = {}  # source text -> its input (add_symint_input)
         self._tensor_inputs: dict[int, TensorVariable] = {}
         #: id → (object, variable) for mutable objects read from the frame: aliases stay aliases.
         self.known_objects: dict[int, tuple[Any, Variable]] = {}
@@ -199,20 +200,22 @@ class OutputGraph:
         """Keep the trace from reading ``value`` (see :meth:`.aliasing.AliasTracker.withhold`)."""
         return self.aliases.withhold(value, source, why)
 
-    def add_symint_input(self, value: int | float, source: Any) -> Variable:
-        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value).
-        Read again from the same source (an attribute read twice), it is the same input."""
-        known = self._number_inputs.get(str(source))
-        if known is not None:
-            return known
+    def add_symint_input(self, value: int | float, source: Any, *, read_again: bool = True) -> Variable:
+        """A dynamic int or float argument: a SymInt/SymFloat graph input (its type is guarded, not its value), one
+        per source. ``read_again=False``: an int that is always an int and changes as the graph runs (a tensor's
+        ``_version``): no type guard, handed back as a graph output, never read from ``source`` again."""
+        if read_again and str(source) in self._number_inputs:
+            return self._number_inputs[str(source)]
         node = self._new_placeholder(_placeholder_name(source))
         shapes = self.shapes
         symbolic = shapes.symbolic_int(value, source) if type(value) is int else shapes.symbolic_float(value, source)
+        self.fake_mode.shape_env = shapes.shape_env  # (made by symbolic_int in a static trace) ops on it need it
         variable = _symbolic.SymbolicVariable(node, symbolic)
-        variable.source = source  # handed back unchanged, it is read from the frame again
         self.inputs.append(GraphInput(source, node, value))
-        self._number_inputs[str(source)] = variable
-        self.guards.add("type", source, value)
+        if read_again:
+            variable.source = source  # handed back unchanged, it is read from the frame again
+            self._number_inputs[str(source)] = variable
+            self.guards.add("type", source, value)
         return variable
 
     def add_made_input(self, value: Any, source: Any) -> fx.Node:
@@ -315,6 +318,8 @@ class OutputGraph:
         kwargs: dict[str, Variable],
         tx: InstructionTranslator | None,
     ) -> Variable:
+        if "generator" in kwargs and (drawn := _generator_draws.draw_before_the_graph(self, run, args, kwargs)):
+            return drawn  # graph code cannot hold a generator: its draw is made before the graph
         node_args = tuple(a.as_graph_arg() for a in args)
         node_kwargs = {k: v.as_graph_arg() for k, v in kwargs.items()}
         shapes = self.shapes
@@ -330,6 +335,8 @@ class OutputGraph:
                               hint="it runs as the program runs")
         if shapes.drawn:
             shapes.check_no_drawn_guard(mark, _callable_name(run))
+        if self.fake_mode.seeded_calls != seeded:  # after a state change made after the graph: a break
+            _torch_rng_calls.check_draw(self, _callable_name(run))
         if _default_dtype.differs(self):
             node_kwargs = _default_dtype.typed_kwargs(self, target, run, examples, kwarg_examples, node_kwargs, example)
         node = self.graph.create_node(*_keyword_calls.spellable(kind, target, node_args, node_kwargs))

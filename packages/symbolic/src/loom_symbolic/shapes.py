@@ -153,7 +153,10 @@ class ShapeContext:
         return fake
 
     def symbolic_int(self, value: int, source: Any) -> Any:
-        """A SymInt standing for int argument ``value`` reached as ``source``."""
+        """A SymInt standing for int argument ``value`` reached as ``source`` (the ShapeEnv is made here if the
+        translation has none)."""
+        if self.shape_env is None:
+            self.shape_env = _symbolic_shapes().ShapeEnv()
         symint = self.shape_env.create_unspecified_symint_and_symbol(value, _LoomSource(str(source)), _symbolic_shapes().DimDynamic.DYNAMIC)
         symbol = _free_symbol(symint)
         if symbol is not None:
@@ -206,7 +209,9 @@ class ShapeContext:
 
     def forget_drawn(self, value: Any) -> None:
         """Drop the hint of drawn ``value``'s symbol, which no graph input carries (AOTAutograd fixes every
-        float symbol with a hint it finds no use of, and restarts)."""
+        float symbol with a hint it finds no use of, and restarts); a tensor made there has none."""
+        if not isinstance(value, (torch.SymInt, torch.SymFloat)):
+            return
         env = self.shape_env
         hints = getattr(env, "backed_var_to_val", None) or env.var_to_val
         hints.pop(value.node.expr, None)

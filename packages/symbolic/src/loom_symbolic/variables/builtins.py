@@ -28,6 +28,7 @@ from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
+from . import flagged_tensor_classes as _flagged
 from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import getitem_iteration as _getitem_iteration
@@ -301,6 +302,8 @@ def builtin_isinstance(tx, args, kwargs):
             return ConstantVariable(isinstance(real, cls))
         except TypeError as exc:
             raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
+    if _flagged.flagged_instance(tx, value, cls, builtin_getattr):  # nn.Buffer(t): a plain tensor so flagged
+        return ConstantVariable(True)
     try:
         return ConstantVariable(issubclass(_type_of(value), cls))
     except TypeError as exc:

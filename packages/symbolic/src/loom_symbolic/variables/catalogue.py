@@ -12,6 +12,7 @@ objects made while tracing, environment reads) load with it, not in the middle o
 from __future__ import annotations
 
 from . import (  # noqa: F401
+    asked_state,
     autograd_function,
     builtins,
     checkpointing,
@@ -32,6 +33,7 @@ from . import (  # noqa: F401
     frame_generators,
     func_transforms,
     functional_call,
+    generator_draws,
     generators,
     getitem_iteration,
     globals_dict,
@@ -63,12 +65,15 @@ from . import (  # noqa: F401
     seeded_random,
     str_subclasses,
     super_proxy,
+    tensor_bases,
     tensor_copies,
     tensor_hooks,
     tensor_keyed,
     tensor_subclasses,
+    tensor_versions,
     text,
     torch,
+    torch_rng_calls,
     typing_forms,
     weakrefs,
     wrap_rules,

@@ -24,6 +24,7 @@ from loom_guards import TypeOf
 from ..errors import Unsupported
 from .mappings import DictVariable
 from .tensor import TensorVariable
+from .torch_rng_calls import changes_torch_rng
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -93,6 +94,9 @@ def materialize(tx: InstructionTranslator, module: Any, args: list[Variable], kw
                           hint="the call runs as ordinary Python")
     if any(node.meta.get("draws") for node in tx.output.graph.nodes):
         raise Unsupported(what, "its initial values come from torch's RNG, which the graph drew from earlier",
+                          hint="call the module once before compiling")
+    if changes_torch_rng(tx.output):
+        raise Unsupported(what, "its initial values come from torch's RNG, whose state the program set earlier",
                           hint="call the module once before compiling")
     real_args = tuple(_stand_in(tx, what, a) for a in args)
     real_kwargs = {k: _stand_in(tx, what, v) for k, v in kwargs.items()}

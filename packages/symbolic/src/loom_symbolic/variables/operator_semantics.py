@@ -30,7 +30,7 @@ from .iterators import IteratorVariable, each_item
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
-from .tensor import TensorVariable
+from .tensor import TensorVariable, refuse_tensor_slice_bounds
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -436,6 +436,7 @@ SUBSCRIPT_FOLDS: list[Any] = []
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
     """``container[index]``."""
     if is_tensor(container):
+        refuse_tensor_slice_bounds(index)
         return tx.output.call_function(tx, operator.getitem, [container, index], {})
     for folded in SUBSCRIPT_FOLDS:
         result = folded(tx, container, index)
@@ -537,6 +538,7 @@ def has_python_special(value: Variable, name: str) -> bool:
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:
     """``container[index] = value``."""
     if is_tensor(container):
+        refuse_tensor_slice_bounds(index)
         if _mask_assignment_with_grad(tx, container, index, value):
             raise Unsupported("item assignment through a boolean mask on a tensor that requires grad",
                               "its backward needs nonzero(), whose size depends on the data")

@@ -10,6 +10,7 @@ from torch import fx
 
 from loom_guards import Attr, TensorMeta
 
+from .. import entry_layouts
 from ..errors import Unsupported, UserError, missing_attribute
 from . import containers as _containers
 from .base import Variable
@@ -245,19 +246,24 @@ class TensorVariable(Variable):
     def _set_data(self, tx: InstructionTranslator, value: TensorVariable) -> None:
         """``tensor.data = value`` on a graph input (a parameter reset in place): recorded as eager does
         it, ``tensor.set_(value)`` with grad off, the version counter left where it was. Later reads of
-        the tensor, in the graph and after it, see the new data under the same identity. On a tensor
-        computed in the graph, or to another dtype, device or shape, it breaks (torch.compile breaks on the
-        first two)."""
+        the tensor, in the graph and after it, see the new data under the same identity. New data of another
+        shape is modelled on a tensor that does not require grad. On a tensor computed in the graph, or to
+        another dtype or device, it breaks (as torch.compile does)."""
         what = f"assigning .data of tensor {self.describe()}"
         if self.source is None:
             raise Unsupported(what, "only a tensor from outside the compiled code (a graph input) is modelled")
         if self.frozen_from is not None:
             raise Unsupported(what, "the program turned its requires_grad off earlier in this frame")
         new, old = value.example, self.example
-        if (new.dtype, new.device, new.shape) != (old.dtype, old.device, old.shape):
-            # (AOTAutograd's backward of a graph that reshapes an input this way fails)
-            raise Unsupported(what, "the new data has another dtype, device or shape")
+        if (new.dtype, new.device) != (old.dtype, old.device):
+            raise Unsupported(what, "the new data has another dtype or device")
+        if old.requires_grad and not entry_layouts.same_sizes(new.shape, old.shape):
+            # (AOTAutograd's backward of a graph that reshapes an input it differentiates fails)
+            raise Unsupported(what, "the new data has another shape and the tensor requires grad")
         output = tx.output
+        for graph_input in output.inputs:  # the graph still receives the input's old storage and layout
+            if graph_input.node.meta.get("val") is old:
+                entry_layouts.keep_entry_storage(graph_input.node)
         grad_enabled = output.grad_enabled
         output.set_grad_enabled(tx, False)
         result = output.call_function(tx, torch.Tensor.set_, [self, value], {})
@@ -309,6 +315,18 @@ class TensorVariable(Variable):
     def __repr__(self) -> str:
         ex = self.example
         return f"TensorVariable({self.node.name}, {ex.dtype}, {tuple(ex.shape)})"
+
+
+def refuse_tensor_slice_bounds(index: Variable) -> None:
+    """Raise ``Unsupported`` for a subscript of a tensor whose slice has a tensor as a bound (``y[t[0]:]``): the
+    result's size is a value the tensor holds, known only when the graph runs (torch.compile breaks there too). A
+    tensor whose FakeTensor carries its value (``torch.tensor(2)``: a constant of the fake mode) is left to the op."""
+    for item in getattr(index, "items", None) or (index,):
+        if isinstance(item, _containers.SliceVariable) and any(
+                isinstance(p, TensorVariable) and getattr(p.example, "constant", None) is None for p in item.parts):
+            raise Unsupported("a tensor as a slice bound of a tensor subscript",
+                              "the slice's length is a value the tensor holds, known only when the graph runs",
+                              hint="read it with .item() before the compiled region, or keep the full tensor and mask it")
 
 
 def opaque_method_reason(name: str) -> str | None:

@@ -22,6 +22,7 @@ from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
 from . import numpy_to_tensor as _numpy_to_tensor
+from . import out_resizes as _out_resizes
 from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
@@ -54,7 +55,6 @@ GRAPH_OP_MODULES = ("torch.nn.functional", "torch.functional", "torch.linalg", "
                     "torch._tensor", "torch.nn.init")
 #: torch callables that change state outside tensors or leave the graph's world: never recorded.
 _NOT_IN_GRAPH = {
-    torch.manual_seed: "sets the global random seed",
     torch.seed: "sets the global random seed",
     torch.set_default_dtype: "changes the dtype every later op is typed by (a constant dtype is traced)",
     torch.set_default_device: "changes the device every later factory op uses",
@@ -227,18 +227,24 @@ _DISABLE_WRAPPER_FILES = tuple(f"_dynamo{sep}{name}.py" for sep in "/\\" for nam
 #: be wrong. What they do (reading ``p.grad``, setting it to None or zeroing it) loom models, so it traces
 #: what they wrap: a training step's ``opt.step(); opt.zero_grad()`` then costs no graph break.
 _TRACED_DESPITE_DISABLE: tuple[Any, ...] = (torch.optim.Optimizer.zero_grad,)
+#: Functions whose disabled wrapper, wherever torch makes one, loom traces: ``torch.manual_seed``, which importing
+#: ``torch._dynamo`` wraps, is modelled (:mod:`.torch_rng_calls`).
+_WRAPPED_AND_TRACED: tuple[Any, ...] = (torch.random.manual_seed,)
 
 
 def traced_original(fn: Any) -> tuple[Any, str] | None:
     """What loom traces in place of the disabled wrapper ``fn``, and the attribute of ``fn`` that holds it:
 
-    - an entry of :data:`_TRACED_DESPITE_DISABLE`: the function it wraps (``__wrapped__``);
+    - an entry of :data:`_TRACED_DESPITE_DISABLE`, or a wrapper of one of :data:`_WRAPPED_AND_TRACED`: the
+      function it wraps (``__wrapped__``);
     - the ``torch._dynamo.disable`` that dynamo's own ``TorchPatcher`` puts around every optimizer's
       ``_init_group`` the first time dynamo compiles (dynamo then models the call itself): the original,
       as loom traces it before dynamo ever ran (``_torchdynamo_orig_callable``).
 
     None for any other function: a call to it is a graph break."""
     if any(fn is traced for traced in _TRACED_DESPITE_DISABLE):
+        return fn.__wrapped__, "__wrapped__"
+    if any(getattr(fn, "__wrapped__", None) is traced for traced in _WRAPPED_AND_TRACED):
         return fn.__wrapped__, "__wrapped__"
     original = getattr(fn, "_torchdynamo_orig_callable", None)
     if (original is not None and getattr(original, "__name__", None) == "_init_group"
@@ -316,7 +322,10 @@ class TorchFunctionVariable(RealValueVariable):
                               "a tensor made inside the graph that requires grad is not modelled")
         if self.value is torch.tensor and (made := _tensor_from_items.tensor_of_items(tx, args, kwargs)) is not None:
             return made
+        resizable = _out_resizes.out_inputs(tx, kwargs["out"]) if "out" in kwargs else None
         result = tx.output.call_function(tx, self.value, args, kwargs)
+        if resizable:  # an input the op resized: a resize_ of its own before the op (AOTAutograd needs it)
+            _out_resizes.record_resizes(tx, resizable)
         _folded_queries.guard_folded_query(tx, self.value, args, kwargs, result)
         if self.value in (torch.tensor, torch.as_tensor):  # shape arithmetic: torch.tensor(x.shape).tolist()
             _small_tensors.remember_data(args, kwargs, result)
