@@ -153,7 +153,7 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         id(box): CellVar(name) if name in code.co_cellvars else FreeVar(name) for name, box in tx.cells.items()
     }
     cg.cellvars = frozenset(code.co_cellvars)
-    cg.made_once = tx.output.made_once  # a class made in the trace, handed to the code after the break: watched
+    cg.made_once = tx.output.side_effects.made_once  # a class made in the trace, handed on: watched
     cg.made_guards = tx.output.guards
     effects = tx.output.side_effects.replayed
     staged = side_effects.stage(effects, cg)

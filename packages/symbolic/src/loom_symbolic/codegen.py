@@ -184,7 +184,7 @@ class PyCodegen:
         self.closed_cells: dict[str, int] = {}
         #: Sources loaded more than once: source → (temporary, already stored).
         self._source_temps: dict[Any, tuple[str, bool]] = {}
-        #: For a graph break's code: objects the trace made once for its compiled entry (``OutputGraph.made_once``),
+        #: For a graph break's code: objects the trace made once for its compiled entry (``SideEffects.made_once``),
         #: which loading refuses (see :meth:`load_const`).
         self.made_once: dict[int, tuple[Any, Any]] = {}
         #: The guards those objects are watched by (the trace's).

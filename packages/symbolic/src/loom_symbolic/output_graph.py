@@ -96,9 +96,6 @@ class OutputGraph:
         self.provenance = Provenance()  # what a result kept for another process depends on
         self.aliases = AliasTracker()
         self.side_effects = SideEffects()
-        #: id → (object, where the trace made it): classes and functions made once while tracing, which native
-        #: code after a graph break must not be handed (it would change state every call then shares).
-        self.made_once: dict[int, tuple[Any, Any]] = {}
         #: The calls to Python's RNG the rewritten code makes before the graph (``random.random()``).
         self.random_draws = _random_draws.RandomDraws()
         #: How many bodies of plain-call higher-order ops (``wrap``) are being traced: prints are deferred there.

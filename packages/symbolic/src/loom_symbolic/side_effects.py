@@ -301,6 +301,9 @@ class SideEffects:
     _mutated_containers: set[int] = field(default_factory=set)
     #: The variables of objects' ``__dict__``s, kept in step with the attribute stores above.
     dicts: ObjectDicts = field(default_factory=ObjectDicts)
+    #: id → (object, where the trace made it): classes and functions made once for the compiled entry, which
+    #: the code after a graph break may change for every later call (``made_once``, ``PyCodegen.load_const``).
+    made_once: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     #: Every mutation recorded so far, counted (a container mutated twice is one effect, two here).
     mutations: int = 0
     #: Iterators from outside the frame the trace advanced, repositioned after the other effects.

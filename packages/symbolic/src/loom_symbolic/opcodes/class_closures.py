@@ -60,7 +60,7 @@ def undone_on_break(tx):
             if isinstance(made, CellBox):
                 made.frozen = None
             else:
-                tx.output.made_once.pop(id(made.real), None)
+                tx.output.side_effects.made_once.pop(id(made.real), None)
                 made.real = None
         raise
 
@@ -120,7 +120,7 @@ def real_function(tx, function: NestedFunctionVariable, what: str, journal: list
         made.__annotations__ = annotations
     function.real = made
     journal.append(function)
-    tx.output.made_once[id(made)] = (made, tx.root().break_point())
+    tx.output.side_effects.made_once[id(made)] = (made, tx.root().break_point())
     return made
 
 

@@ -81,7 +81,7 @@ def _made(tx, cls: type) -> Variable:
     """``cls``, just made by this trace: remembered as the trace's own (see :func:`make_dataclass`), and as
     made once for the compiled entry, where the trace stood (``PyCodegen.load_const``)."""
     _MADE_BY[cls] = weakref.ref(tx.output)
-    tx.output.made_once[id(cls)] = (cls, tx.root().break_point())
+    tx.output.side_effects.made_once[id(cls)] = (cls, tx.root().break_point())
     return wrap(tx, cls, None)
 
 
