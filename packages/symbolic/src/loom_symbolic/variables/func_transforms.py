@@ -92,10 +92,23 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     writes = _written(output.fake_mode.written[written:], [t.node for t in tensors] + list(body.lifted))
     result_template = func_calls.Template.of(result)
     examples = result_template.tensors(result)
+    if writes and _views_of_written(examples, writes):
+        # a result that is a view of a tensor the function wrote (vmap's out_dims moving the batch dimension):
+        # the C backend's functionalized graph rebuilt it from another layout than eager's
+        raise Unsupported(f"{what} of a function changing a tensor in place",
+                          "its result is a view of the tensor it changes, not that tensor (out_dims other than in_dims)",
+                          hint="return the changed tensor in the batch dimension it came in, or copy it")
     attr = output.add_submodule(module, f"func_{getattr(transform, '__name__', 'transform')}")
     variable = record(tx, func_calls.call_transform, (attr, *[t.node for t in tensors], *body.lifted), examples,
                       lambda leaves: as_variable(result_template.fill(leaves)), draws=draws, writes=writes)
     return variable, body
+
+
+def _views_of_written(examples: list[Any], writes: list[Any]) -> bool:
+    """Whether a result example shares the storage of a written argument without being that argument."""
+    written = {id(node.meta.get("val")): storage_key(node.meta.get("val")) for node in writes}
+    return any(isinstance(e, torch.Tensor) and id(e) not in written and storage_key(e) in written.values()
+               for e in examples)
 
 
 def _written(written: list[Any], arguments: list[Any]) -> list[Any]:
