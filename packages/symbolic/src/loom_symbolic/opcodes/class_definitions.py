@@ -30,6 +30,7 @@ from __future__ import annotations
 import builtins
 import collections
 import dataclasses
+import functools
 import types
 import weakref
 from typing import Any
@@ -37,8 +38,9 @@ from typing import Any
 from ..errors import Unsupported
 from ..policy import trusted_module_name
 from ..variables.base import Variable
+from ..variables.builtins import FOLDED_LIBRARY_FUNCTIONS, MAKE_TYPE
 from ..variables.builtins import HANDLERS as BUILTIN_HANDLERS
-from ..variables.builtins import MAKE_TYPE
+from ..variables.functions import UserFunctionVariable
 from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
@@ -99,14 +101,29 @@ def make_dataclass(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Var
     options = {k: v.as_python_constant() for k, v in kwargs.items()}
     if not args:
         return _DataclassDecorator(options)
-    cls = getattr(args[0], "value", None)
-    if args[0].source is not None or not _made_here(tx, cls):
-        raise Unsupported("dataclasses.dataclass(cls)", "it changes in place a class made outside this trace",
-                          hint="make the dataclass at module level, or in the compiled function itself")
+    return _decorate_own_class(tx, functools.partial(dataclasses.dataclass, **options), "dataclasses.dataclass", args[0])
+
+
+def make_total_ordering(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``functools.total_ordering(cls)``: run natively on a class this trace made, as ``dataclass`` is (it writes
+    the comparisons the class lacks into it, and renames functools' own helpers, the same on every call); on
+    another class its code is traced (a class that defines every comparison already is left as it is)."""
+    if kwargs or len(args) != 1 or args[0].source is not None or not _made_here(tx, getattr(args[0], "value", None)):
+        return UserFunctionVariable(functools.total_ordering).call(tx, args, kwargs)
+    return _decorate_own_class(tx, functools.total_ordering, "functools.total_ordering", args[0])
+
+
+def _decorate_own_class(tx, decorator: Any, what: str, argument: Variable) -> Variable:
+    """``decorator(cls)``, run now on a class this trace made (nothing but the trace holds it yet, so what the
+    decorator writes into it changes nothing the program saw); on any other class, a break at the call."""
+    cls = getattr(argument, "value", None)
+    if argument.source is not None or not _made_here(tx, cls):
+        raise Unsupported(f"{what}(cls)", "it changes in place a class made outside this trace",
+                          hint="decorate the class at module level, or in the compiled function itself")
     try:
-        made = dataclasses.dataclass(cls, **options)
+        made = decorator(cls)
     except Exception as exc:  # eager's own error, raised where the call runs as Python
-        raise Unsupported(f"dataclasses.dataclass({cls.__qualname__})", f"it raises {type(exc).__name__}: {exc}") from exc
+        raise Unsupported(f"{what}({cls.__qualname__})", f"it raises {type(exc).__name__}: {exc}") from exc
     return _made(tx, made)
 
 
@@ -182,3 +199,5 @@ BUILTIN_HANDLERS[builtins.__build_class__] = build_class
 MAKE_TYPE.append(make_type)
 BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class
 BUILTIN_HANDLERS[dataclasses.dataclass] = make_dataclass
+BUILTIN_HANDLERS[functools.total_ordering] = make_total_ordering
+FOLDED_LIBRARY_FUNCTIONS.add(functools.total_ordering)  # a Python function: answered, not inlined

@@ -130,8 +130,9 @@ class BuiltinVariable(RealValueVariable):
         if _is_builtin_type(self.value) and _is_pure(attribute := getattr(self.value, name, None)):
             # int.from_bytes: a C type's attributes are fixed, and a pure one is folded when called
             return BuiltinVariable(attribute, Attr(self.source, name) if self.source is not None else None)
-        if _is_builtin_type(self.value) and name == "__new__" and self.value.__new__ in HANDLERS:  # list.__new__
-            return BuiltinVariable(self.value.__new__, Attr(self.source, name) if self.source is not None else None)
+        if _is_builtin_type(self.value) and ((name == "__new__" and self.value.__new__ in HANDLERS)  # list.__new__
+                                             or type(getattr(self.value, name, None)) in _SLOT_TYPES):
+            return BuiltinVariable(getattr(self.value, name), Attr(self.source, name) if self.source is not None else None)
         if _is_builtin_type(self.value) and not hasattr(self.value, name):
             # a C type's attributes cannot be added: hasattr(int, "__dataclass_fields__") is False for good
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
@@ -142,7 +143,8 @@ class BuiltinVariable(RealValueVariable):
 
 
 _FIXED_NAMES = frozenset({"__name__", "__qualname__", "__module__"})
-
+#: object.__lt__ and the like: a C type's slot wrappers are fixed objects, compared by identity (total_ordering)
+_SLOT_TYPES = (types.WrapperDescriptorType, types.MethodDescriptorType)
 
 def _is_pure(value: Any) -> bool:
     try:
