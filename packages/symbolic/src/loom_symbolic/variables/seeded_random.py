@@ -5,8 +5,12 @@ call, so what it draws is the same on every call: the trace makes a private ``ra
 seed, runs each method the program calls on it (with constant arguments) and uses the answers as constants.
 Where the generator leaves the trace (returned, or alive at a graph break), the rewritten code makes one in
 the state the trace left it in. A generator seeded from the system (``random.Random()``, a seed of None) or
-from a value known only at run time, a method with other arguments, and ``shuffle``/``sample``/``choices``
-(which return or change lists) are graph breaks.
+from a value known only at run time and a method with other arguments are graph breaks.
+
+``shuffle``, ``sample`` and ``choices`` draw positions in their sequence from its length alone (and from
+``counts``/``weights``, which must be constants): the private generator draws those positions over
+``range(len(seq))``, making the very draws eager makes, and the trace moves (or picks) the items themselves,
+whatever they are (tensors included). Their sequence must be a plain list or tuple of the trace, or a constant.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import Unsupported, UserError
 from .base import Variable
+from .constant import ConstantVariable
+from .containers import ListVariable, SequenceVariable, TupleVariable
 from .methods import MethodVariable
 from .new_objects import CONSTRUCTORS
 from .random_draws import DRAWING_METHODS
@@ -26,7 +32,9 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 #: The methods run on the private generator: each returns a number (or None, or the state's tuple).
-_MODELLED = DRAWING_METHODS | {"seed", "getstate", "setstate", "randbytes"}
+_MODELLED = DRAWING_METHODS | {"seed", "getstate", "setstate", "randbytes", "shuffle", "sample", "choices"}
+#: The methods that draw positions in their first argument, a sequence, from its length alone.
+_BY_POSITION = frozenset({"shuffle", "sample", "choices"})
 #: The seeds that fix a generator's draws (None, the default, seeds from the system).
 _SEED_TYPES = (int, float, str, bytes, bytearray)
 
@@ -50,6 +58,8 @@ class SeededRandomVariable(Variable):
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
+        if name in _BY_POSITION and args and isinstance(args[0], SequenceVariable):  # constant items too: moved in place
+            return _by_position(tx, self.rng, name, args, kwargs)
         if name not in _MODELLED or not all(v.is_python_constant() for v in [*args, *kwargs.values()]):
             raise Unsupported(f"random.Random.{name} of a generator made in the trace",
                               "only its number-drawing and state methods, with constant arguments, are modelled")
@@ -68,6 +78,36 @@ class SeededRandomVariable(Variable):
 
     def describe(self) -> str:
         return "a random.Random made in the trace"
+
+
+def _by_position(tx: InstructionTranslator, rng: random.Random, name: str, args: list[Variable],
+                 kwargs: dict[str, Variable]) -> Variable:
+    """``rng.shuffle(seq)``, ``rng.sample(seq, k)``, ``rng.choices(seq, ...)`` over a list or tuple of the trace
+    (its items anything): the positions drawn over ``range(len(seq))``, the items moved or picked."""
+    seq = args[0]
+    kind = seq.python_type() if isinstance(seq, SequenceVariable) else None
+    if kind not in ((list,) if name == "shuffle" else (list, tuple)) or type(seq) not in (ListVariable, TupleVariable):
+        raise Unsupported(f"random.Random.{name} of {seq.describe()} (a generator made in the trace)",
+                          "only a plain list or tuple (a list, for shuffle) is modelled")
+    rest = [*args[1:], *kwargs.values()]
+    if not all(v.is_python_constant() for v in rest):
+        raise Unsupported(f"random.Random.{name} of a generator made in the trace", "its other arguments must be constants")
+    items = list(seq.items)
+    try:
+        if name == "shuffle":
+            positions = list(range(len(items)))
+            rng.shuffle(positions, *(a.as_python_constant() for a in args[1:]))
+        else:
+            positions = getattr(rng, name)(range(len(items)), *(a.as_python_constant() for a in args[1:]),
+                                           **{k: v.as_python_constant() for k, v in kwargs.items()})
+    except Exception as exc:  # sample larger than the population, bad weights: eager raises the same here
+        raise UserError(f"random.Random.{name}() raised {type(exc).__name__}", str(exc), exc_type=type(exc),
+                        exc_args=exc.args) from exc
+    if name != "shuffle":
+        return ListVariable([items[i] for i in positions])
+    seq.items[:] = [items[i] for i in positions]
+    seq.mutated(tx)
+    return ConstantVariable(None)
 
 
 def _restored(state: tuple) -> random.Random:
