@@ -406,7 +406,13 @@ class NNModuleVariable(Variable):
             except TypeError:
                 raise UserError("module index", f"indices must be integers, not {type(key).__name__}", exc_type=TypeError) from None
         if isinstance(module, torch.nn.ParameterList):
-            return self.var_getattr(tx, str(key % len(module) if isinstance(key, int) else key))
+            if not isinstance(key, int):  # a slice is a new ParameterList, another key eager's TypeError: its own code
+                return _functions.UserFunctionVariable(type(module).__getitem__).call(tx, [self, index], {})
+            size = len(self.table(tx, "_parameters"))  # guarded keys: a list grown later recompiles
+            if not -size <= key < size:
+                raise UserError("ParameterList index", f"index {key} is out of range", exc_type=IndexError,
+                                exc_args=(f"index {key} is out of range",))
+            return self.var_getattr(tx, str(key % size))
         if isinstance(module, torch.nn.ParameterDict) and isinstance(key, str):
             if key not in self._parameter_dict_keys(tx):
                 raise UserError("ParameterDict lookup", f"KeyError: {key!r}", exc_type=KeyError)

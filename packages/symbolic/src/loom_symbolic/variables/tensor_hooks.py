@@ -39,7 +39,7 @@ from .constant import ConstantVariable
 from .containers import DictVariable
 from .hook_handles import make_removable_handle
 from .registry import wrap
-from .tensor import ATTRIBUTE_HANDLERS, METHOD_HANDLERS, TensorVariable
+from .tensor import ATTRIBUTE_HANDLERS, METHOD_HANDLERS, TensorVariable, guard_unmatched_metadata
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -111,10 +111,14 @@ def _refuse_after_use(tensor: TensorVariable, method: str) -> None:
 def grad_fn(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
     """``tensor.grad_fn`` of a tensor the graph made with autograd history: eager's node for the op that made
     it, which a compiled graph does not keep (an AOTAutograd backend makes one node for the whole graph), so
-    the frame runs as it is. Anything else is the real tensor's (a break)."""
+    the frame runs as it is. A leaf input (a parameter, as ``register_parameter`` checks) has none, its
+    leafness guarded. Anything else is the real tensor's (a break)."""
     if _made_in_graph(tensor) and tensor.example.requires_grad and not tensor.example.is_leaf:
         raise _frame_as_is("tensor.grad_fn of a tensor made in the graph",
                            "a compiled graph keeps no autograd node per op", "read grad_fn outside the compiled code")
+    if tensor.source is not None and tensor.real is not None and tensor.real.is_leaf and tensor.example.is_leaf:
+        guard_unmatched_metadata(tx, tensor, "is_leaf")
+        return ConstantVariable(None)
     return None
 
 
