@@ -1135,4 +1135,242 @@ def c_r3_weight_norm_parametrization(x, lin):
 c_r3_weight_norm_parametrization.extra_args = _weight_norm_args
 
 
+# -- batch three: dispatch helpers, operator module, enums, typing -----------------------------------------
+@functools.singledispatch
+def _describe(v):
+    return "other"
+
+
+@_describe.register
+def _(v: int):
+    return "int"
+
+
+@_describe.register(torch.Tensor)
+def _(v):
+    return "tensor"
+
+
+def c_r3_singledispatch_on_kinds(x):
+    kinds = [_describe(v) for v in (1, x, "s")]
+    return x + len(kinds[1]), kinds
+
+
+def c_r3_cmp_to_key_sort(x):
+    def by_len_then_alpha(a, b):
+        return (len(a) - len(b)) or ((a > b) - (a < b))
+
+    words = sorted(["ccc", "a", "bb", "ab"], key=functools.cmp_to_key(by_len_then_alpha))
+    return x * len(words[-1]), words
+
+
+def c_r3_operator_getters(x):
+    rows = [{"w": 2, "b": 1}, {"w": 3, "b": 0}]
+    ws = list(map(operator.itemgetter("w"), rows))
+    s = _Span(0, 2)
+    width = operator.attrgetter("stop")(s)
+    up = operator.methodcaller("upper")("ab")
+    return x * sum(ws) + width, ws, up, operator.itemgetter(0, 2)(x.tolist())
+
+
+def c_r3_enum_flag_combination(x):
+    import enum
+
+    class Mode(enum.Flag):
+        READ = 1
+        WRITE = 2
+        EXEC = 4
+
+    m = Mode.READ | Mode.WRITE
+    out = x
+    if Mode.WRITE in m:
+        out = out * 2
+    if not (m & Mode.EXEC):
+        out = out + 1
+    return out, m.value, Mode(3) == m, [f.name for f in Mode if f in m]
+
+
+def c_r3_intenum_arithmetic_index(x):
+    import enum
+
+    class Axis(enum.IntEnum):
+        ROW = 0
+        COL = 1
+
+    m = x.reshape(1, 3)
+    return m.sum(Axis.COL), m.shape[Axis.ROW], Axis.COL + 1, int(Axis.ROW), Axis(1).name
+
+
+def c_r3_runtime_checkable_protocol(x):
+    from typing import Protocol, runtime_checkable
+
+    @runtime_checkable
+    class Scales(Protocol):
+        def scale(self, t): ...
+
+    class Doubler:
+        def scale(self, t):
+            return t * 2
+
+    objs = [Doubler(), object()]
+    out = x
+    for o in objs:
+        if isinstance(o, Scales):
+            out = o.scale(out)
+    return out, [isinstance(o, Scales) for o in objs]
+
+
+def c_r3_dataclass_init_false_replace_asdict(x):
+    @dataclasses.dataclass
+    class Box:
+        lo: float
+        hi: float
+        width: float = dataclasses.field(init=False)
+
+        def __post_init__(self):
+            self.width = self.hi - self.lo
+
+    b = Box(1.0, 4.0)
+    c = dataclasses.replace(b, hi=6.0)
+    return x.clamp(b.lo, c.hi) * c.width, dataclasses.asdict(c), b == Box(1.0, 4.0)
+
+
+def c_r3_dataclass_holding_tensors_asdict(x):
+    @dataclasses.dataclass
+    class Out:
+        logits: torch.Tensor
+        extras: dict
+
+    o = Out(x * 2, {"aux": x + 1, "n": 3})
+    d = dataclasses.asdict(o)
+    return d["logits"] + d["extras"]["aux"], sorted(d), d["extras"]["n"]
+
+
+def c_r3_percent_and_format_map(x):
+    info = {"n": x.numel(), "kind": str(x.dtype).split(".")[-1]}
+    a = "%(n)d items of %(kind)s" % info
+    b = "{n:03d}-{kind!r}".format_map(info)
+    c = "{0[1]}|{1.real}".format([7, 8], 2 + 3j)
+    return x + len(a), a, b, c
+
+
+def c_r3_str_join_on_shapes_and_ljust(x):
+    s = "x".join(str(d) for d in x.reshape(1, 3).shape)
+    row = "|".join(f"{v:>4}" for v in ("a", "bb"))
+    return x + len(s), s, row, "ab".ljust(5, "."), "ab".rjust(5), s.partition("x")
+
+
+# -- batch three: module patterns -------------------------------------------------------------------------
+class _AttrModule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self._alias = {"proj": "lin"}
+
+    def __getattr__(self, name):
+        try:
+            return super().__getattr__(name)
+        except AttributeError:
+            alias = self.__dict__["_alias"].get(name)
+            if alias is None:
+                raise
+            return super().__getattr__(alias)
+
+    def forward(self, t):
+        return self.proj(t) + self.lin.bias
+
+
+def _attr_module_args():
+    torch.manual_seed(0)
+    return (_AttrModule(),)
+
+
+def c_r3_module_getattr_override_alias(x, mod):
+    return mod(x), hasattr(mod, "missing")
+
+
+c_r3_module_getattr_override_alias.extra_args = _attr_module_args
+
+
+class _Scaled(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.ones(3))
+        self._temp = 1.0
+
+    @property
+    def temperature(self):
+        return self._temp
+
+    @temperature.setter
+    def temperature(self, v):
+        self._temp = max(v, 0.1)
+
+    def forward(self, t):
+        self.temperature = self.temperature * 0.5
+        return t * self.w / self.temperature
+
+
+def c_r3_module_property_setter_in_forward(x):
+    m = _Scaled()
+    a = m(x)
+    b = m(x)
+    return a, b, m.temperature
+
+
+def c_r3_module_hook_handle_removed(x):
+    lin = nn.Linear(3, 3)
+    calls = []
+    h = lin.register_forward_hook(lambda m, i, o: calls.append(o.shape[-1]))
+    a = lin(x)
+    h.remove()
+    b = lin(x)
+    return a, b, calls, len(lin._forward_hooks)
+
+
+def c_r3_add_module_in_forward(x):
+    class Lazy(nn.Module):
+        def forward(self, t):
+            if "head" not in self._modules:
+                self.add_module("head", nn.Identity())
+            return self.head(t) + 1
+
+    m = Lazy()
+    return m(x), list(dict(m.named_children()))
+
+
+def c_r3_module_requires_grad_toggle(x):
+    lin = nn.Linear(3, 2)
+    lin.requires_grad_(False)
+    y = lin(x)
+    flags = [p.requires_grad for p in lin.parameters()]
+    lin.weight.requires_grad_(True)
+    z = lin(x)
+    return y.requires_grad, z.requires_grad, flags
+
+
+def c_r3_named_parameters_prefix_and_count(x):
+    net = nn.Sequential(nn.Linear(3, 4), nn.Linear(4, 1, bias=False))
+    names = [n for n, _ in net.named_parameters(prefix="net")]
+    total = sum(p.numel() for p in net.parameters() if p.requires_grad)
+    return net(x), names, total, net[1].__class__.__name__
+
+
+def c_r3_moduledict_update_and_pop(x):
+    md = nn.ModuleDict({"a": nn.ReLU()})
+    md.update({"b": nn.Tanh(), "c": nn.Sigmoid()})
+    md.pop("a")
+    out = x
+    for k in md:
+        out = md[k](out)
+    return out, list(md.keys()), "a" in md
+
+
+def c_r3_sequential_append_insert_in_frame(x):
+    seq = nn.Sequential(nn.Linear(3, 3))
+    seq.append(nn.ReLU())
+    seq.insert(0, nn.Identity())
+    return seq(x), [type(m).__name__ for m in seq], len(seq)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
