@@ -30,8 +30,10 @@ from __future__ import annotations
 import builtins
 import collections
 import dataclasses
+import enum
 import functools
 import types
+import typing
 import weakref
 from typing import Any
 
@@ -104,13 +106,24 @@ def make_dataclass(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Var
     return _decorate_own_class(tx, functools.partial(dataclasses.dataclass, **options), "dataclasses.dataclass", args[0])
 
 
-def make_total_ordering(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``functools.total_ordering(cls)``: run natively on a class this trace made, as ``dataclass`` is (it writes
-    the comparisons the class lacks into it, and renames functools' own helpers, the same on every call); on
-    another class its code is traced (a class that defines every comparison already is left as it is)."""
-    if kwargs or len(args) != 1 or args[0].source is not None or not _made_here(tx, getattr(args[0], "value", None)):
-        return UserFunctionVariable(functools.total_ordering).call(tx, args, kwargs)
-    return _decorate_own_class(tx, functools.total_ordering, "functools.total_ordering", args[0])
+def _own_class_decorator(decorator: Any, what: str) -> Any:
+    """The handler of a standard-library class decorator that writes only into the class it is given: run
+    natively on a class this trace made, as ``dataclass`` is; on another class its code is traced (a class that
+    already has what it would write is left as it is)."""
+
+    def handler(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if kwargs or len(args) != 1 or args[0].source is not None or not _made_here(tx, getattr(args[0], "value", None)):
+            return UserFunctionVariable(decorator).call(tx, args, kwargs)
+        return _decorate_own_class(tx, decorator, what, args[0])
+
+    return handler
+
+
+#: Class decorators handled by :func:`_own_class_decorator`: total_ordering writes the comparisons a class lacks
+#: (and renames functools' own helpers, the same on every call), runtime_checkable marks a Protocol for
+#: isinstance, unique checks an Enum's values.
+_OWN_CLASS_DECORATORS = {functools.total_ordering: "functools.total_ordering",
+                         typing.runtime_checkable: "typing.runtime_checkable", enum.unique: "enum.unique"}
 
 
 def _decorate_own_class(tx, decorator: Any, what: str, argument: Variable) -> Variable:
@@ -199,5 +212,6 @@ BUILTIN_HANDLERS[builtins.__build_class__] = build_class
 MAKE_TYPE.append(make_type)
 BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class
 BUILTIN_HANDLERS[dataclasses.dataclass] = make_dataclass
-BUILTIN_HANDLERS[functools.total_ordering] = make_total_ordering
-FOLDED_LIBRARY_FUNCTIONS.add(functools.total_ordering)  # a Python function: answered, not inlined
+for _decorator, _what in _OWN_CLASS_DECORATORS.items():
+    BUILTIN_HANDLERS[_decorator] = _own_class_decorator(_decorator, _what)
+    FOLDED_LIBRARY_FUNCTIONS.add(_decorator)  # a Python function: answered here, not inlined

@@ -34,13 +34,18 @@ def reads_members(cls: Any) -> bool:
     return _standard(cls) and getattr(type(cls), "__members__", None) is enum.EnumMeta.__members__
 
 
+#: ``_missing_`` of enum's own: Enum's raises; Flag's makes a combination of members (``Mode(3)``) and keeps it in
+#: the class's ``_value2member_map_``, a cache whose entry eager's first call makes as the trace's call does.
+_LIBRARY_MISSING = (enum.Enum._missing_.__func__, enum.Flag._missing_.__func__)
+
+
 def lookup(cls: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """The member ``cls(value)`` returns for constant ``args``, for an Enum class with ``enum``'s own
     lookup and an existing member; ``MISSING`` otherwise (a functional-API call, a value with no member)."""
     if kwargs or len(args) != 1 or not _standard(cls) or not cls.__members__:
         return _UNSET
-    if getattr(cls._missing_, "__func__", None) is not enum.Enum._missing_.__func__:
-        return _UNSET  # Flag's pseudo-members, a user's _missing_: not a plain lookup
+    if getattr(cls._missing_, "__func__", None) not in _LIBRARY_MISSING:
+        return _UNSET  # a user's _missing_: not a plain lookup
     if cls.__new__ is not enum.Enum.__new__:
         return _UNSET
     try:  # with enum's own __call__, __new__ and _missing_ and a constant value: a pure lookup
