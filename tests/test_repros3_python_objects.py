@@ -1,0 +1,299 @@
+"""Python-level gaps found by ``tools/bench/capture_count_dynamo_tests_repros3.py`` (after PyTorch's
+test/dynamo/test_repros.py and test_misc.py).
+
+Before: ``functools.total_ordering``, ``typing.runtime_checkable`` and ``enum.unique`` on a class made in the
+frame broke the graph (``object.__lt__`` could not be read, then ``fn.__name__ = ...`` on functools' helpers and
+``setattr(cls, "__gt__", ...)`` were refused); ``Flag(3)`` broke; ``shuffle``/``sample``/``choices`` of a
+``random.Random(seed)`` made in the frame broke; ``ParameterList[5]`` (out of range) returned the item at 5 % len
+and ``ParameterList[::-1]`` raised AttributeError (both wrong answers); ``param.grad_fn`` of a leaf input broke.
+"""
+
+import contextlib
+import enum
+import functools
+import io
+import random
+from typing import Protocol, runtime_checkable
+
+import torch
+from torch import nn
+
+import loom
+
+
+def _compiled(fn):
+    loom.reset()
+    return loom.compile(fn, backend="eager", options={"strict": True})
+
+
+def _explain(fn, *args):
+    loom.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        return loom.explain(fn)(*args)
+
+
+def _same(got, want):
+    if isinstance(want, torch.Tensor):
+        assert isinstance(got, torch.Tensor)
+        torch.testing.assert_close(got, want)
+    elif isinstance(want, (list, tuple)):
+        assert type(got) is type(want) and len(got) == len(want), (got, want)
+        for g, w in zip(got, want):
+            _same(g, w)
+    else:
+        assert got == want, (got, want)
+
+
+def _check(fn, *args, graphs=1, breaks=0, calls=2):
+    """Eager's answers on ``calls`` calls against the compiled ones (no recompile), and one explain run's counts."""
+    expected = [fn(*args) for _ in range(calls)]
+    compiled = _compiled(fn)
+    results = [compiled(*args) for _ in range(calls)]
+    stats = loom.stats()
+    for got, want in zip(results, expected):
+        _same(got, want)
+    assert stats["recompiles"] == 0, stats
+    report = _explain(fn, *args)
+    assert (report.graph_count, report.graph_break_count) == (graphs, breaks), report.breaks
+    return report
+
+
+# -- class decorators on a class made in the frame ----------------------------------------------------------
+def total_ordering_in_frame(x):
+    @functools.total_ordering
+    class Rank:
+        def __init__(self, v):
+            self.v = v
+
+        def __eq__(self, other):
+            return self.v == other.v
+
+        def __lt__(self, other):
+            return self.v < other.v
+
+    ranks = sorted([Rank(3), Rank(1), Rank(2)])
+    return x + ranks[0].v, Rank(2) >= Rank(1), Rank(1) > Rank(2), Rank(1) <= Rank(1), Rank.__ge__.__name__
+
+
+def test_total_ordering_on_a_class_made_in_the_frame():
+    _check(total_ordering_in_frame, torch.arange(3.0))
+
+
+class _OnlyLess:
+    def __init__(self, v):
+        self.v = v
+
+    def __lt__(self, other):
+        return self.v < other.v
+
+
+def total_ordering_outside_class(x):
+    functools.total_ordering(_OnlyLess)
+    return x + 1
+
+
+def test_total_ordering_on_an_outside_class_still_breaks():
+    report = _explain(total_ordering_outside_class, torch.arange(3.0))
+    assert report.graph_break_count == 1
+    assert "__gt__" in report.breaks[0].what
+
+
+def slot_wrappers_compared(x):
+    class A:
+        def __lt__(self, other):
+            return True
+
+    return (x + 1, A.__lt__ is not object.__lt__,
+            getattr(A, "__gt__", None) is getattr(object, "__gt__", None), object.__lt__ is object.__lt__)
+
+
+def test_slot_wrappers_of_builtin_types_compare_by_identity():
+    _check(slot_wrappers_compared, torch.arange(3.0))
+
+
+def runtime_checkable_in_frame(x):
+    @runtime_checkable
+    class Scales(Protocol):
+        def scale(self, t): ...
+
+    class Doubler:
+        def scale(self, t):
+            return t * 2
+
+    objs = [Doubler(), object()]
+    out = x
+    for o in objs:
+        if isinstance(o, Scales):
+            out = o.scale(out)
+    return out, [isinstance(o, Scales) for o in objs]
+
+
+def test_runtime_checkable_protocol_made_in_the_frame():
+    _check(runtime_checkable_in_frame, torch.arange(3.0))
+
+
+def unique_enum_in_frame(x):
+    @enum.unique
+    class C(enum.Enum):
+        A = 1
+        B = 2
+
+    return x + C.B.value
+
+
+def duplicate_enum_in_frame(x):
+    class C(enum.Enum):
+        A = 1
+        B = 1
+
+    try:
+        enum.unique(C)
+    except ValueError as e:
+        return x + 1, str(e)
+    return x
+
+
+def test_enum_unique_made_in_the_frame():
+    _check(unique_enum_in_frame, torch.arange(3.0))
+    # eager's ValueError, raised by the real call at a break
+    _check(duplicate_enum_in_frame, torch.arange(3.0), graphs=1, breaks=1)
+
+
+def flag_combination(x):
+    class Mode(enum.Flag):
+        READ = 1
+        WRITE = 2
+        EXEC = 4
+
+    m = Mode.READ | Mode.WRITE
+    return x * (Mode(3) == m), Mode(3).value, [f.name for f in Mode if f in Mode(5)]
+
+
+def test_flag_value_lookup_makes_the_combination():
+    _check(flag_combination, torch.arange(3.0))
+
+
+# -- function metadata assigned ----------------------------------------------------------------------------
+def _helper(t):
+    return t
+
+
+def rename_helper(x):
+    _helper.__name__ = "renamed"
+    _helper.__doc__ = "doc"
+    return x + 1, _helper.__name__, _helper.__doc__
+
+
+def test_real_function_metadata_assigned_is_replayed():
+    _helper.__name__, _helper.__doc__ = "_helper", None
+    expected = rename_helper(torch.arange(3.0))
+    _helper.__name__, _helper.__doc__ = "_helper", None
+    got = _compiled(rename_helper)(torch.arange(3.0))
+    _same(got, expected)
+    assert (_helper.__name__, _helper.__doc__) == ("renamed", "doc")  # the stores ran after the graph
+    _helper.__name__, _helper.__doc__ = "_helper", None
+    report = _explain(rename_helper, torch.arange(3.0))
+    assert (report.graph_count, report.graph_break_count) == (1, 0), report.breaks
+    _helper.__name__, _helper.__doc__ = "_helper", None
+
+
+def function_dict_entry(x):
+    _helper.tag = 1
+    return x
+
+
+def test_real_function_dict_entry_still_breaks():
+    report = _explain(function_dict_entry, torch.arange(3.0))
+    assert report.graph_break_count == 1
+    del _helper.tag
+
+
+# -- random.Random(seed) shuffle / sample / choices -------------------------------------------------------
+def seeded_shuffle(x):
+    rng = random.Random(7)
+    order = [0, 1, 2]
+    rng.shuffle(order)
+    return x[order] + rng.random(), order
+
+
+def seeded_positions_of_tensors(x):
+    rng = random.Random(3)
+    ts = [x, x + 1, x * 2, x - 5]
+    rng.shuffle(ts)
+    two = rng.sample(ts, 2)
+    picks = rng.choices(ts, k=3)
+    weighted = rng.choices((x, -x), weights=[1, 3], k=4)
+    counted = rng.sample((x, x + 1, x + 2), 2, counts=[1, 2, 3])
+    return ts, two, picks, weighted, counted, rng.random(), rng.sample(range(10), 3), rng.choices("abc", k=2)
+
+
+def seeded_sample_too_large(x):
+    rng = random.Random(3)
+    try:
+        return rng.sample([x, x + 1], 5)
+    except ValueError as e:
+        return x, str(e), rng.random()
+
+
+def test_seeded_random_moves_and_picks_items():
+    _check(seeded_shuffle, torch.arange(3.0))
+    _check(seeded_positions_of_tensors, torch.arange(3.0))
+    _check(seeded_sample_too_large, torch.arange(3.0), graphs=0)  # no tensor op: the frame needs no graph
+
+
+def shuffle_argument_list(x, items):
+    random.Random(5).shuffle(items)
+    return x + 1
+
+
+def test_seeded_shuffle_of_an_argument_list_is_replayed():
+    want = [torch.ones(1), torch.zeros(1), 5]
+    got = list(want)
+    shuffle_argument_list(torch.arange(3.0), want)
+    _compiled(shuffle_argument_list)(torch.arange(3.0), got)
+    assert [id(v) for v in got] == [id(v) for v in want]
+
+
+# -- ParameterList indexing --------------------------------------------------------------------------------
+_PLIST = nn.ParameterList([nn.Parameter(torch.ones(3)), nn.Parameter(torch.full((3,), 2.0))])
+
+
+def plist_out_of_range(x):
+    try:
+        return x * _PLIST[5]
+    except IndexError as e:
+        return x - 100, str(e)
+
+
+def plist_reversed_slice(x):
+    try:
+        s = _PLIST[::-1]
+        return x * s[0], len(s), type(s).__name__
+    except AttributeError:
+        return x - 100
+
+
+def plist_negative_index(x):
+    return x * _PLIST[-1] + _PLIST[0]
+
+
+def test_parameter_list_index_out_of_range_raises():
+    _check(plist_out_of_range, torch.arange(3.0))
+
+
+def test_parameter_list_slice_is_a_parameter_list():
+    _check(plist_reversed_slice, torch.arange(3.0))
+    _check(plist_negative_index, torch.arange(3.0))
+
+
+def leaf_grad_fn(x, w):
+    return x + 1, w.grad_fn is None
+
+
+def test_grad_fn_of_a_leaf_input_is_none_and_guarded():
+    leaf = torch.ones(3, requires_grad=True)
+    _check(leaf_grad_fn, torch.arange(3.0), leaf)
+    compiled = _compiled(leaf_grad_fn)
+    assert compiled(torch.arange(3.0), leaf)[1] is True
+    assert compiled(torch.arange(3.0), leaf * 2)[1] is False  # not a leaf: the guard recompiles
+    assert loom.stats()["recompiles"] == 1
