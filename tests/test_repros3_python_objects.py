@@ -297,3 +297,38 @@ def test_grad_fn_of_a_leaf_input_is_none_and_guarded():
     assert compiled(torch.arange(3.0), leaf)[1] is True
     assert compiled(torch.arange(3.0), leaf * 2)[1] is False  # not a leaf: the guard recompiles
     assert loom.stats()["recompiles"] == 1
+
+
+# -- grad-mode decorators in a class body ------------------------------------------------------------------
+def no_grad_method_in_frame_class(x):
+    class Tracker(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("ema", torch.zeros(3))
+            self.w = nn.Parameter(torch.ones(3))
+
+        @torch.no_grad()
+        def update(self, t):
+            self.ema.mul_(0.5).add_(t * self.w)
+            return (t * self.w).requires_grad
+
+        def forward(self, t):
+            flag = self.update(t)
+            return t * self.w + self.ema, flag
+
+    m = Tracker()
+    out, flag = m(x)
+    return out, flag, out.requires_grad, m.ema
+
+
+def grad_mode_set_in_class_body(x):
+    class Odd:
+        mode = torch.set_grad_enabled(True)
+
+    return x + 1, type(Odd.mode).__name__
+
+
+def test_no_grad_decorator_in_a_class_body_made_in_the_frame():
+    _check(no_grad_method_in_frame_class, torch.arange(3.0))
+    report = _explain(grad_mode_set_in_class_body, torch.arange(3.0))  # making it sets the mode: still a break
+    assert "class Odd" in report.breaks[0].what and "set_grad_enabled" in report.breaks[0].why

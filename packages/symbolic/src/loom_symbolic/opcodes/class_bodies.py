@@ -10,8 +10,9 @@ each value it pushes followed as the stack does:
   global or builtin read as the trace reads one (:meth:`~..translator.InstructionTranslator.load_global`:
   guarded by value or identity); an attribute of such a value is read the trace's way too (guarded);
 * what it calls is a builtin that only wraps or builds (``property``, ``staticmethod``, ``classmethod``,
-  ``int``...), or ``dataclasses.field``, ``enum.auto``, ``abc.abstractmethod``, ``functools.cached_property``
-  (anything else could act, or return something new each call: a tensor);
+  ``int``...), or ``dataclasses.field``, ``enum.auto``, ``abc.abstractmethod``, ``functools.cached_property``,
+  or a grad-mode decorator (``@torch.no_grad()``: made, then applied to a method) (anything else could act, or
+  return something new each call: a tensor);
 * an operator (``int | None``, ``Optional[int]``, ``4 * 2``) is applied only to constants and classes.
 
 Anything else (a loop, an import, a store outside the body's namespace, an unknown instruction) is one graph
@@ -28,14 +29,21 @@ import functools
 import types
 from typing import Any
 
+import torch
+
 from ..errors import Unsupported
 from ..variables.base import Variable
 
+#: Callables whose result is a decorator that only wraps what it is applied to, so the body may call it too:
+#: ``@torch.no_grad()`` on a method (making one sets no grad mode; ``set_grad_enabled(False)``'s would).
+DECORATOR_MAKERS = frozenset({torch.no_grad, torch.enable_grad, torch.inference_mode})
 #: Callables a class body may call: each wraps or builds a value from its arguments, acting on nothing else.
 PURE_CALLS = frozenset({
     property, staticmethod, classmethod, int, float, complex, str, bytes, bool, tuple, frozenset, range, slice,
     dataclasses.field, enum.auto, abc.abstractmethod, functools.cached_property, functools.partialmethod,
+    *DECORATOR_MAKERS,
 })
+_DECORATOR = object()  # what a DECORATOR_MAKERS call pushed
 
 _NULL = object()  # the NULL some call sequences push
 #: A value the body made (a function, a container, a pure call's result, a loop's item over those): inert.
@@ -179,10 +187,10 @@ def _step(tx, ins: dis.Instruction, stack: list[Any], stored: set[str], what: st
         callee = shallower if deeper is _NULL else deeper  # the layouts of 3.11-3.13 alike
         if isinstance(callee, _Made) and callee.code.co_name in _COMPREHENSIONS:
             check_body(tx, callee.code, what)  # (3.11) a comprehension, called on the iterator: its own code
-        elif not _pure_callable(callee):
+        elif callee is not _DECORATOR and not _pure_callable(callee):
             raise Unsupported(what, f"its body calls {_describe(callee)}, which would run once for the compiled "
                                     "entry where eager runs it on every call")
-        stack.append(_OTHER)
+        stack.append(_DECORATOR if _pure_callable(callee, DECORATOR_MAKERS) else _OTHER)
     else:
         raise Unsupported(what, f"its body runs {op}, which the translator does not run ahead of the call")
 
@@ -244,11 +252,11 @@ def _inert(operand: Any) -> bool:
     return operand is _OTHER or isinstance(operand, _Made)
 
 
-def _pure_callable(callee: Any) -> bool:
+def _pure_callable(callee: Any, among: frozenset = PURE_CALLS) -> bool:
     if not isinstance(callee, Variable) or not callee.is_python_constant():
         return False
     try:
-        return callee.as_python_constant() in PURE_CALLS
+        return callee.as_python_constant() in among
     except TypeError:  # unhashable
         return False
 
