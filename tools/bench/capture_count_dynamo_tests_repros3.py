@@ -1617,4 +1617,150 @@ def c_r3_forward_default_tensor_and_kwargs(x):
     return m(x), m(x, gain=0.5, bias=x), m.forward(x, bias=1.0)
 
 
+# -- batch five: construction protocols, context managers, dynamic names -------------------------------------
+class _Point:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    @classmethod
+    def blank(cls):
+        obj = cls.__new__(cls)
+        obj.a, obj.b = 0, 0
+        return obj
+
+    def __eq__(self, other):
+        if not isinstance(other, _Point):
+            return NotImplemented
+        return (self.a, self.b) == (other.a, other.b)
+
+
+def c_r3_new_then_fields_and_notimplemented_eq(x):
+    import copy
+
+    p = _Point.blank()
+    q = copy.copy(_Point(1, x))
+    q.a = 5
+    return q.b * q.a + p.a, p == _Point(0, 0), p == 3, p != "s", isinstance(q, _Point)
+
+
+def c_r3_exitstack_of_user_managers(x):
+    import contextlib
+
+    log = []
+
+    @contextlib.contextmanager
+    def tag(name):
+        log.append("in " + name)
+        try:
+            yield name.upper()
+        finally:
+            log.append("out " + name)
+
+    with contextlib.ExitStack() as stack:
+        names = [stack.enter_context(tag(n)) for n in ("a", "b")]
+        y = x * len(names)
+    return y, names, log
+
+
+def c_r3_getattr_torch_function_by_name(x):
+    import torch.nn.functional as F
+
+    outs = []
+    for name in ("relu", "sigmoid", "tanh"):
+        outs.append(getattr(F, name)(x - 1))
+    act = getattr(torch, "exp")
+    return torch.stack(outs), act(x), hasattr(F, "gelu"), hasattr(F, "nope")
+
+
+def c_r3_tensor_type_checks(x):
+    p = nn.Parameter(x.clone())
+    return (x + 1, isinstance(x, (torch.Tensor, np.ndarray)), isinstance(p, nn.Parameter), type(x) is torch.Tensor,
+            isinstance(x, nn.Parameter), torch.is_tensor(p), type(p).__name__, issubclass(nn.Parameter, torch.Tensor))
+
+
+def c_r3_device_reads_and_noop_moves(x):
+    d = x.device
+    y = x.to(d).cpu()
+    same = y.device == torch.device("cpu")
+    return y + 1, str(d), d.type, same, x.is_cpu, torch.device("cpu", 0).index if False else None
+
+
+def c_r3_default_dtype_branch_and_queries(x):
+    out = x if torch.get_default_dtype() == torch.float32 else x.double()
+    return (out * 2, torch.numel(x), torch.is_floating_point(x), torch.promote_types(torch.int32, torch.float16),
+            torch.can_cast(torch.float32, torch.int32))
+
+
+# -- batch five: promotion and shape arithmetic ---------------------------------------------------------------
+def c_r3_zero_dim_promotion_rules(x):
+    i0 = torch.tensor(2)
+    f64 = torch.tensor(1.5, dtype=torch.float64)
+    return [(t.dtype, t) for t in (i0 * 1.5, x + f64, x.int() + f64, i0 + x, x.half() + torch.tensor(1.0),
+                                   torch.tensor([1, 2]) + torch.tensor(0.5, dtype=torch.float64))]
+
+
+def c_r3_shape_tuple_building(x):
+    import math
+
+    m = x.reshape(1, 3)
+    a = m.view(*m.shape[:-1], -1, 1)
+    b = m.expand(*(2, 3))
+    c = torch.Size((*m.shape, 1))
+    n = math.prod(m.shape) + functools.reduce(operator.mul, m.shape, 1)
+    return a.shape, b.shape, c, n, m.shape[1:] + (1,), m.new_zeros(c).shape
+
+
+def c_r3_numpy_on_sizes(x):
+    n = np.prod(x.shape)
+    r = np.sqrt(x.shape[0])
+    return x * int(n) + float(r), type(n).__name__
+
+
+# -- batch five: outputs and modules ----------------------------------------------------------------------
+def c_r3_nested_outputs_tuple_keys(x):
+    out = {(0, "a"): x, (1, "b"): [x + 1, {"deep": x * 2}]}
+    return out, [{"i": i, "t": x[i]} for i in range(2)]
+
+
+def c_r3_shared_submodule_used_twice(x):
+    shared = nn.Linear(3, 3)
+    net = nn.Sequential(shared, nn.ReLU(), shared)
+    uniq = len(list(net.modules()))
+    dup = len(list(net.named_modules(remove_duplicate=False)))
+    return net(x), uniq, dup, len(list(net.parameters()))
+
+
+def c_r3_parameters_to_vector_roundtrip(x):
+    lin = nn.Linear(3, 2)
+    vec = torch.nn.utils.parameters_to_vector(lin.parameters())
+    with torch.no_grad():
+        torch.nn.utils.vector_to_parameters(vec * 0 + 0.5, lin.parameters())
+    return lin(x), vec.shape
+
+
+def c_r3_buffers_none_and_get_buffer(x):
+    class Holder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mask", None)
+            self.register_buffer("scale", torch.full((3,), 3.0))
+
+        def forward(self, t):
+            out = t * self.get_buffer("scale")
+            return out if self.mask is None else out * self.mask
+
+    h = Holder()
+    return h(x), [n for n, _ in h.named_buffers()], sum(b.sum() for b in h.buffers())
+
+
+def c_r3_is_parametrized_checks(x):
+    lin = nn.Linear(3, 3)
+    before = parametrize.is_parametrized(lin)
+    parametrize.register_parametrization(lin, "weight", _Symmetric())
+    after = parametrize.is_parametrized(lin, "weight")
+    with parametrize.cached():
+        y = lin(x) + lin(x)
+    return y.shape, before, after
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
