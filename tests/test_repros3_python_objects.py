@@ -332,3 +332,31 @@ def test_no_grad_decorator_in_a_class_body_made_in_the_frame():
     _check(no_grad_method_in_frame_class, torch.arange(3.0))
     report = _explain(grad_mode_set_in_class_body, torch.arange(3.0))  # making it sets the mode: still a break
     assert "class Odd" in report.breaks[0].what and "set_grad_enabled" in report.breaks[0].why
+
+
+# -- NumPy scalars computed from constants -----------------------------------------------------------------
+def numpy_scalars_of_constants(x):
+    import numpy as np
+
+    n = np.prod(x.shape)
+    m = np.sum([1, 2, 3])
+    return x * int(n) + float(m), type(n).__name__, int(np.max([4, 9, 2])), np.prod([2, 3]).item()
+
+
+def numpy_scalar_argument_item(x, s):
+    return x * (s * 2).item(), (s - 1).tolist()
+
+
+def test_numpy_scalar_of_constants_is_read_as_its_value():
+    _check(numpy_scalars_of_constants, torch.arange(3.0))
+
+
+def test_numpy_scalar_argument_item_is_specialised():
+    import numpy as np
+
+    _check(numpy_scalar_argument_item, torch.arange(3.0), np.float32(2.0))
+    compiled = _compiled(numpy_scalar_argument_item)
+    compiled(torch.arange(3.0), np.float32(2.0))
+    got = compiled(torch.arange(3.0), np.float32(3.0))  # another value: the guard recompiles
+    _same(got, numpy_scalar_argument_item(torch.arange(3.0), np.float32(3.0)))
+    assert loom.stats()["recompiles"] == 1

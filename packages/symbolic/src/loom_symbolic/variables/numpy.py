@@ -60,6 +60,8 @@ _OPAQUE_METHODS = {
     "__dlpack__": "exports an array's memory", "__array_function__": "dispatches a NumPy function",
     "__array_ufunc__": "dispatches a NumPy ufunc", "__array_wrap__": "wraps an array", "__setstate__": "unpickles an array",
 }
+#: Methods that read a NumPy scalar's value into Python: answered where that value is known (``argument``).
+_VALUE_READS = frozenset({"item", "tolist", "__int__", "__float__", "__index__", "__bool__"})
 #: Methods that change the array they are called on (they return None).
 _INPLACE_METHODS = frozenset({"fill", "sort", "put"})
 #: torch functions that turn an ndarray into a tensor: the graph's tensor is already one.
@@ -237,6 +239,8 @@ class NdarrayVariable(Variable):
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
+        if name in _VALUE_READS and self.argument is not None and not args and not kwargs:
+            return wrap_frozen(getattr(self.as_python_constant(), name)())  # a scalar whose value is known (guarded)
         if name in _OPAQUE_METHODS:
             raise Unsupported(f"ndarray.{name}()", _OPAQUE_METHODS[name], hint="this runs outside the compiled graph")
         if name == "__len__" and not args:
@@ -435,7 +439,14 @@ def record(tx: InstructionTranslator, target: Any, name: str, args: list[Variabl
     result = tx.output.call_function(tx, target, graph_args, graph_kwargs)
     if in_place is not None:
         return ConstantVariable(None) if returns_none else in_place
-    return _as_numpy(result, expected, name)
+    made = _as_numpy(result, expected, name)
+    if isinstance(made, NdarrayVariable) and made.scalar and all(_constant(v) for v in [*args, *kwargs.values()]) \
+            and type(expected[0]) is made.python_type():
+        # ``np.prod(x.shape)``: a NumPy scalar of constants only, which real NumPy just computed on the values
+        # themselves; read as a Python value (``int(n)``), it is that value, as a NumPy scalar argument's is
+        made.specialises = True
+        made.argument = (expected[0], lambda: None)
+    return made
 
 
 def _expected(name: str, real: Any, args: list[Variable], kwargs: dict[str, Variable]) -> tuple[Any, bool]:
