@@ -360,3 +360,12 @@ def test_numpy_scalar_argument_item_is_specialised():
     got = compiled(torch.arange(3.0), np.float32(3.0))  # another value: the guard recompiles
     _same(got, numpy_scalar_argument_item(torch.arange(3.0), np.float32(3.0)))
     assert loom.stats()["recompiles"] == 1
+
+
+def device_kind_flags(x):
+    y = x * 2
+    return y + x.is_cpu, y.is_cpu, y.is_mps, x.is_sparse_csr, y.is_xla
+
+
+def test_device_kind_flags_are_metadata():
+    _check(device_kind_flags, torch.arange(3.0))

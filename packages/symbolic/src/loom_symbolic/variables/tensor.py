@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 #: Attributes read straight from the FakeTensor's metadata (guarded by the input's tensor match).
 METADATA_ATTRS = frozenset(
     {"dtype", "device", "layout", "requires_grad", "is_cuda", "is_sparse", "is_quantized", "is_meta",
-     "is_leaf", "ndim", "is_nested", "is_mkldnn", "itemsize", "nbytes"}
+     "is_leaf", "ndim", "is_nested", "is_mkldnn", "itemsize", "nbytes",
+     # the device's kind and the layout's, as the flags above (``x.is_cpu``)
+     "is_cpu", "is_mps", "is_xpu", "is_ipu", "is_maia", "is_mtia", "is_vulkan", "is_xla", "is_sparse_csr"}
 )
 #: Attributes that are tensors computed from this one: recorded as graph nodes.
 TENSOR_ATTRS = frozenset({"T", "mT", "H", "mH", "real", "imag", "data"})
