@@ -1763,4 +1763,183 @@ def c_r3_is_parametrized_checks(x):
     return y.shape, before, after
 
 
+# -- batch six: dataclass options, stdlib helpers ------------------------------------------------------------
+def c_r3_dataclass_initvar_kw_only_slots(x):
+    @dataclasses.dataclass(slots=True, kw_only=True)
+    class Cfg:
+        dim: int
+        scale: float = 1.0
+        seed: dataclasses.InitVar[int] = 0
+        tag: str = dataclasses.field(init=False, default="")
+
+        def __post_init__(self, seed):
+            self.tag = f"d{self.dim}s{seed}"
+
+    c = Cfg(dim=3, scale=2.0, seed=7)
+    return x * c.scale + c.dim, c.tag, hasattr(c, "__dict__"), [f.name for f in dataclasses.fields(c)]
+
+
+def c_r3_frozen_dataclass_hash_set(x):
+    @dataclasses.dataclass(frozen=True)
+    class Key:
+        name: str
+        idx: int = 0
+
+    seen = {Key("a"), Key("a"), Key("b", 1)}
+    lookup = {Key("a"): 2.0}
+    return x * lookup[Key("a")] + len(seen), Key("b", 1) in seen, hash(Key("a")) == hash(Key("a"))
+
+
+def c_r3_namedtuple_subclass_new_override(x):
+    class Range(namedtuple("Range", "lo hi")):
+        __slots__ = ()
+
+        def __new__(cls, lo, hi=None):
+            return super().__new__(cls, lo, lo + 1 if hi is None else hi)
+
+        def width(self):
+            return self.hi - self.lo
+
+    r = Range(1)
+    s = r._replace(hi=3)
+    return x[r.lo:s.hi] * s.width(), r, tuple(s), isinstance(r, tuple)
+
+
+def c_r3_counter_heapq_bisect(x):
+    import bisect
+    import heapq
+    from collections import Counter
+
+    shapes = Counter(t.dim() for t in (x, x.unsqueeze(0), x, x.reshape(1, 1, 3)))
+    top = heapq.nlargest(2, [(3, "c"), (1, "a"), (2, "b")])
+    edges = [0, 10, 20]
+    pos = bisect.bisect_right(edges, 15)
+    h = []
+    for v in (5, 1, 3):
+        heapq.heappush(h, v)
+    return x + pos + heapq.heappop(h), dict(shapes), top, shapes.most_common(1)
+
+
+def c_r3_deepcopy_dict_of_tensors_independent(x):
+    import copy
+
+    state = {"w": x.clone(), "meta": {"steps": [1, 2]}}
+    snap = copy.deepcopy(state)
+    state["w"].add_(1)
+    state["meta"]["steps"].append(3)
+    return snap["w"], state["w"], snap["meta"], snap["w"] is state["w"]
+
+
+def c_r3_string_template_and_textwrap(x):
+    import string
+    import textwrap
+
+    t = string.Template("$name has $n items").substitute(name="x", n=x.numel())
+    wrapped = textwrap.shorten("alpha beta gamma delta", width=12, placeholder="...")
+    return x + len(t), t, wrapped, textwrap.indent("a\nb", "> ")
+
+
+def c_r3_abstract_property_subclass(x):
+    class Head(abc.ABC):
+        @property
+        @abc.abstractmethod
+        def width(self): ...
+
+        def out(self, t):
+            return t[: self.width]
+
+    class Two(Head):
+        @property
+        def width(self):
+            return 2
+
+    try:
+        Head()
+        ok = True
+    except TypeError:
+        ok = False
+    return Two().out(x), ok, Head.width.__isabstractmethod__
+
+
+def c_r3_descriptor_set_name_in_frame_class(x):
+    class Positive:
+        def __set_name__(self, owner, name):
+            self.key = "_" + name
+
+        def __get__(self, obj, owner=None):
+            return self if obj is None else obj.__dict__.get(self.key, 1)
+
+        def __set__(self, obj, value):
+            obj.__dict__[self.key] = abs(value)
+
+    class Layer:
+        gain = Positive()
+
+    layer = Layer()
+    layer.gain = -3
+    return x * layer.gain, Layer.gain.key, vars(layer)
+
+
+def c_r3_class_getitem_generic(x):
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+
+    class Box(Generic[T]):
+        def __init__(self, item: T):
+            self.item = item
+
+    b = Box[int](4)
+    return x + b.item, Box[int].__origin__ is Box, type(b).__name__
+
+
+# -- batch six: modules ---------------------------------------------------------------------------------------
+def c_r3_module_zero_grad_and_grads(x):
+    lin = nn.Linear(3, 1)
+    lin.zero_grad()
+    return lin(x), [p.grad is None for p in lin.parameters()]
+
+
+def c_r3_module_to_double_in_frame(x):
+    lin = nn.Linear(3, 2).double()
+    return lin(x.double()), lin.weight.dtype
+
+
+def c_r3_prepend_pre_hook_order(x):
+    lin = nn.Linear(3, 3)
+    order = []
+    lin.register_forward_pre_hook(lambda m, a: order.append("late"))
+    lin.register_forward_pre_hook(lambda m, a: order.append("early"), prepend=True)
+    return lin(x), order
+
+
+def _spectral_args():
+    torch.manual_seed(0)
+    return (torch.nn.utils.parametrizations.spectral_norm(nn.Linear(3, 3)),)
+
+
+def c_r3_spectral_norm_eval_forward(x, lin):
+    lin.eval()
+    return lin(x)
+
+
+c_r3_spectral_norm_eval_forward.extra_args = _spectral_args
+
+
+def c_r3_modulelist_insert_and_negative_index(x):
+    ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+    ml.insert(1, nn.Sigmoid())
+    return ml[-1](ml[1](ml[0](x - 1))), [type(m).__name__ for m in ml], len(ml)
+
+
+def c_r3_state_dict_load_in_frame(x):
+    a = nn.Linear(3, 2)
+    b = nn.Linear(3, 2)
+    with torch.no_grad():
+        a.weight.fill_(1.0)
+        a.bias.fill_(0.5)
+    b.load_state_dict(a.state_dict())
+    return b(x), torch.equal(a.weight, b.weight) if False else None
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
