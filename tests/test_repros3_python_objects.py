@@ -8,6 +8,7 @@ frame broke the graph (``object.__lt__`` could not be read, then ``fn.__name__ =
 and ``ParameterList[::-1]`` raised AttributeError (both wrong answers); ``param.grad_fn`` of a leaf input broke.
 """
 
+import collections
 import contextlib
 import enum
 import functools
@@ -369,3 +370,57 @@ def device_kind_flags(x):
 
 def test_device_kind_flags_are_metadata():
     _check(device_kind_flags, torch.arange(3.0))
+
+
+# -- named tuple subclasses with their own construction or attributes ----------------------------------------
+class _Range(collections.namedtuple("_Range", "lo hi")):
+    __slots__ = ()
+
+    def __new__(cls, lo, hi=None):
+        return super().__new__(cls, lo, lo + 1 if hi is None else hi)
+
+
+class _Tagged(collections.namedtuple("_Tagged", "a b")):
+    def __init__(self, *args):
+        self.tag = "made"
+
+
+class _Open(collections.namedtuple("_Open", "a b")):
+    pass
+
+
+def namedtuple_own_new(x):
+    try:
+        r = _Range(1)
+    except TypeError:  # the fields' own constructor would raise: a missing argument
+        return x - 100
+    return x * r.hi, tuple(r)
+
+
+def namedtuple_own_init(x):
+    t = _Tagged(1, 2)
+    return x + t.a, t.tag
+
+
+def namedtuple_instance_attribute(x, t):
+    return x + t.a + t[1], getattr(t, "tag", None), hasattr(t, "tag"), tuple(t)
+
+
+def test_namedtuple_subclass_own_new_and_init_run():
+    # before: the fields were filled directly (TypeError caught: a wrong answer; no __init__: an AttributeError)
+    for fn in (namedtuple_own_new, namedtuple_own_init):
+        _same(_compiled(fn)(torch.arange(3.0)), fn(torch.arange(3.0)))
+        assert "__new__" in _explain(fn, torch.arange(3.0)).breaks[0].why
+
+
+def test_namedtuple_subclass_instance_attributes_are_read():
+    tagged = _Open(1, 2)
+    tagged.tag = "made"
+    _same(_compiled(namedtuple_instance_attribute)(torch.arange(3.0), tagged),
+          namedtuple_instance_attribute(torch.arange(3.0), tagged))
+    plain = _Open(1, 2)
+    compiled = _compiled(namedtuple_instance_attribute)
+    _same(compiled(torch.arange(3.0), plain), namedtuple_instance_attribute(torch.arange(3.0), plain))
+    plain.tag = "late"  # the attribute read missing is guarded absent: recompiles
+    _same(compiled(torch.arange(3.0), plain), namedtuple_instance_attribute(torch.arange(3.0), plain))
+    assert loom.stats()["recompiles"] == 1

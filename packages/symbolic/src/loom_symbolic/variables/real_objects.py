@@ -441,7 +441,7 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
         return wrap_frozen(torch.finfo(tx.output.default_dtype))
     if cls in (torch.finfo, torch.iinfo) and all(a.is_python_constant() for a in [*args, *kwargs.values()]):
         return wrap_frozen(cls(*(a.as_python_constant() for a in args)))
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
+    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields") and _plain_namedtuple(cls):
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:
         return make_partial(tx, args, kwargs)
@@ -449,6 +449,13 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
         return construct(tx, cls, cls_var.source, args, kwargs)
     raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
                       hint="create it outside the compiled function and pass it in")
+
+
+def _plain_namedtuple(cls: type) -> bool:
+    """Whether ``cls(...)`` runs the ``__new__`` ``collections.namedtuple`` wrote and no ``__init__`` of the user's (a
+    subclass overriding either is constructed as other classes are, its own code traced)."""
+    made = next((k for k in cls.__mro__ if "_make" in k.__dict__ and "__new__" in k.__dict__), None)
+    return made is not None and cls.__new__ is made.__new__ and cls.__init__ is object.__init__
 
 
 def _make_namedtuple(tx: InstructionTranslator, cls: type, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

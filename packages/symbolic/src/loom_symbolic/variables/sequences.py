@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from loom_guards import Attr
+
 from ..errors import UserError
 from .base import Variable, members_constant
 from .constant import ConstantVariable
@@ -139,6 +141,10 @@ class NamedTupleVariable(TupleVariable):
         if name == "_fields" or (static is not None and not callable(static) and not hasattr(type(static), "__get__")):
             # A plain class constant; properties and other descriptors are looked up below.
             return wrap_constant_like(getattr(self.cls, name))
+        if static is None and self.source is not None and self.cls.__dictoffset__:
+            # a subclass without __slots__: its instances have a __dict__, empty when this one was wrapped (one with
+            # attributes is an object variable), and read missing here: giving it the attribute later recompiles
+            tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
         return super().var_getattr(tx, name)
 
     def reconstruct(self, codegen: PyCodegen) -> None:

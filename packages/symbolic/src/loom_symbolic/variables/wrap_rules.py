@@ -191,7 +191,7 @@ def _wrap_tuple(tx, value, source):
         guards.add("type", source, value)
         guards.add("length", source, value)
     cls = type(value)
-    fields = getattr(cls, "_fields", None)
+    fields = getattr(cls, "_fields", None) if not getattr(value, "__dict__", None) else None  # own attributes: an object
     if fields is not None and cls.__getitem__ is not tuple.__getitem__:
         # A named tuple overriding __getitem__: t[i] is not its item, t.field is (namedtuple's field
         # getters read the tuple's slots), so the items are reached by field name.
