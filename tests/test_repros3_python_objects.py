@@ -424,3 +424,46 @@ def test_namedtuple_subclass_instance_attributes_are_read():
     plain.tag = "late"  # the attribute read missing is guarded absent: recompiles
     _same(compiled(torch.arange(3.0), plain), namedtuple_instance_attribute(torch.arange(3.0), plain))
     assert loom.stats()["recompiles"] == 1
+
+
+# -- __set_name__ of a value bound in a class body made in the frame ---------------------------------------
+_NAMED = []
+
+
+class _Registering:
+    def __set_name__(self, owner, name):
+        _NAMED.append(name)
+
+
+_REGISTERING = _Registering()
+
+
+def class_body_binds_registering_descriptor(x):
+    class A:
+        g = _REGISTERING
+
+    return x + len(_NAMED), A.g is _REGISTERING
+
+
+def class_body_binds_cached_property(x):
+    class B:
+        def __init__(self, t):
+            self.t = t
+
+        @functools.cached_property
+        def doubled(self):
+            return self.t * 2
+
+    return B(x).doubled
+
+
+def test_class_body_binding_an_object_with_set_name_breaks():
+    # before: type() ran the user's __set_name__ once, while tracing; eager runs it on every call (wrong answer)
+    _NAMED.clear()
+    expected = [class_body_binds_registering_descriptor(torch.arange(3.0)) for _ in range(3)]
+    _NAMED.clear()
+    compiled = _compiled(class_body_binds_registering_descriptor)
+    _same([compiled(torch.arange(3.0)) for _ in range(3)], expected)
+    report = _explain(class_body_binds_registering_descriptor, torch.arange(3.0))
+    assert "__set_name__" in report.breaks[0].why
+    _check(class_body_binds_cached_property, torch.arange(3.0))  # the standard library's own: made once, as before

@@ -1802,7 +1802,7 @@ def c_r3_namedtuple_subclass_new_override(x):
 
     r = Range(1)
     s = r._replace(hi=3)
-    return x[r.lo:s.hi] * s.width(), r, tuple(s), isinstance(r, tuple)
+    return x[r.lo:s.hi] * s.width(), tuple(r), tuple(s), isinstance(r, tuple)
 
 
 def c_r3_counter_heapq_bisect(x):

@@ -32,6 +32,7 @@ from typing import Any
 import torch
 
 from ..errors import Unsupported
+from ..policy import trusted_module_name
 from ..variables.base import Variable
 
 #: Callables whose result is a decorator that only wraps what it is applied to, so the body may call it too:
@@ -146,7 +147,10 @@ def _step(tx, ins: dis.Instruction, stack: list[Any], stored: set[str], what: st
     elif op == "PUSH_NULL":
         stack.append(_NULL)
     elif op in ("STORE_NAME", "DELETE_NAME"):
-        _pop(stack, op == "STORE_NAME", what)
+        for value in _pop(stack, op == "STORE_NAME", what):
+            if _named_by_user_code(value):  # type() calls it when it makes the class: once, compiled
+                raise Unsupported(what, f"its body binds {ins.argval} to an object whose __set_name__ acts when "
+                                        "the class is made, which would run once for the compiled entry")
         stored.add(ins.argval)
     elif op in ("LOAD_ATTR", "LOAD_METHOD"):
         stack.append(_attribute(tx, _pop(stack, 1, what)[0], ins.argval))
@@ -250,6 +254,18 @@ def _inert(operand: Any) -> bool:
         return isinstance(value, (int, float, complex, str, bytes, bool, type(None), tuple, type)) or (
             type(value).__module__ == "typing")
     return operand is _OTHER or isinstance(operand, _Made)
+
+
+def _named_by_user_code(value: Any) -> bool:
+    """Whether ``value``'s class has a ``__set_name__`` outside torch and the standard library (a descriptor that
+    registers itself somewhere); an unknown class counts as one."""
+    if not isinstance(value, Variable) or (value.is_python_constant() and isinstance(value.as_python_constant(), type)):
+        return False  # made in the body (a function, a pure call's result), or a class: its metaclass's hook if any
+    try:
+        hook = getattr(value.python_type(), "__set_name__", None)
+    except Unsupported:
+        return True
+    return hook is not None and not trusted_module_name(getattr(hook, "__module__", None) or "")
 
 
 def _pure_callable(callee: Any, among: frozenset = PURE_CALLS) -> bool:
