@@ -408,7 +408,7 @@ class NNModuleVariable(Variable):
         if isinstance(module, torch.nn.ParameterList):
             if not isinstance(key, int):  # a slice is a new ParameterList, another key eager's TypeError: its own code
                 return _functions.UserFunctionVariable(type(module).__getitem__).call(tx, [self, index], {})
-            size = len(self.table(tx, "_parameters"))  # guarded keys: a list grown later recompiles
+            size, key = len(self.table(tx, "_parameters")), int(key)  # guarded keys: a list grown later recompiles
             if not -size <= key < size:
                 raise UserError("ParameterList index", f"index {key} is out of range", exc_type=IndexError,
                                 exc_args=(f"index {key} is out of range",))
