@@ -236,7 +236,16 @@ def seeded_sample_too_large(x):
         return x, str(e), rng.random()
 
 
+def seeded_choices_of_empty(x):
+    rng = random.Random(3)
+    try:
+        return rng.choices([], k=1)
+    except IndexError as e:
+        return x, str(e)
+
+
 def test_seeded_random_moves_and_picks_items():
+    _check(seeded_choices_of_empty, torch.arange(3.0), graphs=0)  # eager's message: "list index out of range"
     _check(seeded_shuffle, torch.arange(3.0))
     _check(seeded_positions_of_tensors, torch.arange(3.0))
     _check(seeded_sample_too_large, torch.arange(3.0), graphs=0)  # no tensor op: the frame needs no graph

@@ -98,7 +98,8 @@ def _by_position(tx: InstructionTranslator, rng: random.Random, name: str, args:
             positions = list(range(len(items)))
             rng.shuffle(positions, *(a.as_python_constant() for a in args[1:]))
         else:
-            positions = getattr(rng, name)(range(len(items)), *(a.as_python_constant() for a in args[1:]),
+            # positions in a sequence of the same kind: an IndexError on an empty one names it as eager's does
+            positions = getattr(rng, name)(kind(range(len(items))), *(a.as_python_constant() for a in args[1:]),
                                            **{k: v.as_python_constant() for k, v in kwargs.items()})
     except Exception as exc:  # sample larger than the population, bad weights: eager raises the same here
         raise UserError(f"random.Random.{name}() raised {type(exc).__name__}", str(exc), exc_type=type(exc),
