@@ -17,7 +17,6 @@ from . import exception_tracebacks as _tracebacks
 from . import recursive_repr as _recursive_repr
 from . import single_dispatch as _single_dispatch
 from .base import Variable
-from .function_metadata import ASSIGNABLE
 from .methods import FunctionGetVariable
 from .registry import wrap, wrap_constant_like
 
@@ -124,24 +123,9 @@ class UserFunctionVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "__class__":  # a function's class cannot be reassigned
             return wrap_constant_like(type(self.value))
-        stored = tx.output.side_effects.stored_attribute(self.value, name)
-        if stored is not None:  # assigned earlier in the trace (store_attr)
-            return stored
         if name == "__get__" and isinstance(self.value, types.FunctionType):
             return FunctionGetVariable(self)
         return function_attribute(tx, self.value, self.source, name)
-
-    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        """``fn.__name__ = value`` and the other metadata CPython lets a program assign (``functools.total_ordering``
-        renames the comparisons it adds to a class, ``update_wrapper`` copies them): replayed after the graph,
-        read back by the trace. Entries of the function's ``__dict__`` are left to a break (the trace may hold a
-        copy of that dict), and so are the attributes that change how the function runs."""
-        check = ASSIGNABLE.get(name, False)
-        if check is False:
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
-        if check is not None and not check(value):
-            raise Unsupported(f"setting {name} of {self.describe()} to {value.describe()}", "CPython checks the value's type")
-        tx.output.side_effects.store_attr(self, self.value, name, value)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:

@@ -13,7 +13,6 @@ from .base import Variable
 from .cells import CellBox, CellVariable
 from .constant import ConstantVariable
 from .containers import DictVariable, TupleVariable
-from .function_metadata import ASSIGNABLE
 from .methods import FunctionGetVariable
 from .registry import wrap_constant_like
 
@@ -107,8 +106,8 @@ class NestedFunctionVariable(Variable):
                               "a class made while tracing holds it, and the compiled code keeps that one function")
         if name in ("__defaults__", "__kwdefaults__"):
             self._set_defaults(tx, name, value)
-        elif name in ASSIGNABLE:
-            check = ASSIGNABLE[name]
+        elif name in _ASSIGNABLE:
+            check = _ASSIGNABLE[name]
             if check is not None and not check(value):
                 raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
                                   "CPython checks the value's type")
@@ -202,8 +201,20 @@ class NestedFunctionVariable(Variable):
 _SIGNATURE_BLIND = frozenset({"__name__", "__qualname__", "__doc__", "__module__", "__annotations__", "__type_params__"})
 
 
+def _is_str(value: Variable) -> bool:
+    return value.is_python_constant() and isinstance(value.as_python_constant(), str)
+
+
 #: What a function made while tracing reads as MAKE_FUNCTION set it, until assigned.
 _MADE_AS_CPYTHON_MAKES_THEM = frozenset({"__name__", "__qualname__", "__module__", "__doc__", "__type_params__"})
+#: Function-type attributes that may be assigned while tracing → the check CPython makes of the value
+#: (None: any value), as ``functools.update_wrapper`` assigns them.
+_ASSIGNABLE: dict[str, Any] = {
+    "__name__": _is_str, "__qualname__": _is_str, "__module__": None, "__doc__": None,
+    "__annotations__": lambda value: isinstance(value, DictVariable) and value.python_type() is dict,
+    "__type_params__": lambda value: hasattr(types.FunctionType, "__type_params__") and (
+        isinstance(value, TupleVariable) or (value.is_python_constant() and isinstance(value.as_python_constant(), tuple))),
+}
 
 
 class FunctionDictVariable(DictVariable):
