@@ -1942,4 +1942,144 @@ def c_r3_state_dict_load_in_frame(x):
     return b(x), torch.equal(a.weight, b.weight) if False else None
 
 
+# -- batch seven: mutation of arguments through views, closures over mutable state ----------------------------
+def _mutable_arg():
+    return (torch.arange(6.0).reshape(2, 3),)
+
+
+def c_r3_argument_mutated_through_row_view(x, m):
+    row = m[1]
+    row.mul_(x)
+    col = m[:, 0]
+    col.add_(100)
+    return m.sum(), row, col
+
+
+c_r3_argument_mutated_through_row_view.extra_args = _mutable_arg
+
+
+def c_r3_argument_mutated_through_transpose_and_reshape(x, m):
+    m.t()[2].fill_(-1)
+    m.view(-1)[0] = x.sum()
+    return m.clone(), m.is_contiguous()
+
+
+c_r3_argument_mutated_through_transpose_and_reshape.extra_args = _mutable_arg
+
+
+def c_r3_argument_inplace_then_metadata_change(x, m):
+    m.unsqueeze_(0)
+    m.transpose_(1, 2)
+    return m.shape, m.stride(), m + 0, x.shape
+
+
+c_r3_argument_inplace_then_metadata_change.extra_args = _mutable_arg
+
+
+class _Stateful(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("hist", torch.zeros(2, 3))
+        self.step = 0
+
+    def forward(self, t):
+        self.hist[self.step % 2].copy_(t)
+        self.step += 1
+        return self.hist.mean(0)
+
+
+def _stateful_args():
+    return (_Stateful(),)
+
+
+def c_r3_buffer_row_written_with_counter(x, mod):
+    a = mod(x)
+    b = mod(x * 2)
+    return a, b, mod.step, mod.hist.clone()
+
+
+c_r3_buffer_row_written_with_counter.extra_args = _stateful_args
+
+
+def c_r3_closure_counter_factory_shared(x):
+    def make_counter(start):
+        count = [start]
+
+        def inc(k=1):
+            count[0] += k
+            return count[0]
+
+        def peek():
+            return count[0]
+
+        return inc, peek
+
+    inc, peek = make_counter(5)
+    inc()
+    inc(3)
+    other_inc, other_peek = make_counter(0)
+    other_inc()
+    return x * peek() + other_peek(), inc.__closure__[0].cell_contents
+
+
+def c_r3_nonlocal_rebinding_tensor(x):
+    acc = x
+
+    def add(v):
+        nonlocal acc
+        acc = acc + v
+        return acc
+
+    for i in range(3):
+        add(i)
+    return acc, add(x).shape
+
+
+def c_r3_lru_cache_method_and_cache_clear(x):
+    class Table:
+        calls = 0
+
+        @functools.lru_cache(maxsize=4)
+        def row(self, i):
+            type(self).calls += 1
+            return i * 10
+
+    t = Table()
+    vals = [t.row(1), t.row(1), t.row(2)]
+    return x + sum(vals), Table.calls
+
+
+def c_r3_itertools_accumulate_initial_groupby_shapes(x):
+    sizes = list(itertools.accumulate([1, 2, 3], initial=10))
+    parts = [x[:1], x[1:], x[:2], x[2:]]
+    groups = {k: len(list(g)) for k, g in itertools.groupby(sorted(p.numel() for p in parts))}
+    return x + sizes[-1], sizes, groups
+
+
+def c_r3_state_dict_hook_in_frame(x):
+    lin = nn.Linear(3, 2)
+
+    def drop_bias(module, state_dict, prefix, local_metadata):
+        state_dict.pop(prefix + "bias", None)
+        return state_dict
+
+    lin._register_state_dict_hook(drop_bias)
+    return lin(x).shape, sorted(lin.state_dict())
+
+
+def c_r3_parametrization_assign_right_inverse(x):
+    class Positive(nn.Module):
+        def forward(self, w):
+            return w.exp()
+
+        def right_inverse(self, w):
+            return w.log()
+
+    lin = nn.Linear(3, 3)
+    parametrize.register_parametrization(lin, "weight", Positive())
+    with torch.no_grad():
+        lin.weight = torch.full((3, 3), 2.0)
+    return lin(x), lin.parametrizations.weight.original.mean()
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
