@@ -2082,4 +2082,59 @@ def c_r3_parametrization_assign_right_inverse(x):
     return lin(x), lin.parametrizations.weight.original.mean()
 
 
+# -- batch eight: text of torch objects, numeric ABCs -------------------------------------------------------
+def c_r3_text_of_sizes_dtypes_devices(x):
+    s = x.reshape(1, 3).shape
+    n = s.numel()
+    texts = [str(s), repr(s), f"{x.dtype!s}|{x.dtype!r}", "{}".format(x.device), f"{n=}", "%s/%d" % (tuple(s), n),
+             f"{s[1]:>4d}", str(torch.float16).split(".")[1]]
+    return x + len(texts[0]), texts
+
+
+def c_r3_numbers_abcs(x):
+    import numbers
+
+    vals = [1, 2.5, True, 1j, np.int64(3), np.float32(1.5), "s", x.shape[0]]
+    kinds = [(isinstance(v, numbers.Number), isinstance(v, numbers.Integral), isinstance(v, numbers.Real)) for v in vals]
+    return x + sum(k[1] for k in kinds), kinds
+
+
+def c_r3_callable_hashable_sized_abcs(x):
+    import collections.abc as cabc
+
+    lin = nn.Linear(3, 3)
+    part = functools.partial(torch.add, other=1)
+    things = [lin, part, x, [1], (1,), "ab", len]
+    flags = [(isinstance(t, cabc.Callable), isinstance(t, cabc.Hashable), isinstance(t, cabc.Sized)) for t in things]
+    return part(x), flags, issubclass(type(x), torch.Tensor), issubclass(nn.Linear, nn.Module)
+
+
+def c_r3_typing_iterable_and_union_checks(x):
+    import typing
+
+    def accept(v):
+        if isinstance(v, (list, tuple)):
+            return sum(accept(i) for i in v)
+        if isinstance(v, int | float):
+            return v
+        if isinstance(v, torch.Tensor):
+            return v.sum()
+        return 0
+
+    hint = typing.Optional[int]
+    return accept([1, (2.5, x), None]), typing.get_origin(hint) is typing.Union, typing.get_args(hint)
+
+
+def c_r3_format_spec_on_tensor_scalars(x):
+    total = x.sum()
+    return x + 1, f"{3.14159:.2f}", format(7, "08b"), "{:,}".format(1234567), f"{'left':<6}|", total.shape
+
+
+def c_r3_dtype_attributes_and_comparisons(x):
+    dts = [torch.float32, torch.int64, torch.bool, torch.complex64, torch.bfloat16]
+    info = [(d.is_floating_point, d.is_complex, d.is_signed, d.itemsize) for d in dts]
+    ordered = sorted(dts, key=lambda d: (d.itemsize, str(d)))
+    return x.to(ordered[-1]).real, info, [str(d) for d in ordered], torch.float32 in {torch.float32: 1}
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
