@@ -402,9 +402,31 @@ def namedtuple_instance_attribute(x, t):
 
 def test_namedtuple_subclass_own_new_and_init_run():
     # before: the fields were filled directly (TypeError caught: a wrong answer; no __init__: an AttributeError)
-    for fn in (namedtuple_own_new, namedtuple_own_init):
-        _same(_compiled(fn)(torch.arange(3.0)), fn(torch.arange(3.0)))
-        assert "__new__" in _explain(fn, torch.arange(3.0)).breaks[0].why
+    _check(namedtuple_own_new, torch.arange(3.0))  # its __new__ inlined: super().__new__, then tuple.__new__
+    _same(_compiled(namedtuple_own_init)(torch.arange(3.0)), namedtuple_own_init(torch.arange(3.0)))
+    assert "__new__" in _explain(namedtuple_own_init, torch.arange(3.0)).breaks[0].why  # an __init__: not modelled
+
+
+class _Checked(collections.namedtuple("_Checked", "lo hi")):
+    __slots__ = ()
+
+    def __new__(cls, lo, hi=None):
+        if lo < 0:
+            raise ValueError("negative")
+        return super().__new__(cls, lo, lo + 1 if hi is None else hi)
+
+
+def namedtuple_own_new_paths(x):
+    r = _Checked(1)
+    try:
+        _Checked(-1)
+    except ValueError as e:
+        msg = str(e)
+    return x * r.hi, tuple(r._replace(hi=9)), tuple(_Checked._make([3, 4])), r == (1, 2), type(r) is _Checked, msg
+
+
+def test_namedtuple_subclass_own_new_paths():
+    _check(namedtuple_own_new_paths, torch.arange(3.0))
 
 
 def test_namedtuple_subclass_instance_attributes_are_read():

@@ -246,13 +246,20 @@ def _python_new(tx: InstructionTranslator, cls: type, cls_source: Any, base: typ
                 kwargs: dict[str, Variable]) -> Variable:
     """``cls.__new__(cls, *args, **kwargs)`` written in Python (it calls ``super().__new__(cls)``), inlined."""
     new = class_attribute(cls, "__new__")
-    if (base not in (object, dict, collections.OrderedDict, list, set, *BASE_MAKERS) and not plain_tuple_subclass(cls)) \
+    if (base not in (object, dict, collections.OrderedDict, list, set, *BASE_MAKERS) and not plain_tuple_subclass(cls)
+            and not _named_tuple_without_init(cls)) \
             or not isinstance(new, staticmethod) \
             or not isinstance(new.__func__, types.FunctionType):
         raise Unsupported(f"creating a {cls.__qualname__} object", "the class defines __new__")
     new_source = Attr(cls_source, "__new__") if cls_source is not None else None  # the function itself
     cls_variable = wrap(tx, cls, cls_source)
     return wrap(tx, new.__func__, new_source).call(tx, [cls_variable, *args], kwargs)
+
+
+def _named_tuple_without_init(cls: type) -> bool:
+    """A named tuple subclass whose own ``__new__`` (``super().__new__(cls, lo, hi)``: the fields' own, then
+    ``tuple.__new__``) makes its instances, and no ``__init__`` writes attributes after it."""
+    return issubclass(cls, tuple) and hasattr(cls, "_fields") and cls.__init__ is object.__init__
 
 
 def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: type, instance: Variable,
