@@ -120,6 +120,8 @@ class BuiltinVariable(RealValueVariable):
             return wrap(tx, getattr(self.value, name), Attr(self.source or Const(self.value), name))
         if self.value is object and name in ("__setattr__", "__delattr__"):
             return GenericSetattrVariable() if name == "__setattr__" else GenericDelattrVariable()
+        if self.value is object and name == "__getattribute__":  # a class's own __getattribute__ falls back to it
+            return BuiltinVariable(object.__getattribute__)
         replacement = polyfills.attribute_replacement(self.value, name)
         if replacement is not None:  # dict.fromkeys
             return _functions.UserFunctionVariable(replacement)
