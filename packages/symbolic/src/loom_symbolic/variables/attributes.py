@@ -185,7 +185,10 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     if fallback is not _MISSING and (fallback is not _module_getattr() or view.real is _MISSING):
         # one in C too: `__getattr__ = dict.get` is the dict's own lookup, modelled unbound
         return class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
-    raise missing_attribute(f"{view.cls.__name__!r} object", name)
+    # Python's generic lookup fails with its own message and sets the error's ``name`` and ``obj``: all known
+    message = f"{view.cls.__name__!r} object has no attribute {name!r}"
+    raise UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=(message,),
+                    exc_attrs={"name": ConstantVariable(name), "obj": view.receiver})
 
 
 def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
