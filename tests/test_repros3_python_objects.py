@@ -483,3 +483,23 @@ def test_class_body_binding_an_object_with_set_name_breaks():
     report = _explain(class_body_binds_registering_descriptor, torch.arange(3.0))
     assert "__set_name__" in report.breaks[0].why
     _check(class_body_binds_cached_property, torch.arange(3.0))  # the standard library's own: made once, as before
+
+
+def plist_appended_then_indexed(x, plist):
+    plist.append(nn.Parameter(torch.full((3,), 5.0)))
+    try:
+        extra = plist[2]
+    except IndexError as e:
+        extra = str(e)
+    return x * plist[-1] * plist[1], len(plist), extra
+
+
+def test_parameter_list_indexed_after_an_append_in_the_frame():
+    # before: plist[-1] read the real list's last parameter, the one before the append (a wrong answer)
+    def fresh():
+        return nn.ParameterList([nn.Parameter(torch.ones(3))])
+
+    want = plist_appended_then_indexed(torch.arange(3.0), fresh())
+    _same(_compiled(plist_appended_then_indexed)(torch.arange(3.0), fresh()), want)
+    report = _explain(plist_appended_then_indexed, torch.arange(3.0), fresh())
+    assert (report.graph_count, report.graph_break_count) == (1, 0), report.breaks

@@ -341,6 +341,17 @@ class NNModuleVariable(Variable):
             tx.output.guards.add("dict_keys", DictAttr(self.source, "_modules"), members)
         return changed.items
 
+    def _parameter_entries(self, tx: InstructionTranslator) -> dict:
+        """The ``_parameters`` keys a ParameterList holds now: the trace's when the program appended to it in
+        this frame, else the real table's; either way guarded, so a list grown outside recompiles."""
+        members = self.value.__dict__["_parameters"]
+        changed = changed_in_trace(tx, members)
+        if changed is None:
+            return self.table(tx, "_parameters")
+        if self.source is not None:  # what the frame started from: another set of keys is another trace
+            tx.output.guards.add("dict_keys", DictAttr(self.source, "_parameters"), members)
+        return changed.items
+
     def _child(self, tx: InstructionTranslator, key: str) -> Variable:
         changed = self._changed_children(tx)
         if changed is not None:
@@ -408,7 +419,7 @@ class NNModuleVariable(Variable):
         if isinstance(module, torch.nn.ParameterList):
             if not isinstance(key, int):  # a slice is a new ParameterList, another key eager's TypeError: its own code
                 return _functions.UserFunctionVariable(type(module).__getitem__).call(tx, [self, index], {})
-            size, key = len(self.table(tx, "_parameters")), int(key)  # guarded keys: a list grown later recompiles
+            size, key = len(self._parameter_entries(tx)), int(key)
             if not -size <= key < size:
                 raise UserError("ParameterList index", f"index {key} is out of range", exc_type=IndexError,
                                 exc_args=(f"index {key} is out of range",))
