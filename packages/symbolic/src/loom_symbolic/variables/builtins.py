@@ -143,8 +143,8 @@ class BuiltinVariable(RealValueVariable):
 
 
 _FIXED_NAMES = frozenset({"__name__", "__qualname__", "__module__"})
-#: object.__lt__ and the like: a C type's slot wrappers are fixed objects, compared by identity (total_ordering)
-_SLOT_TYPES = (types.WrapperDescriptorType, types.MethodDescriptorType)
+_SLOT_TYPES = (types.WrapperDescriptorType, types.MethodDescriptorType)  # object.__lt__ & co: fixed, by identity
+
 
 def _is_pure(value: Any) -> bool:
     try:
