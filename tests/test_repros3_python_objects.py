@@ -13,6 +13,7 @@ import enum
 import functools
 import io
 import random
+import typing
 from typing import Protocol, runtime_checkable
 
 import torch
@@ -503,3 +504,29 @@ def test_parameter_list_indexed_after_an_append_in_the_frame():
     _same(_compiled(plist_appended_then_indexed)(torch.arange(3.0), fresh()), want)
     report = _explain(plist_appended_then_indexed, torch.arange(3.0), fresh())
     assert (report.graph_count, report.graph_break_count) == (1, 0), report.breaks
+
+
+# -- a user's Generic class called through its alias ---------------------------------------------------------
+_T = typing.TypeVar("_T")
+
+
+class _Box(typing.Generic[_T]):
+    def __init__(self, item):
+        self.item = item
+
+
+class _SlottedBox(typing.Generic[_T]):
+    __slots__ = ("item",)
+
+    def __init__(self, item):
+        self.item = item
+
+
+def generic_alias_called(x):
+    b = _Box[int](4)
+    s = _SlottedBox[int](2)  # typing's __orig_class__ store fails on it, silently
+    return x * b.item + s.item, b.__orig_class__ is _Box[int], hasattr(s, "__orig_class__")
+
+
+def test_generic_alias_call_makes_the_instance_and_tags_it():
+    _check(generic_alias_called, torch.arange(3.0))  # before: a break, the alias could not be called

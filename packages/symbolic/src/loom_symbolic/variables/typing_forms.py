@@ -12,6 +12,10 @@ import types
 import typing
 from typing import Any
 
+from loom_guards import Attr
+
+from ..errors import Unsupported, UserError
+from ..policy import trusted_module_name
 from . import operator_semantics as _operators
 from . import registry
 from .base import Variable
@@ -27,10 +31,29 @@ def is_typing_form(value: Any) -> bool:
     return issubclass(type(value), _FORM_TYPES)
 
 
+class TypingFormVariable(FrozenObjectVariable):
+    """A parametrised typing form; ``Box[int](item)`` of a user's ``Generic`` class makes a ``Box`` as typing does."""
+
+    def call(self, tx: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        form, origin = self.value, getattr(self.value, "__origin__", None)
+        if type(form) is not typing._GenericAlias or not isinstance(origin, type) or not form._inst \
+                or trusted_module_name(origin.__module__ or ""):  # type: ignore[attr-defined]
+            return super().call(tx, args, kwargs)
+        # typing's _BaseGenericAlias.__call__: the origin's instance, told which alias made it where it can be
+        result = registry.wrap(tx, origin, Attr(self.source, "__origin__") if self.source is not None else None) \
+            .call(tx, args, kwargs)
+        try:
+            result.store_attr(tx, "__orig_class__", self)
+        except UserError as exc:  # a __slots__ class refuses it with an AttributeError, which typing passes over
+            if not issubclass(exc.exc_type, AttributeError):  # another error: typing passes it over from 3.13 on
+                raise Unsupported(f"{form}(...)", f"setting __orig_class__ raises {exc.exc_type.__name__}") from exc
+        return result
+
+
 def _wrap_typing_form(tx: Any, value: Any, source: Any) -> FrozenObjectVariable:
     if tx is not None and source is not None:
         tx.output.guards.add("identity", source, value)
-    return FrozenObjectVariable(value, source)
+    return TypingFormVariable(value, source)
 
 
 # Before the builtin-callable (220) and class (240) rules, which a GenericAlias would otherwise match.
@@ -80,7 +103,7 @@ def _fold_subscript(tx: Any, container: Variable, index: Variable) -> Variable |
         form = real[key]
     except Exception:  # the program's own error: left to the ordinary path, which raises it
         return None
-    return FrozenObjectVariable(form, None)
+    return TypingFormVariable(form, None)
 
 
 _operators.SUBSCRIPT_FOLDS.append(_fold_subscript)
