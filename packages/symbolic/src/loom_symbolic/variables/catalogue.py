@@ -39,6 +39,7 @@ from . import (  # noqa: F401
     globals_dict,
     hashing,
     hook_handles,
+    hop_regions,
     int_subclasses,
     known_hasattr,
     legacy_functorch,

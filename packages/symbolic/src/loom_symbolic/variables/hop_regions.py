@@ -1,0 +1,179 @@
+"""``hints_wrapper`` and ``nested_compile_region``: a function traced into a sub-graph (:mod:`.higher_order`)
+called once, recorded as the higher-order op torch.compile records.
+
+- ``hints_wrapper(body_fn, args, kwargs, hints=...)`` → ``hints_wrapper(<body>, (*inputs,), {}, hints=...)``:
+  the hints (constants) go to the op as they are, for a backend that reads them.
+- A function marked by ``torch.compiler.nested_compile_region`` (``mark_compile_region``), called →
+  ``invoke_subgraph(<body>, identifier, *inputs)``. Two calls tracing to the same sub-graph over inputs of
+  the same metadata share the body and its identifier (torch.compile's reuse); any other body gets its own,
+  since a backend caches a body's compiled form under its identifier.
+
+Neither is a plain call in eager (``hints_wrapper``'s autograd raises in the backward, ``invoke_subgraph``'s
+backward is its own): a function that does not trace into one pure sub-graph (it changes Python state or a
+tensor in place, or returns a tensor sharing memory with its inputs) is one graph break at the call,
+which then runs as eager runs it. Arguments eager refuses run as Python too, to raise as eager raises.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+from torch import fx
+
+from ..errors import Unsupported
+from .base import Variable
+from .containers import DictVariable, ListVariable, TupleVariable
+from .higher_order import HANDLERS, higher_order, record, require_constants, trace_body
+from .symbolic_scalars import SymbolicVariable
+from .tensor import TensorVariable, storage_key
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+_HINTS = sys.modules["torch._higher_order_ops.hints_wrap"]
+_INVOKE = sys.modules["torch._higher_order_ops.invoke_subgraph"]
+
+
+def _pure_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
+               what: str) -> Any:
+    """``fn(*args, **kwargs)`` traced into a sub-graph returning new tensors (else a break at the call)."""
+    body = trace_body(tx, fn, args, kwargs, what)
+    read = {storage_key(node.meta.get("val", node.meta.get("example_value"))) for node in body.lifted} - {None}
+    seen: set[Any] = set()
+    for leaf in body.leaves:
+        storage = storage_key(leaf.example) if isinstance(leaf, TensorVariable) else None
+        if storage is not None and (storage in read or storage in seen):
+            raise Unsupported(f"{what} of a function returning a tensor that shares memory with its inputs or "
+                              "another result", "the op's results must be new tensors (AOTAutograd refuses aliases)",
+                              hint="return a copy (.clone())")
+        seen.add(storage)
+    return body
+
+
+def _is_empty_dict(variable: Variable) -> bool:
+    if type(variable) is DictVariable:
+        return not variable.items
+    return variable.is_python_constant() and variable.as_python_constant() == {}
+
+
+@higher_order(_HINTS.hints_wrapper)
+def hints_wrapper(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``hints_wrapper(body_fn, args, kwargs, hints=...)``: ``body_fn(*args)`` as one sub-graph."""
+    what = "hints_wrapper"
+    if len(args) != 3 or set(kwargs) != {"hints"}:
+        raise Unsupported(f"{what}() with these arguments", "expected hints_wrapper(body_fn, args, kwargs, hints=...)")
+    fn, operands, fn_kwargs = args
+    if type(operands) in (TupleVariable, ListVariable):
+        items = list(operands.items)
+    elif operands.is_python_constant() and operands.as_python_constant() in ((), []):
+        items = []
+    else:
+        raise Unsupported(f"{what} with {operands.describe()} as its args", "expected a tuple or list")
+    for item in items:
+        if not (isinstance(item, (TensorVariable, SymbolicVariable)) or (
+                item.is_python_constant() and type(item.as_python_constant()) in (int, float, bool))):
+            raise Unsupported(f"{what} with {item.describe()} among its args",
+                              "eager raises on args other than tensors, ints, floats and bools")
+    if not _is_empty_dict(fn_kwargs):
+        raise Unsupported(f"{what} with keyword arguments for its function", "eager raises on them")
+    hints = require_constants(kwargs, what)["hints"]
+    if type(hints) is not dict or not all(type(k) is str and type(v) in (int, float, bool, str)
+                                           for k, v in hints.items()):
+        raise Unsupported(f"{what} with hints={hints!r}", "eager raises unless hints map strings to constants")
+    body = _pure_body(tx, fn, items, {}, what)
+    if tx.output.grad_enabled and any(getattr(n.meta.get("val", n.meta.get("example_value")), "requires_grad", False)
+                                      for n in body.lifted):
+        # eager's op has no autograd: its results do not require grad (torch.compile's do, or raise)
+        raise Unsupported(f"{what} over a tensor requiring grad", "eager's results then do not require grad, "
+                          "which the recorded op cannot mimic", hint="the call runs as eager runs it")
+    attr = tx.output.add_submodule(body.module, "hints_wrapper_body")
+    return record(tx, _HINTS.hints_wrapper, (attr, tuple(body.lifted), {}), [leaf.example for leaf in body.leaves],
+                  body.rebuild, {"hints": hints})
+
+
+# -- nested_compile_region -----------------------------------------------------------------------------------
+def _same_body(a: fx.GraphModule, b: fx.GraphModule) -> bool:
+    """Whether two bodies are the same program over inputs of the same metadata (then one may stand for both)."""
+    if any(n.op == "get_attr" for g in (a, b) for n in g.graph.nodes) or a.code != b.code:
+        return False
+    ins = [[n.meta.get("val") for n in g.graph.nodes if n.op == "placeholder"] for g in (a, b)]
+    return len(ins[0]) == len(ins[1]) and all(_same_meta(x, y) for x, y in zip(*ins))
+
+
+def _same_meta(x: Any, y: Any) -> bool:
+    if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
+        return (x.shape, x.stride(), x.dtype, x.device, x.requires_grad) == (
+            y.shape, y.stride(), y.dtype, y.device, y.requires_grad)
+    return type(x) is type(y) and not isinstance(x, torch.Tensor) and x is not None
+
+
+def _invoke(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    what = "a nested_compile_region function"
+    body = _pure_body(tx, fn, args, kwargs, what)
+    output = tx.output
+    # an earlier body of this graph (its get_attr still in the graph, not carved into another body)
+    live = {n.target: n for n in output.graph.nodes if n.op == "get_attr" and str(n.target).startswith("subgraph_")}
+    name = next((n for n in live if _same_body(output.submodules[n], body.module)), None)
+    attr = output.add_submodule(body.module, "subgraph") if name is None else output.graph.get_attr(name)
+    name = attr.target
+    return record(tx, _INVOKE.invoke_subgraph, (attr, name, *body.lifted), [leaf.example for leaf in body.leaves],
+                  body.rebuild)
+
+
+@higher_order(_INVOKE.invoke_subgraph_placeholder)
+def invoke_subgraph_placeholder(tx: InstructionTranslator, args: list[Variable],
+                                kwargs: dict[str, Variable]) -> Variable:
+    """``invoke_subgraph_placeholder(fn, *args, **kwargs)`` (the call a marked function makes)."""
+    if not args:
+        raise Unsupported("invoke_subgraph_placeholder() without a function", "expected a function")
+    return _invoke(tx, args[0], list(args[1:]), kwargs)
+
+
+class CompileRegionVariable(Variable):
+    """A function marked by ``nested_compile_region`` while tracing: its calls record ``invoke_subgraph``."""
+
+    def __init__(self, fn: Variable, options: dict[str, Any], factory: Any) -> None:
+        self.fn = fn
+        self.options = options
+        self.factory = factory
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def describe(self) -> str:
+        return f"nested_compile_region({self.fn.describe()})"
+
+    def reconstruct(self, codegen: Any) -> None:
+        """``nested_compile_region(fn, **options)`` made again by the rewritten code (eager: a no-op wrapper)."""
+        names = tuple(self.options)
+        codegen.load_callable(self.factory)
+        codegen.reconstruct(self.fn)
+        for name in names:
+            codegen.load_const(self.options[name])
+        codegen.call_kw(1 + len(names), names)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        fn = self.fn.fn if isinstance(self.fn, CompileRegionVariable) else self.fn  # the innermost function
+        return _invoke(tx, fn, args, kwargs)
+
+
+def _region_handler(factory: Any) -> Any:
+    def mark(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if len(args) != 1:
+            raise Unsupported(f"{factory.__qualname__}() without a function",
+                              "only its use as a decorator on a function is modelled")
+        options = require_constants(kwargs, factory.__qualname__)
+        if options.get("options") is not None or options.get("reuse_hash_fn") is not None:
+            raise Unsupported(f"{factory.__qualname__} with options or reuse_hash_fn",
+                              "only the plain marking is modelled")
+        return CompileRegionVariable(args[0], options, factory)
+
+    mark.__doc__ = f"``{factory.__qualname__}(fn)``: a function whose calls record ``invoke_subgraph``."
+    return mark
+
+
+for _factory in (torch.compiler.nested_compile_region, _INVOKE.mark_compile_region):
+    HANDLERS[_factory] = _region_handler(_factory)
