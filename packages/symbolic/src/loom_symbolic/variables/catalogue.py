@@ -40,6 +40,7 @@ from . import (  # noqa: F401
     hashing,
     hook_handles,
     hop_regions,
+    scans,
     int_subclasses,
     known_hasattr,
     legacy_functorch,
