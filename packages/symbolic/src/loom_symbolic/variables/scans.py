@@ -26,10 +26,9 @@ from torch.utils._pytree import tree_structure
 
 from ..errors import Unsupported
 from .containers import ListVariable, TupleVariable
-from .higher_order import skeleton
-from .partial import PartialVariable
 from .control_flow import _new_tensors, _only_tensors
-from .higher_order import higher_order, record, same_metadata, trace_body
+from .higher_order import higher_order, record, same_metadata, skeleton, trace_body
+from .partial import PartialVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
