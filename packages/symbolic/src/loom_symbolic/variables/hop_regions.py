@@ -8,10 +8,12 @@ called once, recorded as the higher-order op torch.compile records.
   the same metadata share the body and its identifier (torch.compile's reuse); any other body gets its own,
   since a backend caches a body's compiled form under its identifier.
 
-Neither is a plain call in eager (``hints_wrapper``'s autograd raises in the backward, ``invoke_subgraph``'s
-backward is its own): a function that does not trace into one pure sub-graph (it changes Python state or a
-tensor in place, or returns a tensor sharing memory with its inputs) is one graph break at the call,
-which then runs as eager runs it. Arguments eager refuses run as Python too, to raise as eager raises.
+Neither is a plain call in eager (``hints_wrapper`` has no autograd: over a tensor requiring grad its results
+do not require grad, so such a call breaks; ``invoke_subgraph``'s backward is its own): a function that does not trace into one sub-graph (it changes a tensor in place, or
+returns a tensor sharing memory with its inputs) is one graph break at the call,
+which then runs as eager runs it. Each runs its function once, as the trace does: the Python state the
+function changes (a list it appends to) is changed after the graph like any other traced change. Arguments
+eager refuses raise as eager raises.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from torch import fx
 
 from ..errors import Unsupported
 from .base import Variable
+from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, TupleVariable
+from .exception_values import ExceptionVariable, SymbolicException, raised
 from .higher_order import HANDLERS, higher_order, record, require_constants, trace_body
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable, storage_key
@@ -39,8 +43,9 @@ _INVOKE = sys.modules["torch._higher_order_ops.invoke_subgraph"]
 
 def _pure_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
                what: str) -> Any:
-    """``fn(*args, **kwargs)`` traced into a sub-graph returning new tensors (else a break at the call)."""
-    body = trace_body(tx, fn, args, kwargs, what)
+    """``fn(*args, **kwargs)`` traced into a sub-graph returning new tensors (else a break at the call). Both ops
+    run their function exactly once, as the trace did: the Python state it changes is replayed after the graph."""
+    body = trace_body(tx, fn, args, kwargs, what, effects_replayed=True)
     read = {storage_key(node.meta.get("val", node.meta.get("example_value"))) for node in body.lifted} - {None}
     seen: set[Any] = set()
     for leaf in body.leaves:
@@ -51,6 +56,11 @@ def _pure_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
                               hint="return a copy (.clone())")
         seen.add(storage)
     return body
+
+
+def _raise(tx: InstructionTranslator, message: str) -> None:
+    """Raise in the trace the RuntimeError eager's op raises on its arguments."""
+    raise SymbolicException(raised(tx, ExceptionVariable(RuntimeError, [ConstantVariable(message)])))
 
 
 def _is_empty_dict(variable: Variable) -> bool:
@@ -78,11 +88,19 @@ def hints_wrapper(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
             raise Unsupported(f"{what} with {item.describe()} among its args",
                               "eager raises on args other than tensors, ints, floats and bools")
     if not _is_empty_dict(fn_kwargs):
-        raise Unsupported(f"{what} with keyword arguments for its function", "eager raises on them")
+        if not fn_kwargs.is_python_constant():
+            raise Unsupported(f"{what} with keyword arguments for its function", "eager raises on them")
+        given = fn_kwargs.as_python_constant()
+        _raise(tx, f"kwargs must be a dict, got {type(given)}" if not isinstance(given, dict) else
+               f"kwargs except for hints are not supported, got {given}")
     hints = require_constants(kwargs, what)["hints"]
-    if type(hints) is not dict or not all(type(k) is str and type(v) in (int, float, bool, str)
-                                           for k, v in hints.items()):
-        raise Unsupported(f"{what} with hints={hints!r}", "eager raises unless hints map strings to constants")
+    if not isinstance(hints, dict):
+        _raise(tx, f"hints must be a dict, got {type(hints)}")
+    for key, value in hints.items():
+        if not isinstance(key, str):
+            _raise(tx, f"hints key must be a str, got {key}.")
+        if not isinstance(value, (int, float, bool, str)):
+            _raise(tx, f"hints must be a dict containing int, float, bool or str value, got value {value} for key {key}.")
     body = _pure_body(tx, fn, items, {}, what)
     if tx.output.grad_enabled and any(getattr(n.meta.get("val", n.meta.get("example_value")), "requires_grad", False)
                                       for n in body.lifted):
