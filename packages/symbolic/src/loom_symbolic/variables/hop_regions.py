@@ -115,10 +115,20 @@ def hints_wrapper(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
 # -- nested_compile_region -----------------------------------------------------------------------------------
 def _same_body(a: fx.GraphModule, b: fx.GraphModule) -> bool:
     """Whether two bodies are the same program over inputs of the same metadata (then one may stand for both)."""
-    if any(n.op == "get_attr" for g in (a, b) for n in g.graph.nodes) or a.code != b.code:
+    if any(n.op == "get_attr" for g in (a, b) for n in g.graph.nodes):
+        return False
+    if _shape_of(a.graph) != _shape_of(b.graph):
         return False
     ins = [[n.meta.get("val") for n in g.graph.nodes if n.op == "placeholder"] for g in (a, b)]
-    return len(ins[0]) == len(ins[1]) and all(_same_meta(x, y) for x, y in zip(*ins))
+    return all(_same_meta(x, y) for x, y in zip(*ins))
+
+
+def _shape_of(graph: fx.Graph) -> list[Any]:
+    """The graph's nodes by position: op, target, and arguments with nodes replaced by their positions (names,
+    which differ between two traces of one function, left out)."""
+    at = {node: i for i, node in enumerate(graph.nodes)}
+    mapped = [(n.op, n.target, fx.node.map_arg((n.args, n.kwargs), lambda m: ("node", at[m]))) for n in graph.nodes]
+    return [(op, target if op != "placeholder" else None, repr(args)) for op, target, args in mapped]
 
 
 def _same_meta(x: Any, y: Any) -> bool:

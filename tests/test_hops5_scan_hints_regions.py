@@ -1,0 +1,235 @@
+"""``hints_wrapper``, ``scan``, ``associative_scan`` and ``nested_compile_region`` captured as torch.compile captures
+them: one graph holding the higher-order op over the function's sub-graph, eager's values and gradients under
+every backend, no recompilation on a second call, and one break naming the construct where the function cannot be
+a sub-graph (the call then runs as eager runs it)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch._higher_order_ops.associative_scan import associative_scan
+from torch._higher_order_ops.hints_wrap import hints_wrapper
+from torch._higher_order_ops.scan import scan
+
+import loom
+import loom_backends
+
+BACKENDS = [name for name in ("default", "eager", "aot_eager", "c") if name in loom_backends.names()]
+HOPS = torch.ops.higher_order
+
+
+def targets(report):
+    return [n.target for g in report.graphs for n in g.graph_module.graph.nodes if n.op == "call_function"]
+
+
+def leaves(value):
+    return [t for t in torch.utils._pytree.tree_leaves(value) if isinstance(t, torch.Tensor)]
+
+
+def check(fn, args, backend, op=None, grad_of=()):
+    """One graph, no break (holding ``op``), eager's values (and gradients for ``grad_of``), no recompile."""
+    loom.reset()
+    report = loom.explain(fn, backend=backend)(*args)
+    assert (report.graph_count, report.graph_break_count) == (1, 0), report.breaks
+    if op is not None:
+        assert op in targets(report)
+    loom.reset()
+    compiled = loom.compile(fn, backend=backend)
+    want, got = fn(*args), compiled(*args)
+    assert len(leaves(got)) == len(leaves(want))
+    for g, w in zip(leaves(got), leaves(want)):
+        torch.testing.assert_close(g, w, atol=1e-5, rtol=1e-5)
+    if grad_of:
+        grads_want = torch.autograd.grad(sum(t.sum() for t in leaves(want)), grad_of)
+        grads_got = torch.autograd.grad(sum(t.sum() for t in leaves(got)), grad_of)
+        for g, w in zip(grads_got, grads_want):
+            torch.testing.assert_close(g, w, atol=1e-5, rtol=1e-5)
+    compiled(*args)
+    assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0
+
+
+# -- hints_wrapper ----------------------------------------------------------------------------------------
+def hinted(x, y):
+    def body(x):
+        return x.sin() + y, x * 2
+    return hints_wrapper(body, (x,), {}, hints={"outer_body": True, "k": 2})
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_hints_wrapper_is_one_op_over_its_body(backend):
+    check(hinted, (torch.randn(4, 3), torch.randn(3)), backend, HOPS.hints_wrapper)
+
+
+def test_hints_wrapper_over_a_tensor_requiring_grad_breaks_as_its_results_do_not_require_grad():
+    x, y = torch.randn(3), torch.randn(3, requires_grad=True)
+    report = loom.explain(hinted, backend="eager")(x, y)
+    assert report.graph_break_count == 1 and "hints_wrapper" in report.breaks[0].what
+    got, want = loom.compile(hinted, backend="eager")(x, y), hinted(x, y)
+    assert not got[0].requires_grad and not want[0].requires_grad
+    torch.testing.assert_close(got, want)
+
+
+def test_hints_wrapper_raises_eagers_error_on_keyword_arguments():
+    def with_kwargs(x):
+        try:
+            return hints_wrapper(lambda t, n=1: t * n, (x,), {"n": 2}, hints={})
+        except RuntimeError as exc:
+            return x - 1, str(exc)
+
+    x = torch.randn(3)
+    report = loom.explain(with_kwargs, backend="eager")(x)
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+    got, want = loom.compile(with_kwargs, backend="eager")(x), with_kwargs(x)
+    assert got[1] == want[1] == "kwargs except for hints are not supported, got {'n': 2}"
+    torch.testing.assert_close(got[0], want[0])
+
+
+# -- scan -------------------------------------------------------------------------------------------------
+def scanned(x, w):
+    def comb(carry, xs):
+        c, total = carry
+        return (c @ w + xs, total + c.sum()), {"y": (c * xs).clone()}
+    return scan(comb, (torch.zeros(3), torch.zeros(())), x)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_scan_is_one_op_with_eagers_values_and_gradients(backend):
+    w = torch.randn(3, 3, requires_grad=True)
+    check(scanned, (torch.randn(5, 3), w), backend, HOPS.scan, grad_of=(w,))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_scan_reversed_over_another_dimension(backend):
+    def fn(x):
+        return scan(lambda c, xs: (c + xs, (c * 2).clone()), torch.zeros(4), x, dim=1, reverse=True)
+
+    check(fn, (torch.randn(4, 6),), backend, HOPS.scan)
+
+
+def test_scan_whose_function_breaks_is_one_break_naming_scan_then_runs_as_eager():
+    def fn(x):
+        def comb(c, xs):
+            if xs.sum() > 0:  # a Python branch on data: no one graph
+                return c + xs, (c * 2).clone()
+            return c - xs, (c * 3).clone()
+        return scan(comb, torch.zeros(3), x)
+
+    x = torch.randn(4, 3)
+    with pytest.raises(Exception) as eager:  # eager's scan compiles its function with torch.compile, which refuses it
+        fn(x)
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    with pytest.raises(type(eager.value)):
+        compiled(x)
+    assert loom.stats()["graph_breaks"] == 1
+
+
+# -- associative_scan (generic: a vmap recursion reaching an empty batch) ----------------------------------------
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("n", [4, 7])
+def test_generic_associative_scan_is_one_graph(backend, n):
+    def fn(x):
+        return associative_scan(lambda a, b: (a[0] + b[0], a[1] * b[1]), (x, x.sigmoid()), dim=0,
+                                combine_mode="generic")
+
+    check(fn, (torch.randn(n, 2),), backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_vmap_over_an_empty_dimension(backend):
+    def fn(x):
+        return torch.vmap(lambda t: t.sin() * 2)(x) + 1, torch.vmap(lambda t: t.sum(), in_dims=1)(x.t())
+
+    check(fn, (torch.randn(0, 3),), backend)
+
+
+# -- nested_compile_region (invoke_subgraph) ---------------------------------------------------------------
+@torch.compiler.nested_compile_region
+def _layer(y, w):
+    return (y @ w).tanh()
+
+
+_CALLS: list = []
+
+
+@torch.compiler.nested_compile_region
+def _logging_layer(y):
+    _CALLS.append(y.shape[0])
+    return y + 1
+
+
+def stacked(x, w):
+    return _layer(_layer(x, w), w)
+
+
+def stacked_in_frame(x, w):
+    @torch.compiler.nested_compile_region
+    def g(y):
+        return y.cos() @ w
+    return g(x) + g(x + 1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fn", [stacked, stacked_in_frame])
+def test_nested_compile_region_is_invoke_subgraph_with_eagers_gradients(backend, fn):
+    w = torch.randn(3, 3, requires_grad=True)
+    check(fn, (torch.randn(4, 3), w), backend, HOPS.invoke_subgraph, grad_of=(w,))
+
+
+def test_calls_of_one_region_share_a_body_unless_their_inputs_differ():
+    w = torch.randn(3, 3)
+    graph = loom.explain(stacked, backend="eager")(torch.randn(4, 3), w).graphs[0].graph_module
+    calls = [n for n in graph.graph.nodes if n.target is HOPS.invoke_subgraph]
+    assert len(calls) == 2 and calls[0].args[0].target == calls[1].args[0].target == calls[0].args[1]
+
+    def two_shapes(x, w):
+        return _layer(x, w).sum() + _layer(x[:2], w).sum()
+
+    loom.reset()
+    graph = loom.explain(two_shapes, backend="eager")(torch.randn(4, 3), w).graphs[0].graph_module
+    names = {n.args[1] for n in graph.graph.nodes if n.target is HOPS.invoke_subgraph}
+    assert len(names) == 2
+
+
+def test_a_regions_python_side_effects_happen_on_every_call():
+    def fn(x):
+        return _logging_layer(x) + _logging_layer(x * 2)
+
+    x = torch.randn(3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+    _CALLS.clear()
+    got = loom.compile(fn, backend="eager")(x)
+    assert _CALLS == [3, 3]
+    torch.testing.assert_close(got, fn(x))
+
+
+def test_a_marked_function_made_in_the_frame_can_leave_it():
+    def fn(x):
+        @torch.compiler.nested_compile_region
+        def g(y):
+            return y + 3
+        return g(x), g
+
+    x = torch.randn(3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+    out, g = loom.compile(fn, backend="eager")(x)
+    torch.testing.assert_close(out, x + 3)
+    torch.testing.assert_close(g(x), x + 3)
+
+
+def test_a_region_changing_a_tensor_in_place_breaks_once_and_runs_as_eager():
+    def fn(x):
+        @torch.compiler.nested_compile_region
+        def g(y):
+            y.add_(1)
+            return y * 2
+        return g(x)
+
+    x = torch.randn(3)
+    report = loom.explain(fn, backend="eager")(x.clone())
+    assert report.graph_break_count == 1 and "nested_compile_region" in report.breaks[0].what
+    a, b = x.clone(), x.clone()
+    torch.testing.assert_close(loom.compile(fn, backend="eager")(a), fn(b))
+    torch.testing.assert_close(a, b)
