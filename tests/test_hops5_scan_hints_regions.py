@@ -106,7 +106,7 @@ def test_scan_reversed_over_another_dimension(backend):
     check(fn, (torch.randn(4, 6),), backend, HOPS.scan)
 
 
-def test_scan_whose_function_breaks_is_one_break_naming_scan_then_runs_as_eager():
+def test_scan_whose_function_cannot_be_one_graph_breaks_once_and_raises_as_eager():
     def fn(x):
         def comb(c, xs):
             if xs.sum() > 0:  # a Python branch on data: no one graph
