@@ -30,7 +30,14 @@ from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, TupleVariable
 from .exception_values import ExceptionVariable, SymbolicException, raised
-from .higher_order import HANDLERS, higher_order, record, require_constants, trace_body
+from .higher_order import (
+    HANDLERS,
+    higher_order,
+    record,
+    refuse_under_function_mode,
+    require_constants,
+    trace_body,
+)
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable, storage_key
 
@@ -184,6 +191,7 @@ class CompileRegionVariable(Variable):
         codegen.call_kw(1 + len(names), names)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        refuse_under_function_mode(tx, f"a call of {self.describe()}")
         fn = self.fn.fn if isinstance(self.fn, CompileRegionVariable) else self.fn  # the innermost function
         return _invoke(tx, fn, args, kwargs)
 
