@@ -233,3 +233,17 @@ def test_a_region_changing_a_tensor_in_place_breaks_once_and_runs_as_eager():
     a, b = x.clone(), x.clone()
     torch.testing.assert_close(loom.compile(fn, backend="eager")(a), fn(b))
     torch.testing.assert_close(a, b)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_scan_and_regions_with_dynamic_shapes_compile_once(backend):
+    def fn(x):
+        carry, ys = scan(lambda c, xs: (c + xs, (c * xs).clone()), torch.zeros(x.shape[1]), x)
+        return _layer(ys, torch.ones(3, 3)) + carry
+
+    loom.reset()
+    compiled = loom.compile(fn, backend=backend, dynamic=True, options={"strict": True})
+    for n in (4, 5, 7):
+        x = torch.randn(n, 3)
+        torch.testing.assert_close(compiled(x), fn(x))
+    assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0
