@@ -5,8 +5,13 @@ a sub-graph (the call then runs as eager runs it)."""
 
 from __future__ import annotations
 
+import functools
+import sys
+import types
+
 import pytest
 import torch
+import torch.utils._pytree as pytree
 from torch._higher_order_ops.associative_scan import associative_scan
 from torch._higher_order_ops.hints_wrap import hints_wrapper
 from torch._higher_order_ops.scan import scan
@@ -247,3 +252,55 @@ def test_scan_and_regions_with_dynamic_shapes_compile_once(backend):
         x = torch.randn(n, 3)
         torch.testing.assert_close(compiled(x), fn(x))
     assert loom.stats()["graphs"] == 1 and loom.stats()["recompiles"] == 0
+
+
+# -- associative_scan's op, as its pointwise mode (CUDA only) calls it -----------------------------------------
+_ASSOCIATIVE = sys.modules["torch._higher_order_ops.associative_scan"]
+
+
+def run_flattened_associative_scan(combine_fn, leaves_xs):
+    return _ASSOCIATIVE.associative_scan_op(combine_fn, leaves_xs, additional_inputs=())
+
+
+# the user-facing function's own nested caller, here on CPU (its pointwise mode refuses CPU tensors)
+_FRONTEND_CALL = types.FunctionType(
+    run_flattened_associative_scan.__code__.replace(co_filename=_ASSOCIATIVE.__file__), globals())
+
+
+def _pointwise(combine, call=_FRONTEND_CALL):
+    def fn(x, y):
+        leaves, spec = pytree.tree_flatten((x, y))
+        flat = functools.partial(_ASSOCIATIVE.wrap_combine_fn_flat, combine_fn=combine, spec=spec, num_leaves=2)
+        return call(flat, leaves)
+    return fn
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_associative_scan_op_from_its_front_end_is_one_op_with_its_structure(backend):
+    x, y = torch.randn(5, 3), torch.rand(5, 3, requires_grad=True)
+    fn = _pointwise(lambda a, b: (a[0] + b[0], a[1] * b[1]))
+    flat = _ASSOCIATIVE.associative_scan_op(
+        functools.partial(_ASSOCIATIVE.wrap_combine_fn_flat, combine_fn=lambda a, b: (a[0] + b[0], a[1] * b[1]),
+                          spec=pytree.tree_flatten((x, y))[1], num_leaves=2), [x, y], ())
+    report = loom.explain(fn, backend=backend)(x, y)
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+    assert HOPS.associative_scan in targets(report)
+    got = loom.compile(fn, backend=backend)(x, y)
+    assert type(got) is tuple  # torch.compile's structure: the user-facing function's xs
+    for g, w in zip(got, flat):
+        torch.testing.assert_close(g, w)
+    torch.testing.assert_close(torch.autograd.grad(got[1].sum(), y)[0], torch.autograd.grad(flat[1].sum(), y)[0])
+
+
+def test_associative_scan_op_refused_where_torch_refuses_or_called_directly():
+    x, y = torch.randn(4, 3), torch.rand(4, 3)
+    other_structure = _pointwise(lambda a, b: [a[0] + b[0], a[1] * b[1]])
+    report = loom.explain(other_structure, backend="eager")(x, y)
+    assert report.graph_break_count == 1 and "another structure" in report.breaks[0].what
+    direct = _pointwise(lambda a, b: (a[0] + b[0], a[1] * b[1]), call=run_flattened_associative_scan)
+    report = loom.explain(direct, backend="eager")(x, y)
+    assert report.graph_break_count == 1 and "called directly" in report.breaks[0].what
+    got, want = loom.compile(direct, backend="eager")(x, y), direct(x, y)
+    assert type(got) is type(want) is list  # eager's direct call: the flat results
+    for g, w in zip(got, want):
+        torch.testing.assert_close(g, w)

@@ -27,8 +27,9 @@ from torch.utils._pytree import tree_structure
 from ..errors import Unsupported
 from .containers import ListVariable, TupleVariable
 from .control_flow import _new_tensors, _only_tensors
-from .higher_order import higher_order, record, same_metadata, skeleton, trace_body
+from .higher_order import higher_order, record, same_metadata, trace_body
 from .partial import PartialVariable
+from .registry import wrap
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -62,14 +63,27 @@ def _bound(what: str, names: tuple[str, ...], args: list[Variable], kwargs: dict
     return [bound[n] for n in names]
 
 
-def _frontend_partial(fn: Variable, flat: object, what: str) -> dict[str, Variable]:
-    """The keywords of the ``functools.partial(wrap_combine_fn_flat, ...)`` the user-facing function passes (the
-    op is refused other functions, as torch.compile refuses them)."""
-    if not (isinstance(fn, PartialVariable) and fn.func.is_python_constant() and fn.func.as_python_constant() is flat
-            and not fn.args):
+def _frontend_partial(tx: InstructionTranslator, fn: Variable, module: object, caller: str,
+                      what: str) -> dict[str, Variable]:
+    """The keywords of the ``functools.partial(wrap_combine_fn_flat, ...)`` the user-facing function passes.
+
+    Only its own call (from its nested ``caller``) is modelled: torch.compile gives that call the function's
+    result structure, which the user-facing function unpacks (and eager's, compiled by torch.compile, too),
+    where eager's direct call of the op returns the flat results; any other call runs as eager runs it."""
+    code = tx.code
+    if not (code.co_name == caller and code.co_filename == getattr(module, "__file__", None)):
+        raise Unsupported(f"{what}'s op called directly", "only the call its user-facing function makes is modelled "
+                          "(eager's direct call returns flat results, torch.compile's the function's structure)")
+    if not (isinstance(fn, PartialVariable) and fn.func.is_python_constant()
+            and fn.func.as_python_constant() is module.wrap_combine_fn_flat and not fn.args):
         raise Unsupported(f"{what} called with {fn.describe()} as its function",
                           "only the call its user-facing function makes is modelled")
     return fn.keywords
+
+
+def _same_structure(spec: object, result: object) -> bool:
+    """Whether ``result``'s pytree structure is ``spec`` (traced: the spec the user-facing function made)."""
+    return tree_structure(result) == spec
 
 
 def _slices(tx: InstructionTranslator, xs: list[TensorVariable], what: str) -> tuple[list, object]:
@@ -90,7 +104,7 @@ def scan_op(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, V
     fn, init, xs, extra = _bound(what, ("combine_fn", "init", "xs", "additional_inputs"), args, kwargs)
     init, xs, extra = (_tensors(init, what, "init"), _tensors(xs, what, "xs"),
                        _tensors(extra, what, "additional_inputs"))
-    _frontend_partial(fn, _SCAN.wrap_combine_fn_flat, what)
+    _frontend_partial(tx, fn, _SCAN, "run_flattened_scan", what)
     if not init:
         raise Unsupported(f"{what} without carried values", "eager's scan requires init leaves")
     slices, length = _slices(tx, xs, what)
@@ -117,13 +131,13 @@ def associative_scan_op(tx: InstructionTranslator, args: list[Variable], kwargs:
     what = "torch associative_scan"
     fn, xs, extra = _bound(what, ("combine_fn", "xs", "additional_inputs"), args, kwargs)
     xs, extra = _tensors(xs, what, "xs"), _tensors(extra, what, "additional_inputs")
-    spec = _frontend_partial(fn, _ASSOCIATIVE.wrap_combine_fn_flat, what).get("spec")
+    spec = _frontend_partial(tx, fn, _ASSOCIATIVE, "run_flattened_associative_scan", what).get("spec")
     slices, _ = _slices(tx, xs, what)
     body = trace_body(tx, fn, extra, {}, what, own=slices + slices)
     _only_tensors(body, what)
     _new_tensors(body, what)
-    if spec is None or not spec.is_python_constant() or \
-            tree_structure(skeleton(body.result, what)) != spec.as_python_constant():
+    same = wrap(tx, _same_structure, None).call(tx, [spec, body.result], {}) if spec is not None else None
+    if same is None or not same.is_python_constant() or same.as_python_constant() is not True:
         raise Unsupported(f"{what} whose function returns another structure than its inputs'", "torch raises")
     if not same_metadata(body.leaves, [TensorVariable(x.node, s) for x, s in zip(xs, slices)]):
         raise Unsupported(f"{what} whose function returns other shapes or dtypes than its inputs'",
