@@ -15,6 +15,7 @@ import torch.utils._pytree as pytree
 from torch._higher_order_ops.associative_scan import associative_scan
 from torch._higher_order_ops.hints_wrap import hints_wrapper
 from torch._higher_order_ops.scan import scan
+from torch._higher_order_ops.while_loop import while_loop
 
 import loom
 import loom_backends
@@ -304,3 +305,29 @@ def test_associative_scan_op_refused_where_torch_refuses_or_called_directly():
     assert type(got) is type(want) is list  # eager's direct call: the flat results
     for g, w in zip(got, want):
         torch.testing.assert_close(g, w)
+
+
+# -- while_loop over nested carried values --------------------------------------------------------------------
+def nested_loop(x, w):
+    def cond_fn(i, state):
+        return i < 4
+
+    def body_fn(i, state):
+        return i + 1, {"acc": state["acc"] @ w + 1, "pair": (state["pair"][0] * 2, state["pair"][1] + i)}
+    return while_loop(cond_fn, body_fn, (torch.tensor(0), {"acc": x, "pair": (x.sum(), torch.zeros(()))}))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_while_loop_carrying_nested_values_is_one_op_with_their_structure(backend):
+    check(nested_loop, (torch.randn(3), torch.randn(3, 3) * 0.5), backend, HOPS.while_loop)
+    got = loom.compile(nested_loop, backend=backend)(torch.ones(3), torch.eye(3))
+    assert type(got) is tuple and type(got[1]) is dict and type(got[1]["pair"]) is tuple
+
+
+def test_while_loop_whose_body_changes_the_structure_breaks_once_and_runs_as_eager():
+    def fn(x):
+        return while_loop(lambda c: c[0].sum() < 5, lambda c: ([c[0] + 1, c[1] * 2],), ((x, x),))
+
+    x = torch.zeros(3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert report.graph_break_count >= 1 and "another structure" in report.breaks[0].what

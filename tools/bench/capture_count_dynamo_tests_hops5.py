@@ -13,6 +13,7 @@ import torch
 from torch._higher_order_ops.associative_scan import associative_scan
 from torch._higher_order_ops.hints_wrap import hints_wrapper
 from torch._higher_order_ops.scan import scan
+from torch._higher_order_ops.while_loop import while_loop
 from torch._higher_order_ops.wrap import wrap
 
 _GLOBAL_NUM = 2.5
@@ -343,6 +344,64 @@ def c_hops5_map_in_hints(x):
     def body(x):
         return cf_map(lambda r, s: r * s, torch.stack([x, x + 1]), x)
     return hints_wrapper(body, (x,), {}, hints={"m": True})
+
+
+# -- while_loop over nested carried values; operators inside scan bodies ------------------------------------------
+def c_hops5_while_pytree_carried(x):
+    return while_loop(lambda c: c[0] < 3, lambda c: ((c[0] + 1, c[1] * 2),), ((torch.tensor(0), x),))
+
+
+def c_hops5_while_dict_carried(x):
+    return while_loop(lambda i, d: i < 3, lambda i, d: (i + 1, {"a": d["a"] + 1, "b": d["b"] * d["a"]}),
+                      (torch.tensor(0), {"a": x, "b": x + 1}))
+
+
+def c_hops5_while_list_int_carried(x):
+    return while_loop(lambda n, c: n < 4, lambda n, c: (n + 1, [c[0] + n, c[1] - 1]), (0, [x, x * 2]))
+
+
+def c_hops5_scan_list_init(x):
+    def comb(c, xs):
+        return [c[0] + xs, c[1] * 1.5], (c[0] - xs).clone()
+    return scan(comb, [torch.zeros(()), torch.ones(())], x)
+
+
+def c_hops5_scan_nested_scan(x):
+    def inner(c, xs):
+        return c + xs, (c * 2).clone()
+
+    def outer(c, row):
+        c2, ys = scan(inner, c, row)
+        return c2, ys.sum().reshape(1)
+    return scan(outer, torch.zeros(()), torch.stack([x, x + 1]))
+
+
+def c_hops5_cond_in_scan(x):
+    def comb(c, xs):
+        n = torch.cond(xs > 1, lambda a, b: a + b, lambda a, b: a - b, (c, xs))
+        return n, n.clone()
+    return scan(comb, torch.zeros(()), x)
+
+
+def c_hops5_region_in_scan(x):
+    @torch.compiler.nested_compile_region
+    def g(a, b):
+        return a * 0.5 + b
+
+    def comb(c, xs):
+        n = g(c, xs)
+        return n, n.clone()
+    return scan(comb, torch.zeros(()), x)
+
+
+def c_hops5_ascan_generic_dim1_closure(x):
+    w = x.sum()
+    return associative_scan(lambda a, b: a + b * w, torch.stack([x, x * 2]), dim=1, combine_mode="generic")
+
+
+def c_hops5_region_module_object(x):
+    g = torch.compiler.nested_compile_region(_LIN)
+    return g(x) + g(x * 2)
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
