@@ -225,20 +225,45 @@ def test_a_marked_function_made_in_the_frame_can_leave_it():
     torch.testing.assert_close(g(x), x + 3)
 
 
-def test_a_region_changing_a_tensor_in_place_breaks_once_and_runs_as_eager():
+def test_a_region_that_cannot_be_a_sub_graph_is_traced_as_eagers_plain_call(capsys):
     def fn(x):
         @torch.compiler.nested_compile_region
         def g(y):
-            y.add_(1)
+            y.add_(1)  # in place: no sub-graph, but eager's call of g
+            print("in g")
             return y * 2
         return g(x)
 
     x = torch.randn(3)
     report = loom.explain(fn, backend="eager")(x.clone())
-    assert report.graph_break_count == 1 and "nested_compile_region" in report.breaks[0].what
+    assert (report.graph_count, report.graph_break_count) == (1, 0)
+    assert HOPS.invoke_subgraph not in targets(report)
     a, b = x.clone(), x.clone()
+    capsys.readouterr()
     torch.testing.assert_close(loom.compile(fn, backend="eager")(a), fn(b))
     torch.testing.assert_close(a, b)
+    assert capsys.readouterr().out == "in g\nin g\n"
+
+
+def test_a_region_returning_its_input_breaks_once_and_runs_as_eager():
+    def fn(x):
+        @torch.compiler.nested_compile_region
+        def g(y):
+            return y
+        return g(x) + 1
+
+    x = torch.randn(3)
+    report = loom.explain(fn, backend="eager")(x)
+    assert report.graph_break_count == 1 and "nested_compile_region" in report.breaks[0].what
+    torch.testing.assert_close(loom.compile(fn, backend="eager")(x), fn(x))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_region_inside_a_func_transform_is_eagers_plain_call(backend):
+    def fn(x):
+        return torch.vmap(lambda t: _layer(t, torch.eye(3)))(x), torch.func.grad(lambda t: _layer(t, torch.eye(3)).sum())(x)
+
+    check(fn, (torch.randn(4, 3),), backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -404,4 +404,36 @@ def c_hops5_region_module_object(x):
     return g(x) + g(x * 2)
 
 
+
+# -- nested_compile_region bodies that are no sub-graph: eager's plain call -----------------------------------------
+def c_hops5_region_buffer_update(x):
+    bn = torch.nn.BatchNorm1d(3)
+    g = torch.compiler.nested_compile_region(lambda t: bn(t))
+    out = g(torch.stack([x, x * 2]))
+    return out, bn.running_mean
+
+
+def c_hops5_region_prints(x):
+    @torch.compiler.nested_compile_region
+    def g(t):
+        print("region")
+        return t + 1
+    return g(x) * g(x)
+
+
+def c_hops5_region_under_vmap(x):
+    return torch.vmap(_region)(x.reshape(3, 1))
+
+
+def c_hops5_region_under_grad(x):
+    return torch.func.grad(lambda t: _region(t).sum())(x)
+
+
+def c_hops5_region_returns_input(x):
+    @torch.compiler.nested_compile_region
+    def g(t):
+        return t
+    return g(x) + 1
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -8,12 +8,14 @@ called once, recorded as the higher-order op torch.compile records.
   the same metadata share the body and its identifier (torch.compile's reuse); any other body gets its own,
   since a backend caches a body's compiled form under its identifier.
 
-Neither is a plain call in eager (``hints_wrapper`` has no autograd: over a tensor requiring grad its results
-do not require grad, so such a call breaks; ``invoke_subgraph``'s backward is its own): a function that does not trace into one sub-graph (it changes a tensor in place, or
-returns a tensor sharing memory with its inputs) is one graph break at the call,
-which then runs as eager runs it. Each runs its function once, as the trace does: the Python state the
-function changes (a list it appends to) is changed after the graph like any other traced change. Arguments
-eager refuses raise as eager raises.
+``hints_wrapper`` is no plain call in eager (it has no autograd: over a tensor requiring grad its results do not
+require grad, so such a call breaks): a function that does not trace into one sub-graph (it changes a tensor in
+place, or returns a tensor sharing memory with its inputs) is one graph break at the call, which then runs as
+eager runs it. A ``nested_compile_region`` function is a plain call in eager: one that cannot be a sub-graph (it
+prints, changes a buffer in place), or called inside a ``torch.func`` transform's body (which has no rule for the
+op), is traced inline as that call; one returning a tensor sharing memory with its inputs breaks. Each op runs its
+function once, as the trace does: the Python state the function changes (a list it appends to) is changed after
+the graph like any other traced change. Arguments eager refuses raise as eager raises.
 """
 
 from __future__ import annotations
@@ -49,10 +51,14 @@ _INVOKE = sys.modules["torch._higher_order_ops.invoke_subgraph"]
 
 
 def _pure_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable],
-               what: str) -> Any:
+               what: str, plain_call: bool = False) -> Any:
     """``fn(*args, **kwargs)`` traced into a sub-graph returning new tensors (else a break at the call). Both ops
-    run their function exactly once, as the trace did: the Python state it changes is replayed after the graph."""
-    body = trace_body(tx, fn, args, kwargs, what, effects_replayed=True)
+    run their function exactly once, as the trace did: the Python state it changes is replayed after the graph.
+    ``plain_call``: the op is a plain call in eager, so a body that cannot be a sub-graph stays inlined (the
+    Body has no module)."""
+    body = trace_body(tx, fn, args, kwargs, what, effects_replayed=True, plain_call=plain_call)
+    if body.module is None:
+        return body
     read = {storage_key(node.meta.get("val", node.meta.get("example_value"))) for node in body.lifted} - {None}
     seen: set[Any] = set()
     for leaf in body.leaves:
@@ -147,7 +153,13 @@ def _same_meta(x: Any, y: Any) -> bool:
 
 def _invoke(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     what = "a nested_compile_region function"
-    body = _pure_body(tx, fn, args, kwargs, what)
+    if tx.output.transform_depth:  # inside a torch.func transform's body, which has no rule for the op
+        return fn.call(tx, args, kwargs)  # eager's call: the marking is a no-op there
+    # eager calls the function as it is: a body that cannot be a sub-graph (it prints, or changes a buffer in
+    # place) is traced inline, as that call
+    body = _pure_body(tx, fn, args, kwargs, what, plain_call=True)
+    if body.module is None:
+        return body.result
     output = tx.output
     # an earlier body of this graph (its get_attr still in the graph, not carved into another body)
     live = {n.target: n for n in output.graph.nodes if n.op == "get_attr" and str(n.target).startswith("subgraph_")}
