@@ -4,9 +4,8 @@ called once, recorded as the higher-order op torch.compile records.
 - ``hints_wrapper(body_fn, args, kwargs, hints=...)`` → ``hints_wrapper(<body>, (*inputs,), {}, hints=...)``:
   the hints (constants) go to the op as they are, for a backend that reads them.
 - A function marked by ``torch.compiler.nested_compile_region`` (``mark_compile_region``), called →
-  ``invoke_subgraph(<body>, identifier, *inputs)``. Two calls tracing to the same sub-graph over inputs of
-  the same metadata share the body and its identifier (torch.compile's reuse); any other body gets its own,
-  since a backend caches a body's compiled form under its identifier.
+  ``invoke_subgraph(<body>, identifier, *inputs)``, each call with a body and identifier of its own (torch.compile
+  shares one between calls tracing alike; with the c backend, a shared identifier gave wrong gradients).
 
 ``hints_wrapper`` is no plain call in eager (it has no autograd: over a tensor requiring grad its results do not
 require grad, so such a call breaks): a function that does not trace into one sub-graph (it changes a tensor in
@@ -25,7 +24,6 @@ import types
 from typing import TYPE_CHECKING, Any
 
 import torch
-from torch import fx
 
 from ..errors import Unsupported
 from .base import Variable
@@ -126,31 +124,6 @@ def hints_wrapper(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
 
 
 # -- nested_compile_region -----------------------------------------------------------------------------------
-def _same_body(a: fx.GraphModule, b: fx.GraphModule) -> bool:
-    """Whether two bodies are the same program over inputs of the same metadata (then one may stand for both)."""
-    if any(n.op == "get_attr" for g in (a, b) for n in g.graph.nodes):
-        return False
-    if _shape_of(a.graph) != _shape_of(b.graph):
-        return False
-    ins = [[n.meta.get("val") for n in g.graph.nodes if n.op == "placeholder"] for g in (a, b)]
-    return all(_same_meta(x, y) for x, y in zip(*ins))
-
-
-def _shape_of(graph: fx.Graph) -> list[Any]:
-    """The graph's nodes by position: op, target, and arguments with nodes replaced by their positions (names,
-    which differ between two traces of one function, left out)."""
-    at = {node: i for i, node in enumerate(graph.nodes)}
-    mapped = [(n.op, n.target, fx.node.map_arg((n.args, n.kwargs), lambda m: ("node", at[m]))) for n in graph.nodes]
-    return [(op, target if op != "placeholder" else None, repr(args)) for op, target, args in mapped]
-
-
-def _same_meta(x: Any, y: Any) -> bool:
-    if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
-        return (x.shape, x.stride(), x.dtype, x.device, x.requires_grad) == (
-            y.shape, y.stride(), y.dtype, y.device, y.requires_grad)
-    return type(x) is type(y) and not isinstance(x, torch.Tensor) and x is not None
-
-
 def _invoke(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     what = "a nested_compile_region function"
     if tx.output.transform_depth:  # inside a torch.func transform's body, which has no rule for the op
@@ -160,11 +133,9 @@ def _invoke(tx: InstructionTranslator, fn: Variable, args: list[Variable], kwarg
     body = _pure_body(tx, fn, args, kwargs, what, plain_call=True)
     if body.module is None:
         return body.result
-    output = tx.output
-    # an earlier body of this graph (its get_attr still in the graph, not carved into another body)
-    live = {n.target: n for n in output.graph.nodes if n.op == "get_attr" and str(n.target).startswith("subgraph_")}
-    name = next((n for n in live if _same_body(output.submodules[n], body.module)), None)
-    attr = output.add_submodule(body.module, "subgraph") if name is None else output.graph.get_attr(name)
+    # each call its own body and identifier: torch.compile shares one between calls tracing alike, but the c
+    # backend's backward of two calls sharing an identifier gave wrong gradients
+    attr = tx.output.add_submodule(body.module, "subgraph")
     name = attr.target
     return record(tx, _INVOKE.invoke_subgraph, (attr, name, *body.lifted), [leaf.example for leaf in body.leaves],
                   body.rebuild)
