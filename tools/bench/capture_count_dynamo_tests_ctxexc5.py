@@ -75,7 +75,7 @@ def c_cx5_suppress_nested_in_suppress(x):
     with contextlib.suppress(ZeroDivisionError):
         with contextlib.suppress(KeyError):
             y = y * 2
-            1 / 0
+            1 / 0  # noqa: B018
         y = y * 100
     return y
 
@@ -465,7 +465,7 @@ def c_cx5_handler_raises_new_context_is_old(x):
         try:
             raise ValueError("first")
         except ValueError:
-            raise KeyError("second")
+            raise KeyError("second")  # noqa: B904
     except KeyError as e:
         return x + 1, type(e.__context__).__name__, e.__context__.args
 

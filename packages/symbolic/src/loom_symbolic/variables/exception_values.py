@@ -392,7 +392,11 @@ def instantiate(tx: InstructionTranslator, value: Variable, refused: str = RAISE
     if value.is_python_constant():
         cls = value.as_python_constant()
         if isinstance(cls, type) and issubclass(cls, BaseException):
-            return ExceptionVariable(cls, [])
+            # called as ``cls()`` is: a class whose __init__ wants arguments raises TypeError instead
+            made = make_exception(cls, [], {}, tx)
+            if not isinstance(made, ExceptionVariable):
+                raise Unsupported(f"raise {cls.__name__}", "its construction gives no traced exception")
+            return made
         if not isinstance(cls, BaseException):
             raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(refused)])))
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
