@@ -422,6 +422,8 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
     leaves it: ``args`` holds the positional arguments)."""
     if KINDS and (special := kind_of(cls)) is not None:
         return special[1](tx, cls, args, kwargs)
+    if cls is OSError:
+        cls = _os_error_class(args)
     init = _attributes.class_attribute(cls, "__init__")
     if _attributes.class_attribute(cls, "__new__") not in _BUILTIN_NEWS:
         raise Unsupported(f"creating a {cls.__name__}", "its class customises __new__")
@@ -436,6 +438,19 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
     exc = ExceptionVariable(cls, list(args))
     _functions.UserFunctionVariable(init, _member_source(cls, "__init__")).call(tx, [exc, *args], kwargs)
     return exc
+
+
+def _os_error_class(args: list[Variable]) -> type[BaseException]:
+    """The class ``OSError(*args)`` makes: its C ``__new__`` picks the subclass of a known errno
+    (``OSError(errno.ENOENT, msg)`` is a FileNotFoundError) when given two to five arguments."""
+    if not 2 <= len(args) <= 5:
+        return OSError
+    if not args[0].is_python_constant():
+        raise Unsupported("OSError(errno, ...) of an errno not known while tracing", "its class depends on the errno")
+    try:  # only the errno and the number of arguments pick the class
+        return type(OSError(args[0].as_python_constant(), *([None] * (len(args) - 1))))
+    except Exception:
+        raise Unsupported("OSError(...) with these arguments", "not modelled") from None
 
 
 def _member_source(cls: type, name: str) -> Any:
