@@ -81,7 +81,7 @@ def c_cx5m_break_then_raise_through_exit_stack(x):
         with contextlib.ExitStack() as stack:
             stack.callback(log.append, "closed")
             y = _opaque(x)
-            raise ValueError(y.shape[0])  # noqa: B904
+            raise ValueError(y.shape[0])
     except ValueError as e:
         return x + e.args[0], log
 
