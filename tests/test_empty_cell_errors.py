@@ -52,7 +52,7 @@ def cell_deleted_before_its_binding(x):
 def cell_deleted_by_a_closure(x):
     def g():
         nonlocal y
-        del y  # noqa: F821
+        del y
 
     y = 1
     g()
