@@ -259,4 +259,89 @@ def c_cx5e_suppress_context_after_exit_raises_from_none(x):
         return x + 1, e.__suppress_context__, type(e.__context__).__name__
 
 
+# -- managers of module level (the frame makes no class) ------------------------------------------------------
+_LOG = []
+
+
+class _Decorating(contextlib.ContextDecorator):
+    """A module-level ContextDecorator that logs into ``_LOG`` and suppresses KeyError."""
+
+    def __enter__(self):
+        _LOG.append("in")
+        return self
+
+    def __exit__(self, kind, value, tb):
+        _LOG.append(kind.__name__ if kind else "out")
+        return kind is KeyError
+
+
+def c_cx5e_context_decorator_suppresses_in_decorated(x):
+    _LOG.clear()
+
+    @_Decorating()
+    def work(t):
+        raise KeyError(t.shape[0])
+
+    got = work(x)
+    return x + 1, got, list(_LOG)
+
+
+def c_cx5e_contextmanager_as_decorator_sees_error(x):
+    _LOG.clear()
+
+    @contextlib.contextmanager
+    def logging_cm():
+        try:
+            yield
+        except ValueError as e:
+            _LOG.append(e.args[0])
+            raise
+
+    @logging_cm()
+    def work(t):
+        raise ValueError("inside")
+
+    try:
+        work(x)
+    except ValueError:
+        return x * 2, list(_LOG)
+
+
+def c_cx5e_exit_stack_push_manager_object(x):
+    _LOG.clear()
+    with contextlib.ExitStack() as stack:
+        stack.push(_Decorating())  # only its __exit__ is pushed: no "in"
+        raise KeyError("swallowed by the pushed exit")
+    return x + len(_LOG), list(_LOG)
+
+
+def c_cx5e_exit_stack_enter_context_non_manager(x):
+    try:
+        with contextlib.ExitStack() as stack:
+            stack.enter_context(object())
+    except TypeError as e:
+        return x + 1, "context manager" in str(e)
+    return x - 1, False
+
+
+def c_cx5e_nested_exit_stacks_order(x):
+    _LOG.clear()
+    with contextlib.ExitStack() as outer:
+        outer.callback(_LOG.append, "outer")
+        with contextlib.ExitStack() as inner:
+            inner.callback(_LOG.append, "inner")
+            inner.enter_context(_Decorating())
+            y = x.sin()
+    return y, list(_LOG)
+
+
+def c_cx5e_nullcontext_reused(x):
+    ctx = contextlib.nullcontext(5)
+    total = x
+    for _ in range(2):
+        with ctx as v:
+            total = total + v
+    return total
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
