@@ -1,6 +1,7 @@
 """``raise Cls`` (and ``raise ... from Cls``) inside compiled code instantiates the class as ``Cls()`` does: a user
 ``__init__`` runs (its attributes exist on the caught exception), and one that needs arguments raises
-CPython's TypeError, caught by the program's ``except TypeError`` and not by ``except Cls``."""
+CPython's TypeError, caught by the program's ``except TypeError`` and not by ``except Cls``; keywords given to a
+builtin exception's constructor (or a subclass's that runs no Python code) raise CPython's TypeError too."""
 
 from __future__ import annotations
 
@@ -52,7 +53,22 @@ def raise_exception_group_class(x):
         return x + 1, str(e)
 
 
-@pytest.mark.parametrize("fn", [raise_class_needing_argument, raise_class_with_default_init,
+class Plain(ValueError):
+    pass
+
+
+def keywords_refused_by_builtin_constructor(x):
+    try:
+        BaseException(code=3)
+    except TypeError as e:
+        first = str(e)
+    try:
+        raise Plain("m", code=1)
+    except TypeError as e:
+        return x + 2, first, str(e)
+
+
+@pytest.mark.parametrize("fn", [keywords_refused_by_builtin_constructor, raise_class_needing_argument, raise_class_with_default_init,
                                 raise_from_class_with_default_init, raise_exception_group_class],
                          ids=lambda fn: fn.__name__)
 def test_raised_class_is_called_in_one_graph(fn):

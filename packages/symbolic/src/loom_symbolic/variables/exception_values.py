@@ -429,7 +429,7 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
         raise Unsupported(f"creating a {cls.__name__}", "its class customises __new__")
     if not _has_own_construction(cls):
         if kwargs:
-            raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
+            _refuse_keywords(tx, cls, args, kwargs)
         made = ExceptionVariable(cls, list(args))
         made.made_by_call = True
         return made
@@ -438,6 +438,20 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
     exc = ExceptionVariable(cls, list(args))
     _functions.UserFunctionVariable(init, _member_source(cls, "__init__")).call(tx, [exc, *args], kwargs)
     return exc
+
+
+def _refuse_keywords(tx: InstructionTranslator | None, cls: type, args: list[Variable],
+                     kwargs: dict[str, Variable]) -> None:
+    """``cls(*args, **kwargs)`` for a class whose construction runs no Python code: most refuse keywords
+    (CPython's TypeError, raised in the trace, found by running the C constructor on the constants); the
+    ones that take them (``AttributeError(name=...)``) are not modelled."""
+    values = [*args, *kwargs.values()]
+    if tx is not None and all(value.is_python_constant() for value in values):
+        try:
+            cls(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
+        except TypeError as error:
+            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(str(error))]))) from None
+    raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
 
 
 def _os_error_class(args: list[Variable]) -> type[BaseException]:
