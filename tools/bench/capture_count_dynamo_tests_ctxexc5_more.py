@@ -347,4 +347,105 @@ def c_cx5m_redirect_stdout_restored_after_error(x):
     return x + 1, buffer.getvalue(), sys.stdout is before
 
 
+# -- exceptions kept past their handler, generator managers across breaks ----------------------------------
+def c_cx5m_exception_saved_and_raised_again_later(x):
+    saved = []
+    for i in range(2):
+        try:
+            raise KeyError(i)
+        except KeyError as e:
+            saved.append(e)
+    try:
+        raise saved[0]
+    except KeyError as again:
+        return x + again.args[0] + len(saved), again is saved[0], type(again.__context__).__name__
+
+
+def c_cx5m_exception_kept_traceback_not_none(x):
+    kept = None
+    try:
+        raise ValueError("kept")
+    except ValueError as e:
+        kept = e
+    return x + 1, kept.__traceback__ is not None, kept.args
+
+
+def c_cx5m_generator_manager_suppresses_after_break(x):
+    @contextlib.contextmanager
+    def swallowing():
+        try:
+            yield
+        except KeyError:
+            pass
+
+    y = x.sin()
+    with swallowing():
+        y = _opaque(y)
+        raise KeyError("gone")
+    return y * 2
+
+
+def c_cx5m_generator_manager_break_before_yield_then_raise(x):
+    log = []
+
+    @contextlib.contextmanager
+    def noisy():
+        print("enter", file=_SINK)
+        log.append("entered")
+        try:
+            yield 3
+        finally:
+            log.append("left")
+
+    try:
+        with noisy() as v:
+            raise ValueError(v)
+    except ValueError as e:
+        return x + e.args[0], log
+
+
+def c_cx5m_exit_stack_pop_all_across_break(x):
+    log = []
+    with contextlib.ExitStack() as stack:
+        stack.callback(log.append, "moved")
+        y = _opaque(x)
+        moved = stack.pop_all()
+    log.append("between")
+    moved.close()
+    return y, log
+
+
+def c_cx5m_exception_in_list_comprehension_in_handler(x):
+    try:
+        raise ValueError("outer")
+    except ValueError as e:
+        try:
+            [1 // 0 for _ in range(1)]
+        except ZeroDivisionError as inner:
+            return x + 1, type(inner.__context__).__name__, e.args
+
+
+def c_cx5m_with_in_loop_break_exit_runs_each_time(x):
+    log = []
+    total = x
+    for i in range(4):
+        with _Logged(log):
+            if i == 2:
+                break
+            total = total + i
+    return total, log
+
+
+def c_cx5m_exit_swallows_then_loop_continues(x):
+    log = []
+    total = x
+    for i in range(3):
+        with _Logged(log, swallow=True):
+            total = total + 1
+            if i == 1:
+                raise RuntimeError(i)
+            total = total * 2
+    return total, log
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
