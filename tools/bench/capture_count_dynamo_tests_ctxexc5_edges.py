@@ -344,4 +344,79 @@ def c_cx5e_nullcontext_reused(x):
     return total
 
 
+# -- the same protocols with module-level classes (a class made in the frame over a list of the call breaks) --
+class _Verdict:
+    """An ``__exit__`` result whose truth is logged into ``_LOG``."""
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def __bool__(self):
+        _LOG.append(("bool", self.answer))
+        return self.answer
+
+
+class _Judging:
+    """A manager whose ``__exit__`` returns a :class:`_Verdict` and logs what ``sys.exc_info()`` shows there."""
+
+    def __init__(self, answer, enter_error=None):
+        self.answer, self.enter_error = answer, enter_error
+
+    def __enter__(self):
+        _LOG.append("enter")
+        if self.enter_error is not None:
+            raise self.enter_error
+        return self
+
+    def __exit__(self, kind, value, tb):
+        info = sys.exc_info()[0]
+        _LOG.append(("exit", None if kind is None else kind.__name__, None if info is None else info.__name__))
+        return _Verdict(self.answer)
+
+
+def c_cx5e_module_exit_verdict_suppresses(x):
+    _LOG.clear()
+    with _Judging(True):
+        x = x * 2
+        raise RuntimeError("swallowed")
+    return x, list(_LOG)
+
+
+def c_cx5e_module_exit_verdict_unasked_without_error(x):
+    _LOG.clear()
+    with _Judging(False):
+        x = x * 2
+    return x, list(_LOG)
+
+
+def c_cx5e_module_exit_verdict_false_propagates(x):
+    _LOG.clear()
+    try:
+        with _Judging(False):
+            raise KeyError("kept")
+    except KeyError:
+        return x + 1, list(_LOG)
+
+
+def c_cx5e_module_enter_raises_exit_skipped(x):
+    _LOG.clear()
+    try:
+        with _Judging(True, LookupError("no entry")):
+            _LOG.append("body")
+    except LookupError as e:
+        return x + 5, list(_LOG), e.args
+
+
+def c_cx5e_module_exc_info_in_exit_inside_handler(x):
+    _LOG.clear()
+    try:
+        raise ValueError("outer")
+    except ValueError:
+        with _Judging(True):
+            raise KeyError("inner")  # noqa: B904
+        with _Judging(True):
+            x = x + 1
+    return x, list(_LOG)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
