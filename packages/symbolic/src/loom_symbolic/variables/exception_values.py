@@ -443,10 +443,11 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
 def _refuse_keywords(tx: InstructionTranslator | None, cls: type, args: list[Variable],
                      kwargs: dict[str, Variable]) -> None:
     """``cls(*args, **kwargs)`` for a class whose construction runs no Python code: most refuse keywords
-    (CPython's TypeError, raised in the trace, found by running the C constructor on the constants); the
+    (CPython's TypeError, raised in the trace, found by running the C constructor on the constants, where no
+    metaclass of the user's runs first); the
     ones that take them (``AttributeError(name=...)``) are not modelled."""
     values = [*args, *kwargs.values()]
-    if tx is not None and all(value.is_python_constant() for value in values):
+    if tx is not None and type(cls) is type and all(value.is_python_constant() for value in values):
         try:
             cls(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
         except TypeError as error:
