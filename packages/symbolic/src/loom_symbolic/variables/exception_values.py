@@ -444,8 +444,7 @@ def _refuse_keywords(tx: InstructionTranslator | None, cls: type, args: list[Var
                      kwargs: dict[str, Variable]) -> None:
     """``cls(*args, **kwargs)`` for a class whose construction runs no Python code: most refuse keywords
     (CPython's TypeError, raised in the trace, found by running the C constructor on the constants, where no
-    metaclass of the user's runs first); the
-    ones that take them (``AttributeError(name=...)``) are not modelled."""
+    metaclass of the user's runs first); the ones that take them (``AttributeError(name=...)``) are not modelled."""
     values = [*args, *kwargs.values()]
     if tx is not None and type(cls) is type and all(value.is_python_constant() for value in values):
         try:
