@@ -1,6 +1,7 @@
 """A C method bound to a list, dict or set of the caller (``log.append`` handed in, kept in a closure or in an
 ``ExitStack``'s callbacks) is traced as that container's method: its effect is seen by the rest of the trace
-and by the caller, and a different method or container at the same place recompiles."""
+and by the caller, and a different method or container at the same place recompiles. In a resume function
+(after a graph break) the call stays a break, as a loop may hand the container on growing pass after pass."""
 
 from __future__ import annotations
 
@@ -64,8 +65,7 @@ def test_dict_pop_handed_in_and_other_method_recompiles():
     assert torch.equal(out, torch.arange(3.0) + 4) and default == 1
 
 
-def test_exit_stack_callback_runs_in_the_resumed_trace():
+def test_in_a_resume_function_the_call_still_breaks_and_agrees():
+    # a loop's resume function may be handed the container pass after pass: there the call stays a break
     stats = compare(exit_stack_callback_after_a_break, torch.arange(3.0))
-    report = loom.explain(exit_stack_callback_after_a_break)(torch.arange(3.0))
-    assert report.graph_break_count == 1, report.breaks  # only the disabled call (list.append broke too)
-    assert stats["graph_breaks"] == 1, stats
+    assert stats["graph_breaks"] == 2, stats
