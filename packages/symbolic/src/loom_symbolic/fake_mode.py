@@ -169,7 +169,8 @@ class LoomFakeTensorMode(FakeTensorMode):
                     return self._direct(func, args, kwargs, flat, device)
         if getattr(func, "_nondeterministic_seeded", False):  # random ops take PyTorch's path, never the direct one
             self.seeded_calls += 1
-        if func in _UNDECLARED_WRITES or func._schema.is_mutable:  # in-place ops take PyTorch's path too
+        # in-place ops take PyTorch's path too; a higher-order op (``scan``'s registered fake rule) has no schema
+        if func in _UNDECLARED_WRITES or getattr(getattr(func, "_schema", None), "is_mutable", False):
             self.written.extend(written_arguments(func, args, kwargs))
         return super().dispatch(func, types, args, kwargs)
 

@@ -8,11 +8,28 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
 from .base import Variable
+from .constant import ConstantVariable
 from .registry import wrap
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
+
+
+def empty_cell_error(tx: Any, name: str, owner: types.CodeType | None) -> UserError:
+    """What reading an empty cell raises: CPython's UnboundLocalError in the code that owns the cell, its
+    NameError (which names it) in a closure over it, each with CPython's message; an owner not known
+    leaves the exception unknown (the read is a break)."""
+    code = getattr(tx, "code", None)
+    if owner is None or code is None:
+        return UserError(f"free variable {name!r}", f"cannot access free variable {name!r} where it is not associated "
+                         "with a value")
+    if code is owner:
+        message = f"cannot access local variable {name!r} where it is not associated with a value"
+        return UserError(f"local variable {name!r}", message, exc_type=UnboundLocalError, exc_args=(message,))
+    message = f"cannot access free variable {name!r} where it is not associated with a value in enclosing scope"
+    return UserError(f"free variable {name!r}", message, exc_type=NameError, exc_args=(message,),
+                     exc_attrs={"name": ConstantVariable(name)})
 
 
 class CellBox:
@@ -29,10 +46,7 @@ class CellBox:
     def load(self, tx: InstructionTranslator) -> Variable:
         """The cell's contents; an empty cell raises like CPython does."""
         if self.contents is None:
-            raise UserError(
-                f"free variable {self.name!r}",
-                f"cannot access free variable {self.name!r} where it is not associated with a value",
-            )
+            raise empty_cell_error(tx, self.name, self.owner)
         return self.contents
 
     def store(self, tx: InstructionTranslator, value: Variable) -> None:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr
+
 from ..errors import Unsupported
 from . import dict_methods, sequence_methods, set_methods
 from .base import Variable
 from .containers import DICT_METHODS, LIST_METHODS, SET_METHODS, lookup
 from .dict_methods import DictViewVariable, update_from_pairs
+from .methods import MethodVariable
 from .registry import wrap_constant_like
 from .sequence_methods import list_sort
 
@@ -83,3 +86,23 @@ def unbound_method(owner: Any, name: str) -> Variable | None:
     if table is None or name not in table:
         return None
     return UnboundMethodVariable(owner, name)
+
+
+def bound_container_method(tx: Any, value: Any, source: Any, wrap: Any) -> Variable | None:
+    """A C method bound to a list, dict or set of the frame (``log.append`` kept in a closure or an
+    ``ExitStack``'s callbacks), reached from ``source``: the method its table models, called on the
+    container's own variable (so the trace sees the call's effect). None for anything else, and in a resume
+    function (where calling it stays a break, as it was)."""
+    receiver = getattr(value, "__self__", None)
+    table = _UNBOUND_TABLES.get(type(receiver))
+    if table is None or value.__name__ not in table or source is None or tx is None:
+        return None
+    root = tx.root() if hasattr(tx, "root") else tx
+    if getattr(root, "resumes_a_frame", True):
+        # a loop's resume function may be handed the container pass after pass, growing (variables/passed_on.py):
+        # modelled item by item, its length would be guarded and the function compiled once per pass
+        return None
+    # the object at ``source`` stays a method of that name, bound to a container reached below it
+    tx.output.guards.add("type", source, value)
+    tx.output.guards.add("constant", Attr(source, "__name__"), value.__name__)
+    return MethodVariable(wrap(tx, receiver, Attr(source, "__self__")), value.__name__)

@@ -8,6 +8,8 @@
   does nothing else).
 - ``while_loop(cond_fn, body_fn, carried)`` → ``while_loop(<cond>, <body>, (*carried,), (*inputs,))``:
   both bodies take the carried values as their own inputs (fresh for the trace), then what they read.
+  Carried values nested in tuples, lists and dicts are flat in the node, rebuilt for the functions; a
+  body returning another structure breaks (its leaves alike would do for torch).
   Carried ints are symbolic ints over unbacked symbols, as torch.compile's (``i < n`` in ``cond_fn``).
 - ``map(f, xs, *args)`` → ``map_impl(<f>, [*xs], [*inputs])``: ``f`` traced once on a slice; ``xs`` a tensor
   or a structure of them (tuples, lists, dicts), its tensors flat in the node, rebuilt for ``f``.
@@ -19,7 +21,8 @@ are not tensors, results sharing memory with what the function takes or reads, o
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import torch
 import torch.utils._pytree as pytree
@@ -28,7 +31,7 @@ from torch._higher_order_ops.wrap import wrap as _wrap_op
 from .. import shapes
 from ..errors import Unsupported
 from ..func_calls import Template
-from .containers import ListVariable, TupleVariable
+from .containers import DictVariable, ListVariable, TupleVariable
 from .higher_order import (
     Body,
     as_variable,
@@ -147,6 +150,28 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     return record(tx, _COND.cond_op, node_args, [leaf.example for leaf in true_body.leaves], true_body.rebuild)
 
 
+def _tree(variable: Variable) -> tuple[list[Variable], Any]:
+    """The leaves of a structure of tuples, lists and dicts (in torch's pytree order), and its shape: None for a
+    leaf, else the container's type, (a dict's keys,) and its items' shapes."""
+    if type(variable) in (TupleVariable, ListVariable):
+        parts = [_tree(item) for item in variable.items]
+        return [leaf for p in parts for leaf in p[0]], (type(variable), tuple(p[1] for p in parts))
+    if type(variable) is DictVariable and variable.cls is dict:
+        keys = list(variable.items)
+        parts = [_tree(variable.items[k]) for k in keys]
+        return [leaf for p in parts for leaf in p[0]], (DictVariable, tuple(keys), tuple(p[1] for p in parts))
+    return [variable], None
+
+
+def _rebuild(shape: Any, leaves: Iterator[Variable]) -> Variable:
+    """A structure of :func:`_tree`'s ``shape`` around the next ``leaves``."""
+    if shape is None:
+        return next(leaves)
+    if shape[0] is DictVariable:
+        return DictVariable({key: _rebuild(sub, leaves) for key, sub in zip(shape[1], shape[2])})
+    return shape[0]([_rebuild(sub, leaves) for sub in shape[1]])
+
+
 def _carried(variables: list[Variable], what: str) -> list[Variable]:
     """A loop's carried values: tensors and ints (constants or symbolic), as torch's ``while_loop`` takes."""
     for v in variables:
@@ -184,13 +209,23 @@ def while_loop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     computed in the graph, and a decision on one (a Python branch, a size) breaks."""
     what = "while_loop"
     bound = _bind(what, ("cond_fn", "body_fn", "carried_inputs"), args, kwargs)
-    carried = _carried(_items(bound["carried_inputs"], what), what)
+    items = _items(bound["carried_inputs"], what)
+    carried, structure = _tree(TupleVariable(items))  # nested tuples, lists and dicts: flat in the node
+    carried = _carried(carried, what)
     likes = [c.example if isinstance(c, TensorVariable) else 0 for c in carried]
-    test = trace_body(tx, bound["cond_fn"], [], {}, what, own=likes, single=True, scalars=True)
+
+    def pack(inputs: list[Variable]) -> list[Variable]:
+        return list(_rebuild(structure, iter(inputs)).items)
+
+    test = trace_body(tx, bound["cond_fn"], [], {}, what, own=likes, pack_own=pack, single=True, scalars=True)
     if len(test.leaves) != 1 or not _is_predicate(test.leaves[0]):
         raise Unsupported(f"{what} whose cond_fn returns no boolean scalar tensor or symbolic bool",
                           "torch's while_loop requires one")
-    step = trace_body(tx, bound["body_fn"], [], {}, what, own=likes, scalars=True)
+    step = trace_body(tx, bound["body_fn"], [], {}, what, own=likes, pack_own=pack, scalars=True)
+    nested = any(sub is not None for sub in structure[1])
+    if nested and _tree(step.result)[1] != structure:  # (a flat loop's body may return its one tensor bare)
+        raise Unsupported(f"{what} whose body_fn returns another structure than its carried values",
+                          "only a body keeping the carried values' structure is modelled")
     if not _same_carried(step.leaves, carried):
         raise Unsupported(f"{what} whose body_fn changes the carried values' kinds, shapes or dtypes",
                           "torch's while_loop requires the same metadata every iteration")

@@ -392,7 +392,11 @@ def instantiate(tx: InstructionTranslator, value: Variable, refused: str = RAISE
     if value.is_python_constant():
         cls = value.as_python_constant()
         if isinstance(cls, type) and issubclass(cls, BaseException):
-            return ExceptionVariable(cls, [])
+            # called as ``cls()`` is: a class whose __init__ wants arguments raises TypeError instead
+            made = make_exception(cls, [], {}, tx)
+            if not isinstance(made, ExceptionVariable):
+                raise Unsupported(f"raise {cls.__name__}", "its construction gives no traced exception")
+            return made
         if not isinstance(cls, BaseException):
             raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(refused)])))
     raise Unsupported(f"raise {value.describe()}", "not an exception the translator models")
@@ -418,12 +422,14 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
     leaves it: ``args`` holds the positional arguments)."""
     if KINDS and (special := kind_of(cls)) is not None:
         return special[1](tx, cls, args, kwargs)
+    if cls is OSError:
+        cls = _os_error_class(args)
     init = _attributes.class_attribute(cls, "__init__")
     if _attributes.class_attribute(cls, "__new__") not in _BUILTIN_NEWS:
         raise Unsupported(f"creating a {cls.__name__}", "its class customises __new__")
     if not _has_own_construction(cls):
         if kwargs:
-            raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
+            _refuse_keywords(tx, cls, args, kwargs)
         made = ExceptionVariable(cls, list(args))
         made.made_by_call = True
         return made
@@ -432,6 +438,33 @@ def make_exception(cls: type[BaseException], args: list[Variable], kwargs: dict[
     exc = ExceptionVariable(cls, list(args))
     _functions.UserFunctionVariable(init, _member_source(cls, "__init__")).call(tx, [exc, *args], kwargs)
     return exc
+
+
+def _refuse_keywords(tx: InstructionTranslator | None, cls: type, args: list[Variable],
+                     kwargs: dict[str, Variable]) -> None:
+    """``cls(*args, **kwargs)`` for a class whose construction runs no Python code: most refuse keywords
+    (CPython's TypeError, raised in the trace, found by running the C constructor on the constants, where no
+    metaclass of the user's runs first); the ones that take them (``AttributeError(name=...)``) are not modelled."""
+    values = [*args, *kwargs.values()]
+    if tx is not None and type(cls) is type and all(value.is_python_constant() for value in values):
+        try:
+            cls(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
+        except TypeError as error:
+            raise SymbolicException(raised(tx, ExceptionVariable(TypeError, [ConstantVariable(str(error))]))) from None
+    raise Unsupported(f"{cls.__name__}() with keyword arguments", "not modelled")
+
+
+def _os_error_class(args: list[Variable]) -> type[BaseException]:
+    """The class ``OSError(*args)`` makes: its C ``__new__`` picks the subclass of a known errno
+    (``OSError(errno.ENOENT, msg)`` is a FileNotFoundError) when given two to five arguments."""
+    if not 2 <= len(args) <= 5:
+        return OSError
+    if not args[0].is_python_constant():
+        raise Unsupported("OSError(errno, ...) of an errno not known while tracing", "its class depends on the errno")
+    try:  # only the errno and the number of arguments pick the class
+        return type(OSError(args[0].as_python_constant(), *([None] * (len(args) - 1))))
+    except Exception:
+        raise Unsupported("OSError(...) with these arguments", "not modelled") from None
 
 
 def _member_source(cls: type, name: str) -> Any:

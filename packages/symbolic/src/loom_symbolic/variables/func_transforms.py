@@ -165,12 +165,19 @@ def _vmap_slices(tx: InstructionTranslator, args: tuple, in_dims: Any) -> Callab
     dims = [d for d, a in zip(flat_in_dims, flat_args) if isinstance(a, torch.Tensor)]
 
     def likes(examples: list[torch.Tensor]) -> list[torch.Tensor]:
-        if any(d is not None and e.shape[d] == 0 for e, d in zip(examples, dims)):
-            raise Unsupported("torch.vmap over an empty dimension", "the function's inputs would have no slice")
         with tx.output.fake_mode:
-            return [e if d is None else e.select(d, 0) for e, d in zip(examples, dims)]
+            return [e if d is None else _slice_like(e, d) for e, d in zip(examples, dims)]
 
     return likes
+
+
+def _slice_like(example: torch.Tensor, dim: int) -> torch.Tensor:
+    """What vmap's function sees of ``example`` mapped along ``dim``: a slice, also where the dimension is empty
+    (vmap then runs the function once over no element, as ``associative_scan``'s recursion does)."""
+    if example.shape[dim] != 0:
+        return example.select(dim, 0)
+    keep = [i for i in range(example.dim()) if i != dim % example.dim()]
+    return example.new_empty_strided([example.shape[i] for i in keep], [example.stride(i) for i in keep])
 
 
 #: Transforms whose transformed function is modelled (made, passed on, rebuilt by the rewritten code) but

@@ -322,6 +322,10 @@ class HigherOrderFunctionVariable(RealValueVariable):
         refuse_under_function_mode(tx, self.describe())
         return HANDLERS[self.value](tx, args, kwargs)
 
+    def describe(self) -> str:
+        """The function's qualified name, as break reasons name it."""
+        return f"{getattr(self.value, '__module__', '')}.{getattr(self.value, '__qualname__', self.value)}"
+
 
 def refuse_under_function_mode(tx: InstructionTranslator, what: str) -> None:
     """A body traced apart (a sub-graph, a transform) under a TorchFunctionMode the trace pushed: a break, since
@@ -331,5 +335,3 @@ def refuse_under_function_mode(tx: InstructionTranslator, what: str) -> None:
                           "its body is traced apart, where the mode would not see the calls eager hands it",
                           hint="the call runs as ordinary Python, under the mode")
 
-    def describe(self) -> str:
-        return f"{getattr(self.value, '__module__', '')}.{getattr(self.value, '__qualname__', self.value)}"

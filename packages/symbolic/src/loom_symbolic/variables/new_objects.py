@@ -23,7 +23,14 @@ from . import ctx as _ctx
 from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
-from .attributes import _MISSING, InstanceMixin, _class_member_source, builtin_base, class_attribute
+from .attributes import (
+    _MISSING,
+    InstanceMixin,
+    _class_member_source,
+    _descriptor,
+    builtin_base,
+    class_attribute,
+)
 from .base import Variable
 from .containers import DictVariable, InstanceDictVariable, ListVariable, SetVariable
 from .registry import wrap
@@ -65,6 +72,8 @@ class NewObjectVariable(InstanceMixin, Variable):
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if name.startswith("__") and name.endswith("__"):
             special = class_attribute(self.cls, name)
+            if isinstance(special, (staticmethod, classmethod)):  # on the type, bound as the descriptor binds it
+                return _descriptor(tx, self.object_view(tx), name, special).call(tx, args, kwargs)
             if not isinstance(special, types.FunctionType):
                 raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
 

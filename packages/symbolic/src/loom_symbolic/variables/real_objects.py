@@ -20,6 +20,7 @@ from . import functions as _functions
 from . import iterators as _iterators
 from .attributes import (
     _MISSING,
+    _descriptor,
     _guard_absent_from_classes,
     builtin_base,
     class_attribute,
@@ -129,6 +130,8 @@ class UserObjectVariable(RealValueVariable):
     def var_getattr_on_type(self, tx: InstructionTranslator, name: str) -> Variable:
         """A special method is looked up on the type, as CPython does."""
         static = class_attribute(type(self.value), name)
+        if isinstance(static, (staticmethod, classmethod)):  # bound as the descriptor binds it, the instance aside
+            return _descriptor(tx, view_of_real(tx, self, self.value, self.source, None), name, static)
         if not isinstance(static, types.FunctionType):
             raise Unsupported(f"{name} of {type(self.value).__name__}", "not a Python method")
         return resolve(tx, view_of_real(tx, self, self.value, self.source, None), name)

@@ -42,7 +42,7 @@ from .constant import (
     ObjectConstantVariable,
     is_constant_value,
 )
-from .container_methods import unbound_method
+from .container_methods import bound_container_method, unbound_method
 from .containers import (
     DictVariable,
     ListVariable,
@@ -474,9 +474,9 @@ def _wrap_builtin(tx, value, source):
         return _identity(BuiltinVariable)(tx, value, source)
     if (method := wrap_bound_tensor_method(tx, value, source)) is not None:  # y.add handed in
         return method
-    if isinstance(value, types.BuiltinMethodType) and getattr(value, "__self__", None) is not None and not isinstance(
-        value.__self__, types.ModuleType
-    ):
+    if (method := bound_container_method(tx, value, source, wrap)) is not None:  # log.append kept in a closure
+        return method
+    if isinstance(value, types.BuiltinMethodType) and not isinstance(getattr(value, "__self__", None), (types.ModuleType, type(None))):
         return OpaqueCallableVariable(value, source)  # a method of a C object: calling it breaks the graph
     return _identity(BuiltinVariable)(tx, value, source)
 
