@@ -48,6 +48,7 @@ from .containers import (
     TupleVariable,
 )
 from .exception_values import SymbolicException, is_attribute_error, make_exception
+from .folded_identity import copies_of, wrap_folded
 from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,
@@ -241,12 +242,13 @@ def _is_symbolic(value: Variable) -> bool:
 
 
 def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    values = [a.as_python_constant() for a in args]
     try:
-        result = fn(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
+        result = fn(*values, **{k: v.as_python_constant() for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
                         exc_type=type(exc), exc_args=args_of(exc)) from exc
-    return wrap_constant_like(result)
+    return wrap_folded(result, copies_of(args, values))  # max(rows) is one of the very rows
 
 
 def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:

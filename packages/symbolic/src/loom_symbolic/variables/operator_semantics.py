@@ -26,6 +26,7 @@ from .containers import (
     TupleVariable,
     constant_index,
 )
+from .folded_identity import copies_of, wrap_folded
 from .iterators import IteratorVariable, each_item
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
@@ -69,7 +70,7 @@ def fold(op: Any, *args: Variable) -> Variable:
     except Exception as exc:
         raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
                         exc_args=args_of(exc)) from exc
-    return wrap_constant_like(result)
+    return wrap_folded(result, copies_of(list(args), values))  # operator.getitem(rows, 0) is the very row
 
 
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
