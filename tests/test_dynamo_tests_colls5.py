@@ -4,6 +4,9 @@ behaves as in eager (the same result, and the same arguments afterwards) with th
 
 from __future__ import annotations
 
+import collections
+import copy
+
 import pytest
 import torch
 from breaks_harness import BreakCases, compare
@@ -38,6 +41,41 @@ def min_and_max_with_key_answer_the_very_item(x):
     min(rows, key=len).append(9)
     max(rows, key=len).append(8)
     return x + len(short) + len(long_), rows
+
+
+# -- copy.copy and copy.deepcopy of container subclasses, OrderedDict, Counter, defaultdict, frozenset ---------------
+class _Doubling(dict):
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value * 2)
+
+
+class _Tagged(set):
+    pass
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def copies_of_container_subclasses(x):
+    d = _Doubling()
+    dict.__setitem__(d, "a", [1])
+    d.tag = [5]
+    shallow, deep = copy.copy(d), copy.deepcopy(d)
+    s = _Tagged([1, 2])
+    s.tag = [3]
+    od = collections.OrderedDict(b=1, a=[2])
+    od.move_to_end("b")
+    od_deep = copy.deepcopy(od)
+    return (x + len(shallow), dict(shallow), shallow.tag is d.tag, dict(deep), deep.tag is d.tag, vars(copy.copy(s)),
+            copy.deepcopy(s).tag is s.tag, list(copy.copy(od).items()), od_deep["a"] is od["a"], list(od_deep))
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def deep_copies_of_counters_defaultdicts_and_frozensets(x):
+    c = collections.Counter(a=[1])
+    dd = collections.defaultdict(list, a=[1])
+    f = frozenset([(1, 2)])
+    c2, dd2, f2 = copy.deepcopy(c), copy.deepcopy(dd), copy.deepcopy(f)
+    dd2["z"].append(1)
+    return x + len(dd2), dict(c2), c2["a"] is c["a"], dict(dd2), dd2["a"] is dd["a"], f2 == f, f2 is f
 
 
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)

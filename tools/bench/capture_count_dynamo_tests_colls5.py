@@ -77,9 +77,9 @@ class _KeysOverride(dict):
 def c_c5_dict_update_from_subclass_uses_keys(x):
     src = _KeysOverride(a=1, b=2)
     d = {}
-    d.update(src)
+    d.update(src)  # a dict subclass without its own __iter__: update and dict() read its items in C
     e = dict(src)
-    return x + d["only"], e, sorted(src)
+    return x + d["a"], d, e, sorted(src), src.keys()
 
 
 class _IterOverride(dict):
