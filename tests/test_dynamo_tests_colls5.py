@@ -78,6 +78,122 @@ def deep_copies_of_counters_defaultdicts_and_frozensets(x):
     return x + len(dd2), dict(c2), c2["a"] is c["a"], dict(dd2), dd2["a"] is dd["a"], f2 == f, f2 is f
 
 
+# -- d |= pairs changes d itself -------------------------------------------------------------------------------
+@case(torch.ones(3), graphs=1, breaks=0)
+def dict_ior_with_pairs_and_views_changes_the_dict(x):
+    d = {"a": 1}
+    alias = d
+    d |= [("b", 2)]
+    o = collections.OrderedDict(z=0)
+    o |= {"y": 1}.items()
+    return x + len(alias), alias, o, type(o).__name__
+
+
+# -- objects whose class writes __hash__ and __eq__ as dict keys and set members ------------------------------------
+class _Key:
+    def __init__(self, name, salt=0):
+        self.name = name
+        self.salt = salt
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __eq__(self, other):
+        return isinstance(other, _Key) and self.name == other.name
+
+
+class _Collides:
+    def __init__(self, v):
+        self.v = v
+
+    def __hash__(self):
+        return 1
+
+    def __eq__(self, other):
+        return isinstance(other, _Collides) and self.v == other.v
+
+
+class _AsText:
+    def __init__(self, s):
+        self.s = s
+
+    def __hash__(self):
+        return hash(self.s)
+
+    def __eq__(self, other):
+        return other == self.s
+
+
+class _RaisingEq:
+    def __hash__(self):
+        return 1
+
+    def __eq__(self, other):
+        raise ValueError("no eq")
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def keys_with_their_own_hash_find_equal_entries(x):
+    first = _Key("a", 1)
+    d = {first: x, _Key("b", 2): 2}
+    d[_Key("a", 3)] = d[_Key("a", 9)] * 2  # the first key object stays, its value changes
+    s = {_Key("a", 1), _Key("a", 2), _Key("b", 3)}
+    s.discard(_Key("a", 0))
+    return d[first], next(iter(d)).salt, len(d), _Key("b", 0) in d, sorted(k.salt for k in s)
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def colliding_hashes_are_told_apart_by_eq(x):
+    s = {_Collides(i % 3) for i in range(7)}
+    d = dict.fromkeys(s, 0)
+    d[_Collides(1)] += 5
+    c = collections.Counter(_Key(n) for n in "abca")
+    od = collections.OrderedDict.fromkeys([_Key("p"), _Key("q")])
+    od.move_to_end(_Key("p"))
+    return x + len(s) + sum(d.values()), c[_Key("a")], [k.name for k in od]
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def keys_equal_to_constants_share_their_entry(x):
+    d = {"a": 1}
+    d[_AsText("a")] = 2
+    e = {_AsText("b"): 1}
+    e["b"] = 3
+    return x + len(d) + len(e), list(d.values()), type(next(iter(e))).__name__, list(e.values())
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def an_eq_that_raises_reaches_the_program(x):
+    d = {_RaisingEq(): 1}
+    try:
+        d[_RaisingEq()] = 2
+    except ValueError as e:
+        return x + len(d), str(e)
+    return x
+
+
+_HASHED = []
+
+
+class _LoggedKey(_Key):
+    def __hash__(self):
+        _HASHED.append(self.name)
+        return hash(self.name)
+
+
+def keys_whose_hash_has_effects_stay_a_break(x):
+    _HASHED.clear()
+    d = {_LoggedKey("a"): 1}
+    d[_LoggedKey("a")] = 2
+    return x + len(d), list(_HASHED)
+
+
+def test_keys_whose_hash_has_effects_stay_a_break():
+    # the translator may hash a key more often than CPython: a __hash__ with effects is not keyed in the trace
+    stats = compare(keys_whose_hash_has_effects_stay_a_break, torch.ones(3))
+    assert stats["graph_breaks"] >= 1
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
 def test_container_programs_behave_as_in_eager(fn, args, kwargs, graphs, breaks):
     stats = compare(fn, *args, **kwargs)

@@ -75,6 +75,7 @@ from . import (  # noqa: F401
     torch,
     torch_rng_calls,
     typing_forms,
+    user_hash_keys,
     weakrefs,
     wrap_rules,
 )

@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 _FOLDABLE_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
 
 
+#: ``maker(key, tx)`` → an :class:`IdentityKey` or None, asked last for a key no rule here knows; filled from above.
+KEY_MAKERS: list[Any] = []
+
+
 def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey | None:
     """The :class:`IdentityKey` of a tensor, or of an object made while tracing whose class hashes and
     compares by identity; None for anything else. An unhashable value (a list of tensors) is the
@@ -64,7 +68,13 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
             and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:
         return IdentityKey(key, key)  # made while tracing: the variable is the object
     # a frozen dataclass made while tracing: hashed by its fields; a bound method: by function and object
-    return value_key(key) or method_key(key)
+    made = value_key(key) or method_key(key)
+    if made is None and tx is not None:
+        for maker in KEY_MAKERS:  # an object whose class writes __hash__ in Python (see user_hash_keys)
+            made = maker(key, tx)
+            if made is not None:
+                break
+    return made
 
 
 def lookup(receiver: Variable, name: str) -> Method | None:

@@ -16,6 +16,7 @@ from .attributes import _MISSING, class_attribute
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import (
+    DICT_METHODS,
     LIST_METHODS,
     SET_METHODS,
     DictVariable,
@@ -103,7 +104,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         if result is not None:
             return result
     if left.is_python_constant() and right.is_python_constant():
-        return fold(op, left, right)
+        folded = fold(op, left, right)
+        if folded is left and op in INPLACE and issubclass(left.python_type(), (list, dict, set)):
+            raise Unsupported(f"operator {op.__name__} on {left.describe()}", "it changes the container in place")
+        return folded
     if op in (operator.eq, operator.ne):
         same = _equal_by_identity(tx, left, right, op)
         if same is not None:
@@ -167,6 +171,7 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
 
 
+_DICT_IOR = (dict.__ior__, collections.OrderedDict.__ior__)
 _SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", operator.isub: "difference_update",
                 operator.ixor: "symmetric_difference_update"}
 
@@ -182,6 +187,11 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
     if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable) and not left.read_only:
         left.items.update(right.items)
         left.mutated(tx)
+        return left
+    if op is operator.ior and isinstance(left, DictVariable) and not left.read_only \
+            and class_attribute(left.python_type(), "__ior__") in _DICT_IOR:
+        # d |= pairs (or any mapping): dict.update's, in place (a fold would change a copy)
+        DICT_METHODS["update"](tx, left, [right], {})
         return left
     if op in _SET_INPLACE and isinstance(left, SetVariable) and not left.frozen:
         if not issubclass(right.python_type(), (set, frozenset)):
