@@ -194,6 +194,44 @@ def test_keys_whose_hash_has_effects_stay_a_break():
     assert stats["graph_breaks"] >= 1
 
 
+# -- len() and truth of container subclasses that write __len__ or __bool__ ------------------------------------------
+class _LenList(list):
+    def __len__(self):
+        return 42
+
+
+class _LenDict(dict):
+    def __len__(self):
+        return 7
+
+
+class _LenSet(set):
+    def __len__(self):
+        return 9
+
+
+class _PairsOnly(list):
+    def __bool__(self):
+        return len(self) > 1
+
+
+class _BadBool(dict):
+    def __bool__(self):
+        return 1
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def len_and_bool_of_subclasses_run_their_own(x):
+    out = x + len(_LenList([1, 2])) + len(_LenDict(a=1)) * 10 + len(_LenSet([1])) * 100
+    if _PairsOnly([1]):
+        out = out + 1000
+    try:
+        bool(_BadBool())
+    except TypeError as e:
+        msg = str(e)
+    return out, bool(_LenSet()), bool(_LenDict()), [v for v in (_PairsOnly([1]), _PairsOnly([1, 2])) if v], msg
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
 def test_container_programs_behave_as_in_eager(fn, args, kwargs, graphs, breaks):
     stats = compare(fn, *args, **kwargs)

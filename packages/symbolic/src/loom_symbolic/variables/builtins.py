@@ -267,10 +267,10 @@ def builtin_len(tx, args, kwargs):
         return tx.output.size_of(value, 0)
     if isinstance(value, (SequenceVariable, DictVariable)) and not _own_len(value):
         return ConstantVariable(len(value.items))
-    if isinstance(value, SetVariable):
+    if isinstance(value, SetVariable) and not _own_len(value):
         return ConstantVariable(len(value.values))
-    if value.is_python_constant():
-        return None
+    if value.is_python_constant() and not isinstance(value, (SequenceVariable, DictVariable, SetVariable)):
+        return None  # (a list subclass of constants that writes __len__: its own, below)
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 

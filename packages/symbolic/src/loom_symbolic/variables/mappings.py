@@ -14,6 +14,7 @@ import torch
 from loom_guards import compared_by_identity
 
 from ..errors import Unsupported, UserError
+from ..operand_errors import truth_of
 from .attributes import (
     _MISSING,
     InstanceAttributes,
@@ -117,6 +118,22 @@ class MethodTableMixin(InstanceAttributes):
     def table_method(self, name: str) -> Method | None:
         """This container kind's method-table entry for ``name`` (None: the kind has no such method)."""
         return None
+
+    def container_truth(self, tx: InstructionTranslator, count: int) -> bool:
+        """``bool(self)``: a subclass's own ``__bool__`` or ``__len__`` written in Python (CPython asks them in
+        that order), else whether the container's ``count`` members are any."""
+        cls = self.python_type()
+        if cls.__module__ != "builtins":
+            for special in ("__bool__", "__len__"):
+                method = class_attribute(cls, special)
+                if isinstance(method, types.FunctionType):
+                    result = self.call_method(tx, special, [], {})
+                    if not result.is_python_constant():
+                        raise Unsupported(f"{special} of {self.describe()}", "its answer is not known while tracing")
+                    return truth_of(special, result.as_python_constant())
+                if method is not _MISSING:
+                    break  # the builtin's own slot answers
+        return count > 0
 
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
@@ -239,7 +256,7 @@ class DictVariable(MethodTableMixin, Variable):
         return {k: v.as_example() for k, v in self.items.items()}
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self.items)
+        return self.container_truth(tx, len(self.items))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return [key_variable(k) for k in self.items]

@@ -51,7 +51,7 @@ class SequenceVariable(MethodTableMixin, Variable):
         return list(self.items)
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self.items)
+        return self.container_truth(tx, len(self.items))
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
         key = constant_index(tx, index)
