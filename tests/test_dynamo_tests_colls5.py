@@ -232,6 +232,49 @@ def len_and_bool_of_subclasses_run_their_own(x):
     return out, bool(_LenSet()), bool(_LenDict()), [v for v in (_PairsOnly([1]), _PairsOnly([1, 2])) if v], msg
 
 
+# -- reversed() of subclasses whose __iter__ is their own: the held items backwards, as CPython's C code reads them -----
+class _OwnIterList(list):
+    def __iter__(self):
+        return iter([9, 9])
+
+
+class _OwnIterDict(dict):
+    def __iter__(self):
+        return iter(["zz"])
+
+
+class _OwnIterTuple(tuple):
+    def __iter__(self):
+        return iter([7])
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def reversed_of_subclasses_ignores_their_iter(x):
+    a = _OwnIterList([1, 2, 3])
+    d = _OwnIterDict(a=1, b=2)
+    return x + 1, list(reversed(a)), list(reversed(d)), list(a), sorted(d)
+
+
+def reversed_of_a_tuple_subclass_with_its_own_iter(x):
+    t = _OwnIterTuple((4, 5))  # (not modelled: a break, then the resume function holds it)
+    return x + 1, list(reversed(t)), list(t), t[0]
+
+
+def test_reversed_of_a_tuple_subclass_with_its_own_iter_is_eagers():
+    # its items were wrapped through its __iter__: the guards then failed on the frame they came from
+    compare(reversed_of_a_tuple_subclass_with_its_own_iter, torch.ones(3))
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def unbound_reversed_len_and_ior(x):
+    a = _OwnIterList([1, 2, 3])
+    d = {"a": 1, "b": 2}
+    e = dict(d)
+    dict.__ior__(e, [("q", 2)])
+    return (x + set.__len__({1, 2}), list(list.__reversed__(a)), list(dict.__reversed__(d)), list(a.__reversed__()),
+            list(d.__reversed__()), e)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
 def test_container_programs_behave_as_in_eager(fn, args, kwargs, graphs, breaks):
     stats = compare(fn, *args, **kwargs)
