@@ -275,6 +275,40 @@ def unbound_reversed_len_and_ior(x):
             list(d.__reversed__()), e)
 
 
+# -- tuples sliced whole, sort errors, str % an object with __rmod__ ---------------------------------------------------
+@case(torch.ones(3), graphs=1, breaks=0)
+def a_tuple_sliced_whole_is_the_tuple(x):
+    t = tuple(range(4))
+    return x + 1, t[::1] is t, t[:] is t, t[0:100] is t, t[1:] is t, t[::-1]
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def a_sort_of_keys_that_do_not_compare_raises_eagers_message(x):
+    rows = [(1, None), (1, 2)]
+    try:
+        rows.sort()
+    except TypeError as e:
+        return x + 1, str(e), rows
+    return x, rows
+
+
+class _Rmod:
+    def __str__(self):
+        return "R"
+
+    def __rmod__(self, other):
+        return "rmod"
+
+
+def str_mod_formats_before_rmod(x):
+    return x + 1, "%s" % _Rmod()
+
+
+def test_str_mod_formats_before_the_objects_rmod():
+    # str's own % answers first: the object's __rmod__ is never asked (loom called it)
+    compare(str_mod_formats_before_rmod, torch.ones(3))
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
 def test_container_programs_behave_as_in_eager(fn, args, kwargs, graphs, breaks):
     stats = compare(fn, *args, **kwargs)

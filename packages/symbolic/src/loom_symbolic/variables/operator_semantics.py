@@ -115,6 +115,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     sequence = _sequence_binary(tx, INPLACE.get(op, op), left, right)
     if sequence is not None:
         return sequence
+    if op in (operator.mod, operator.imod) and _is_text(left) \
+            and not issubclass(right.python_type(), type(left.as_python_constant())):
+        # str's own % formats the object (its __str__/__repr__) before its class's __rmod__ could be asked
+        raise Unsupported(f"operator % on {left.describe()} and {right.describe()}", "formatting an object: not modelled")
     user = _user_dunder(tx, op, left, right)
     if user is not None:
         return user
@@ -384,6 +388,8 @@ def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     if left.mutable and right.mutable:
         tx.output.aliases.relied_on_distinct()
         return False  # two distinct tracked containers are distinct objects
+    if isinstance(left, SequenceVariable) and isinstance(right, SequenceVariable) and len(left.items) != len(right.items):
+        return False  # tuples of different lengths (t[1:] and t) are two objects
     raise Unsupported(f"'is' between {left.describe()} and {right.describe()}", "identity is not known while tracing")
 
 
