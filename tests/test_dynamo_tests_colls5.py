@@ -309,6 +309,44 @@ def test_str_mod_formats_before_the_objects_rmod():
     compare(str_mod_formats_before_rmod, torch.ones(3))
 
 
+# -- iteration while the container changes: reversed(list) reads it live, an OrderedDict's own error ------------------
+@case(torch.ones(3), graphs=1, breaks=0)
+def reversed_list_reads_the_live_list(x):
+    a = [1, 2, 3]
+    out = []
+    for v in reversed(a):
+        out.append(v)
+        if v == 3:
+            a.insert(0, 0)
+    b = [1, 2, 3, 4]
+    it = reversed(b)
+    next(it)
+    del b[:2]
+    return x + len(out), out, a, list(it)
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def ordereddict_changed_in_a_loop_raises_its_own_error(x):
+    messages = []
+    for change in ("add", "move", "delete"):
+        o = collections.OrderedDict(a=1, b=2)
+        try:
+            for k in o:
+                if change == "add":
+                    o["z" + k] = 0
+                elif change == "move":
+                    o.move_to_end(k)
+                else:
+                    del o[k]
+        except RuntimeError as e:
+            messages.append(str(e))
+    last = collections.OrderedDict(a=1, b=2)
+    for k in last:  # a change while the last key is out: the iterator is done unchecked
+        if k == "b":
+            last.move_to_end("a")
+    return x + len(messages), messages, list(last)
+
+
 @pytest.mark.parametrize(("fn", "args", "kwargs", "graphs", "breaks"), CASES)
 def test_container_programs_behave_as_in_eager(fn, args, kwargs, graphs, breaks):
     stats = compare(fn, *args, **kwargs)

@@ -1073,7 +1073,7 @@ def c_c5_userdict_contains_override(x):
             return str(key).lower() in self.data
 
     u = Lower(a=1)
-    return x + ("A" in u), u.get("A", 9), "a" in u.keys()
+    return x + ("A" in u), u.get("a", 9), "a" in u.keys(), "A" in u.data
 
 
 def c_c5_userlist_sort_key_and_reverse(x):
@@ -1164,6 +1164,120 @@ def c_c5_user_keys_dict_views(x):
     d = {_HashedByName("a"): 1, _HashedByName("b"): 2}
     e = {_HashedByName("b"): 2}
     return x + len(d.keys() & e.keys()), len(d.items() - e.items()), _HashedByName("a") in d.keys(), d.keys() >= e.keys()
+
+
+# -- batch 4: iteration while mutating, deep copies of objects, equality with tensor values ------------------------------
+def c_c5_list_remove_during_iteration_skips(x):
+    a = [1, 2, 2, 3]
+    seen = []
+    for v in a:
+        seen.append(v)
+        if v == 2:
+            a.remove(v)
+    return x + len(a), a, seen
+
+
+def c_c5_ordereddict_mutated_during_iteration_raises(x):
+    o = OrderedDict(a=1, b=2)
+    try:
+        for k in o:
+            o["z" + k] = 0
+    except RuntimeError as e:
+        return x + 1, str(e)
+    return x
+
+
+def c_c5_ordereddict_move_during_iteration_raises(x):
+    o = OrderedDict(a=1, b=2)
+    try:
+        for k in o:
+            o.move_to_end(k)
+    except RuntimeError as e:
+        return x + 1, str(e)
+    return x
+
+
+def c_c5_deque_mutated_during_iteration_raises(x):
+    q = collections.deque([1, 2])
+    try:
+        for v in q:
+            q.append(v)
+    except RuntimeError as e:
+        return x + 1, str(e)
+    return x
+
+
+def c_c5_dict_items_of_ordereddict_reversed(x):
+    o = OrderedDict(a=1, b=2, c=3)
+    o.move_to_end("a")
+    return x + 1, list(reversed(o.items())), list(reversed(o.values())), next(reversed(o))
+
+
+def c_c5_deepcopy_objects_and_tensors(x):
+    class Box:
+        def __init__(self, v):
+            self.v = v
+
+    box = Box([1, 2])
+    src = {"box": box, "again": box, "t": x, "pair": (box, 3)}
+    d = copy.deepcopy(src)
+    d["box"].v.append(3)
+    return (d["t"] + len(box.v), d["again"] is d["box"], d["pair"][0] is d["box"], d["box"] is box, len(d["box"].v),
+            d["t"] is x)
+
+
+def c_c5_dict_eq_tensor_values_raises(x):
+    try:
+        r = {"t": x} == {"t": x.clone()}
+    except RuntimeError:
+        r = None
+    return x + 1, r, {"t": x} == {"t": x}
+
+
+def c_c5_fromkeys_with_user_keys_and_copy(x):
+    d = dict.fromkeys([_HashedByName("a"), _HashedByName("a"), _HashedByName("b")], 0)
+    e = d.copy()
+    e[_HashedByName("a")] += 1
+    return x + len(e) + e[_HashedByName("a")], d[_HashedByName("a")], [k.tag for k in e]
+
+
+def c_c5_setdefault_with_user_keys(x):
+    d = {}
+    for name in "abca":
+        d.setdefault(_HashedByName(name), []).append(name)
+    return x + len(d), sorted(len(v) for v in d.values())
+
+
+def c_c5_set_comprehension_of_user_keys_and_frozenset(x):
+    s = frozenset(_HashedByName(n) for n in "aab")
+    return x + len(s), _HashedByName("a") in s, len(s | {_HashedByName("c")})
+
+
+def c_c5_list_insert_during_reversed_iteration(x):
+    a = [1, 2, 3]
+    out = []
+    for v in reversed(a):
+        out.append(v)
+        if v == 3:
+            a.insert(0, 0)
+    return x + len(out), out, a
+
+
+def c_c5_dict_keys_view_after_clear_and_refill(x):
+    d = {"a": 1}
+    k = d.keys()
+    d.clear()
+    d["b"] = 2
+    return x + len(k), list(k), "a" in k
+
+
+def c_c5_nested_default_and_counter_arith(x):
+    tree = defaultdict(lambda: defaultdict(int))
+    tree["a"]["x"] += 1
+    tree["a"]["y"] += 2
+    tree["b"]["x"] += 3
+    c = collections.Counter({"a": 2}) & collections.Counter({"a": 1, "b": 1})
+    return x + tree["a"]["y"], {k: dict(v) for k, v in tree.items()}, dict(c), len(tree)
 
 
 

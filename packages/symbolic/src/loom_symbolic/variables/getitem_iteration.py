@@ -19,6 +19,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .container_tables import key_variable
 from .mappings import DictVariable
+from .reversed_lists import ReversedListIterator
 from .sequences import SequenceVariable
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def _held_reversed(obj: Variable, cls: type, own: object) -> Variable | None:
     tuple whose class leaves ``__len__`` and ``__getitem__`` to C: the held items backwards, by index or in
     key order. A Python ``__iter__`` of the class plays no part, as in CPython."""
     if isinstance(obj, SequenceVariable) and obj.container_type is list and own is list.__reversed__:
-        return _iterators.SnapshotIterator(list(reversed(obj.items)))
+        return ReversedListIterator(obj)
     if isinstance(obj, DictVariable) and own in (dict.__reversed__, collections.OrderedDict.__reversed__):
         return _iterators.SnapshotIterator([key_variable(k) for k in reversed(obj.items)])
     if isinstance(obj, SequenceVariable) and own is _attributes._MISSING and not any(

@@ -28,6 +28,7 @@ from .containers import (
     Method,
     key_variable,
 )
+from .reversed_lists import ReversedListIterator
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -101,7 +102,7 @@ def _reversed(tx, receiver, args, kwargs):
     # Python __iter__ or __reversed__ plays no part
     if isinstance(receiver, DictVariable):
         return _iterators.SnapshotIterator([key_variable(k) for k in reversed(receiver.items)])
-    return _iterators.SnapshotIterator(list(reversed(receiver.items)))
+    return ReversedListIterator(receiver)
 
 
 def _set_len(tx, receiver, args, kwargs):
