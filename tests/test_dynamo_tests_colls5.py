@@ -306,7 +306,22 @@ def str_mod_formats_before_rmod(x):
 
 def test_str_mod_formats_before_the_objects_rmod():
     # str's own % answers first: the object's __rmod__ is never asked (loom called it)
-    compare(str_mod_formats_before_rmod, torch.ones(3))
+    stats = compare(str_mod_formats_before_rmod, torch.ones(3))
+    assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+class _Shown:
+    def __str__(self):
+        return "shown"
+
+    def __repr__(self):
+        return "<shown>"
+
+
+@case(torch.ones(3), graphs=1, breaks=0)
+def percent_formatting_of_one_object(x):
+    u = collections.UserString("u")
+    return x + 1, "[%-7s]" % _Shown(), "%r and %%" % _Shown(), "%.2s" % _Shown(), "%s!" % u, u % ()
 
 
 # -- iteration while the container changes: reversed(list) reads it live, an OrderedDict's own error ------------------

@@ -56,6 +56,7 @@ from . import (  # noqa: F401
     operator_dunders,
     overriding_containers,
     partial,
+    percent_objects,
     polyfilled,
     profiler,
     random_draws,
