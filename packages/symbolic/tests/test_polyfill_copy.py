@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import copy
 
 import torch
@@ -109,3 +110,53 @@ def _copy_object_made_in_frame(x):
 
 def test_copy_of_an_object_made_in_the_frame_is_traced():
     check(_copy_object_made_in_frame, torch.arange(3.0))
+
+
+class _Doubling(dict):
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value * 2)
+
+
+class _Bumping(list):
+    def append(self, value):
+        super().append(value + 100)
+
+
+class _Tagged(set):
+    pass
+
+
+def _container_copies(copier):
+    d = _Doubling()
+    dict.__setitem__(d, "a", [1])
+    d.tag = [5]
+    row = _Bumping([1, 2])
+    row.tag = 3
+    s = _Tagged([1, 2])
+    s.tag = [3]
+    od = collections.OrderedDict(b=1, a=[2])
+    od.move_to_end("b")
+    counter = collections.Counter(a=1)
+    counter.tag = 1
+    factory = collections.defaultdict(list, a=[1])
+    made = [copier(v) for v in (d, row, s, od, counter, factory, frozenset([(1, 2)]))]
+    return [(type(m).__name__, m if not isinstance(m, dict) else list(m.items()), vars(m) if hasattr(m, "__dict__") else None)
+            for m in made]
+
+
+def test_copies_of_container_subclasses_rebuild_them_as_their_reductions_do():
+    # the class's own __setitem__/append refill the copy, and the __dict__ comes along, as copy._reconstruct does
+    for original in (copy.copy, copy.deepcopy):
+        polyfill = polyfills.replacement_for(original)
+        assert _container_copies(polyfill) == _container_copies(original)
+
+
+def test_deep_copies_of_containers_copy_their_items():
+    deepcopy = polyfills.replacement_for(copy.deepcopy)
+    inner = [1]
+    d = _Doubling()
+    dict.__setitem__(d, "a", inner)
+    made = deepcopy(d)
+    assert made["a"] == [1, 1] and made["a"] is not inner
+    frozen = frozenset([(1, 2)])
+    assert deepcopy(frozen) == frozen and deepcopy(frozen) is not frozen

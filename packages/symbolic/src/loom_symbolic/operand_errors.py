@@ -119,3 +119,13 @@ def length_of(result: Any) -> int:
     except (TypeError, ValueError, OverflowError) as exc:
         raise UserError(f"len() raised {type(exc).__name__}", str(exc), exc_type=type(exc),
                         exc_args=args_of(exc)) from exc
+
+
+def truth_of(special: str, result: Any) -> bool:
+    """What ``bool()`` makes of a ``__bool__`` (or ``__len__``) that returned the constant ``result``: the truth,
+    or CPython's own error (a ``__bool__`` giving no bool, a ``__len__`` giving a negative or non-integer)."""
+    try:
+        return bool(type("Truthy", (), {special: lambda self: result})())
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise UserError(f"bool() raised {type(exc).__name__}", str(exc), exc_type=type(exc),
+                        exc_args=args_of(exc)) from exc

@@ -66,6 +66,68 @@ def _module_class(cls: type) -> bool:
     )
 
 
+#: The containers whose instances ``copy`` rebuilds from their reduction, by the ``__reduce__`` that makes it:
+#: a dict or list subclass through ``object.__reduce_ex__`` (``cls.__new__(cls)``, its ``__dict__``, then the
+#: items stored one by one, through the class's own ``__setitem__``/``append``), an OrderedDict as a new one
+#: filled the same way, a set or frozenset (and their subclasses) as ``cls(list of items)`` with its ``__dict__``,
+#: a Counter as ``cls(dict(items))`` and a defaultdict as ``cls(factory)`` filled item by item (neither with state).
+_CONTAINER_REDUCTIONS = (
+    (_collections.Counter, _collections.Counter.__reduce__),
+    (_collections.defaultdict, _collections.defaultdict.__reduce__),
+    (_collections.OrderedDict, _collections.OrderedDict.__reduce__),
+    (dict, object.__reduce__), (list, object.__reduce__), (set, set.__reduce__), (frozenset, frozenset.__reduce__),
+)
+
+
+def _reduced_container(cls: type, hook: str) -> type | None:
+    """The builtin container ``cls`` derives from when ``copy`` copies its instances by that container's plain
+    reduction (no copy hook named ``hook``, no reduction, state, new-arguments or slots of its own); else None."""
+    if type(cls) is not type or getattr(cls, hook, None) is not None or cls.__reduce_ex__ is not _OBJECT_REDUCTION[0]:
+        return None
+    if getattr(cls, "__getstate__", None) is not _OBJECT_REDUCTION[2] or getattr(cls, "__setstate__", None) is not None \
+            or getattr(cls, "__getnewargs_ex__", None) is not None or getattr(cls, "__getnewargs__", None) is not None \
+            or getattr(cls, "__slots__", None) is not None:
+        return None
+    for base, reduction in _CONTAINER_REDUCTIONS:
+        if issubclass(cls, base):
+            return base if cls.__reduce__ is reduction else None
+    return None
+
+
+def _rebuilt(x: Any, base: type, memo: list | None) -> Any:
+    """What ``copy._reconstruct`` makes of ``x``'s reduction: a shallow copy, or (``memo`` given) a deep one."""
+    cls = type(x)
+    deep = (lambda v: _deep(v, memo)) if memo is not None else (lambda v: v)
+    state = getattr(x, "__dict__", None) or None
+    if base is _collections.Counter:
+        made = cls(deep(dict(x)))
+        if memo is not None:
+            memo.append((x, made))
+        return made
+    if base is _collections.defaultdict:
+        state = None
+        made = cls() if x.default_factory is None else cls(deep(x.default_factory))
+        if memo is not None:
+            memo.append((x, made))
+    elif base is set or base is frozenset:
+        made = cls(deep(list(x)))
+        if memo is not None:
+            memo.append((x, made))
+    else:
+        made = cls() if base is _collections.OrderedDict else cls.__new__(cls)
+        if memo is not None:
+            memo.append((x, made))
+    if state is not None:
+        made.__dict__.update(deep(state))
+    if base is list:
+        for item in x:
+            made.append(deep(item))
+    elif base is not set and base is not frozenset:
+        for key, value in x.items():
+            made[deep(key)] = deep(value)
+    return made
+
+
 def _deep(x: Any, memo: list) -> Any:
     cls = type(x)
     if cls in _ATOMIC:
@@ -85,6 +147,10 @@ def _deep(x: Any, memo: list) -> Any:
         for key, value in x.items():
             mapping[_deep(key, memo)] = _deep(value, memo)
         return mapping
+    if cls is frozenset:  # its reduction: frozenset(a deep copy of its items), a new one even if unchanged
+        made_frozenset = frozenset([_deep(item, memo) for item in x])
+        memo.append((x, made_frozenset))
+        return made_frozenset
     if cls is set:  # its reduction: set(a deep copy of its items), remembered once made
         made_set = {_deep(item, memo) for item in x}
         memo.append((x, made_set))
@@ -123,6 +189,9 @@ def _deep(x: Any, memo: list) -> Any:
         made = deepcopy_tensor(x)
         memo.append((x, made))
         return made
+    base = _reduced_container(cls, "__deepcopy__")
+    if base is not None:
+        return _rebuilt(x, base, memo)
     return _original_deepcopy(x)
 
 
@@ -175,5 +244,8 @@ def copy(x: Any) -> Any:
         for key, value in x.__dict__.items():
             object.__setattr__(instance, key, value)
         return instance
+    base = _reduced_container(cls, "__copy__")
+    if base is not None:
+        return _rebuilt(x, base, None)
     return _original_copy(x)
 

@@ -48,6 +48,7 @@ from .containers import (
     TupleVariable,
 )
 from .exception_values import SymbolicException, is_attribute_error, make_exception
+from .folded_identity import copies_of, wrap_folded
 from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,
@@ -243,12 +244,13 @@ def _is_symbolic(value: Variable) -> bool:
 
 
 def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    values = [a.as_python_constant() for a in args]
     try:
-        result = fn(*(a.as_python_constant() for a in args), **{k: v.as_python_constant() for k, v in kwargs.items()})
+        result = fn(*values, **{k: v.as_python_constant() for k, v in kwargs.items()})
     except Exception as exc:
         raise UserError(f"{getattr(fn, '__name__', fn)}() raised {type(exc).__name__}", str(exc),
                         exc_type=type(exc), exc_args=args_of(exc)) from exc
-    return wrap_constant_like(result)
+    return wrap_folded(result, copies_of(args, values))  # max(rows) is one of the very rows
 
 
 def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
@@ -267,10 +269,10 @@ def builtin_len(tx, args, kwargs):
         return tx.output.size_of(value, 0)
     if isinstance(value, (SequenceVariable, DictVariable)) and not _own_len(value):
         return ConstantVariable(len(value.items))
-    if isinstance(value, SetVariable):
+    if isinstance(value, SetVariable) and not _own_len(value):
         return ConstantVariable(len(value.values))
-    if value.is_python_constant():
-        return None
+    if value.is_python_constant() and not isinstance(value, (SequenceVariable, DictVariable, SetVariable)):
+        return None  # (a list subclass of constants that writes __len__: its own, below)
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 

@@ -57,6 +57,7 @@ from . import (  # noqa: F401
     operator_dunders,
     overriding_containers,
     partial,
+    percent_objects,
     polyfilled,
     profiler,
     random_draws,
@@ -77,6 +78,7 @@ from . import (  # noqa: F401
     torch,
     torch_rng_calls,
     typing_forms,
+    user_hash_keys,
     weakrefs,
     wrap_rules,
 )

@@ -9,6 +9,7 @@ importing this module loads them all (the catalogue does), and it models builtin
 
 from __future__ import annotations
 
+import collections
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr
@@ -77,14 +78,15 @@ class UnboundMethodVariable(Variable):
 
 
 #: The builtin classes whose methods, read unbound, :class:`UnboundMethodVariable` models.
-_UNBOUND_TABLES = {dict: DICT_METHODS, list: LIST_METHODS, set: SET_METHODS, frozenset: SET_METHODS}
+_UNBOUND_TABLES = {dict: DICT_METHODS, list: LIST_METHODS, set: SET_METHODS, frozenset: SET_METHODS,
+                   collections.OrderedDict: DICT_METHODS}
 
 
 def unbound_method(owner: Any, name: str) -> Variable | None:
     """``owner.name`` for a builtin container class and a method its table models, else None."""
     table = _UNBOUND_TABLES.get(owner) if isinstance(owner, type) else None
-    if table is None or name not in table:
-        return None
+    if table is None or name not in table or not hasattr(owner, name):
+        return None  # (frozenset.add: the class's own AttributeError, from the ordinary lookup)
     return UnboundMethodVariable(owner, name)
 
 

@@ -6,16 +6,21 @@ CPython's sequence iterator does. Loops, ``sum``, ``list`` and ``in`` over such 
 
 from __future__ import annotations
 
+import collections
 import types
 from typing import TYPE_CHECKING
 
 from .. import operand_errors as _operand_errors
-from ..errors import UserError
+from ..errors import Unsupported, UserError
 from . import attributes as _attributes
 from . import exception_values as _exceptions
 from . import iterators as _iterators
 from .base import Variable
 from .constant import ConstantVariable
+from .container_tables import key_variable
+from .mappings import DictVariable
+from .reversed_lists import ReversedListIterator
+from .sequences import SequenceVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -83,8 +88,14 @@ def reversed_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> Va
     own = _attributes.class_attribute(cls, "__reversed__")
     if isinstance(own, types.FunctionType):
         return obj.call_method(tx, "__reversed__", [], {})
+    held = _held_reversed(obj, cls, own)
+    if held is not None:
+        return held
     protocol = (_attributes.class_attribute(cls, name) for name in ("__getitem__", "__len__"))
     if own is not _attributes._MISSING or not all(isinstance(fn, types.FunctionType) for fn in protocol):
+        if isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType):
+            # CPython reads it backwards by index, past the class's own __iter__, which alone reaches its items here
+            raise Unsupported(f"reversed() of {obj.describe()}", "its class writes __iter__ in Python, which reversed() skips")
         return None
     length = obj.call_method(tx, "__len__", [], {})
     if not length.is_python_constant():
@@ -98,3 +109,17 @@ def reversed_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> Va
                 raise
             break
     return _iterators.SnapshotIterator(items)
+
+
+def _held_reversed(obj: Variable, cls: type, own: object) -> Variable | None:
+    """``reversed()`` of a list or dict (or a subclass's instance that leaves its C ``__reversed__``), or of a
+    tuple whose class leaves ``__len__`` and ``__getitem__`` to C: the held items backwards, by index or in
+    key order. A Python ``__iter__`` of the class plays no part, as in CPython."""
+    if isinstance(obj, SequenceVariable) and obj.container_type is list and own is list.__reversed__:
+        return ReversedListIterator(obj)
+    if isinstance(obj, DictVariable) and own in (dict.__reversed__, collections.OrderedDict.__reversed__):
+        return _iterators.SnapshotIterator([key_variable(k) for k in reversed(obj.items)])
+    if isinstance(obj, SequenceVariable) and own is _attributes._MISSING and not any(
+            isinstance(_attributes.class_attribute(cls, name), types.FunctionType) for name in ("__getitem__", "__len__")):
+        return _iterators.SnapshotIterator(list(reversed(obj.items)))
+    return None

@@ -37,7 +37,7 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         message = f"unhashable type: '{type_name(value.python_type())}'"
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if getattr(value, "stands_for", _ABSENT) is None and value.source is None:
-        return _hash_made_object(tx, value)
+        return made_object_hash(tx, value)
     if type(value) is TupleVariable and not value.is_python_constant():
         return _hash_tuple_of_made_objects(tx, value)
     if isinstance(value, SetVariable) and value.frozen and value.cls is not None:
@@ -55,7 +55,7 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     return ConstantVariable(hash(tuple(member.value for member in members)))
 
 
-def _hash_made_object(tx: InstructionTranslator, value: Variable) -> Variable | None:
+def made_object_hash(tx: InstructionTranslator, value: Variable) -> Variable | None:
     """``hash(obj)`` for an object of a plain class made while tracing (only it has ``stands_for``)
     whose class writes ``__hash__`` in Python (a frozen dataclass's): that method, inlined, and its int
     made what CPython's slot makes of it (an int outside Py_ssize_t hashed again, -1 turned into -2)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -228,12 +229,28 @@ class DictIterator(IteratorVariable):
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         if self.done:
             return None
+        if isinstance(self.target, DictVariable) and issubclass(self.target.python_type(), collections.OrderedDict):
+            return self._next_ordered()
         if not self._unchanged():
             raise Unsupported("a loop over a container whose keys changed in the loop",
                               "what CPython does then depends on the container's memory layout")
         if self.index >= len(self.keys):
             self.done = True
             return None
+        self.index += 1
+        return self._item(self.keys[self.index - 1])
+
+    def _next_ordered(self) -> Variable | None:
+        # An OrderedDict's iterator holds the key it hands out next, found when it handed out the one before:
+        # past the last it is done unchecked; before, any key added, removed or moved since the loop began
+        # raises, whatever the sizes (its linked list's state counter)
+        if self.index >= len(self.keys):
+            self.done = True
+            return None
+        if self._current_keys() != self.keys:
+            self.done = True
+            message = "OrderedDict mutated during iteration"
+            raise UserError("OrderedDict iteration", message, exc_type=RuntimeError, exc_args=(message,))
         self.index += 1
         return self._item(self.keys[self.index - 1])
 

@@ -14,6 +14,7 @@ import torch
 from loom_guards import compared_by_identity
 
 from ..errors import Unsupported, UserError
+from ..operand_errors import truth_of
 from .attributes import (
     _MISSING,
     InstanceAttributes,
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
 _FOLDABLE_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter, collections.defaultdict})
 
 
+#: ``maker(key, tx)`` → an :class:`IdentityKey` or None, asked last for a key no rule here knows; filled from above.
+KEY_MAKERS: list[Any] = []
+
+
 def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey | None:
     """The :class:`IdentityKey` of a tensor, or of an object made while tracing whose class hashes and
     compares by identity; None for anything else. An unhashable value (a list of tensors) is the
@@ -64,7 +69,13 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
             and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:
         return IdentityKey(key, key)  # made while tracing: the variable is the object
     # a frozen dataclass made while tracing: hashed by its fields; a bound method: by function and object
-    return value_key(key) or method_key(key)
+    made = value_key(key) or method_key(key)
+    if made is None and tx is not None:
+        for maker in KEY_MAKERS:  # an object whose class writes __hash__ in Python (see user_hash_keys)
+            made = maker(key, tx)
+            if made is not None:
+                break
+    return made
 
 
 def lookup(receiver: Variable, name: str) -> Method | None:
@@ -107,6 +118,22 @@ class MethodTableMixin(InstanceAttributes):
     def table_method(self, name: str) -> Method | None:
         """This container kind's method-table entry for ``name`` (None: the kind has no such method)."""
         return None
+
+    def container_truth(self, tx: InstructionTranslator, count: int) -> bool:
+        """``bool(self)``: a subclass's own ``__bool__`` or ``__len__`` written in Python (CPython asks them in
+        that order), else whether the container's ``count`` members are any."""
+        cls = self.python_type()
+        if cls.__module__ != "builtins":
+            for special in ("__bool__", "__len__"):
+                method = class_attribute(cls, special)
+                if isinstance(method, types.FunctionType):
+                    result = self.call_method(tx, special, [], {})
+                    if not result.is_python_constant():
+                        raise Unsupported(f"{special} of {self.describe()}", "its answer is not known while tracing")
+                    return truth_of(special, result.as_python_constant())
+                if method is not _MISSING:
+                    break  # the builtin's own slot answers
+        return count > 0
 
     def call_method(
         self, tx: InstructionTranslator, name: str, args: list[Variable], kwargs: dict[str, Variable]
@@ -229,7 +256,7 @@ class DictVariable(MethodTableMixin, Variable):
         return {k: v.as_example() for k, v in self.items.items()}
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self.items)
+        return self.container_truth(tx, len(self.items))
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return [key_variable(k) for k in self.items]

@@ -9,14 +9,26 @@ method broke the graph.
 from __future__ import annotations
 
 import operator
+import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
 from . import iterators as _iterators
 from . import operator_semantics as _operators
+from .attributes import class_attribute
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DICT_METHODS, LIST_METHODS, SEQUENCE_METHODS, SET_METHODS, SET_MUTATORS, Method
+from .containers import (
+    DICT_METHODS,
+    LIST_METHODS,
+    SEQUENCE_METHODS,
+    SET_METHODS,
+    SET_MUTATORS,
+    DictVariable,
+    Method,
+    key_variable,
+)
+from .reversed_lists import ReversedListIterator
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -85,6 +97,25 @@ def _iter(tx, receiver, args, kwargs):
     return _iterators.iterate(tx, receiver)
 
 
+def _reversed(tx, receiver, args, kwargs):
+    # list.__reversed__ and dict.__reversed__ read the held items by index or in key order: a subclass's
+    # Python __iter__ or __reversed__ plays no part
+    if isinstance(receiver, DictVariable):
+        return _iterators.SnapshotIterator([key_variable(k) for k in reversed(receiver.items)])
+    return ReversedListIterator(receiver)
+
+
+def _set_len(tx, receiver, args, kwargs):
+    return ConstantVariable(len(receiver.values))
+
+
+def _dict_ior(tx, receiver, args, kwargs):
+    # any mapping or iterable of pairs, as dict.update takes them; the class's own Python __ior__ is bypassed
+    if isinstance(class_attribute(receiver.python_type(), "__ior__"), types.FunctionType):
+        raise Unsupported(f"dict.__ior__ of {receiver.describe()}", "its class writes its own __ior__")
+    return _operators.binary(tx, operator.ior, receiver, args[0])
+
+
 def _fill(table: dict[str, Method], entries: dict[str, Method]) -> None:
     for name, method in entries.items():
         table.setdefault(name, method)  # a table's own model wins
@@ -99,12 +130,13 @@ _fill(LIST_METHODS, {"__add__": _binary("__add__", operator.add, _family((list,)
                      "__mul__": _binary("__mul__", operator.mul, _int_operand),
                      "__rmul__": _binary("__rmul__", operator.mul, _int_operand),
                      "__imul__": _binary("__imul__", operator.imul, _int_operand), "__delitem__": _delitem,
+                     "__reversed__": _reversed,
                      "__iter__": _iter, **{n: _binary(n, op, _family((list,))) for n, op in _COMPARISONS.items()}})
-_fill(SET_METHODS, {"__iter__": _iter, **{n: _binary(n, op, _family(_SETS)) for n, op in _COMPARISONS.items()},
+_fill(SET_METHODS, {"__iter__": _iter, "__len__": _set_len, **{n: _binary(n, op, _family(_SETS)) for n, op in _COMPARISONS.items()},
                     **{n: _binary(n, op, _family(_SETS)) for n, op in _SET_ALGEBRA.items()},
                     **{n: _binary(n, op, _family(_SETS)) for n, op in _SET_IN_PLACE.items()}})
 SET_MUTATORS.update(_SET_IN_PLACE)  # a frozenset has no __ior__
 _fill(DICT_METHODS, {"__iter__": _iter, "__or__": _binary("__or__", operator.or_, _family((dict,))),
-                     "__ior__": _binary("__ior__", operator.ior, _family((dict,))),
+                     "__ior__": _dict_ior, "__reversed__": _reversed,
                      "__eq__": _binary("__eq__", operator.eq, _family((dict,))),
                      "__ne__": _binary("__ne__", operator.ne, _family((dict,)))})

@@ -16,6 +16,7 @@ from .attributes import _MISSING, class_attribute
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import (
+    DICT_METHODS,
     LIST_METHODS,
     SET_METHODS,
     DictVariable,
@@ -26,6 +27,7 @@ from .containers import (
     TupleVariable,
     constant_index,
 )
+from .folded_identity import copies_of, wrap_folded
 from .iterators import IteratorVariable, each_item
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
@@ -69,7 +71,7 @@ def fold(op: Any, *args: Variable) -> Variable:
     except Exception as exc:
         raise UserError(f"{getattr(op, '__name__', op)} raised {type(exc).__name__}", str(exc), exc_type=type(exc),
                         exc_args=args_of(exc)) from exc
-    return wrap_constant_like(result)
+    return wrap_folded(result, copies_of(list(args), values))  # operator.getitem(rows, 0) is the very row
 
 
 def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable:
@@ -102,7 +104,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         if result is not None:
             return result
     if left.is_python_constant() and right.is_python_constant():
-        return fold(op, left, right)
+        folded = fold(op, left, right)
+        if folded is left and op in INPLACE and issubclass(left.python_type(), (list, dict, set)):
+            raise Unsupported(f"operator {op.__name__} on {left.describe()}", "it changes the container in place")
+        return folded
     if op in (operator.eq, operator.ne):
         same = _equal_by_identity(tx, left, right, op)
         if same is not None:
@@ -110,6 +115,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
     sequence = _sequence_binary(tx, INPLACE.get(op, op), left, right)
     if sequence is not None:
         return sequence
+    if op in (operator.mod, operator.imod) and _is_text(left) \
+            and not issubclass(right.python_type(), type(left.as_python_constant())):
+        # str's own % formats the object (its __str__/__repr__) before its class's __rmod__ could be asked
+        raise Unsupported(f"operator % on {left.describe()} and {right.describe()}", "formatting an object: not modelled")
     user = _user_dunder(tx, op, left, right)
     if user is not None:
         return user
@@ -166,6 +175,7 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
 
 
+_DICT_IOR = (dict.__ior__, collections.OrderedDict.__ior__)
 _SET_INPLACE = {operator.ior: "update", operator.iand: "intersection_update", operator.isub: "difference_update",
                 operator.ixor: "symmetric_difference_update"}
 
@@ -181,6 +191,11 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
     if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable) and not left.read_only:
         left.items.update(right.items)
         left.mutated(tx)
+        return left
+    if op is operator.ior and isinstance(left, DictVariable) and not left.read_only \
+            and class_attribute(left.python_type(), "__ior__") in _DICT_IOR:
+        # d |= pairs (or any mapping): dict.update's, in place (a fold would change a copy)
+        DICT_METHODS["update"](tx, left, [right], {})
         return left
     if op in _SET_INPLACE and isinstance(left, SetVariable) and not left.frozen:
         if not issubclass(right.python_type(), (set, frozenset)):
@@ -373,6 +388,8 @@ def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     if left.mutable and right.mutable:
         tx.output.aliases.relied_on_distinct()
         return False  # two distinct tracked containers are distinct objects
+    if isinstance(left, SequenceVariable) and isinstance(right, SequenceVariable) and len(left.items) != len(right.items):
+        return False  # tuples of different lengths (t[1:] and t) are two objects
     raise Unsupported(f"'is' between {left.describe()} and {right.describe()}", "identity is not known while tracing")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING
 
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, args_of
 from . import iterators as _iterators
 from . import operator_semantics as _operators
 from .base import Variable
@@ -169,7 +169,7 @@ def _sorted_items(tx, items, kwargs):
     try:
         order = sorted(range(len(values)), key=values.__getitem__, reverse=reverse)
     except TypeError as exc:  # keys that do not compare: the program's own error
-        raise UserError("sorting", str(exc), exc_type=TypeError) from exc
+        raise UserError("sorting", str(exc), exc_type=TypeError, exc_args=args_of(exc)) from exc
     except Unsupported as exc:
         if not isinstance(exc, UserError):  # a comparison the trace cannot decide: say it was a sort's
             exc.reason.what = f"sorting ({exc.reason.what})"

@@ -53,11 +53,13 @@ class SequenceVariable(MethodTableMixin, Variable):
         return list(self.items)
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self.items)
+        return self.container_truth(tx, len(self.items))
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
         key = constant_index(tx, index)
         if isinstance(key, slice):
+            if type(self) is TupleVariable and range(*key.indices(len(self.items))) == range(len(self.items)):
+                return self  # t[:] and t[::1] of a tuple are the tuple itself, as CPython answers them
             return self.with_items(self.items[key])
         if not isinstance(key, int):
             key = getattr(key, "__index__", lambda: None)()

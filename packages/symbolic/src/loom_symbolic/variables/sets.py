@@ -83,7 +83,7 @@ class SetVariable(MethodTableMixin, Variable):
         return [self.values[k] for k in self.keys_in_order()]
 
     def truth(self, tx: InstructionTranslator) -> bool:
-        return bool(self.values)
+        return self.container_truth(tx, len(self.values))
 
     def add(self, item: Variable, tx: InstructionTranslator | None = None) -> None:
         """Add one member (a member equal to one already held leaves the set as it is, as in Python)."""

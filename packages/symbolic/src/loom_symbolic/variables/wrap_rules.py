@@ -199,11 +199,11 @@ def _wrap_tuple(tx, value, source):
             return _wrap_object(tx, value, source)
         items = [wrap(tx, item, Attr(source, name) if source is not None else None) for name, item in zip(fields, value)]
         return NamedTupleVariable(items, cls, source)
-    items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
+    if fields is None and type(value) is not tuple and not plain_structseq(value):
+        return _wrap_object(tx, value, source)  # before its items: its own __iter__ need not give them (t[i] does)
+    items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(tuple.__iter__(value))]
     if fields is not None or plain_structseq(value):
         return NamedTupleVariable(items, cls, source, real=value if fields is None else None)
-    if type(value) is not tuple:
-        return _wrap_object(tx, value, source)
     return TupleVariable(items, source)
 
 
