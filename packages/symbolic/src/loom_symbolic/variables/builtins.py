@@ -292,10 +292,6 @@ def _own_len(value: Variable) -> bool:
     return type(value.python_type().__len__) is types.FunctionType
 
 
-def _type_of(value: Variable) -> type:
-    return value.python_type()
-
-
 @builtin(isinstance)
 def builtin_isinstance(tx, args, kwargs):
     value, classes = args
@@ -309,7 +305,7 @@ def builtin_isinstance(tx, args, kwargs):
     if _flagged.flagged_instance(tx, value, cls, builtin_getattr):  # nn.Buffer(t): a plain tensor so flagged
         return ConstantVariable(True)
     try:
-        return ConstantVariable(issubclass(_type_of(value), cls))
+        return ConstantVariable(issubclass(value.python_type(), cls))
     except TypeError as exc:
         raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
 
@@ -325,7 +321,7 @@ def builtin_type(tx, args, kwargs):
     if len(args) != 1 or kwargs:
         raise Unsupported("type() with three arguments", "creating classes is not modelled")
 
-    return wrap_constant_like(_type_of(args[0]))
+    return wrap_constant_like(args[0].python_type())
 
 
 @builtin(callable)
@@ -465,8 +461,8 @@ def builtin_next(tx, args, kwargs):
     if not isinstance(iterator, IteratorVariable):
         iterator = user_iterator_or_none(iterator) or iterator
     if not isinstance(iterator, IteratorVariable):
-        if not hasattr(_type_of(iterator), "__next__"):  # a list, a tensor: CPython's TypeError
-            message = f"{_type_of(iterator).__name__!r} object is not an iterator"
+        if not hasattr(iterator.python_type(), "__next__"):  # a list, a tensor: CPython's TypeError
+            message = f"{iterator.python_type().__name__!r} object is not an iterator"
             raise UserError("next()", message, exc_type=TypeError, exc_args=(message,))
         raise Unsupported(f"next() on {iterator.describe()}", not_modelled_because(iterator))
     if len(args) > 1:
