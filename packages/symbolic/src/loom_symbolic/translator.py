@@ -20,6 +20,7 @@ from .opcodes.control import WithBlock
 from .opcodes.dispatch import HANDLERS
 from .output_graph import OutputGraph
 from .policy import is_skipped
+from .polyfills.registry import stands_for_c_iterator
 from .resume import is_resume_code
 from .shapes import NO_DYNAMIC, DynamicSpec
 from .variables import catalogue  # noqa: F401  (loads every kind of value, and fills the registries)
@@ -494,6 +495,12 @@ class GeneratorTranslator(InliningTranslator):
     def caller(self) -> InstructionTranslator | None:
         return self.resumer if self.resumer is not None else self.parent
 
+    @property
+    def stands_for_c_iterator(self) -> bool:
+        """Whether this generator stands in for a C iterator (itertools'): a StopIteration escaping it is
+        its end, not PEP 479's RuntimeError."""
+        return stands_for_c_iterator(self.code)
+
     def step(self, sent: Variable | None = None, resumer: InstructionTranslator | None = None,
              thrown: Variable | None = None) -> Variable | None:
         """The next yielded value, or None when the generator returned (``returned`` holds its value).
@@ -516,6 +523,8 @@ class GeneratorTranslator(InliningTranslator):
                 raise SymbolicException(thrown)
             self.run()
         except SymbolicException as escaped:
+            if self.stands_for_c_iterator:
+                raise
             converted = _exceptions.stop_iteration_error(escaped.exc)
             if converted is escaped.exc:
                 raise

@@ -148,7 +148,8 @@ def call_intrinsic_1(tx, ins) -> None:
     elif ins.arg == _LIST_TO_TUPLE:
         list_to_tuple(tx, ins)
     elif ins.arg == _STOPITERATION_ERROR:
-        tx.push(stop_iteration_error(tx.pop()))
+        if not getattr(tx, "stands_for_c_iterator", False):  # a C iterator's stand-in ends on it instead
+            tx.push(stop_iteration_error(tx.pop()))
     else:
         raise Unsupported(f"the {dis._intrinsic_1_descs[ins.arg]} intrinsic", "not modelled in function code")
 

@@ -10,9 +10,10 @@ import itertools as _itertools
 import operator as _operator
 from typing import Any
 
-from .registry import polyfill
+from .registry import c_iterator_module, polyfill
 
 _NOTHING = object()
+c_iterator_module(__file__)  # a StopIteration the user's function raises ends the iterator, as in C
 
 
 @polyfill(_itertools.chain)

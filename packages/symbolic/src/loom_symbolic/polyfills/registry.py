@@ -154,3 +154,19 @@ def real_class_of(cls: type) -> tuple[type, Callable[..., Any]] | None:
 def originals() -> list[Any]:
     """Every builtin that has a replacement (fallbacks included)."""
     return [original for original, _ in (*_REPLACEMENTS.values(), *_FALLBACKS.values())]
+
+
+#: co_filename of every module whose generator functions stand in for C iterators (itertools')
+_C_ITERATOR_FILES: set[str] = set()
+
+
+def c_iterator_module(filename: str) -> None:
+    """Register the module at ``filename`` as one whose generators stand in for C iterators: a StopIteration
+    escaping one ends it, as a C ``tp_iternext`` returning NULL with StopIteration set does, where a Python
+    generator would turn it into PEP 479's RuntimeError."""
+    _C_ITERATOR_FILES.add(filename)
+
+
+def stands_for_c_iterator(code: Any) -> bool:
+    """Whether ``code`` is a generator function of a module :func:`c_iterator_module` registered."""
+    return code.co_filename in _C_ITERATOR_FILES

@@ -12,7 +12,14 @@ from ..versions import current as version
 from . import yield_from_delegates as delegates
 from .base import Variable
 from .constant import ConstantVariable
-from .exception_values import ExceptionVariable, SymbolicException, instantiate, make_exception, raised
+from .exception_values import (
+    ExceptionVariable,
+    SymbolicException,
+    instantiate,
+    make_exception,
+    raised,
+    stop_iteration_value,
+)
 from .iterators import IteratorVariable
 from .methods import MethodVariable
 
@@ -44,6 +51,9 @@ class GeneratorVariable(IteratorVariable):
         self.created_at = created_at
         #: whether the generator's body is being traced now: resuming it from inside is CPython's ValueError
         self.running = False
+        #: the StopIteration that ended a C iterator's stand-in (``starmap``'s function raised it): ``next()``
+        #: re-raises it, and a later step is refused (the C iterator would go on; the generator cannot)
+        self.cut_short: ExceptionVariable | None = None
 
     def python_type(self) -> type:
         return types.GeneratorType
@@ -52,12 +62,20 @@ class GeneratorVariable(IteratorVariable):
                   thrown: Variable | None = None) -> Variable | None:
         self.refuse_reentry(tx)
         self.returned_now = False
+        if self.cut_short is not None:
+            raise Unsupported(f"resuming {self.describe()} after a StopIteration its function raised",
+                              "the C iterator would go on with the next items; its stand-in generator has ended")
         if self.finished:
             return None
         try:
             item = self.resume(tx, sent, thrown)
-        except SymbolicException:
+        except SymbolicException as escaped:
             self.finished = True  # a generator an exception escaped from is closed: next() stops it
+            if self.translator.stands_for_c_iterator and issubclass(escaped.exc.cls, StopIteration):
+                self.cut_short = escaped.exc  # the C iterator's step ends on it (see stop_iteration)
+                self.returned = stop_iteration_value(escaped.exc, self.describe())
+                self.returned_now = True
+                return None
             raise
         self.started = True
         if item is not None and self.source is None and _needs_closing_when_dropped(self.translator):
@@ -89,6 +107,8 @@ class GeneratorVariable(IteratorVariable):
     def stop_iteration(self, tx: InstructionTranslator) -> SymbolicException:
         """What resuming the finished generator raises: ``StopIteration(value)`` the first time after its
         ``return value`` (value not None), a bare StopIteration after that."""
+        if self.cut_short is not None and self.returned_now:
+            return SymbolicException(self.cut_short)
         returned = self.returned if self.returned_now else ConstantVariable(None)
         has_value = not (returned.is_python_constant() and returned.as_python_constant() is None)
         return SymbolicException(raised(tx, ExceptionVariable(StopIteration, [returned] if has_value else [])))

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 from .. import bytecode_helpers
 from ..errors import Unsupported, UserError, args_of
 from . import attributes as _attributes
-from . import exception_values as _exceptions
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
 from .iterator_methods import IteratorMethodVariable
+from .stop_carrying import StopCarrying
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -409,8 +409,9 @@ class EnumerateIterator(IteratorVariable):
         return TupleVariable([ConstantVariable(self.count - 1), item])
 
 
-class MapIterator(IteratorVariable):
-    """``map(fn, *iterables)``: ``fn`` is called lazily, item by item, like Python."""
+class MapIterator(StopCarrying, IteratorVariable):
+    """``map(fn, *iterables)``: ``fn`` is called lazily, item by item, like Python; a StopIteration it raises
+    ends that step only (the next one calls it on the next items, as C's map does)."""
 
     def __init__(self, fn: Variable, inners: list[IteratorVariable]) -> None:
         self.fn = fn
@@ -422,12 +423,14 @@ class MapIterator(IteratorVariable):
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         args = self.zipped.next_item(tx)
         if args is None:
+            self.stopped = None
             return None
-        return self.fn.call(tx, args.items, {})
+        return self.step_or_stop(lambda: self.fn.call(tx, args.items, {}))
 
 
-class FilterIterator(IteratorVariable):
-    """``filter(fn, iterable)``; ``fn`` None keeps truthy items."""
+class FilterIterator(StopCarrying, IteratorVariable):
+    """``filter(fn, iterable)``; ``fn`` None keeps truthy items. A StopIteration the predicate raises ends
+    that step only, as in C."""
 
     def __init__(self, fn: Variable | None, inner: IteratorVariable) -> None:
         self.fn = fn
@@ -437,6 +440,9 @@ class FilterIterator(IteratorVariable):
         return filter
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
+        return self.step_or_stop(lambda: self._next_kept(tx))
+
+    def _next_kept(self, tx: InstructionTranslator) -> Variable | None:
         while (item := self.inner.next_item(tx)) is not None:
             keep = item if self.fn is None else self.fn.call(tx, [item], {})
             if keep.truth(tx):
@@ -504,44 +510,18 @@ def _overrides_iter(cls: type) -> bool:
     return isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType)
 
 
-class UserIterator(IteratorVariable):
+class UserIterator(StopCarrying, IteratorVariable):
     """An object whose class defines ``__next__`` in Python; StopIteration ends it, and the value it
     carries is what a ``yield from`` over the object evaluates to (PEP 380)."""
 
     def __init__(self, obj: Variable) -> None:
         self.obj = obj
-        #: the StopIteration the last ``__next__`` raised (None while items come)
-        self.stopped: _exceptions.ExceptionVariable | None = None
 
     def python_type(self) -> type:
         return self.obj.python_type()
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        self.stopped = None
-        try:
-            return self.obj.call_method(tx, "__next__", [], {})
-        except _exceptions.SymbolicException as raised:
-            if issubclass(raised.exc.cls, StopIteration):
-                self.stopped = raised.exc
-                return None
-            raise
-
-    @property
-    def returned_now(self) -> bool:
-        """Whether the last ``__next__`` stopped (``yield from`` then reads :attr:`returned`)."""
-        return self.stopped is not None
-
-    @property
-    def returned(self) -> Variable:
-        """``StopIteration.value`` of the last stop: its ``value`` attribute, else its first argument."""
-        stop = self.stopped
-        if stop is None:
-            return ConstantVariable(None)
-        return _exceptions.stop_iteration_value(stop, self.describe())
-
-    def stop_iteration(self, tx: InstructionTranslator) -> _exceptions.SymbolicException:
-        """``next()`` re-raises the very StopIteration ``__next__`` raised (its value with it)."""
-        return _exceptions.SymbolicException(self.stopped)
+        return self.step_or_stop(lambda: self.obj.call_method(tx, "__next__", [], {}))
 
     def describe(self) -> str:
         return f"a {self.obj.python_type().__name__} iterator"
