@@ -583,4 +583,86 @@ def c_g6_zip_longest_over_stopping_map(x):
         return x, "caught"
 
 
+class _Indexed:
+    """Iterable by the old ``__getitem__`` protocol only."""
+
+    def __init__(self, t):
+        self.t = t
+
+    def __getitem__(self, i):
+        if i >= 3:
+            raise IndexError(i)
+        return self.t * i
+
+
+def c_g6_getitem_protocol_argument_class(x):
+    s = _Indexed(x)
+    return sum(s), list(s)[2], 4 in _Indexed(2), 5 in _Indexed(2)
+
+
+class _OnceWithValue:
+    def __init__(self, t):
+        self.t = t
+        self.done = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.done:
+            raise StopIteration(99)
+        self.done = True
+        return self.t
+
+
+def c_g6_user_iterator_stop_value_for_and_yield_from(x):
+    out = x * 0
+    for v in _OnceWithValue(x):
+        out = out + v
+
+    def g():
+        r = yield from _OnceWithValue(x + 1)
+        yield r
+
+    return out, list(g())[1]
+
+
+def c_g6_generator_method_keeps_object_state(x):
+    class Acc:
+        def __init__(self):
+            self.seen = 0
+
+        def feed(self, items):
+            for it in items:
+                self.seen += 1
+                yield it * self.seen
+
+    a = Acc()
+    first = list(a.feed([x, x]))
+    second = next(a.feed([x]))
+    return first[1] + second, a.seen
+
+
+def c_g6_nested_generator_close_order(x):
+    log = []
+
+    def inner():
+        try:
+            yield x
+            yield x + 1
+        finally:
+            log.append("inner")
+
+    def outer():
+        try:
+            yield from inner()
+        finally:
+            log.append("outer")
+
+    g = outer()
+    v = next(g)
+    g.close()
+    return v * 2, log
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
