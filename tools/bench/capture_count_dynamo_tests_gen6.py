@@ -665,4 +665,23 @@ def c_g6_nested_generator_close_order(x):
     return v * 2, log
 
 
+class _NoisyEq:
+    def __init__(self, v, log):
+        self.v = v
+        self.log = log
+
+    def __eq__(self, other):
+        self.log.append(self.v)
+        return isinstance(other, _NoisyEq) and other.v == self.v
+
+    __hash__ = None
+
+
+def c_g6_iter_sentinel_compares_sentinel_first(x):
+    log = []
+    values = iter([_NoisyEq(1, log), _NoisyEq(2, log), _NoisyEq(3, log)])
+    got = list(iter(lambda: next(values), _NoisyEq(2, log)))
+    return x + len(got), log
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -227,6 +227,29 @@ def test_iter_with_sentinel_matches():
     assert outcome(polyfill, 3, 0)[1] is TypeError
 
 
+def test_iter_with_sentinel_asks_the_sentinel_first():
+    # C compares sentinel == value: the sentinel's __eq__ runs first, once per value (the value's never does)
+    polyfill = polyfills.fallback_for(iter)
+
+    class Noisy:
+        __hash__ = None
+
+        def __init__(self, v, log):
+            self.v, self.log = v, log
+
+        def __eq__(self, other):
+            self.log.append(self.v)
+            return isinstance(other, Noisy) and other.v == self.v
+
+    def run(make):
+        log = []
+        values = iter([Noisy(1, log), Noisy(2, log), Noisy(3, log)])
+        got = [n.v for n in make(lambda: next(values), Noisy(2, log))]
+        return got, log
+
+    assert run(polyfill) == run(iter) == ([1], [2, 2])
+
+
 def test_math_prod_matches():
     import math
 

@@ -75,7 +75,8 @@ def _call_until(function: Any, sentinel: Any) -> Any:
             value = function()
         except StopIteration:  # ends the iteration, as in C (a generator would turn it into RuntimeError)
             return
-        if value is sentinel or value == sentinel:
+        # C compares sentinel == value (PyObject_RichCompareBool): the sentinel's __eq__ is asked first
+        if sentinel is value or sentinel == value:
             return
         yield value
 
