@@ -684,4 +684,14 @@ def c_g6_iter_sentinel_compares_sentinel_first(x):
     return x + len(got), log
 
 
+def c_g6_reversed_and_len_of_generator_messages(x):
+    out = []
+    for f in (reversed, len):
+        try:
+            f(x * i for i in range(2))
+        except TypeError as e:
+            out.append(str(e))
+    return x + len(out), out
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -129,3 +129,11 @@ def truth_of(special: str, result: Any) -> bool:
     except (TypeError, ValueError, OverflowError) as exc:
         raise UserError(f"bool() raised {type(exc).__name__}", str(exc), exc_type=type(exc),
                         exc_args=args_of(exc)) from exc
+
+
+def refuse_unsized(cls: type) -> None:
+    """``len()`` of an instance of ``cls``, a class with no ``__len__`` (a generator, an iterator): CPython's
+    TypeError, in its words; nothing for a class that has one."""
+    if not hasattr(cls, "__len__"):
+        message = f"object of type '{cls.__name__}' has no len()"
+        raise UserError("len()", message, exc_type=TypeError, exc_args=(message,))

@@ -273,6 +273,7 @@ def builtin_len(tx, args, kwargs):
         return ConstantVariable(len(value.values))
     if value.is_python_constant() and not isinstance(value, (SequenceVariable, DictVariable, SetVariable)):
         return None  # (a list subclass of constants that writes __len__: its own, below)
+    _operand_errors.refuse_unsized(value.python_type()) if isinstance(value, IteratorVariable) else None
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 
@@ -499,8 +500,8 @@ def builtin_reversed(tx, args, kwargs):
     (value,) = args
     cls = value.python_type()
     if not hasattr(cls, "__reversed__") and not (hasattr(cls, "__len__") and hasattr(cls, "__getitem__")):
-        # Iterators, generators and sets cannot be reversed.
-        raise UserError("reversed()", f"{cls.__name__!r} object is not reversible", exc_type=TypeError)
+        message = f"{cls.__name__!r} object is not reversible"  # iterators, generators and sets: CPython's words
+        raise UserError("reversed()", message, exc_type=TypeError, exc_args=(message,))
     backwards = _getitem_iteration.reversed_protocol(tx, value, cls)
     return backwards if backwards is not None else SnapshotIterator(list(reversed(_items(tx, value))))
 
