@@ -119,3 +119,58 @@ def test_pep479_still_applies_to_user_generators():
     assert fn(torch.zeros(1))[1] == "generator raised StopIteration"
     stats = compare(fn, torch.arange(3.0))
     assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+class _Ends:
+    """An iterator whose StopIteration carries 7."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        self.n += 1
+        if self.n > 2:
+            raise StopIteration(7)
+        return self.n
+
+
+def yield_from_map_over_ending_iterator(x):
+    def g():
+        r = yield from map(lambda v: v * 2, _Ends())
+        s = yield from filter(None, _Ends())
+        yield r, s
+
+    return x * 2, list(g())
+
+
+def yield_from_map_over_returning_generator(x):
+    def inner():
+        yield 1
+        return 5
+
+    def g():
+        r = yield from map(lambda v: v, inner())
+        yield r
+
+    return x * 2, list(g())
+
+
+def next_of_exhausted_map(x):
+    m = map(lambda v: v, [1])
+    next(m)
+    try:
+        next(m)
+    except StopIteration as e:
+        return x + 1, e.args, e.value
+
+
+def test_the_inner_iterators_stop_shows_through_map_and_filter():
+    # C's map and filter leave the StopIteration their iterator raised set: yield from sees its value
+    assert yield_from_map_over_ending_iterator(torch.zeros(1))[1][-1] == (7, 7)
+    assert yield_from_map_over_returning_generator(torch.zeros(1))[1][-1] == 5
+    for fn in (yield_from_map_over_ending_iterator, yield_from_map_over_returning_generator, next_of_exhausted_map):
+        stats = compare(fn, torch.arange(3.0))
+        assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), (fn.__name__, stats)

@@ -694,4 +694,13 @@ def c_g6_reversed_and_len_of_generator_messages(x):
     return x + len(out), out
 
 
+def c_g6_yield_from_map_over_iterator_with_stop_value(x):
+    def g():
+        r = yield from map(lambda v: x * v, _OnceWithValue(2))
+        yield r
+
+    out = list(g())
+    return out[0], out[1]
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -93,7 +93,7 @@ class IteratorVariable(Variable):
         if item is None:
             if isinstance(stop := getattr(self, "stop_iteration", None), Callable):
                 raise stop(tx)
-            raise UserError("next()", "StopIteration", exc_type=StopIteration)
+            raise UserError("next()", "StopIteration", exc_type=StopIteration, exc_args=())
         return item
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
@@ -300,6 +300,8 @@ class ZipIterator(IteratorVariable):
     def __init__(self, inners: list[IteratorVariable], strict: bool = False) -> None:
         self.inners = inners
         self.strict = strict
+        #: the inner iterator whose end ended the last step (see :class:`.stop_carrying.StopCarrying`)
+        self.ended_by: IteratorVariable | None = None
 
     def python_type(self) -> type:
         return zip
@@ -339,6 +341,7 @@ class ZipIterator(IteratorVariable):
         for index, inner in enumerate(self.inners):
             item = inner.next_item(tx)
             if item is None:
+                self.ended_by = inner  # (its StopIteration is the one C leaves set: map's and filter's read it)
                 if self.strict:
                     self._check_all_exhausted(tx, index)
                 return None
@@ -423,7 +426,7 @@ class MapIterator(StopCarrying, IteratorVariable):
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
         args = self.zipped.next_item(tx)
         if args is None:
-            self.stopped = None
+            self.stopped, self.ended_by = None, self.zipped.ended_by
             return None
         return self.step_or_stop(lambda: self.fn.call(tx, args.items, {}))
 
@@ -447,6 +450,7 @@ class FilterIterator(StopCarrying, IteratorVariable):
             keep = item if self.fn is None else self.fn.call(tx, [item], {})
             if keep.truth(tx):
                 return item
+        self.ended_by = self.inner
         return None
 
 
