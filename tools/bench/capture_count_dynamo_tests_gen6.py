@@ -4,7 +4,8 @@ dynamo_tests_gen6``: generator expressions fed to builtins that stop early (and 
 in), itertools over generators with side effects, send/throw/close carrying tensors, generators kept on objects
 and resumed across calls, ``yield`` inside ``with``/``try``/``finally``, ``yield from`` results, generator methods
 and staticmethods, recursion through generators, user iterator classes, ``iter(callable, sentinel)`` and
-StopIteration edges. Each is written afresh over one tensor.
+StopIteration edges. Its part ``_stops`` holds StopIteration through C iterators and the iterator protocols.
+Each is written afresh over one tensor.
 """
 
 from __future__ import annotations
