@@ -120,6 +120,11 @@ class UserFunctionVariable(Variable):
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
 
+    def known_hasattr(self, name: str) -> bool | None:
+        """True for what every function has (``__globals__``, ``__call__``: its class's names, which no
+        function can lose); None for the rest (its ``__dict__`` can change)."""
+        return True if hasattr(type(self.value), name) else None
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "__class__":  # a function's class cannot be reassigned
             return wrap_constant_like(type(self.value))
@@ -153,7 +158,28 @@ def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: st
         except AttributeError:
             raise missing_attribute("'function' object", name) from None
         return wrap(tx, value, Attr(source, name) if source is not None else None)
+    if name == "__closure__" and isinstance(fn, types.FunctionType):
+        return _closure_of(tx, fn, source)
+    if hasattr(fn, name):  # __globals__, __builtins__, __call__...: real, so never the AttributeError below
+        raise Unsupported(f"attribute {name!r} of function {getattr(fn, '__qualname__', fn)!r}", "not modelled")
     raise missing_attribute("'function' object", name)
+
+
+def _closure_of(tx: InstructionTranslator, fn: types.FunctionType, source: Any) -> Variable:
+    """``fn.__closure__``: None, or a tuple of its cells, each the one box the trace keeps for that real cell
+    (so a write through ``cell_contents`` is the write a call of ``fn`` sees), read under guards on their
+    contents through the function's source."""
+    if fn.__closure__ is None:
+        return _constant.ConstantVariable(None)
+    if source is None:
+        raise Unsupported(f"{fn.__qualname__}.__closure__", "the closure's cells cannot be guarded")
+    from .sequences import TupleVariable
+
+    return TupleVariable([
+        _cells.CellVariable(_cells.real_cell_box(tx, name, cell, Attr(Item(Attr(source, "__closure__"), i),
+                                                                       "cell_contents"),
+                                                 _store_real_cell(cell), way=id(fn)))
+        for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__))])
 
 
 def _trusted_module(fn: types.FunctionType) -> bool:
