@@ -92,3 +92,25 @@ def test_closure_cells_read_in_one_graph():
 def test_unmodelled_function_attribute_is_a_break_not_an_attribute_error():
     report = _check(_globals_program, 1, 1)
     assert "__globals__" in report.breaks[0].what
+
+
+def _nested_hasattr_program(x):
+    def inner(t, k=1):
+        return t * k
+
+    return inner(x), [hasattr(inner, n) for n in ("__closure__", "__call__", "__globals__", "__get__", "zzz")]
+
+
+def test_hasattr_of_function_made_in_frame_needs_no_read():
+    _check(_nested_hasattr_program, 1, 0)
+
+
+def _c_method_attributes_program(x):
+    items = [1]
+    append = items.append
+    append(2)
+    return x + 1, append.__name__, append.__qualname__, append.__self__ is items, "ab".upper.__self__, {}.get.__name__
+
+
+def test_bound_c_method_name_qualname_and_self():
+    _check(_c_method_attributes_program, 1, 0)

@@ -6,7 +6,7 @@ dtype/device objects, ``torch.Size``, string formatting and container building. 
 tensor and differs from the _functions3/_functions4/_misc2/_repros3 files' programs.
 """
 
-# ruff: noqa: UP031, RUF005, UP003, B007, B010, RUF015
+# ruff: noqa: UP031, RUF005, UP003, B004, B007, B010, RUF015 (the spellings ruff would rewrite are the constructs)
 from __future__ import annotations
 
 import collections
@@ -481,6 +481,108 @@ def c_f5_exception_types_and_messages(x):
         except ArithmeticError:
             out.append("arith")
     return x + len(out), out
+
+
+# -- attributes of functions, methods and other callables ---------------------------------------------------
+def _f5_helper(t, k=2):
+    return t * k
+
+
+def _f5_make_adder():
+    amount = 4
+
+    def add(t):
+        return t + amount
+
+    return add
+
+
+_F5_ADDER = _f5_make_adder()
+
+
+def c_f5_hasattr_function_class_names(x):
+    names = ("__closure__", "__globals__", "__call__", "__get__", "__missing_name__")
+    return x + 1, [hasattr(_f5_helper, n) for n in names]
+
+
+def c_f5_function_closure_read_in_try(x):
+    try:
+        cells = _F5_ADDER.__closure__
+        r = cells[0].cell_contents
+    except AttributeError:
+        r = -1
+    return x + r, _f5_helper.__closure__ is None
+
+
+def c_f5_bound_method_self_and_func(x):
+    class A:
+        def m(self, t):
+            return t + 1
+
+    a = A()
+    bm = a.m
+    return bm(x), bm.__self__ is a, bm.__func__ is A.m, bm.__name__, hasattr(bm, "__func__")
+
+
+def c_f5_builtin_method_attributes(x):
+    append = [].append
+    return x + 1, append.__name__, hasattr(append, "__self__"), type(len).__name__, len.__name__
+
+
+def c_f5_code_object_fields(x):
+    code = _f5_helper.__code__
+    return x * code.co_argcount + len(code.co_varnames), code.co_name, _f5_helper.__defaults__
+
+
+def c_f5_class_attribute_existence(x):
+    class K:
+        a = 1
+
+        def m(self):
+            return 2
+
+    k = K()
+    flags = [hasattr(K, "a"), hasattr(K, "m"), hasattr(k, "__dict__"), hasattr(K, "__mro__"), hasattr(k, "zzz"),
+             hasattr(K, "__init_subclass__"), hasattr(k, "__class__")]
+    return x + sum(flags), flags
+
+
+def c_f5_module_attribute_existence(x):
+    flags = [hasattr(math, "pi"), hasattr(math, "nope"), hasattr(torch, "sin"), hasattr(torch.nn, "Linear"),
+             hasattr(operator, "__name__"), hasattr(functools, "__file__")]
+    return x + sum(flags), flags
+
+
+def c_f5_getattr_default_on_functions(x):
+    wrapped = getattr(_f5_helper, "__wrapped__", None)
+    name = getattr(_f5_helper, "__name__", "?")
+    closure = getattr(_F5_ADDER, "__closure__", ())
+    return x + len(name) + (wrapped is None) + len(closure)
+
+
+def c_f5_partial_attributes_existence(x):
+    p = functools.partial(_f5_helper, k=3)
+    return p(x), hasattr(p, "func"), hasattr(p, "__call__"), p.func is _f5_helper, hasattr(p, "nothing")
+
+
+def c_f5_lambda_attributes(x):
+    f = lambda t: t * 2  # noqa: E731
+    return f(x), f.__name__, f.__qualname__.endswith("<lambda>"), f.__defaults__, hasattr(f, "__closure__")
+
+
+def c_f5_tensor_attribute_existence(x):
+    flags = [hasattr(x, "shape"), hasattr(x, "grad"), hasattr(x, "nope"), hasattr(x, "__array__"),
+             hasattr(x, "_base"), hasattr(x.shape, "numel"), hasattr(x.dtype, "itemsize")]
+    return x + sum(flags), flags
+
+
+def c_f5_nested_function_attribute_existence(x):
+    def inner(t, k=1):
+        return t * k
+
+    flags = [hasattr(inner, "__closure__"), hasattr(inner, "__call__"), hasattr(inner, "__globals__"),
+             hasattr(inner, "zzz"), callable(inner)]
+    return inner(x), flags
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -68,6 +68,11 @@ class NestedFunctionVariable(Variable):
         return tx.inline_call(self.code, self.f_globals, self.defaults, self.kwdefaults, self.closure, args,
                               kwargs, self.globals_base)
 
+    def known_hasattr(self, name: str) -> bool | None:
+        """True for what every function has (its class's names: ``__call__``, ``__globals__``...), which
+        reading may not model; None for the rest (read, as its ``__dict__`` may hold it)."""
+        return True if hasattr(types.FunctionType, name) else None
+
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in self.assigned:
             return self.assigned[name]
