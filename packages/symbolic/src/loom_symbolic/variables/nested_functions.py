@@ -65,8 +65,19 @@ class NestedFunctionVariable(Variable):
         return types.FunctionType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        return tx.inline_call(self.code, self.f_globals, self.defaults, self.kwdefaults, self.closure, args,
+        return tx.inline_call(self.code, self.f_globals, self.defaults, self._kwdefaults(), self.closure, args,
                               kwargs, self.globals_base)
+
+    def _kwdefaults(self) -> dict[str, Variable]:
+        """The keyword defaults a call uses: those MAKE_FUNCTION gave, or what the ``__kwdefaults__`` dict the
+        program read (and may have changed since) holds now."""
+        read = self.assigned.get("__kwdefaults__")
+        if read is None:
+            return self.kwdefaults
+        keys = read.unpack(None) if isinstance(read, DictVariable) else None
+        if keys is None or not all(_is_str(k) for k in keys):
+            raise Unsupported(f"a call of {self.qualname} after its __kwdefaults__ changed", "not modelled")
+        return {k.as_python_constant(): v for k, v in zip(keys, read.items.values())}
 
     def known_hasattr(self, name: str) -> bool | None:
         """True for what every function has (its class's names: ``__call__``, ``__globals__``...), which
@@ -91,6 +102,11 @@ class NestedFunctionVariable(Variable):
             return wrap_constant_like(self.code)
         if name == "__annotations__":  # one dict, made on first read, as CPython makes it
             self.assigned[name] = DictVariable(dict(self.annotations or {}))
+            return self.assigned[name]
+        if name == "__kwdefaults__":  # one dict, made on first read, which later calls use (see _kwdefaults)
+            if not self.kwdefaults:
+                return ConstantVariable(None)
+            self.assigned[name] = DictVariable(dict(self.kwdefaults))
             return self.assigned[name]
         if name == "__defaults__":  # a tuple: what it holds is what calls use
             return TupleVariable(list(self.defaults)) if self.defaults else ConstantVariable(None)
