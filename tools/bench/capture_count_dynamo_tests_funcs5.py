@@ -792,4 +792,135 @@ def c_f5_args_tuple_identity_and_type(x):
     return x + n, name, got[1], f() == ("tuple", 0, ())
 
 
+# -- the exceptions (type and message) Python's calls and builtins raise ------------------------------------
+def _f5_messages(thunks):
+    out = []
+    for thunk in thunks:
+        try:
+            thunk()
+            out.append("no error")
+        except Exception as e:  # the message is the construct
+            out.append(f"{type(e).__name__}: {e}")
+    return out
+
+
+def c_f5_call_argument_error_messages(x):
+    def f(a, b=1, *, k):
+        return a + b + k
+
+    def g(a, /, b):
+        return a + b
+
+    msgs = _f5_messages([
+        lambda: f(1, 2, 3),
+        lambda: f(1),
+        lambda: f(1, k=2, z=3),
+        lambda: f(1, a=2, k=3),
+        lambda: g(a=1, b=2),
+        lambda: g(),
+    ])
+    return x + len(msgs), msgs
+
+
+def c_f5_builtin_error_messages(x):
+    msgs = _f5_messages([
+        lambda: int("z"),
+        lambda: [][0],
+        lambda: {}["k"],
+        lambda: 1 / 0,
+        lambda: 1.0 / 0,
+        lambda: 5 // 0,
+        lambda: 5 % 0,
+        lambda: min([]),
+        lambda: max((), key=abs),
+        lambda: "abc".index("z"),
+        lambda: [1].index(5),
+        lambda: (1,).index(5),
+        lambda: [].pop(),
+        lambda: {}.popitem(),
+        lambda: set().remove(1),
+        lambda: set().pop(),
+    ])
+    return x + len(msgs), msgs
+
+
+def c_f5_type_error_messages(x):
+    msgs = _f5_messages([
+        lambda: 1 + "a",
+        lambda: "a" * 1.5,
+        lambda: len.__call__(*(3,))(),
+        lambda: {[1]: 2},
+        lambda: len(5),
+        lambda: "%d" % "a",
+        lambda: sum(["a", "b"]),
+        lambda: sorted([1, "a"]),
+        lambda: [1, 2] < [1, "x"],
+        lambda: abs("x"),
+        lambda: iter(5),
+    ])
+    return x + len(msgs), msgs
+
+
+def c_f5_value_error_messages(x):
+    msgs = _f5_messages([
+        lambda: math.sqrt(-1),
+        lambda: chr(-1),
+        lambda: range(0, 1, 0),
+        lambda: int("12", 40),
+        lambda: float("x1"),
+        lambda: "a,b".split(""),
+        lambda: math.log(0),
+        lambda: (1, 2).index(3),
+        lambda: divmod(1, 0),
+        lambda: pow(0, -1),
+        lambda: list(zip([1], [2, 3], strict=True)),
+    ])
+    return x + len(msgs), msgs
+
+
+def c_f5_unpack_error_messages(x):
+    def two():
+        a, b = [1, 2, 3]
+        return a + b
+
+    def three():
+        a, b, c = (1, 2)
+        return a + b + c
+
+    def star():
+        a, _b, *_c = [1]
+        return a
+
+    msgs = _f5_messages([two, three, star])
+    return x + len(msgs), msgs
+
+
+def c_f5_attribute_error_messages(x):
+    class Box:
+        __slots__ = ("v",)
+
+    msgs = _f5_messages([
+        lambda: x.nope,
+        lambda: Box().v,
+        lambda: Box().__dict__,
+        lambda: (1).nope,
+        lambda: math.nope,
+        lambda: setattr(Box(), "w", 1),
+        lambda: None.foo,
+    ])
+    return x + len(msgs), msgs
+
+
+def c_f5_tensor_error_messages(x):
+    msgs = _f5_messages([
+        lambda: x.view(-1, -1),
+        lambda: x + torch.ones(7, 5),
+        lambda: x.reshape(x.numel() + 1),
+        lambda: bool(x),
+        lambda: x.sum(dim=5),
+        lambda: torch.cat([]),
+    ])
+    return x + len(msgs), [m.split(":")[0] for m in msgs]
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

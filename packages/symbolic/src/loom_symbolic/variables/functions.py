@@ -118,7 +118,9 @@ class UserFunctionVariable(Variable):
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
             closure.append(_cells.real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell), way=id(fn)))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
-        return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
+        qualname = fn.__qualname__ if isinstance(fn.__qualname__, str) else None
+        return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base,
+                              qualname)
 
     def known_hasattr(self, name: str) -> bool | None:
         """True for what every function has (``__globals__``, ``__call__``: its class's names, which no

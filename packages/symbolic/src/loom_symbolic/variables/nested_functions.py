@@ -65,8 +65,10 @@ class NestedFunctionVariable(Variable):
         return types.FunctionType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        named = self.assigned.get("__qualname__")  # functools.wraps's, which CPython's TypeError names
+        qualname = self.qualname if named is None else named.as_python_constant() if _is_str(named) else None
         return tx.inline_call(self.code, self.f_globals, self.defaults, self._kwdefaults(), self.closure, args,
-                              kwargs, self.globals_base)
+                              kwargs, self.globals_base, qualname)
 
     def _kwdefaults(self) -> dict[str, Variable]:
         """The keyword defaults a call uses: those MAKE_FUNCTION gave, or what the ``__kwdefaults__`` dict the
