@@ -6,7 +6,7 @@ dtype/device objects, ``torch.Size``, string formatting and container building. 
 tensor and differs from the _functions3/_functions4/_misc2/_repros3 files' programs.
 """
 
-# ruff: noqa: UP031, RUF005, UP003, B004, B007, B010, RUF015 (the spellings ruff would rewrite are the constructs)
+# ruff: noqa: UP031, RUF005, UP003, B004, B007, B009, B010, RUF015 (the spellings ruff would rewrite are the constructs)
 from __future__ import annotations
 
 import collections
@@ -921,6 +921,170 @@ def c_f5_tensor_error_messages(x):
         lambda: torch.cat([]),
     ])
     return x + len(msgs), [m.split(":")[0] for m in msgs]
+
+
+# -- test_misc.py's Python-level corners ---------------------------------------------------------------------
+def c_f5_text_of_torch_objects(x):
+    parts = [f"{x.shape}", f"{x.dtype!s}", f"{torch.float32}", str(x.device), repr(x.dtype), f"{x.shape[0]:>4}"]
+    return x + len("".join(parts)), parts
+
+
+def c_f5_shape_through_builtins(x):
+    s = x.shape
+    return (x + sum(s) + max(s) + math.prod(s), sorted(s, reverse=True), list(reversed(s)), "x".join(map(str, s)),
+            dict(enumerate(s)))
+
+
+def c_f5_iterate_tensor_rows(x):
+    m = torch.outer(x, x)
+    total = torch.zeros_like(x)
+    for i, row in enumerate(m):
+        total = total + row * i
+    pairs = [a + b for a, b in zip(m, m * 2)]
+    return total, torch.stack(pairs), len(list(m)), [r.sum() for r in m.unbind(0)][0]
+
+
+def c_f5_torch_queries_on_values(x):
+    flags = [torch.is_tensor(x), torch.is_tensor(3), torch.numel(x) == x.numel(), torch.typename(x) == "torch.FloatTensor",
+             x.__class__.__name__ == "Tensor", getattr(torch, "float32") is torch.float32]
+    return getattr(torch.Tensor, "add")(x, 1) + sum(flags), flags
+
+
+def c_f5_tensors_built_from_python_values(x):
+    a = torch.tensor(x.shape)
+    b = torch.as_tensor([1, 2, 3][: x.shape[0]] + [0] * max(0, x.shape[0] - 3), dtype=x.dtype)
+    c = torch.tensor([[1.5, 2], [3, 4]])
+    return x + b, a, c.dtype, torch.tensor(True).dtype, torch.tensor(3).dtype
+
+
+def c_f5_decorator_factory_with_arguments(x):
+    def scaled(factor, *, offset=0):
+        def deco(fn):
+            @functools.wraps(fn)
+            def inner(*a, **k):
+                return fn(*a, **k) * factor + offset
+
+            inner.factor = factor
+            return inner
+
+        return deco
+
+    @scaled(3, offset=1)
+    def f(t):
+        return t + 1
+
+    return f(x), f.factor, f.__name__
+
+
+def c_f5_class_decorator_adds_method(x):
+    def with_double(cls):
+        def double(self, t):
+            return self.apply(t) * 2
+
+        cls.double = double
+        return cls
+
+    @with_double
+    class Op:
+        def apply(self, t):
+            return t + 1
+
+    return Op().double(x), hasattr(Op, "double")
+
+
+def c_f5_callable_object_passed_to_function(x):
+    class Affine:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+        def __call__(self, t):
+            return t * self.a + self.b
+
+    def apply_all(fns, t):
+        return [f(t) for f in fns]
+
+    return apply_all([Affine(2, 1), torch.sin, lambda t: t - 1, functools.partial(torch.mul, other=3)], x)
+
+
+def c_f5_default_bound_at_definition(x):
+    scale = 2
+
+    def f(t, s=scale):
+        return t * s
+
+    scale = 10
+    return f(x), f(x, scale)
+
+
+def c_f5_contextlib_suppress_and_nullcontext(x):
+    import contextlib
+
+    d = {}
+    with contextlib.suppress(KeyError):
+        x = x + d["missing"]
+    with contextlib.nullcontext(x * 2) as y:
+        z = y + 1
+    return x, z
+
+
+def c_f5_dict_subclass_missing_and_list_subclass(x):
+    class Defaulting(dict):
+        def __missing__(self, key):
+            return len(key)
+
+    class Logged(list):
+        def append(self, v):
+            super().append(v * 2)
+
+    d = Defaulting(a=1)
+    lst = Logged()
+    lst.append(3)
+    lst.append(x)
+    return lst[1] + d["a"] + d["abcd"], lst[0], "abcd" in d, len(d)
+
+
+def c_f5_namedtuple_replace_asdict(x):
+    Pt = collections.namedtuple("Pt", "a b c", defaults=(0,))
+    p = Pt(1, x)
+    q = p._replace(a=5)
+    return q.b * q.a + q.c, p._asdict()["a"], Pt._fields, q == (5, x, 0) if False else q.a, len(Pt._field_defaults)
+
+
+def c_f5_enum_members_and_values(x):
+    import enum
+
+    class Color(enum.Enum):
+        RED = 1
+        GREEN = 2
+
+    total = sum(c.value for c in Color)
+    return x + total + Color["GREEN"].value + Color(1).value, Color.RED.name, list(Color.__members__), Color.RED in Color
+
+
+def c_f5_generator_send_and_return_value(x):
+    def acc():
+        total = 0
+        while True:
+            v = yield total
+            if v is None:
+                return total
+            total += v
+
+    g = acc()
+    next(g)
+    g.send(2)
+    g.send(5)
+    try:
+        g.send(None)
+        r = -1
+    except StopIteration as e:
+        r = e.value
+    return x + r
+
+
+def c_f5_float_text_forms(x):
+    texts = [str(1e20), repr(1 / 3), str(1e-5), str(2.0), str(-0.0), repr(1e16), str(float("nan")), f"{1e6:g}"]
+    return x + len("".join(texts)), texts
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
