@@ -844,11 +844,14 @@ def c_f5_builtin_error_messages(x):
     return x + len(msgs), msgs
 
 
+_F5_NOT_CALLABLE = 3
+
+
 def c_f5_type_error_messages(x):
     msgs = _f5_messages([
         lambda: 1 + "a",
         lambda: "a" * 1.5,
-        lambda: len.__call__(*(3,))(),
+        lambda: _F5_NOT_CALLABLE(),
         lambda: {[1]: 2},
         lambda: len(5),
         lambda: "%d" % "a",

@@ -116,7 +116,7 @@ class UserFunctionVariable(Variable):
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             # torch's and the standard library's closures are taken as fixed, like their globals.
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
-            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell), way=id(fn)))
+            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, store_real_cell(cell), way=id(fn)))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         qualname = fn.__qualname__ if isinstance(fn.__qualname__, str) else None
         return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base,
@@ -160,28 +160,17 @@ def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: st
         except AttributeError:
             raise missing_attribute("'function' object", name) from None
         return wrap(tx, value, Attr(source, name) if source is not None else None)
-    if name == "__closure__" and isinstance(fn, types.FunctionType):
-        return _closure_of(tx, fn, source)
+    reader = ATTRIBUTE_READERS.get(name)
+    if reader is not None and isinstance(fn, types.FunctionType):
+        return reader(tx, fn, source)
     if hasattr(fn, name):  # __globals__, __builtins__, __call__...: real, so never the AttributeError below
         raise Unsupported(f"attribute {name!r} of function {getattr(fn, '__qualname__', fn)!r}", "not modelled")
     raise missing_attribute("'function' object", name)
 
 
-def _closure_of(tx: InstructionTranslator, fn: types.FunctionType, source: Any) -> Variable:
-    """``fn.__closure__``: None, or a tuple of its cells, each the one box the trace keeps for that real cell
-    (so a write through ``cell_contents`` is the write a call of ``fn`` sees), read under guards on their
-    contents through the function's source."""
-    if fn.__closure__ is None:
-        return _constant.ConstantVariable(None)
-    if source is None:
-        raise Unsupported(f"{fn.__qualname__}.__closure__", "the closure's cells cannot be guarded")
-    from .sequences import TupleVariable
-
-    return TupleVariable([
-        _cells.CellVariable(_cells.real_cell_box(tx, name, cell, Attr(Item(Attr(source, "__closure__"), i),
-                                                                       "cell_contents"),
-                                                 _store_real_cell(cell), way=id(fn)))
-        for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__))])
+#: Readers of a real function's attributes that need variables above this module (``__closure__``: a tuple
+#: of cells): name -> reader(tx, function, source), filled by the modules that model them.
+ATTRIBUTE_READERS: dict[str, Any] = {}
 
 
 def _trusted_module(fn: types.FunctionType) -> bool:
@@ -189,7 +178,8 @@ def _trusted_module(fn: types.FunctionType) -> bool:
     return trusted_module_name(fn.__module__ or "")
 
 
-def _store_real_cell(cell: Any) -> Any:
+def store_real_cell(cell: Any) -> Any:
+    """The store effect of a real cell's ``cell_contents`` (replayed after the graph)."""
     def record(tx: InstructionTranslator, value: Variable) -> None:
         tx.output.side_effects.store_attr(_constant.ObjectConstantVariable(cell), cell, "cell_contents", value)
 
