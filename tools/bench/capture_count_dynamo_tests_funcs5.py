@@ -1090,4 +1090,88 @@ def c_f5_float_text_forms(x):
     return x + len("".join(texts)), texts
 
 
+# -- calls: recursion, unusual keyword names, unpacking ------------------------------------------------------
+def c_f5_mutual_recursion_nested(x):
+    def even(n):
+        return True if n == 0 else odd(n - 1)
+
+    def odd(n):
+        return False if n == 0 else even(n - 1)
+
+    return x + even(6) + odd(3) * 2
+
+
+def c_f5_kwargs_with_non_identifier_keys(x):
+    def f(**kw):
+        return sorted(kw)
+
+    keys = f(**{"a-b": 1, "2x": 2, "ok": 3})
+    return x + len(keys), keys
+
+
+def c_f5_star_unpack_generator_and_set(x):
+    def f(*args):
+        return len(args), args[0] if args else None
+
+    n1, first = f(*(i * 2 for i in range(3)))
+    n2, _ = f(*{5}, *[6, 7], *"ab")
+    return x + n1 + n2 + first
+
+
+def c_f5_keyword_argument_error_non_string_key(x):
+    def f(**kw):
+        return kw
+
+    try:
+        f(**{1: 2})
+        msg = "none"
+    except TypeError as e:
+        msg = str(e)
+    return x + 1, msg
+
+
+def c_f5_class_methods_naming_class_for_factory(x):
+    class Interval:
+        def __init__(self, lo, hi):
+            self.lo, self.hi = lo, hi
+
+        @classmethod
+        def around(cls, t, w):
+            return cls(t - w, t + w)
+
+        def shifted(self, d):
+            return Interval(self.lo + d, self.hi + d)
+
+        def __eq__(self, other):
+            return isinstance(other, Interval) and self.lo is other.lo
+
+    a = Interval.around(x, 1).shifted(2)
+    return a.lo, a.hi, a == a, isinstance(a, Interval)
+
+
+def c_f5_lambda_default_tensor_captured(x):
+    y = x * 2
+    f = lambda t, b=y: t + b  # noqa: E731
+    y = y + 100
+    return f(x), f(x, y)
+
+
+def c_f5_partial_of_recursive_nested(x):
+    def power(t, n):
+        return t if n == 1 else t * power(t, n - 1)
+
+    cube = functools.partial(power, n=3)
+    return cube(x), cube.keywords
+
+
+def c_f5_function_attribute_set_and_read(x):
+    def counter(t):
+        counter.calls += 1
+        return t + counter.calls
+
+    counter.calls = 0
+    counter(x)
+    return counter(x), counter.calls, counter.__dict__
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
