@@ -1174,4 +1174,16 @@ def c_f5_function_attribute_set_and_read(x):
     return counter(x), counter.calls, counter.__dict__
 
 
+
+def c_f5_double_star_non_string_key_to_torch(x):
+    try:
+        torch.add(**{1: 2})
+        caught = "none"
+    except TypeError:
+        caught = "TypeError"
+    except RuntimeError:
+        caught = "RuntimeError"
+    return x + 1, caught
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
