@@ -296,16 +296,18 @@ class InstructionTranslator:
         args: list[Variable],
         kwargs: dict[str, Variable],
         globals_base: Any,
+        qualname: str | None = None,
     ) -> Variable:
         """Run ``code`` in place with the given arguments; its tensor work lands in this graph. A
-        generator function's code returns its generator, run one item at a time."""
+        generator function's code returns its generator, run one item at a time. ``qualname`` (the
+        function's) makes the TypeError of a call that cannot bind say what CPython's says."""
         if is_skipped(code):
             raise Unsupported(
                 f"call to {code.co_qualname}",
                 "the function is marked to be skipped (loom.disable) or lives in a library loom does not trace",
                 hint="it runs as ordinary Python instead",
             )
-        bound = bind_arguments(code, defaults, kwdefaults, args, kwargs)
+        bound = bind_arguments(code, defaults, kwdefaults, args, kwargs, qualname)
         if code.co_flags & CO_GENERATOR:
             arguments = dict(bound)  # before its cell arguments move into cells: how a break makes it again
             generator = GeneratorTranslator(self, code, f_globals, bound, closure, globals_base)

@@ -7,6 +7,8 @@ from ..variables.base import Variable
 from ..variables.cells import CellVariable
 from ..variables.containers import DictVariable, TupleVariable
 from ..variables.dict_methods import double_star_items
+from ..variables.functions import UserFunctionVariable
+from ..variables.methods import BoundMethodVariable
 from ..variables.nested_functions import NestedFunctionVariable
 from .registry import handler
 
@@ -57,8 +59,9 @@ def call_with(tx, fn: Variable, args: list[Variable], kwargs: dict[str, Variable
     return fn.call(tx, args, kwargs)
 
 
-def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None) -> tuple[list[Variable], dict[str, Variable]]:
-    """The positional and keyword arguments of ``f(*args, **kwargs)``."""
+def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None,
+                   fn: Variable | None = None) -> tuple[list[Variable], dict[str, Variable]]:
+    """The positional and keyword arguments of ``fn(*args, **kwargs)``."""
     args = list(args_var.items) if isinstance(args_var, TupleVariable) else args_var.unpack(tx)
     kwargs: dict[str, Variable] = {}
     if kwargs_var is not None:
@@ -66,6 +69,17 @@ def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None) -> tuple
         if not isinstance(kwargs_var, DictVariable):
             raise Unsupported(f"** of {kwargs_var.describe()}", "only dicts and mappings with keys() are unpacked while tracing")
         if not all(isinstance(k, str) for k in kwargs_var.items):
-            raise UserError("keyword arguments", "keywords must be strings", exc_type=TypeError)
+            if not _python_function(fn):  # a C callee checks the keys itself (torch's parser: RuntimeError)
+                raise Unsupported("** with a key that is not a string", "the callee's own check raises")
+            message = "keywords must be strings"  # CPython's, for a Python function (3.11 to 3.13)
+            raise UserError("keyword arguments", message, exc_type=TypeError, exc_args=(message,))
         kwargs = dict(kwargs_var.items)
     return args, kwargs
+
+
+def _python_function(fn: Variable | None) -> bool:
+    """Whether ``fn`` is a Python function, or a method bound to one: its call unpacks ``**`` as CPython's
+    function call does."""
+    if isinstance(fn, BoundMethodVariable):
+        fn = fn.function
+    return isinstance(fn, (NestedFunctionVariable, UserFunctionVariable))

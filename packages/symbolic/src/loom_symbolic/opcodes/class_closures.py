@@ -14,8 +14,10 @@ entry lives. A cell can be given to the class only where that is the same as sha
   loop (or not at all: an argument), and deletes it never, and no function nested in that code stores it
   (``nonlocal``). This is decided from the bytecode, so it holds for the code a graph break runs natively too.
 
-Anything else (a tensor, a list made in the frame, a cell of an enclosing function outside the trace, a cell
-not bound yet, one bound again later) is one graph break at the class statement, saying which name and why.
+A cell not bound yet is given empty only where it is the class's own name, stored right after the class
+statement (methods that make instances of their own class); the store fills it. Anything else (a tensor, a
+list made in the frame, a cell of an enclosing function outside the trace, another cell not bound yet, one
+bound again later) is one graph break at the class statement, saying which name and why.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def real_closure(tx, code: types.CodeType, closure: list[CellBox], what: str) ->
     if not closure:
         return None
     with undone_on_break(tx) as journal:
-        return tuple(_real_cell(tx, name, box, what, journal) for name, box in zip(code.co_freevars, closure))
+        return tuple(_real_cell(tx, name, box, what, journal, code) for name, box in zip(code.co_freevars, closure))
 
 
 @contextlib.contextmanager
@@ -65,14 +67,22 @@ def undone_on_break(tx):
         raise
 
 
-def _real_cell(tx, name: str, box: CellBox, what: str, journal: list[Any]) -> types.CellType:
+def _real_cell(tx, name: str, box: CellBox, what: str, journal: list[Any],
+               runs_now: types.CodeType | None = None) -> types.CellType:
     if box.frozen is not None:
         return box.frozen  # given to a class already: one cell, as the frame has one
     if isinstance(box, RealCellBox):
         raise Unsupported(what, f"its body reads {name!r}, a cell the frame was handed (an enclosing function's, "
                                 "or a resumed frame's): it may hold another value on each call")
     if box.contents is None:
-        raise Unsupported(what, f"its body reads {name!r}, which is not bound yet")
+        if not _binds_to_itself(tx, name, box, runs_now):
+            raise Unsupported(what, f"its body reads {name!r}, which is not bound yet")
+        # ``class Node: def grow(self): return Node(...)``: the cell is the class's own name, bound by the store
+        # right after the class statement (traced: nothing runs between) and never again; the class gets an
+        # empty cell that store fills with the class (:meth:`CellBox.store`)
+        box.frozen = types.CellType()
+        journal.append(box)
+        return box.frozen
     if box.owner is None or not bound_once(box.owner, name):
         raise Unsupported(what, f"its body reads {name!r}, which may be bound again after the class is made (a "
                                 "second store, a store in a loop, a del, or a nonlocal store in a nested function)",
@@ -80,6 +90,17 @@ def _real_cell(tx, name: str, box: CellBox, what: str, journal: list[Any]) -> ty
     box.frozen = types.CellType(fixed_value(tx, box.contents, what, f"its body reads {name!r}", journal))
     journal.append(box)
     return box.frozen
+
+
+def _binds_to_itself(tx, name: str, box: CellBox, body: types.CodeType | None) -> bool:
+    """Whether the instruction after this class statement's call stores its result in cell ``name`` of the
+    frame making it (a class with no decorators, named ``name``), ``name`` is bound nowhere else, and the class
+    ``body`` (run while the class is made) does not read it itself (CPython's NameError, left to a break)."""
+    if body is None or any(ins.argval == name and "DEREF" in ins.opname for ins in dis.get_instructions(body)):
+        return False
+    following = tx.instructions[tx.ip] if tx.ip < len(tx.instructions) else None
+    return (following is not None and following.opname == "STORE_DEREF" and following.argval == name
+            and tx.cells.get(name) is box and box.owner is not None and bound_once(box.owner, name))
 
 
 def fixed_value(tx, variable: Variable, what: str, where: str, journal: list[Any]) -> Any:

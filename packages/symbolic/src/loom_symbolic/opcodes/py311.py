@@ -47,7 +47,7 @@ def call_function_ex(tx, ins) -> None:
     fn = tx.pop()
     null = tx.pop()
     assert isinstance(null, NullVariable), "CPython pushes NULL before CALL_FUNCTION_EX's callable"
-    args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
+    args, kwargs = unpack_call_ex(tx, args_var, kwargs_var, fn)
     tx.push(call_with(tx, fn, args, kwargs))
 
 

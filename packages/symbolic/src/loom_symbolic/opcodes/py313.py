@@ -66,7 +66,7 @@ def call_function_ex(tx, ins) -> None:
     null = tx.pop()
     assert isinstance(null, NullVariable), "CPython 3.13 pushes NULL after CALL_FUNCTION_EX's callable"
     fn = tx.pop()
-    args, kwargs = unpack_call_ex(tx, args_var, kwargs_var)
+    args, kwargs = unpack_call_ex(tx, args_var, kwargs_var, fn)
     tx.push(call_with(tx, fn, args, kwargs))
 
 

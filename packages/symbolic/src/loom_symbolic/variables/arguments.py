@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import keyword
 import types
+from typing import Any
 
 from ..errors import UserError
 from .base import Variable
@@ -18,8 +21,67 @@ def bind_arguments(
     kwdefaults: dict[str, Variable],
     args: list[Variable],
     kwargs: dict[str, Variable],
+    qualname: str | None = None,
 ) -> dict[str, Variable]:
-    """Bind call arguments to ``code``'s parameters as CPython does, with its TypeError messages."""
+    """Bind call arguments to ``code``'s parameters as CPython does. A call that cannot bind raises CPython's
+    TypeError; its message is known (``str(e)`` in the trace) where the function's ``qualname`` is given."""
+    try:
+        return _bind(code, defaults, kwdefaults, args, kwargs)
+    except UserError as error:
+        if qualname is not None and error.exc_type is TypeError:
+            message = _cpython_message(code, len(defaults), set(kwdefaults), len(args), list(kwargs), qualname)
+            if message is not None:
+                error.exc_args = (message,)
+        raise
+
+
+def _cpython_message(code: types.CodeType, ndefaults: int, kwdefaults: set[str], nargs: int, keywords: list[str],
+                     qualname: str) -> str | None:
+    """The TypeError text CPython gives for this call: a stand-in with the same parameters (and a body that
+    does nothing) is called with as many arguments and the same keywords. None where it binds (the two
+    disagree: the message stays unknown) or the parameters cannot be spelled."""
+    stand_in = _stand_in(code, ndefaults, frozenset(kwdefaults))
+    if stand_in is None:
+        return None
+    stand_in.__qualname__ = qualname
+    try:
+        stand_in(*[None] * nargs, **dict.fromkeys(keywords))
+    except TypeError as exc:
+        return str(exc)
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _stand_in(code: types.CodeType, ndefaults: int, kwdefaults: frozenset[str]) -> types.FunctionType | None:
+    nargs, nposonly, nkwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    if not all(n.isidentifier() and not keyword.iskeyword(n) for n in names[:nargs + nkwonly + 2]):
+        return None
+    first_default = nargs - ndefaults
+    params = [n + ("=None" if i >= first_default else "") for i, n in enumerate(names[:nargs])]
+    if nposonly:
+        params.insert(nposonly, "/")
+    slot = nargs + nkwonly
+    if code.co_flags & CO_VARARGS:
+        params.append("*" + names[slot])
+        slot += 1
+    elif nkwonly:
+        params.append("*")
+    params += [n + ("=None" if n in kwdefaults else "") for n in names[nargs:nargs + nkwonly]]
+    if code.co_flags & CO_VARKEYWORDS:
+        params.append("**" + names[slot])
+    namespace: dict[str, Any] = {}
+    exec(f"def stand_in({', '.join(params)}): pass", namespace)  # names checked as identifiers above
+    return namespace["stand_in"]
+
+
+def _bind(
+    code: types.CodeType,
+    defaults: list[Variable],
+    kwdefaults: dict[str, Variable],
+    args: list[Variable],
+    kwargs: dict[str, Variable],
+) -> dict[str, Variable]:
     name = code.co_name
     nargs, nposonly, nkwonly = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
     names = code.co_varnames

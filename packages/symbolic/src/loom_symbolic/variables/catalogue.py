@@ -32,6 +32,7 @@ from . import (  # noqa: F401
     format_parsing,
     frame_generators,
     func_transforms,
+    function_closures,
     functional_call,
     generator_draws,
     generators,

@@ -51,6 +51,9 @@ class CellBox:
 
     def store(self, tx: InstructionTranslator, value: Variable) -> None:
         """``nonlocal name; name = value``."""
+        if self.frozen is not None and self.contents is None:
+            # the class statement's own store, into the cell its class was given empty (opcodes.class_closures)
+            self.frozen.cell_contents = value.as_python_constant()
         self.contents = value
 
     def delete(self, tx: InstructionTranslator) -> None:

@@ -11,7 +11,7 @@ from . import iterators as _iterators
 from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
-from .container_method_kit import NONE, table_filler
+from .container_method_kit import NONE, real_error_args, table_filler
 from .containers import (
     DICT_METHODS,
     DictVariable,
@@ -95,7 +95,9 @@ def dict_pop(tx, d, args, kwargs):
 @dict_method("popitem")
 def dict_popitem(tx, d, args, kwargs):
     if not d.items:
-        raise UserError("dict.popitem", "popitem(): dictionary is empty", exc_type=KeyError)
+        own = getattr(d.python_type(), "popitem", None) is dict.popitem  # (OrderedDict's says another thing)
+        raise UserError("dict.popitem", "popitem(): dictionary is empty", exc_type=KeyError,
+                        exc_args=real_error_args({}.popitem) if own else None)
     key, value = d.items.popitem()
     d.mutated(tx)
     return TupleVariable([key_variable(key), value])

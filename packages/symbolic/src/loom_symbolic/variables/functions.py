@@ -116,9 +116,16 @@ class UserFunctionVariable(Variable):
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             # torch's and the standard library's closures are taken as fixed, like their globals.
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
-            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, _store_real_cell(cell), way=id(fn)))
+            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, store_real_cell(cell), way=id(fn)))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
-        return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base)
+        qualname = fn.__qualname__ if isinstance(fn.__qualname__, str) else None
+        return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base,
+                              qualname)
+
+    def known_hasattr(self, name: str) -> bool | None:
+        """True for what every function has (``__globals__``, ``__call__``: its class's names, which no
+        function can lose); None for the rest (its ``__dict__`` can change)."""
+        return True if hasattr(type(self.value), name) else None
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "__class__":  # a function's class cannot be reassigned
@@ -153,7 +160,17 @@ def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: st
         except AttributeError:
             raise missing_attribute("'function' object", name) from None
         return wrap(tx, value, Attr(source, name) if source is not None else None)
+    reader = ATTRIBUTE_READERS.get(name)
+    if reader is not None and isinstance(fn, types.FunctionType):
+        return reader(tx, fn, source)
+    if hasattr(fn, name):  # __globals__, __builtins__, __call__...: real, so never the AttributeError below
+        raise Unsupported(f"attribute {name!r} of function {getattr(fn, '__qualname__', fn)!r}", "not modelled")
     raise missing_attribute("'function' object", name)
+
+
+#: Readers of a real function's attributes that need variables above this module (``__closure__``: a tuple
+#: of cells): name -> reader(tx, function, source), filled by the modules that model them.
+ATTRIBUTE_READERS: dict[str, Any] = {}
 
 
 def _trusted_module(fn: types.FunctionType) -> bool:
@@ -161,7 +178,8 @@ def _trusted_module(fn: types.FunctionType) -> bool:
     return trusted_module_name(fn.__module__ or "")
 
 
-def _store_real_cell(cell: Any) -> Any:
+def store_real_cell(cell: Any) -> Any:
+    """The store effect of a real cell's ``cell_contents`` (replayed after the graph)."""
     def record(tx: InstructionTranslator, value: Variable) -> None:
         tx.output.side_effects.store_attr(_constant.ObjectConstantVariable(cell), cell, "cell_contents", value)
 

@@ -118,6 +118,16 @@ class MethodVariable(Variable):
             return super().python_type()
         return bound
 
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """``[].append.__name__``, ``__qualname__`` (the class's C method's), ``__self__`` (the receiver)."""
+        found = getattr(self.receiver.python_type(), self.name, None)
+        if type(found) in _BOUND_TYPES:
+            if name in ("__name__", "__qualname__"):
+                return wrap_constant_like(getattr(found, name))
+            if name == "__self__":
+                return self.receiver
+        return super().var_getattr(tx, name)
+
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         if self.builtin:
             return self.receiver.call_builtin_method(tx, self.name, args, kwargs)

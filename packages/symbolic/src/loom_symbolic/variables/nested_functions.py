@@ -65,8 +65,26 @@ class NestedFunctionVariable(Variable):
         return types.FunctionType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        return tx.inline_call(self.code, self.f_globals, self.defaults, self.kwdefaults, self.closure, args,
-                              kwargs, self.globals_base)
+        named = self.assigned.get("__qualname__")  # functools.wraps's, which CPython's TypeError names
+        qualname = self.qualname if named is None else named.as_python_constant() if _is_str(named) else None
+        return tx.inline_call(self.code, self.f_globals, self.defaults, self._kwdefaults(), self.closure, args,
+                              kwargs, self.globals_base, qualname)
+
+    def _kwdefaults(self) -> dict[str, Variable]:
+        """The keyword defaults a call uses: those MAKE_FUNCTION gave, or what the ``__kwdefaults__`` dict the
+        program read (and may have changed since) holds now."""
+        read = self.assigned.get("__kwdefaults__")
+        if read is None:
+            return self.kwdefaults
+        keys = read.unpack(None) if isinstance(read, DictVariable) else None
+        if keys is None or not all(_is_str(k) for k in keys):
+            raise Unsupported(f"a call of {self.qualname} after its __kwdefaults__ changed", "not modelled")
+        return {k.as_python_constant(): v for k, v in zip(keys, read.items.values())}
+
+    def known_hasattr(self, name: str) -> bool | None:
+        """True for what every function has (its class's names: ``__call__``, ``__globals__``...), which
+        reading may not model; None for the rest (read, as its ``__dict__`` may hold it)."""
+        return True if hasattr(types.FunctionType, name) else None
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in self.assigned:
@@ -86,6 +104,11 @@ class NestedFunctionVariable(Variable):
             return wrap_constant_like(self.code)
         if name == "__annotations__":  # one dict, made on first read, as CPython makes it
             self.assigned[name] = DictVariable(dict(self.annotations or {}))
+            return self.assigned[name]
+        if name == "__kwdefaults__":  # one dict, made on first read, which later calls use (see _kwdefaults)
+            if not self.kwdefaults:
+                return ConstantVariable(None)
+            self.assigned[name] = DictVariable(dict(self.kwdefaults))
             return self.assigned[name]
         if name == "__defaults__":  # a tuple: what it holds is what calls use
             return TupleVariable(list(self.defaults)) if self.defaults else ConstantVariable(None)
