@@ -273,7 +273,8 @@ def builtin_len(tx, args, kwargs):
         return ConstantVariable(len(value.values))
     if value.is_python_constant() and not isinstance(value, (SequenceVariable, DictVariable, SetVariable)):
         return None  # (a list subclass of constants that writes __len__: its own, below)
-    _operand_errors.refuse_unsized(value.python_type()) if isinstance(value, IteratorVariable) else None
+    if isinstance(value, IteratorVariable):
+        _operand_errors.refuse_unsized(value.python_type())
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 
