@@ -21,6 +21,7 @@ break, not one compile per position.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 import threading
 import types
@@ -158,6 +159,8 @@ def _position(value: Any) -> Any:
     """Where an iterator the translator models stands (what a guard on it pins), or None for another value."""
     if type(value) in _POSITIONED_ITERATORS:
         return operator.length_hint(value)
+    if type(value) is itertools.count:  # read (and guarded) through its repr: the number it stands at
+        return repr(value)
     if type(value) in _WRAPPING_ITERATORS:
         parts = value.__reduce__()[1]
         return tuple(part if type(part) is int else _position(part) for part in parts)

@@ -56,6 +56,7 @@ from . import (  # noqa: F401
     numpy_operators,
     operator_builtins,
     operator_dunders,
+    outside_count,
     outside_operator_callables,
     outside_wrapping_iterators,
     overriding_containers,
