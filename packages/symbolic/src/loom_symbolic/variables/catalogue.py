@@ -58,6 +58,7 @@ from . import (  # noqa: F401
     operator_dunders,
     outside_count,
     outside_operator_callables,
+    outside_values_iterators,
     outside_wrapping_iterators,
     overriding_containers,
     partial,
