@@ -199,3 +199,13 @@ def test_a_reversed_list_whose_list_shrank_below_it_is_a_break():
         return list(args[2])
 
     _run(shrunk, make, rest, breaks=1, graphs=0)
+
+
+def test_str_bytes_and_reversed_tuple_iterators_passed_in():
+    def two(x, it):
+        first = next(it)
+        return x + len(str(first)) + len(list(zip(it, range(1))))
+
+    for make_iterator in (lambda: iter("abc"), lambda: iter("\u00e9ab"), lambda: iter(b"xyz"),
+                          lambda: reversed((1.0, 2.0, 3.0)), lambda: zip("abc", [1.0, 2.0]), lambda: enumerate("hey")):
+        _run(two, lambda make_iterator=make_iterator: (torch.zeros(1), make_iterator()), _drain)

@@ -146,10 +146,11 @@ class DynamicPolicy:
             self._moving.clear()
 
 
-#: Iterators whose position the translator models (and guards): list, tuple, range and dict ones, and list
+#: Iterators whose position the translator models (and guards): list, tuple, range, dict, str and bytes ones, and
 #: reverse iterators.
 _POSITIONED_ITERATORS = frozenset(type(it) for it in (iter([]), iter(()), iter(range(0)), iter(range(1 << 64)),
-                                                     iter({}), iter({}.items()), iter({}.values()), reversed([])))
+                                                     iter({}), iter({}.items()), iter({}.values()), reversed([]),
+                                                     reversed(()), iter(""), iter("\u00e9"), iter(b"")))
 #: Builtin iterators over other iterators the translator models through their ``__reduce__`` (their inner
 #: iterators' positions guarded): where they stand is where those stand (and an enumerate's count).
 _WRAPPING_ITERATORS = frozenset((map, filter, zip, enumerate))

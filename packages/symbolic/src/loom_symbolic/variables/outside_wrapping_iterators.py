@@ -9,8 +9,9 @@ them as the translator's own (:class:`.iterators.MapIterator`...) and the real o
 ``enumerate`` keeps its count, which only ``next()`` moves: the real one takes as many steps as the trace took,
 before any other effect (its inner list or tuple iterator then still holds the items it held on entry; the
 inner's own reposition follows, absolute), so only steps over items present on entry are modelled. A list
-reverse iterator is read like a list iterator (its ``__setstate__`` sets its index too). Across a graph break
-the real wrapper itself goes on.
+reverse iterator is read like a list iterator (its ``__setstate__`` sets its index too), and so are ``reversed``
+over a tuple and str and bytes iterators (their sequence a constant). Across a graph break the real wrapper itself
+goes on.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from loom_guards import Attr, Called, Item
 from .. import bytecode_helpers
 from ..errors import Unsupported
 from . import registry
+from .constant import ConstantVariable
 from .containers import ListVariable, TupleVariable
 from .iterators import EnumerateIterator, FilterIterator, IteratorVariable, MapIterator, ZipIterator
 from .outside_iterators import PositionedIterator, _FromOutside
@@ -192,7 +194,7 @@ def _make_zip(tx, value, source, reduced) -> Any:
         return None
     strict = len(reduced) > 2 and bool(reduced[2])
     # ``(zip, iterators)``, or ``(zip, iterators, True)`` for a strict one: its length tells them apart
-    tx.output.guards.add("constant", Called(Attr(Called(Attr(source, "__reduce__")), "__len__")), len(reduced))
+    tx.output.guards.add("constant", _reduced_length(source), len(reduced))
     return OutsideZip(inners, strict, type(value), source)
 
 
@@ -223,12 +225,49 @@ def _make_reversed(tx, value, source, reduced) -> Any:
     return PositionedReversedIterator(target, index, type(value), source)
 
 
+def _make_reversed_tuple(tx, value, source, reduced) -> Any:
+    """``reversed(a_tuple)`` (the generic ``reversed``, over a sequence it indexes): as a list reverse iterator,
+    over a tuple, which no step of the frame can shrink."""
+    tx.output.guards.add("constant", _reduced_length(source), len(reduced))
+    if len(reduced) < 3:  # exhausted: it let go of its sequence
+        made = PositionedReversedIterator(TupleVariable([]), -1, type(value), source)
+        made.exhausted = True
+        return made
+    if type(reduced[1][0]) is not tuple:  # another sequence: its __getitem__ and __len__ are the program's
+        return None
+    tx.output.guards.add("constant", Item(Called(Attr(source, "__reduce__")), 2), reduced[2])
+    target = registry.wrap(tx, reduced[1][0], _part(source, 0))
+    if isinstance(target, ConstantVariable):  # a tuple of constants, guarded as one value
+        target = TupleVariable([ConstantVariable(v) for v in reduced[1][0]], target.source)
+    if not isinstance(target, TupleVariable):
+        return None
+    return PositionedReversedIterator(target, reduced[2], type(value), source)
+
+
+def _make_text_iterator(tx, value, source, reduced) -> Any:
+    """A str or bytes iterator: its text and position are constants (guarded), its ``__setstate__`` absolute."""
+    tx.output.guards.add("constant", _reduced_length(source), len(reduced))
+    text = reduced[1][0]
+    tx.output.guards.add("constant", _part(source, 0), text)
+    index = reduced[2] if len(reduced) > 2 else 0
+    if len(reduced) > 2:
+        tx.output.guards.add("constant", Item(Called(Attr(source, "__reduce__")), 2), index)
+    return PositionedIterator(TupleVariable([ConstantVariable(c) for c in text]), index, type(value), source)
+
+
+def _reduced_length(source: Any) -> Any:
+    """``len(source.__reduce__())``: an exhausted iterator reduces to two parts, one with a position to three."""
+    return Called(Attr(Called(Attr(source, "__reduce__")), "__len__"))
+
+
 _MAKERS: dict[type, Callable[..., Any]] = {
     map: _make_map,
     filter: _make_filter,
     zip: _make_zip,
     enumerate: _make_enumerate,
     _REVERSED_LIST: _make_reversed,
+    reversed: _make_reversed_tuple,
+    **{type(iter(text)): _make_text_iterator for text in ("", "\u00e9", b"")},
 }
 
 # after the list, range and dict iterators' rules (80-100) and before the builtin callables' (210)
