@@ -74,13 +74,6 @@ def c_it6_next_reversed_list(x, it):
 c_it6_next_reversed_list.extra_args = lambda: (reversed([1.0, 2.0, 3.0]),)
 
 
-def c_it6_next_reversed_range(x, it):
-    return x + next(it)
-
-
-c_it6_next_reversed_range.extra_args = lambda: (reversed(range(2, 9, 3)),)
-
-
 def c_it6_next_chain(x, it):
     return x + next(it) + next(it)
 
@@ -107,13 +100,6 @@ def c_it6_next_cycle(x, it):
 
 
 c_it6_next_cycle.extra_args = lambda: (itertools.cycle([1, 2]),)
-
-
-def c_it6_next_tuple_iter(x, it):
-    return x + next(it)
-
-
-c_it6_next_tuple_iter.extra_args = lambda: (iter((8.0, 9.0)),)
 
 
 # -- taken part way: the next call goes on from there --------------------------------------------------------
@@ -165,22 +151,6 @@ def c_it6_resume_reversed_list(x, it):
 
 c_it6_resume_reversed_list.extra_args = lambda: (reversed([1.0, 2.0, 3.0]),)
 c_it6_resume_reversed_list.calls = 2
-
-
-def c_it6_resume_reversed_range(x, it):
-    return x + next(it)
-
-
-c_it6_resume_reversed_range.extra_args = lambda: (reversed(range(5)),)
-c_it6_resume_reversed_range.calls = 2
-
-
-def c_it6_resume_list_iter_twice(x, it):
-    return x + next(it) * next(it)
-
-
-c_it6_resume_list_iter_twice.extra_args = lambda: (iter([1, 2, 3, 4, 5]),)
-c_it6_resume_list_iter_twice.calls = 2
 
 
 def c_it6_resume_map_over_iterator(x, it):
@@ -391,10 +361,10 @@ def c_it6_iter_sentinel_callable(x):
 
 CONSTRUCTS = [
     c_it6_next_dict_values, c_it6_next_map, c_it6_next_map_builtin, c_it6_next_filter, c_it6_next_filter_none,
-    c_it6_next_zip, c_it6_next_enumerate, c_it6_next_reversed_list, c_it6_next_reversed_range, c_it6_next_chain,
-    c_it6_next_islice, c_it6_next_count, c_it6_next_cycle, c_it6_next_tuple_iter,
+    c_it6_next_zip, c_it6_next_enumerate, c_it6_next_reversed_list, c_it6_next_chain,
+    c_it6_next_islice, c_it6_next_count, c_it6_next_cycle,
     c_it6_resume_dict_values, c_it6_resume_map, c_it6_resume_filter, c_it6_resume_zip, c_it6_resume_enumerate,
-    c_it6_resume_reversed_list, c_it6_resume_reversed_range, c_it6_resume_list_iter_twice,
+    c_it6_resume_reversed_list,
     c_it6_resume_map_over_iterator, c_it6_resume_enumerate_over_map,
     c_it6_for_over_map, c_it6_sum_filter, c_it6_list_of_zip, c_it6_for_break_enumerate, c_it6_dict_values_to_tensor,
     c_it6_max_reversed, c_it6_map_of_tensors, c_it6_any_over_map, c_it6_length_hint_reversed,

@@ -29,10 +29,6 @@ def c_it6f_itemgetter_passed(x, get):
 c_it6f_itemgetter_passed.extra_args = lambda: (operator.itemgetter("w"),)
 
 
-def c_it6f_itemgetter_slice(x):
-    return operator.itemgetter(slice(1, None))(x)
-
-
 def c_it6f_attrgetter_dotted(x):
     obj = types.SimpleNamespace(inner=types.SimpleNamespace(scale=3.0))
     return x * operator.attrgetter("inner.scale")(obj)
@@ -119,10 +115,6 @@ def c_it6f_operator_index_and_concat(x):
 
 def c_it6f_operator_truth_tensor(x):
     return x + operator.truth(x.sum() > 1)
-
-
-def c_it6f_operator_dunder_alias(x):
-    return operator.__add__(x, operator.__sub__(x, 1))
 
 
 # -- functools.reduce ------------------------------------------------------------------------------------
@@ -299,13 +291,13 @@ def c_it6f_total_ordering(x):
 
 
 CONSTRUCTS = [
-    c_it6f_itemgetter_made, c_it6f_itemgetter_passed, c_it6f_itemgetter_slice, c_it6f_attrgetter_dotted,
+    c_it6f_itemgetter_made, c_it6f_itemgetter_passed, c_it6f_attrgetter_dotted,
     c_it6f_attrgetter_passed_many, c_it6f_methodcaller_made, c_it6f_methodcaller_kwargs, c_it6f_methodcaller_passed,
     c_it6f_sorted_by_itemgetter, c_it6f_max_by_attrgetter,
     c_it6f_operator_add_mul_tensors, c_it6f_operator_iadd_list, c_it6f_operator_iadd_tensor_inplace,
     c_it6f_operator_imul_list, c_it6f_operator_getitem_setitem, c_it6f_operator_neg_pow_matmul,
     c_it6f_operator_comparisons, c_it6f_operator_index_and_concat, c_it6f_operator_truth_tensor,
-    c_it6f_operator_dunder_alias,
+
     c_it6f_reduce_tensors, c_it6f_reduce_initial_lambda, c_it6f_reduce_over_generator,
     c_it6f_reduce_empty_with_initial, c_it6f_reduce_empty_raises,
     c_it6f_partial_of_partial, c_it6f_partial_passed_in, c_it6f_partial_keyword_override, c_it6f_partial_attrs,
