@@ -297,7 +297,6 @@ CONSTRUCTS = [
     c_it6f_operator_add_mul_tensors, c_it6f_operator_iadd_list, c_it6f_operator_iadd_tensor_inplace,
     c_it6f_operator_imul_list, c_it6f_operator_getitem_setitem, c_it6f_operator_neg_pow_matmul,
     c_it6f_operator_comparisons, c_it6f_operator_index_and_concat, c_it6f_operator_truth_tensor,
-
     c_it6f_reduce_tensors, c_it6f_reduce_initial_lambda, c_it6f_reduce_over_generator,
     c_it6f_reduce_empty_with_initial, c_it6f_reduce_empty_raises,
     c_it6f_partial_of_partial, c_it6f_partial_passed_in, c_it6f_partial_keyword_override, c_it6f_partial_attrs,
