@@ -200,8 +200,6 @@ def _make_zip(tx, value, source, reduced) -> Any:
 
 def _make_enumerate(tx, value, source, reduced) -> Any:
     it, count = reduced[1]
-    if type(count) is not int:  # a count past the C long: kept as a Python int object, not modelled here
-        return None
     inner = _inner(tx, it, _part(source, 0))
     if not isinstance(inner, PositionedIterator):  # its count is moved by stepping the real enumerate
         return None
