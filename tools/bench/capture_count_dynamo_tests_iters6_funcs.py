@@ -155,7 +155,7 @@ def c_it6f_partial_passed_in(x, p):
     return p(x)
 
 
-c_it6f_partial_passed_in.extra_args = lambda: (functools.partial(torch.add, alpha=3),)
+c_it6f_partial_passed_in.extra_args = lambda: (functools.partial(torch.clamp, min=1.0, max=1.5),)
 
 
 def c_it6f_partial_keyword_override(x):
