@@ -21,6 +21,7 @@ break, not one compile per position.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import operator
 import threading
 import types
@@ -29,6 +30,7 @@ from typing import Any
 import torch
 
 from loom_guards.kinds import const_eq  # equal as the constant guard compares: -0.0 is not 0.0, NaN is NaN
+from loom_symbolic.bytecode_helpers import LiveIterator
 from loom_symbolic.shapes import NO_DYNAMIC, DynamicSpec
 
 
@@ -41,7 +43,7 @@ class DynamicPolicy:
         #: code → {argument source: last sizes (tuple) or int value}
         self._seen: dict[types.CodeType, dict[str, Any]] = {}
         #: code → {iterator argument source: items it had left} at the last compile
-        self._positions: dict[types.CodeType, dict[str, int]] = {}
+        self._positions: dict[types.CodeType, dict[str, Any]] = {}
         #: code → iterator argument sources seen at two positions
         self._moving: dict[types.CodeType, frozenset[str]] = {}
         #: code → (dims by source, int and float sources, varying local names) learned so far
@@ -144,21 +146,42 @@ class DynamicPolicy:
             self._moving.clear()
 
 
-#: Iterators whose position the translator models (and guards): list, tuple, range and dict ones.
+#: Iterators whose position the translator models (and guards): list, tuple, range, dict, str and bytes ones, and
+#: reverse iterators.
 _POSITIONED_ITERATORS = frozenset(type(it) for it in (iter([]), iter(()), iter(range(0)), iter(range(1 << 64)),
-                                                     iter({}), iter({}.items()), iter({}.values())))
+                                                     iter({}), iter({}.items()), iter({}.values()), reversed([]),
+                                                     reversed(()), iter(""), iter("\u00e9"), iter(b"")))
+#: Builtin iterators over other iterators the translator models through their ``__reduce__`` (their inner
+#: iterators' positions guarded): where they stand is where those stand (and an enumerate's count).
+_WRAPPING_ITERATORS = frozenset((map, filter, zip, enumerate))
 
 
-def _iterator_positions(f_locals: Any) -> dict[str, int]:
+def _position(value: Any) -> Any:
+    """Where an iterator the translator models stands (what a guard on it pins), or None for another value."""
+    if type(value) in _POSITIONED_ITERATORS:
+        return operator.length_hint(value)
+    if type(value) is itertools.count:  # read (and guarded) through its repr: the number it stands at
+        return repr(value)
+    if type(value) in _WRAPPING_ITERATORS:
+        parts = value.__reduce__()[1]
+        return tuple(part if type(part) is int else _position(part) for part in parts)
+    return None
+
+
+def _iterator_positions(f_locals: Any) -> dict[str, Any]:
     """How many items each iterator argument has left, by source text (also inside ``*args``)."""
-    found: dict[str, int] = {}
+    found: dict[str, Any] = {}
     for name, value in f_locals.items():
-        if type(value) in _POSITIONED_ITERATORS:
-            found[f"L[{name!r}]"] = operator.length_hint(value)
+        if (left := _position(value)) is not None:
+            found[f"L[{name!r}]"] = left
+        elif type(value) is LiveIterator:  # a loop resumed over an iterator that is its own state
+            if (left := _position(value.iterator)) is not None:
+                # under both names: the next pass's resume function gets the iterator itself there
+                found[f"L[{name!r}].iterator"] = found[f"L[{name!r}]"] = left
         elif type(value) is tuple:
             for i, item in enumerate(value):
-                if type(item) in _POSITIONED_ITERATORS:
-                    found[f"L[{name!r}][{i!r}]"] = operator.length_hint(item)
+                if (left := _position(item)) is not None:
+                    found[f"L[{name!r}][{i!r}]"] = left
     return found
 
 

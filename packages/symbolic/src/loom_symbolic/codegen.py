@@ -131,6 +131,7 @@ SOURCE_LOADERS: dict[str, Callable[[PyCodegen, Any], None]] = {
     "KeyOf": _load_read_from,
     "WeakReferent": _load_read_from,
     "IteratorState": _load_read_from,
+    "ValuesIteratorState": _load_read_from,  # a dict values iterator's dict (variables.outside_values_iterators)
     "BuiltinContents": _load_read_from,
     "DictValueAt": _load_read_from,  # a dict's value by position (a class or function key)
     "TensorMeta": _load_read_from,

@@ -447,9 +447,15 @@ class SideEffects:
         self.mutations += 1
         self.effects.append(DeferredCall(fn, list(args), dict(kwargs), lineno))
 
-    def advanced_iterator(self, iterator: Variable) -> None:
-        """``iterator`` (from outside the frame) moved: its final position is replayed, once."""
+    def advanced_iterator(self, iterator: Variable, *, first: bool = False) -> None:
+        """``iterator`` (from outside the frame) moved: its final position is replayed, once. ``first``: before
+        every other effect (an ``enumerate`` whose count only its own steps move, over the items its inner
+        iterator held on entry), else after them all."""
         self.mutations += 1
+        if first:
+            if not any(getattr(effect, "iterator", None) is iterator for effect in self.effects):
+                self.effects.insert(0, Reposition(iterator))
+            return
         if not any(effect.iterator is iterator for effect in self.repositioned):
             self.repositioned.append(Reposition(iterator))
 
