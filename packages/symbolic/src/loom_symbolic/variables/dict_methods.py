@@ -6,7 +6,9 @@ import collections
 import operator
 from typing import TYPE_CHECKING, Any
 
+from .. import polyfills
 from ..errors import Unsupported, UserError
+from . import functions as _functions
 from . import iterators as _iterators
 from . import operator_semantics as _operators
 from .base import Variable
@@ -112,8 +114,24 @@ def dict_setdefault(tx, d, args, kwargs):
     return d.items[key]
 
 
+def _stores_through_setitem(d: DictVariable) -> bool:
+    """Whether ``d``'s update is OrderedDict's C one, which stores each item with ``d[key] = value``, and its class
+    writes ``__setitem__`` in Python (a ``ModelOutput``'s): then the stand-in runs, and that method with it."""
+    return issubclass(d.python_type(), collections.OrderedDict) and _operators.has_python_special(d, "__setitem__")
+
+
 @dict_method("update")
 def dict_update(tx, d, args, kwargs):
+    if _stores_through_setitem(d):
+        update = _functions.UserFunctionVariable(polyfills.collections.ordereddict_update)
+        return update.call(tx, [d, *args], kwargs)
+    return plain_dict_update(tx, d, args, kwargs)
+
+
+def plain_dict_update(tx: InstructionTranslator, d: DictVariable, args: list[Variable],
+                      kwargs: dict[str, Variable]) -> Variable:
+    """dict's own ``update``: the items stored in the dict layer, no ``__setitem__`` runs (every dict's, and what
+    ``dict.update(od, ...)`` does to an OrderedDict)."""
     d.mutated(tx)  # first: a bad item raises after the items before it were stored
     if args:
         other = args[0]
@@ -179,9 +197,25 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
 @dict_method("__init__")
 def dict_init(tx, d, args, kwargs):
     # dict.__init__(self, ...) of a subclass's __init__ (Counter's super().__init__()): an update
+    if len(args) > 1 and _stores_through_setitem(d):  # OrderedDict's own words
+        message = f"expected at most 1 arguments, got {len(args)}"
+        raise UserError("OrderedDict()", message, exc_type=TypeError, exc_args=(message,))
     if len(args) > 1:
         raise UserError("dict()", f"dict expected at most 1 argument, got {len(args)}", exc_type=TypeError)
     return dict_update(tx, d, args, kwargs)
+
+
+def plain_dict_init(tx: InstructionTranslator, d: DictVariable, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+    """``dict.__init__(od, ...)``: dict's own, an update in the dict layer."""
+    if len(args) > 1:
+        raise UserError("dict()", f"dict expected at most 1 argument, got {len(args)}", exc_type=TypeError)
+    return plain_dict_update(tx, d, args, kwargs)
+
+
+#: dict's own writers, for ``dict.update(d, ...)`` read unbound from ``dict``: whatever ``d``'s class is, they
+#: store in the dict layer (OrderedDict's own ``update`` stores through ``__setitem__``).
+PLAIN_DICT_WRITES = {"update": plain_dict_update, "__init__": plain_dict_init}
 
 
 @dict_method("clear")

@@ -188,13 +188,10 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
         left.items[:] = left.items * right.as_python_constant()
         left.mutated(tx)
         return left
-    if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable) and not left.read_only:
-        left.items.update(right.items)
-        left.mutated(tx)
-        return left
     if op is operator.ior and isinstance(left, DictVariable) and not left.read_only \
-            and class_attribute(left.python_type(), "__ior__") in _DICT_IOR:
-        # d |= pairs (or any mapping): dict.update's, in place (a fold would change a copy)
+            and (isinstance(right, DictVariable) or class_attribute(left.python_type(), "__ior__") in _DICT_IOR):
+        # d |= pairs (or any mapping): dict.update's (OrderedDict's stores through a Python __setitem__), in
+        # place (a fold would change a copy)
         DICT_METHODS["update"](tx, left, [right], {})
         return left
     if op in _SET_INPLACE and isinstance(left, SetVariable) and not left.frozen:
