@@ -215,6 +215,34 @@ def c_o6_mo_copy_keeps_items(x):
     return type(other).__name__, dict(other), out.logits
 
 
+def c_o6_mo_union_with_dict(x):
+    out = _CausalLM(logits=x)
+    merged = out | {"loss": x.sum()}
+    return type(merged).__name__, merged.loss, _plain(merged), len(out)
+
+
+def c_o6_mo_inplace_union_sets_attributes(x):
+    out = _CausalLM(logits=x)
+    out |= {"loss": x.mean()}
+    out.update(logits=x * 2)
+    return out.loss, out.logits, out.to_tuple()
+
+
+def c_o6_od_subclass_init_stores_through_setitem(x):
+    class Logged(collections.OrderedDict):
+        def __init__(self, *args, **kwargs):
+            self.log = []
+            super().__init__(*args, **kwargs)
+
+        def __setitem__(self, key, value):
+            self.log.append(key)
+            super().__setitem__(key, value)
+
+    d = Logged({"p": x, "q": x + 1}, r=x * 2)
+    d.update([("s", x - 1)])
+    return d.log, dict(d)
+
+
 # -- handed in -----------------------------------------------------------------------------------------------
 def c_o6_mo_in_attr_reads(x, obj):
     r = obj.last_hidden_state * 10

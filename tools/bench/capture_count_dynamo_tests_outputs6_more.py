@@ -87,13 +87,6 @@ def c_o6_dc_default_factory_fresh(x):
     return len(a.items), len(b.items), a.items[0], a.items is b.items
 
 
-def c_o6_dc_factory_dict_written(x):
-    bag = _Bag(count=3)
-    bag.tags["lo"] = x.min()
-    bag.tags["hi"] = x.max()
-    return bag.tags["hi"] - bag.tags["lo"] + bag.count
-
-
 def c_o6_dc_frozen_write_raises(x):
     f = _Frozen(x)
     try:
@@ -190,11 +183,6 @@ def c_o6_nt_make(x):
     return s.hi - s.lo, s
 
 
-def c_o6_nt_collections_defaults(x):
-    c = _Cfg(4)
-    return x * c.width * c.depth, c.act
-
-
 def c_o6_nt_equality_with_tuple(x):
     a = _Cfg(1, 2, "gelu")
     return a == (1, 2, "gelu"), a._replace(act="relu") == _Cfg(1), x + 1
@@ -242,13 +230,6 @@ def c_o6_pt_typed_namedtuple_flatten(x):
 def c_o6_pt_map_only_tensors(x):
     tree = {"t": x, "n": 3, "s": "keep"}
     return pytree.tree_map_only(torch.Tensor, lambda t: t + 1, tree)
-
-
-def c_o6_pt_structure_equal(x):
-    s1 = pytree.tree_structure([x, (x, x)])
-    s2 = pytree.tree_structure([x + 1, (x, x * 2)])
-    s3 = pytree.tree_structure([x, x, x])
-    return s1 == s2, s1 == s3, x + 1
 
 
 def c_o6_pt_asdict_then_mapped(x):
