@@ -84,3 +84,41 @@ def test_update_stand_in_matches_the_real_method(argument):
         return list(od.items())
 
     assert outcome(stand_ins.ordereddict_update) == outcome(collections.OrderedDict.update)
+
+
+class _Logged(collections.OrderedDict):
+    def __init__(self, *args, **kwargs):
+        self.log = []
+        super().__init__(*args, **kwargs)
+
+    def __getitem__(self, key):
+        self.log.append(("get", key))
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self.log.append(("in", key))
+        return super().__contains__(key)
+
+
+def setdefault_asks_the_subclass(x):
+    d = _Logged(a=x)
+    first, second = d.setdefault("a", x * 5), d.setdefault(key="b", default=x + 1)
+    return first, second, d.log, list(d)
+
+
+def merges_read_by_key(x):
+    # an OrderedDict's iteration is not dict's: dict's merge reads keys() and d[key], through a Python __getitem__
+    d = _Logged(a=x, b=x + 1)
+    copied, spread = dict(d), {**d}
+    plain = {}
+    plain.update(d)
+
+    def keywords(**kw):
+        return kw
+
+    return copied, spread, plain, keywords(**d), d.log
+
+
+@pytest.mark.parametrize("fn", [setdefault_asks_the_subclass, merges_read_by_key])
+def test_ordered_dict_reads(fn):
+    check(fn, X)

@@ -140,6 +140,15 @@ def _add_pairs(self: Any, pairs: Any) -> None:
         self[key] = value
 
 
+def ordereddict_setdefault(self: Any, key: Any, default: Any = None) -> Any:
+    """An OrderedDict subclass's C ``setdefault``: ``key in self``, then ``self[key]`` or ``self[key] = default``,
+    through the subclass's own methods."""
+    if key in self:
+        return self[key]
+    self[key] = default
+    return default
+
+
 def ordereddict_or(left: Any, right: Any) -> Any:
     """``left | right`` where OrderedDict's C ``__or__`` answers (one side is an OrderedDict): a new object of
     the OrderedDict side's class made from ``left`` (its ``__init__`` runs), then ``right``'s items stored one by

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import collections
 import operator
+import types
 from typing import TYPE_CHECKING, Any
 
 from .. import polyfills
 from ..errors import Unsupported, UserError
+from . import attributes as _attributes
 from . import functions as _functions
 from . import iterators as _iterators
 from . import operator_semantics as _operators
@@ -107,11 +109,28 @@ def dict_popitem(tx, d, args, kwargs):
 
 @dict_method("setdefault")
 def dict_setdefault(tx, d, args, kwargs):
+    if d.python_type() is not collections.OrderedDict and issubclass(d.python_type(), collections.OrderedDict) \
+            and any(_operators.has_python_special(d, n) for n in ("__contains__", "__getitem__", "__setitem__")):
+        # an OrderedDict subclass's C setdefault asks ``key in d``, then ``d[key]`` or ``d[key] = default``
+        setdefault = _functions.UserFunctionVariable(polyfills.collections.ordereddict_setdefault)
+        return setdefault.call(tx, [d, *args], kwargs)
     key = DictVariable.key_of(args[0], tx)
     if key not in d.items:
         d.items[key] = args[1] if len(args) > 1 else NONE
         d.mutated(tx)
     return d.items[key]
+
+
+def merged_by_keys(value: Variable) -> bool:
+    """Whether dict's merge (``dict(d)``, ``d.update(other)``, ``{**d}``, ``f(**d)``) reads dict ``value`` by its
+    ``keys()`` and ``value[key]``, as CPython does for a dict whose iteration is not dict's (an OrderedDict's), and
+    its class writes either in Python, so that the difference shows (else its items are copied as they are)."""
+    if not isinstance(value, DictVariable):
+        return False
+    cls = value.python_type()
+    return _attributes.class_attribute(cls, "__iter__") is not dict.__iter__ and \
+        (_operators.has_python_special(value, "__getitem__") or
+         isinstance(_attributes.class_attribute(cls, "keys"), types.FunctionType))
 
 
 def _stores_through_setitem(d: DictVariable) -> bool:
@@ -135,7 +154,7 @@ def plain_dict_update(tx: InstructionTranslator, d: DictVariable, args: list[Var
     d.mutated(tx)  # first: a bad item raises after the items before it were stored
     if args:
         other = args[0]
-        if isinstance(other, DictVariable):
+        if isinstance(other, DictVariable) and not merged_by_keys(other):
             d.items.update(other.items)
         else:
             update_from_pairs(tx, d.items, other)
@@ -164,7 +183,7 @@ def double_star_items(tx: InstructionTranslator, value: Variable) -> Variable:
     """What ``**value`` unpacks: a dict as it is; for an object of a Python class with ``keys`` (a
     ``MutableMapping``), a dict of ``value[k]`` for each ``k`` in ``value.keys()``, read in that order as
     CPython's merge does; any other value unchanged (the caller breaks on it)."""
-    if isinstance(value, DictVariable) or _mapping_keys(tx, value) is None:
+    if (isinstance(value, DictVariable) and not merged_by_keys(value)) or _mapping_keys(tx, value) is None:
         return value
     items: dict[Any, Variable] = {}
     update_from_pairs(tx, items, value)
