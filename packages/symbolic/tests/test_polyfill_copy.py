@@ -160,3 +160,53 @@ def test_deep_copies_of_containers_copy_their_items():
     assert made["a"] == [1, 1] and made["a"] is not inner
     frozen = frozenset([(1, 2)])
     assert deepcopy(frozen) == frozen and deepcopy(frozen) is not frozen
+
+
+class _Slotted:
+    __slots__ = ("__hidden", "empty", "value")
+
+    def __init__(self, value):
+        self.value = value
+        self.__hidden = [value]
+
+
+class _SlottedChild(_Slotted):
+    __slots__ = "extra"  # one slot, named by a string
+
+    def __setattr__(self, name, value):  # copy stores slots with setattr, so this runs on the copy too
+        object.__setattr__(self, name, value * 2 if name == "extra" else value)
+
+
+class _SlotsAndDict(_Slotted):
+    pass  # no __slots__: its instances also have a __dict__
+
+
+def _slot_values(obj):
+    return {name: getattr(obj, name) for name in ("value", "_Slotted__hidden", "empty", "extra") if hasattr(obj, name)}
+
+
+def test_copies_of_slotted_objects_match_the_standard_library():
+    stand_ins = polyfills.replacement_for(copy.copy), polyfills.replacement_for(copy.deepcopy)
+    child = _SlottedChild(3)
+    child.extra = 5
+    mixed = _SlotsAndDict(4)
+    mixed.note = [1]
+    for original in (_Slotted(2), child, mixed):
+        for stand_in, real in zip(stand_ins, (copy.copy, copy.deepcopy)):
+            made, expected = stand_in(original), real(original)
+            assert type(made) is type(expected) and _slot_values(made) == _slot_values(expected)
+            assert getattr(made, "__dict__", None) == getattr(expected, "__dict__", None)
+            # shallow copies share the slot values, deep ones copy them
+            assert (made._Slotted__hidden is original._Slotted__hidden) == (real is copy.copy)
+
+
+def _copy_slotted_made_in_frame(x):
+    a = _SlottedChild(x)
+    a.extra = x + 1
+    b, c = copy.copy(a), copy.deepcopy(a)
+    b.value = x * 3
+    return a.value, a.extra, b.value, b.extra, c.extra, c._Slotted__hidden[0] is a._Slotted__hidden[0], hasattr(c, "empty")
+
+
+def test_copy_of_a_slotted_object_made_in_the_frame_is_traced():
+    check(_copy_slotted_made_in_frame, torch.arange(3.0))

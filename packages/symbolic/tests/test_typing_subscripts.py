@@ -1,9 +1,9 @@
 """Subscripting typing forms in the trace (``typing.Union[int, str]``, ``Optional[...]``, a ``Generic`` or
-``collections.abc`` class with a TypeVar, ``list[int]``) builds the real form, in one graph: typing's own code
+``collections.abc`` class with a TypeVar, ``list[int]``, ``Callable[[T], R]``) builds the real form, in one graph: typing's own code
 reads the caller's frame, which broke the graph. A class with a ``__class_getitem__`` of its own still runs it."""
 
 import typing
-from collections.abc import MutableSet
+from collections.abc import Callable, MutableSet
 
 import pytest
 import torch
@@ -54,3 +54,13 @@ def test_own_class_getitem_runs():
     check(own_class_getitem, X)
     # once by eager, once by the rewritten code (replayed after the graph)
     assert _Counting.seen == [int, int]
+
+
+def callable_forms(x):
+    # collections.abc.Callable's __class_getitem__ is its own alias class (pytree's map_only writes these)
+    made = [Callable[[T], typing.Any], Callable[..., int], Callable[[int, str], float]]
+    return x + len(made), made[2].__args__, made[0] == Callable[[T], typing.Any]
+
+
+def test_callable_argument_lists_fold():
+    check(callable_forms, X)

@@ -74,9 +74,11 @@ def unary_type_error(op: Any, cls: Any) -> UserError | None:
     return raised_error(op, _stand_in(cls))
 
 
-def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], right: tuple[Any, Any]) -> UserError | None:
+def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], right: tuple[Any, Any],
+                      declined: frozenset[tuple[int, str]] = frozenset()) -> UserError | None:
     """The error of ``op`` when neither operand answers; ``names`` are the left's methods (``__iadd__``,
-    ``__add__``) then the right's reflection, and each operand is ``(class, constant or None)``.
+    ``__add__``) then the right's reflection, and each operand is ``(class, constant or None)``. ``declined``:
+    the ``(side, name)`` methods written in Python that were asked and answered NotImplemented (0: the left).
 
     None where an operand might answer: a class not written in Python (but for the builtin containers and
     text, whose C methods decide by class), a number meeting a non-number's missing method (only numbers are
@@ -85,14 +87,14 @@ def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], ri
     if op in (operator.eq, operator.ne):
         return None
     values = []
-    for (cls, constant), own in ((left, names[:-1]), (right, names[-1:])):
+    for side, ((cls, constant), own) in enumerate(((left, names[:-1]), (right, names[-1:]))):
         if type(constant) in _NUMBERS or (type(constant) in _TEXT and op not in _READS_OPERAND):
             values.append(constant)
         elif cls in _CONTAINERS and op not in _READS_OPERAND:
             # a builtin container's C methods accept or decline an operand by its class alone: an empty one
             # raises the TypeError any other would (and raises none where one would not)
             values.append(cls() if constant is None else constant)
-        elif _python_class(cls) and not any(_answers(cls, name) for name in own):
+        elif _python_class(cls) and not any(_answers(cls, name) and (side, name) not in declined for name in own):
             values.append(_stand_in(cls))
         else:
             return None

@@ -102,6 +102,62 @@ def ordereddict_popitem(self: Any, last: bool = True) -> tuple:
     return key, dict.pop(self, key)
 
 
+_NOTHING = object()
+
+
+def ordereddict_update(self: Any, /, *args: Any, **kwargs: Any) -> None:
+    """OrderedDict's C ``update`` (also its ``__init__`` and ``|=``): every item stored through the object's
+    ``__setitem__`` (a subclass's Python one runs, as dict's own update never does it), taken from a plain dict's
+    pairs, a mapping's ``keys()`` and ``[key]``, an object's ``items()``, or pairs; then the keyword arguments."""
+    if len(args) > 1:
+        raise TypeError(f"update() takes at most 1 positional argument ({len(args)} given)")
+    if args:
+        other = args[0]
+        if type(other) is dict:
+            _add_pairs(self, list(dict.items(other)))
+        elif hasattr(other, "keys"):
+            for key in other.keys():
+                self[key] = other[key]
+        elif hasattr(other, "items"):
+            _add_pairs(self, other.items())
+        else:
+            _add_pairs(self, other)
+    if kwargs:
+        _add_pairs(self, list(kwargs.items()))
+
+
+def _add_pairs(self: Any, pairs: Any) -> None:
+    for pair in pairs:
+        parts = iter(pair)
+        key = next(parts, _NOTHING)
+        if key is _NOTHING:
+            raise ValueError("need more than 0 values to unpack")
+        value = next(parts, _NOTHING)
+        if value is _NOTHING:
+            raise ValueError("need more than 1 value to unpack")
+        if next(parts, _NOTHING) is not _NOTHING:
+            raise ValueError("too many values to unpack (expected 2)")
+        self[key] = value
+
+
+def ordereddict_setdefault(self: Any, key: Any, default: Any = None) -> Any:
+    """An OrderedDict subclass's C ``setdefault``: ``key in self``, then ``self[key]`` or ``self[key] = default``,
+    through the subclass's own methods."""
+    if key in self:
+        return self[key]
+    self[key] = default
+    return default
+
+
+def ordereddict_or(left: Any, right: Any) -> Any:
+    """``left | right`` where OrderedDict's C ``__or__`` answers (one side is an OrderedDict): a new object of
+    the OrderedDict side's class made from ``left`` (its ``__init__`` runs), then ``right``'s items stored one by
+    one through that object's ``__setitem__``, read as C reads them (a plain dict's pairs, else by key)."""
+    new = type(left if isinstance(left, _collections.OrderedDict) else right)(left)
+    ordereddict_update(new, right)
+    return new
+
+
 # -- Counter's helper ---------------------------------------------------------------------------------
 @polyfill(_collections._count_elements)
 def count_elements(mapping: Any, iterable: Any, /) -> None:

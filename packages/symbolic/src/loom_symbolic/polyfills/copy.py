@@ -3,8 +3,8 @@
 The standard library's version keys its memo by ``id()`` (unknown while tracing for objects made
 during the trace) and rebuilds plain objects through ``object.__reduce_ex__``, a C method. This one
 keeps the memo as (original, copy) pairs compared by identity and rebuilds an instance of a plain
-class (no ``__deepcopy__``, no custom reduction, no slots) as ``object.__new__`` plus a deep copy of its
-``__dict__``, which is what ``object.__reduce_ex__(4)`` leads ``copy`` to do. Anything else is handed to
+class (no ``__deepcopy__``, no custom reduction) as ``object.__new__`` plus a deep copy of its ``__dict__``
+and its slots, which is what ``object.__reduce_ex__(4)`` leads ``copy`` to do. Anything else is handed to
 the original, traced as it is.
 """
 
@@ -33,8 +33,9 @@ _OBJECT_NEW = object.__new__
 _PARAMETER_DEEPCOPY = torch.nn.Parameter.__deepcopy__
 
 
-def _plain_class(cls: type) -> bool:
-    """Instances that ``object.__reduce_ex__`` copies as ``cls.__new__(cls)`` plus their ``__dict__``."""
+def _plain_class(cls: type, slotted: bool = False) -> bool:
+    """Instances that ``object.__reduce_ex__`` copies as ``cls.__new__(cls)`` plus their ``__dict__`` (and, with
+    ``slotted``, a class with ``__slots__``: plus the slots that are set)."""
     return (
         getattr(cls, "__deepcopy__", None) is None
         and cls.__reduce_ex__ is _OBJECT_REDUCTION[0]
@@ -44,8 +45,49 @@ def _plain_class(cls: type) -> bool:
         and getattr(cls, "__getnewargs_ex__", None) is None
         and getattr(cls, "__getnewargs__", None) is None
         and cls.__new__ is _OBJECT_NEW
-        and getattr(cls, "__slots__", None) is None
+        and (getattr(cls, "__slots__", None) is None) != slotted
     )
+
+
+def _slot_names(cls: type) -> list[str]:
+    """The slots ``object.__getstate__`` saves: ``copyreg._slotnames``' list (names mangled, ``__dict__`` and
+    ``__weakref__`` left out), without the ``__slotnames__`` cache it stores on the class."""
+    names = []
+    mro = cls.__mro__
+    for i, klass in enumerate(mro):
+        # a class's own __slots__ (its __dict__ is not read in the trace): the object no class after it has
+        slots = getattr(klass, "__slots__", None)
+        if slots is None or any(getattr(later, "__slots__", None) is slots for later in mro[i + 1:]):
+            continue
+        for name in (slots,) if isinstance(slots, str) else slots or ():
+            if name in ("__dict__", "__weakref__"):
+                continue
+            stripped = klass.__name__.lstrip("_")
+            names.append(f"_{stripped}{name}" if name.startswith("__") and not name.endswith("__") and stripped else name)
+    return names
+
+
+def _rebuilt_slotted(x: Any, cls: type, memo: list | None) -> Any:
+    """What ``object.__reduce_ex__(4)`` leads ``copy._reconstruct`` to for an instance with slots: ``cls.__new__(cls)``,
+    its ``__dict__`` (where it has a non-empty one), then each slot that is set stored by ``setattr``; the state is
+    read before anything is copied, and (``memo`` given) deep-copied dict first."""
+    instance = cls.__new__(cls)
+    if memo is not None:
+        memo.append((x, instance))
+    own = getattr(x, "__dict__", None) or None
+    slots = {}
+    for name in _slot_names(cls):
+        try:
+            slots[name] = getattr(x, name)
+        except AttributeError:  # an empty slot is left out
+            pass
+    if own is not None:
+        for key, value in (_deep(own, memo) if memo is not None else own).items():
+            object.__setattr__(instance, key, value)
+    if slots:
+        for key, value in (_deep(slots, memo) if memo is not None else slots).items():
+            setattr(instance, key, value)
+    return instance
 
 
 def _module_class(cls: type) -> bool:
@@ -176,6 +218,8 @@ def _deep(x: Any, memo: list) -> Any:
         for key, value in state.items():
             object.__setattr__(instance, key, value)
         return instance
+    if isinstance(cls, type) and type(cls) is type and _plain_class(cls, slotted=True):
+        return _rebuilt_slotted(x, cls, memo)
     if isinstance(cls, type) and _module_class(cls):
         module = cls.__new__(cls)
         memo.append((x, module))
@@ -244,6 +288,8 @@ def copy(x: Any) -> Any:
         for key, value in x.__dict__.items():
             object.__setattr__(instance, key, value)
         return instance
+    if type(cls) is type and _plain_class(cls, slotted=True) and getattr(cls, "__copy__", None) is None:
+        return _rebuilt_slotted(x, cls, None)
     base = _reduced_container(cls, "__copy__")
     if base is not None:
         return _rebuilt(x, base, None)

@@ -430,7 +430,7 @@ def builtin_dict(tx, args, kwargs):
     result = DictVariable({})
     if args:
         source = args[0]
-        if isinstance(source, DictVariable):
+        if isinstance(source, DictVariable) and not _container_methods.dict_methods.merged_by_keys(source):
             result.items.update(source.items)
         else:
             _container_methods.update_from_pairs(tx, result.items, source)

@@ -17,7 +17,7 @@ from loom_guards import Attr
 from ..errors import Unsupported
 from . import dict_methods, sequence_methods, set_methods
 from .base import Variable
-from .containers import DICT_METHODS, LIST_METHODS, SET_METHODS, lookup
+from .containers import DICT_METHODS, LIST_METHODS, SET_METHODS, DictVariable, lookup
 from .dict_methods import DictViewVariable, update_from_pairs
 from .methods import MethodVariable
 from .registry import wrap_constant_like
@@ -52,6 +52,9 @@ class UnboundMethodVariable(Variable):
         if receiver is None or lookup(receiver, self.name) is None or not issubclass(receiver.python_type(), self.owner):
             what = receiver.describe() if receiver is not None else "no arguments"
             raise Unsupported(f"{self.owner.__name__}.{self.name} called on {what}", "not modelled")
+        plain = dict_methods.PLAIN_DICT_WRITES.get(self.name) if self.owner is dict else None
+        if plain is not None and isinstance(receiver, DictVariable):  # dict.update(od, ...): dict's own
+            return plain(tx, receiver, args[1:], kwargs)
         return receiver.call_builtin_method(tx, self.name, args[1:], kwargs)
 
     def reconstruct(self, codegen: Any) -> None:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import collections
 import operator
+import types
 from typing import TYPE_CHECKING, Any
 
+from .. import polyfills
 from ..errors import Unsupported, UserError
+from . import attributes as _attributes
+from . import functions as _functions
 from . import iterators as _iterators
 from . import operator_semantics as _operators
 from .base import Variable
@@ -105,6 +109,11 @@ def dict_popitem(tx, d, args, kwargs):
 
 @dict_method("setdefault")
 def dict_setdefault(tx, d, args, kwargs):
+    if d.python_type() is not collections.OrderedDict and issubclass(d.python_type(), collections.OrderedDict) \
+            and any(_operators.has_python_special(d, n) for n in ("__contains__", "__getitem__", "__setitem__")):
+        # an OrderedDict subclass's C setdefault asks ``key in d``, then ``d[key]`` or ``d[key] = default``
+        setdefault = _functions.UserFunctionVariable(polyfills.collections.ordereddict_setdefault)
+        return setdefault.call(tx, [d, *args], kwargs)
     key = DictVariable.key_of(args[0], tx)
     if key not in d.items:
         d.items[key] = args[1] if len(args) > 1 else NONE
@@ -112,12 +121,40 @@ def dict_setdefault(tx, d, args, kwargs):
     return d.items[key]
 
 
+def merged_by_keys(value: Variable) -> bool:
+    """Whether dict's merge (``dict(d)``, ``d.update(other)``, ``{**d}``, ``f(**d)``) reads dict ``value`` by its
+    ``keys()`` and ``value[key]``, as CPython does for a dict whose iteration is not dict's (an OrderedDict's), and
+    its class writes either in Python, so that the difference shows (else its items are copied as they are)."""
+    if not isinstance(value, DictVariable):
+        return False
+    cls = value.python_type()
+    return _attributes.class_attribute(cls, "__iter__") is not dict.__iter__ and \
+        (_operators.has_python_special(value, "__getitem__") or
+         isinstance(_attributes.class_attribute(cls, "keys"), types.FunctionType))
+
+
+def _stores_through_setitem(d: DictVariable) -> bool:
+    """Whether ``d``'s update is OrderedDict's C one, which stores each item with ``d[key] = value``, and its class
+    writes ``__setitem__`` in Python (a ``ModelOutput``'s): then the stand-in runs, and that method with it."""
+    return issubclass(d.python_type(), collections.OrderedDict) and _operators.has_python_special(d, "__setitem__")
+
+
 @dict_method("update")
 def dict_update(tx, d, args, kwargs):
+    if _stores_through_setitem(d):
+        update = _functions.UserFunctionVariable(polyfills.collections.ordereddict_update)
+        return update.call(tx, [d, *args], kwargs)
+    return plain_dict_update(tx, d, args, kwargs)
+
+
+def plain_dict_update(tx: InstructionTranslator, d: DictVariable, args: list[Variable],
+                      kwargs: dict[str, Variable]) -> Variable:
+    """dict's own ``update``: the items stored in the dict layer, no ``__setitem__`` runs (every dict's, and what
+    ``dict.update(od, ...)`` does to an OrderedDict)."""
     d.mutated(tx)  # first: a bad item raises after the items before it were stored
     if args:
         other = args[0]
-        if isinstance(other, DictVariable):
+        if isinstance(other, DictVariable) and not merged_by_keys(other):
             d.items.update(other.items)
         else:
             update_from_pairs(tx, d.items, other)
@@ -146,7 +183,7 @@ def double_star_items(tx: InstructionTranslator, value: Variable) -> Variable:
     """What ``**value`` unpacks: a dict as it is; for an object of a Python class with ``keys`` (a
     ``MutableMapping``), a dict of ``value[k]`` for each ``k`` in ``value.keys()``, read in that order as
     CPython's merge does; any other value unchanged (the caller breaks on it)."""
-    if isinstance(value, DictVariable) or _mapping_keys(tx, value) is None:
+    if (isinstance(value, DictVariable) and not merged_by_keys(value)) or _mapping_keys(tx, value) is None:
         return value
     items: dict[Any, Variable] = {}
     update_from_pairs(tx, items, value)
@@ -179,9 +216,25 @@ def update_from_pairs(tx: InstructionTranslator, items: dict[Any, Variable], pai
 @dict_method("__init__")
 def dict_init(tx, d, args, kwargs):
     # dict.__init__(self, ...) of a subclass's __init__ (Counter's super().__init__()): an update
+    if len(args) > 1 and _stores_through_setitem(d):  # OrderedDict's own words
+        message = f"expected at most 1 arguments, got {len(args)}"
+        raise UserError("OrderedDict()", message, exc_type=TypeError, exc_args=(message,))
     if len(args) > 1:
         raise UserError("dict()", f"dict expected at most 1 argument, got {len(args)}", exc_type=TypeError)
     return dict_update(tx, d, args, kwargs)
+
+
+def plain_dict_init(tx: InstructionTranslator, d: DictVariable, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+    """``dict.__init__(od, ...)``: dict's own, an update in the dict layer."""
+    if len(args) > 1:
+        raise UserError("dict()", f"dict expected at most 1 argument, got {len(args)}", exc_type=TypeError)
+    return plain_dict_update(tx, d, args, kwargs)
+
+
+#: dict's own writers, for ``dict.update(d, ...)`` read unbound from ``dict``: whatever ``d``'s class is, they
+#: store in the dict layer (OrderedDict's own ``update`` stores through ``__setitem__``).
+PLAIN_DICT_WRITES = {"update": plain_dict_update, "__init__": plain_dict_init}
 
 
 @dict_method("clear")

@@ -3,7 +3,8 @@
 Two dicts are equal when they hold the same keys and each pair of values compares equal, identity first
 (a tensor or an object without ``__eq__`` equals itself); two ``OrderedDict`` s also compare their order.
 Without this, dicts holding anything but constants compared by identity (``{"a": x} == {"a": x}`` was
-False). ``d | other`` of dicts whose classes keep ``dict.__or__`` is a new plain dict.
+False). ``d | other`` of dicts whose classes keep ``dict.__or__`` is a new plain dict; where OrderedDict's
+``__or__`` answers, its stand-in is traced (a subclass's ``__init__`` and ``__setitem__`` run, as in C).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import collections
 import operator
 from typing import TYPE_CHECKING, Any
 
+from .. import polyfills
+from . import functions as _functions
 from . import operator_semantics as _operators
 from .attributes import class_attribute
 from .base import Variable
@@ -42,6 +45,17 @@ def _plain_or(left: DictVariable, right: DictVariable) -> bool:
         class_attribute(right.python_type(), "__ror__") is dict.__ror__
 
 
+def _ordered_or(left: DictVariable, right: DictVariable) -> bool:
+    """Whether ``left | right`` runs OrderedDict's C ``__or__``: the left side keeps it (and the right side keeps a
+    builtin ``__ror__``), or a right side deriving from the left's class brings it, asked first as a subclass."""
+    ordered, lt, rt = collections.OrderedDict, left.python_type(), right.python_type()
+    builtin_ror = class_attribute(rt, "__ror__") in (dict.__ror__, ordered.__ror__)
+    if class_attribute(lt, "__or__") is ordered.__or__:
+        return builtin_ror
+    return class_attribute(lt, "__or__") is dict.__or__ and class_attribute(rt, "__ror__") is ordered.__ror__ \
+        and issubclass(rt, lt)
+
+
 def dict_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
     """``left == right``, ``left != right`` and ``left | right`` for two dicts (any subclass that does not
     compare in Python); None for anything else."""
@@ -64,6 +78,8 @@ def dict_operator(tx: InstructionTranslator, op: Any, left: Variable, right: Var
         return ConstantVariable(_equal(tx, left, right) == (op is operator.eq))
     if op is operator.or_ and _plain_or(left, right):
         return DictVariable({**left.items, **right.items})
+    if op is operator.or_ and _ordered_or(left, right):
+        return _functions.UserFunctionVariable(polyfills.collections.ordereddict_or).call(tx, [left, right], {})
     return None
 
 

@@ -285,7 +285,9 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
             raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
     elif base is not object and init is base.__init__:
         if args or kwargs:
-            instance.call_builtin_method(tx, "extend" if base is list else "update", args, kwargs)
+            # a dict's __init__ words its own arity errors (OrderedDict's differ from its update's)
+            name = "extend" if base is list else "__init__" if issubclass(base, dict) else "update"
+            instance.call_builtin_method(tx, name, args, kwargs)
     elif (replacement := polyfills.method_replacement(cls, "__init__")) is not None:  # defaultdict's
         result = _functions.UserFunctionVariable(replacement[0]).call(tx, [instance, *args], kwargs)
     else:

@@ -119,10 +119,11 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
             and not issubclass(right.python_type(), type(left.as_python_constant())):
         # str's own % formats the object (its __str__/__repr__) before its class's __rmod__ could be asked
         raise Unsupported(f"operator % on {left.describe()} and {right.describe()}", "formatting an object: not modelled")
-    user = _user_dunder(tx, op, left, right)
+    declined: set[tuple[int, str]] = set()  # (side, name) of Python methods that answered NotImplemented
+    user = _user_dunder(tx, op, left, right, declined)
     if user is not None:
         return user
-    _raise_unsupported_operands(op, left, right)
+    _raise_unsupported_operands(op, left, right, declined)
     raise Unsupported(
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
         "the translator does not model this combination",
@@ -188,13 +189,10 @@ def _inplace_container(tx: InstructionTranslator, op: Any, left: Variable, right
         left.items[:] = left.items * right.as_python_constant()
         left.mutated(tx)
         return left
-    if op is operator.ior and isinstance(left, DictVariable) and isinstance(right, DictVariable) and not left.read_only:
-        left.items.update(right.items)
-        left.mutated(tx)
-        return left
     if op is operator.ior and isinstance(left, DictVariable) and not left.read_only \
-            and class_attribute(left.python_type(), "__ior__") in _DICT_IOR:
-        # d |= pairs (or any mapping): dict.update's, in place (a fold would change a copy)
+            and (isinstance(right, DictVariable) or class_attribute(left.python_type(), "__ior__") in _DICT_IOR):
+        # d |= pairs (or any mapping): dict.update's (OrderedDict's stores through a Python __setitem__), in
+        # place (a fold would change a copy)
         DICT_METHODS["update"](tx, left, [right], {})
         return left
     if op in _SET_INPLACE and isinstance(left, SetVariable) and not left.frozen:
@@ -295,20 +293,22 @@ DUNDERS = {
 }
 
 
-def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable,
+                 declined: set[tuple[int, str]]) -> Variable | None:
     """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
     ``==`` on objects without ``__eq__`` of their own compares identity."""
     names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return None
-    attempts = [(left, names[0], right), (right, names[1], left)]
+    attempts = [(0, left, names[0], right), (1, right, names[1], left)]
     if op in INPLACE:  # x += y calls __iadd__ first (ModuleList's extends the list itself), then __add__
-        attempts.insert(0, (left, f"__{op.__name__}__", right))
-    for receiver, name, other in attempts:
+        attempts.insert(0, (0, left, f"__{op.__name__}__", right))
+    for side, receiver, name, other in attempts:
         if has_python_special(receiver, name):
             result = receiver.call_method(tx, name, [other], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
+            declined.add((side, name))
         elif name == "__ne__" and _default_ne(receiver) and has_python_special(receiver, "__eq__"):
             # object.__ne__ asks the class's __eq__ and inverts its answer (NotImplemented passes through)
             result = receiver.call_method(tx, "__eq__", [other], {})
@@ -325,15 +325,16 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     return None
 
 
-def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> None:
-    """Python's TypeError where neither operand's class answers ``op`` (no special method for it)."""
+def _raise_unsupported_operands(op: Any, left: Variable, right: Variable, declined: set[tuple[int, str]]) -> None:
+    """Python's TypeError where neither operand's class answers ``op`` (no special method for it, or only
+    ``declined`` ones, which answered NotImplemented)."""
     names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return
     if op in INPLACE:
         names = (f"__{op.__name__}__", *names)
     sides = [(_exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
-    error = _operand_errors.binary_type_error(op, names, sides[0], sides[1])
+    error = _operand_errors.binary_type_error(op, names, sides[0], sides[1], frozenset(declined))
     if error is None and op in _ORDERINGS and _different_container_kinds(left, right):
         # a deque and a list: each C comparison answers NotImplemented for the other kind, and Python's
         # TypeError names both classes, as ordering two empty ones shows

@@ -50,7 +50,7 @@ from .module_globals import delete_module_global, is_root_module, store_module_g
 from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
-from .sequences import TupleSubclassVariable, plain_tuple_subclass
+from .sequences import TupleSubclassVariable, plain_structseq_class, plain_tuple_subclass
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -463,10 +463,24 @@ def call_class(tx: InstructionTranslator, cls_var: Variable, args: list[Variable
         return _make_namedtuple(tx, cls, args, kwargs)
     if cls is functools.partial:
         return make_partial(tx, args, kwargs)
+    if plain_structseq_class(cls) and len(args) == 1 and not kwargs:
+        return _make_structseq(tx, cls, args[0])
     if isinstance(cls, type) and cls.__module__ != "builtins":
         return construct(tx, cls, cls_var.source, args, kwargs)
     raise Unsupported(f"creating a {cls.__qualname__} object", "constructing objects of this class is not modelled",
                       hint="create it outside the compiled function and pass it in")
+
+
+def _make_structseq(tx: InstructionTranslator, cls: type, sequence: Variable) -> Variable:
+    """``torch.return_types.topk(items)`` (what pytree's unflatten calls): a struct sequence of an iterable's items.
+    Its C ``__new__`` only checks the length, or refuses the type outright (``sys.version_info``): the real
+    type is asked the same with stand-in items, so its TypeError is worded as CPython words it."""
+    items = _items(tx, sequence)
+    try:
+        cls(tuple(range(len(items))))
+    except TypeError as exc:
+        raise UserError(f"{cls.__name__}()", str(exc), exc_type=TypeError, exc_args=exc.args) from None
+    return NamedTupleVariable(items, cls)
 
 
 def _plain_namedtuple(cls: type) -> bool:

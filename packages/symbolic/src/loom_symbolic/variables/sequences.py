@@ -165,9 +165,15 @@ class NamedTupleVariable(TupleVariable):
 def plain_structseq(value: tuple) -> bool:
     """Whether ``value`` is a C struct sequence (``sys.version_info``, ``sys.float_info``) whose fields are all its
     items, named by ``__match_args__``, and whose items are read as a tuple's."""
-    cls = type(value)
-    return (type(cls.__dict__.get("n_sequence_fields")) is int and cls.n_fields == cls.n_sequence_fields == len(value)
-            and cls.__getitem__ is tuple.__getitem__ and len(getattr(cls, "__match_args__", ())) == len(value))
+    return plain_structseq_class(type(value)) and type(value).n_fields == len(value)
+
+
+def plain_structseq_class(cls: Any) -> bool:
+    """Whether ``cls`` is a C struct sequence type (``torch.return_types.max``) whose fields are all items, named
+    by ``__match_args__``, and whose items are read as a tuple's."""
+    return (isinstance(cls, type) and type(cls.__dict__.get("n_sequence_fields")) is int
+            and cls.n_fields == cls.n_sequence_fields and cls.__getitem__ is tuple.__getitem__
+            and len(getattr(cls, "__match_args__", ())) == cls.n_fields)
 
 
 #: Names a plain tuple subclass may define in Python: its construction and the class's own bookkeeping.

@@ -8,6 +8,7 @@ would be taken for a class whose attributes come from its metaclass.
 
 from __future__ import annotations
 
+import collections.abc
 import types
 import typing
 from typing import Any
@@ -20,7 +21,7 @@ from . import operator_semantics as _operators
 from . import registry
 from .base import Variable
 from .constant import FrozenObjectVariable
-from .containers import TupleVariable
+from .containers import ListVariable, TupleVariable
 
 #: Types of the parametrised forms: ``list[str]``, ``int | None``, and typing's own aliases.
 _FORM_TYPES: tuple[type, ...] = (types.GenericAlias, types.UnionType, typing._BaseGenericAlias)  # type: ignore[attr-defined]
@@ -33,6 +34,14 @@ def is_typing_form(value: Any) -> bool:
 
 class TypingFormVariable(FrozenObjectVariable):
     """A parametrised typing form; ``Box[int](item)`` of a user's ``Generic`` class makes a ``Box`` as typing does."""
+
+    def var_getattr(self, tx: Any, name: str) -> Variable:
+        value = getattr(self.value, name, None)
+        if self.source is not None and _holds_mutable(value):
+            # ``list[args].__args__`` holds the program's own list: read through the form, so that it stays that
+            # object (a folded copy would not be ``args``, nor see its later changes)
+            return registry.wrap(tx, value, Attr(self.source, name))
+        return super().var_getattr(tx, name)
 
     def call(self, tx: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         form, origin = self.value, getattr(self.value, "__origin__", None)
@@ -50,6 +59,13 @@ class TypingFormVariable(FrozenObjectVariable):
         return result
 
 
+def _holds_mutable(value: Any) -> bool:
+    """Whether ``value`` is, or is a tuple holding, a mutable builtin container (a form's ``__args__`` may)."""
+    if isinstance(value, tuple):
+        return any(_holds_mutable(v) for v in value)
+    return isinstance(value, (list, dict, set, bytearray))
+
+
 def _wrap_typing_form(tx: Any, value: Any, source: Any) -> FrozenObjectVariable:
     if tx is not None and source is not None:
         tx.output.guards.add("identity", source, value)
@@ -63,13 +79,21 @@ registry.add_rule(215, is_typing_form, _wrap_typing_form)
 _NOT_REAL = object()
 # a classmethod written in Python on 3.11, a C method from 3.12 (then matched as a builtin method below)
 _GENERIC_GETITEM = getattr(typing.Generic.__class_getitem__, "__func__", None)
+#: The ``__class_getitem__`` functions (classmethods' ``__func__``) that only build a typing form: Generic's,
+#: ``types.GenericAlias`` (``collections.abc.Mapping[str, int]``) and ``collections.abc.Callable``'s alias class,
+#: whose ``__new__`` checks and flattens ``Callable[[T], R]``'s arguments and keeps them.
+_FORM_BUILDERS = tuple(f for f in (_GENERIC_GETITEM, types.GenericAlias,
+                                   collections.abc.Callable.__dict__["__class_getitem__"].__func__) if f is not None)
 
 
 def _real_index(value: Variable) -> Any:
     """The real object an index stands for (a class, a TypeVar, a constant, a tuple of them), or ``_NOT_REAL``."""
-    if isinstance(value, TupleVariable):
+    if isinstance(value, TupleVariable) or (isinstance(value, ListVariable) and value.python_type() is list):
+        # a list only as a form's argument list (``Callable[[T], R]``): the form keeps its items, never the list
         items = [_real_index(v) for v in value.items]
-        return _NOT_REAL if any(i is _NOT_REAL for i in items) else tuple(items)
+        if any(i is _NOT_REAL for i in items):
+            return _NOT_REAL
+        return items if isinstance(value, ListVariable) else tuple(items)
     if value.is_python_constant():
         return value.as_python_constant()
     real = _operators.real_object(value)
@@ -86,8 +110,9 @@ def _pure_subscript(container: Any) -> bool:
         return False
     getter = getattr(container, "__class_getitem__", None)
     own = getattr(getter, "__func__", None)
-    # Generic's, collections.abc's (classmethod(GenericAlias)) and a builtin's (list[int]) only build the form
-    return (own is not None and own in (_GENERIC_GETITEM, types.GenericAlias)) or isinstance(getter, types.BuiltinMethodType)
+    # Generic's, collections.abc's (classmethod(GenericAlias), Callable's alias class) and a builtin's (list[int])
+    # only build the form
+    return (own is not None and own in _FORM_BUILDERS) or isinstance(getter, types.BuiltinMethodType)
 
 
 def _fold_subscript(tx: Any, container: Variable, index: Variable) -> Variable | None:
@@ -103,6 +128,9 @@ def _fold_subscript(tx: Any, container: Variable, index: Variable) -> Variable |
         form = real[key]
     except Exception:  # the program's own error: left to the ordinary path, which raises it
         return None
+    if any(isinstance(arg, list) for arg in getattr(form, "__args__", ())):
+        # ``list[args]`` keeps the list it is given: one made here would not be the program's own object
+        raise Unsupported(f"subscript of {container.describe()}", "the typing form keeps a list of the program's")
     return TypingFormVariable(form, None)
 
 
