@@ -9,11 +9,12 @@ object that outlives the graph is rebuilt in the rewritten bytecode without call
 from __future__ import annotations
 
 import collections
+import enum
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr, Const, DictAttr
+from loom_guards import Attr, Const, DictAttr, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, UserError
@@ -161,14 +162,15 @@ BASE_MAKERS: dict[type, Callable[..., Variable]] = {}
 
 
 def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[Variable],
-              kwargs: dict[str, Variable]) -> Variable:
-    """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined."""
+              kwargs: dict[str, Variable], metaclass_call: bool = True) -> Variable:
+    """``cls(*args, **kwargs)`` for a user class: a new instance, its ``__init__`` inlined. ``metaclass_call``
+    False: ``type.__call__`` itself (a metaclass's ``__call__`` calling ``super().__call__``)."""
     maker = CONSTRUCTORS.get(cls)
     if maker is not None:
         return maker(tx, args, kwargs)
 
     meta_call = class_attribute(type(cls), "__call__")
-    if meta_call is not type.__call__:
+    if meta_call is not type.__call__ and metaclass_call:
         if not hasattr(type(meta_call), "__get__"):
             # a plain callable stored on the metaclass, called unbound: TypedDict's ``__call__ = dict``
             return wrap(tx, meta_call, None).call(tx, args, kwargs)
@@ -184,6 +186,11 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
         if (new := _enums.new_by_value(cls, args, kwargs)) is not None:
             # a user's _missing_ may answer: enum's own Python __new__, inlined, asks it as enum does
             return wrap(tx, new, None).call(tx, [wrap(tx, cls, cls_source), *args], {})
+        if isinstance(meta_call, types.FunctionType) and not isinstance(cls, enum.EnumMeta):
+            # a metaclass's own __call__ (a registry, a singleton): inlined with the class as its first argument
+            call = wrap(tx, meta_call, Attr(TypeOf(cls_source), "__call__")) if cls_source is not None \
+                else _functions.UserFunctionVariable(meta_call)
+            return call.call(tx, [wrap(tx, cls, cls_source), *args], kwargs)
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
     family = opaque_module(cls)

@@ -82,6 +82,19 @@ def _instance_dict(value: Any) -> dict | None:
 _GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__)
 
 
+def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, name: str) -> Variable:
+    """``Cls.name`` that only the metaclass defines: a plain value (a registry dict) as it is, a Python
+    function bound to the class; other descriptors are not modelled."""
+    meta = type(cls.value)
+    if meta.__module__ in ("builtins", "abc", "enum") or cls.source is None:
+        raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "it comes from the metaclass")
+    if not hasattr(type(found), "__get__"):
+        return wrap(tx, found, Attr(cls.source, name))  # read through the class: the metaclass's own object
+    if isinstance(found, types.FunctionType):
+        return BoundMethodVariable(wrap(tx, found, Attr(TypeOf(cls.source), name)), cls)
+    raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", f"a {type(found).__name__} of its metaclass")
+
+
 def _metaclass_getattr(tx: InstructionTranslator, cls: Variable, method: Any, name: str) -> Variable:
     """``Cls.name`` that the class lacks, answered by its metaclass's ``__getattr__`` (inlined)."""
     if not isinstance(method, types.FunctionType):
@@ -193,8 +206,8 @@ class ClassVariable(RealValueVariable):
             if name == "__members__" and _enums.reads_members(self.value):
                 # enum's own property: a mappingproxy whose keys are guarded where it is read
                 return wrap(tx, self.value.__members__, Attr(self.source or Const(self.value), name))
-            if class_attribute(type(self.value), name) is not _MISSING:
-                raise Unsupported(f"attribute {name!r} of {self.value.__name__}", "it comes from the metaclass")
+            if (on_meta := class_attribute(type(self.value), name)) is not _MISSING:
+                return _metaclass_attribute(tx, self, on_meta, name)
             if not _trusted_class(self.value):
                 # Set on the class (or its metaclass) later, it would be found: guard its absence.
                 _guard_absent_from_classes(tx, self.value, name)

@@ -6,7 +6,7 @@ import collections
 import types
 from typing import TYPE_CHECKING
 
-from loom_guards import Attr, Item
+from loom_guards import Attr, Item, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, missing_attribute
@@ -19,6 +19,7 @@ from .builtins import HANDLERS, builtin
 from .containers import ListVariable
 from .iterators import DictIterator, ListIterator
 from .methods import BoundMethodVariable
+from .new_objects import construct
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -90,6 +91,43 @@ class SuperVariable(Variable):
         return f"super({self.cls.__name__})"
 
 
+class MetaclassSuperVariable(SuperVariable):
+    """``super()`` in a metaclass's method, whose receiver is a class: ``type``'s own ``__call__`` (a
+    metaclass's ``__call__`` making the instance as ``type`` does) and the Python functions of the
+    metaclasses after ``cls``, bound to the class."""
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        mro = type(self.receiver.value).__mro__
+        for index in range(mro.index(self.cls) + 1, len(mro)):
+            klass = mro[index]
+            found = klass.__dict__.get(name, _MISSING_MEMBER)
+            if found is _MISSING_MEMBER:
+                continue
+            if found is type.__call__:
+                return _TypeCall(self.receiver)
+            if isinstance(found, types.FunctionType) and klass.__module__ not in ("builtins", "abc", "enum"):
+                source = self.receiver.source
+                member = Item(Attr(Item(Attr(TypeOf(source), "__mro__"), index), "__dict__"), name) if source else None
+                return BoundMethodVariable(wrap(tx, found, member) if member else _functions.UserFunctionVariable(found),
+                                           self.receiver)
+            break
+        raise Unsupported(f"super().{name} in metaclass {self.cls.__name__}", "not modelled")
+
+
+class _TypeCall(Variable):
+    """``type.__call__`` bound to a class, reached through ``super()`` in its metaclass's ``__call__``: the
+    class's instance made as ``type`` makes it (``__new__``, then ``__init__``)."""
+
+    def __init__(self, cls: Variable) -> None:
+        self.cls = cls
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return construct(tx, self.cls.value, self.cls.source, args, kwargs, metaclass_call=False)
+
+    def describe(self) -> str:
+        return f"type.__call__ of {self.cls.value.__name__}"
+
+
 def _plain_class_attribute(tx: InstructionTranslator, name: str, found, source) -> Variable:
     """``super().name`` for a value without ``__get__`` defined on ``klass``: the value itself, guarded
     through ``type(obj).__mro__[i].__dict__[name]``. Without that source only an immutable scalar (a
@@ -157,6 +195,8 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
     klass = getattr(receiver, "value", None)
     if isinstance(klass, type) and isinstance(cls, type) and receiver.python_type() is not klass and issubclass(klass, cls):
         return ClassSuperVariable(cls, receiver)
+    if isinstance(klass, type) and isinstance(cls, type) and issubclass(cls, type) and isinstance(klass, cls):
+        return MetaclassSuperVariable(cls, receiver)
     if not hasattr(receiver, "object_view"):
         raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)
