@@ -41,6 +41,7 @@ from . import (  # noqa: F401
     hashing,
     hook_handles,
     hop_regions,
+    imports,
     int_subclasses,
     known_hasattr,
     legacy_functorch,
