@@ -31,18 +31,6 @@ def c_n6_complex_from_string(x):
     return x + z.real + z.imag
 
 
-def c_n6_complex_pow(x):
-    z = (1j) ** 2
-    w = pow(2 + 0j, 2)
-    return x + z.real + w.real + (0j ** 0).real
-
-
-def c_n6_complex_div_zero(x):
-    try:
-        (1 + 1j) / 0
-    except ZeroDivisionError:
-        return x - 4
-    return x
 
 
 def c_n6_complex_from_dim(x):
@@ -50,8 +38,6 @@ def c_n6_complex_from_dim(x):
     return x + abs(z) ** 2 + z.real
 
 
-def c_n6_complex_bool_hash(x):
-    return x + bool(0j) + 2 * bool(1j) + 4 * (hash(2 + 0j) == hash(2))
 
 
 # -- bool -------------------------------------------------------------------------------------------------
@@ -67,12 +53,9 @@ def c_n6_bool_bitops_stay_bool(x):
 
 def c_n6_bool_is_int(x):
     one = 1
-    return x + isinstance(True, int) + 2 * issubclass(bool, int) + 4 * (True == one) + 8 * (True is not one)
+    return x + isinstance(True, int) + 2 * issubclass(bool, int) + 4 * operator.eq(True, one) + 8 * (True is not one)
 
 
-def c_n6_bool_of_containers(x):
-    vals = [bool([]), bool([0]), bool(""), bool("0"), bool(0.0), bool(-0.0), bool(None), bool(range(0))]
-    return x + sum(1 << i for i, v in enumerate(vals) if v)
 
 
 def c_n6_bool_user_dunder(x):
@@ -87,8 +70,6 @@ def c_n6_bool_user_dunder(x):
     return x + (not Empty()) + 2 * bool(Yes())
 
 
-def c_n6_bool_str_repr(x):
-    return x + len(str(True)) + len(repr(False)), f"{True}", int(True)
 
 
 def c_n6_bool_sum_of_comparisons(x):
@@ -108,9 +89,6 @@ def c_n6_fraction_from_float_limit(x):
     return x + f.numerator + f.denominator
 
 
-def c_n6_fraction_compare_mixed(x):
-    h = Fraction(1, 2)
-    return x + (h == 0.5) + 2 * (h < 1) + 4 * (h > Fraction(1, 3))
 
 
 def c_n6_fraction_of_shape(x):
@@ -235,9 +213,6 @@ def c_n6_sort_by_tensor_item(x):
     return ordered[0] + ordered[-1]
 
 
-def c_n6_min_max_key_default(x):
-    vals = [-4, 3, -1]
-    return x + max(vals, key=abs) + min(vals, key=abs) + max([], default=7) + min(2, 5.5)
 
 
 # -- known gaps: decimal, bytes, sys ---------------------------------------------------------------------

@@ -42,6 +42,7 @@ from . import (  # noqa: F401
     hook_handles,
     hop_regions,
     imports,
+    index_arguments,
     int_subclasses,
     known_hasattr,
     legacy_functorch,
