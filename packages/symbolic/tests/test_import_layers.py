@@ -47,7 +47,7 @@ FLOORS = {
         "variables.ctx_instances", "variables.deferred_warnings", "variables.deferred_prints",
         "variables.checkpointing", "variables.checkpoint_rng", "variables.control_flow", "variables.hop_regions", "variables.scans", "variables.func_transforms", "variables.functional_call", "variables.legacy_functorch", "variables.small_tensors", "variables.tensor_from_items", "variables.tensor_keyed", "variables.weak_keyed", "variables.tensor_copies", "variables.container_methods", "variables.container_method_kit",
         "variables.sequence_methods", "variables.dict_methods", "variables.set_methods", "variables.weakrefs", "variables.hashing", "variables.user_hash_keys", "variables.percent_objects", "variables.mapping_proxy", "variables.extremes", "variables.exception_state", "variables.wrap_rules", "variables.cycle_shells", "variables.overriding_containers",
-        "variables.known_hasattr",
+        "variables.known_hasattr", "variables.imports", "variables.index_arguments",
         "variables.catalogue", "variables.new_parameters", "variables.hook_handles", "variables.tensor_hooks", "variables.tensor_versions", "variables.tensor_bases", "variables.torch_rng_calls", "variables.asked_state", "variables.out_resizes", "variables.generator_draws", "variables.made_buffers", "variables.seeded_random", "variables.frame_generators", "variables.requires_grad", "variables.lazy_modules",
         "variables.body_escapes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
         "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.tensor_subclasses"],

@@ -74,9 +74,11 @@ def unary_type_error(op: Any, cls: Any) -> UserError | None:
     return raised_error(op, _stand_in(cls))
 
 
-def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], right: tuple[Any, Any]) -> UserError | None:
+def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], right: tuple[Any, Any],
+                      declined: frozenset[str] = frozenset()) -> UserError | None:
     """The error of ``op`` when neither operand answers; ``names`` are the left's methods (``__iadd__``,
-    ``__add__``) then the right's reflection, and each operand is ``(class, constant or None)``.
+    ``__add__``) then the right's reflection, each operand is ``(class, constant or None)``, and ``declined``
+    the methods, written in Python, that were called for this operation and answered NotImplemented.
 
     None where an operand might answer: a class not written in Python (but for the builtin containers and
     text, whose C methods decide by class), a number meeting a non-number's missing method (only numbers are
@@ -92,7 +94,7 @@ def binary_type_error(op: Any, names: tuple[str, ...], left: tuple[Any, Any], ri
             # a builtin container's C methods accept or decline an operand by its class alone: an empty one
             # raises the TypeError any other would (and raises none where one would not)
             values.append(cls() if constant is None else constant)
-        elif _python_class(cls) and not any(_answers(cls, name) for name in own):
+        elif _python_class(cls) and not any(_answers(cls, name) and name not in declined for name in own):
             values.append(_stand_in(cls))
         else:
             return None

@@ -119,10 +119,11 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
             and not issubclass(right.python_type(), type(left.as_python_constant())):
         # str's own % formats the object (its __str__/__repr__) before its class's __rmod__ could be asked
         raise Unsupported(f"operator % on {left.describe()} and {right.describe()}", "formatting an object: not modelled")
-    user = _user_dunder(tx, op, left, right)
+    declined: set[str] = set()  # the special methods that answered NotImplemented just now
+    user = _user_dunder(tx, op, left, right, declined)
     if user is not None:
         return user
-    _raise_unsupported_operands(op, left, right)
+    _raise_unsupported_operands(op, left, right, declined)
     raise Unsupported(
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
         "the translator does not model this combination",
@@ -295,9 +296,9 @@ DUNDERS = {
 }
 
 
-def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
-    """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
-    ``==`` on objects without ``__eq__`` of their own compares identity."""
+def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable, declined: set[str]) -> Variable | None:
+    """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does
+    (each answering NotImplemented named in ``declined``); ``==`` on objects without ``__eq__`` compares identity."""
     names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return None
@@ -309,6 +310,7 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             result = receiver.call_method(tx, name, [other], {})
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
+            declined.add(name)
         elif name == "__ne__" and _default_ne(receiver) and has_python_special(receiver, "__eq__"):
             # object.__ne__ asks the class's __eq__ and inverts its answer (NotImplemented passes through)
             result = receiver.call_method(tx, "__eq__", [other], {})
@@ -325,15 +327,15 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     return None
 
 
-def _raise_unsupported_operands(op: Any, left: Variable, right: Variable) -> None:
-    """Python's TypeError where neither operand's class answers ``op`` (no special method for it)."""
+def _raise_unsupported_operands(op: Any, left: Variable, right: Variable, declined: set[str]) -> None:
+    """Python's TypeError where neither operand's class answers ``op`` (no special method but ``declined`` ones)."""
     names = DUNDERS.get(INPLACE.get(op, op))
     if names is None:
         return
     if op in INPLACE:
         names = (f"__{op.__name__}__", *names)
     sides = [(_exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
-    error = _operand_errors.binary_type_error(op, names, sides[0], sides[1])
+    error = _operand_errors.binary_type_error(op, names, sides[0], sides[1], frozenset(declined))
     if error is None and op in _ORDERINGS and _different_container_kinds(left, right):
         # a deque and a list: each C comparison answers NotImplemented for the other kind, and Python's
         # TypeError names both classes, as ordering two empty ones shows
