@@ -83,7 +83,7 @@ _IMPURE_OPERATORS = frozenset(
 #: Builtins that are pure functions of their arguments: folded when every argument is a constant.
 PURE = {
     abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
-    isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple,
+    isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple, bytes,
     list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
     sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
     *(v for name, v in vars(operator).items()
