@@ -166,11 +166,6 @@ def c_n6_round_ndigits(x):
 
 
 
-def c_n6_float_parse_strings(x):
-    vals = [float("  1.5 "), float("-inf") < 0, float("1e3"), float("1_000.5")]
-    return x + sum(vals)
-
-
 
 
 def c_n6_float_floor_division(x):

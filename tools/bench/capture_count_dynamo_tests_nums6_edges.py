@@ -156,4 +156,21 @@ def c_n6_sorted_tensor_values(x):
     return x + vals[0]
 
 
+def c_n6_bool_is_not_a_base(x):
+    try:
+        class Flag(bool):
+            pass
+    except TypeError as exc:
+        return x + 1, str(exc)
+    return x, ""
+
+
+def c_n6_float_subclass_method(x):
+    class Meters(float):
+        def doubled(self):
+            return self * 2
+
+    return x + Meters(1.5).doubled()
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

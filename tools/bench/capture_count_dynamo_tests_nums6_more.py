@@ -72,9 +72,6 @@ def c_n6_bool_user_dunder(x):
 
 
 
-def c_n6_bool_sum_of_comparisons(x):
-    n = x.shape[0]
-    return x + sum(i % 2 == 0 for i in range(n * 3))
 
 
 # -- fractions (test_binop.py's Rat, via fractions) ------------------------------------------------------
