@@ -373,7 +373,8 @@ def builtin_delattr(tx, args, kwargs):
 @builtin(abs, operator.abs)
 def builtin_abs(tx, args, kwargs):
     graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
-    graph_value = graph_value or ops.has_python_special(args[0], "__abs__")  # a class's own __abs__, inlined
+    # a class's own __abs__ (inlined), or a builtin's answered on an int or float subclass instance's value
+    graph_value = graph_value or ops.has_python_special(args[0], "__abs__") or getattr(args[0], "answers_builtin_specials", False)
     return ops.unary(tx, operator.abs, args[0]) if graph_value else None
 
 

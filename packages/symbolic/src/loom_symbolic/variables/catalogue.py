@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     exception_star,
     exception_state,
     extremes,
+    float_subclasses,
     format_parsing,
     frame_generators,
     func_transforms,
