@@ -1,7 +1,8 @@
 """Instances of a float subclass made in the trace: float's own operators and methods folded on the value (plain
 float results, as CPython gives), the class's Python methods inlined, ``repr``/``str``, ``abs``, ``round`` and
 ``math.floor`` as eager's, and the value in tensor arithmetic; it broke ("instances of float subclasses are not
-modelled"). ``abs()`` of an int subclass instance is answered on its value too (it broke)."""
+modelled"). ``abs()`` of an int subclass instance is answered on its value too, and ``divmod`` of such instances
+or of objects writing ``__divmod__``/``__rdivmod__`` dispatches as Python's operators do (each broke)."""
 
 import math
 
@@ -43,6 +44,29 @@ def tagged(x):
     return x + t, t.tag, repr(t), t > 2, type(t + 0).__name__
 
 
+class Splits:
+    def __divmod__(self, other):
+        return (1, 2)
+
+    def __rdivmod__(self, other):
+        return (3, 4)
+
+
+class Plain:
+    pass
+
+
+def divmods(x):
+    refused = []
+    for a, b in ((Plain(), 1), (1, Plain()), ([1], 2)):
+        try:
+            divmod(a, b)
+        except TypeError as e:
+            refused.append(str(e))
+    pairs = [divmod(Splits(), 5), divmod(5, Splits()), divmod(Count(7), 2), divmod(Meters(7.5), 2)]
+    return x + len(refused), refused, pairs, type(pairs[2][0]).__name__
+
+
 def bad_value(x):
     try:
         Meters("abc")
@@ -50,6 +74,6 @@ def bad_value(x):
         return x + 1, str(e)
 
 
-@pytest.mark.parametrize("fn", [meters, tagged, bad_value])
+@pytest.mark.parametrize("fn", [meters, tagged, divmods, bad_value])
 def test_float_subclasses_match_eager(fn):
     check(fn, torch.arange(3.0))
