@@ -60,6 +60,21 @@ def fsum_stops_at_the_bad_item(x):
     return x, ""
 
 
+def fsum_overflows_at_the_item(x):
+    taken = []
+
+    def items():
+        for v in (1e308, 1e308, 5.0, -1e308):
+            taken.append(v)
+            yield v
+
+    try:
+        math.fsum(items())
+    except OverflowError as exc:
+        return x + len(taken), str(exc)  # C stops at the second item
+    return x, ""
+
+
 def _explained(fn, x):
     loom.reset()
     report = loom.explain(fn)(x)
@@ -91,7 +106,7 @@ def test_index_errors_are_eagers():
 
 def test_fsum_of_a_generator_is_one_graph_and_exact():
     x = torch.arange(3.0)
-    for fn in (fsum_of_generators, fsum_stops_at_the_bad_item):
+    for fn in (fsum_of_generators, fsum_stops_at_the_bad_item, fsum_overflows_at_the_item):
         assert _explained(fn, x) == (1, 0), fn.__name__
         expected = fn(x)
         got = loom.compile(fn, backend="eager")(x)

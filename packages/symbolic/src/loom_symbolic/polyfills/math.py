@@ -22,8 +22,21 @@ def prod(iterable: Any, /, *, start: Any = 1) -> Any:
 @polyfill(_math.fsum, fallback=True)
 def fsum(iterable: Any, /) -> Any:
     """``math.fsum(iterable)``: each item taken and made a float as C's ``PyFloat_AsDouble`` makes it (the same
-    error at the same item, before the next is taken), then C's exact sum of those floats."""
-    return _math.fsum([_as_double(item) for item in iterable])
+    error at the same item, before the next is taken), then C's exact sum of those floats. C raises an
+    intermediate overflow at the item that causes it: once the magnitudes could reach one, each prefix is
+    summed, so the error comes with the same item taken last."""
+    values = []
+    magnitude = 0.0
+    for item in iterable:
+        value = _as_double(item)
+        values.append(value)
+        magnitude += abs(value)
+        if magnitude > 1e307:
+            try:
+                _math.fsum(values)
+            except ValueError:  # -inf + inf: C says so only at the end
+                pass
+    return _math.fsum(values)
 
 
 def _as_double(item: Any) -> float:
