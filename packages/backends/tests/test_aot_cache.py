@@ -126,6 +126,30 @@ def test_an_incoming_gradient_with_other_strides_is_given_the_traced_ones(cache)
     assert_same(grads, want[1])
 
 
+def _first(outs):
+    return outs[0] if isinstance(outs, (list, tuple)) else outs
+
+
+def sine_sum(x):
+    return x.sin().sum()
+
+
+@pytest.mark.parametrize("replayed", [False, True], ids=["traced", "replayed"])
+def test_gradients_taken_with_create_graph_carry_a_graph_and_refuse_a_second_backward(cache, replayed):
+    x = torch.ones(3, requires_grad=True)
+    compiled = loom_backends.get("c")(torch.fx.symbolic_trace(sine_sum), [x])
+    if replayed:  # a first step stores the graphs: the second compile is served by the cache
+        _first(compiled(x)).backward()
+        hits = aot_cache.stats()["hits"]
+        compiled = loom_backends.get("c")(torch.fx.symbolic_trace(sine_sum), [x])
+        assert aot_cache.stats()["hits"] == hits + 1
+    (grad,) = torch.autograd.grad(_first(compiled(x)), x, create_graph=True)
+    torch.testing.assert_close(grad.detach(), x.detach().cos())
+    assert grad.requires_grad  # as eager's and AOTAutograd's: it was silently cut from the graph
+    with pytest.raises(RuntimeError, match="double backward"):
+        grad.sum().backward()
+
+
 def dropout_block(x, w):
     return F.dropout(F.linear(x, w), p=0.5, training=True).sin()
 

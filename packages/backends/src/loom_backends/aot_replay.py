@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from torch.autograd.function import once_differentiable
 
 
 @dataclass
@@ -90,10 +89,11 @@ def replayed_function(
             return tuple(outs[:num_returned])
 
         @staticmethod
-        @once_differentiable
         def backward(ctx: Any, *grads: Any) -> Any:
             args = [*ctx.saved_tensors]
             args += [_as_traced(g, size, stride) for g, (size, stride) in zip(grads[num_mutated:], tangents)]
+            if torch.is_grad_enabled():  # create_graph=True: the gradients must carry a graph, as AOTAutograd's
+                return _GradientsOnce.apply(backward, *args)
             return tuple(backward(args))
 
     apply = LoomCachedAotFunction.apply
@@ -116,6 +116,29 @@ def replayed_function(
         return list(outs[num_mutated:])  # a list, as AOTAutograd's runtime returns
 
     return run
+
+
+class _GradientsOnce(torch.autograd.Function):
+    """A compiled backward run with ``create_graph=True`` (AOTAutograd's double-backward guard): the gradients
+    it gives require grad, as eager's do, and differentiating them again raises instead of giving a silent
+    zero. ``torch.autograd.Function``'s own ``once_differentiable`` marks them only when the incoming
+    gradients require grad, so ``torch.autograd.grad(y.sum(), x, create_graph=True)`` came back without a
+    graph."""
+
+    @staticmethod
+    def forward(ctx: Any, backward: Callable[[list[Any]], Any], anchor: Any, *args: Any) -> Any:
+        return tuple(backward(list(args)))
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Any) -> Any:
+        raise RuntimeError("torch.compile with aot_autograd does not currently support double backward "
+                           "(a loom-compiled graph's backward cannot be differentiated again)")
+
+    @classmethod
+    def apply(cls, backward: Callable[[list[Any]], Any], *args: Any) -> Any:  # type: ignore[override]
+        # a tensor that requires grad, so the gradients get this function as their grad_fn even when no
+        # saved tensor or incoming gradient requires grad (the saved ones are detached)
+        return super().apply(backward, torch.empty(0, requires_grad=True), *args)
 
 
 def _as_traced(grad: Any, size: tuple[int, ...], stride: tuple[int, ...]) -> Any:

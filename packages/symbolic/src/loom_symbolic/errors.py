@@ -90,7 +90,8 @@ class UserError(Unsupported):
         #: known to the trace), or None when only its type is known
         self.exc_args = exc_args
         #: attributes Python sets on the exception besides ``args`` (an AttributeError's ``name`` and
-        #: ``obj``), as variables; an exception carrying them is not rebuilt from its args where it escapes
+        #: ``obj``), as variables or plain constants; an exception carrying them is not rebuilt from its
+        #: args where it escapes
         self.exc_attrs = exc_attrs or {}
 
 
@@ -104,9 +105,19 @@ def shape_error(exc: BaseException) -> dict[str, Any]:
     return {}
 
 
-def missing_attribute(owner: str, name: str) -> UserError:
-    """The error for ``owner.name`` when the attribute does not exist."""
-    return UserError(f"attribute {name!r}", f"{owner} has no attribute {name!r}", exc_type=AttributeError)
+def missing_attribute(owner: str, name: str, *, raised: BaseException | None = None, exact: bool = True,
+                      obj: Any = None) -> UserError:
+    """The error for ``owner.name`` when the attribute does not exist: ``raised`` where the real lookup
+    raised it, else Python's own message. ``exact=False`` where a class's ``__getattr__`` may word it
+    otherwise: the trace then never formats it (a handler that does breaks). ``obj``: the variable of the
+    object looked up, which Python's generic lookup sets as the error's ``obj``."""
+    message = str(raised) if raised is not None else f"{owner} has no attribute {name!r}"
+    args = raised.args if raised is not None else (message,) if exact else None
+    # Python sets the error's ``name`` too (``obj`` is left unknown without ``obj``: reading it breaks)
+    attrs = {"name": getattr(raised, "name", None) if raised is not None else name}
+    if obj is not None:
+        attrs["obj"] = obj
+    return UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=args, exc_attrs=attrs)
 
 
 #: Builtin exceptions whose whole state is their ``args`` (``cls(*args)`` makes the same object again).

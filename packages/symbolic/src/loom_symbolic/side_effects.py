@@ -390,6 +390,10 @@ class SideEffects:
                 return None
         return overlay
 
+    def attribute_deleted(self, real: Any, name: str) -> bool:
+        """Whether the trace's last change to ``real.name`` deleted it (a read goes on to the class then)."""
+        return self.attr_overlay.get(id(real), {}).get(name) is DELETED
+
     def stored_attributes(self, real: Any) -> bool:
         """Whether the trace stored or deleted an attribute of ``real`` so far."""
         return bool(self.attr_overlay.get(id(real)))

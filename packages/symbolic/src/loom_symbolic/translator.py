@@ -142,7 +142,8 @@ class InstructionTranslator:
                         raise  # the translator does not know which exception the program would raise
                     self.annotate(error)
                     made = ExceptionVariable(error.exc_type, _known_args(error))
-                    made.attrs.update(error.exc_attrs)
+                    made.attrs.update({name: value if isinstance(value, Variable) else _constant.ConstantVariable(value)
+                                       for name, value in error.exc_attrs.items()})
                     exc = _exceptions.raised(self, made)
                     raised = SymbolicException(exc, error.reason)
                     if not self.handle_exception(raised.exc):

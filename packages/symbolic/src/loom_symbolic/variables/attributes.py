@@ -122,6 +122,8 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
             found = changed.lookup(name)
             return _MISSING if found is None else found
         if effects.stored_attributes(value):  # what the trace stored there so far
+            if effects.attribute_deleted(value, name):
+                return _MISSING  # the read goes on to the class, then to its __getattr__, as Python's
             stored = effects.stored_attribute(value, name)
             if stored is not None:
                 return stored
@@ -186,9 +188,7 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
         # one in C too: `__getattr__ = dict.get` is the dict's own lookup, modelled unbound
         return class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     # Python's generic lookup fails with its own message and sets the error's ``name`` and ``obj``: all known
-    message = f"{view.cls.__name__!r} object has no attribute {name!r}"
-    raise UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=(message,),
-                    exc_attrs={"name": ConstantVariable(name), "obj": view.receiver})
+    raise missing_attribute(f"{view.cls.__name__!r} object", name, obj=view.receiver)
 
 
 def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
@@ -277,10 +277,10 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
                           "a C class's attributes are read from the real object")
     try:
         value = getattr(view.real, name)
-    except AttributeError:
+    except AttributeError as exc:
         if view.source is not None and isinstance(getattr(view.real, "__dict__", None), dict):
             tx.output.guards.add("absent_key", Attr(view.source, "__dict__"), name)  # set later: recompile
-        raise missing_attribute(f"{view.cls.__name__!r} object", name) from None
+        raise missing_attribute(f"{view.cls.__name__!r} object", name, raised=exc) from None
     return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
@@ -322,7 +322,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         return BoundMethodVariable(wrap(tx, static, class_source), view.receiver)
     if isinstance(static, property):
         if static.fget is None:
-            raise missing_attribute(f"property {name!r}", "getter")
+            # worded differently per Python version: never formatted by the trace
+            raise UserError(f"attribute {name!r}", f"property {name!r} has no getter", exc_type=AttributeError)
         if _c_getter(static.fget) and view.real is not _MISSING:
             # a getter in C (a pybind11 property): read the real attribute, guarded as a C-level slot is
             return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
@@ -567,5 +568,7 @@ class InstanceMixin(InstanceAttributes):
         if name not in self.attrs:
             if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name
                 raise UserError(f"deleting {name!r}", name, exc_type=AttributeError, exc_args=(name,))
-            raise missing_attribute(f"{self.cls.__name__!r} object", name)
+            message = f"{self.cls.__name__!r} object has no attribute {name!r}"  # a delete sets no name or obj
+            raise UserError(f"deleting {name!r}", message, exc_type=AttributeError, exc_args=(message,),
+                            exc_attrs={"name": None, "obj": None})
         del self.attrs[name]

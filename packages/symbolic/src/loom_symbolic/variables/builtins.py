@@ -273,7 +273,8 @@ def builtin_len(tx, args, kwargs):
         return ConstantVariable(len(value.values))
     if value.is_python_constant() and not isinstance(value, (SequenceVariable, DictVariable, SetVariable)):
         return None  # (a list subclass of constants that writes __len__: its own, below)
-    _operand_errors.refuse_unsized(value.python_type()) if isinstance(value, IteratorVariable) else None
+    if isinstance(value, IteratorVariable):
+        _operand_errors.refuse_unsized(value.python_type())
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 
@@ -373,8 +374,7 @@ def builtin_delattr(tx, args, kwargs):
 @builtin(abs, operator.abs)
 def builtin_abs(tx, args, kwargs):
     graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
-    # a class's own __abs__ (inlined), or a builtin's answered on an int or float subclass instance's value
-    graph_value = graph_value or ops.has_python_special(args[0], "__abs__") or getattr(args[0], "answers_builtin_specials", False)
+    graph_value = graph_value or ops.has_python_special(args[0], "__abs__") or getattr(args[0], "answers_builtin_specials", False)  # a class's own __abs__ (inlined), or int's/float's on a subclass instance's value
     return ops.unary(tx, operator.abs, args[0]) if graph_value else None
 
 

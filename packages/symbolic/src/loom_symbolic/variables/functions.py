@@ -157,15 +157,15 @@ def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: st
     if name in _FUNCTION_ATTRIBUTES or name in getattr(fn, "__dict__", {}):
         try:
             value = getattr(fn, name)
-        except AttributeError:
-            raise missing_attribute("'function' object", name) from None
+        except AttributeError as exc:
+            raise missing_attribute(f"{type(fn).__name__!r} object", name, raised=exc) from None
         return wrap(tx, value, Attr(source, name) if source is not None else None)
     reader = ATTRIBUTE_READERS.get(name)
     if reader is not None and isinstance(fn, types.FunctionType):
         return reader(tx, fn, source)
     if hasattr(fn, name):  # __globals__, __builtins__, __call__...: real, so never the AttributeError below
         raise Unsupported(f"attribute {name!r} of function {getattr(fn, '__qualname__', fn)!r}", "not modelled")
-    raise missing_attribute("'function' object", name)
+    raise missing_attribute(f"{type(fn).__name__!r} object", name)
 
 
 #: Readers of a real function's attributes that need variables above this module (``__closure__``: a tuple

@@ -31,7 +31,7 @@ from .attributes import (
 )
 from .base import RealValueVariable, Variable
 from .builtins import HANDLERS, PURE, BuiltinVariable, _items, builtin, call_builtin
-from .constant import wrap_frozen
+from .constant import ConstantVariable, wrap_frozen
 from .containers import (
     DictVariable,
     ListVariable,
@@ -82,6 +82,15 @@ def _instance_dict(value: Any) -> dict | None:
 _GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__)
 
 
+def _metaclass_getattr(tx: InstructionTranslator, cls: Variable, method: Any, name: str) -> Variable:
+    """``Cls.name`` that the class lacks, answered by its metaclass's ``__getattr__`` (inlined)."""
+    if not isinstance(method, types.FunctionType):
+        raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "its metaclass's __getattr__ is not Python code")
+    source = Attr(TypeOf(cls.source), "__getattr__") if cls.source is not None else None
+    handler = wrap(tx, method, source) if source is not None else _functions.UserFunctionVariable(method)
+    return handler.call(tx, [cls, ConstantVariable(name)], {})
+
+
 class UserObjectVariable(RealValueVariable):
     """An instance of a user-defined class: attribute reads are followed, stores are side effects."""
 
@@ -90,7 +99,9 @@ class UserObjectVariable(RealValueVariable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         effects = tx.output.side_effects
         # (where the program changed the object's __dict__ itself, the lookup below reads it: view_of_real)
-        stored = effects.stored_attribute(self.value, name) if effects.dict_view(self.value) is None else None
+        # a deleted attribute is looked up again: the class and its __getattr__ may still answer
+        changed = effects.dict_view(self.value) is not None or effects.attribute_deleted(self.value, name)
+        stored = None if changed else effects.stored_attribute(self.value, name)
         if stored is not None:
             return stored
         if name == "__class__":
@@ -188,6 +199,9 @@ class ClassVariable(RealValueVariable):
                 # Set on the class (or its metaclass) later, it would be found: guard its absence.
                 _guard_absent_from_classes(tx, self.value, name)
                 _guard_absent_from_classes(tx, type(self.value), name)
+            meta_getattr = class_attribute(type(self.value), "__getattr__")
+            if meta_getattr is not _MISSING:  # the metaclass answers what the class lacks
+                return _metaclass_getattr(tx, self, meta_getattr, name)
             raise missing_attribute(f"type object {self.value.__name__!r}", name)
         if not isinstance(static, types.FunctionType) and (found := polyfills.method_replacement(self.value, name)):
             fn, is_classmethod = found  # a C method written in Python: defaultdict.fromkeys, OrderedDict.move_to_end
@@ -273,18 +287,19 @@ class PythonModuleVariable(RealValueVariable):
             stored = effects.global_overlay.get(name)  # the frame's own module: its ``global`` stores
             if stored is not None:
                 if not isinstance(stored, Variable):
-                    raise missing_attribute(f"module {self.value.__name__!r}", name)
+                    # a module's own __getattr__ (PEP 562) may word it otherwise
+                    raise missing_attribute(f"module {self.value.__name__!r}", name, exact=False)
                 return stored
         if name == "__dict__" and self.source is not None and (
                 effects.stored_attributes(self.value) or (effects.global_overlay and is_root_module(tx, self.value))):
             return GlobalsDictVariable(tx, self.value, self.source)  # read by name through the trace's changes
         try:
             member = getattr(self.value, name)
-        except AttributeError:
+        except AttributeError as exc:
             if self.source is not None and not _trusted(self.value):
                 # hasattr(module, name) or a getattr default: setting it later must recompile.
                 tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
-            raise missing_attribute(f"module {self.value.__name__!r}", name) from None
+            raise missing_attribute(f"module {self.value.__name__!r}", name, raised=exc) from None
         if _trusted(self.value):
             if is_library_setting(member):  # torch.backends.cudnn.enabled: set at run time, so guarded
                 return wrap(tx, member, Attr(self.source or Const(self.value), name))

@@ -11,7 +11,7 @@ from torch import fx
 from loom_guards import Attr, TensorMeta
 
 from .. import entry_layouts
-from ..errors import Unsupported, UserError, missing_attribute
+from ..errors import Unsupported, missing_attribute
 from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
@@ -200,10 +200,8 @@ class TensorVariable(Variable):
             tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
         if _generic_lookup(self.cls):
             # Python's own message, name and obj: known, so `except AttributeError as e: str(e)` is traced
-            message = f"{self.cls.__name__!r} object has no attribute {name!r}"
-            raise UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=(message,),
-                            exc_attrs={"name": ConstantVariable(name), "obj": self})
-        raise missing_attribute("'Tensor' object", name)
+            raise missing_attribute(f"{self.cls.__name__!r} object", name, obj=self)
+        raise missing_attribute("'Tensor' object", name, exact=False)  # the class's __getattr__ may word it
 
     def _identity(self) -> Any:
         """The object this tensor is while tracing: the real one for a graph input, else its fake value

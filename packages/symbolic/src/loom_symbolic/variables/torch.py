@@ -64,6 +64,9 @@ _NOT_IN_GRAPH = {
     torch.save: "does I/O",
     torch.load: "does I/O",
     torch.compile: "compiles another function",
+    # autograd's engine runs on the real tensors; torch.compile breaks here too (trace_autograd_ops is off)
+    torch.autograd.grad: "runs autograd outside the graph",
+    torch.autograd.backward: "runs autograd outside the graph",
 }
 #: Of those, the ones after which the rest of the frame runs as it is (one graph break, not one per
 #: call): every later op's dtype or device depends on the new default, and a backend that traces the
@@ -183,6 +186,9 @@ class NotInGraphFunctionVariable(RealValueVariable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         name = getattr(self.value, "__qualname__", None) or repr(self.value)
+        module = getattr(self.value, "__module__", None) or ""
+        if module.startswith("torch") and "." not in name and "pybind11" not in name:
+            name = f"{module}.{name}"  # torch.autograd.grad, not a bare grad
         if "pybind11" in name:  # pybind11's functions are qualified by an internal record type: use the module
             name = f"{getattr(self.value, '__module__', None) or 'torch'}.{self.value.__name__}"
         if self.value is torch.set_default_dtype and (done := _default_dtype.set_default(tx, args, kwargs)) is not None:
