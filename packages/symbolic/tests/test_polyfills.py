@@ -256,3 +256,35 @@ def test_math_prod_matches():
     prod = polyfills.fallback_for(math.prod)
     for args, kwargs in [(([2, 3.5, 4],), {}), (([],), {}), (([2, 3],), {"start": 0.5}), ((range(1, 6),), {})]:
         assert prod(*args, **kwargs) == math.prod(*args, **kwargs)
+
+
+def test_math_fsum_matches():
+    import math
+
+    fsum = polyfills.fallback_for(math.fsum)
+
+    class Halves:
+        def __float__(self):
+            return 0.5
+
+    class Big(float):
+        def __float__(self):
+            return 100.0  # C reads a float subclass's own value, not this
+
+    cases = [[], [0.1] * 10, [1e100, 1.0, -1e100, 1e-100], [1, 2**60, True], [Halves(), Halves()], [Big(1.5)],
+             [math.inf, 1.0], [math.nan], [1e308, 1e308, 5.0], [math.inf, -math.inf], ["a"], [1j], [10**400]]
+    for items in cases:
+        outcomes = []
+        for run in (math.fsum, fsum):
+            taken = []
+
+            def each(items=items, taken=taken):
+                for item in items:
+                    taken.append(item)
+                    yield item
+
+            try:
+                outcomes.append((repr(run(each())), len(taken)))
+            except (TypeError, ValueError, OverflowError) as exc:
+                outcomes.append((type(exc), str(exc), len(taken)))
+        assert outcomes[0] == outcomes[1], items

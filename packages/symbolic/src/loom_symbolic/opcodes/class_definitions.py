@@ -37,7 +37,7 @@ import typing
 import weakref
 from typing import Any
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError, args_of
 from ..policy import trusted_module_name
 from ..variables.base import Variable
 from ..variables.builtins import FOLDED_LIBRARY_FUNCTIONS, MAKE_TYPE
@@ -74,7 +74,23 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
     check_body(tx, body.code, f"class {name}")  # (first: it makes nothing real)
     closure = real_closure(tx, body.code, body.closure, f"class {name}")
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
-    return _made(tx, builtins.__build_class__(function, name, *bases))
+    try:
+        made = builtins.__build_class__(function, name, *bases)
+    except TypeError as exc:
+        _refused_bases(name, bases, exc)
+        raise
+    return _made(tx, made)
+
+
+def _refused_bases(name: str, bases: list[Any], exc: TypeError) -> None:
+    """Raise the program's own TypeError where the bases alone refuse the class (``class B(bool)``, an
+    instance lay-out conflict, no consistent MRO): an empty class on them fails with the same message. A
+    failure of the body itself is left to the caller."""
+    try:
+        types.new_class(name, tuple(bases))
+    except TypeError as same:
+        if str(same) == str(exc):
+            raise UserError(f"class {name}", str(exc), exc_type=TypeError, exc_args=args_of(exc)) from exc
 
 
 #: each class made while tracing -> the trace (its output graph) that made it

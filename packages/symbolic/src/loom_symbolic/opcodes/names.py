@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
-from loom_guards import Const
-
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL, DeferredAttribute, metaclass_read_runs_no_python, reads_run_no_python
 from ..variables.cells import CellVariable
+from ..variables.imports import imported_module
 from ..variables.module_globals import delete_module_global, module_of, require_global, store_module_global
-from ..variables.registry import wrap, wrap_constant_like
+from ..variables.registry import wrap_constant_like
 from .registry import handler
 
 
@@ -136,43 +132,7 @@ def load_assertion_error(tx, ins) -> None:
 def import_name(tx, ins) -> None:
     fromlist = tx.pop().as_python_constant()
     level = tx.pop().as_python_constant()
-    name = ins.argval
-    if level != 0:
-        name = _absolute_name(name, level, tx.f_globals)
-    module = sys.modules.get(name)
-    if module is None:
-        raise Unsupported(f"importing {name}", "the module is not imported yet: importing runs its code",
-                          hint="import it at the top of the file")
-    if fromlist and hasattr(module, "__path__"):
-        # A package imports each from-name that is not yet an attribute: a submodule import runs its code.
-        missing = [item for item in fromlist if item != "*" and not hasattr(module, item)]
-        if missing:
-            raise Unsupported(f"from {name} import {missing[0]}", "a submodule not imported yet: importing runs its code",
-                              hint="import it at the top of the file")
-    if not fromlist:
-        # ``import a.b.c`` binds ``a``; a relative form always has a fromlist.
-        module = sys.modules.get(name.partition(".")[0], module)
-    # The module itself is the source of its members: reading one guards it there, as for a global module.
-    tx.push(wrap(tx, module, Const(module)))
-
-
-def _absolute_name(name: str, level: int, f_globals: dict) -> str:
-    """The module a relative import names, resolved against the importing function's package as
-    ``__import__`` does (``__package__``, else ``__spec__.parent``, else from ``__name__``)."""
-    package = f_globals.get("__package__")
-    if package is None:
-        spec = f_globals.get("__spec__")
-        if spec is not None:
-            package = spec.parent
-        else:
-            module_name = f_globals.get("__name__", "")
-            package = module_name if "__path__" in f_globals else module_name.rpartition(".")[0]
-    if not package:
-        raise Unsupported("a relative import outside a package", "Python raises ImportError here")
-    try:
-        return importlib.util.resolve_name("." * level + name, package)
-    except ImportError:
-        raise Unsupported("a relative import beyond the top-level package", "Python raises ImportError here") from None
+    tx.push(imported_module(tx, ins.argval, fromlist, level, tx.f_globals))
 
 
 @handler("IMPORT_FROM")

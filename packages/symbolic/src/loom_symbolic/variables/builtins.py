@@ -83,7 +83,7 @@ _IMPURE_OPERATORS = frozenset(
 #: Builtins that are pure functions of their arguments: folded when every argument is a constant.
 PURE = {
     abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
-    isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple,
+    isinstance, issubclass, len, max, min, oct, ord, pow, range, repr, round, slice, sorted, str, sum, tuple, bytes,
     list, dict, set, type, getattr, hasattr, zip, enumerate, reversed,
     sys.intern,  # returns an equal string; only ``is`` could tell the interned copy apart, and it is the one returned
     *(v for name, v in vars(operator).items()
@@ -374,7 +374,7 @@ def builtin_delattr(tx, args, kwargs):
 @builtin(abs, operator.abs)
 def builtin_abs(tx, args, kwargs):
     graph_value = isinstance(args[0], TensorVariable) or getattr(args[0], "numpy_value", False)
-    graph_value = graph_value or ops.has_python_special(args[0], "__abs__")  # a class's own __abs__, inlined
+    graph_value = graph_value or ops.has_python_special(args[0], "__abs__") or getattr(args[0], "answers_builtin_specials", False)  # a class's own __abs__ (inlined), or int's/float's on a subclass instance's value
     return ops.unary(tx, operator.abs, args[0]) if graph_value else None
 
 

@@ -47,6 +47,12 @@ def _has_special(value: Variable, name: str) -> bool:
         return True  # unknown class: assume it has it, so the conversion is left to eager
 
 
+def _answers(value: Variable, name: str) -> bool:
+    """Whether ``value``'s special method ``name`` is traced: written in Python, or a builtin's own that an int or
+    float subclass instance made in the trace answers on its value."""
+    return _python_special(value, name) or (getattr(value, "answers_builtin_specials", False) and _has_special(value, name))
+
+
 def _call_special(tx: InstructionTranslator, value: Variable, name: str, expected: type) -> object:
     """``value.name()``, inlined; its result must be a constant of exactly ``expected`` type."""
     result = value.call_method(tx, name, [], {})
@@ -65,8 +71,7 @@ def _conversion(target: type):
             return None
         value = args[0]
         for name, expected in _CONVERSIONS[target]:
-            if _python_special(value, name) or (getattr(value, "answers_builtin_specials", False) and _has_special(value, name)):
-                # (an int subclass instance made in the trace answers int's own methods on its value)
+            if _answers(value, name):
                 return ConstantVariable(target(_call_special(tx, value, name, expected)))
             if _has_special(value, name):
                 return None  # a C method comes first (a str subclass's, an int subclass's): not modelled here
@@ -81,10 +86,11 @@ for _target in _CONVERSIONS:
 
 @builtin(round)
 def builtin_round(tx, args, kwargs):
-    """``round(obj[, ndigits])``: ``type(obj).__round__(obj[, ndigits])``, inlined when written in Python."""
+    """``round(obj[, ndigits])``: ``type(obj).__round__(obj[, ndigits])``, inlined when written in Python (or
+    answered on the value of an int or float subclass instance made in the trace)."""
     if args and isinstance(args[0], TensorVariable):
         raise Unsupported("round() of a tensor", "returns a Python number", hint="use torch.round")
-    if kwargs or not 1 <= len(args) <= 2 or not _python_special(args[0], "__round__"):
+    if kwargs or not 1 <= len(args) <= 2 or not _answers(args[0], "__round__"):
         return None
     return args[0].call_method(tx, "__round__", list(args[1:]), {})
 
@@ -93,7 +99,7 @@ def _rounding(name: str):
     """``math.floor``/``ceil``/``trunc`` of an object: its class's ``__floor__``/``__ceil__``/``__trunc__``."""
 
     def handler(tx, args, kwargs):
-        if kwargs or len(args) != 1 or not _python_special(args[0], name):
+        if kwargs or len(args) != 1 or not _answers(args[0], name):
             return None
         return args[0].call_method(tx, name, [], {})
 

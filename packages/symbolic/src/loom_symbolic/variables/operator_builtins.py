@@ -88,3 +88,19 @@ def builtin_pow(tx, args, kwargs):
     if mod is not None and not (mod.is_python_constant() and mod.as_python_constant() is None):
         return None
     return ops.binary(tx, operator.pow, named["base"], named["exp"])
+
+
+# divmod(a, b) is a binary operator without an opcode: ``__divmod__``, then the other side's ``__rdivmod__``
+ops.DUNDERS.setdefault(divmod, ("__divmod__", "__rdivmod__"))
+
+
+@builtin(divmod)
+def builtin_divmod(tx, args, kwargs):
+    """``divmod(a, b)`` with an object on a side (a class writing ``__divmod__``/``__rdivmod__`` in Python, an int
+    or float subclass instance made in the trace): Python's operator dispatch. Constants fold; tensors, NumPy
+    values and symbolic ints are left to the fold (which specialises) or the break."""
+    if kwargs or len(args) != 2 or all(a.is_python_constant() for a in args):
+        return None
+    if any(ops.is_tensor(a) or getattr(a, "numpy_value", False) for a in args):
+        return None
+    return ops.binary(tx, divmod, args[0], args[1])

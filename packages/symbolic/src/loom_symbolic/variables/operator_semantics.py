@@ -40,8 +40,7 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 
-#: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by
-#: :mod:`.numpy`, which only a program that meets NumPy needs.
+#: How operators apply to NumPy values made while tracing (``binary``, ``unary``): filled by :mod:`.numpy`.
 NUMPY_OPERATORS: dict[str, Any] = {}
 #: Binary operators of container kinds whose answer is more than a fold of their values (a set's result
 #: keeps a table laid out as CPython's; dict views are not constants): ``fn(tx, op, left, right)`` returning
@@ -84,8 +83,7 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         right = right if known is NOT_CONCRETE else wrap_constant_like(known)
     if is_tensor(left) or is_tensor(right):
         if op in INPLACE and not _updates_in_place(op, left):
-            # ints, floats and symbolic sizes are immutable, and a tensor without the in-place dunder
-            # (Tensor has no __imatmul__): x @= y is x = x @ y
+            # ints, floats, symbolic sizes and a tensor without the in-place dunder: x @= y is x = x @ y
             op = INPLACE[op]
         if not isinstance(left, TensorVariable) and not isinstance(right, TensorVariable):
             _check_divisor(op, left, right)
@@ -164,6 +162,8 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     if getattr(value, "numpy_value", False):
         return NUMPY_OPERATORS["unary"](tx, op, value)
     if is_tensor(value):
+        if op is operator.invert and value.python_type() is int:  # a SymInt has no ~: on an int it is -n - 1
+            return binary(tx, operator.sub, unary(tx, operator.neg, value), ConstantVariable(1))
         return tx.output.call_function(tx, op, [value], {})
     if value.is_python_constant():
         return fold(op, value)

@@ -77,7 +77,7 @@ class SymbolicVariable(Variable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name == "bit_length" and type(self.example) is torch.SymInt:
             return MethodVariable(self, name)
-        if type(self.example) is torch.SymFloat and not name.startswith("_") and callable(getattr(float, name, None)):
+        if self._value_method(name):
             return MethodVariable(self, name)  # called on the value (below)
         return super().var_getattr(tx, name)
 
@@ -85,11 +85,16 @@ class SymbolicVariable(Variable):
                     kwargs: dict[str, Variable]) -> Variable:
         if name == "bit_length" and type(self.example) is torch.SymInt and not args and not kwargs:
             return ConstantVariable(_bit_length(self.example))
-        if type(self.example) is torch.SymFloat and not name.startswith("_") and callable(getattr(float, name, None)):
-            # a float method the graph does not compute (is_integer, hex): called on the exact value, which
-            # a guard pins (a float argument) or which breaks the graph (a value drawn from random)
+        if self._value_method(name):
+            # an int or float method the graph does not compute (bit_count, is_integer, hex): called on the exact
+            # value, which a guard pins (a size, a float argument) or which breaks the graph (a value drawn from random)
             return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         return super().call_method(tx, name, args, kwargs)
+
+    def _value_method(self, name: str) -> bool:
+        """Whether ``name`` is a public method of an int (a SymInt's) or float (a SymFloat's)."""
+        return type(self.example) in (torch.SymInt, torch.SymFloat) and not name.startswith("_") and callable(
+            getattr(self.python_type(), name, None))
 
     def reconstruct(self, codegen) -> None:
         if self.node.op != "placeholder" and type(self.example) is torch.SymFloat and shapes.float_inputs_in(self.example):

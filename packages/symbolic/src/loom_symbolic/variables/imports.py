@@ -1,0 +1,92 @@
+"""Imports of modules already imported: the ``IMPORT_NAME`` opcode and the ``__import__`` builtin.
+
+An import statement and ``__import__(name, globals, locals, fromlist, level)`` answer from ``sys.modules``
+when the module (and any from-name submodule) is loaded already: nothing runs, the module object is the
+answer. A module not loaded yet would run its code, a graph break. The module pushed is its own source, so
+reading a member guards it there, as for a module global.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import sys
+from typing import TYPE_CHECKING, Any
+
+from loom_guards import Const
+
+from ..errors import Unsupported
+from .builtins import builtin
+from .registry import wrap
+
+if TYPE_CHECKING:
+    from .base import Variable
+
+
+def imported_module(tx: Any, name: str, fromlist: Any, level: int, f_globals: dict) -> Variable:
+    """What importing ``name`` gives (``import a.b`` binds ``a``; a fromlist gives ``a.b`` itself), from
+    ``sys.modules``; a module or from-name submodule not imported yet is a break."""
+    if level != 0:
+        name = _absolute_name(name, level, f_globals)
+    module = sys.modules.get(name)
+    if module is None:
+        raise Unsupported(f"importing {name}", "the module is not imported yet: importing runs its code",
+                          hint="import it at the top of the file")
+    if fromlist and hasattr(module, "__path__"):
+        # A package imports each from-name that is not yet an attribute: a submodule import runs its code.
+        missing = [item for item in fromlist if item != "*" and not hasattr(module, item)]
+        if missing:
+            raise Unsupported(f"from {name} import {missing[0]}", "a submodule not imported yet: importing runs its code",
+                              hint="import it at the top of the file")
+    if not fromlist:
+        # ``import a.b.c`` binds ``a``; a relative form always has a fromlist.
+        module = sys.modules.get(name.partition(".")[0], module)
+    return wrap(tx, module, Const(module))
+
+
+def _absolute_name(name: str, level: int, f_globals: dict) -> str:
+    """The module a relative import names, resolved against the importing function's package as
+    ``__import__`` does (``__package__``, else ``__spec__.parent``, else from ``__name__``)."""
+    package = f_globals.get("__package__")
+    if package is None:
+        spec = f_globals.get("__spec__")
+        if spec is not None:
+            package = spec.parent
+        else:
+            module_name = f_globals.get("__name__", "")
+            package = module_name if "__path__" in f_globals else module_name.rpartition(".")[0]
+    if not package:
+        raise Unsupported("a relative import outside a package", "Python raises ImportError here")
+    try:
+        return importlib.util.resolve_name("." * level + name, package)
+    except ImportError:
+        raise Unsupported("a relative import beyond the top-level package", "Python raises ImportError here") from None
+
+
+_IMPORT_PARAMETERS = ("name", "globals", "locals", "fromlist", "level")
+
+
+@builtin(builtins.__import__)
+def builtin_import(tx, args, kwargs):
+    """``__import__("math")``, ``__import__("os.path", fromlist=["join"])``: the import statement's answer.
+    Only an absolute import (level 0, which reads neither ``globals`` nor ``locals``) of constant names is
+    answered here; a relative one needs the globals passed, and is left to run as ordinary Python."""
+    if len(args) > len(_IMPORT_PARAMETERS) or any(k not in _IMPORT_PARAMETERS for k in kwargs):
+        return None
+    bound = dict(zip(_IMPORT_PARAMETERS, args))
+    if any(k in bound for k in kwargs):
+        return None
+    bound.update(kwargs)
+    if "name" not in bound:
+        return None
+    constant = {k: bound[k] for k in ("name", "fromlist", "level") if k in bound}
+    if not all(v.is_python_constant() for v in constant.values()):
+        return None
+    name = constant["name"].as_python_constant()
+    fromlist = constant["fromlist"].as_python_constant() if "fromlist" in constant else ()
+    level = constant["level"].as_python_constant() if "level" in constant else 0
+    if not isinstance(name, str) or not name or level != 0 or not isinstance(fromlist, (tuple, list)):
+        return None  # ValueError, TypeError or a relative import: run as Python
+    if not all(isinstance(item, str) for item in fromlist or ()):
+        return None
+    return imported_module(tx, name, fromlist, level, {})
