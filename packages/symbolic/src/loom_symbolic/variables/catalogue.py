@@ -68,6 +68,7 @@ from . import (  # noqa: F401
     scans,
     seeded_random,
     str_subclasses,
+    subclass_construction,
     super_proxy,
     tensor_bases,
     tensor_copies,

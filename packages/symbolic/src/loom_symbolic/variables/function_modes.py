@@ -136,9 +136,29 @@ def _has_torch_function(tx: InstructionTranslator, args: list[Variable], kwargs:
 
 
 #: Whether a call would be handed to ``__torch_function__``: yes while the trace holds a mode (torch asks
-#: before handing a Python function's call over), else the ordinary op, folded.
+#: before handing a Python function's call over), or an argument hands it over (:data:`OVERLOADS`), else the
+#: ordinary op, folded.
 _HAS_TORCH_FUNCTION = {fn: _has_torch_function for fn in (
     _C._has_torch_function, _C._has_torch_function_unary, _C._has_torch_function_variadic)}
+
+#: Checks ``(tx, variable) -> bool`` of whether a value hands torch calls to a Python ``__torch_function__``
+#: (filled by :mod:`.tensor_subclasses`: the graph sees its subclass tensors as plain ones, so the folded query
+#: would answer False for them).
+OVERLOADS: list[Any] = []
+
+
+def _queried(tx: InstructionTranslator, query: Any, args: list[Variable]) -> list[Variable]:
+    """The values a has_torch_function query asks about: the items of its one iterable, or its arguments."""
+    if query is not _C._has_torch_function:
+        return args
+    try:
+        return list(args[0].unpack(tx)) if len(args) == 1 else []
+    except Unsupported:
+        return []
+
+
+def _hands_over(tx: InstructionTranslator, query: Any, args: list[Variable]) -> bool:
+    return any(check(tx, value) for value in _queried(tx, query, args) for check in OVERLOADS)
 
 
 #: The stack's builtins → how the trace answers them (from torch's stack and the trace's own).
@@ -157,7 +177,7 @@ class ModeStackFunctionVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _HANDLERS.get(self.value)
         if handler is None:  # a has_torch_function query
-            if tx.output.function_modes:
+            if tx.output.function_modes or (not kwargs and _hands_over(tx, self.value, args)):
                 return _HAS_TORCH_FUNCTION[self.value](tx, args, kwargs)
             return tx.output.call_function(tx, self.value, args, kwargs)
         return handler(tx, args, kwargs)

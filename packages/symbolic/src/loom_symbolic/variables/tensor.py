@@ -192,6 +192,11 @@ class TensorVariable(Variable):
         handler = ATTRIBUTE_HANDLERS.get(name)
         if handler is not None and (found := handler(tx, self)) is not None:
             return found
+        if self.real is not None and self.source is not None and name in getattr(self.real, "__dict__", {}) \
+                and not hasattr(torch.Tensor, name):
+            # a tag the program set on a tensor it hands in (a subclass's quantisation metadata): read from
+            # the real tensor's __dict__ through its source, guarded as any attribute read from the frame
+            return wrap(tx, self.real.__dict__[name], Attr(self.source, name))
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:

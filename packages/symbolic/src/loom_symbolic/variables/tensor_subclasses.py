@@ -84,8 +84,6 @@ class SubclassTensorVariable(TensorVariable):
                 break
             if name in klass.__dict__:
                 return _class_member(tx, self, klass, name)
-        if self.real is not None and name in getattr(self.real, "__dict__", {}):
-            raise Unsupported(f"attribute {name!r} of a {self.cls.__qualname__} instance", _WHY)
         if tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
                 and hasattr(torch.Tensor, name):
             handled = dispatch(tx, tx.output, _modes.attribute_getter(name), [self], {})
@@ -116,20 +114,22 @@ def _class_member(tx: InstructionTranslator, tensor: SubclassTensorVariable, kla
     raise Unsupported(f"attribute {name!r} of a {klass.__qualname__}", f"a {type(found).__name__} is not modelled")
 
 
-def make_subclass_tensor(tx: InstructionTranslator, tensor: TensorVariable, cls: type) -> SubclassTensorVariable:
-    """``tensor.as_subclass(cls)``: an ``aten.alias`` node whose result is of class ``cls``."""
-    alias = _alias(tx, tensor)
+def make_subclass_tensor(tx: InstructionTranslator, tensor: TensorVariable, cls: type,
+                         op: Any = torch.ops.aten.alias.default) -> SubclassTensorVariable:
+    """``tensor.as_subclass(cls)``: an ``aten.alias`` node (or ``op``'s: ``_make_subclass`` detaches) whose result
+    is of class ``cls``."""
+    made = untouched(tx, op, tensor)
     tx.output.subclass_tensors += 1
-    return SubclassTensorVariable(alias.node, alias.example, cls=cls)
+    return SubclassTensorVariable(made.node, made.example, cls=cls)
 
 
-def _alias(tx: InstructionTranslator, tensor: TensorVariable) -> TensorVariable:
-    """An ``aten.alias`` node of ``tensor``, never handed to a ``__torch_function__`` (it stands for
-    ``as_subclass``, which torch never hands over)."""
+def untouched(tx: InstructionTranslator, op: Any, tensor: TensorVariable) -> TensorVariable:
+    """An ``op`` node (``aten.alias``, ``aten.detach``) of ``tensor``, never handed to a ``__torch_function__``
+    (it stands for ``as_subclass`` or ``_make_subclass``, which torch never hands over)."""
     output, enabled = tx.output, tx.output.torch_function_enabled
     output.torch_function_enabled = False
     try:
-        return output.call_function(tx, torch.ops.aten.alias.default, [tensor], {})
+        return output.call_function(tx, op, [tensor], {})
     finally:
         output.torch_function_enabled = enabled
 
@@ -208,7 +208,7 @@ def as_subclass(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
         return None
     cls = given.as_python_constant()
     if cls is torch.Tensor:
-        return _alias(tx, tensor)
+        return untouched(tx, torch.ops.aten.alias.default, tensor)
     if isinstance(cls, type) and issubclass(cls, torch.Tensor):
         if not modelled(cls):
             raise Unsupported(f"Tensor.as_subclass({cls.__qualname__})", "a tensor of this class is not modelled",
@@ -217,5 +217,11 @@ def as_subclass(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
     return None
 
 
+def _hands_over(tx: InstructionTranslator, value: Variable) -> bool:
+    """Whether ``value`` is a subclass tensor whose ``__torch_function__`` eager would call now."""
+    return isinstance(value, SubclassTensorVariable) and tx.output.torch_function_enabled
+
+
 METHOD_HANDLERS["as_subclass"] = as_subclass
+_modes.OVERLOADS.append(_hands_over)
 TENSOR_METHODS["subclass_method"] = _dispatch_method
