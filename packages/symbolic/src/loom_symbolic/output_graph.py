@@ -120,10 +120,13 @@ class OutputGraph:
         self.sdpa_regions: list[tuple[fx.Node, tuple]] = []
         #: The disable_saved_tensors_hooks regions open at this point: (enter node, message).
         self.saved_hooks_regions: list[tuple[fx.Node, str]] = []
-        #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
-        #: open at this point of the trace: (enter node, the state before it), innermost last.
+        #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass (and
+        #: DisableTorchFunction) regions open at this point of the trace: (enter node, the two states before
+        #: it, the trace's modes it set aside), innermost last.
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
-        self.torch_function_regions: list[tuple[fx.Node, bool]] = []
+        self.torch_function_regions: list[tuple[fx.Node, bool, bool, list]] = []
+        #: Whether modes are off too (``DisableTorchFunction``); a region's entry keeps the state before it.
+        self.torch_function_all_disabled = torch._C._is_torch_function_all_disabled()
         #: How many tensors of subclasses running a Python ``__torch_function__`` the trace holds (:mod:`.variables.tensor_subclasses`).
         self.subclass_tensors = 0
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.

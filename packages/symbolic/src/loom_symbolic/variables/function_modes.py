@@ -30,6 +30,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..errors import Unsupported
 from . import device_ctx as _device_ctx
+from . import torch_function_state as _torch_function_state
 from . import registry
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
@@ -84,6 +85,7 @@ def _push(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         raise Unsupported("pushing an object that is not a TorchFunctionMode on the torch-function mode stack",
                           "only TorchFunctionMode subclasses are modelled")
     output = tx.output
+    _torch_function_state.refuse_modes_off(tx, "a TorchFunctionMode pushed")
     if output.device_regions:
         _device_ctx.refuse_beside_function_mode(tx)
     effect = PushMode(mode)
@@ -114,13 +116,16 @@ def _real_depth(tx: InstructionTranslator) -> int:
 
 
 def _length(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    return ConstantVariable(_real_depth(tx) + len(tx.output.function_modes))
+    set_aside = _torch_function_state.modes_set_aside(tx.output)
+    return ConstantVariable(_real_depth(tx) + len(tx.output.function_modes) + set_aside)
 
 
 def _stack_at(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     if len(args) != 1 or kwargs or not args[0].is_python_constant():
         raise Unsupported("torch._C._get_function_stack_at() with these arguments", "not modelled")
     index, depth, modes = args[0].as_python_constant(), _real_depth(tx), tx.output.function_modes
+    if tx.output.torch_function_all_disabled:
+        raise Unsupported("torch._C._get_function_stack_at() inside a DisableTorchFunction block", "not modelled")
     if tx.output.device_regions or depth or not isinstance(index, int) or not -len(modes) <= index < len(modes):
         raise Unsupported("torch._C._get_function_stack_at() below the modes the trace pushed",
                           "the translator models only the modes the trace itself pushed")
@@ -128,6 +133,8 @@ def _stack_at(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str,
 
 
 def _mode_enabled(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    if tx.output.torch_function_all_disabled:
+        return ConstantVariable(False)
     return ConstantVariable(bool(_real_depth(tx) or tx.output.function_modes))
 
 

@@ -39,7 +39,7 @@ def _subclass_of(tx: InstructionTranslator, tensor: TensorVariable, cls: Any, wh
     ``cls``."""
     if cls is torch.Tensor:
         return _subclasses.untouched(tx, op, tensor)
-    if not _subclasses.modelled(cls):
+    if not (_subclasses.modelled(cls) or _subclasses.quiet(cls)):
         raise Unsupported(f"{what} of class {cls.__qualname__}", "a tensor of this class is not modelled",
                           hint="ops on the result run outside the compiled graph")
     return _subclasses.make_subclass_tensor(tx, tensor, cls, op)
@@ -51,7 +51,7 @@ def builtin_make_subclass(tx, args, kwargs):
     grad = args[2] if len(args) == 3 else kwargs.get("require_grad")
     if len(args) not in (2, 3) or set(kwargs) - {"require_grad"} or (len(args) == 3 and kwargs):
         return None
-    cls, data = args
+    cls, data = args[:2]
     if not cls.is_python_constant() or not isinstance(data, TensorVariable):
         return None
     if grad is not None and (not grad.is_python_constant() or grad.as_python_constant() is not False):

@@ -60,6 +60,15 @@ def modelled(cls: type) -> bool:
             and getattr(cls, "__torch_dispatch__", None) is torch._C._disabled_torch_dispatch_impl)
 
 
+def quiet(cls: type) -> bool:
+    """Whether ``cls`` switches ``__torch_function__`` off (``__torch_function__ = _disabled_torch_function_impl``,
+    no ``__torch_dispatch__``): ops on its tensors give plain tensors, handed to nothing. ``nn.Parameter``'s own
+    family is wrapped as it always was."""
+    return (issubclass(cls, torch.Tensor) and cls is not torch.Tensor and not issubclass(cls, torch.nn.Parameter)
+            and getattr(cls, "__torch_function__", None) is torch._C._disabled_torch_function_impl
+            and getattr(cls, "__torch_dispatch__", None) is torch._C._disabled_torch_dispatch_impl)
+
+
 def _plain(value: torch.Tensor) -> torch.Tensor:
     """What the graph receives for a subclass input: the same data as a plain tensor."""
     return value.as_subclass(torch.Tensor)
@@ -84,7 +93,7 @@ class SubclassTensorVariable(TensorVariable):
                 break
             if name in klass.__dict__:
                 return _class_member(tx, self, klass, name)
-        if tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
+        if self.hands_calls and tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
                 and hasattr(torch.Tensor, name):
             handled = dispatch(tx, tx.output, _modes.attribute_getter(name), [self], {})
             if handled is not None:  # eager hands the read of a tensor attribute over too
@@ -98,6 +107,13 @@ class SubclassTensorVariable(TensorVariable):
 
     def describe(self) -> str:
         return f"{self.cls.__qualname__} {self.node.name}"
+
+
+class QuietSubclassTensorVariable(SubclassTensorVariable):
+    """A graph tensor made in the trace whose class ``cls`` switched ``__torch_function__`` off (:func:`quiet`):
+    its class's own members are read as :class:`SubclassTensorVariable`'s are, but nothing is handed over."""
+
+    hands_calls = False
 
 
 def _class_member(tx: InstructionTranslator, tensor: SubclassTensorVariable, klass: type, name: str) -> Variable:
@@ -117,10 +133,11 @@ def _class_member(tx: InstructionTranslator, tensor: SubclassTensorVariable, kla
 def make_subclass_tensor(tx: InstructionTranslator, tensor: TensorVariable, cls: type,
                          op: Any = torch.ops.aten.alias.default) -> SubclassTensorVariable:
     """``tensor.as_subclass(cls)``: an ``aten.alias`` node (or ``op``'s: ``_make_subclass`` detaches) whose result
-    is of class ``cls``."""
+    is of class ``cls`` (a :func:`quiet` class's hands nothing over)."""
     made = untouched(tx, op, tensor)
     tx.output.subclass_tensors += 1
-    return SubclassTensorVariable(made.node, made.example, cls=cls)
+    kind = QuietSubclassTensorVariable if quiet(cls) else SubclassTensorVariable
+    return kind(made.node, made.example, cls=cls)
 
 
 def untouched(tx: InstructionTranslator, op: Any, tensor: TensorVariable) -> TensorVariable:
@@ -148,7 +165,7 @@ def wrap_subclass_input(tx: InstructionTranslator, value: torch.Tensor, source: 
 def _overloaded(values: list[Variable], found: list[type]) -> None:
     """The classes of the subclass tensors among ``values`` (and the items of lists and tuples), in order."""
     for value in values:
-        if isinstance(value, SubclassTensorVariable):
+        if isinstance(value, SubclassTensorVariable) and value.hands_calls:
             if value.cls not in found:
                 found.append(value.cls)
         elif isinstance(value, (ListVariable, TupleVariable)):
@@ -210,7 +227,7 @@ def as_subclass(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
     if cls is torch.Tensor:
         return untouched(tx, torch.ops.aten.alias.default, tensor)
     if isinstance(cls, type) and issubclass(cls, torch.Tensor):
-        if not modelled(cls):
+        if not (modelled(cls) or quiet(cls)):
             raise Unsupported(f"Tensor.as_subclass({cls.__qualname__})", "a tensor of this class is not modelled",
                               hint="ops on the result run outside the compiled graph")
         return make_subclass_tensor(tx, tensor, cls)
@@ -219,7 +236,7 @@ def as_subclass(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
 
 def _hands_over(tx: InstructionTranslator, value: Variable) -> bool:
     """Whether ``value`` is a subclass tensor whose ``__torch_function__`` eager would call now."""
-    return isinstance(value, SubclassTensorVariable) and tx.output.torch_function_enabled
+    return isinstance(value, SubclassTensorVariable) and value.hands_calls and tx.output.torch_function_enabled
 
 
 METHOD_HANDLERS["as_subclass"] = as_subclass
