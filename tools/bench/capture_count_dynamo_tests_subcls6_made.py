@@ -229,4 +229,69 @@ def c_sc6d_silent_with_watch(x):
     return r, type(r).__name__
 
 
+# -- super() on a subclass's tensors ---------------------------------------------------------------------
+class _Override(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        self.made = True
+
+    def add(self, other, alpha=1):
+        return super().add(other, alpha=alpha) * 10
+
+    def mean(self):
+        return super().mean() + 1
+
+    @property
+    def shape(self):
+        return super().shape
+
+
+class _OverrideChild(_Override):
+    def add(self, other, alpha=1):
+        return super().add(other, alpha=alpha) - 1
+
+
+def c_sc6d_super_method_past_override(x):
+    t = x.as_subclass(_Override)
+    return t.add(1), t.mean(), torch.add(t, 1)
+
+
+def c_sc6d_super_chain_two_classes(x):
+    t = x.as_subclass(_OverrideChild)
+    return t.add(2, alpha=3)
+
+
+def c_sc6d_super_init_noop(x):
+    t = _Override(x.clone())
+    return t * 2, t.made
+
+
+def c_sc6d_super_attribute_breaks(x):
+    t = x.as_subclass(_Override)
+    return x + t.shape[0]
+
+
+class _Namer(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs)
+
+    @classmethod
+    def label(cls):
+        return cls.__name__
+
+
+class _NamerChild(_Namer):
+    pass
+
+
+def c_sc6d_inherited_classmethod_binds_own_class(x):
+    t = x.as_subclass(_NamerChild)
+    return x + 1, t.label(), (t * 2).label()
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

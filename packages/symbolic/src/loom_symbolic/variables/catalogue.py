@@ -75,6 +75,7 @@ from . import (  # noqa: F401
     tensor_hooks,
     tensor_keyed,
     tensor_subclasses,
+    tensor_super,
     tensor_versions,
     text,
     torch,

@@ -92,7 +92,7 @@ class SubclassTensorVariable(TensorVariable):
             if klass is torch.Tensor:
                 break
             if name in klass.__dict__:
-                return _class_member(tx, self, klass, name)
+                return class_member(tx, self, klass, name)
         if self.hands_calls and tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
                 and hasattr(torch.Tensor, name):
             handled = dispatch(tx, tx.output, _modes.attribute_getter(name), [self], {})
@@ -116,7 +116,7 @@ class QuietSubclassTensorVariable(SubclassTensorVariable):
     hands_calls = False
 
 
-def _class_member(tx: InstructionTranslator, tensor: SubclassTensorVariable, klass: type, name: str) -> Variable:
+def class_member(tx: InstructionTranslator, tensor: SubclassTensorVariable, klass: type, name: str) -> Variable:
     """``tensor.name`` found in subclass ``klass``'s ``__dict__``: a method bound to it, a property's value, or a
     plain class attribute (guarded through the class it was found on)."""
     found = klass.__dict__[name]
@@ -125,7 +125,9 @@ def _class_member(tx: InstructionTranslator, tensor: SubclassTensorVariable, kla
         return BoundMethodVariable(owner.var_getattr(tx, name), tensor)
     if isinstance(found, property) and found.fget is not None:
         return registry.wrap(tx, found.fget, None).call(tx, [tensor], {})
-    if isinstance(found, (staticmethod, classmethod)) or not hasattr(type(found), "__get__"):
+    if isinstance(found, classmethod):  # bound to the tensor's own class, not to the one defining it
+        return BoundMethodVariable(registry.wrap(tx, found.__func__, None), registry.wrap(tx, tensor.cls, None))
+    if isinstance(found, staticmethod) or not hasattr(type(found), "__get__"):
         return owner.var_getattr(tx, name)
     raise Unsupported(f"attribute {name!r} of a {klass.__qualname__}", f"a {type(found).__name__} is not modelled")
 
