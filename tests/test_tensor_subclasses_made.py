@@ -254,3 +254,52 @@ def test_class_with_torch_function_off_keeps_its_class():
     assert type(expected[0]) is Silent and expected[1] == "Tensor" and expected[3] is False
     _same(expected, got)
     _clean(report)
+
+
+class Overriding(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        self.made = True
+
+    def add(self, other, alpha=1):
+        return super().add(other, alpha=alpha) * 10
+
+    def sum(self, dim=None, keepdim=False):
+        return super().sum().as_subclass(Overriding) + 1
+
+    @classmethod
+    def label(cls):
+        return cls.__name__
+
+
+class OverridingChild(Overriding):
+    def add(self, other, alpha=1):
+        return super().add(other, alpha=alpha) - 1
+
+
+def test_super_in_a_subclass_method_reaches_tensor_methods():
+    def fn(x):
+        t = x.as_subclass(Overriding)
+        c = x.as_subclass(OverridingChild)
+        made = Overriding(x.clone())
+        return t.add(1), t.sum(), torch.add(t, 1), c.add(2, alpha=3), made.made
+
+    expected, got, report = _run(fn, torch.arange(3.0))
+    assert torch.equal(expected[3], (torch.arange(3.0) + 6) * 10 - 1)
+    _same(expected, got)
+    _clean(report)
+
+
+def test_inherited_classmethod_binds_the_tensors_own_class():
+    def fn(x):
+        t = x.as_subclass(OverridingChild)
+        return x + 1, t.label(), (t * 2).label()
+
+    expected, got, report = _run(fn, torch.arange(3.0))
+    assert expected[1:] == ("OverridingChild", "OverridingChild")
+    _same(expected, got)
+    _clean(report)

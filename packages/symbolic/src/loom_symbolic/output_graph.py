@@ -52,7 +52,6 @@ from .variables.tensor import TensorVariable
 if TYPE_CHECKING:
     from .translator import InstructionTranslator
 
-
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 
@@ -120,13 +119,11 @@ class OutputGraph:
         self.sdpa_regions: list[tuple[fx.Node, tuple]] = []
         #: The disable_saved_tensors_hooks regions open at this point: (enter node, message).
         self.saved_hooks_regions: list[tuple[fx.Node, str]] = []
-        #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass (and
-        #: DisableTorchFunction) regions open at this point of the trace: (enter node, the two states before
-        #: it, the trace's modes it set aside), innermost last.
+        #: Whether subclasses' __torch_function__ runs, whether modes are off too (DisableTorchFunction), and the
+        #: regions switching them open here: (enter node, both states before it, the modes it set aside).
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
-        self.torch_function_regions: list[tuple[fx.Node, bool, bool, list]] = []
-        #: Whether modes are off too (``DisableTorchFunction``); a region's entry keeps the state before it.
         self.torch_function_all_disabled = torch._C._is_torch_function_all_disabled()
+        self.torch_function_regions: list[tuple[fx.Node, bool, bool, list]] = []
         #: How many tensors of subclasses running a Python ``__torch_function__`` the trace holds (:mod:`.variables.tensor_subclasses`).
         self.subclass_tensors = 0
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.

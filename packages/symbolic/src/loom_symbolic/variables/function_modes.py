@@ -30,8 +30,8 @@ from torch.overrides import TorchFunctionMode
 
 from ..errors import Unsupported
 from . import device_ctx as _device_ctx
-from . import torch_function_state as _torch_function_state
 from . import registry
+from . import torch_function_state as _torch_function_state
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .mappings import DictVariable

@@ -17,6 +17,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 import torch
+
 from loom_guards import Attr
 
 from ..errors import Unsupported, UserError

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..errors import Unsupported
+from . import tensor_subclasses as _subclasses
 from .base import Variable
 from .super_proxy import RECEIVER_MAKERS, SuperVariable, _NoOpInit
 from .tensor import TensorVariable
-from . import tensor_subclasses as _subclasses
 from .tensor_subclasses import SubclassTensorVariable
 
 if TYPE_CHECKING:
