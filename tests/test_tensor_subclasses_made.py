@@ -303,3 +303,44 @@ def test_inherited_classmethod_binds_the_tensors_own_class():
     assert expected[1:] == ("OverridingChild", "OverridingChild")
     _same(expected, got)
     _clean(report)
+
+
+class Holder:
+    """No tensor: hands every torch call to its classmethod ``__torch_function__``, which unwraps it."""
+
+    def __init__(self, t):
+        self.t = t
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        def unwrap(a):
+            if isinstance(a, (list, tuple)):
+                return type(a)(unwrap(b) for b in a)
+            return a.t if isinstance(a, Holder) else a
+
+        return func(*unwrap(list(args)), **(kwargs or {}))
+
+
+def test_object_with_torch_function_takes_the_calls():
+    def fn(x, h):
+        made = Holder(x * 2)
+        return (torch.add(h, x, alpha=2.0), torch.cat([x, h]), torch.sub(made, 1), x * h,
+                torch.overrides.has_torch_function((x, h)))
+
+    expected, got, report = _run(fn, torch.arange(3.0), Holder(torch.ones(3)))
+    assert expected[-1] is True
+    _same(expected, got)
+    _clean(report)
+
+
+def test_object_with_torch_function_under_a_disabled_block_breaks():
+    def fn(x, h):
+        try:
+            with torch._C.DisableTorchFunctionSubclass():
+                return torch.add(x, h)
+        except TypeError:
+            return x - 1
+
+    expected, got, report = _run(fn, torch.arange(3.0), Holder(torch.ones(3)))
+    _same(expected, got)
+    assert report.graph_break_count >= 1

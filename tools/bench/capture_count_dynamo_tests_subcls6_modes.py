@@ -366,6 +366,83 @@ def c_sc6m_wrapper_object_tf(x):
     return torch.add(Box(x), 1.0, alpha=2.0)
 
 
+class _Holder:
+    """Not a tensor: hands every torch call to ``__torch_function__``, which unwraps it."""
+
+    log: list = []
+
+    def __init__(self, t):
+        self.t = t
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.log.append(getattr(func, "__name__", "?"))
+        args = [_unheld(a) for a in args]
+        return func(*args, **(kwargs or {}))
+
+
+def _unheld(a):
+    if isinstance(a, (list, tuple)):
+        return type(a)(_unheld(b) for b in a)
+    return a.t if isinstance(a, _Holder) else a
+
+
+def c_sc6m_wrapper_object_handed_in(x, h):
+    _Holder.log = []
+    return torch.add(h, x, alpha=2.0), torch.mul(h, 3), list(_Holder.log)
+
+
+c_sc6m_wrapper_object_handed_in.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
+def c_sc6m_wrapper_object_made_in_frame(x):
+    _Holder.log = []
+    h = _Holder(x * 2)
+    return torch.sub(h, 1), list(_Holder.log)
+
+
+def c_sc6m_wrapper_object_operator(x, h):
+    _Holder.log = []
+    return x + h, x * h, list(_Holder.log)
+
+
+c_sc6m_wrapper_object_operator.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
+def c_sc6m_wrapper_object_in_list(x, h):
+    return torch.cat([x, h])
+
+
+c_sc6m_wrapper_object_in_list.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
+def c_sc6m_wrapper_object_subclass_disabled(x, h):
+    try:
+        with torch._C.DisableTorchFunctionSubclass():
+            return torch.add(x, h)
+    except TypeError:
+        return x - 1
+
+
+c_sc6m_wrapper_object_subclass_disabled.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
+def c_sc6m_wrapper_object_has_torch_function(x, h):
+    return x + 1, torch.overrides.has_torch_function((x, h)), torch.overrides.has_torch_function_unary(h)
+
+
+c_sc6m_wrapper_object_has_torch_function.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
+def c_sc6m_wrapper_object_under_mode(x, h):
+    with _Names() as m:
+        y = torch.add(h, x)
+    return y, m.names
+
+
+c_sc6m_wrapper_object_under_mode.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
 # -- parametrizations -------------------------------------------------------------------------------------
 class _Symmetric(torch.nn.Module):
     def forward(self, w):

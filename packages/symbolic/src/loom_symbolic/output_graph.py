@@ -291,7 +291,7 @@ class OutputGraph:
         the innermost TorchFunctionMode the trace pushed first, as eager would)."""
         if self.function_modes and (handled := _function_modes.dispatch(tx, self, target, args, kwargs)) is not None:
             return handled
-        if self.subclass_tensors and (handled := _subclasses.dispatch(tx, self, target, args, kwargs)) is not None:
+        if (handled := _subclasses.dispatch(tx, self, target, args, kwargs)) is not None:
             return handled
         return self._record("call_function", target, target, args, kwargs, tx)
 
@@ -302,7 +302,7 @@ class OutputGraph:
         run = _method_caller(name)
         if self.function_modes and (handled := _function_modes.dispatch(tx, self, run, args, kwargs)) is not None:
             return handled
-        if self.subclass_tensors and (handled := _subclasses.dispatch(tx, self, run, args, kwargs)) is not None:
+        if (handled := _subclasses.dispatch(tx, self, run, args, kwargs)) is not None:
             return handled
         return self._record("call_method", name, run, args, kwargs, tx)
 

@@ -10,12 +10,16 @@ is the stand-in of ``polyfills.torch_function``, which runs ``func`` with subcla
 tensor results ``T`` again with ``as_subclass``. A tensor of class ``T`` that leaves the graph is rebuilt by the
 rewritten code with ``as_subclass(T)``.
 
-Reads of tensor attributes (``t.shape``, ``t.grad``) and ``len(t)`` are handed over as eager hands them.
+Reads of tensor attributes (``t.shape``, ``t.grad``) and ``len(t)`` are handed over as eager hands them. An
+object that is no tensor but whose class has a classmethod ``__torch_function__`` (a wrapper holding a tensor),
+given to a torch function (in a list too), has the call handed to it the same way (the probe sees a stand-in of
+that kind in its place), and ``has_torch_function`` answers True for it and for subclass tensors.
 Not modelled, each a graph break naming the subclass: iteration over one, ops mixing two such subclasses, a
 ``__torch_function__`` that is not a classmethod, a subclass with a ``__torch_dispatch__`` (:func:`modelled`),
 and a higher-order op's body (:func:`.higher_order.trace_body`: a sub-graph keeps no class). Subclasses that switch
 ``__torch_function__`` off (``nn.Parameter``, ``FakeTensor``, ``DTensor``) behave as plain tensors there and
-are wrapped as they always were.
+are wrapped as they always were; one made in the trace (``as_subclass``, ``_make_subclass``) is a
+:class:`QuietSubclassTensorVariable`, which keeps its class and hands nothing over.
 
 ``tensor.as_subclass(torch.Tensor)`` is an ``aten.alias`` node (eager gives a new plain tensor aliasing the
 receiver, ``AliasBackward0`` its ``grad_fn``); ``tensor.as_subclass(T)`` the same node, its result of class ``T``.
@@ -23,6 +27,8 @@ receiver, ``AliasBackward0`` its ``grad_fn``); ``tensor.as_subclass(T)`` the sam
 
 from __future__ import annotations
 
+import functools
+import inspect
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -164,14 +170,55 @@ def wrap_subclass_input(tx: InstructionTranslator, value: torch.Tensor, source: 
     return variable
 
 
+@functools.lru_cache(maxsize=None)
+def _object_hands_calls(cls: type) -> bool:
+    """Whether instances of ``cls``, not a tensor class, take torch calls: a classmethod ``__torch_function__``."""
+    return (isinstance(cls, type) and not issubclass(cls, torch.Tensor)
+            and isinstance(inspect.getattr_static(cls, "__torch_function__", None), classmethod))
+
+
+def _object_class(value: Variable) -> type | None:
+    """The class of ``value`` if it is an object (not a tensor) whose class takes torch calls, else None."""
+    if isinstance(value, (TensorVariable, ConstantVariable, ListVariable, TupleVariable, DictVariable)):
+        return None
+    try:
+        cls = value.python_type()
+    except Unsupported:
+        return None
+    return cls if _object_hands_calls(cls) else None
+
+
+class _Stand:
+    """What the probe is given for an object whose class takes torch calls: torch's argument parser accepts it
+    as an overloaded argument (it has a ``__torch_function__``), so the probe mode is handed the call."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+
+def _example(value: Variable) -> Any:
+    """What stands for ``value`` in the probe's call: a :class:`_Stand` for an object taking torch calls (in a list
+    or tuple too)."""
+    if _object_class(value) is not None:
+        return _Stand()
+    if isinstance(value, (ListVariable, TupleVariable)) and any(_object_class(i) is not None for i in value.items):
+        made = [_example(item) for item in value.items]
+        return made if isinstance(value, ListVariable) else tuple(made)
+    return value.as_example()
+
+
 def _overloaded(values: list[Variable], found: list[type]) -> None:
-    """The classes of the subclass tensors among ``values`` (and the items of lists and tuples), in order."""
+    """The classes of the subclass tensors and of the objects whose class takes torch calls among ``values`` (and
+    the items of lists and tuples), in order."""
     for value in values:
         if isinstance(value, SubclassTensorVariable) and value.hands_calls:
             if value.cls not in found:
                 found.append(value.cls)
         elif isinstance(value, (ListVariable, TupleVariable)):
             _overloaded(list(value.items), found)
+        elif (cls := _object_class(value)) is not None and cls not in found:
+            found.append(cls)
 
 
 def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list[Variable],
@@ -180,6 +227,9 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
     (inlined), or None when eager would not hand it over (no such argument, dispatch switched off)."""
     if not output.torch_function_enabled or run in _IGNORED:
         return None
+    if not output.subclass_tensors and all(isinstance(a, (TensorVariable, ConstantVariable))
+                                           for a in [*args, *kwargs.values()]):
+        return None  # the common call: nothing to hand over
     classes: list[type] = []
     _overloaded([*args, *kwargs.values()], classes)
     if not classes:
@@ -190,8 +240,8 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
     if len(classes) > 1:
         raise Unsupported(f"{name} on tensors of subclasses {', '.join(c.__qualname__ for c in classes)}", _WHY)
     cls = classes[0]
-    examples = [a.as_example() for a in args]
-    kwarg_examples = {k: v.as_example() for k, v in kwargs.items()}
+    examples = [_example(a) for a in args]
+    kwarg_examples = {k: _example(v) for k, v in kwargs.items()}
     handed = _modes.handed_call(output, run, examples, kwarg_examples)
     if handed is None:
         return None
@@ -238,7 +288,8 @@ def as_subclass(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
 
 def _hands_over(tx: InstructionTranslator, value: Variable) -> bool:
     """Whether ``value`` is a subclass tensor whose ``__torch_function__`` eager would call now."""
-    return isinstance(value, SubclassTensorVariable) and value.hands_calls and tx.output.torch_function_enabled
+    takes_calls = (isinstance(value, SubclassTensorVariable) and value.hands_calls) or _object_class(value) is not None
+    return takes_calls and tx.output.torch_function_enabled
 
 
 METHOD_HANDLERS["as_subclass"] = as_subclass
