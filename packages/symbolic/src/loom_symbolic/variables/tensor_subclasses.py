@@ -27,7 +27,6 @@ receiver, ``AliasBackward0`` its ``grad_fn``); ``tensor.as_subclass(T)`` the sam
 
 from __future__ import annotations
 
-import functools
 import inspect
 import types
 from typing import TYPE_CHECKING, Any
@@ -170,7 +169,6 @@ def wrap_subclass_input(tx: InstructionTranslator, value: torch.Tensor, source: 
     return variable
 
 
-@functools.lru_cache(maxsize=None)
 def _object_hands_calls(cls: type) -> bool:
     """Whether instances of ``cls``, not a tensor class, take torch calls: a classmethod ``__torch_function__``."""
     return (isinstance(cls, type) and not issubclass(cls, torch.Tensor)
