@@ -344,3 +344,31 @@ def test_object_with_torch_function_under_a_disabled_block_breaks():
     expected, got, report = _run(fn, torch.arange(3.0), Holder(torch.ones(3)))
     _same(expected, got)
     assert report.graph_break_count >= 1
+
+
+class Redispatching(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return torch.overrides.redispatch_function(func, types, args, kwargs or {})
+
+
+def plus(a, b):
+    if torch.overrides.has_torch_function((a, b)):
+        return torch.overrides.handle_torch_function(plus, (a, b), a, b)
+    return a + b
+
+
+def test_redispatch_function_runs_the_function_as_it_is():
+    """``redispatch_function`` sets torch's skip-one-check flag and calls ``plus`` again: that call's check must
+    see the flag (compiled, ``plus`` answered True and recursed until torch refused to skip twice)."""
+    def fn(x):
+        a = x.as_subclass(Redispatching)
+        return plus(a, a * 2), plus(a, x)
+
+    x = torch.arange(3.0)
+    expected = fn(x)
+    loom.reset()
+    compiled = loom.compile(fn, options={"strict": True})
+    for _ in range(2):
+        _same(expected, compiled(x))
+        assert not torch._C._peek_should_skip_torch_function()

@@ -388,4 +388,146 @@ class _ParamKind(torch.nn.Parameter):
 c_sc6_handed_in_parameter_subclass.extra_args = lambda: (_ParamKind(torch.ones(3)),)
 
 
+# -- more shapes of test_subclasses.py -------------------------------------------------------------------
+class _AddIsSub(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if func is torch.Tensor.add_:
+            func = torch.Tensor.sub_
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+class _NDimTen(torch.Tensor):
+    ndim = 10
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+class _NDimProperty(torch.Tensor):
+    def __init__(self, *args, **kwargs):
+        self._nd = 6
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs)
+
+    @property
+    def ndim(self):
+        return self._nd
+
+
+class _CloneTwice(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        with torch._C.DisableTorchFunctionSubclass():
+            out = func(*args, **(kwargs or {}))
+            return out * 2 if func is torch.clone else out
+
+
+class _ToOverride(torch.Tensor):
+    def to(self, device):
+        return self * len(device)
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+class _Holds(torch.Tensor):
+    @staticmethod
+    def __new__(cls, elem):
+        r = torch.Tensor._make_subclass(cls, torch.ones(0))
+        r.elem = elem
+        return r
+
+
+class _Redispatching(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return torch.overrides.redispatch_function(func, types, args, kwargs or {})
+
+
+def _plus(a, b):
+    if torch.overrides.has_torch_function((a, b)):
+        return torch.overrides.handle_torch_function(_plus, (a, b), a, b)
+    return a + b
+
+
+def c_sc6_inplace_method_swapped_on_argument(x):
+    a = x.clone()
+    w = torch.ones(3).as_subclass(_AddIsSub)
+    a.add_(w)
+    return a
+
+
+def c_sc6_class_attribute_shadows_tensor_attr(x):
+    t = x.as_subclass(_NDimTen)
+    return x + t.ndim
+
+
+def c_sc6_property_set_by_init(x):
+    t = _NDimProperty(x.clone())
+    return t + t.ndim
+
+
+def c_sc6_disabled_inside_torch_function(x):
+    t = x.as_subclass(_CloneTwice)
+    return torch.clone(t), t.neg()
+
+
+def c_sc6_overridden_to_not_handed(x):
+    t = x.as_subclass(_ToOverride)
+    return t.to("cpu")
+
+
+def c_sc6_new_keeps_elem(x, t):
+    return _Holds(t.elem.clone() + x)
+
+
+c_sc6_new_keeps_elem.extra_args = lambda: (_Holds(torch.ones(3)),)
+
+
+def c_sc6_redispatch_function(x):
+    a = x.as_subclass(_Redispatching)
+    return _plus(a, a * 2)
+
+
+def _plus_break_after(a, b):
+    if torch.overrides.has_torch_function((a, b)):
+        return torch.overrides.handle_torch_function(_plus_break_after, (a, b), a, b)
+    print("", end="")
+    return a + b
+
+
+def _plus_break_before(a, b):
+    print("", end="")
+    if torch.overrides.has_torch_function((a, b)):
+        return torch.overrides.handle_torch_function(_plus_break_before, (a, b), a, b)
+    return a - b
+
+
+def c_sc6_redispatch_break_after_check(x):
+    a = x.as_subclass(_Redispatching)
+    r = _plus_break_after(a, a)
+    return r, torch._C._peek_should_skip_torch_function()
+
+
+def c_sc6_redispatch_break_before_check(x):
+    a = x.as_subclass(_Redispatching)
+    r = _plus_break_before(a * 3, a)
+    return r, torch._C._peek_should_skip_torch_function()
+
+
+def c_sc6_redispatch_twice(x):
+    a = x.as_subclass(_Redispatching)
+    return _plus(a, a), _plus(a, x)
+
+
+def c_sc6_type_identity_checks(x):
+    t = x.as_subclass(_NDimTen)
+    return x + 1, type(t) is _NDimTen, type(x) is _NDimTen, t.__class__.__name__
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

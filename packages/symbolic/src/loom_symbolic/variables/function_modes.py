@@ -168,6 +168,16 @@ def _hands_over(tx: InstructionTranslator, query: Any, args: list[Variable]) -> 
     return any(check(tx, value) for value in _queried(tx, query, args) for check in OVERLOADS)
 
 
+def _skip_one_hop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    # redispatch_function: torch skips the next torch-function check the call makes, a per-thread flag the
+    # trace does not model. The frame runs as it is: the call usually re-enters this very function (through
+    # handle_torch_function), whose compiled entry's guards, reading the tensors' metadata, would use the flag up
+    error = Unsupported("torch._C._skip_one_hop_torch_function() (torch.overrides.redispatch_function)",
+                        "skipping one torch-function check is not modelled", hint="the function runs as it is")
+    error.reason.frame_as_is = True
+    raise error
+
+
 #: The stack's builtins → how the trace answers them (from torch's stack and the trace's own).
 _HANDLERS = {
     _C._push_on_torch_function_stack: _push,
@@ -175,6 +185,7 @@ _HANDLERS = {
     _C._len_torch_function_stack: _length,
     _C._get_function_stack_at: _stack_at,
     _C._is_torch_function_mode_enabled: _mode_enabled,
+    _C._skip_one_hop_torch_function: _skip_one_hop,
 }
 
 
