@@ -372,3 +372,46 @@ def test_redispatch_function_runs_the_function_as_it_is():
     for _ in range(2):
         _same(expected, compiled(x))
         assert not torch._C._peek_should_skip_torch_function()
+
+
+class TypeNames(BaseTorchFunctionMode):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.seen.append(sorted(t.__name__ for t in types))
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+def test_object_with_torch_function_under_a_mode():
+    def fn(x, h):
+        with TypeNames() as m:
+            y = torch.mul(h, x)
+            z = torch.mul(x, 2)
+        return y + z, m.seen
+
+    expected, got, report = _run(fn, torch.arange(3.0), Holder(torch.ones(3)))
+    assert expected[1][0] == ["Holder"]
+    _same(expected, got)
+    _clean(report)
+
+
+def test_mode_sees_the_real_types():
+    """A mode reading ``types`` saw the probe's FakeTensor for a method's ``self`` and nothing for a subclass
+    tensor (a wrong answer): now each overloaded argument's own class, in eager's order."""
+    def fn(x, p):
+        t = x.as_subclass(Passing)
+        with TypeNames() as m:
+            a = t.mul(2) + 1
+            b = p.exp()
+            c = torch.cat([x, t])
+            d = torch.mul(t, 2)
+            e = x.exp()
+        return a, b, c, d, e, m.seen
+
+    expected, got, report = _run(fn, torch.arange(3.0), torch.nn.Parameter(torch.ones(3)))
+    assert expected[-1] == [["Passing"], ["Passing"], ["Parameter"], ["Passing"], ["Passing"], ["Tensor"]]
+    _same(expected[:-1], got[:-1])
+    assert got[-1] == expected[-1]
+    _clean(report)

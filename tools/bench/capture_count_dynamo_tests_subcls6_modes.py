@@ -443,6 +443,46 @@ def c_sc6m_wrapper_object_under_mode(x, h):
 c_sc6m_wrapper_object_under_mode.extra_args = lambda: (_Holder(torch.ones(3)),)
 
 
+class _TypeNames(TorchFunctionMode):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.seen.append(sorted(t.__name__ for t in types))
+        return func(*args, **(kwargs or {}))
+
+
+def c_sc6m_mode_sees_object_types(x, h):
+    with _TypeNames() as m:
+        y = torch.mul(h, x)
+        z = torch.mul(x, 2)
+    return y + z, m.seen
+
+
+c_sc6m_mode_sees_object_types.extra_args = lambda: (_Holder(torch.ones(3)),)
+
+
+def c_sc6m_mode_sees_subclass_types(x):
+    t = x.as_subclass(_Sub)
+    with _TypeNames() as m:
+        y = torch.mul(t, 2)
+        z = x.exp()
+    return y, z, m.seen
+
+
+def c_sc6m_mode_sees_method_types(x, p):
+    t = x.as_subclass(_Sub)
+    with _TypeNames() as m:
+        a = t.mul(2) + 1
+        b = p.exp()
+        c = torch.cat([x, t])
+    return a, b, c, m.seen
+
+
+c_sc6m_mode_sees_method_types.extra_args = lambda: (torch.nn.Parameter(torch.ones(3)),)
+
+
 # -- parametrizations -------------------------------------------------------------------------------------
 class _Symmetric(torch.nn.Module):
     def forward(self, w):

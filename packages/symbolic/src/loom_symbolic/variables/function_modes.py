@@ -21,6 +21,7 @@ the resumed frame as it is (``run_as_is``: a foreign mode is active), as eager w
 
 from __future__ import annotations
 
+import inspect
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,8 +36,8 @@ from . import torch_function_state as _torch_function_state
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .mappings import DictVariable
-from .sequences import TupleVariable
-from .tensor import TENSOR_METHODS
+from .sequences import ListVariable, TupleVariable
+from .tensor import TENSOR_METHODS, TensorVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -340,6 +341,80 @@ def function_variable(tx: InstructionTranslator, func: Any) -> Variable:
     return registry.wrap(tx, func, None)
 
 
+def _object_hands_calls(cls: type) -> bool:
+    """Whether instances of ``cls``, not a tensor class, take torch calls: a classmethod ``__torch_function__``."""
+    return (isinstance(cls, type) and not issubclass(cls, torch.Tensor)
+            and isinstance(inspect.getattr_static(cls, "__torch_function__", None), classmethod))
+
+
+def object_class(value: Variable) -> type | None:
+    """The class of ``value`` if it is an object (not a tensor) whose class takes torch calls, else None."""
+    if isinstance(value, (TensorVariable, ConstantVariable, ListVariable, TupleVariable, DictVariable)):
+        return None
+    try:
+        cls = value.python_type()
+    except Unsupported:
+        return None
+    return cls if _object_hands_calls(cls) else None
+
+
+class _Stand:
+    """What the probe is given for an object whose class takes torch calls: torch's argument parser accepts it
+    as an overloaded argument (it has a ``__torch_function__``), so the probe mode is handed the call."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+
+def example(value: Variable) -> Any:
+    """What stands for ``value`` in the probe's call: a :class:`_Stand` for an object taking torch calls (in a list
+    or tuple too)."""
+    if object_class(value) is not None:
+        return _Stand()
+    if isinstance(value, (ListVariable, TupleVariable)) and any(object_class(i) is not None for i in value.items):
+        made = [example(item) for item in value.items]
+        return made if isinstance(value, ListVariable) else tuple(made)
+    return value.as_example()
+
+
+def _real_types(types: Any, handed: list[Any], pairs: list[tuple[Any, Variable]]) -> Any:
+    """``types`` as eager hands them to a mode: the probe saw FakeTensors (a method's ``self`` is always
+    overloaded) and :class:`_Stand` objects; each overloaded argument ``handed`` is mapped back, through ``pairs``,
+    to its variable's class, in the order eager collects them."""
+    found: list[type] = []
+    seen: set[type] = set()
+    for value in _flat(handed):
+        variable = next((v for example, v in pairs if example is value), None)
+        if type(value) in types or getattr(variable, "hands_calls", False):  # a subclass tensor: a plain fake here
+            if variable is None:
+                raise Unsupported("a TorchFunctionMode handed an argument the trace cannot name", "not modelled")
+            seen.add(type(value))
+            if (cls := variable.python_type()) not in found:
+                found.append(cls)
+    if not seen.issuperset(types) or any(a is not b and issubclass(a, b) for a in found for b in found):
+        raise Unsupported("the types a TorchFunctionMode is handed for these arguments",
+                          "their order (a subclass before its base) is not modelled")
+    return tuple(found)
+
+
+def _flat(values: Any) -> list[Any]:
+    out: list[Any] = []
+    for value in values:
+        out += _flat(value) if isinstance(value, (list, tuple)) else [value]
+    return out
+
+
+def _item_pairs(examples: list[Any], variables: list[Variable]) -> list[tuple[Any, Variable]]:
+    """``(example, variable)`` for the call's arguments and the items of its list and tuple arguments."""
+    pairs = []
+    for example, variable in zip(examples, variables):
+        pairs.append((example, variable))
+        if isinstance(example, (list, tuple)) and isinstance(variable, (ListVariable, TupleVariable)):
+            pairs += _item_pairs(list(example), list(variable.items))
+    return pairs
+
+
 def variable_for(value: Any, pairs: list[tuple[Any, Variable]]) -> Variable:
     """The variable for an argument eager hands on: the call's own (``pairs`` of example and variable), or a constant."""
     for example, variable in pairs:
@@ -357,13 +432,14 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
     if tx is None:
         name = getattr(run, "__qualname__", None) or repr(run)
         raise Unsupported(f"{name} made by the translator under a TorchFunctionMode", "the mode would not see it")
-    examples = [a.as_example() for a in args]
-    kwarg_examples = {k: v.as_example() for k, v in kwargs.items()}
+    examples = [example(a) for a in args]
+    kwarg_examples = {k: example(v) for k, v in kwargs.items()}
     handed = handed_call(output, run, examples, kwarg_examples)
     if handed is None:
         return None
     func, types, handed_args, handed_kwargs = handed
-    pairs = list(zip([*examples, *kwarg_examples.values()], [*args, *kwargs.values()]))
+    pairs = _item_pairs([*examples, *kwarg_examples.values()], [*args, *kwargs.values()])
+    types = _real_types(types, [*handed_args, *(handed_kwargs or {}).values()], pairs)
     modes = output.function_modes
     pushed = modes[-1]
     if len(output.device_regions) > pushed.device_depth:

@@ -27,7 +27,6 @@ receiver, ``AliasBackward0`` its ``grad_fn``); ``tensor.as_subclass(T)`` the sam
 
 from __future__ import annotations
 
-import inspect
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -169,43 +168,6 @@ def wrap_subclass_input(tx: InstructionTranslator, value: torch.Tensor, source: 
     return variable
 
 
-def _object_hands_calls(cls: type) -> bool:
-    """Whether instances of ``cls``, not a tensor class, take torch calls: a classmethod ``__torch_function__``."""
-    return (isinstance(cls, type) and not issubclass(cls, torch.Tensor)
-            and isinstance(inspect.getattr_static(cls, "__torch_function__", None), classmethod))
-
-
-def _object_class(value: Variable) -> type | None:
-    """The class of ``value`` if it is an object (not a tensor) whose class takes torch calls, else None."""
-    if isinstance(value, (TensorVariable, ConstantVariable, ListVariable, TupleVariable, DictVariable)):
-        return None
-    try:
-        cls = value.python_type()
-    except Unsupported:
-        return None
-    return cls if _object_hands_calls(cls) else None
-
-
-class _Stand:
-    """What the probe is given for an object whose class takes torch calls: torch's argument parser accepts it
-    as an overloaded argument (it has a ``__torch_function__``), so the probe mode is handed the call."""
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return NotImplemented
-
-
-def _example(value: Variable) -> Any:
-    """What stands for ``value`` in the probe's call: a :class:`_Stand` for an object taking torch calls (in a list
-    or tuple too)."""
-    if _object_class(value) is not None:
-        return _Stand()
-    if isinstance(value, (ListVariable, TupleVariable)) and any(_object_class(i) is not None for i in value.items):
-        made = [_example(item) for item in value.items]
-        return made if isinstance(value, ListVariable) else tuple(made)
-    return value.as_example()
-
-
 def _overloaded(values: list[Variable], found: list[type]) -> None:
     """The classes of the subclass tensors and of the objects whose class takes torch calls among ``values`` (and
     the items of lists and tuples), in order."""
@@ -215,7 +177,7 @@ def _overloaded(values: list[Variable], found: list[type]) -> None:
                 found.append(value.cls)
         elif isinstance(value, (ListVariable, TupleVariable)):
             _overloaded(list(value.items), found)
-        elif (cls := _object_class(value)) is not None and cls not in found:
+        elif (cls := _modes.object_class(value)) is not None and cls not in found:
             found.append(cls)
 
 
@@ -238,8 +200,8 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
     if len(classes) > 1:
         raise Unsupported(f"{name} on tensors of subclasses {', '.join(c.__qualname__ for c in classes)}", _WHY)
     cls = classes[0]
-    examples = [_example(a) for a in args]
-    kwarg_examples = {k: _example(v) for k, v in kwargs.items()}
+    examples = [_modes.example(a) for a in args]
+    kwarg_examples = {k: _modes.example(v) for k, v in kwargs.items()}
     handed = _modes.handed_call(output, run, examples, kwarg_examples)
     if handed is None:
         return None
@@ -286,7 +248,7 @@ def as_subclass(tx: InstructionTranslator, tensor: TensorVariable, args: list[Va
 
 def _hands_over(tx: InstructionTranslator, value: Variable) -> bool:
     """Whether ``value`` is a subclass tensor whose ``__torch_function__`` eager would call now."""
-    takes_calls = (isinstance(value, SubclassTensorVariable) and value.hands_calls) or _object_class(value) is not None
+    takes_calls = (isinstance(value, SubclassTensorVariable) and value.hands_calls) or _modes.object_class(value) is not None
     return takes_calls and tx.output.torch_function_enabled
 
 
