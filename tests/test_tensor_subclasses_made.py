@@ -415,3 +415,60 @@ def test_mode_sees_the_real_types():
     _same(expected[:-1], got[:-1])
     assert got[-1] == expected[-1]
     _clean(report)
+
+
+class Calls(torch.Tensor):
+    names = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.names.append(getattr(func, "__name__", "?"))
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+def test_iteration_over_a_subclass_tensor_hands_its_calls_over():
+    """Iterating a subclass tensor broke; ``list()``/``tuple()``/``[*t]`` also ask ``Tensor.__len__`` (CPython's
+    length hint, after ``iter()``), which a mode or subclass is handed in eager but was not in the trace."""
+    def fn(x):
+        Calls.names = []
+        t = x.as_subclass(Calls)
+        items = list(t)
+        a, b, c = t
+        total = 0
+        for row in t:
+            total = total + row
+        return items, a + c, total, [*t], tuple(t), list(Calls.names)
+
+    expected, got, report = _run(fn, torch.arange(3.0))
+    assert expected[-1][:7] == ["dim", "unbind", "__len__", "dim", "unbind", "dim", "unbind"]
+    _same(expected, got)
+    _clean(report)
+
+
+def test_mode_is_handed_the_length_hint():
+    def fn(x):
+        with TypeNames() as m:
+            a = list(x)
+            b = tuple(x)
+            c = [*x]
+            d = [e * 2 for e in x]
+        return a, b, c, d, len(m.seen)
+
+    expected, got, report = _run(fn, torch.arange(3.0))
+    assert expected[-1] == 3 * 3 + 2 + 3  # dim, unbind, __len__ thrice; dim, unbind, three muls
+    _same(expected, got)
+    _clean(report)
+
+
+def test_iteration_over_a_zero_dim_subclass_tensor_raises():
+    def fn(x):
+        t = x.sum().as_subclass(Calls)
+        try:
+            list(t)
+        except TypeError as e:
+            return x + 1, str(e)
+        return x, ""
+
+    expected, got, report = _run(fn, torch.arange(3.0))
+    assert expected[1] == "iteration over a 0-d tensor"
+    _same(expected, got)

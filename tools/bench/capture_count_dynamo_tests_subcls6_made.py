@@ -294,4 +294,59 @@ def c_sc6d_inherited_classmethod_binds_own_class(x):
     return x + 1, t.label(), (t * 2).label()
 
 
+# -- iteration over subclass tensors and the length hint ------------------------------------------------
+class _Calls(torch.Tensor):
+    names: list = []
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        cls.names.append(getattr(func, "__name__", "?"))
+        return super().__torch_function__(func, types, args, kwargs)
+
+
+class _NamesMode(TorchFunctionMode):
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(getattr(func, "__name__", "?"))
+        return func(*args, **(kwargs or {}))
+
+
+def c_sc6d_subclass_list_and_unpack(x):
+    _Calls.names = []
+    t = x.as_subclass(_Calls)
+    items = list(t)
+    a, b, c = t
+    return items, a + c, type(b).__name__, list(_Calls.names)
+
+
+def c_sc6d_subclass_loop_and_star(x):
+    _Calls.names = []
+    t = x.as_subclass(_Calls)
+    total = 0
+    for row in t:
+        total = total + row
+    return total, [*t], tuple(t), list(_Calls.names)
+
+
+def c_sc6d_subclass_zero_dim_iteration(x):
+    t = x.sum().as_subclass(_Calls)
+    try:
+        list(t)
+    except TypeError as e:
+        return x + 1, str(e)
+    return x
+
+
+def c_sc6d_mode_sees_length_hint(x):
+    with _NamesMode() as m:
+        a = list(x)
+        b = tuple(x)
+        c = [*x]
+        d = sorted(x[:1])
+    return a, b, c, d, m.names
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

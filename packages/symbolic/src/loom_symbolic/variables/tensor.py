@@ -310,6 +310,12 @@ class TensorVariable(Variable):
             for i in range(int(self.example.shape[0]))  # iterating fixes the length (a guard if symbolic)
         ]
 
+    def length_hint(self, tx: InstructionTranslator) -> None:
+        """What CPython's length hint asks of a tensor it iterates (``list(t)``, ``tuple(t)``, ``[*t]``, after
+        ``iter(t)``): ``Tensor.__len__``, which eager hands to a mode or a subclass's ``__torch_function__``."""
+        if tx.output.function_modes or self.hands_calls:
+            self.call_method(tx, "__len__", [], {})
+
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.made_leaf is not None:
             codegen.load_source(self.made_leaf)  # the object made before the graph, not a graph output
@@ -322,6 +328,13 @@ class TensorVariable(Variable):
     def __repr__(self) -> str:
         ex = self.example
         return f"TensorVariable({self.node.name}, {ex.dtype}, {tuple(ex.shape)})"
+
+
+def length_hinted(tx: InstructionTranslator, value: Variable, items: list[Variable]) -> list[Variable]:
+    """``items``, the items of ``value`` a length-hinting construct iterated, after the hint (for a tensor)."""
+    if isinstance(value, TensorVariable):
+        value.length_hint(tx)
+    return items
 
 
 def refuse_tensor_slice_bounds(index: Variable) -> None:

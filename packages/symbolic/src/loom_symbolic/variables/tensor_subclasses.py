@@ -14,7 +14,8 @@ Reads of tensor attributes (``t.shape``, ``t.grad``) and ``len(t)`` are handed o
 object that is no tensor but whose class has a classmethod ``__torch_function__`` (a wrapper holding a tensor),
 given to a torch function (in a list too), has the call handed to it the same way (the probe sees a stand-in of
 that kind in its place), and ``has_torch_function`` answers True for it and for subclass tensors.
-Not modelled, each a graph break naming the subclass: iteration over one, ops mixing two such subclasses, a
+Iteration runs ``Tensor.__iter__``'s ``dim()`` and ``unbind(0)``, handed over. Not modelled, each a graph break
+naming the subclass: ops mixing two such subclasses, a
 ``__torch_function__`` that is not a classmethod, a subclass with a ``__torch_dispatch__`` (:func:`modelled`),
 and a higher-order op's body (:func:`.higher_order.trace_body`: a sub-graph keeps no class). Subclasses that switch
 ``__torch_function__`` off (``nn.Parameter``, ``FakeTensor``, ``DTensor``) behave as plain tensors there and
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from . import function_modes as _modes
 from . import registry
 from .base import Variable
@@ -107,7 +108,14 @@ class SubclassTensorVariable(TensorVariable):
         return super().var_getattr(tx, name)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
-        raise Unsupported(f"iteration over a {self.cls.__qualname__}", _WHY)
+        """``iter(t)``: ``Tensor.__iter__``'s ``self.dim()`` and ``iter(self.unbind(0))``, each handed over."""
+        dim = self.call_method(tx, "dim", [], {})
+        if not dim.is_python_constant():
+            raise Unsupported(f"iteration over a {self.cls.__qualname__}", "its dim() is not a constant")
+        if dim.as_python_constant() == 0:
+            message = "iteration over a 0-d tensor"
+            raise UserError(message, message, exc_type=TypeError, exc_args=(message,))
+        return self.call_method(tx, "unbind", [ConstantVariable(0)], {}).unpack(tx)
 
     def describe(self) -> str:
         return f"{self.cls.__qualname__} {self.node.name}"
