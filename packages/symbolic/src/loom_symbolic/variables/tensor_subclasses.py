@@ -189,18 +189,25 @@ def _overloaded(values: list[Variable], found: list[type]) -> None:
             found.append(cls)
 
 
+def _ignored(run: Any) -> bool:
+    try:
+        return run in _IGNORED
+    except TypeError:  # an unhashable callable: not one of torch's
+        return False
+
+
 def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list[Variable],
              kwargs: dict[str, Variable]) -> Variable | None:
     """``run(*args, **kwargs)`` handed to the ``__torch_function__`` of the subclass tensor among its arguments
     (inlined), or None when eager would not hand it over (no such argument, dispatch switched off)."""
-    if not output.torch_function_enabled or run in _IGNORED:
+    if not output.torch_function_enabled:
         return None
     if not output.subclass_tensors and all(isinstance(a, (TensorVariable, ConstantVariable))
                                            for a in [*args, *kwargs.values()]):
         return None  # the common call: nothing to hand over
     classes: list[type] = []
     _overloaded([*args, *kwargs.values()], classes)
-    if not classes:
+    if not classes or _ignored(run):
         return None
     name = getattr(run, "__qualname__", None) or repr(run)
     if tx is None:
