@@ -162,11 +162,23 @@ def test_subclass_called_on_a_tensor_and_its_init():
     _clean(report)
 
 
-def test_subclass_called_with_a_list_breaks():
+def test_subclass_called_with_floats_or_sizes():
+    """``cls([1.0, 2.0])``: a new tensor of the default dtype (the program's, changed in the frame here); ``cls([2,
+    3])`` would be sizes, uninitialised memory: a break."""
     def fn(x):
-        return x + Bare([1.0, 2.0, 3.0])
+        torch.set_default_dtype(torch.float64)
+        t = Bare([1.0, 2.0, 3.0])
+        torch.set_default_dtype(torch.float32)
+        return t + x, t.dtype, t._base is None, t.requires_grad
 
     expected, got, report = _run(fn, torch.arange(3.0))
+    _same(expected, got)
+    _clean(report)
+
+    def sizes(x):
+        return x.sum() + Bare([2, 3]).shape[0]
+
+    expected, got, report = _run(sizes, torch.arange(3.0))
     _same(expected, got)
     assert report.graph_break_count == 1
 

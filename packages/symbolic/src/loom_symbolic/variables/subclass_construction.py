@@ -5,9 +5,10 @@ from its autograd history and handed to no ``__torch_function__``: an ``aten.det
 (:class:`.tensor_subclasses.SubclassTensorVariable`; a plain tensor for ``cls`` ``torch.Tensor``).
 
 ``cls(t)`` for a subclass that keeps ``TensorBase.__new__`` aliases ``t`` as ``t.as_subclass(cls)`` does (its
-``grad_fn`` an ``AliasBackward0``); a class with a ``__new__`` of its own (a staticmethod that calls
+``grad_fn`` an ``AliasBackward0``), and ``cls([1.0, 2.0])`` makes a new tensor of the default dtype from the
+floats; a class with a ``__new__`` of its own (a staticmethod that calls
 ``_make_subclass``, as most do) has it inlined. A Python ``__init__`` then runs on the new tensor. What is not
-modelled breaks: other constructor arguments (sizes, data lists, a storage), ``require_grad`` true, a class
+modelled breaks: other constructor arguments (sizes, int lists, a storage), ``require_grad`` true, a class
 whose tensors :func:`.tensor_subclasses.modelled` refuses, ``nn.Parameter`` subclasses (made as they always were).
 """
 
@@ -25,6 +26,7 @@ from . import tensor_subclasses as _subclasses
 from .attributes import class_attribute
 from .base import Variable
 from .builtins import builtin
+from .constant import ConstantVariable
 from .new_objects import FAMILY_MAKERS
 from .registry import wrap
 from .tensor import TensorVariable
@@ -63,6 +65,16 @@ def builtin_make_subclass(tx, args, kwargs):
     return _subclass_of(tx, data, cls, "torch.Tensor._make_subclass", torch.ops.aten.detach.default)
 
 
+def _float_items(args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    """The one list or tuple of Python floats ``cls(data)`` was given (ints would be read as sizes), else None."""
+    if len(args) != 1 or kwargs or not args[0].is_python_constant():
+        return None
+    value = args[0].as_python_constant()
+    if type(value) not in (list, tuple) or not value or any(type(v) is not float for v in value):
+        return None
+    return ConstantVariable(list(value))
+
+
 def _tensor_family(cls: type) -> bool:
     return issubclass(cls, torch.Tensor) and not issubclass(cls, torch.nn.Parameter)
 
@@ -72,10 +84,15 @@ def construct_tensor_subclass(tx: InstructionTranslator, cls: type, cls_source: 
     """``cls(*args, **kwargs)`` for a tensor subclass: the new tensor, its ``__init__`` run."""
     new = class_attribute(cls, "__new__")
     if new is _TENSOR_NEW:
-        if len(args) != 1 or kwargs or not isinstance(args[0], TensorVariable):
-            raise Unsupported(f"creating a {cls.__qualname__} object", "only cls(tensor) is modelled",
-                              hint="sizes, data lists and storages go to torch's legacy constructor")
-        instance = _subclass_of(tx, args[0], cls, "a tensor made by its class", torch.ops.aten.alias.default)
+        data = _float_items(args, kwargs)
+        if data is not None:  # cls([1.0, 2.0]): the legacy constructor's data, of the default dtype, no view
+            made = tx.output.call_function(tx, torch.tensor, [data], {})  # floats: the default dtype
+            instance = _subclass_of(tx, made, cls, "a tensor made by its class", torch.ops.aten.detach.default)
+        elif len(args) != 1 or kwargs or not isinstance(args[0], TensorVariable):
+            raise Unsupported(f"creating a {cls.__qualname__} object", "only cls(tensor) and cls(floats) are modelled",
+                              hint="sizes, int lists and storages go to torch's legacy constructor")
+        else:
+            instance = _subclass_of(tx, args[0], cls, "a tensor made by its class", torch.ops.aten.alias.default)
     elif isinstance(new, staticmethod) and isinstance(new.__func__, types.FunctionType):
         new_source = Attr(cls_source, "__new__") if cls_source is not None else None
         instance = wrap(tx, new.__func__, new_source).call(tx, [wrap(tx, cls, cls_source), *args], kwargs)
