@@ -484,3 +484,15 @@ def test_iteration_over_a_zero_dim_subclass_tensor_raises():
     expected, got, report = _run(fn, torch.arange(3.0))
     assert expected[1] == "iteration over a 0-d tensor"
     _same(expected, got)
+
+
+def test_is_tensor_method_or_property_folded():
+    """It builds torch's table of testing overrides inside a ``warnings.catch_warnings`` block: inlined, a break."""
+    def fn(x):
+        check = torch.overrides.is_tensor_method_or_property
+        return x * 2, check(torch.Tensor.add), check(torch.add), check(torch.Tensor.ndim.__get__)
+
+    expected, got, report = _run(fn, torch.arange(3.0))
+    assert expected[1:] == (True, False, True)
+    _same(expected, got)
+    _clean(report)

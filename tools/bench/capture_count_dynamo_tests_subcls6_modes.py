@@ -353,6 +353,11 @@ def c_sc6m_is_tensor_method(x):
     return x + 1, torch.overrides.is_tensor_method_or_property(torch.Tensor.add)
 
 
+def c_sc6m_is_tensor_method_kinds(x):
+    check = torch.overrides.is_tensor_method_or_property
+    return x * 2, check(torch.add), check(torch.Tensor.ndim.__get__), check(torch.Tensor.sum)
+
+
 def c_sc6m_wrapper_object_tf(x):
     class Box:
         def __init__(self, t):

@@ -51,7 +51,7 @@ FLOORS = {
         "variables.catalogue", "variables.new_parameters", "variables.hook_handles", "variables.tensor_hooks", "variables.tensor_versions", "variables.tensor_bases", "variables.torch_rng_calls", "variables.asked_state", "variables.out_resizes", "variables.generator_draws", "variables.made_buffers", "variables.seeded_random", "variables.frame_generators", "variables.requires_grad", "variables.lazy_modules",
         "variables.body_escapes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
         "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.tensor_subclasses",
-        "variables.subclass_construction", "variables.tensor_super"],
+        "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries"],
     4: ["output_graph", "node_effects", "storage_guards", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
         "opcodes.exception_opcodes", "opcodes.matching", "opcodes.names", "opcodes.operator_opcodes", "opcodes.stack",

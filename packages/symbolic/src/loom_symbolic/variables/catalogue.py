@@ -56,6 +56,7 @@ from . import (  # noqa: F401
     numpy_operators,
     operator_builtins,
     operator_dunders,
+    overrides_queries,
     overriding_containers,
     partial,
     percent_objects,
