@@ -243,17 +243,29 @@ def test_disable_torch_function_sets_the_traced_modes_aside():
     _clean(report)
 
 
-def test_mode_entered_inside_disable_torch_function_breaks():
-    def fn(x):
+def test_mode_entered_inside_disable_torch_function_waits_for_its_end():
+    """A mode pushed in a ``DisableTorchFunction`` block is handed nothing there, and everything after the block
+    (it broke the graph before)."""
+    def entered(x):
         with torch._C.DisableTorchFunction():
             with ZeroAdd():
                 a = torch.add(x, 1)
         return a
 
-    expected, got, report = _run(fn, torch.arange(3.0))
-    _same(expected, got)
-    assert report.graph_break_count >= 1
-    assert "DisableTorchFunction" in report.breaks[0].what
+    def pushed(x):
+        m = ZeroAdd()
+        with torch._C.DisableTorchFunction():
+            torch._C._push_on_torch_function_stack(m)
+            inside = torch.add(x, 1)
+        after = torch.add(x, 1)
+        torch._C._pop_torch_function_stack()
+        return inside, after, torch.add(x, 1)
+
+    for fn in (entered, pushed):
+        expected, got, report = _run(fn, torch.arange(3.0))
+        _same(expected, got)
+        _clean(report)
+    assert not expected[1].any()
 
 
 def test_class_with_torch_function_off_keeps_its_class():

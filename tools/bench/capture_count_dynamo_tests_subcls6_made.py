@@ -173,6 +173,25 @@ def c_sc6d_mode_entered_inside_disable_all(x):
     return a
 
 
+def c_sc6d_mode_pushed_inside_disable_all_outlives_it(x):
+    m = _ZeroAdd()
+    with torch._C.DisableTorchFunction():
+        torch._C._push_on_torch_function_stack(m)
+        inside = torch.add(x, 1)
+    after = torch.add(x, 1)
+    torch._C._pop_torch_function_stack()
+    return inside, after, torch.add(x, 1)
+
+
+def c_sc6d_mode_inside_disable_all_with_break(x):
+    with torch._C.DisableTorchFunction():
+        with _Count() as m:
+            a = x + 1
+            print("", end="")
+            b = a * 2
+    return b, m.n
+
+
 def c_sc6d_disable_all_counting_mode(x):
     with _Count() as m:
         a = x.sin()

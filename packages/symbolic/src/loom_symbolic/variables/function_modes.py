@@ -86,17 +86,16 @@ def _push(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         raise Unsupported("pushing an object that is not a TorchFunctionMode on the torch-function mode stack",
                           "only TorchFunctionMode subclasses are modelled")
     output = tx.output
-    _torch_function_state.refuse_modes_off(tx, "a TorchFunctionMode pushed")
     if output.device_regions:
         _device_ctx.refuse_beside_function_mode(tx)
     effect = PushMode(mode)
     output.side_effects.effects.append(effect)
-    output.function_modes.append(PushedMode(mode, effect, len(output.device_regions)))
+    _torch_function_state.mode_stack(output).append(PushedMode(mode, effect, len(output.device_regions)))
     return ConstantVariable(None)
 
 
 def _pop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    modes = tx.output.function_modes
+    modes = _torch_function_state.mode_stack(tx.output)
     if args or kwargs:
         raise Unsupported("torch._C._pop_torch_function_stack() with arguments", "it takes none")
     if not modes:

@@ -9,8 +9,9 @@ records the switch as two nodes, :func:`enter_subclass_disabled` (or :func:`ente
 input dispatches exactly as in eager); the trace answers the queries from its own view
 (``OutputGraph.torch_function_enabled``, ``torch_function_all_disabled``). The modes the trace pushed are
 set aside for the ``DisableTorchFunction`` block (kept in its region, counted by ``_len_torch_function_stack()``),
-so no call in it is handed to them. A ``DisableTorchFunction`` block with any other mode on the stack (a
-``torch.device`` block, a mode from outside), or a mode or ``torch.device`` block entered inside it, breaks.
+so no call in it is handed to them; a mode entered inside it joins them (:func:`mode_stack`). A
+``DisableTorchFunction`` block with any other mode on the stack (a ``torch.device`` block, a mode from outside),
+or a ``torch.device`` block entered inside it, breaks.
 
 A break inside the block works as for autocast regions (:class:`.ctx.RegionExitVariable`): the rest of the
 block runs in a fresh manager that the resume function's trace enters as a region of its own graph
@@ -59,12 +60,6 @@ STATE_SWITCHES = (enter_subclass_disabled, enter_all_disabled, exit_subclass_dis
 _ENTERS = {DISABLE_SUBCLASS: enter_subclass_disabled, DISABLE_ALL: enter_all_disabled}
 
 
-def refuse_modes_off(tx: InstructionTranslator, what: str) -> None:
-    """Break on ``what`` (a mode or ``torch.device`` block) inside a ``DisableTorchFunction`` region."""
-    if tx.output.torch_function_all_disabled:
-        raise Unsupported(f"{what} inside a DisableTorchFunction block", "modes switched off are not modelled")
-
-
 def enter_region(tx: InstructionTranslator, kind: type = DISABLE_SUBCLASS) -> None:
     """Open a region of ``kind`` (``DisableTorchFunctionSubclass`` or ``DisableTorchFunction``) in ``tx``'s graph."""
     output = tx.output
@@ -94,6 +89,16 @@ def exit_region(output: Any) -> None:
     output.torch_function_all_disabled = all_before
     if enter_node.target is enter_all_disabled:
         output.function_modes = set_aside
+
+
+def mode_stack(output: Any) -> list:
+    """The list holding the top of the trace's mode stack: inside ``DisableTorchFunction`` blocks, the modes the
+    outermost one set aside (a mode pushed there waits with them, handed nothing until the block is left)."""
+    if output.torch_function_all_disabled:
+        for region in output.torch_function_regions:
+            if region[0].target is enter_all_disabled:
+                return region[3]
+    return output.function_modes
 
 
 def modes_set_aside(output: Any) -> int:
