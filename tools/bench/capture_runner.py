@@ -21,6 +21,8 @@ def _reset_state():
     random.seed(1234)
     torch.manual_seed(1234)
     torch.set_grad_enabled(True)
+    while torch._C._len_torch_function_stack():  # a mode torch.compile's run left pushed (extra_args push some)
+        torch._C._pop_torch_function_stack()
 
 
 def _torch_state():

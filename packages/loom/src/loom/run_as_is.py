@@ -56,6 +56,12 @@ def checkpoint_recomputation_differs(settings: Settings) -> bool:
     return settings.backend_name != "eager" and _C._autograd._top_saved_tensors_default_hooks(False) is not None
 
 
+def torch_function_check_skipped(settings: Settings) -> bool:
+    """``torch.overrides.redispatch_function`` called this frame's function: its next torch-function check is
+    skipped (a per-thread flag that the function's own ``has_torch_function`` consumes)."""
+    return _C._peek_should_skip_torch_function()
+
+
 #: (check, why the frame runs as it is), first match wins.
 CONDITIONS: list[tuple[Callable[[Settings], bool], str]] = [
     (forward_ad_level_active, "FakeTensors carry no tangents"),
@@ -65,6 +71,8 @@ CONDITIONS: list[tuple[Callable[[Settings], bool], str]] = [
      "entered on another thread): compiled, it would recompile for every op the mode sees"),
     (foreign_function_mode_active, "the mode would see loom's tracing (FakeTensor creation, fake calls); a "
      "default-device context is compiled under: it only fills in factory functions' device, in the trace too"),
+    (torch_function_check_skipped, "the frame's next torch-function check is skipped, a flag the trace would "
+     "consume at compile time"),
     (functorch_transform_active, "the transform's tensors are wrapped for its level, which FakeTensors cannot model"),
     (checkpoint_recomputation_differs, "backward recomputes this frame uncompiled, and an AOTAutograd graph saves "
      "its tensors in another order than that recomputation"),

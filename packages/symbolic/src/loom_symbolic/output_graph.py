@@ -52,7 +52,6 @@ from .variables.tensor import TensorVariable
 if TYPE_CHECKING:
     from .translator import InstructionTranslator
 
-
 _FAKE_LOG = logging.getLogger("torch._subclasses.fake_tensor")
 _FAKE_LIMITS = (UnsupportedOperatorException, UnsupportedFakeTensorException)
 
@@ -120,10 +119,11 @@ class OutputGraph:
         self.sdpa_regions: list[tuple[fx.Node, tuple]] = []
         #: The disable_saved_tensors_hooks regions open at this point: (enter node, message).
         self.saved_hooks_regions: list[tuple[fx.Node, str]] = []
-        #: Whether tensor subclasses' __torch_function__ runs, and the DisableTorchFunctionSubclass regions
-        #: open at this point of the trace: (enter node, the state before it), innermost last.
+        #: Whether subclasses' __torch_function__ runs, whether modes are off too (DisableTorchFunction), and the
+        #: regions switching them open here: (enter node, both states before it, the modes it set aside).
         self.torch_function_enabled = torch._C._is_torch_function_enabled()
-        self.torch_function_regions: list[tuple[fx.Node, bool]] = []
+        self.torch_function_all_disabled = torch._C._is_torch_function_all_disabled()
+        self.torch_function_regions: list[tuple[fx.Node, bool, bool, list]] = []
         #: How many tensors of subclasses running a Python ``__torch_function__`` the trace holds (:mod:`.variables.tensor_subclasses`).
         self.subclass_tensors = 0
         #: The autocast regions open at this point of the trace: (enter node, its settings), innermost last.
@@ -291,7 +291,7 @@ class OutputGraph:
         the innermost TorchFunctionMode the trace pushed first, as eager would)."""
         if self.function_modes and (handled := _function_modes.dispatch(tx, self, target, args, kwargs)) is not None:
             return handled
-        if self.subclass_tensors and (handled := _subclasses.dispatch(tx, self, target, args, kwargs)) is not None:
+        if (handled := _subclasses.dispatch(tx, self, target, args, kwargs)) is not None:
             return handled
         return self._record("call_function", target, target, args, kwargs, tx)
 
@@ -302,7 +302,7 @@ class OutputGraph:
         run = _method_caller(name)
         if self.function_modes and (handled := _function_modes.dispatch(tx, self, run, args, kwargs)) is not None:
             return handled
-        if self.subclass_tensors and (handled := _subclasses.dispatch(tx, self, run, args, kwargs)) is not None:
+        if (handled := _subclasses.dispatch(tx, self, run, args, kwargs)) is not None:
             return handled
         return self._record("call_method", name, run, args, kwargs, tx)
 

@@ -8,6 +8,7 @@ from ..variables.containers import DictVariable, ListVariable, SetVariable, Slic
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
+from ..variables.tensor import length_hinted
 from ..variables.text import builtin_format, formatted_text
 from .registry import handler
 
@@ -138,7 +139,7 @@ def map_add(tx, ins) -> None:
 def list_extend(tx, ins) -> None:
     values = tx.pop()
     target = tx.peek(ins.arg)
-    target.items.extend(_unpacked(tx, values, _star_in_list))
+    target.items.extend(length_hinted(tx, values, _unpacked(tx, values, _star_in_list)))  # list.extend's hint
     target.mutated(tx)
 
 

@@ -64,7 +64,7 @@ from .iterators import (
 from .methods import BoundMethodVariable
 from .object_ids import ObjectIdVariable
 from .registry import wrap, wrap_constant_like
-from .tensor import TensorVariable
+from .tensor import TensorVariable, length_hinted
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -73,8 +73,7 @@ if TYPE_CHECKING:
 Handler = Callable[["InstructionTranslator", list[Variable], dict[str, Variable]], Variable | None]
 HANDLERS: dict[Any, Handler] = {}
 
-#: ``operator`` functions that are not pure: those that change their first argument (folding them would
-#: change a copy) and ``call``, which runs whatever it is given.
+#: ``operator`` functions that are not pure: those changing their first argument (folded, a copy would change) and ``call``.
 _IMPURE_OPERATORS = frozenset(
     f"{prefix}{name}{suffix}" for prefix, suffix in (("", ""), ("__", "__"))
     for name in ("setitem", "delitem", "iadd", "iand", "iconcat", "ifloordiv", "ilshift", "imod", "imul",
@@ -253,8 +252,9 @@ def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Va
     return wrap_folded(result, copies_of(args, values))  # max(rows) is one of the very rows
 
 
-def _items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
-    return iterate(tx, value).unpack(tx)
+def _items(tx: InstructionTranslator, value: Variable, hint: bool = False) -> list[Variable]:
+    items = iterate(tx, value).unpack(tx)
+    return length_hinted(tx, value, items) if hint else items  # list(), tuple(), sorted(): CPython's length hint
 
 
 # -- introspection ---------------------------------------------------------------------------------
@@ -417,12 +417,12 @@ HANDLERS[any] = _short_circuit(True)
 # -- containers and iteration ----------------------------------------------------------------------
 @builtin(tuple)
 def builtin_tuple(tx, args, kwargs):
-    return TupleVariable(_items(tx, args[0]) if args else [])
+    return TupleVariable(_items(tx, args[0], hint=True) if args else [])
 
 
 @builtin(list)
 def builtin_list(tx, args, kwargs):
-    return ListVariable(_items(tx, args[0]) if args else [])
+    return ListVariable(_items(tx, args[0], hint=True) if args else [])
 
 
 @builtin(dict)
@@ -509,7 +509,7 @@ def builtin_reversed(tx, args, kwargs):
 
 @builtin(sorted)
 def builtin_sorted(tx, args, kwargs):
-    items = _items(tx, args[0])
+    items = _items(tx, args[0], hint=True)
     result = ListVariable(items)
 
     _container_methods.list_sort(tx, result, [], kwargs)

@@ -22,7 +22,7 @@ from .inference_mode import INFERENCE_MODE, InferenceModeVariable
 from .profiler import RECORD_FUNCTION, RecordFunctionVariable
 from .saved_hooks import HooksDisabledManager, HooksDisabledVariable
 from .sdpa_kernel import SdpaKernelManager, SdpaKernelVariable
-from .torch_function_state import DISABLE_SUBCLASS, DisableSubclassVariable
+from .torch_function_state import DISABLE_ALL, DISABLE_SUBCLASS, DisableSubclassVariable
 from .wrap_rules import _guards
 
 #: The attributes of an autocast object that make its settings, in ``_enter_autocast``'s order.
@@ -60,10 +60,11 @@ registry.add_exact_type(INFERENCE_MODE, _wrap_inference_mode)
 
 def _wrap_disable_subclass(tx: Any, value: Any, source: Any) -> Variable:
     _guard_attributes(tx, value, source, ())
-    return DisableSubclassVariable()
+    return DisableSubclassVariable(type(value))
 
 
 registry.add_exact_type(DISABLE_SUBCLASS, _wrap_disable_subclass)
+registry.add_exact_type(DISABLE_ALL, _wrap_disable_subclass)
 
 
 def _wrap_sdpa_kernel(tx: Any, value: Any, source: Any) -> Variable:

@@ -54,6 +54,9 @@ def in_regions(output: Any) -> contextlib.AbstractContextManager:
 def _enter(tx: InstructionTranslator, manager: Variable) -> tuple[Variable, Variable]:
     device = manager.as_python_constant()
     output = tx.output
+    if output.torch_function_all_disabled:
+        raise Unsupported("a torch.device block inside a DisableTorchFunction block",
+                          "modes switched off are not modelled")
     if output.function_modes:
         refuse_beside_function_mode(tx)
     node = output.graph.call_function(enter_device, (device,))

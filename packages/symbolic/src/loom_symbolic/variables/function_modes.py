@@ -21,6 +21,7 @@ the resumed frame as it is (``run_as_is``: a foreign mode is active), as eager w
 
 from __future__ import annotations
 
+import inspect
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -31,11 +32,12 @@ from torch.overrides import TorchFunctionMode
 from ..errors import Unsupported
 from . import device_ctx as _device_ctx
 from . import registry
+from . import torch_function_state as _torch_function_state
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
 from .mappings import DictVariable
-from .sequences import TupleVariable
-from .tensor import TENSOR_METHODS
+from .sequences import ListVariable, TupleVariable
+from .tensor import TENSOR_METHODS, TensorVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -88,12 +90,12 @@ def _push(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         _device_ctx.refuse_beside_function_mode(tx)
     effect = PushMode(mode)
     output.side_effects.effects.append(effect)
-    output.function_modes.append(PushedMode(mode, effect, len(output.device_regions)))
+    _torch_function_state.mode_stack(output).append(PushedMode(mode, effect, len(output.device_regions)))
     return ConstantVariable(None)
 
 
 def _pop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    modes = tx.output.function_modes
+    modes = _torch_function_state.mode_stack(tx.output)
     if args or kwargs:
         raise Unsupported("torch._C._pop_torch_function_stack() with arguments", "it takes none")
     if not modes:
@@ -114,13 +116,16 @@ def _real_depth(tx: InstructionTranslator) -> int:
 
 
 def _length(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    return ConstantVariable(_real_depth(tx) + len(tx.output.function_modes))
+    set_aside = _torch_function_state.modes_set_aside(tx.output)
+    return ConstantVariable(_real_depth(tx) + len(tx.output.function_modes) + set_aside)
 
 
 def _stack_at(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     if len(args) != 1 or kwargs or not args[0].is_python_constant():
         raise Unsupported("torch._C._get_function_stack_at() with these arguments", "not modelled")
     index, depth, modes = args[0].as_python_constant(), _real_depth(tx), tx.output.function_modes
+    if tx.output.torch_function_all_disabled:
+        raise Unsupported("torch._C._get_function_stack_at() inside a DisableTorchFunction block", "not modelled")
     if tx.output.device_regions or depth or not isinstance(index, int) or not -len(modes) <= index < len(modes):
         raise Unsupported("torch._C._get_function_stack_at() below the modes the trace pushed",
                           "the translator models only the modes the trace itself pushed")
@@ -128,6 +133,8 @@ def _stack_at(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str,
 
 
 def _mode_enabled(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    if tx.output.torch_function_all_disabled:
+        return ConstantVariable(False)
     return ConstantVariable(bool(_real_depth(tx) or tx.output.function_modes))
 
 
@@ -136,9 +143,39 @@ def _has_torch_function(tx: InstructionTranslator, args: list[Variable], kwargs:
 
 
 #: Whether a call would be handed to ``__torch_function__``: yes while the trace holds a mode (torch asks
-#: before handing a Python function's call over), else the ordinary op, folded.
+#: before handing a Python function's call over), or an argument hands it over (:data:`OVERLOADS`), else the
+#: ordinary op, folded.
 _HAS_TORCH_FUNCTION = {fn: _has_torch_function for fn in (
     _C._has_torch_function, _C._has_torch_function_unary, _C._has_torch_function_variadic)}
+
+#: Checks ``(tx, variable) -> bool`` of whether a value hands torch calls to a Python ``__torch_function__``
+#: (filled by :mod:`.tensor_subclasses`: the graph sees its subclass tensors as plain ones, so the folded query
+#: would answer False for them).
+OVERLOADS: list[Any] = []
+
+
+def _queried(tx: InstructionTranslator, query: Any, args: list[Variable]) -> list[Variable]:
+    """The values a has_torch_function query asks about: the items of its one iterable, or its arguments."""
+    if query is not _C._has_torch_function:
+        return args
+    try:
+        return list(args[0].unpack(tx)) if len(args) == 1 else []
+    except Unsupported:
+        return []
+
+
+def _hands_over(tx: InstructionTranslator, query: Any, args: list[Variable]) -> bool:
+    return any(check(tx, value) for value in _queried(tx, query, args) for check in OVERLOADS)
+
+
+def _skip_one_hop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    # redispatch_function: torch skips the next torch-function check the call makes, a per-thread flag the
+    # trace does not model. The frame runs as it is: the call usually re-enters this very function (through
+    # handle_torch_function), whose compiled entry's guards, reading the tensors' metadata, would use the flag up
+    error = Unsupported("torch._C._skip_one_hop_torch_function() (torch.overrides.redispatch_function)",
+                        "skipping one torch-function check is not modelled", hint="the function runs as it is")
+    error.reason.frame_as_is = True
+    raise error
 
 
 #: The stack's builtins → how the trace answers them (from torch's stack and the trace's own).
@@ -148,6 +185,7 @@ _HANDLERS = {
     _C._len_torch_function_stack: _length,
     _C._get_function_stack_at: _stack_at,
     _C._is_torch_function_mode_enabled: _mode_enabled,
+    _C._skip_one_hop_torch_function: _skip_one_hop,
 }
 
 
@@ -157,7 +195,7 @@ class ModeStackFunctionVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _HANDLERS.get(self.value)
         if handler is None:  # a has_torch_function query
-            if tx.output.function_modes:
+            if tx.output.function_modes or (not kwargs and _hands_over(tx, self.value, args)):
                 return _HAS_TORCH_FUNCTION[self.value](tx, args, kwargs)
             return tx.output.call_function(tx, self.value, args, kwargs)
         return handler(tx, args, kwargs)
@@ -302,6 +340,80 @@ def function_variable(tx: InstructionTranslator, func: Any) -> Variable:
     return registry.wrap(tx, func, None)
 
 
+def _object_hands_calls(cls: type) -> bool:
+    """Whether instances of ``cls``, not a tensor class, take torch calls: a classmethod ``__torch_function__``."""
+    return (isinstance(cls, type) and not issubclass(cls, torch.Tensor)
+            and isinstance(inspect.getattr_static(cls, "__torch_function__", None), classmethod))
+
+
+def object_class(value: Variable) -> type | None:
+    """The class of ``value`` if it is an object (not a tensor) whose class takes torch calls, else None."""
+    if isinstance(value, (TensorVariable, ConstantVariable, ListVariable, TupleVariable, DictVariable)):
+        return None
+    try:
+        cls = value.python_type()
+    except Unsupported:
+        return None
+    return cls if _object_hands_calls(cls) else None
+
+
+class _Stand:
+    """What the probe is given for an object whose class takes torch calls: torch's argument parser accepts it
+    as an overloaded argument (it has a ``__torch_function__``), so the probe mode is handed the call."""
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return NotImplemented
+
+
+def example(value: Variable) -> Any:
+    """What stands for ``value`` in the probe's call: a :class:`_Stand` for an object taking torch calls (in a list
+    or tuple too)."""
+    if object_class(value) is not None:
+        return _Stand()
+    if isinstance(value, (ListVariable, TupleVariable)) and any(object_class(i) is not None for i in value.items):
+        made = [example(item) for item in value.items]
+        return made if isinstance(value, ListVariable) else tuple(made)
+    return value.as_example()
+
+
+def _real_types(types: Any, handed: list[Any], pairs: list[tuple[Any, Variable]]) -> Any:
+    """``types`` as eager hands them to a mode: the probe saw FakeTensors (a method's ``self`` is always
+    overloaded) and :class:`_Stand` objects; each overloaded argument ``handed`` is mapped back, through ``pairs``,
+    to its variable's class, in the order eager collects them."""
+    found: list[type] = []
+    seen: set[type] = set()
+    for value in _flat(handed):
+        variable = next((v for example, v in pairs if example is value), None)
+        if type(value) in types or getattr(variable, "hands_calls", False):  # a subclass tensor: a plain fake here
+            if variable is None:
+                raise Unsupported("a TorchFunctionMode handed an argument the trace cannot name", "not modelled")
+            seen.add(type(value))
+            if (cls := variable.python_type()) not in found:
+                found.append(cls)
+    if not seen.issuperset(types) or any(a is not b and issubclass(a, b) for a in found for b in found):
+        raise Unsupported("the types a TorchFunctionMode is handed for these arguments",
+                          "their order (a subclass before its base) is not modelled")
+    return tuple(found)
+
+
+def _flat(values: Any) -> list[Any]:
+    out: list[Any] = []
+    for value in values:
+        out += _flat(value) if isinstance(value, (list, tuple)) else [value]
+    return out
+
+
+def _item_pairs(examples: list[Any], variables: list[Variable]) -> list[tuple[Any, Variable]]:
+    """``(example, variable)`` for the call's arguments and the items of its list and tuple arguments."""
+    pairs = []
+    for example, variable in zip(examples, variables):
+        pairs.append((example, variable))
+        if isinstance(example, (list, tuple)) and isinstance(variable, (ListVariable, TupleVariable)):
+            pairs += _item_pairs(list(example), list(variable.items))
+    return pairs
+
+
 def variable_for(value: Any, pairs: list[tuple[Any, Variable]]) -> Variable:
     """The variable for an argument eager hands on: the call's own (``pairs`` of example and variable), or a constant."""
     for example, variable in pairs:
@@ -319,13 +431,14 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
     if tx is None:
         name = getattr(run, "__qualname__", None) or repr(run)
         raise Unsupported(f"{name} made by the translator under a TorchFunctionMode", "the mode would not see it")
-    examples = [a.as_example() for a in args]
-    kwarg_examples = {k: v.as_example() for k, v in kwargs.items()}
+    examples = [example(a) for a in args]
+    kwarg_examples = {k: example(v) for k, v in kwargs.items()}
     handed = handed_call(output, run, examples, kwarg_examples)
     if handed is None:
         return None
     func, types, handed_args, handed_kwargs = handed
-    pairs = list(zip([*examples, *kwarg_examples.values()], [*args, *kwargs.values()]))
+    pairs = _item_pairs([*examples, *kwarg_examples.values()], [*args, *kwargs.values()])
+    types = _real_types(types, [*handed_args, *(handed_kwargs or {}).values()], pairs)
     modes = output.function_modes
     pushed = modes[-1]
     if len(output.device_regions) > pushed.device_depth:

@@ -156,6 +156,11 @@ def _new_tuple(tx: InstructionTranslator, cls: type, cls_source: Any, args: list
     return TupleSubclassVariable(list(items), cls, cls_source)
 
 
+#: ``(accepts(cls), maker)`` for class families whose instances a C base outside ``builtins`` makes (tensor
+#: subclasses: :mod:`.subclass_construction`), asked before the builtin base is: ``maker(tx, cls, cls_source,
+#: args, kwargs)`` gives the new object, its ``__init__`` run, or raises Unsupported.
+FAMILY_MAKERS: list[tuple[Callable[[type], bool], Callable[..., Variable]]] = []
+
 #: builtin base -> maker of a new instance of a subclass keeping the base's ``__new__``, its value given to
 #: that ``__new__`` (filled by the module modelling the base's subclasses: :mod:`.str_subclasses`)
 BASE_MAKERS: dict[type, Callable[..., Variable]] = {}
@@ -201,6 +206,9 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
                             hint="the rest of the function runs as ordinary Python")
         error.reason.rest_as_is = True
         raise error
+    for accepts, family_maker in FAMILY_MAKERS:
+        if accepts(cls):
+            return family_maker(tx, cls, cls_source, args, kwargs)
     base = builtin_base(cls)
     if cls.__new__ is not base.__new__:
         modelled = _subclasses.modelled_base(cls)

@@ -178,6 +178,11 @@ class _NoOpInit(Variable):
         return _constant.ConstantVariable(None)
 
 
+#: ``(accepts(receiver), maker(cls, receiver))`` for receivers of a kind with a ``super()`` of its own (a tensor
+#: subclass's tensor: :mod:`.tensor_super`), asked before the generic object's.
+RECEIVER_MAKERS: list = []
+
+
 def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
     """``super()`` (zero arguments, from the ``__class__`` cell) or ``super(cls, obj)``."""
     if args:
@@ -197,6 +202,9 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
         return ClassSuperVariable(cls, receiver)
     if isinstance(klass, type) and isinstance(cls, type) and issubclass(cls, type) and isinstance(klass, cls):
         return MetaclassSuperVariable(cls, receiver)
+    for accepts, maker in RECEIVER_MAKERS:
+        if accepts(receiver):
+            return maker(cls, receiver)
     if not hasattr(receiver, "object_view"):
         raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)

@@ -192,6 +192,11 @@ class TensorVariable(Variable):
         handler = ATTRIBUTE_HANDLERS.get(name)
         if handler is not None and (found := handler(tx, self)) is not None:
             return found
+        if self.real is not None and self.source is not None and name in getattr(self.real, "__dict__", {}) \
+                and not hasattr(torch.Tensor, name):
+            # a tag the program set on a tensor it hands in (a subclass's quantisation metadata): read from
+            # the real tensor's __dict__ through its source, guarded as any attribute read from the frame
+            return wrap(tx, self.real.__dict__[name], Attr(self.source, name))
         if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:
@@ -303,6 +308,12 @@ class TensorVariable(Variable):
             for i in range(int(self.example.shape[0]))  # iterating fixes the length (a guard if symbolic)
         ]
 
+    def length_hint(self, tx: InstructionTranslator) -> None:
+        """What CPython's length hint asks of a tensor it iterates (``list(t)``, ``tuple(t)``, ``[*t]``, after
+        ``iter(t)``): ``Tensor.__len__``, which eager hands to a mode or a subclass's ``__torch_function__``."""
+        if tx.output.function_modes or self.hands_calls:
+            self.call_method(tx, "__len__", [], {})
+
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.made_leaf is not None:
             codegen.load_source(self.made_leaf)  # the object made before the graph, not a graph output
@@ -315,6 +326,13 @@ class TensorVariable(Variable):
     def __repr__(self) -> str:
         ex = self.example
         return f"TensorVariable({self.node.name}, {ex.dtype}, {tuple(ex.shape)})"
+
+
+def length_hinted(tx: InstructionTranslator, value: Variable, items: list[Variable]) -> list[Variable]:
+    """``items``, the items of ``value`` a length-hinting construct iterated, after the hint (for a tensor)."""
+    if isinstance(value, TensorVariable):
+        value.length_hint(tx)
+    return items
 
 
 def refuse_tensor_slice_bounds(index: Variable) -> None:

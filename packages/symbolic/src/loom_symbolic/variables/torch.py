@@ -87,7 +87,8 @@ _OUTSIDE_GRAPH_C_MODULES = {
 }
 #: torch functions answered from the translator's own state (the attribute of the output graph that holds it).
 _STATE_QUERIES = {torch.is_grad_enabled: "grad_enabled", torch.is_inference_mode_enabled: "inference_mode",
-                  torch._C._is_torch_function_enabled: "torch_function_enabled"}
+                  torch._C._is_torch_function_enabled: "torch_function_enabled",
+                  torch._C._is_torch_function_all_disabled: "torch_function_all_disabled"}
 
 
 def _compiling_queries() -> dict[Any, bool]:
