@@ -11,7 +11,8 @@ from torch import fx
 from loom_guards import Attr, TensorMeta
 
 from .. import entry_layouts
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
+from ..object_dicts import DELETED
 from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
@@ -186,22 +187,49 @@ class TensorVariable(Variable):
         if callable(getattr(torch.Tensor, name, None)):
             return TENSOR_METHODS["variable"](self, name)
         if not hasattr(self.cls, name):
-            stored = tx.output.side_effects.stored_attribute(self._identity(), name)
+            stored = self._stored_tag(tx, name)
             if stored is not None:
                 return stored
         handler = ATTRIBUTE_HANDLERS.get(name)
         if handler is not None and (found := handler(tx, self)) is not None:
             return found
-        if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
+        if self.real is not None and name in getattr(self.real, "__dict__", {}):
+            if self.source is None or hasattr(self.cls, name):
+                raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
+            # a tag the caller put on the tensor (`x.y = t` before the call): Python finds it in the instance
+            # dict, since the class defines no such name; read and guarded as a user object's attribute
+            return wrap(tx, self.real.__dict__[name], Attr(self.source, name))
+        if hasattr(torch.Tensor, name):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:
             # hasattr(x, name) / getattr(x, name, default) decided "absent": a tensor given the attribute
             # later must not be served by this entry
             tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
+        raise self._no_attribute(name)
+
+    def _no_attribute(self, name: str) -> UserError:
+        """The AttributeError of reading a missing ``name``."""
         if _generic_lookup(self.cls):
             # Python's own message, name and obj: known, so `except AttributeError as e: str(e)` is traced
-            raise missing_attribute(f"{self.cls.__name__!r} object", name, obj=self)
-        raise missing_attribute("'Tensor' object", name, exact=False)  # the class's __getattr__ may word it
+            return missing_attribute(f"{self.cls.__name__!r} object", name, obj=self)
+        return missing_attribute("'Tensor' object", name, exact=False)  # the class's __getattr__ may word it
+
+    def _stored_tag(self, tx: InstructionTranslator, name: str) -> Variable | None:
+        """The value the trace stored as ``name`` on this tensor so far, or None; a tag the trace deleted
+        raises the AttributeError Python raises, naming the tensor's class (not the FakeTensor's)."""
+        if tx.output.side_effects.attr_overlay.get(id(self._identity()), {}).get(name) is DELETED:
+            raise self._no_attribute(name)
+        return tx.output.side_effects.stored_attribute(self._identity(), name)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del tensor.name`` of a tag in the instance ``__dict__`` (stored in the trace, or put on a graph
+        input before the call): later reads raise AttributeError, and the rewritten code deletes it from the
+        real tensor after the graph. A name the class defines (a property, a method) breaks."""
+        if hasattr(self.cls, name):
+            raise Unsupported(f"deleting attribute {name!r} of {self.describe()}",
+                              f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
+        self.var_getattr(tx, name)  # raises the AttributeError Python raises for a missing tag, guarded as a read
+        tx.output.side_effects.delete_attr(self, self._identity(), name)
 
     def _identity(self) -> Any:
         """The object this tensor is while tracing: the real one for a graph input, else its fake value
