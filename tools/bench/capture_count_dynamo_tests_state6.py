@@ -275,14 +275,19 @@ c_st6_global_list_appended_tensor.extra_args = _fresh
 c_st6_global_list_appended_tensor.calls = 2
 
 
-def c_st6_global_list_aliased_local(x):
-    log = _g_log
-    log.append(1)
-    log += [2]
-    return x + sum(_g_log), _g_log is log, list(_g_log)
+def _fresh_counted():
+    _fresh()
+    c_st6_counter_kept_on_the_function.__dict__.pop("hits", None)
+    return ()
 
 
-c_st6_global_list_aliased_local.extra_args = _fresh
+def c_st6_counter_kept_on_the_function(x):
+    c_st6_counter_kept_on_the_function.hits = getattr(c_st6_counter_kept_on_the_function, "hits", 0) + 1
+    return x + c_st6_counter_kept_on_the_function.hits
+
+
+c_st6_counter_kept_on_the_function.extra_args = _fresh_counted
+c_st6_counter_kept_on_the_function.calls = 3
 
 
 # -- a counter bumped by an inlined constructor (test_store_global_inline_1/2) --------------------------------
