@@ -353,6 +353,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
                               "slots and C-level attributes of new objects are not modelled")
         if name == "__dict__":
             return _real_instance_dict(tx, view)
+        if isinstance(static, types.MemberDescriptorType) and tx.output.side_effects.attribute_deleted(view.real, name):
+            raise _unset_slot(view.cls, name, static)  # the trace emptied the slot: the real one is emptied later
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
         try:
             value = getattr(view.real, name)

@@ -11,7 +11,7 @@ from torch import fx
 from loom_guards import Attr, TensorMeta
 
 from .. import entry_layouts
-from ..errors import Unsupported, UserError, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from ..object_dicts import DELETED
 from . import containers as _containers
 from .base import Variable
@@ -228,7 +228,10 @@ class TensorVariable(Variable):
         if hasattr(self.cls, name):
             raise Unsupported(f"deleting attribute {name!r} of {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
-        self.var_getattr(tx, name)  # raises the AttributeError Python raises for a missing tag, guarded as a read
+        try:
+            self.var_getattr(tx, name)  # a missing tag's absence is guarded as a read's
+        except UserError:
+            raise missing_for_delete(f"{self.cls.__name__!r} object", name) from None
         tx.output.side_effects.delete_attr(self, self._identity(), name)
 
     def _identity(self) -> Any:
