@@ -1,7 +1,8 @@
 """Side effects on inputs and objects reconstructed after the graph, the ``_inputs`` part of ``capture_count.py
 --only dynamo_tests_state6``: dicts passed in and changed (test_reconstruct.py's ``test_ConstDict_*``: a key
 stored, ``pop``, ``popitem``, ``del``, ``get``, ``clear``, a dict made and returned), lists and nested containers
-changed in place, attributes set, deleted and read with defaults on objects passed in, attributes on tensors
+changed in place, attributes set, deleted and read with defaults on objects passed in (through the class's own
+``__setattr__``/``__delattr__`` and a property's setter and deleter too), attributes on tensors
 (test_input_attr_tracking.py: ``x.y`` read, assigned, set in a loop over a list of tensors, around a break,
 ``.data`` of a tensor made in the frame), closures changed by ``nonlocal``, objects made in the frame and handed
 back (user classes, partials, bound methods, generators, a dict that aliases an input) and the order of the
@@ -86,16 +87,6 @@ def c_st6_made_dict_returned(x):
     return {1: x, 2: x + 1, "n": 2}
 
 
-def c_st6_input_dict_update_and_setdefault(x, d):
-    d.update({5: x * 5}, seven=7)
-    d.setdefault(1, None)
-    d.setdefault(9, x - 9)
-    return d
-
-
-c_st6_input_dict_update_and_setdefault.extra_args = _dict_in
-
-
 def c_st6_made_dict_aliases_input_values(x, d):
     view = {"first": d[1], "all": d}
     view["all"][3] = x
@@ -137,15 +128,6 @@ def c_st6_nested_input_container_changed(x, box):
 
 
 c_st6_nested_input_container_changed.extra_args = lambda: ({"rows": [[1]], "meta": {}},)
-
-
-def c_st6_input_list_same_object_twice(x, items):
-    pair = [items, items]
-    pair[0].append(9)
-    return x + pair[1][-1], items, pair[0] is pair[1]
-
-
-c_st6_input_list_same_object_twice.extra_args = _list_in
 
 
 # -- attributes of objects passed in: setattr, delattr, getattr with defaults -----------------------------------
@@ -226,6 +208,68 @@ def c_st6_mutation_order_against_ops(x, h):
 
 
 c_st6_mutation_order_against_ops.extra_args = _holder
+
+
+class _Logged:
+    def __init__(self):
+        object.__setattr__(self, "log", [])
+        self.a = 1
+
+    def __setattr__(self, name, value):
+        self.log.append(name)
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name):
+        self.log.append("-" + name)
+        object.__delattr__(self, name)
+
+
+class _WithDeleter:
+    def __init__(self):
+        self._v = 1
+
+    @property
+    def v(self):
+        return self._v
+
+    @v.setter
+    def v(self, value):
+        self._v = value * 2
+
+    @v.deleter
+    def v(self):
+        self._v = None
+
+
+def c_st6_input_object_own_setattr_and_delattr(x, o):
+    o.b = x + 1
+    o.a += 1
+    del o.a
+    return o.b, list(o.log), sorted(vars(o))
+
+
+c_st6_input_object_own_setattr_and_delattr.extra_args = lambda: (_Logged(),)
+
+
+def c_st6_input_object_property_setter_and_deleter(x, p):
+    p.v = 3
+    a = p.v
+    del p.v
+    return x + a, p._v
+
+
+c_st6_input_object_property_setter_and_deleter.extra_args = lambda: (_WithDeleter(),)
+
+
+def c_st6_del_class_attribute_through_instance_raises(x, h):
+    try:
+        del h.state
+    except AttributeError as e:
+        return x + h.a, str(e)
+    return x, ""
+
+
+c_st6_del_class_attribute_through_instance_raises.extra_args = _holder
 
 
 # -- attributes on tensors (test_input_attr_tracking.py) ---------------------------------------------------
@@ -338,18 +382,6 @@ def c_st6_nonlocal_counter_bumped(x):
     bump(2)
     bump(3)
     return x * count, count
-
-
-def c_st6_nonlocal_tensor_rebound(x):
-    acc = x
-
-    def add(t):
-        nonlocal acc
-        acc = acc + t
-
-    add(x)
-    add(x * 2)
-    return acc
 
 
 def c_st6_closure_returned_after_nonlocal(x):
