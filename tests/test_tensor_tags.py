@@ -123,3 +123,65 @@ def test_deleting_a_tensor_property_breaks():
     assert any("deleting attribute 'grad'" in b.what for b in report.breaks)
     loom.reset()
     torch.testing.assert_close(loom.compile(fn, backend="eager")(x), fn(x))
+
+
+class Tagged(torch.Tensor):
+    tag = 0  # a plain class value: an instance's own tag hides it
+
+
+def _sub(tag=True):
+    s = torch.ones(3).as_subclass(Tagged)
+    if tag:
+        s.tag = 3
+    return s
+
+
+def reads_subclass_tag(x, s):
+    return x + s.tag
+
+
+def stores_and_deletes_subclass_tag(x, s):
+    before = x + s.tag
+    s.tag = 7
+    during = x + s.tag
+    del s.tag
+    return before, during, x + s.tag
+
+
+def made_subclass_tag(x):
+    s = x.as_subclass(Tagged)
+    s.tag = 5
+    return x + s.tag
+
+
+def test_a_subclass_instances_tag_hides_the_class_value():
+    x = torch.arange(3.0)
+    loom.reset()
+    compiled = loom.compile(reads_subclass_tag, backend="eager", options={"strict": True})
+    for tag in (True, False, True):  # was x + 0 with the tag set: the class value won
+        torch.testing.assert_close(compiled(x, _sub(tag)), reads_subclass_tag(x, _sub(tag)))
+    assert loom.stats()["graph_breaks"] == 0
+    for fn, args in ((stores_and_deletes_subclass_tag, lambda: (x, _sub(False))), (made_subclass_tag, lambda: (x,))):
+        expected = fn(*args())
+        loom.reset()
+        actual = loom.compile(fn, backend="eager", options={"strict": True})(*args())
+        assert loom.stats()["graph_breaks"] == 0, fn.__name__
+        if isinstance(expected, tuple):
+            for a, e in zip(actual, expected):
+                assert torch.equal(a, e) if isinstance(e, torch.Tensor) else a == e, fn.__name__
+        else:
+            torch.testing.assert_close(actual, expected)
+
+
+def test_deleting_a_subclass_tag_that_only_the_class_has_raises():
+    def fn(x, s):
+        try:
+            del s.tag
+        except AttributeError as e:
+            return x, str(e)
+        return x + 1, ""
+
+    x = torch.arange(3.0)
+    expected = fn(x, _sub(False))
+    actual = loom.compile(fn, backend="eager", options={"strict": True})(x, _sub(False))
+    assert actual[1] == expected[1] == "'Tagged' object has no attribute 'tag'"

@@ -214,6 +214,22 @@ class TensorVariable(Variable):
             return missing_attribute(f"{self.cls.__name__!r} object", name, obj=self)
         return missing_attribute("'Tensor' object", name, exact=False)  # the class's __getattr__ may word it
 
+    def instance_tag(self, tx: InstructionTranslator, name: str) -> Variable | None:
+        """The entry ``name`` of the tensor's instance ``__dict__`` as the trace sees it (stored by the trace,
+        or put on a graph input before the call, read and guarded), or None where it has none (never set, or
+        deleted by the trace; its absence from a graph input guarded). For a name torch.Tensor lacks."""
+        effects = tx.output.side_effects
+        if effects.attr_overlay.get(id(self._identity()), {}).get(name) is DELETED:
+            return None
+        stored = effects.stored_attribute(self._identity(), name)
+        if stored is not None:
+            return stored
+        if self.real is not None and self.source is not None and name in getattr(self.real, "__dict__", {}):
+            return wrap(tx, self.real.__dict__[name], Attr(self.source, name))
+        if self.source is not None:  # an entry set later would hide what the class answers
+            tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
+        return None
+
     def _stored_tag(self, tx: InstructionTranslator, name: str) -> Variable | None:
         """The value the trace stored as ``name`` on this tensor so far, or None; a tag the trace deleted
         raises the AttributeError Python raises, naming the tensor's class (not the FakeTensor's)."""
@@ -225,13 +241,11 @@ class TensorVariable(Variable):
         """``del tensor.name`` of a tag in the instance ``__dict__`` (stored in the trace, or put on a graph
         input before the call): later reads raise AttributeError, and the rewritten code deletes it from the
         real tensor after the graph. A name the class defines (a property, a method) breaks."""
-        if hasattr(self.cls, name):
+        if hasattr(self.cls, name) and not plain_class_value(self.cls, name):
             raise Unsupported(f"deleting attribute {name!r} of {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
-        try:
-            self.var_getattr(tx, name)  # a missing tag's absence is guarded as a read's
-        except UserError:
-            raise missing_for_delete(f"{self.cls.__name__!r} object", name) from None
+        if self.instance_tag(tx, name) is None:  # (a class value of that name is no tag: eager raises too)
+            raise missing_for_delete(f"{self.cls.__name__!r} object", name)
         tx.output.side_effects.delete_attr(self, self._identity(), name)
 
     def _identity(self) -> Any:
@@ -253,7 +267,7 @@ class TensorVariable(Variable):
             # the property's setter is requires_grad_(flag) (a freeze loop over parameters)
             if METHOD_HANDLERS["requires_grad_"](tx, self, [value], {}) is not None:
                 return
-        if hasattr(self.cls, name):
+        if hasattr(self.cls, name) and not plain_class_value(self.cls, name):
             raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
         tx.output.side_effects.store_attr(self, self._identity(), name, value)
@@ -369,6 +383,19 @@ def _plain_class_attribute(cls: type) -> bool:
     """Whether ``obj.__class__`` is ``type(obj)`` for instances of ``cls``: no class in its MRO but
     ``object`` redefines ``__class__`` (a proxy-like subclass may)."""
     return all("__class__" not in klass.__dict__ for klass in cls.__mro__[:-1])
+
+
+def plain_class_value(cls: type, name: str) -> bool:
+    """Whether ``name`` is found on the tensor class ``cls`` (a subclass's) as a plain value, no descriptor
+    and not callable, which an entry of an instance's ``__dict__`` hides, as Python's lookup does; never
+    one of torch.Tensor's own names."""
+    if hasattr(torch.Tensor, name):
+        return False
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            found = klass.__dict__[name]
+            return not callable(found) and not hasattr(type(found), "__get__")
+    return False
 
 
 def _generic_lookup(cls: type) -> bool:
