@@ -1,7 +1,7 @@
 """Side effects on globals after PyTorch's test/dynamo/test_global.py, for ``capture_count.py --only
 dynamo_tests_state6``: ``global`` stores that count, rebind or create a name (``test_store_global_*``), items and
-attributes of global lists, dicts and objects changed in place, a name counter bumped by an inlined constructor
-(``test_store_global_inline_*``), globals of another module changed through its functions or as its attributes
+attributes of global lists, dicts and objects changed in place, a counter kept on the function itself, a name
+counter bumped by an inlined constructor (``test_store_global_inline_*``), globals of another module changed through its functions or as its attributes
 (``test_store_global_cross*``, ``test_unregistered_importlib_module_globals``), ``del`` of globals present, absent,
 made and deleted in the frame, deleted twice or stored again (``TestDeleteGlobal``), and second calls that see
 what the first left (guards must notice). Its part ``_inputs`` holds the rest of the area: inputs, tensor
