@@ -39,7 +39,7 @@ FLOORS = {
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.partial",
         "variables.random_draws", "variables.default_dtype", "variables.folded_queries", "variables.class_lookups",
         "variables.object_ids", "variables.method_arity", "variables.specialising", "variables.immutable_unbound",
-        "variables.flagged_tensor_classes", "variables.folded_identity", "variables.reversed_lists"],
+        "variables.flagged_tensor_classes", "variables.folded_identity", "variables.reversed_lists", "variables.real_object_stores"],
     3: ["variables.builtins", "variables.frame_locals", "variables.process_constants", "variables.operator_builtins", "variables.text", "variables.number_conversions", "variables.builtin_type_calls", "variables.regex", "variables.format_parsing", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_to_tensor", "variables.numpy_calls", "variables.numpy_floats", "variables.numpy_operators", "variables.nn_module", "variables.module_tables",
         "variables.module_hooks", "variables.made_leaves", "variables.distributed", "variables.autograd_function", "variables.autograd_function_objects", "variables.autograd_function_arguments", "variables.autograd_function_outputs", "variables.polyfilled", "variables.str_subclasses", "variables.int_subclasses", "variables.float_subclasses", "variables.value_subclasses",

@@ -120,6 +120,14 @@ def missing_attribute(owner: str, name: str, *, raised: BaseException | None = N
     return UserError(f"attribute {name!r}", message, exc_type=AttributeError, exc_args=args, exc_attrs=attrs)
 
 
+def missing_for_delete(owner: str, name: str) -> UserError:
+    """The error of ``del obj.name`` where ``obj`` has no such attribute: Python's message, and (unlike a
+    read's) no ``name`` or ``obj`` set on it."""
+    message = f"{owner} has no attribute {name!r}"
+    return UserError(f"deleting {name!r}", message, exc_type=AttributeError, exc_args=(message,),
+                     exc_attrs={"name": None, "obj": None})
+
+
 #: Builtin exceptions whose whole state is their ``args`` (``cls(*args)`` makes the same object again).
 _REBUILT_FROM_ARGS = (ArithmeticError, LookupError, ValueError, TypeError, StopIteration, AssertionError)
 

@@ -102,6 +102,25 @@ class DeleteAttr(_ByName):
 
 
 @dataclass
+class GenericDeleteAttr:
+    """``object.__delattr__(target, name)`` on an object from outside the frame whose class overrides
+    ``__delattr__`` in Python: the trace ran the override; replay only the deletion it made."""
+
+    target: Variable
+    name: str
+
+    def stage(self, codegen: PyCodegen) -> Staged:
+        return (codegen.stash(self.target),)
+
+    def apply(self, codegen: PyCodegen, staged: Staged) -> None:
+        codegen.call_const(object.__delattr__, 2, lambda: (codegen.load_temps(staged), codegen.load_const(self.name)))
+        codegen.emit("POP_TOP")
+
+    def describe(self) -> str:
+        return f"object.__delattr__({self.target.describe()}, {self.name!r})"
+
+
+@dataclass
 class StoreGlobal(_ByName):
     """``global name; name = value``."""
 
@@ -342,10 +361,11 @@ class SideEffects:
                 return None
         return None
 
-    def delete_attr(self, target: Variable, real: Any, name: str) -> None:
+    def delete_attr(self, target: Variable, real: Any, name: str, *, generic: bool = False) -> None:
+        """``del target.name`` (``generic``: through ``object.__delattr__``, bypassing the class's own)."""
         self.mutations += 1
         if not self.dicts.store(real, name, DELETED, f"deleting {name!r}"):  # else the dict's replay does it
-            self.effects.append(DeleteAttr(target, name))
+            self.effects.append(GenericDeleteAttr(target, name) if generic else DeleteAttr(target, name))
         self.attr_overlay.setdefault(id(real), {})[name] = DELETED
 
     def exposed_instance_dict(self, real: Any, variable: Variable, *, live: bool = False) -> None:
@@ -384,7 +404,7 @@ class SideEffects:
         setter other than ``object.__setattr__`` (``nn.Module.__setattr__`` puts a parameter elsewhere)."""
         overlay = self.attr_overlay.get(id(real), {})
         for effect in self.effects:
-            if isinstance(effect, DeleteAttr) and effect.name in overlay:
+            if isinstance(effect, (DeleteAttr, GenericDeleteAttr)) and effect.name in overlay:
                 return None
             if isinstance(effect, GenericStoreAttr) and effect.name in overlay and effect.setter is not object.__setattr__:
                 return None

@@ -353,8 +353,16 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
                               "slots and C-level attributes of new objects are not modelled")
         if name == "__dict__":
             return _real_instance_dict(tx, view)
+        if isinstance(static, types.MemberDescriptorType) and tx.output.side_effects.attribute_deleted(view.real, name):
+            raise _unset_slot(view.cls, name, static)  # the trace emptied the slot: the real one is emptied later
         # Slots and C-level properties: read the real attribute (it is guarded like any other).
-        return wrap(tx, getattr(view.real, name), Attr(view.source, name) if view.source is not None else None)
+        try:
+            value = getattr(view.real, name)
+        except AttributeError:
+            # a slot never set (or a C getter refusing): no guard can hold "still unset", so it runs as Python
+            raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} that raises AttributeError",
+                              "an unset slot's emptiness is not guarded") from None
+        return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType,
                            types.ClassMethodDescriptorType)):
         replacement = polyfills.method_replacement(view.cls, name)

@@ -4,7 +4,7 @@
 tensor whose ``_is_param`` / ``_is_buffer`` attribute is true: ``nn.Buffer(t)`` returns a plain tensor so
 flagged, and ``nn.Parameter`` does the same for a custom tensor subclass. The class of the tensor alone then
 gives the wrong answer, so the flag is read as ``getattr(t, flag, False)`` is in the trace (guarded: absent
-from the tensor's ``__dict__``, or a graph break when a frame tensor carries it).
+from the tensor's ``__dict__``, or the tag's value when a frame tensor carries it).
 """
 
 from __future__ import annotations

@@ -134,6 +134,25 @@ class UserFunctionVariable(Variable):
             return FunctionGetVariable(self)
         return function_attribute(tx, self.value, self.source, name)
 
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``fn.name = value`` for a name of the function's own ``__dict__`` (a counter, a cache kept on
+        the function): later reads in the trace see ``value``, and the rewritten code stores it after the
+        graph. The function's metadata (``__defaults__``, ``__code__``...) and a library's functions break."""
+        tx.output.side_effects.store_attr(self, self.value, self._own_name(name, "assigning"), value)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del fn.name`` of an entry of the function's ``__dict__`` (an AttributeError where it is missing)."""
+        self._own_name(name, "deleting")
+        self.var_getattr(tx, name)  # raises the AttributeError Python raises, guarded as a read
+        tx.output.side_effects.delete_attr(self, self.value, name)
+
+    def _own_name(self, name: str, doing: str) -> str:
+        fn = self.value
+        if (name in _FUNCTION_ATTRIBUTES or hasattr(type(fn), name) or not isinstance(fn, types.FunctionType)
+                or _trusted_module(fn)):
+            raise Unsupported(f"{doing} attribute {name!r} of function {fn.__qualname__}", "not modelled")
+        return name
+
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
             codegen.load_source(self.source)
@@ -153,7 +172,13 @@ _FUNCTION_ATTRIBUTES = frozenset(
 
 def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: str) -> Variable:
     """``fn.name`` for a real function guarded by identity: its own metadata (``__name__``, ``__wrapped__``...)
-    or an entry of its ``__dict__`` (what ``functools.wraps`` copied, what a decorator set on it)."""
+    or an entry of its ``__dict__`` (what ``functools.wraps`` copied, what a decorator set on it, what the trace
+    stored there so far)."""
+    effects = tx.output.side_effects
+    if name not in _FUNCTION_ATTRIBUTES and effects.stored_attributes(fn):
+        stored = effects.stored_attribute(fn, name)  # (an AttributeError for one the trace deleted)
+        if stored is not None:
+            return stored
     if name in _FUNCTION_ATTRIBUTES or name in getattr(fn, "__dict__", {}):
         try:
             value = getattr(fn, name)
@@ -165,6 +190,9 @@ def function_attribute(tx: InstructionTranslator, fn: Any, source: Any, name: st
         return reader(tx, fn, source)
     if hasattr(fn, name):  # __globals__, __builtins__, __call__...: real, so never the AttributeError below
         raise Unsupported(f"attribute {name!r} of function {getattr(fn, '__qualname__', fn)!r}", "not modelled")
+    if isinstance(getattr(fn, "__dict__", None), dict):
+        # `getattr(fn, "calls", 0)` decided "absent": the entry must not serve a call after the name is set
+        tx.output.guards.add("absent_key", Attr(source if source is not None else Const(fn), "__dict__"), name)
     raise missing_attribute(f"{type(fn).__name__!r} object", name)
 
 

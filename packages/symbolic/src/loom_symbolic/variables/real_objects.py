@@ -18,15 +18,14 @@ from . import autograd_function as _autograd_function
 from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
+from . import real_object_stores as _stores
 from .attributes import (
     _MISSING,
     _descriptor,
     _guard_absent_from_classes,
     builtin_base,
     class_attribute,
-    no_attribute_to_set,
     resolve,
-    store_through_descriptor,
     view_of_real,
 )
 from .base import RealValueVariable, Variable
@@ -77,11 +76,6 @@ def _instance_dict(value: Any) -> dict | None:
     return found if isinstance(found, dict) else None
 
 
-#: ``__setattr__`` of classes that store attributes as ``object.__setattr__`` does: a C type setting its
-#: setattr slot to the generic one explicitly (``SimpleNamespace``) shows its own wrapper of it.
-_GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__)
-
-
 def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, name: str) -> Variable:
     """``Cls.name`` that only the metaclass defines: a plain value (a registry dict) as it is, a Python
     function bound to the class; other descriptors are not modelled."""
@@ -126,22 +120,18 @@ class UserObjectVariable(RealValueVariable):
         return view_of_real(tx, self, self.value, self.source, _instance_dict(self.value))
 
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        if class_attribute(type(self.value), "__setattr__") not in _GENERIC_SETATTR:
-            raise Unsupported(f"assigning {name!r} on {type(self.value).__name__}", "the class customises __setattr__")
-        if self.source is None:
-            raise Unsupported(f"assigning {name!r} on an object the translator cannot reach", "not modelled")
-        if store_through_descriptor(tx, self, type(self.value), TypeOf(self.source), name, value):
-            return
-        cls = type(self.value)
-        if not cls.__dictoffset__ and not isinstance(class_attribute(cls, name), types.MemberDescriptorType):
-            raise no_attribute_to_set(cls, name)  # no __dict__ and no such slot: Python raises now, not at the replay
-        tx.output.side_effects.store_attr(self, self.value, name, value)
+        _stores.store_attr(tx, self, name, value)
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``object.__setattr__(self, name, value)`` (from the class's own ``__setattr__``)."""
+        _stores.generic_setattr(tx, self, name, value)
 
     def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
-        if self.source is None:
-            raise Unsupported(f"deleting {name!r} on an object the translator cannot reach", "not modelled")
-        self.var_getattr(tx, name)
-        tx.output.side_effects.delete_attr(self, self.value, name)
+        _stores.delete_attr(tx, self, name)
+
+    def generic_delattr(self, tx: InstructionTranslator, name: str) -> None:
+        """``object.__delattr__(self, name)`` (from the class's own ``__delattr__``)."""
+        _stores.generic_delattr(tx, self, name)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.var_getattr_on_type(tx, "__call__").call(tx, args, kwargs)

@@ -11,7 +11,8 @@ from torch import fx
 from loom_guards import Attr, TensorMeta
 
 from .. import entry_layouts
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
+from ..object_dicts import DELETED
 from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
@@ -186,27 +187,66 @@ class TensorVariable(Variable):
         if callable(getattr(torch.Tensor, name, None)):
             return TENSOR_METHODS["variable"](self, name)
         if not hasattr(self.cls, name):
-            stored = tx.output.side_effects.stored_attribute(self._identity(), name)
+            stored = self._stored_tag(tx, name)
             if stored is not None:
                 return stored
         handler = ATTRIBUTE_HANDLERS.get(name)
         if handler is not None and (found := handler(tx, self)) is not None:
             return found
-        if self.real is not None and self.source is not None and name in getattr(self.real, "__dict__", {}) \
-                and not hasattr(torch.Tensor, name):
-            # a tag the program set on a tensor it hands in (a subclass's quantisation metadata): read from
-            # the real tensor's __dict__ through its source, guarded as any attribute read from the frame
+        if self.real is not None and name in getattr(self.real, "__dict__", {}):
+            if self.source is None or hasattr(self.cls, name):
+                raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
+            # a tag the caller put on the tensor (`x.y = t` before the call): Python finds it in the instance
+            # dict, since the class defines no such name; read and guarded as a user object's attribute
             return wrap(tx, self.real.__dict__[name], Attr(self.source, name))
-        if hasattr(torch.Tensor, name) or (self.real is not None and name in getattr(self.real, "__dict__", {})):
+        if hasattr(torch.Tensor, name):
             raise Unsupported(f"tensor attribute {name!r}", "the translator does not model it")
         if self.source is not None:
             # hasattr(x, name) / getattr(x, name, default) decided "absent": a tensor given the attribute
             # later must not be served by this entry
             tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
+        raise self._no_attribute(name)
+
+    def _no_attribute(self, name: str) -> UserError:
+        """The AttributeError of reading a missing ``name``."""
         if _generic_lookup(self.cls):
             # Python's own message, name and obj: known, so `except AttributeError as e: str(e)` is traced
-            raise missing_attribute(f"{self.cls.__name__!r} object", name, obj=self)
-        raise missing_attribute("'Tensor' object", name, exact=False)  # the class's __getattr__ may word it
+            return missing_attribute(f"{self.cls.__name__!r} object", name, obj=self)
+        return missing_attribute("'Tensor' object", name, exact=False)  # the class's __getattr__ may word it
+
+    def instance_tag(self, tx: InstructionTranslator, name: str) -> Variable | None:
+        """The entry ``name`` of the tensor's instance ``__dict__`` as the trace sees it (stored by the trace,
+        or put on a graph input before the call, read and guarded), or None where it has none (never set, or
+        deleted by the trace; its absence from a graph input guarded). For a name torch.Tensor lacks."""
+        effects = tx.output.side_effects
+        if effects.attr_overlay.get(id(self._identity()), {}).get(name) is DELETED:
+            return None
+        stored = effects.stored_attribute(self._identity(), name)
+        if stored is not None:
+            return stored
+        if self.real is not None and self.source is not None and name in getattr(self.real, "__dict__", {}):
+            return wrap(tx, self.real.__dict__[name], Attr(self.source, name))
+        if self.source is not None:  # an entry set later would hide what the class answers
+            tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
+        return None
+
+    def _stored_tag(self, tx: InstructionTranslator, name: str) -> Variable | None:
+        """The value the trace stored as ``name`` on this tensor so far, or None; a tag the trace deleted
+        raises the AttributeError Python raises, naming the tensor's class (not the FakeTensor's)."""
+        if tx.output.side_effects.attr_overlay.get(id(self._identity()), {}).get(name) is DELETED:
+            raise self._no_attribute(name)
+        return tx.output.side_effects.stored_attribute(self._identity(), name)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del tensor.name`` of a tag in the instance ``__dict__`` (stored in the trace, or put on a graph
+        input before the call): later reads raise AttributeError, and the rewritten code deletes it from the
+        real tensor after the graph. A name the class defines (a property, a method) breaks."""
+        if hasattr(self.cls, name) and not plain_class_value(self.cls, name):
+            raise Unsupported(f"deleting attribute {name!r} of {self.describe()}",
+                              f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
+        if self.instance_tag(tx, name) is None:  # (a class value of that name is no tag: eager raises too)
+            raise missing_for_delete(f"{self.cls.__name__!r} object", name)
+        tx.output.side_effects.delete_attr(self, self._identity(), name)
 
     def _identity(self) -> Any:
         """The object this tensor is while tracing: the real one for a graph input, else its fake value
@@ -227,7 +267,7 @@ class TensorVariable(Variable):
             # the property's setter is requires_grad_(flag) (a freeze loop over parameters)
             if METHOD_HANDLERS["requires_grad_"](tx, self, [value], {}) is not None:
                 return
-        if hasattr(self.cls, name):
+        if hasattr(self.cls, name) and not plain_class_value(self.cls, name):
             raise Unsupported(f"assigning attribute {name!r} of tensor {self.describe()}",
                               f"{self.cls.__name__} defines {name!r} (a property or method of tensors)")
         tx.output.side_effects.store_attr(self, self._identity(), name, value)
@@ -356,6 +396,19 @@ def _plain_class_attribute(cls: type) -> bool:
     """Whether ``obj.__class__`` is ``type(obj)`` for instances of ``cls``: no class in its MRO but
     ``object`` redefines ``__class__`` (a proxy-like subclass may)."""
     return all("__class__" not in klass.__dict__ for klass in cls.__mro__[:-1])
+
+
+def plain_class_value(cls: type, name: str) -> bool:
+    """Whether ``name`` is found on the tensor class ``cls`` (a subclass's) as a plain value, no descriptor
+    and not callable, which an entry of an instance's ``__dict__`` hides, as Python's lookup does; never
+    one of torch.Tensor's own names."""
+    if hasattr(torch.Tensor, name):
+        return False
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            found = klass.__dict__[name]
+            return not callable(found) and not hasattr(type(found), "__get__")
+    return False
 
 
 def _generic_lookup(cls: type) -> bool:

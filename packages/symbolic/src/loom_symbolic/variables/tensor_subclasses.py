@@ -41,7 +41,7 @@ from .constant import ConstantVariable
 from .mappings import DictVariable
 from .methods import BoundMethodVariable
 from .sequences import ListVariable, TupleVariable
-from .tensor import METHOD_HANDLERS, TENSOR_METHODS, TensorVariable
+from .tensor import METHOD_HANDLERS, TENSOR_METHODS, TensorVariable, plain_class_value
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -97,7 +97,14 @@ class SubclassTensorVariable(TensorVariable):
             if klass is torch.Tensor:
                 break
             if name in klass.__dict__:
+                # a plain class value is hidden by the instance's own entry (a tag set on it), as in Python
+                if plain_class_value(self.cls, name) and (tag := self.instance_tag(tx, name)) is not None:
+                    return tag
                 return class_member(tx, self, klass, name)
+        if not hasattr(torch.Tensor, name) and (tag := self.instance_tag(tx, name)) is not None:
+            return tag  # a tag: Python's generic lookup reads it, no __torch_function__ is asked
+        if self.real is not None and name in getattr(self.real, "__dict__", {}):
+            raise Unsupported(f"attribute {name!r} of a {self.cls.__qualname__} instance", _WHY)
         if self.hands_calls and tx.output.torch_function_enabled and not callable(getattr(torch.Tensor, name, None)) \
                 and hasattr(torch.Tensor, name):
             handled = dispatch(tx, tx.output, _modes.attribute_getter(name), [self], {})
