@@ -207,8 +207,8 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
         return True
     setter = getattr(type(static), "__set__", None)
     if isinstance(setter, types.FunctionType):  # a descriptor class of the user's: inline its __set__
-        descriptor_source = Attr(type_source, name) if type_source is not None else None
-        descriptor = wrap(tx, static, descriptor_source)
+        # the descriptor itself, from the class's __dict__: ``type(obj).name`` would run its __get__
+        descriptor = wrap(tx, static, raw_member_source(tx, cls, type_source, name))
         wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
         return True
     if setter is not None and not isinstance(static, types.MemberDescriptorType):
@@ -228,7 +228,8 @@ def delete_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls
         return True
     deleter = getattr(type(static), "__delete__", None)
     if isinstance(deleter, types.FunctionType):
-        wrap(tx, deleter, None).call(tx, [wrap(tx, static, descriptor_source), receiver], {})
+        descriptor = wrap(tx, static, raw_member_source(tx, cls, type_source, name))  # not through its __get__
+        wrap(tx, deleter, None).call(tx, [descriptor, receiver], {})
         return True
     return False
 
@@ -292,11 +293,16 @@ def _raw_class_source(tx: InstructionTranslator, view: ObjectView, name: str) ->
     """Where the descriptor ``name`` sits in its class's ``__dict__`` (``type(obj).name`` would run its
     ``__get__`` with no instance, which may answer another object: torch's ``lazy_property``). Classes
     before it in the MRO are guarded not to gain the name."""
-    if view.type_source is None:
+    return raw_member_source(tx, view.cls, view.type_source, name)
+
+
+def raw_member_source(tx: InstructionTranslator, cls: type, type_source: Any, name: str) -> Any:
+    """:func:`_raw_class_source` for class ``cls`` found through ``type_source`` (None: no source)."""
+    if type_source is None:
         return None
-    for index, klass in enumerate(view.cls.__mro__):
+    for index, klass in enumerate(cls.__mro__):
         if name in vars(klass):
-            return DictAttr(view.type_source if index == 0 else Item(Attr(view.type_source, "__mro__"), index), name)
+            return DictAttr(type_source if index == 0 else Item(Attr(type_source, "__mro__"), index), name)
         tx.output.guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
     return None
 

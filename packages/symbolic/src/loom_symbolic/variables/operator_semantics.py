@@ -28,7 +28,17 @@ from .containers import (
     constant_index,
 )
 from .folded_identity import copies_of, wrap_folded
-from .iterators import IteratorVariable, each_item
+from .iterators import IteratorVariable, UserIterator, each_item
+from .operand_dispatch import (
+    DUNDERS,
+    INPLACE,
+    class_of,
+    contains_answer,
+    has_python_special,
+    indices_through_index,
+    left_user_dunder,
+    reflection_first,
+)
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
@@ -46,15 +56,6 @@ NUMPY_OPERATORS: dict[str, Any] = {}
 #: keeps a table laid out as CPython's; dict views are not constants): ``fn(tx, op, left, right)`` returning
 #: a variable, or None to pass. Filled by :mod:`.set_methods` and :mod:`.dict_methods`.
 CONTAINER_OPERATORS: list[Any] = []
-
-#: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
-INPLACE = {
-    operator.iadd: operator.add, operator.iand: operator.and_, operator.ifloordiv: operator.floordiv,
-    operator.ilshift: operator.lshift, operator.imatmul: operator.matmul, operator.imul: operator.mul,
-    operator.imod: operator.mod, operator.ior: operator.or_, operator.ipow: operator.pow,
-    operator.irshift: operator.rshift, operator.isub: operator.sub, operator.itruediv: operator.truediv,
-    operator.ixor: operator.xor,
-}
 
 
 def is_tensor(value: Variable) -> bool:
@@ -82,6 +83,9 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         known = concrete(tx, right)
         right = right if known is NOT_CONCRETE else wrap_constant_like(known)
     if is_tensor(left) or is_tensor(right):
+        user = None if is_tensor(left) else left_user_dunder(tx, op, left, right)
+        if user is not None:  # an object of the user's on the left asks its own method first (a += tensor)
+            return user
         if op in INPLACE and not _updates_in_place(op, left):
             # ints, floats, symbolic sizes and a tensor without the in-place dunder: x @= y is x = x @ y
             op = INPLACE[op]
@@ -279,20 +283,6 @@ def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variabl
     return None
 
 
-#: Binary operator → (method, reflected method) Python looks up.
-DUNDERS = {
-    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
-    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
-    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
-    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
-    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
-    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
-    operator.rshift: ("__rshift__", "__rrshift__"),
-    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"), operator.lt: ("__lt__", "__gt__"),
-    operator.le: ("__le__", "__ge__"), operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
-}
-
-
 def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable,
                  declined: set[tuple[int, str]]) -> Variable | None:
     """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
@@ -301,6 +291,8 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     if names is None:
         return None
     attempts = [(0, left, names[0], right), (1, right, names[1], left)]
+    if op not in INPLACE and reflection_first(op, left, right, names[1]):
+        attempts.reverse()
     if op in INPLACE:  # x += y calls __iadd__ first (ModuleList's extends the list itself), then __add__
         attempts.insert(0, (0, left, f"__{op.__name__}__", right))
     for side, receiver, name, other in attempts:
@@ -366,6 +358,8 @@ def known_same(left: Variable, right: Variable) -> bool:
 
 def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     """``left is right``."""
+    # ``iter(obj)`` of an object whose __iter__ returns an iterator (itself, often) is that very object
+    left, right = (side.obj if isinstance(side, UserIterator) else side for side in (left, right))
     if known_same(left, right):
         return True
     if isinstance(left, ConstantVariable) and isinstance(right, ConstantVariable):
@@ -406,7 +400,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
     if isinstance(container, (DictVariable, SetVariable)) and has_python_special(container, "__contains__"):
-        return container.call_method(tx, "__contains__", [item], {})  # a subclass's own __contains__
+        return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))  # a subclass's own
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
@@ -414,7 +408,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
     if has_python_special(container, "__contains__"):
-        return container.call_method(tx, "__contains__", [item], {})
+        return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
@@ -454,6 +448,7 @@ SUBSCRIPT_FOLDS: list[Any] = []
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
     """``container[index]``."""
     if is_tensor(container):
+        index = indices_through_index(tx, index)
         refuse_tensor_slice_bounds(index)
         return tx.output.call_function(tx, operator.getitem, [container, index], {})
     for folded in SUBSCRIPT_FOLDS:
@@ -484,17 +479,8 @@ def _overrides(container: Variable, name: str) -> bool:
 
 def _default_ne(value: Variable) -> bool:
     """Whether ``value``'s class inherits ``object.__ne__`` (which answers from ``__eq__``)."""
-    cls = _class_of(value)
+    cls = class_of(value)
     return cls is not None and class_attribute(cls, "__ne__") is object.__ne__
-
-
-def _class_of(value: Variable) -> type | None:
-    if getattr(value, "stands_for", None) is not None:
-        return value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
-    try:
-        return value.python_type()
-    except Unsupported:
-        return None
 
 
 def _exact_class(value: Variable) -> type | None:
@@ -538,19 +524,11 @@ def _compares_in_c(value: Variable, name: str) -> bool:
     ``object``'s identity nor one written in Python; unknown classes count as C."""
     import types
 
-    cls = _class_of(value)
+    cls = class_of(value)
     if cls is None:
         return True
     method = class_attribute(cls, name)
     return method is not getattr(object, name) and not isinstance(method, types.FunctionType)
-
-
-def has_python_special(value: Variable, name: str) -> bool:
-    """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
-    import types
-
-    cls = _class_of(value)
-    return cls is not None and isinstance(class_attribute(cls, name), types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:
