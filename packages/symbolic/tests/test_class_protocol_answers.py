@@ -3,7 +3,8 @@ makes a Python ``__contains__``'s answer a bool; a ``__bool__`` answering an int
 a right operand whose class subclasses the left's is asked first (always for comparisons, for arithmetic
 when it writes its own reflection); ``iter(obj) is obj`` for an ``__iter__`` returning self (all wrong
 answers before). An object of the user's on the left of a tensor asks its own ``__iadd__``/``__add__``, and
-objects with ``__index__`` index tensors, as slice bounds too (graph breaks before)."""
+objects with ``__index__`` index tensors, as slice bounds too, and an AttributeError from ``__getattribute__``
+hands the read to ``__getattr__`` (graph breaks before)."""
 
 import pytest
 import torch
@@ -175,3 +176,25 @@ def tensor_indexed_through_index(x):
 
 def test_tensor_subscripts_read_index():
     check(tensor_indexed_through_index, torch.arange(6.0))
+
+
+class Hidden:
+    def __init__(self, t):
+        self.t = t
+
+    def __getattribute__(self, name):
+        if name.startswith("hidden"):
+            raise AttributeError(name)
+        return object.__getattribute__(self, name)
+
+    def __getattr__(self, name):
+        return object.__getattribute__(self, "t") * len(name)
+
+
+def getattribute_error_falls_to_getattr(x):
+    h = Hidden(x)
+    return h.hidden, h.t, h.missing, getattr(h, "hidden_too", None), hasattr(h, "hidden")
+
+
+def test_getattribute_attribute_error_asks_getattr():
+    check(getattribute_error_falls_to_getattr, torch.arange(3.0))
