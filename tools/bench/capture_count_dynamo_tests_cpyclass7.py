@@ -126,15 +126,6 @@ def c_cp7_call_with_kwonly(x):
     return f(x) + f(x, twice=True)
 
 
-class _CallChain:
-    def __call__(self, t):
-        return _Affine(t, 1.0)
-
-
-def c_cp7_call_returns_callable(x):
-    return _CallChain()(x)(x)
-
-
 # -- containment fallbacks -----------------------------------------------------------------------------------
 class _IterOnly:
     def __init__(self, items):
@@ -227,17 +218,6 @@ def c_cp7_negative_len_raises(x):
     except ValueError:
         r = 2
     return x * r
-
-
-def c_cp7_truth_in_while_and_and_or(x):
-    o = _LenOnly(3)
-    z = _LenOnly(0)
-    v = (z or o).n + (o and z).n
-    n = 0
-    while o:
-        o.n -= 1
-        n += 1
-    return x + v + n
 
 
 # -- rich comparisons ----------------------------------------------------------------------------------------
@@ -385,6 +365,133 @@ class _HasNamed:
 def c_cp7_set_name_descriptor(x):
     h = _HasNamed(x)
     return h.weight * 2, _HasNamed.weight.name, _HasNamed.weight.owner
+
+
+# -- more protocol edges -------------------------------------------------------------------------------------
+class _Key:
+    def __init__(self, k, t):
+        self.k = k
+        self.t = t
+
+    def __hash__(self):
+        return hash(self.k)
+
+    def __eq__(self, other):
+        return isinstance(other, _Key) and self.k == other.k
+
+
+def c_cp7_user_hash_as_dict_key(x):
+    d = {_Key(1, x): "a", _Key(2, x): "b"}
+    probe = _Key(1, x * 5)
+    return x + len(d), d[probe], probe in d, _Key(3, x) in d
+
+
+def c_cp7_list_methods_use_user_eq(x):
+    items = [_Key(1, x), _Key(2, x), _Key(1, x + 1)]
+    n = items.count(_Key(1, x))
+    i = items.index(_Key(2, x))
+    items.remove(_Key(1, x))
+    return items[0].t + n + i, len(items)
+
+
+class _Divider:
+    def __init__(self, v):
+        self.v = v
+
+    def __divmod__(self, other):
+        return (self.v // other, self.v % other)
+
+    def __rdivmod__(self, other):
+        return (other // self.v, other % self.v)
+
+    def __rpow__(self, other):
+        return other ** self.v
+
+    def __round__(self, ndigits=None):
+        return round(self.v / 10, ndigits)
+
+
+def c_cp7_divmod_rpow_round(x):
+    d = _Divider(7)
+    q, r = divmod(d, 3)
+    q2, r2 = divmod(20, d)
+    return x * q + r + q2 + r2, 2 ** d, round(d), round(d, 1)
+
+
+class _NotIterable:
+    __iter__ = None
+
+    def __getitem__(self, i):
+        return i
+
+
+def c_cp7_iter_none_blocks_iteration(x):
+    try:
+        iter(_NotIterable())
+        r = 0
+    except TypeError:
+        r = 1
+    return x + r
+
+
+class _NoContains(_IterOnly):
+    __contains__ = None
+
+
+def c_cp7_contains_none_raises(x):
+    try:
+        _ = 1 in _NoContains([1])
+        r = 0
+    except TypeError:
+        r = 1
+    return x + r
+
+
+def c_cp7_len_truth_in_builtins(x):
+    bag = [_LenOnly(0), _LenOnly(2), _LenOnly(0), _LenOnly(5)]
+    kept = list(filter(None, bag))
+    return x + len(kept), any(bag), all(bag), [b.n for b in kept]
+
+
+class _Numeric:
+    def __init__(self, t):
+        self.t = t
+
+    def __int__(self):
+        return 4
+
+    def __float__(self):
+        return 2.5
+
+    def __complex__(self):
+        return 1 + 2j
+
+
+def c_cp7_numeric_conversions(x):
+    n = _Numeric(x)
+    return x * int(n) + float(n), complex(n)
+
+
+class _MinMax:
+    def __init__(self, v, t):
+        self.v = v
+        self.t = t
+
+    def __lt__(self, other):
+        return self.v < other.v
+
+
+def c_cp7_min_max_by_lt_only(x):
+    items = [_MinMax(3, x), _MinMax(1, x * 2), _MinMax(2, x * 3)]
+    return max(items).t + min(items).t, sorted(items, reverse=True)[0].v
+
+
+class _Callable:
+    __call__ = staticmethod(lambda t: t * 3)
+
+
+def c_cp7_call_is_staticmethod(x):
+    return _Callable()(x) + callable(_Callable())
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -187,19 +187,6 @@ def c_cp7m_format_dunder(x):
     return x + 1, f"{f}|{f:>5}", format(f, "abc")
 
 
-class _Str:
-    def __str__(self):
-        return "S"
-
-    def __repr__(self):
-        return "R"
-
-
-def c_cp7m_format_falls_to_str_and_conversions(x):
-    s = _Str()
-    return x * 2, f"{s} {s!r} {s!s}", str([s])
-
-
 # -- __missing__ ---------------------------------------------------------------------------------------------
 class _Counting(dict):
     def __missing__(self, key):
@@ -263,13 +250,6 @@ def c_cp7m_iter_returns_self(x):
     first = next(c)
     rest = list(c)
     return x + first + sum(rest), list(c), iter(c) is c
-
-
-def c_cp7m_iter_self_in_for_with_tensor(x):
-    acc = x
-    for k in _Countdown(4):
-        acc = acc + x * k
-    return acc
 
 
 class _Rev:
@@ -351,11 +331,6 @@ class _Vec:
 def c_cp7m_radd_and_sum(x):
     vs = [_Vec(x), _Vec(x * 2)]
     return sum(vs).t, (1 + vs[0]).t
-
-
-def c_cp7m_rsub_and_unary(x):
-    v = _Vec(x)
-    return (10 - v).t, abs(-v).t
 
 
 def c_cp7m_matmul_dunder(x):

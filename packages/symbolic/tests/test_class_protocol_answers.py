@@ -4,7 +4,8 @@ a right operand whose class subclasses the left's is asked first (always for com
 when it writes its own reflection); ``iter(obj) is obj`` for an ``__iter__`` returning self (all wrong
 answers before). An object of the user's on the left of a tensor asks its own ``__iadd__``/``__add__``, and
 objects with ``__index__`` index tensors, as slice bounds too, and an AttributeError from ``__getattribute__``
-hands the read to ``__getattr__`` (graph breaks before)."""
+hands the read to ``__getattr__``, and ``__contains__ = None`` makes ``in`` raise CPython's TypeError (graph breaks
+before)."""
 
 import pytest
 import torch
@@ -198,3 +199,28 @@ def getattribute_error_falls_to_getattr(x):
 
 def test_getattribute_attribute_error_asks_getattr():
     check(getattribute_error_falls_to_getattr, torch.arange(3.0))
+
+
+class OptsOut:
+    __contains__ = None
+
+    def __iter__(self):
+        return iter([1, 2])
+
+
+class DictOptsOut(dict):
+    __contains__ = None
+
+
+def contains_set_to_none(x):
+    caught = []
+    for container in (OptsOut(), DictOptsOut(a=1)):
+        try:
+            _ = "a" in container
+        except TypeError as e:
+            caught.append(str(e))
+    return x + len(caught), caught
+
+
+def test_contains_none_is_not_a_container():
+    check(contains_set_to_none, torch.arange(3.0))

@@ -399,6 +399,10 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     """``item in container``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
+    cls = _exact_class(container)
+    if cls is not None and class_attribute(cls, "__contains__") is None:  # ``__contains__ = None`` opts out
+        message = f"'{cls.__name__}' object is not a container"
+        raise UserError("'in'", message, exc_type=TypeError, exc_args=(message,))
     if isinstance(container, (DictVariable, SetVariable)) and has_python_special(container, "__contains__"):
         return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))  # a subclass's own
     if isinstance(container, DictVariable):
@@ -416,7 +420,6 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
-    cls = _exact_class(container)
     if cls is not None and getattr(container, "iterate", None) is not None and \
             class_attribute(cls, "__contains__") is _MISSING:
         # no __contains__: Python searches what iter() gives (a Python __iter__, or __getitem__ by index)
