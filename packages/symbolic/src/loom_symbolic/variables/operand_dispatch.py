@@ -10,11 +10,12 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported
+from ..policy import trusted_module_name
 from .attributes import class_attribute
 from .base import Variable
 from .constant import ConstantVariable
 from .container_tables import user_index, writes_index
-from .containers import SliceVariable, TupleVariable
+from .containers import DictVariable, SequenceVariable, SetVariable, SliceVariable, TupleVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -77,6 +78,27 @@ def left_user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: 
                 raise Unsupported(f"operator {op.__name__} on {left.describe()} and a tensor",
                                   "the object's method answered NotImplemented")
     return None
+
+
+def subclass_operator(op: Any, left: Variable, right: Variable) -> bool:
+    """Whether a list, tuple, dict or set subclass on either side writes ``op``'s method in Python (its forward
+    or in-place one on the left, its reflection on the right): that method answers, where the container's C
+    one would otherwise be modelled (or its constant members folded)."""
+    names = DUNDERS.get(INPLACE.get(op, op))
+    if names is None:
+        return False
+    kinds = (DictVariable, SequenceVariable, SetVariable)
+    left_names = (f"__{op.__name__}__", names[0]) if op in INPLACE else (names[0],)
+    return (isinstance(left, kinds) and any(_users_method(left, n) for n in left_names)) or \
+        (isinstance(right, kinds) and _users_method(right, names[1]))
+
+
+def _users_method(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class has ``name`` written in Python outside the libraries whose containers the
+    translator models itself (``Counter.__add__`` is modelled, a user's ``list`` subclass's is not)."""
+    cls = class_of(value)
+    method = class_attribute(cls, name) if cls is not None else None
+    return isinstance(method, types.FunctionType) and not trusted_module_name(method.__module__ or "")
 
 
 def reflection_first(op: Any, left: Variable, right: Variable, reflected: str) -> bool:

@@ -38,6 +38,7 @@ from .operand_dispatch import (
     indices_through_index,
     left_user_dunder,
     reflection_first,
+    subclass_operator,
 )
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
@@ -97,6 +98,13 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         return result
     if left.passed_on or right.passed_on:  # a value handed on unread decides (or is read)
         return left.combine(tx, op, right, False) if left.passed_on else right.combine(tx, op, left, True)
+    if subclass_operator(op, left, right):  # a list, dict or set subclass's own method answers, not the C one
+        declined: set[tuple[int, str]] = set()
+        user = _user_dunder(tx, op, left, right, declined)
+        if user is None:
+            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
+                              "a container subclass's method answered NotImplemented")
+        return user
     if op in INPLACE:
         mutated = _inplace_container(tx, op, left, right)
         if mutated is not None:
@@ -403,8 +411,9 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if cls is not None and class_attribute(cls, "__contains__") is None:  # ``__contains__ = None`` opts out
         message = f"'{cls.__name__}' object is not a container"
         raise UserError("'in'", message, exc_type=TypeError, exc_args=(message,))
-    if isinstance(container, (DictVariable, SetVariable)) and has_python_special(container, "__contains__"):
-        return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))  # a subclass's own
+    if isinstance(container, (DictVariable, SetVariable, SequenceVariable)) and \
+            has_python_special(container, "__contains__"):  # a subclass's own, even of constant members
+        return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
