@@ -1,7 +1,7 @@
 """Second part of ``dynamo_tests_cpyclass7`` (after test_class.py, test_binop.py and test_userdict.py):
 descriptors with ``__get__``/``__set__``/``__delete__``, ``__slots__`` with defaults through descriptors,
 ``__index__``, ``__format__``, ``__missing__`` on dict subclasses, iterators that return themselves,
-``__reversed__`` and ``__length_hint__``, and binary operators with reflection. Each is written afresh over one
+``__reversed__`` and ``__length_hint__``, binary operators with reflection, and a list subclass's own dunders. Each is written afresh over one
 tensor with module-level classes.
 """
 
@@ -89,22 +89,6 @@ def c_cp7m_nondata_descriptor_shadowed_after_store(x):
     return h.v + 1, before, _HasNonData.v
 
 
-class _TensorDescr:
-    def __get__(self, obj, objtype=None):
-        return obj.base * 10 if obj is not None else None
-
-
-class _UsesTensorDescr:
-    scaled = _TensorDescr()
-
-    def __init__(self, t):
-        self.base = t
-
-
-def c_cp7m_descriptor_returns_tensor(x):
-    return _UsesTensorDescr(x).scaled - x
-
-
 # -- __slots__ -----------------------------------------------------------------------------------------------
 class _Slotted:
     __slots__ = ("a", "b")
@@ -143,13 +127,6 @@ def c_cp7m_slots_default_via_property(x):
     a = _SlotWithDefault()
     b = _SlotWithDefault().set(5.0)
     return x * a.v + b.v
-
-
-def c_cp7m_slots_delete(x):
-    s = _Slotted(x)
-    s.b = x
-    del s.b
-    return s.a * 2, hasattr(s, "b")
 
 
 # -- __index__ / __format__ ----------------------------------------------------------------------------------
@@ -361,6 +338,32 @@ def c_cp7m_iadd_mutates_and_returns_self(x):
     a += 1
     a += x
     return b.t, a is b
+
+
+# -- container subclasses' own dunders ------------------------------------------------------------------------
+class _OwnList(list):
+    def __contains__(self, item):
+        return 0
+
+    def __eq__(self, other):
+        return "own eq"
+
+    def __add__(self, other):
+        return "own add"
+
+    def __iter__(self):
+        return iter([7, 8])
+
+
+def c_cp7m_list_subclass_own_operators(x):
+    s = _OwnList([1, 2])
+    return x + len(s), 1 in s, s == [1, 2], s + [3], [1, 2] == s  # noqa: RUF005 (its own __add__)
+
+
+def c_cp7m_list_subclass_star_unpack(x):
+    s = _OwnList([x, x])
+    a, b = s
+    return x * a + b, [*s], max(*s)
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
