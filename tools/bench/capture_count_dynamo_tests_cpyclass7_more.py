@@ -1,10 +1,9 @@
 """Second part of ``dynamo_tests_cpyclass7`` (after test_class.py, test_binop.py and test_userdict.py):
 descriptors with ``__get__``/``__set__``/``__delete__``, ``__slots__`` with defaults through descriptors,
 ``__index__``, ``__format__``, ``__missing__`` on dict subclasses, iterators that return themselves,
-``__reversed__`` and ``__length_hint__``, binary operators with reflection, and a list subclass's own dunders. Each is written afresh over one
-tensor with module-level classes.
+``__reversed__`` and ``__length_hint__``, binary operators with reflection, and a list subclass's own
+dunders. Each is written afresh over one tensor with module-level classes.
 """
-
 from __future__ import annotations
 
 import operator
