@@ -4,6 +4,7 @@ descriptors with ``__get__``/``__set__``/``__delete__``, ``__slots__`` with defa
 ``__reversed__`` and ``__length_hint__``, binary operators with reflection, and a list subclass's own
 dunders. Each is written afresh over one tensor with module-level classes.
 """
+
 from __future__ import annotations
 
 import operator
