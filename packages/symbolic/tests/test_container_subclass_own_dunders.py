@@ -7,6 +7,8 @@ were wrong answers."""
 import torch
 from harness import check
 
+from loom_symbolic import translate_function
+
 
 class Shadowed(list):
     def __contains__(self, item):
@@ -60,3 +62,41 @@ def passed_in_list_subclass(x, s):
 
 def test_passed_in_list_subclass():
     check(passed_in_list_subclass, torch.arange(3.0), Shadowed([2]))
+
+
+class Declining(list):
+    def __init__(self, items, log):
+        super().__init__(items)
+        self.log = log
+
+    def __add__(self, other):
+        self.log.append("add")
+        return NotImplemented
+
+    def __eq__(self, other):
+        self.log.append("eq")
+        return NotImplemented
+
+
+def declined_then_builtin(x):
+    log = []
+    s = Declining([1], log)
+    return x + 1, s == [1], [1] == s, s != [2], log
+
+
+def declined_concatenation(x):
+    s = Declining([1], [])
+    try:
+        added = s + [3]  # list's own concatenation is the declining __add__ too: TypeError
+    except TypeError as e:
+        added = str(e)
+    return x + 1, added
+
+
+def test_declined_subclass_comparison_asked_once_then_builtin():
+    check(declined_then_builtin, torch.arange(3.0))
+
+
+def test_declined_subclass_concatenation_breaks():
+    translation = translate_function(declined_concatenation, torch.arange(3.0))
+    assert translation.breaks and "NotImplemented" in translation.dump(), translation.dump()

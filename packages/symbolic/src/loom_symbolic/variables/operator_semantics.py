@@ -98,13 +98,17 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         return result
     if left.passed_on or right.passed_on:  # a value handed on unread decides (or is read)
         return left.combine(tx, op, right, False) if left.passed_on else right.combine(tx, op, left, True)
+    declined: set[tuple[int, str]] | None = None  # (side, name) of Python methods that answered NotImplemented
     if subclass_operator(op, left, right):  # a list, dict or set subclass's own method answers, not the C one
-        declined: set[tuple[int, str]] = set()
+        declined = set()
         user = _user_dunder(tx, op, left, right, declined)
-        if user is None:
+        if user is not None:
+            return user
+        if op not in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+            # the Python method fills the sequence slots too (list's concatenation declines as well)
             raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
-                              "a container subclass's method answered NotImplemented")
-        return user
+                              "a container subclass's own method answered NotImplemented")
+        # declined comparison: the other side's C comparison answers, as modelled below, without asking again
     if op in INPLACE:
         mutated = _inplace_container(tx, op, left, right)
         if mutated is not None:
@@ -129,10 +133,11 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
             and not issubclass(right.python_type(), type(left.as_python_constant())):
         # str's own % formats the object (its __str__/__repr__) before its class's __rmod__ could be asked
         raise Unsupported(f"operator % on {left.describe()} and {right.describe()}", "formatting an object: not modelled")
-    declined: set[tuple[int, str]] = set()  # (side, name) of Python methods that answered NotImplemented
-    user = _user_dunder(tx, op, left, right, declined)
-    if user is not None:
-        return user
+    if declined is None:
+        declined = set()
+        user = _user_dunder(tx, op, left, right, declined)
+        if user is not None:
+            return user
     _raise_unsupported_operands(op, left, right, declined)
     raise Unsupported(
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
