@@ -6,7 +6,7 @@ from ..errors import Unsupported, UserError, args_of
 from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.dict_methods import double_star_items
-from ..variables.iterators import IteratorVariable
+from ..variables.iterators import IteratorVariable, iterated_items
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from ..variables.tensor import length_hinted
 from ..variables.text import builtin_format, formatted_text
@@ -217,7 +217,7 @@ def _unpacked(tx, value, real_form) -> list:
             real_form(value.value)
         except TypeError as exc:
             raise UserError("unpacking", str(exc), exc_type=TypeError, exc_args=args_of(exc)) from exc
-    return value.unpack(tx)
+    return iterated_items(tx, value)
 
 
 def _is_iterable(value) -> bool:

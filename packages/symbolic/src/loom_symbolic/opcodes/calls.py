@@ -8,6 +8,7 @@ from ..variables.cells import CellVariable
 from ..variables.containers import DictVariable, TupleVariable
 from ..variables.dict_methods import double_star_items
 from ..variables.functions import UserFunctionVariable
+from ..variables.iterators import iterated_items
 from ..variables.methods import BoundMethodVariable
 from ..variables.nested_functions import NestedFunctionVariable
 from .registry import handler
@@ -62,7 +63,7 @@ def call_with(tx, fn: Variable, args: list[Variable], kwargs: dict[str, Variable
 def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None,
                    fn: Variable | None = None) -> tuple[list[Variable], dict[str, Variable]]:
     """The positional and keyword arguments of ``fn(*args, **kwargs)``."""
-    args = list(args_var.items) if isinstance(args_var, TupleVariable) else args_var.unpack(tx)
+    args = list(args_var.items) if isinstance(args_var, TupleVariable) else iterated_items(tx, args_var)
     kwargs: dict[str, Variable] = {}
     if kwargs_var is not None:
         kwargs_var = double_star_items(tx, kwargs_var)

@@ -140,6 +140,11 @@ def view_of_real(tx: InstructionTranslator, receiver: Variable, value: Any, sour
     return ObjectView(receiver, type(value), type_source, instance, value, source)
 
 
+#: Whether an exception out of inlined code is the program's AttributeError (:mod:`.exception_values` adds one)
+ATTRIBUTE_ERROR_TESTS: list[Callable[[Exception], bool]] = [
+    lambda exc: isinstance(exc, UserError) and issubclass(exc.exc_type, AttributeError)]
+
+
 def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``obj.name``, honouring a ``__getattribute__`` written in Python."""
     if _is_c_class(view.cls) and view.real is not _MISSING and not hasattr(view.receiver, "call_builtin_method"):
@@ -150,7 +155,15 @@ def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
         hook = class_attribute(view.cls, "__getattribute__")
         if not isinstance(hook, types.FunctionType):
             raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "the class customises __getattribute__ in C")
-        return class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
+        try:
+            return class_function(tx, view, "__getattribute__", hook).call(tx, [view.receiver, ConstantVariable(name)], {})
+        except Exception as exc:  # CPython's slot_tp_getattr_hook drops an AttributeError for __getattr__
+            fallback = class_attribute(view.cls, "__getattr__")
+            if fallback is _MISSING or not any(test(exc) for test in ATTRIBUTE_ERROR_TESTS):
+                raise
+            if not isinstance(fallback, types.FunctionType):
+                raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", "a __getattr__ in C") from exc
+            return class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
     return generic_getattr(tx, view, name)
 
 
@@ -207,8 +220,8 @@ def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls:
         return True
     setter = getattr(type(static), "__set__", None)
     if isinstance(setter, types.FunctionType):  # a descriptor class of the user's: inline its __set__
-        descriptor_source = Attr(type_source, name) if type_source is not None else None
-        descriptor = wrap(tx, static, descriptor_source)
+        # the descriptor itself, from the class's __dict__: ``type(obj).name`` would run its __get__
+        descriptor = wrap(tx, static, raw_member_source(tx, cls, type_source, name))
         wrap(tx, setter, None).call(tx, [descriptor, receiver, value], {})
         return True
     if setter is not None and not isinstance(static, types.MemberDescriptorType):
@@ -228,7 +241,8 @@ def delete_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls
         return True
     deleter = getattr(type(static), "__delete__", None)
     if isinstance(deleter, types.FunctionType):
-        wrap(tx, deleter, None).call(tx, [wrap(tx, static, descriptor_source), receiver], {})
+        descriptor = wrap(tx, static, raw_member_source(tx, cls, type_source, name))  # not through its __get__
+        wrap(tx, deleter, None).call(tx, [descriptor, receiver], {})
         return True
     return False
 
@@ -288,15 +302,15 @@ def _class_source(view: ObjectView, name: str) -> Any:
     return Attr(view.type_source, name) if view.type_source is not None else None
 
 
-def _raw_class_source(tx: InstructionTranslator, view: ObjectView, name: str) -> Any:
-    """Where the descriptor ``name`` sits in its class's ``__dict__`` (``type(obj).name`` would run its
-    ``__get__`` with no instance, which may answer another object: torch's ``lazy_property``). Classes
-    before it in the MRO are guarded not to gain the name."""
-    if view.type_source is None:
+def raw_member_source(tx: InstructionTranslator, cls: type, type_source: Any, name: str) -> Any:
+    """Where the descriptor ``name`` of ``cls`` (found through ``type_source``) sits in its class's ``__dict__``
+    (``cls.name`` would run its ``__get__`` with no instance, which may answer another object: torch's
+    ``lazy_property``). Classes before it in the MRO are guarded not to gain the name."""
+    if type_source is None:
         return None
-    for index, klass in enumerate(view.cls.__mro__):
+    for index, klass in enumerate(cls.__mro__):
         if name in vars(klass):
-            return DictAttr(view.type_source if index == 0 else Item(Attr(view.type_source, "__mro__"), index), name)
+            return DictAttr(type_source if index == 0 else Item(Attr(type_source, "__mro__"), index), name)
         tx.output.guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
     return None
 
@@ -395,7 +409,7 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
         # inlined, as store_through_descriptor inlines its __set__. (cached_property writes the
         # instance's __dict__, which the trace does not change in place: modelled above.)
         owner = wrap(tx, view.cls, view.type_source)
-        descriptor = wrap(tx, static, _raw_class_source(tx, view, name))
+        descriptor = wrap(tx, static, raw_member_source(tx, view.cls, view.type_source, name))
         return wrap(tx, getter, None).call(tx, [descriptor, view.receiver, owner], {})
     if getter is not None:
         raise Unsupported(f"attribute {name!r} of {view.cls.__name__}", f"a {type(static).__name__} descriptor")

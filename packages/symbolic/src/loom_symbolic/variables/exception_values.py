@@ -380,6 +380,9 @@ class SymbolicException(Exception):
         return Unsupported(f"an uncaught {self.exc.cls.__name__}", "the program raises here; it runs as ordinary Python")
 
 
+_attributes.ATTRIBUTE_ERROR_TESTS.append(
+    lambda exc: isinstance(exc, SymbolicException) and issubclass(exc.exc.cls, AttributeError))
+
 RAISE_REFUSED = "exceptions must derive from BaseException"  # CPython's TypeError for ``raise 5``
 
 

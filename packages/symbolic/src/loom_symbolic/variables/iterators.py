@@ -507,6 +507,14 @@ def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variabl
         yield item
 
 
+def iterated_items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
+    """``[*value]``, ``a, b = value``, ``f(*value)``: the items iteration gives (a list, dict or set subclass's
+    own ``__iter__`` decides, not the members it holds)."""
+    if isinstance(value, (ListVariable, DictVariable, SetVariable)) and _overrides_iter(value.python_type()):
+        return iterate(tx, value).unpack(tx)
+    return value.unpack(tx)
+
+
 def _overrides_iter(cls: type) -> bool:
     """Whether a list, dict or set subclass defines its own ``__iter__`` in Python."""
     import types

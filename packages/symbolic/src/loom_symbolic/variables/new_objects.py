@@ -18,6 +18,7 @@ from loom_guards import Attr, Const, DictAttr, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, UserError
+from ..operand_errors import truth_of
 from ..policy import opaque_module, opaque_reason
 from ..polyfills import subclasses as _subclasses
 from . import ctx as _ctx
@@ -87,7 +88,7 @@ class NewObjectVariable(InstanceMixin, Variable):
     def truth(self, tx: InstructionTranslator) -> bool:
         for special in ("__bool__", "__len__"):
             if class_attribute(self.cls, special) is not _MISSING:
-                return bool(self.call_method(tx, special, [], {}).as_python_constant())
+                return truth_of(special, self.call_method(tx, special, [], {}).as_python_constant())
         return True
 
     def iterate(self, tx: InstructionTranslator) -> Variable:

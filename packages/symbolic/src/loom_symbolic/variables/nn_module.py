@@ -28,6 +28,7 @@ import torch.nn.modules.module as _torch_module_module
 from loom_guards import Attr, Const, DictAttr, ModuleBuffer, ModuleParam, Submodule, TypeOf
 
 from ..errors import Unsupported, UserError
+from ..operand_errors import truth_of
 from ..policy import trusted_module_name
 from . import containers as _containers
 from . import functions as _functions
@@ -317,13 +318,13 @@ class NNModuleVariable(Variable):
         type is guarded, so a type without either is true for every instance the entry serves."""
         cls = type(self.value)
         if class_attribute(cls, "__bool__") is not _MISSING:
-            return bool(self.var_getattr(tx, "__bool__").call(tx, [], {}).as_python_constant())
+            return truth_of("__bool__", self.var_getattr(tx, "__bool__").call(tx, [], {}).as_python_constant())
         length = class_attribute(cls, "__len__")
         if length is _MISSING:
             return True
         if length in _CHILD_COUNTING_LENGTHS:
             return bool(self._ordered_children(tx))
-        return bool(self.var_getattr(tx, "__len__").call(tx, [], {}).as_python_constant())
+        return truth_of("__len__", self.var_getattr(tx, "__len__").call(tx, [], {}).as_python_constant())
 
     # -- containers (Sequential, ModuleList, ModuleDict) ------------------------------------------
     def _ordered_children(self, tx: InstructionTranslator) -> list[str]:

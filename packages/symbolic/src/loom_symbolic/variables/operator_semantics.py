@@ -28,7 +28,18 @@ from .containers import (
     constant_index,
 )
 from .folded_identity import copies_of, wrap_folded
-from .iterators import IteratorVariable, each_item
+from .iterators import IteratorVariable, UserIterator, each_item
+from .operand_dispatch import (
+    DUNDERS,
+    INPLACE,
+    class_of,
+    contains_answer,
+    has_python_special,
+    indices_through_index,
+    left_user_dunder,
+    reflection_first,
+    subclass_operator,
+)
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from .symbolic_scalars import SymbolicVariable
@@ -46,15 +57,6 @@ NUMPY_OPERATORS: dict[str, Any] = {}
 #: keeps a table laid out as CPython's; dict views are not constants): ``fn(tx, op, left, right)`` returning
 #: a variable, or None to pass. Filled by :mod:`.set_methods` and :mod:`.dict_methods`.
 CONTAINER_OPERATORS: list[Any] = []
-
-#: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
-INPLACE = {
-    operator.iadd: operator.add, operator.iand: operator.and_, operator.ifloordiv: operator.floordiv,
-    operator.ilshift: operator.lshift, operator.imatmul: operator.matmul, operator.imul: operator.mul,
-    operator.imod: operator.mod, operator.ior: operator.or_, operator.ipow: operator.pow,
-    operator.irshift: operator.rshift, operator.isub: operator.sub, operator.itruediv: operator.truediv,
-    operator.ixor: operator.xor,
-}
 
 
 def is_tensor(value: Variable) -> bool:
@@ -82,6 +84,9 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         known = concrete(tx, right)
         right = right if known is NOT_CONCRETE else wrap_constant_like(known)
     if is_tensor(left) or is_tensor(right):
+        user = None if is_tensor(left) else left_user_dunder(tx, op, left, right)
+        if user is not None:  # an object of the user's on the left asks its own method first (a += tensor)
+            return user
         if op in INPLACE and not _updates_in_place(op, left):
             # ints, floats, symbolic sizes and a tensor without the in-place dunder: x @= y is x = x @ y
             op = INPLACE[op]
@@ -93,6 +98,17 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         return result
     if left.passed_on or right.passed_on:  # a value handed on unread decides (or is read)
         return left.combine(tx, op, right, False) if left.passed_on else right.combine(tx, op, left, True)
+    declined: set[tuple[int, str]] | None = None  # (side, name) of Python methods that answered NotImplemented
+    if subclass_operator(op, left, right):  # a list, dict or set subclass's own method answers, not the C one
+        declined = set()
+        user = _user_dunder(tx, op, left, right, declined)
+        if user is not None:
+            return user
+        if op not in (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge):
+            # the Python method fills the sequence slots too (list's concatenation declines as well)
+            raise Unsupported(f"operator {op.__name__} on {left.describe()} and {right.describe()}",
+                              "a container subclass's own method answered NotImplemented")
+        # declined comparison: the other side's C comparison answers, as modelled below, without asking again
     if op in INPLACE:
         mutated = _inplace_container(tx, op, left, right)
         if mutated is not None:
@@ -117,10 +133,11 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
             and not issubclass(right.python_type(), type(left.as_python_constant())):
         # str's own % formats the object (its __str__/__repr__) before its class's __rmod__ could be asked
         raise Unsupported(f"operator % on {left.describe()} and {right.describe()}", "formatting an object: not modelled")
-    declined: set[tuple[int, str]] = set()  # (side, name) of Python methods that answered NotImplemented
-    user = _user_dunder(tx, op, left, right, declined)
-    if user is not None:
-        return user
+    if declined is None:
+        declined = set()
+        user = _user_dunder(tx, op, left, right, declined)
+        if user is not None:
+            return user
     _raise_unsupported_operands(op, left, right, declined)
     raise Unsupported(
         f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
@@ -279,20 +296,6 @@ def _equal_by_identity(tx: InstructionTranslator, left: Variable, right: Variabl
     return None
 
 
-#: Binary operator → (method, reflected method) Python looks up.
-DUNDERS = {
-    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
-    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
-    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
-    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
-    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
-    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
-    operator.rshift: ("__rshift__", "__rrshift__"),
-    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"), operator.lt: ("__lt__", "__gt__"),
-    operator.le: ("__le__", "__ge__"), operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
-}
-
-
 def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable,
                  declined: set[tuple[int, str]]) -> Variable | None:
     """A special method written in Python (``__add__``, ``__eq__``...), then its reflection, as Python does;
@@ -301,6 +304,8 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
     if names is None:
         return None
     attempts = [(0, left, names[0], right), (1, right, names[1], left)]
+    if op not in INPLACE and reflection_first(op, left, right, names[1]):
+        attempts.reverse()
     if op in INPLACE:  # x += y calls __iadd__ first (ModuleList's extends the list itself), then __add__
         attempts.insert(0, (0, left, f"__{op.__name__}__", right))
     for side, receiver, name, other in attempts:
@@ -366,6 +371,8 @@ def known_same(left: Variable, right: Variable) -> bool:
 
 def is_same(tx: InstructionTranslator, left: Variable, right: Variable) -> bool:
     """``left is right``."""
+    # ``iter(obj)`` of an object whose __iter__ returns an iterator (itself, often) is that very object
+    left, right = (side.obj if isinstance(side, UserIterator) else side for side in (left, right))
     if known_same(left, right):
         return True
     if isinstance(left, ConstantVariable) and isinstance(right, ConstantVariable):
@@ -405,8 +412,13 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     """``item in container``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
-    if isinstance(container, (DictVariable, SetVariable)) and has_python_special(container, "__contains__"):
-        return container.call_method(tx, "__contains__", [item], {})  # a subclass's own __contains__
+    cls = _exact_class(container)
+    if cls is not None and class_attribute(cls, "__contains__") is None:  # ``__contains__ = None`` opts out
+        message = f"'{cls.__name__}' object is not a container"
+        raise UserError("'in'", message, exc_type=TypeError, exc_args=(message,))
+    if isinstance(container, (DictVariable, SetVariable, SequenceVariable)) and \
+            has_python_special(container, "__contains__"):  # a subclass's own, even of constant members
+        return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))
     if isinstance(container, DictVariable):
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
@@ -414,7 +426,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if container.is_python_constant() and item.is_python_constant():
         return fold(operator.contains, container, item)
     if has_python_special(container, "__contains__"):
-        return container.call_method(tx, "__contains__", [item], {})
+        return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
     if isinstance(container, SequenceVariable):
@@ -422,7 +434,6 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
-    cls = _exact_class(container)
     if cls is not None and getattr(container, "iterate", None) is not None and \
             class_attribute(cls, "__contains__") is _MISSING:
         # no __contains__: Python searches what iter() gives (a Python __iter__, or __getitem__ by index)
@@ -454,6 +465,7 @@ SUBSCRIPT_FOLDS: list[Any] = []
 def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> Variable:
     """``container[index]``."""
     if is_tensor(container):
+        index = indices_through_index(tx, index)
         refuse_tensor_slice_bounds(index)
         return tx.output.call_function(tx, operator.getitem, [container, index], {})
     for folded in SUBSCRIPT_FOLDS:
@@ -484,17 +496,8 @@ def _overrides(container: Variable, name: str) -> bool:
 
 def _default_ne(value: Variable) -> bool:
     """Whether ``value``'s class inherits ``object.__ne__`` (which answers from ``__eq__``)."""
-    cls = _class_of(value)
+    cls = class_of(value)
     return cls is not None and class_attribute(cls, "__ne__") is object.__ne__
-
-
-def _class_of(value: Variable) -> type | None:
-    if getattr(value, "stands_for", None) is not None:
-        return value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
-    try:
-        return value.python_type()
-    except Unsupported:
-        return None
 
 
 def _exact_class(value: Variable) -> type | None:
@@ -538,19 +541,11 @@ def _compares_in_c(value: Variable, name: str) -> bool:
     ``object``'s identity nor one written in Python; unknown classes count as C."""
     import types
 
-    cls = _class_of(value)
+    cls = class_of(value)
     if cls is None:
         return True
     method = class_attribute(cls, name)
     return method is not getattr(object, name) and not isinstance(method, types.FunctionType)
-
-
-def has_python_special(value: Variable, name: str) -> bool:
-    """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
-    import types
-
-    cls = _class_of(value)
-    return cls is not None and isinstance(class_attribute(cls, name), types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:

@@ -13,6 +13,7 @@ from loom_guards import Attr, Const, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, UserError, missing_attribute
+from ..operand_errors import truth_of
 from ..policy import trusted_module_name
 from . import autograd_function as _autograd_function
 from . import enums as _enums
@@ -155,7 +156,7 @@ class UserObjectVariable(RealValueVariable):
         for special in ("__bool__", "__len__"):
             if class_attribute(cls, special) is not _MISSING:
                 result = self.call_method(tx, special, [], {})
-                return bool(result.as_python_constant())
+                return truth_of(special, result.as_python_constant())
         return True
 
     def iterate(self, tx: InstructionTranslator) -> Variable:

@@ -1,0 +1,137 @@
+"""Which Python method answers an operator, and in what form its operands go: the in-place and binary
+dunder tables, a right operand of a subclass asked first, an object of the user's on the left of a tensor
+asking its own method, ``in``'s answer made a bool, and tensor subscripts read through ``__index__``. Used
+by :mod:`.operator_semantics`."""
+
+from __future__ import annotations
+
+import operator
+import types
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Unsupported
+from ..policy import trusted_module_name
+from .attributes import class_attribute
+from .base import Variable
+from .constant import ConstantVariable
+from .container_tables import user_index, writes_index
+from .containers import DictVariable, SequenceVariable, SetVariable, SliceVariable, TupleVariable
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+
+#: In-place operators, mapped to their plain counterparts (immutable values fall back to those).
+INPLACE = {
+    operator.iadd: operator.add, operator.iand: operator.and_, operator.ifloordiv: operator.floordiv,
+    operator.ilshift: operator.lshift, operator.imatmul: operator.matmul, operator.imul: operator.mul,
+    operator.imod: operator.mod, operator.ior: operator.or_, operator.ipow: operator.pow,
+    operator.irshift: operator.rshift, operator.isub: operator.sub, operator.itruediv: operator.truediv,
+    operator.ixor: operator.xor,
+}
+
+
+#: Binary operator → (method, reflected method) Python looks up.
+DUNDERS = {
+    operator.add: ("__add__", "__radd__"), operator.sub: ("__sub__", "__rsub__"),
+    operator.mul: ("__mul__", "__rmul__"), operator.truediv: ("__truediv__", "__rtruediv__"),
+    operator.floordiv: ("__floordiv__", "__rfloordiv__"), operator.mod: ("__mod__", "__rmod__"),
+    operator.pow: ("__pow__", "__rpow__"), operator.matmul: ("__matmul__", "__rmatmul__"),
+    operator.and_: ("__and__", "__rand__"), operator.or_: ("__or__", "__ror__"),
+    operator.xor: ("__xor__", "__rxor__"), operator.lshift: ("__lshift__", "__rlshift__"),
+    operator.rshift: ("__rshift__", "__rrshift__"),
+    operator.eq: ("__eq__", "__eq__"), operator.ne: ("__ne__", "__ne__"), operator.lt: ("__lt__", "__gt__"),
+    operator.le: ("__le__", "__ge__"), operator.gt: ("__gt__", "__lt__"), operator.ge: ("__ge__", "__le__"),
+}
+
+
+def class_of(value: Variable) -> type | None:
+    """The class whose special methods ``value`` runs (None: not known while tracing)."""
+    if getattr(value, "stands_for", None) is not None:
+        return value.cls  # a polyfill class standing in for a C class: its methods are the behaviour
+    try:
+        return value.python_type()
+    except Unsupported:
+        return None
+
+
+def has_python_special(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
+    cls = class_of(value)
+    return cls is not None and isinstance(class_attribute(cls, name), types.FunctionType)
+
+
+def left_user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:
+    """``op(left, tensor)`` where ``left``'s class writes the operator (its in-place form first) in Python:
+    that method's answer, or None where it has none. A method answering NotImplemented would hand over to
+    the tensor's reflection, which is not modelled here: a break."""
+    names = DUNDERS.get(INPLACE.get(op, op))
+    if names is None:
+        return None
+    candidates = [f"__{op.__name__}__", names[0]] if op in INPLACE else [names[0]]
+    for name in candidates:
+        if has_python_special(left, name):
+            result = left.call_method(tx, name, [right], {})
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return result
+            if name == names[0]:
+                raise Unsupported(f"operator {op.__name__} on {left.describe()} and a tensor",
+                                  "the object's method answered NotImplemented")
+    return None
+
+
+def subclass_operator(op: Any, left: Variable, right: Variable) -> bool:
+    """Whether a list, tuple, dict or set subclass on either side writes ``op``'s method in Python (its forward
+    or in-place one on the left, its reflection on the right): that method answers, where the container's C
+    one would otherwise be modelled (or its constant members folded)."""
+    names = DUNDERS.get(INPLACE.get(op, op))
+    if names is None:
+        return False
+    kinds = (DictVariable, SequenceVariable, SetVariable)
+    left_names = (f"__{op.__name__}__", names[0]) if op in INPLACE else (names[0],)
+    return (isinstance(left, kinds) and any(_users_method(left, n) for n in left_names)) or \
+        (isinstance(right, kinds) and _users_method(right, names[1]))
+
+
+def _users_method(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class has ``name`` written in Python outside the libraries whose containers the
+    translator models itself (``Counter.__add__`` is modelled, a user's ``list`` subclass's is not)."""
+    cls = class_of(value)
+    method = class_attribute(cls, name) if cls is not None else None
+    return isinstance(method, types.FunctionType) and not trusted_module_name(method.__module__ or "")
+
+
+def reflection_first(op: Any, left: Variable, right: Variable, reflected: str) -> bool:
+    """Whether Python asks the right operand first: its class is a proper subclass of the left's and, for a
+    comparison, has any rich comparison (always, as ``object`` has one), or, for arithmetic, a ``reflected``
+    method other than the one the left's class has (CPython's ``method_is_overloaded``)."""
+    left_cls, right_cls = class_of(left), class_of(right)
+    if left_cls is None or right_cls is None or left_cls is right_cls or not issubclass(right_cls, left_cls):
+        return False
+    if op in _COMPARISONS:
+        return True
+    return class_attribute(right_cls, reflected) is not class_attribute(left_cls, reflected)
+
+
+_COMPARISONS = frozenset({operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge})
+
+
+def contains_answer(tx: InstructionTranslator, answer: Variable) -> Variable:
+    """``in`` gives a bool whatever a Python ``__contains__`` returned: CPython takes the answer's truth."""
+    if answer.is_python_constant() and type(answer.as_python_constant()) is bool:
+        return answer
+    return ConstantVariable(answer.truth(tx))
+
+
+def indices_through_index(tx: InstructionTranslator, index: Variable) -> Variable:
+    """A tensor subscript with objects whose class writes ``__index__`` in Python (alone, as slice bounds or
+    in a tuple of indices) as the ints those give: torch reads them through ``__index__``, left to right."""
+    if writes_index(index):
+        return ConstantVariable(user_index(tx, index))
+    if isinstance(index, SliceVariable) and any(writes_index(p) for p in index.parts):
+        return SliceVariable(*(indices_through_index(tx, p) for p in index.parts))
+    if type(index) is TupleVariable and index.source is None:
+        items = [indices_through_index(tx, i) for i in index.items]
+        if any(new is not old for new, old in zip(items, index.items)):
+            return TupleVariable(items)
+    return index
