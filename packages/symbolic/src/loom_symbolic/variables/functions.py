@@ -72,12 +72,21 @@ class UserFunctionVariable(Variable):
     def as_python_constant(self) -> Any:
         return self.value
 
+    def inlined_function(self) -> types.FunctionType:
+        """The function, read to inline a call of it (a code-matched one stays unpinned by this read)."""
+        return self.value
+
+    def pin(self) -> None:
+        """Make the trace rely on this very function object (already so here: it is guarded by identity)."""
+
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        fn = self.value
+        fn = self.inlined_function()
         if (original := dynamo_tagging_init_original(fn)) is not None:
+            self.pin()
             return UserFunctionVariable(original).call(tx, args, kwargs)
         library = opaque_module(fn)
         if library is not None:
+            self.pin()
             read = _environ.environment_read(fn, args) or _tracebacks.traceback_call(fn, args, kwargs)
             if read is not None:
                 return read(tx, args, kwargs)
@@ -90,8 +99,10 @@ class UserFunctionVariable(Variable):
                               hint="it runs as ordinary Python between graphs")
         src = self.source
         special = _WRAPPER_CALLS.get(fn.__code__)
-        if special is not None and (called := special(tx, fn, src, args, kwargs)) is not None:
-            return called
+        if special is not None:
+            self.pin()
+            if (called := special(tx, fn, src, args, kwargs)) is not None:
+                return called
         trusted = _trusted_module(fn)
         if src is None and not trusted:
             # Reached without a source (an item under an object key, an attribute of an object made while
