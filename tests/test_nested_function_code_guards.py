@@ -147,3 +147,66 @@ def test_nested_def_swapped_for_other_code_recompiles():
     x = torch.arange(3.0)
     for which in (True, False, True, False):
         assert torch.equal(compiled(x, which), outer(x, which))
+
+
+def test_nested_closure_writing_its_cell_each_call():
+    def outer(x):
+        count = 0
+
+        def bump(t):
+            nonlocal count
+            count += 1
+            return t + count
+
+        def f2(t):
+            _opaque(t)
+            return bump(bump(t))
+
+        return f2(x), count
+
+    x = torch.arange(3.0)
+    for got, want in _three_calls(outer, lambda: (x,)):
+        assert _same(got, want)
+
+
+def test_nested_closure_over_sibling_compiles_once():
+    def outer(x):
+        def f1(t, *, scale=2.0):
+            return _opaque(t) * scale
+
+        def f2(t):
+            return f1(t + 1) - 1
+
+        def f3(t):
+            return f2(t * 3) + 4
+
+        return f3(x)
+
+    x = torch.arange(3.0)
+    for got, want in _three_calls(outer, lambda: (x,)):
+        assert torch.equal(got, want)
+    assert loom.stats()["recompiles"] == 0
+
+
+def test_nested_closures_sharing_a_cell():
+    def outer(x, k):
+        acc = [k]
+
+        def put(v):
+            nonlocal acc
+            acc = acc + [v]
+
+        def get():
+            return acc
+
+        def f2(t):
+            _opaque(t)
+            put(2.0)
+            return t * sum(get())
+
+        return f2(x), acc
+
+    compiled = loom.compile(outer)
+    x = torch.arange(3.0)
+    for k in (1.0, 1.0, 5.0):
+        assert _same(compiled(x, k), outer(x, k))

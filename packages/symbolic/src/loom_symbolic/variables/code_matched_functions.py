@@ -7,10 +7,12 @@ object: guarding the object's identity would recompile that frame on every call 
 (and run it uncompiled once the recompile limit is reached). torch.compile matches such functions by code
 too (its ``CLOSURE_MATCH`` guard).
 
-Only functions without cells are matched by code: an inlined closure's cell writes and aliases are recorded
-against the real cell objects. Any use other than inlining a call (comparing, hashing, reading an attribute,
-passing it on or storing it) reads :attr:`CodeMatchedFunctionVariable.value`, which pins the variable to its
-object with the identity guard every other function gets.
+A closure is matched by code too: its cells' contents are guarded as they are read (through
+``__closure__[i].cell_contents``), and what relies on the very cells (a write replayed on the real cell, a
+cell the trace also reaches another way) pins the function first. Any use other than inlining a call
+(comparing, hashing, reading an attribute, passing it on or storing it) reads
+:attr:`CodeMatchedFunctionVariable.value`, which pins the variable to its object with the identity guard
+every other function gets.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr
+from loom_guards import Attr, Item
 
 from ..policy import opaque_module, trusted_module_name
 from .functions import UserFunctionVariable
@@ -28,15 +30,19 @@ if TYPE_CHECKING:
 
 
 def code_matchable(value: types.FunctionType) -> bool:
-    """Whether ``value`` is a cell-free user function made inside another function, with nothing in its
-    ``__dict__`` and defaults that are all plain constants (compared by value)."""
-    if value.__closure__ is not None or value.__kwdefaults__ is not None or value.__dict__:
+    """Whether ``value`` is a user function made inside another function, with nothing in its ``__dict__``
+    and defaults that are all plain constants (compared by value)."""
+    if value.__dict__:
         return False
     if "<locals>" not in value.__qualname__ or opaque_module(value) is not None:
         return False
     if trusted_module_name(value.__module__ or ""):
         return False
-    return all(type(d) in (int, float, bool, str, type(None)) for d in value.__defaults__ or ())
+    defaults = (*(value.__defaults__ or ()), *(value.__kwdefaults__ or {}).values())
+    return all(type(d) in _PLAIN for d in defaults)
+
+
+_PLAIN = (int, float, bool, str, type(None))
 
 
 class CodeMatchedFunctionVariable(UserFunctionVariable):
@@ -63,6 +69,18 @@ class CodeMatchedFunctionVariable(UserFunctionVariable):
             self._pinned = True
             self._guards.add("identity", self.source, self._function)
 
+    def cell_store(self, cell: Any) -> Any:
+        store = super().cell_store(cell)
+
+        def pinned_store(tx: InstructionTranslator, value: Any) -> None:
+            self.pin()  # the write is replayed on this very cell
+            store(tx, value)
+
+        return pinned_store
+
+    def cell_pin(self) -> Any:
+        return self.pin
+
 
 def wrap_user_function(tx: InstructionTranslator | None, value: types.FunctionType, source: Any) -> UserFunctionVariable:
     """The variable of user function ``value`` read through ``source``: code-matched where
@@ -76,6 +94,11 @@ def wrap_user_function(tx: InstructionTranslator | None, value: types.FunctionTy
     guards.add("identity", Attr(source, "__code__"), value.__code__)
     guards.add("identity", Attr(source, "__globals__"), value.__globals__)  # where its global stores go
     guards.add("constant", Attr(source, "__defaults__"), value.__defaults__)
-    guards.add("constant", Attr(source, "__kwdefaults__"), None)
+    if value.__kwdefaults__ is None:
+        guards.add("constant", Attr(source, "__kwdefaults__"), None)
+    else:  # a dict's ConstantMatch would be identity: its keys here, its values as the call reads them
+        guards.add("dict_keys", Attr(source, "__kwdefaults__"), value.__kwdefaults__)
+        for key, default in value.__kwdefaults__.items():
+            guards.add("constant", Item(Attr(source, "__kwdefaults__"), key), default)
     guards.add("dict_keys", Attr(source, "__dict__"), {})
     return CodeMatchedFunctionVariable(value, source, guards)

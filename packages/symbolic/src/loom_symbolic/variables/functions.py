@@ -79,6 +79,15 @@ class UserFunctionVariable(Variable):
     def pin(self) -> None:
         """Make the trace rely on this very function object (already so here: it is guarded by identity)."""
 
+    def cell_store(self, cell: Any) -> Any:
+        """The store effect of ``cell``, one of the function's closure cells, as an inlined call writes it."""
+        return store_real_cell(cell)
+
+    def cell_pin(self) -> Any:
+        """What pins the function's cells by identity when the trace reaches them another way too (None:
+        the function's identity guard fixes them already)."""
+        return None
+
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         fn = self.inlined_function()
         if (original := dynamo_tagging_init_original(fn)) is not None:
@@ -127,7 +136,8 @@ class UserFunctionVariable(Variable):
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             # torch's and the standard library's closures are taken as fixed, like their globals.
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
-            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, store_real_cell(cell), way=id(fn)))
+            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, self.cell_store(cell), way=id(fn),
+                                                pin=self.cell_pin()))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         qualname = fn.__qualname__ if isinstance(fn.__qualname__, str) else None
         return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base,
