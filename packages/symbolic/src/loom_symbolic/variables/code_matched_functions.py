@@ -101,4 +101,6 @@ def wrap_user_function(tx: InstructionTranslator | None, value: types.FunctionTy
         for key, default in value.__kwdefaults__.items():
             guards.add("constant", Item(Attr(source, "__kwdefaults__"), key), default)
     guards.add("dict_keys", Attr(source, "__dict__"), {})
+    for name in ("__name__", "__qualname__"):  # what the call's binding errors name
+        guards.add("constant", Attr(source, name), getattr(value, name))
     return CodeMatchedFunctionVariable(value, source, guards)
