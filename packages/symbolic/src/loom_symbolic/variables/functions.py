@@ -72,12 +72,30 @@ class UserFunctionVariable(Variable):
     def as_python_constant(self) -> Any:
         return self.value
 
+    def inlined_function(self) -> types.FunctionType:
+        """The function, read to inline a call of it (a code-matched one stays unpinned by this read)."""
+        return self.value
+
+    def pin(self) -> None:
+        """Make the trace rely on this very function object (already so here: it is guarded by identity)."""
+
+    def cell_store(self, cell: Any) -> Any:
+        """The store effect of ``cell``, one of the function's closure cells, as an inlined call writes it."""
+        return store_real_cell(cell)
+
+    def cell_pin(self) -> Any:
+        """What pins the function's cells by identity when the trace reaches them another way too (None:
+        the function's identity guard fixes them already)."""
+        return None
+
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        fn = self.value
+        fn = self.inlined_function()
         if (original := dynamo_tagging_init_original(fn)) is not None:
+            self.pin()
             return UserFunctionVariable(original).call(tx, args, kwargs)
         library = opaque_module(fn)
         if library is not None:
+            self.pin()
             read = _environ.environment_read(fn, args) or _tracebacks.traceback_call(fn, args, kwargs)
             if read is not None:
                 return read(tx, args, kwargs)
@@ -90,8 +108,10 @@ class UserFunctionVariable(Variable):
                               hint="it runs as ordinary Python between graphs")
         src = self.source
         special = _WRAPPER_CALLS.get(fn.__code__)
-        if special is not None and (called := special(tx, fn, src, args, kwargs)) is not None:
-            return called
+        if special is not None:
+            self.pin()
+            if (called := special(tx, fn, src, args, kwargs)) is not None:
+                return called
         trusted = _trusted_module(fn)
         if src is None and not trusted:
             # Reached without a source (an item under an object key, an attribute of an object made while
@@ -116,7 +136,8 @@ class UserFunctionVariable(Variable):
         for i, (name, cell) in enumerate(zip(fn.__code__.co_freevars, fn.__closure__ or ())):
             # torch's and the standard library's closures are taken as fixed, like their globals.
             cell_source = Attr(Item(Attr(src, "__closure__"), i), "cell_contents") if src is not None else None
-            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, store_real_cell(cell), way=id(fn)))
+            closure.append(_cells.real_cell_box(tx, name, cell, cell_source, self.cell_store(cell), way=id(fn),
+                                                pin=self.cell_pin()))
         globals_base = TRUSTED_GLOBALS if trusted else (Attr(src, "__globals__") if src is not None else None)
         qualname = fn.__qualname__ if isinstance(fn.__qualname__, str) else None
         return tx.inline_call(fn.__code__, fn.__globals__, defaults, kwdefaults, closure, args, kwargs, globals_base,

@@ -35,6 +35,7 @@ from . import weak_keyed as _weak_keyed
 from .autocast import CLASSES as AUTOCAST_CLASSES
 from .base import Variable
 from .builtins import BUILTIN_FUNCTIONS, FOLDED_LIBRARY_FUNCTIONS, HANDLERS, PURE, BuiltinVariable
+from .code_matched_functions import wrap_user_function
 from .constant import (
     CONSTANT_TYPES,
     ConstantVariable,
@@ -60,7 +61,6 @@ from .dual_level import FUNCTIONS as DUAL_LEVEL_FUNCTIONS
 from .foreach_groups import FUNCTIONS as FOREACH_GROUP_FUNCTIONS
 from .function_modes import FUNCTIONS as MODE_STACK_FUNCTIONS
 from .function_modes import ModeStackFunctionVariable
-from .functions import UserFunctionVariable
 from .globals_dict import GlobalsDictVariable
 from .higher_order import HANDLERS as HIGHER_ORDER
 from .higher_order import HigherOrderFunctionVariable
@@ -435,7 +435,7 @@ def _wrap_function(tx, value, source):
         return _identity(TracedDisabledFunctionVariable if traced else DynamoDisabledFunctionVariable)(tx, value, source)
     if allowed_in_graph(value) or is_graph_op(value) or value in TRACE_TIME_CONSTANTS:
         return _identity(TorchFunctionVariable)(tx, value, source)
-    return _identity(UserFunctionVariable)(tx, value, source)
+    return wrap_user_function(tx, value, source)  # guarded by identity, or by code where it is a nested def
 
 
 def _wrap_method(tx, value, source):
