@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Const, DictAttr, Item, TypeOf
 
 from .. import polyfills
-from ..errors import Unsupported, UserError, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from . import class_lookups as _class_lookups
 from .base import Variable
 from .constant import ConstantVariable
@@ -590,7 +590,5 @@ class InstanceMixin(InstanceAttributes):
         if name not in self.attrs:
             if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name
                 raise UserError(f"deleting {name!r}", name, exc_type=AttributeError, exc_args=(name,))
-            message = f"{self.cls.__name__!r} object has no attribute {name!r}"  # a delete sets no name or obj
-            raise UserError(f"deleting {name!r}", message, exc_type=AttributeError, exc_args=(message,),
-                            exc_attrs={"name": None, "obj": None})
+            raise missing_for_delete(f"{self.cls.__name__!r} object", name)
         del self.attrs[name]
