@@ -20,6 +20,7 @@ from .. import bytecode_helpers
 from . import registry
 from .constant import ConstantVariable
 from .iterators import IteratorVariable
+from .outside_sourced import SourcedIterator
 from .wrap_rules import _iterator_from_frame, _object_variable
 
 
@@ -38,7 +39,7 @@ def count_state(value: itertools.count) -> tuple[Any, Any] | None:
     return parts[0], parts[1] if len(parts) == 2 else 1
 
 
-class OutsideCount(IteratorVariable):
+class OutsideCount(SourcedIterator, IteratorVariable):
     """An ``itertools.count`` from outside the frame: each step is a number the trace knows, and the real
     counter takes as many steps after the graph (across a graph break, the real counter itself goes on)."""
 
@@ -59,15 +60,6 @@ class OutsideCount(IteratorVariable):
 
     def replay(self) -> tuple[Callable[..., None], tuple]:
         return bytecode_helpers.advance_iterator, (self.steps, False)
-
-    def live_position(self) -> tuple[Callable[..., None], int]:
-        return (lambda codegen: codegen.load_source(self.source)), 0
-
-    def hands_on_itself(self) -> bool:
-        return True
-
-    def reconstruct(self, codegen) -> None:
-        codegen.load_source(self.source)
 
     def describe(self) -> str:
         return "count object"

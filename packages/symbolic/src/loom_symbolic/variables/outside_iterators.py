@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .. import bytecode_helpers
 from .iterators import DictIterator, ListIterator, RangeIterator
+from .outside_sourced import SourcedIterator
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 
-class _FromOutside:
+class _FromOutside(SourcedIterator):
     """An iterator from outside the frame (``source``) that the trace advances: each step is a side
     effect (the real iterator is moved after the graph, see ``replay``), and across a graph break the
     real iterator itself goes on."""
@@ -37,16 +38,6 @@ class _FromOutside:
             self.exhausted = True
         tx.output.side_effects.advanced_iterator(self)
         return item
-
-    def live_position(self) -> tuple[Callable[..., None], int]:
-        """The real iterator, moved by the effects before the resumed code runs (``iter`` of it is itself)."""
-        return (lambda codegen: codegen.load_source(self.source)), 0
-
-    def hands_on_itself(self) -> bool:
-        return True
-
-    def reconstruct(self, codegen) -> None:
-        codegen.load_source(self.source)
 
     def describe(self) -> str:
         return f"{self.real_type.__name__} object"

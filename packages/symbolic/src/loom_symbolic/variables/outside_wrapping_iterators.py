@@ -28,6 +28,7 @@ from .constant import ConstantVariable
 from .containers import ListVariable, TupleVariable
 from .iterators import EnumerateIterator, FilterIterator, IteratorVariable, MapIterator, ZipIterator
 from .outside_iterators import PositionedIterator, _FromOutside
+from .outside_sourced import SourcedIterator
 from .wrap_rules import _iterator_from_frame, _object_variable
 
 _REVERSED_LIST = type(reversed([]))
@@ -46,7 +47,7 @@ def _inner(tx, value: Any, source: Any) -> IteratorVariable | None:
     return None
 
 
-class _Wrapping:
+class _Wrapping(SourcedIterator):
     """A wrapper from outside the frame: the real object is its own position (its inner iterators are moved
     by their own effects), so a loop or a name across a graph break goes on with the real object."""
 
@@ -55,15 +56,6 @@ class _Wrapping:
 
     def python_type(self) -> type:
         return self.real_type
-
-    def live_position(self) -> tuple[Callable[..., None], int]:
-        return (lambda codegen: codegen.load_source(self.source)), 0
-
-    def hands_on_itself(self) -> bool:
-        return True
-
-    def reconstruct(self, codegen) -> None:
-        codegen.load_source(self.source)
 
     def wraps_a_named_iterator(self, codegen) -> bool:
         return False
