@@ -218,12 +218,14 @@ class GraphLowering:
             return value
 
         results: list[Any] = [None] * len(flat)
-        views = _views_of_other_outputs(flat)  # done after their bases, whatever the order
+        views, hidden_bases = _views_of_other_outputs(flat, node.graph)  # done after their bases, whatever the order
         for i, item in enumerate(flat):
-            if i not in views:
+            if i not in views and i not in hidden_bases:
                 results[i] = output(item, self._lookup(item) if isinstance(item, torch.fx.Node) else item)
         for i, base in views.items():
             results[i] = self._view_of_output(flat[i], flat[base], results[base])
+        for i, base_node in hidden_bases.items():  # views of one value the graph does not return
+            results[i] = self._view_of_output(flat[i], base_node, output(base_node, self._lookup(base_node)))
         self.outputs.extend(results)
 
     def _view_of_output(self, item: torch.fx.Node, base_item: torch.fx.Node, base: Any) -> Any:
@@ -497,29 +499,64 @@ def _written_buffers(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     return written
 
 
-def _views_of_other_outputs(flat: list[Any]) -> dict[int, int]:
-    """Output position -> the position of the output it is a view of: outputs whose recorded fake values
-    share a storage are views of the first of them that spans that whole storage (fake views traced under
-    functionalization carry no ``_base``); outputs sharing one with no such output stay copies."""
+def _views_of_other_outputs(flat: list[Any], graph: torch.fx.Graph) -> tuple[dict[int, int], dict[int, torch.fx.Node]]:
+    """Outputs that must alias each other, as eager's do: position -> the position of the output it is a
+    view of, for outputs whose recorded fake values share a storage with one that spans that whole storage
+    (fake views traced under functionalization carry no ``_base``); and position -> the node spanning the
+    storage, for groups of outputs that are all windows onto a value the graph does not return
+    (``y[:3], y[1:]``). A group with no such value cannot keep its aliasing: the graph is unsupported."""
     groups: dict[int, list[int]] = {}
     for i, item in enumerate(flat):
         val = item.meta.get("val") if isinstance(item, torch.fx.Node) else None
         if isinstance(val, torch.Tensor) and val.layout == torch.strided:
             groups.setdefault(val.untyped_storage()._cdata, []).append(i)
     views: dict[int, int] = {}
-    for members in groups.values():
+    hidden_bases: dict[int, torch.fx.Node] = {}
+    for storage, members in groups.items():
         if len(members) < 2:
             continue
         whole = [i for i in members if _spans_its_storage(flat[i].meta["val"])]
         if whole:
             views.update({i: whole[0] for i in members if i != whole[0]})
-    return views
+            continue
+        base = _node_spanning(graph, storage)
+        if base is None:
+            raise GraphUnsupported("graph outputs share a storage that no value of the graph spans")
+        hidden_bases.update({i: base for i in members})
+    return views, hidden_bases
+
+
+def _node_spanning(graph: torch.fx.Graph, storage: int) -> torch.fx.Node | None:
+    """The first node of ``graph`` whose fake value is the whole of ``storage``."""
+    for node in graph.nodes:
+        val = node.meta.get("val") if node.op != "output" else None
+        if (
+            isinstance(val, torch.Tensor)
+            and val.layout == torch.strided
+            and val.untyped_storage()._cdata == storage
+            and _spans_its_storage(val)
+        ):
+            return node
+    return None
+
+
+def _exact(value: Any) -> sympy.Expr:
+    """An int or SymInt as a sympy expression, read without adding a guard."""
+    return sympy.Integer(value) if type(value) is int else sympy.sympify(value.node.expr)
 
 
 def _spans_its_storage(val: torch.Tensor) -> bool:
-    """Whether ``val`` is its storage from the first byte to the last, densely (decided for static sizes
-    only: comparing symbolic ones would add guards the graph's caller does not know of)."""
-    nbytes, offset, numel = val.untyped_storage().nbytes(), val.storage_offset(), val.numel()
-    if not all(type(v) is int for v in (nbytes, offset, numel, *val.shape, *val.stride())):
+    """Whether ``val`` is its storage from the first byte to the last, densely. Symbolic sizes are compared
+    as expressions, never by evaluating them: that would add guards the graph's caller does not know of;
+    what the expressions cannot prove counts as not spanning."""
+    try:
+        nbytes, offset = _exact(val.untyped_storage().nbytes()), _exact(val.storage_offset())
+        shape, stride = [_exact(s) for s in val.shape], [_exact(s) for s in val.stride()]
+    except AttributeError:  # a size with no expression behind it
         return False
-    return offset == 0 and val.is_contiguous() and numel * val.element_size() == nbytes
+    expected: sympy.Expr = sympy.Integer(1)
+    for size, step in reversed(list(zip(shape, stride))):
+        if size != 1 and sympy.expand(step - expected) != 0:
+            return False
+        expected = expected * size
+    return offset == 0 and sympy.expand(expected * val.element_size() - nbytes) == 0
