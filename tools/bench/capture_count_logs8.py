@@ -67,4 +67,49 @@ def c_logs8_logger_identity(x):
     return x + int(logging.getLogger("loom.bench.logs8") is _LOG)
 
 
+# -- bytearray ------------------------------------------------------------------------------------------------
+def c_logs8_bytearray_append_len(x):
+    b = bytearray(b"ab")
+    b.append(99)
+    return x + len(b)
+
+
+def c_logs8_bytearray_sized_and_set(x):
+    b = bytearray(3)
+    b[0] = 1
+    b.extend([5, 6])
+    return x * b[0] + len(b), bytes(b)
+
+
+def c_logs8_bytearray_iterate_and_decode(x):
+    b = bytearray(b"hey")
+    total = 0
+    for c in b:
+        total += c
+    return x + total, b.decode()
+
+
+def c_logs8_bytearray_returned(x):
+    b = bytearray(b"ab")
+    b += b"cd"
+    b.reverse()
+    return x - 1, b
+
+
+def c_logs8_bytearray_bad_byte(x):
+    b = bytearray()
+    try:
+        b.append(256)
+    except ValueError:
+        x = x + 1
+    return x, b
+
+
+def c_logs8_bytearray_compare_slice(x):
+    b = bytearray(b"abcd")
+    if b[1:3] == b"bc":
+        x = x * 2
+    return x + b.count(b"a")
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
