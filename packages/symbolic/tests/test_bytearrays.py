@@ -151,3 +151,22 @@ def test_what_is_not_modelled_breaks_and_stays_right(fn):
     _assert_same(run_rewritten(fn, translation, args, {}), fn(*eager_args))
     if fn is from_the_frame:
         assert args[0] == eager_args[0] == bytearray(b"q\x03")  # the real bytearray changed once
+
+
+def cond_branches_append(x):
+    b = bytearray(b"a")
+
+    def true_branch(y):
+        b.append(1)
+        return y + 1
+
+    def false_branch(y):
+        b.append(2)
+        return y - 1
+
+    return torch.cond(x.sum() > 0, true_branch, false_branch, (x,)), b
+
+
+def test_a_cond_branch_changing_a_bytearray_of_its_caller_is_refused_like_a_list():
+    translation = translate_function(cond_branches_append, X)
+    assert translation.breaks and "changes a list, dict, object" in str(translation.breaks[0]), translation.dump()

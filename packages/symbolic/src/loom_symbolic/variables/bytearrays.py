@@ -67,6 +67,10 @@ class BytearrayVariable(Variable):
     def truth(self, tx: InstructionTranslator) -> bool:
         return bool(self.value)
 
+    def held_state(self) -> tuple:
+        """Its contents now: a body traced apart (a ``torch.cond`` branch) that changed them is refused."""
+        return (bytes(self.value),)
+
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         return [ConstantVariable(byte) for byte in self.value]
 
