@@ -16,6 +16,9 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr
+from loom_guards.query_sources import Called
+
 from ..errors import Unsupported, UserError, missing_attribute
 from . import builtins as _builtins
 from . import hashing, text  # noqa: F401  (their handlers of hash, str and repr are registered first: wrapped below)
@@ -26,7 +29,7 @@ from .container_tables import constant_index
 from .containers import ListVariable, SequenceVariable, TupleVariable
 from .iterators import IteratorVariable
 from .methods import MethodVariable
-from .registry import wrap_constant_like
+from .registry import PREDICATE_RULES, add_rule, wrap_constant_like, wrap_object
 from .specialising import is_symbolic_int
 
 if TYPE_CHECKING:
@@ -51,8 +54,16 @@ class BytearrayVariable(Variable):
 
     mutable = True
 
-    def __init__(self, value: bytearray) -> None:
+    def __init__(self, value: bytearray, source: Any = None) -> None:
         self.value = value
+        self.source = source
+        self.refilled = False  # (from the frame) whether the effect giving the real one its contents is recorded
+
+    def changed(self, tx: InstructionTranslator) -> None:
+        """The program changed the contents: one from the frame gets its final contents after the graph."""
+        if self.source is not None and not self.refilled:
+            self.refilled = True
+            tx.output.side_effects.replay_effect(RefillBytearray(self))
 
     def python_type(self) -> type:
         return bytearray
@@ -94,7 +105,7 @@ class BytearrayVariable(Variable):
         owned: dict[int, Variable] = {id(self.value): self}
         real_args = [real_value(tx, a, owned) for a in args]
         real_kwargs = {k: real_value(tx, v, owned) for k, v in kwargs.items()}
-        return apply(f"bytearray.{name}", getattr(self.value, name), real_args, real_kwargs, owned)
+        return apply(tx, f"bytearray.{name}", getattr(self.value, name), real_args, real_kwargs, owned)
 
     def getitem(self, tx: InstructionTranslator, index: Variable) -> Variable:
         return self.call_method(tx, "__getitem__", [wrap_constant_like(constant_index(tx, index))], {})
@@ -109,6 +120,9 @@ class BytearrayVariable(Variable):
         return self.call_method(tx, "__contains__", [item], {})
 
     def reconstruct(self, codegen: PyCodegen) -> None:
+        if self.source is not None:
+            codegen.load_source(self.source)  # the real object (given its final contents by RefillBytearray)
+            return
         contents = bytes(self.value)
         codegen.call_const(bytearray, 1, lambda: codegen.load_const(contents))
 
@@ -163,12 +177,19 @@ def real_value(tx: InstructionTranslator, value: Variable, owned: dict[int, Vari
     raise Unsupported(f"a bytearray operation on {value.describe()}", "a value not known while tracing")
 
 
-def apply(what: str, fn: Any, args: list[Any], kwargs: dict[str, Any], owned: dict[int, Variable]) -> Variable:
-    """``fn(*args, **kwargs)`` run now (its exception is the program's), the result wrapped."""
+def apply(tx: InstructionTranslator, what: str, fn: Any, args: list[Any], kwargs: dict[str, Any],
+          owned: dict[int, Variable]) -> Variable:
+    """``fn(*args, **kwargs)`` run now (its exception is the program's), the result wrapped; a bytearray
+    from the frame it changed (even before raising) is noted."""
+    from_frame = [(v, bytes(v.value)) for v in owned.values() if v.source is not None]
     try:
         result = fn(*args, **kwargs)
     except Exception as exc:
         raise UserError(what, str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+    finally:
+        for variable, before in from_frame:
+            if variable.value != before:
+                variable.changed(tx)
     return wrap_result(result, owned)
 
 
@@ -202,7 +223,7 @@ def _builtin_on_bytearrays(fn: Any) -> Any:
         owned: dict[int, Variable] = {}
         real_args = [real_value(tx, a, owned) for a in args]
         real_kwargs = {k: real_value(tx, v, owned) for k, v in kwargs.items()}
-        return apply(f"{getattr(fn, '__qualname__', fn)}()", fn, real_args, real_kwargs, owned)
+        return apply(tx, f"{getattr(fn, '__qualname__', fn)}()", fn, real_args, real_kwargs, owned)
 
     return handler
 
@@ -221,7 +242,7 @@ def _bytearray_call(tx: InstructionTranslator, args: list[Variable], kwargs: dic
         real_kwargs = {k: real_value(tx, v, owned) for k, v in kwargs.items()}
     except Unsupported:
         return None  # an argument only known at run time (a tensor, an iterator): the call breaks
-    return apply("bytearray()", bytearray, real_args, real_kwargs, {})
+    return apply(tx, "bytearray()", bytearray, real_args, real_kwargs, {})
 
 
 _builtins.HANDLERS[bytearray] = _bytearray_call
@@ -243,7 +264,53 @@ def _bytearray_operator(tx: InstructionTranslator, op: Any, left: Variable, righ
         operands = [real_value(tx, left, owned), real_value(tx, right, owned)]
     except Unsupported:
         return None
-    return apply(f"operator {op.__name__}", op, operands, {}, owned)
+    return apply(tx, f"operator {op.__name__}", op, operands, {}, owned)
 
 
 _operators.CONTAINER_OPERATORS.append(_bytearray_operator)
+
+
+class RefillBytearray:
+    """A bytearray from the frame was changed: give the real object the contents the trace ended with."""
+
+    def __init__(self, variable: BytearrayVariable) -> None:
+        self.variable = variable
+
+    def stage(self, codegen: PyCodegen) -> tuple[str, str]:
+        target = codegen.stash(self.variable)
+        codegen.load_const(bytes(self.variable.value))
+        contents = codegen.new_temp()
+        codegen.emit("STORE_FAST", contents)
+        return target, contents
+
+    def apply(self, codegen: PyCodegen, staged: tuple[str, str]) -> None:
+        target, contents = staged
+        codegen.load_temps((contents, target))
+        codegen.load_const(slice(None, None))
+        codegen.emit("STORE_SUBSCR")  # target[:] = contents: bytearray's own slice assignment
+
+    def describe(self) -> str:
+        return f"contents of {self.variable.describe()} from the frame replaced"
+
+    __str__ = describe
+
+
+def _from_the_frame(tx: InstructionTranslator | None, value: bytearray, source: Any) -> Variable:
+    """A bytearray read from the frame: one variable per object, its contents guarded. Without a source (no
+    way to guard or reach it) the rule the predicates would pick otherwise."""
+    if tx is None or source is None:
+        build = next((b for predicate, b in PREDICATE_RULES if b is not _from_the_frame and predicate(value)),
+                     wrap_object)
+        return build(tx, value, source)
+    tx.output.note_alias(value, source)
+    entry = tx.output.known_objects.get(id(value))
+    if entry is not None and entry[0] is value:
+        return entry[1]
+    tx.output.guards.add("type", source, value)
+    tx.output.guards.add("constant", Called(Attr(source, "hex")), value.hex())
+    variable = BytearrayVariable(bytearray(value), source)
+    tx.output.known_objects[id(value)] = (value, variable)
+    return variable
+
+
+add_rule(5, lambda value: type(value) is bytearray, _from_the_frame)
