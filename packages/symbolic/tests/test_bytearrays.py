@@ -200,3 +200,11 @@ def cond_branches_append(x):
 def test_a_cond_branch_changing_a_bytearray_of_its_caller_is_refused_like_a_list():
     translation = translate_function(cond_branches_append, X)
     assert translation.breaks and "changes a list, dict, object" in str(translation.breaks[0]), translation.dump()
+
+
+def test_a_large_bytearray_from_the_frame_stays_opaque_and_right():
+    real, eager_real = bytearray(5000), bytearray(5000)
+    translation = translate_function(from_the_frame, real, real, X)
+    assert translation.breaks, translation.dump()
+    _assert_same(run_rewritten(from_the_frame, translation, (real, real, X), {}), from_the_frame(eager_real, eager_real, X))
+    assert real == eager_real

@@ -295,10 +295,15 @@ class RefillBytearray:
     __str__ = describe
 
 
+#: The most bytes a bytearray from the frame may hold to be modelled (its contents are guarded).
+_LARGEST_GUARDED = 4096
+
+
 def _from_the_frame(tx: InstructionTranslator | None, value: bytearray, source: Any) -> Variable:
     """A bytearray read from the frame: one variable per object, its contents guarded. Without a source (no
-    way to guard or reach it) the rule the predicates would pick otherwise."""
-    if tx is None or source is None:
+    way to guard or reach it), or a large one (a buffer whose contents change between calls would compile
+    again each time, and its guard would read it whole), the rule the predicates would pick otherwise."""
+    if tx is None or source is None or len(value) > _LARGEST_GUARDED:
         build = next((b for predicate, b in PREDICATE_RULES if b is not _from_the_frame and predicate(value)),
                      wrap_object)
         return build(tx, value, source)
