@@ -50,7 +50,8 @@ _METHODS = frozenset(name for name in dir(bytearray) if name not in _NOT_CALLED)
 
 
 class BytearrayVariable(Variable):
-    """A bytearray made while tracing; ``value`` is its real contents now (owned by this variable)."""
+    """A bytearray made while tracing, or read from the frame (``source``); ``value`` is a real bytearray
+    holding its contents now, owned by this variable (the real one of the frame is changed after the graph)."""
 
     mutable = True
 
@@ -72,7 +73,7 @@ class BytearrayVariable(Variable):
         return False  # it changes in place: never folded as a constant
 
     def as_python_constant(self) -> Any:
-        raise Unsupported(f"a {self.describe()} made in the trace, given where a constant is needed",
+        raise Unsupported(f"a {self.describe()} given where a constant is needed",
                           "its contents change in place; only bytearray's own operations are modelled")
 
     def truth(self, tx: InstructionTranslator) -> bool:
@@ -172,8 +173,12 @@ def real_value(tx: InstructionTranslator, value: Variable, owned: dict[int, Vari
         return constant_index(tx, value)
     if value.is_python_constant():
         return value.as_python_constant()
-    if isinstance(value, SequenceVariable) and value.python_type() in (list, tuple):
-        return value.python_type()(real_value(tx, item, owned) for item in value.items)
+    if isinstance(value, SequenceVariable) and value.python_type() in (list, tuple) and id(value) not in owned:
+        owned[id(value)] = value  # (a list holding itself is refused when it is reached again)
+        try:
+            return value.python_type()(real_value(tx, item, owned) for item in value.items)
+        finally:
+            del owned[id(value)]
     raise Unsupported(f"a bytearray operation on {value.describe()}", "a value not known while tracing")
 
 
@@ -207,9 +212,12 @@ def wrap_result(result: Any, owned: dict[int, Variable]) -> Variable:
     return wrap_constant_like(result)
 
 
-def _involves_bytearray(values: list[Variable]) -> bool:
-    return any(isinstance(v, BytearrayVariable) or (isinstance(v, SequenceVariable) and _involves_bytearray(v.items))
-               for v in values)
+def _involves_bytearray(values: list[Variable], seen: frozenset[int] = frozenset()) -> bool:
+    """Whether a bytearray variable is among ``values`` or inside the lists and tuples among them (each
+    searched once: a list may hold itself)."""
+    return any(isinstance(v, BytearrayVariable) or (
+        isinstance(v, SequenceVariable) and id(v) not in seen and _involves_bytearray(v.items, seen | {id(v)}))
+        for v in values)
 
 
 def _builtin_on_bytearrays(fn: Any) -> Any:
