@@ -110,3 +110,19 @@ def test_a_bad_byte_raises_cpythons_error_inside_the_graph():
     got, expected = loom.compile(bad_byte)(x), bad_byte(x)
     assert torch.equal(got[0], expected[0]) and got[1:] == expected[1:] == ("byte must be in range(0, 256)",
                                                                           bytearray(b"a"))
+
+
+def logs_in_a_loop(x):
+    for i in range(3):
+        log.warning("step %d", i)
+        x = x + i
+    return x
+
+
+def test_an_emitted_call_that_breaks_in_a_loop_logs_once_per_pass_and_counts_one_break(caplog):
+    x = torch.arange(3.0)
+    caplog.set_level(logging.WARNING, logger=NAME)  # caplog's handler keeps records: the call breaks
+    eager, eager_records = _records(caplog, logs_in_a_loop, x)
+    got, records = _records(caplog, loom.compile(logs_in_a_loop), x)
+    assert torch.equal(got, eager) and records == eager_records and len(records) == 3
+    assert loom.stats()["graph_breaks"] == 1
