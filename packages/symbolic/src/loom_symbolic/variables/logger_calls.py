@@ -8,8 +8,9 @@ logger as the eager call would.
 
 ``logger.debug(...)`` where ``logger.isEnabledFor(DEBUG)`` is False does nothing in eager (the arguments
 are not even formatted), so it is nothing in the trace, under a guard that asks ``isEnabledFor`` again:
-a level enabled later (on the logger, a parent, ``logging.disable``) compiles again, and the call is then
-made after the graph (:mod:`.deferred_calls`) or is a graph break. The module's functions
+a level enabled later (on the logger, a parent, ``logging.disable`` lifted) compiles again, and the call is
+then made after the graph (:mod:`.deferred_calls`) or is a graph break, both asking the logger at run time
+(no guard for an emitted level). The module's functions
 (``logging.debug``) first call ``basicConfig()`` when the root logger has no handler, so they are
 nothing only while it has one (guarded too). ``warn`` issues a DeprecationWarning first: never nothing.
 """
@@ -65,9 +66,11 @@ def logger_call(tx: InstructionTranslator, fn: Any, args: list[Variable], kwargs
         # ``basicConfig()`` (a handler added) runs first when the root logger has none.
         if not root.hasHandlers():
             return None
-        tx.output.guards.add("identity", root_source, root)
-        tx.output.guards.add("constant", LoggerAnswer(root_source, "hasHandlers", ()), True)
-        return _quiet(tx, None, root_source, _FUNCTION_LEVELS[fn], args, root)
+        quiet = _quiet(tx, None, root_source, _FUNCTION_LEVELS[fn], args, root)
+        if quiet is not None:
+            tx.output.guards.add("identity", root_source, root)
+            tx.output.guards.add("constant", LoggerAnswer(root_source, "hasHandlers", ()), True)
+        return quiet
     return None
 
 
@@ -89,8 +92,9 @@ def _get_logger(tx: InstructionTranslator, args: list[Variable], kwargs: dict[st
 
 def _quiet(tx: InstructionTranslator, receiver: Variable | None, source: Any, level: int | None,
            rest: list[Variable], logger: Any = None) -> Variable | None:
-    """None for a call the logger would emit; otherwise nothing (a None result), guarded on
-    ``isEnabledFor(level)`` still answering False."""
+    """None for a call the logger would emit (made after the graph or a break, either asking the logger at
+    run time: no guard); otherwise nothing (a None result), guarded on ``isEnabledFor(level)`` still
+    answering False."""
     if logger is None:
         logger = getattr(receiver, "value", None)
     if not isinstance(logger, logging.Logger) or type(logger).isEnabledFor is not logging.Logger.isEnabledFor:
@@ -99,6 +103,7 @@ def _quiet(tx: InstructionTranslator, receiver: Variable | None, source: Any, le
         if not rest or not isinstance(rest[0], ConstantVariable) or type(rest[0].value) is not int:
             return None
         level = rest[0].value
-    enabled = logger.isEnabledFor(level)
-    tx.output.guards.add("constant", LoggerAnswer(source, "isEnabledFor", (level,)), enabled)
-    return None if enabled else ConstantVariable(None)
+    if logger.isEnabledFor(level):
+        return None
+    tx.output.guards.add("constant", LoggerAnswer(source, "isEnabledFor", (level,)), False)
+    return ConstantVariable(None)
