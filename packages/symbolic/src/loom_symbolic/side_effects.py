@@ -457,6 +457,12 @@ class SideEffects:
             self._mutated_containers.add(id(container))
             self.effects.append(ReplaceContents(container))
 
+    def replay_effect(self, effect: Any) -> None:
+        """Record ``effect``, one a variable kind defines itself (``stage``, ``apply``, ``describe``: a
+        bytearray from outside the frame given its final contents), replayed in program order."""
+        self.mutations += 1
+        self.effects.append(effect)
+
     def is_mutated_container(self, container: Variable) -> bool:
         """Whether the program changed ``container`` (from outside the frame) earlier in the trace: the
         real object still holds its old contents, the variable the current ones."""

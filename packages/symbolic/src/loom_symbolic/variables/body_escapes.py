@@ -129,7 +129,10 @@ def changed(tx: InstructionTranslator, before: dict[int, tuple[Any, tuple]]) -> 
 
 def _held(value: Any) -> tuple | None:
     """The identities of what a mutable value holds: a container's items, an object's attributes, a
-    cell's contents. None for other values."""
+    cell's contents, what a value that keeps its own state says it holds (``held_state``). None for other values."""
+    own = getattr(value, "held_state", None) if isinstance(value, Variable) else None
+    if own is not None:
+        return own()
     for name in ("items", "attrs"):
         held = vars(value).get(name)
         if isinstance(held, list):

@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     autograd_function,
     builtin_type_calls,
     builtins,
+    bytearrays,
     checkpointing,
     container_methods,
     control_flow,

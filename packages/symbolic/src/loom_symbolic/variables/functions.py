@@ -14,6 +14,7 @@ from . import constant as _constant
 from . import deferred_calls as _deferred
 from . import environ as _environ
 from . import exception_tracebacks as _tracebacks
+from . import logger_calls as _logger_calls
 from . import recursive_repr as _recursive_repr
 from . import single_dispatch as _single_dispatch
 from .base import Variable
@@ -99,7 +100,8 @@ class UserFunctionVariable(Variable):
             read = _environ.environment_read(fn, args) or _tracebacks.traceback_call(fn, args, kwargs)
             if read is not None:
                 return read(tx, args, kwargs)
-            deferred = _deferred.answer_query(tx, fn, args, kwargs) or _deferred.defer_call(tx, fn, args, kwargs)
+            deferred = (_logger_calls.logger_call(tx, fn, args, kwargs) or _deferred.answer_query(tx, fn, args, kwargs)
+                        or _deferred.defer_call(tx, fn, args, kwargs))
             if deferred is not None:
                 return deferred
             own = (fn.__module__ or "").startswith(library)
