@@ -579,7 +579,10 @@ def builtin_locals(tx, args, kwargs):
 
 @builtin(dir)
 def builtin_dir(tx, args, kwargs):
-    """``dir()`` lists the traced frame's own locals; ``dir(obj)`` is not modelled (it runs ``__dir__``)."""
+    """``dir()`` lists the traced frame's own locals; ``dir(obj)`` is traced (``polyfills.introspection``, its
+    class names folded: :mod:`.dir_names`), but a tensor's while tracing would be its fake example's."""
+    if len(args) == 1 and isinstance(args[0], TensorVariable):
+        raise Unsupported("dir() of a tensor", "its attributes while tracing are those of a fake tensor")
     return _frame_locals.frame_names(tx) if not args and not kwargs else None
 
 

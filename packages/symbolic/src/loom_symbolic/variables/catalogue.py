@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     deferred_prints,
     deferred_warnings,
     dict_operators,
+    dir_names,
     distributed,
     environ,
     exception_groups,
