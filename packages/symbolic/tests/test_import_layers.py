@@ -38,7 +38,7 @@ FLOORS = {
         "variables.arguments", "variables.exception_values", "variables.exception_groups", "variables.exception_star", "variables.exception_tracebacks", "variables.iterators", "variables.iterator_methods", "variables.stop_carrying", "variables.outside_iterators", "variables.generators", "variables.yield_from_delegates",
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.operand_dispatch", "variables.partial",
         "variables.random_draws", "variables.default_dtype", "variables.folded_queries", "variables.class_lookups",
-        "variables.object_ids", "variables.method_arity", "variables.specialising", "variables.immutable_unbound",
+        "variables.object_ids", "variables.class_deletions", "variables.method_arity", "variables.specialising", "variables.immutable_unbound",
         "variables.flagged_tensor_classes", "variables.folded_identity", "variables.reversed_lists", "variables.real_object_stores"],
     3: ["variables.builtins", "variables.frame_locals", "variables.process_constants", "variables.operator_builtins", "variables.text", "variables.number_conversions", "variables.builtin_type_calls", "variables.regex", "variables.format_parsing", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_to_tensor", "variables.numpy_calls", "variables.numpy_floats", "variables.numpy_operators", "variables.nn_module", "variables.module_tables",

@@ -64,3 +64,16 @@ def lookup(cls: type, name: str, missing: Any) -> Any:
         if found:
             return namespace[name]
     return missing
+
+
+def own(klass: type, name: str, missing: Any) -> Any:
+    """``name`` from ``klass``'s own dict only, or ``missing``; recorded like :func:`lookup` for a user class."""
+    guards = _RECORDER.get()
+    namespace = klass.__dict__
+    found = name in namespace
+    if guards is not None and user_class(klass):
+        if found:
+            guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), namespace[name])
+        else:
+            guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
+    return namespace[name] if found else missing
