@@ -1,22 +1,27 @@
 """``id(obj)`` as a dict key or set member when its number is known only at run time (:mod:`.object_ids`):
 an object made while tracing, a tensor (from the graph or passed in).
 
-Two such ids are equal exactly when their objects are one, so the key stands for the object, not for a
-number: ``{id(a): 1}[id(a)]`` finds the entry, ``id(b) in {id(a)}`` is False for another object. The number
-itself never enters the trace; a dict or set holding these keys that outlives the graph is rebuilt with
-``id(<the object>)`` then. An id is never equal to a constant key: a constant that is some live object's
-address was taken from a real object, and the objects behind these keys are other ones.
+Two ids of objects made while tracing are equal exactly when their objects are one, so the key stands for
+the object, not for a number: ``{id(a): 1}[id(a)]`` finds the entry, ``id(b) in {id(a)}`` is False for another
+object. The number itself never enters the trace; a dict or set holding these keys that outlives the graph
+is rebuilt with ``id(<the object>)`` then. Such an id is never equal to an int key: an int that is the address
+of a live object is another object's, and one of a dead object's equals the new one's only where the
+allocator happens to reuse it (eager's answer is then the address's, which the trace may not fix).
+
+A tensor passed in exists: its key is its real id, the tensor identity-guarded (as torch.compile does), since
+an int from outside (``seen`` kept between calls) may be that very number.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import torch
 
 from ..errors import Unsupported
 from .container_tables import IdentityKey
-from .mappings import KEY_MAKERS
+from .mappings import KEY_MAKERS, TENSOR_KEY_WATCHERS
 from .object_ids import ObjectIdVariable
 
 if TYPE_CHECKING:
@@ -45,25 +50,51 @@ class IdKey(IdentityKey):
         return False  # an object's id is not the object (``{o: 1, id(o): 2}`` holds two entries)
 
 
-def _identity(target: Variable, tx: InstructionTranslator) -> Any:
+#: per trace (its output graph): id(example) -> (example, "tensor" or "id") for each tensor from outside made a
+#: key, or whose id was: a trace doing both for one tensor breaks, since a tensor hashes as its id and eager
+#: then compares the two with Tensor.__eq__ wherever they meet in one dict or set
+_KEYED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _keyed_as(tx: InstructionTranslator, example: torch.Tensor, kind: str) -> None:
+    keyed = _KEYED.setdefault(tx.output, {})
+    seen = keyed.setdefault(id(example), (example, kind))
+    if seen[1] != kind:
+        raise Unsupported("a tensor and its id() both as keys", "eager compares them with Tensor.__eq__ where they meet")
+
+
+def _tensor_keyed(key: Variable, tx: InstructionTranslator) -> None:
+    if getattr(key, "real", None) is not None:
+        _keyed_as(tx, key.example, "tensor")
+
+
+def _identity(target: Variable) -> Any:
     """What stands for ``target``'s identity while tracing, as ``is`` decides it; None if nothing does."""
     example = getattr(target, "example", None)
     if isinstance(example, torch.Tensor):
-        if target.source is not None:  # two tensors passed in are distinct keys while they are distinct objects
-            tx.output.aliases.relied_on_distinct()
         return example
     if getattr(target, "mutable", False) and not getattr(target, "wraps_real_object", False):
-        if target.source is not None:
-            tx.output.aliases.relied_on_distinct()
         return target  # a tracked object: its variable is the object, as for ``is``
     return None
 
 
-def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | None:
-    """The :class:`IdKey` of an ``id()`` value known only at run time; None for any other key."""
+def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
+    """The key of an ``id()`` value known only at run time (None for any other key): an :class:`IdKey` for an
+    object made while tracing; for a tensor passed in, its real id under an identity guard, as torch.compile
+    keys it (an int key of a container from outside may be that very id: only the number answers then)."""
     if not isinstance(key, ObjectIdVariable):
         return None
-    identity = _identity(key.id_of, tx)
+    target = key.id_of
+    if target.source is not None:
+        real = getattr(target, "real", None)
+        if real is None:
+            raise Unsupported(f"{key.describe()} as a dict key or set member",
+                              "an object from outside the frame whose identity the trace cannot guard")
+        if isinstance(getattr(target, "example", None), torch.Tensor):
+            _keyed_as(tx, target.example, "id")
+        tx.output.guards.add("identity", target.source, real)
+        return id(real)
+    identity = _identity(target)
     if identity is None:
         raise Unsupported(f"{key.describe()} as a dict key or set member",
                           "which object it is is not known while tracing")
@@ -71,3 +102,4 @@ def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | None:
 
 
 KEY_MAKERS.append(id_key)
+TENSOR_KEY_WATCHERS.append(_tensor_keyed)

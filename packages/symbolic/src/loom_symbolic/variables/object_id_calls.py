@@ -4,8 +4,8 @@ Of an object reached from the frame (a module, a class, a function, an object pa
 while the object is the same one (an identity guard). Of an object the rewritten code holds itself (a
 library function, a class, ``None``): a constant too, the same object on every run. Objects made while
 tracing (and tensors) have no address yet: their ids are :class:`.object_ids.ObjectIdVariable`, compared by
-the objects' identity (:mod:`.id_keys` makes them dict keys and set members); their number never enters
-the graph.
+the objects' identity (:mod:`.id_keys` makes them dict keys and set members, a tensor passed in by its real
+id, guarded); their number never enters the graph.
 """
 
 from __future__ import annotations
