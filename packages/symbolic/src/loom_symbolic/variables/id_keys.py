@@ -9,7 +9,8 @@ of a live object is another object's, and one of a dead object's equals the new 
 allocator happens to reuse it (eager's answer is then the address's, which the trace may not fix).
 
 A tensor passed in exists: its key is its real id, the tensor identity-guarded (as torch.compile does), since
-an int from outside (``seen`` kept between calls) may be that very number.
+an int from outside (``seen`` kept between calls) may be that very number; so is an in-place op's result on
+it, the same tensor.
 """
 
 from __future__ import annotations
@@ -50,9 +51,9 @@ class IdKey(IdentityKey):
         return False  # an object's id is not the object (``{o: 1, id(o): 2}`` holds two entries)
 
 
-#: per trace (its output graph): id(example) -> (example, "tensor" or "id") for each tensor from outside made a
-#: key, or whose id was: a trace doing both for one tensor breaks, since a tensor hashes as its id and eager
-#: then compares the two with Tensor.__eq__ wherever they meet in one dict or set
+#: per trace (its output graph): id(example) -> (example, "tensor" or "id") for each tensor made a key, and each
+#: tensor passed in whose id was: a trace doing both for one tensor breaks, since a tensor hashes as its id and
+#: eager then compares the two with Tensor.__eq__ wherever they meet in one dict or set
 _KEYED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -64,8 +65,7 @@ def _keyed_as(tx: InstructionTranslator, example: torch.Tensor, kind: str) -> No
 
 
 def _tensor_keyed(key: Variable, tx: InstructionTranslator) -> None:
-    if getattr(key, "real", None) is not None:
-        _keyed_as(tx, key.example, "tensor")
+    _keyed_as(tx, key.example, "tensor")
 
 
 def _identity(target: Variable) -> Any:
@@ -80,20 +80,21 @@ def _identity(target: Variable) -> Any:
 
 def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
     """The key of an ``id()`` value known only at run time (None for any other key): an :class:`IdKey` for an
-    object made while tracing; for a tensor passed in, its real id under an identity guard, as torch.compile
-    keys it (an int key of a container from outside may be that very id: only the number answers then)."""
+    object made while tracing; for a tensor passed in (or an in-place op's result, the same tensor), its real
+    id under an identity guard, as torch.compile keys it (an int key of a container from outside may be that
+    very id: only the number answers then)."""
     if not isinstance(key, ObjectIdVariable):
         return None
     target = key.id_of
-    if target.source is not None:
-        real = getattr(target, "real", None)
-        if real is None:
-            raise Unsupported(f"{key.describe()} as a dict key or set member",
-                              "an object from outside the frame whose identity the trace cannot guard")
-        if isinstance(getattr(target, "example", None), torch.Tensor):
-            _keyed_as(tx, target.example, "id")
-        tx.output.guards.add("identity", target.source, real)
-        return id(real)
+    example = getattr(target, "example", None)
+    given = tx.output.input_of_example(example) if isinstance(example, torch.Tensor) else None
+    if given is not None and given.source is not None and given.real is not None:
+        _keyed_as(tx, example, "id")
+        tx.output.guards.add("identity", given.source, given.real)
+        return id(given.real)
+    if target.source is not None or given is not None:
+        raise Unsupported(f"{key.describe()} as a dict key or set member",
+                          "an object from outside the frame whose identity the trace cannot guard")
     identity = _identity(target)
     if identity is None:
         raise Unsupported(f"{key.describe()} as a dict key or set member",
