@@ -87,7 +87,9 @@ def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
         return None
     target = key.id_of
     example = getattr(target, "example", None)
-    given = tx.output.input_of_example(example) if isinstance(example, torch.Tensor) else None
+    given = None
+    if isinstance(example, torch.Tensor):  # the tensor passed in itself, or one whose example is an input's
+        given = target if target.source is not None and target.real is not None else tx.output.input_of_example(example)
     if given is not None and given.source is not None and given.real is not None:
         _keyed_as(tx, example, "id")
         tx.output.guards.add("identity", given.source, given.real)
