@@ -168,9 +168,9 @@ class OutputGraph:
         self._tensor_inputs[id(value)] = variable
         return variable
 
-    def is_input_example(self, example: Any) -> bool:
-        """Whether ``example`` is a graph input's fake tensor (an in-place op's result is its input's)."""
-        return any(variable.example is example for variable in self._tensor_inputs.values())
+    def input_of_example(self, example: Any) -> TensorVariable | None:
+        """The graph input whose fake tensor is ``example`` (an in-place op's result is its input's), if any."""
+        return next((variable for variable in self._tensor_inputs.values() if variable.example is example), None)
 
     def add_converted_input(self, value: torch.Tensor, source: Any, convert: Any,
                             *, fresh: bool = False) -> TensorVariable:

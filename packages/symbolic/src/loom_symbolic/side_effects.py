@@ -348,9 +348,16 @@ class SideEffects:
         self.store_attr(target, cls, name, value)
         self.class_attribute_names.add(name)
 
+    def delete_class_attr(self, target: Variable, cls: type, name: str) -> None:
+        """``del cls.name`` on a class (``name`` known to be in its dict): reads of ``name`` through ``cls``,
+        its subclasses and their instances go past it for the rest of the trace (``variables.class_deletions``)."""
+        self.delete_attr(target, cls, name)
+        self.class_attribute_names.add(name)
+
     def stored_class_attribute(self, cls: type, name: str) -> Variable | None:
         """The value the trace stored as ``name`` on ``cls`` or the first class of its MRO that has
-        ``name`` (stored, or defined), or None if the lookup reaches a class the trace did not change."""
+        ``name`` (stored, or defined), DELETED where the trace deleted it from that class, or None if the
+        lookup reaches a class the trace did not change."""
         if name not in self.class_attribute_names:
             return None
         for klass in cls.__mro__:

@@ -27,6 +27,7 @@ from . import (
     exceptions,
     functools,
     heapq,
+    introspection,
     itertools,
     math,
     operator,
@@ -49,6 +50,6 @@ from .registry import (
     replacement_for,
 )
 
-__all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq",
+__all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq", "introspection",
            "itertools", "math", "method", "method_replacement", "modelled_slot", "no_rebuild", "operator", "originals", "os", "polyfill",
            "real_class_of", "rebuild", "replacement_for", "torch_function", "types"]

@@ -21,6 +21,8 @@ from loom_guards import Attr, Const, DictAttr, Item, TypeOf
 
 from .. import polyfills
 from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
+from ..object_dicts import DELETED
+from . import class_deletions as _class_deletions
 from . import class_lookups as _class_lookups
 from .base import Variable
 from .constant import ConstantVariable
@@ -176,6 +178,8 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
         found = view.instance(name)
         if found is not _MISSING:
             return found
+        if stored is DELETED:  # deleted from the class: the lookup goes on past it
+            stored = _class_deletions.after_deletion(tx, view.cls, name, view.receiver, of_class=False)
         if stored.python_type() is types.FunctionType:
             return BoundMethodVariable(stored, view.receiver)  # a function bound to the instance, as CPython does
         return stored

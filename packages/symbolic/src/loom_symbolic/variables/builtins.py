@@ -62,7 +62,6 @@ from .iterators import (
     user_iterator_or_none,
 )
 from .methods import BoundMethodVariable
-from .object_ids import ObjectIdVariable
 from .registry import wrap, wrap_constant_like
 from .tensor import TensorVariable, length_hinted
 
@@ -549,20 +548,7 @@ FOLDED_LIBRARY_FUNCTIONS = {inspect.signature, iter_at, polyfills.copy.deepcopy_
 HANDLERS.update({fn: _process_constants.folder(fn) for fn in _process_constants.FUNCTIONS})  # torch.cuda.is_available
 
 
-# -- things that leave the graph's world -----------------------------------------------------------
-@builtin(id)
-def builtin_id(tx, args, kwargs):
-    """``id(obj)`` of an object reached from the frame: a constant, valid while the object is the same
-    one (an identity guard). Objects made while tracing (and tensors) have no address yet: their ids
-    compare by the objects' identity (:mod:`.object_ids`)."""
-    (value,) = args
-    source = getattr(value, "source", None)
-    if source is None or not getattr(value, "wraps_real_object", False):
-        return ObjectIdVariable(value)  # compared by identity; its number is only known at run time
-    tx.output.guards.add("identity", source, value.value)
-    return ConstantVariable(id(value.value))
-
-
+# -- things that leave the graph's world (``id()``: :mod:`.object_id_calls`) ---------------------------
 def _refuser(fn: Any) -> Handler:
     """The handler of a builtin that inspects or changes the running program: a break naming it."""
     def refused(tx, args, kwargs):
@@ -593,7 +579,10 @@ def builtin_locals(tx, args, kwargs):
 
 @builtin(dir)
 def builtin_dir(tx, args, kwargs):
-    """``dir()`` lists the traced frame's own locals; ``dir(obj)`` is not modelled (it runs ``__dir__``)."""
+    """``dir()`` lists the traced frame's own locals; ``dir(obj)`` is traced (``polyfills.introspection``, its
+    class names folded: :mod:`.dir_names`), but a tensor's while tracing would be its fake example's."""
+    if len(args) == 1 and isinstance(args[0], TensorVariable):
+        raise Unsupported("dir() of a tensor", "its attributes while tracing are those of a fake tensor")
     return _frame_locals.frame_names(tx) if not args and not kwargs else None
 
 

@@ -42,7 +42,9 @@ def record_into(guards: Any) -> None:
     _RECORDER.set(guards)
 
 
-def _user_class(klass: type) -> bool:
+def user_class(klass: type) -> bool:
+    """Whether ``klass`` is a class of the user's, whose dict the program may change (a heap type, not of a
+    trusted library): what the trace reads of it is guarded."""
     return bool(klass.__flags__ & _HEAPTYPE) and not trusted_module_name(klass.__module__ or "") \
         and klass.__module__ != "builtins"
 
@@ -54,7 +56,7 @@ def lookup(cls: type, name: str, missing: Any) -> Any:
     for klass in cls.__mro__:
         namespace = klass.__dict__
         found = name in namespace
-        if guards is not None and _user_class(klass):
+        if guards is not None and user_class(klass):
             if found:
                 guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), namespace[name])
             else:
@@ -62,3 +64,16 @@ def lookup(cls: type, name: str, missing: Any) -> Any:
         if found:
             return namespace[name]
     return missing
+
+
+def own(klass: type, name: str, missing: Any) -> Any:
+    """``name`` from ``klass``'s own dict only, or ``missing``; recorded like :func:`lookup` for a user class."""
+    guards = _RECORDER.get()
+    namespace = klass.__dict__
+    found = name in namespace
+    if guards is not None and user_class(klass):
+        if found:
+            guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), namespace[name])
+        else:
+            guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
+    return namespace[name] if found else missing

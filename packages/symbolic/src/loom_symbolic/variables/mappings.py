@@ -45,6 +45,8 @@ _FOLDABLE_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter,
 
 #: ``maker(key, tx)`` → an :class:`IdentityKey` or None, asked last for a key no rule here knows; filled from above.
 KEY_MAKERS: list[Any] = []
+#: ``watcher(key, tx)``, told of every tensor made a key (:mod:`.id_keys` compares with its ids).
+TENSOR_KEY_WATCHERS: list[Any] = []
 
 
 def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey | None:
@@ -64,6 +66,8 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
             if tx is None:
                 raise Unsupported("a tensor from outside the compiled function as a key here", "not modelled")
             tx.output.aliases.relied_on_distinct()
+        for watcher in TENSOR_KEY_WATCHERS if tx is not None else ():
+            watcher(key, tx)
         return IdentityKey(key, example)
     if key.source is None and not getattr(key, "wraps_real_object", False) and key.mutable \
             and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:

@@ -26,7 +26,7 @@ def out_inputs(tx: InstructionTranslator, out: Variable | None) -> list[tuple[Te
     """The graph inputs among the ``out=`` tensors, with their sizes before the call."""
     items = getattr(out, "items", None) or ([out] if out is not None else [])
     return [(v, tuple(v.example.shape)) for v in items
-            if isinstance(v, TensorVariable) and tx.output.is_input_example(v.example)]
+            if isinstance(v, TensorVariable) and tx.output.input_of_example(v.example) is not None]
 
 
 def record_resizes(tx: InstructionTranslator, before: list[tuple[TensorVariable, tuple]]) -> None:

@@ -31,6 +31,7 @@ from .attributes import (
 )
 from .base import RealValueVariable, Variable
 from .builtins import HANDLERS, PURE, BuiltinVariable, _items, builtin, call_builtin
+from .class_deletions import delete_class_attribute, lookup_class_attribute
 from .constant import ConstantVariable, wrap_frozen
 from .containers import (
     DictVariable,
@@ -182,9 +183,8 @@ class ClassVariable(RealValueVariable):
     """A class: attribute reads, ``isinstance`` checks, and calls for the classes the translator knows."""
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
-        effects = tx.output.side_effects
-        if name in effects.class_attribute_names and (stored := effects.stored_class_attribute(self.value, name)) is not None:
-            return stored  # assigned earlier in the trace
+        if (stored := lookup_class_attribute(tx, self.value, name, self, of_class=True)) is not None:
+            return stored  # assigned (or deleted, the lookup going on past it) earlier in the trace
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
@@ -247,18 +247,25 @@ class ClassVariable(RealValueVariable):
             return super().unpack(tx)
         return [wrap(tx, member, None) for member in members]
 
+    def _refuse_change(self, name: str, verb: str, hook: str) -> None:
+        """The break for changing ``name`` on this class where the trace cannot model it (``hook``: the
+        metaclass method doing the change)."""
+        cls = self.value
+        if _is_c_type(cls) or _trusted_class(cls):
+            raise Unsupported(f"{verb} attribute {name!r} of {self.describe()}", "a builtin or library class")
+        if class_attribute(type(cls), hook) is not getattr(type, hook):
+            raise Unsupported(f"{verb} attribute {name!r} of {self.describe()}", f"its metaclass customises {hook}")
+        meta = type(class_attribute(type(cls), name))
+        if hasattr(meta, "__set__") or hasattr(meta, "__delete__"):
+            raise Unsupported(f"{verb} attribute {name!r} of {self.describe()}", "a descriptor of its metaclass")
+        if name.startswith("__") and name.endswith("__"):
+            raise Unsupported(f"{verb} {name} of {self.describe()}", "special attributes change how the class behaves")
+
     def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``Cls.name = value`` on a user class: replayed after the graph; later reads in the trace, on
         the class, its subclasses and their instances, see ``value``."""
         cls = self.value
-        if _is_c_type(cls) or _trusted_class(cls):
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a builtin or library class")
-        if class_attribute(type(cls), "__setattr__") is not type.__setattr__:
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "its metaclass customises __setattr__")
-        if hasattr(type(class_attribute(type(cls), name)), "__set__"):
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a descriptor of its metaclass")
-        if name.startswith("__") and name.endswith("__"):
-            raise Unsupported(f"assigning {name} of {self.describe()}", "special attributes change how the class behaves")
+        self._refuse_change(name, "assigning", "__setattr__")
         current = class_attribute(cls, name)
         replaces_descriptor = hasattr(type(current), "__get__") and type(current) is not types.FunctionType
         if replaces_descriptor or (value.python_type() is not types.FunctionType and _binds(value)):
@@ -266,6 +273,12 @@ class ClassVariable(RealValueVariable):
             # overlay (a plain function, old or new, binds to the instance as a method: instance_method_of)
             raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "a descriptor other than a function")
         tx.output.side_effects.store_class_attr(self, cls, name, value)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del Cls.name`` on a user class: replayed after the graph; later reads in the trace go on past it
+        (:mod:`.class_deletions`)."""
+        self._refuse_change(name, "deleting", "__delattr__")
+        delete_class_attribute(tx, self, name)
 
     def describe(self) -> str:
         return f"class {self.value.__qualname__}"

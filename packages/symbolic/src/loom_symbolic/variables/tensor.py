@@ -323,7 +323,7 @@ class TensorVariable(Variable):
         computed in the graph that does not require grad (and is not an input, as an in-place op's result is)
         has none: nothing can have given it one in the trace but a ``.grad =`` store, read before this."""
         if self.source is None or self.real is None:
-            if not self.example.requires_grad and not tx.output.is_input_example(self.example):
+            if not self.example.requires_grad and tx.output.input_of_example(self.example) is None:
                 return ConstantVariable(None)
             raise Unsupported("reading .grad of a tensor computed in the graph", "its gradient is produced outside the graph")
         return wrap(tx, self.real.grad, Attr(self.source, "grad"))

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def base(tx: InstructionTranslator, tensor: TensorVariable) -> Variable:
     """``tensor._base`` (see the module docstring)."""
     output = tx.output
-    if tensor.real is not None and tensor.source is not None and output.is_input_example(tensor.example):
+    if tensor.real is not None and tensor.source is not None and output.input_of_example(tensor.example) is not None:
         return wrap(tx, tensor.real._base, Attr(tensor.source, "_base"))
     fake_base = tensor.example._base
     if fake_base is None:
