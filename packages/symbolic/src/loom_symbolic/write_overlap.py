@@ -37,56 +37,66 @@ _ELEMENTWISE = frozenset({"copy_", "_copy_from", "where", "masked_fill_", "maske
 #: How many candidate steps the exact lattice search may take before it answers "may overlap".
 _SEARCH_STEPS = 256
 
-#: op -> (position, name) of each argument its schema does not mark written
-_ARGUMENTS: dict[Any, list[tuple[int, str]]] = {}
+#: op -> None where it writes no element (a metadata write), else how :func:`check` reads its arguments: the
+#: (position, name) of each argument its schema does not mark written, whether a read argument that *is* a written
+#: tensor is skipped (an op writing arguments its schema does not mark: ``native_batch_norm``'s running statistics),
+#: whether a full overlap is allowed (elementwise), and the op's name for messages.
+_PLANS: dict[Any, tuple[list[tuple[int, str]], bool, bool, str] | None] = {}
 
 _HINT = "clone() the tensor read before the write; the op runs as the program runs"
 _WHY = ("eager raises (some elements of the input tensor and the written-to tensor refer to a single memory "
         "location) or gives the result of its kernel's order, which a functional graph does not reproduce")
 
+_IS_ALIAS_OF = torch._C._is_alias_of
+_TENSOR = torch.Tensor
+
 
 def check(func: Any, written: list[Any], args: Sequence[object], kwargs: Mapping[str, object]) -> None:
     """Raise :class:`Unsupported` when op ``func`` writes (in place, or ``out=``) a tensor of ``written`` whose
-    memory overlaps itself or a tensor the op reads; return quietly otherwise."""
-    packet = func.overloadpacket.__name__
-    if packet in _METADATA_WRITES or torch.Tag.inplace_view in func.tags:
+    memory overlaps itself or a tensor the op reads; return quietly otherwise.
+
+    Runs on every op writing its arguments: the common case (a contiguous tensor written, the others of another
+    storage) costs a table lookup, a contiguity query and one aliasing query per read tensor, with no Python call.
+    (ATen's ``_debug_has_internal_overlap`` is an op: through the fake mode, it would cost more than the rest.)"""
+    plan = _PLANS[func] if func in _PLANS else _plan(func)
+    if plan is None:
         return
-    reads = _read_tensors(func, written, args, kwargs)
+    places, skip_written, elementwise, name = plan
     for target in written:
-        if target.layout is not torch.strided or _empty(target):
+        if target.layout is not torch.strided:
             continue
-        if _has_internal_overlap(target):
-            raise Unsupported(f"aten.{packet} writing a tensor whose elements share memory (an expand()ed view)",
+        # is_contiguous() is asked of static sizes only: over symbolic ones it would guard
+        if (type(target.numel()) is not int or not target.is_contiguous()) and _has_internal_overlap(target):
+            raise Unsupported(f"aten.{name} writing a tensor whose elements share memory (an expand()ed or as_strided view)",
                               "eager raises (more than one element of the written-to tensor refers to a single "
                               "memory location)", hint="clone() the tensor first; the op runs as the program runs")
-        for source in reads:
-            if source is not target and not torch._C._is_alias_of(target, source):
-                continue  # the common case: another storage
-            if source.layout is not torch.strided:
-                continue
-            status = _overlap(target, source)
-            if status == "full" and (packet in _ELEMENTWISE or torch.Tag.pointwise in func.tags):
-                continue
-            if status != "none":
-                raise Unsupported(f"aten.{packet} writing a tensor that overlaps a tensor it reads", _WHY,
-                                  hint=_HINT)
+        for index, argument in places:
+            value = args[index] if index < len(args) else kwargs.get(argument)
+            for source in (value if isinstance(value, (list, tuple)) else (value,)):
+                if not isinstance(source, _TENSOR) or (source is not target and not _IS_ALIAS_OF(target, source)):
+                    continue  # the common case: another storage
+                if skip_written and any(source is t for t in written):
+                    continue
+                if source.layout is not torch.strided or _empty(target):
+                    continue
+                status = _overlap(target, source)
+                if status != "none" and not (status == "full" and elementwise):
+                    raise Unsupported(f"aten.{name} writing a tensor that overlaps a tensor it reads", _WHY,
+                                      hint=_HINT)
 
 
-def _read_tensors(func: Any, written: list[Any], args: Sequence[object], kwargs: Mapping[str, object]) -> list[Any]:
-    """The tensors (one level into lists) of the arguments the op's schema does not mark written: the tensor an
-    ``out=`` op writes may be one of them (``index_select(y, 0, i, out=y)``). An op writing arguments its schema
-    does not mark (``native_batch_norm``'s running statistics) reads the others."""
-    places = _ARGUMENTS.get(func)
-    if places is None:
-        places = _ARGUMENTS[func] = [(index, argument.name) for index, argument in enumerate(func._schema.arguments)
-                                     if argument.alias_info is None or not argument.alias_info.is_write]
-    skip = {id(t) for t in written} if len(places) == len(func._schema.arguments) else ()
-    found = []
-    for index, name in places:
-        value = args[index] if index < len(args) else kwargs.get(name)
-        items = value if isinstance(value, (list, tuple)) else (value,)
-        found.extend(v for v in items if isinstance(v, torch.Tensor) and id(v) not in skip)
-    return found
+def _plan(func: Any) -> tuple[list[tuple[int, str]], bool, bool, str] | None:
+    """How :func:`check` reads op ``func``'s arguments (kept in :data:`_PLANS`)."""
+    name = func.overloadpacket.__name__
+    if name in _METADATA_WRITES or torch.Tag.inplace_view in func.tags:
+        plan = None
+    else:
+        arguments = func._schema.arguments
+        places = [(index, argument.name) for index, argument in enumerate(arguments)
+                  if argument.alias_info is None or not argument.alias_info.is_write]
+        plan = (places, len(places) == len(arguments), name in _ELEMENTWISE or torch.Tag.pointwise in func.tags, name)
+    _PLANS[func] = plan
+    return plan
 
 
 def _empty(t: torch.Tensor) -> bool:
@@ -114,10 +124,11 @@ def _dense(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
 
 
 def _has_internal_overlap(t: torch.Tensor) -> bool:
-    """Whether two elements of ``t`` may be one memory location (ATen: a stride 0 over a size above 1; past
-    ATen, strides not nested as a slice of a contiguous tensor's are, whose kernel order decides the result)."""
+    """Whether two elements of ``t`` may be one memory location: a stride 0 over a size above 1 (where ATen
+    raises), or strides not nested as a slice of a contiguous tensor's are (``as_strided``; ATen does not decide
+    and its kernel's order gives the result). Symbolic strides: no (a view of a symbolic tensor is nested)."""
     layout = _layout(t)
-    if layout is None:  # symbolic: only what needs no guard (a view of a symbolic tensor is nested)
+    if layout is None:
         return any(type(s) is int and type(st) is int and s > 1 and st == 0 for s, st in zip(t.shape, t.stride()))
     sizes, strides, _ = layout
     if _dense(sizes, strides):
