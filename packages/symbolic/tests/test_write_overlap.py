@@ -94,3 +94,12 @@ def test_the_fake_mode_breaks_on_an_overlapping_write_only():
             y[:1].expand(3).add_(1)
         y.resize_(8)
         y.set_(y[2:])  # metadata writes read no element
+
+
+def test_a_foreach_op_compares_its_lists_by_storage():
+    mode = LoomFakeTensorMode()
+    y, z = mode.from_tensor(torch.zeros(9)), mode.from_tensor(torch.zeros(9))
+    with mode:
+        torch._foreach_add_([y[:3], y[3:6]], [z[:3], y[6:]])
+        with pytest.raises(Unsupported, match="writing a tensor that overlaps"):
+            torch._foreach_add_([y[:3], z[:3]], [z[3:6], y[1:4]])

@@ -62,27 +62,65 @@ def check(func: Any, written: list[Any], args: Sequence[object], kwargs: Mapping
     if plan is None:
         return
     places, skip_written, elementwise, name = plan
+    if len(written) > 1:  # a _foreach_ op's list: its tensors found by storage, not pair by pair
+        _check_many(written, _reads(places, args, kwargs), skip_written, elementwise, name)
+        return
+    target = written[0]
+    if target.layout is not torch.strided:
+        return
+    # is_contiguous() is asked of static sizes only: over symbolic ones it would guard
+    if (type(target.numel()) is not int or not target.is_contiguous()) and _has_internal_overlap(target):
+        raise _internal_overlap(name)
+    for index, argument in places:
+        value = args[index] if index < len(args) else kwargs.get(argument)
+        for source in (value if isinstance(value, (list, tuple)) else (value,)):
+            if not isinstance(source, _TENSOR) or (source is not target and not _IS_ALIAS_OF(target, source)):
+                continue  # the common case: another storage
+            if not (skip_written and source is target):
+                _against(target, source, elementwise, name)
+
+
+def _check_many(written: list[Any], reads: list[Any], skip_written: bool, elementwise: bool, name: str) -> None:
+    """:func:`check` for an op writing several tensors: each read tensor is compared with the written tensors of
+    its storage only."""
+    by_storage: dict[int, list[Any]] = {}
     for target in written:
         if target.layout is not torch.strided:
             continue
-        # is_contiguous() is asked of static sizes only: over symbolic ones it would guard
         if (type(target.numel()) is not int or not target.is_contiguous()) and _has_internal_overlap(target):
-            raise Unsupported(f"aten.{name} writing a tensor whose elements share memory (an expand()ed or as_strided view)",
-                              "eager raises (more than one element of the written-to tensor refers to a single "
-                              "memory location)", hint="clone() the tensor first; the op runs as the program runs")
-        for index, argument in places:
-            value = args[index] if index < len(args) else kwargs.get(argument)
-            for source in (value if isinstance(value, (list, tuple)) else (value,)):
-                if not isinstance(source, _TENSOR) or (source is not target and not _IS_ALIAS_OF(target, source)):
-                    continue  # the common case: another storage
-                if skip_written and any(source is t for t in written):
-                    continue
-                if source.layout is not torch.strided or _empty(target):
-                    continue
-                status = _overlap(target, source)
-                if status != "none" and not (status == "full" and elementwise):
-                    raise Unsupported(f"aten.{name} writing a tensor that overlaps a tensor it reads", _WHY,
-                                      hint=_HINT)
+            raise _internal_overlap(name)
+        by_storage.setdefault(target.untyped_storage()._cdata, []).append(target)
+    for source in reads:
+        if source.layout is not torch.strided:
+            continue
+        for target in by_storage.get(source.untyped_storage()._cdata, ()):
+            if not (skip_written and any(source is t for t in written)):
+                _against(target, source, elementwise, name)
+
+
+def _reads(places: list[tuple[int, str]], args: Sequence[object], kwargs: Mapping[str, object]) -> list[Any]:
+    """The tensors of the arguments at ``places`` (one level into lists)."""
+    found = []
+    for index, argument in places:
+        value = args[index] if index < len(args) else kwargs.get(argument)
+        found.extend(v for v in (value if isinstance(value, (list, tuple)) else (value,)) if isinstance(v, _TENSOR))
+    return found
+
+
+def _against(target: torch.Tensor, source: torch.Tensor, elementwise: bool, name: str) -> None:
+    """Raise where ``target``, written, overlaps ``source``, read, of its storage (but fully, by an elementwise op)."""
+    if source.layout is not torch.strided or _empty(target):
+        return
+    status = _overlap(target, source)
+    if status != "none" and not (status == "full" and elementwise):
+        raise Unsupported(f"aten.{name} writing a tensor that overlaps a tensor it reads", _WHY, hint=_HINT)
+
+
+def _internal_overlap(name: str) -> Unsupported:
+    """The break for a written tensor two of whose elements may be one memory location."""
+    return Unsupported(f"aten.{name} writing a tensor whose elements share memory (an expand()ed or as_strided view)",
+                       "eager raises (more than one element of the written-to tensor refers to a single memory "
+                       "location)", hint="clone() the tensor first; the op runs as the program runs")
 
 
 def _plan(func: Any) -> tuple[list[tuple[int, str]], bool, bool, str] | None:
