@@ -204,3 +204,18 @@ def test_expanded_write_break_names_it():
     report = str(loom.explain(caught_expanded_write)(torch.arange(8.0)))
     assert "aten.add_ writing a tensor whose elements share memory" in report, report
     assert "y.add_(1)" in report, report
+
+
+def copy_between_arguments(a, b):
+    a.copy_(b)
+    return a + 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arguments_overlapping_after_a_compile_for_distinct_ones(backend):
+    """The storage guard recompiles for views of one tensor passed in; that translation breaks at the copy_."""
+    compiled = loom.compile(copy_between_arguments, backend=backend)
+    assert torch.equal(compiled(torch.arange(8.0)[:3], torch.arange(8.0)[1:4]), torch.tensor([2.0, 3.0, 4.0]))
+    x = torch.arange(8.0)
+    with pytest.raises(RuntimeError, match="unsupported operation: some elements of the input tensor"):
+        compiled(x[:3], x[1:4])
