@@ -24,12 +24,12 @@ def _tool():
 
 #: The floors (docs/symbolic.md): a module imports only from its own floor and the floors below.
 FLOORS = {
-    0: ["errors", "policy", "grad_switches", "bytecode_helpers", "shapes", "fake_rules", "fake_mode", "aliasing", "guard_collector", "provenance",
+    0: ["errors", "policy", "grad_switches", "bytecode_helpers", "shapes", "fake_rules", "write_overlap", "fake_mode", "aliasing", "guard_collector", "provenance",
         "instructions", "program_state", "results", "subgraphs", "func_calls", "versions", "versions.py311", "versions.py312",
         "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy", "polyfills.exceptions",
         "polyfills.functools", "polyfills.heapq", "polyfills.introspection", "polyfills.bisect", "polyfills.types", "polyfills.itertools", "polyfills.math", "polyfills.operator",
-        "polyfills.os", "polyfills.torch_function", "polyfills.text_format", "polyfills.subclasses", "keyword_calls", "graph_constants", "assert_op", "operand_errors", "entry_layouts",
+        "polyfills.os", "polyfills.torch_function", "polyfills.torch_fx", "polyfills.text_format", "polyfills.subclasses", "keyword_calls", "graph_constants", "assert_op", "operand_errors", "entry_layouts",
         "object_dicts", "made_once"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.logger_calls", "variables.enums", "variables.recursive_repr", "variables.single_dispatch", "variables.item_sources", "variables.environ",

@@ -23,6 +23,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode, in_kernel_invocation_manager
 from torch.utils import _pytree as pytree
 
+from . import write_overlap
 from .fake_rules import FACTORY_RULES, RULES
 
 aten = torch.ops.aten
@@ -171,7 +172,10 @@ class LoomFakeTensorMode(FakeTensorMode):
             self.seeded_calls += 1
         # in-place ops take PyTorch's path too; a higher-order op (``scan``'s registered fake rule) has no schema
         if func in _UNDECLARED_WRITES or getattr(getattr(func, "_schema", None), "is_mutable", False):
-            self.written.extend(written_arguments(func, args, kwargs))
+            written = written_arguments(func, args, kwargs)
+            if written:
+                write_overlap.check(func, written, args, kwargs)  # eager's overlap errors: a break, not a graph
+            self.written.extend(written)
         return super().dispatch(func, types, args, kwargs)
 
     def _direct_device(self, flat: list[Any]) -> torch.device | None:

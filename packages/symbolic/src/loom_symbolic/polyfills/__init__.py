@@ -33,6 +33,7 @@ from . import (
     operator,
     os,
     torch_function,
+    torch_fx,
     types,
 )
 from .registry import (
@@ -52,4 +53,4 @@ from .registry import (
 
 __all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq", "introspection",
            "itertools", "math", "method", "method_replacement", "modelled_slot", "no_rebuild", "operator", "originals", "os", "polyfill",
-           "real_class_of", "rebuild", "replacement_for", "torch_function", "types"]
+           "real_class_of", "rebuild", "replacement_for", "torch_function", "torch_fx", "types"]
