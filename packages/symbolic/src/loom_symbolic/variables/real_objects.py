@@ -20,6 +20,7 @@ from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
 from . import real_object_stores as _stores
+from . import warnings_blocks as _warnings_blocks
 from .attributes import (
     _MISSING,
     _descriptor,
@@ -310,6 +311,8 @@ class PythonModuleVariable(RealValueVariable):
         if name == "__dict__" and self.source is not None and (
                 effects.stored_attributes(self.value) or (effects.global_overlay and is_root_module(tx, self.value))):
             return GlobalsDictVariable(tx, self.value, self.source)  # read by name through the trace's changes
+        if self.value is _warnings_blocks.warnings:
+            _warnings_blocks.refuse_state_read(tx, name)
         try:
             member = getattr(self.value, name)
         except AttributeError as exc:
