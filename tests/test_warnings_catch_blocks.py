@@ -272,3 +272,30 @@ def test_print_inside_the_block_keeps_its_place(capsys):
     loom.compile(prints)(X)
     out.write(capsys.readouterr().out)
     assert out.getvalue() == "before\ninside\nafter\n"
+
+
+def _shown_by_a_function(call):
+    """What a ``showwarning`` function of the program's receives during ``call()``."""
+    shown = []
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        shown.append((str(message), category, lineno))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        result = call()
+        assert warnings.showwarning is show
+    return shown, result.tolist()
+
+
+@pytest.mark.parametrize(("fn", "graphs", "breaks"), [(ignore_all, 1, 0), (ignore_one_category, 0, 1)],
+                         ids=["ignored_never_reaches_it", "shown_breaks_at_the_manager"])
+def test_a_showwarning_function_of_the_program(fn, graphs, breaks):
+    """A warning the block ignores never reaches ``showwarning`` (made after the graph); one it shows would
+    run the program's function: the break goes to the manager."""
+    expected = _shown_by_a_function(lambda: fn(X))
+    compiled = loom.compile(fn)
+    assert _shown_by_a_function(lambda: compiled(X)) == expected
+    stats = loom.stats()
+    assert (stats["graphs"], stats["graph_breaks"]) == (graphs, breaks)
