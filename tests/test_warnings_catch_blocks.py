@@ -299,3 +299,47 @@ def test_a_showwarning_function_of_the_program(fn, graphs, breaks):
     assert _shown_by_a_function(lambda: compiled(X)) == expected
     stats = loom.stats()
     assert (stats["graphs"], stats["graph_breaks"]) == (graphs, breaks)
+
+
+def manager_made_before_a_break(x):
+    quiet = warnings.catch_warnings(action="ignore")
+    y = _opaque(x)
+    with quiet:
+        warnings.warn("hidden", stacklevel=1)
+        y = y + 1
+    warnings.warn("shown", stacklevel=1)
+    return y
+
+
+_GLOBAL_QUIET = warnings.catch_warnings()
+
+
+def enters_a_global_manager(x):
+    with _GLOBAL_QUIET:
+        warnings.simplefilter("ignore")
+        warnings.warn("hidden", stacklevel=1)
+        y = x + 1
+    return y
+
+
+def test_a_manager_made_before_a_break_is_entered_after_it():
+    """The resume function reads the real manager: its block is captured there, the replay entering that object."""
+    _compare(manager_made_before_a_break)
+    with warnings.catch_warnings(record=True):
+        report = loom.explain(manager_made_before_a_break)(X)
+    assert [b.reason.what for b in report.breaks] == ["call to _opaque"]
+    assert len(report.graphs) == 1 and "resume" in report.graphs[0].frame  # the block's graph, after the break
+
+
+def test_a_global_manager_is_entered_once_as_eager_does():
+    """The replay enters the program's object itself: a second call raises eager's RuntimeError."""
+    global _GLOBAL_QUIET
+    for fn in (enters_a_global_manager, loom.compile(enters_a_global_manager)):
+        _GLOBAL_QUIET = warnings.catch_warnings()
+        before = list(warnings.filters)
+        torch.testing.assert_close(fn(X), X + 1)
+        assert _GLOBAL_QUIET._entered and warnings.filters == before
+        with pytest.raises(RuntimeError, match="Cannot enter"):
+            fn(X)
+        assert warnings.filters == before
+    assert loom.stats()["graphs"] >= 1

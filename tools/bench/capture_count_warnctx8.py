@@ -98,6 +98,15 @@ def c_warnctx8_break_inside(x):
     return y * 2
 
 
+def c_warnctx8_manager_made_before_a_break(x):
+    quiet = warnings.catch_warnings(action="ignore")
+    y = _opaque(x + 1)
+    with quiet:
+        warnings.warn("hidden", stacklevel=1)
+        y = y + 1
+    return y
+
+
 def c_warnctx8_record_read(x):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")

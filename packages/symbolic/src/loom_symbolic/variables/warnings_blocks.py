@@ -137,6 +137,20 @@ class EnterBlock:
         _ENTERED.__dict__.setdefault("stack", []).append(manager)
 
 
+class EnterGiven:
+    """Made after the graph: enter the program's own ``catch_warnings`` object (one read from the frame), kept
+    until :class:`ExitBlock`."""
+
+    __slots__ = ("__qualname__",)
+
+    def __init__(self) -> None:
+        self.__qualname__ = "warnings.catch_warnings.__enter__"
+
+    def __call__(self, manager: warnings.catch_warnings) -> None:
+        manager.__enter__()
+        _ENTERED.__dict__.setdefault("stack", []).append(manager)
+
+
 class ExitBlock:
     """Made after the graph: leave the innermost block :class:`EnterBlock` entered (its saved state back)."""
 
@@ -171,8 +185,10 @@ def defer(tx: InstructionTranslator, fn: Any) -> None:
 class CatchWarningsVariable(Variable):
     """A ``warnings.catch_warnings(...)`` made in the trace with constant arguments, ``record`` false."""
 
-    def __init__(self, options: dict, created_at: Any) -> None:
+    def __init__(self, options: dict, created_at: Any, source: Any = None) -> None:
         self.options = options
+        #: a manager the program made before the frame (or before a break): the replay enters that object
+        self.source = source
         #: where the manager was made: a break inside its block goes there instead
         self.created_at = created_at
         self.entered = False
@@ -200,14 +216,21 @@ class CatchWarningsVariable(Variable):
             if item is None:
                 raise self._refuse("warnings.catch_warnings() with these filter arguments", "eager raises AssertionError")
             record.steps.append(("add", item, bool(self.options.get("append", False))))
-        defer(tx, EnterBlock(self.options))
+        if self.source is not None:
+            tx.output.side_effects.deferred_call(EnterGiven(), [self], {}, None)
+        else:
+            defer(tx, EnterBlock(self.options))
         real = warnings.catch_warnings(**self.options)
         real.__enter__()
         record.real.append(real)
         return CatchWarningsExitVariable(self), ConstantVariable(None)
 
     def reconstruct(self, codegen) -> None:
-        """A fresh, not entered manager with the same options (made before its block, live at a break)."""
+        """The program's own manager; else a fresh, not entered one with the same options (made before its
+        block, live at a break)."""
+        if self.source is not None:
+            codegen.load_source(self.source)  # entered for real by the replay, where the trace entered it
+            return
         if self.entered:
             raise self._refuse("a warnings.catch_warnings object entered before a graph break",
                                "the object the block entered is not kept by the compiled code")
@@ -277,3 +300,14 @@ def refuse_state_read(tx: InstructionTranslator, name: str) -> None:
                             hint="the block and the rest of the function run as ordinary Python")
         error.reason.rest_as_is = True
         raise error
+
+
+def options_of(manager: warnings.catch_warnings) -> dict | None:
+    """The options a not entered ``catch_warnings`` object of the program was made with, or None where it is not
+    modelled (entered already, ``record=True``, another ``module``)."""
+    if manager._entered or manager._record or manager._module is not warnings:
+        return None
+    if manager._filter is None:
+        return {}
+    action, category, lineno, append = manager._filter
+    return {"action": action, "category": category, "lineno": lineno, "append": append}
