@@ -113,6 +113,14 @@ def reads_filters(x):
     return y + n
 
 
+def assigns_showwarning(x):
+    with warnings.catch_warnings():
+        warnings.showwarning = lambda message, *rest, **kw: SINK.append(str(message))
+        warnings.warn("to the program's function", stacklevel=1)
+        y = x + 1
+    return y
+
+
 def uncaught(x):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -214,7 +222,7 @@ def test_stream_output_is_eagers():
     assert "kept" in runs[0].stderr and "after" in runs[0].stderr and "dropped" not in runs[0].stderr
 
 
-@pytest.mark.parametrize("fn", [error_filter, break_inside, recorded, reads_filters, uncaught],
+@pytest.mark.parametrize("fn", [error_filter, break_inside, recorded, reads_filters, uncaught, assigns_showwarning],
                          ids=lambda f: f.__name__)
 def test_what_cannot_be_made_later_runs_natively_with_eagers_answer(fn):
     _compare(fn)
@@ -224,6 +232,7 @@ def test_what_cannot_be_made_later_runs_natively_with_eagers_answer(fn):
     (break_inside, "call to _opaque"),
     (recorded, "catch_warnings(record=True)"),
     (reads_filters, "reading warnings.filters inside a warnings.catch_warnings block"),
+    (assigns_showwarning, "assigning warnings.showwarning inside a warnings.catch_warnings block"),
 ])
 def test_break_goes_to_the_manager_and_names_the_construct(fn, what):
     with warnings.catch_warnings(record=True):
@@ -232,7 +241,7 @@ def test_break_goes_to_the_manager_and_names_the_construct(fn, what):
     assert len(report.breaks) == 1 and what in report.breaks[0].reason.what
     assert report.breaks[0].reason.rest_as_is
     # the code before the manager is one graph (none where the block opens the function)
-    assert len(report.graphs) == (0 if fn is break_inside else 1)
+    assert len(report.graphs) == (1 if fn in (recorded, reads_filters) else 0)
 
 
 def test_error_filter_raises_at_the_warning():

@@ -337,6 +337,8 @@ class PythonModuleVariable(RealValueVariable):
         ``contextlib.redirect_stdout`` does), an attribute store; on a Python module, a store among its
         globals, which its functions' ``LOAD_GLOBAL`` sees too (:mod:`.module_globals`). Replayed after the
         graph, in program order; later reads in the trace see ``value``."""
+        if self.value is _warnings_blocks.warnings:
+            _warnings_blocks.refuse_state_read(tx, name, "assigning")
         if _built_in_module(self.value):
             if self.source is None:
                 raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")

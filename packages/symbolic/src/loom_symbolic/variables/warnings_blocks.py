@@ -292,10 +292,11 @@ def leave_real_blocks(output: Any) -> None:
         found.real.pop().__exit__(None, None, None)
 
 
-def refuse_state_read(tx: InstructionTranslator, name: str) -> None:
-    """``warnings.<name>`` read inside a traced block: a break (the state read is the one before the replay)."""
+def refuse_state_read(tx: InstructionTranslator, name: str, doing: str = "reading") -> None:
+    """``warnings.<name>`` read (or assigned, ``doing``) inside a traced block: a break (the trace would see the
+    state before the replay; a ``showwarning`` assigned would not decide where the block's warnings go)."""
     if name in STATE_NAMES and open_steps(tx.output):
-        error = Unsupported(f"reading warnings.{name} inside a warnings.catch_warnings block",
+        error = Unsupported(f"{doing} warnings.{name} inside a warnings.catch_warnings block",
                             "the block's filters are made after the graph: the trace would read the state before them",
                             hint="the block and the rest of the function run as ordinary Python")
         error.reason.rest_as_is = True
