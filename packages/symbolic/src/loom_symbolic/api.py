@@ -26,6 +26,7 @@ from .shapes import DynamicSpec, is_symbolic
 from .variables import class_lookups as _class_lookups
 from .variables import dual_level as _dual_level
 from .variables import lazy_modules as _lazy_modules
+from .variables import warnings_blocks as _warnings_blocks
 from .variables.default_dtype import replay_default_dtype
 from .variables.frame_locals import reads_frame_locals
 from .variables.passed_on import passed_on_operands
@@ -115,6 +116,7 @@ def _translate(
         advance = _lazy_modules.pending_advance(tx.output)
     finally:
         _dual_level.leave_real_levels(tx.output)  # a trace that stopped inside a dual_level block
+        _warnings_blocks.leave_real_blocks(tx.output)  # or a warnings.catch_warnings block
     if dynamic.varying:
         _check_passed_on(tx, dynamic)
     if point is None or reason.frame_as_is or in_prologue(code, point[0]) or reads_frame_locals(code):
@@ -190,6 +192,7 @@ def _translate_with_break(
             return Translation(code, breaks=[GraphBreak(reason)])  # the second run did not reach the point
         finally:
             _dual_level.leave_real_levels(tx.output)
+            _warnings_blocks.leave_real_blocks(tx.output)
         try:
             broken = _breaks.emit_break(tx, tx.current)
             break

@@ -95,6 +95,7 @@ from . import (  # noqa: F401
     torch_rng_calls,
     typing_forms,
     user_hash_keys,
+    warnings_filters,
     weakrefs,
     wrap_rules,
 )

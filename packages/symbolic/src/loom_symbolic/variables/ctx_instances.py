@@ -23,7 +23,8 @@ from .profiler import RECORD_FUNCTION, RecordFunctionVariable
 from .saved_hooks import HooksDisabledManager, HooksDisabledVariable
 from .sdpa_kernel import SdpaKernelManager, SdpaKernelVariable
 from .torch_function_state import DISABLE_ALL, DISABLE_SUBCLASS, DisableSubclassVariable
-from .wrap_rules import _guards
+from .warnings_blocks import CATCH_WARNINGS, CatchWarningsVariable, options_of
+from .wrap_rules import _guards, _remember
 
 #: The attributes of an autocast object that make its settings, in ``_enter_autocast``'s order.
 _AUTOCAST_SETTINGS = ("device", "fast_dtype", "_enabled", "_cache_enabled")
@@ -81,3 +82,20 @@ def _wrap_hooks_disabled(tx: Any, value: Any, source: Any) -> Variable:
 
 
 registry.add_exact_type(HooksDisabledManager, _wrap_hooks_disabled)
+
+
+def _wrap_catch_warnings(tx: Any, value: Any, source: Any) -> Variable:
+    """A ``warnings.catch_warnings`` object of the program's, not entered: one variable per object (entering it
+    twice is eager's RuntimeError), its options guarded; the replay enters that object."""
+    options = options_of(value)
+    if options is None or source is None or tx is None:
+        return registry.wrap_object(tx, value, source)
+    if (guards := _guards(tx, source)) is not None:
+        guards.add("type", source, value)
+        for name in ("_entered", "_record", "_filter"):
+            guards.add("constant", Attr(source, name), getattr(value, name))
+        guards.add("identity", Attr(source, "_module"), value._module)
+    return _remember(tx, value, source, lambda: CatchWarningsVariable(options, tx.root().break_point(), source))
+
+
+registry.add_exact_type(CATCH_WARNINGS, _wrap_catch_warnings)

@@ -30,6 +30,7 @@ from loom_guards.sources import _Chained, _check_base, _set_chained
 from ..errors import Unsupported
 from .builtins import builtin
 from .constant import ConstantVariable
+from .warnings_blocks import open_steps, simulated_filters
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -43,9 +44,10 @@ _RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENE
 _RECORD_LIST = Attr(Attr(_WARNINGS, "_showwarnmsg_impl"), "__self__")
 
 
-def action_for(category: type, text: str, module: str, lineno: int) -> str:
-    """The action the warnings filters give a warning, as ``warn_explicit`` finds it (first match wins)."""
-    for action, message, cat, mod, line in warnings.filters:
+def action_for(category: type, text: str, module: str, lineno: int, filters: list | None = None) -> str:
+    """The action the warnings filters (``filters``, else ``warnings.filters``) give a warning, as
+    ``warn_explicit`` finds it (first match wins)."""
+    for action, message, cat, mod, line in warnings.filters if filters is None else filters:
         if (_matches(message, text) and issubclass(category, cat)
                 and _matches(mod, module) and (line == 0 or lineno == line)):
             return action
@@ -69,11 +71,17 @@ def _record_list(handler: Any) -> list | None:
     return None
 
 
-def route(category: type, text: str, module: str, lineno: int) -> str | None:
-    """Where a warning made now goes: ``"stream"`` (showwarning's own output), ``"record"`` (a
-    ``catch_warnings(record=True)`` list), or None (it raises, or a function of the program's handles it)."""
-    if action_for(category, text, module, lineno) == "error":
+def route(category: type, text: str, module: str, lineno: int, steps: tuple = ()) -> str | None:
+    """Where a warning made now goes: ``"ignored"`` (an "ignore" filter drops it), ``"stream"`` (showwarning's
+    own output), ``"record"`` (a ``catch_warnings(record=True)`` list), or None (it raises, or a function of
+    the program's handles it). ``steps``: those of the traced ``catch_warnings`` blocks open around it
+    (:mod:`.warnings_blocks`), made after the graph, applied to the filters first."""
+    filters = simulated_filters(warnings.filters, steps) if steps else None
+    action = action_for(category, text, module, lineno, filters)
+    if action == "error":
         return None
+    if action == "ignore":
+        return "ignored"
     if warnings._showwarnmsg is not _SHOW_ORIGINAL or warnings.showwarning is not warnings._showwarning_orig:
         return None
     handler = warnings._showwarnmsg_impl
@@ -85,21 +93,22 @@ def route(category: type, text: str, module: str, lineno: int) -> str | None:
 class WarningRoute(_Chained):
     """:func:`route` of one warning: guarded equal to the route the trace relied on."""
 
-    __slots__ = ("_warning",)
+    __slots__ = ("_steps", "_warning")
     fetch_cost = 6
 
-    def __init__(self, base: Any, warning: tuple) -> None:
+    def __init__(self, base: Any, warning: tuple, steps: tuple = ()) -> None:
         _set_chained(self, _check_base("WarningRoute", base))
         object.__setattr__(self, "_warning", warning)
+        object.__setattr__(self, "_steps", steps)
 
     def _key(self) -> tuple:
-        return (self._base, self._warning)
+        return (self._base, self._warning, self._steps)
 
     def _args(self) -> tuple:
-        return (self._base, self._warning)
+        return (self._base, self._warning, self._steps)
 
     def read_from(self, base_value: Any) -> str | None:
-        return route(*self._warning)
+        return route(*self._warning, self._steps)
 
     def __str__(self) -> str:
         category, text, module, lineno = self._warning
@@ -170,14 +179,15 @@ def builtin_warn(tx, args, kwargs):
         return None
     module = frame.f_globals.get("__name__", "<string>")
     warning = (category, message, module, location.lineno)
-    where = route(*warning)
+    steps = open_steps(tx.output)
+    where = route(*warning)  # the trace's real filters are its open blocks' (the guard replays their steps)
     if where is None:
         return None
     if where == "record" and not tx.output.withhold(_record_list(warnings._showwarnmsg_impl), _RECORD_LIST,
                                                    "the list a catch_warnings(record=True) block collects into, "
                                                    "which gets a warning made after the graph"):
         return None  # the trace read that list already: it would not see the warning
-    tx.output.guards.add("constant", WarningRoute(_WARNINGS, warning), where)
+    tx.output.guards.add("constant", WarningRoute(_WARNINGS, warning, steps), where)
     site = WarningSite(message, category, location.filename, location.lineno, frame.f_globals)
     tx.output.side_effects.deferred_call(site, [], {}, tx.root().location().lineno)
     return ConstantVariable(None)

@@ -25,6 +25,7 @@ from . import ctx as _ctx
 from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
+from . import warnings_blocks as _warnings_blocks
 from .attributes import (
     _MISSING,
     InstanceMixin,
@@ -199,6 +200,8 @@ def construct(tx: InstructionTranslator, cls: type, cls_source: Any, args: list[
             return call.call(tx, [wrap(tx, cls, cls_source), *args], kwargs)
         raise Unsupported(f"creating a {cls.__qualname__} object",
                           f"its metaclass {type(cls).__name__} customises instance creation")
+    if cls is _warnings_blocks.CATCH_WARNINGS and (made := _warnings_blocks.make_catch_warnings(tx, args, kwargs)):
+        return made  # its block made after the graph, in program order
     family = opaque_module(cls)
     if family is not None and class_attribute(cls, "__enter__") is not _MISSING:
         # warnings.catch_warnings: the block changes process state the translator cannot follow

@@ -20,6 +20,7 @@ from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
 from . import real_object_stores as _stores
+from . import warnings_blocks as _warnings_blocks
 from .attributes import (
     _MISSING,
     _descriptor,
@@ -310,6 +311,8 @@ class PythonModuleVariable(RealValueVariable):
         if name == "__dict__" and self.source is not None and (
                 effects.stored_attributes(self.value) or (effects.global_overlay and is_root_module(tx, self.value))):
             return GlobalsDictVariable(tx, self.value, self.source)  # read by name through the trace's changes
+        if self.value is _warnings_blocks.warnings:
+            _warnings_blocks.refuse_state_read(tx, name)
         try:
             member = getattr(self.value, name)
         except AttributeError as exc:
@@ -334,6 +337,8 @@ class PythonModuleVariable(RealValueVariable):
         ``contextlib.redirect_stdout`` does), an attribute store; on a Python module, a store among its
         globals, which its functions' ``LOAD_GLOBAL`` sees too (:mod:`.module_globals`). Replayed after the
         graph, in program order; later reads in the trace see ``value``."""
+        if self.value is _warnings_blocks.warnings:
+            _warnings_blocks.refuse_state_read(tx, name, "assigning")
         if _built_in_module(self.value):
             if self.source is None:
                 raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
