@@ -325,6 +325,9 @@ class SideEffects:
     made_once: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     #: Every mutation recorded so far, counted (a container mutated twice is one effect, two here).
     mutations: int = 0
+    #: What a deferred call recorded now is wrapped in (None: as it is); set while a block whose entry is
+    #: replayed is open, so that a call raising there first leaves the block (``warnings_blocks``).
+    deferred_wrapper: Any = None
     #: Iterators from outside the frame the trace advanced, repositioned after the other effects.
     repositioned: list[Reposition] = field(default_factory=list)
 
@@ -478,6 +481,8 @@ class SideEffects:
     def deferred_call(self, fn: Any, args: list[Variable], kwargs: dict[str, Variable], lineno: int | None) -> None:
         """``fn(*args, **kwargs)`` is made by the rewritten code, in program order with the mutations."""
         self.mutations += 1
+        if self.deferred_wrapper is not None:
+            fn = self.deferred_wrapper(fn)
         self.effects.append(DeferredCall(fn, list(args), dict(kwargs), lineno))
 
     def advanced_iterator(self, iterator: Variable, *, first: bool = False) -> None:

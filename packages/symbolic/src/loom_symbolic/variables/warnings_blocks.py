@@ -163,6 +163,27 @@ class ExitBlock:
         _ENTERED.stack.pop().__exit__(None, None, None)
 
 
+class LeavingOnError:
+    """A call made after the graph inside a replayed block: should it raise, the blocks the replay entered are
+    left first (their saved warnings state put back), as eager's ``with`` statements leave them on the way out,
+    so no filter of the block outlives the frame."""
+
+    __slots__ = ("__qualname__", "fn")
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.__qualname__ = getattr(fn, "__qualname__", type(fn).__qualname__)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return self.fn(*args, **kwargs)
+        except BaseException:
+            stack = _ENTERED.__dict__.get("stack", [])
+            while stack:  # only this replay's blocks: every replay leaves the blocks it entered
+                stack.pop().__exit__(None, None, None)
+            raise
+
+
 class FilterCall:
     """Made after the graph: ``warnings.<fn>(*args, **kwargs)`` with the trace's constant arguments."""
 
@@ -209,6 +230,7 @@ class CatchWarningsVariable(Variable):
         record = steps_of(tx.output)
         record.depth += 1
         record.steps.append(("enter",))
+        tx.output.side_effects.deferred_wrapper = LeavingOnError
         action = self.options.get("action")
         if action is not None:
             item = filter_item(action, category=self.options.get("category", Warning),
@@ -255,6 +277,7 @@ class CatchWarningsExitVariable(ctx.RegionExitVariable):
         record.depth -= 1
         if not record.depth:
             record.steps.clear()  # the outermost exit puts back the entry state
+            tx.output.side_effects.deferred_wrapper = None
         record.real.pop().__exit__(None, None, None)
         defer(tx, ExitBlock())
 
