@@ -81,7 +81,7 @@ def test_views_made_before_a_break_written_in_the_resume_function(backend):
     assert stats["recompiles"] == _run_sizes(_views_across_a_break, "eager", base)["recompiles"]
 
 
-@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_aliased_views_with_grad_written_in_place_keep_eager_answers():
     # A training graph's synthetic base is the views' ``_base``, which loom may fakeify static: these
     # inputs are not lifted, and the frame still runs uncompiled with a warning, as before.
