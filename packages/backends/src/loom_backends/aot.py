@@ -47,7 +47,8 @@ def aot_compile(
     ``keep_input_mutations``: writes to graph inputs stay in the graphs (AOTAutograd's
     ``keep_inference_input_mutations``, as torch's ``aot_eager`` sets it). A graph that replaces an
     input's data (``set_``, which ``param.data = t`` records) or resizes it always keeps them: AOTAutograd
-    refuses it otherwise. Such a graph bypasses ``cache``.
+    refuses it otherwise. Such a graph bypasses ``cache``, as does one whose aliased inputs have symbolic
+    sizes: those sizes become SymInt inputs first (:mod:`loom_backends.aot_symbols`).
 
     ``cache``: AOTAutograd's result for a training graph, and the one trace's graph for an inference
     graph, are kept on disk and, in another process, replayed without tracing or partitioning
@@ -56,6 +57,16 @@ def aot_compile(
     (:func:`loom_backends.reload`); it is None when the cache bypasses the graph, or when the graph's
     output had to be flattened for AOTAutograd."""
     check_backend_args(gm, example_inputs)
+    from .aot_symbols import lift_aliased_view_symbols
+
+    lifted = lift_aliased_view_symbols(gm, list(example_inputs))
+    if lifted is not None:  # aliased inputs of symbolic size: AOTAutograd's synthetic base needs the symbols
+        inner = aot_compile(lifted.graph_module, lifted.example_inputs, backend=backend, compile_graph=compile_graph,
+                            decompositions=decompositions, partition_fn=partition_fn,
+                            keep_input_mutations=keep_input_mutations, cache=None)
+        result = CompiledFunction(backend, lifted.wrap(inner.fn))
+        result.graphs = inner.graphs
+        return result
     flat_gm, unflatten = with_flat_tuple_output(gm)
     if replaces_storage(flat_gm):
         if (returns_view_of_replaced_input(flat_gm, list(example_inputs)) or replaces_a_storage_it_handed_on(flat_gm)
