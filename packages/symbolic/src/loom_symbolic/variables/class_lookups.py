@@ -56,11 +56,7 @@ def lookup(cls: type, name: str, missing: Any) -> Any:
     for klass in cls.__mro__:
         namespace = klass.__dict__
         found = name in namespace
-        if guards is not None and user_class(klass):
-            if found:
-                guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), namespace[name])
-            else:
-                guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
+        _record(guards, klass, name, found)
         if found:
             return namespace[name]
     return missing
@@ -68,12 +64,18 @@ def lookup(cls: type, name: str, missing: Any) -> Any:
 
 def own(klass: type, name: str, missing: Any) -> Any:
     """``name`` from ``klass``'s own dict only, or ``missing``; recorded like :func:`lookup` for a user class."""
-    guards = _RECORDER.get()
     namespace = klass.__dict__
     found = name in namespace
-    if guards is not None and user_class(klass):
-        if found:
-            guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), namespace[name])
-        else:
-            guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
+    _record(_RECORDER.get(), klass, name, found)
     return namespace[name] if found else missing
+
+
+def _record(guards: Any, klass: type, name: str, found: bool) -> None:
+    """Guard what one class's own dict said of ``name`` (its value, or its absence), for a user class while a
+    translation records."""
+    if guards is None or not user_class(klass):
+        return
+    if found:
+        guards.add("constant", Item(Attr(Const(klass), "__dict__"), name), klass.__dict__[name])
+    else:
+        guards.add("absent_key", Attr(Const(klass), "__dict__"), name)
