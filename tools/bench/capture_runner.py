@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+import logging
 import random
+import warnings
 from collections import Counter, deque
 
 import torch
@@ -26,12 +28,20 @@ def _reset_state():
 
 
 def _torch_state():
-    """Global torch state a construct must leave as eager does: grad mode, default dtype, the RNG, and the
-    torch-function mode stack (a mode left pushed is cleared here, so the next construct starts clean)."""
+    """Global state a construct must leave as eager does: grad mode, default dtype, the RNG, the
+    torch-function mode stack (a mode left pushed is cleared here, so the next construct starts clean),
+    and the process-wide switches a traced region could leave set (autocast, inference mode, functorch
+    and forward-AD levels, dispatch modes, saved-tensor hooks, anomaly mode, warning filters)."""
     modes = []
     while torch._C._len_torch_function_stack():
         modes.append(type(torch._C._pop_torch_function_stack()).__name__)
-    return torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_rng_state().tolist(), modes
+    switches = (torch.is_autocast_enabled("cpu"), torch.get_autocast_dtype("cpu"), torch.is_autocast_cache_enabled(),
+                torch.is_inference_mode_enabled(), torch._C._functorch.maybe_current_level(),
+                torch.autograd.forward_ad._current_level, torch._C._len_torch_dispatch_stack(),
+                torch._C._autograd._top_saved_tensors_default_hooks(True) is not None, torch.is_anomaly_enabled(),
+                torch.are_deterministic_algorithms_enabled(), str(torch.get_default_device()),
+                len(warnings.filters), logging.root.manager.disable)
+    return torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_rng_state().tolist(), modes, switches
 
 
 def _arguments(fn, x):
