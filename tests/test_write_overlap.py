@@ -122,7 +122,26 @@ def smear_backward(x):
     return y
 
 
-OVERLAPPING_RUNS = [smear_forward, smear_add, smear_backward]
+def foreach_one_tensor_twice(x):
+    y = x.clone()
+    torch._foreach_add_([y, y], [torch.ones(8), torch.ones(8)])  # eager adds twice, one after the other
+    return y
+
+
+def foreach_scalar_one_tensor_twice(x):
+    y = x.clone()
+    torch._foreach_mul_([y, y], 2.0)
+    return y
+
+
+def foreach_overlapping_views(x):
+    y = x.clone()
+    torch._foreach_mul_([y, y[:4]], 2.0)  # y[:4] is written twice
+    return y
+
+
+OVERLAPPING_RUNS = [smear_forward, smear_add, smear_backward, foreach_one_tensor_twice,
+                    foreach_scalar_one_tensor_twice, foreach_overlapping_views]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -175,7 +194,27 @@ def column_iadd(x):
     return y
 
 
-CLEAN = [add_self, copy_disjoint, add_out_is_input, slice_iadd, interleaved, column_blocks, column_iadd]
+def fill_from_own_element(x):
+    y = x.clone()
+    y.fill_(y[2])  # the 0-dim value is read as a number before anything is written
+    return y
+
+
+def masked_fill_from_own_element(x):
+    y = x.clone()
+    y.masked_fill_(y > 3, y[1])
+    y.index_fill_(0, torch.tensor([0, 7]), y[5])
+    return y
+
+
+def foreach_list_onto_itself(x):
+    ys = [x.clone(), x.clone() + 1]
+    torch._foreach_add_(ys, ys)  # each tensor reads only itself, element by element
+    return ys
+
+
+CLEAN = [add_self, copy_disjoint, add_out_is_input, slice_iadd, interleaved, column_blocks, column_iadd,
+         fill_from_own_element, masked_fill_from_own_element, foreach_list_onto_itself]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

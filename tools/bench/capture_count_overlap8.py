@@ -92,4 +92,23 @@ def c_ov8_is_fx_tracing(x):
     return x * 2
 
 
+def c_ov8_fill_from_own_element(x):
+    y = x.repeat(2)
+    y.fill_(y[1])
+    y.masked_fill_(y > 0, y[0])
+    return y
+
+
+def c_ov8_foreach_list_onto_itself(x):
+    ys = [x.clone(), x + 1]
+    torch._foreach_add_(ys, ys)
+    return ys
+
+
+def c_ov8_foreach_one_tensor_twice(x):
+    y = x.clone()
+    torch._foreach_add_([y, y], 1.0)  # a break: eager adds twice, one write after the other
+    return y
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -103,3 +103,27 @@ def test_a_foreach_op_compares_its_lists_by_storage():
         torch._foreach_add_([y[:3], y[3:6]], [z[:3], y[6:]])
         with pytest.raises(Unsupported, match="writing a tensor that overlaps"):
             torch._foreach_add_([y[:3], z[:3]], [z[3:6], y[1:4]])
+
+
+def test_a_foreach_op_writing_one_memory_location_twice_breaks():
+    mode = LoomFakeTensorMode()
+    y, z = mode.from_tensor(torch.zeros(9)), mode.from_tensor(torch.zeros(9))
+    with mode:
+        torch._foreach_add_([y[:3], y[3:6]], 1.0)
+        torch._foreach_add_([y, z], [y, z])  # each reads itself: elementwise
+        for written in ([y, y], [y, y[2:5]], [y[:3], z, y[2:4]]):
+            with pytest.raises(Unsupported, match="one memory location through two tensors of its list"):
+                torch._foreach_mul_(written, 2.0)
+        with pytest.raises(Unsupported, match="writing a tensor that overlaps"):
+            torch._foreach_add_([y[:3], z[:3]], [z[:3], y[:3]])  # the first written tensor is read by the second
+
+
+def test_a_scalar_value_tensor_may_be_an_element_of_the_written_tensor():
+    mode = LoomFakeTensorMode()
+    y = mode.from_tensor(torch.zeros(6))
+    with mode:
+        y.fill_(y[0])
+        y.masked_fill_(y > 0, y[1])
+        y.index_fill_(0, torch.tensor([2]), y[3])
+        with pytest.raises(Unsupported, match="overlaps"):
+            y[1:].copy_(y[:5])  # other reads still checked

@@ -34,6 +34,10 @@ _METADATA_WRITES = frozenset({"set_", "resize_", "resize_as_", "_resize_output_"
 #: reads each element before writing it, as eager allows.
 _ELEMENTWISE = frozenset({"copy_", "_copy_from", "where", "masked_fill_", "masked_fill"})
 
+#: Op packets whose tensor ``value`` argument is 0-dim and read as a number before any element is written
+#: (ATen calls ``value.item()`` first): a view of the written tensor there is no overlap.
+_SCALAR_VALUES = frozenset({"fill_", "masked_fill_", "index_fill_"})
+
 #: How many candidate steps the exact lattice search may take before it answers "may overlap".
 _SEARCH_STEPS = 256
 
@@ -63,7 +67,7 @@ def check(func: Any, written: list[Any], args: Sequence[object], kwargs: Mapping
         return
     places, skip_written, elementwise, name = plan
     if len(written) > 1:  # a _foreach_ op's list: its tensors found by storage, not pair by pair
-        _check_many(written, _reads(places, args, kwargs), skip_written, elementwise, name)
+        _check_many(written, _reads(places, args, kwargs, len(written)), skip_written, elementwise, name)
         return
     target = written[0]
     if target.layout is not torch.strided:
@@ -80,30 +84,47 @@ def check(func: Any, written: list[Any], args: Sequence[object], kwargs: Mapping
                 _against(target, source, elementwise, name)
 
 
-def _check_many(written: list[Any], reads: list[Any], skip_written: bool, elementwise: bool, name: str) -> None:
-    """:func:`check` for an op writing several tensors: each read tensor is compared with the written tensors of
-    its storage only."""
-    by_storage: dict[int, list[Any]] = {}
-    for target in written:
-        if target.layout is not torch.strided:
+def _check_many(written: list[Any], reads: list[tuple[int | None, Any]], skip_written: bool, elementwise: bool,
+                name: str) -> None:
+    """:func:`check` for an op writing several tensors (a ``_foreach_`` op's list): each read tensor is compared
+    with the written tensors of its storage only.
+
+    Eager writes the list's tensors one after another, so two written tensors sharing memory (one tensor listed
+    twice, or overlapping views) see each other's writes, which a functional graph does not: that breaks. A read
+    tensor at position ``i`` of a list as long as the written one (``reads``' positions) may be the ``i``-th written
+    tensor itself, as for an elementwise op; an overlap with any other written tensor breaks."""
+    by_storage: dict[int, list[tuple[int, Any]]] = {}
+    for position, target in enumerate(written):
+        if target.layout is not torch.strided or _empty(target):
             continue
         if (type(target.numel()) is not int or not target.is_contiguous()) and _has_internal_overlap(target):
             raise _internal_overlap(name)
-        by_storage.setdefault(target.untyped_storage()._cdata, []).append(target)
-    for source in reads:
+        sharing = by_storage.setdefault(target.untyped_storage()._cdata, [])
+        for _, other in sharing:
+            if _overlap(target, other) != "none":
+                raise Unsupported(f"aten.{name} writing one memory location through two tensors of its list",
+                                  "eager writes them one after another, each seeing the other's write, which a "
+                                  "functional graph does not reproduce", hint=_HINT)
+        sharing.append((position, target))
+    elementwise = elementwise or name.startswith("_foreach_")  # each output element reads its inputs' element only
+    for read_position, source in reads:
         if source.layout is not torch.strided:
             continue
-        for target in by_storage.get(source.untyped_storage()._cdata, ()):
+        for position, target in by_storage.get(source.untyped_storage()._cdata, ()):
             if not (skip_written and any(source is t for t in written)):
-                _against(target, source, elementwise, name)
+                _against(target, source, elementwise and read_position == position, name)
 
 
-def _reads(places: list[tuple[int, str]], args: Sequence[object], kwargs: Mapping[str, object]) -> list[Any]:
-    """The tensors of the arguments at ``places`` (one level into lists)."""
+def _reads(places: list[tuple[int, str]], args: Sequence[object], kwargs: Mapping[str, object],
+           written_count: int) -> list[tuple[int | None, Any]]:
+    """The tensors of the arguments at ``places`` (one level into lists), each with its position in a list as
+    long as the written one (``written_count`` tensors), else None."""
     found = []
     for index, argument in places:
         value = args[index] if index < len(args) else kwargs.get(argument)
-        found.extend(v for v in (value if isinstance(value, (list, tuple)) else (value,)) if isinstance(v, _TENSOR))
+        values = value if isinstance(value, (list, tuple)) else (value,)
+        positional = isinstance(value, (list, tuple)) and len(value) == written_count
+        found.extend((i if positional else None, v) for i, v in enumerate(values) if isinstance(v, _TENSOR))
     return found
 
 
@@ -131,7 +152,8 @@ def _plan(func: Any) -> tuple[list[tuple[int, str]], bool, bool, str] | None:
     else:
         arguments = func._schema.arguments
         places = [(index, argument.name) for index, argument in enumerate(arguments)
-                  if argument.alias_info is None or not argument.alias_info.is_write]
+                  if (argument.alias_info is None or not argument.alias_info.is_write)
+                  and not (name in _SCALAR_VALUES and argument.name == "value")]
         plan = (places, len(places) == len(arguments), name in _ELEMENTWISE or torch.Tag.pointwise in func.tags, name)
     _PLANS[func] = plan
     return plan
