@@ -71,7 +71,7 @@ def more_collectives(x: torch.Tensor, world_size: int) -> tuple[torch.Tensor, ..
     import torch.distributed as dist
 
     y = x * 2
-    gathered = [torch.empty(x.shape[0]) for _ in range(world_size)]
+    gathered = [torch.empty(x.shape[0]) for _ in range(dist.get_world_size())]  # a constant while tracing
     dist.all_gather(gathered, y + 1)
     exchanged = torch.empty(x.shape[0])
     dist.all_to_all_single(exchanged, y)
@@ -83,7 +83,15 @@ def more_collectives(x: torch.Tensor, world_size: int) -> tuple[torch.Tensor, ..
     dist._reduce_scatter_base(scattered_base, y)
     scalars = [torch.empty(()) for _ in range(world_size)]
     dist.all_gather(scalars, y.sum())
-    return (gathered[0] + 1, gathered[1], exchanged, scattered, gathered_base, scattered_base, *scalars)
+    swapped = [torch.empty(2), torch.empty(2)]
+    dist.all_to_all(swapped, [y[:2] - 1, y[2:] + 5])
+    # torch 2.13's names for all_gather_into_tensor / reduce_scatter_tensor (older torch: those).
+    gathered_single = torch.empty(world_size * x.shape[0])
+    getattr(dist, "all_gather_single", dist.all_gather_into_tensor)(gathered_single, y - 1)
+    scattered_single = torch.empty(x.shape[0] // 2)
+    getattr(dist, "reduce_scatter_single", dist.reduce_scatter_tensor)(scattered_single, y + 2)
+    return (gathered[0] + 1, gathered[1], exchanged, scattered, gathered_base, scattered_base, *scalars,
+            *swapped, gathered_single, scattered_single, y + dist.get_rank())
 
 
 def into_user_tensors(out: torch.Tensor, x: torch.Tensor, out_splits: list[int], in_splits: list[int],

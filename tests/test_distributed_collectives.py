@@ -52,7 +52,8 @@ def test_list_forms_and_all_to_all_results_are_the_collectives():
     ys = [torch.arange(4.0) * 2, torch.arange(4.0) * 2 + 2]
     for rank in (0, 1):
         _, got, _, _ = cases.outcome("more collectives eager", rank)
-        gathered0, gathered1, exchanged, scattered, gathered_base, scattered_base, scalar0, scalar1 = got
+        (gathered0, gathered1, exchanged, scattered, gathered_base, scattered_base, scalar0, scalar1,
+         swapped0, swapped1, gathered_single, scattered_single, ranked) = got
         assert torch.equal(gathered0, ys[0] + 2) and torch.equal(gathered1, ys[1] + 1)
         assert torch.equal(exchanged, torch.cat([ys[0][2 * rank:2 * rank + 2], ys[1][2 * rank:2 * rank + 2]]))
         pieces = [torch.maximum(ys[0][:2] + 1, ys[1][:2] + 1), torch.maximum(ys[0][2:] * 3, ys[1][2:] * 3)]
@@ -60,6 +61,12 @@ def test_list_forms_and_all_to_all_results_are_the_collectives():
         assert torch.equal(gathered_base, torch.cat(ys))
         assert torch.equal(scattered_base, (ys[0] + ys[1])[2 * rank:2 * rank + 2])
         assert (scalar0.item(), scalar1.item()) == (ys[0].sum().item(), ys[1].sum().item())
+        # all_to_all: slot j holds what rank j sent this rank (to rank 0: y[:2] - 1, to rank 1: y[2:] + 5).
+        assert torch.equal(swapped0, ys[0][:2] - 1 if rank == 0 else ys[0][2:] + 5)
+        assert torch.equal(swapped1, ys[1][:2] - 1 if rank == 0 else ys[1][2:] + 5)
+        assert torch.equal(gathered_single, torch.cat(ys) - 1)
+        assert torch.equal(scattered_single, (ys[0] + ys[1] + 4)[2 * rank:2 * rank + 2])
+        assert torch.equal(ranked, ys[rank] + rank)
 
 
 @pytest.mark.parametrize("backend", cases.COLLECTIVE_BACKENDS)

@@ -247,6 +247,17 @@ def _all_to_all(tx, a):
     return _write_back_flat(tx, targets, result)
 
 
+def _get_world_size(tx, a):
+    """``get_world_size(group)``: fixed for the process group's life, a constant (as in torch.compile)."""
+    return ConstantVariable(_group(a.get("group"))[1])
+
+
+def _get_rank(tx, a):
+    """``get_rank(group)``: this process's rank in the group, a constant like the group's size."""
+    _group(a.get("group"))
+    return ConstantVariable(dist.get_rank(_real(a.get("group"), "group")))
+
+
 def _int_list(values: list[int]) -> Variable:
     return ListVariable([ConstantVariable(v) for v in values])
 
@@ -266,6 +277,8 @@ _MODELS: dict[str, Callable[..., Variable]] = {
     "reduce_scatter": _reduce_scatter,
     "all_to_all_single": _all_to_all_single,
     "all_to_all": _all_to_all,
+    "get_world_size": _get_world_size,
+    "get_rank": _get_rank,
 }
 
 
