@@ -7,9 +7,15 @@ AOTAutograd and Inductor-style backends trace them like any op; run eagerly they
 group. The group is resolved while tracing (``None``: the default group) and enters the graph as its
 name; its size, for ``all_gather_into_tensor`` and ``reduce_scatter_tensor``, as a constant.
 
-Modelled: ``all_reduce``, ``all_gather_into_tensor``, ``reduce_scatter_tensor`` and ``broadcast`` with
-``async_op=False``. Anything else (``async_op=True``, reduce ops without a functional form, a group the
-trace cannot resolve) is a graph break, so the call runs natively, as it would without loom.
+Modelled (``async_op=False``): ``all_reduce``, ``all_gather_into_tensor`` (and its aliases
+``all_gather_single``, ``_all_gather_base``), ``reduce_scatter_tensor`` (``reduce_scatter_single``,
+``_reduce_scatter_base``) and ``broadcast``, each one functional collective; the list forms ``all_gather``
+(one ``all_gather_into_tensor``, each list element copied its rank's piece) and ``reduce_scatter`` (the list
+flattened into one ``reduce_scatter_tensor``); ``all_to_all_single`` (even dim-0 splits or Python-int split
+sizes) and ``all_to_all`` (the lists flattened into one ``all_to_all_single``). ``get_rank`` and
+``get_world_size`` of a resolved group are constants. Anything else (``async_op=True``, reduce ops without a
+functional form, a group the trace cannot resolve, uneven or symbolic-size list forms, ``all_to_all_single``
+splitting by element count) is a graph break, so the call runs natively, as it would without loom.
 """
 
 from __future__ import annotations
