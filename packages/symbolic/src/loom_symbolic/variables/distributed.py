@@ -32,7 +32,7 @@ from ..errors import Unsupported
 from . import tensor as _tensor_vars
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable
-from .sequences import ListVariable, SequenceVariable
+from .sequences import ListVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -146,15 +146,18 @@ def _static_shape(variable: Variable, what: str) -> tuple[int, ...]:
 
 
 def _tensors(variable: Variable | None, what: str) -> list[Variable]:
-    """The tensors of a list (or tuple) argument, each a traced tensor."""
-    if not isinstance(variable, SequenceVariable):
+    """The tensors of a list argument, each a traced tensor (eager refuses a tuple: so does this, natively)."""
+    if not isinstance(variable, ListVariable):
         raise Unsupported(f"a collective whose {what} is not a list of tensors", "expected a list")
     return [_tensor(item, what) for item in variable.items]
 
 
 def _same_dtype(tensors: list[Variable], what: str) -> None:
-    if len({t.example.dtype for t in tensors}) > 1:
-        raise Unsupported(f"a collective over {what} of different dtypes", "its functional form has one dtype")
+    """One real dtype for all (eager refuses mixed dtypes, and sends complex tensors as real views)."""
+    dtypes = {t.example.dtype for t in tensors}
+    if len(dtypes) > 1 or any(d.is_complex for d in dtypes):
+        raise Unsupported(f"a collective over {what} of dtypes {sorted(map(str, dtypes))}",
+                          "its functional form takes one real dtype")
 
 
 def _method(tx: InstructionTranslator, tensor: Variable, name: str, *args: Any) -> Variable:
