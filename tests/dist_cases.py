@@ -66,6 +66,72 @@ def async_all_reduce(x: torch.Tensor) -> torch.Tensor:
     return y * 3
 
 
+def more_collectives(x: torch.Tensor, world_size: int) -> tuple[torch.Tensor, ...]:
+    """The list forms, all_to_all_single and the legacy aliases loom captures, with work around them."""
+    import torch.distributed as dist
+
+    y = x * 2
+    gathered = [torch.empty(x.shape[0]) for _ in range(dist.get_world_size())]  # a constant while tracing
+    dist.all_gather(gathered, y + 1)
+    exchanged = torch.empty(x.shape[0])
+    dist.all_to_all_single(exchanged, y)
+    scattered = torch.empty(x.shape[0] // 2)
+    dist.reduce_scatter(scattered, [y[:2] + 1, y[2:] * 3], op=dist.ReduceOp.MAX)
+    gathered_base = torch.empty(world_size * x.shape[0])
+    dist._all_gather_base(gathered_base, y)
+    scattered_base = torch.empty(x.shape[0] // 2)
+    dist._reduce_scatter_base(scattered_base, y)
+    scalars = [torch.empty(()) for _ in range(world_size)]
+    dist.all_gather(scalars, y.sum())
+    swapped = [torch.empty(2), torch.empty(2)]
+    dist.all_to_all(swapped, [y[:2] - 1, y[2:] + 5])
+    # torch 2.13's names for all_gather_into_tensor / reduce_scatter_tensor (older torch: those).
+    gathered_single = torch.empty(world_size * x.shape[0])
+    getattr(dist, "all_gather_single", dist.all_gather_into_tensor)(gathered_single, y - 1)
+    scattered_single = torch.empty(x.shape[0] // 2)
+    getattr(dist, "reduce_scatter_single", dist.reduce_scatter_tensor)(scattered_single, y + 2)
+    return (gathered[0] + 1, gathered[1], exchanged, scattered, gathered_base, scattered_base, *scalars,
+            *swapped, gathered_single, scattered_single, y + dist.get_rank())
+
+
+def into_user_tensors(out: torch.Tensor, x: torch.Tensor, out_splits: list[int], in_splits: list[int],
+                      gathered: list[torch.Tensor], scattered: torch.Tensor) -> torch.Tensor:
+    """Uneven ``all_to_all_single`` split sizes (Python ints), written into tensors and a list the caller owns."""
+    import torch.distributed as dist
+
+    dist.all_to_all_single(out, x * 2, out_splits, in_splits)
+    dist.all_gather(gathered, out[:2] + 1)
+    dist.reduce_scatter(scattered, gathered)
+    return out.sum()
+
+
+def user_tensors(rank: int) -> tuple[Any, ...]:
+    """``into_user_tensors``' arguments on ``rank``: rank 0 sends 1 element to itself and 2 to rank 1, rank 1
+    sends 2 and 2 (so rank 0 receives 1 + 2, rank 1 2 + 2)."""
+    splits = ([1, 2], [1, 2]) if rank == 0 else ([2, 2], [2, 2])
+    x = torch.arange(3.0 + rank) + 10 * rank
+    return torch.full((3 + rank,), -1.0), x, *splits, [torch.empty(2), torch.empty(2)], torch.empty(2)
+
+
+def async_all_to_all_single(x: torch.Tensor) -> torch.Tensor:
+    """``async_op=True`` on all_to_all_single: a graph break, run natively."""
+    import torch.distributed as dist
+
+    out = torch.empty_like(x)
+    dist.all_to_all_single(out, x + 1, async_op=True).wait()
+    return out * 3
+
+
+def all_to_all_by_elements(x: torch.Tensor) -> torch.Tensor:
+    """``all_to_all_single`` of a ``(1, n)`` tensor: eager splits it by element count, which the functional
+    form (split along dim 0) cannot: a graph break."""
+    import torch.distributed as dist
+
+    out = torch.empty_like(x)
+    dist.all_to_all_single(out, x.reshape(1, -1) * 2)
+    return out + 1
+
+
 def reduce_then_scale(x: torch.Tensor, group: Any = None) -> torch.Tensor:
     """An all-reduce over ``group`` between two pieces of work."""
     import torch.distributed as dist
@@ -130,6 +196,38 @@ def _collective_scenarios(rank: int, world_size: int, out: dict[str, Any]) -> No
             report = loom.explain(collectives, backend=backend)(x.clone(), world_size)
             return reference, compiled, loom.stats(), report.format(verbose=True)
         _scenario(out, f"collectives {backend}", run)
+
+    for backend in COLLECTIVE_BACKENDS:
+        def run_more(backend=backend):
+            loom.reset()
+            reference = more_collectives(x.clone(), world_size)
+            compiled = loom.compile(more_collectives, backend=backend)(x.clone(), world_size)
+            stats = loom.stats()
+            report = loom.explain(more_collectives, backend=backend)(x.clone(), world_size)
+            return reference, compiled, stats, report.format(verbose=True)
+        _scenario(out, f"more collectives {backend}", run_more)
+
+        def run_user_tensors(backend=backend):
+            loom.reset()
+            reference = user_tensors(rank)
+            compiled = user_tensors(rank)
+            reference = (into_user_tensors(*reference), *reference)
+            compiled = (loom.compile(into_user_tensors, backend=backend)(*compiled), *compiled)
+            return reference, compiled, loom.stats()
+        _scenario(out, f"user tensors {backend}", run_user_tensors)
+
+    def run_async_all_to_all():
+        loom.reset()
+        return (async_all_to_all_single(x.clone()),
+                loom.compile(async_all_to_all_single, backend="eager")(x.clone()), loom.stats())
+    _scenario(out, "all_to_all_single async_op", run_async_all_to_all)
+
+    def run_by_elements():
+        loom.reset()
+        row = x.reshape(1, -1)
+        return (all_to_all_by_elements(row.clone()),
+                loom.compile(all_to_all_by_elements, backend="eager")(row.clone()), loom.stats())
+    _scenario(out, "all_to_all_single by elements", run_by_elements)
 
     def run_async():
         loom.reset()
