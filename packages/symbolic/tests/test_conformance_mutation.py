@@ -280,4 +280,4 @@ def test_side_effects_describe_themselves_one_line_each():
     from loom_symbolic import translate_function
 
     lines = translate_function(_mutates_everything, X, _Holder(), []).side_effects
-    assert lines == ["_Holder object.scale = 2", "contents of list of 1 replaced", "global COUNTER = 1"]
+    assert lines == ["_Holder object.scale = 2", "list extended by 1", "global COUNTER = 1"]

@@ -34,7 +34,7 @@ FLOORS = {
     1: ["variables.base", "variables.registry", "variables.protocol"],
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.logger_calls", "variables.enums", "variables.recursive_repr", "variables.single_dispatch", "variables.item_sources", "variables.environ",
         "variables.functions", "variables.code_matched_functions", "variables.function_closures", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings", "variables.value_keys",
-        "variables.sequences", "variables.sets", "variables.lazy_dict", "variables.library_globals",
+        "variables.sequences", "variables.sets", "variables.lazy_dict", "variables.lazy_list", "variables.list_protocol", "variables.library_globals",
         "variables.arguments", "variables.exception_values", "variables.exception_groups", "variables.exception_star", "variables.exception_tracebacks", "variables.iterators", "variables.iterator_methods", "variables.stop_carrying", "variables.outside_sourced", "variables.outside_iterators", "variables.generators", "variables.yield_from_delegates",
         "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.operand_dispatch", "variables.partial",
         "variables.random_draws", "variables.default_dtype", "variables.folded_queries", "variables.class_lookups",

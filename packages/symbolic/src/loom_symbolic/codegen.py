@@ -20,6 +20,7 @@ from .variables import containers as _containers
 from .variables.cells import CellBox
 from .variables.container_tables import IdentityKey
 from .variables.cycle_shells import shell_for
+from .variables.lazy_list import LazyListVariable
 from .variables.overriding_containers import refill_through_base
 from .variables.tensor_keyed import load_item_of_key
 from .versions import current as version
@@ -367,6 +368,9 @@ class PyCodegen:
         if isinstance(container, _containers.SetVariable) and not container.frozen:
             items = container.members()  # the real set orders them itself
         elif isinstance(container, _containers.ListVariable):
+            tail = container.unread_tail() if isinstance(container, LazyListVariable) else None
+            if tail is not None:  # never read: the real list is extended by what was appended
+                return (*self._stage_items(container, tail), "extend")
             items = container.items
         elif isinstance(container, _containers.DictVariable):
             target = self.stash(container)
@@ -379,6 +383,9 @@ class PyCodegen:
             return target, contents
         else:
             raise Unsupported(f"replaying a mutation of {container.describe()}", "not modelled")
+        return self._stage_items(container, items)
+
+    def _stage_items(self, container: Variable, items: list[Variable]) -> tuple[str, str]:
         target = self.stash(container)
         for item in items:
             self.reconstruct(item)
@@ -388,8 +395,16 @@ class PyCodegen:
         return target, contents
 
     def replace_contents(self, container: Variable, staged: tuple[str, ...]) -> None:
-        """Give the real container the contents :meth:`stage_contents` rebuilt."""
-        target, contents = staged
+        """Give the real container the contents :meth:`stage_contents` rebuilt (a list never read: the
+        items appended to it, by ``extend``)."""
+        target, contents, *extend = staged
+        if extend:
+            self.emit("LOAD_FAST", target)
+            self.emit("LOAD_METHOD", "extend")
+            self.load_temps((contents,))
+            self.call(1)
+            self.emit("POP_TOP")
+            return
         if isinstance(container, _containers.ListVariable):
             if getattr(container, "overrides_protocol", False):  # list's own slice assignment, no override
                 self.call_const(list.__setitem__, 3, lambda: (self.load_temps((target,)),

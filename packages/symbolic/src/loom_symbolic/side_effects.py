@@ -177,6 +177,9 @@ class ReplaceContents:
         codegen.replace_contents(self.container, staged)
 
     def describe(self) -> str:
+        tail = getattr(self.container, "unread_tail", lambda: None)()
+        if tail is not None:  # a list from outside never read (lazy_list): extended by what was appended
+            return f"list extended by {len(tail)}"
         return f"contents of {self.container.describe()} replaced"
 
 

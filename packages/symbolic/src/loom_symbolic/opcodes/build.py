@@ -7,6 +7,7 @@ from ..variables.constant import ConstantVariable
 from ..variables.containers import DictVariable, ListVariable, SetVariable, SliceVariable, TupleVariable
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable, iterated_items
+from ..variables.lazy_list import appending_to
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from ..variables.tensor import length_hinted
 from ..variables.text import builtin_format, formatted_text
@@ -108,7 +109,7 @@ def list_append(tx, ins) -> None:
     if target.passed_on:  # a comprehension's list a resumed loop grows in every pass: appended at run time
         target.call_method(tx, "append", [value], {})
         return
-    target.items.append(value)
+    appending_to(target).append(value)
     target.mutated(tx)
 
 

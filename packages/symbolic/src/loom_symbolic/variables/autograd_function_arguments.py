@@ -47,7 +47,7 @@ def graph_value(arg: Variable) -> bool:
 
 
 def _plain_container(value: Variable) -> bool:
-    if type(value) in (_containers.ListVariable, _containers.TupleVariable):
+    if _containers.plain_sequence(value):
         return True
     return type(value) is _mappings.DictVariable and value.cls is dict and all(type(k) in (str, int) for k in value.items)
 

@@ -24,6 +24,7 @@ from .sequences import (
     SizeVariable,
     SliceVariable,
     TupleVariable,
+    plain_sequence,
 )
 from .sets import SetVariable
 
@@ -47,4 +48,5 @@ __all__ = [
     "constant_index",
     "key_variable",
     "lookup",
+    "plain_sequence",
 ]

@@ -31,7 +31,7 @@ from torch._higher_order_ops.wrap import wrap as _wrap_op
 from .. import shapes
 from ..errors import Unsupported
 from ..func_calls import Template
-from .containers import DictVariable, ListVariable, TupleVariable
+from .containers import DictVariable, TupleVariable, plain_sequence
 from .higher_order import (
     Body,
     as_variable,
@@ -68,7 +68,7 @@ def _bind(what: str, names: tuple[str, ...], args: list[Variable], kwargs: dict[
 
 
 def _items(variable: Variable, what: str) -> list[Variable]:
-    if type(variable) in (TupleVariable, ListVariable):
+    if plain_sequence(variable):
         return list(variable.items)
     # an empty tuple folds to a constant (``torch.cond(p, f, g, ())``); one of other constants eager refuses
     if variable.is_python_constant() and variable.as_python_constant() in ((), []):
@@ -153,7 +153,7 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
 def _tree(variable: Variable) -> tuple[list[Variable], Any]:
     """The leaves of a structure of tuples, lists and dicts (in torch's pytree order), and its shape: None for a
     leaf, else the container's type, (a dict's keys,) and its items' shapes."""
-    if type(variable) in (TupleVariable, ListVariable):
+    if plain_sequence(variable):
         parts = [_tree(item) for item in variable.items]
         return [leaf for p in parts for leaf in p[0]], (type(variable), tuple(p[1] for p in parts))
     if type(variable) is DictVariable and variable.cls is dict:

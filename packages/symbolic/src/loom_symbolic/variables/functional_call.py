@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..errors import Unsupported
-from .containers import DictVariable, ListVariable, TupleVariable
+from .containers import DictVariable, TupleVariable, plain_sequence
 from .higher_order import higher_order, require_constants
 from .lazy_dict import LazyDictVariable
 from .nn_module import NNModuleVariable
@@ -39,7 +39,7 @@ def _dict_items(value: Variable) -> dict[str, Variable]:
 
 def _merged(value: Variable) -> dict[str, Variable]:
     """The name → tensor variable mapping ``parameter_and_buffer_dicts`` gives (eager merges a sequence)."""
-    if type(value) not in (TupleVariable, ListVariable):
+    if not plain_sequence(value):
         return _dict_items(value)
     merged: dict[str, Variable] = {}
     for part in value.items:

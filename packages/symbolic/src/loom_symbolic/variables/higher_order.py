@@ -28,7 +28,7 @@ from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .body_escapes import changed, contents, escaping_tensor
 from .constant import ConstantVariable, is_constant_value
-from .containers import DictVariable, ListVariable, TupleVariable
+from .containers import DictVariable, ListVariable, TupleVariable, plain_sequence
 from .lazy_dict import LazyDictVariable
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
@@ -63,7 +63,7 @@ def _flatten(result: Variable, what: str,
         return [result], lambda leaves: leaves[0]
     if isinstance(result, ConstantVariable):
         return [], lambda leaves: result
-    if type(result) in (TupleVariable, ListVariable):
+    if plain_sequence(result):
         parts = [_flatten(item, what, scalars) for item in result.items]
         counts = [len(p[0]) for p in parts]
 
@@ -88,7 +88,7 @@ def skeleton(value: Variable, what: str) -> Any:
     tensors as their variables (leaves), constants as themselves."""
     if isinstance(value, TensorVariable):
         return value
-    if type(value) in (TupleVariable, ListVariable):
+    if plain_sequence(value):
         items = [skeleton(item, what) for item in value.items]
         return tuple(items) if type(value) is TupleVariable else items
     if type(value) in (DictVariable, LazyDictVariable) and value.cls is dict:

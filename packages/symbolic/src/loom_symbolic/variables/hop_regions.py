@@ -28,7 +28,7 @@ import torch
 from ..errors import Unsupported
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import DictVariable, ListVariable, TupleVariable
+from .containers import DictVariable, plain_sequence
 from .exception_values import ExceptionVariable, SymbolicException, raised
 from .higher_order import (
     HANDLERS,
@@ -87,7 +87,7 @@ def hints_wrapper(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
     if len(args) != 3 or set(kwargs) != {"hints"}:
         raise Unsupported(f"{what}() with these arguments", "expected hints_wrapper(body_fn, args, kwargs, hints=...)")
     fn, operands, fn_kwargs = args
-    if type(operands) in (TupleVariable, ListVariable):
+    if plain_sequence(operands):
         items = list(operands.items)
     elif operands.is_python_constant() and operands.as_python_constant() in ((), []):
         items = []

@@ -16,7 +16,7 @@ import torch
 from ..errors import Unsupported
 from .constant import ConstantVariable
 from .new_objects import CONSTRUCTORS
-from .sequences import ListVariable, TupleVariable
+from .sequences import ListVariable, TupleVariable, plain_sequence
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def _index_tensor(item: Variable) -> bool:
 
 def make_long_tensor(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``torch.LongTensor(items)`` for a list or tuple of index-like tensors or of Python ints."""
-    items = args[0].items if len(args) == 1 and not kwargs and type(args[0]) in (ListVariable, TupleVariable) \
+    items = args[0].items if len(args) == 1 and not kwargs and plain_sequence(args[0]) \
         else None
     if items and all(_index_tensor(item) for item in items):
         stacked = tx.output.call_function(tx, torch.stack, [TupleVariable(list(items))], {})

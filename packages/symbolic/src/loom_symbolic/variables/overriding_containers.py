@@ -23,7 +23,8 @@ from loom_guards.object_state import builtin_base
 from . import registry
 from .base import Variable
 from .containers import DictVariable, ListVariable
-from .wrap_rules import _guards, _object_variable, _plain_list_subclass, _remember, _wrap_object
+from .list_protocol import plain_list_subclass
+from .wrap_rules import _guards, _object_variable, _remember, _wrap_object
 
 #: Between the list rule (50) and the dict rule (60) of :mod:`.wrap_rules`: they take the subclasses
 #: that keep the builtin's protocol; these the ones that override it.
@@ -41,7 +42,7 @@ def _overrides_in_python(cls: type, kind: type) -> bool:
 
 
 def _overriding_list(value: Any) -> bool:
-    return (isinstance(value, list) and type(value) is not list and not _plain_list_subclass(value)
+    return (isinstance(value, list) and type(value) is not list and not plain_list_subclass(value)
             and _overrides_in_python(type(value), list))
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from torch.utils._pytree import tree_structure
 
 from ..errors import Unsupported
-from .containers import ListVariable, TupleVariable
+from .containers import TupleVariable, plain_sequence
 from .control_flow import _new_tensors, _only_tensors
 from .higher_order import higher_order, record, same_metadata, trace_body
 from .partial import PartialVariable
@@ -42,7 +42,7 @@ _ASSOCIATIVE = sys.modules["torch._higher_order_ops.associative_scan"]
 
 def _tensors(variable: Variable, what: str, name: str) -> list[TensorVariable]:
     """A tuple or list of tensors (the op's flat inputs)."""
-    if type(variable) in (TupleVariable, ListVariable):
+    if plain_sequence(variable):
         items = list(variable.items)
     elif variable.is_python_constant() and variable.as_python_constant() in ((), []):
         items = []

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .containers import ListVariable, SequenceVariable, TupleVariable
+from .containers import ListVariable, SequenceVariable, plain_sequence
 from .methods import MethodVariable
 from .new_objects import CONSTRUCTORS
 from .random_draws import DRAWING_METHODS
@@ -86,7 +86,7 @@ def _by_position(tx: InstructionTranslator, rng: random.Random, name: str, args:
     (its items anything): the positions drawn over ``range(len(seq))``, the items moved or picked."""
     seq = args[0]
     kind = seq.python_type() if isinstance(seq, SequenceVariable) else None
-    if kind not in ((list,) if name == "shuffle" else (list, tuple)) or type(seq) not in (ListVariable, TupleVariable):
+    if kind not in ((list,) if name == "shuffle" else (list, tuple)) or not plain_sequence(seq):
         raise Unsupported(f"random.Random.{name} of {seq.describe()} (a generator made in the trace)",
                           "only a plain list or tuple (a list, for shuffle) is modelled")
     rest = [*args[1:], *kwargs.values()]

@@ -13,6 +13,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .container_method_kit import NONE, constant_arg, real_error_args, table_filler, values_equal
 from .containers import LIST_METHODS, SEQUENCE_METHODS, ListVariable
+from .lazy_list import appending_to
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -64,7 +65,7 @@ LIST_METHODS.update(SEQUENCE_METHODS)
 
 @list_method("append")
 def list_append(tx, lst, args, kwargs):
-    lst.items.append(args[0])
+    appending_to(lst).append(args[0])  # a list from the frame never read: its tail, its length unguarded
     lst.mutated(tx)
     return NONE
 
@@ -73,7 +74,7 @@ def list_append(tx, lst, args, kwargs):
 def list_extend(tx, lst, args, kwargs):
     lst.mutated(tx)  # first: an iterable that raises leaves the items before the error in the list
     for item in _iterators.each_item(tx, args[0]):
-        lst.items.append(item)
+        appending_to(lst).append(item)  # asked per item: iterating the list itself reads it
     return NONE
 
 

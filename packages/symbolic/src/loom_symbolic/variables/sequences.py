@@ -349,6 +349,12 @@ class ListVariable(SequenceVariable):
         self.mutated(tx)
 
 
+def plain_sequence(value: Variable) -> bool:
+    """A tuple or a list of the trace's own kinds (no named tuple or structseq): a list from the frame not read
+    yet (``lazy_list``) included."""
+    return type(value) is TupleVariable or isinstance(value, ListVariable)
+
+
 def _not_iterable_constant(value: Variable) -> bool:
     """Whether ``value`` is a constant ``iter()`` refuses (``lst[1:3] = 1``)."""
     if not value.is_python_constant():

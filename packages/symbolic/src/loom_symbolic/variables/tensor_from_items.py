@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from .constant import ConstantVariable
-from .sequences import ListVariable, TupleVariable
+from .sequences import TupleVariable, plain_sequence
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def _stand_in(item: Variable) -> object:
 
 def tensor_of_items(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
     """``torch.tensor(items[, dtype=...])`` over tensor items as a stack in the graph, or None (not this case)."""
-    if len(args) != 1 or set(kwargs) - {"dtype"} or type(args[0]) not in (ListVariable, TupleVariable):
+    if len(args) != 1 or set(kwargs) - {"dtype"} or not plain_sequence(args[0]):
         return None
     items = args[0].items
     if not any(isinstance(item, TensorVariable) for item in items):

@@ -67,6 +67,8 @@ from .higher_order import HigherOrderFunctionVariable
 from .inference_mode import CLASSES as INFERENCE_MODE_CLASSES
 from .item_sources import item_source
 from .lazy_dict import LazyDictVariable, MappingProxyVariable, keys_modelled
+from .lazy_list import LazyListVariable, wrap_plain_list
+from .list_protocol import plain_list_subclass
 from .methods import BoundMethodVariable
 from .nn_module import NNModuleVariable
 from .outside_iterators import PositionedDictIterator, PositionedIterator, PositionedRangeIterator
@@ -208,33 +210,25 @@ def _wrap_tuple(tx, value, source):
 
 
 def _wrap_list(tx, value, source):
+    def items() -> list[Variable]:
+        return [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
+
     def make() -> Variable:
-        if (guards := _guards(tx, source)) is not None:
+        guards = _guards(tx, source)
+        if type(value) is list:  # from a source: its length guarded and its items wrapped when first read
+            return ListVariable([], source) if guards is None else wrap_plain_list(tx, value, source, items)
+        if guards is not None:
             guards.add("type", source, value)
             guards.add("length", source, value)
-        if type(value) is list:
-            return ListVariable([], source)
         # A subclass: its Python methods are inlined with the list as ``self``, its attributes read
         # from the real object, its items as a list's.
         return ListVariable([], source, cls=type(value), real=value)
 
     def fill(variable: Variable) -> None:  # after remembering: an item that is the list finds it
-        variable.items = [wrap(tx, item, Item(source, i) if source is not None else None) for i, item in enumerate(value)]
+        if not isinstance(variable, LazyListVariable):
+            variable.items = items()
 
     return _remember(tx, value, source, make, fill=fill)
-
-
-#: A list subclass's special methods the translator would bypass by modelling its items as a list's
-#: (subscripts, iteration, ``len``, operators, writing the final items back with ``[:] =``).
-_LIST_PROTOCOL = (*sorted(name for name in vars(list) if name.startswith("__") and name not in (
-    "__init__", "__new__", "__doc__", "__hash__", "__class_getitem__")), "__getattribute__", "__setattr__")
-
-
-def _plain_list_subclass(value: Any) -> bool:
-    """A list subclass that keeps every special method of ``list`` (methods it adds or overrides by
-    name, as ``extend``, are inlined as written)."""
-    cls = type(value)
-    return isinstance(value, list) and all(getattr(cls, name) is getattr(list, name) for name in _LIST_PROTOCOL)
 
 
 def _wrap_dict(tx, value, source):
@@ -551,7 +545,7 @@ _RULES: list[tuple[Callable[[Any], bool], Callable[..., Variable]]] = [
     (lambda v: isinstance(v, torch.Size), _wrap_size),
     (is_constant_value, _wrap_constant),
     (lambda v: isinstance(v, tuple), _wrap_tuple),
-    (lambda v: type(v) is list or _plain_list_subclass(v), _wrap_list),
+    (lambda v: type(v) is list or plain_list_subclass(v), _wrap_list),
     (lambda v: isinstance(v, dict) and type(v).__getitem__ is dict.__getitem__, _wrap_dict),
     (lambda v: type(v) in (set, frozenset), _wrap_set),
     (lambda v: type(v) is types.MappingProxyType, _wrap_mappingproxy),
