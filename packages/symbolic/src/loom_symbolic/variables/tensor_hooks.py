@@ -39,7 +39,14 @@ from .constant import ConstantVariable
 from .containers import DictVariable
 from .hook_handles import make_removable_handle
 from .registry import wrap
-from .tensor import ATTRIBUTE_HANDLERS, METHOD_HANDLERS, TensorVariable, guard_unmatched_metadata
+from .tensor import (
+    ATTRIBUTE_HANDLERS,
+    HOOKED,
+    METHOD_HANDLERS,
+    RETAINED,
+    TensorVariable,
+    guard_unmatched_metadata,
+)
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -53,6 +60,11 @@ def register_with_grad_fn(tensor: Any) -> None:
     """What eager's first registration does for a tensor with history: hand its hook dict to ``grad_fn``
     (called by the rewritten code after it stores the dict)."""
     tensor.grad_fn._register_hook_dict(tensor)
+
+
+def retain_on(tensor: Any) -> None:
+    """``tensor.retain_grad()``, made by the rewritten code after the graph on a tensor the graph made."""
+    tensor.retain_grad()
 
 
 def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool,
@@ -74,7 +86,8 @@ def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool,
         return ConstantVariable(None)
     table = DictVariable({}, cls=collections.OrderedDict)
     side_effects.store_attr(tensor, identity, name, table)
-    if name == "_backward_hooks" and real is not None and real.grad_fn is not None:
+    has_history = real.grad_fn is not None if real is not None else not tensor.example.is_leaf
+    if name == "_backward_hooks" and has_history:
         side_effects.deferred_call(register_with_grad_fn, [tensor], {}, None)
     return table
 
@@ -89,6 +102,18 @@ def _from_outside(tensor: TensorVariable) -> bool:
 
 def _made_in_graph(tensor: TensorVariable) -> bool:
     return tensor.real is None and tensor.source is None and tensor.made_leaf is None
+
+
+def _made_here(tx: InstructionTranslator, tensor: TensorVariable, method: str) -> bool:
+    """Whether ``tensor.<method>()`` on a tensor the graph made is made after the graph, on the real tensor
+    (a graph output): not inside a body traced apart (a ``torch.func`` transform, a checkpoint...), nor on a
+    subclass handed its ops; refused (the whole frame as it is) where ops of the graph already used it. Ops
+    using it later break (``TensorVariable.as_graph_arg``), so that their gradient reaches the hook through
+    the real tensor."""
+    if not _made_in_graph(tensor) or tensor.hands_calls:
+        return False
+    _refuse_after_use(tensor, method)
+    return tx.output.body_depth == 0 and tensor.node.graph is tx.output.graph
 
 
 def _frame_as_is(what: str, why: str, hint: str) -> Unsupported:
@@ -133,13 +158,14 @@ def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Vari
         raise UserError(f"Tensor.{method}()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
     if table_name == "_post_accumulate_grad_hooks" and not tensor.example.is_leaf:
         raise UserError(f"Tensor.{method}()", _NOT_LEAF, exc_type=RuntimeError, exc_args=(_NOT_LEAF,))
-    if not _from_outside(tensor):
-        _refuse_after_use(tensor, method)
+    if not _from_outside(tensor) and not _made_here(tx, tensor, method):
         return None
     hook = args[0] if args else kwargs["hook"]
     table = _hook_table(tx, tensor, True, table_name)
     if not isinstance(table, DictVariable):
         return None
+    if _made_in_graph(tensor):
+        tensor.node.meta.setdefault(HOOKED, f"{method}()")
     handle = make_removable_handle(tx, [table], {})
     table.call_method(tx, "__setitem__", [handle.attrs["id"], hook], {})
     return handle
@@ -148,30 +174,38 @@ def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Vari
 def hook_table(name: str, tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
     """``tensor._backward_hooks`` (``name``, or ``_post_accumulate_grad_hooks``): None for a tensor made in
     the graph (registering on one breaks), else the dict the trace holds or the real one."""
-    if _made_in_graph(tensor):
-        return ConstantVariable(None)
+    if _made_in_graph(tensor):  # the dict a registration in the trace made, else None
+        return _hook_table(tx, tensor, False, name)
     return _hook_table(tx, tensor, False, name) if _from_outside(tensor) else None
 
 
 def retain_grad(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
                 kwargs: dict[str, Variable]) -> Variable | None:
-    """``tensor.retain_grad()``: eager's error without grad, nothing on a leaf; on a tensor with history
-    autograd must keep its gradient, which only the real tensor can (a break)."""
+    """``tensor.retain_grad()``: eager's error without grad, nothing on a leaf; on a tensor the graph made,
+    made after the graph on the real tensor (a graph output), as a hook is (:func:`_made_here`); on any
+    other tensor with history, a break."""
     if args or kwargs:
         return None
     if not tensor.example.requires_grad:
         raise UserError("Tensor.retain_grad()", _NO_RETAIN, exc_type=RuntimeError, exc_args=(_NO_RETAIN,))
     if tensor.example.is_leaf:
         return ConstantVariable(None)
-    if _made_in_graph(tensor):
-        _refuse_after_use(tensor, "retain_grad")
-    return None
+    if _made_in_graph(tensor) and RETAINED in tensor.node.meta:
+        return ConstantVariable(None)  # eager's second call does nothing
+    if not _made_here(tx, tensor, "retain_grad"):
+        return None
+    tx.output.side_effects.deferred_call(retain_on, [tensor], {}, None)
+    tensor.node.meta[RETAINED] = True
+    tensor.node.meta.setdefault(HOOKED, "retain_grad()")
+    return ConstantVariable(None)
 
 
 def retains_grad(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
-    """``tensor.retains_grad``: False on a leaf, and on a tensor made in the graph (``retain_grad()`` on one
-    breaks, so it has not been called yet); the real tensor's flag otherwise (a break)."""
-    if tensor.example.is_leaf or _made_in_graph(tensor):
+    """``tensor.retains_grad``: False on a leaf; on a tensor made in the graph, whether the trace called
+    ``retain_grad()`` on it; the real tensor's flag otherwise (a break)."""
+    if _made_in_graph(tensor):
+        return ConstantVariable(RETAINED in tensor.node.meta)
+    if tensor.example.is_leaf:
         return ConstantVariable(False)
     return None
 
