@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import operator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -62,6 +63,31 @@ def register_with_grad_fn(tensor: Any) -> None:
     tensor.grad_fn._register_hook_dict(tensor)
 
 
+class DefinedGradOnly:
+    """A hook the trace registered on a tensor the graph made, as the rewritten code installs it: called only
+    with a gradient. Eager's node for such a tensor has one output, so it never hands its hooks None; a
+    compiled graph's outputs share one node (an AOTAutograd backend's), which hands the hooks of an output
+    that got no gradient None while another output got one."""
+
+    def __init__(self, hook: Any) -> None:
+        self.__wrapped__ = hook
+
+    def __call__(self, grad: Any) -> Any:
+        return None if grad is None else self.__wrapped__(grad)
+
+    def __repr__(self) -> str:
+        return f"DefinedGradOnly({self.__wrapped__!r})"
+
+
+def register_made_in_graph(tensor: Any) -> None:
+    """:func:`register_with_grad_fn` for a tensor the graph made by a one-output op, its hooks (those the
+    frame registered: the dict holds them all when this runs) made :class:`DefinedGradOnly`."""
+    hooks = tensor._backward_hooks
+    for key, hook in list(hooks.items()):
+        hooks[key] = DefinedGradOnly(hook)
+    register_with_grad_fn(tensor)
+
+
 def retain_on(tensor: Any) -> None:
     """``tensor.retain_grad()``, made by the rewritten code after the graph on a tensor the graph made."""
     tensor.retain_grad()
@@ -88,7 +114,8 @@ def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool,
     side_effects.store_attr(tensor, identity, name, table)
     has_history = real.grad_fn is not None if real is not None else not tensor.example.is_leaf
     if name == "_backward_hooks" and has_history:
-        side_effects.deferred_call(register_with_grad_fn, [tensor], {}, None)
+        one_output = _made_in_graph(tensor) and tensor.node.target is not operator.getitem
+        side_effects.deferred_call(register_made_in_graph if one_output else register_with_grad_fn, [tensor], {}, None)
     return table
 
 
