@@ -104,7 +104,7 @@ def c_h8_hooks_on_two_outputs_one_backpropagated(x, leaf):
 
 def c_h8_hook_on_output_of_unbind(x, leaf):
     seen = []
-    a, b, c = (leaf * 2).unbind()
+    a, b, _c = (leaf * 2).unbind()
     b.register_hook(lambda g: seen.append(g is None))
     a.backward()
     return leaf.grad + x, seen

@@ -12,10 +12,13 @@ a later one adds to the dict the trace holds or, from outside the frame, the rea
 The handle is :mod:`.hook_handles`'s, so ``remove()`` (also as a ``with`` block) is traced like any other.
 ``register_post_accumulate_grad_hook`` is the same, with the leaf's ``_post_accumulate_grad_hooks``.
 
-Tensors made in the graph (intermediates, outputs) and subclasses with ``__torch_function__`` still break:
-the hook would belong to the graph's autograd history, which torch.compile records in the graph itself. A
-tensor made in the graph that other ops of it already used runs the whole frame as it is (``frame_as_is``):
-split there, those ops' gradient would stay inside the compiled graph, unseen by the hook. So does reading
+A tensor made in the graph (an intermediate, an output) that no op of it used yet is handled the same way
+(``register_hook`` and ``retain_grad()``, :func:`_made_here`): the tensor is a graph output and the calls are
+made on it after the graph. Its node is marked (``HOOKED``) and an op using it later breaks
+(``TensorVariable.as_graph_arg``): under an AOTAutograd backend the graph is one autograd node, and that op's
+gradient would otherwise stay inside it, unseen by the hook. One that other ops of the graph already used runs
+the whole frame as it is (``frame_as_is``) for the same reason. Its hooks are installed as
+:class:`DefinedGradOnly`. Subclasses with ``__torch_function__`` and bodies traced apart still break. So does reading
 ``grad_fn`` of a tensor made in the graph: a compiled graph keeps no autograd node per op.
 
 Also here: reads of ``_backward_hooks`` and ``_post_accumulate_grad_hooks`` (the dicts above, or None) and
