@@ -213,9 +213,18 @@ def hook_in_a_checkpointed_body(x, leaf):
     return torch.utils.checkpoint.checkpoint(body, leaf, use_reentrant=False) + x
 
 
-def test_a_hook_inside_a_body_traced_apart_still_breaks():
+def hook_on_a_view_whose_base_changes_in_place(x, leaf):
+    base = leaf * 2
+    view = base[:2]
+    view.register_hook(lambda grad: grad * 10)
+    base.mul_(3)
+    return view + 0, base
+
+
+@pytest.mark.parametrize("fn", [hook_in_a_checkpointed_body, hook_on_a_view_whose_base_changes_in_place])
+def test_a_hook_inside_a_body_traced_apart_or_on_a_view_still_breaks(fn):
     x = torch.arange(3.0)
-    (expected, expected_grad), (actual, actual_grad) = _run_then_backward(hook_in_a_checkpointed_body, "aot_eager", x)
+    (expected, expected_grad), (actual, actual_grad) = _run_then_backward(fn, "aot_eager", x)
     torch.testing.assert_close(actual, expected)
     torch.testing.assert_close(actual_grad, expected_grad)
-    assert _counts(hook_in_a_checkpointed_body, x, _leaf())[1] >= 1
+    assert _counts(fn, x, _leaf())[1] >= 1

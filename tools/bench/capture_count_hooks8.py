@@ -3,8 +3,9 @@
 captures in one graph (a ``backward()`` in the frame still breaks, after the registration). Hooks as lambdas,
 closures over lists the frame made, ``functools.partial`` and helper functions; handles removed, kept and
 returned; several hooks and ``retain_grad`` on one tensor; hooks on two outputs with only one backpropagated;
-an output of a many-output op (``unbind``), whose eager node hands the other outputs' hooks None; an op using
-the tensor after the registration (a break there); eager's errors on tensors without grad.
+an output of a many-output op (``std_mean``), whose eager node hands the other outputs' hooks None; a view
+(breaks: its base may change in place); an op using the tensor after the registration (a break there); eager's
+errors on tensors without grad.
 """
 
 from __future__ import annotations
@@ -102,12 +103,21 @@ def c_h8_hooks_on_two_outputs_one_backpropagated(x, leaf):
     return leaf.grad + x, len(seen)
 
 
-def c_h8_hook_on_output_of_unbind(x, leaf):
+def c_h8_hook_on_output_of_std_mean(x, leaf):
     seen = []
-    a, b, _c = (leaf * 2).unbind()
-    b.register_hook(lambda g: seen.append(g is None))
-    a.backward()
+    std, mean = torch.std_mean(leaf * 2)
+    mean.register_hook(lambda g: seen.append(g is None))
+    std.backward()
     return leaf.grad + x, seen
+
+
+def c_h8_hook_on_view_breaks(x, leaf):
+    base = leaf * 2
+    view = base[:2]
+    view.register_hook(lambda g: g * 10)
+    base.mul_(3)
+    (view.sum() + base.sum()).backward()
+    return leaf.grad + x
 
 
 def c_h8_hook_then_use(x, leaf):

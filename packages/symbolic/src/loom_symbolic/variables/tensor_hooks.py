@@ -142,6 +142,10 @@ def _made_here(tx: InstructionTranslator, tensor: TensorVariable, method: str) -
     the real tensor."""
     if not _made_in_graph(tensor) or tensor.hands_calls:
         return False
+    if tensor.example._is_view():
+        # an in-place op on its base later in the graph would give the real view a new grad_fn before the
+        # registration (in torch 2.x registering then can crash, and the hook would not be eager's)
+        return False
     _refuse_after_use(tensor, method)
     return tx.output.body_depth == 0 and tensor.node.graph is tx.output.graph
 
