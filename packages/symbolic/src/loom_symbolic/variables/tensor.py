@@ -91,6 +91,12 @@ def keep_version(tensor: torch.Tensor) -> torch.Tensor:
     return tensor
 
 
+#: Key in a graph node's ``meta`` of a tensor made in the graph that a hook was registered on (or
+#: ``retain_grad()`` called on): the method's name (:mod:`.tensor_hooks`). Ops using it later break.
+HOOKED = "loom_hooked"
+#: Key in a graph node's ``meta``: ``retain_grad()`` was called on the tensor it makes (:mod:`.tensor_hooks`).
+RETAINED = "loom_retains_grad"
+
 #: Tensor methods modelled by a handler of their own: name → ``handler(tx, tensor, args, kwargs)``, which
 #: returns the result or None (the method is then treated as any other). Filled by the modules above.
 METHOD_HANDLERS: dict[str, Any] = {}
@@ -134,6 +140,11 @@ class TensorVariable(Variable):
         return self.cls
 
     def as_graph_arg(self) -> Any:
+        if HOOKED in self.node.meta:  # a hook or retain_grad() made after the graph (tensor_hooks)
+            raise Unsupported(f"an op on a tensor the graph made and then called {self.node.meta[HOOKED]} on",
+                              "the gradient of this use would stay inside the compiled graph (an AOTAutograd "
+                              "backend's one node), out of reach of the hook the rewritten code registers on "
+                              "the real tensor after it", hint="the op runs after the graph, on the real tensor")
         return self.node
 
     def as_example(self) -> Any:
@@ -323,6 +334,8 @@ class TensorVariable(Variable):
         computed in the graph that does not require grad (and is not an input, as an in-place op's result is)
         has none: nothing can have given it one in the trace but a ``.grad =`` store, read before this."""
         if self.source is None or self.real is None:
+            if RETAINED in self.node.meta:  # retain_grad() is made after the graph, backward (a break) later
+                return ConstantVariable(None)
             if not self.example.requires_grad and tx.output.input_of_example(self.example) is None:
                 return ConstantVariable(None)
             raise Unsupported("reading .grad of a tensor computed in the graph", "its gradient is produced outside the graph")

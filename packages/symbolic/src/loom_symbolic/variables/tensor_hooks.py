@@ -12,10 +12,13 @@ a later one adds to the dict the trace holds or, from outside the frame, the rea
 The handle is :mod:`.hook_handles`'s, so ``remove()`` (also as a ``with`` block) is traced like any other.
 ``register_post_accumulate_grad_hook`` is the same, with the leaf's ``_post_accumulate_grad_hooks``.
 
-Tensors made in the graph (intermediates, outputs) and subclasses with ``__torch_function__`` still break:
-the hook would belong to the graph's autograd history, which torch.compile records in the graph itself. A
-tensor made in the graph that other ops of it already used runs the whole frame as it is (``frame_as_is``):
-split there, those ops' gradient would stay inside the compiled graph, unseen by the hook. So does reading
+A tensor made in the graph (an intermediate, an output) that no op of it used yet is handled the same way
+(``register_hook`` and ``retain_grad()``, :func:`_made_here`): the tensor is a graph output and the calls are
+made on it after the graph. Its node is marked (``HOOKED``) and an op using it later breaks
+(``TensorVariable.as_graph_arg``): under an AOTAutograd backend the graph is one autograd node, and that op's
+gradient would otherwise stay inside it, unseen by the hook. One that other ops of the graph already used runs
+the whole frame as it is (``frame_as_is``) for the same reason. Its hooks are installed as
+:class:`DefinedGradOnly`. Subclasses with ``__torch_function__`` and bodies traced apart still break. So does reading
 ``grad_fn`` of a tensor made in the graph: a compiled graph keeps no autograd node per op.
 
 Also here: reads of ``_backward_hooks`` and ``_post_accumulate_grad_hooks`` (the dicts above, or None) and
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import operator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -39,7 +43,14 @@ from .constant import ConstantVariable
 from .containers import DictVariable
 from .hook_handles import make_removable_handle
 from .registry import wrap
-from .tensor import ATTRIBUTE_HANDLERS, METHOD_HANDLERS, TensorVariable, guard_unmatched_metadata
+from .tensor import (
+    ATTRIBUTE_HANDLERS,
+    HOOKED,
+    METHOD_HANDLERS,
+    RETAINED,
+    TensorVariable,
+    guard_unmatched_metadata,
+)
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -53,6 +64,36 @@ def register_with_grad_fn(tensor: Any) -> None:
     """What eager's first registration does for a tensor with history: hand its hook dict to ``grad_fn``
     (called by the rewritten code after it stores the dict)."""
     tensor.grad_fn._register_hook_dict(tensor)
+
+
+class DefinedGradOnly:
+    """A hook the trace registered on a tensor the graph made, as the rewritten code installs it: called only
+    with a gradient. Eager's node for such a tensor has one output, so it never hands its hooks None; a
+    compiled graph's outputs share one node (an AOTAutograd backend's), which hands the hooks of an output
+    that got no gradient None while another output got one."""
+
+    def __init__(self, hook: Any) -> None:
+        self.__wrapped__ = hook
+
+    def __call__(self, grad: Any) -> Any:
+        return None if grad is None else self.__wrapped__(grad)
+
+    def __repr__(self) -> str:
+        return f"DefinedGradOnly({self.__wrapped__!r})"
+
+
+def register_made_in_graph(tensor: Any) -> None:
+    """:func:`register_with_grad_fn` for a tensor the graph made by a one-output op, its hooks (those the
+    frame registered: the dict holds them all when this runs) made :class:`DefinedGradOnly`."""
+    hooks = tensor._backward_hooks
+    for key, hook in list(hooks.items()):
+        hooks[key] = DefinedGradOnly(hook)
+    register_with_grad_fn(tensor)
+
+
+def retain_on(tensor: Any) -> None:
+    """``tensor.retain_grad()``, made by the rewritten code after the graph on a tensor the graph made."""
+    tensor.retain_grad()
 
 
 def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool,
@@ -74,8 +115,10 @@ def _hook_table(tx: InstructionTranslator, tensor: TensorVariable, make: bool,
         return ConstantVariable(None)
     table = DictVariable({}, cls=collections.OrderedDict)
     side_effects.store_attr(tensor, identity, name, table)
-    if name == "_backward_hooks" and real is not None and real.grad_fn is not None:
-        side_effects.deferred_call(register_with_grad_fn, [tensor], {}, None)
+    has_history = real.grad_fn is not None if real is not None else not tensor.example.is_leaf
+    if name == "_backward_hooks" and has_history:
+        one_output = _made_in_graph(tensor) and tensor.node.target is not operator.getitem
+        side_effects.deferred_call(register_made_in_graph if one_output else register_with_grad_fn, [tensor], {}, None)
     return table
 
 
@@ -89,6 +132,22 @@ def _from_outside(tensor: TensorVariable) -> bool:
 
 def _made_in_graph(tensor: TensorVariable) -> bool:
     return tensor.real is None and tensor.source is None and tensor.made_leaf is None
+
+
+def _made_here(tx: InstructionTranslator, tensor: TensorVariable, method: str) -> bool:
+    """Whether ``tensor.<method>()`` on a tensor the graph made is made after the graph, on the real tensor
+    (a graph output): not inside a body traced apart (a ``torch.func`` transform, a checkpoint...), nor on a
+    subclass handed its ops; refused (the whole frame as it is) where ops of the graph already used it. Ops
+    using it later break (``TensorVariable.as_graph_arg``), so that their gradient reaches the hook through
+    the real tensor."""
+    if not _made_in_graph(tensor) or tensor.hands_calls:
+        return False
+    if tensor.example._is_view():
+        # an in-place op on its base later in the graph would give the real view a new grad_fn before the
+        # registration (in torch 2.x registering then can crash, and the hook would not be eager's)
+        return False
+    _refuse_after_use(tensor, method)
+    return tx.output.body_depth == 0 and tensor.node.graph is tx.output.graph
 
 
 def _frame_as_is(what: str, why: str, hint: str) -> Unsupported:
@@ -133,13 +192,14 @@ def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Vari
         raise UserError(f"Tensor.{method}()", _NO_GRAD, exc_type=RuntimeError, exc_args=(_NO_GRAD,))
     if table_name == "_post_accumulate_grad_hooks" and not tensor.example.is_leaf:
         raise UserError(f"Tensor.{method}()", _NOT_LEAF, exc_type=RuntimeError, exc_args=(_NOT_LEAF,))
-    if not _from_outside(tensor):
-        _refuse_after_use(tensor, method)
+    if not _from_outside(tensor) and not _made_here(tx, tensor, method):
         return None
     hook = args[0] if args else kwargs["hook"]
     table = _hook_table(tx, tensor, True, table_name)
     if not isinstance(table, DictVariable):
         return None
+    if _made_in_graph(tensor):
+        tensor.node.meta.setdefault(HOOKED, f"{method}()")
     handle = make_removable_handle(tx, [table], {})
     table.call_method(tx, "__setitem__", [handle.attrs["id"], hook], {})
     return handle
@@ -148,30 +208,38 @@ def _register(tx: InstructionTranslator, tensor: TensorVariable, args: list[Vari
 def hook_table(name: str, tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
     """``tensor._backward_hooks`` (``name``, or ``_post_accumulate_grad_hooks``): None for a tensor made in
     the graph (registering on one breaks), else the dict the trace holds or the real one."""
-    if _made_in_graph(tensor):
-        return ConstantVariable(None)
+    if _made_in_graph(tensor):  # the dict a registration in the trace made, else None
+        return _hook_table(tx, tensor, False, name)
     return _hook_table(tx, tensor, False, name) if _from_outside(tensor) else None
 
 
 def retain_grad(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
                 kwargs: dict[str, Variable]) -> Variable | None:
-    """``tensor.retain_grad()``: eager's error without grad, nothing on a leaf; on a tensor with history
-    autograd must keep its gradient, which only the real tensor can (a break)."""
+    """``tensor.retain_grad()``: eager's error without grad, nothing on a leaf; on a tensor the graph made,
+    made after the graph on the real tensor (a graph output), as a hook is (:func:`_made_here`); on any
+    other tensor with history, a break."""
     if args or kwargs:
         return None
     if not tensor.example.requires_grad:
         raise UserError("Tensor.retain_grad()", _NO_RETAIN, exc_type=RuntimeError, exc_args=(_NO_RETAIN,))
     if tensor.example.is_leaf:
         return ConstantVariable(None)
-    if _made_in_graph(tensor):
-        _refuse_after_use(tensor, "retain_grad")
-    return None
+    if _made_in_graph(tensor) and RETAINED in tensor.node.meta:
+        return ConstantVariable(None)  # eager's second call does nothing
+    if not _made_here(tx, tensor, "retain_grad"):
+        return None
+    tx.output.side_effects.deferred_call(retain_on, [tensor], {}, None)
+    tensor.node.meta[RETAINED] = True
+    tensor.node.meta.setdefault(HOOKED, "retain_grad()")
+    return ConstantVariable(None)
 
 
 def retains_grad(tx: InstructionTranslator, tensor: TensorVariable) -> Variable | None:
-    """``tensor.retains_grad``: False on a leaf, and on a tensor made in the graph (``retain_grad()`` on one
-    breaks, so it has not been called yet); the real tensor's flag otherwise (a break)."""
-    if tensor.example.is_leaf or _made_in_graph(tensor):
+    """``tensor.retains_grad``: False on a leaf; on a tensor made in the graph, whether the trace called
+    ``retain_grad()`` on it; the real tensor's flag otherwise (a break)."""
+    if _made_in_graph(tensor):
+        return ConstantVariable(RETAINED in tensor.node.meta)
+    if tensor.example.is_leaf:
         return ConstantVariable(False)
     return None
 
