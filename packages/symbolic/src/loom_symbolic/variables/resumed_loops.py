@@ -38,6 +38,7 @@ from ..errors import Unsupported
 from .base import Variable
 from .iterators import IteratorVariable
 from .registry import wrap
+from .symbolic_ranges import symbolic_range_iterator
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
@@ -116,12 +117,23 @@ class ResumedIterator(IteratorVariable):
             current = getattr(tx, "current", None)
             if (getattr(tx, "parent", None) is None and current is not None and current.opname == "FOR_ITER"
                     and tx.output.shapes.spec.is_dynamic_int(self.index.source)):
-                self.first_taken = tx.break_point()
-            self.inner = self._realize(tx)
+                self.inner = self._at_symbolic_position(tx)
+                if self.inner is None:
+                    self.first_taken = tx.break_point()
+            if self.inner is None:
+                self.inner = self._realize(tx)
         return self.inner.next_item(tx)
 
     def remaining(self) -> list[Variable] | None:
         return None if self.inner is None else self.inner.remaining()
+
+    def _at_symbolic_position(self, tx: InstructionTranslator) -> IteratorVariable | None:
+        """A loop over a ``range`` whose position varies, modelled at its position as a symbol (one entry for
+        every middle pass, :mod:`.symbolic_ranges`); None for another iterable."""
+        if type(self.iterable.value) is not range or type(self.index.value) is not int:
+            return None
+        values = wrap(tx, self.iterable.value, self.iterable.source).as_python_constant()
+        return symbolic_range_iterator(tx, values, wrap(tx, self.index.value, self.index.source))
 
     def _realize(self, tx: InstructionTranslator) -> IteratorVariable:
         """The modelled iterator at the resumed position (the arguments are read and guarded here)."""
