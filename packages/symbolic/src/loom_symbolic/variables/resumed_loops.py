@@ -133,7 +133,7 @@ class ResumedIterator(IteratorVariable):
         if type(self.iterable.value) is not range or type(self.index.value) is not int:
             return None
         values = wrap(tx, self.iterable.value, self.iterable.source).as_python_constant()
-        return symbolic_range_iterator(tx, values, wrap(tx, self.index.value, self.index.source))
+        return symbolic_range_iterator(values, wrap(tx, self.index.value, self.index.source), self.index.source)
 
     def _realize(self, tx: InstructionTranslator) -> IteratorVariable:
         """The modelled iterator at the resumed position (the arguments are read and guarded here)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import bytecode_helpers
 from .iterators import IteratorVariable
@@ -24,11 +24,15 @@ if TYPE_CHECKING:
 
 
 class SymbolicRangeIterator(IteratorVariable):
-    """A ``range`` iterator whose position is a symbolic int (a resume function's index argument)."""
+    """A ``range`` iterator whose position is a symbolic int (a resume function's index argument, read
+    from ``source``), ``taken`` items further on. The position handed on is computed in bytecode from the
+    argument (``index + taken``), not by the graph: a pass that does no tensor work needs no graph."""
 
-    def __init__(self, values: range, position: SymbolicVariable) -> None:
+    def __init__(self, values: range, position: SymbolicVariable, source: Any) -> None:
         self.values = values
         self.position = position
+        self.source = source
+        self.taken = 0
 
     def python_type(self) -> type:
         return type(iter(range(0)))
@@ -37,15 +41,14 @@ class SymbolicRangeIterator(IteratorVariable):
         return "range iterator at a symbolic position"
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        position = self.position
-        if not bool(position.example < len(self.values)):  # the decision is a guard on the symbol
+        if not bool(self.position.example + self.taken < len(self.values)):  # a guard on the symbol
             return None
-        item = position
+        item = self.position if self.taken == 0 else _apply(tx, operator.add, self.position, self.taken)
         if self.values.step != 1:
             item = _apply(tx, operator.mul, item, self.values.step)
         if self.values.start != 0:
             item = _apply(tx, operator.add, item, self.values.start)
-        self.position = _apply(tx, operator.add, position, 1)
+        self.taken += 1
         return item
 
     def remaining(self) -> list[Variable] | None:
@@ -53,7 +56,10 @@ class SymbolicRangeIterator(IteratorVariable):
 
     def reconstruct_position(self, codegen) -> None:
         codegen.load_const(self.values)
-        codegen.reconstruct(self.position)
+        codegen.load_source(self.source)
+        if self.taken:
+            codegen.load_const(self.taken)
+            codegen.emit("BINARY_OP", 0)  # NB_ADD
 
     def reconstruct(self, codegen) -> None:
         codegen.load_callable(bytecode_helpers.iter_at)
@@ -70,9 +76,9 @@ def _apply(tx: InstructionTranslator, op: Callable, left: SymbolicVariable, righ
     return SymbolicVariable(node, op(left.example, right))
 
 
-def symbolic_range_iterator(tx: InstructionTranslator, values: range, position: Variable) -> SymbolicRangeIterator | None:
-    """The iterator of resumed loop over ``values`` at symbolic ``position``, or None when the position is
-    no symbolic int (the caller unrolls from a constant then)."""
+def symbolic_range_iterator(values: range, position: Variable, source: Any) -> SymbolicRangeIterator | None:
+    """The iterator of a resumed loop over ``values`` at symbolic ``position`` (read from ``source``), or None
+    when the position is no symbolic int (the caller unrolls from a constant then)."""
     if type(values) is not range or not isinstance(position, SymbolicVariable) or position.python_type() is not int:
         return None
-    return SymbolicRangeIterator(values, position)
+    return SymbolicRangeIterator(values, position, source)
