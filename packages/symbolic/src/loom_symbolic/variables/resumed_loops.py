@@ -86,6 +86,8 @@ class ResumedIterator(IteratorVariable):
         self.first_taken: tuple[int, int] | None = None
         #: the iterable is an iterator looped over itself (its own state is the position, the index 0)
         self.own_iterator = False
+        #: at a symbolic position (a range): the graph's op count once the first item was taken
+        self.ops_at_take: int | None = None
 
     def python_type(self) -> type:
         return type(iter(self.iterable.value)) if self.inner is None else self.inner.python_type()
@@ -117,9 +119,12 @@ class ResumedIterator(IteratorVariable):
             current = getattr(tx, "current", None)
             if (getattr(tx, "parent", None) is None and current is not None and current.opname == "FOR_ITER"
                     and tx.output.shapes.spec.is_dynamic_int(self.index.source)):
+                self.first_taken = tx.break_point()
                 self.inner = self._at_symbolic_position(tx)
-                if self.inner is None:
-                    self.first_taken = tx.break_point()
+                if self.inner is not None:
+                    item = self.inner.next_item(tx)
+                    self.ops_at_take = tx.output.op_count()
+                    return item
             if self.inner is None:
                 self.inner = self._realize(tx)
         return self.inner.next_item(tx)
@@ -155,9 +160,21 @@ def advanced(tx: InstructionTranslator, iterable: Variable, index: int) -> Itera
 
 def loop_break_point(stack: list[Variable]) -> tuple[int, int] | None:
     """Where a break in the body of a resumed loop belongs: the ``FOR_ITER`` of the loop (still on
-    ``stack``) that took an item in this trace, or None when the break is not in such a loop."""
+    ``stack``) that took an item in this trace, or None when the break is not in such a loop. A range
+    loop at a symbolic position keeps the break where it is (but see :func:`idle_loop_head`)."""
     for value in stack:
-        if isinstance(value, ResumedIterator) and value.first_taken is not None:
+        if isinstance(value, ResumedIterator) and value.first_taken is not None and value.ops_at_take is None:
+            return value.first_taken
+    return None
+
+
+def idle_loop_head(stack: list[Variable], output: Any) -> tuple[int, int] | None:
+    """The ``FOR_ITER`` of a range loop at a symbolic position (on ``stack``, in a trace stopped before its
+    break) when ``output``'s graph gained no op since the loop took its item, else None. The pass from the
+    item to the break then has no graph work: breaking at the ``FOR_ITER`` instead serves the middle passes
+    and the last one with one graph, where the symbolic position would need one more for the last pass."""
+    for value in stack:
+        if isinstance(value, ResumedIterator) and value.ops_at_take is not None and output.op_count() == value.ops_at_take:
             return value.first_taken
     return None
 
