@@ -207,7 +207,7 @@ def _translate_with_break(
             if dynamic.varying:
                 _check_passed_on(tx, dynamic, _breaks.operands(tx, tx.current))
             if idle_head and (head := idle_loop_head(tx.stack, tx.output)) is not None and head != point:
-                raise _IdleLoopHead(head)
+                raise _IdleLoopHead(head) from None
             for kind, source, value in reason.guards:
                 tx.output.guards.add(kind, source, value)
         except Unsupported as exc:
