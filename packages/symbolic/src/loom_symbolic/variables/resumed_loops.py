@@ -15,6 +15,14 @@ makes the translation start over and break at that loop's ``FOR_ITER`` instead (
 with the item as an argument, so every pass reuses the same few compiled entries whatever the loop's
 length.
 
+A loop over a ``range`` does better (:mod:`.symbolic_ranges`): once its position is a dynamic int, the
+iterator is modelled at that position, a SymInt. Exhaustion is a relational guard on the symbol
+(``s0 < n``; ``s0 >= n`` for the last pass), the item ``start + index * step``, and a later break stays in
+the body, handing the iterator on as ``(range, index + taken)``. One entry then serves every middle pass
+(rest of the body, next item, body up to the break) and one the last pass. Only when the pass has no graph
+work from its item to the break (:func:`idle_loop_head`) does the break move to the ``FOR_ITER`` as above,
+which serves the middle passes and the last one with one entry.
+
 A loop over an iterator (one passed in, made by ``iter()``, or the ``.0`` a 3.11 comprehension loops
 over) hands on the iterator itself as ``(iterator, 0)``: its own state is the position, so the index
 stays 0 and a native ``FOR_ITER`` leaves it there (``breaks._advance_position``). It is read only when
