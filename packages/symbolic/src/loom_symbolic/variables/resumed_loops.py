@@ -145,8 +145,8 @@ class ResumedIterator(IteratorVariable):
         every middle pass, :mod:`.symbolic_ranges`); None for another iterable."""
         if type(self.iterable.value) is not range or type(self.index.value) is not int:
             return None
-        values = wrap(tx, self.iterable.value, self.iterable.source).as_python_constant()
-        return symbolic_range_iterator(values, wrap(tx, self.index.value, self.index.source), self.index.source)
+        position = wrap(tx, self.index.value, self.index.source)
+        return symbolic_range_iterator(tx, self.iterable.value, self.iterable.source, position, self.index.source)
 
     def _realize(self, tx: InstructionTranslator) -> IteratorVariable:
         """The modelled iterator at the resumed position (the arguments are read and guarded here)."""

@@ -14,6 +14,8 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from loom_guards import Attr
+
 from .. import bytecode_helpers
 from .iterators import IteratorVariable
 from .symbolic_scalars import SymbolicVariable
@@ -25,11 +27,16 @@ if TYPE_CHECKING:
 
 class SymbolicRangeIterator(IteratorVariable):
     """A ``range`` iterator whose position is a symbolic int (a resume function's index argument, read
-    from ``source``), ``taken`` items further on. The position handed on is computed in bytecode from the
-    argument (``index + taken``), not by the graph: a pass that does no tensor work needs no graph."""
+    from ``source``), ``taken`` items further on, over the range read from ``iterable`` (its start and step
+    guarded constants, its stop the symbolic ``stop``: one entry for loops of every length). The position
+    handed on is computed in bytecode from the argument (``index + taken``), not by the graph: a pass that
+    does no tensor work needs no graph."""
 
-    def __init__(self, values: range, position: SymbolicVariable, source: Any) -> None:
+    def __init__(self, values: range, iterable: Any, stop: SymbolicVariable, position: SymbolicVariable,
+                 source: Any) -> None:
         self.values = values
+        self.iterable = iterable
+        self.stop = stop
         self.position = position
         self.source = source
         self.taken = 0
@@ -41,7 +48,9 @@ class SymbolicRangeIterator(IteratorVariable):
         return "range iterator at a symbolic position"
 
     def next_item(self, tx: InstructionTranslator) -> Variable | None:
-        if not bool(self.position.example + self.taken < len(self.values)):  # a guard on the symbol
+        step = self.values.step
+        value = self.values.start + (self.position.example + self.taken) * step  # the position is at most the length
+        if not bool(value < self.stop.example if step > 0 else value > self.stop.example):  # a relational guard
             return None
         item = self.position if self.taken == 0 else _apply(tx, operator.add, self.position, self.taken)
         if self.values.step != 1:
@@ -55,7 +64,7 @@ class SymbolicRangeIterator(IteratorVariable):
         return None  # not known without the symbol's value
 
     def reconstruct_position(self, codegen) -> None:
-        codegen.load_const(self.values)
+        codegen.load_source(self.iterable)
         codegen.load_source(self.source)
         if self.taken:
             codegen.load_const(self.taken)
@@ -76,9 +85,16 @@ def _apply(tx: InstructionTranslator, op: Callable, left: SymbolicVariable, righ
     return SymbolicVariable(node, op(left.example, right))
 
 
-def symbolic_range_iterator(values: range, position: Variable, source: Any) -> SymbolicRangeIterator | None:
-    """The iterator of a resumed loop over ``values`` at symbolic ``position`` (read from ``source``), or None
-    when the position is no symbolic int (the caller unrolls from a constant then)."""
+def symbolic_range_iterator(tx: InstructionTranslator, values: range, iterable: Any, position: Variable,
+                            source: Any) -> SymbolicRangeIterator | None:
+    """The iterator of a resumed loop over range ``values`` (read from ``iterable``) at symbolic ``position``
+    (read from ``source``), or None when the position is no symbolic int (the caller unrolls from a constant
+    then). The range's type, start and step are guarded; its stop is a symbolic int."""
     if type(values) is not range or not isinstance(position, SymbolicVariable) or position.python_type() is not int:
         return None
-    return SymbolicRangeIterator(values, position, source)
+    guards = tx.output.guards
+    guards.add("type", iterable, values)
+    guards.add("constant", Attr(iterable, "start"), values.start)
+    guards.add("constant", Attr(iterable, "step"), values.step)
+    stop = tx.output.add_symint_input(values.stop, Attr(iterable, "stop"))
+    return SymbolicRangeIterator(values, iterable, stop, position, source)
