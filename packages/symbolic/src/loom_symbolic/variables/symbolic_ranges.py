@@ -2,10 +2,11 @@
 
 Once the position of a resumed ``for i in range(n)`` has been seen to vary (the resume function's index
 argument is a dynamic int), the loop's iterator is modelled at that position as a SymInt rather than
-unrolled from a guarded constant: exhaustion is a decision on the symbol against the range's length (a
-relational guard, ``s0 < n`` or ``s0 >= n``) and the item is ``start + position * step``. One compiled
-entry then covers every middle pass (the rest of the body, the next item, the body up to the break) and
-one more the pass that leaves the loop, whatever its length. The range itself stays a guarded constant.
+unrolled from a guarded constant: exhaustion is a decision on the symbol against the range's stop, a
+symbolic int too (a relational guard, ``start + s0 * step < s1``, or ``>=`` for the last pass; start and
+step are guarded constants) and the item is ``start + position * step``. One compiled entry then covers
+every middle pass (the rest of the body, the next item, the body up to the break) and one more the pass
+that leaves the loop, whatever its length, for loops of other lengths on later calls too.
 """
 
 from __future__ import annotations
