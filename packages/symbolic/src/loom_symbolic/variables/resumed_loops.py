@@ -18,8 +18,9 @@ length.
 A loop over a ``range`` does better (:mod:`.symbolic_ranges`): once its position is a dynamic int, the
 iterator is modelled at that position, a SymInt. Exhaustion is a relational guard on the symbol
 against the range's stop, a symbol too (``s0 < s1``; ``s0 >= s1`` for the last pass), the item
-``start + index * step``, and a later break stays in the body, handing the iterator on as ``(range, index + taken)``. One entry then serves every middle pass
-(rest of the body, next item, body up to the break) and one the last pass. Only when the pass has no graph
+``start + index * step``, and a later break stays in the body, handing the iterator on as
+``(range, index + taken)``. One entry then serves every middle pass (rest of the body, next item, body up
+to the break) and one the last pass. Only when the pass has no graph
 work from its item to the break (:func:`idle_loop_head`) does the break move to the ``FOR_ITER`` as above,
 which serves the middle passes and the last one with one entry.
 
