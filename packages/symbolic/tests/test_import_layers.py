@@ -36,7 +36,7 @@ FLOORS = {
         "variables.functions", "variables.code_matched_functions", "variables.function_closures", "variables.nested_functions", "variables.attributes", "variables.containers", "variables.container_tables", "variables.mappings", "variables.value_keys",
         "variables.sequences", "variables.sets", "variables.lazy_dict", "variables.lazy_list", "variables.list_protocol", "variables.library_globals",
         "variables.arguments", "variables.exception_values", "variables.exception_groups", "variables.exception_star", "variables.exception_tracebacks", "variables.iterators", "variables.iterator_methods", "variables.stop_carrying", "variables.outside_sourced", "variables.outside_iterators", "variables.generators", "variables.yield_from_delegates",
-        "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.operand_dispatch", "variables.partial",
+        "variables.tensor", "variables.new_objects", "variables.resumed_loops", "variables.symbolic_ranges", "variables.passed_on", "variables.ctx", "variables.operator_semantics", "variables.operand_dispatch", "variables.partial",
         "variables.random_draws", "variables.default_dtype", "variables.folded_queries", "variables.class_lookups",
         "variables.object_ids", "variables.class_deletions", "variables.method_arity", "variables.specialising", "variables.immutable_unbound",
         "variables.flagged_tensor_classes", "variables.folded_identity", "variables.reversed_lists", "variables.real_object_stores",

@@ -30,6 +30,7 @@ from .variables import warnings_blocks as _warnings_blocks
 from .variables.default_dtype import replay_default_dtype
 from .variables.frame_locals import reads_frame_locals
 from .variables.passed_on import passed_on_operands
+from .variables.resumed_loops import idle_loop_head
 from .versions import SUPPORTED, is_supported
 from .versions import current as version
 
@@ -131,7 +132,26 @@ def _translate(
         if moved.code is not None:
             return moved
         point = here
+    try:
+        return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic, advance,
+                                     idle_head=True)
+    except _IdleLoopHead as idle:  # a range loop at a symbolic position with no graph work from its item on
+        moved_reason = copy.copy(reason)
+        moved_reason.at_loop_head = True
+        moved = _translate_with_break(code, f_locals, f_globals, f_builtins, closure, idle.point, moved_reason,
+                                      dynamic, advance)
+        if moved.code is not None:
+            return moved
     return _translate_with_break(code, f_locals, f_globals, f_builtins, closure, point, reason, dynamic, advance)
+
+
+class _IdleLoopHead(Exception):
+    """The trace stopped before its break inside a range loop modelled at a symbolic position, with no op
+    since the loop took its item (``resumed_loops.idle_loop_head``): break at the loop's ``FOR_ITER``."""
+
+    def __init__(self, point: tuple[int, int]) -> None:
+        super().__init__(point)
+        self.point = point
 
 
 def _loop_items_dynamic(code: types.CodeType, spec: DynamicSpec, f_locals: dict[str, Any]) -> DynamicSpec:
@@ -166,8 +186,10 @@ def _translate_with_break(
     reason: Reason,
     dynamic: DynamicSpec,
     advance: Any = None,
+    idle_head: bool = False,
 ) -> Translation:
-    """Translate again, stopping just before ``point``, and break the graph there.
+    """Translate again, stopping just before ``point``, and break the graph there (``idle_head``: or raise
+    :class:`_IdleLoopHead` where ``resumed_loops.idle_loop_head`` finds a better point).
 
     Translation restarts from the frame's entry (rather than rolling back) so the graph, the side
     effects and the stack are exactly those of the instructions before the break. What the abandoned
@@ -184,6 +206,8 @@ def _translate_with_break(
         except _translator.StopBeforeBreak:
             if dynamic.varying:
                 _check_passed_on(tx, dynamic, _breaks.operands(tx, tx.current))
+            if idle_head and (head := idle_loop_head(tx.stack, tx.output)) is not None and head != point:
+                raise _IdleLoopHead(head) from None
             for kind, source, value in reason.guards:
                 tx.output.guards.add(kind, source, value)
         except Unsupported as exc:

@@ -15,6 +15,15 @@ makes the translation start over and break at that loop's ``FOR_ITER`` instead (
 with the item as an argument, so every pass reuses the same few compiled entries whatever the loop's
 length.
 
+A loop over a ``range`` does better (:mod:`.symbolic_ranges`): once its position is a dynamic int, the
+iterator is modelled at that position, a SymInt. Exhaustion is a relational guard on the symbol
+against the range's stop, a symbol too (``s0 < s1``; ``s0 >= s1`` for the last pass), the item
+``start + index * step``, and a later break stays in the body, handing the iterator on as
+``(range, index + taken)``. One entry then serves every middle pass (rest of the body, next item, body up
+to the break) and one the last pass. Only when the pass has no graph
+work from its item to the break (:func:`idle_loop_head`) does the break move to the ``FOR_ITER`` as above,
+which serves the middle passes and the last one with one entry.
+
 A loop over an iterator (one passed in, made by ``iter()``, or the ``.0`` a 3.11 comprehension loops
 over) hands on the iterator itself as ``(iterator, 0)``: its own state is the position, so the index
 stays 0 and a native ``FOR_ITER`` leaves it there (``breaks._advance_position``). It is read only when
@@ -38,6 +47,7 @@ from ..errors import Unsupported
 from .base import Variable
 from .iterators import IteratorVariable
 from .registry import wrap
+from .symbolic_ranges import symbolic_range_iterator
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
@@ -85,6 +95,8 @@ class ResumedIterator(IteratorVariable):
         self.first_taken: tuple[int, int] | None = None
         #: the iterable is an iterator looped over itself (its own state is the position, the index 0)
         self.own_iterator = False
+        #: at a symbolic position (a range): the graph's op count once the first item was taken
+        self.ops_at_take: int | None = None
 
     def python_type(self) -> type:
         return type(iter(self.iterable.value)) if self.inner is None else self.inner.python_type()
@@ -117,11 +129,25 @@ class ResumedIterator(IteratorVariable):
             if (getattr(tx, "parent", None) is None and current is not None and current.opname == "FOR_ITER"
                     and tx.output.shapes.spec.is_dynamic_int(self.index.source)):
                 self.first_taken = tx.break_point()
-            self.inner = self._realize(tx)
+                self.inner = self._at_symbolic_position(tx)
+                if self.inner is not None:
+                    item = self.inner.next_item(tx)
+                    self.ops_at_take = tx.output.op_count()
+                    return item
+            if self.inner is None:
+                self.inner = self._realize(tx)
         return self.inner.next_item(tx)
 
     def remaining(self) -> list[Variable] | None:
         return None if self.inner is None else self.inner.remaining()
+
+    def _at_symbolic_position(self, tx: InstructionTranslator) -> IteratorVariable | None:
+        """A loop over a ``range`` whose position varies, modelled at its position as a symbol (one entry for
+        every middle pass, :mod:`.symbolic_ranges`); None for another iterable."""
+        if type(self.iterable.value) is not range or type(self.index.value) is not int:
+            return None
+        position = wrap(tx, self.index.value, self.index.source)
+        return symbolic_range_iterator(tx, self.iterable.value, self.iterable.source, position, self.index.source)
 
     def _realize(self, tx: InstructionTranslator) -> IteratorVariable:
         """The modelled iterator at the resumed position (the arguments are read and guarded here)."""
@@ -143,9 +169,21 @@ def advanced(tx: InstructionTranslator, iterable: Variable, index: int) -> Itera
 
 def loop_break_point(stack: list[Variable]) -> tuple[int, int] | None:
     """Where a break in the body of a resumed loop belongs: the ``FOR_ITER`` of the loop (still on
-    ``stack``) that took an item in this trace, or None when the break is not in such a loop."""
+    ``stack``) that took an item in this trace, or None when the break is not in such a loop. A range
+    loop at a symbolic position keeps the break where it is (but see :func:`idle_loop_head`)."""
     for value in stack:
-        if isinstance(value, ResumedIterator) and value.first_taken is not None:
+        if isinstance(value, ResumedIterator) and value.first_taken is not None and value.ops_at_take is None:
+            return value.first_taken
+    return None
+
+
+def idle_loop_head(stack: list[Variable], output: Any) -> tuple[int, int] | None:
+    """The ``FOR_ITER`` of a range loop at a symbolic position (on ``stack``, in a trace stopped before its
+    break) when ``output``'s graph gained no op since the loop took its item, else None. The pass from the
+    item to the break then has no graph work: breaking at the ``FOR_ITER`` instead serves the middle passes
+    and the last one with one graph, where the symbolic position would need one more for the last pass."""
+    for value in stack:
+        if isinstance(value, ResumedIterator) and value.ops_at_take is not None and output.op_count() == value.ops_at_take:
             return value.first_taken
     return None
 
