@@ -162,3 +162,18 @@ def test_nbytes_of_a_tensor_with_symbolic_sizes_is_one_graph_for_every_size():
         assert got[1] == want[1]
     stats = loom.stats()
     assert (stats["graphs"], stats["graph_breaks"], stats["recompiles"]) == (1, 0, 0)
+
+
+def _size_arithmetic(x):
+    s = x.shape
+    return (1,) + s, s + (2,), s * 2, 2 * s, s + s, list(s) + [1]
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_size_arithmetic_keeps_torch_size_where_eager_does(dynamic):
+    """``(1,) + size`` and ``2 * size`` are ``torch.Size`` (its ``__radd__``/``__rmul__``), symbolic sizes too."""
+    x = torch.ones(3, 4)
+    want = _size_arithmetic(x)
+    got = loom.compile(_size_arithmetic, dynamic=dynamic)(x)
+    assert [type(v) for v in got] == [type(v) for v in want] == [torch.Size] * 5 + [list]
+    assert got == want

@@ -238,7 +238,9 @@ def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: 
             if isinstance(left, ListVariable) and isinstance(right, ListVariable):
                 return ListVariable(left.items + right.items)
             if isinstance(left, TupleVariable) and isinstance(right, TupleVariable):
-                kind = SizeVariable if isinstance(left, SizeVariable) else TupleVariable
+                # torch.Size's own __add__, or its __radd__ (tried first: a subclass of the plain tuple left of it)
+                sized = isinstance(left, SizeVariable) or (isinstance(right, SizeVariable) and type(left) is TupleVariable)
+                kind = SizeVariable if sized else TupleVariable
                 return kind(left.items + right.items)
             return None
         if op in (operator.eq, operator.ne):
@@ -251,7 +253,9 @@ def _sequence_binary(tx: InstructionTranslator, op: Any, left: Variable, right: 
         if isinstance(seq, SequenceVariable) and count.is_python_constant():
             n = count.as_python_constant()
             if isinstance(n, int):
-                return ListVariable(seq.items * n) if isinstance(seq, ListVariable) else TupleVariable(seq.items * n)
+                if isinstance(seq, ListVariable):
+                    return ListVariable(seq.items * n)
+                return (SizeVariable if isinstance(seq, SizeVariable) else TupleVariable)(seq.items * n)
     return None
 
 
