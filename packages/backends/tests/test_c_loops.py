@@ -192,3 +192,42 @@ def test_a_cat_edge_inside_a_block_stays_an_element_comparison(threads):
     torch.testing.assert_close(compiled(a, c)[0], f(a, c)[0])
     source = "\n".join(k.source for k in compiled.kernels)
     assert "x_block += 32" in source and "x_block >= 40L" not in source and "x_block < 40L" not in source
+
+
+def _channels_last_mean(c: int, two_loops: bool = False):
+    def f(x, mean, var, w, b):
+        y = aten.relu.default(aten.add.Tensor(aten.mul.Tensor(aten.mul.Tensor(
+            aten.sub.Tensor(x, mean), aten.rsqrt.default(aten.add.Tensor(var, 1e-5))), w), b))
+        if two_loops:  # a variance: two loops over each row (the staged column form)
+            return (aten.var.correction(y, [2, 3], correction=0),)
+        return (aten.mean.dim(y, [2, 3]),)
+
+    torch.manual_seed(0)
+    x = torch.randn(8, c, 16, 16).contiguous(memory_format=torch.channels_last)
+    params = [torch.randn(c, 1, 1) for _ in range(4)]
+    params[1] = params[1].abs()
+    return f, [x, *params]
+
+
+def test_a_column_block_reads_per_channel_values_as_vectors(threads):
+    # a mean over H, W of a channels-last [N, C, H, W] tensor (after an eval-mode batch norm and ReLU): rows
+    # n*C + c; a block of 32 rows starting at a multiple of 32 lies in one sample, so the channel is
+    # `x_block % 64 + xl` (contiguous loads), not `xindex % 64` per element (a gather of each parameter)
+    f, args = _channels_last_mean(64)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), args)
+    torch.testing.assert_close(compiled(*args)[0], f(*args)[0])
+    (kernel,) = compiled.kernels
+    assert "x_block += 32" in kernel.source
+    assert "x_block % 64 + xl;" in kernel.source and "x_block / 64;" in kernel.source
+    assert "xindex % 64" not in kernel.source and "xindex / 64" not in kernel.source
+
+
+def test_column_blocks_keep_per_element_indices_where_a_block_can_cross_a_row_edge(threads):
+    # 48 channels: a block of 32 rows can straddle two samples; several loops: blocks start at multiples of 16
+    for c, two_loops in ((48, False), (64, True)):
+        f, args = _channels_last_mean(c, two_loops)
+        compiled = compile_graph(torch.fx.symbolic_trace(f), args)
+        torch.testing.assert_close(compiled(*args)[0], f(*args)[0])
+        (kernel,) = compiled.kernels
+        assert "x_block +=" in kernel.source
+        assert f"xindex % {c}" in kernel.source and "x_block % " not in kernel.source
