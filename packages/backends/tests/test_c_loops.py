@@ -4,6 +4,7 @@ rows, Welford statistics): each checked against eager and by the shape of the ge
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.proxy_tensor import make_fx
 
 import loom_backends
 from loom_backends.c import compile_graph
@@ -231,3 +232,23 @@ def test_column_blocks_keep_per_element_indices_where_a_block_can_cross_a_row_ed
         (kernel,) = compiled.kernels
         assert "x_block +=" in kernel.source
         assert f"xindex % {c}" in kernel.source and "x_block % " not in kernel.source
+
+
+def test_a_transposed_copy_of_short_rows_vectorises_across_rows(threads):
+    # an image batch copied to channels-last ([N, 3, H, W] -> [N, H, W, 3]) and scaled: rows of 3 elements,
+    # each read 1024 apart; the vector loop runs over the rows (xo), each row's 3 elements inside, instead of
+    # rows of 3072 with an int64 `xi / 3` and `xi % 3` per element
+    def f(x):
+        return (aten.clone.default(aten.mul.Tensor(x, 2.0), memory_format=torch.channels_last),)
+
+    for channels in (3, 4):
+        torch.manual_seed(0)
+        x = torch.randn(8, channels, 32, 32)
+        compiled = compile_graph(make_fx(f)(x), [x])
+        got, want = compiled(x)[0], f(x)[0]
+        torch.testing.assert_close(got, want)
+        assert got.stride() == want.stride()
+        (kernel,) = compiled.kernels
+        assert f"#pragma omp simd\n    for (int64_t xo = x_begin / {channels}; xo < x_end / {channels}; xo++) {{" in kernel.source
+        assert f"for (int64_t xi = 0; xi < {channels}; xi++)" in kernel.source
+        assert "xi / " not in kernel.source and "xi % " not in kernel.source
