@@ -35,7 +35,17 @@ from .lanes import lane_loop, lane_sums
 from .selects import Selects
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal, storage_type
 from .tiling import (
-    RI, RO, TILE, XI, XO, hoist_invariant, row_length, row_loops, short_row_length, split_index, transposed_row_length,
+    RI,
+    RO,
+    TILE,
+    XI,
+    XO,
+    hoist_invariant,
+    row_length,
+    row_loops,
+    short_row_length,
+    split_index,
+    transposed_row_length,
 )
 
 
