@@ -4,6 +4,7 @@ rows, Welford statistics): each checked against eager and by the shape of the ge
 from __future__ import annotations
 
 import torch
+from torch.fx.experimental.proxy_tensor import make_fx
 
 import loom_backends
 from loom_backends.c import compile_graph
@@ -192,3 +193,62 @@ def test_a_cat_edge_inside_a_block_stays_an_element_comparison(threads):
     torch.testing.assert_close(compiled(a, c)[0], f(a, c)[0])
     source = "\n".join(k.source for k in compiled.kernels)
     assert "x_block += 32" in source and "x_block >= 40L" not in source and "x_block < 40L" not in source
+
+
+def _channels_last_mean(c: int, two_loops: bool = False):
+    def f(x, mean, var, w, b):
+        y = aten.relu.default(aten.add.Tensor(aten.mul.Tensor(aten.mul.Tensor(
+            aten.sub.Tensor(x, mean), aten.rsqrt.default(aten.add.Tensor(var, 1e-5))), w), b))
+        if two_loops:  # a variance: two loops over each row (the staged column form)
+            return (aten.var.correction(y, [2, 3], correction=0),)
+        return (aten.mean.dim(y, [2, 3]),)
+
+    torch.manual_seed(0)
+    x = torch.randn(8, c, 16, 16).contiguous(memory_format=torch.channels_last)
+    params = [torch.randn(c, 1, 1) for _ in range(4)]
+    params[1] = params[1].abs()
+    return f, [x, *params]
+
+
+def test_a_column_block_reads_per_channel_values_as_vectors(threads):
+    # a mean over H, W of a channels-last [N, C, H, W] tensor (after an eval-mode batch norm and ReLU): rows
+    # n*C + c; a block of 32 rows starting at a multiple of 32 lies in one sample, so the channel is
+    # `x_block % 64 + xl` (contiguous loads), not `xindex % 64` per element (a gather of each parameter)
+    f, args = _channels_last_mean(64)
+    compiled = compile_graph(torch.fx.symbolic_trace(f), args)
+    torch.testing.assert_close(compiled(*args)[0], f(*args)[0])
+    (kernel,) = compiled.kernels
+    assert "x_block += 32" in kernel.source
+    assert "x_block % 64 + xl;" in kernel.source and "x_block / 64;" in kernel.source
+    assert "xindex % 64" not in kernel.source and "xindex / 64" not in kernel.source
+
+
+def test_column_blocks_keep_per_element_indices_where_a_block_can_cross_a_row_edge(threads):
+    # 48 channels: a block of 32 rows can straddle two samples; several loops: blocks start at multiples of 16
+    for c, two_loops in ((48, False), (64, True)):
+        f, args = _channels_last_mean(c, two_loops)
+        compiled = compile_graph(torch.fx.symbolic_trace(f), args)
+        torch.testing.assert_close(compiled(*args)[0], f(*args)[0])
+        (kernel,) = compiled.kernels
+        assert "x_block +=" in kernel.source
+        assert f"xindex % {c}" in kernel.source and "x_block % " not in kernel.source
+
+
+def test_a_transposed_copy_of_short_rows_vectorises_across_rows(threads):
+    # an image batch copied to channels-last ([N, 3, H, W] -> [N, H, W, 3]) and scaled: rows of 3 elements,
+    # each read 1024 apart; the vector loop runs over the rows (xo), each row's 3 elements inside, instead of
+    # rows of 3072 with an int64 `xi / 3` and `xi % 3` per element
+    def f(x):
+        return (aten.clone.default(aten.mul.Tensor(x, 2.0), memory_format=torch.channels_last),)
+
+    for channels in (3, 4):
+        torch.manual_seed(0)
+        x = torch.randn(8, channels, 32, 32)
+        compiled = compile_graph(make_fx(f)(x), [x])
+        got, want = compiled(x)[0], f(x)[0]
+        torch.testing.assert_close(got, want)
+        assert got.stride() == want.stride()
+        (kernel,) = compiled.kernels
+        assert f"#pragma omp simd\n    for (int64_t xo = x_begin / {channels}; xo < x_end / {channels}; xo++) {{" in kernel.source
+        assert f"for (int64_t xi = 0; xi < {channels}; xi++)" in kernel.source
+        assert "xi / " not in kernel.source and "xi % " not in kernel.source

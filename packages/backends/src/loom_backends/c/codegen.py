@@ -34,7 +34,19 @@ from .full_reduction import Accumulator, applies, full_reduction_source, staged_
 from .lanes import lane_loop, lane_sums
 from .selects import Selects
 from .textops import C_OPS, C_TYPES, VECTOR_MATH, VECTOR_MATH2, literal, storage_type
-from .tiling import RI, RO, TILE, XI, XO, hoist_invariant, row_length, split_index, transposed_row_length
+from .tiling import (
+    RI,
+    RO,
+    TILE,
+    XI,
+    XO,
+    hoist_invariant,
+    row_length,
+    row_loops,
+    short_row_length,
+    split_index,
+    transposed_row_length,
+)
 
 
 class CodegenError(RuntimeError):
@@ -426,7 +438,7 @@ class CKernelCodegen(KernelWalk):
             return kernel._generate()
         if self.split is not None:
             return flat
-        tiled = transposed_row_length(self.load_indices, self.kernel.xnumel)
+        tiled = transposed_row_length(self.load_indices, self.kernel.xnumel) or short_row_length(self.load_indices, self.kernel.xnumel)
         split = tiled or row_length(self.x_atoms, self.kernel.xnumel)
         if split is None:
             return flat
@@ -489,25 +501,9 @@ class CKernelCodegen(KernelWalk):
         out = [f"/* {self.comment} */", f"static void {rows}({', '.join([*params, 'int64_t x_begin', 'int64_t x_end'])})", "{"]
         tile = self.split
         closing = "    }"
-        if tile is not None and self.tiled:  # a transposed read: 16x16 tiles, each cache line read used 16 times
-            out += [
-                f"    int64_t xo_end = x_end / {tile};",
-                f"    for (int64_t xo0 = x_begin / {tile}; xo0 < xo_end; xo0 += {TILE})",
-                f"    for (int64_t xi0 = 0; xi0 < {tile}; xi0 += {TILE}) {{",
-                f"    int64_t xo_stop = xo0 + {TILE} < xo_end ? xo0 + {TILE} : xo_end;",
-                f"    int64_t xi_stop = xi0 + {TILE} < {tile} ? xi0 + {TILE} : {tile};",
-                "    for (int64_t xo = xo0; xo < xo_stop; xo++) {",
-                "#pragma omp simd",
-                "    for (int64_t xi = xi0; xi < xi_stop; xi++) {",
-            ]
-            closing = "    }}}"
-        elif tile is not None:  # rows of `tile` elements: xo the row, xi the element
-            out += [
-                f"    for (int64_t xo = x_begin / {tile}; xo < x_end / {tile}; xo++) {{",
-                "#pragma omp simd",
-                f"    for (int64_t xi = 0; xi < {tile}; xi++) {{",
-            ]
-            closing = "    }}"
+        if tile is not None:  # rows of `tile` elements (xo the row, xi the element), tiles, or short rows
+            opening, closing = row_loops(tile, self.tiled)
+            out += opening
         elif self.columns:
             closing = ""
         else:

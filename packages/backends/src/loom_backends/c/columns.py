@@ -90,8 +90,27 @@ def block_uniform(lines: list[str]) -> list[str]:
         m = _COMPARISON.match(line)
         if m and m.group(2) in rows and (int(m.group(4)) + _EDGE[m.group(3)]) % COLUMNS == 0:
             line = f"{m.group(1)}x_block {m.group(3)} {m.group(4)}L;"
-        out.append(line)
+        out.append(block_index(line))
     return out
+
+
+_QUOTIENT = re.compile(r"^(\s*int64_t \w+ = )(\(?)xindex / (\d+)(\)? % \d+)?;$")
+_REMAINDER = re.compile(r"^(\s*int64_t \w+ = )xindex % (\d+);$")
+
+
+def block_index(line: str) -> str:
+    """``line`` with an index variable's ``xindex / d`` (``d`` a multiple of :data:`COLUMNS`, also under a
+    ``% m``) made ``x_block / d``, and its ``xindex % m`` (``m`` a multiple of :data:`COLUMNS`) made
+    ``x_block % m + xl``: a block of :data:`COLUMNS` rows starting at a multiple of :data:`COLUMNS` lies in
+    one stretch of ``d`` (or ``m``) rows, so the quotient is one scalar per block and the remainder counts up
+    with ``xl``. The per-channel values of a mean over a channels-last ``[N, H, W, C]`` tensor's ``H, W``
+    (rows ``n*C + c``) are then contiguous vector loads, where ``xindex % 64`` per element made each a
+    gather: the conv net's batch norm + ReLU + mean kernel took 4x inductor's time."""
+    if (m := _QUOTIENT.match(line)) and int(m.group(3)) % COLUMNS == 0 and bool(m.group(2)) == bool(m.group(4)):
+        return f"{m.group(1)}{m.group(2)}x_block / {m.group(3)}{m.group(4) or ''};"
+    if (m := _REMAINDER.match(line)) and int(m.group(2)) % COLUMNS == 0:
+        return f"{m.group(1)}x_block % {m.group(2)} + xl;"
+    return line
 
 
 def column_rows(header: list[str], before: list[str], pre: list[str], loop: list[str], post: list[str],
