@@ -183,15 +183,20 @@ def _write_back_flat(tx: InstructionTranslator, targets: list[Variable], flat: V
     return ConstantVariable(None)
 
 
+def _one_per_rank(single: Variable, listed: list[Variable], size: int, call: str) -> None:
+    """Check a list form's even case: one tensor per rank, each of ``single``'s shape, all of one real dtype."""
+    shape = _static_shape(single, "tensor")
+    if len(listed) != size or any(_static_shape(t, "list's tensor") != shape for t in listed):
+        raise Unsupported(f"{call} with a list whose tensors differ from its other tensor in size or number",
+                          f"an uneven {call} has no functional form")
+    _same_dtype([single, *listed], "tensors")
+
+
 def _all_gather(tx, a):
     """``all_gather(tensor_list, tensor)``: one ``all_gather_into_tensor``, each rank's piece copied to its slot."""
     source, targets = _tensor(a["tensor"], "input tensor"), _tensors(a["tensor_list"], "output list")
     name, size = _group(a.get("group"))
-    shape = _static_shape(source, "input tensor")
-    if len(targets) != size or any(_static_shape(t, "output") != shape for t in targets):
-        raise Unsupported("all_gather() into a list whose tensors differ from the input in size or number",
-                          "uneven all_gather has no functional form")
-    _same_dtype([source, *targets], "tensors")
+    _one_per_rank(source, targets, size, "all_gather()")
     gathered = _functional(tx, torch.ops._c10d_functional.all_gather_into_tensor.default,
                            [_method(tx, source, "reshape", -1), ConstantVariable(size), ConstantVariable(name)])
     return _write_back_flat(tx, targets, gathered)
@@ -202,11 +207,7 @@ def _reduce_scatter(tx, a):
     output, sources = _tensor(a["output"], "output tensor"), _tensors(a["input_list"], "input list")
     name, size = _group(a.get("group"))
     op = _op_name(a.get("op"))
-    shape = _static_shape(output, "output tensor")
-    if len(sources) != size or any(_static_shape(t, "input") != shape for t in sources):
-        raise Unsupported("reduce_scatter() of a list whose tensors differ from the output in size or number",
-                          "uneven reduce_scatter has no functional form")
-    _same_dtype([output, *sources], "tensors")
+    _one_per_rank(output, sources, size, "reduce_scatter()")
     result = _functional(tx, torch.ops._c10d_functional.reduce_scatter_tensor.default,
                          [_flat_cat(tx, sources), ConstantVariable(op), ConstantVariable(size), ConstantVariable(name)])
     return _write_back_flat(tx, [output], result)
