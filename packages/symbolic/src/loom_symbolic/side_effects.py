@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import Unsupported, missing_attribute
 from .object_dicts import DELETED, UNKNOWN, ObjectDicts
+from .variables.lazy_list import LazyListVariable
 
 if TYPE_CHECKING:
     from .codegen import PyCodegen
@@ -177,8 +178,8 @@ class ReplaceContents:
         codegen.replace_contents(self.container, staged)
 
     def describe(self) -> str:
-        tail = getattr(self.container, "unread_tail", lambda: None)()
-        if tail is not None:  # a list from outside never read (lazy_list): extended by what was appended
+        tail = self.container.unread_tail() if isinstance(self.container, LazyListVariable) else None
+        if tail is not None:  # a list from outside never read: extended by what was appended
             return f"list extended by {len(tail)}"
         return f"contents of {self.container.describe()} replaced"
 
