@@ -6,6 +6,7 @@ is translated in its turn (see ``variables/builtins.py``).
 
 from __future__ import annotations
 
+import builtins
 import functools
 import types
 from collections.abc import Iterable, Iterator
@@ -177,6 +178,14 @@ def made_function(code: types.CodeType, f_globals: dict[str, Any], defaults: tup
     function = types.FunctionType(code, f_globals, code.co_name, defaults, closure)
     function.__kwdefaults__ = kwdefaults
     return function
+
+
+def class_of_this_call(code: types.CodeType, f_globals: dict[str, Any], closure: tuple, name: str,
+                       bases: tuple) -> type:
+    """A class statement made again by the compiled code, on each call, as eager makes it: its body ``code``
+    run by ``__build_class__`` with the frame's own cells (a class whose methods read values of each call)."""
+    return builtins.__build_class__(types.FunctionType(code, f_globals, code.co_name, None, closure or None),
+                                    name, *bases)
 
 
 def partial_over(function: Any, args: tuple, keywords: dict[str, Any]) -> functools.partial:

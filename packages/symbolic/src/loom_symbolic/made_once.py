@@ -11,8 +11,10 @@ place unseen) cannot be watched: the code generator then moves the break to wher
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import types
+import weakref
 from typing import Any
 
 from loom_guards import Attr, Const, Item
@@ -22,6 +24,60 @@ IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis), 
 #: Objects compared by identity whose own state the class's behaviour does not hang on.
 _FIXED = (type, types.FunctionType, types.BuiltinFunctionType, types.ModuleType, property, staticmethod, classmethod,
           types.GetSetDescriptorType, types.MemberDescriptorType)
+
+
+@dataclasses.dataclass(eq=False)
+class PerCall:
+    """How the compiled code makes again, on each call, a class the trace modelled by a template (see
+    ``opcodes.class_per_call``): ``__build_class__`` on the body ``code`` with ``f_globals``, a closure of the
+    real cells standing for the trace's ``boxes``, ``name`` and ``bases``; ``made_at``: the class statement's
+    break point (where the translation breaks when the class cannot be made so)."""
+
+    code: types.CodeType
+    f_globals: dict[str, Any]
+    boxes: list[Any]
+    name: str
+    bases: tuple[Any, ...]
+    made_at: Any
+
+
+#: template class → how each call makes its own
+PER_CALL: weakref.WeakKeyDictionary[type, PerCall] = weakref.WeakKeyDictionary()
+
+
+#: a function of a template's namespace → (the template, its name there, the attribute of the namespace's value
+#: it is: None for the value itself, ``__func__`` of a staticmethod, ``fget`` of a property...)
+PER_CALL_PARTS: weakref.WeakKeyDictionary[Any, tuple[type, str, str | None]] = weakref.WeakKeyDictionary()
+
+_WRAPPED = {staticmethod: ("__func__",), classmethod: ("__func__",), property: ("fget", "fset", "fdel")}
+
+
+def register_per_call(template: type, recipe: PerCall) -> None:
+    """Note ``template`` and the functions of its namespace (a bound method of an instance, rebuilt after the
+    graph, must be the function of this call's class, whose closure is this call's cells)."""
+    PER_CALL[template] = recipe
+    for name, value in vars(template).items():
+        if isinstance(value, types.FunctionType):
+            PER_CALL_PARTS[value] = (template, name, None)
+        for attribute in _WRAPPED.get(type(value), ()):
+            inner = getattr(value, attribute, None)
+            if isinstance(inner, types.FunctionType):
+                PER_CALL_PARTS[inner] = (template, name, attribute)
+
+
+def per_call(value: Any) -> PerCall | None:
+    """The recipe of ``value`` where it is the template of a class made on each call."""
+    if not isinstance(value, type):
+        return None
+    try:
+        return PER_CALL.get(value)
+    except TypeError:
+        return None
+
+
+def per_call_part(value: Any) -> tuple[type, str, str | None] | None:
+    """Where ``value`` sits in the template of a class made on each call, if it is a function of one."""
+    return PER_CALL_PARTS.get(value) if isinstance(value, types.FunctionType) else None
 
 
 def immutable(value: Any) -> bool:

@@ -29,7 +29,7 @@ import types
 from typing import Any
 
 from ..errors import Unsupported
-from ..made_once import immutable
+from ..made_once import immutable, per_call
 from ..variables.base import Variable
 from ..variables.cells import CellBox, RealCellBox
 from ..variables.nested_functions import NestedFunctionVariable
@@ -111,7 +111,7 @@ def fixed_value(tx, variable: Variable, what: str, where: str, journal: list[Any
         return real_function(tx, variable, what, journal)
     if variable.is_python_constant():
         value = variable.as_python_constant()
-        if immutable(value) or isinstance(value, _FIXED_OBJECTS):
+        if (immutable(value) or isinstance(value, _FIXED_OBJECTS)) and per_call(value) is None:
             return value
     raise Unsupported(what, f"{where}, which holds {variable.describe()}: a value of each call, while the compiled "
                             "code keeps one class", hint="pass the value to the class's methods as an argument")

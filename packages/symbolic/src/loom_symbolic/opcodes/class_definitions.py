@@ -47,6 +47,7 @@ from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
+from .class_per_call import made_per_call
 from .registry import handler
 
 
@@ -72,7 +73,14 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
     for base in types.resolve_bases(bases):
         _check_base(base, name)
     check_body(tx, body.code, f"class {name}")  # (first: it makes nothing real)
-    closure = real_closure(tx, body.code, body.closure, f"class {name}")
+    try:
+        closure = real_closure(tx, body.code, body.closure, f"class {name}")
+    except Unsupported as refused:  # its methods read values of each call: a template, made again per call
+        try:
+            return wrap(tx, made_per_call(tx, body, name, bases, refused), None)
+        except TypeError as exc:
+            _refused_bases(name, bases, exc)
+            raise
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
     try:
         made = builtins.__build_class__(function, name, *bases)

@@ -127,16 +127,22 @@ class CellBoxes(dict):
     def __init__(self) -> None:
         super().__init__()
         self.ways: dict[Any, Callable[[], None] | None] = {}
+        #: id(template cell) → (that cell, the trace's box it stands for): the cells of a class made on each call
+        #: (opcodes.class_per_call), whose methods read and write the trace's own boxes
+        self.templates: dict[int, tuple[Any, CellBox]] = {}
 
 
 def real_cell_box(tx: InstructionTranslator, name: str, cell: Any, source: Any, store_effect: Any, *,
-                  way: Any, pin: Callable[[], None] | None = None) -> RealCellBox:
+                  way: Any, pin: Callable[[], None] | None = None) -> CellBox:
     """The one box standing for real ``cell`` in this translation: a closure cell reached two ways
     (the frame's free variable and a function's ``__closure__``) must see the same writes. ``way`` names
     how the trace reached it; once real cells are reached more than one way, the graph relies on which of
     them are one cell (a write through one read through the other, or not), so each way whose cells are
     not fixed otherwise is pinned by identity (``pin``: a generator from the frame, through its function)."""
     boxes = tx.output.cell_boxes
+    template = boxes.templates.get(id(cell))
+    if template is not None and template[0] is cell:
+        return template[1]  # a cell of a class made on each call: the box of the call being traced
     found = boxes.get(id(cell))
     if found is None or found.cell is not cell:
         found = boxes[id(cell)] = RealCellBox(name, cell, source, store_effect)
