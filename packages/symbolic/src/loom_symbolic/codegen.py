@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from bytecode import Bytecode, CellVar, FreeVar, Instr
 
-from .bytecode_helpers import class_of_this_call, made_function
+from .bytecode_helpers import made_function
 from .errors import Unsupported
-from .made_once import per_call, per_call_part
 from .made_once import watch as watch_made
+from .per_call_loads import load_made_per_call
 from .variables import containers as _containers
 from .variables.cells import CellBox
 from .variables.container_tables import IdentityKey
@@ -213,18 +213,7 @@ class PyCodegen:
         made once (and the functions it closes over), handed to the code after a graph break, which could change
         it, is watched by guards (:mod:`.made_once`); one that cannot be is refused: the break goes to where it
         was made instead, and the rest of the function runs as it is (``retry_at``)."""
-        recipe = per_call(value)
-        if recipe is not None:
-            self._load_class_of_this_call(value, recipe)
-            return
-        part = per_call_part(value)
-        if part is not None:  # a method of such a class: this call's class's own (its closure: this call's cells)
-            self.load_const(part[0])
-            self.emit("LOAD_ATTR", "__dict__")
-            self.emit("LOAD_CONST", part[1])
-            self.emit("BINARY_SUBSCR")
-            if part[2] is not None:
-                self.emit("LOAD_ATTR", part[2])
+        if load_made_per_call(self, value):  # a class made on each call, or a function of one
             return
         made = self.made_once.get(id(value)) if self.made_once else None
         if made is not None and made[0] is value and not watch_made(self.made_guards, value):
@@ -233,36 +222,6 @@ class PyCodegen:
             error.retry_at = made[1]
             raise error
         self.emit("LOAD_CONST", value)
-
-    def _load_class_of_this_call(self, template: type, recipe: Any) -> None:
-        """Push the class this call makes for ``template`` (a class whose methods read values of each call,
-        ``opcodes.class_per_call``): made once per run of the code, with the real cells standing for the trace's,
-        and kept in a temporary so that every instance and name of the call shares it."""
-        key = id(recipe)
-        if key in self._temps:
-            self.emit("LOAD_FAST", self._temps[key])
-            return
-        self.load_callable(class_of_this_call)
-        self.emit("LOAD_CONST", recipe.code)
-        self.emit("LOAD_CONST", recipe.f_globals)
-        try:
-            for box in recipe.boxes:
-                self.load_cell(box, recipe.name)
-        except Unsupported as exc:
-            error = Unsupported(f"class {recipe.name}", f"its methods read values of each call, so each call makes "
-                                f"it again, which this code cannot do ({exc.reason.what}: {exc.reason.why})")
-            error.retry_at = recipe.made_at
-            raise error from exc
-        self.emit("BUILD_TUPLE", len(recipe.boxes))
-        self.emit("LOAD_CONST", recipe.name)
-        for base in recipe.bases:
-            self.load_const(base)
-        self.emit("BUILD_TUPLE", len(recipe.bases))
-        self.call(5)
-        name = self.new_temp()
-        self.emit("COPY", 1)
-        self.emit("STORE_FAST", name)
-        self._temps[key] = name
 
     def load_key(self, key: Any) -> None:
         """Push a dict or set key: a constant, or the value an :class:`IdentityKey` stands for."""
@@ -281,6 +240,12 @@ class PyCodegen:
 
     def load_callable(self, fn: Any) -> None:
         """Push ``fn`` as a constant, ready for :meth:`call` (with the NULL the call protocol wants)."""
+        start = len(self.instrs)
+        if load_made_per_call(self, fn):  # made on each call (see load_const): the NULL goes with it
+            loaded = self.instrs[start:]
+            del self.instrs[start:]
+            self.extend(version.push_null_then(loaded))
+            return
         self.extend(version.push_null_then([Instr("LOAD_CONST", fn)]))
 
     def call_const(self, fn: Any, argc: int, load_args: Callable[[], None]) -> None:

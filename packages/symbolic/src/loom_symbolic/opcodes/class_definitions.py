@@ -38,6 +38,7 @@ import weakref
 from typing import Any
 
 from ..errors import Unsupported, UserError, args_of
+from ..made_once import per_call
 from ..policy import trusted_module_name
 from ..variables.base import Variable
 from ..variables.builtins import FOLDED_LIBRARY_FUNCTIONS, MAKE_TYPE
@@ -47,7 +48,7 @@ from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
-from .class_per_call import made_per_call
+from .class_per_call import made_per_call, refuse_template
 from .registry import handler
 
 
@@ -74,6 +75,8 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
         _check_base(base, name)
     check_body(tx, body.code, f"class {name}")  # (first: it makes nothing real)
     try:
+        if any(per_call(base) is not None for base in bases):
+            raise Unsupported(f"class {name}", "a base of it is made on each call")
         closure = real_closure(tx, body.code, body.closure, f"class {name}")
     except Unsupported as refused:  # its methods read values of each call: a template, made again per call
         try:
@@ -154,6 +157,9 @@ def _decorate_own_class(tx, decorator: Any, what: str, argument: Variable) -> Va
     """``decorator(cls)``, run now on a class this trace made (nothing but the trace holds it yet, so what the
     decorator writes into it changes nothing the program saw); on any other class, a break at the call."""
     cls = getattr(argument, "value", None)
+    if per_call(cls) is not None:
+        raise Unsupported(f"{what}({cls.__qualname__})", "its methods read values of each call, so the compiled code "
+                                                       "makes the class on each call, and would not decorate it")
     if argument.source is not None or not _made_here(tx, cls):
         raise Unsupported(f"{what}(cls)", "it changes in place a class made outside this trace",
                           hint="decorate the class at module level, or in the compiled function itself")
@@ -225,6 +231,7 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
         raise Unsupported(f"type({name!r}, ...)", "not a name, a tuple of bases and a dict of names")
     for base in bases:
         _check_base(base, name)
+        refuse_template(base, f"type({name!r}, ...)", "a base")
     what = f"type({name!r}, ...)"
     with undone_on_break(tx) as journal:
         real = {key: fixed_value(tx, value, what, f"its namespace's {key!r}", journal) for key, value in items.items()}

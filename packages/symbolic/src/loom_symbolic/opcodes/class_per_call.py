@@ -39,14 +39,13 @@ def made_per_call(tx, body: Any, name: str, bases: list[Any], refused: Unsupport
     ``real_closure`` refused with ``refused`` (raised again where the class cannot be made per call either)."""
     code = body.code
     boxes: list[CellBox] = list(body.closure or ())
-    if not boxes or any(ins.opname in _READS_CELL and ins.argval in code.co_freevars
-                        for ins in dis.get_instructions(code)):
+    if any(ins.opname in _READS_CELL and ins.argval in code.co_freevars for ins in dis.get_instructions(code)):
         raise refused
     cells = tuple(types.CellType() for _ in boxes)
     templates = tx.output.cell_boxes.templates
     for cell, box in zip(cells, boxes):
         templates[id(cell)] = (cell, box)
-    function = types.FunctionType(code, body.f_globals, code.co_name, None, cells)
+    function = types.FunctionType(code, body.f_globals, code.co_name, None, cells or None)
     made = builtins.__build_class__(function, name, *bases)
     register_per_call(made, PerCall(code, body.f_globals, boxes, name, tuple(bases), tx.root().break_point()))
     return made
