@@ -17,7 +17,8 @@ entry lives. A cell can be given to the class only where that is the same as sha
 A cell not bound yet is given empty only where it is the class's own name, stored right after the class
 statement (methods that make instances of their own class); the store fills it. Anything else (a tensor, a
 list made in the frame, a cell of an enclosing function outside the trace, another cell not bound yet, one
-bound again later) is one graph break at the class statement, saying which name and why.
+bound again later) is refused, saying which name and why: the class is then made on each call instead
+(:mod:`.class_per_call`), or, where it cannot be, that is one graph break at the class statement.
 """
 
 from __future__ import annotations

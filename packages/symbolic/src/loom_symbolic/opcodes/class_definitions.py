@@ -5,8 +5,8 @@ constant bases: the compiled code then holds that one class where eager makes a 
 behaviour, another identity: ``f(x)[1] is f(x)[1]`` for a returned class is True compiled, False in eager).
 The body's closure (its methods reading the function's locals: a constant, another class made there) is
 given real cells holding the same values where those are fixed for the compiled entry and the function
-never binds them again (:mod:`.class_closures`); a cell holding a tensor, a list made in the call, or a value
-bound again later breaks at the class statement, naming it. Only classes whose creation changes nothing outside themselves are made so: bases whose
+never binds them again (:mod:`.class_closures`); a class whose cells hold a tensor, a list made in the call, or
+a value bound again later (or whose base is such a class) is made again on each call (:mod:`.class_per_call`). Only classes whose creation changes nothing outside themselves are made so: bases whose
 metaclass is ``type`` or torch's (``torch.autograd.Function``'s), with no ``__init_subclass__`` of a user's
 (which could register the class somewhere). A base that is no class but a library's stand-in for classes
 (``typing.TypedDict``, ``Generic[T]``: PEP 560's ``__mro_entries__``) is checked by the classes it names.
