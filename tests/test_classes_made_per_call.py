@@ -252,3 +252,49 @@ def test_what_cannot_be_made_per_call_still_breaks_naming_the_class():
     eager, got, report = _run_twice(_escapes_closing_over_an_argument, (torch.ones(2),), (torch.zeros(2),))
     assert report.break_count == 1 and "class Holder" in str(report.breaks[0].reason)
     assert all(_same(e.get(), g.get()) for e, g in zip(eager, got))
+
+
+def _closure_over_an_enclosing_list():
+    log = []
+
+    def compiled_fn(x):
+        class Noter:
+            def note(self):
+                log.append(len(log))
+
+        Noter().note()
+        return x + len(log), Noter()
+
+    return compiled_fn, log
+
+
+def test_closing_over_an_enclosing_functions_cell_and_after_a_break():
+    fn, log = _closure_over_an_enclosing_list()
+    compiled = loom.compile(fn)
+    _, noter = compiled(torch.ones(2))
+    _, again = compiled(torch.zeros(2))
+    noter.note()
+    assert log == [0, 1, 2] and type(noter) is not type(again)
+    assert loom.explain(fn)(torch.ones(2)).break_count == 0
+    loom.reset()
+    eager, got, report = _run_twice(_class_after_a_break, (torch.ones(2),), (torch.zeros(2),))
+    assert report.break_count == 1 and "print" in str(report.breaks[0].reason)
+    assert report.graph_count == 2  # the resume function's too: its class made per call with its handed-in cells
+    for e, g in zip(eager, got):
+        assert _same(e[0], g[0]) and e[2] == g[2]
+    got[0][1].note()
+    assert got[0][2] == [1, 2, 3] and got[1][2] == [1, 2]
+
+
+def _class_after_a_break(x):
+    log = []
+    x = x + 1
+    print("", end="")  # a graph break: the rest is a resume function, handed the cell of log
+
+    class Noter:
+        def note(self):
+            log.append(len(log) + 1)
+
+    Noter().note()
+    Noter().note()
+    return x * 2, Noter(), log

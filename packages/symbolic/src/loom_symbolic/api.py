@@ -10,7 +10,7 @@ import itertools
 import types
 from typing import Any
 
-from bytecode import CellVar
+from bytecode import CellVar, FreeVar
 
 from loom_guards import Item, Local
 
@@ -405,13 +405,15 @@ def _finish(tx: Any, returned: Any) -> Translation:
 
 def _own_cells(tx: Any) -> dict[int, Any]:
     """The frame's cell variables, for functions made in the trace that leave it closing over them (a hook
-    appending to a local list): none when an argument is a cell, since the code loads arguments plainly."""
+    appending to a local list): none when an argument is a cell, since the code loads arguments plainly; and
+    its free variables (an enclosing function's cells, a resume function's handed-in ones), which it keeps."""
     code = tx.code
     arguments = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04)
                                  + bool(code.co_flags & 0x08)]
+    free = {id(tx.cells[name]): FreeVar(name) for name in code.co_freevars if name in tx.cells}  # (kept as they are)
     if not code.co_cellvars or any(name in arguments for name in code.co_cellvars):
-        return {}
-    return {id(tx.cells[name]): CellVar(name) for name in code.co_cellvars if name in tx.cells}
+        return free
+    return {**free, **{id(tx.cells[name]): CellVar(name) for name in code.co_cellvars if name in tx.cells}}
 
 
 def _fill_closed_cells(tx: Any, body: PyCodegen) -> None:
