@@ -189,3 +189,36 @@ def test_work_after_the_break_still_runs_in_order():
     assert len(outs) == len(expected_outs)
     for got, want in zip(outs, expected_outs):
         torch.testing.assert_close(got, want)
+
+
+def test_a_pass_makes_no_function():
+    """The resume function a pass bounces to is made once, with the frame's globals, and loaded as a constant
+    (MAKE_FUNCTION ran once per pass before); one with a closure is still made from its cells."""
+    import dis
+
+    import loom_framehook
+    from loom_symbolic import resume
+    from loom_symbolic.bytecode_helpers import Bounce
+
+    x = torch.randn(4)
+    _warm(over_list, lambda n: (x, _tensors(n)), (6, 12))
+    bodies = [code for code in list(resume._origins) if code.co_filename == __file__ and code.co_name == "over_list"]
+    entries = [entry for code in bodies for entry in loom_framehook.entries(code)]
+    bouncing = [entry for entry in entries if any(ins.argval is Bounce for ins in dis.get_instructions(entry.code))]
+    assert len(bouncing) >= 2  # the loop head's first entry and the body (the exit returns)
+    for entry in bouncing:
+        instructions = list(dis.get_instructions(entry.code))
+        assert not [ins for ins in instructions if ins.opname == "MAKE_FUNCTION"]
+        made = [ins.argval for ins in instructions if ins.opname == "LOAD_CONST" and callable(ins.argval)
+                and getattr(ins.argval, "__code__", None) in resume._origins]
+        assert made and all(function.__globals__ is globals() for function in made)
+    scale = torch.tensor(0.5)
+
+    def closing(x, ts):
+        for t in ts:
+            x = x * scale + t
+            print("item", file=_SINK)
+        return x
+
+    compiled = _warm(closing, lambda n: (x, _tensors(n)), (6, 12))
+    torch.testing.assert_close(compiled(x, _tensors(9)), closing(x, _tensors(9)))

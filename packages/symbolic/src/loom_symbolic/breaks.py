@@ -436,8 +436,12 @@ def _call_resume(
         for name in closure:
             cg.emit("LOAD_CLOSURE", CellVar(name) if name in tx.code.co_cellvars else FreeVar(name))
         cg.emit("BUILD_TUPLE", len(closure))
-    cg.load_const(resume)
-    cg.extend(version.make_function(0x08 if closure else 0))
+    if bounce and not closure:
+        # Made once, not per pass: the entry runs only in these globals (the hook's backend match).
+        cg.load_const(types.FunctionType(resume, tx.f_globals))
+    else:
+        cg.load_const(resume)
+        cg.extend(version.make_function(0x08 if closure else 0))
     receiver = super_receiver(original)
     arguments = [receiver] if receiver else []  # in the order of resume.argument_names
     arguments += [name for names in slots.names[:kept] for name in names] + results
