@@ -39,6 +39,7 @@ from .resume import (
     note_handed_on,
     origin_of,
     resume_code,
+    resume_point,
     super_receiver,
 )
 from .variables import ctx as _ctx
@@ -199,7 +200,8 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
         advanced = _advance_position(cg, slots, kept, tx.stack[kept].hands_on_itself())
         _call_resume(tx, cg, ins.index + 1, advanced, kept + 1, 1, live_locals, resumes, pushed_kind=ITEM_SLOT,
                      handling=handling)
-    elif effect.falls_through:
+    elif effect.falls_through and not _next_pass_inline(tx, cg, ins.index + 1, slots, kept, effect.pushes,
+                                                         live_locals, resumes, handling):
         _call_resume(tx, cg, ins.index + 1, slots, kept, effect.pushes, live_locals, resumes, handling=handling)
     if jump_label is not None:
         cg.instrs.append(jump_label)
@@ -396,8 +398,10 @@ def _call_resume(
     from_handler: bool = False,
     pushed_kind: str = VALUE_SLOT,
     handling: int = 0,
+    at_original: tuple[types.CodeType, int] | None = None,
 ) -> None:
-    """Call the resume function of instruction ``target`` and return its result.
+    """Call the resume function of instruction ``target`` (or of the original code's instruction
+    ``at_original``) and return its result.
 
     On entry the real stack holds the ``pushed`` values the native instruction left (or, for an
     exception handler, the saved offset and the exception); the ``kept`` slots below are temporaries.
@@ -412,7 +416,7 @@ def _call_resume(
     if not from_handler:
         slots = _leave_regions(tx, cg, slots, kept, target)
     layout = tuple(slots.kinds[:kept]) + (pushed_kind,) * pushed
-    original, original_target = origin_of(tx.code, target)
+    original, original_target = at_original or origin_of(tx.code, target)
     original_target = _through_jumps(original, original_target)
     key = ResumeKey(original, original_target, layout, live_locals)
     resume = resume_code(key)
@@ -432,8 +436,12 @@ def _call_resume(
         for name in closure:
             cg.emit("LOAD_CLOSURE", CellVar(name) if name in tx.code.co_cellvars else FreeVar(name))
         cg.emit("BUILD_TUPLE", len(closure))
-    cg.load_const(resume)
-    cg.extend(version.make_function(0x08 if closure else 0))
+    if bounce and not closure:
+        # Made once, not per pass: the entry runs only in these globals (the hook's backend match).
+        cg.load_const(types.FunctionType(resume, tx.f_globals))
+    else:
+        cg.load_const(resume)
+        cg.extend(version.make_function(0x08 if closure else 0))
     receiver = super_receiver(original)
     arguments = [receiver] if receiver else []  # in the order of resume.argument_names
     arguments += [name for names in slots.names[:kept] for name in names] + results
@@ -448,3 +456,56 @@ def _call_resume(
         cg.call(1 + len(arguments))
     cg.emit("RETURN_VALUE")
 
+
+
+def _next_pass_inline(tx: RootTranslator, cg: PyCodegen, target: int, slots: _Slots, kept: int, pushed: int,
+                      live_locals: tuple[str, ...], resumes: list[types.CodeType], handling: int) -> bool:
+    """Go on into the loop's next pass here, when the break ends the body of a loop whose items are taken
+    natively: the code from ``target`` only drops the call's result and jumps back to the ``FOR_ITER`` that
+    handed this resume function its item. That loop head has no graph work (its resume function breaks at
+    the ``FOR_ITER`` at once), so the rewritten code takes the item itself, as that entry would, and hands
+    it to this same body: one frame entry per pass, not two. Returns False (nothing emitted) elsewhere."""
+    head = _inline_loop_head(tx, target, slots, kept, pushed, handling)
+    if head is None:
+        return False
+    original, for_iter = head
+    iterator = kept - 1
+    cg.emit("POP_TOP")  # the call's result, as the original's POP_TOP drops it
+    _push_operands(cg, _Slots(slots.kinds[:kept], slots.names[:kept]), iterator)  # iter_at(iterable, index)
+    native = decode(original).instructions[for_iter]
+    opname, landing, jump_target = version.jump_landing(native)
+    exhausted = Label()
+    cg.instrs.append(Instr(opname, exhausted))
+    advanced = _advance_position(cg, slots, iterator, tx.stack[iterator].hands_on_itself())
+    _call_resume(tx, cg, target, advanced, kept, 1, live_locals, resumes, pushed_kind=ITEM_SLOT,
+                 at_original=(original, for_iter + 1))
+    cg.instrs.append(exhausted)
+    cg.extend(landing)
+    _call_resume(tx, cg, target, slots, iterator, STACK_EFFECTS["FOR_ITER"](native).jump_pushes, live_locals,
+                 resumes, at_original=(original, jump_target))
+    return True
+
+
+def _inline_loop_head(tx: RootTranslator, target: int, slots: _Slots, kept: int, pushed: int,
+                      handling: int) -> tuple[types.CodeType, int] | None:
+    """(original code, its ``FOR_ITER``) when the resume point ``target`` is a POP_TOP of the one value
+    pushed, then jumps back to the ``FOR_ITER`` of the loop whose iterator is the top kept slot, and this
+    frame is the resume function that loop's native ``FOR_ITER`` hands its item to; else None. Only plain
+    slots (no handled exception, no entered region) and no exception handler at that ``FOR_ITER``."""
+    if pushed != 1 or handling or kept == 0 or slots.kinds[kept - 1] != ITERATOR_SLOT:
+        return None
+    if any(kind not in (VALUE_SLOT, ITERATOR_SLOT, NULL_SLOT) for kind in slots.kinds[:kept]):
+        return None
+    if any(isinstance(value, _ctx.RegionExitVariable) for value in tx.stack[:kept]):
+        return None
+    original, at = origin_of(tx.code, target)
+    decoded = decode(original)
+    if decoded.instructions[at].opname != "POP_TOP" or at + 1 >= len(decoded.instructions):
+        return None
+    for_iter = _through_jumps(original, at + 1)
+    if decoded.instructions[for_iter].opname != "FOR_ITER" or decoded.handler_for(for_iter) is not None:
+        return None
+    code = tx.code
+    if resume_point(code) != (original, for_iter + 1) or f"___stack{kept}_item" not in code.co_varnames[:code.co_argcount]:
+        return None
+    return original, for_iter

@@ -19,6 +19,10 @@ def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
     A loop interrupted by a graph break continues in a resume function: the loop's iterator is passed
     as (iterable, index) and rebuilt with this, so a list is still iterated live, as CPython does.
     """
+    if type(iterable) in _SEQUENCES:  # the common case first (a loop resumed once per pass calls this per pass)
+        iterator = iter(iterable)
+        iterator.__setstate__(index)
+        return iterator
     resumed_from = getattr(type(iterable), "iter_from", None)
     if resumed_from is not None:
         return resumed_from(iterable, index)
@@ -38,6 +42,8 @@ def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
 _END = object()
 
 
+#: Iterables whose fresh iterator's whole state is the position ``__setstate__`` sets (see ``_POSITIONED``).
+_SEQUENCES = frozenset({list, tuple, range})
 #: Iterators whose whole state is the position ``__setstate__`` sets.
 _POSITIONED = frozenset({type(iter([])), type(iter(())), type(iter(range(0))), type(iter(range(1 << 64)))})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,7 +23,7 @@ class Relation(Guard):
     construction. A symbol whose value is not an int fails the guard.
     """
 
-    __slots__ = ("_code", "expr", "names", "symbols")
+    __slots__ = ("evaluate", "expr", "names", "symbols")
     kind = "relation"
     cost = 8
 
@@ -43,13 +44,12 @@ class Relation(Guard):
         names = tuple(n for n in symbols if n in used)
         if not names:
             raise ValueError(f"Relation expr {expr!r} uses none of its symbols")
-        code = compile(tree, f"<relation {expr}>", "eval")
         _set(
             self,
             expr=ast.unparse(tree),
             symbols={n: symbols[n] for n in names},
             names=names,
-            _code=code,
+            evaluate=_evaluator(tree, names),
         )
 
     @property
@@ -63,19 +63,30 @@ class Relation(Guard):
         where = ", ".join(f"{n} = {self.symbols[n]}" for n in self.names)
         return f"{self.expr} (where {where})"
 
-    def evaluate(self, *values: Any) -> bool:
-        for v in values:
-            if type(v) is not int:
-                return False
-        env = dict(zip(self.names, values))
-        env.update(min=min, max=max, abs=abs)
-        return bool(eval(self._code, {"__builtins__": {}}, env))
-
     def explain(self, *values: Any) -> tuple[str, str] | None:
         if self.evaluate(*values):
             return None
         seen = ", ".join(f"{n}={short_repr(v)}" for n, v in zip(self.names, values))
         return (self.expr, seen)
+
+
+def _evaluator(tree: ast.Expression, names: tuple[str, ...]) -> Any:
+    """``evaluate(*values)``: whether the relation holds for ``values`` (one per name, in order; a value
+    that is no int fails it), as one compiled function (a guard check runs it on every frame entry: no
+    environment dict, no ``eval`` per call). The symbols become its parameters ``_0, _1, ...``, so no name
+    of the program's can meet ``type``, ``int`` or ``bool``."""
+    params = {name: f"_{i}" for i, name in enumerate(names)}
+
+    class _Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return ast.copy_location(ast.Name(params.get(node.id, node.id), node.ctx), node)
+
+    body = ast.unparse(_Rename().visit(copy.deepcopy(tree.body)))
+    args = ", ".join(params.values())
+    ints = " and ".join(f"type({p}) is int" for p in params.values())
+    source = f"lambda {args}: {ints} and bool({body})"
+    scope = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "type": type, "int": int, "bool": bool}
+    return eval(compile(source, f"<relation {ast.unparse(tree)}>", "eval"), scope)
 
 
 def _validate_relation(node: ast.AST, allowed: set[str]) -> set[str]:
