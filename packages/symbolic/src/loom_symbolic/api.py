@@ -371,6 +371,7 @@ def _finish(tx: Any, returned: Any) -> Translation:
     body.frame_cells = frozenset(id(box) for box in tx.cells.values())
     body.frame_globals = tx.f_globals
     body.cell_names = _own_cells(tx)
+    body.made_sources = output.guards.made_sources
     effects = output.side_effects.replayed
     if effects:
         staged = side_effects.stage(effects, body)

@@ -12,6 +12,8 @@ import types
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .per_call_classes import note_made
+
 
 def iter_at(iterable: Iterable[Any], index: int) -> Iterator[Any]:
     """An iterator over ``iterable`` that has already produced ``index`` items.
@@ -190,8 +192,8 @@ def class_of_this_call(code: types.CodeType, f_globals: dict[str, Any], closure:
                        bases: tuple) -> type:
     """A class statement made again by the compiled code, on each call, as eager makes it: its body ``code``
     run by ``__build_class__`` with the frame's own cells (a class whose methods read values of each call)."""
-    return builtins.__build_class__(types.FunctionType(code, f_globals, code.co_name, None, closure or None),
-                                    name, *bases)
+    return note_made(builtins.__build_class__(types.FunctionType(code, f_globals, code.co_name, None, closure or None),
+                                              name, *bases), code)
 
 
 def partial_over(function: Any, args: tuple, keywords: dict[str, Any]) -> functools.partial:

@@ -192,6 +192,9 @@ class PyCodegen:
         self.made_once: dict[int, tuple[Any, Any]] = {}
         #: The guards those objects are watched by (the trace's).
         self.made_guards: Any = None
+        #: id(class the compiled code made on a call) → (it, the source the trace matched it through), from the
+        #: trace's guards (``per_call_classes``): that call's class is loaded from there, not as a constant
+        self.made_sources: dict[int, tuple[type, Any]] = {}
 
     # -- primitives --------------------------------------------------------------------------------
     def emit(self, opname: str, arg: Any = _NO_ARG) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 
 import loom_guards
 
+from .per_call_classes import matched_instead
+
 
 @dataclass(frozen=True)
 class GuardRequest:
@@ -108,11 +110,20 @@ class GuardCollector:
 
     def __init__(self) -> None:
         self._requests: dict[tuple, GuardRequest] = {}
+        #: id(class the compiled code made on a call) → (it, the first source it was matched through)
+        self.made_sources: dict[int, tuple[type, Any]] = {}
 
     def add(self, kind: str, source: Any, value: Any) -> None:
         """Record that the trace relied on ``kind`` of fact about ``source``'s value."""
         if kind not in CONSTRUCTORS:
             raise ValueError(f"unknown guard request kind {kind!r}")
+        if kind in ("type", "identity") and (instead := matched_instead(kind, source, value)) is not None:
+            _, first = self.made_sources.setdefault(id(instead[0][2]), (instead[0][2], instead[0][1]))
+            if first != instead[0][1]:  # reached two ways: the trace took them for one class
+                instead.append(("same_object", instead[0][1], first))
+            for request in instead:  # a class the compiled code made on a call: matched by how it was made
+                self.add(*request)
+            return
         key = (kind, source, value) if kind in _ONE_PER_VALUE else (kind, source)
         if key not in self._requests:  # most requests repeat one already made
             self._requests[key] = GuardRequest(kind, source, value)

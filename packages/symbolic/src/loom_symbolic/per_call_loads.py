@@ -15,6 +15,7 @@ from typing import Any
 from .bytecode_helpers import class_of_this_call
 from .errors import Unsupported
 from .made_once import per_call, per_call_part
+from .per_call_classes import made_per_call
 
 
 def load_made_per_call(codegen: Any, value: Any) -> bool:
@@ -23,6 +24,12 @@ def load_made_per_call(codegen: Any, value: Any) -> bool:
     recipe = per_call(value)
     if recipe is not None:
         _load_class_of_this_call(codegen, recipe)
+        return True
+    if made_per_call(value):  # a class of one call, met after a graph break: this call's, where it is matched
+        found = codegen.made_sources.get(id(value))
+        if found is None or found[0] is not value:
+            return False  # (guarded by identity: the constant is this call's)
+        codegen.load_source(found[1])
         return True
     part = per_call_part(value)
     if part is None:

@@ -130,6 +130,8 @@ class CellBoxes(dict):
         #: id(template cell) → (that cell, the trace's box it stands for): the cells of a class made on each call
         #: (opcodes.class_per_call), whose methods read and write the trace's own boxes
         self.templates: dict[int, tuple[Any, CellBox]] = {}
+        #: id(real cell) → every source its contents were reached through (the ways' sources)
+        self.sources: dict[int, list[Any]] = {}
 
 
 def real_cell_box(tx: InstructionTranslator, name: str, cell: Any, source: Any, store_effect: Any, *,
@@ -146,6 +148,10 @@ def real_cell_box(tx: InstructionTranslator, name: str, cell: Any, source: Any, 
     found = boxes.get(id(cell))
     if found is None or found.cell is not cell:
         found = boxes[id(cell)] = RealCellBox(name, cell, source, store_effect)
+        boxes.sources[id(cell)] = []
+    reached = boxes.sources.setdefault(id(cell), [])
+    if source is not None and source not in reached:
+        reached.append(source)
     ways = boxes.ways
     ways.setdefault(way, pin)
     if len(ways) > 1:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Item
 
+from ..per_call_classes import made_part
 from ..policy import opaque_module, trusted_module_name
 from .functions import UserFunctionVariable
 
@@ -78,8 +79,26 @@ class CodeMatchedFunctionVariable(UserFunctionVariable):
 
         return pinned_store
 
+    def call(self, tx: InstructionTranslator, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        self._boxes = tx.output.cell_boxes
+        return super().call(tx, args, kwargs)
+
     def cell_pin(self) -> Any:
+        if made_part(self._function):
+            return self._same_contents
         return self.pin
+
+    def _same_contents(self) -> None:
+        """A method of a class made on a call (``per_call_classes``), whose cells the trace also reaches another
+        way (the frame's own, after a break): each call brings another class and function, so rather than the
+        function, the trace relies on each of its cells holding the very object the other ways read (reads
+        only: a write through the function pins it, ``cell_store``)."""
+        sources = self._boxes.sources
+        for i, cell in enumerate(self._function.__closure__ or ()):
+            mine = Attr(Item(Attr(self.source, "__closure__"), i), "cell_contents")
+            for other in sources.get(id(cell), ()):
+                if other != mine:
+                    self._guards.add("same_object", mine, other)
 
 
 def wrap_user_function(tx: InstructionTranslator | None, value: types.FunctionType, source: Any) -> UserFunctionVariable:
