@@ -189,11 +189,15 @@ def made_function(code: types.CodeType, f_globals: dict[str, Any], defaults: tup
 
 
 def class_of_this_call(code: types.CodeType, f_globals: dict[str, Any], closure: tuple, name: str,
-                       bases: tuple) -> type:
+                       bases: tuple, decorators: tuple = ()) -> type:
     """A class statement made again by the compiled code, on each call, as eager makes it: its body ``code``
-    run by ``__build_class__`` with the frame's own cells (a class whose methods read values of each call)."""
-    return note_made(builtins.__build_class__(types.FunctionType(code, f_globals, code.co_name, None, closure or None),
-                                              name, *bases), code)
+    run by ``__build_class__`` with the frame's own cells (a class whose methods read values of each call),
+    then its ``decorators`` applied, innermost first."""
+    made = builtins.__build_class__(types.FunctionType(code, f_globals, code.co_name, None, closure or None),
+                                    name, *bases)
+    for decorator in decorators:
+        made = decorator(made)
+    return note_made(made, code)
 
 
 def partial_over(function: Any, args: tuple, keywords: dict[str, Any]) -> functools.partial:

@@ -30,8 +30,9 @@ _FIXED = (type, types.FunctionType, types.BuiltinFunctionType, types.ModuleType,
 class PerCall:
     """How the compiled code makes again, on each call, a class the trace modelled by a template (see
     ``opcodes.class_per_call``): ``__build_class__`` on the body ``code`` with ``f_globals``, a closure of the
-    real cells standing for the trace's ``boxes``, ``name`` and ``bases``; ``made_at``: the class statement's
-    break point (where the translation breaks when the class cannot be made so)."""
+    real cells standing for the trace's ``boxes``, ``name`` and ``bases``, then each of ``decorators`` applied
+    (``dataclasses.dataclass`` and the like, run natively on the template too); ``made_at``: the class
+    statement's break point (where the translation breaks when the class cannot be made so)."""
 
     code: types.CodeType
     f_globals: dict[str, Any]
@@ -39,6 +40,7 @@ class PerCall:
     name: str
     bases: tuple[Any, ...]
     made_at: Any
+    decorators: tuple[Any, ...] = ()
 
 
 #: template class → how each call makes its own
@@ -57,12 +59,19 @@ def register_per_call(template: type, recipe: PerCall) -> None:
     graph, must be the function of this call's class, whose closure is this call's cells)."""
     PER_CALL[template] = recipe
     for name, value in vars(template).items():
-        if isinstance(value, types.FunctionType):
+        if _own(template, value):
             PER_CALL_PARTS[value] = (template, name, None)
         for attribute in _WRAPPED.get(type(value), ()):
             inner = getattr(value, attribute, None)
-            if isinstance(inner, types.FunctionType):
+            if _own(template, inner):
                 PER_CALL_PARTS[inner] = (template, name, attribute)
+
+
+def _own(template: type, value: Any) -> bool:
+    """Whether ``value`` is a function made for ``template`` (its body's, or a decorator's, like dataclass's
+    ``__init__``), not one it shares (total_ordering's helpers, a function named in the body)."""
+    return isinstance(value, types.FunctionType) and isinstance(value.__qualname__, str) \
+        and value.__qualname__.startswith(f"{template.__qualname__}.")
 
 
 def per_call(value: Any) -> PerCall | None:

@@ -33,8 +33,8 @@ def note_made(made: type, body: types.CodeType) -> type:
     MADE[made] = body
     for value in made.__dict__.values():
         value = getattr(value, _WRAPPED[type(value)]) if type(value) in _WRAPPED else value
-        if type(value) is types.FunctionType:
-            MADE_PARTS[value] = made
+        if type(value) is types.FunctionType and str(value.__qualname__).startswith(f"{made.__qualname__}."):
+            MADE_PARTS[value] = made  # (its own: not total_ordering's helpers, shared by every class)
     return made
 
 

@@ -65,7 +65,8 @@ def _load_class_of_this_call(codegen: Any, recipe: Any) -> None:
     for base in recipe.bases:
         codegen.load_const(base)
     codegen.emit("BUILD_TUPLE", len(recipe.bases))
-    codegen.call(5)
+    codegen.emit("LOAD_CONST", recipe.decorators)
+    codegen.call(6)
     name = codegen.new_temp()
     codegen.emit("COPY", 1)
     codegen.emit("STORE_FAST", name)

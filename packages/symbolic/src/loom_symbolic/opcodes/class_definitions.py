@@ -48,7 +48,7 @@ from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
-from .class_per_call import made_per_call, refuse_template
+from .class_per_call import decorated_template, made_per_call, refuse_template
 from .registry import handler
 
 
@@ -80,10 +80,12 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
         closure = real_closure(tx, body.code, body.closure, f"class {name}")
     except Unsupported as refused:  # its methods read values of each call: a template, made again per call
         try:
-            return wrap(tx, made_per_call(tx, body, name, bases, refused), None)
+            template = made_per_call(tx, body, name, bases, refused)
         except TypeError as exc:
             _refused_bases(name, bases, exc)
             raise
+        _MADE_BY[template] = weakref.ref(tx.output)  # (a decorator runs on it as on a class made once)
+        return wrap(tx, template, None)
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
     try:
         made = builtins.__build_class__(function, name, *bases)
@@ -157,9 +159,6 @@ def _decorate_own_class(tx, decorator: Any, what: str, argument: Variable) -> Va
     """``decorator(cls)``, run now on a class this trace made (nothing but the trace holds it yet, so what the
     decorator writes into it changes nothing the program saw); on any other class, a break at the call."""
     cls = getattr(argument, "value", None)
-    if per_call(cls) is not None:
-        raise Unsupported(f"{what}({cls.__qualname__})", "its methods read values of each call, so the compiled code "
-                                                       "makes the class on each call, and would not decorate it")
     if argument.source is not None or not _made_here(tx, cls):
         raise Unsupported(f"{what}(cls)", "it changes in place a class made outside this trace",
                           hint="decorate the class at module level, or in the compiled function itself")
@@ -167,6 +166,9 @@ def _decorate_own_class(tx, decorator: Any, what: str, argument: Variable) -> Va
         made = decorator(cls)
     except Exception as exc:  # eager's own error, raised where the call runs as Python
         raise Unsupported(f"{what}({cls.__qualname__})", f"it raises {type(exc).__name__}: {exc}") from exc
+    if per_call(cls) is not None:  # a template: each call's class is decorated the same way as it is made
+        _MADE_BY[made] = weakref.ref(tx.output)
+        return wrap(tx, decorated_template(cls, made, decorator), None)
     return _made(tx, made)
 
 

@@ -23,6 +23,7 @@ the call): the template is made without them; that stays a break at the class st
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import dis
 import types
 from typing import Any
@@ -56,3 +57,11 @@ def refuse_template(value: Any, what: str, where: str) -> None:
     if per_call(value) is not None:
         raise Unsupported(what, f"{where}, which holds class {value.__qualname__}, made on each call, while the "
                                 "compiled code keeps one class")
+
+
+def decorated_template(template: type, decorated: type, decorator: Any) -> type:
+    """``decorator(template)`` (``decorated``, run natively on the template): a template too, whose class each
+    call makes the same way, then decorates with ``decorator``."""
+    recipe = per_call(template)
+    register_per_call(decorated, dataclasses.replace(recipe, decorators=(*recipe.decorators, decorator)))
+    return decorated
