@@ -118,9 +118,10 @@ class GuardCollector:
         if kind not in CONSTRUCTORS:
             raise ValueError(f"unknown guard request kind {kind!r}")
         if kind in ("type", "identity") and (instead := matched_instead(kind, source, value)) is not None:
-            _, first = self.made_sources.setdefault(id(instead[0][2]), (instead[0][2], instead[0][1]))
-            if first != instead[0][1]:  # reached two ways: the trace took them for one class
-                instead.append(("same_object", instead[0][1], first))
+            if isinstance(value, type) or kind == "type":
+                _, first = self.made_sources.setdefault(id(instead[0][2]), (instead[0][2], instead[0][1]))
+                if first != instead[0][1]:  # reached two ways: the trace took them for one class
+                    instead.append(("same_object", instead[0][1], first))
             for request in instead:  # a class the compiled code made on a call: matched by how it was made
                 self.add(*request)
             return

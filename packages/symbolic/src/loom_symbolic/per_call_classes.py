@@ -17,10 +17,14 @@ import types
 import weakref
 from typing import Any
 
-from loom_guards import Attr, Item, TypeOf
+from loom_guards import Attr, Called, Item, TypeOf
+
+from .made_once import immutable
 
 #: class made by the compiled code on a call → the code of the class body that made it
 MADE: weakref.WeakKeyDictionary[type, types.CodeType] = weakref.WeakKeyDictionary()
+#: code of a function a decorator generated for such a class (dataclass's ``__init__``): new on each call
+GENERATED: weakref.WeakSet[types.CodeType] = weakref.WeakSet()
 #: a function of such a class's namespace (a method, a static or class method's function) → its class
 MADE_PARTS: weakref.WeakKeyDictionary[types.FunctionType, type] = weakref.WeakKeyDictionary()
 
@@ -35,6 +39,8 @@ def note_made(made: type, body: types.CodeType) -> type:
         value = getattr(value, _WRAPPED[type(value)]) if type(value) in _WRAPPED else value
         if type(value) is types.FunctionType and str(value.__qualname__).startswith(f"{made.__qualname__}."):
             MADE_PARTS[value] = made  # (its own: not total_ordering's helpers, shared by every class)
+            if value.__code__ not in body.co_consts:
+                GENERATED.add(value.__code__)
     return made
 
 
@@ -65,12 +71,12 @@ def class_match(source: Any, made: type) -> list[tuple[str, Any, Any]] | None:
             entry, value = Attr(entry, inner), getattr(value, inner)
         if type(value) is types.FunctionType:
             requests.append(("type", entry, value))
-            requests.append(("identity", Attr(entry, "__code__"), value.__code__))
+            requests.extend(_same_code(Attr(entry, "__code__"), value.__code__))
             requests.append(("constant", Attr(entry, "__defaults__"), value.__defaults__))
             requests.append(("constant", Attr(entry, "__kwdefaults__"), None) if value.__kwdefaults__ is None
                             else ("identity", Attr(entry, "__kwdefaults__"), value.__kwdefaults__))
             requests.append(("dict_keys", Attr(entry, "__dict__"), value.__dict__))
-        elif type(value) in _CONSTANT:
+        elif type(value) in _CONSTANT or immutable(value):
             requests.append(("constant", entry, value))
         elif name in ("__dict__", "__weakref__"):
             requests.append(("type", entry, value))  # the descriptors each class makes for its instances
@@ -79,6 +85,8 @@ def class_match(source: Any, made: type) -> list[tuple[str, Any, Any]] | None:
             if more is None:
                 return None
             requests.extend(more)
+        elif name.startswith("__") and name.endswith("__"):
+            requests.append(("type", entry, value))  # a decorator's (``__dataclass_fields__``): made alike each call
         else:
             return None
     requests.append(("length", Attr(source, "__bases__"), made.__bases__))
@@ -94,8 +102,19 @@ def class_match(source: Any, made: type) -> list[tuple[str, Any, Any]] | None:
     return requests
 
 
+def _same_code(source: Any, code: types.CodeType) -> list[tuple[str, Any, Any]]:
+    """``source`` is ``code`` (a method's, a constant of the class body), or equal to it where a decorator
+    generated it anew for each call's class (``code == other``: the same bytecode, constants and names)."""
+    if code in GENERATED:
+        return [("constant", Called(Attr(source, "__eq__"), (code,)), True)]
+    return [("identity", source, code)]
+
+
 def matched_instead(kind: str, source: Any, value: Any) -> list[tuple[str, Any, Any]] | None:
-    """What to guard instead of ``kind`` on ``source``, where it would pin a class made on a call."""
+    """What to guard instead of ``kind`` on ``source``, where it would pin a class made on a call (or the code of
+    a function a decorator generated for one)."""
+    if kind == "identity" and type(value) is types.CodeType and value in GENERATED:
+        return _same_code(source, value)
     if kind == "type" and made_per_call(type(value)):
         return class_match(TypeOf(source), type(value))
     if kind == "identity" and made_per_call(value):

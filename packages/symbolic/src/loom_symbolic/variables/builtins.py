@@ -19,11 +19,12 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Attr, Const
+from loom_guards import Attr, Const, TypeOf
 
 from .. import operand_errors as _operand_errors
 from .. import polyfills
 from ..bytecode_helpers import iter_at
+from ..per_call_classes import made_per_call
 from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
@@ -321,7 +322,8 @@ def builtin_type(tx, args, kwargs):
         return MAKE_TYPE[0](tx, args, kwargs)
     if len(args) != 1 or kwargs:
         raise Unsupported("type() with three arguments", "creating classes is not modelled")
-
+    if args[0].source is not None and made_per_call(cls := args[0].python_type()):  # matched through it
+        return wrap(tx, cls, TypeOf(args[0].source))
     return wrap_constant_like(args[0].python_type())
 
 
