@@ -1,9 +1,16 @@
 """A class made on each call (its methods read values of the call) that lives across a graph break: the code
 after the break matches the class by the class statement that made it, not by identity, so later calls reuse
 its compiled entry. Before, every call brought another class, the guard on the class (and on its methods)
-failed, and the code after the break compiled again on every call until the recompile limit."""
+failed, and the code after the break compiled again on every call until the recompile limit.
+
+``@dataclasses.dataclass`` and ``@functools.total_ordering`` on such a class run natively on the template and on
+each call's class as the compiled code makes it; before, each was a graph break ("the compiled code makes the
+class on each call, and would not decorate it")."""
 
 from __future__ import annotations
+
+import dataclasses
+import functools
 
 import torch
 
@@ -165,3 +172,102 @@ def test_an_instance_of_another_calls_class_is_not_taken_for_this_calls():
     eager, got, _ = _compiles(_held_instance, _three_calls())
     assert all(_same(e, g) for e, g in zip(eager, got))
     assert [g[2] for g in got] == [True, False, False]
+
+
+def _dataclass_made_per_call(x):
+    log = []
+
+    @dataclasses.dataclass
+    class Point:
+        a: int
+        b: int = 2
+
+        def note(self):
+            log.append(self.a + self.b)
+            return self
+
+    p = Point(1).note()
+    return x + sum(log), p == Point(1, 2), p, log, Point
+
+
+def _total_ordering_made_per_call(x):
+    seen = []
+
+    @functools.total_ordering
+    class Version:
+        def __init__(self, v):
+            self.v = v
+
+        def __eq__(self, other):
+            return self.v == other.v
+
+        def __lt__(self, other):
+            seen.append("lt")
+            return self.v < other.v
+
+    a, b = Version(1), Version(2)
+    return x + (a <= b) + (b >= a), seen, Version
+
+
+def test_decorators_on_a_class_made_per_call_run_on_each_calls_class():
+    eager, got, counts = _compiles(_dataclass_made_per_call, _three_calls())
+    assert loom.explain(_dataclass_made_per_call)(torch.ones(2)).break_count == 0
+    assert counts == [1, 1, 1]
+    for e, g in zip(eager, got):
+        assert _same(e[:2], g[:2]) and e[3] == g[3]
+    (_, _, p1, log1, cls1), (_, _, p2, log2, cls2) = got[:2]
+    assert cls1 is not cls2 and type(p1) is cls1 and dataclasses.is_dataclass(cls1)
+    assert repr(p1) == "_dataclass_made_per_call.<locals>.Point(a=1, b=2)"
+    p1.note()
+    assert log1 == [3, 3] and log2 == [3]
+    loom.reset()
+    eager, got, counts = _compiles(_total_ordering_made_per_call, _three_calls())
+    assert loom.explain(_total_ordering_made_per_call)(torch.ones(2)).break_count == 0
+    assert counts == [1, 1, 1]
+    for e, g in zip(eager, got):
+        assert _same(e[:2], g[:2])
+    assert got[0][2] is not got[1][2] and got[0][2](1) <= got[0][2](3) and got[0][1] == ["lt", "lt", "lt"]
+
+
+def _dataclass_across_a_break(x):
+    log = []
+
+    @dataclasses.dataclass
+    class Point:
+        a: int
+
+        def note(self):
+            log.append(self.a)
+
+    p = Point(1)
+    print("", end="")
+    p.note()
+    Point(2).note()
+    return x + sum(log), log, p == Point(1), type(p) is Point
+
+
+def _total_ordering_across_a_break(x):
+    seen = []
+
+    @functools.total_ordering
+    class Version:
+        def __init__(self, v):
+            self.v = v
+
+        def __eq__(self, other):
+            return self.v == other.v
+
+        def __lt__(self, other):
+            seen.append("lt")
+            return self.v < other.v
+
+    a = Version(1)
+    print("", end="")
+    return x + (a <= Version(2)), seen
+
+
+def test_decorated_classes_made_per_call_across_a_break():
+    for fn in (_dataclass_across_a_break, _total_ordering_across_a_break):
+        eager, got, counts = _compiles(fn, _three_calls())
+        assert all(_same(e, g) for e, g in zip(eager, got)), fn.__name__
+        assert counts == [2, 2, 2], (fn.__name__, counts)
