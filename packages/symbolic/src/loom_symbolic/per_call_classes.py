@@ -6,9 +6,9 @@ that meets such a class (or an instance of it) after a graph break would otherwi
 next call makes another, the guard fails, and the code after the break compiles again on every call. The
 guard collector (``GuardCollector.add``) turns a request on such a class ("type": an instance's class,
 "identity": the class) into guards on what the trace can rely on of it: made by the same class body, with the
-same metaclass, bases and namespace (its functions by code, its constants by value, the rest by identity). The
-methods' cells are not pinned so: a function of such a class is guarded by its code (``code_matched_functions``)
-and its cells' contents as they are read.
+same metaclass, bases and namespace (its functions by code, its constants by value, a decorator's dunder entries
+by type; anything else keeps the identity guard). The methods' cells are not pinned either: a function of such a
+class is guarded by its code (``code_matched_functions``), and its cells by holding what the frame's cells hold.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from .made_once import immutable
 MADE: weakref.WeakKeyDictionary[type, types.CodeType] = weakref.WeakKeyDictionary()
 #: code of a function a decorator generated for such a class (dataclass's ``__init__``): new on each call
 GENERATED: weakref.WeakSet[types.CodeType] = weakref.WeakSet()
-#: a function of such a class's namespace (a method, a static or class method's function) → its class
-MADE_PARTS: weakref.WeakKeyDictionary[types.FunctionType, type] = weakref.WeakKeyDictionary()
+#: the functions of such classes' namespaces (a method, a static or class method's function); a set, not a map
+#: to the class: the class holds the function, so a value holding the class would keep both alive
+MADE_PARTS: weakref.WeakSet[types.FunctionType] = weakref.WeakSet()
 
 _CONSTANT = (int, float, complex, str, bytes, bool, type(None))
 _WRAPPED = {staticmethod: "__func__", classmethod: "__func__"}
@@ -38,7 +39,7 @@ def note_made(made: type, body: types.CodeType) -> type:
     for value in made.__dict__.values():
         value = getattr(value, _WRAPPED[type(value)]) if type(value) in _WRAPPED else value
         if type(value) is types.FunctionType and str(value.__qualname__).startswith(f"{made.__qualname__}."):
-            MADE_PARTS[value] = made  # (its own: not total_ordering's helpers, shared by every class)
+            MADE_PARTS.add(value)  # (its own: not total_ordering's helpers, shared by every class)
             if value.__code__ not in body.co_consts:
                 GENERATED.add(value.__code__)
     return made
@@ -51,10 +52,9 @@ def made_part(value: Any) -> bool:
 
 def made_per_call(value: Any) -> bool:
     """Whether ``value`` is a class the compiled code made on a call."""
-    try:
-        return isinstance(value, type) and value in MADE
-    except TypeError:
-        return False
+    if not isinstance(value, type) or type(value).__hash__ is not type.__hash__:
+        return False  # (a metaclass hashing its classes its own way is not asked: no user code runs here)
+    return value in MADE
 
 
 def class_match(source: Any, made: type) -> list[tuple[str, Any, Any]] | None:
