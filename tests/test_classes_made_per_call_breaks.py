@@ -271,3 +271,26 @@ def test_decorated_classes_made_per_call_across_a_break():
         eager, got, counts = _compiles(fn, _three_calls())
         assert all(_same(e, g) for e, g in zip(eager, got)), fn.__name__
         assert counts == [2, 2, 2], (fn.__name__, counts)
+
+
+def _type_call_over_a_class_made_per_call(x):
+    log = []
+
+    class Base:
+        def note(self):
+            log.append(1)
+            return len(log)
+
+    Sub = type("Sub", (Base,), {"k": 3})
+    s = Sub()
+    return x + s.note() + Sub.k, s, Sub, Base, log
+
+
+def test_type_with_a_base_made_per_call_is_made_per_call():
+    eager, got, counts = _compiles(_type_call_over_a_class_made_per_call, _three_calls())
+    assert loom.explain(_type_call_over_a_class_made_per_call)(torch.ones(2)).break_count == 0
+    assert counts == [1, 1, 1]
+    for e, (out, s, sub, base, log) in zip(eager, got):
+        assert _same(e[0], out) and type(s) is sub and sub.__bases__ == (base,) and log == [1]
+    got[0][1].note()
+    assert got[0][4] == [1, 1] and got[1][4] == [1] and got[0][2] is not got[1][2]

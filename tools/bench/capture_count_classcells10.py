@@ -1,8 +1,8 @@
 """Classes made on each call that live across a graph break, or carry a decorator, for ``capture_count.py --only
 classcells10``: a context manager whose block holds a break, a method, a ``nonlocal`` counter and a tensor
 closure read after a break, a subclass, a class and its new instances after a break, and ``@dataclass`` /
-``@total_ordering`` over a class whose methods read a list made in the call (with and without a break). Each is
-written afresh over one tensor.
+``@total_ordering`` over a class whose methods read a list made in the call (with and without a break), and
+``type(name, (PerCallBase,), ns)``. Each is written afresh over one tensor.
 """
 
 from __future__ import annotations
@@ -151,6 +151,19 @@ def c_cc10_dataclass_across_a_break(x):
     p.note()
     Point(2).note()
     return x + sum(log), log, p == Point(1)
+
+
+
+def c_cc10_type_call_over_a_class_made_per_call(x):
+    log = []
+
+    class Base:
+        def note(self):
+            log.append(1)
+            return len(log)
+
+    Sub = type("Sub", (Base,), {"k": 3})
+    return x + Sub().note() + Sub.k, log
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -200,6 +200,12 @@ def class_of_this_call(code: types.CodeType, f_globals: dict[str, Any], closure:
     return note_made(made, code)
 
 
+def class_of_type_call(name: str, bases: tuple, namespace: dict[str, Any]) -> type:
+    """``type(name, bases, namespace)`` made again by the compiled code, on each call, where a base is a class
+    made on each call: this call's bases, a copy of the namespace the trace checked."""
+    return note_made(type(name, bases, dict(namespace)), None)
+
+
 def partial_over(function: Any, args: tuple, keywords: dict[str, Any]) -> functools.partial:
     """``functools.partial(function, *args, **keywords)`` whose ``keywords`` is ``keywords`` itself, not a
     copy: a partial made in the trace whose keywords dict the trace also held (``p.keywords``)."""

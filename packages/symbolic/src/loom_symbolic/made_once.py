@@ -31,7 +31,8 @@ class PerCall:
     """How the compiled code makes again, on each call, a class the trace modelled by a template (see
     ``opcodes.class_per_call``): ``__build_class__`` on the body ``code`` with ``f_globals``, a closure of the
     real cells standing for the trace's ``boxes``, ``name`` and ``bases``, then each of ``decorators`` applied
-    (``dataclasses.dataclass`` and the like, run natively on the template too); ``made_at``: the class
+    (``dataclasses.dataclass`` and the like, run natively on the template too), or ``type(name, bases,
+    namespace)`` where a base is such a class; ``made_at``: the class
     statement's break point (where the translation breaks when the class cannot be made so)."""
 
     code: types.CodeType
@@ -41,6 +42,8 @@ class PerCall:
     bases: tuple[Any, ...]
     made_at: Any
     decorators: tuple[Any, ...] = ()
+    #: ``type(name, bases, namespace)`` rather than a class statement (``code`` None): the namespace to copy
+    namespace: dict[str, Any] | None = None
 
 
 #: template class → how each call makes its own

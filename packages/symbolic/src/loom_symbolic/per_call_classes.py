@@ -22,7 +22,7 @@ from loom_guards import Attr, Called, Item, TypeOf
 from .made_once import immutable
 
 #: class made by the compiled code on a call → the code of the class body that made it
-MADE: weakref.WeakKeyDictionary[type, types.CodeType] = weakref.WeakKeyDictionary()
+MADE: weakref.WeakKeyDictionary[type, types.CodeType | None] = weakref.WeakKeyDictionary()
 #: code of a function a decorator generated for such a class (dataclass's ``__init__``): new on each call
 GENERATED: weakref.WeakSet[types.CodeType] = weakref.WeakSet()
 #: the functions of such classes' namespaces (a method, a static or class method's function); a set, not a map
@@ -33,14 +33,15 @@ _CONSTANT = (int, float, complex, str, bytes, bool, type(None))
 _WRAPPED = {staticmethod: "__func__", classmethod: "__func__"}
 
 
-def note_made(made: type, body: types.CodeType) -> type:
-    """Note ``made``, a class the compiled code made from class body ``body``, and hand it back."""
+def note_made(made: type, body: types.CodeType | None) -> type:
+    """Note ``made``, a class the compiled code made from class body ``body`` (None: by ``type(...)``), and hand
+    it back."""
     MADE[made] = body
     for value in made.__dict__.values():
         value = getattr(value, _WRAPPED[type(value)]) if type(value) in _WRAPPED else value
         if type(value) is types.FunctionType and str(value.__qualname__).startswith(f"{made.__qualname__}."):
             MADE_PARTS.add(value)  # (its own: not total_ordering's helpers, shared by every class)
-            if value.__code__ not in body.co_consts:
+            if body is None or value.__code__ not in body.co_consts:
                 GENERATED.add(value.__code__)
     return made
 

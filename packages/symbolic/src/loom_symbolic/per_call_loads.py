@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bytecode_helpers import class_of_this_call
+from .bytecode_helpers import class_of_this_call, class_of_type_call
 from .errors import Unsupported
 from .made_once import per_call, per_call_part
 from .per_call_classes import made_per_call
@@ -48,6 +48,14 @@ def _load_class_of_this_call(codegen: Any, recipe: Any) -> None:
     if key in codegen._temps:
         codegen.emit("LOAD_FAST", codegen._temps[key])
         return
+    if recipe.namespace is not None:  # type(name, bases, namespace)
+        codegen.load_callable(class_of_type_call)
+        codegen.emit("LOAD_CONST", recipe.name)
+        _load_bases(codegen, recipe)
+        codegen.emit("LOAD_CONST", recipe.namespace)
+        codegen.call(3)
+        _keep(codegen, key)
+        return
     codegen.load_callable(class_of_this_call)
     codegen.emit("LOAD_CONST", recipe.code)
     codegen.emit("LOAD_CONST", recipe.f_globals)
@@ -62,11 +70,20 @@ def _load_class_of_this_call(codegen: Any, recipe: Any) -> None:
         raise error from exc
     codegen.emit("BUILD_TUPLE", len(recipe.boxes))
     codegen.emit("LOAD_CONST", recipe.name)
+    _load_bases(codegen, recipe)
+    codegen.emit("LOAD_CONST", recipe.decorators)
+    codegen.call(6)
+    _keep(codegen, key)
+
+
+def _load_bases(codegen: Any, recipe: Any) -> None:
     for base in recipe.bases:
         codegen.load_const(base)
     codegen.emit("BUILD_TUPLE", len(recipe.bases))
-    codegen.emit("LOAD_CONST", recipe.decorators)
-    codegen.call(6)
+
+
+def _keep(codegen: Any, key: int) -> None:
+    """Keep the class just made in a temporary: every reference of this run is one class."""
     name = codegen.new_temp()
     codegen.emit("COPY", 1)
     codegen.emit("STORE_FAST", name)

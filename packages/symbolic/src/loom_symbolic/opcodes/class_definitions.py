@@ -48,7 +48,7 @@ from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
-from .class_per_call import decorated_template, made_per_call, refuse_template
+from .class_per_call import decorated_template, made_per_call, typed_template
 from .registry import handler
 
 
@@ -233,11 +233,14 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
         raise Unsupported(f"type({name!r}, ...)", "not a name, a tuple of bases and a dict of names")
     for base in bases:
         _check_base(base, name)
-        refuse_template(base, f"type({name!r}, ...)", "a base")
     what = f"type({name!r}, ...)"
     with undone_on_break(tx) as journal:
         real = {key: fixed_value(tx, value, what, f"its namespace's {key!r}", journal) for key, value in items.items()}
     real.setdefault("__module__", tx.f_globals.get("__name__", "__main__"))  # CPython reads the caller's globals
+    if any(per_call(base) is not None for base in bases):  # made on each call, over that call's bases
+        template = typed_template(tx, name, bases, real)
+        _MADE_BY[template] = weakref.ref(tx.output)
+        return wrap(tx, template, None)
     return _made(tx, type(name, bases, real))
 
 

@@ -52,16 +52,18 @@ def made_per_call(tx, body: Any, name: str, bases: list[Any], refused: Unsupport
     return made
 
 
-def refuse_template(value: Any, what: str, where: str) -> None:
-    """A break where a class made once (or a function made real) would keep a class made on each call."""
-    if per_call(value) is not None:
-        raise Unsupported(what, f"{where}, which holds class {value.__qualname__}, made on each call, while the "
-                                "compiled code keeps one class")
-
-
 def decorated_template(template: type, decorated: type, decorator: Any) -> type:
     """``decorator(template)`` (``decorated``, run natively on the template): a template too, whose class each
     call makes the same way, then decorates with ``decorator``."""
     recipe = per_call(template)
     register_per_call(decorated, dataclasses.replace(recipe, decorators=(*recipe.decorators, decorator)))
     return decorated
+
+
+def typed_template(tx, name: str, bases: tuple, namespace: dict[str, Any]) -> type:
+    """``type(name, bases, namespace)`` where a base is a template: a template too, each call's class made by
+    ``type`` over that call's bases and a copy of ``namespace`` (its values fixed for the compiled entry)."""
+    made = type(name, bases, dict(namespace))
+    register_per_call(made, PerCall(None, None, [], name, tuple(bases), tx.root().break_point(),
+                                    namespace=dict(namespace)))
+    return made
