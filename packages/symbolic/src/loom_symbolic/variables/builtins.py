@@ -24,8 +24,8 @@ from loom_guards import Attr, Const, TypeOf
 from .. import operand_errors as _operand_errors
 from .. import polyfills
 from ..bytecode_helpers import iter_at
-from ..per_call_classes import made_per_call
 from ..errors import Unsupported, UserError, args_of, missing_attribute
+from ..per_call_classes import made_per_call
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
 from . import container_methods as _container_methods
