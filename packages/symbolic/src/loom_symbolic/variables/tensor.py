@@ -17,6 +17,7 @@ from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
 from .registry import wrap, wrap_constant_like
+from .tensor_truth import ambiguous_truth
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -158,6 +159,9 @@ class TensorVariable(Variable):
         return False
 
     def truth(self, tx: InstructionTranslator) -> bool:
+        ambiguous = ambiguous_truth(tx, self)
+        if ambiguous is not None:  # eager raises without reading a value
+            raise ambiguous
         raise Unsupported(
             "data-dependent control flow",
             "a branch depends on a tensor's value",
