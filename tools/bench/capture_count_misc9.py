@@ -1,8 +1,12 @@
 """Constructs where loom broke and torch.compile does not (misc9), for ``capture_count.py --only misc9``: the
-truth of a tensor whose element count is known not to be one (eager raises without reading a value), ...
+truth of a tensor whose element count is known not to be one (eager raises without reading a value);
+``torch.overrides.redispatch_function``'s one-hop skip of a torch-function check; ...
 Each is written afresh over one tensor (``torch.arange(3.0)``)."""
 
 from __future__ import annotations
+
+import torch
+from torch.overrides import TorchFunctionMode
 
 
 # -- item 1: the truth of a tensor with no or several elements raises ---------------------------------------------
@@ -55,6 +59,59 @@ def c_m9_list_eq_index_count_raise(x):
 def c_m9_one_element_tensor_truth_branches(x):
     s = x.sum().reshape(1)
     return (x + 1) if s else (x - 1), x[:1].clone() in [x[:1]]
+
+
+# -- item 2: redispatch_function skips the next torch-function check once -------------------------------------------
+class _Redispatching(torch.Tensor):
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        return torch.overrides.redispatch_function(func, types, args, kwargs or {})
+
+
+def _peeking(a, b):
+    before = torch._C._peek_should_skip_torch_function()
+    if torch.overrides.has_torch_function((a, b)):
+        return torch.overrides.handle_torch_function(_peeking, (a, b), a, b)
+    return a * b, before, torch._C._peek_should_skip_torch_function()
+
+
+def c_m9_redispatch_peeks_inside_the_hop(x):
+    a = x.as_subclass(_Redispatching)
+    r, before, after = _peeking(a, x)
+    return r, type(r).__name__, before, after, torch._C._peek_should_skip_torch_function()
+
+
+def c_m9_redispatch_method_gives_plain_tensor(x):
+    a = x.as_subclass(_Redispatching)
+    b = a.sin() + a
+    return b, type(b).__name__, type(a.cos()).__name__
+
+
+class _LoggingMode(TorchFunctionMode):
+    def __init__(self):
+        self.names = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(getattr(func, "__name__", "?"))
+        with self:
+            return torch.overrides.redispatch_function(func, types, args, kwargs or {})
+
+
+def c_m9_redispatch_in_a_mode(x):
+    mode = _LoggingMode()
+    with mode:
+        y = torch.mul(x, 2) + 1
+    return y, mode.names
+
+
+def c_m9_skip_unused_and_twice_raise(x):
+    out = []
+    for fn in (lambda: 3, lambda: torch._C._skip_one_hop_torch_function(lambda: 3, (), (), {})):
+        try:
+            out.append(torch._C._skip_one_hop_torch_function(fn, (), (), {}))
+        except RuntimeError as e:
+            out.append(str(e))
+    return x + 1, out, torch._C._peek_should_skip_torch_function()
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]
