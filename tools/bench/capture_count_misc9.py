@@ -1,6 +1,7 @@
 """Constructs where loom broke and torch.compile does not (misc9), for ``capture_count.py --only misc9``: the
 truth of a tensor whose element count is known not to be one (eager raises without reading a value);
-``torch.overrides.redispatch_function``'s one-hop skip of a torch-function check; ...
+``torch.overrides.redispatch_function``'s one-hop skip of a torch-function check; class
+statements with keywords and a user's ``__init_subclass__`` that writes only into the new class; ...
 Each is written afresh over one tensor (``torch.arange(3.0)``)."""
 
 from __future__ import annotations
@@ -112,6 +113,50 @@ def c_m9_skip_unused_and_twice_raise(x):
         except RuntimeError as e:
             out.append(str(e))
     return x + 1, out, torch._C._peek_should_skip_torch_function()
+
+
+# -- item 3: class statements with keywords, a user's __init_subclass__ ---------------------------------------------
+class _Scaled:
+    def __init_subclass__(cls, scale=1, **kw):
+        super().__init_subclass__(**kw)
+        cls.scale = scale
+
+
+class _Labelled(_Scaled):
+    def __init_subclass__(cls, label="x", **kw):
+        super().__init_subclass__(**kw)
+        cls.label = label
+
+
+def c_m9_class_keywords_to_init_subclass(x):
+    class Local(_Scaled, scale=5):
+        pass
+
+    return x * Local.scale, Local.__name__
+
+
+def c_m9_class_keywords_through_two_hooks(x):
+    class Local(_Labelled, scale=2, label="lab"):
+        def twice(self, t):
+            return t * 2
+
+    return Local().twice(x) * Local.scale, Local.label
+
+
+def c_m9_class_on_a_hooked_base_without_keywords(x):
+    class Local(_Labelled):
+        pass
+
+    return x + Local.scale, Local.label, issubclass(Local, _Scaled)
+
+
+def c_m9_class_keyword_no_hook_takes_raises(x):
+    try:
+        class Local(zz=1):
+            pass
+    except TypeError as e:
+        return x - 1, str(e)
+    return x
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]
