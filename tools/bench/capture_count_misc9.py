@@ -1,10 +1,13 @@
 """Constructs where loom broke and torch.compile does not (misc9), for ``capture_count.py --only misc9``: the
 truth of a tensor whose element count is known not to be one (eager raises without reading a value);
 ``torch.overrides.redispatch_function``'s one-hop skip of a torch-function check; class
-statements with keywords and a user's ``__init_subclass__`` that writes only into the new class; ...
+statements with keywords and a user's ``__init_subclass__`` that writes only into the new class; ``types.new_class`` with
+``exec_body``; ...
 Each is written afresh over one tensor (``torch.arange(3.0)``)."""
 
 from __future__ import annotations
+
+import types
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -157,6 +160,15 @@ def c_m9_class_keyword_no_hook_takes_raises(x):
     except TypeError as e:
         return x - 1, str(e)
     return x
+
+
+def c_m9_types_new_class_exec_body(x):
+    def body(ns):
+        ns["k"] = 3
+        ns["scaled"] = lambda self, t: t * self.k
+
+    klass = types.new_class("Made", (), exec_body=body)
+    return klass().scaled(x), klass.__module__, klass.__name__
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]

@@ -59,7 +59,7 @@ FLOORS = {
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
         "opcodes.exception_opcodes", "opcodes.matching", "opcodes.names", "opcodes.operator_opcodes", "opcodes.stack",
         "opcodes.py311", "opcodes.py312", "opcodes.py313",
-        "opcodes.class_definitions", "opcodes.class_hooks", "opcodes.class_closures", "opcodes.class_bodies", "opcodes.asserts"],
+        "opcodes.class_definitions", "opcodes.class_hooks", "opcodes.new_class_calls", "opcodes.class_closures", "opcodes.class_bodies", "opcodes.asserts"],
     6: ["translator"],
     7: ["api"],
 }

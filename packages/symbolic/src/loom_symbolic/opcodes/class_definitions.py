@@ -50,6 +50,7 @@ from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
 from .class_hooks import build as build_with_keywords
 from .class_hooks import check_init_subclass, class_keywords
+from .new_class_calls import register as register_new_class
 from .registry import handler
 
 
@@ -228,6 +229,7 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
 
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class
 MAKE_TYPE.append(make_type)
+register_new_class(make_type)
 BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class
 BUILTIN_HANDLERS[dataclasses.dataclass] = make_dataclass
 for _decorator, _what in _OWN_CLASS_DECORATORS.items():
