@@ -2,7 +2,7 @@
 truth of a tensor whose element count is known not to be one (eager raises without reading a value);
 ``torch.overrides.redispatch_function``'s one-hop skip of a torch-function check; class
 statements with keywords and a user's ``__init_subclass__`` that writes only into the new class; ``types.new_class`` with
-``exec_body``; ...
+``exec_body``; ``Cls.__subclasses__()``; ...
 Each is written afresh over one tensor (``torch.arange(3.0)``)."""
 
 from __future__ import annotations
@@ -169,6 +169,21 @@ def c_m9_types_new_class_exec_body(x):
 
     klass = types.new_class("Made", (), exec_body=body)
     return klass().scaled(x), klass.__module__, klass.__name__
+
+
+class _Registry9:
+    def __init_subclass__(cls, tag="", **kw):
+        super().__init_subclass__(**kw)
+        cls.tag = tag
+
+
+class _Plugin9(_Registry9, tag="plug"):
+    pass
+
+
+def c_m9_subclasses_of_a_global_class(x):
+    found = _Registry9.__subclasses__()
+    return x * len(found) + len(found[0].tag), [k.__name__ for k in found]
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]
