@@ -80,8 +80,8 @@ def _stores_on_cls_only(function: types.FunctionType) -> str | None:
     instructions = list(dis.get_instructions(code))
     names = [ins.opname for ins in instructions]
     # only ``super()`` and ``super().__init_subclass__(...)`` are called (3.12's LOAD_SUPER_ATTR makes both one)
-    expected = names.count("LOAD_GLOBAL") + len([i for i in instructions if i.argval == "__init_subclass__"]) \
-        - names.count("LOAD_SUPER_ATTR")
+    attributes = [i for i in instructions if i.opname in ("LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR")]
+    expected = names.count("LOAD_GLOBAL") + len(attributes) - names.count("LOAD_SUPER_ATTR")
     if sum(names.count(call) for call in ("CALL", "CALL_KW", "CALL_FUNCTION_EX")) != expected:
         return "it calls something other than super().__init_subclass__"
     for index, ins in enumerate(instructions):
