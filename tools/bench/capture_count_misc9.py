@@ -2,12 +2,14 @@
 truth of a tensor whose element count is known not to be one (eager raises without reading a value);
 ``torch.overrides.redispatch_function``'s one-hop skip of a torch-function check; class
 statements with keywords and a user's ``__init_subclass__`` that writes only into the new class; ``types.new_class`` with
-``exec_body``; ``Cls.__subclasses__()``; ...
+``exec_body``; ``Cls.__subclasses__()``; ``decimal.Decimal``
+constants and exact arithmetic on them (guarded on the decimal context).
 Each is written afresh over one tensor (``torch.arange(3.0)``)."""
 
 from __future__ import annotations
 
 import types
+from decimal import Decimal
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -184,6 +186,16 @@ class _Plugin9(_Registry9, tag="plug"):
 def c_m9_subclasses_of_a_global_class(x):
     found = _Registry9.__subclasses__()
     return x * len(found) + len(found[0].tag), [k.__name__ for k in found]
+
+
+# -- item 4: decimal.Decimal from constants ---------------------------------------------------------------------
+def c_m9_decimal_exact_arithmetic(x):
+    total = Decimal("0.1") + Decimal("0.2") * 3
+    return x * float(total), total == Decimal("0.7"), int(Decimal("-2.5")), Decimal(10) > 9
+
+
+def c_m9_decimal_inexact_quotient_breaks(x):
+    return x + 1, Decimal(2) / Decimal(7)
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]

@@ -54,7 +54,7 @@ FLOORS = {
         "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.tensor_subclasses",
         "variables.outside_wrapping_iterators", "variables.outside_count", "variables.outside_values_iterators",
         "variables.outside_operator_callables",
-        "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries", "variables.warnings_filters"],
+        "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries", "variables.warnings_filters", "variables.decimals"],
     4: ["output_graph", "node_effects", "storage_guards", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
         "opcodes.exception_opcodes", "opcodes.matching", "opcodes.names", "opcodes.operator_opcodes", "opcodes.stack",
