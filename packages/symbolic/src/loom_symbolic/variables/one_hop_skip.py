@@ -7,8 +7,9 @@ The trace keeps the flag as its own state (``OutputGraph.one_hop_skip``, absent:
 - ``func`` a torch op (``Tensor.add`` handed to a ``__torch_function__``): its own check uses the flag up, so it
   is called with subclass dispatch and the modes off for that one call (a plain tensor comes back, as in eager);
 - ``func`` a Python function: inlined with the flag set; a ``has_torch_function`` query uses it up and answers
-  False. Any other torch call or tensor read met first would use it up in eager: not modelled, the whole
-  frame runs as it is (so does a break inside the hop: no split point keeps the flag right);
+  False. Any other torch call or tensor read met first would use it up in eager: not modelled, a break.
+  A break inside the hop is taken where the root frame called into it: that call runs as Python, torch's own
+  flag then set for real (a frame entered with it set runs as it is, below);
 - a second skip while the flag is set raises eager's RuntimeError; a function that never used the flag up
   raises eager's RuntimeError when it returns; ``torch._C._peek_should_skip_torch_function()`` reads the
   trace's flag.
@@ -72,11 +73,9 @@ def consume_query(tx: InstructionTranslator) -> Variable | None:
 def refuse_while_set(output: Any, what: str) -> None:
     """A torch call or tensor read other than a query, met while the flag is set: not modelled."""
     if is_set(output):
-        error = Unsupported(f"{what} while torch skips its next torch-function check",
-                            "only a has_torch_function query using the skip up is modelled",
-                            hint="the function runs as it is")
-        error.reason.frame_as_is = True
-        raise error
+        raise Unsupported(f"{what} while torch skips its next torch-function check",
+                          "only a has_torch_function query using the skip up is modelled",
+                          hint="the call that skips runs as ordinary Python")
 
 
 def peek(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:

@@ -170,10 +170,8 @@ class TensorVariable(Variable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if getattr(tx.output, "one_hop_skip", False):  # the read would use redispatch_function's skip up
-            error = Unsupported(f"tensor attribute {name!r} while torch skips its next torch-function check",
-                                "not modelled (see variables/one_hop_skip.py)")
-            error.reason.frame_as_is = True
-            raise error
+            raise Unsupported(f"tensor attribute {name!r} while torch skips its next torch-function check",
+                              "not modelled (see variables/one_hop_skip.py)")
         example = self.example
         if tx.output.function_modes and name in _MODE_ATTRIBUTES:  # eager hands the read to the mode
             handled = TENSOR_METHODS["mode_attribute"](tx, self, name)
