@@ -8,7 +8,8 @@ given real cells holding the same values where those are fixed for the compiled 
 never binds them again (:mod:`.class_closures`); a class whose cells hold a tensor, a list made in the call, or
 a value bound again later (or whose base is such a class) is made again on each call (:mod:`.class_per_call`). Only classes whose creation changes nothing outside themselves are made so: bases whose
 metaclass is ``type`` or torch's (``torch.autograd.Function``'s), with no ``__init_subclass__`` of a user's
-(which could register the class somewhere). A base that is no class but a library's stand-in for classes
+that could act beyond the new class (:mod:`.class_hooks`, which also takes the statement's constant
+keywords). A base that is no class but a library's stand-in for classes
 (``typing.TypedDict``, ``Generic[T]``: PEP 560's ``__mro_entries__``) is checked by the classes it names.
 Anything else is one graph break at the class statement.
 
@@ -48,7 +49,10 @@ from ..variables.nested_functions import NestedFunctionVariable
 from ..variables.registry import wrap, wrap_constant_like
 from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
+from .class_hooks import build as build_with_keywords
+from .class_hooks import check_init_subclass, class_keywords
 from .class_per_call import decorated_template, made_per_call, typed_template
+from .new_class_calls import register as register_new_class
 from .registry import handler
 
 
@@ -59,9 +63,10 @@ def load_build_class(tx, ins) -> None:
 
 def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``__build_class__(body, name, *bases)``: the class, made now (see the module's docstring)."""
-    if kwargs or len(args) < 2 or not isinstance(args[0], NestedFunctionVariable):
-        raise Unsupported("a class statement with keywords (a metaclass=...)", "the translator makes only plain classes")
+    if len(args) < 2 or not isinstance(args[0], NestedFunctionVariable):
+        raise Unsupported("a class statement without its body", "the translator makes only plain classes")
     body = args[0]
+    keywords = class_keywords(kwargs, body.code.co_name)
     if body.defaults or body.kwdefaults:
         raise Unsupported(f"class {body.code.co_name}", "its body has defaults")
     if not all(a.is_python_constant() for a in args[1:]):
@@ -79,6 +84,9 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
             raise Unsupported(f"class {name}", "a base of it is made on each call")
         closure = real_closure(tx, body.code, body.closure, f"class {name}")
     except Unsupported as refused:  # its methods read values of each call: a template, made again per call
+        if keywords:  # (the per-call rebuild passes no keywords)
+            raise Unsupported(f"class {name}", "a class statement with keywords whose class is made on each call "
+                                               "is not modelled") from refused
         try:
             template = made_per_call(tx, body, name, bases, refused)
         except TypeError as exc:
@@ -88,7 +96,7 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
         return wrap(tx, template, None)
     function = types.FunctionType(body.code, body.f_globals, body.code.co_name, None, closure)
     try:
-        made = builtins.__build_class__(function, name, *bases)
+        made = build_with_keywords(function, name, bases, keywords)
     except TypeError as exc:
         _refused_bases(name, bases, exc)
         raise
@@ -200,9 +208,7 @@ def _check_base(base: Any, name: str) -> None:
     meta = type(base)
     if meta is not type and not trusted_module_name(meta.__module__ or ""):
         raise Unsupported(f"class {name}", f"its metaclass {meta.__qualname__} may act when the class is made")
-    hook = getattr(base.__init_subclass__, "__func__", None)
-    if hook is not None and not trusted_module_name(getattr(hook, "__module__", "") or ""):
-        raise Unsupported(f"class {name}", f"{base.__qualname__}.__init_subclass__ acts when the class is made")
+    check_init_subclass((base,), name)  # a user's hook that writes only into the new class runs as it is made
 
 
 def make_namedtuple_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
@@ -246,6 +252,7 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
 
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class
 MAKE_TYPE.append(make_type)
+register_new_class(make_type)
 BUILTIN_HANDLERS[collections.namedtuple] = make_namedtuple_class
 BUILTIN_HANDLERS[dataclasses.dataclass] = make_dataclass
 for _decorator, _what in _OWN_CLASS_DECORATORS.items():

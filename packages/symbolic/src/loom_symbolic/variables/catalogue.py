@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     control_flow,
     ctx,
     ctx_instances,
+    decimals,
     deferred_prints,
     deferred_warnings,
     dict_operators,

@@ -31,6 +31,7 @@ from torch.overrides import TorchFunctionMode
 
 from ..errors import Unsupported
 from . import device_ctx as _device_ctx
+from . import one_hop_skip as _one_hop
 from . import registry
 from . import torch_function_state as _torch_function_state
 from .base import RealValueVariable, Variable
@@ -168,16 +169,6 @@ def _hands_over(tx: InstructionTranslator, query: Any, args: list[Variable]) -> 
     return any(check(tx, value) for value in _queried(tx, query, args) for check in OVERLOADS)
 
 
-def _skip_one_hop(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    # redispatch_function: torch skips the next torch-function check the call makes, a per-thread flag the
-    # trace does not model. The frame runs as it is: the call usually re-enters this very function (through
-    # handle_torch_function), whose compiled entry's guards, reading the tensors' metadata, would use the flag up
-    error = Unsupported("torch._C._skip_one_hop_torch_function() (torch.overrides.redispatch_function)",
-                        "skipping one torch-function check is not modelled", hint="the function runs as it is")
-    error.reason.frame_as_is = True
-    raise error
-
-
 #: The stack's builtins → how the trace answers them (from torch's stack and the trace's own).
 _HANDLERS = {
     _C._push_on_torch_function_stack: _push,
@@ -185,7 +176,8 @@ _HANDLERS = {
     _C._len_torch_function_stack: _length,
     _C._get_function_stack_at: _stack_at,
     _C._is_torch_function_mode_enabled: _mode_enabled,
-    _C._skip_one_hop_torch_function: _skip_one_hop,
+    _C._skip_one_hop_torch_function: _one_hop.skip_one_hop,
+    _C._peek_should_skip_torch_function: _one_hop.peek,
 }
 
 
@@ -195,6 +187,8 @@ class ModeStackFunctionVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         handler = _HANDLERS.get(self.value)
         if handler is None:  # a has_torch_function query
+            if (skipped := _one_hop.consume_query(tx)) is not None:
+                return skipped  # redispatch_function's skip, used up
             if tx.output.function_modes or (not kwargs and _hands_over(tx, self.value, args)):
                 return _HAS_TORCH_FUNCTION[self.value](tx, args, kwargs)
             return tx.output.call_function(tx, self.value, args, kwargs)
@@ -428,6 +422,7 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
              kwargs: dict[str, Variable]) -> Variable | None:
     """``run(*args, **kwargs)`` handed to the innermost mode the trace pushed (its ``__torch_function__``
     inlined), or None when eager would not hand it to a mode (record it as an ordinary op)."""
+    _one_hop.refuse_while_set(output, "a torch call")
     if tx is None:
         name = getattr(run, "__qualname__", None) or repr(run)
         raise Unsupported(f"{name} made by the translator under a TorchFunctionMode", "the mode would not see it")

@@ -53,6 +53,7 @@ from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_a
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
 from .sequences import TupleSubclassVariable, plain_structseq_class, plain_tuple_subclass
+from .subclass_lists import SubclassesMethodVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -83,6 +84,8 @@ def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, n
     """``Cls.name`` that only the metaclass defines: a plain value (a registry dict) as it is, a Python
     function bound to the class; other descriptors are not modelled."""
     meta = type(cls.value)
+    if name == "__subclasses__" and meta is type and cls.source is not None:
+        return SubclassesMethodVariable(cls.value, cls.source)  # the live subclasses, guarded
     if meta.__module__ in ("builtins", "abc", "enum") or cls.source is None:
         raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "it comes from the metaclass")
     if not hasattr(type(found), "__get__"):

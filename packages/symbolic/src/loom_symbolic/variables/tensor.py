@@ -17,6 +17,7 @@ from . import containers as _containers
 from .base import Variable
 from .constant import ConstantVariable
 from .registry import wrap, wrap_constant_like
+from .tensor_truth import ambiguous_truth
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -158,6 +159,9 @@ class TensorVariable(Variable):
         return False
 
     def truth(self, tx: InstructionTranslator) -> bool:
+        ambiguous = ambiguous_truth(tx, self)
+        if ambiguous is not None:  # eager raises without reading a value
+            raise ambiguous
         raise Unsupported(
             "data-dependent control flow",
             "a branch depends on a tensor's value",
@@ -165,6 +169,9 @@ class TensorVariable(Variable):
         )
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if getattr(tx.output, "one_hop_skip", False):  # the read would use redispatch_function's skip up
+            raise Unsupported(f"tensor attribute {name!r} while torch skips its next torch-function check",
+                              "not modelled (see variables/one_hop_skip.py)")
         example = self.example
         if tx.output.function_modes and name in _MODE_ATTRIBUTES:  # eager hands the read to the mode
             handled = TENSOR_METHODS["mode_attribute"](tx, self, name)

@@ -35,6 +35,7 @@ import torch
 
 from ..errors import Unsupported, UserError
 from . import function_modes as _modes
+from . import one_hop_skip as _one_hop
 from . import registry
 from .base import Variable
 from .constant import ConstantVariable
@@ -207,6 +208,7 @@ def dispatch(tx: InstructionTranslator | None, output: Any, run: Any, args: list
              kwargs: dict[str, Variable]) -> Variable | None:
     """``run(*args, **kwargs)`` handed to the ``__torch_function__`` of the subclass tensor among its arguments
     (inlined), or None when eager would not hand it over (no such argument, dispatch switched off)."""
+    _one_hop.refuse_while_set(output, "a torch call")
     if not output.torch_function_enabled:
         return None
     if not output.subclass_tensors and all(isinstance(a, (TensorVariable, ConstantVariable))

@@ -22,6 +22,7 @@ from . import function_modes as _function_modes
 from . import made_leaves as _made_leaves
 from . import numpy as _numpy
 from . import numpy_to_tensor as _numpy_to_tensor
+from . import one_hop_skip as _one_hop
 from . import out_resizes as _out_resizes
 from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
@@ -482,6 +483,7 @@ def call_tensor_method(
     tx: InstructionTranslator, tensor: TensorVariable, name: str, args: list[Variable], kwargs: dict[str, Variable]
 ) -> Variable:
     """``tensor.name(*args, **kwargs)``: metadata folds, opaque methods break, the rest are graph ops."""
+    _one_hop.refuse_while_set(tx.output, f"Tensor.{name}")
     if tx.output.function_modes:  # handed to the innermost TorchFunctionMode the trace pushed, as in eager
         handled = _function_modes.dispatch(tx, tx.output, _function_modes.method_caller(name), [tensor, *args], kwargs)
         if handled is not None:
