@@ -386,6 +386,11 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
             Py_DECREF(entry); /* cleared by the cycle collector: never matches */
             continue;
         }
+        if ((entry->callback != NULL && entry->callback != t->callback) ||
+            (entry->globals != NULL && entry->globals != fh_frame_globals(frame))) {
+            Py_DECREF(entry); /* another compiler's entry, or other globals: not this frame's */
+            continue;
+        }
         fh_stats.guard_calls++;
         PyObject *verdict = PyObject_CallOneArg(entry->guard, (PyObject *)view);
         int truth = -1;

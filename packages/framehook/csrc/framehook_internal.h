@@ -75,6 +75,8 @@ typedef struct {
     PyObject_HEAD
     PyObject *code;      /* the replacement code object */
     PyObject *guard;     /* callable(frame_view) -> truthy */
+    PyObject *callback;  /* NULL, or: served only while it is this thread's callback (checked in C) */
+    PyObject *globals;   /* NULL, or: served only to frames whose globals are this dict (checked in C) */
     Py_ssize_t hits;
 } EntryObject;
 
