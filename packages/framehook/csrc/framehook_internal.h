@@ -227,6 +227,8 @@ static inline Py_ssize_t fh_code_nargs(PyCodeObject *co)
 /* ------------------------------------------------------------------------------------------------ */
 
 FH_INTERNAL extern PyTypeObject FrameViewType;
+/* A new capsule holding the C interface to FrameView (frame_view_api.h); NULL with an exception set. */
+FH_INTERNAL PyObject *fh_frame_view_api_capsule(void);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* stats.c                                                                                          */
