@@ -17,7 +17,8 @@ Rows:
 3. hook cost per frame the compiler skips (``fib`` frames under each compiler's hook, each compiler
    told not to compile fib: ``loom.disable(fib, recursive=False)`` / ``torch._dynamo.disable(...)``);
 4. guard cost: one guard check of the tiny function's entry and of a TinyGPT's entry (loom: its
-   compiled ``GuardFn`` behind the backend-match check; torch: the entry's ``guard_manager.check``);
+   compiled ``GuardFn``, called by the hook after it compares compiler and globals in C; torch: the
+   entry's ``guard_manager.check``);
 5. compile time against model depth (TinyGPT with 1 to 32 layers), plotted to tools/bench/out/.
 """
 
