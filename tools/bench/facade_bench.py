@@ -17,7 +17,8 @@ Rows:
 3. hook cost per frame the compiler skips (``fib`` frames under each compiler's hook, each compiler
    told not to compile fib: ``loom.disable(fib, recursive=False)`` / ``torch._dynamo.disable(...)``);
 4. guard cost: one guard check of the tiny function's entry and of a TinyGPT's entry (loom: its
-   compiled ``GuardFn`` behind the backend-match check; torch: the entry's ``guard_manager.check``);
+   compiled ``GuardFn``, called by the hook after it compares compiler and globals in C; torch: the
+   entry's ``guard_manager.check``);
 5. compile time against model depth (TinyGPT with 1 to 32 layers), plotted to tools/bench/out/.
 """
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
-import itertools
 import json
 import os
 import subprocess
@@ -210,11 +210,8 @@ def guard_cost(rounds: int) -> dict[str, dict[str, float]]:
     import torch
     from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 
-    import loom
-    import loom_framehook as framehook
     import loom_guards
     import loom_symbolic
-    from loom.frame_compiler import _backend_match
 
     models = load_models()
     model, ids = make_model(models, "gpt", 2)
@@ -225,23 +222,12 @@ def guard_cost(rounds: int) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for label, (fn, f_locals, target) in cases.items():
         # loom: the entry's guards, compiled with the frame's globals so that a dict of locals (with the
-        # frame's f_globals) can stand in for the frame view, behind the same backend-match check the
-        # hook runs first.
+        # frame's f_globals) can stand in for the frame view.
         translation = loom_symbolic.translate_function(fn, *f_locals.values())
         guard_fn = loom_guards.compile(translation.guards, f_globals=fn.__globals__)
-        compiled = loom.compile(target, backend="eager")
-        compiled(*[v for k, v in f_locals.items() if k != "self"])
-        compiler = compiled._loom_compiler
-        # The hook calls guards with itself switched off. Timing them under framehook.callback(compiler)
-        # would hook this very timing loop (loom would translate best_per_call_ns, whose partials reach
-        # tensors). So no hook is installed here, and the backend-match check's read of the thread's
-        # callback is stood in for by a C callable that returns the compiler, as get_callback would.
-        real_get_callback = framehook.get_callback
-        framehook.get_callback = itertools.repeat(compiler).__next__
-        try:
-            check = _backend_match(compiler, guard_fn, fn.__globals__)
-        finally:
-            framehook.get_callback = real_get_callback
+        # The hook compares the entry's compiler and globals in C before calling the guard (two pointer
+        # compares): the guard function itself is what the hook calls.
+        check = guard_fn
         f_locals = type("FrameLocals", (dict,), {"f_globals": fn.__globals__})(f_locals)
         # torch: the entry Dynamo cached for the same code
         torch_target = torch.compile(target, backend="eager")

@@ -5,9 +5,14 @@
 
 static PyObject *Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"code", "guard", NULL};
-    PyObject *code, *guard;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:Entry", kwlist, &code, &guard)) {
+    static char *kwlist[] = {"code", "guard", "callback", "globals", NULL};
+    PyObject *code, *guard, *callback = Py_None, *globals = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|$OO:Entry", kwlist, &code, &guard, &callback, &globals)) {
+        return NULL;
+    }
+    if (globals != Py_None && !PyDict_Check(globals)) {
+        PyErr_Format(PyExc_TypeError, "Entry() argument 'globals' must be a dict or None, not %.200s",
+                     Py_TYPE(globals)->tp_name);
         return NULL;
     }
     if (!PyCode_Check(code)) {
@@ -26,6 +31,8 @@ static PyObject *Entry_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     self->code = Py_NewRef(code);
     self->guard = Py_NewRef(guard);
+    self->callback = (callback == Py_None) ? NULL : Py_NewRef(callback);
+    self->globals = (globals == Py_None) ? NULL : Py_NewRef(globals);
     self->hits = 0;
     return (PyObject *)self;
 }
@@ -34,6 +41,8 @@ static int Entry_traverse(EntryObject *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->code);
     Py_VISIT(self->guard);
+    Py_VISIT(self->callback);
+    Py_VISIT(self->globals);
     return 0;
 }
 
@@ -41,6 +50,8 @@ static int Entry_clear(EntryObject *self)
 {
     Py_CLEAR(self->code);
     Py_CLEAR(self->guard);
+    Py_CLEAR(self->callback);
+    Py_CLEAR(self->globals);
     return 0;
 }
 
@@ -65,11 +76,18 @@ static PyObject *Entry_repr(EntryObject *self)
 
 static PyObject *Entry_get_code(EntryObject *self, void *closure) { return Py_NewRef(self->code ? self->code : Py_None); }
 static PyObject *Entry_get_guard(EntryObject *self, void *closure) { return Py_NewRef(self->guard ? self->guard : Py_None); }
+static PyObject *Entry_get_callback(EntryObject *self, void *closure) { return Py_NewRef(self->callback ? self->callback : Py_None); }
+static PyObject *Entry_get_globals(EntryObject *self, void *closure) { return Py_NewRef(self->globals ? self->globals : Py_None); }
 static PyObject *Entry_get_hits(EntryObject *self, void *closure) { return PyLong_FromSsize_t(self->hits); }
 
 static PyGetSetDef Entry_getset[] = {
     {"code", (getter)Entry_get_code, NULL, "The replacement code object.", NULL},
     {"guard", (getter)Entry_get_guard, NULL, "The guard: a callable taking a FrameView.", NULL},
+    {"callback", (getter)Entry_get_callback, NULL,
+     "None, or the callback under which alone this entry serves frames (compared in C, before the guard).", NULL},
+    {"globals", (getter)Entry_get_globals, NULL,
+     "None, or the globals dict a frame must run in for this entry to serve it (compared in C, before the guard).",
+     NULL},
     {"hits", (getter)Entry_get_hits, NULL, "How many frames this entry has served from the cache.", NULL},
     {NULL},
 };
@@ -81,9 +99,11 @@ PyTypeObject EntryType = {
     .tp_dealloc = (destructor)Entry_dealloc,
     .tp_repr = (reprfunc)Entry_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Entry(code, guard)\n--\n\n"
+    .tp_doc = "Entry(code, guard, *, callback=None, globals=None)\n--\n\n"
               "A cache entry: run `code` instead of the frame's code whenever `guard(frame_view)` is "
-              "true.\n\nReturn one from a callback to store it on the frame's code object and run it now. "
+              "true. With `callback`, the entry serves a frame only while `callback` is the thread's "
+              "callback; with `globals`, only a frame whose globals are that dict (both compared by "
+              "identity in C, before the guard is called).\n\nReturn one from a callback to store it on the frame's code object and run it now. "
               "Subclass it to attach your own data.",
     .tp_traverse = (traverseproc)Entry_traverse,
     .tp_clear = (inquiry)Entry_clear,

@@ -3,8 +3,9 @@
  *   fh_eval                 the eval function CPython calls for every frame it is about to run.
  *                           Hot path: a thread-local pointer test, the first-entry test, one co_extra
  *                           read and the SKIP flag, then a tail call into the default evaluator.
- *   fh_lookup               the code has stored entries: call each guard (most recently used first)
- *                           with a FrameView; the first truthy one runs its replacement. A miss calls
+ *   fh_lookup               the code has stored entries: call each guard (most recently used first,
+ *                           skipping entries made for another callback or other globals, compared
+ *                           here) with a FrameView; the first truthy one runs its replacement. A miss calls
  *                           the callback, or runs the frame normally if the code is run-only.
  *   fh_run_unhooked         a SKIP_RECURSIVE code: run the frame with this thread's callback off, so
  *                           its callees never reach the hook (with no other thread hooked, the eval
@@ -384,6 +385,11 @@ static FH_NOINLINE PyObject *fh_lookup(PyThreadState *tstate, FhThread *t, fh_fr
         unsigned long long version = extra->version;
         if (FH_UNLIKELY(entry->guard == NULL || entry->code == NULL)) {
             Py_DECREF(entry); /* cleared by the cycle collector: never matches */
+            continue;
+        }
+        if ((entry->callback != NULL && entry->callback != t->callback) ||
+            (entry->globals != NULL && entry->globals != fh_frame_globals(frame))) {
+            Py_DECREF(entry); /* another compiler's entry, or other globals: not this frame's */
             continue;
         }
         fh_stats.guard_calls++;

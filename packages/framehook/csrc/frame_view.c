@@ -6,6 +6,7 @@
  * recycled (fh_view_acquire / fh_view_release, in eval_frame.c: they are on the cache-hit path).
  */
 #include "framehook_internal.h"
+#include "frame_view_api.h"
 
 static int fh_view_check(FrameViewObject *self)
 {
@@ -66,6 +67,65 @@ static PyObject *FrameView_get_f_locals(FrameViewObject *self, void *closure)
         self->locals = dict;
     }
     return Py_NewRef(self->locals);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The C interface (frame_view_api.h): what a compiled guard reads, without attribute lookups and      */
+/* without building the f_locals dict                                                               */
+/* ------------------------------------------------------------------------------------------------ */
+
+static int fh_api_argument(PyObject *view, PyObject *name, PyObject **out)
+{
+    FrameViewObject *self = (FrameViewObject *)view;
+    if (fh_view_check(self) < 0) {
+        return -1;
+    }
+    PyCodeObject *co = fh_frame_code(self->frame);
+    PyObject **values = fh_frame_localsplus(self->frame);
+    PyObject *names = co->co_localsplusnames;
+    Py_ssize_t n = fh_code_nargs(co);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyTuple_GET_ITEM(names, i) == name) { /* names are interned: this is the usual hit */
+            *out = values[i];
+            return values[i] != NULL;
+        }
+    }
+    if (!PyUnicode_Check(name)) {
+        return 0; /* f_locals has str keys only */
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int eq = PyUnicode_Compare(PyTuple_GET_ITEM(names, i), name);
+        if (eq == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (eq == 0) {
+            *out = values[i];
+            return values[i] != NULL;
+        }
+    }
+    return 0;
+}
+
+static PyObject *fh_api_globals(PyObject *view)
+{
+    FrameViewObject *self = (FrameViewObject *)view;
+    return fh_view_check(self) < 0 ? NULL : fh_frame_globals(self->frame);
+}
+
+static PyObject *fh_api_builtins(PyObject *view)
+{
+    FrameViewObject *self = (FrameViewObject *)view;
+    return fh_view_check(self) < 0 ? NULL : fh_frame_builtins(self->frame);
+}
+
+static FhFrameViewAPI fh_frame_view_api = {
+    FH_FRAME_VIEW_API_VERSION, sizeof(FhFrameViewAPI), &FrameViewType, fh_api_argument, fh_api_globals,
+    fh_api_builtins,
+};
+
+PyObject *fh_frame_view_api_capsule(void)
+{
+    return PyCapsule_New(&fh_frame_view_api, FH_FRAME_VIEW_API_NAME, NULL);
 }
 
 static PyObject *FrameView_get_closure(FrameViewObject *self, void *closure)

@@ -7,7 +7,8 @@
  *                           to run. Hot path: a thread-local pointer test, the first-entry test, one
  *                           co_extra read and the SKIP flag, then a tail call into the default evaluator.
  *   fh_lookup               (eval_frame.c) the code has stored entries: call each guard (most recently
- *                           used first) with a FrameView; the first truthy one runs its replacement.
+ *                           used first, skipping entries made for another callback or other globals)
+ *                           with a FrameView; the first truthy one runs its replacement.
  *   fh_call_callback        (eval_frame.c) nothing matched: call this thread's callback with a FrameView
  *                           and act on what it returns (None, SKIP, a code object, an Entry).
  *   fh_run_replacement      (eval_frame.c) run a replacement code object for a function frame: build a
@@ -23,7 +24,8 @@
  *   stack_guard.c           where this thread's C stack ends (the eval function refuses new frames
  *                           with RecursionError before it overflows)
  *   entry.c                 the Entry type and the replacement check
- *   frame_view.c            the FrameView type (eval_frame.c hands views out and recycles them)
+ *   frame_view.c            the FrameView type (eval_frame.c hands views out and recycles them), and
+ *                           its C interface for other extensions (frame_view_api.h, a capsule)
  *   stats.c                 the counters and stats()
  *   test_hooks.c            a do-nothing and a "foreign" eval function, for benchmarks and tests only
  *   module.c                the module: SKIP, the API functions, callback(), PyInit
@@ -75,6 +77,8 @@ typedef struct {
     PyObject_HEAD
     PyObject *code;      /* the replacement code object */
     PyObject *guard;     /* callable(frame_view) -> truthy */
+    PyObject *callback;  /* NULL, or: served only while it is this thread's callback (checked in C) */
+    PyObject *globals;   /* NULL, or: served only to frames whose globals are this dict (checked in C) */
     Py_ssize_t hits;
 } EntryObject;
 
@@ -225,6 +229,8 @@ static inline Py_ssize_t fh_code_nargs(PyCodeObject *co)
 /* ------------------------------------------------------------------------------------------------ */
 
 FH_INTERNAL extern PyTypeObject FrameViewType;
+/* A new capsule holding the C interface to FrameView (frame_view_api.h); NULL with an exception set. */
+FH_INTERNAL PyObject *fh_frame_view_api_capsule(void);
 
 /* ------------------------------------------------------------------------------------------------ */
 /* stats.c                                                                                          */

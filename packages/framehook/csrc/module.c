@@ -405,5 +405,12 @@ PyMODINIT_FUNC PyInit__framehook(void)
         Py_DECREF(m);
         return NULL;
     }
+    PyObject *api = fh_frame_view_api_capsule(); /* for loom-guards' accelerator: frame_view_api.h */
+    if (api == NULL || PyModule_AddObjectRef(m, "_frame_view_api", api) < 0) {
+        Py_XDECREF(api);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_DECREF(api);
     return m;
 }

@@ -6,6 +6,8 @@
 #include "state.h"
 #include "tensor.h"
 
+#include <cstring>
+
 namespace loom_accel {
 
 namespace {
@@ -28,8 +30,50 @@ inline PyObject* deref(const Instr& in) {
 #endif
 }
 
+// loom_framehook's C interface to its FrameView (its frame_view_api.h; this is a copy of that layout,
+// checked by version and size). With it a guard reads a view's arguments, globals and builtins
+// directly: no attribute lookups, no f_locals dict built per call.
+struct FrameViewAPI {
+  unsigned int version;
+  unsigned int size;
+  PyTypeObject* view_type;
+  int (*argument)(PyObject* view, PyObject* name, PyObject** out);
+  PyObject* (*globals)(PyObject* view);
+  PyObject* (*builtins)(PyObject* view);
+};
+constexpr const char* kViewTypeName = "loom_framehook.FrameView";
+constexpr const char* kViewModule = "loom_framehook._framehook";
+constexpr const char* kViewCapsule = "loom_framehook._framehook._frame_view_api";
+
+// The interface, looked up once, at the first frame view seen (its module is loaded by then; nothing is
+// imported here). nullptr: not available (an older loom_framehook): views are read through attributes.
+const FrameViewAPI* view_api(PyObject* frame) {
+  static const FrameViewAPI* api = nullptr;
+  static bool looked = false;
+  if (looked || strcmp(Py_TYPE(frame)->tp_name, kViewTypeName) != 0) {
+    return api;
+  }
+  looked = true;
+  PyObject* name = PyUnicode_FromString(kViewModule);
+  PyObject* module = name != nullptr ? PyImport_GetModule(name) : nullptr;
+  Py_XDECREF(name);
+  PyObject* capsule = module != nullptr ? PyObject_GetAttrString(module, "_frame_view_api") : nullptr;
+  Py_XDECREF(module);
+  // the struct is static in the extension, which is never unloaded: the pointer outlives the capsule
+  void* pointer = capsule != nullptr ? PyCapsule_GetPointer(capsule, kViewCapsule) : nullptr;
+  Py_XDECREF(capsule);
+  PyErr_Clear();  // run() starts with no exception set: whatever failed above only means "not available"
+  auto* found = static_cast<const FrameViewAPI*>(pointer);
+  if (found != nullptr && found->version >= 1 && found->size >= sizeof(FrameViewAPI) &&
+      found->view_type == Py_TYPE(frame)) {
+    api = found;
+  }
+  return api;
+}
+
 struct Env {
   PyObject* frame = nullptr;   // borrowed: the argument
+  const FrameViewAPI* view = nullptr;  // set when `frame` is a loom_framehook FrameView read directly
   PyObject* locals = nullptr;  // borrowed or owned (see owned_locals)
   PyObject* globals = nullptr;  // borrowed or owned
   PyObject* builtins = nullptr;
@@ -67,6 +111,29 @@ int optional_attr(PyObject* frame, PyObject* name, PyObject** out) {
   return 0;
 }
 
+int setup_closure(GuardProgram* self, PyObject* frame, Env& env);
+
+// A loom_framehook FrameView read through its C interface: arguments are read per F_LOCAL from the
+// frame, globals and builtins borrowed from it (the frame outlives the guard call).
+int setup_view_env(GuardProgram* self, PyObject* frame, const FrameViewAPI* api, Env& env) {
+  PyObject* g = api->globals(frame);
+  if (g == nullptr) {
+    return -1;  // an expired view: RuntimeError, as reading its f_locals raises
+  }
+  env.view = api;
+  if (self->needs_globals) {
+    env.globals = g;
+  }
+  if (self->needs_builtins) {
+    PyObject* b = api->builtins(frame);
+    if (b == nullptr) {
+      return -1;
+    }
+    env.builtins = PyModule_Check(b) ? PyModule_GetDict(b) : b;
+  }
+  return setup_closure(self, frame, env);
+}
+
 int setup_env(GuardProgram* self, PyObject* frame, Env& env) {
   env.frame = frame;
   env.globals = self->g_fb;
@@ -75,6 +142,10 @@ int setup_env(GuardProgram* self, PyObject* frame, Env& env) {
   if (PyDict_Check(frame)) {
     env.locals = frame;
     return 0;
+  }
+  const FrameViewAPI* api = view_api(frame);
+  if (api != nullptr && Py_TYPE(frame) == api->view_type) {
+    return setup_view_env(self, frame, api, env);
   }
   PyObject* loc = PyObject_GetAttr(frame, s_f_locals);
   if (loc == nullptr) {
@@ -117,6 +188,11 @@ int setup_env(GuardProgram* self, PyObject* frame, Env& env) {
       env.builtins = PyModule_Check(b) ? PyModule_GetDict(b) : b;
     }
   }
+  return setup_closure(self, frame, env);
+}
+
+// A frame view's closure and code, through its attributes (rarely needed).
+int setup_closure(GuardProgram* self, PyObject* frame, Env& env) {
   if (self->needs_closure) {
     PyObject* c = nullptr;
     if (optional_attr(frame, s_closure, &c) < 0) {
@@ -180,6 +256,16 @@ int run(GuardProgram* self, PyObject* frame) {
     int ok = 1;             // a check's outcome
     switch (in.op) {
       case F_LOCAL:
+        if (env.view != nullptr) {
+          PyObject* arg = nullptr;
+          int found = env.view->argument(env.frame, in.obj, &arg);
+          if (found > 0) {
+            v = Py_NewRef(arg);
+          } else if (found == 0) {
+            PyErr_SetObject(PyExc_KeyError, in.obj);  // as a missing key of f_locals
+          }
+          break;
+        }
         v = mapping_get(env.locals, in.obj, nullptr);  // a frame's locals are new on every call
         break;
       case F_GLOBAL:

@@ -130,3 +130,19 @@ def test_a_miss_while_the_entry_is_not_stored_yet_reuses_it():
     assert framehook.entries(f.__code__) == [first]
     torch.testing.assert_close(compiled(x), torch.sin(x) * 3)  # stored: served without a compile
     assert loom.stats()["frames_compiled"] == 1
+
+
+def test_the_hook_compares_compiler_and_globals_before_the_guard():
+    # The entry carries its compiler and globals for the hook to compare in C; its guard is the compiled
+    # guard function itself (no Python closure in front of it), so another backend's call never runs it.
+    a = loom.compile(f, backend="eager")
+    x = torch.randn(4)
+    a(x)
+    (entry,) = framehook.entries(f.__code__)
+    assert entry.callback is a._loom_compiler and entry.globals is f.__globals__
+    assert entry.guard is entry.guard_fn
+    calls = []
+    real = entry.guard_fn
+    b = loom.compile(f, backend=recording(calls, "b"))
+    b(x)
+    assert calls == ["b"] and len(framehook.entries(f.__code__)) == 2 and entry.guard is real

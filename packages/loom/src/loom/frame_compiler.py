@@ -5,11 +5,11 @@ fullgraph, dynamic, options): :func:`compiler_for` interns them. The hook calls 
 every frame that is neither marked SKIP nor served by a cached entry, with the hook off for this thread.
 
 Entries live on the code object and are shared by every compiled wrapper of that code, whatever its
-backend; so each entry's guard first checks that the thread's current callback is the compiler that
-made it (:func:`_backend_match`). A function compiled twice with different backends thus gets one
+backend; so each entry carries the compiler that made it (``Entry(..., callback=compiler)``), and the
+hook serves it only while that compiler is the thread's callback (compared in C). A function compiled twice with different backends thus gets one
 entry per backend, never the other one's. Functions made from one code object with different globals
 (``types.FunctionType(code, other_globals)``) share the entries too, but the rewritten code loads its
-graphs from the globals it was compiled in: an entry also checks that the frame's globals are those.
+graphs from the globals it was compiled in: an entry also carries those (``globals=``), checked the same way.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ _compilers_lock = threading.Lock()
 
 class LoomEntry(framehook.Entry):
     """A cache entry made by loom: ``compiler`` made it, ``guard_fn`` is its compiled guard check
-    (``guard`` wraps it in the backend-match check), ``graph_count`` and ``compile_seconds`` say what it
+    (``guard`` is the same; the hook checks ``callback`` and ``globals`` before it), ``graph_count`` and ``compile_seconds`` say what it
     cost, ``f_globals`` is the globals dict its graphs were installed in."""
 
     compiler: FrameCompiler
@@ -124,20 +124,6 @@ def live_compilers() -> list[FrameCompiler]:
     """Every compiler still referenced (by a compiled wrapper or an entry)."""
     with _compilers_lock:
         return list(_compilers.values())
-
-
-def _backend_match(
-    compiler: FrameCompiler, guard_fn: Callable[[Any], Any], f_globals: dict[str, Any]
-) -> Callable[[Any], bool]:
-    get_callback = framehook.get_callback
-
-    def guard(frame: Any) -> bool:
-        # Entries are shared by every wrapper of this code: serve this one only under the compiler that
-        # made it, in the globals holding its graphs. A C call and two pointer compares ahead of the
-        # compiled guards.
-        return get_callback() is compiler and frame.f_globals is f_globals and guard_fn(frame)
-
-    return guard
 
 
 def is_function_code(code: types.CodeType) -> bool:
@@ -347,7 +333,9 @@ class FrameCompiler:
     def result(self, built: CompiledFrame) -> Any:
         """What the hook gets for a compiled frame: an entry stored on the code under its guards."""
         guard_fn = built.guard_fn
-        entry = LoomEntry(built.translation.code, _backend_match(self, guard_fn, built.f_globals))
+        # Entries are shared by every wrapper of this code: the hook serves this one only under the compiler
+        # that made it, in the globals holding its graphs (two pointer compares in C, ahead of the guards).
+        entry = LoomEntry(built.translation.code, guard_fn, callback=self, globals=built.f_globals)
         entry.compiler = self
         entry.guard_fn = guard_fn
         entry.f_globals = built.f_globals
