@@ -458,7 +458,6 @@ def _call_resume(
     cg.emit("RETURN_VALUE")
 
 
-
 def _next_pass_inline(tx: RootTranslator, cg: PyCodegen, target: int, slots: _Slots, kept: int, pushed: int,
                       live_locals: tuple[str, ...], resumes: list[types.CodeType], handling: int) -> bool:
     """Go on into the loop's next pass here, when the break ends the body of a loop whose items are taken
