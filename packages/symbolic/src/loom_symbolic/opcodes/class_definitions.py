@@ -51,7 +51,7 @@ from .class_bodies import check_body
 from .class_closures import fixed_value, real_closure, undone_on_break
 from .class_hooks import build as build_with_keywords
 from .class_hooks import check_init_subclass, class_keywords
-from .class_per_call import decorated_template, made_per_call, typed_template
+from .class_per_call import class_template, decorated_template, typed_template
 from .new_class_calls import register as register_new_class
 from .registry import handler
 
@@ -88,7 +88,7 @@ def build_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variab
             raise Unsupported(f"class {name}", "a class statement with keywords whose class is made on each call "
                                                "is not modelled") from refused
         try:
-            template = made_per_call(tx, body, name, bases, refused)
+            template = class_template(tx, body, name, bases, refused)
         except TypeError as exc:
             _refused_bases(name, bases, exc)
             raise

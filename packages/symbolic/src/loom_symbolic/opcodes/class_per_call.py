@@ -35,7 +35,7 @@ from ..variables.cells import CellBox
 _READS_CELL = frozenset({"LOAD_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF"})
 
 
-def made_per_call(tx, body: Any, name: str, bases: list[Any], refused: Unsupported) -> type:
+def class_template(tx, body: Any, name: str, bases: list[Any], refused: Unsupported) -> type:
     """The template of class ``name`` (``body``: the class body's NestedFunctionVariable), whose closure
     ``real_closure`` refused with ``refused`` (raised again where the class cannot be made per call either)."""
     code = body.code
