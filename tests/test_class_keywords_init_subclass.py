@@ -73,6 +73,12 @@ def bad_kw(x):
         return x, str(e)
     return x
 
+def dtype_and_classes_kw(x):
+    # keywords that are one object on every call: a dtype, a class, a tuple of classes
+    class Local(_Named, scale=torch.float64, label=(int, float)):
+        pass
+    return x.to(Local.scale), [kind.__name__ for kind in Local.label]
+
 def meta(x):
     class Local:
         pass
@@ -80,7 +86,7 @@ def meta(x):
 
 
 
-@pytest.mark.parametrize("fn", [kw_class, two_hooks, no_kw, meta])
+@pytest.mark.parametrize("fn", [kw_class, two_hooks, no_kw, meta, dtype_and_classes_kw])
 def test_the_class_is_made_in_the_graph(fn):
     stats = compare(fn, torch.arange(3.0))
     assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats

@@ -20,6 +20,7 @@ import types
 from typing import Any
 
 from ..errors import Unsupported
+from ..made_once import immutable
 from ..policy import trusted_module_name
 
 #: What a hook may run: loading its locals and constants, calls (only ``super()`` and ``__init_subclass__`` are
@@ -31,13 +32,14 @@ _ALLOWED = frozenset({
     "LOAD_GLOBAL", "LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "BUILD_TUPLE", "LIST_TO_TUPLE", "BUILD_LIST",
     "LIST_EXTEND",
 })
-_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), type)
 
 
-def _immutable(value: Any) -> bool:
-    if isinstance(value, (tuple, frozenset)):
-        return all(_immutable(item) for item in value)
-    return isinstance(value, _IMMUTABLE)
+def _same_each_call(value: Any) -> bool:
+    """Whether keyword ``value`` is one object on every call: an immutable constant, a class, or a tuple of
+    those."""
+    if type(value) in (tuple, frozenset):
+        return all(_same_each_call(item) for item in value)
+    return isinstance(value, type) or immutable(value)
 
 
 def class_keywords(kwargs: dict[str, Any], name: str) -> dict[str, Any]:
@@ -50,7 +52,7 @@ def class_keywords(kwargs: dict[str, Any], name: str) -> dict[str, Any]:
                           hint="the translator makes classes of type only")
     keywords.pop("metaclass", None)
     for key, value in keywords.items():
-        if not _immutable(value):
+        if not _same_each_call(value):
             raise Unsupported(f"class {name}", f"its keyword {key}= is a {type(value).__name__}, made anew per "
                               "call in eager")
     return keywords
