@@ -1,0 +1,137 @@
+"""``torch.compile(fn, ...)`` called inside the traced code, and the wrapper it made before the frame ran.
+
+torch.compile's wrapper is torch's own frame evaluator around ``fn``: running it natively inside loom's
+compiled code would nest dynamo's PEP 523 hook over loom's (and put loom's callback under dynamo's). As
+torch.compile does for a compiled function reached from a compiled frame, loom traces ``fn`` in place of
+the wrapper: the call joins the caller's graph.
+
+- :class:`CompileDecoratorVariable` is ``torch.compile`` itself: ``torch.compile(fn, **options)`` with a
+  function or module and constant options gives a :class:`CompiledMadeFunctionVariable`, whose calls trace
+  ``fn`` and which, where it outlives the trace (returned, stored), is made for real (``torch.compile(fn,
+  **options)``); ``torch.compile(**options)`` gives the decorator (:class:`BoundCompileVariable`).
+- A wrapper made before the frame (``_torchdynamo_inline`` names what it wraps) is traced by
+  :func:`.torch.traced_original`.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import RealValueVariable, Variable
+
+if TYPE_CHECKING:
+    from ..codegen import PyCodegen
+    from .protocol import Translator as InstructionTranslator
+
+#: the functions a made wrapper traces (or a module: its wrapper is an OptimizedModule)
+_COMPILED_KINDS = (types.FunctionType, types.MethodType, functools.partial)
+
+
+def is_compile_wrapper(fn: Any) -> bool:
+    """Whether ``fn`` is the function ``torch.compile(f)`` made (not a ``disable`` wrapper, which has
+    ``_torchdynamo_disable``): it names the function dynamo inlines in ``_torchdynamo_inline``."""
+    return (isinstance(fn, types.FunctionType) and getattr(fn, "_torchdynamo_inline", None) is not None
+            and not getattr(fn, "_torchdynamo_disable", False))
+
+
+class CompileDecoratorVariable(RealValueVariable):
+    """``torch.compile`` itself."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        try:
+            bound = inspect.signature(self.value).bind(*args, **kwargs)
+        except TypeError:
+            raise Unsupported("torch.compile with these arguments", "torch rejects them when it runs") from None
+        fn = bound.arguments.pop("model", None)
+        options: dict[str, Any] = {}
+        for name, item in bound.arguments.items():
+            if name == "kwargs":  # torch.compile(**options) collects nothing else; named ones come through
+                raise Unsupported("torch.compile(**options)", "only its named options are modelled")
+            if not item.is_python_constant():
+                raise Unsupported(f"torch.compile({name}=...)", "the option is known only at run time")
+            options[name] = item.as_python_constant()
+        if fn is None or (fn.is_python_constant() and fn.as_python_constant() is None):
+            return BoundCompileVariable(self, options)  # @torch.compile(backend=...): the decorator
+        return compiled_made(self, fn, options)
+
+    def describe(self) -> str:
+        return "torch.compile"
+
+
+def compiled_made(decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Any]) -> Variable:
+    """What ``torch.compile(fn, **options)`` gives in the trace."""
+    if fn.python_type() not in _COMPILED_KINDS and not issubclass(fn.python_type(), torch.nn.Module):
+        raise Unsupported(f"torch.compile of {fn.describe()}", "only a function or module compiled in the frame is traced")
+    return CompiledMadeFunctionVariable(decorator, fn, options)
+
+
+class BoundCompileVariable(Variable):
+    """``torch.compile(backend=...)`` without a function: the decorator it returns, with its options."""
+
+    def __init__(self, decorator: CompileDecoratorVariable, options: dict[str, Any]) -> None:
+        self.decorator = decorator
+        self.options = options
+        self.source = None
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if len(args) != 1 or kwargs:
+            raise Unsupported("torch.compile(...)'s decorator with these arguments", "it takes the function alone")
+        return compiled_made(self.decorator, args[0], self.options)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        _call_compile(codegen, self.decorator, None, self.options)
+
+    def describe(self) -> str:
+        return "torch.compile(...)"
+
+
+def _call_compile(codegen: PyCodegen, decorator: CompileDecoratorVariable, fn: Variable | None,
+                  options: dict[str, Any]) -> None:
+    """Push ``torch.compile(fn, **options)`` (``torch.compile(**options)`` without a function), made at run time."""
+    codegen.load_callable(decorator.value)
+    if fn is not None:
+        codegen.reconstruct(fn)
+    for value in options.values():
+        codegen.load_const(value)
+    argc = (fn is not None) + len(options)
+    if options:
+        codegen.call_kw(argc, tuple(options))
+    else:
+        codegen.call(argc)
+
+
+class CompiledMadeFunctionVariable(Variable):
+    """The wrapper ``torch.compile(fn)`` made in the trace: calls trace ``fn`` into the caller's graph."""
+
+    mutable = True  # a new object with an identity: rebuilt once however many names hold it
+
+    def __init__(self, decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Any]) -> None:
+        self.decorator = decorator
+        self.fn = fn
+        self.options = options
+        self.source = None
+
+    def python_type(self) -> type:
+        if issubclass(self.fn.python_type(), torch.nn.Module):
+            from torch._dynamo.eval_frame import OptimizedModule  # imported by the fake mode already
+
+            return OptimizedModule
+        return types.FunctionType
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.fn.call(tx, args, kwargs)
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        _call_compile(codegen, self.decorator, self.fn, self.options)
+
+    def describe(self) -> str:
+        return f"{self.fn.describe()} (torch.compile)"
