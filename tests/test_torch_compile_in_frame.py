@@ -84,3 +84,21 @@ def test_wrapper_made_in_frame_escapes_as_torch_compile_wrapper():
     assert made is not _scaled and made._torchdynamo_inline is _scaled  # the real wrapper, made at run time
     assert loom.stats()["graph_breaks"] == 0, loom.stats()
     torch.testing.assert_close(made(x, 5), x * 5)
+
+
+def builtin_compiled_in_frame(x):
+    return torch.compile(torch.sin, backend="eager")(x) + 1
+
+
+def module_list_truth(x):
+    empty = torch.compile(torch.nn.ModuleList(), backend="eager")
+    filled = torch.compile(torch.nn.ModuleList([torch.nn.ReLU()]), backend="eager")
+    return x + (1 if empty else 2) + (10 if filled else 20)
+
+
+def test_torch_function_compiled_in_frame():
+    _check(builtin_compiled_in_frame, torch.arange(3.0))
+
+
+def test_compiled_module_list_truth_is_its_length():
+    _check(module_list_truth, torch.arange(3.0))

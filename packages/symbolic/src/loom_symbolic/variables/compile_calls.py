@@ -15,6 +15,7 @@ the wrapper: the call joins the caller's graph.
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import inspect
 import types
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 #: the functions a made wrapper traces (or a module: its wrapper is an OptimizedModule)
-_COMPILED_KINDS = (types.FunctionType, types.MethodType, functools.partial)
+_COMPILED_KINDS = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
 
 
 def is_compile_wrapper(fn: Any) -> bool:
@@ -129,6 +130,15 @@ class CompiledMadeFunctionVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.fn.call(tx, args, kwargs)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        """A function wrapper is true; an OptimizedModule answers ``len`` of its module (a container's)."""
+        kind = self.fn.python_type()
+        if not issubclass(kind, torch.nn.Module):
+            return True
+        if not issubclass(kind, collections.abc.Sized):
+            raise Unsupported(f"bool() of {self.describe()}", "OptimizedModule's __len__ raises for a module without one")
+        return self.fn.truth(tx)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         _call_compile(codegen, self.decorator, self.fn, self.options)
