@@ -357,6 +357,9 @@ class TorchFunctionVariable(RealValueVariable):
             return function_attribute(tx, value, self.source, name)
         if isinstance(value, types.BuiltinFunctionType) and not hasattr(value, name):
             raise missing_attribute(f"'{type(value).__name__}' object", name)
+        if isinstance(value, torch._ops.OpOverloadPacket) and isinstance(getattr(value, name, None), torch._ops.OpOverload):
+            # torch.ops.aten.mm.default: the overload (a graph op, or a policy's set member), fixed by the packet
+            return wrap(tx, getattr(value, name), Attr(self.source, name) if self.source is not None else None)
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:

@@ -1,0 +1,181 @@
+"""Part of ``capture_count_repros11``: the late repros of PyTorch's test/dynamo/_repros_part3.py in our own
+words: hooks torch disables on builtin modules, ``allow_in_graph`` staticmethods, selective checkpoint policies
+over sets, scatter ops mixing dtypes, one-hot bounds, ``is_compiling`` inside a function torch.compile wraps,
+parameters rebuilt in ``forward``, method ``__dict__`` writes.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+
+@torch._dynamo.disable
+def _passthrough_hook(module, inp):
+    return inp
+
+
+class _Wrapper(nn.Module):
+    def __init__(self, lin):
+        super().__init__()
+        self.lin = lin
+
+    def forward(self, x):
+        return self.lin(x)
+
+
+torch.manual_seed(2)
+_HOOKED_LIN = nn.Linear(3, 2)
+_HOOKED_LIN.register_forward_pre_hook(_passthrough_hook)
+_HOOKED = _Wrapper(_HOOKED_LIN)
+
+
+def c_repros11_disabled_pre_hook_on_builtin_module(x):
+    with torch.no_grad():
+        return _HOOKED(x) * 2
+
+
+class _Holder:
+    i = 3
+
+    @staticmethod
+    def inner(x):
+        return torch.mul(x, _Holder.i)
+
+    @staticmethod
+    @torch._dynamo.allow_in_graph
+    def outer(x):
+        return _Holder.inner(x) + 1
+
+
+def c_repros11_allow_in_graph_staticmethod(x):
+    return _Holder.outer(x) * 2
+
+
+def _policy(heavy, ctx, func, *args, **kwargs):
+    return CheckpointPolicy.MUST_SAVE if func in heavy else CheckpointPolicy.PREFER_RECOMPUTE
+
+
+def _mm_sin(m):
+    return torch.mm(m, m).sin().exp()
+
+
+def c_repros11_selective_checkpoint_frozenset_policy(x):
+    m = (x.reshape(3, 1) * torch.ones(3, 3)).requires_grad_(True)
+    context = functools.partial(create_selective_checkpoint_contexts,
+                                functools.partial(_policy, frozenset([torch.ops.aten.mm.default])))
+    out = checkpoint(_mm_sin, m, use_reentrant=False, context_fn=context)
+    return out.detach(), out.requires_grad
+
+
+def c_repros11_select_scatter_int_source(x):
+    base = torch.zeros(1, 3) + x
+    src = torch.tensor([0])
+    return torch.select_scatter(base, src, 1, 0)
+
+
+def c_repros11_one_hot_unused_out_of_range_raises(x):
+    a = torch.arange(0, 5) % 3
+    F.one_hot(a, 2)  # eager checks the class values though nothing reads the result
+    return x + 1
+
+
+def c_repros11_gather_unused_index_out_of_range_raises(x):
+    m = torch.stack([x, x * 2])
+    m.gather(1, torch.tensor([[0, 3]]))
+    torch.index_select(m, 0, torch.tensor([1]))
+    return m.sum()
+
+
+def c_repros11_one_hot_in_range_used(x):
+    a = torch.arange(0, 5) % 3
+    return x + F.one_hot(a, 3).sum(0)
+
+
+def _mode_dependent(x):
+    if torch.compiler.is_compiling():
+        return x + 1
+    return x - 1
+
+
+def c_repros11_is_compiling_inside_torch_compiled(x):
+    return torch.compile(_mode_dependent, backend="eager")(x) * 2
+
+
+class _Rebuilt(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(3)
+        self.conv = nn.Conv1d(1, 2, kernel_size=2)
+        self.conv_weight = torch.randn(2, 1, 2)
+        self.conv_bias = torch.randn(2)
+
+    def forward(self, x):
+        self.conv.weight = nn.Parameter(self.conv_weight)
+        self.conv.bias = nn.Parameter(self.conv_bias, requires_grad=False)
+        return F.relu(self.conv(x))
+
+
+_REBUILT = _Rebuilt()
+
+
+def c_repros11_parameters_rebuilt_in_forward(x):
+    with torch.no_grad():
+        return _REBUILT(x.reshape(1, 1, 3))
+
+
+class _Tagged:
+    def method(self):
+        return 1
+
+
+_TAGGED = _Tagged()
+
+
+def c_repros11_method_dunder_dict_write(x):
+    name = "method"
+    getattr(_TAGGED, name).__dict__["slow"] = True
+    return x.sin(), _Tagged.method.__dict__.get("slow")
+
+
+def c_repros11_listcomp_in_module_method(x):
+    values = [i * torch.cos(x) for i in range(4)]
+    return sum(values), sum(i * i for i in range(4))
+
+
+class _ModelWithDisabledForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.num = 3
+
+    @torch._dynamo.disable(recursive=False)
+    def forward(self, x):
+        return sum([i * torch.cos(x) for i in range(self.num)])
+
+
+_DISABLED_FORWARD = _ModelWithDisabledForward()
+
+
+def c_repros11_forward_disabled_not_recursive(x):
+    return _DISABLED_FORWARD(x) + 1
+
+
+def c_repros11_unbind_copy_into_list_out(x):
+    m = torch.stack([x, x + 1])
+    outs = [torch.empty(0), torch.empty(0)]
+    torch.unbind_copy(m, out=outs)
+    return outs
+
+
+def c_repros11_nanmean_out_with_dim(x):
+    m = torch.stack([x, torch.tensor([float("nan"), 1.0, 2.0])])
+    out = torch.empty(0)
+    torch.nanmean(m, dim=1, keepdim=True, out=out)
+    return out
+
+
+CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
