@@ -59,3 +59,19 @@ def test_selective_checkpoint_policy_made_in_frame():
     torch.testing.assert_close(result, expected)
     result.sum().backward()
     torch.testing.assert_close(m_loom.grad, m_eager.grad)
+
+
+def overload_packet_and_text(x):
+    name = "Tensor"
+    op = getattr(torch.ops.aten.mul, name)
+    return op(x, x), op.overloadpacket is torch.ops.aten.mul, str(op), f"{torch.ops.aten.mul}", op._overloadname
+
+
+def test_overload_packet_and_text_are_folded():
+    x = torch.arange(3.0)
+    loom.reset()
+    result = loom.compile(overload_packet_and_text, backend="eager", options={"strict": True})(x)
+    expected = overload_packet_and_text(x)
+    torch.testing.assert_close(result[0], expected[0])
+    assert result[1:] == expected[1:]
+    assert _stats() == (1, 0)

@@ -34,6 +34,11 @@ def take_unused(x):
     return x - 1
 
 
+def embedding_unused(x):
+    F.embedding(torch.tensor([1, 7]), torch.ones(4, 2))
+    return x + 2
+
+
 def in_range_unused(x):
     a = torch.arange(0, 5) % 3
     F.one_hot(a, 3)
@@ -47,7 +52,8 @@ def _error(call, x):
     return type(info.value), str(info.value)
 
 
-@pytest.mark.parametrize("fn", [one_hot_unused, gather_unused, index_select_unused, take_unused])
+@pytest.mark.parametrize("fn", [one_hot_unused, gather_unused, index_select_unused, take_unused,
+                                embedding_unused])
 def test_unused_value_checking_op_still_raises(fn):
     x = torch.arange(3.0)
     expected = _error(fn, x)

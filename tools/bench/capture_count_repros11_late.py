@@ -6,8 +6,10 @@ parameters rebuilt in ``forward``, method ``__dict__`` writes.
 
 from __future__ import annotations
 
+import enum
 import functools
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -176,6 +178,133 @@ def c_repros11_nanmean_out_with_dim(x):
     out = torch.empty(0)
     torch.nanmean(m, dim=1, keepdim=True, out=out)
     return out
+
+
+# -- batch four: compiled modules and overloads reached from the frame, classmethod properties elsewhere -----
+torch.manual_seed(4)
+_PLAIN_LIN = nn.Linear(3, 2)
+_OPT_LIN = torch.compile(_PLAIN_LIN, backend="eager")
+
+
+def c_repros11_optimized_module_attributes(x):
+    with torch.no_grad():
+        out = _OPT_LIN(x)
+    return out, _OPT_LIN.training, _OPT_LIN._orig_mod is _PLAIN_LIN, _OPT_LIN.out_features
+
+
+class _HoldsCompiled(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(5)
+        self.inner = torch.compile(nn.Linear(3, 3), backend="eager")
+
+    def forward(self, x):
+        return self.inner(x).relu() + 1
+
+
+_HOLDS_COMPILED = _HoldsCompiled()
+
+
+def c_repros11_compiled_submodule_called(x):
+    with torch.no_grad():
+        return _HOLDS_COMPILED(x)
+
+
+class _Scaler:
+    def __init__(self, k):
+        self.k = k
+
+    def scale(self, t):
+        return t * self.k
+
+
+def c_repros11_torch_compile_of_bound_method_with_options(x):
+    s = _Scaler(3)
+    f = torch.compile(s.scale, backend="eager", dynamic=False, fullgraph=True)
+    g = torch.compile(functools.partial(torch.add, alpha=2), backend="eager")
+    return f(x) + g(x, x)
+
+
+def _module_wrapper(func):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+_WRAPPED_LIN = _module_wrapper(_PLAIN_LIN)
+
+
+def c_repros11_wraps_around_module_called(x):
+    with torch.no_grad():
+        return _WRAPPED_LIN(x) * 2, _WRAPPED_LIN.__wrapped__ is _PLAIN_LIN
+
+
+def c_repros11_uniform_star_args_kwargs(x):
+    t = torch.zeros(2, 3)
+    args, kwargs = [], {"from": -10, "to": 10}
+    a = t.uniform_(*args, **kwargs).clone()
+    b = t.uniform_(*[-1], **{"to": 1}).clone()
+    return a.abs().max() <= 10, b.abs().max() <= 1, x + 1
+
+
+class _ScaledModule(nn.Module):
+    _base = 2
+
+    @classmethod
+    @property
+    def factor(cls):
+        return cls._base * 3
+
+    def forward(self, x):
+        return x * self.factor + type(self).factor
+
+
+_SCALED = _ScaledModule()
+
+
+def c_repros11_module_classmethod_property(x):
+    return _SCALED(x)
+
+
+def c_repros11_enum_member_reads_classmethod_property(x):
+    member = _Box2._Y
+    return x[member.POINT], member.HEADING
+
+
+class _Box2(enum.IntEnum):
+    _X = 0
+    _Y = 1
+    _HEADING = 2
+
+    @classmethod
+    @property
+    def POINT(cls):
+        return slice(cls._X, cls._Y + 1)
+
+    @classmethod
+    @property
+    def HEADING(cls):
+        return cls._HEADING
+
+
+def c_repros11_overload_objects_read(x):
+    name = "Tensor"
+    op = getattr(torch.ops.aten.mul, name)
+    summed = torch.ops.aten.sum.dim_IntList(x.reshape(1, 3), [0])
+    return op(x, x) + summed, op.overloadpacket is torch.ops.aten.mul, str(op)
+
+
+def c_repros11_embedding_unused_out_of_range_raises(x):
+    weight = torch.ones(4, 2)
+    F.embedding(torch.tensor([1, 7]), weight)
+    return x + 1
+
+
+def c_repros11_issubclass_of_ndarray_type(x):
+    arr = x.numpy()
+    return x + int(issubclass(type(arr), np.ndarray)) + int(issubclass(arr.__class__, (list, np.ndarray)))
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -30,7 +30,7 @@ _IMPURE_FUNCTIONS = {
 #: Calls that check their input's values and raise on a bad one (a class index past ``num_classes``, an index
 #: out of range): eager raises even when nothing reads the result, so an unused one is not dead code either.
 _VALUE_CHECKED_FUNCTIONS = {torch._C._nn.one_hot, torch.gather, torch.index_select, torch.take,
-                            torch.take_along_dim, torch.embedding, torch.bincount}
+                            torch.take_along_dim, torch.embedding, torch.nn.functional.embedding, torch.bincount}
 _VALUE_CHECKED_METHODS = {"gather", "index_select", "take", "take_along_dim", "bincount"}
 
 

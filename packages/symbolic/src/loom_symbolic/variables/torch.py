@@ -357,9 +357,12 @@ class TorchFunctionVariable(RealValueVariable):
             return function_attribute(tx, value, self.source, name)
         if isinstance(value, types.BuiltinFunctionType) and not hasattr(value, name):
             raise missing_attribute(f"'{type(value).__name__}' object", name)
-        if isinstance(value, torch._ops.OpOverloadPacket) and isinstance(getattr(value, name, None), torch._ops.OpOverload):
-            # torch.ops.aten.mm.default: the overload (a graph op, or a policy's set member), fixed by the packet
+        if ((isinstance(value, torch._ops.OpOverloadPacket) and isinstance(getattr(value, name, None), torch._ops.OpOverload))
+                or (isinstance(value, torch._ops.OpOverload) and name == "overloadpacket")):
+            # torch.ops.aten.mm.default (a graph op, or a policy's set member) and back: fixed by the object read
             return wrap(tx, getattr(value, name), Attr(self.source, name) if self.source is not None else None)
+        if isinstance(value, torch._ops.OpOverload) and name in ("_overloadname", "_opname", "_namespace"):
+            return ConstantVariable(getattr(value, name))
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
