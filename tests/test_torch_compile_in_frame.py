@@ -102,3 +102,19 @@ def test_torch_function_compiled_in_frame():
 
 def test_compiled_module_list_truth_is_its_length():
     _check(module_list_truth, torch.arange(3.0))
+
+
+def backend_made_in_frame(x):
+    compiled = torch.compile(_scaled, backend=lambda gm, inputs: gm.forward)
+    return compiled(x) + 1, compiled
+
+
+def test_backend_made_in_frame_is_handed_back_with_the_wrapper():
+    x = torch.arange(3.0)
+    torch.compile(_scaled, backend="eager")
+    loom.reset()
+    result, made = loom.compile(backend_made_in_frame, backend="eager", options={"strict": True})(x)
+    torch.testing.assert_close(result, x * 2 + 1)
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0), loom.stats()
+    assert made._torchdynamo_inline is _scaled
+    torch.testing.assert_close(made(x, 4), x * 4)

@@ -50,13 +50,11 @@ class CompileDecoratorVariable(RealValueVariable):
         except TypeError:
             raise Unsupported("torch.compile with these arguments", "torch rejects them when it runs") from None
         fn = bound.arguments.pop("model", None)
-        options: dict[str, Any] = {}
-        for name, item in bound.arguments.items():
-            if name == "kwargs":  # torch.compile(**options) collects nothing else; named ones come through
-                raise Unsupported("torch.compile(**options)", "only its named options are modelled")
-            if not item.is_python_constant():
-                raise Unsupported(f"torch.compile({name}=...)", "the option is known only at run time")
-            options[name] = item.as_python_constant()
+        if "kwargs" in bound.arguments:  # a torch.compile taking **kwargs: only its named options are modelled
+            raise Unsupported("torch.compile(**options)", "only its named options are modelled")
+        # The options do not change what the trace does (it traces fn); they are handed back where the
+        # wrapper is made for real (a backend made in the frame, a CompileCounter from outside).
+        options: dict[str, Variable] = dict(bound.arguments)
         if fn is None or (fn.is_python_constant() and fn.as_python_constant() is None):
             return BoundCompileVariable(self, options)  # @torch.compile(backend=...): the decorator
         return compiled_made(self, fn, options)
@@ -65,7 +63,7 @@ class CompileDecoratorVariable(RealValueVariable):
         return "torch.compile"
 
 
-def compiled_made(decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Any]) -> Variable:
+def compiled_made(decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Variable]) -> Variable:
     """What ``torch.compile(fn, **options)`` gives in the trace."""
     if fn.python_type() not in _COMPILED_KINDS and not issubclass(fn.python_type(), torch.nn.Module):
         raise Unsupported(f"torch.compile of {fn.describe()}", "only a function or module compiled in the frame is traced")
@@ -75,7 +73,7 @@ def compiled_made(decorator: CompileDecoratorVariable, fn: Variable, options: di
 class BoundCompileVariable(Variable):
     """``torch.compile(backend=...)`` without a function: the decorator it returns, with its options."""
 
-    def __init__(self, decorator: CompileDecoratorVariable, options: dict[str, Any]) -> None:
+    def __init__(self, decorator: CompileDecoratorVariable, options: dict[str, Variable]) -> None:
         self.decorator = decorator
         self.options = options
         self.source = None
@@ -96,13 +94,13 @@ class BoundCompileVariable(Variable):
 
 
 def _call_compile(codegen: PyCodegen, decorator: CompileDecoratorVariable, fn: Variable | None,
-                  options: dict[str, Any]) -> None:
+                  options: dict[str, Variable]) -> None:
     """Push ``torch.compile(fn, **options)`` (``torch.compile(**options)`` without a function), made at run time."""
     codegen.load_callable(decorator.value)
     if fn is not None:
         codegen.reconstruct(fn)
     for value in options.values():
-        codegen.load_const(value)
+        codegen.reconstruct(value)
     argc = (fn is not None) + len(options)
     if options:
         codegen.call_kw(argc, tuple(options))
@@ -115,7 +113,7 @@ class CompiledMadeFunctionVariable(Variable):
 
     mutable = True  # a new object with an identity: rebuilt once however many names hold it
 
-    def __init__(self, decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Any]) -> None:
+    def __init__(self, decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Variable]) -> None:
         self.decorator = decorator
         self.fn = fn
         self.options = options
