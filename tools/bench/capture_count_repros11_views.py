@@ -73,4 +73,15 @@ def c_repros11_empty_out_resized_from_size_argument(x):
     return x + outs[0] + outs[1]
 
 
+
+def _rec(t, n):
+    if n == 0:
+        return t
+    return _rec(t, n - 1) + 1
+
+
+def c_repros11_recursion_sixty_deep(x):
+    return _rec(x, 60)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
