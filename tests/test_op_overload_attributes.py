@@ -75,3 +75,18 @@ def test_overload_packet_and_text_are_folded():
     torch.testing.assert_close(result[0], expected[0])
     assert result[1:] == expected[1:]
     assert _stats() == (1, 0)
+
+
+def overload_name_and_schema(x):
+    op = torch.ops.aten.sin.default
+    return op(x), op.name(), op._schema.name, len(op._schema.arguments)
+
+
+def test_overload_name_and_schema_are_folded():
+    x = torch.arange(3.0)
+    loom.reset()
+    result = loom.compile(overload_name_and_schema, backend="eager", options={"strict": True})(x)
+    expected = overload_name_and_schema(x)
+    torch.testing.assert_close(result[0], expected[0])
+    assert result[1:] == expected[1:]
+    assert _stats() == (1, 0)

@@ -28,7 +28,7 @@ from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
 from .compile_calls import is_compile_wrapper
-from .constant import ConstantVariable
+from .constant import ConstantVariable, FrozenObjectVariable
 from .functions import function_attribute
 from .registry import wrap, wrap_constant_like
 from .tensor import (
@@ -363,6 +363,8 @@ class TorchFunctionVariable(RealValueVariable):
             return wrap(tx, getattr(value, name), Attr(self.source, name) if self.source is not None else None)
         if isinstance(value, torch._ops.OpOverload) and name in ("_overloadname", "_opname", "_namespace"):
             return ConstantVariable(getattr(value, name))
+        if isinstance(value, torch._ops.OpOverload) and name in ("name", "_schema"):  # op.name(), its schema: folded
+            return FrozenObjectVariable(getattr(value, name))
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
