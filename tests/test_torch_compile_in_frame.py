@@ -118,3 +118,19 @@ def test_backend_made_in_frame_is_handed_back_with_the_wrapper():
     assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0), loom.stats()
     assert made._torchdynamo_inline is _scaled
     torch.testing.assert_close(made(x, 4), x * 4)
+
+
+def wrapper_attributes_in_frame(x):
+    made = torch.compile(_scaled, backend="eager")
+    module = torch.compile(_LINEAR, backend="eager")
+    return (made(x), made.__name__, made._torchdynamo_orig_callable is _scaled, made.__wrapped__ is _scaled,
+            module._orig_mod is _LINEAR, module.out_features)
+
+
+def test_wrapper_attributes_read_in_frame():
+    x = torch.arange(3.0)
+    loom.reset()
+    result = loom.compile(wrapper_attributes_in_frame, backend="eager", options={"strict": True})(x)
+    torch.testing.assert_close(result[0], x * 2)
+    assert result[1:] == ("_scaled", True, True, True, 3)
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0), loom.stats()

@@ -89,4 +89,12 @@ def c_repros11_overload_name_method(x):
     return op(x), op.name(), op.overloadpacket.__name__
 
 
+
+def c_repros11_compiled_wrapper_attributes(x):
+    made = torch.compile(_double, backend="eager")
+    module = torch.compile(_AFFINE, backend="eager")
+    return (made(x), made.__name__, made.__wrapped__ is _double, made._torchdynamo_orig_callable is _double,
+            module._orig_mod is _AFFINE, module.training)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

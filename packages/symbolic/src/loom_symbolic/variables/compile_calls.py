@@ -129,6 +129,17 @@ class CompiledMadeFunctionVariable(Variable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.fn.call(tx, args, kwargs)
 
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        """What the wrapper holds (``_torchdynamo_orig_callable``, ``__wrapped__``, an OptimizedModule's
+        ``_orig_mod``) is ``fn``; the names ``functools.wraps`` copied, and an OptimizedModule's attributes
+        (delegated to its module), are read on ``fn``."""
+        module = issubclass(self.fn.python_type(), torch.nn.Module)
+        if name in (("_orig_mod",) if module else ("_torchdynamo_orig_callable", "_torchdynamo_inline", "__wrapped__")):
+            return self.fn
+        if module or name in ("__name__", "__qualname__", "__doc__", "__module__"):
+            return self.fn.var_getattr(tx, name)
+        return super().var_getattr(tx, name)
+
     def truth(self, tx: InstructionTranslator) -> bool:
         """A function wrapper is true; an OptimizedModule answers ``len`` of its module (a container's)."""
         kind = self.fn.python_type()
