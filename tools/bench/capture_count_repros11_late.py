@@ -307,4 +307,50 @@ def c_repros11_issubclass_of_ndarray_type(x):
     return x + int(issubclass(type(arr), np.ndarray)) + int(issubclass(arr.__class__, (list, np.ndarray)))
 
 
+
+class _BreakingAllowed:
+    i = 3
+
+    @staticmethod
+    def inner(x):
+        return torch.mul(x, _BreakingAllowed.i)
+
+    @staticmethod
+    @torch._dynamo.allow_in_graph
+    def outer(x):
+        torch._dynamo.graph_break()
+        return _BreakingAllowed.inner(x)
+
+
+def c_repros11_allow_in_graph_with_break_inside(x):
+    return _BreakingAllowed.outer(x) + 1
+
+
+class _LenThroughProperty:
+    def __init__(self):
+        self._len_value = 0
+
+    @property
+    def _len(self):
+        return self.__dict__.get("_len_value", 0)
+
+    @_len.setter
+    def _len(self, value):
+        self._len_value = value
+
+    def add(self, n):
+        self._len = self._len + n
+
+    @torch.compiler.disable()
+    def __len__(self):
+        return self._len
+
+
+def c_repros11_property_setter_then_disabled_len(x):
+    holder = _LenThroughProperty()
+    holder.add(x.shape[0])
+    holder.add(2)
+    return x + len(holder), holder._len_value
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
