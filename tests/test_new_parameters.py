@@ -91,12 +91,20 @@ def test_a_parameter_registered_on_a_module_in_forward_is_kept_and_trained():
 
 
 def _from_an_input(x):
-    return nn.Parameter(x) * 2
+    p = nn.Parameter(x)
+    return p * 2, p
 
 
-def test_a_parameter_over_an_input_tensor_breaks_with_a_reason():
-    report = str(loom.explain(_from_an_input)(torch.arange(3.0)))
-    assert "creating an nn.Parameter" in report and "outside the compiled code" in report, report
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_a_parameter_over_an_input_tensor_shares_its_storage(backend):
+    x = torch.arange(3.0)
+    out, p = _compiled(_from_an_input, backend)(x)
+    assert loom.stats()["graph_breaks"] == 0, loom.stats()  # as torch.compile: no break over a graph input
+    assert type(p) is nn.Parameter and p.is_leaf and p.requires_grad
+    assert p.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    torch.testing.assert_close(out.detach(), x * 2)
+    out.sum().backward()
+    torch.testing.assert_close(p.grad, torch.full((3,), 2.0))
 
 
 def _class_read(x, handle_cls):
@@ -140,3 +148,26 @@ def test_autograd_grad_with_respect_to_a_parameter_made_in_the_graph(backend):
     e_loss, e_t, e_p = _new_parameter_data_written_after(x)
     torch.testing.assert_close((loss, t, p), (e_loss, e_t, e_p))
     assert not t.requires_grad and t.is_leaf
+
+
+class _RebuiltInForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 1)
+        self.w = torch.ones(1, 3) * 3
+
+    def forward(self, x):
+        self.lin.weight = nn.Parameter(self.w)
+        self.lin.bias = nn.Parameter(torch.zeros(1) + 1, requires_grad=False)
+        return self.lin(x)
+
+
+def test_parameters_rebuilt_in_forward_from_a_tensor_attribute():
+    m = _RebuiltInForward()
+    loom.reset()
+    out = loom.compile(m, backend="eager")(torch.arange(3.0))
+    assert loom.stats()["graph_breaks"] == 0, loom.stats()
+    torch.testing.assert_close(out.detach(), torch.tensor([10.0]))  # 3 * (0 + 1 + 2) + 1
+    assert type(m.lin.weight) is nn.Parameter and m.lin.weight.untyped_storage().data_ptr() == m.w.untyped_storage().data_ptr()
+    out.sum().backward()
+    torch.testing.assert_close(m.lin.weight.grad, torch.arange(3.0).reshape(1, 3))

@@ -27,6 +27,12 @@ _IMPURE_FUNCTIONS = {
     operator.imul, operator.ior, operator.ipow, operator.irshift, operator.isub, operator.itruediv, operator.ixor,
 }
 
+#: Calls that check their input's values and raise on a bad one (a class index past ``num_classes``, an index
+#: out of range): eager raises even when nothing reads the result, so an unused one is not dead code either.
+_VALUE_CHECKED_FUNCTIONS = {torch._C._nn.one_hot, torch.gather, torch.index_select, torch.take,
+                            torch.take_along_dim, torch.embedding, torch.nn.functional.embedding, torch.bincount}
+_VALUE_CHECKED_METHODS = {"gather", "index_select", "take", "take_along_dim", "bincount"}
+
 
 def has_side_effect(node: fx.Node) -> bool:
     """Whether removing ``node`` would change what the program does, even when no node uses its result.
@@ -34,9 +40,12 @@ def has_side_effect(node: fx.Node) -> bool:
     A call that writes a tensor or state outside its result (``meta["mutates"]``), that advances the
     RNG (``meta["draws"]``: it ran a ``nondeterministic_seeded`` op while traced, such as ``randn``
     or ``dropout``; a draw whose value is overwritten still moves the generator for the draws after
-    it), or that torch.fx itself holds impure (asserts, profiler ranges) is never dead code.
+    it), that checks its input's values (``one_hot``, ``gather``: it raises in eager whether or not its
+    result is read), or that torch.fx itself holds impure (asserts, profiler ranges) is never dead code.
     """
     if node.meta.get("mutates") or node.meta.get("draws"):
+        return True
+    if node.target in (_VALUE_CHECKED_METHODS if node.op == "call_method" else _VALUE_CHECKED_FUNCTIONS):
         return True
     return node.op == "call_function" and node.is_impure()
 

@@ -8,6 +8,7 @@ handler registered in :mod:`loom_symbolic.opcodes` (one function per opcode, fou
 
 from __future__ import annotations
 
+import sys
 import types
 from typing import Any
 
@@ -45,8 +46,22 @@ from .variables.resumed_loops import LoopPositionArgument, is_loop_position_argu
 CO_GENERATOR = 0x20
 #: How many instructions one translation may run (unrolled loops included) before giving up.
 MAX_INSTRUCTIONS = 500_000
-#: How deep inlined calls may nest.
-MAX_INLINE_DEPTH = 48
+#: How deep inlined calls may nest (a recursion 60 deep is one graph under torch.compile); a nesting that
+#: would leave less than half of Python's recursion limit to the rest of the trace stops sooner (:func:`_deep`).
+MAX_INLINE_DEPTH = 120
+
+
+def _deep(depth: int) -> bool:
+    """Whether inlining one call more, at nesting ``depth``, goes too deep: past :data:`MAX_INLINE_DEPTH`, or with
+    the Python stack already past half the recursion limit (each level costs the translator several frames; a
+    RecursionError in the trace would lose the whole frame's graph where a break loses one call)."""
+    if depth > MAX_INLINE_DEPTH:
+        return True
+    frame, frames = sys._getframe(1), 1
+    limit = sys.getrecursionlimit() // 2
+    while frame is not None and frames <= limit:
+        frame, frames = frame.f_back, frames + 1
+    return frames > limit
 
 
 class _Budget:
@@ -452,8 +467,9 @@ class InliningTranslator(InstructionTranslator):
         super().__init__(code, f_globals, parent.f_builtins, parent.output, budget=parent.budget)
         self.parent = parent
         self.depth = parent.depth + 1
-        if self.depth > MAX_INLINE_DEPTH:
-            raise Unsupported("deep recursion", f"calls nest more than {MAX_INLINE_DEPTH} deep while inlining")
+        if _deep(self.depth):
+            raise Unsupported("deep recursion", f"calls nest {self.depth} deep while inlining (at most {MAX_INLINE_DEPTH}, "
+                                                "and half of Python's recursion limit in translator frames)")
         self._globals_base = globals_base
         flags = code.co_flags
         if flags & (0x80 | 0x100 | 0x200):  # CO_COROUTINE, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR

@@ -25,6 +25,7 @@ from ..object_dicts import DELETED
 from . import class_deletions as _class_deletions
 from . import class_lookups as _class_lookups
 from .base import Variable
+from .classmethod_chain import chained_classmethod
 from .constant import ConstantVariable
 from .functions import UserFunctionVariable
 from .methods import BoundMethodVariable, MethodVariable
@@ -353,7 +354,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
     if isinstance(static, classmethod):
         cls_var = wrap(tx, view.cls, view.type_source)
         func_source = None if class_source is None else Attr(class_source, "__func__")
-        return BoundMethodVariable(wrap(tx, static.__func__, func_source), cls_var)
+        return chained_classmethod(tx, static, cls_var, lambda: raw_member_source(tx, view.cls, view.type_source, name),
+                                   lambda: BoundMethodVariable(wrap(tx, static.__func__, func_source), cls_var))
     if isinstance(static, (types.MemberDescriptorType, types.GetSetDescriptorType)):
         if name == "__class__":
             if getattr(view.receiver, "stands_for", None) is not None:  # deque's stand-in is a deque

@@ -99,15 +99,17 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
 
 def _partial_of_constants(variable: Variable) -> Variable:
     """A ``functools.partial`` made in the trace over constants (``partial(create_selective_checkpoint_contexts,
-    policy)``) as the constant partial the op will call; any other variable as it is."""
+    policy)``, a policy itself a partial over a set of ops) as the constant partial the op will call; any other
+    variable as it is."""
     if not isinstance(variable, PartialVariable) or variable.attrs:
         return variable
-    parts = [variable.func, *variable.args, *variable.keywords.values()]
-    if not all(part.is_python_constant() for part in parts):
+    args = [_partial_of_constants(a) for a in variable.args]
+    keywords = {k: _partial_of_constants(v) for k, v in variable.keywords.items()}
+    if not all(part.is_python_constant() for part in (variable.func, *args, *keywords.values())):
         return variable
     return ObjectConstantVariable(functools.partial(variable.func.as_python_constant(),
-                                                  *[a.as_python_constant() for a in variable.args],
-                                                  **{k: v.as_python_constant() for k, v in variable.keywords.items()}))
+                                                  *[a.as_python_constant() for a in args],
+                                                  **{k: v.as_python_constant() for k, v in keywords.items()}))
 
 
 class _Contexts:

@@ -20,6 +20,7 @@ import torch
 
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
+from .compile_calls import CompileDecoratorVariable
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -121,11 +122,12 @@ class DisabledMadeFunctionVariable(Variable):
         return f"{self.fn.describe()} ({self.decorator.describe()})"
 
 
-#: The decorators, for the wrap rules: value → the variable kind that stands for it. ``torch._dynamo.disable``
+#: The decorators, for the wrap rules: value → the variable kind that stands for it (``torch.compile``:
+#: :mod:`.compile_calls`). ``torch._dynamo.disable``
 #: joins once ``torch._dynamo`` is imported (:func:`include_dynamo_disable`): naming it here would import
 #: all of dynamo with loom (0.5-0.8 s), which a process whose frames are all served from loom's frame
 #: cache never needs.
-FUNCTIONS = {torch.compiler.disable: DisableDecoratorVariable}
+FUNCTIONS = {torch.compiler.disable: DisableDecoratorVariable, torch.compile: CompileDecoratorVariable}
 
 
 def include_dynamo_disable() -> None:

@@ -9,9 +9,11 @@ graph gives it ``t``'s storage with ``set_`` under ``no_grad`` (as ``param.data 
 any op that reads it. Ops on it after that are ops on a real leaf, so gradients reach it as in eager,
 and the rewritten code hands the same object back wherever the program keeps it.
 
-What is not modelled breaks there, naming the construct: data read from outside the graph (a graph
-input), data of symbolic size, ``Parameter()`` with no data, a tensor subclass, ``requires_grad`` that
-is not a constant.
+Data the graph takes as an input (``nn.Parameter(self.w)`` over a plain tensor attribute, as torch.compile
+captures it) is shared the same way: the parameter made before the graph takes the input's storage.
+What is not modelled breaks there, naming the construct: data read from outside the graph otherwise
+(a constant), data of symbolic size, ``Parameter()`` with no data, a tensor subclass, ``requires_grad``
+that is not a constant.
 """
 
 from __future__ import annotations
@@ -111,8 +113,9 @@ def make_parameter(tx: InstructionTranslator, args: list[Variable], kwargs: dict
         raise Unsupported(what, "with no data (an empty parameter) it is not modelled")
     if not isinstance(data, TensorVariable):
         raise Unsupported(what, f"its data is {data.describe()}, not a tensor computed in the graph")
-    if data.source is not None or data.real is not None:
-        raise Unsupported(what, "its data is read from outside the compiled code (only data the graph computes is modelled)")
+    if (data.source is not None or data.real is not None) and data.node.op != "placeholder":
+        raise Unsupported(what, "its data is read from outside the compiled code (only graph inputs and data the graph "
+                                "computes are modelled)")
     if isinstance(data, NewParameterVariable) or data.cls not in (torch.Tensor, torch.nn.Parameter):
         raise Unsupported(what, f"its data is a {data.cls.__name__} (only a plain tensor is modelled)")
     if requires_grad is None:

@@ -27,12 +27,14 @@ from .attributes import (
     _guard_absent_from_classes,
     builtin_base,
     class_attribute,
+    raw_member_source,
     resolve,
     view_of_real,
 )
 from .base import RealValueVariable, Variable
 from .builtins import HANDLERS, PURE, BuiltinVariable, _items, builtin, call_builtin
 from .class_deletions import delete_class_attribute, lookup_class_attribute
+from .classmethod_chain import chained_classmethod
 from .constant import ConstantVariable, wrap_frozen
 from .containers import (
     DictVariable,
@@ -227,7 +229,8 @@ class ClassVariable(RealValueVariable):
             if name == "apply" and _autograd_function.is_function_class(self.value):
                 return _autograd_function.AutogradFunctionApplyVariable(self.value, source, owner)
             func_source = Attr(source, "__func__") if source is not None else None
-            return BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self)
+            return chained_classmethod(tx, static, self, lambda: raw_member_source(tx, self.value, owner, name),
+                                       lambda: BoundMethodVariable(_functions.UserFunctionVariable(static.__func__, func_source), self))
         if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType)):
             unbound = unbound_immutable_method(self.value, name)  # type(it).__length_hint__(it): it's own method
             return unbound if unbound is not None else wrap(tx, getattr(self.value, name), None)

@@ -199,9 +199,16 @@ def _builtin_twin(value: Variable) -> Any:
 _NO_TWIN = object()
 
 
+#: Library objects whose text is fixed by what they are (``str(torch.ops.aten.mul.Tensor)``, as a torch function
+#: mode logs ``func``): folded on the real object.
+_FIXED_TEXT = (torch._ops.OpOverload, torch._ops.OpOverloadPacket)
+
+
 def _text(tx: InstructionTranslator, value: Variable, dunder: str) -> Variable | None:
     """``str(value)``/``repr(value)``: a container's from its items' (both are its ``repr``), an exception's
     from its ``args`` (or its class's method, traced), else the object's own method, traced."""
+    if value.is_python_constant() and isinstance(value.as_python_constant(), _FIXED_TEXT):
+        return ConstantVariable(getattr(type(value.as_python_constant()), dunder)(value.as_python_constant()))
     if not value.is_python_constant():
         text = _container_text(tx, value, set())
         if text is None:

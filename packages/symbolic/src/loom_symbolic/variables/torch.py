@@ -27,7 +27,8 @@ from . import out_resizes as _out_resizes
 from . import small_tensors as _small_tensors
 from . import tensor_from_items as _tensor_from_items
 from .base import RealValueVariable, Variable
-from .constant import ConstantVariable
+from .compile_calls import is_compile_wrapper
+from .constant import ConstantVariable, FrozenObjectVariable
 from .functions import function_attribute
 from .registry import wrap, wrap_constant_like
 from .tensor import (
@@ -247,13 +248,16 @@ def traced_original(fn: Any) -> tuple[Any, str] | None:
       function it wraps (``__wrapped__``);
     - the ``torch._dynamo.disable`` that dynamo's own ``TorchPatcher`` puts around every optimizer's
       ``_init_group`` the first time dynamo compiles (dynamo then models the call itself): the original,
-      as loom traces it before dynamo ever ran (``_torchdynamo_orig_callable``).
+      as loom traces it before dynamo ever ran (``_torchdynamo_orig_callable``);
+    - the wrapper ``torch.compile(f)`` made: ``f`` (``_torchdynamo_inline``), joining the caller's graph.
 
     None for any other function: a call to it is a graph break."""
     if any(fn is traced for traced in _TRACED_DESPITE_DISABLE):
         return fn.__wrapped__, "__wrapped__"
     if any(getattr(fn, "__wrapped__", None) is traced for traced in _WRAPPED_AND_TRACED):
         return fn.__wrapped__, "__wrapped__"
+    if is_compile_wrapper(fn):  # torch.compile(f) made before the frame: f is traced, as dynamo inlines it
+        return fn._torchdynamo_inline, "_torchdynamo_inline"
     original = getattr(fn, "_torchdynamo_orig_callable", None)
     if (original is not None and getattr(original, "__name__", None) == "_init_group"
             and (getattr(original, "__module__", None) or "").startswith("torch.optim")):
@@ -353,6 +357,14 @@ class TorchFunctionVariable(RealValueVariable):
             return function_attribute(tx, value, self.source, name)
         if isinstance(value, types.BuiltinFunctionType) and not hasattr(value, name):
             raise missing_attribute(f"'{type(value).__name__}' object", name)
+        if ((isinstance(value, torch._ops.OpOverloadPacket) and isinstance(getattr(value, name, None), torch._ops.OpOverload))
+                or (isinstance(value, torch._ops.OpOverload) and name == "overloadpacket")):
+            # torch.ops.aten.mm.default (a graph op, or a policy's set member) and back: fixed by the object read
+            return wrap(tx, getattr(value, name), Attr(self.source, name) if self.source is not None else None)
+        if isinstance(value, torch._ops.OpOverload) and name in ("_overloadname", "_opname", "_namespace"):
+            return ConstantVariable(getattr(value, name))
+        if isinstance(value, torch._ops.OpOverload) and name in ("name", "_schema"):  # op.name(), its schema: folded
+            return FrozenObjectVariable(getattr(value, name))
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:

@@ -19,8 +19,9 @@ modules of :mod:`loom_symbolic.opcodes` (``opcodes/py311.py``, ...). What a vers
 - ``EMIT_REWRITES`` and the emit helpers (``call``, ``call_kw``, ``load_global_callable``,
   ``push_null_then``, ``make_function``): how :class:`~loom_symbolic.codegen.PyCodegen` writes instructions whose form
   changed;
-- ``CLOSE_RETURNS_VALUE``: the one runtime fact (not bytecode) that differs: whether ``generator.close()``
-  returns the value the generator returned on GeneratorExit (3.13) or drops it.
+- ``CLOSE_RETURNS_VALUE`` and ``CLASSMETHOD_WRAPS_DESCRIPTORS``: runtime facts (not bytecode) that differ:
+  whether ``generator.close()`` returns the value the generator returned on GeneratorExit (3.13) or drops
+  it; whether ``classmethod`` hands the class to a descriptor it wraps (3.11, 3.12: ``@classmethod @property``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class _Unsupported:
     DECODE_RULES: dict = {}
     EMIT_REWRITES: dict = {}
     CLOSE_RETURNS_VALUE = False
+    CLASSMETHOD_WRAPS_DESCRIPTORS = False
 
     @staticmethod
     def register_stack_effects(table, effect_class) -> None:

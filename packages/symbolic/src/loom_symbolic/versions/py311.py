@@ -83,3 +83,6 @@ def make_function(flags: int) -> list[Instr]:
 #: Whether ``generator.close()`` returns the value the generator returns on GeneratorExit (a ``return``
 #: in its ``finally`` or ``except GeneratorExit``): 3.13 hands it back, 3.11 and 3.12 drop it.
 CLOSE_RETURNS_VALUE = False
+
+#: ``classmethod.__get__`` hands the class to a descriptor it wraps (a classmethod over a property reads it).
+CLASSMETHOD_WRAPS_DESCRIPTORS = True

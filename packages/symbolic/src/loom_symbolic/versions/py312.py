@@ -38,6 +38,7 @@ import dis
 from bytecode import Instr
 
 from .py311 import (  # noqa: F401  (unchanged in 3.12)
+    CLASSMETHOD_WRAPS_DESCRIPTORS,
     CLOSE_RETURNS_VALUE,
     SUPERINSTRUCTIONS,
     before_native,

@@ -44,6 +44,9 @@ from .py311 import load_global_callable  # noqa: F401  (LOAD_GLOBAL (True, name)
 #: ``generator.close()`` returns the generator's return value ("What's New in Python 3.13").
 CLOSE_RETURNS_VALUE = True
 
+#: classmethod no longer wraps other descriptors ("What's New in Python 3.13"): it binds what it holds.
+CLASSMETHOD_WRAPS_DESCRIPTORS = False
+
 _SET_FUNCTION_ATTRIBUTE_ORDER = (0x08, 0x04, 0x02, 0x01)  # closure, annotations, kwdefaults, defaults
 
 
