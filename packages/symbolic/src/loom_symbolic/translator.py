@@ -49,6 +49,8 @@ MAX_INSTRUCTIONS = 500_000
 #: How deep inlined calls may nest (a recursion 60 deep is one graph under torch.compile); a nesting that
 #: would leave less than half of Python's recursion limit to the rest of the trace stops sooner (:func:`_deep`).
 MAX_INLINE_DEPTH = 120
+#: Below this nesting the stack is known to be far from the recursion limit: no walk.
+_SHALLOW = 24
 
 
 def _deep(depth: int) -> bool:
@@ -57,6 +59,8 @@ def _deep(depth: int) -> bool:
     RecursionError in the trace would lose the whole frame's graph where a break loses one call)."""
     if depth > MAX_INLINE_DEPTH:
         return True
+    if depth < _SHALLOW:  # (the stack walk below costs a few microseconds: only deep nestings pay it)
+        return False
     frame, frames = sys._getframe(1), 1
     limit = sys.getrecursionlimit() // 2
     while frame is not None and frames <= limit:
