@@ -7,7 +7,6 @@ exception groups split by a predicate, and exceptions kept past their ``except``
 
 from __future__ import annotations
 
-import torch
 
 
 # -- generators: send / throw / close through delegation --------------------------------------------------------
@@ -336,7 +335,7 @@ def c_gens11_chain_across_three_calls(x):
         try:
             mid()
         except ValueError:
-            raise RuntimeError("high")
+            raise RuntimeError("high")  # noqa: B904
 
     try:
         high()
@@ -371,7 +370,7 @@ def c_gens11_except_name_unbound_after(x):
     except ValueError as err:
         msg = str(err)
     try:
-        err  # noqa: B018, F821
+        err  # noqa: B018
         state = "bound"
     except NameError:
         state = "unbound"
@@ -409,7 +408,7 @@ def c_gens11_exit_replaces_exception(x):
 
 def c_gens11_group_split_predicate(x):
     eg = ExceptionGroup("top", [ValueError(1), TypeError(2), ExceptionGroup("sub", [ValueError(30), KeyError(4)])])
-    match, rest = eg.split(lambda e: isinstance(e, ValueError) and e.args[0] > 10 or isinstance(e, KeyError))
+    match, rest = eg.split(lambda e: (isinstance(e, ValueError) and e.args[0] > 10) or isinstance(e, KeyError))
 
     def leaves(g):
         if g is None:

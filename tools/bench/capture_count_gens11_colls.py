@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict, defaultdict
 
-import torch
 
 
 # -- dict views --------------------------------------------------------------------------------------------------
@@ -142,7 +141,7 @@ def c_gens11_list_subclass_append_override(x):
     lst.append(x + 1)
     lst.extend([x * 2])
     sliced = lst[1:3]
-    return lst.total(), len(lst), type(sliced).__name__, type(lst + [x]).__name__
+    return lst.total(), len(lst), type(sliced).__name__, type(lst + [x]).__name__  # noqa: RUF005
 
 
 class _Tags(set):
@@ -271,7 +270,7 @@ def c_gens11_list_inplace_aliasing(x):
     b = a
     a += [x + 1]
     a *= 2
-    c = a + [x]
+    c = a + [x]  # noqa: RUF005
     return len(b), b is a, len(c), c[-1] + b[1]
 
 
