@@ -8,7 +8,6 @@ exception groups split by a predicate, and exceptions kept past their ``except``
 from __future__ import annotations
 
 
-
 # -- generators: send / throw / close through delegation --------------------------------------------------------
 class _Relay:
     """An iterator (not a generator) with its own ``send``/``throw``/``close``, as ``yield from`` target."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter, OrderedDict, defaultdict
 
 
-
 # -- dict views --------------------------------------------------------------------------------------------------
 def c_gens11_keys_view_algebra(x):
     a = {"p": 1, "q": 2, "r": 3}
