@@ -283,4 +283,92 @@ def c_gens11_mutate_list_while_iterating(x):
     return x + sum(seen), seen, lst
 
 
+# -- comparisons that call user __eq__, dunder calls on dict -------------------------------------------------------
+class _CmpBoom(Exception):
+    pass
+
+
+class _BadEq:
+    def __eq__(self, other):
+        raise _CmpBoom
+
+    def __hash__(self):
+        return 1
+
+
+def c_gens11_items_view_order_compare(x):
+    d1, d2 = {"a": 1, "b": 2}, {"a": 1, "b": 2, "c": 3}
+    d3 = {"a": 1, "b": 99}
+    return (x + 1, d1.items() <= d2.items(), d1.items() < d2.items(), d2.items() >= d1.items(),
+            d1.items() <= d3.items(), d1.items() == d3.items(), d1.keys() < d2.keys())
+
+
+def c_gens11_items_view_value_eq_raises(x):
+    d1, d2 = {1: _BadEq()}, {1: _BadEq()}
+    hits = 0
+    for op in (lambda: d1.items() == d2.items(), lambda: d1.items() <= d2.items(), lambda: d1 == d2):
+        try:
+            op()
+        except _CmpBoom:
+            hits += 1
+    return x * hits, hits
+
+
+def c_gens11_dict_key_eq_raises(x):
+    d1 = {_BadEq(): 1}
+    try:
+        d1 == {1: 1}  # noqa: B015
+        out = "equal-checked"
+    except _CmpBoom:
+        out = "raised"
+    return x + 1, out, len(d1)
+
+
+def c_gens11_dict_ior_from_generator(x):
+    d = {"a": x}
+
+    def pairs():
+        yield "b", x + 1
+        yield "a", x * 3
+
+    r = d.__ior__(pairs())
+    r2 = dict.__ior__(d, {"c": x}.items())
+    try:
+        dict.__ior__(d, 1)
+        err = None
+    except TypeError:
+        err = "TypeError"
+    return r is d, r2 is d, sorted(d), d["a"] + d["b"] + d["c"], err
+
+
+def c_gens11_dict_unbound_method_calls(x):
+    d = {"a": 1, "b": 2}
+    dict.update(d, c=3)
+    got = (dict.get(d, "c"), dict.pop(d, "a"), dict.setdefault(d, "z", 9), dict.copy(d) == d,
+           dict.__contains__(d, "b"), dict.__len__(d), list(dict.keys(d)))
+    errors = []
+    for bad in (lambda: d.update(1), lambda: dict.fromkeys(1, 2), lambda: d.setdefault([[]])):
+        try:
+            bad()
+        except TypeError:
+            errors.append("T")
+    return x * len(d), got, errors
+
+
+def c_gens11_dict_keys_custom_objects(x):
+    class Key:
+        def __init__(self, v):
+            self.v = v
+
+        def __hash__(self):
+            return hash(self.v % 3)
+
+        def __eq__(self, other):
+            return isinstance(other, Key) and self.v % 3 == other.v % 3
+
+    d = {Key(1): x, Key(2): x + 1}
+    d[Key(4)] = x * 10
+    return d[Key(7)] + d[Key(5)], len(d), Key(10) in d, Key(0) in d
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
