@@ -111,7 +111,7 @@ def test_captured_in_one_graph_as_eager(program):
 def test_unhashable_member_is_still_the_programs_type_error():
     def program(x):
         try:
-            {("a", [x]): 1}  # noqa: B018
+            {("a", [x]): 1}
         except TypeError as e:
             return x + 1, str(e)
         return x, None
