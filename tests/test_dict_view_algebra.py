@@ -1,5 +1,5 @@
 """Dict items views whose values are tensors or objects, compared and combined in the compiled frame
-(``variables/dict_view_algebra.py``), tuples holding tensors as keys (``variables/tuple_keys.py``) and
+(``variables/dict_view_algebra.py``), tuples and frozensets holding tensors as keys (``variables/tuple_keys.py``) and
 ``view.isdisjoint(view)`` (``variables/dict_methods.py``).
 
 Before, ``d.items() == e.items()`` of dicts holding a tensor, ``d.items() <= e.items()``, ``d.items() & e.items()``
@@ -77,6 +77,13 @@ def _tuple_keys(x):
     return x + d[("w", x)], len(d), ("w", x + 2) in d, len(s), (x, y) in s, ("a", y) in s
 
 
+def _frozenset_key(x):
+    y = x * 2
+    d = {frozenset([x, y]): 1}
+    d[frozenset((y, x))] += 10
+    return x + d[frozenset([x, y])], len(d), frozenset([y]) in d
+
+
 def _items_to_set(x):
     d = {"a": x, "b": x + 1}
     s = set(d.items())
@@ -96,7 +103,7 @@ def _same(got, want):
 
 
 @pytest.mark.parametrize("program", [_compare_tensor_values, _compare_user_values, _value_eq_raises, _algebra,
-                                     _tuple_keys, _items_to_set])
+                                     _tuple_keys, _items_to_set, _frozenset_key])
 def test_captured_in_one_graph_as_eager(program):
     x = torch.randn(3)
     want = program(x)

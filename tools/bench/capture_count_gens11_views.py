@@ -112,4 +112,12 @@ def c_gens11_tuple_key_unhashable_member(x):
     return x + 1, err
 
 
+def c_gens11_frozenset_of_tensors_as_key(x):
+    y = x * 2
+    f = frozenset([x, y])
+    d = {f: 1, frozenset([x]): 2}
+    d[frozenset((y, x))] += 10
+    return x + d[f], len(d), frozenset([y]) in d, {f, frozenset([y, x])} == {f}
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
