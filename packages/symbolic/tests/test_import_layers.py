@@ -55,7 +55,7 @@ FLOORS = {
         "variables.outside_wrapping_iterators", "variables.outside_count", "variables.outside_values_iterators",
         "variables.outside_operator_callables",
         "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries", "variables.warnings_filters", "variables.decimals",
-        "variables.tuple_keys", "variables.dict_view_algebra"],
+        "variables.tuple_keys", "variables.dict_view_algebra", "variables.constant_tuple_methods"],
     4: ["output_graph", "node_effects", "storage_guards", "side_effects", "codegen", "resume", "breaks"],
     5: ["opcodes", "opcodes.registry", "opcodes.dispatch", "opcodes.build", "opcodes.calls", "opcodes.control",
         "opcodes.exception_opcodes", "opcodes.matching", "opcodes.names", "opcodes.operator_opcodes", "opcodes.stack",

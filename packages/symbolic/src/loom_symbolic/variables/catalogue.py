@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     builtins,
     bytearrays,
     checkpointing,
+    constant_tuple_methods,
     container_methods,
     control_flow,
     ctx,
