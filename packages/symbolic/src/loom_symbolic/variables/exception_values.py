@@ -22,7 +22,7 @@ from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import ListVariable, TupleVariable
-from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value
+from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value, listed_frames
 from .methods import BoundMethodVariable
 from .registry import wrap, wrap_constant_like
 
@@ -153,10 +153,13 @@ class ExceptionVariable(Variable):
             self.traceback = TracebackVariable(self)
         return self.traceback
 
-    def was_raised(self) -> None:
-        """The trace raised it (anew or again): Python gives it a new traceback object."""
+    def was_raised(self, entry: Any = None) -> None:
+        """The trace raised it (anew or again), or it passed a frame (``entry``: that frame's code and line):
+        Python gives it a new traceback object listing that frame in front of those it held."""
+        previous, known = self.traceback, self.source is None or self.traceback is not None
         self.raised_in_trace = True
         self.traceback = TracebackVariable(self)
+        self.traceback.entries = listed_frames(previous, known, entry)
 
     def _check_made_here(self, name: str) -> None:
         if self.source is not None:
