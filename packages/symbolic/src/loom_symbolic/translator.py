@@ -32,7 +32,7 @@ from .variables import functions as _functions
 from .variables.arguments import bind_arguments
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
-from .variables.exception_tracebacks import frame_entry, listed_frames
+from .variables.exception_tracebacks import frame_entry, listed_frames, operation_entry
 from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generator_drops import DROPS, finalize_dropped
 from .variables.generators import GeneratorVariable
@@ -148,7 +148,7 @@ class InstructionTranslator:
                                        for name, value in error.exc_attrs.items()})
                     exc = _exceptions.raised(self, made)
                     raised = SymbolicException(exc, error.reason)
-                    exc.traceback.entries = listed_frames(None, True, self.traceback_entry())  # raised in this frame
+                    exc.traceback.entries = listed_frames(None, True, operation_entry(self.traceback_entry(), error))
                     if not self.handle_exception(raised.exc):
                         raise raised from None
         except Unsupported as exc:

@@ -111,6 +111,19 @@ def frame_entry(code: types.CodeType, line: int, resumes: bool) -> Any:
     return (None if resumes else code), line
 
 
+def operation_entry(entry: Any, error: BaseException) -> Any:
+    """What the frame an operation failed in adds to the traceback of the exception the trace raises for it
+    (``error``, a ``UserError``): ``entry``, unless the real exception behind it (its ``__cause__``, raised by
+    running the real callable on real values) passed a Python frame outside loom: eager lists those frames too,
+    which the trace does not know."""
+    tb = getattr(error.__cause__, "__traceback__", None)
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE + os.sep):
+            return UNLISTED
+        tb = tb.tb_next
+    return entry
+
+
 def listed_frames(previous: Variable | None, known: bool, entry: Any) -> tuple | None:
     """The frames a new traceback lists: ``entry`` (None: none) in front of those of ``previous``, the
     traceback the exception held (None: it had none, which lists nothing when ``known``)."""
