@@ -62,14 +62,19 @@ class TracebackVariable(Variable):
         if getattr(self.owner, "traceback", None) is not self:
             # the exception was raised again or given another traceback since: this one is not reachable
             raise Unsupported("a traceback the compiled function read earlier", "its exception holds another one now")
+        self.refuse_rebuild()
+        codegen.reconstruct(self.owner)  # rebuilt raised, so its __traceback__ is set
+        codegen.emit("LOAD_ATTR", "__traceback__")
+
+    def refuse_rebuild(self) -> None:
+        """A traceback the trace raised cannot be rebuilt (nor its exception, which holds it): the graph breaks
+        where the exception was raised instead, and the raise and the rest of the function run as they are."""
         if self.raised_at is not None:
             error = Unsupported("a traceback of an exception the compiled function raised",
                                 "its frames and lines are those of the raise, which the trace has no stand-in for",
                                 hint="the raise and the rest of the function run as ordinary Python")
             error.retry_at = self.raised_at
             raise error
-        codegen.reconstruct(self.owner)  # rebuilt raised, so its __traceback__ is set
-        codegen.emit("LOAD_ATTR", "__traceback__")
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         """``tb_next``, ``tb_lineno`` and ``tb_frame`` (its ``f_code``) of a traceback whose frames are known."""

@@ -205,6 +205,8 @@ class ExceptionVariable(Variable):
         if tb is None:  # never raised, or its traceback set to None since
             self._rebuild(codegen)
         elif isinstance(tb, TracebackVariable) and tb.owner is self:  # as its last raise left it
+            if codegen.hands_on:  # the rest of the function, after a break, may read the frames of the raise
+                tb.refuse_rebuild()
             codegen.load_callable(bytecode_helpers.raised_again)
             self._rebuild(codegen)
             codegen.call(1)
