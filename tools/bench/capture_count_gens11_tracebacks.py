@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import io
 
 
 def _frames(exc):
@@ -102,6 +103,28 @@ def c_gens11_tb_c_stand_ins_list_no_frame(x):
         except (ArithmeticError, LookupError) as e:
             out.append([name for name, _ in _frames(e)])
     return x + len(out), out
+
+
+_SINK = io.StringIO()
+
+
+def c_gens11_tb_exception_kept_across_break(x):
+    def low():
+        raise KeyError("low")
+
+    try:
+        low()
+    except KeyError as e:
+        saved = e
+    print("break", file=_SINK)
+    return x + 1, _frames(saved)
+
+
+def c_gens11_tb_returned_exception(x):
+    try:
+        raise ValueError("v")
+    except ValueError as e:
+        return x + 1, e.args, type(e).__name__
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
