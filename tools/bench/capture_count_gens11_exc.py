@@ -183,4 +183,15 @@ def c_gens11_with_traceback_none(x):
     return x + 1, same, has_tb
 
 
+def c_gens11_softmax_bad_dim_caught(x):
+    out = []
+    for op in (lambda: x.softmax(dim=5), lambda: x.log_softmax(-3), lambda: x.softmax(0)):
+        try:
+            op()
+            out.append("ok")
+        except IndexError as e:
+            out.append(str(e))
+    return x + 1, out
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
