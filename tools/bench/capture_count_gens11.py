@@ -460,4 +460,13 @@ def c_gens11_str_repr_override(x):
     return x + len(str(e)), str(e), repr(e), e.args
 
 
+def c_gens11_gi_code_of_made_generator(x):
+    def counting():
+        yield 1
+
+    g = counting()
+    code = g.gi_code
+    return x + code.co_argcount, code.co_name, code is counting.__code__
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
