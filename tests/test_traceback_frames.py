@@ -182,3 +182,27 @@ def test_a_returned_exception_still_needs_no_break():
     with contextlib.redirect_stdout(io.StringIO()):
         report = loom.explain(program)(torch.randn(2))
     assert (report.graph_count, report.graph_break_count) == (1, 0), report.breaks
+
+
+def _extracted_after_a_break(x):
+    import traceback
+
+    try:
+        raise IndexError("i")
+    except IndexError as e:
+        saved = e
+    print("break", file=_SINK)
+    return x + 1, [(f.name, f.lineno, f.line) for f in traceback.extract_tb(saved.__traceback__)]
+
+
+def test_exception_raised_in_the_compiled_frame_keeps_its_frame_and_line_after_a_break():
+    # rebuilt with a traceback naming the compiled frame at the raise's line, not a helper's (and no extra break)
+    x = torch.randn(3)
+    want = _extracted_after_a_break(x)
+    loom.reset()
+    got = loom.compile(_extracted_after_a_break, backend="eager")(x)
+    assert got[1] == want[1]
+    loom.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = loom.explain(_extracted_after_a_break)(x)
+    assert report.graph_count == 1

@@ -166,7 +166,7 @@ class InstructionTranslator:
         """This frame as a traceback lists it (:func:`frame_entry`): its code and current line."""
         line = self.current.lineno if self.current is not None else None
         return frame_entry(self.code, line if line is not None else self.code.co_firstlineno,
-                           getattr(self, "resumes_a_frame", False))
+                           getattr(self, "resumes_a_frame", False), self.parent is None)
 
     def count_visit(self, ins: Instruction) -> None:
         """Root frames only: count executions, and stop where a graph break was decided."""

@@ -49,8 +49,9 @@ class TracebackVariable(Variable):
         #: read from the frame: a real traceback lists the frames and lines of that raise, which the trace
         #: has no stand-in for, so rebuilding it breaks there instead, and the raise runs as ordinary Python
         self.raised_at: tuple[int, int] | None = None
-        #: ``(code, line)`` of each frame it lists, the newest (catching) frame first; None when not all known
-        self.entries: tuple[tuple[types.CodeType | None, int], ...] | None = None
+        #: ``(code, line, is the compiled frame)`` of each frame it lists, the newest (catching) frame first; None
+        #: when not all are known
+        self.entries: tuple[tuple[types.CodeType | None, int, bool], ...] | None = None
 
     def python_type(self) -> type:
         return types.TracebackType
@@ -65,6 +66,13 @@ class TracebackVariable(Variable):
         self.refuse_rebuild()
         codegen.reconstruct(self.owner)  # rebuilt raised, so its __traceback__ is set
         codegen.emit("LOAD_ATTR", "__traceback__")
+
+    def raised_in_compiled_frame(self) -> int | None:
+        """The line, when this traceback lists only the compiled frame (raised and caught there): what a
+        rebuilt one gives by naming that frame (``bytecode_helpers.raised_here``)."""
+        if self.entries is not None and len(self.entries) == 1 and self.entries[0][2]:
+            return self.entries[0][1]
+        return None
 
     def refuse_rebuild(self) -> None:
         """A traceback the trace raised cannot be rebuilt (nor its exception, which holds it): the graph breaks
@@ -104,16 +112,16 @@ _C_STAND_INS = frozenset(os.path.join(_POLYFILLS, f"{name}.py") for name in (
     "builtins", "collections", "exceptions", "functools", "heapq", "bisect", "itertools", "math", "operator"))
 
 
-def frame_entry(code: types.CodeType, line: int, resumes: bool) -> Any:
+def frame_entry(code: types.CodeType, line: int, resumes: bool, root: bool) -> Any:
     """What a frame adds to the tracebacks of the exceptions passing it: its code (None for a resume function's,
-    which stands for the user's function) and line; None for a polyfill standing for C code (no frame in eager);
-    :data:`UNLISTED` for any other frame of the translator's own (a stand-in for Python code, whose real frames
-    the trace does not know)."""
+    which stands for the user's function), line and whether it is the compiled frame itself; None for a polyfill
+    standing for C code (no frame in eager); :data:`UNLISTED` for any other frame of the translator's own (a
+    stand-in for Python code, whose real frames the trace does not know)."""
     if code.co_filename in _C_STAND_INS:
         return None
     if code.co_filename.startswith(_PACKAGE + os.sep):
         return UNLISTED
-    return (None if resumes else code), line
+    return (None if resumes else code), line, root
 
 
 def operation_entry(entry: Any, error: BaseException) -> Any:

@@ -205,6 +205,13 @@ class ExceptionVariable(Variable):
         if tb is None:  # never raised, or its traceback set to None since
             self._rebuild(codegen)
         elif isinstance(tb, TracebackVariable) and tb.owner is self:  # as its last raise left it
+            line = tb.raised_in_compiled_frame()
+            if line is not None:  # raised_here(<the exception>, line): the compiled frame at that line
+                codegen.load_callable(bytecode_helpers.raised_here)
+                self._rebuild(codegen)
+                codegen.load_const(line)
+                codegen.call(2)
+                return
             if codegen.hands_on:  # the rest of the function, after a break, may read the frames of the raise
                 tb.refuse_rebuild()
             codegen.load_callable(bytecode_helpers.raised_again)
