@@ -1,6 +1,6 @@
 """The traceback of an exception the trace raised lists the frames and lines of that raise, which the trace has
-no stand-in for. Where one has to leave the trace (read after a break, handed to ``traceback.extract_tb``, its
-``tb_lineno`` read), the graph breaks where the exception was raised and the raise runs as ordinary Python:
+no stand-in for. Where one has to leave the trace (read after a break, handed to ``traceback.extract_tb``), the
+graph breaks where the exception was raised and the raise runs as ordinary Python:
 rebuilding it after the graph instead (raised again in a helper) gave the helper's frame and line, a wrong
 answer (after the traceback tests of PyTorch's test/dynamo/test_ctx_manager.py)."""
 
@@ -97,7 +97,13 @@ def test_traceback_matches_eager(fn):
 
 
 def test_the_break_says_where_the_raise_runs():
-    report = loom.explain(line_number_read_in_the_trace)(X)
+    report = loom.explain(frames_of_a_raise_in_a_callee)(X)
     assert any(
         "raise and the rest of the function run as ordinary Python" in b.hint for b in report.breaks
     ), [(b.what, b.hint) for b in report.breaks]
+
+
+def test_frames_read_in_the_trace_need_no_break():
+    # tb_lineno, tb_next and tb_frame.f_code of a traceback whose frames the trace saw are known there
+    report = loom.explain(line_number_read_in_the_trace)(X)
+    assert (report.graph_count, report.break_count) == (1, 0), report.breaks

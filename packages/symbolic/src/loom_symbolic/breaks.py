@@ -157,6 +157,7 @@ def emit_break(tx: RootTranslator, ins: Instruction) -> BreakCode:
     cg.made_once = tx.output.side_effects.made_once  # a class made in the trace, handed on: watched
     cg.made_guards = tx.output.guards
     cg.made_sources = tx.output.guards.made_sources
+    cg.hands_on = True
     effects = tx.output.side_effects.replayed
     staged = side_effects.stage(effects, cg)
     _restore_grad_mode(tx, cg)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import sys
 import types
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -154,6 +155,14 @@ def chained(exc: BaseException, cause: BaseException | None, context: BaseExcept
 def noted(exc: BaseException, notes: list) -> BaseException:
     """``exc`` with the ``__notes__`` list the trace gave it (``add_note`` on an exception made there)."""
     exc.__notes__ = notes
+    return exc
+
+
+def raised_here(exc: BaseException, line: int) -> BaseException:
+    """``exc`` with the traceback its raise in the calling frame (the compiled one) gave it: that frame, at
+    ``line``, and nothing below (it was raised and caught there). Its ``tb_lasti`` is -1, no instruction: the
+    frame runs the rewritten code, so ``traceback`` takes the line from ``tb_lineno`` (and shows no columns)."""
+    exc.__traceback__ = types.TracebackType(None, sys._getframe(1), -1, line)
     return exc
 
 

@@ -195,6 +195,8 @@ class PyCodegen:
         #: id(class the compiled code made on a call) → (it, the source the trace matched it through), from the
         #: trace's guards (``per_call_classes``): that call's class is loaded from there, not as a constant
         self.made_sources: dict[int, tuple[type, Any]] = {}
+        #: For a graph break's code: what is rebuilt is handed on to the rest of the same function (not returned)
+        self.hands_on = False
 
     # -- primitives --------------------------------------------------------------------------------
     def emit(self, opname: str, arg: Any = _NO_ARG) -> None:

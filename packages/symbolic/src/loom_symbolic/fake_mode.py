@@ -24,7 +24,7 @@ from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode, in_kernel_
 from torch.utils import _pytree as pytree
 
 from . import write_overlap
-from .fake_rules import FACTORY_RULES, RULES
+from .fake_rules import CHECKS, FACTORY_RULES, RULES
 
 aten = torch.ops.aten
 
@@ -156,6 +156,9 @@ class LoomFakeTensorMode(FakeTensorMode):
         if func is _DEVICE_QUERY and _outside_kernel_fake(args):
             return args[0].fake_device  # asked by C++ after most view ops: PyTorch's handler answers the same
         kwargs = kwargs or {}
+        check = CHECKS.get(func)
+        if check is not None:
+            check(args, kwargs)
         if self.shape_env is None and not self.propagate_real_tensors:
             factory = FACTORY_RULES.get(func)
             made = factory(args, kwargs) if factory is not None else None

@@ -133,6 +133,22 @@ def _softmax(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Outputs:
     return [(tuple(tensor.shape), tensor.dtype)]
 
 
+def _softmax_dim(args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    """Eager's ``_softmax`` wraps ``dim`` first (an IndexError when it is out of range); PyTorch's meta does not."""
+    tensor, dim = args[0], args[1]
+    if isinstance(tensor, torch.Tensor) and type(dim) is int:
+        low, high = -max(tensor.dim(), 1), max(tensor.dim(), 1) - 1
+        if not low <= dim <= high:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})")
+
+
+#: Argument checks eager makes that PyTorch's fake path skips: each raises as eager would, before any path runs.
+CHECKS: dict[Any, Callable[[Sequence[Any], Mapping[str, Any]], None]] = {
+    aten._softmax.default: _softmax_dim,
+    aten._log_softmax.default: _softmax_dim,
+}
+
+
 def _is_gelu_approximation(value: Any) -> bool:
     return value in ("none", "tanh")
 

@@ -33,6 +33,7 @@ from .variables import functions as _functions
 from .variables.arguments import bind_arguments
 from .variables.base import Variable
 from .variables.cells import CellBox, real_cell_box
+from .variables.exception_tracebacks import frame_entry, listed_frames, operation_entry
 from .variables.exception_values import ExceptionVariable, SymbolicException
 from .variables.generator_drops import DROPS, finalize_dropped
 from .variables.generators import GeneratorVariable
@@ -152,7 +153,8 @@ class InstructionTranslator:
                     if raised.again:  # re-raised here: this frame adds no traceback entry
                         raised.again = False
                     else:
-                        raised.exc.was_raised()  # each frame it passes gives it a new traceback object, as in CPython
+                        # each frame it passes gives it a new traceback object listing this frame, as in CPython
+                        raised.exc.was_raised(self.traceback_entry())
                         raised.exc.traceback.raised_at = self.root().break_point()
                     if not self.handle_exception(raised.exc):
                         raise
@@ -165,6 +167,7 @@ class InstructionTranslator:
                                        for name, value in error.exc_attrs.items()})
                     exc = _exceptions.raised(self, made)
                     raised = SymbolicException(exc, error.reason)
+                    exc.traceback.entries = listed_frames(None, True, operation_entry(self.traceback_entry(), error))
                     if not self.handle_exception(raised.exc):
                         raise raised from None
         except Unsupported as exc:
@@ -177,6 +180,12 @@ class InstructionTranslator:
                 raise error from None
             raise
         return self.return_value
+
+    def traceback_entry(self) -> Any:
+        """This frame as a traceback lists it (:func:`frame_entry`): its code and current line."""
+        line = self.current.lineno if self.current is not None else None
+        return frame_entry(self.code, line if line is not None else self.code.co_firstlineno,
+                           getattr(self, "resumes_a_frame", False), self.parent is None)
 
     def count_visit(self, ins: Instruction) -> None:
         """Root frames only: count executions, and stop where a graph break was decided."""
@@ -539,6 +548,7 @@ class GeneratorTranslator(InliningTranslator):
             if thrown is None:
                 self.push(sent if sent is not None else _constant.ConstantVariable(None))
             else:
+                thrown.was_raised(self.traceback_entry())  # raised at the paused yield, in this frame
                 raise_now = not self.handle_exception(thrown)  # unwound to the handler covering the yield
         self.resumer = resumer
         try:

@@ -58,6 +58,10 @@ def is_constant_value(value: Any) -> bool:
 #: Folded results that the wrap rules turn into new container variables (never shared between calls).
 _FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
 
+#: ``fn(tx, constant, name, args, kwargs)`` answering a method of a constant called with arguments that are not
+#: constants (``(1, 2).count(obj)``), or None to pass. Filled by :mod:`.constant_tuple_methods`.
+NON_CONSTANT_ARGUMENTS: list[Any] = []
+
 
 class ConstantVariable(Variable):
     """A value known exactly at trace time (``3``, ``"relu"``, ``None``, ``torch.float32``, ``range(4)``)."""
@@ -125,6 +129,10 @@ class ConstantVariable(Variable):
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name in ("format", "format_map"):
                 return _traced_format(tx, self.value, name, args, kwargs)
+            for answer in NON_CONSTANT_ARGUMENTS:
+                result = answer(tx, self, name, args, kwargs)
+                if result is not None:
+                    return result
             raise Unsupported(f"{type(self.value).__name__}.{name} with non-constant arguments", "not modelled")
 
         try:

@@ -43,12 +43,16 @@ def constant_arg(arg: Variable, what: str) -> Any:
 
 def real_error_args(operation: Callable[..., Any], *args: Variable) -> tuple | None:
     """The ``args`` of the exception ``operation`` raises on the real values of ``args`` (an empty list's
-    ``index``: its message is this Python's own), or None when an argument is not a constant."""
-    if not all(a.is_python_constant() for a in args):
-        return None
+    ``index``: its message is this Python's own), or None when they cannot be known. An argument that is not
+    a constant is stood for by a fresh object: a message that does not show it (``tuple.index``'s) is the same
+    for any value, one that shows its repr (``list.index``'s) is not known."""
+    probes = [a.as_python_constant() if a.is_python_constant() else object() for a in args]
     try:
-        operation(*(a.as_python_constant() for a in args))
+        operation(*probes)
     except Exception as exc:  # the very exception the program raises
+        shown = repr(exc.args)
+        if any(not a.is_python_constant() and repr(p) in shown for a, p in zip(args, probes)):
+            return None
         return exc.args
     return None
 

@@ -18,6 +18,7 @@ from .constant import ConstantVariable
 from .container_method_kit import NONE, real_error_args, table_filler
 from .containers import (
     DICT_METHODS,
+    SET_METHODS,
     DictVariable,
     ListVariable,
     Method,
@@ -319,17 +320,26 @@ class DictViewVariable(Variable):
         raise Unsupported(f"dict view method {name}", "not modelled")
 
     def isdisjoint(self, tx: InstructionTranslator, other: Variable) -> Variable:
-        """``view.isdisjoint(other)``: on real values when both sides are known; otherwise, as CPython does
-        for an operand that is neither a set nor a view, by looking each item of ``other`` up in the view.
-        (CPython walks the view instead when ``other`` is a larger set or view: that case must be known.)"""
+        """``view.isdisjoint(other)``: on real values when both sides are known; otherwise as CPython does, by
+        looking each item of ``other`` up in the view, or, when ``other`` is a larger set or keys/items view,
+        each member of the view up in ``other``."""
         real_self, real_other = self.real_view(tx), _real_operand(tx, other)
         if real_self is not None and real_other is not None:
             try:
                 return ConstantVariable(real_self.isdisjoint(real_other))
             except TypeError as exc:
                 raise UserError("dict view isdisjoint", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
-        if isinstance(other, (SetVariable, DictViewVariable)):
-            raise Unsupported("isdisjoint of a dict view with a set or view", "their members are not all known")
+        if other is self:
+            return ConstantVariable(not self.target.items)
+        if isinstance(other, SetVariable) or (isinstance(other, DictViewVariable) and other.kind != "values"):
+            size = len(other.values) if isinstance(other, SetVariable) else len(other.target.items)
+            walk, look = (self, other) if size > len(self.target.items) else (other, self)
+            for item in walk.unpack(tx):
+                found = look.contains(tx, item) if isinstance(look, DictViewVariable) else \
+                    SET_METHODS["__contains__"](tx, look, [item], {})
+                if found.as_python_constant():
+                    return ConstantVariable(False)
+            return ConstantVariable(True)
         for item in _iterators.each_item(tx, other):
             if self.contains(tx, item).as_python_constant():
                 return ConstantVariable(False)

@@ -22,7 +22,7 @@ from . import functions as _functions
 from .base import Variable
 from .constant import ConstantVariable, is_constant_value
 from .containers import ListVariable, TupleVariable
-from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value
+from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value, listed_frames
 from .methods import BoundMethodVariable
 from .registry import wrap, wrap_constant_like
 
@@ -153,10 +153,13 @@ class ExceptionVariable(Variable):
             self.traceback = TracebackVariable(self)
         return self.traceback
 
-    def was_raised(self) -> None:
-        """The trace raised it (anew or again): Python gives it a new traceback object."""
+    def was_raised(self, entry: Any = None) -> None:
+        """The trace raised it (anew or again), or it passed a frame (``entry``: that frame's code and line):
+        Python gives it a new traceback object listing that frame in front of those it held."""
+        previous, known = self.traceback, self.source is None or self.traceback is not None
         self.raised_in_trace = True
         self.traceback = TracebackVariable(self)
+        self.traceback.entries = listed_frames(previous, known, entry)
 
     def _check_made_here(self, name: str) -> None:
         if self.source is not None:
@@ -202,6 +205,15 @@ class ExceptionVariable(Variable):
         if tb is None:  # never raised, or its traceback set to None since
             self._rebuild(codegen)
         elif isinstance(tb, TracebackVariable) and tb.owner is self:  # as its last raise left it
+            line = tb.raised_in_compiled_frame()
+            if line is not None:  # raised_here(<the exception>, line): the compiled frame at that line
+                codegen.load_callable(bytecode_helpers.raised_here)
+                self._rebuild(codegen)
+                codegen.load_const(line)
+                codegen.call(2)
+                return
+            if codegen.hands_on:  # the rest of the function, after a break, may read the frames of the raise
+                tb.refuse_rebuild()
             codegen.load_callable(bytecode_helpers.raised_again)
             self._rebuild(codegen)
             codegen.call(1)

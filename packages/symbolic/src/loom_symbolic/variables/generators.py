@@ -123,6 +123,8 @@ class GeneratorVariable(IteratorVariable):
                 return ConstantVariable(self.started and not self.finished and not self.running)
             if name == "gi_frame":  # a finished generator's is None, a live one's a frame only tested for None
                 return ConstantVariable(None) if self.finished else LiveFrameVariable(self)
+            if name == "gi_code" and not self.translator.stands_for_c_iterator:  # its function's code object
+                return ConstantVariable(self.translator.code)
         return super().var_getattr(tx, name)
 
     def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],

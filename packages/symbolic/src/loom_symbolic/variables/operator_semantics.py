@@ -139,10 +139,8 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         if user is not None:
             return user
     _raise_unsupported_operands(op, left, right, declined)
-    raise Unsupported(
-        f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
-        "the translator does not model this combination",
-    )
+    raise Unsupported(f"operator {getattr(op, '__name__', op)} on {left.describe()} and {right.describe()}",
+                      "the translator does not model this combination")
 
 
 def _is_text(value: Variable) -> bool:
@@ -433,8 +431,9 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))
     if hasattr(container, "contains"):  # a C container a variable models (a dict keyed by tensors)
         return container.contains(tx, item)
-    if isinstance(container, SequenceVariable):
-        return ConstantVariable(any_equal(tx, container.items, item))
+    if isinstance(container, SequenceVariable) or type(getattr(container, "value", None)) is tuple:  # (1, 2) too
+        members = container.items if isinstance(container, SequenceVariable) else container.unpack(tx)
+        return ConstantVariable(any_equal(tx, members, item))
     if isinstance(container, IteratorVariable):
         # CPython searches an iterator item by item and stops at the first match: a generator runs no further.
         return ConstantVariable(any_equal(tx, each_item(tx, container), item))
