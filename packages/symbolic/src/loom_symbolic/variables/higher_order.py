@@ -27,6 +27,7 @@ from .. import subgraphs
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
 from .body_escapes import changed, contents, escaping_tensor
+from .body_writes import writes_outside
 from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, ListVariable, TupleVariable, plain_sequence
 from .lazy_dict import LazyDictVariable
@@ -192,8 +193,9 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
 
 def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,
                 region: subgraphs.Region, writes: bool = False) -> None:
-    """Raise unless the traced body left Python state, grad mode, autocast and tensors (unless ``writes``) as they
-    were, and kept none of its own tensors anywhere but in its results."""
+    """Raise unless the traced body left Python state, grad mode, autocast and tensors (unless ``writes``; its own
+    tensors it may write: :mod:`.body_writes`) as they were, and kept none of its own tensors anywhere but in its
+    results."""
     output = tx.output
     if escaping_tensor(tx, region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function stores a tensor it made outside itself (only "
@@ -204,8 +206,7 @@ def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: i
     if (output.grad_enabled, len(output.autocast_regions), output.default_dtype) != state:
         raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode, autocast or the default dtype "
                           "changed")
-    if not writes and any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled
-                              for n in region.nodes()):
+    if not writes and writes_outside(region.nodes(), output.graph):
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")
 
