@@ -151,4 +151,35 @@ def c_h11m_jacfwd_of_vmap(x):
     return tf.jacfwd(lambda t: torch.vmap(lambda r: r * t.sum())(t.reshape(3, 1)).sum(1))(x)
 
 
+
+
+
+# -- cond spelled otherwise ------------------------------------------------------------------------------------------
+def c_h11m_cond_op_all_keywords(x):
+    from torch._higher_order_ops.cond import cond_op
+    return cond_op(pred=x.sum() > 1, true_fn=lambda t: t.clone(), false_fn=lambda t: -t, operands=[x])
+
+
+def c_h11m_cond_float_tensor_pred(x):
+    return torch.cond(torch.Tensor([x.sum() > 1]), lambda t: t * 2, lambda t: t - 2, (x,))
+
+
+def c_h11m_cond_branches_differ_in_shape(x):
+    def true_fn():
+        return torch.concat([x, x])
+
+    def false_fn():
+        return x.sin()
+    return torch.cond(x.sum() > 0, true_fn, false_fn)
+
+
+def c_h11m_cond_constant_tensor_pred_made_inside(x):
+    lin = _A
+    return torch.cond(torch.tensor(True), lambda t: lin(t), lambda t: lin(lin(t)), (x,))
+
+
+def c_h11m_cond_nested_constant_preds_module(x):
+    def true_branch(t):
+        return torch.cond(torch.tensor(False), lambda u: _A(u), lambda u: _B(u), (t,))
+    return torch.cond(torch.tensor(True), true_branch, lambda t: _A(_B(t)), (x,))
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

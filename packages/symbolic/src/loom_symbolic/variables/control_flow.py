@@ -121,9 +121,9 @@ def wrap(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     return record(tx, _wrap_op, (attr, *body.lifted), [leaf.example for leaf in body.leaves], body.rebuild)
 
 
-@higher_order(torch.cond, _COND.cond)
+@higher_order(torch.cond, _COND.cond, _COND.cond_op)
 def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``torch.cond(pred, true_fn, false_fn, operands)``."""
+    """``torch.cond(pred, true_fn, false_fn, operands)`` (or the op itself, ``cond_op``, called so)."""
     bound = _bind("torch.cond", ("pred", "true_fn", "false_fn", "operands"), args, kwargs, optional=("operands",))
     operands = _items(bound["operands"], "torch.cond") if "operands" in bound else []
     _tensor_leaves_only(operands, "torch.cond")
