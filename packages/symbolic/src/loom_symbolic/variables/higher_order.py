@@ -29,7 +29,7 @@ from .base import RealValueVariable, Variable
 from .body_escapes import changed, contents, escaping_tensor
 from .body_writes import writes_outside
 from .constant import ConstantVariable, is_constant_value
-from .containers import DictVariable, ListVariable, TupleVariable, plain_sequence
+from .containers import DictVariable, ListVariable, NamedTupleVariable, TupleVariable, plain_sequence
 from .lazy_dict import LazyDictVariable
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
@@ -55,7 +55,7 @@ class Body:
 
 def _flatten(result: Variable, what: str,
              scalars: bool = False) -> tuple[list[Variable], Callable[[list[Variable]], Variable]]:
-    """The tensors ``result`` holds (a tensor, constants, tuples and lists of them), and how to rebuild
+    """The tensors ``result`` holds (a tensor, constants, tuples, named tuples and lists of them), and how to rebuild
     it around replacements of those tensors. ``scalars``: symbolic numbers and ints are leaves too (a
     loop's carried ints)."""
     if isinstance(result, TensorVariable) or (scalars and (
@@ -64,7 +64,7 @@ def _flatten(result: Variable, what: str,
         return [result], lambda leaves: leaves[0]
     if isinstance(result, ConstantVariable):
         return [], lambda leaves: result
-    if plain_sequence(result):
+    if plain_sequence(result) or pytree_named_tuple(result):
         parts = [_flatten(item, what, scalars) for item in result.items]
         counts = [len(p[0]) for p in parts]
 
@@ -73,7 +73,7 @@ def _flatten(result: Variable, what: str,
             for (_, make), n in zip(parts, counts):
                 items.append(make(leaves[at:at + n]))
                 at += n
-            return type(result)(items)
+            return NamedTupleVariable(items, result.cls) if pytree_named_tuple(result) else type(result)(items)
 
         return [leaf for p in parts for leaf in p[0]], rebuild
     if type(result) in (DictVariable, LazyDictVariable) and result.cls is dict:  # in insertion order, as torch's pytrees
@@ -84,6 +84,17 @@ def _flatten(result: Variable, what: str,
                       "its function must return tensors, constants, or tuples, lists and dicts of them")
 
 
+def _named_tuple_class(cls: type) -> bool:
+    """Whether torch's pytrees take ``cls`` as a node: a ``collections.namedtuple`` class or a torch structseq."""
+    return issubclass(cls, tuple) and (hasattr(cls, "_fields") or cls.__module__ == "torch.return_types")
+
+
+def pytree_named_tuple(value: Variable) -> bool:
+    """Whether ``value`` is a named tuple (or torch structseq) made or read in the trace: a pytree node, its
+    fields' values its children in order."""
+    return isinstance(value, NamedTupleVariable) and value.real is None and _named_tuple_class(value.cls)
+
+
 def skeleton(value: Variable, what: str) -> Any:
     """``value`` as a Python structure torch's pytrees flatten: containers as tuples, lists and dicts,
     tensors as their variables (leaves), constants as themselves."""
@@ -92,6 +103,8 @@ def skeleton(value: Variable, what: str) -> Any:
     if plain_sequence(value):
         items = [skeleton(item, what) for item in value.items]
         return tuple(items) if type(value) is TupleVariable else items
+    if pytree_named_tuple(value):  # a real named tuple (or structseq) of the skeletons: a pytree node of torch's
+        return value._build([skeleton(item, what) for item in value.items])
     if type(value) in (DictVariable, LazyDictVariable) and value.cls is dict:
         return {key: skeleton(item, what) for key, item in value.items.items()}
     if value.is_python_constant() and is_constant_value(value.as_python_constant()):
@@ -107,6 +120,8 @@ def as_variable(value: Any) -> Variable:
         return value
     if type(value) is tuple:
         return TupleVariable([as_variable(v) for v in value])
+    if isinstance(value, tuple) and _named_tuple_class(type(value)):
+        return NamedTupleVariable([as_variable(v) for v in value], type(value))
     if type(value) is list:
         return ListVariable([as_variable(v) for v in value])
     if type(value) is dict:
