@@ -7,6 +7,7 @@ comprehensions and generators inside bodies. Each is written afresh over one ten
 from __future__ import annotations
 
 import collections
+import dataclasses
 
 import torch
 from torch._higher_order_ops.map import map as hop_map
@@ -98,6 +99,40 @@ def c_h11s_vmap_namedtuple_result(x):
 def c_h11s_grad_namedtuple_argument(x):
     g = torch.func.grad(lambda p: (p.a * p.b).sum())(_Pair(x, x + 2))
     return g.a, g.b, type(g).__name__
+
+
+
+# -- registered pytree classes -------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class _Point:
+    u: torch.Tensor
+    v: torch.Tensor
+
+
+torch.utils._pytree.register_dataclass(_Point)
+
+
+def c_h11s_checkpoint_registered_dataclass_result(x):
+    out = checkpoint(lambda t: _Point(t.sin(), t * 3), x, use_reentrant=False)
+    return out.u + out.v
+
+
+def c_h11s_cond_registered_dataclass_result(x):
+    out = torch.cond(x.sum() > 1, lambda t: _Point(t + 1, t - 1), lambda t: _Point(t * 2, t / 2), (x,))
+    return out.u * out.v
+
+
+def c_h11s_vmap_registered_dataclass_argument(x):
+    return torch.vmap(lambda p: p.u * p.v.sum())(_Point(torch.stack([x, x + 1]), torch.stack([x, x * 2])))
+
+
+def c_h11s_map_registered_dataclass_xs(x):
+    return hop_map(lambda p: p.u - p.v, _Point(torch.stack([x, x]), torch.stack([x + 1, x - 1])))
+
+
+def c_h11s_grad_registered_dataclass_argument(x):
+    g = torch.func.grad(lambda p: (p.u * p.v).sum())(_Point(x, x + 2))
+    return g.u, g.v
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
