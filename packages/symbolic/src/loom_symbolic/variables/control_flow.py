@@ -32,6 +32,7 @@ from torch._higher_order_ops.wrap import wrap as _wrap_op
 from .. import shapes
 from ..errors import Unsupported
 from ..func_calls import Template
+from .cond_merged_sizes import merged_sizes
 from .containers import DictVariable, NamedTupleVariable, TupleVariable, plain_sequence
 from .higher_order import (
     Body,
@@ -155,14 +156,14 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     for body in (true_body, false_body):
         _only_tensors(body, "torch.cond")
         _new_tensors(body, "torch.cond")
+    examples = [leaf.example for leaf in true_body.leaves]
     if not same_metadata(true_body.leaves, false_body.leaves):
-        raise Unsupported("torch.cond with branches returning different shapes or dtypes",
-                          "both branches of torch.cond must return tensors of the same metadata")
+        examples = merged_sizes(tx, true_body.leaves, false_body.leaves)
     lifted, (true_gm, false_gm) = shared_lifted([true_body, false_body], 0)
     output = tx.output
     node_args = (pred.node, output.add_submodule(true_gm, "cond_true"), output.add_submodule(false_gm, "cond_false"),
                  tuple(lifted))
-    return record(tx, _COND.cond_op, node_args, [leaf.example for leaf in true_body.leaves], true_body.rebuild)
+    return record(tx, _COND.cond_op, node_args, examples, true_body.rebuild)
 
 
 def _tree(variable: Variable) -> tuple[list[Variable], Any]:
