@@ -179,6 +179,8 @@ def has_unbound_sizes(gm: Any, example_inputs: list[Any]) -> bool:
     differ in size), or a ``while_loop`` differentiated (its backward stacks the iterations, an unbacked count)."""
     import torch
 
+    if not isinstance(gm, torch.fx.GraphModule) or not isinstance(example_inputs, (list, tuple)):
+        return False  # the backend's own checks refuse such arguments
     training = torch.is_grad_enabled() and any(getattr(x, "requires_grad", False) for x in example_inputs)
     for module in gm.modules():
         if not isinstance(module, torch.fx.GraphModule):
