@@ -275,7 +275,7 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     if len(args) < 2 or kwargs:
         raise Unsupported(f"{what}() with these arguments", "expected map(f, xs, *args)")
     fn, xs, extra = args[0], args[1], list(args[2:])
-    structure = skeleton(xs, what)
+    structure = skeleton(xs, what, tx)
     template = Template.of(structure, is_tensor_leaf)
     if any(leaf is not None for leaf in template.leaves):
         raise Unsupported(f"{what} over a structure holding values that are not tensors", "torch's map maps tensors only")
@@ -290,7 +290,7 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     if not all(bool(n == count) for n in leading) or bool(count == 0):
         raise Unsupported(f"{what} over inputs without one non-zero leading size", "eager's map refuses them")
     likes = [t.example[0] for t in mapped]
-    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
+    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own), tx)])
     _only_tensors(body, what, allow_none=True)
     _new_tensors(body, what)
     output = tx.output

@@ -80,7 +80,7 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     fn_template = func_calls.Template.of(fn_args, is_tensor_leaf)
     if body is None:
         body = _trace(tx, what, transform, fn, fn_template, fn_args, kwargs, likes, options)
-    fn_out = func_calls.Template.of(skeleton(body.result, what), is_tensor_leaf)
+    fn_out = func_calls.Template.of(skeleton(body.result, what, tx), is_tensor_leaf)
     call_template = func_calls.Template.of(call, is_tensor_leaf)
     tensors = call_template.tensors(call)
     module = func_calls.TransformCall(body.module, transform, invoke, options, call_template, fn_template, fn_out)
@@ -100,7 +100,7 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
                           hint="return the changed tensor in the batch dimension it came in, or copy it")
     attr = output.add_submodule(module, f"func_{getattr(transform, '__name__', 'transform')}")
     variable = record(tx, func_calls.call_transform, (attr, *[t.node for t in tensors], *body.lifted), examples,
-                      lambda leaves: as_variable(result_template.fill(leaves)), draws=draws, writes=writes)
+                      lambda leaves: as_variable(result_template.fill(leaves), tx), draws=draws, writes=writes)
     return variable, body
 
 
@@ -123,7 +123,7 @@ def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variab
     output = tx.output
 
     def pack(inputs: list[Variable]) -> list[Variable]:
-        return list(as_variable(fn_template.fill(inputs)).items)
+        return list(as_variable(fn_template.fill(inputs), tx).items)
 
     grad_enabled = output.grad_enabled
     if transform in _REVERSE_MODE:
@@ -222,7 +222,7 @@ class TransformedFunctionVariable(Variable):
         if self.transform in _NOT_CAPTURED:
             raise Unsupported(f"a call of {self.describe()}", f"{what} is not captured: {_NOT_CAPTURED[self.transform]}",
                               hint="the call runs as eager runs it")
-        fn_args = tuple(skeleton(a, what) for a in args)
+        fn_args = tuple(skeleton(a, what, tx) for a in args)
         if self.transform is _func.vmap:
             likes = _vmap_slices(tx, fn_args, self.options.get("in_dims", 0))
         elif "argnums" in self.options and self.transform is not _func.jacfwd:
