@@ -1,6 +1,7 @@
 """Objects of classes registered with torch's pytrees (``register_dataclass``, ``register_pytree_node``) as nodes of
 higher-order ops' arguments and results, as torch.compile takes them: a checkpointed function's results, ``map``'s
-``xs``, ``vmap``'s arguments and results, ``grad``'s arguments (its gradients come back as the class). The class's
+``xs``, ``vmap``'s arguments and results, ``grad``'s arguments (its gradients come back as the class), ``vjp``'s
+outputs and cotangents. The class's
 own flatten and unflatten functions are traced; one graph, eager's values, types and gradients."""
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ def grad_of_point(x):
     return torch.func.grad(lambda p: (p.u * p.v.sin()).sum())(Point(x, x + 2))
 
 
+def vjp_of_point_output(x):
+    out, fn = torch.func.vjp(lambda t: Point(t.sin(), t * 2), x)
+    return out.u * 2 + fn(Point(torch.ones(3), torch.full((3,), 0.5)))[0]
+
+
 def same(got, want):
     assert type(got) is type(want)
     if isinstance(want, torch.Tensor):
@@ -74,7 +80,7 @@ def same(got, want):
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
 @pytest.mark.parametrize("fn", [checkpoint_point, checkpoint_box, vmap_point_argument, vmap_box_result,
-                                map_over_points, grad_of_point])
+                                map_over_points, grad_of_point, vjp_of_point_output])
 def test_registered_classes_are_pytree_nodes_of_higher_order_ops(fn, backend):
     x_want = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
     x_got = x_want.detach().clone().requires_grad_()

@@ -135,4 +135,23 @@ def c_h11s_grad_registered_dataclass_argument(x):
     return g.u, g.v
 
 
+
+def c_h11s_jacrev_namedtuple_argument(x):
+    jac = torch.func.jacrev(lambda p: p.a * p.b)(_Pair(x, x + 1))
+    return jac.a, jac.b, type(jac).__name__
+
+
+def c_h11s_vjp_registered_dataclass_output(x):
+    out, fn = torch.func.vjp(lambda t: _Point(t.sin(), t * 2), x)
+    return out.u, fn(_Point(torch.ones(3), torch.ones(3)))[0]
+
+
+def c_h11s_jvp_namedtuple_primals(x):
+    return torch.func.jvp(lambda p: p.a * p.b, (_Pair(x, x + 1),), (_Pair(torch.ones(3), torch.zeros(3)),))
+
+
+def c_h11s_checkpoint_registered_dataclass_argument(x):
+    return checkpoint(lambda p: p.u * p.v, _Point(x, x + 1), use_reentrant=False)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -259,7 +259,7 @@ class VjpFunctionVariable(Variable):
         if any(node.meta.get("draws") for node in self.body.module.graph.nodes):
             raise Unsupported(f"{what} of {self.fn.describe()}", "calling it runs the function again, and the "
                               "function draws random numbers, which would differ from the forward's")
-        cotangents = tuple(skeleton(a, what) for a in args)
+        cotangents = tuple(skeleton(a, what, tx) for a in args)
         variable, _ = call_transform(tx, what, _func.vjp, func_calls.call_vjp_function, self.options, self.fn,
                                      (self.primals, cotangents), self.primals, {}, list, body=self.body)
         return variable
@@ -297,7 +297,7 @@ def jvp(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Varia
     bound = _bind(_func.jvp, args, kwargs, what)
     options = require_constants({k: v for k, v in bound.arguments.items()
                                  if k not in ("func", "primals", "tangents")}, what)
-    primals, tangents = skeleton(bound.arguments["primals"], what), skeleton(bound.arguments["tangents"], what)
+    primals, tangents = skeleton(bound.arguments["primals"], what, tx), skeleton(bound.arguments["tangents"], what, tx)
     if type(primals) is not tuple or type(tangents) is not tuple:
         raise Unsupported(f"{what} with primals or tangents that are not tuples", "torch.func.jvp raises on them")
     variable, _ = call_transform(tx, what, _func.jvp, func_calls.call_on_primals, options, bound.arguments["func"],
@@ -314,7 +314,7 @@ def vjp(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Varia
     options = require_constants(kwargs, what)
     if set(options) - {"has_aux"}:
         raise Unsupported(f"{what} with keyword arguments {sorted(options)}", "it takes has_aux only")
-    fn, primals = args[0], tuple(skeleton(a, what) for a in args[1:])
+    fn, primals = args[0], tuple(skeleton(a, what, tx) for a in args[1:])
     marks = [True] * sum(1 for leaf in tree_leaves(primals) if is_tensor_leaf(leaf))
     result, body = call_transform(tx, what, _func.vjp, func_calls.call_vjp_output, options, fn, primals, primals, {},
                                   lambda examples: _with_grad(examples, marks, tx.output.fake_mode))
