@@ -99,12 +99,6 @@ def c_h11m_wrap_under_grad(x):
     return tf.grad(lambda t: wrap(lambda u: u.sin() * u, t).sum())(x)
 
 
-def c_h11m_checkpoint_under_grad(x):
-    def f(t):
-        return checkpoint(lambda u: u.cos() * u, t, use_reentrant=False).sum()
-    return tf.grad(f)(x)
-
-
 def c_h11m_while_loop_in_checkpoint(x):
     def fn(t):
         return while_loop(lambda i, u: i < 3, lambda i, u: (i + 1, u * 2), (torch.tensor(0), t))[1]
