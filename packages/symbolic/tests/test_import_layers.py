@@ -51,7 +51,7 @@ FLOORS = {
         "variables.sequence_methods", "variables.dict_methods", "variables.set_methods", "variables.weakrefs", "variables.hashing", "variables.bytearrays", "variables.user_hash_keys", "variables.id_keys", "variables.dir_names", "variables.object_id_calls", "variables.percent_objects", "variables.mapping_proxy", "variables.extremes", "variables.exception_state", "variables.wrap_rules", "variables.cycle_shells", "variables.overriding_containers",
         "variables.known_hasattr", "variables.imports", "variables.index_arguments",
         "variables.catalogue", "variables.new_parameters", "variables.hook_handles", "variables.tensor_hooks", "variables.tensor_versions", "variables.tensor_bases", "variables.torch_rng_calls", "variables.asked_state", "variables.out_resizes", "variables.generator_draws", "variables.made_buffers", "variables.seeded_random", "variables.frame_generators", "variables.requires_grad", "variables.lazy_modules",
-        "variables.body_escapes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
+        "variables.body_escapes", "variables.body_writes", "variables.cond_merged_sizes", "variables.pytree_user_nodes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
         "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.tensor_subclasses",
         "variables.outside_wrapping_iterators", "variables.outside_count", "variables.outside_values_iterators",
         "variables.outside_operator_callables",

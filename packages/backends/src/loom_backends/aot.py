@@ -161,14 +161,50 @@ def _with_unflatten(
 _NEEDS_SHAPE_ENV = ("while_loop",)
 
 
+def _needs_shape_env(node: Any) -> bool:
+    """Whether ``node`` calls one of :data:`_NEEDS_SHAPE_ENV`, or a ``cond`` whose branches' results differ in size
+    (its results have unbacked sizes, which torch's ``cond`` makes again as AOTAutograd traces it)."""
+    import torch
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    if not isinstance(node.target, torch._ops.HigherOrderOperator):
+        return False
+    name = getattr(node.target, "__name__", None)
+    return name in _NEEDS_SHAPE_ENV or (name == "cond" and bool(free_unbacked_symbols(node.meta.get("val"))))
+
+
+def has_unbound_sizes(gm: Any, example_inputs: list[Any]) -> bool:
+    """Whether ``gm`` (or a sub-graph) makes sizes only the run fixes, which the kernel compilers cannot bind (they
+    run the ATen graphs as they are instead): a ``cond`` whose results have unbacked sizes (its branches' results
+    differ in size), or a ``while_loop`` differentiated (its backward stacks the iterations, an unbacked count)."""
+    import torch
+
+    if not isinstance(gm, torch.fx.GraphModule) or not isinstance(example_inputs, (list, tuple)):
+        return False  # the backend's own checks refuse such arguments
+    training = torch.is_grad_enabled() and any(getattr(x, "requires_grad", False) for x in example_inputs)
+    for module in gm.modules():
+        if not isinstance(module, torch.fx.GraphModule):
+            continue
+        for node in module.graph.nodes:
+            if node.op != "call_function" or not _needs_shape_env(node):
+                continue
+            name = getattr(node.target, "__name__", None)
+            if name == "cond" or (name == "while_loop" and (training or _params_require_grad(gm))):
+                return True
+    return False
+
+
+def _params_require_grad(gm: Any) -> bool:
+    return any(p.requires_grad for p in gm.parameters()) or any(
+        getattr(v, "requires_grad", False) for v in vars(gm).values())
+
+
 def _with_shape_env_if_needed(gm: Any, example_inputs: list[Any]) -> list[Any]:
     """The example inputs as static-shaped fakes of a mode with a ShapeEnv when ``gm`` (or a sub-graph of
     it) calls one of :data:`_NEEDS_SHAPE_ENV`; unchanged otherwise."""
     import torch
 
-    needs = any(getattr(node.target, "__name__", None) in _NEEDS_SHAPE_ENV
-                and isinstance(node.target, torch._ops.HigherOrderOperator)
-                for module in gm.modules() if isinstance(module, torch.fx.GraphModule)
+    needs = any(_needs_shape_env(node) for module in gm.modules() if isinstance(module, torch.fx.GraphModule)
                 for node in module.graph.nodes if node.op == "call_function")
     if not needs or any(isinstance(x, torch._subclasses.FakeTensor) for x in example_inputs):
         return example_inputs

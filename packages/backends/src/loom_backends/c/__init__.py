@@ -30,6 +30,10 @@ def __getattr__(name: str) -> Any:
 
 def c_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``c`` backend: forward, backward and inference graphs compiled to C kernels."""
+    from ..aot import aot_eager, has_unbound_sizes
+
+    if has_unbound_sizes(gm, example_inputs):  # sizes only the run fixes, which the kernels cannot bind: ATen graphs as they are
+        return aot_eager(gm, example_inputs)
     from ..aot import aot_compile
     from ..aot_cache import AotCache
     from ..kernels.decompositions import decomposition_table

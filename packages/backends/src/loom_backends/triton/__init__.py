@@ -20,6 +20,10 @@ __all__ = ["ExternInfo", "KernelInfo", "TritonGraph", "compile_graph", "config",
 
 def triton_backend(gm: Any, example_inputs: list[Any]) -> Any:
     """The ``triton`` backend: forward, backward and inference graphs compiled to Triton kernels."""
+    from ..aot import aot_eager, has_unbound_sizes
+
+    if has_unbound_sizes(gm, example_inputs):  # sizes only the run fixes, which the kernels cannot bind: ATen graphs as they are
+        return aot_eager(gm, example_inputs)
     from ..aot import aot_compile
     from ..kernels.decompositions import decomposition_table
     from ..partition import min_cut_partition

@@ -24,6 +24,7 @@ import torch
 from ..errors import Unsupported
 from . import ctx
 from .base import RealValueVariable, Variable
+from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -132,6 +133,11 @@ class AutocastClassVariable(RealValueVariable):
             raise Unsupported(f"{self.describe()}() with these arguments", f"{type(exc).__name__}: {exc}") from exc
         settings = (real.device, real.fast_dtype, bool(real._enabled), bool(real._cache_enabled))
         return AutocastVariable(self.value, settings)
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name in ctx.CLASS_NAMES:  # ``type(m).__name__``: the class's own strings
+            return ConstantVariable(getattr(self.value, name))
+        return super().var_getattr(tx, name)
 
     def describe(self) -> str:
         return f"{self.value.__module__}.{self.value.__qualname__}"

@@ -26,9 +26,11 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import torch
 import torch.utils.checkpoint as _checkpoint
 from torch._higher_order_ops.wrap import tag_activation_checkpoint
 from torch._higher_order_ops.wrap import wrap as _wrap_op
+from torch._ops import HigherOrderOperator
 
 from ..errors import Unsupported
 from .checkpoint_rng import replaying_draws
@@ -48,6 +50,9 @@ _OWN_KEYWORDS = frozenset(
 #: Settings the op accepts as they are (``context_fn`` goes on the body, ``use_reentrant`` is the op's own).
 _PASSED_ON = ("preserve_rng_state", "determinism_check", "debug")
 _WHAT = "torch.utils.checkpoint.checkpoint"
+#: Higher-order ops a checkpointed region may call (they run under the op's dispatch mode).
+_INNER_OPS_RUN = (torch.ops.higher_order.wrap, torch.ops.higher_order.tag_activation_checkpoint,
+                  torch.ops.higher_order.invoke_subgraph, torch.ops.higher_order.autograd_function_apply)
 
 
 @higher_order(_checkpoint.checkpoint, getattr(_checkpoint.checkpoint, "__wrapped__", None))
@@ -73,6 +78,11 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
             raise Unsupported(f"{_WHAT}(use_reentrant=True) with no argument requiring grad",
                               "eager's outputs then do not require grad, which the recorded op cannot mimic")
     body = trace_body(tx, fn, list(fn_args), fn_kwargs, _WHAT)
+    inner = _unsupported_inner_op(body.module)
+    if inner is not None:
+        raise Unsupported(f"{_WHAT} of a function calling {inner}",
+                          "the op's checkpointing dispatch mode has no rule for that higher-order op (eager's "
+                          "checkpoint runs it compiled on its own)", hint="the call runs as eager runs it")
     examples = [leaf.example for leaf in body.leaves]
     draws = any(n.meta.get("draws") for n in body.module.graph.nodes)
     if context_fn is not _checkpoint.noop_context_fn:
@@ -95,6 +105,18 @@ def checkpoint(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     node_kwargs = {k: own[k] for k in _PASSED_ON if k in own}
     attr = tx.output.add_submodule(body.module, "checkpoint_body")
     return record(tx, tag_activation_checkpoint, (attr, *body.lifted), examples, body.rebuild, node_kwargs)
+
+
+def _unsupported_inner_op(module: torch.fx.GraphModule) -> str | None:
+    """The name of a higher-order op in ``module`` (or a sub-graph of it) that the op's implementation cannot run:
+    it runs the region under selective checkpointing's dispatch mode, which has rules for only a few of them
+    (``cond``, ``map``, ``while_loop``, ``scan``, ``hints_wrapper`` raise there)."""
+    for sub in module.modules():
+        for node in getattr(sub, "graph", torch.fx.Graph()).nodes:
+            target = node.target
+            if isinstance(target, HigherOrderOperator) and target not in _INNER_OPS_RUN:
+                return target.name()
+    return None
 
 
 def _partial_of_constants(variable: Variable) -> Variable:

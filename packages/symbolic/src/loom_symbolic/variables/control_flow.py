@@ -20,8 +20,9 @@ are not tensors, results sharing memory with what the function takes or reads, o
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -31,12 +32,14 @@ from torch._higher_order_ops.wrap import wrap as _wrap_op
 from .. import shapes
 from ..errors import Unsupported
 from ..func_calls import Template
-from .containers import DictVariable, TupleVariable, plain_sequence
+from .cond_merged_sizes import merged_sizes
+from .containers import DictVariable, NamedTupleVariable, TupleVariable, plain_sequence
 from .higher_order import (
     Body,
     as_variable,
     higher_order,
     is_tensor_leaf,
+    pytree_named_tuple,
     record,
     same_metadata,
     shared_lifted,
@@ -79,10 +82,23 @@ def _items(variable: Variable, what: str) -> list[Variable]:
 def _tensor_leaves_only(operands: list[Variable], what: str) -> None:
     """Eager's ``torch.cond`` refuses operands with anything but tensors at their leaves (an int, a float, a
     string): the call then runs as Python, to raise as eager raises, rather than trace branches eager never runs."""
+    if any(_holds_named_tuple(operand) for operand in operands):  # torch.compile's check (eager runs it) refuses them
+        raise Unsupported(f"{what} with a named tuple among its operands",
+                          "its operands may be only lists, tuples and dicts of tensors (eager raises on others)")
     for leaf in pytree.tree_leaves([skeleton(operand, what) for operand in operands]):
         if not is_tensor_leaf(leaf):
             raise Unsupported(f"{what} with {leaf!r} among its operands",
                               "its operands may hold only tensors (eager raises on anything else)")
+
+
+def _holds_named_tuple(variable: Variable) -> bool:
+    if pytree_named_tuple(variable):
+        return True
+    if plain_sequence(variable):
+        return any(_holds_named_tuple(item) for item in variable.items)
+    if type(variable) is DictVariable:
+        return any(_holds_named_tuple(item) for item in variable.items.values())
+    return False
 
 
 def _only_tensors(body: Body, what: str, allow_none: bool = False) -> None:
@@ -121,9 +137,9 @@ def wrap(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     return record(tx, _wrap_op, (attr, *body.lifted), [leaf.example for leaf in body.leaves], body.rebuild)
 
 
-@higher_order(torch.cond, _COND.cond)
+@higher_order(torch.cond, _COND.cond, _COND.cond_op)
 def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-    """``torch.cond(pred, true_fn, false_fn, operands)``."""
+    """``torch.cond(pred, true_fn, false_fn, operands)`` (or the op itself, ``cond_op``, called so)."""
     bound = _bind("torch.cond", ("pred", "true_fn", "false_fn", "operands"), args, kwargs, optional=("operands",))
     operands = _items(bound["operands"], "torch.cond") if "operands" in bound else []
     _tensor_leaves_only(operands, "torch.cond")
@@ -140,27 +156,34 @@ def cond(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     for body in (true_body, false_body):
         _only_tensors(body, "torch.cond")
         _new_tensors(body, "torch.cond")
+    examples = [leaf.example for leaf in true_body.leaves]
     if not same_metadata(true_body.leaves, false_body.leaves):
-        raise Unsupported("torch.cond with branches returning different shapes or dtypes",
-                          "both branches of torch.cond must return tensors of the same metadata")
+        examples = merged_sizes(tx, true_body.leaves, false_body.leaves)
     lifted, (true_gm, false_gm) = shared_lifted([true_body, false_body], 0)
     output = tx.output
     node_args = (pred.node, output.add_submodule(true_gm, "cond_true"), output.add_submodule(false_gm, "cond_false"),
                  tuple(lifted))
-    return record(tx, _COND.cond_op, node_args, [leaf.example for leaf in true_body.leaves], true_body.rebuild)
+    return record(tx, _COND.cond_op, node_args, examples, true_body.rebuild)
 
 
 def _tree(variable: Variable) -> tuple[list[Variable], Any]:
     """The leaves of a structure of tuples, lists and dicts (in torch's pytree order), and its shape: None for a
     leaf, else the container's type, (a dict's keys,) and its items' shapes."""
-    if plain_sequence(variable):
+    if plain_sequence(variable) or pytree_named_tuple(variable):
         parts = [_tree(item) for item in variable.items]
-        return [leaf for p in parts for leaf in p[0]], (type(variable), tuple(p[1] for p in parts))
+        kind = _named_maker(variable.cls) if pytree_named_tuple(variable) else type(variable)
+        return [leaf for p in parts for leaf in p[0]], (kind, tuple(p[1] for p in parts))
     if type(variable) is DictVariable and variable.cls is dict:
         keys = list(variable.items)
         parts = [_tree(variable.items[k]) for k in keys]
         return [leaf for p in parts for leaf in p[0]], (DictVariable, tuple(keys), tuple(p[1] for p in parts))
     return [variable], None
+
+
+@functools.cache
+def _named_maker(cls: type) -> Callable[[list[Variable]], Variable]:
+    """Makes a named tuple of ``cls`` around items: one object per class, so that two shapes compare equal."""
+    return functools.partial(NamedTupleVariable, cls=cls)
 
 
 def _rebuild(shape: Any, leaves: Iterator[Variable]) -> Variable:
@@ -252,7 +275,7 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     if len(args) < 2 or kwargs:
         raise Unsupported(f"{what}() with these arguments", "expected map(f, xs, *args)")
     fn, xs, extra = args[0], args[1], list(args[2:])
-    structure = skeleton(xs, what)
+    structure = skeleton(xs, what, tx)
     template = Template.of(structure, is_tensor_leaf)
     if any(leaf is not None for leaf in template.leaves):
         raise Unsupported(f"{what} over a structure holding values that are not tensors", "torch's map maps tensors only")
@@ -267,7 +290,7 @@ def map_(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Vari
     if not all(bool(n == count) for n in leading) or bool(count == 0):
         raise Unsupported(f"{what} over inputs without one non-zero leading size", "eager's map refuses them")
     likes = [t.example[0] for t in mapped]
-    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own))])
+    body = trace_body(tx, fn, extra, {}, what, own=likes, pack_own=lambda own: [as_variable(template.fill(own), tx)])
     _only_tensors(body, what, allow_none=True)
     _new_tensors(body, what)
     output = tx.output

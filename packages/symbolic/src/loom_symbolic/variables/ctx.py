@@ -323,6 +323,8 @@ class GradModeClassVariable(RealValueVariable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if name in GradModeDunderVariable.NAMES:
             return GradModeDunderVariable(getattr(self.value, name))
+        if name in CLASS_NAMES:  # ``type(m).__name__``: the class's own strings
+            return ConstantVariable(getattr(self.value, name))
         return super().var_getattr(tx, name)
 
     def describe(self) -> str:
@@ -330,6 +332,8 @@ class GradModeClassVariable(RealValueVariable):
 
 
 GRAD_MODE_CLASSES = (torch.no_grad, torch.enable_grad, torch.set_grad_enabled)
+#: A manager class's attributes read as the class's own constant strings.
+CLASS_NAMES = ("__name__", "__qualname__", "__module__")
 
 
 class UserExitVariable(Variable):

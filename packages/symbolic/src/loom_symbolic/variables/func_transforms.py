@@ -80,7 +80,7 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
     fn_template = func_calls.Template.of(fn_args, is_tensor_leaf)
     if body is None:
         body = _trace(tx, what, transform, fn, fn_template, fn_args, kwargs, likes, options)
-    fn_out = func_calls.Template.of(skeleton(body.result, what), is_tensor_leaf)
+    fn_out = func_calls.Template.of(skeleton(body.result, what, tx), is_tensor_leaf)
     call_template = func_calls.Template.of(call, is_tensor_leaf)
     tensors = call_template.tensors(call)
     module = func_calls.TransformCall(body.module, transform, invoke, options, call_template, fn_template, fn_out)
@@ -100,7 +100,7 @@ def call_transform(tx: InstructionTranslator, what: str, transform: Callable, in
                           hint="return the changed tensor in the batch dimension it came in, or copy it")
     attr = output.add_submodule(module, f"func_{getattr(transform, '__name__', 'transform')}")
     variable = record(tx, func_calls.call_transform, (attr, *[t.node for t in tensors], *body.lifted), examples,
-                      lambda leaves: as_variable(result_template.fill(leaves)), draws=draws, writes=writes)
+                      lambda leaves: as_variable(result_template.fill(leaves), tx), draws=draws, writes=writes)
     return variable, body
 
 
@@ -123,7 +123,7 @@ def _trace(tx: InstructionTranslator, what: str, transform: Callable, fn: Variab
     output = tx.output
 
     def pack(inputs: list[Variable]) -> list[Variable]:
-        return list(as_variable(fn_template.fill(inputs)).items)
+        return list(as_variable(fn_template.fill(inputs), tx).items)
 
     grad_enabled = output.grad_enabled
     if transform in _REVERSE_MODE:
@@ -222,7 +222,7 @@ class TransformedFunctionVariable(Variable):
         if self.transform in _NOT_CAPTURED:
             raise Unsupported(f"a call of {self.describe()}", f"{what} is not captured: {_NOT_CAPTURED[self.transform]}",
                               hint="the call runs as eager runs it")
-        fn_args = tuple(skeleton(a, what) for a in args)
+        fn_args = tuple(skeleton(a, what, tx) for a in args)
         if self.transform is _func.vmap:
             likes = _vmap_slices(tx, fn_args, self.options.get("in_dims", 0))
         elif "argnums" in self.options and self.transform is not _func.jacfwd:
@@ -259,7 +259,7 @@ class VjpFunctionVariable(Variable):
         if any(node.meta.get("draws") for node in self.body.module.graph.nodes):
             raise Unsupported(f"{what} of {self.fn.describe()}", "calling it runs the function again, and the "
                               "function draws random numbers, which would differ from the forward's")
-        cotangents = tuple(skeleton(a, what) for a in args)
+        cotangents = tuple(skeleton(a, what, tx) for a in args)
         variable, _ = call_transform(tx, what, _func.vjp, func_calls.call_vjp_function, self.options, self.fn,
                                      (self.primals, cotangents), self.primals, {}, list, body=self.body)
         return variable
@@ -297,7 +297,7 @@ def jvp(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Varia
     bound = _bind(_func.jvp, args, kwargs, what)
     options = require_constants({k: v for k, v in bound.arguments.items()
                                  if k not in ("func", "primals", "tangents")}, what)
-    primals, tangents = skeleton(bound.arguments["primals"], what), skeleton(bound.arguments["tangents"], what)
+    primals, tangents = skeleton(bound.arguments["primals"], what, tx), skeleton(bound.arguments["tangents"], what, tx)
     if type(primals) is not tuple or type(tangents) is not tuple:
         raise Unsupported(f"{what} with primals or tangents that are not tuples", "torch.func.jvp raises on them")
     variable, _ = call_transform(tx, what, _func.jvp, func_calls.call_on_primals, options, bound.arguments["func"],
@@ -314,7 +314,7 @@ def vjp(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Varia
     options = require_constants(kwargs, what)
     if set(options) - {"has_aux"}:
         raise Unsupported(f"{what} with keyword arguments {sorted(options)}", "it takes has_aux only")
-    fn, primals = args[0], tuple(skeleton(a, what) for a in args[1:])
+    fn, primals = args[0], tuple(skeleton(a, what, tx) for a in args[1:])
     marks = [True] * sum(1 for leaf in tree_leaves(primals) if is_tensor_leaf(leaf))
     result, body = call_transform(tx, what, _func.vjp, func_calls.call_vjp_output, options, fn, primals, primals, {},
                                   lambda examples: _with_grad(examples, marks, tx.output.fake_mode))

@@ -25,10 +25,12 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 from .. import subgraphs
 from ..errors import Unsupported
+from . import pytree_user_nodes
 from .base import RealValueVariable, Variable
 from .body_escapes import changed, contents, escaping_tensor
+from .body_writes import writes_outside
 from .constant import ConstantVariable, is_constant_value
-from .containers import DictVariable, ListVariable, TupleVariable, plain_sequence
+from .containers import DictVariable, ListVariable, NamedTupleVariable, TupleVariable, plain_sequence
 from .lazy_dict import LazyDictVariable
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
@@ -52,9 +54,9 @@ class Body:
     own: list[Any] = field(default_factory=list)
 
 
-def _flatten(result: Variable, what: str,
-             scalars: bool = False) -> tuple[list[Variable], Callable[[list[Variable]], Variable]]:
-    """The tensors ``result`` holds (a tensor, constants, tuples and lists of them), and how to rebuild
+def _flatten(result: Variable, what: str, scalars: bool = False,
+             tx: InstructionTranslator | None = None) -> tuple[list[Variable], Callable[[list[Variable]], Variable]]:
+    """The tensors ``result`` holds (a tensor, constants, tuples, named tuples and lists of them), and how to rebuild
     it around replacements of those tensors. ``scalars``: symbolic numbers and ints are leaves too (a
     loop's carried ints)."""
     if isinstance(result, TensorVariable) or (scalars and (
@@ -63,8 +65,8 @@ def _flatten(result: Variable, what: str,
         return [result], lambda leaves: leaves[0]
     if isinstance(result, ConstantVariable):
         return [], lambda leaves: result
-    if plain_sequence(result):
-        parts = [_flatten(item, what, scalars) for item in result.items]
+    if plain_sequence(result) or pytree_named_tuple(result):
+        parts = [_flatten(item, what, scalars, tx) for item in result.items]
         counts = [len(p[0]) for p in parts]
 
         def rebuild(leaves: list[Variable]) -> Variable:
@@ -72,27 +74,48 @@ def _flatten(result: Variable, what: str,
             for (_, make), n in zip(parts, counts):
                 items.append(make(leaves[at:at + n]))
                 at += n
-            return type(result)(items)
+            return NamedTupleVariable(items, result.cls) if pytree_named_tuple(result) else type(result)(items)
 
         return [leaf for p in parts for leaf in p[0]], rebuild
     if type(result) in (DictVariable, LazyDictVariable) and result.cls is dict:  # in insertion order, as torch's pytrees
         keys = list(result.items)
-        values, make = _flatten(TupleVariable([result.items[k] for k in keys]), what, scalars)
+        values, make = _flatten(TupleVariable([result.items[k] for k in keys]), what, scalars, tx)
         return values, lambda leaves: DictVariable(dict(zip(keys, make(leaves).items)))
+    if tx is not None and pytree_user_nodes.registered(result):  # a class registered with torch's pytrees
+        children, context = pytree_user_nodes.flatten(tx, result)
+        values, make = _flatten(TupleVariable(children), what, scalars, tx)
+        cls = result.python_type()
+        return values, lambda leaves: pytree_user_nodes.unflatten(tx, cls, make(leaves).items, context)
     raise Unsupported(f"{what} returning {result.describe()}",
                       "its function must return tensors, constants, or tuples, lists and dicts of them")
 
 
-def skeleton(value: Variable, what: str) -> Any:
+def _named_tuple_class(cls: type) -> bool:
+    """Whether torch's pytrees take ``cls`` as a node: a ``collections.namedtuple`` class or a torch structseq."""
+    return issubclass(cls, tuple) and (hasattr(cls, "_fields") or cls.__module__ == "torch.return_types")
+
+
+def pytree_named_tuple(value: Variable) -> bool:
+    """Whether ``value`` is a named tuple (or torch structseq) made or read in the trace: a pytree node, its
+    fields' values its children in order."""
+    return isinstance(value, NamedTupleVariable) and value.real is None and _named_tuple_class(value.cls)
+
+
+def skeleton(value: Variable, what: str, tx: InstructionTranslator | None = None) -> Any:
     """``value`` as a Python structure torch's pytrees flatten: containers as tuples, lists and dicts,
     tensors as their variables (leaves), constants as themselves."""
     if isinstance(value, TensorVariable):
         return value
     if plain_sequence(value):
-        items = [skeleton(item, what) for item in value.items]
+        items = [skeleton(item, what, tx) for item in value.items]
         return tuple(items) if type(value) is TupleVariable else items
+    if pytree_named_tuple(value):  # a real named tuple (or structseq) of the skeletons: a pytree node of torch's
+        return value._build([skeleton(item, what, tx) for item in value.items])
     if type(value) in (DictVariable, LazyDictVariable) and value.cls is dict:
-        return {key: skeleton(item, what) for key, item in value.items.items()}
+        return {key: skeleton(item, what, tx) for key, item in value.items.items()}
+    if tx is not None and pytree_user_nodes.registered(value):
+        children, context = pytree_user_nodes.flatten(tx, value)
+        return pytree_user_nodes.UserNode(value.python_type(), context, [skeleton(c, what, tx) for c in children])
     if value.is_python_constant() and is_constant_value(value.as_python_constant()):
         return value.as_python_constant()
     raise Unsupported(f"{what} over {value.describe()}",
@@ -100,16 +123,21 @@ def skeleton(value: Variable, what: str) -> Any:
                       "of them")
 
 
-def as_variable(value: Any) -> Variable:
-    """A Python structure with variables (or constants) at its leaves as one variable."""
+def as_variable(value: Any, tx: InstructionTranslator | None = None) -> Variable:
+    """A Python structure with variables (or constants) at its leaves as one variable (``tx``: the translator that
+    makes the objects of classes registered with torch's pytrees again, :mod:`.pytree_user_nodes`)."""
     if isinstance(value, Variable):
         return value
     if type(value) is tuple:
-        return TupleVariable([as_variable(v) for v in value])
+        return TupleVariable([as_variable(v, tx) for v in value])
+    if isinstance(value, tuple) and _named_tuple_class(type(value)):
+        return NamedTupleVariable([as_variable(v, tx) for v in value], type(value))
     if type(value) is list:
-        return ListVariable([as_variable(v) for v in value])
+        return ListVariable([as_variable(v, tx) for v in value])
     if type(value) is dict:
-        return DictVariable({k: as_variable(v) for k, v in value.items()})
+        return DictVariable({k: as_variable(v, tx) for k, v in value.items()})
+    if isinstance(value, pytree_user_nodes.UserNode) and tx is not None:
+        return pytree_user_nodes.unflatten(tx, value.cls, [as_variable(c, tx) for c in value.children], value.context)
     if is_constant_value(value):
         return ConstantVariable(value)
     raise Unsupported(f"a result holding {type(value).__name__}", "the translator cannot model it")
@@ -176,7 +204,7 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
         if changed(tx, held):
             raise Unsupported(f"{what} of {fn.describe()}", "its function changes a list, dict, object or cell of its "
                               "caller, which a sub-graph cannot do", hint="move the change out of the function")
-        leaves, rebuild = _flatten(result, what, scalars)
+        leaves, rebuild = _flatten(result, what, scalars, tx)
     except Unsupported:
         if plain_call and not own:
             return Body(None, [], [], None, result)  # traced in place: the plain call's own trace
@@ -192,8 +220,9 @@ def trace_body(tx: InstructionTranslator, fn: Variable, args: list[Variable], kw
 
 def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: int, state: tuple,
                 region: subgraphs.Region, writes: bool = False) -> None:
-    """Raise unless the traced body left Python state, grad mode, autocast and tensors (unless ``writes``) as they
-    were, and kept none of its own tensors anywhere but in its results."""
+    """Raise unless the traced body left Python state, grad mode, autocast and tensors (unless ``writes``; its own
+    tensors it may write: :mod:`.body_writes`) as they were, and kept none of its own tensors anywhere but in its
+    results."""
     output = tx.output
     if escaping_tensor(tx, region.nodes()):
         raise Unsupported(f"{what} of {fn.describe()}", "its function stores a tensor it made outside itself (only "
@@ -204,8 +233,7 @@ def _check_pure(tx: InstructionTranslator, fn: Variable, what: str, mutations: i
     if (output.grad_enabled, len(output.autocast_regions), output.default_dtype) != state:
         raise Unsupported(f"{what} of {fn.describe()}", "its function leaves grad mode, autocast or the default dtype "
                           "changed")
-    if not writes and any(n.meta.get("mutates") and n.target is not torch._C._set_grad_enabled
-                              for n in region.nodes()):
+    if not writes and writes_outside(region.nodes(), output.graph):
         raise Unsupported(f"{what} of {fn.describe()}", "its function changes a tensor in place",
                           hint="use out-of-place ops inside it")
 

@@ -46,9 +46,43 @@ class RecordFunctionVariable(Variable):
     def describe(self) -> str:
         return f"record_function({self.name!r})"
 
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        """Used as a decorator (``@record_function(name)``, ``record_function(name)(fn)``): a function whose calls
+        run ``fn`` inside the region, a nullcontext in the trace as the ``with`` form is."""
+        if len(args) != 1 or kwargs:
+            return super().call(tx, args, kwargs)
+        return RecordFunctionDecoratedVariable(self, args[0])
+
     def reconstruct(self, codegen) -> None:
         """A fresh, not entered ``record_function`` with the same name (it escapes the graph)."""
         codegen.call_const(RECORD_FUNCTION, 2, lambda: (codegen.load_const(self.name), codegen.load_const(self.args)))
+
+
+def decorated(name: str, args: str | None, fn: Any) -> Any:
+    """``fn`` decorated with a fresh ``record_function(name, args)`` (what an escaping decorated function is)."""
+    return RECORD_FUNCTION(name, args)(fn)
+
+
+class RecordFunctionDecoratedVariable(Variable):
+    """A function decorated with a ``record_function`` object: its calls are ``fn``'s, inlined (the region records
+    nothing under compilation, as torch.compile's default treats it)."""
+
+    def __init__(self, manager: RecordFunctionVariable, fn: Variable) -> None:
+        self.manager = manager
+        self.fn = fn
+
+    def python_type(self) -> type:
+        return type(decorated)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        return self.fn.call(tx, args, kwargs)
+
+    def reconstruct(self, codegen) -> None:
+        codegen.call_const(decorated, 3, lambda: (codegen.load_const(self.manager.name),
+                                                  codegen.load_const(self.manager.args), codegen.reconstruct(self.fn)))
+
+    def describe(self) -> str:
+        return f"{self.manager.describe()}({self.fn.describe()})"
 
 
 class RecordFunctionExitVariable(ctx.RegionExitVariable):
