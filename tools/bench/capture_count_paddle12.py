@@ -102,7 +102,7 @@ def c_p12_dataclass_replace_in_loop(x):
 
 
 # -- functools (test_functools) ------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=8)
 def _cached_plus(v):
     return v + 1
 
@@ -349,7 +349,7 @@ def c_p12_sum_with_tensor_start(x):
 
 
 def c_p12_sum_of_lists_with_list_start(x):
-    return x + len(sum([[1, 2], [3, 4]], [0])), sum(([1], [2]), [])
+    return x + len(sum([[1, 2], [3, 4]], [0])), sum(([1], [2]), [])  # noqa: RUF017 - the construct
 
 
 def c_p12_pow_three_args_and_math_pow(x):
@@ -364,7 +364,7 @@ def c_p12_any_all_of_dicts_and_iters(x):
 def c_p12_getattr_name_in_variable(x):
     attr = "dtype"
     names = ["shape", "ndim"]
-    return getattr(x, attr), [getattr(x, n) for n in names], x + getattr(x, "ndim")
+    return getattr(x, attr), [getattr(x, n) for n in names], x + getattr(x, "ndim")  # noqa: B009
 
 
 def c_p12_hasattr_of_module_argument(x, m):
@@ -409,7 +409,7 @@ def c_p12_del_caught_unbound(x):
 
 # -- comprehensions and generator expressions (test_listcomp) ------------------------------------------------
 def c_p12_listcomp_range_then_tensor(x):
-    idx = [i for i in range(3)]  # noqa: C416
+    idx = [i for i in range(3)]
     return x[idx] * 2, idx
 
 

@@ -189,7 +189,7 @@ def c_p12e_vars_and_dict_iteration(x):
 
 def c_p12e_torch_size_building(x):
     s = x.reshape(1, 3).shape
-    t = s + (4,)
+    t = s + (4,)  # noqa: RUF005 - Size plus tuple is the construct
     return torch.zeros(t).sum() + x, t, s[1:] == torch.Size([3]), s.numel()
 
 

@@ -73,12 +73,12 @@ def c_p12p_dtype_information(x):
     fi = torch.finfo(x.dtype)
     ii = torch.iinfo(torch.int8)
     return (x + fi.eps, ii.max, str(x.dtype), x.dtype.is_floating_point, x.dtype.itemsize,
-            getattr(torch, "float64") is torch.float64)
+            getattr(torch, "float64") is torch.float64)  # noqa: B009
 
 
 def c_p12p_percent_and_format(x):
     n = x.shape[0]
-    return (x + n, "%d-%s" % (n, "a"), "%(k)s=%(v)03d" % {"k": "n", "v": n}, format(3.14159, ".2f"),
+    return (x + n, "%d-%s" % (n, "a"), "%(k)s=%(v)03d" % {"k": "n", "v": n}, format(3.14159, ".2f"),  # noqa: UP031
             format(n, "03d"), "x".join(map(str, x.reshape(1, 3).shape)))
 
 

@@ -34,6 +34,7 @@ TRUSTED_GLOBALS = "trusted"
 _WRAPPER_CALLS = {
     **dict.fromkeys(_recursive_repr.WRAPPER_CODES, _recursive_repr.call_wrapped_repr),
     _single_dispatch.WRAPPER_CODE: _single_dispatch.call_dispatched,
+    _single_dispatch.DISPATCH_CODE: _single_dispatch.call_dispatch,
 }
 
 

@@ -236,6 +236,13 @@ class ClassVariable(RealValueVariable):
             return unbound if unbound is not None else wrap(tx, getattr(self.value, name), None)
         if name == "__dict__" and owner is not None:
             return self._class_dict(tx, source)
+        getter = getattr(type(static), "__get__", None)
+        if isinstance(getter, types.FunctionType) and not isinstance(static, functools.cached_property):
+            # a descriptor class written in Python (functools.singledispatchmethod): its __get__(descriptor,
+            # None, cls) is inlined, as for an instance; the real read would answer an object made afresh on
+            # each read (no guard on it could hold)
+            descriptor = wrap(tx, static, raw_member_source(tx, self.value, owner, name))
+            return wrap(tx, getter, None).call(tx, [descriptor, ConstantVariable(None), self], {})
         return wrap(tx, getattr(self.value, name), source)
 
     def _class_dict(self, tx: InstructionTranslator, source: Any) -> Variable:

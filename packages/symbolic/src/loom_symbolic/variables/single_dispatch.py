@@ -41,17 +41,38 @@ def call_dispatched(tx: InstructionTranslator, fn: types.FunctionType, source: A
     if not args:
         return None  # the wrapper's own TypeError
     owner = source if source is not None else Const(fn)
-    dispatch = _cell(fn, "dispatch")
-    dispatch_source = _cell_source(owner, fn, "dispatch")
+    implementation = _chosen(tx, _cell(fn, "dispatch"), _cell_source(owner, fn, "dispatch"), args[0].python_type())
+    return None if implementation is None else implementation.call(tx, args, kwargs)
+
+
+def call_dispatch(tx: InstructionTranslator, fn: types.FunctionType, source: Any, args: list[Variable],
+                  kwargs: dict[str, Variable]) -> Variable | None:
+    """``fn(cls)`` for a singledispatch wrapper's ``dispatch`` function ``fn`` (``wrapper.dispatch(cls)``, as
+    ``functools.singledispatchmethod`` calls it): the implementation it would choose for a class known while
+    tracing; None where it is traced as written."""
+    if kwargs or len(args) != 1 or not args[0].is_python_constant():
+        return None
+    cls = args[0].as_python_constant()
+    if not isinstance(cls, type):
+        return None
+    return _chosen(tx, fn, source if source is not None else Const(fn), cls)
+
+
+def _chosen(tx: InstructionTranslator, dispatch: types.FunctionType, dispatch_source: Any,
+            cls: type) -> Variable | None:
+    """The registry's entry that ``dispatch`` picks for ``cls``, read through the guarded registry (None where
+    an ABC's cache token or a virtual subclass decides)."""
     if _cell(dispatch, "cache_token") is not None:
         return None
     tx.output.guards.add("constant", _cell_source(dispatch_source, dispatch, "cache_token"), None)
     registry: dict = _cell(dispatch, "registry")
-    cls = args[0].python_type()
     chosen = dispatch(cls)  # the real choice (it fills the real cache, as the eager call does)
     key = next((klass for klass in cls.__mro__ if registry.get(klass) is chosen), None)
     if key is None:
         return None
     registry_variable = wrap(tx, registry, _cell_source(dispatch_source, dispatch, "registry"))  # keys guarded
-    implementation = registry_variable.getitem(tx, wrap(tx, key, None))  # guarded as read
-    return implementation.call(tx, args, kwargs)
+    return registry_variable.getitem(tx, wrap(tx, key, None))  # guarded as read
+
+
+#: The code of the ``dispatch`` function each singledispatch wrapper holds (``wrapper.dispatch``).
+DISPATCH_CODE: types.CodeType = _cell(functools.singledispatch(lambda value: value), "dispatch").__code__
