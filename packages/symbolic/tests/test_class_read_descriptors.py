@@ -1,0 +1,72 @@
+"""A descriptor class written in Python, read on the class that holds it (``Cls.name``): its
+``__get__(descriptor, None, Cls)`` is inlined, as for an instance. The real read answers a new object each time
+for ``functools.partialmethod`` and for a ``__get__`` making a closure; the old translation guarded that object's
+identity, a guard that never held (an internal error: the frame ran uncompiled; strict, it raised)."""
+
+import functools
+
+import pytest
+import torch
+from harness import check
+
+X = torch.arange(3.0)
+
+
+class Ops:
+    def _mul(self, v, k):
+        return v * k
+
+    triple = functools.partialmethod(_mul, k=3)
+
+
+class Fresh:
+    def __get__(self, obj, owner=None):
+        def bound(v):
+            return v * (2 if obj is None else 3)
+
+        return bound
+
+
+class SelfOnClass:
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return obj.v + 1
+
+    def describe(self):
+        return "descriptor"
+
+
+class Holder:
+    op = Fresh()
+    plus_one = SelfOnClass()
+
+    def __init__(self, v):
+        self.v = v
+
+
+def partialmethod_on_class(x):
+    return Ops.triple(Ops(), x), Ops().triple(x + 1)
+
+
+def fresh_function_on_class(x):
+    return Holder.op(x), Holder(1).op(x), Holder.op is not Holder.op
+
+
+def descriptor_answering_itself(x):
+    return Holder(x).plus_one, Holder.plus_one.describe()
+
+
+@pytest.mark.parametrize("fn", [partialmethod_on_class, fresh_function_on_class, descriptor_answering_itself])
+def test_one_graph_as_eager(fn):
+    check(fn, X)
+
+
+@pytest.mark.parametrize("fn", [partialmethod_on_class, fresh_function_on_class])
+def test_compiles_strict_without_internal_error(fn):
+    loom = pytest.importorskip("loom", reason="compiles through the loom facade")
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager", options={"strict": True})
+    for a, b in zip(compiled(X), fn(X)):
+        assert torch.equal(a, b) if isinstance(a, torch.Tensor) else a == b
+    assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0

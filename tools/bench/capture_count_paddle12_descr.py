@@ -1,0 +1,115 @@
+"""Descriptors read on their class, after Paddle's SOT test_functools and test_bound_static_method_call for
+``capture_count.py --only paddle12``: ``functools.singledispatchmethod`` and ``partialmethod`` read through the
+class and through instances, a Python descriptor answering itself on the class, ``property`` objects read off
+the class, and ``enum`` members' ``name``/``value`` (``types.DynamicClassAttribute``).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+
+import torch
+
+
+class _Scaler:
+    factor = 3
+
+    @functools.singledispatchmethod
+    def scale(self, v):
+        return v
+
+    @scale.register
+    def _(self, v: int):
+        return v * self.factor
+
+    @scale.register
+    def _(self, v: torch.Tensor):
+        return v * 2
+
+    def _mul(self, v, k):
+        return v * k
+
+    triple = functools.partialmethod(_mul, k=3)
+
+    @property
+    def doubled_factor(self):
+        return self.factor * 2
+
+
+def c_p12d_singledispatchmethod_on_instance(x):
+    s = _Scaler()
+    return s.scale(x), s.scale(3), s.scale("a"), s.scale(2.5)
+
+
+def c_p12d_singledispatchmethod_read_on_class(x):
+    s = _Scaler()
+    return _Scaler.scale(s, x), _Scaler.scale(s, "b")
+
+
+def c_p12d_singledispatchmethod_argument_object(x, s):
+    return s.scale(x) + s.scale(4)
+
+
+c_p12d_singledispatchmethod_argument_object.extra_args = lambda: (_Scaler(),)
+
+
+def c_p12d_partialmethod_on_instance_and_class(x):
+    s = _Scaler()
+    return s.triple(x), _Scaler.triple(s, x + 1)
+
+
+def c_p12d_property_object_read_on_class(x):
+    p = _Scaler.doubled_factor
+    return x + p.fget(_Scaler()), isinstance(p, property), p.fset is None
+
+
+class _SelfOnClass:
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return obj.v + 1
+
+    def describe(self):
+        return "descriptor"
+
+
+class _Holder:
+    plus_one = _SelfOnClass()
+
+    def __init__(self, v):
+        self.v = v
+
+
+def c_p12d_descriptor_answers_itself_on_class(x):
+    d = _Holder.plus_one
+    return _Holder(x).plus_one, d.describe(), type(d).__name__
+
+
+class _Fresh:
+    def __get__(self, obj, owner=None):
+        def bound(v):
+            return v * (2 if obj is None else 3)
+
+        return bound
+
+
+class _HasFresh:
+    op = _Fresh()
+
+
+def c_p12d_descriptor_making_new_functions(x):
+    return _HasFresh.op(x), _HasFresh().op(x), _HasFresh.op is not _HasFresh.op
+
+
+class _Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def c_p12d_enum_name_value_and_class_members(x):
+    lv = _Level.HIGH
+    return x * lv.value, lv.name, _Level.LOW.name, [m.value for m in _Level]
+
+
+CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
