@@ -33,7 +33,7 @@ def c_p12r_unbound_local_raises_after_break(x):
         if z.sum() < 0:
             a = 1
         else:
-            a += 1  # noqa: F821 - reading it unbound is the construct
+            a += 1  # reading it unbound is the construct
     except UnboundLocalError:
         a = -1
     return z + a
