@@ -112,4 +112,69 @@ def c_p12d_enum_name_value_and_class_members(x):
     return x * lv.value, lv.name, _Level.LOW.name, [m.value for m in _Level]
 
 
+
+
+# -- more descriptors read on the class ----------------------------------------------------------------------
+class _Cached:
+    @functools.cached_property
+    def heavy(self):
+        return 7
+
+
+def c_p12d_cached_property_read_on_class(x):
+    cp = _Cached.heavy
+    return x + _Cached().heavy, cp.attrname, type(cp).__name__
+
+
+class _TypedProperty(property):
+    pass
+
+
+class _WithTypedProperty:
+    value = _TypedProperty(lambda self: 5)
+
+
+def c_p12d_property_subclass_on_class_and_instance(x):
+    return x + _WithTypedProperty().value, type(_WithTypedProperty.value).__name__
+
+
+class _Named:
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        return self.name if obj is None else obj.__dict__.get(self.name, 0) + 1
+
+
+class _UsesNamed:
+    field = _Named()
+
+
+def c_p12d_set_name_descriptor_on_class(x):
+    o = _UsesNamed()
+    o.__dict__["field"] = 4
+    return x + o.field, _UsesNamed.field
+
+
+class _Meta(type):
+    @property
+    def registry_size(cls):
+        return len(cls.__dict__)
+
+
+class _WithMeta(metaclass=_Meta):
+    a = 1
+
+
+def c_p12d_metaclass_property_on_class(x):
+    return x + (_WithMeta.registry_size > 0), _WithMeta.a
+
+
+def c_p12d_staticmethod_of_partial_on_class(x):
+    class Holder:
+        add2 = staticmethod(functools.partial(torch.add, other=2))
+
+    return Holder.add2(x), Holder().add2(x)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -45,6 +45,21 @@ class Holder:
         self.v = v
 
 
+class Meta(type):
+    @property
+    def size(cls):
+        return len([k for k in vars(cls) if not k.startswith("_")])
+
+
+class Registry(metaclass=Meta):
+    a = 1
+    b = 2
+
+
+def metaclass_property(x):
+    return x + Registry.size, Registry.size > 1
+
+
 def partialmethod_on_class(x):
     return Ops.triple(Ops(), x), Ops().triple(x + 1)
 
@@ -57,7 +72,8 @@ def descriptor_answering_itself(x):
     return Holder(x).plus_one, Holder.plus_one.describe()
 
 
-@pytest.mark.parametrize("fn", [partialmethod_on_class, fresh_function_on_class, descriptor_answering_itself])
+@pytest.mark.parametrize("fn", [partialmethod_on_class, fresh_function_on_class, descriptor_answering_itself,
+                                metaclass_property])
 def test_one_graph_as_eager(fn):
     check(fn, X)
 
@@ -70,3 +86,17 @@ def test_compiles_strict_without_internal_error(fn):
     for a, b in zip(compiled(X), fn(X)):
         assert torch.equal(a, b) if isinstance(a, torch.Tensor) else a == b
     assert loom.stats()["graphs"] == 1 and loom.stats()["graph_breaks"] == 0
+
+
+def test_metaclass_property_follows_the_class():
+    loom = pytest.importorskip("loom", reason="compiles through the loom facade")
+    loom.reset()
+    compiled = loom.compile(metaclass_property, backend="eager", options={"strict": True})
+    assert torch.equal(compiled(X)[0], X + 2)
+    Registry.c = 3  # the getter's answer changes: the class dict's guard fails, the frame is traced again
+    try:
+        assert torch.equal(compiled(X)[0], X + 3)
+    finally:
+        del Registry.c
+    report = loom.explain(metaclass_property)(X)
+    assert report.graph_count == 1 and report.break_count == 0

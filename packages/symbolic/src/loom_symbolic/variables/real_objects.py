@@ -84,7 +84,8 @@ def _instance_dict(value: Any) -> dict | None:
 
 def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, name: str) -> Variable:
     """``Cls.name`` that only the metaclass defines: a plain value (a registry dict) as it is, a Python
-    function bound to the class; other descriptors are not modelled."""
+    function bound to the class, a property's Python getter called with the class; other descriptors are not
+    modelled."""
     meta = type(cls.value)
     if name == "__subclasses__" and meta is type and cls.source is not None:
         return SubclassesMethodVariable(cls.value, cls.source)  # the live subclasses, guarded
@@ -94,6 +95,10 @@ def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, n
         return wrap(tx, found, Attr(cls.source, name))  # read through the class: the metaclass's own object
     if isinstance(found, types.FunctionType):
         return BoundMethodVariable(wrap(tx, found, Attr(TypeOf(cls.source), name)), cls)
+    if type(found) is property and isinstance(found.fget, types.FunctionType):
+        # a property of the metaclass (``Registry.size``): its getter called with the class, found where the
+        # metaclass holds it (read on the metaclass, a property answers itself)
+        return wrap(tx, found.fget, Attr(Attr(TypeOf(cls.source), name), "fget")).call(tx, [cls], {})
     raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", f"a {type(found).__name__} of its metaclass")
 
 
