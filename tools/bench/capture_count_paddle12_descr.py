@@ -177,4 +177,20 @@ def c_p12d_staticmethod_of_partial_on_class(x):
     return Holder.add2(x), Holder().add2(x)
 
 
+def c_p12d_enum_metaclass_methods_by_name(x):
+    return x + _Level.__len__(), _Level.__getitem__("HIGH").value, list(_Level.__members__)
+
+
+class _Base:
+    pass
+
+
+class _Derived(_Base):
+    pass
+
+
+def c_p12d_type_methods_read_on_class(x):
+    return x + len(_Derived.mro()), _Derived.__instancecheck__(_Derived()), _Derived.__subclasscheck__(_Base)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -3,6 +3,7 @@
 for ``functools.partialmethod`` and for a ``__get__`` making a closure; the old translation guarded that object's
 identity, a guard that never held (an internal error: the frame ran uncompiled; strict, it raised)."""
 
+import enum
 import functools
 
 import pytest
@@ -60,6 +61,16 @@ def metaclass_property(x):
     return x + Registry.size, Registry.size > 1
 
 
+class Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def enum_metaclass_methods_by_name(x):
+    # EnumType's own Python methods, called by name on the class (were "it comes from the metaclass" breaks)
+    return x + Level.__len__(), Level.__getitem__("HIGH").value, Level.__contains__(Level.LOW), list(Level.__iter__())
+
+
 def partialmethod_on_class(x):
     return Ops.triple(Ops(), x), Ops().triple(x + 1)
 
@@ -73,7 +84,7 @@ def descriptor_answering_itself(x):
 
 
 @pytest.mark.parametrize("fn", [partialmethod_on_class, fresh_function_on_class, descriptor_answering_itself,
-                                metaclass_property])
+                                metaclass_property, enum_metaclass_methods_by_name])
 def test_one_graph_as_eager(fn):
     check(fn, X)
 

@@ -89,7 +89,8 @@ def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, n
     meta = type(cls.value)
     if name == "__subclasses__" and meta is type and cls.source is not None:
         return SubclassesMethodVariable(cls.value, cls.source)  # the live subclasses, guarded
-    if meta.__module__ in ("builtins", "abc", "enum") or cls.source is None:
+    enum_method = meta.__module__ == "enum" and isinstance(found, types.FunctionType)  # Lv.__len__, __getitem__
+    if (meta.__module__ in ("builtins", "abc", "enum") and not enum_method) or cls.source is None:
         raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "it comes from the metaclass")
     if not hasattr(type(found), "__get__"):
         return wrap(tx, found, Attr(cls.source, name))  # read through the class: the metaclass's own object
