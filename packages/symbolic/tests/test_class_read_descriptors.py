@@ -71,6 +71,22 @@ def enum_metaclass_methods_by_name(x):
     return x + Level.__len__(), Level.__getitem__("HIGH").value, Level.__contains__(Level.LOW), list(Level.__iter__())
 
 
+class Base:
+    pass
+
+
+class Derived(Base):
+    pass
+
+
+def type_methods_on_class(x):
+    # type's C methods read on a class whose metaclass is type (were "it comes from the metaclass" breaks)
+    mro = Derived.mro()
+    mro.append(int)  # a new list on each call
+    return (x + len(Derived.mro()), mro[1] is Base, Derived.__instancecheck__(Derived()),
+            Base.__instancecheck__(Derived()), Derived.__subclasscheck__(Base), Base.__subclasscheck__(Derived))
+
+
 def partialmethod_on_class(x):
     return Ops.triple(Ops(), x), Ops().triple(x + 1)
 
@@ -84,7 +100,7 @@ def descriptor_answering_itself(x):
 
 
 @pytest.mark.parametrize("fn", [partialmethod_on_class, fresh_function_on_class, descriptor_answering_itself,
-                                metaclass_property, enum_metaclass_methods_by_name])
+                                metaclass_property, enum_metaclass_methods_by_name, type_methods_on_class])
 def test_one_graph_as_eager(fn):
     check(fn, X)
 

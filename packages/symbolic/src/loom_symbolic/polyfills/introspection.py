@@ -53,3 +53,23 @@ def dir(*args: Any) -> list:
     if method is type.__dir__:
         return sorted(type_dir(obj))
     return sorted(method(obj))
+
+
+# -- type's own methods read on a class whose metaclass is type (``Cls.mro()``) --------------------------------
+def type_mro(cls: Any) -> list:
+    """``type.mro(cls)`` of a class whose metaclass is ``type``: its ``__mro__``, as a new list."""
+    return list(cls.__mro__)
+
+
+def type_instancecheck(cls: Any, obj: Any) -> bool:
+    """``type.__instancecheck__(cls, obj)``: what ``isinstance`` answers where the metaclass is ``type``."""
+    return isinstance(obj, cls)
+
+
+def type_subclasscheck(cls: Any, sub: Any) -> bool:
+    """``type.__subclasscheck__(cls, sub)``: what ``issubclass`` answers where the metaclass is ``type``."""
+    return issubclass(sub, cls)
+
+
+#: name -> the stand-in of ``type``'s method of that name, bound to the class it is read on
+TYPE_METHODS = {"mro": type_mro, "__instancecheck__": type_instancecheck, "__subclasscheck__": type_subclasscheck}

@@ -15,6 +15,7 @@ from .. import polyfills
 from ..errors import Unsupported, UserError, missing_attribute
 from ..operand_errors import truth_of
 from ..policy import trusted_module_name
+from ..polyfills.introspection import TYPE_METHODS
 from . import autograd_function as _autograd_function
 from . import enums as _enums
 from . import functions as _functions
@@ -89,6 +90,8 @@ def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, n
     meta = type(cls.value)
     if name == "__subclasses__" and meta is type and cls.source is not None:
         return SubclassesMethodVariable(cls.value, cls.source)  # the live subclasses, guarded
+    if meta is type and found is vars(type).get(name) and name in TYPE_METHODS:
+        return BoundMethodVariable(_functions.UserFunctionVariable(TYPE_METHODS[name]), cls)  # Cls.mro()
     enum_method = meta.__module__ == "enum" and isinstance(found, types.FunctionType)  # Lv.__len__, __getitem__
     if (meta.__module__ in ("builtins", "abc", "enum") and not enum_method) or cls.source is None:
         raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "it comes from the metaclass")
