@@ -193,4 +193,25 @@ def c_p12d_type_methods_read_on_class(x):
     return x + len(_Derived.mro()), _Derived.__instancecheck__(_Derived()), _Derived.__subclasscheck__(_Base)
 
 
+def c_p12d_annotations_of_class_without_own(x):
+    class Annotated:
+        k: int = 1
+
+    class Plain(Annotated):
+        pass
+
+    return x + len(Annotated.__annotations__), Plain.__annotations__, "__annotations__" in vars(Plain)
+
+
+class _AnnotatedBase:
+    k: int = 1
+
+
+def c_p12d_annotations_of_argument_class(x, cls):
+    return x + len(cls.__annotations__), cls.__annotations__
+
+
+c_p12d_annotations_of_argument_class.extra_args = lambda: (type("_Fresh", (_AnnotatedBase,), {}),)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

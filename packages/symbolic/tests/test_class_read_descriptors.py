@@ -127,3 +127,24 @@ def test_metaclass_property_follows_the_class():
         del Registry.c
     report = loom.explain(metaclass_property)(X)
     assert report.graph_count == 1 and report.break_count == 0
+
+
+def test_annotations_of_a_class_without_its_own():
+    # type's __annotations__ getter stores an empty dict in the class on the first read: the guard on the class
+    # dict built before that read never held (an internal error; strict, it raised)
+    loom = pytest.importorskip("loom", reason="compiles through the loom facade")
+
+    class Annotated:
+        k: int = 1
+
+    class Plain(Annotated):
+        pass
+
+    def read(x, cls):
+        return x + 1, cls.__annotations__
+
+    loom.reset()
+    compiled = loom.compile(read, backend="eager", options={"strict": True})
+    assert compiled(X, Plain)[1] == {} and "__annotations__" in vars(Plain)
+    assert compiled(X, Annotated)[1] == {"k": int}
+    assert loom.stats()["graph_breaks"] == 0

@@ -200,6 +200,10 @@ class ClassVariable(RealValueVariable):
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         if (stored := lookup_class_attribute(tx, self.value, name, self, of_class=True)) is not None:
             return stored  # assigned (or deleted, the lookup going on past it) earlier in the trace
+        if name == "__annotations__" and class_attribute(type(self.value), name) is vars(type).get(name):
+            # type's getter makes the class's own (empty) dict on the first read, as eager's read does: made
+            # now, before a guard is built on the class dict (which would otherwise not hold on this frame)
+            getattr(self.value, name, None)
         static = class_attribute(self.value, name)
         if static is _MISSING:
             if name in ("__name__", "__qualname__", "__module__"):
