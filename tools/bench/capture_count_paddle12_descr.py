@@ -214,4 +214,33 @@ def c_p12d_annotations_of_argument_class(x, cls):
 c_p12d_annotations_of_argument_class.extra_args = lambda: (type("_Fresh", (_AnnotatedBase,), {}),)
 
 
+class _Catalog(type):
+    def __getitem__(cls, k):
+        return cls.table[k]
+
+    def __len__(cls):
+        return len(cls.table)
+
+    def __iter__(cls):
+        return iter(cls.table)
+
+    def __contains__(cls, k):
+        return k in cls.table
+
+    def __repr__(cls):
+        return f"<catalog {cls.__name__}>"
+
+
+class _Parts(metaclass=_Catalog):
+    table = {"a": 1, "b": 2}
+
+
+def c_p12d_metaclass_container_protocols(x):
+    return x + _Parts["a"], len(_Parts), list(_Parts), "b" in _Parts, [k * 2 for k in _Parts]
+
+
+def c_p12d_metaclass_repr_and_str(x):
+    return x + 1, repr(_Parts), str(_Parts), f"{_Parts}"
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -148,3 +148,31 @@ def test_annotations_of_a_class_without_its_own():
     assert compiled(X, Plain)[1] == {} and "__annotations__" in vars(Plain)
     assert compiled(X, Annotated)[1] == {"k": int}
     assert loom.stats()["graph_breaks"] == 0
+
+
+class Catalog(type):
+    def __iter__(cls):
+        return iter(sorted(cls.table))
+
+    def __repr__(cls):
+        return f"<catalog {cls.__name__} of {len(cls.table)}>"
+
+
+class Parts(metaclass=Catalog):
+    table = {"b": 2, "a": 1}
+
+    def __iter__(self):  # the instances' iteration: not what iterating the class runs
+        return iter(())
+
+
+def metaclass_iteration_and_repr(x):
+    # the metaclass's __iter__ and __repr__ on the class (were breaks: "cannot iterate", and __repr__ looked up
+    # on the class, which found object's, called without its argument)
+    names = list(Parts)
+    for name in Parts:
+        x = x + Parts.table[name]
+    return x, names, repr(Parts), str(Parts), f"{Parts!r}"
+
+
+def test_metaclass_protocols_one_graph_as_eager():
+    check(metaclass_iteration_and_repr, X)

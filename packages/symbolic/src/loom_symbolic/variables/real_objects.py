@@ -268,9 +268,18 @@ class ClassVariable(RealValueVariable):
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return call_class(tx, self, args, kwargs)
 
+    def call_meta(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                  kwargs: dict[str, Variable]) -> Variable:
+        """The metaclass's method ``name`` called on this class (``repr(Registry)``: ``type(Registry).__repr__``,
+        which ``Registry.__repr__`` would not find: the class's own attribute, for its instances, comes first)."""
+        return _metaclass_attribute(tx, self, class_attribute(type(self.value), name), name).call(tx, args, kwargs)
+
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         members = _enums.members(self.value)  # an Enum class: its members, fixed since it was made
         if members is None:
+            meta_iter = class_attribute(type(self.value), "__iter__")
+            if isinstance(meta_iter, types.FunctionType):  # the metaclass's own __iter__ (``for name in Registry``)
+                return _iterators.iterate(tx, self.call_meta(tx, "__iter__", [], {})).unpack(tx)
             return super().unpack(tx)
         return [wrap(tx, member, None) for member in members]
 

@@ -44,7 +44,8 @@ def _user_text(tx: InstructionTranslator, value: Variable, dunder: str) -> Varia
     if not isinstance(method, types.FunctionType):
         builtin_text = getattr(value, "builtin_text", None)  # a str subclass's, from its text
         return builtin_text(dunder) if builtin_text is not None else None
-    result = value.call_method(tx, dunder, [], {})
+    call_meta = getattr(value, "call_meta", None)  # a class: its metaclass's method
+    result = call_meta(tx, dunder, [], {}) if call_meta is not None else value.call_method(tx, dunder, [], {})
     text = result.as_python_constant() if result.is_python_constant() else None
     if not isinstance(text, str):
         raise UserError(f"{dunder}()", f"{dunder} returned non-string (type {result.python_type().__name__})",
