@@ -243,4 +243,55 @@ def c_p12d_metaclass_repr_and_str(x):
     return x + 1, repr(_Parts), str(_Parts), f"{_Parts}"
 
 
+class _Single(type):
+    made = {}
+
+    def __call__(cls, *args):
+        if cls not in _Single.made:
+            _Single.made[cls] = super().__call__(*args)
+        return _Single.made[cls]
+
+
+class _Conf(metaclass=_Single):
+    def __init__(self, v=3):
+        self.v = v
+
+
+def c_p12d_singleton_metaclass_call(x):
+    return x + _Conf().v, _Conf() is _Conf()
+
+
+class _Odd(type):
+    def __bool__(cls):
+        return False
+
+    def __mul__(cls, n):
+        return [cls] * n
+
+
+class _Falsy(metaclass=_Odd):
+    pass
+
+
+def c_p12d_metaclass_truth_and_operator(x):
+    return x + (1 if _Falsy else 2), len(_Falsy * 3)
+
+
+class _Tagger:
+    @functools.singledispatchmethod
+    @classmethod
+    def tag(cls, v):
+        return "other"
+
+    @tag.register
+    @classmethod
+    def _(cls, v: bool):
+        return cls.__name__ + "-bool"
+
+
+def c_p12d_singledispatchmethod_over_classmethods(x):
+    # classmethod.__get__ called by singledispatchmethod's _method: a break (torch.compile breaks there too)
+    return x + 1, _Tagger.tag(True), _Tagger.tag(1.5)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
