@@ -65,6 +65,7 @@ from . import (  # noqa: F401
     number_conversions,
     numpy,
     numpy_operators,
+    object_frozensets,
     object_id_calls,
     operator_builtins,
     operator_dunders,
