@@ -8,6 +8,7 @@ iterators searched with ``in``, itertools helpers with user functions. Each is w
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import inspect
 import itertools
@@ -195,6 +196,51 @@ def c_m12_tee_lists(x):
 def c_m12_storage_size(x):
     s = x.untyped_storage()
     return x + 1, s.size(), s.nbytes()
+
+
+# -- pytree over mixed containers (after test_misc's pytree tests) ---------------------------------------------------
+_Triple = collections.namedtuple("_Triple", ["a", "b", "c"])
+
+
+def _mixed_tree(x):
+    return {
+        "a": [x, x - 1],
+        "b": x + 2,
+        "c": (x, 3.0, collections.deque([0.0, -x, 1, 2], maxlen=3)),
+        "d": collections.OrderedDict({"e": torch.return_types.qr((2 * x, None)), "f": _Triple(x, x + 1, 7)}),
+    }
+
+
+def c_m12_pytree_leaves_mixed(x):
+    return pytree.tree_leaves(_mixed_tree(x))
+
+
+def c_m12_pytree_flatten_unflatten_mixed(x):
+    leaves, spec = pytree.tree_flatten(_mixed_tree(x))
+    return pytree.tree_unflatten([leaf * 2 if isinstance(leaf, torch.Tensor) else leaf for leaf in leaves], spec)
+
+
+def c_m12_pytree_map_two_trees_reordered(x):
+    left = collections.OrderedDict([("p", x), ("q", [x + 1, 2.0])])
+    right = {"q": [x * 3, 4.0], "p": x - 1}
+    return pytree.tree_map(lambda u, v: u + v, left, right)
+
+
+def c_m12_pytree_map_defaultdict_order(x):
+    tree = collections.defaultdict(int, {"b": x + 2, "a": x, "c": x - 1})
+    mapped = pytree.tree_map(lambda t: t * 2, tree)
+    return list(mapped.keys()), list(mapped.values()), type(mapped).__name__
+
+
+def c_m12_pytree_map_only_tensors(x):
+    tree = {"aa": ([x, "hi"], [x + 1]), "ab": [x * 2, 3]}
+    return pytree.tree_map_only(torch.Tensor, lambda t: t.clone() + 1, tree)
+
+
+def c_m12_pytree_nested_lists_clone(x):
+    xs = [x, x + 1]
+    flat, spec = pytree.tree_flatten((xs, {"k": xs}, [xs, xs]))
+    return pytree.tree_unflatten([t.clone() for t in flat], spec)
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]

@@ -229,4 +229,55 @@ def c_m12_bool_of_all(x):
     return x + 1, bool((x >= 0).all())
 
 
+def c_m12_frozenset_mutators_raise(x):
+    s = frozenset((1, 2, 3))
+    names = []
+    for name in ("add", "pop", "discard", "clear"):
+        try:
+            getattr(s, name)
+        except AttributeError as e:
+            names.append(str(e))
+    return x + len(s), names
+
+
+def c_m12_frozenset_of_frozenset(x):
+    inner = frozenset({x.shape[0], 7})
+    outer = frozenset(inner)
+    return x + len(outer), outer == inner, {outer: 1}[inner]
+
+
+_HANDLERS = frozenset([abs, round])
+
+
+def c_m12_frozenset_of_builtins(x):
+    picked = sorted(f.__name__ for f in _HANDLERS)
+    return x + (abs in _HANDLERS), picked
+
+
+_ANY_BOX = _Box()
+_ANY_BOX.count = 4
+_BOX_SET = frozenset([_ANY_BOX, "tag"])
+
+
+def c_m12_frozenset_mixed_members(x):
+    total = x
+    for member in _BOX_SET:
+        if isinstance(member, _Box):
+            total = total + member.count
+    return total, "tag" in _BOX_SET
+
+
+_TYPE_DICT = type.__dict__["__dict__"]
+
+
+def c_m12_class_dict_through_descriptor(x):
+    d = _TYPE_DICT.__get__(_Conf, type)
+    return x + len([k for k in d if not k.startswith("_")]), "size" in d["__dataclass_fields__"]
+
+
+def c_m12_exception_args_descriptor(x):
+    getter = BaseException.__dict__["args"].__get__
+    return x + getter(KeyError(3, 4))[0]
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]

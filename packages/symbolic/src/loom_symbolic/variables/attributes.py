@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const, DictAttr, Item, TypeOf
 
-from .. import polyfills
+from .. import operand_errors, polyfills
 from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from ..object_dicts import DELETED
 from . import class_deletions as _class_deletions
@@ -151,8 +151,7 @@ ATTRIBUTE_ERROR_TESTS: list[Callable[[Exception], bool]] = [
 def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``obj.name``, honouring a ``__getattribute__`` written in Python."""
     if _is_c_class(view.cls) and view.real is not _MISSING and not hasattr(view.receiver, "call_builtin_method"):
-        # (a C dict subclass, defaultdict or OrderedDict, is a dict to the translator: its methods
-        # are the dict's, or polyfilled)
+        # (a C dict subclass, defaultdict or OrderedDict, is a dict here: its methods are dict's, or polyfilled)
         return _c_object_attribute(tx, view, name)
     if has_custom_getattribute(view.cls):
         hook = class_attribute(view.cls, "__getattribute__")
@@ -205,8 +204,9 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     if fallback is not _MISSING and (fallback is not _module_getattr() or view.real is _MISSING):
         # one in C too: `__getattr__ = dict.get` is the dict's own lookup, modelled unbound
         return class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
-    # Python's generic lookup fails with its own message and sets the error's ``name`` and ``obj``: all known
-    raise missing_attribute(f"{view.cls.__name__!r} object", name, obj=view.receiver)
+    # Python's generic lookup fails with its own message (the C class of a stand-in), ``name`` and ``obj`` set
+    shown = view.receiver.python_type() if getattr(view.receiver, "stands_for", None) else view.cls
+    raise missing_attribute(f"{operand_errors.type_name(shown)!r} object", name, obj=view.receiver)
 
 
 def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
