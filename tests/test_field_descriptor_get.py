@@ -93,3 +93,18 @@ def test_class_dict_read_through_descriptor_follows_a_new_attribute():
     finally:
         del _Holder.third
     assert torch.equal(after, before + 1)
+
+
+def _builtin_type_namespaces(x):
+    getter = BaseException.__dict__["args"].__get__
+    found = sorted(k for k in float.__dict__ if k.startswith("is"))
+    return x + getter(KeyError(3, 4))[1], len(type.__dict__["__dict__"].__get__(_Holder)) > 2, found, "real" in int.__dict__
+
+
+def test_builtin_type_dict_is_read_in_graph():
+    """``BaseException.__dict__``: a C type's namespace (a mappingproxy with fixed keys) broke the graph."""
+    x = torch.arange(3.0)
+    report = _explain(_builtin_type_namespaces, x)
+    expected = _builtin_type_namespaces(x)
+    assert torch.equal(report.result[0], expected[0]) and report.result[1:] == expected[1:]
+    assert report.graph_count == 1 and report.break_count == 0
