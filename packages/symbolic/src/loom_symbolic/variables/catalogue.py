@@ -82,6 +82,7 @@ from . import (  # noqa: F401
     profiler,
     random_draws,
     real_objects,
+    real_str_subclasses,
     regex,
     requires_grad,
     scans,
