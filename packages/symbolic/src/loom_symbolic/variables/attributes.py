@@ -5,8 +5,7 @@ bind, properties are inlined, static and class methods unwrap, other class attri
 ``__getattribute__`` or ``__getattr__`` written in Python is inlined.
 
 The same rules serve real objects from the frame (their instance ``__dict__`` is read and guarded) and
-objects created while tracing (their attributes are variables): an :class:`ObjectView` says which.
-"""
+objects created while tracing (their attributes are variables): an :class:`ObjectView` says which."""
 
 from __future__ import annotations
 
@@ -186,9 +185,8 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     kind = type(static)
     # A data descriptor wins over the instance dict only if it has __get__ (CPython's generic getattr
     # calls tp_descr_get; a __set__-only descriptor leaves reads to the instance dict).
-    is_data_descriptor = static is not _MISSING and hasattr(kind, "__get__") and (
-        hasattr(kind, "__set__") or hasattr(kind, "__delete__")
-    )
+    is_data_descriptor = static is not _MISSING and hasattr(kind, "__get__") and (hasattr(kind, "__set__")
+                                                                                  or hasattr(kind, "__delete__"))
     if is_data_descriptor:
         return _descriptor(tx, view, name, static)
     found = view.instance(name)
@@ -368,6 +366,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             if found is _MISSING:  # a slot never set
                 raise _unset_slot(view.cls, name, static)
             return found
+        if view.real is _MISSING and name == "__weakref__":  # None until weakref.ref(obj) makes its one reference
+            return getattr(view.receiver, "_loom_weak_reference", None) or ConstantVariable(None)
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
                               "slots and C-level attributes of new objects are not modelled")
