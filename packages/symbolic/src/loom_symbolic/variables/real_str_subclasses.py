@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import iterators as _iterators
 from .attributes import class_attribute
+from .constant import ConstantVariable
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -33,8 +34,6 @@ def _iterate_text(tx: InstructionTranslator, obj: Variable, cls: type) -> Any:
     real = real_text_object(tx, obj)
     if real is None:
         return None
-    from .constant import ConstantVariable
-
     return tx.iterate(ConstantVariable(str.__str__(real)))
 
 
