@@ -114,4 +114,35 @@ def c_m12_deterministic_flag_roundtrip(x):
     return x + inside, before
 
 
+def c_m12_dim_order_of_permuted(x):
+    y = x.reshape(1, 3, 1, 1).permute(3, 0, 2, 1)
+    return y * 2, y.dim_order(), x.reshape(3, 1).as_strided((3, 1), (1, 3)).dim_order()
+
+
+def c_m12_str_dunder_iter_next(x):
+    text = "ab"
+    if next(text.__iter__()) == "a":
+        return x + 1
+    return x
+
+
+def c_m12_format_shape_slices(x):
+    img = x.reshape(1, 1, 3, 1)
+    template = "{} / {n:.1f}"
+    return img.sin(), f"shape {img.shape[-2:]} batch {img.shape[0]}", template.format(img.shape[-2:], n=img.shape[0])
+
+
+def c_m12_set_pop_products(x):
+    y = x + 1
+    pair = {x, y}
+    first = pair.pop()
+    return first * pair.pop(), len(pair)
+
+
+def c_m12_torch_assert_with_fstring(x):
+    shape = x.reshape(1, 3).shape[-2:]
+    torch._assert(len(shape) == 2, f"shape {x.shape}")
+    return x + len(shape)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_") and fn.__module__ == __name__]
