@@ -54,3 +54,20 @@ def test_module_put_in_sys_modules_later_is_imported():
         assert torch.equal(compiled(x), x + 1)
     finally:
         del sys.modules[_NAME]
+
+
+def _probe_message(x):
+    try:
+        import loom_tests_no_such_module_anywhere  # noqa: F401
+    except ImportError as e:
+        return x.cos(), str(e), repr(e), e.name, type(e).__name__
+    return x, "", "", None, ""
+
+
+def test_failed_import_error_text_and_name():
+    """The error's text comes from a twin made with its ``name`` and ``path`` keywords (it had none: a break)."""
+    x = torch.arange(3.0)
+    loom.reset()
+    report = loom.explain(_probe_message)(x)
+    assert report.result[1:] == _probe_message(x)[1:]
+    assert report.graph_count == 1 and report.break_count == 0
