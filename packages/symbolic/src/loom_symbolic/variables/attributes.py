@@ -5,8 +5,7 @@ bind, properties are inlined, static and class methods unwrap, other class attri
 ``__getattribute__`` or ``__getattr__`` written in Python is inlined.
 
 The same rules serve real objects from the frame (their instance ``__dict__`` is read and guarded) and
-objects created while tracing (their attributes are variables): an :class:`ObjectView` says which.
-"""
+objects created while tracing (their attributes are variables): an :class:`ObjectView` says which."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from loom_guards import Attr, Const, DictAttr, Item, TypeOf
 
-from .. import polyfills
+from .. import operand_errors, polyfills
 from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from ..object_dicts import DELETED
 from . import class_deletions as _class_deletions
@@ -151,8 +150,7 @@ ATTRIBUTE_ERROR_TESTS: list[Callable[[Exception], bool]] = [
 def resolve(tx: InstructionTranslator, view: ObjectView, name: str) -> Variable:
     """``obj.name``, honouring a ``__getattribute__`` written in Python."""
     if _is_c_class(view.cls) and view.real is not _MISSING and not hasattr(view.receiver, "call_builtin_method"):
-        # (a C dict subclass, defaultdict or OrderedDict, is a dict to the translator: its methods
-        # are the dict's, or polyfilled)
+        # (a C dict subclass, defaultdict or OrderedDict, is a dict here: its methods are dict's, or polyfilled)
         return _c_object_attribute(tx, view, name)
     if has_custom_getattribute(view.cls):
         hook = class_attribute(view.cls, "__getattribute__")
@@ -187,9 +185,8 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     kind = type(static)
     # A data descriptor wins over the instance dict only if it has __get__ (CPython's generic getattr
     # calls tp_descr_get; a __set__-only descriptor leaves reads to the instance dict).
-    is_data_descriptor = static is not _MISSING and hasattr(kind, "__get__") and (
-        hasattr(kind, "__set__") or hasattr(kind, "__delete__")
-    )
+    is_data_descriptor = static is not _MISSING and hasattr(kind, "__get__") and (hasattr(kind, "__set__")
+                                                                                  or hasattr(kind, "__delete__"))
     if is_data_descriptor:
         return _descriptor(tx, view, name, static)
     found = view.instance(name)
@@ -205,8 +202,9 @@ def generic_getattr(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     if fallback is not _MISSING and (fallback is not _module_getattr() or view.real is _MISSING):
         # one in C too: `__getattr__ = dict.get` is the dict's own lookup, modelled unbound
         return class_function(tx, view, "__getattr__", fallback).call(tx, [view.receiver, ConstantVariable(name)], {})
-    # Python's generic lookup fails with its own message and sets the error's ``name`` and ``obj``: all known
-    raise missing_attribute(f"{view.cls.__name__!r} object", name, obj=view.receiver)
+    # Python's generic lookup fails with its own message (the C class of a stand-in), ``name`` and ``obj`` set
+    shown = view.receiver.python_type() if getattr(view.receiver, "stands_for", None) else view.cls
+    raise missing_attribute(f"{operand_errors.type_name(shown)!r} object", name, obj=view.receiver)
 
 
 def store_through_descriptor(tx: InstructionTranslator, receiver: Variable, cls: type, type_source: Any,
@@ -368,6 +366,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             if found is _MISSING:  # a slot never set
                 raise _unset_slot(view.cls, name, static)
             return found
+        if view.real is _MISSING and name == "__weakref__":  # None until weakref.ref(obj) makes its one reference
+            return getattr(view.receiver, "_loom_weak_reference", None) or ConstantVariable(None)
         if view.real is _MISSING:
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} made while tracing",
                               "slots and C-level attributes of new objects are not modelled")

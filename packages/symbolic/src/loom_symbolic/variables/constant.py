@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from ..errors import Unsupported, UserError
+from ..errors import Unsupported, UserError, missing_attribute
 from ..polyfills import text_format
 from .base import RealValueVariable, Variable
 from .methods import MethodVariable
@@ -104,7 +104,8 @@ class ConstantVariable(Variable):
         try:
             value = getattr(self.value, name)
         except AttributeError as exc:
-            raise UserError(f"attribute {name!r} of {self.value!r}", str(exc), exc_type=AttributeError) from exc
+            # Python's own error: its args, its name and its obj (this constant), so a handler may read them
+            raise missing_attribute(repr(self.value), name, raised=exc, obj=self) from None
         if is_constant_value(value):
             return ConstantVariable(value)
         if isinstance(value, type):
@@ -212,7 +213,7 @@ class FrozenObjectVariable(ObjectConstantVariable):
         try:
             value = getattr(self.value, name)
         except AttributeError as exc:
-            raise UserError(f"attribute {name!r}", str(exc), exc_type=AttributeError) from exc
+            raise missing_attribute(repr(self.value), name, raised=exc, obj=self) from None
         if isinstance(value, type):
             # a class it names (``Signature._bound_arguments_cls``): one the trace can instantiate
             return wrap(tx, value, None)

@@ -13,9 +13,9 @@ import importlib.util
 import sys
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import Const
+from loom_guards import Attr, Const
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from .builtins import builtin
 from .registry import wrap
 
@@ -29,6 +29,13 @@ def imported_module(tx: Any, name: str, fromlist: Any, level: int, f_globals: di
     if level != 0:
         name = _absolute_name(name, level, f_globals)
     module = sys.modules.get(name)
+    if module is None and _not_found(name):
+        # no finder knows it (asking runs no module's code): Python's ModuleNotFoundError, which an ``except``
+        # may catch; the trace holds while the name stays out of sys.modules
+        tx.output.guards.add("absent_key", Attr(Const(sys), "modules"), name)
+        message = f"No module named {name!r}"
+        raise UserError(f"importing {name}", message, exc_type=ModuleNotFoundError, exc_args=(message,),
+                        exc_attrs={"name": name, "path": None})
     if module is None:
         raise Unsupported(f"importing {name}", "the module is not imported yet: importing runs its code",
                           hint="import it at the top of the file")
@@ -42,6 +49,18 @@ def imported_module(tx: Any, name: str, fromlist: Any, level: int, f_globals: di
         # ``import a.b.c`` binds ``a``; a relative form always has a fromlist.
         module = sys.modules.get(name.partition(".")[0], module)
     return wrap(tx, module, Const(module))
+
+
+def _not_found(name: str) -> bool:
+    """Whether no finder can load module ``name``: a top-level name, or one whose parent package is loaded
+    (finding a submodule of a package not loaded yet would import the package)."""
+    parent = name.rpartition(".")[0]
+    if parent and getattr(sys.modules.get(parent), "__path__", None) is None:
+        return False
+    try:
+        return importlib.util.find_spec(name) is None
+    except (ImportError, ValueError):
+        return False
 
 
 def _absolute_name(name: str, level: int, f_globals: dict) -> str:

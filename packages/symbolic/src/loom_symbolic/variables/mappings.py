@@ -13,8 +13,8 @@ import torch
 
 from loom_guards import compared_by_identity
 
-from ..errors import Unsupported, UserError
-from ..operand_errors import truth_of
+from ..errors import Unsupported, UserError, missing_attribute
+from ..operand_errors import truth_of, type_name
 from .attributes import (
     _MISSING,
     InstanceAttributes,
@@ -172,8 +172,7 @@ class MethodTableMixin(InstanceAttributes):
             return wrap_constant_like(self.python_type())
         if lookup(self, name) is None:
             if not hasattr(self.python_type(), name):
-                raise UserError(f"attribute {name!r}", f"{self.python_type().__name__!r} object has no attribute {name!r}",
-                                exc_type=AttributeError)
+                raise missing_attribute(f"{type_name(self.python_type())!r} object", name, obj=self)
             raise Unsupported(f"attribute {name!r} of {self.describe()}", "not modelled")
         return MethodVariable(self, name)
 

@@ -20,6 +20,7 @@ from .builtins import FOLDED_LIBRARY_FUNCTIONS, builtin
 from .constant import ConstantVariable, FrozenObjectVariable, wrap_frozen
 from .iterators import SnapshotIterator
 from .methods import MethodVariable
+from .real_str_subclasses import real_text_object
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -48,6 +49,7 @@ class PatternVariable(FrozenObjectVariable):
                               hint="it runs as ordinary Python")
         if name in ("sub", "subn") and args and not args[0].is_python_constant():
             return _sub_with_function(tx, self.value, name, args, kwargs)
+        args = [_text_argument(tx, a) for a in args]  # a str subclass's instance: C reads its text
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"call to Pattern.{name} with a value known only at run time", "not modelled")
         if name == "finditer":
@@ -63,6 +65,12 @@ class PatternVariable(FrozenObjectVariable):
 
     def describe(self) -> str:
         return f"re.compile({self.value.pattern!r})"
+
+
+def _text_argument(tx: InstructionTranslator, value: Variable) -> Variable:
+    """``value``, or the very str subclass instance it wraps as a folded argument (the match keeps it)."""
+    real = real_text_object(tx, value)
+    return value if real is None else FrozenObjectVariable(real)
 
 
 def _sub_with_function(tx: InstructionTranslator, pattern: re.Pattern, name: str, args: list[Variable],

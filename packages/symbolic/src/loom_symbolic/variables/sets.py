@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from loom_guards import constant_by_value, guarded_by_identity, has_nan
+from loom_guards import Const, constant_by_value, guarded_by_identity, has_nan
 
+from . import registry
 from .base import Variable
 from .constant import is_constant_value
 from .container_tables import SET_METHODS, SET_MUTATORS, IdentityKey, Method, key_variable
@@ -165,4 +166,13 @@ def wrap_identity_set(tx: InstructionTranslator | None, value: set | frozenset, 
     if tx is not None and source is not None:
         tx.output.guards.add("type", source, value)
         tx.output.guards.add("set_members", source, tuple(value))  # the members now (guards are built later)
-    return SetVariable([key_variable(v) for v in value], source, frozen=type(value) is frozenset)
+    return SetVariable([_member(tx, v) for v in value], source, frozen=type(value) is frozenset)
+
+
+def _member(tx: InstructionTranslator | None, value: Any) -> Variable:
+    """A member of a set from the frame: an object is the trace's one variable for it (``Const`` source: the
+    set is guarded to hold this very object), so a store made through another name is seen through the member
+    and ``member is obj`` holds; its attributes read are guarded."""
+    if tx is None or is_constant_value(value):
+        return key_variable(value)
+    return registry.wrap(tx, value, Const(value))

@@ -191,10 +191,18 @@ def _builtin_twin(value: Variable) -> Any:
         items = [_builtin_twin(item) for item in value.items]
         return _NO_TWIN if any(item is _NO_TWIN for item in items) else value.python_type()(items)
     if not isinstance(value, ExceptionVariable) or value.source is not None or value.args is None \
-            or value.cls.__module__ != "builtins" or set(value.attrs) - {"__notes__"}:
+            or value.cls.__module__ != "builtins" or set(value.attrs) - {"__notes__"} - _import_keywords(value.cls):
         return _NO_TWIN
     args = [_builtin_twin(arg) for arg in value.args]
-    return _NO_TWIN if any(arg is _NO_TWIN for arg in args) else value.cls(*args)
+    # an ImportError's ``name`` and ``path`` are its constructor's keywords (its text reads ``msg``, set from args)
+    keywords = {k: _builtin_twin(v) if isinstance(v, Variable) else v for k, v in value.attrs.items() if k != "__notes__"}
+    if any(arg is _NO_TWIN for arg in [*args, *keywords.values()]):
+        return _NO_TWIN
+    return value.cls(*args, **keywords)
+
+
+def _import_keywords(cls: type) -> set[str]:
+    return {"name", "path"} if issubclass(cls, ImportError) else set()
 
 
 _NO_TWIN = object()

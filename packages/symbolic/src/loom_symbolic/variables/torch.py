@@ -16,6 +16,7 @@ from ..errors import Unsupported, UserError, missing_attribute
 from ..shapes import is_symbolic
 from . import containers as _containers
 from . import default_dtype as _default_dtype
+from . import deterministic_switch as _deterministic
 from . import device_ctx as _device_ctx
 from . import folded_queries as _folded_queries
 from . import function_modes as _function_modes
@@ -194,6 +195,8 @@ class NotInGraphFunctionVariable(RealValueVariable):
             name = f"{module}.{name}"  # torch.autograd.grad, not a bare grad
         if "pybind11" in name:  # pybind11's functions are qualified by an internal record type: use the module
             name = f"{getattr(self.value, '__module__', None) or 'torch'}.{self.value.__name__}"
+        if (switch := _deterministic.HANDLERS.get(self.value)) and (done := switch(tx, args, kwargs)) is not None:
+            return done  # a constant mode: a graph node, and the trace's record of it
         if self.value is torch.set_default_dtype and (done := _default_dtype.set_default(tx, args, kwargs)) is not None:
             return done  # a constant dtype: tracked by the trace, replayed after the graph
         if self.value in _REST_AS_IS:
@@ -300,6 +303,8 @@ class TorchFunctionVariable(RealValueVariable):
     """A torch function (``torch.sin``, ``F.relu``, ``torch.ops.aten.add``): calls become graph nodes."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if (switch := _deterministic.HANDLERS.get(self.value)) and (done := switch(tx, args, kwargs)) is not None:
+            return done  # torch.use_deterministic_algorithms and the queries of what it set
         if self.value in _STATE_QUERIES:
             return ConstantVariable(getattr(tx.output, _STATE_QUERIES[self.value]))
         if self.value is torch.get_default_dtype:
