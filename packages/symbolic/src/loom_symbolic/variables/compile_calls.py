@@ -87,20 +87,24 @@ class BoundCompileVariable(Variable):
         return compiled_made(self.decorator, args[0], self.options)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        _call_compile(codegen, self.decorator, None, self.options)
+        push_wrapper_call(codegen, self.decorator.value, None, self.options)
 
     def describe(self) -> str:
         return "torch.compile(...)"
 
 
-def _call_compile(codegen: PyCodegen, decorator: CompileDecoratorVariable, fn: Variable | None,
-                  options: dict[str, Variable]) -> None:
-    """Push ``torch.compile(fn, **options)`` (``torch.compile(**options)`` without a function), made at run time."""
-    codegen.load_callable(decorator.value)
+def push_wrapper_call(codegen: PyCodegen, maker: Any, fn: Variable | None, options: dict[str, Any]) -> None:
+    """Push ``maker(fn, **options)`` (``maker(**options)`` without a function), made when the code runs: the
+    wrapper ``torch.compile`` or ``disable`` made in the trace. An option is a variable of the trace (rebuilt)
+    or a constant (loaded)."""
+    codegen.load_callable(maker)
     if fn is not None:
         codegen.reconstruct(fn)
     for value in options.values():
-        codegen.reconstruct(value)
+        if isinstance(value, Variable):
+            codegen.reconstruct(value)
+        else:
+            codegen.load_const(value)
     argc = (fn is not None) + len(options)
     if options:
         codegen.call_kw(argc, tuple(options))
@@ -150,7 +154,7 @@ class CompiledMadeFunctionVariable(Variable):
         return self.fn.truth(tx)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        _call_compile(codegen, self.decorator, self.fn, self.options)
+        push_wrapper_call(codegen, self.decorator.value, self.fn, self.options)
 
     def describe(self) -> str:
         return f"{self.fn.describe()} (torch.compile)"

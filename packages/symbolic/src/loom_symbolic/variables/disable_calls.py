@@ -20,7 +20,7 @@ import torch
 
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
-from .compile_calls import CompileDecoratorVariable
+from .compile_calls import CompileDecoratorVariable, push_wrapper_call
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -55,7 +55,7 @@ class BoundDisableVariable(Variable):
         return disable_call(self.decorator, self.options, args, kwargs)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        _call_disable(codegen, self.decorator, None, self.options)
+        push_wrapper_call(codegen, self.decorator.value, None, self.options)
 
     def describe(self) -> str:
         return f"{self.decorator.describe()}(...)"
@@ -81,21 +81,6 @@ def disable_call(decorator: DisableDecoratorVariable, options: dict[str, Any], a
     return DisabledMadeFunctionVariable(decorator, fn, options)
 
 
-def _call_disable(codegen: PyCodegen, decorator: DisableDecoratorVariable, fn: Variable | None,
-                  options: dict[str, Any]) -> None:
-    """Push ``disable(fn, **options)`` (``disable(**options)`` without a function), made when the code runs."""
-    codegen.load_callable(decorator.value)
-    if fn is not None:
-        codegen.reconstruct(fn)
-    for value in options.values():
-        codegen.load_const(value)
-    argc = (fn is not None) + len(options)
-    if options:
-        codegen.call_kw(argc, tuple(options))
-    else:
-        codegen.call(argc)
-
-
 class DisabledMadeFunctionVariable(Variable):
     """The wrapper ``disable(fn)`` made in the trace: a call runs ``fn`` natively, after a graph break."""
 
@@ -116,7 +101,7 @@ class DisabledMadeFunctionVariable(Variable):
                           hint="it runs as ordinary Python, between compiled graphs")
 
     def reconstruct(self, codegen: PyCodegen) -> None:
-        _call_disable(codegen, self.decorator, self.fn, self.options)
+        push_wrapper_call(codegen, self.decorator.value, self.fn, self.options)
 
     def describe(self) -> str:
         return f"{self.fn.describe()} ({self.decorator.describe()})"
