@@ -70,10 +70,11 @@ def compiled_made(decorator: CompileDecoratorVariable, fn: Variable, options: di
     return CompiledMadeFunctionVariable(decorator, fn, options)
 
 
-class BoundCompileVariable(Variable):
-    """``torch.compile(backend=...)`` without a function: the decorator it returns, with its options."""
+class BoundWrapperMaker(Variable):
+    """What ``torch.compile(**options)`` or ``disable(**options)`` returns without a function: a decorator that
+    makes the wrapper of the function it is given, with these options; rebuilt by the same call."""
 
-    def __init__(self, decorator: CompileDecoratorVariable, options: dict[str, Variable]) -> None:
+    def __init__(self, decorator: RealValueVariable, options: dict[str, Any]) -> None:
         self.decorator = decorator
         self.options = options
         self.source = None
@@ -81,16 +82,20 @@ class BoundCompileVariable(Variable):
     def python_type(self) -> type:
         return types.FunctionType
 
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        if len(args) != 1 or kwargs:
-            raise Unsupported("torch.compile(...)'s decorator with these arguments", "it takes the function alone")
-        return compiled_made(self.decorator, args[0], self.options)
-
     def reconstruct(self, codegen: PyCodegen) -> None:
         push_wrapper_call(codegen, self.decorator.value, None, self.options)
 
     def describe(self) -> str:
-        return "torch.compile(...)"
+        return f"{self.decorator.describe()}(...)"
+
+
+class BoundCompileVariable(BoundWrapperMaker):
+    """``torch.compile(backend=...)`` without a function: the decorator it returns, with its options."""
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if len(args) != 1 or kwargs:
+            raise Unsupported("torch.compile(...)'s decorator with these arguments", "it takes the function alone")
+        return compiled_made(self.decorator, args[0], self.options)
 
 
 def push_wrapper_call(codegen: PyCodegen, maker: Any, fn: Variable | None, options: dict[str, Any]) -> None:

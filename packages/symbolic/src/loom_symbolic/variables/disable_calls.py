@@ -20,7 +20,7 @@ import torch
 
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
-from .compile_calls import CompileDecoratorVariable, push_wrapper_call
+from .compile_calls import BoundWrapperMaker, CompileDecoratorVariable, push_wrapper_call
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -40,25 +40,11 @@ class DisableDecoratorVariable(RealValueVariable):
         return f"{self.value.__module__}.{self.value.__name__}"
 
 
-class BoundDisableVariable(Variable):
+class BoundDisableVariable(BoundWrapperMaker):
     """``disable(recursive=False)``: the decorator a call without a function returns, with its options."""
-
-    def __init__(self, decorator: DisableDecoratorVariable, options: dict[str, Any]) -> None:
-        self.decorator = decorator
-        self.options = options
-        self.source = None
-
-    def python_type(self) -> type:
-        return types.FunctionType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return disable_call(self.decorator, self.options, args, kwargs)
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        push_wrapper_call(codegen, self.decorator.value, None, self.options)
-
-    def describe(self) -> str:
-        return f"{self.decorator.describe()}(...)"
 
 
 def disable_call(decorator: DisableDecoratorVariable, options: dict[str, Any], args: list[Variable],
