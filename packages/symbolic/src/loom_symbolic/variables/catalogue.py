@@ -86,6 +86,7 @@ from . import (  # noqa: F401
     regex,
     requires_grad,
     scans,
+    script_functions,
     seeded_random,
     slot_descriptors,
     str_subclasses,
