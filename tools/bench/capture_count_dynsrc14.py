@@ -31,7 +31,7 @@ def c_dynsrc14_typevar_callable_annotation(x):
 
 def c_dynsrc14_jit_annotate_optional_dicts(x):
     a = torch.jit.annotate(dict[str, torch.Tensor | None], {})
-    b = torch.jit.annotate(typing.Dict[str, typing.Optional[torch.Tensor]], {})  # noqa: UP006, UP007
+    b = torch.jit.annotate(typing.Dict[str, typing.Optional[torch.Tensor]], {})  # noqa: UP006, UP045
     a["k"] = x * 2
     return a, b, x + 1
 
@@ -40,7 +40,7 @@ def c_dynsrc14_union_annotations_defined(x):
     def first(v: torch.Tensor | None):
         return v
 
-    def second(v: None | torch.Tensor):
+    def second(v: None | torch.Tensor):  # noqa: RUF036
         return v
 
     def third(v: torch.Tensor | list[int]):
@@ -92,7 +92,7 @@ def c_dynsrc14_union_equality(x):
     y = x * 2
     y = y + (t == typing.Union[_Tag, int])  # noqa: UP007
     y = y + (t == _Tag | int)
-    y = y + (typing.Optional[int] == typing.Union[int, None])  # noqa: UP007
+    y = y + (typing.Optional[int] == typing.Union[int, None])  # noqa: UP007, UP045
     return y.sin()
 
 
@@ -222,6 +222,135 @@ def c_dynsrc14_view_with_python_ints(x):
     n, m = 2, 3
     a = torch.arange(float(n * m)) + x.sum()
     return a.view(-1, m), a.view(n * m)
+
+
+def _scale_shift(a, s: float):
+    return a * s + 1.0
+
+
+_SCRIPTED_SCALE = torch.jit.script(_scale_shift)
+_SCRIPTED_TABLE = {"plain": _SCRIPTED, "scale": _SCRIPTED_SCALE}
+
+
+def c_dynsrc14_jit_script_from_table_twice(x):
+    y = _SCRIPTED_TABLE["plain"](x, x)
+    return _SCRIPTED_TABLE["scale"](y, 2.0) + _SCRIPTED_TABLE["scale"](x, 0.5)
+
+
+def c_dynsrc14_jit_script_handed_in(x, fn):
+    return fn(x, x + 2) * 3
+
+
+c_dynsrc14_jit_script_handed_in.extra_args = lambda: (_SCRIPTED,)
+
+
+def c_dynsrc14_jit_script_attrs_and_call(x):
+    name = _SCRIPTED.name
+    return _SCRIPTED(x, x) - 1, name
+
+
+class _Affine(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.full((3,), 2.0))
+
+    def forward(self, x):
+        return x * self.w + 1
+
+
+_TRACED_MODULE = torch.jit.trace(_Affine(), (torch.zeros(3),))
+
+
+def c_dynsrc14_jit_traced_module_call(x):
+    return _TRACED_MODULE(x) + 1
+
+
+class _Cellar:
+    pass
+
+
+def c_dynsrc14_typing_cast_and_checking(x):
+    y = typing.cast(torch.Tensor, x * 2)
+    if typing.TYPE_CHECKING:
+        y = y * 0
+    return typing.cast("torch.Tensor", y) + 1
+
+
+@typing.runtime_checkable
+class _HasScale(typing.Protocol):
+    def scale(self) -> float: ...
+
+
+class _Scaler:
+    def scale(self) -> float:
+        return 2.0
+
+
+def c_dynsrc14_runtime_checkable_protocol(x):
+    obj = _Scaler()
+    if isinstance(obj, _HasScale):
+        return x * obj.scale()
+    return x
+
+
+_P = typing.ParamSpec("_P")
+
+
+def c_dynsrc14_paramspec_concatenate_annotations(x):
+    def call(f: typing.Callable[typing.Concatenate[torch.Tensor, _P], torch.Tensor], *args: _P.args,
+             **kwargs: _P.kwargs) -> torch.Tensor:
+        return f(x, *args, **kwargs)
+
+    def body(t: torch.Tensor, k: int, *, shift: float = 0.0) -> torch.Tensor:
+        return t * k + shift
+
+    return call(body, 3, shift=1.0)
+
+
+def c_dynsrc14_literal_and_annotated(x):
+    mode: typing.Literal["sum", "mean"] = "sum"
+
+    def reduce(t: typing.Annotated[torch.Tensor, "vector"], how: typing.Literal["sum", "mean"]) -> torch.Tensor:
+        return t.sum() if how == "sum" else t.mean()
+
+    kinds = typing.get_args(typing.Literal["sum", "mean"])
+    return reduce(x, mode) + len(kinds)
+
+
+_Bounded = typing.TypeVar("_Bounded", bound=torch.nn.Module)
+
+
+class _Registry(typing.Generic[_Bounded]):
+    def __init__(self):
+        self.items: list = []
+
+    def add(self, m: _Bounded) -> "_Registry[_Bounded]":
+        self.items.append(m)
+        return self
+
+
+def c_dynsrc14_generic_registry_chain(x):
+    reg = _Registry[torch.nn.Identity]().add(torch.nn.Identity()).add(torch.nn.Identity())
+    for m in reg.items:
+        x = m(x) + 1
+    return x, len(reg.items)
+
+
+def c_dynsrc14_generic_alias_attributes(x):
+    alias = _Triple[int, str]
+    n = len(alias.__args__) + (alias.__origin__ is _Triple)
+    return x + n
+
+
+class _Pair(typing.NamedTuple):
+    left: torch.Tensor
+    right: typing.Optional[torch.Tensor] = None  # noqa: UP045
+
+
+def c_dynsrc14_typed_namedtuple_default(x):
+    p = _Pair(x)
+    q = p._replace(right=x * 2)
+    return q.left + q.right, p.right is None, _Pair.__annotations__["left"] is torch.Tensor
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

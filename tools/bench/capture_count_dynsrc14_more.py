@@ -275,7 +275,7 @@ def c_dynsrc14_is_compiling_paths(x):
         hits += 1
     if _compiling():
         hits += 1
-    if (lambda: torch.compiler.is_compiling())():  # noqa: PLC3002
+    if (lambda: torch.compiler.is_compiling())():
         hits += 1
     for flag in _compiling_gen():
         hits += flag
@@ -333,7 +333,7 @@ def c_dynsrc14_generator_handed_back(x):
 
 
 _LONG = "+".join(["a", "b"] * 256)
-_EXTENDED = eval(f"lambda a, b, flag: ({_LONG} + a) if flag else ({_LONG} - b)")  # noqa: S307
+_EXTENDED = eval(f"lambda a, b, flag: ({_LONG} + a) if flag else ({_LONG} - b)")
 
 
 def c_dynsrc14_extended_arg_jumps(x):
