@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import (  # noqa: F401
     asked_state,
     autograd_function,
+    base_hops,
     builtin_alternate_constructors,
     builtin_type_calls,
     builtins,
