@@ -43,6 +43,7 @@ from . import (  # noqa: F401
     frame_generators,
     func_transforms,
     function_closures,
+    function_globals,
     functional_call,
     generator_draws,
     generators,
