@@ -131,4 +131,59 @@ def c_dynsrc14_typeddict_made(x):
     return x * cfg["scale"], cfg["name"], len(Config.__annotations__)
 
 
+@torch.jit.ignore
+def _ignored(v):
+    return v * 4
+
+
+@torch.jit.unused
+def _unused(v):
+    return v - 4
+
+
+def c_dynsrc14_jit_ignore_unused_called(x):
+    return _ignored(x) + _unused(x)
+
+
+def c_dynsrc14_jit_is_scripting_tracing(x):
+    if torch.jit.is_scripting() or torch.jit.is_tracing():
+        return x * 0
+    return x + 1
+
+
+def c_dynsrc14_jit_isinstance_containers(x):
+    n = torch.jit.isinstance([1, 2], list[int]) + torch.jit.isinstance({"a": x}, dict[str, torch.Tensor])
+    return x * n
+
+
+class _WithFinal(torch.nn.Module):
+    scale: torch.jit.Final[float]
+
+    def __init__(self):
+        super().__init__()
+        self.scale = 3.0
+
+    @torch.jit.export
+    def helper(self, v):
+        return v * self.scale
+
+    def forward(self, v):
+        return self.helper(v) + 1
+
+
+def c_dynsrc14_jit_final_and_export(x):
+    return _WithFinal()(x)
+
+
+def _keyword_scale(a, s: float = 2.0, shift: float = 0.0):
+    return a * s + shift
+
+
+_SCRIPTED_KW = torch.jit.script(_keyword_scale)
+
+
+def c_dynsrc14_jit_script_keyword_call(x):
+    return _SCRIPTED_KW(x, s=3.0, shift=1.0) + _SCRIPTED_KW(x)
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
