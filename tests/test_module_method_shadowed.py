@@ -54,3 +54,19 @@ def test_methods_still_answered_where_nothing_hides_them():
     got = loom.compile(m)(x)
     assert torch.equal(got[0], expected[0]) and got[1] == expected[1] == ["a"]
     assert _explain(m, x) == (1, 0)
+
+
+def test_an_attribute_set_after_compiling_is_seen():
+    """Modules share compiled entries by type: the method's answer is guarded on the instance not holding
+    the name, so an attribute set later recompiles (it ran ``Module.buffers`` all the same)."""
+    m = _Plain()
+    x = torch.arange(3.0)
+    loom.reset()
+    compiled = loom.compile(m)
+    assert torch.equal(compiled(x)[0], m(x)[0])
+    m.buffers = lambda: [1, 2, 3, 4, 5]
+    try:
+        assert torch.equal(compiled(x)[0], m(x)[0])
+    finally:
+        del m.buffers
+    assert torch.equal(compiled(x)[0], m(x)[0])
