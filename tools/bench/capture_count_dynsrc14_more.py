@@ -340,4 +340,29 @@ def c_dynsrc14_extended_arg_jumps(x):
     return _EXTENDED(x, x + 1, True), _EXTENDED(x, x + 1, False)
 
 
+def _taped_outside():
+    """The forward run eagerly, before the frame: the tape's closures come in from outside."""
+    _reset_tape()
+    a, b = _Var(torch.arange(3.0), "a"), _Var(torch.full((3,), 2.0), "b")
+    loss = ((a + b) * b).total()
+    return (loss, [a, b])
+
+
+def c_dynsrc14_python_tape_grad_of_outside_tape(x, loss, wanted):
+    grads = _grad(loss, wanted)
+    return [g * x for g in grads]
+
+
+c_dynsrc14_python_tape_grad_of_outside_tape.extra_args = _taped_outside
+
+
+def c_dynsrc14_item_sizes_then_view(x):
+    t = torch.tensor([2, 3], dtype=torch.int32) + x.sum().int() * 0
+    n0, n1 = t[0].item(), t[1].item()
+    torch._check_is_size(n0)
+    torch._check_is_size(n1)
+    a = torch.zeros(n0 * n1)
+    return a.view(-1, 3), a.view(n0, n1).shape
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
