@@ -186,4 +186,27 @@ def c_dynsrc14_jit_script_keyword_call(x):
     return _SCRIPTED_KW(x, s=3.0, shift=1.0) + _SCRIPTED_KW(x)
 
 
+class _Lin(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.full((3,), 0.5))
+
+    def forward(self, v):
+        return v * self.w
+
+
+_SCRIPTED_MODULE = torch.jit.script(_Lin())
+
+
+def c_dynsrc14_jit_scripted_module_call(x):
+    return _SCRIPTED_MODULE(x) + 1
+
+
+_FROZEN = torch.jit.freeze(torch.jit.script(_Lin()).eval())
+
+
+def c_dynsrc14_jit_frozen_module_call(x):
+    return _FROZEN(x) * 2
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
