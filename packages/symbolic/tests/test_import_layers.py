@@ -54,7 +54,7 @@ FLOORS = {
         "variables.body_escapes", "variables.body_writes", "variables.cond_merged_sizes", "variables.pytree_user_nodes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
         "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.tensor_subclasses",
         "variables.outside_wrapping_iterators", "variables.outside_count", "variables.outside_values_iterators",
-        "variables.outside_operator_callables",
+        "variables.outside_operator_callables", "variables.script_functions", "variables.base_hops", "variables.function_globals",
         "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries", "variables.warnings_filters", "variables.decimals",
         "variables.tuple_keys", "variables.dict_view_algebra", "variables.constant_tuple_methods",
         "variables.constant_set_methods", "variables.slot_descriptors", "variables.object_frozensets",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import (  # noqa: F401
     asked_state,
     autograd_function,
+    base_hops,
     builtin_alternate_constructors,
     builtin_type_calls,
     builtins,
@@ -42,6 +43,7 @@ from . import (  # noqa: F401
     frame_generators,
     func_transforms,
     function_closures,
+    function_globals,
     functional_call,
     generator_draws,
     generators,
@@ -86,6 +88,7 @@ from . import (  # noqa: F401
     regex,
     requires_grad,
     scans,
+    script_functions,
     seeded_random,
     slot_descriptors,
     str_subclasses,
