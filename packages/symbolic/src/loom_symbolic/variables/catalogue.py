@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     builtins,
     bytearrays,
     checkpointing,
+    constant_enum_methods,
     constant_set_methods,
     constant_tuple_methods,
     container_methods,
