@@ -4,8 +4,11 @@ pattern), takes ``__match_args__`` (a tuple of strings) or, for ``int`` and the 
 and their subclasses, the subject itself; its TypeErrors (too many positional sub-patterns, an attribute
 matched twice, a bad ``__match_args__``) carry CPython's messages, so a handler that formats them stays in
 the graph. A mapping pattern looks its keys up with the subject's ``get`` (a ``collections.abc.Mapping``
-class's is inlined), and a key checked twice raises ValueError when it comes."""
+class's is inlined), and a key checked twice raises ValueError when it comes. Whether a subject is a sequence
+or a mapping is its class's flag, as CPython tests it: a class inheriting both kinds is the kind of its first
+such base, and ``Sequence.register`` makes a class a sequence."""
 
+import collections
 import collections.abc
 
 import torch
@@ -113,6 +116,48 @@ class _K:
     one = 1
 
 
+class _Plain:
+    pass
+
+
+class _MapFirst(collections.UserDict, collections.abc.Sequence):
+    pass
+
+
+class _DictThenSeq(dict, collections.abc.Sequence, _Plain):
+    pass
+
+
+class _SeqFirst(collections.UserList, collections.abc.Mapping):
+    pass
+
+
+class _Registered:
+    pass
+
+
+collections.abc.Sequence.register(_Registered)
+
+
+class _RegisteredChild(_Registered):
+    pass
+
+
+def _kind(v):
+    match v:
+        case [*_]:
+            return "seq"
+        case {}:
+            return "map"
+        case _:
+            return "other"
+
+
+def sequence_or_mapping_by_first_base(x):
+    kinds = [_kind(v) for v in (_MapFirst(), _DictThenSeq(), _SeqFirst(), _Registered(), _RegisteredChild(), "s")]
+    return x + len(kinds), kinds
+
+
 def duplicate_keys_checked_as_they_come(x):
     out = []
     for d in ({1: 10, 2: 20}, {3: 30, 4: 40}):
@@ -146,6 +191,10 @@ def test_class_pattern_type_errors_carry_cpythons_messages():
 
 def test_a_mapping_class_subject_is_matched_through_its_get():
     _one_graph(abc_mapping_subject)
+
+
+def test_sequence_or_mapping_is_the_flag_cpython_tests():
+    _one_graph(sequence_or_mapping_by_first_base)
 
 
 def test_a_duplicate_key_raises_only_when_reached():

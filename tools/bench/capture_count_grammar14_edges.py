@@ -7,6 +7,7 @@ containers holding tensors, decorator expressions, enums made by call, ranges pa
 from __future__ import annotations
 
 import collections
+import collections.abc
 import enum
 import types
 from typing import NamedTuple
@@ -36,6 +37,50 @@ def c_grammar14_edge_match_torch_size(x):
         case torch.Size([a, b]):
             return y - a - b
     return y
+
+
+class _Plain:
+    pass
+
+
+class _MapThenSeq(collections.UserDict, collections.abc.Sequence):
+    pass
+
+
+class _DictSeq(dict, collections.abc.Sequence, _Plain):
+    pass
+
+
+class _SeqThenMap(collections.UserList, collections.abc.Mapping):
+    pass
+
+
+class _LateParent:
+    pass
+
+
+class _LateChildPre(_LateParent):
+    pass
+
+
+collections.abc.Mapping.register(_LateParent)
+
+
+class _LateChildPost(_LateParent):
+    pass
+
+
+def c_grammar14_edge_match_multiple_inheritance_kind(x):
+    kinds = []
+    for v in (_MapThenSeq(), _DictSeq(), _SeqThenMap(), _LateParent(), _LateChildPre(), _LateChildPost()):
+        match v:
+            case [*_]:
+                kinds.append("seq")
+            case {}:
+                kinds.append("map")
+            case _:
+                kinds.append("other")
+    return x + kinds.count("map"), kinds
 
 
 def c_grammar14_edge_match_namedtuple(x):
@@ -295,7 +340,7 @@ def c_grammar14_edge_except_star_group_subclass_derive(x):
     return x + len(caught), caught
 
 
-CONSTRUCTS = [c_grammar14_edge_match_tensor_class_keyword, c_grammar14_edge_match_torch_size,
+CONSTRUCTS = [c_grammar14_edge_match_tensor_class_keyword, c_grammar14_edge_match_torch_size, c_grammar14_edge_match_multiple_inheritance_kind,
               c_grammar14_edge_match_namedtuple, c_grammar14_edge_match_rest_of_userdict,
               c_grammar14_edge_match_rest_of_ordereddict, c_grammar14_edge_match_simple_namespace,
               c_grammar14_edge_match_enum_class_pattern, c_grammar14_edge_match_or_of_classes,

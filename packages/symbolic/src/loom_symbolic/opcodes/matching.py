@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import collections.abc
-
 from ..errors import Unsupported, UserError
 from ..variables import builtins as _builtins
 from ..variables.constant import ConstantVariable
@@ -29,16 +27,21 @@ def get_len(tx, ins) -> None:
     tx.push(_builtins.call_builtin(tx, len, [tx.peek()], {}))
 
 
+#: ``Py_TPFLAGS_SEQUENCE`` and ``Py_TPFLAGS_MAPPING``: what MATCH_SEQUENCE and MATCH_MAPPING test. A class
+#: inherits at most one of them, from the first base of its MRO holding one (``class M(UserDict, Sequence)`` is
+#: a mapping only), ``str``/``bytes``/``bytearray`` have neither, and ``Sequence.register(cls)`` sets it.
+_SEQUENCE_FLAG = 1 << 5
+_MAPPING_FLAG = 1 << 6
+
+
 @handler("MATCH_MAPPING")
 def match_mapping(tx, ins) -> None:
-    tx.push(ConstantVariable(issubclass(_subject_type(tx, tx.peek()), collections.abc.Mapping)))
+    tx.push(ConstantVariable(bool(_subject_type(tx, tx.peek()).__flags__ & _MAPPING_FLAG)))
 
 
 @handler("MATCH_SEQUENCE")
 def match_sequence(tx, ins) -> None:
-    cls = _subject_type(tx, tx.peek())
-    is_sequence = issubclass(cls, collections.abc.Sequence) and not issubclass(cls, (str, bytes, bytearray))
-    tx.push(ConstantVariable(is_sequence))
+    tx.push(ConstantVariable(bool(_subject_type(tx, tx.peek()).__flags__ & _SEQUENCE_FLAG)))
 
 
 #: the default ``MATCH_KEYS`` hands a mapping's ``get``: a key it comes back for is missing
