@@ -170,6 +170,12 @@ def c_grammar14_edge_tuple_eq_identity_first(x):
     return x + 1, t == (x, 1), x in [x], lst.index(x), (x,) < (x, 2)
 
 
+def c_grammar14_edge_tuple_hash_with_tensor(x):
+    t = (x, 1)
+    y = x * 2
+    return y, hash(t) == hash((x, 1)), len({t, (x, 1)}), hash(y) == id(y)
+
+
 def c_grammar14_edge_tuple_subclass_new(x):
     class Pair(tuple):
         def __new__(cls, a, b):
@@ -344,7 +350,7 @@ CONSTRUCTS = [c_grammar14_edge_match_tensor_class_keyword, c_grammar14_edge_matc
               c_grammar14_edge_match_namedtuple, c_grammar14_edge_match_rest_of_userdict,
               c_grammar14_edge_match_rest_of_ordereddict, c_grammar14_edge_match_simple_namespace,
               c_grammar14_edge_match_enum_class_pattern, c_grammar14_edge_match_or_of_classes,
-              c_grammar14_edge_match_walrus_guard, c_grammar14_edge_tuple_eq_identity_first,
+              c_grammar14_edge_match_walrus_guard, c_grammar14_edge_tuple_eq_identity_first, c_grammar14_edge_tuple_hash_with_tensor,
               c_grammar14_edge_tuple_subclass_new, c_grammar14_edge_range_past_maxsize,
               c_grammar14_edge_range_equality_by_content, c_grammar14_edge_range_of_tensor_size,
               c_grammar14_edge_slice_step_zero_indices, c_grammar14_edge_slice_compare,

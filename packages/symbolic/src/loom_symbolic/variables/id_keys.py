@@ -72,7 +72,7 @@ class InputTensorKey(IdentityKey):
         return super().__eq__(other)
 
 
-def _given(tx: InstructionTranslator, target: Variable, example: torch.Tensor) -> Variable | None:
+def given_tensor(tx: InstructionTranslator, target: Variable, example: torch.Tensor) -> Variable | None:
     """The tensor passed in that ``target`` is (itself, or the input whose example an in-place result shares)."""
     own = target.source is not None and getattr(target, "real", None) is not None
     given = target if own else tx.output.input_of_example(example)
@@ -80,7 +80,7 @@ def _given(tx: InstructionTranslator, target: Variable, example: torch.Tensor) -
 
 
 def _tensor_keyed(key: Variable, tx: InstructionTranslator) -> IdentityKey | None:
-    given = _given(tx, key, key.example)
+    given = given_tensor(tx, key, key.example)
     return InputTensorKey(key, key.example, id(given.real)) if given is not None else None
 
 
@@ -105,7 +105,7 @@ def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
     example = getattr(target, "example", None)
     given = None
     if isinstance(example, torch.Tensor):  # the tensor passed in itself, or one whose example is an input's
-        given = _given(tx, target, example)
+        given = given_tensor(tx, target, example)
     if given is not None:
         tx.output.guards.add("identity", given.source, given.real)
         return id(given.real)
