@@ -79,12 +79,14 @@ def match_class(tx, ins) -> None:
     strings), else a class that matches itself (``int`` and the other builtins, their subclasses too) takes
     one; each attribute is read once, an AttributeError making the pattern fail (None)."""
     names = tx.pop().as_python_constant()
-    cls = tx.pop().as_python_constant()
+    cls_variable = tx.pop()
+    cls = cls_variable.as_python_constant()
     subject = tx.pop()
     if not isinstance(cls, type):
         raise UserError("match class pattern", "called match pattern must be a class", exc_type=TypeError,
                         exc_args=(version.MATCH_CLASS_NOT_A_TYPE,))
-    if not issubclass(_subject_type(tx, subject), cls):
+    # isinstance() as CPython calls it: a metaclass's __instancecheck__, a Protocol's checks (and their errors)
+    if not _builtins.call_builtin(tx, isinstance, [subject, cls_variable], {}).as_python_constant():
         tx.push(ConstantVariable(None))
         return
     positional = ins.arg

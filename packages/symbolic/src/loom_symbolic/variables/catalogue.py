@@ -54,6 +54,7 @@ from . import (  # noqa: F401
     id_keys,
     imports,
     index_arguments,
+    instance_checks,
     int_subclasses,
     known_hasattr,
     legacy_functorch,
