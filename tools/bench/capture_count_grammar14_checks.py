@@ -33,6 +33,22 @@ class _F:
         return 5
 
 
+class _B:
+    def __init__(self):
+        self.x = 1
+
+
+def c_grammar14_check_protocol_members_on_instances(x):
+    out = []
+    for v in (_A(), _B(), 3, "s"):
+        match v:
+            case _HasXY(x=a, y=b):
+                out.append(a + b)
+            case _:
+                out.append(0)
+    return x + sum(out), out, isinstance(_B(), _HasXY)
+
+
 def c_grammar14_check_regular_protocol(x):
     try:
         match 1:
@@ -79,5 +95,5 @@ def c_grammar14_check_abc_instancecheck(x):
     return x + len(out), out
 
 
-CONSTRUCTS = [c_grammar14_check_regular_protocol, c_grammar14_check_runtime_protocol_data,
+CONSTRUCTS = [c_grammar14_check_protocol_members_on_instances, c_grammar14_check_regular_protocol, c_grammar14_check_runtime_protocol_data,
               c_grammar14_check_runtime_protocol_method, c_grammar14_check_abc_instancecheck]
