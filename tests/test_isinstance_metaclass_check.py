@@ -59,7 +59,7 @@ def metaclass_check(x):
                 kinds.append("big")
             case _:
                 kinds.append("small")
-    return x + len(kinds), kinds, isinstance(10, Big), isinstance(Big(), Big)
+    return x + len(kinds), kinds, isinstance(10, Big), isinstance(Big(), Big), isinstance(10, (str, Big))
 
 
 def method_protocol(x):

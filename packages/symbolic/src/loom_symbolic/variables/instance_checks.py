@@ -19,7 +19,7 @@ from ..errors import Unsupported, UserError
 from .attributes import _MISSING, class_attribute
 from .builtins import HANDLERS, builtin, call_builtin
 from .constant import ConstantVariable
-from .registry import wrap
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -94,6 +94,13 @@ def isinstance_through_metaclass(tx: InstructionTranslator, args: list[Variable]
     real = getattr(args[0], "wraps_real_object", False) and type(getattr(args[0], "value", None)) is not type
     if not real and args[1].is_python_constant():  # a real object is asked as it is
         cls = args[1].as_python_constant()
+        if type(cls) is tuple and any(_written_check(member) is not None for member in cls):
+            # CPython asks each member in turn (each with its own fast path and metaclass check)
+            for member in cls:
+                answer = isinstance_through_metaclass(tx, [args[0], wrap_constant_like(member)], {})
+                if answer.as_python_constant():
+                    return ConstantVariable(True)
+            return ConstantVariable(False)
         check = _written_check(cls)
         if check is not None:
             if args[0].python_type() is cls:  # CPython's fast path: the exact type never asks the metaclass
