@@ -115,3 +115,6 @@ def call(argc: int) -> list[Instr]:
 def call_kw(argc: int, names: tuple[str, ...]) -> list[Instr]:
     """Call with the last ``len(names)`` of ``argc`` arguments passed by keyword (KW_NAMES, then CALL)."""
     return [Instr("KW_NAMES", names), *call(argc)]
+
+#: See ``py311.MATCH_CLASS_NOT_A_TYPE``: 3.12 words it "class".
+MATCH_CLASS_NOT_A_TYPE = "called match pattern must be a class"
