@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import pytest
 import torch
-from torch.testing._internal.common_methods_invocations import op_db  # needs expecttest
 from torch.utils import _pytree as pytree
 
 from loom_symbolic.fake_mode import DIRECT_META_OPS, FakeMismatch, LoomFakeTensorMode, describe_mismatch
 from loom_symbolic.fake_rules import FACTORY_RULES, RULES
+
+_FLAGS_FROZEN = torch.backends.flags_frozen()
+from torch.testing._internal.common_methods_invocations import op_db  # noqa: E402 (needs expecttest)
+
+if not _FLAGS_FROZEN:
+    # importing PyTorch's op database imports its test utilities, which forbid setting torch.backends flags
+    # for the rest of the process (disable_global_flags); a test run in the same process sets them
+    # (torch.backends is a module wrapper: the flag lives in the globals of its functions)
+    torch.backends.flags_frozen.__globals__["__allow_nonbracketed_mutation_flag"] = True
 
 #: OpInfo names whose samples reach the ops on the direct list.
 OPINFO_NAMES = {
