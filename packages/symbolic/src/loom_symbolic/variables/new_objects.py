@@ -33,6 +33,7 @@ from .attributes import (
     _descriptor,
     builtin_base,
     class_attribute,
+    kept_slot,
 )
 from .base import Variable
 from .containers import DictVariable, InstanceDictVariable, ListVariable, SetVariable
@@ -49,11 +50,26 @@ if TYPE_CHECKING:
 CONSTRUCTORS: dict[type, Any] = {}
 
 
+def _has_python_slots(cls: type) -> bool:
+    """Whether a Python class of ``cls``'s MRO declares ``__slots__`` naming more than ``__dict__``/``__weakref__``."""
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ()) if klass.__module__ != "builtins" else ()
+        names = (slots,) if isinstance(slots, str) else slots
+        if any(n not in ("__dict__", "__weakref__") for n in names):
+            return True
+    return False
+
+
 class NewObjectVariable(InstanceMixin, Variable):
     """An instance of a plain Python class, created while tracing."""
 
     def instance_dict(self) -> Variable:
-        """``self.__dict__``: the dict of its attributes."""
+        """``self.__dict__``: the dict of its attributes. Where its class has ``__slots__`` entries (with a
+        ``__dict__`` slot or a subclass without ``__slots__``) the attributes hold the slots' values too,
+        which the real ``__dict__`` does not: not modelled."""
+        if any(kept_slot(self.cls, name) for name in self.attrs) or _has_python_slots(self.cls):
+            raise Unsupported(f"the __dict__ of a {self.cls.__name__} made while tracing",
+                              "its class has __slots__, whose values are not in the __dict__")
         return InstanceDictVariable(self)
 
     mutable = True
