@@ -35,6 +35,7 @@ from . import functions as _functions
 from . import getitem_iteration as _getitem_iteration
 from . import operator_semantics as ops
 from . import process_constants as _process_constants
+from . import replaced_attributes as _replaced
 from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
 from .attributes import GenericDelattrVariable, GenericSetattrVariable
@@ -123,8 +124,8 @@ class BuiltinVariable(RealValueVariable):
         if self.value is object and name in ("__setattr__", "__delattr__"):
             return GenericSetattrVariable() if name == "__setattr__" else GenericDelattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)
-        if replacement is not None:  # dict.fromkeys
-            return _functions.UserFunctionVariable(replacement)
+        if replacement is not None:  # dict.fromkeys: traced through the replacement, otherwise the original
+            return _replaced.ReplacedAttributeVariable(replacement, getattr(self.value, name))
         for unbound_of in (_container_methods.unbound_method, unbound_immutable_method):  # dict.pop(d, k), str.split(s)
             unbound = unbound_of(self.value, name)
             if unbound is not None:
