@@ -10,7 +10,7 @@ import loom
 
 
 class _SlotDict:
-    __slots__ = ("a", "__dict__")
+    __slots__ = ("__dict__", "a")
 
 
 class _SlotBase:

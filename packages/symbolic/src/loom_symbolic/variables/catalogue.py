@@ -76,6 +76,7 @@ from . import (  # noqa: F401
     outside_wrapping_iterators,
     overrides_queries,
     overriding_containers,
+    method_equality,
     partial,
     percent_objects,
     polyfilled,
