@@ -142,14 +142,19 @@ class NestedFunctionVariable(Variable):
 
     def _set_defaults(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``fn.__defaults__ = (...)`` (or None): later calls, and the function rebuilt after the graph, use
-        them. ``__kwdefaults__`` is left to a break: the function would keep the very dict assigned, which
-        the program may go on changing."""
+        them. ``fn.__kwdefaults__ = {...}``: the function keeps the very dict assigned (a dict the trace holds),
+        which later calls read as it is then (:meth:`_kwdefaults`), and ``None`` drops them."""
         if name == "__defaults__" and value.is_python_constant() and value.as_python_constant() is None:
             self.defaults = []
         elif name == "__defaults__" and isinstance(value, TupleVariable) and value.python_type() is tuple:
             self.defaults = list(value.items)
         elif name == "__defaults__" and value.is_python_constant() and type(value.as_python_constant()) is tuple:
             self.defaults = [wrap_constant_like(v) for v in value.as_python_constant()]
+        elif name == "__kwdefaults__" and value.is_python_constant() and value.as_python_constant() is None:
+            self.kwdefaults = {}
+            self.assigned.pop(name, None)
+        elif name == "__kwdefaults__" and isinstance(value, DictVariable) and value.python_type() is dict:
+            self.assigned[name] = value
         else:
             raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
                               "not modelled")
