@@ -52,7 +52,7 @@ from .immutable_unbound import unbound_immutable_method
 from .library_globals import is_library_setting
 from .methods import BoundMethodVariable
 from .module_globals import delete_module_global, is_root_module, store_module_global
-from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
+from .new_objects import NewObjectVariable, construct, refuse_abstract
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
 from .sequences import TupleSubclassVariable, plain_structseq_class, plain_tuple_subclass
@@ -477,8 +477,9 @@ def builtin_object_new(tx, args, kwargs):
     if kwargs or len(args) != 1 or not isinstance(args[0], ClassVariable):
         return None
     cls = args[0].value
-    # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one)
-    if not isinstance(cls, type) or builtin_base(cls) is not object or not plain_metaclass(cls):
+    # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one;
+    # nor does its metaclass take part: no metaclass __call__ runs)
+    if not isinstance(cls, type) or builtin_base(cls) is not object:
         return None
     refuse_abstract(cls)
     # its methods are read through the class: a class reached without a source is a constant object
