@@ -105,6 +105,7 @@ from . import (  # noqa: F401
     tuple_keys,
     typing_forms,
     user_hash_keys,
+    value_subclass_keys,
     warnings_filters,
     weakrefs,
     wrap_rules,
