@@ -314,10 +314,12 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
         result = wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
         if not (result.is_python_constant() and result.as_python_constant() is None):
-            raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
+            message = f"__init__() should return None, not '{result.python_type().__name__}'"
+            raise UserError(f"{cls.__name__}.__init__", message, exc_type=TypeError, exc_args=(message,))
     elif init is object.__init__:
         if (args or kwargs) and base not in (frozenset, tuple, *BASE_MAKERS) and not own_new:  # object.__init__ leaves them to a __new__
-            raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
+            message = f"{cls.__name__}() takes no arguments"  # CPython names the type by its tp_name
+            raise UserError(f"{cls.__name__}()", message, exc_type=TypeError, exc_args=(message,))
     elif base is not object and init is base.__init__:
         if args or kwargs:
             # a dict's __init__ words its own arity errors (OrderedDict's differ from its update's)
