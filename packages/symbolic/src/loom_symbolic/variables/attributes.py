@@ -22,6 +22,7 @@ from .. import operand_errors, polyfills
 from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from ..object_dicts import DELETED
 from . import class_deletions as _class_deletions
+from . import class_lies as _class_lies
 from . import class_lookups as _class_lookups
 from .base import Variable
 from .classmethod_chain import chained_classmethod
@@ -29,6 +30,7 @@ from .constant import ConstantVariable
 from .functions import UserFunctionVariable
 from .methods import BoundMethodVariable, MethodVariable
 from .registry import wrap
+from .slot_errors import no_attribute_to_set
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -53,18 +55,6 @@ def kept_slot(cls: type, name: str) -> bool:
             and static.__objclass__.__module__ != "builtins":
         return True
     return polyfills.modelled_slot(cls, name)
-
-
-def no_attribute_to_set(cls: type, name: str) -> UserError | Unsupported:
-    """Python's AttributeError for storing ``name``, outside the slots, on an instance of a ``__slots__``
-    class without a ``__dict__`` (its message differs between versions: taken from a probe instance)."""
-    try:
-        object.__setattr__(object.__new__(cls), name, None)
-    except AttributeError as exc:
-        return UserError(f"setting {name!r}", str(exc), exc_type=AttributeError, exc_args=exc.args)
-    except Exception:  # a class object.__new__ cannot make: say so instead
-        pass
-    return Unsupported(f"setting {name!r} on a {cls.__name__} made while tracing", "the class has no __dict__")
 
 
 def _unset_slot(cls: type, name: str, slot: Any) -> UserError:
@@ -301,7 +291,9 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
     return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
-def _class_source(view: ObjectView, name: str) -> Any:
+def _class_source(tx: InstructionTranslator, view: ObjectView, name: str) -> Any:
+    if view.type_source is not None and _class_lies.metaclass_data_descriptor(type(view.cls), name):
+        return raw_member_source(tx, view.cls, view.type_source, name)  # the metaclass's answers cls.name
     return Attr(view.type_source, name) if view.type_source is not None else None
 
 
@@ -321,7 +313,7 @@ def raw_member_source(tx: InstructionTranslator, cls: type, type_source: Any, na
 def class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
     """``fn``, found as ``name`` on the class of ``view``, wrapped with the source it was found through (so it
     is guarded by identity: a hook replaced on the class later fails the guard)."""
-    return wrap(tx, fn, _class_source(view, name))
+    return wrap(tx, fn, _class_source(tx, view, name))
 
 
 def _c_getter(fget: Any) -> bool:
@@ -332,7 +324,7 @@ def _c_getter(fget: Any) -> bool:
 
 
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
-    class_source = _class_source(view, name)
+    class_source = _class_source(tx, view, name)
     if isinstance(static, types.FunctionType):
         # Wrapped with its class source, so the method is guarded by identity: a method replaced on
         # the class later fails the guard instead of running the traced one.

@@ -28,6 +28,7 @@ from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..per_call_classes import made_per_call
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
+from . import class_lies as _class_lies
 from . import container_methods as _container_methods
 from . import flagged_tensor_classes as _flagged
 from . import frame_locals as _frame_locals
@@ -309,8 +310,9 @@ def builtin_isinstance(tx, args, kwargs):
             raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
     if _flagged.flagged_instance(tx, value, cls, builtin_getattr):  # nn.Buffer(t): a plain tensor so flagged
         return ConstantVariable(True)
-    try:
-        return ConstantVariable(issubclass(value.python_type(), cls))
+    try:  # a real type not matching: a __class__ the class defines answers (class_lies)
+        return ConstantVariable(issubclass(value.python_type(), cls)
+                                or bool(_class_lies.isinstance_through_class_attribute(tx, value, cls)))
     except TypeError as exc:
         raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
 
