@@ -48,6 +48,7 @@ from . import (  # noqa: F401
     getitem_iteration,
     globals_dict,
     hashing,
+    identity_hashes,
     hook_handles,
     hop_regions,
     id_keys,

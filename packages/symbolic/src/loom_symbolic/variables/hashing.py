@@ -16,6 +16,8 @@ from ..operand_errors import type_name
 from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
+from .methods import BoundMethodVariable
+from .object_ids import ObjectHashVariable
 from .sequences import TupleSubclassVariable, TupleVariable
 from .sets import SetVariable
 
@@ -38,6 +40,9 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if getattr(value, "stands_for", _ABSENT) is None and value.source is None:
         return made_object_hash(tx, value)
+    if isinstance(value, BoundMethodVariable) and _identity_hashed(value.receiver) \
+            and isinstance(getattr(value.function, "value", None), types.FunctionType):
+        return ObjectHashVariable(value)  # a method of an object made while tracing: by the pair's identity
     if type(value) is TupleVariable and not value.is_python_constant():
         return _hash_tuple_of_made_objects(tx, value)
     if isinstance(value, SetVariable) and value.frozen and value.cls is not None:
@@ -55,6 +60,12 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     return ConstantVariable(hash(tuple(member.value for member in members)))
 
 
+def _identity_hashed(value: Variable) -> bool:
+    """An object of a plain class made while tracing that hashes by its address."""
+    return getattr(value, "stands_for", _ABSENT) is None and value.source is None and value.mutable \
+        and class_attribute(value.python_type(), "__hash__") is object.__hash__
+
+
 def made_object_hash(tx: InstructionTranslator, value: Variable) -> Variable | None:
     """``hash(obj)`` for an object of a plain class made while tracing (only it has ``stands_for``)
     whose class writes ``__hash__`` in Python (a frozen dataclass's): that method, inlined, and its int
@@ -65,6 +76,8 @@ def made_object_hash(tx: InstructionTranslator, value: Variable) -> Variable | N
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if own is str.__hash__ and hasattr(value, "call_builtin_method"):  # a str subclass's: its text's hash
         return value.call_builtin_method(tx, "__hash__", [], {})
+    if own is object.__hash__ and value.mutable:  # by its address, unknown yet: compared by identity
+        return ObjectHashVariable(value)
     if not isinstance(own, types.FunctionType):
         return None
     result = value.call_method(tx, "__hash__", [], {})
