@@ -205,4 +205,79 @@ def c_descr14e_bound_classmethod_attributes(x):
     return x + 1, m.__self__ is _SubMaker, m.__func__ is _SubMaker.__dict__["make"].__func__, m.__name__
 
 
+
+
+def _find_owner(t, meth):
+    while meth not in t.__dict__:
+        t = t.__bases__[0]
+    return t
+
+
+class _IntNoAdd(int):
+    def __add__(self, other):
+        return NotImplemented
+
+
+class _BoolSub(int):
+    pass
+
+
+def c_descr14e_int_operator_methods_by_name(x):
+    a, b = 100, 3
+    out = []
+    for name in ("__add__", "__sub__", "__mul__", "__floordiv__", "__mod__", "__pow__", "__lshift__", "__and__",
+                 "__xor__", "__or__", "__lt__", "__eq__"):
+        m = getattr(int, name)
+        out.append((m(a, b), getattr(a, name)(b), m is int.__dict__[name]))
+    return x + len(out), out
+
+
+def c_descr14e_float_unary_methods_by_name(x):
+    a = 100.0
+    out = [getattr(float, name)(a) for name in ("__pos__", "__neg__", "__abs__", "__int__", "__float__")]
+    return x + out[3], out, (1).__bool__(), (0).__bool__()
+
+
+def c_descr14e_list_operator_methods_by_name(x):
+    a = [1, 2, 3]
+    b = [1]
+    list.__iadd__(b, [2])
+    c = [1, 2]
+    c.__imul__(2)
+    d = [1, 2, 3, 4]
+    list.__setitem__(d, slice(1, 3), [5, 6])
+    return (x + len(d), list.__add__([1], [2]), a.__contains__(2), list.__getitem__(a, slice(0, 2)), b, c, d,
+            [1, 2].__rmul__(2), a.__len__())
+
+
+def c_descr14e_dict_iteration_methods_by_name(x):
+    d = {1: 2, 3: 4}
+    via_iter = list(dict.__iter__(d))
+    via_bound = [k for k in d.__iter__()]
+    return x + len(via_iter), via_iter == via_bound, dict.__contains__(d, 1), d.__len__(), d.__repr__()
+
+
+def c_descr14e_explicit_reverse_methods(x):
+    return x + float.__rsub__(3.0, 1), complex.__radd__(3j, 4.0), int.__rtruediv__(2, 1), float.__rpow__(2.0, 3)
+
+
+def c_descr14e_method_owner_walk(x):
+    owner = _find_owner(_BoolSub, "__add__")
+    return x + 1, owner.__name__, _find_owner(bool, "__and__").__name__, _find_owner(bool, "__add__").__name__
+
+
+def c_descr14e_int_subclass_add_not_implemented(x):
+    c = _IntNoAdd(5)
+    try:
+        _IntNoAdd() + ""
+        raised = False
+    except TypeError:
+        raised = True
+    return x + c, c == 5, raised
+
+
+def c_descr14e_range_len_method(x):
+    return x + range(10).__len__(), range(2, 20, 3).__len__(), len(range(0))
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -120,6 +120,8 @@ class BuiltinVariable(RealValueVariable):
             return ConstantVariable(getattr(self.value, name))
         if name in _FIXED_NAMES and isinstance(self.value, type):  # ExceptionGroup, a heap type: names can be set
             return wrap(tx, getattr(self.value, name), Attr(self.source or Const(self.value), name))
+        if name in ("__bases__", "__base__", "__mro__") and _is_builtin_type(self.value):  # a C type's: fixed
+            return wrap_constant_like(getattr(self.value, name))
         if name == "__dict__" and _is_builtin_type(self.value):  # a C type's namespace: fixed, its keys guarded
             return wrap(tx, self.value.__dict__, Attr(self.source or Const(self.value), name))
         if self.value is object and name in ("__setattr__", "__delattr__"):
