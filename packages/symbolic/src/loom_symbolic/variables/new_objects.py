@@ -100,6 +100,9 @@ class NewObjectVariable(InstanceMixin, Variable):
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.stands_for is None and class_attribute(self.cls, "__call__") is _MISSING:  # CPython's TypeError
+            message = f"'{self.cls.__name__}' object is not callable"
+            raise UserError(f"calling a {self.cls.__name__}", message, exc_type=TypeError, exc_args=(message,))
         return self.call_method(tx, "__call__", args, kwargs)
 
     def truth(self, tx: InstructionTranslator) -> bool:
