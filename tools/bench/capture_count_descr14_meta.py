@@ -185,4 +185,159 @@ def c_descr14y_bound_super_object_attributes(x):
     return x + 1, s.meth(), s.__thisclass__ is _SC, s.__self__ is obj, s.__self_class__ is _SD
 
 
+class _Stateful:
+    def __init__(self):
+        self.__state = 0
+
+    def getstate(self):
+        return self.__state
+
+    def setstate(self, state):
+        self.__state = state
+
+
+class _DictState(dict, _Stateful):
+    def __init__(self):
+        dict.__init__(self)
+        _Stateful.__init__(self)
+
+
+class _Node:
+    def __int__(self):
+        return int(self.foo())
+
+    def foo(self):
+        return "23"
+
+
+class _Frag(_Node, list):
+    def foo(self):
+        return "42"
+
+
+class _DA:
+    def spam(self):
+        return "A"
+
+
+class _DB(_DA):
+    def boo(self):
+        return "B"
+
+    def spam(self):
+        return "B"
+
+
+class _DC(_DA):
+    def boo(self):
+        return "C"
+
+
+class _DD(_DB, _DC):
+    pass
+
+
+class _DE(_DC, _DB):
+    pass
+
+
+class _MangledSlots:
+    __slots__ = ["__a"]
+
+    def __init__(self, value):
+        self.__a = value
+
+    def get(self):
+        return self.__a
+
+
+class _StringSlot:
+    __slots__ = "abc"
+
+
+class _MyInt(int):
+    __slots__ = ()
+
+
+class _Parent:
+    pass
+
+
+class _KidA(_Parent):
+    pass
+
+
+class _KidB(_Parent):
+    pass
+
+
+def c_descr14y_dict_and_class_multiple_inheritance(x):
+    d = _DictState()
+    d["hello"] = "world"
+    d.setstate(10)
+    return x + d.getstate(), list(d.items()), d["hello"], [k.__name__ for k in _DictState.__mro__]
+
+
+def c_descr14y_int_dunder_on_list_mixin(x):
+    return x + int(_Frag()), _Node().__int__(), int(_Node()), _Frag().__int__()
+
+
+def c_descr14y_diamond_method_resolution(x):
+    return (x + 1, _DD().spam(), _DD().boo(), _DE().spam(), _DE().boo(), _DD.__mro__ == (_DD, _DB, _DC, _DA, object),
+            [k.__name__ for k in _DE.__mro__])
+
+
+def c_descr14y_type_call_duplicate_base_and_bad_mro(x):
+    messages = []
+    for bases in ((_DA, _DA), (_DA, _DB)):
+        try:
+            type("X", bases, {})
+        except TypeError as e:
+            messages.append(str(e).split(" ")[0])
+    return x + 1, messages
+
+
+def c_descr14y_object_instances(x):
+    a, b = object(), object()
+    return x + 1, a.__class__ is object, type(a) is object, a != b, a == a, hasattr(a, "foo"), hasattr(a, "__dict__")
+
+
+def c_descr14y_plain_instance_dict(x):
+    o = _Parent()
+    before = dict(o.__dict__)
+    o.foo = 1
+    return x + o.foo, before, o.__dict__
+
+
+def c_descr14y_immutable_class_assignment_refused(x):
+    refused = []
+    for value in (1, "a", ()):
+        try:
+            value.__class__ = _MyInt
+            refused.append(False)
+        except TypeError:
+            refused.append(True)
+    return x + 1, refused
+
+
+def c_descr14y_mangled_slot_names(x):
+    m = _MangledSlots(5)
+    try:
+        m.__a = 6
+        stored = True
+    except AttributeError:
+        stored = False
+    return x + m.get(), stored, hasattr(m, "__a"), hasattr(m, "_MangledSlots__a"), hasattr(m, "__dict__")
+
+
+def c_descr14y_single_string_slot(x):
+    c = _StringSlot()
+    c.abc = 5
+    return x + c.abc, _StringSlot.__slots__, hasattr(c, "a")
+
+
+def c_descr14y_subclasses_in_order(x):
+    return x + 1, [k.__name__ for k in _Parent.__subclasses__()], _KidA.__base__ is _Parent
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -247,7 +247,13 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
         template = typed_template(tx, name, bases, real)
         _MADE_BY[template] = weakref.ref(tx.output)
         return wrap(tx, template, None)
-    return _made(tx, type(name, bases, real))
+    try:
+        made = type(name, bases, real)
+    except Exception as exc:  # the bases' own TypeError (a duplicate base, no consistent MRO) is the program's
+        if isinstance(exc, TypeError):
+            _refused_bases(name, list(bases), exc)
+        raise Unsupported(what, f"making the class raised {type(exc).__name__}: {exc}") from exc
+    return _made(tx, made)
 
 
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class
