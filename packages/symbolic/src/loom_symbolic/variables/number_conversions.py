@@ -35,8 +35,9 @@ _CONVERSIONS: dict[type, tuple[tuple[str, type], ...]] = {
 
 
 def _python_special(value: Variable, name: str) -> bool:
-    """Whether ``value`` is an object (not a constant, not a tensor) whose class writes ``name`` in Python."""
-    return not value.is_python_constant() and not isinstance(value, TensorVariable) and ops.has_python_special(value, name)
+    """Whether ``value`` is an object (not a constant, not a tensor) whose class writes ``name`` in Python (a
+    container subclass instance whose members are constants counts: its class's method runs)."""
+    return not isinstance(value, (ConstantVariable, TensorVariable)) and ops.has_python_special(value, name)
 
 
 def _has_special(value: Variable, name: str) -> bool:
