@@ -56,3 +56,18 @@ def test_another_failure_of_the_call_is_a_break_with_eagers_error():
         return x, ""
 
     _run(fn)
+
+
+def test_a_base_that_is_no_class_raises_the_programs_type_error():
+    def fn(x):
+        refused = []
+        for bases in ((list, dict), (object, None), (type(len),), (1,)):
+            try:
+                type("C", bases, {})
+                refused.append("made")
+            except TypeError as e:
+                refused.append(str(e))
+        return x + 1, refused
+
+    report = _run(fn)
+    assert report.graph_count == 1 and report.break_count == 0, report.breaks
