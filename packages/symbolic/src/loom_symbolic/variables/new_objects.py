@@ -25,6 +25,7 @@ from . import ctx as _ctx
 from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
+from . import slotted_instance_dicts as _slotted_dicts
 from . import warnings_blocks as _warnings_blocks
 from .attributes import (
     _MISSING,
@@ -64,12 +65,9 @@ class NewObjectVariable(InstanceMixin, Variable):
     """An instance of a plain Python class, created while tracing."""
 
     def instance_dict(self) -> Variable:
-        """``self.__dict__``: the dict of its attributes. Where its class has ``__slots__`` entries (with a
-        ``__dict__`` slot or a subclass without ``__slots__``) the attributes hold the slots' values too,
-        which the real ``__dict__`` does not: not modelled."""
-        if any(kept_slot(self.cls, name) for name in self.attrs) or _has_python_slots(self.cls):
-            raise Unsupported(f"the __dict__ of a {self.cls.__name__} made while tracing",
-                              "its class has __slots__, whose values are not in the __dict__")
+        """``self.__dict__``: the dict of its attributes (less the slots' values, where its class has slots)."""
+        if _has_python_slots(self.cls) or any(kept_slot(self.cls, name) for name in self.attrs):
+            return _slotted_dicts.SlottedInstanceDictVariable(self)
         return InstanceDictVariable(self)
 
     mutable = True
