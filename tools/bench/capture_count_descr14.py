@@ -5,8 +5,6 @@ descr14``. Each program is written afresh over one tensor and mixes the Python c
 
 from __future__ import annotations
 
-import torch
-
 
 def c_descr14_dict_subclass_getitem_override(x):
     class Scaled(dict):
@@ -116,7 +114,7 @@ def c_descr14_object_instance_rejects_attributes(x):
 
 def c_descr14_slots_with_dict_entry(x):
     class Loose:
-        __slots__ = ["a", "__dict__"]
+        __slots__ = ["__dict__", "a"]
 
     p = Loose()
     p.a = x
@@ -133,7 +131,7 @@ def c_descr14_slots_delete_then_read(x):
     p.b = x * 2
     del p.a
     try:
-        p.a
+        _ = p.a
         missing = False
     except AttributeError:
         missing = True
@@ -182,7 +180,7 @@ def c_descr14_dynamic_getattr_added_later(x):
 
     obj = Lazy()
     try:
-        obj.anything
+        _ = obj.anything
         before = True
     except AttributeError:
         before = False
@@ -274,7 +272,7 @@ def c_descr14_new_override_returns_cached(x):
 def c_descr14_metaclass_mro_override(x):
     class Reversed(type):
         def mro(cls):
-            return [cls] + list(reversed(type.mro(cls)[1:-1])) + [object]
+            return [cls, *reversed(type.mro(cls)[1:-1]), object]
 
     class A:
         def who(self):

@@ -146,7 +146,7 @@ def c_descr14d_int_subclass_sequence_repeat(x):
 
 
 def c_descr14d_dynamic_metaclass_class_compare(x):
-    return x + 1, _SomeClass != object, _SomeClass == _SomeClass, type(_SomeClass) is _DynMeta
+    return x + 1, _SomeClass != object,  # noqa: E721 _SomeClass == _SomeClass, type(_SomeClass) is _DynMeta
 
 
 def c_descr14d_bad_bases_refused(x):

@@ -130,7 +130,7 @@ def c_descr14e_property_takes_getter_doc(x):
 def c_descr14e_getattribute_counts_reads(x):
     c = _Counter()
     out = c.scale(x)
-    c.scale
+    _ = c.scale
     return out, c.hits
 
 

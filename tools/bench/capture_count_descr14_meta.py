@@ -60,8 +60,8 @@ class _Spam(metaclass=_NotTypeMeta):
 
 class _AutoSuper(type):
     def __new__(mcls, name, bases, ns):
-        cls = super(_AutoSuper, mcls).__new__(mcls, name, bases, ns)
-        setattr(cls, "_%s__super" % name.lstrip("_"), super(cls))
+        cls = super().__new__(mcls, name, bases, ns)
+        setattr(cls, f"_{name.lstrip('_')}__super", super(cls))
         return cls
 
 

@@ -52,7 +52,7 @@ class _Slotted:
 
 
 class _SlotDict:
-    __slots__ = ("a", "__dict__")
+    __slots__ = ("__dict__", "a")
 
 
 class _Loud:
@@ -358,7 +358,7 @@ def c_descr14m_object_new_without_init(x):
 
 def c_descr14m_type_attribute_error_message(x):
     try:
-        _Plain.nothing
+        _ = _Plain.nothing
     except AttributeError as e:
         msg = str(e)
     return x + 1, msg
@@ -366,7 +366,7 @@ def c_descr14m_type_attribute_error_message(x):
 
 def c_descr14m_instance_attribute_error_message(x):
     try:
-        _Plain().nothing
+        _ = _Plain().nothing
     except AttributeError as e:
         msg = str(e)
     return x + 1, msg
