@@ -418,7 +418,14 @@ def _builtin_method(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     """A method of a builtin base class (dict.get on a dict subclass): the container models it."""
     if hasattr(view.receiver, "call_builtin_method"):
         return MethodVariable(view.receiver, name, builtin=True)
+    for maker in OBJECT_METHOD_MAKERS:  # object.__eq__ of an object made while tracing (object_slot_methods)
+        if (made := maker(tx, view, name)) is not None:
+            return made
     raise Unsupported(f"method {name!r} of {view.cls.__name__}", "a C method of a Python object")
+
+
+#: ``maker(tx, view, name)`` → the variable of ``object``'s own method ``name`` bound to the object, or None
+OBJECT_METHOD_MAKERS: list[Callable[..., Variable | None]] = []
 
 
 # -- object.__getattribute__ and object.__setattr__ --------------------------------------------

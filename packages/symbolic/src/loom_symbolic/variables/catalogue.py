@@ -70,6 +70,7 @@ from . import (  # noqa: F401
     numpy_operators,
     object_frozensets,
     object_id_calls,
+    object_slot_methods,
     operator_builtins,
     operator_dunders,
     outside_count,
