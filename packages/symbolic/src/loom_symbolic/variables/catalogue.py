@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     constant_set_methods,
     constant_tuple_methods,
     container_methods,
+    container_text_methods,
     control_flow,
     ctx,
     ctx_instances,
