@@ -42,7 +42,7 @@ FLOORS = {
         "variables.flagged_tensor_classes", "variables.folded_identity", "variables.reversed_lists", "variables.real_object_stores",
         "variables.warnings_blocks", "variables.tensor_truth", "variables.one_hop_skip", "variables.subclass_lists",
         "variables.classmethod_chain", "variables.compile_calls",
-        "variables.class_lies", "variables.slot_errors", "variables.replaced_attributes", "variables.slotted_instance_dicts"],
+        "variables.class_lies", "variables.slot_errors", "variables.generic_attribute_methods", "variables.replaced_attributes", "variables.slotted_instance_dicts"],
     3: ["variables.builtins", "variables.frame_locals", "variables.process_constants", "variables.operator_builtins", "variables.text", "variables.number_conversions", "variables.builtin_type_calls", "variables.regex", "variables.format_parsing", "variables.real_objects", "variables.super_proxy", "variables.torch",
         "variables.numpy", "variables.numpy_to_tensor", "variables.numpy_calls", "variables.numpy_floats", "variables.numpy_operators", "variables.nn_module", "variables.module_tables",
         "variables.module_hooks", "variables.made_leaves", "variables.distributed", "variables.autograd_function", "variables.autograd_function_objects", "variables.autograd_function_arguments", "variables.autograd_function_outputs", "variables.polyfilled", "variables.str_subclasses", "variables.int_subclasses", "variables.float_subclasses", "variables.value_subclasses",

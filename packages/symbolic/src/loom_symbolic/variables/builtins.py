@@ -39,7 +39,6 @@ from . import process_constants as _process_constants
 from . import replaced_attributes as _replaced
 from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
-from .attributes import GenericDelattrVariable, GenericSetattrVariable
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable, wrap_frozen
 from .containers import (
@@ -52,6 +51,7 @@ from .containers import (
 )
 from .exception_values import SymbolicException, is_attribute_error, make_exception
 from .folded_identity import copies_of, wrap_folded
+from .generic_attribute_methods import GenericDelattrVariable, GenericSetattrVariable
 from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,

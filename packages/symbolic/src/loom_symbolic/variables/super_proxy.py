@@ -13,10 +13,11 @@ from ..errors import Unsupported, missing_attribute
 from . import constant as _constant
 from . import exception_values as _exceptions
 from . import functions as _functions
-from .attributes import GenericDelattrVariable, GenericGetattrVariable, GenericSetattrVariable
+from .attributes import GenericGetattrVariable
 from .base import Variable
 from .builtins import HANDLERS, builtin
 from .containers import ListVariable
+from .generic_attribute_methods import GenericDelattrVariable, GenericSetattrVariable
 from .iterators import DictIterator, ListIterator
 from .methods import BoundMethodVariable
 from .new_objects import construct
