@@ -147,4 +147,163 @@ def c_descr14c_predefined_object_attributes(x):
     return x + 1, present, absent
 
 
+def _booh(self):
+    raise AttributeError("booh")
+
+
+class _BoohProp:
+    a = property(_booh)
+
+
+class _BoohInit:
+    __init__ = property(_booh)
+
+
+class _EqHashRaises:
+    def __init__(self, x):
+        self.x = x
+
+    def f(self):
+        pass
+
+    def g(self):
+        pass
+
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        raise TypeError
+
+
+class _EqHashSub(_EqHashRaises):
+    pass
+
+
+class _Target:
+    pass
+
+
+class _SlotB:
+    y = 0
+    __slots__ = ("z",)
+
+
+class _SlotC:
+    __slots__ = ("y",)
+
+    def __setattr__(self, name, value):
+        if name == "z":
+            super().__setattr__("y", 1)
+        else:
+            super().__setattr__(name, value)
+
+
+class _NewInit:
+    def __new__(cls, *args, **kwargs):
+        super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+class _OnlyInit:
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+_META_CALLS = [0]
+
+
+class _CountingMeta(type):
+    def __call__(cls, *args, **kwargs):
+        _META_CALLS[0] += 1
+        return type.__call__(cls, *args, **kwargs)
+
+
+class _Counted(metaclass=_CountingMeta):
+    def __init__(self, obj):
+        self._obj = obj
+
+
+class _NeedsArg:
+    def __init__(self, arg):
+        pass
+
+
+def _error_text(call):
+    try:
+        call()
+    except (AttributeError, TypeError) as e:
+        return type(e).__name__, str(e)
+    return None
+
+
+def c_descr14c_property_attribute_error_not_masked(x):
+    return x + 1, _error_text(lambda: _BoohProp().a), _error_text(_BoohInit)
+
+
+def c_descr14c_method_comparison_and_hash(x):
+    a1, a2 = _EqHashRaises(1), _EqHashRaises(1)
+    out = (a1.f == a1.f, a1.f != a1.f, a1.f == a2.f, a1.f != a2.f, a1.f == a1.g, hash(a1.f) == hash(a1.f),
+           _EqHashRaises.f == a1.f, _EqHashRaises.f == _EqHashRaises.g, _EqHashSub.f == _EqHashRaises.f,
+           hash(_EqHashSub.f) == hash(_EqHashRaises.f))
+    return x + 1, out, _error_text(lambda: a1.f < a1.f)
+
+
+def c_descr14c_type_setattr_and_delattr_special(x):
+    def add(self, other):
+        return "summa"
+
+    name = str(b"__add__", "ascii")
+    type.__setattr__(_Target, name, add)
+    try:
+        got = _Target() + 1
+    finally:
+        type.__delattr__(_Target, str(b"__add__", "ascii"))
+    return x + 1, got, _error_text(lambda: _Target() + 1)
+
+
+def c_descr14c_type_setattr_non_string_name(x):
+    return x + 1, _error_text(lambda: type.__setattr__(_Target, b"x", None))
+
+
+def c_descr14c_attribute_error_messages(x):
+    def delete_type_attr():
+        del _Target.x
+
+    def delete_attr(obj, name):
+        delattr(obj, name)
+
+    return (x + 1, _error_text(lambda: _Target.x), _error_text(delete_type_attr), _error_text(lambda: _Target().x),
+            _error_text(lambda: delete_attr(_Target(), "x")), _error_text(lambda: _SlotB().x),
+            _error_text(lambda: setattr(_SlotB(), "x", 0)), _error_text(lambda: setattr(_SlotC(), "x", 0)),
+            _error_text(lambda: delete_attr(_SlotB(), "y")), _error_text(lambda: setattr(_SlotB(), "y", 0)),
+            _error_text(lambda: _SlotB().z), _error_text(lambda: delete_attr(_SlotB(), "z")))
+
+
+def c_descr14c_constructor_error_messages(x):
+    return (x + 1, _error_text(lambda: _Target(42)), _error_text(lambda: _Target.__new__(_Target, 42)),
+            _error_text(lambda: _Target().__init__(42)), _error_text(lambda: object.__new__(_Target, 42)),
+            _error_text(lambda: object.__init__(_Target(), 42)), _error_text(lambda: _NewInit(42)),
+            _error_text(lambda: object.__new__(_NewInit, 42)), _error_text(lambda: _OnlyInit().__init__(42)),
+            _error_text(lambda: object.__init__(_OnlyInit(), 42)))
+
+
+def c_descr14c_metaclass_call_counted(x):
+    before = _META_CALLS[0]
+    made = [_Counted(i) for i in range(5)]
+    return x + made[-1]._obj, _META_CALLS[0] - before
+
+
+def c_descr14c_missing_argument_in_loop(x):
+    failures = 0
+    for _ in range(4):
+        try:
+            _NeedsArg()
+        except TypeError:
+            failures += 1
+    return x + failures
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]

@@ -30,7 +30,7 @@ from .constant import ConstantVariable
 from .functions import UserFunctionVariable
 from .methods import BoundMethodVariable, MethodVariable
 from .registry import wrap
-from .slot_errors import no_attribute_to_set
+from .slot_errors import no_attribute_to_set, read_only_to_delete
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -561,5 +561,7 @@ class InstanceMixin(InstanceAttributes):
         if name not in self.attrs:
             if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name
                 raise UserError(f"deleting {name!r}", name, exc_type=AttributeError, exc_args=(name,))
+            if not self.cls.__dictoffset__ and class_attribute(self.cls, name) is not _MISSING:
+                raise read_only_to_delete(self.cls, name)  # no instance dict, a plain class attribute
             raise missing_for_delete(f"{self.cls.__name__!r} object", name)
         del self.attrs[name]

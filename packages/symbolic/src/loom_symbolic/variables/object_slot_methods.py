@@ -13,6 +13,7 @@ from . import attributes as _attributes
 from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
+from .slot_errors import object_init_refusal
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -36,6 +37,11 @@ class ObjectSlotMethodVariable(Variable):
         return types.MethodWrapperType if wrapper else types.BuiltinMethodType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.name == "__init__":  # object.__init__ does nothing, but refuses arguments as CPython does
+            refusal = object_init_refusal(self.cls) if args or kwargs else None
+            if refusal is not None:
+                raise refusal
+            return ConstantVariable(None)
         if self.name not in ("__eq__", "__ne__") or len(args) != 1 or kwargs:
             raise Unsupported(f"calling object.{self.name} of {self.receiver.describe()}", "not modelled")
         (other,) = args

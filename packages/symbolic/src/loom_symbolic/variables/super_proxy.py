@@ -22,6 +22,7 @@ from .iterators import DictIterator, ListIterator
 from .methods import BoundMethodVariable
 from .new_objects import construct
 from .registry import wrap
+from .slot_errors import object_init_refusal
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -66,7 +67,7 @@ class SuperVariable(Variable):
             if klass in _CONTAINER_BASES and hasattr(self.receiver, "call_builtin_method"):
                 return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:
-                return _NoOpInit()
+                return _NoOpInit(self.receiver)
             replacement = polyfills.method_replacement(klass, name)
             if replacement is not None:  # a polyfilled C method (defaultdict.__init__ of a subclass)
                 bound_to = wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
@@ -173,9 +174,17 @@ class _ModelledMethod(Variable):
 
 
 class _NoOpInit(Variable):
-    """``object.__init__`` reached through super(): it does nothing."""
+    """``object.__init__`` reached through super(): it does nothing, but refuses arguments as CPython's
+    ``object_init`` does (where the object's class overrides ``__init__``, or keeps ``object.__new__`` too)."""
+
+    def __init__(self, receiver: Variable | None = None) -> None:
+        self.receiver = receiver
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if (args or kwargs) and self.receiver is not None:
+            refusal = object_init_refusal(self.receiver.python_type())
+            if refusal is not None:
+                raise refusal
         return _constant.ConstantVariable(None)
 
 
