@@ -45,3 +45,35 @@ def test_methods_of_arguments_follow_identity_across_calls():
     compiled = loom.compile(fn, backend="eager", options={"strict": True})
     assert compiled(torch.arange(3.0), one, two)[1] is False
     assert compiled(torch.arange(3.0), one, one)[1] is True  # the same object twice: guarded, recompiled
+
+
+class _EqHashRaises:
+    def f(self):
+        pass
+
+    def g(self):
+        pass
+
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        raise TypeError
+
+
+def test_methods_of_objects_hashing_and_comparing_oddly():
+    """CPython compares and hashes a method by its object's identity, not the object's ``__eq__``/``__hash__``;
+    a method is unequal to a plain function, and methods are not ordered."""
+
+    def fn(x):
+        a1, a2 = _EqHashRaises(), _EqHashRaises()
+        try:
+            _ = a1.f < a1.f
+            ordered = True
+        except TypeError as e:
+            ordered = str(e)
+        return (x + 1, a1.f == a1.f, a1.f == a2.f, a1.f != a1.g, hash(a1.f) == hash(a1.f), _EqHashRaises.f == a1.f,
+                a1.f != _EqHashRaises.f, ordered)
+
+    assert _one_graph(fn, torch.arange(3.0))[1:] == (
+        True, False, True, True, False, True, "'<' not supported between instances of 'method' and 'method'")

@@ -40,9 +40,10 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if getattr(value, "stands_for", _ABSENT) is None and value.source is None:
         return made_object_hash(tx, value)
-    if isinstance(value, BoundMethodVariable) and _identity_hashed(value.receiver) \
+    if isinstance(value, BoundMethodVariable) and _made_object(value.receiver) \
             and isinstance(getattr(value.function, "value", None), types.FunctionType):
-        return ObjectHashVariable(value)  # a method of an object made while tracing: by the pair's identity
+        # a method of an object made while tracing: by its object's address (not its hash) and its function
+        return ObjectHashVariable(value)
     if type(value) is TupleVariable and not value.is_python_constant():
         return _hash_tuple_of_made_objects(tx, value)
     if isinstance(value, SetVariable) and value.frozen and value.cls is not None:
@@ -60,10 +61,9 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     return ConstantVariable(hash(tuple(member.value for member in members)))
 
 
-def _identity_hashed(value: Variable) -> bool:
-    """An object of a plain class made while tracing that hashes by its address."""
-    return getattr(value, "stands_for", _ABSENT) is None and value.source is None and value.mutable \
-        and class_attribute(value.python_type(), "__hash__") is object.__hash__
+def _made_object(value: Variable) -> bool:
+    """An object of a plain class made while tracing."""
+    return getattr(value, "stands_for", _ABSENT) is None and value.source is None and value.mutable
 
 
 def made_object_hash(tx: InstructionTranslator, value: Variable) -> Variable | None:

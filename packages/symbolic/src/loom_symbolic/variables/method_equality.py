@@ -1,7 +1,7 @@
 """``a.f == b.g`` for two methods the trace holds (``obj.fwd == obj.fwd``, ``!=``): CPython's method comparison,
 ``a.__self__ is b.__self__ and a.__func__ == b.__func__``, where the functions are Python functions (which
 compare by identity). A function of another kind (a callable object with an ``__eq__`` of its own) is left to
-the other rules (a graph break)."""
+the other rules (a graph break). A method compared with a plain function is unequal (identity decides)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import operator
 import types
 from typing import TYPE_CHECKING
 
+from ..errors import UserError
 from . import operator_semantics as _operators
 from .base import Variable
 from .constant import ConstantVariable
@@ -22,12 +23,21 @@ def _plain_function(value: Variable) -> bool:
     return isinstance(_operators.real_object(value), types.FunctionType)
 
 
+_ORDERINGS = {operator.lt: "<", operator.le: "<=", operator.gt: ">", operator.ge: ">="}
+
+
 def _method_equality(tx: InstructionTranslator, op: object, left: Variable, right: Variable) -> Variable | None:
+    if op in _ORDERINGS and all(isinstance(side, BoundMethodVariable) for side in (left, right)):
+        message = f"'{_ORDERINGS[op]}' not supported between instances of 'method' and 'method'"
+        raise UserError(f"operator {_ORDERINGS[op]}", message, exc_type=TypeError, exc_args=(message,))
     if op not in (operator.eq, operator.ne):
         return None
-    if not (isinstance(left, BoundMethodVariable) and isinstance(right, BoundMethodVariable)):
-        return None
-    if not (_plain_function(left.function) and _plain_function(right.function)):
+    methods = [isinstance(side, BoundMethodVariable) for side in (left, right)]
+    if any(methods) and not all(methods):
+        # a method and a plain function: neither compares them (NotImplemented both ways), so identity decides
+        other = right if methods[0] else left
+        return ConstantVariable(op is operator.ne) if _plain_function(other) else None
+    if not all(methods) or not (_plain_function(left.function) and _plain_function(right.function)):
         return None
     same = _operators.is_same(tx, left.receiver, right.receiver) \
         and _operators.is_same(tx, left.function, right.function)
