@@ -130,6 +130,16 @@ class _TypeCall(Variable):
         return f"type.__call__ of {self.cls.value.__name__}"
 
 
+@builtin(type.__call__)
+def builtin_type_call(tx, args, kwargs):
+    """``type.__call__(cls, *args)`` called by name (a metaclass's ``__call__`` handing over to type's): the instance
+    made as ``type`` makes it, past the metaclass's own ``__call__``."""
+    cls = getattr(args[0], "value", None) if args and getattr(args[0], "wraps_real_object", False) else None
+    if not isinstance(cls, type) or cls.__module__ == "builtins":
+        return None
+    return _TypeCall(args[0]).call(tx, args[1:], kwargs)
+
+
 def _plain_class_attribute(tx: InstructionTranslator, name: str, found, source) -> Variable:
     """``super().name`` for a value without ``__get__`` defined on ``klass``: the value itself, guarded
     through ``type(obj).__mro__[i].__dict__[name]``. Without that source only an immutable scalar (a
