@@ -374,6 +374,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             # a slot never set (or a C getter refusing): no guard can hold "still unset", so it runs as Python
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} that raises AttributeError",
                               "an unset slot's emptiness is not guarded") from None
+        except Exception as exc:  # a C getter raising (an empty cell's cell_contents): Python raises it, natively
+            raise Unsupported(f"attribute {name!r} of a {view.cls.__name__}", f"reading it raises {type(exc).__name__}") from None
         return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType,
                            types.ClassMethodDescriptorType)):
