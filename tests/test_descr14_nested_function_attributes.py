@@ -82,3 +82,15 @@ def test_name_type_checks_and_deletions():
 
     got = _one_graph(fn)
     assert got[2][0][0] == "TypeError" and got[2][3][0] == "AttributeError" and got[3:7] == (None, None, None, False)
+
+
+def test_a_function_made_in_the_frame_is_unequal_to_an_older_one():
+    def fn(x):
+        def b():
+            return 3
+
+        d = {b: "value", _three: "global"}
+        return x + len(d), d[b], d[_three], b != _three, b == _three, _three == b
+
+    got = _one_graph(fn)
+    assert got[1:] == ("value", "global", True, False, False)
