@@ -38,7 +38,7 @@ def _cell(value):
 
 def _empty_cell():
     def f():
-        return a  # noqa: F821
+        return a
     if False:
         a = 1
     return f.__closure__[0]
@@ -87,7 +87,7 @@ def c_descr14f_closure_tuple_and_cells(x):
 def c_descr14f_cell_type_made_directly(x):
     full, empty = types.CellType(1), types.CellType()
     try:
-        empty.cell_contents
+        _ = empty.cell_contents
         read = True
     except ValueError:
         read = False
@@ -99,7 +99,7 @@ def c_descr14f_empty_cell_of_later_local(x):
         return a
 
     try:
-        f.__closure__[0].cell_contents
+        _ = f.__closure__[0].cell_contents
         read = True
     except ValueError:
         read = False
@@ -183,10 +183,9 @@ def c_descr14f_method_self_func_class(x):
 
 
 def c_descr14f_method_type_over_builtin(x):
-    fi = _F()
     bound = types.MethodType(len, [1, 2, 3])
     try:
-        bound.unknown_attr
+        _ = bound.unknown_attr
         found = True
     except AttributeError:
         found = False
