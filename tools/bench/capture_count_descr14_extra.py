@@ -280,4 +280,30 @@ def c_descr14e_range_len_method(x):
     return x + range(10).__len__(), range(2, 20, 3).__len__(), len(range(0))
 
 
+def c_descr14e_numeric_tower_big_and_special_hashes(x):
+    import sys
+
+    big = 2 ** 100
+    return (x + 1, hash(big) == hash(float(big)), hash(fractions.Fraction(big, 1)) == hash(big),
+            hash(-1) == -2, hash(fractions.Fraction(-1)) == -2, hash(-0.0) == 0, hash(math.inf) == sys.hash_info.inf,
+            hash(2.0 ** -10) == hash(fractions.Fraction(1, 2 ** 10)), hash(complex(1.5, 0)) == hash(1.5))
+
+
+def c_descr14e_complex_orderings_refused(x):
+    refused = []
+    for a, b in ((1j, 1), (1, 1j), (fractions.Fraction(1, 2), 1j)):
+        try:
+            _ = a < b
+            refused.append(False)
+        except TypeError:
+            refused.append(True)
+    return x + 1, refused, 1j == complex(0, 1), fractions.Fraction(1, 2) == complex(0.5, 0)
+
+
+def c_descr14e_fraction_float_mixed_arithmetic(x):
+    f = fractions.Fraction(1, 3)
+    return (x * float(f + 1), f + 0.5, type(f + 0.5).__name__, f * 3 == 1, type(f * 3).__name__, f ** 2,
+            -f, abs(-f), f // fractions.Fraction(1, 7), f % fractions.Fraction(1, 7))
+
+
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
