@@ -64,8 +64,13 @@ def _has_python_slots(cls: type) -> bool:
 class NewObjectVariable(InstanceMixin, Variable):
     """An instance of a plain Python class, created while tracing."""
 
+    #: the dict the program assigned as its ``__dict__`` (``obj.__dict__ = d``): its attributes' very storage
+    assigned_dict: Variable | None = None
+
     def instance_dict(self) -> Variable:
         """``self.__dict__``: the dict of its attributes (less the slots' values, where its class has slots)."""
+        if self.assigned_dict is not None:
+            return self.assigned_dict
         if _has_python_slots(self.cls) or any(kept_slot(self.cls, name) for name in self.attrs):
             return _slotted_dicts.SlottedInstanceDictVariable(self)
         return InstanceDictVariable(self)
@@ -120,6 +125,26 @@ class NewObjectVariable(InstanceMixin, Variable):
         exit_method = self.var_getattr(tx, "__exit__")
         entered = self.call_method(tx, "__enter__", [], {})
         return _ctx.UserExitVariable(exit_method), entered
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``obj.__dict__ = d`` of a dict made in the trace, on an object of a plain class: ``d`` becomes the
+        storage of its attributes (writes through either show in both, ``vars(obj) is d``); other stores as usual."""
+        if name == "__dict__" and type(value) is DictVariable and value.python_type() is dict and value.source is None \
+                and value.real is None and self.stands_for is None and self.cls.__dictoffset__ \
+                and not _has_python_slots(self.cls) and all(type(k) is str for k in value.items):
+            self.attrs = value.items
+            self.assigned_dict = value
+            return
+        super().generic_setattr(tx, name, value)
+
+    def reconstruct_attributes(self, codegen: PyCodegen) -> None:
+        if self.assigned_dict is None:
+            super().reconstruct_attributes(codegen)
+            return
+        codegen.emit("COPY", 1)  # obj.__dict__ = the dict (rebuilt once, as every name holding it sees)
+        codegen.reconstruct(self.assigned_dict)
+        codegen.emit("SWAP", 2)
+        codegen.emit("STORE_ATTR", "__dict__")
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.stands_for is not None:
