@@ -433,19 +433,6 @@ def builtin_list(tx, args, kwargs):
     return ListVariable(_items(tx, args[0], hint=True) if args else [])
 
 
-@builtin(dict)
-def builtin_dict(tx, args, kwargs):
-    result = DictVariable({})
-    if args:
-        source = args[0]
-        if isinstance(source, DictVariable) and not _container_methods.dict_methods.merged_by_keys(source):
-            result.items.update(source.items)
-        else:
-            _container_methods.update_from_pairs(tx, result.items, source)
-    result.items.update(kwargs)
-    return result
-
-
 def _set_handler(frozen: bool) -> Handler:
     def handler(tx, args, kwargs):
         items = _items(tx, args[0]) if args else []

@@ -29,6 +29,7 @@ from . import (  # noqa: F401
     decimals,
     deferred_prints,
     deferred_warnings,
+    dict_construction,
     dict_operators,
     dict_view_algebra,
     dir_names,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from loom_guards import Attr, Item, TypeOf
 
 from .. import polyfills
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
 from . import constant as _constant
 from . import exception_values as _exceptions
 from . import functions as _functions
@@ -209,6 +209,7 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
         if len(args) != 2:
             raise Unsupported("super() with one argument", "not modelled")
         cls, receiver = args[0].as_python_constant(), args[1]
+        _refuse_unrelated(cls, receiver)
     else:
         if "__class__" not in tx.cells or not tx.code.co_varnames:
             raise Unsupported("super()", "no __class__ cell or no first argument")
@@ -228,6 +229,22 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
     if not hasattr(receiver, "object_view"):
         raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)
+
+
+def _refuse_unrelated(cls: object, receiver: Variable) -> None:
+    """``super(cls, obj)`` whose ``obj`` is neither an instance nor a subclass of ``cls``: CPython's TypeError (its
+    message taken from the same call on a stand-in object of a class of the same name, which runs nothing)."""
+    if not isinstance(cls, type) or (receiver.is_python_constant() and isinstance(receiver.as_python_constant(), type)):
+        return
+    try:
+        kind = receiver.python_type()
+    except Unsupported:
+        return
+    if isinstance(kind, type) and not issubclass(kind, cls) and not issubclass(kind, type):
+        try:
+            super(cls, type(kind.__name__, (), {})())
+        except TypeError as exc:
+            raise UserError("super()", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
 
 
 class ExceptionSuperVariable(SuperVariable):
