@@ -85,6 +85,7 @@ from . import (  # noqa: F401
     percent_objects,
     polyfilled,
     profiler,
+    property_methods,
     random_draws,
     real_objects,
     real_str_subclasses,
