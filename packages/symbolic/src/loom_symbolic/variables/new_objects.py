@@ -353,6 +353,14 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
             instance.call_builtin_method(tx, name, args, kwargs)
     elif (replacement := polyfills.method_replacement(cls, "__init__")) is not None:  # defaultdict's
         result = _functions.UserFunctionVariable(replacement[0]).call(tx, [instance, *args], kwargs)
+    elif type(init) is property and isinstance(init.fget, types.FunctionType):
+        # ``__init__ = property(getter)``: type.__call__ reads it off the instance (the getter runs, and may raise),
+        # then calls what it gave
+        getter_source = Attr(Attr(cls_source, "__init__"), "fget") if cls_source is not None else None
+        bound = wrap(tx, init.fget, getter_source).call(tx, [instance], {})
+        result = bound.call(tx, args, kwargs)
+        if not (result.is_python_constant() and result.as_python_constant() is None):
+            raise Unsupported(f"creating a {cls.__qualname__} object", "its __init__ property gave a call returning a value")
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"its __init__ is a {type(init).__name__}")
     return instance
