@@ -143,6 +143,9 @@ class NestedFunctionVariable(Variable):
             if code.co_flags & _KIND_FLAGS != self.code.co_flags & _KIND_FLAGS:
                 raise Unsupported(f"setting __code__ of {self.qualname}", "a code object of another kind: it warns")
             self.code = code  # later calls (and the function rebuilt after the graph) run it over the same cells
+        elif name in ("__closure__", "__globals__", "__builtins__"):  # read-only whatever the value: CPython's error
+            self._refused_as_made(name, ConstantVariable(None))
+            raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
         elif hasattr(types.FunctionType, name):
             raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
         else:
