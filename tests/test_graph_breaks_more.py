@@ -372,7 +372,7 @@ def zip_in_the_middle_of_a_loop(x):
 
 
 # -- exceptions and breaks -----------------------------------------------------------------------------------------
-@case(pos(), graphs=1, breaks=2)
+@case(pos(), graphs=1, breaks=1)  # the .item(); the raise that ends the frame is no break
 def item_then_raise(x):
     v = x.sum().item()
     if v > 0:

@@ -80,7 +80,7 @@ def test_dataclass_of_a_class_from_outside_breaks_once_with_reason():
     assert report.graph_count == 1 and report.break_count == 1
 
 
-def test_dataclass_error_breaks_at_the_call_and_eager_raises_it():
+def test_dataclass_error_is_the_programs_and_caught_in_the_graph():
     loom = pytest.importorskip("loom", reason="compiles through the loom facade")
 
     def fn(x):
@@ -96,5 +96,5 @@ def test_dataclass_error_breaks_at_the_call_and_eager_raises_it():
     loom.reset()
     actual = loom.compile(fn, backend="eager")(torch.ones(2))
     assert torch.equal(actual[0], torch.full((2,), 2.0)) and actual[1] == "refused"
-    report = loom.explain(fn)(torch.ones(2))
-    assert "it raises ValueError" in str(report) and report.graph_count == 1
+    report = loom.explain(fn)(torch.ones(2))  # dataclass's ValueError, raised in the trace: the handler is traced
+    assert report.graph_count == 1 and report.break_count == 0

@@ -15,6 +15,10 @@ adds none: a loop of 32 blocks with a ``print`` in each is one break, not one pe
 loop's ``FOR_ITER``, taken natively once its iterator is seen at another position on each pass
 (``loop_iterator_moved``; CPython 3.11's comprehension functions loop over such an iterator). A fresh compile of
 the function itself (a new shape, a recompile) counts its breaks again, as torch.compile does.
+
+An exception no handler of the frame catches (``reason.raises_out``) is no graph break: the frame ends
+there, by raising, as it would end by returning; what runs natively is the raise and its unwinding. A
+graph before it counts as a graph. torch.compile does not count it either (it runs such a frame as is).
 """
 
 from __future__ import annotations
@@ -54,9 +58,9 @@ class BreakCounter:
         it (its caller's break, already counted) adds none for it. A frame that captured no graph repeats any
         site counted before; one that captured a graph repeats only a site another code reached through a call
         (its own break, met again when it is compiled once more, still counts)."""
-        items = translation.breaks
+        items = [item for item in translation.breaks if not item.reason.raises_out]
         sites = [site_of(item.reason) for item in items]
-        looped = self._met_again(code, translation, sites)
+        looped = self._met_again(code, translation, items, sites)
         if looped:
             items = [item for item, site in zip(items, sites) if site not in looped]
             sites = [site for site in sites if site not in looped]
@@ -70,7 +74,8 @@ class BreakCounter:
                 self._reached.setdefault(site, set()).add(code)
         return len(sites) - repeated
 
-    def _met_again(self, code: types.CodeType, translation: loom_symbolic.Translation, sites: list[Site]) -> set[Site]:
+    def _met_again(self, code: types.CodeType, translation: loom_symbolic.Translation, items: list[Any],
+                   sites: list[Site]) -> set[Site]:
         """The sites of a resume code's breaks met again: a resume code's translation that resumes only at
         points of its function where earlier breaks of it resumed (``loom_symbolic.resume_point``) broke at
         those very instructions, on a later pass of a loop. Records the points ``code``'s translation adds."""
@@ -88,7 +93,7 @@ class BreakCounter:
             # a resume code whose loop's break moved to its FOR_ITER (the iterator stands elsewhere on each
             # pass): the body's construct, which its function counted; or that FOR_ITER itself, taken
             # natively because the iterator moved (the loop's own, after the body's break)
-            found = {site for item, site in zip(translation.breaks, sites)
+            found = {site for item, site in zip(items, sites)
                      if (item.reason.at_loop_head and site in counted) or item.reason.loop_iterator_moved}
         else:
             found = set()

@@ -239,7 +239,8 @@ class ExplainReport:
         counted = _n(self.graph_break_count, "graph break")
         if self.break_count == self.graph_break_count:
             return counted
-        return f"{counted} ({self.break_count} met: one construct met by several frames or passes counts once)"
+        return (f"{counted} ({self.break_count} met: one construct met by several frames or passes counts once, and "
+                "an exception leaving its frame is none)")
 
     def format(self, verbose: bool = False) -> str:
         """The report as text; ``verbose`` adds each graph's Python code."""

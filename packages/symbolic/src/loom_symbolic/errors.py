@@ -53,6 +53,10 @@ class Reason:
     # each pass (see ``variables/resumed_loops.py``): the loop's body broke before, so it is no construct
     # of its own.
     loop_iterator_moved: bool = False
+    # The program raises here an exception no handler of the frame catches: the frame ends, by raising,
+    # where its graph ends. What runs natively is the raise and its unwinding, the frame's exit (like a
+    # return), so a frame compiler need not count it as a graph break.
+    raises_out: bool = False
 
     def __str__(self) -> str:
         text = f"{self.what}: {self.why}"

@@ -172,7 +172,10 @@ def _decorate_own_class(tx, decorator: Any, what: str, argument: Variable) -> Va
                           hint="decorate the class at module level, or in the compiled function itself")
     try:
         made = decorator(cls)
-    except Exception as exc:  # eager's own error, raised where the call runs as Python
+    except Exception as exc:
+        if type(exc).__module__ == "builtins":  # eager's own error (``enum.unique``'s ValueError): the program's
+            raise UserError(f"{what}({cls.__qualname__})", f"it raises {type(exc).__name__}: {exc}",
+                            exc_type=type(exc), exc_args=exc.args) from exc
         raise Unsupported(f"{what}({cls.__qualname__})", f"it raises {type(exc).__name__}: {exc}") from exc
     if per_call(cls) is not None:  # a template: each call's class is decorated the same way as it is made
         _MADE_BY[made] = weakref.ref(tx.output)

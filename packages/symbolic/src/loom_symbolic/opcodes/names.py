@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import Unsupported, UserError
 from ..variables.base import NULL, DeferredAttribute, metaclass_read_runs_no_python, reads_run_no_python
 from ..variables.cells import CellVariable
-from ..variables.imports import imported_module
+from ..variables.imports import from_import_failure, imported_module
 from ..variables.module_globals import delete_module_global, module_of, require_global, store_module_global
 from ..variables.registry import wrap_constant_like
 from .registry import handler
@@ -141,4 +141,4 @@ def import_from(tx, ins) -> None:
     try:
         tx.push(module.var_getattr(tx, ins.argval))
     except UserError:
-        raise Unsupported(f"from-import of {ins.argval}", "not found as an attribute") from None
+        raise from_import_failure(tx, module, ins.argval) from None

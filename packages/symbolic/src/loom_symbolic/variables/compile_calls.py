@@ -117,16 +117,27 @@ def push_wrapper_call(codegen: PyCodegen, maker: Any, fn: Variable | None, optio
         codegen.call(argc)
 
 
-class CompiledMadeFunctionVariable(Variable):
-    """The wrapper ``torch.compile(fn)`` made in the trace: calls trace ``fn`` into the caller's graph."""
+class MadeWrapperVariable(Variable):
+    """A wrapper of ``fn`` that ``torch.compile`` or ``disable`` made in the trace, with its options: where it
+    outlives the trace it is made for real, by the same call."""
 
     mutable = True  # a new object with an identity: rebuilt once however many names hold it
 
-    def __init__(self, decorator: CompileDecoratorVariable, fn: Variable, options: dict[str, Variable]) -> None:
+    def __init__(self, decorator: RealValueVariable, fn: Variable, options: dict[str, Any]) -> None:
         self.decorator = decorator
         self.fn = fn
         self.options = options
         self.source = None
+
+    def python_type(self) -> type:
+        return types.FunctionType
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        push_wrapper_call(codegen, self.decorator.value, self.fn, self.options)
+
+
+class CompiledMadeFunctionVariable(MadeWrapperVariable):
+    """The wrapper ``torch.compile(fn)`` made in the trace: calls trace ``fn`` into the caller's graph."""
 
     def python_type(self) -> type:
         if issubclass(self.fn.python_type(), torch.nn.Module):
@@ -157,9 +168,6 @@ class CompiledMadeFunctionVariable(Variable):
         if not issubclass(kind, collections.abc.Sized):
             raise Unsupported(f"bool() of {self.describe()}", "OptimizedModule's __len__ raises for a module without one")
         return self.fn.truth(tx)
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        push_wrapper_call(codegen, self.decorator.value, self.fn, self.options)
 
     def describe(self) -> str:
         return f"{self.fn.describe()} (torch.compile)"

@@ -20,10 +20,9 @@ import torch
 
 from ..errors import Unsupported
 from .base import RealValueVariable, Variable
-from .compile_calls import BoundWrapperMaker, CompileDecoratorVariable, push_wrapper_call
+from .compile_calls import BoundWrapperMaker, CompileDecoratorVariable, MadeWrapperVariable
 
 if TYPE_CHECKING:
-    from ..codegen import PyCodegen
     from .protocol import Translator as InstructionTranslator
 
 #: what ``disable`` only wraps (a class or module it would patch or reject; those run natively)
@@ -67,27 +66,13 @@ def disable_call(decorator: DisableDecoratorVariable, options: dict[str, Any], a
     return DisabledMadeFunctionVariable(decorator, fn, options)
 
 
-class DisabledMadeFunctionVariable(Variable):
+class DisabledMadeFunctionVariable(MadeWrapperVariable):
     """The wrapper ``disable(fn)`` made in the trace: a call runs ``fn`` natively, after a graph break."""
-
-    mutable = True  # a new object with an identity: rebuilt once however many names hold it
-
-    def __init__(self, decorator: DisableDecoratorVariable, fn: Variable, options: dict[str, Any]) -> None:
-        self.decorator = decorator
-        self.fn = fn
-        self.options = options
-        self.source = None
-
-    def python_type(self) -> type:
-        return types.FunctionType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         raise Unsupported(f"call to {self.fn.describe()}",
                           f"wrapped by {self.decorator.describe()} in the frame: it runs natively, as one call",
                           hint="it runs as ordinary Python, between compiled graphs")
-
-    def reconstruct(self, codegen: PyCodegen) -> None:
-        push_wrapper_call(codegen, self.decorator.value, self.fn, self.options)
 
     def describe(self) -> str:
         return f"{self.fn.describe()} ({self.decorator.describe()})"

@@ -388,8 +388,10 @@ class SymbolicException(Exception):
         if self.reason is not None:
             error = Unsupported(self.reason.what, self.reason.why, self.reason.hint)
             error.reason = self.reason
-            return error
-        return Unsupported(f"an uncaught {self.exc.cls.__name__}", "the program raises here; it runs as ordinary Python")
+        else:
+            error = Unsupported(f"an uncaught {self.exc.cls.__name__}", "the program raises here; it runs as ordinary Python")
+        error.reason.raises_out = True
+        return error
 
 
 _attributes.ATTRIBUTE_ERROR_TESTS.append(

@@ -1,5 +1,6 @@
 """``hash(obj)`` of a frozenset or tuple subclass instance made while tracing: the hash of its members;
-of an object made while tracing whose class writes ``__hash__`` in Python: that method.
+of an object made while tracing whose class writes ``__hash__`` in Python: that method; of a tensor: its
+``id()`` (``Tensor.__hash__``), and in a tuple's hash a tensor passed in hashes as its address, guarded.
 
 A plain frozenset or tuple of constants is a constant and ``hash`` folds; an instance of a subclass is not
 one (its Python methods must run), but a subclass that does not define ``__hash__`` hashes exactly as the
@@ -11,12 +12,16 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
+import torch
+
 from ..errors import UserError
 from ..operand_errors import type_name
 from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
+from .id_keys import given_tensor
 from .methods import BoundMethodVariable
+from .object_id_calls import builtin_id
 from .object_ids import ObjectHashVariable
 from .sequences import TupleSubclassVariable, TupleVariable
 from .sets import SetVariable
@@ -34,6 +39,8 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     if len(args) != 1 or kwargs:
         return None  # the constant fold, or the break, decides
     value = args[0]
+    if _hashed_as_tensor(value):  # Tensor.__hash__ is id(): equal to the same tensor's id and hash, as in eager
+        return builtin_id(tx, [value], {})
     if getattr(value, "stands_for", None) is not None and class_attribute(value.cls, "__hash__") is None:
         # a C class's stand-in (a deque's) whose class is unhashable: CPython's TypeError, naming the C class
         message = f"unhashable type: '{type_name(value.python_type())}'"
@@ -64,6 +71,16 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
 def _made_object(value: Variable) -> bool:
     """An object of a plain class made while tracing."""
     return getattr(value, "stands_for", _ABSENT) is None and value.source is None and value.mutable
+
+
+def _hashed_as_tensor(value: Variable) -> bool:
+    """Whether ``value`` is a tensor whose class hashes it as ``Tensor`` does, by its address."""
+    if not isinstance(getattr(value, "example", None), torch.Tensor):
+        return False
+    try:
+        return class_attribute(value.python_type(), "__hash__") is torch.Tensor.__hash__
+    except Exception:  # a type the trace cannot name: the other answers decide
+        return False
 
 
 def made_object_hash(tx: InstructionTranslator, value: Variable) -> Variable | None:
@@ -109,6 +126,11 @@ def _hash_tuple_of_made_objects(tx: InstructionTranslator, value: Variable) -> V
     for item in value.items:
         if isinstance(item, ConstantVariable):
             members.append(item.value)
+            continue
+        given = given_tensor(tx, item, item.example) if _hashed_as_tensor(item) else None
+        if given is not None:  # a tensor passed in: its address is its hash, the tensor identity-guarded
+            tx.output.guards.add("identity", given.source, given.real)
+            members.append(_KnownHash(hash(id(given.real))))
             continue
         known = _hash(tx, [item], {})
         if not isinstance(known, ConstantVariable):

@@ -15,7 +15,6 @@ it, the same tensor.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -51,21 +50,38 @@ class IdKey(IdentityKey):
         return False  # an object's id is not the object (``{o: 1, id(o): 2}`` holds two entries)
 
 
-#: per trace (its output graph): id(example) -> (example, "tensor" or "id") for each tensor made a key, and each
-#: tensor passed in whose id was: a trace doing both for one tensor breaks, since a tensor hashes as its id and
-#: eager then compares the two with Tensor.__eq__ wherever they meet in one dict or set
-_KEYED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+class InputTensorKey(IdentityKey):
+    """The key of a tensor passed in (or of an in-place op's result on one, the same tensor): hashed as its
+    real id, as eager hashes a tensor, so the int ``id()`` of it (the key :func:`id_key` makes) meets it in
+    one dict or set; eager then compares the two with ``Tensor.__eq__``, which the trace leaves to a break.
+    Apart, a tensor and its id are keys of their own containers (``{t for t in ts}`` beside
+    ``{id(t) for t in ts}``)."""
+
+    __slots__ = ("real_id",)
+
+    def __init__(self, variable: Variable, identity: Any, real_id: int) -> None:
+        super().__init__(variable, identity)
+        self.real_id = real_id
+
+    def __hash__(self) -> int:
+        return hash(self.real_id)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is int and other == self.real_id:  # either side of the comparison: int's gives way
+            raise Unsupported("a tensor and its id() in one dict or set", "eager compares them with Tensor.__eq__")
+        return super().__eq__(other)
 
 
-def _keyed_as(tx: InstructionTranslator, example: torch.Tensor, kind: str) -> None:
-    keyed = _KEYED.setdefault(tx.output, {})
-    seen = keyed.setdefault(id(example), (example, kind))
-    if seen[1] != kind:
-        raise Unsupported("a tensor and its id() both as keys", "eager compares them with Tensor.__eq__ where they meet")
+def given_tensor(tx: InstructionTranslator, target: Variable, example: torch.Tensor) -> Variable | None:
+    """The tensor passed in that ``target`` is (itself, or the input whose example an in-place result shares)."""
+    own = target.source is not None and getattr(target, "real", None) is not None
+    given = target if own else tx.output.input_of_example(example)
+    return given if given is not None and given.source is not None and getattr(given, "real", None) is not None else None
 
 
-def _tensor_keyed(key: Variable, tx: InstructionTranslator) -> None:
-    _keyed_as(tx, key.example, "tensor")
+def _tensor_keyed(key: Variable, tx: InstructionTranslator) -> IdentityKey | None:
+    given = given_tensor(tx, key, key.example)
+    return InputTensorKey(key, key.example, id(given.real)) if given is not None else None
 
 
 def _identity(target: Variable) -> Any:
@@ -89,9 +105,8 @@ def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
     example = getattr(target, "example", None)
     given = None
     if isinstance(example, torch.Tensor):  # the tensor passed in itself, or one whose example is an input's
-        given = target if target.source is not None and target.real is not None else tx.output.input_of_example(example)
-    if given is not None and given.source is not None and given.real is not None:
-        _keyed_as(tx, example, "id")
+        given = given_tensor(tx, target, example)
+    if given is not None:
         tx.output.guards.add("identity", given.source, given.real)
         return id(given.real)
     if target.source is not None or given is not None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from loom_guards import Attr, Const
 
 from ..errors import Unsupported, UserError
+from ..versions import current as version
 from .builtins import builtin
 from .registry import wrap
 
@@ -109,3 +110,37 @@ def builtin_import(tx, args, kwargs):
     if not all(isinstance(item, str) for item in fromlist or ()):
         return None
     return imported_module(tx, name, fromlist, level, {})
+
+
+def from_import_failure(tx: Any, module: Variable, name: str) -> Unsupported:
+    """What ``from module import name`` raises where ``name`` is not an attribute of the loaded ``module``.
+
+    CPython's IMPORT_FROM then looks for a submodule ``module.name`` in ``sys.modules`` (a circular import
+    still running) and else raises ImportError. Its message and attributes differ by version (3.12 added
+    ``name_from`` and a "partially initialized" wording), so the trace raises what the interpreter itself
+    raises for this module and name; the trace holds while the submodule stays out of ``sys.modules``.
+    """
+    value = getattr(module, "value", None)
+    package = getattr(value, "__name__", None)
+    if not isinstance(package, str) or module.source is None:
+        return Unsupported(f"from-import of {name}", "not found as an attribute of a module the trace can name")
+    if f"{package}.{name}" in sys.modules:
+        return Unsupported(f"from {package} import {name}", "a submodule still being imported (a circular import)")
+    error = _real_from_import_error(value, name)
+    if error is None:
+        return Unsupported(f"from {package} import {name}", "the attribute appeared when read again")
+    tx.output.guards.add("absent_key", Attr(Const(sys), "modules"), f"{package}.{name}")
+    attributes = {key: getattr(error, key) for key in version.IMPORT_ERROR_KEYWORDS}
+    return UserError(f"from {package} import {name}", str(error), exc_type=type(error), exc_args=error.args,
+                     exc_attrs=attributes)
+
+
+def _real_from_import_error(module: Any, name: str) -> ImportError | None:
+    """The ImportError the interpreter's own IMPORT_FROM raises for ``module`` and ``name`` (None if it finds
+    it after all): an import statement run where ``__import__`` hands back ``module`` itself."""
+    namespace = {"__builtins__": {"__import__": lambda *args: module}}
+    try:
+        exec(f"from _ import {name}", namespace)  # name is an identifier from co_names
+    except ImportError as error:
+        return error
+    return None

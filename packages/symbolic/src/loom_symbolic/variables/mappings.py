@@ -45,7 +45,8 @@ _FOLDABLE_DICTS = frozenset({dict, collections.OrderedDict, collections.Counter,
 
 #: ``maker(key, tx)`` → an :class:`IdentityKey` or None, asked last for a key no rule here knows; filled from above.
 KEY_MAKERS: list[Any] = []
-#: ``watcher(key, tx)``, told of every tensor made a key (:mod:`.id_keys` compares with its ids).
+#: ``watcher(key, tx)``, told of every tensor made a key: the key to use instead, or None (:mod:`.id_keys`: a
+#: tensor passed in is hashed as its real id, so its ``id()`` meets it in one dict or set, as in eager).
 TENSOR_KEY_WATCHERS: list[Any] = []
 
 
@@ -66,9 +67,10 @@ def identity_key(key: Variable, tx: InstructionTranslator | None) -> IdentityKey
             if tx is None:
                 raise Unsupported("a tensor from outside the compiled function as a key here", "not modelled")
             tx.output.aliases.relied_on_distinct()
+        made = None
         for watcher in TENSOR_KEY_WATCHERS if tx is not None else ():
-            watcher(key, tx)
-        return IdentityKey(key, example)
+            made = watcher(key, tx) or made
+        return made or IdentityKey(key, example)
     if key.source is None and not getattr(key, "wraps_real_object", False) and key.mutable \
             and cls.__hash__ is object.__hash__ and cls.__eq__ is object.__eq__:
         return IdentityKey(key, key)  # made while tracing: the variable is the object

@@ -179,9 +179,13 @@ class NNModuleVariable(Variable):
         overrides = tx.output.module_overrides
         if overrides and (id(self.value), name) in overrides:  # inside torch.func.functional_call
             return overrides[(id(self.value), name)]
-        if name in _MODULE_METHODS and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name):
-            return MethodVariable(self, name)
         state = self.value.__dict__
+        # an instance attribute of that name (``self.buffers = []``) hides the method, as in Python's lookup
+        if (name in _MODULE_METHODS and name not in state
+                and class_attribute(type(self.value), name) is getattr(torch.nn.Module, name)):
+            if self.source is not None:  # set on the instance later (modules share entries by type): recompile
+                tx.output.guards.add("absent_key", Attr(self.source, "__dict__"), name)
+            return MethodVariable(self, name)
         # Python's lookup finds a class attribute (a method ``proj`` of a base class) before
         # Module.__getattr__ looks in the tables (a submodule also named ``proj``)
         tables = ("_parameters", "_buffers", "_modules") if class_attribute(type(self.value), name) is _MISSING else ()

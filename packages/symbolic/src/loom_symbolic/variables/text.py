@@ -16,6 +16,7 @@ import torch
 from loom_guards import Attr
 
 from ..errors import Unsupported, UserError
+from ..versions import current as version
 from .attributes import class_attribute
 from .base import Variable
 from .builtins import builtin
@@ -194,15 +195,15 @@ def _builtin_twin(value: Variable) -> Any:
             or value.cls.__module__ != "builtins" or set(value.attrs) - {"__notes__"} - _import_keywords(value.cls):
         return _NO_TWIN
     args = [_builtin_twin(arg) for arg in value.args]
-    # an ImportError's ``name`` and ``path`` are its constructor's keywords (its text reads ``msg``, set from args)
+    # an ImportError's ``name`` and ``path`` (3.12: ``name_from``) are its constructor's keywords (its text reads ``msg``, set from args)
     keywords = {k: _builtin_twin(v) if isinstance(v, Variable) else v for k, v in value.attrs.items() if k != "__notes__"}
     if any(arg is _NO_TWIN for arg in [*args, *keywords.values()]):
         return _NO_TWIN
     return value.cls(*args, **keywords)
 
 
-def _import_keywords(cls: type) -> set[str]:
-    return {"name", "path"} if issubclass(cls, ImportError) else set()
+def _import_keywords(cls: type) -> frozenset[str]:
+    return version.IMPORT_ERROR_KEYWORDS if issubclass(cls, ImportError) else frozenset()
 
 
 _NO_TWIN = object()

@@ -21,7 +21,9 @@ modules of :mod:`loom_symbolic.opcodes` (``opcodes/py311.py``, ...). What a vers
   changed;
 - ``CLOSE_RETURNS_VALUE`` and ``CLASSMETHOD_WRAPS_DESCRIPTORS``: runtime facts (not bytecode) that differ:
   whether ``generator.close()`` returns the value the generator returned on GeneratorExit (3.13) or drops
-  it; whether ``classmethod`` hands the class to a descriptor it wraps (3.11, 3.12: ``@classmethod @property``).
+  it; whether ``classmethod`` hands the class to a descriptor it wraps (3.11, 3.12: ``@classmethod @property``);
+- ``MATCH_CLASS_NOT_A_TYPE``: the TypeError's message for a class pattern naming no class (3.11: "type");
+- ``IMPORT_ERROR_KEYWORDS``: the keywords ``ImportError`` takes (3.12 adds ``name_from``).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class _Unsupported:
     EMIT_REWRITES: dict = {}
     CLOSE_RETURNS_VALUE = False
     CLASSMETHOD_WRAPS_DESCRIPTORS = False
+    MATCH_CLASS_NOT_A_TYPE = "called match pattern must be a class"
+    IMPORT_ERROR_KEYWORDS = frozenset({"name", "path"})
 
     @staticmethod
     def register_stack_effects(table, effect_class) -> None:

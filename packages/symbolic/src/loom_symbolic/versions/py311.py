@@ -86,3 +86,9 @@ CLOSE_RETURNS_VALUE = False
 
 #: ``classmethod.__get__`` hands the class to a descriptor it wraps (a classmethod over a property reads it).
 CLASSMETHOD_WRAPS_DESCRIPTORS = True
+
+#: The keywords ``ImportError(msg, ...)`` takes: the attributes a made ImportError carries besides ``args``.
+IMPORT_ERROR_KEYWORDS = frozenset({"name", "path"})
+
+#: The TypeError a class pattern whose name is not a class raises (``case len():``): 3.12 says "class".
+MATCH_CLASS_NOT_A_TYPE = "called match pattern must be a type"

@@ -47,6 +47,9 @@ from .py311 import (  # noqa: F401  (unchanged in 3.12)
     push_null_then,
 )
 
+#: 3.12 added ``name_from`` (the from-imported name IMPORT_FROM did not find) to ImportError's keywords.
+IMPORT_ERROR_KEYWORDS = frozenset({"name", "path", "name_from"})
+
 _INTRINSIC_1 = {name: index for index, name in enumerate(dis._intrinsic_1_descs)}
 _UNARY_POSITIVE = _INTRINSIC_1["INTRINSIC_UNARY_POSITIVE"]
 _LIST_TO_TUPLE = _INTRINSIC_1["INTRINSIC_LIST_TO_TUPLE"]
@@ -112,3 +115,6 @@ def call(argc: int) -> list[Instr]:
 def call_kw(argc: int, names: tuple[str, ...]) -> list[Instr]:
     """Call with the last ``len(names)`` of ``argc`` arguments passed by keyword (KW_NAMES, then CALL)."""
     return [Instr("KW_NAMES", names), *call(argc)]
+
+#: See ``py311.MATCH_CLASS_NOT_A_TYPE``: 3.12 words it "class".
+MATCH_CLASS_NOT_A_TYPE = "called match pattern must be a class"

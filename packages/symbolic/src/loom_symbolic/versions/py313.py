@@ -40,6 +40,7 @@ from bytecode import Instr
 
 from . import py312
 from .py311 import load_global_callable  # noqa: F401  (LOAD_GLOBAL (True, name) is 3.13's form too)
+from .py312 import IMPORT_ERROR_KEYWORDS, MATCH_CLASS_NOT_A_TYPE  # noqa: F401  (unchanged in 3.13)
 
 #: ``generator.close()`` returns the generator's return value ("What's New in Python 3.13").
 CLOSE_RETURNS_VALUE = True
