@@ -96,6 +96,12 @@ class NewObjectVariable(InstanceMixin, Variable):
             special = class_attribute(self.cls, name)
             if isinstance(special, (staticmethod, classmethod)):  # on the type, bound as the descriptor binds it
                 return _descriptor(tx, self.object_view(tx), name, special).call(tx, args, kwargs)
+            if type(special) is property and isinstance(special.fget, types.FunctionType):
+                # a special method that is a property (``__getitem__ = property(...)``): CPython's slot reads it
+                # off the object (the getter runs) and calls what it gives
+                member = _class_member_source(self, name)
+                getter = wrap(tx, special.fget, Attr(member, "fget") if member is not None else None)
+                return getter.call(tx, [self], {}).call(tx, args, kwargs)
             if not isinstance(special, types.FunctionType):
                 raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
 
