@@ -42,3 +42,34 @@ def test_cells_of_a_function_made_while_tracing_in_one_graph():
     loom.reset()
     report = loom.explain(fn)(x)
     assert report.graph_count == 1 and report.break_count == 0, report.breaks
+
+
+def _cell(value):
+    def f():
+        return a
+    a = value
+    return f.__closure__[0]
+
+
+def _empty_cell():
+    def f():
+        return a
+    if False:
+        a = 1
+    return f.__closure__[0]
+
+
+def test_cells_made_while_tracing_compare_as_cpython():
+    def fn(x):
+        return (x + 1, _cell(2) < _cell(3), _empty_cell() < _cell("saturday"), _empty_cell() == _empty_cell(),
+                _cell(-36) == _cell(-36.0), _cell(True) > _empty_cell(), _cell(1) != _cell(1))
+
+    x = torch.arange(3.0)
+    loom.reset()
+    expected = fn(x)
+    got = loom.compile(fn, backend="eager", options={"strict": True})(x)
+    torch.testing.assert_close(got[0], expected[0])
+    assert got[1:] == expected[1:] == (True, True, True, True, True, False)
+    loom.reset()
+    report = loom.explain(fn)(x)
+    assert report.graph_count == 1 and report.break_count == 0, report.breaks

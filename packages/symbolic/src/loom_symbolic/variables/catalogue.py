@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     builtin_type_calls,
     builtins,
     bytearrays,
+    cell_comparisons,
     checkpointing,
     constant_enum_methods,
     constant_set_methods,
