@@ -214,6 +214,18 @@ def _check_base(base: Any, name: str) -> None:
     check_init_subclass((base,), name)  # a user's hook that writes only into the new class runs as it is made
 
 
+def _refused_non_class_bases(name: str, bases: tuple) -> None:
+    """``type(name, bases, ns)`` with a base that is no class and of a C type (``None``, ``1``): CPython refuses it
+    with a TypeError before any Python code could run, which the program gets, its message taken from that same
+    refusal on an empty namespace."""
+    if any(not isinstance(base, type) and type(base).__flags__ & (1 << 9) for base in bases):
+        return  # an instance of a Python class: its __mro_entries__ lookup could run its code (left to the break)
+    try:
+        type(name, bases, {})
+    except TypeError as exc:
+        raise UserError(f"type({name!r}, ...)", str(exc), exc_type=TypeError, exc_args=args_of(exc)) from exc
+
+
 def make_namedtuple_class(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
     """``collections.namedtuple(typename, field_names, ...)``: the class, made now; None (a break at the
     call) when an argument is only known at run time (defaults holding tensors)."""
@@ -240,6 +252,8 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
     if type(name) is not str or type(bases) is not tuple or namespace.python_type() is not dict \
             or not isinstance(items, dict) or not all(type(key) is str for key in items):
         raise Unsupported(f"type({name!r}, ...)", "not a name, a tuple of bases and a dict of names")
+    if not all(isinstance(base, type) for base in bases):
+        _refused_non_class_bases(name, bases)
     for base in bases:
         _check_base(base, name)
     what = f"type({name!r}, ...)"
@@ -250,7 +264,13 @@ def make_type(tx, args: list[Variable], kwargs: dict[str, Variable]) -> Variable
         template = typed_template(tx, name, bases, real)
         _MADE_BY[template] = weakref.ref(tx.output)
         return wrap(tx, template, None)
-    return _made(tx, type(name, bases, real))
+    try:
+        made = type(name, bases, real)
+    except Exception as exc:  # the bases' own TypeError (a duplicate base, no consistent MRO) is the program's
+        if isinstance(exc, TypeError):
+            _refused_bases(name, list(bases), exc)
+        raise Unsupported(what, f"making the class raised {type(exc).__name__}: {exc}") from exc
+    return _made(tx, made)
 
 
 BUILTIN_HANDLERS[builtins.__build_class__] = build_class

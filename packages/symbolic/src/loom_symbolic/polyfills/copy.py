@@ -90,6 +90,51 @@ def _rebuilt_slotted(x: Any, cls: type, memo: list | None) -> Any:
     return instance
 
 
+def _stateful_class(cls: type, hook: str) -> bool:
+    """A class ``copy`` copies through ``object.__reduce_ex__`` with a ``__getstate__`` written in Python (and
+    maybe a ``__setstate__``): no copy hook named ``hook``, no reduction, new-arguments, ``__new__`` or slots of
+    its own."""
+    setstate = getattr(cls, "__setstate__", None)
+    return (
+        type(cls) is type
+        and getattr(cls, hook, None) is None
+        and cls.__reduce_ex__ is _OBJECT_REDUCTION[0]
+        and cls.__reduce__ is _OBJECT_REDUCTION[1]
+        and isinstance(getattr(cls, "__getstate__", None), types.FunctionType)
+        and (setstate is None or isinstance(setstate, types.FunctionType))
+        and getattr(cls, "__getnewargs_ex__", None) is None
+        and getattr(cls, "__getnewargs__", None) is None
+        and cls.__new__ is _OBJECT_NEW
+        and getattr(cls, "__slots__", None) is None
+    )
+
+
+def _rebuilt_from_state(x: Any, cls: type, memo: list | None) -> Any:
+    """What ``copy._reconstruct`` makes of the reduction ``(copyreg.__newobj__, (cls,), x.__getstate__())``:
+    ``cls.__new__(cls)``, then (a state other than None, deep-copied where ``memo`` is given) its ``__setstate__``,
+    or the state's dict (and, a pair, its slot values) stored on it."""
+    instance = cls.__new__(cls)
+    if memo is not None:
+        memo.append((x, instance))
+    state = x.__getstate__()
+    if state is None:
+        return instance
+    if memo is not None:
+        state = _deep(state, memo)
+    if hasattr(instance, "__setstate__"):
+        instance.__setstate__(state)
+        return instance
+    slotstate = None
+    if isinstance(state, tuple) and len(state) == 2:
+        state, slotstate = state
+    if state:
+        instance.__dict__.update(state)
+    if slotstate:
+        for key, value in slotstate.items():
+            setattr(instance, key, value)
+    return instance
+
+
 def _module_class(cls: type) -> bool:
     """An ``nn.Module`` class that ``copy`` copies as ``nn.Module`` does: ``cls.__new__(cls)``, then
     ``__setstate__`` with a deep copy of ``__getstate__()`` (no reduction or copy hook of its own)."""
@@ -220,6 +265,8 @@ def _deep(x: Any, memo: list) -> Any:
         return instance
     if isinstance(cls, type) and type(cls) is type and _plain_class(cls, slotted=True):
         return _rebuilt_slotted(x, cls, memo)
+    if isinstance(cls, type) and _stateful_class(cls, "__deepcopy__"):
+        return _rebuilt_from_state(x, cls, memo)
     if isinstance(cls, type) and _module_class(cls):
         module = cls.__new__(cls)
         memo.append((x, module))
@@ -290,6 +337,8 @@ def copy(x: Any) -> Any:
         return instance
     if type(cls) is type and _plain_class(cls, slotted=True) and getattr(cls, "__copy__", None) is None:
         return _rebuilt_slotted(x, cls, None)
+    if _stateful_class(cls, "__copy__"):
+        return _rebuilt_from_state(x, cls, None)
     base = _reduced_container(cls, "__copy__")
     if base is not None:
         return _rebuilt(x, base, None)

@@ -22,6 +22,7 @@ from .. import operand_errors, polyfills
 from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from ..object_dicts import DELETED
 from . import class_deletions as _class_deletions
+from . import class_lies as _class_lies
 from . import class_lookups as _class_lookups
 from .base import Variable
 from .classmethod_chain import chained_classmethod
@@ -29,6 +30,7 @@ from .constant import ConstantVariable
 from .functions import UserFunctionVariable
 from .methods import BoundMethodVariable, MethodVariable
 from .registry import wrap
+from .slot_errors import no_attribute_to_set, read_only_to_delete
 
 if TYPE_CHECKING:
     from ..codegen import PyCodegen
@@ -53,18 +55,6 @@ def kept_slot(cls: type, name: str) -> bool:
             and static.__objclass__.__module__ != "builtins":
         return True
     return polyfills.modelled_slot(cls, name)
-
-
-def no_attribute_to_set(cls: type, name: str) -> UserError | Unsupported:
-    """Python's AttributeError for storing ``name``, outside the slots, on an instance of a ``__slots__``
-    class without a ``__dict__`` (its message differs between versions: taken from a probe instance)."""
-    try:
-        object.__setattr__(object.__new__(cls), name, None)
-    except AttributeError as exc:
-        return UserError(f"setting {name!r}", str(exc), exc_type=AttributeError, exc_args=exc.args)
-    except Exception:  # a class object.__new__ cannot make: say so instead
-        pass
-    return Unsupported(f"setting {name!r} on a {cls.__name__} made while tracing", "the class has no __dict__")
 
 
 def _unset_slot(cls: type, name: str, slot: Any) -> UserError:
@@ -301,7 +291,9 @@ def _c_object_attribute(tx: InstructionTranslator, view: ObjectView, name: str) 
     return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
 
 
-def _class_source(view: ObjectView, name: str) -> Any:
+def _class_source(tx: InstructionTranslator, view: ObjectView, name: str) -> Any:
+    if view.type_source is not None and _class_lies.metaclass_data_descriptor(type(view.cls), name):
+        return raw_member_source(tx, view.cls, view.type_source, name)  # the metaclass's answers cls.name
     return Attr(view.type_source, name) if view.type_source is not None else None
 
 
@@ -321,7 +313,7 @@ def raw_member_source(tx: InstructionTranslator, cls: type, type_source: Any, na
 def class_function(tx: InstructionTranslator, view: ObjectView, name: str, fn: types.FunctionType) -> Variable:
     """``fn``, found as ``name`` on the class of ``view``, wrapped with the source it was found through (so it
     is guarded by identity: a hook replaced on the class later fails the guard)."""
-    return wrap(tx, fn, _class_source(view, name))
+    return wrap(tx, fn, _class_source(tx, view, name))
 
 
 def _c_getter(fget: Any) -> bool:
@@ -332,7 +324,7 @@ def _c_getter(fget: Any) -> bool:
 
 
 def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: Any) -> Variable:
-    class_source = _class_source(view, name)
+    class_source = _class_source(tx, view, name)
     if isinstance(static, types.FunctionType):
         # Wrapped with its class source, so the method is guarded by identity: a method replaced on
         # the class later fails the guard instead of running the traced one.
@@ -382,6 +374,8 @@ def _descriptor(tx: InstructionTranslator, view: ObjectView, name: str, static: 
             # a slot never set (or a C getter refusing): no guard can hold "still unset", so it runs as Python
             raise Unsupported(f"attribute {name!r} of a {view.cls.__name__} that raises AttributeError",
                               "an unset slot's emptiness is not guarded") from None
+        except Exception as exc:  # a C getter raising (an empty cell's cell_contents): Python raises it, natively
+            raise Unsupported(f"attribute {name!r} of a {view.cls.__name__}", f"reading it raises {type(exc).__name__}") from None
         return wrap(tx, value, Attr(view.source, name) if view.source is not None else None)
     if isinstance(static, (types.MethodDescriptorType, types.WrapperDescriptorType, types.BuiltinFunctionType,
                            types.ClassMethodDescriptorType)):
@@ -426,44 +420,17 @@ def _builtin_method(tx: InstructionTranslator, view: ObjectView, name: str) -> V
     """A method of a builtin base class (dict.get on a dict subclass): the container models it."""
     if hasattr(view.receiver, "call_builtin_method"):
         return MethodVariable(view.receiver, name, builtin=True)
+    for maker in OBJECT_METHOD_MAKERS:  # object.__eq__ of an object made while tracing (object_slot_methods)
+        if (made := maker(tx, view, name)) is not None:
+            return made
     raise Unsupported(f"method {name!r} of {view.cls.__name__}", "a C method of a Python object")
 
 
+#: ``maker(tx, view, name)`` → the variable of ``object``'s own method ``name`` bound to the object, or None
+OBJECT_METHOD_MAKERS: list[Callable[..., Variable | None]] = []
+
+
 # -- object.__getattribute__ and object.__setattr__ --------------------------------------------
-class GenericSetattrVariable(Variable):
-    """``object.__setattr__`` on an object made while tracing: bound (``super().__setattr__(k, v)``)
-    or not (``object.__setattr__(self, k, v)``, what a frozen dataclass's ``__init__`` calls)."""
-
-    def __init__(self, receiver: Variable | None = None) -> None:
-        self.receiver = receiver
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
-        if kwargs or len(args) != 2:
-            raise Unsupported("object.__setattr__ with these arguments", "not modelled")
-        setter = getattr(receiver, "generic_setattr", None)
-        if setter is None:
-            raise Unsupported(f"object.__setattr__ on {receiver.describe()}", "not modelled")
-        setter(tx, args[0].as_python_constant(), args[1])
-        return ConstantVariable(None)
-
-
-class GenericDelattrVariable(Variable):
-    """``object.__delattr__`` on an object made while tracing, bound (``super().__delattr__(k)``) or not
-    (``object.__delattr__(self, k)``, what a class overriding ``__delattr__`` calls): ``del`` without the override."""
-
-    def __init__(self, receiver: Variable | None = None) -> None:
-        self.receiver = receiver
-
-    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
-        receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
-        deleter = getattr(receiver, "generic_delattr", None)
-        if kwargs or len(args) != 1 or deleter is None or not args[0].is_python_constant():
-            raise Unsupported(f"object.__delattr__ on {receiver.describe()}", "not modelled")
-        deleter(tx, args[0].as_python_constant())
-        return ConstantVariable(None)
-
-
 class GenericGetattrVariable(Variable):
     """``object.__getattribute__`` bound to an object: the default attribute lookup."""
 
@@ -596,5 +563,7 @@ class InstanceMixin(InstanceAttributes):
         if name not in self.attrs:
             if slot:  # deleting an unset slot: the slot's own AttributeError, the bare name
                 raise UserError(f"deleting {name!r}", name, exc_type=AttributeError, exc_args=(name,))
+            if not self.cls.__dictoffset__ and class_attribute(self.cls, name) is not _MISSING:
+                raise read_only_to_delete(self.cls, name)  # no instance dict, a plain class attribute
             raise missing_for_delete(f"{self.cls.__name__!r} object", name)
         del self.attrs[name]

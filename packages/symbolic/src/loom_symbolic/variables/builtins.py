@@ -28,6 +28,7 @@ from ..errors import Unsupported, UserError, args_of, missing_attribute
 from ..per_call_classes import made_per_call
 from ..policy import opaque_module, opaque_reason
 from . import attributes as _attributes
+from . import class_lies as _class_lies
 from . import container_methods as _container_methods
 from . import flagged_tensor_classes as _flagged
 from . import frame_locals as _frame_locals
@@ -35,9 +36,9 @@ from . import functions as _functions
 from . import getitem_iteration as _getitem_iteration
 from . import operator_semantics as ops
 from . import process_constants as _process_constants
+from . import replaced_attributes as _replaced
 from . import resumed_loops as _resumed_loops
 from . import symbolic_scalars as _symbolic
-from .attributes import GenericDelattrVariable, GenericSetattrVariable
 from .base import RealValueVariable, Variable
 from .constant import ConstantVariable, wrap_frozen
 from .containers import (
@@ -50,6 +51,7 @@ from .containers import (
 )
 from .exception_values import SymbolicException, is_attribute_error, make_exception
 from .folded_identity import copies_of, wrap_folded
+from .generic_attribute_methods import GenericDelattrVariable, GenericSetattrVariable
 from .immutable_unbound import unbound_immutable_method
 from .iterators import (
     EnumerateIterator,
@@ -118,13 +120,15 @@ class BuiltinVariable(RealValueVariable):
             return ConstantVariable(getattr(self.value, name))
         if name in _FIXED_NAMES and isinstance(self.value, type):  # ExceptionGroup, a heap type: names can be set
             return wrap(tx, getattr(self.value, name), Attr(self.source or Const(self.value), name))
+        if name in ("__bases__", "__base__", "__mro__") and _is_builtin_type(self.value):  # a C type's: fixed
+            return wrap_constant_like(getattr(self.value, name))
         if name == "__dict__" and _is_builtin_type(self.value):  # a C type's namespace: fixed, its keys guarded
             return wrap(tx, self.value.__dict__, Attr(self.source or Const(self.value), name))
         if self.value is object and name in ("__setattr__", "__delattr__"):
             return GenericSetattrVariable() if name == "__setattr__" else GenericDelattrVariable()
         replacement = polyfills.attribute_replacement(self.value, name)
-        if replacement is not None:  # dict.fromkeys
-            return _functions.UserFunctionVariable(replacement)
+        if replacement is not None:  # dict.fromkeys: traced through the replacement, otherwise the original
+            return _replaced.ReplacedAttributeVariable(replacement, getattr(self.value, name))
         for unbound_of in (_container_methods.unbound_method, unbound_immutable_method):  # dict.pop(d, k), str.split(s)
             unbound = unbound_of(self.value, name)
             if unbound is not None:
@@ -308,8 +312,9 @@ def builtin_isinstance(tx, args, kwargs):
             raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
     if _flagged.flagged_instance(tx, value, cls, builtin_getattr):  # nn.Buffer(t): a plain tensor so flagged
         return ConstantVariable(True)
-    try:
-        return ConstantVariable(issubclass(value.python_type(), cls))
+    try:  # a real type not matching: a __class__ the class defines answers (class_lies)
+        return ConstantVariable(issubclass(value.python_type(), cls)
+                                or bool(_class_lies.isinstance_through_class_attribute(tx, value, cls)))
     except TypeError as exc:
         raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
 
@@ -426,19 +431,6 @@ def builtin_tuple(tx, args, kwargs):
 @builtin(list)
 def builtin_list(tx, args, kwargs):
     return ListVariable(_items(tx, args[0], hint=True) if args else [])
-
-
-@builtin(dict)
-def builtin_dict(tx, args, kwargs):
-    result = DictVariable({})
-    if args:
-        source = args[0]
-        if isinstance(source, DictVariable) and not _container_methods.dict_methods.merged_by_keys(source):
-            result.items.update(source.items)
-        else:
-            _container_methods.update_from_pairs(tx, result.items, source)
-    result.items.update(kwargs)
-    return result
 
 
 def _set_handler(frozen: bool) -> Handler:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Unsupported, UserError
 from .base import Variable
 from .constant import ConstantVariable
-from .registry import wrap
+from .registry import wrap, wrap_constant_like
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -107,12 +107,27 @@ class CellVariable(Variable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         """``cell.cell_contents`` (a function's ``__closure__`` holds these); an empty cell raises as CPython's."""
+        if name == "__class__":
+            return wrap_constant_like(types.CellType)
         if name != "cell_contents":
             return super().var_getattr(tx, name)
         try:
             return self.box.load(tx)
         except UserError:
             raise UserError("cell_contents", "Cell is empty", exc_type=ValueError, exc_args=("Cell is empty",)) from None
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``cell.cell_contents = value``: what ``nonlocal name; name = value`` stores (a real cell's is replayed)."""
+        if name != "cell_contents" or self.box.frozen is not None:
+            raise Unsupported(f"assigning {name!r} of {self.describe()}", "not modelled")
+        self.box.store(tx, value)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del cell.cell_contents`` of a cell made while tracing that holds a value: empties it."""
+        if name != "cell_contents" or self.box.frozen is not None or isinstance(self.box, RealCellBox) \
+                or self.box.contents is None:
+            raise Unsupported(f"deleting {name!r} of {self.describe()}", "not modelled")
+        self.box.contents = None
 
     def describe(self) -> str:
         return f"cell {self.box.name}"

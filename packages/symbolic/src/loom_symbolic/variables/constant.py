@@ -63,6 +63,10 @@ _FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
 NON_CONSTANT_ARGUMENTS: list[Any] = []
 
 
+#: Builtin types whose instances take no attribute store (no ``__dict__``, no writable slot).
+_IMMUTABLE_INSTANCES = frozenset({int, float, complex, bool, str, bytes, tuple, frozenset, range, type(None)})
+
+
 class ConstantVariable(Variable):
     """A value known exactly at trace time (``3``, ``"relu"``, ``None``, ``torch.float32``, ``range(4)``)."""
 
@@ -99,6 +103,17 @@ class ConstantVariable(Variable):
         except TypeError as exc:
             raise UserError(f"call to {self.value!r}", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
         return super().call(tx, args, kwargs)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``(1).x = v``, ``"a".__class__ = C``: an instance of an immutable builtin type takes no attribute, so
+        CPython raises (the error taken from the real store, which changes nothing); other constants break."""
+        if type(self.value) not in _IMMUTABLE_INSTANCES or not value.is_python_constant():
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
+        try:
+            setattr(self.value, name, value.as_python_constant())
+        except (AttributeError, TypeError) as exc:
+            raise UserError(f"assigning attribute {name!r}", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+        raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         try:
@@ -208,6 +223,17 @@ class FrozenObjectVariable(ObjectConstantVariable):
 
     Attribute reads and pure method calls are folded on the real object.
     """
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``(1).x = v``, ``"a".__class__ = C``: an instance of an immutable builtin type takes no attribute, so
+        CPython raises (the error taken from the real store, which changes nothing); other constants break."""
+        if type(self.value) not in _IMMUTABLE_INSTANCES or not value.is_python_constant():
+            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
+        try:
+            setattr(self.value, name, value.as_python_constant())
+        except (AttributeError, TypeError) as exc:
+            raise UserError(f"assigning attribute {name!r}", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+        raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         try:

@@ -8,7 +8,6 @@ on the value; a method the class overrides in Python is inlined; a torch operati
 
 from __future__ import annotations
 
-import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
@@ -30,10 +29,6 @@ _VALUE_DUNDERS = frozenset({
       for prefix in ("", "r")),
 })
 
-#: the special methods an operator with a tensor on the other side would call
-_OPERATOR_DUNDERS = _VALUE_DUNDERS - {"__bool__", "__int__", "__float__", "__repr__", "__trunc__", "__floor__",
-                                      "__ceil__", "__round__"}
-
 
 class FloatSubclassVariable(ValueSubclassVariable):
     """An instance of a float subclass made while tracing: ``value`` is its value as a float."""
@@ -48,10 +43,9 @@ class FloatSubclassVariable(ValueSubclassVariable):
                                           and name != "fromhex")
 
     def as_graph_arg(self) -> Any:
-        """The value, where a torch operation takes the object (``x * Meters(1.5)``); a class with an arithmetic
-        method of its own in Python is left to eager."""
-        if any(isinstance(class_attribute(self.cls, name), types.FunctionType) for name in _OPERATOR_DUNDERS):
-            raise Unsupported(f"{self.describe()} in a torch operation", "its class writes arithmetic in Python")
+        """The value, where a torch operation takes the object: torch reads the value of any float (subclass)
+        itself. The class's Python arithmetic is not asked there: with the object on the left, its method was
+        tried first (``left_user_dunder``); on the right, the tensor's method answers before any reflection."""
         return self.value
 
     as_example = as_graph_arg

@@ -70,8 +70,9 @@ def _sequence_protocol(tx: InstructionTranslator, obj: Variable, cls: type) -> G
         raise UserError("iter()", message, exc_type=TypeError, exc_args=(message,))
     own_iter = _attributes.class_attribute(cls, "__iter__")
     getitem = _attributes.class_attribute(cls, "__getitem__")
-    if own_iter is not _attributes._MISSING or not isinstance(getitem, types.FunctionType):
-        return None
+    getter = getitem.fget if type(getitem) is property and not hasattr(obj, "real") else None
+    if own_iter is not _attributes._MISSING or not isinstance(getter or getitem, types.FunctionType):
+        return None  # (a property's getter: the slot reads it off an object made while tracing, then calls it)
     return GetitemIterator(obj)
 
 

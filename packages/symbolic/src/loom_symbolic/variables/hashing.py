@@ -20,7 +20,9 @@ from .attributes import class_attribute
 from .builtins import builtin
 from .constant import ConstantVariable
 from .id_keys import given_tensor
+from .methods import BoundMethodVariable
 from .object_id_calls import builtin_id
+from .object_ids import ObjectHashVariable
 from .sequences import TupleSubclassVariable, TupleVariable
 from .sets import SetVariable
 
@@ -45,6 +47,10 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if getattr(value, "stands_for", _ABSENT) is None and value.source is None:
         return made_object_hash(tx, value)
+    if isinstance(value, BoundMethodVariable) and _made_object(value.receiver) \
+            and isinstance(getattr(value.function, "value", None), types.FunctionType):
+        # a method of an object made while tracing: by its object's address (not its hash) and its function
+        return ObjectHashVariable(value)
     if type(value) is TupleVariable and not value.is_python_constant():
         return _hash_tuple_of_made_objects(tx, value)
     if isinstance(value, SetVariable) and value.frozen and value.cls is not None:
@@ -60,6 +66,11 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     if base is frozenset:
         return ConstantVariable(hash(frozenset(value.layout)))
     return ConstantVariable(hash(tuple(member.value for member in members)))
+
+
+def _made_object(value: Variable) -> bool:
+    """An object of a plain class made while tracing."""
+    return getattr(value, "stands_for", _ABSENT) is None and value.source is None and value.mutable
 
 
 def _hashed_as_tensor(value: Variable) -> bool:
@@ -82,6 +93,8 @@ def made_object_hash(tx: InstructionTranslator, value: Variable) -> Variable | N
         raise UserError("hash()", message, exc_type=TypeError, exc_args=(message,))
     if own is str.__hash__ and hasattr(value, "call_builtin_method"):  # a str subclass's: its text's hash
         return value.call_builtin_method(tx, "__hash__", [], {})
+    if own is object.__hash__ and value.mutable:  # by its address, unknown yet: compared by identity
+        return ObjectHashVariable(value)
     if not isinstance(own, types.FunctionType):
         return None
     result = value.call_method(tx, "__hash__", [], {})

@@ -44,6 +44,14 @@ def unbound_immutable_method(owner: Any, name: str) -> Variable | None:
 class UnboundImmutableMethodVariable(Variable):
     """``str.split`` and the like read from the class: a C method descriptor called with its receiver first."""
 
+    #: the descriptor is a real object of a C type, the same one on every run (``int.__add__ is
+    #: int.__dict__["__add__"]`` is decided on it)
+    wraps_real_object = True
+
+    @property
+    def value(self) -> Any:
+        return self.descriptor
+
     def __init__(self, owner: type, name: str, descriptor: Any) -> None:
         self.owner = owner
         self.name = name

@@ -11,7 +11,6 @@ tensor's with the value (``Tensor.__add__`` takes any int). Anything else ``int`
 
 from __future__ import annotations
 
-import types
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Unsupported, UserError
@@ -35,10 +34,6 @@ _VALUE_DUNDERS = frozenset({
 })
 
 
-#: the special methods an operator with a tensor on the other side would call
-_OPERATOR_DUNDERS = _VALUE_DUNDERS - {"__bool__", "__int__", "__float__", "__repr__", "__trunc__", "__floor__",
-                                      "__ceil__", "__round__"}
-
 
 class IntSubclassVariable(ValueSubclassVariable):
     """An instance of an int subclass made while tracing: ``value`` is its value as an int."""
@@ -53,10 +48,9 @@ class IntSubclassVariable(ValueSubclassVariable):
                                           and name != "from_bytes")
 
     def as_graph_arg(self) -> Any:
-        """The value, where a torch operation takes the object (``x * Count(3)``, ``torch.add(x, c)``): torch reads
-        any int as its value; a class with an arithmetic method of its own in Python is left to eager."""
-        if any(isinstance(class_attribute(self.cls, name), types.FunctionType) for name in _OPERATOR_DUNDERS):
-            raise Unsupported(f"{self.describe()} in a torch operation", "its class writes arithmetic in Python")
+        """The value, where a torch operation takes the object: torch reads the value of any int (subclass)
+        itself. The class's Python arithmetic is not asked there: with the object on the left, its method was
+        tried first (``left_user_dunder``); on the right, the tensor's method answers before any reflection."""
         return self.value
 
     as_example = as_graph_arg

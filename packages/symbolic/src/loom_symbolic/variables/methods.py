@@ -9,7 +9,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from .base import Variable
 from .registry import wrap_constant_like
 
@@ -31,6 +31,14 @@ class BoundMethodVariable(Variable):
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         return self.function.call(tx, [self.receiver, *args], kwargs)
+
+    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``obj.method.name = value``: a method takes no attribute (its names are read-only, it has no
+        ``__dict__``): CPython's error, taken from the same store on a real method (which changes nothing)."""
+        _refuse_method_change(name, value)
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        _refuse_method_change(name, None)
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.source is not None:
@@ -141,3 +149,21 @@ class MethodVariable(Variable):
 
     def describe(self) -> str:
         return f"method {self.name} of {self.receiver.describe()}"
+
+
+def _probe() -> None:
+    """What a real method made to learn CPython's errors is bound to."""
+
+
+def _refuse_method_change(name: str, value: Variable | None) -> None:
+    method = types.MethodType(_probe, object())
+    try:
+        if value is None:
+            delattr(method, name)
+        elif value.is_python_constant():
+            setattr(method, name, value.as_python_constant())
+        else:
+            setattr(method, name, None)
+    except (AttributeError, TypeError) as exc:
+        raise UserError(f"changing {name!r} of a method", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
+    raise Unsupported(f"changing {name!r} of a method", "not modelled")

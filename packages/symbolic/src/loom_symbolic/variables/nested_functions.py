@@ -8,7 +8,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 from .. import bytecode_helpers
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute, missing_for_delete
 from .base import Variable
 from .cells import CellBox, CellVariable
 from .constant import ConstantVariable
@@ -132,24 +132,80 @@ class NestedFunctionVariable(Variable):
         elif name in _ASSIGNABLE:
             check = _ASSIGNABLE[name]
             if check is not None and not check(value):
+                self._refused_as_made(name, value)
                 raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
                                   "CPython checks the value's type")
             self.assigned[name] = value
+        elif name == "__code__" and value.is_python_constant() and isinstance(value.as_python_constant(), types.CodeType):
+            code = value.as_python_constant()
+            if len(code.co_freevars) != len(self.code.co_freevars):
+                self._refused_as_made(name, value)  # CPython's ValueError: the free variables must match
+            if code.co_flags & _KIND_FLAGS != self.code.co_flags & _KIND_FLAGS:
+                raise Unsupported(f"setting __code__ of {self.qualname}", "a code object of another kind: it warns")
+            self.code = code  # later calls (and the function rebuilt after the graph) run it over the same cells
+        elif name in ("__closure__", "__globals__", "__builtins__"):  # read-only whatever the value: CPython's error
+            self._refused_as_made(name, ConstantVariable(None))
+            raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
         elif hasattr(types.FunctionType, name):
             raise Unsupported(f"setting {name} of a function made while tracing", "not modelled")
         else:
             self.namespace.items[name] = value  # the function's __dict__, as CPython stores it
 
+    def _refused_as_made(self, name: str, value: Variable | None) -> None:
+        """Raise the error CPython raises for setting (``value``) or deleting (None) ``name`` of this function,
+        taken from the same change to a real function of this code, name and closure size (it runs nothing); a
+        change it accepts returns."""
+        if value is not None and not value.is_python_constant():
+            return
+        made = self._as_made()
+        named = self.assigned.get("__name__")
+        made.__name__ = named.as_python_constant() if named is not None and _is_str(named) else self.code.co_name
+        try:
+            if value is None:
+                delattr(made, name)
+            else:
+                setattr(made, name, value.as_python_constant())
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise UserError(f"{'setting' if value is not None else 'deleting'} {name} of {self.qualname}", str(exc),
+                            exc_type=type(exc), exc_args=exc.args) from exc
+
+    def delete_attr(self, tx: InstructionTranslator, name: str) -> None:
+        """``del fn.name``: ``__defaults__``/``__kwdefaults__``/``__doc__`` are emptied (None), an entry of the
+        function's ``__dict__`` removed; CPython's error for the names it refuses (``__name__``, ``__dict__``)."""
+        if self.real is not None:
+            raise Unsupported(f"deleting {name} of function {self.qualname}", "a class made while tracing holds it")
+        if name == "__defaults__":
+            self.defaults = []
+        elif name == "__kwdefaults__":
+            self.kwdefaults = {}
+            self.assigned.pop(name, None)
+        elif name == "__doc__":
+            self.assigned[name] = ConstantVariable(None)
+        elif name in self.namespace.items and not hasattr(types.FunctionType, name):
+            del self.namespace.items[name]
+        elif name in (*_ASSIGNABLE, "__dict__", "__code__", "__globals__", "__closure__", "__builtins__"):
+            self._refused_as_made(name, None)
+            raise Unsupported(f"deleting {name} of function {self.qualname}", "not modelled")
+        elif hasattr(types.FunctionType, name):
+            raise Unsupported(f"deleting {name} of function {self.qualname}", "not modelled")
+        else:
+            raise missing_for_delete("'function' object", name)
+
     def _set_defaults(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
         """``fn.__defaults__ = (...)`` (or None): later calls, and the function rebuilt after the graph, use
-        them. ``__kwdefaults__`` is left to a break: the function would keep the very dict assigned, which
-        the program may go on changing."""
+        them. ``fn.__kwdefaults__ = {...}``: the function keeps the very dict assigned (a dict the trace holds),
+        which later calls read as it is then (:meth:`_kwdefaults`), and ``None`` drops them."""
         if name == "__defaults__" and value.is_python_constant() and value.as_python_constant() is None:
             self.defaults = []
         elif name == "__defaults__" and isinstance(value, TupleVariable) and value.python_type() is tuple:
             self.defaults = list(value.items)
         elif name == "__defaults__" and value.is_python_constant() and type(value.as_python_constant()) is tuple:
             self.defaults = [wrap_constant_like(v) for v in value.as_python_constant()]
+        elif name == "__kwdefaults__" and value.is_python_constant() and value.as_python_constant() is None:
+            self.kwdefaults = {}
+            self.assigned.pop(name, None)
+        elif name == "__kwdefaults__" and isinstance(value, DictVariable) and value.python_type() is dict:
+            self.assigned[name] = value
         else:
             raise Unsupported(f"setting {name} of a function made while tracing to {value.describe()}",
                               "not modelled")
@@ -228,6 +284,8 @@ def _is_str(value: Variable) -> bool:
     return value.is_python_constant() and isinstance(value.as_python_constant(), str)
 
 
+#: The code flags that make a function of another kind (a generator, a coroutine): ``__code__`` swaps keep them.
+_KIND_FLAGS = 0x20 | 0x80 | 0x100 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ITERABLE_COROUTINE | CO_ASYNC_GENERATOR
 #: What a function made while tracing reads as MAKE_FUNCTION set it, until assigned.
 _MADE_AS_CPYTHON_MAKES_THEM = frozenset({"__name__", "__qualname__", "__module__", "__doc__", "__type_params__"})
 #: Function-type attributes that may be assigned while tracing → the check CPython makes of the value

@@ -25,6 +25,7 @@ from . import ctx as _ctx
 from . import enums as _enums
 from . import functions as _functions
 from . import iterators as _iterators
+from . import slotted_instance_dicts as _slotted_dicts
 from . import warnings_blocks as _warnings_blocks
 from .attributes import (
     _MISSING,
@@ -33,6 +34,7 @@ from .attributes import (
     _descriptor,
     builtin_base,
     class_attribute,
+    kept_slot,
 )
 from .base import Variable
 from .containers import DictVariable, InstanceDictVariable, ListVariable, SetVariable
@@ -49,11 +51,28 @@ if TYPE_CHECKING:
 CONSTRUCTORS: dict[type, Any] = {}
 
 
+def _has_python_slots(cls: type) -> bool:
+    """Whether a Python class of ``cls``'s MRO declares ``__slots__`` naming more than ``__dict__``/``__weakref__``."""
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ()) if klass.__module__ != "builtins" else ()
+        names = (slots,) if isinstance(slots, str) else slots
+        if any(n not in ("__dict__", "__weakref__") for n in names):
+            return True
+    return False
+
+
 class NewObjectVariable(InstanceMixin, Variable):
     """An instance of a plain Python class, created while tracing."""
 
+    #: the dict the program assigned as its ``__dict__`` (``obj.__dict__ = d``): its attributes' very storage
+    assigned_dict: Variable | None = None
+
     def instance_dict(self) -> Variable:
-        """``self.__dict__``: the dict of its attributes."""
+        """``self.__dict__``: the dict of its attributes (less the slots' values, where its class has slots)."""
+        if self.assigned_dict is not None:
+            return self.assigned_dict
+        if _has_python_slots(self.cls) or any(kept_slot(self.cls, name) for name in self.attrs):
+            return _slotted_dicts.SlottedInstanceDictVariable(self)
         return InstanceDictVariable(self)
 
     mutable = True
@@ -77,6 +96,12 @@ class NewObjectVariable(InstanceMixin, Variable):
             special = class_attribute(self.cls, name)
             if isinstance(special, (staticmethod, classmethod)):  # on the type, bound as the descriptor binds it
                 return _descriptor(tx, self.object_view(tx), name, special).call(tx, args, kwargs)
+            if type(special) is property and isinstance(special.fget, types.FunctionType):
+                # a special method that is a property (``__getitem__ = property(...)``): CPython's slot reads it
+                # off the object (the getter runs) and calls what it gives
+                member = _class_member_source(self, name)
+                getter = wrap(tx, special.fget, Attr(member, "fget") if member is not None else None)
+                return getter.call(tx, [self], {}).call(tx, args, kwargs)
             if not isinstance(special, types.FunctionType):
                 raise Unsupported(f"{name} of {self.cls.__name__}", "not a Python method")
 
@@ -84,6 +109,9 @@ class NewObjectVariable(InstanceMixin, Variable):
         return self.var_getattr(tx, name).call(tx, args, kwargs)
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if self.stands_for is None and class_attribute(self.cls, "__call__") is _MISSING:  # CPython's TypeError
+            message = f"'{self.cls.__name__}' object is not callable"
+            raise UserError(f"calling a {self.cls.__name__}", message, exc_type=TypeError, exc_args=(message,))
         return self.call_method(tx, "__call__", args, kwargs)
 
     def truth(self, tx: InstructionTranslator) -> bool:
@@ -103,6 +131,26 @@ class NewObjectVariable(InstanceMixin, Variable):
         exit_method = self.var_getattr(tx, "__exit__")
         entered = self.call_method(tx, "__enter__", [], {})
         return _ctx.UserExitVariable(exit_method), entered
+
+    def generic_setattr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
+        """``obj.__dict__ = d`` of a dict made in the trace, on an object of a plain class: ``d`` becomes the
+        storage of its attributes (writes through either show in both, ``vars(obj) is d``); other stores as usual."""
+        if name == "__dict__" and type(value) is DictVariable and value.python_type() is dict and value.source is None \
+                and value.real is None and self.stands_for is None and self.cls.__dictoffset__ \
+                and not _has_python_slots(self.cls) and all(type(k) is str for k in value.items):
+            self.attrs = value.items
+            self.assigned_dict = value
+            return
+        super().generic_setattr(tx, name, value)
+
+    def reconstruct_attributes(self, codegen: PyCodegen) -> None:
+        if self.assigned_dict is None:
+            super().reconstruct_attributes(codegen)
+            return
+        codegen.emit("COPY", 1)  # obj.__dict__ = the dict (rebuilt once, as every name holding it sees)
+        codegen.reconstruct(self.assigned_dict)
+        codegen.emit("SWAP", 2)
+        codegen.emit("STORE_ATTR", "__dict__")
 
     def reconstruct(self, codegen: PyCodegen) -> None:
         if self.stands_for is not None:
@@ -298,10 +346,12 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
         init_source = Attr(cls_source, "__init__") if cls_source is not None else None
         result = wrap(tx, init, init_source).call(tx, [instance, *args], kwargs)
         if not (result.is_python_constant() and result.as_python_constant() is None):
-            raise UserError(f"{cls.__name__}.__init__", "__init__() should return None", exc_type=TypeError)
+            message = f"__init__() should return None, not '{result.python_type().__name__}'"
+            raise UserError(f"{cls.__name__}.__init__", message, exc_type=TypeError, exc_args=(message,))
     elif init is object.__init__:
         if (args or kwargs) and base not in (frozenset, tuple, *BASE_MAKERS) and not own_new:  # object.__init__ leaves them to a __new__
-            raise UserError(f"{cls.__name__}()", f"{cls.__name__}() takes no arguments", exc_type=TypeError)
+            message = f"{cls.__name__}() takes no arguments"  # CPython names the type by its tp_name
+            raise UserError(f"{cls.__name__}()", message, exc_type=TypeError, exc_args=(message,))
     elif base is not object and init is base.__init__:
         if args or kwargs:
             # a dict's __init__ words its own arity errors (OrderedDict's differ from its update's)
@@ -309,6 +359,14 @@ def _initialised(tx: InstructionTranslator, cls: type, cls_source: Any, base: ty
             instance.call_builtin_method(tx, name, args, kwargs)
     elif (replacement := polyfills.method_replacement(cls, "__init__")) is not None:  # defaultdict's
         result = _functions.UserFunctionVariable(replacement[0]).call(tx, [instance, *args], kwargs)
+    elif type(init) is property and isinstance(init.fget, types.FunctionType):
+        # ``__init__ = property(getter)``: type.__call__ reads it off the instance (the getter runs, and may raise),
+        # then calls what it gave
+        getter_source = Attr(Attr(cls_source, "__init__"), "fget") if cls_source is not None else None
+        bound = wrap(tx, init.fget, getter_source).call(tx, [instance], {})
+        result = bound.call(tx, args, kwargs)
+        if not (result.is_python_constant() and result.as_python_constant() is None):
+            raise Unsupported(f"creating a {cls.__qualname__} object", "its __init__ property gave a call returning a value")
     else:
         raise Unsupported(f"creating a {cls.__qualname__} object", f"its __init__ is a {type(init).__name__}")
     return instance

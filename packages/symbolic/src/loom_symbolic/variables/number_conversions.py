@@ -12,9 +12,10 @@ tensor argument breaks, as reading a tensor's value into Python must.
 from __future__ import annotations
 
 import math
+import operator
 from typing import TYPE_CHECKING
 
-from ..errors import Unsupported
+from ..errors import Unsupported, UserError
 from . import operator_semantics as ops
 from .attributes import _MISSING, class_attribute
 from .base import Variable
@@ -35,8 +36,9 @@ _CONVERSIONS: dict[type, tuple[tuple[str, type], ...]] = {
 
 
 def _python_special(value: Variable, name: str) -> bool:
-    """Whether ``value`` is an object (not a constant, not a tensor) whose class writes ``name`` in Python."""
-    return not value.is_python_constant() and not isinstance(value, TensorVariable) and ops.has_python_special(value, name)
+    """Whether ``value`` is an object (not a constant, not a tensor) whose class writes ``name`` in Python (a
+    container subclass instance whose members are constants counts: its class's method runs)."""
+    return not isinstance(value, (ConstantVariable, TensorVariable)) and ops.has_python_special(value, name)
 
 
 def _has_special(value: Variable, name: str) -> bool:
@@ -56,10 +58,26 @@ def _answers(value: Variable, name: str) -> bool:
 def _call_special(tx: InstructionTranslator, value: Variable, name: str, expected: type) -> object:
     """``value.name()``, inlined; its result must be a constant of exactly ``expected`` type."""
     result = value.call_method(tx, name, [], {})
+    if result.is_python_constant() and not isinstance(result.as_python_constant(), expected):
+        _wrong_type_returned(value.python_type(), name, result.as_python_constant(), expected)
     if not result.is_python_constant() or type(result.as_python_constant()) is not expected:
         raise Unsupported(f"{value.describe()}.{name}() giving {result.describe()}",
                           f"not a {expected.__name__} known while tracing")
     return result.as_python_constant()
+
+
+def _wrong_type_returned(cls: type, name: str, answer: object, expected: type) -> None:
+    """CPython's TypeError for ``name`` returning ``answer``, not an instance of ``expected``: its message taken
+    from the same conversion of a stand-in class of the same name whose method returns it (which runs nothing
+    else)."""
+    target = {"__int__": int, "__index__": int, "__float__": float, "__complex__": complex}[name]
+    if name == "__index__":
+        target = operator.index
+    stand_in = type(cls.__name__, (), {name: lambda self: answer})
+    try:
+        target(stand_in())
+    except TypeError as exc:
+        raise UserError(f"{cls.__name__}.{name}()", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
 
 
 def _conversion(target: type):

@@ -34,3 +34,24 @@ class ObjectIdVariable(Variable):
 
     def describe(self) -> str:
         return f"id() of {self.id_of.describe()}"
+
+
+class ObjectHashVariable(Variable):
+    """``hash(target)`` of an object made while tracing that hashes by identity (``object.__hash__``), or of a
+    method bound to one: an int known only when the program runs. Two such hashes are equal where their
+    targets are the same object (the same function bound to the same object), which :mod:`.identity_hashes`
+    decides; anything else needs the number and is a graph break."""
+
+    def __init__(self, target: Variable) -> None:
+        self.hash_of = target
+
+    def python_type(self) -> type:
+        return int
+
+    def reconstruct(self, codegen: PyCodegen) -> None:
+        codegen.load_callable(hash)
+        codegen.reconstruct(self.hash_of)
+        codegen.call(1)
+
+    def describe(self) -> str:
+        return f"hash() of {self.hash_of.describe()}"

@@ -56,9 +56,14 @@ def class_of(value: Variable) -> type | None:
 
 
 def has_python_special(value: Variable, name: str) -> bool:
-    """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined)."""
+    """Whether ``value``'s class defines special method ``name`` in Python (then it is inlined): a function, or a
+    property whose getter is one (the slot reads it off the object and calls what it gives)."""
     cls = class_of(value)
-    return cls is not None and isinstance(class_attribute(cls, name), types.FunctionType)
+    if cls is None:
+        return False
+    special = class_attribute(cls, name)
+    return isinstance(special, types.FunctionType) or (type(special) is property
+                                                       and isinstance(special.fget, types.FunctionType))
 
 
 def left_user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) -> Variable | None:

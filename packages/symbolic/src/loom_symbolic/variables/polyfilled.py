@@ -14,6 +14,7 @@ from ..polyfills import subclasses as _subclasses
 from . import containers as _containers
 from . import functions as _functions
 from . import new_objects as _new_objects
+from . import replaced_attributes as _replaced
 from .base import Variable
 from .constant import ConstantVariable, ObjectConstantVariable
 from .new_objects import NewObjectVariable
@@ -37,8 +38,8 @@ class PolyfilledVariable(ObjectConstantVariable):
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         replacement = polyfills.attribute_replacement(self.value, name)
-        if replacement is not None:
-            return _functions.UserFunctionVariable(replacement)
+        if replacement is not None:  # chain.from_iterable: traced through the replacement, otherwise the original
+            return _replaced.ReplacedAttributeVariable(replacement, getattr(self.value, name))
         method = polyfills.method_replacement(self.value, name) if isinstance(self.value, type) else None
         if method is not None and not method[1]:  # deque.__init__(self): the stand-in's, called unbound
             return _UnboundStandInMethod(method[0], self.value)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 #: setattr slot to the generic one explicitly (``SimpleNamespace``) shows its own wrapper of it.
 GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__)
 _GENERIC_DELATTR = (object.__delattr__, types.SimpleNamespace.__delattr__)
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (its __slots__ members are writable)
 
 
 def _reachable(receiver: Variable, doing: str, name: str) -> Any:
@@ -69,8 +70,12 @@ def plain_setattr(tx: InstructionTranslator, receiver: Variable, name: str, valu
     cls = type(receiver.value)
     if store_through_descriptor(tx, receiver, cls, TypeOf(source), name, value):
         return
-    if not cls.__dictoffset__ and not isinstance(class_attribute(cls, name), types.MemberDescriptorType):
+    static = class_attribute(cls, name)
+    if not cls.__dictoffset__ and not isinstance(static, types.MemberDescriptorType):
         raise no_attribute_to_set(cls, name)  # no __dict__ and no such slot: Python raises now, not at the replay
+    if isinstance(static, types.MemberDescriptorType) and not static.__objclass__.__flags__ & _HEAPTYPE:
+        # a C type's member (a property's fget): it may be read-only, which only the real store tells
+        raise Unsupported(f"assigning {name!r} of a {cls.__name__}", "a member of a C type, maybe read-only")
     tx.output.side_effects.store_attr(receiver, receiver.value, name, value)
 
 

@@ -52,10 +52,11 @@ from .immutable_unbound import unbound_immutable_method
 from .library_globals import is_library_setting
 from .methods import BoundMethodVariable
 from .module_globals import delete_module_global, is_root_module, store_module_global
-from .new_objects import NewObjectVariable, construct, plain_metaclass, refuse_abstract
+from .new_objects import NewObjectVariable, construct, refuse_abstract
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
 from .sequences import TupleSubclassVariable, plain_structseq_class, plain_tuple_subclass
+from .slot_errors import object_init_refusal
 from .subclass_lists import SubclassesMethodVariable
 
 if TYPE_CHECKING:
@@ -473,16 +474,39 @@ for _owner in (dict, list, set, frozenset):
 
 @builtin(object.__new__)
 def builtin_object_new(tx, args, kwargs):
-    """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this)."""
-    if kwargs or len(args) != 1 or not isinstance(args[0], ClassVariable):
+    """``object.__new__(cls)`` for a plain class: an empty instance, no ``__init__`` (``copy`` does this). More
+    arguments are refused as CPython's ``object_new`` refuses them (unless the class overrides ``__init__`` only)."""
+    if not args or not isinstance(args[0], ClassVariable):
         return None
     cls = args[0].value
-    # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one)
-    if not isinstance(cls, type) or builtin_base(cls) is not object or not plain_metaclass(cls):
+    if (len(args) > 1 or kwargs) and isinstance(cls, type):
+        if cls.__new__ is not object.__new__:
+            message = "object.__new__() takes exactly one argument (the type to instantiate)"
+        elif class_attribute(cls, "__init__") is object.__init__:
+            message = f"{cls.__name__}() takes no arguments"
+        else:
+            message = None  # the arguments are __init__'s: object.__new__ leaves them
+        if message is not None:
+            raise UserError("object.__new__()", message, exc_type=TypeError, exc_args=(message,))
+    # (called explicitly, it makes the object whatever __new__ the class has: super().__new__(cls) in one;
+    # nor does its metaclass take part: no metaclass __call__ runs)
+    if not isinstance(cls, type) or builtin_base(cls) is not object:
         return None
     refuse_abstract(cls)
     # its methods are read through the class: a class reached without a source is a constant object
     return NewObjectVariable(cls, args[0].source if args[0].source is not None else Const(cls))
+
+
+@builtin(object.__init__)
+def builtin_object_init(tx, args, kwargs):
+    """``object.__init__(obj, ...)`` of an object made while tracing: nothing, or CPython's TypeError for arguments
+    (:func:`.slot_errors.object_init_refusal`)."""
+    if not args or not isinstance(args[0], NewObjectVariable):
+        return None
+    refusal = object_init_refusal(args[0].python_type()) if len(args) > 1 or kwargs else None
+    if refusal is not None:
+        raise refusal
+    return ConstantVariable(None)
 
 
 @builtin(object)

@@ -9,18 +9,20 @@ from typing import TYPE_CHECKING
 from loom_guards import Attr, Item, TypeOf
 
 from .. import polyfills
-from ..errors import Unsupported, missing_attribute
+from ..errors import Unsupported, UserError, missing_attribute
 from . import constant as _constant
 from . import exception_values as _exceptions
 from . import functions as _functions
-from .attributes import GenericDelattrVariable, GenericGetattrVariable, GenericSetattrVariable
+from .attributes import GenericGetattrVariable
 from .base import Variable
 from .builtins import HANDLERS, builtin
 from .containers import ListVariable
+from .generic_attribute_methods import GenericDelattrVariable, GenericSetattrVariable
 from .iterators import DictIterator, ListIterator
 from .methods import BoundMethodVariable
 from .new_objects import construct
 from .registry import wrap
+from .slot_errors import object_init_refusal
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -65,7 +67,7 @@ class SuperVariable(Variable):
             if klass in _CONTAINER_BASES and hasattr(self.receiver, "call_builtin_method"):
                 return _BuiltinContainerMethod(self.receiver, name)
             if found is object.__init__:
-                return _NoOpInit()
+                return _NoOpInit(self.receiver)
             replacement = polyfills.method_replacement(klass, name)
             if replacement is not None:  # a polyfilled C method (defaultdict.__init__ of a subclass)
                 bound_to = wrap(tx, receiver_type, type_source) if replacement[1] else self.receiver
@@ -128,6 +130,16 @@ class _TypeCall(Variable):
         return f"type.__call__ of {self.cls.value.__name__}"
 
 
+@builtin(type.__call__)
+def builtin_type_call(tx, args, kwargs):
+    """``type.__call__(cls, *args)`` called by name (a metaclass's ``__call__`` handing over to type's): the instance
+    made as ``type`` makes it, past the metaclass's own ``__call__``."""
+    cls = getattr(args[0], "value", None) if args and getattr(args[0], "wraps_real_object", False) else None
+    if not isinstance(cls, type) or cls.__module__ == "builtins":
+        return None
+    return _TypeCall(args[0]).call(tx, args[1:], kwargs)
+
+
 def _plain_class_attribute(tx: InstructionTranslator, name: str, found, source) -> Variable:
     """``super().name`` for a value without ``__get__`` defined on ``klass``: the value itself, guarded
     through ``type(obj).__mro__[i].__dict__[name]``. Without that source only an immutable scalar (a
@@ -172,9 +184,17 @@ class _ModelledMethod(Variable):
 
 
 class _NoOpInit(Variable):
-    """``object.__init__`` reached through super(): it does nothing."""
+    """``object.__init__`` reached through super(): it does nothing, but refuses arguments as CPython's
+    ``object_init`` does (where the object's class overrides ``__init__``, or keeps ``object.__new__`` too)."""
+
+    def __init__(self, receiver: Variable | None = None) -> None:
+        self.receiver = receiver
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if (args or kwargs) and self.receiver is not None:
+            refusal = object_init_refusal(self.receiver.python_type())
+            if refusal is not None:
+                raise refusal
         return _constant.ConstantVariable(None)
 
 
@@ -189,6 +209,7 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
         if len(args) != 2:
             raise Unsupported("super() with one argument", "not modelled")
         cls, receiver = args[0].as_python_constant(), args[1]
+        _refuse_unrelated(cls, receiver)
     else:
         if "__class__" not in tx.cells or not tx.code.co_varnames:
             raise Unsupported("super()", "no __class__ cell or no first argument")
@@ -208,6 +229,22 @@ def make_super(tx: InstructionTranslator, args: list[Variable]) -> Variable:
     if not hasattr(receiver, "object_view"):
         raise Unsupported(f"super() on {receiver.describe()}", "not an object the translator models")
     return SuperVariable(cls, receiver)
+
+
+def _refuse_unrelated(cls: object, receiver: Variable) -> None:
+    """``super(cls, obj)`` whose ``obj`` is neither an instance nor a subclass of ``cls``: CPython's TypeError (its
+    message taken from the same call on a stand-in object of a class of the same name, which runs nothing)."""
+    if not isinstance(cls, type) or (receiver.is_python_constant() and isinstance(receiver.as_python_constant(), type)):
+        return
+    try:
+        kind = receiver.python_type()
+    except Unsupported:
+        return
+    if isinstance(kind, type) and not issubclass(kind, cls) and not issubclass(kind, type):
+        try:
+            super(cls, type(kind.__name__, (), {})())
+        except TypeError as exc:
+            raise UserError("super()", str(exc), exc_type=TypeError, exc_args=exc.args) from exc
 
 
 class ExceptionSuperVariable(SuperVariable):

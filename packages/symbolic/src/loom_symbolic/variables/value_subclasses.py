@@ -81,8 +81,40 @@ def _value_subclass_operator(tx: InstructionTranslator, op: Any, left: Variable,
     inplace = (f"__{op.__name__}__",) if op in _operators.INPLACE else ()
     for side in (left, right):
         if any(_operators.has_python_special(side, name) for name in (*names, *inplace)):
+            if not inplace and _builtin_answers_first(op, left, right, names):
+                break  # `Count(2) + 1` of a class writing only __radd__: int's own __add__ answers before
             return None  # Python's own dispatch, which inlines it
     return instance.operator(tx, op, left, right)
+
+
+def _builtin_answers_first(op: Any, left: Variable, right: Variable, names: tuple[str, str]) -> bool:
+    """Whether the special methods Python asks, in its order, reach a builtin's own one (on known values) that
+    answers (not NotImplemented) before any written in Python: then no method in Python is asked."""
+    attempts = [(left, names[0], right), (right, names[1], left)]
+    if _operators.reflection_first(op, left, right, names[1]):
+        attempts.reverse()
+    for receiver, name, other in attempts:
+        if _operators.has_python_special(receiver, name):
+            return False
+        values = [_known_value(v) for v in (receiver, other)]
+        method = getattr(type(values[0]), name, None)
+        if any(v is _UNKNOWN for v in values) or method is None:
+            return False
+        try:
+            if method(*values) is not NotImplemented:
+                return True
+        except Exception:  # the operator raises (a ZeroDivisionError): left to the dispatch that raises it
+            return False
+    return False
+
+
+_UNKNOWN = object()
+
+
+def _known_value(value: Variable) -> Any:
+    if isinstance(value, ValueSubclassVariable):
+        return value.value
+    return value.as_python_constant() if value.is_python_constant() else _UNKNOWN
 
 
 _operators.CONTAINER_OPERATORS.append(_value_subclass_operator)
