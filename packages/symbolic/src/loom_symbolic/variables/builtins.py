@@ -33,6 +33,7 @@ from . import flagged_tensor_classes as _flagged
 from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import getitem_iteration as _getitem_iteration
+from . import legacy_tensor_types as _legacy
 from . import operator_semantics as ops
 from . import process_constants as _process_constants
 from . import resumed_loops as _resumed_loops
@@ -306,8 +307,8 @@ def builtin_isinstance(tx, args, kwargs):
             return ConstantVariable(isinstance(real, cls))
         except TypeError as exc:
             raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
-    if _flagged.flagged_instance(tx, value, cls, builtin_getattr):  # nn.Buffer(t): a plain tensor so flagged
-        return ConstantVariable(True)
+    if _flagged.flagged_instance(tx, value, cls, builtin_getattr) or _legacy.legacy_instance(value, cls):
+        return ConstantVariable(True)  # nn.Buffer(t): a plain tensor so flagged; torch.FloatTensor: by dtype
     try:
         return ConstantVariable(issubclass(value.python_type(), cls))
     except TypeError as exc:

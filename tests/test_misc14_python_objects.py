@@ -1,0 +1,58 @@
+"""Python-level gaps found by ``tools/bench/capture_count_misc14*.py`` (after PyTorch's split test_misc.py, parts 1
+to 4): constructs that torch.compile captures in one graph where loom answered wrong or broke."""
+
+import contextlib
+import io
+
+import torch
+
+import loom
+
+
+def _compiled(fn):
+    loom.reset()
+    return loom.compile(fn, backend="eager", options={"strict": True})
+
+
+def _counts(fn, *args):
+    loom.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        report = loom.explain(fn)(*args)
+    return report.graph_count, report.graph_break_count
+
+
+def _same(got, want):
+    if isinstance(want, torch.Tensor):
+        assert isinstance(got, torch.Tensor)
+        torch.testing.assert_close(got, want)
+    elif isinstance(want, (list, tuple)):
+        assert type(got) is type(want) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _same(g, w)
+    else:
+        assert got == want, (got, want)
+
+
+def _check(fn, *args, graphs=1, breaks=0):
+    _same(_compiled(fn)(*args), fn(*args))
+    assert _counts(fn, *args) == (graphs, breaks)
+
+
+# -- isinstance with the legacy tensor types (torch.FloatTensor...) --------------------------------------------
+def _legacy_types(x):
+    return (isinstance(x, torch.FloatTensor), isinstance(x.long(), torch.LongTensor),
+            isinstance(x.double(), torch.FloatTensor), isinstance(x, (torch.DoubleTensor, torch.FloatTensor)),
+            isinstance(x.bool(), torch.BoolTensor), x + 1)
+
+
+def test_isinstance_legacy_tensor_type_by_dtype():
+    x = torch.arange(3.0)
+    assert _compiled(_legacy_types)(x)[:5] == (True, True, False, True, True)
+    _check(_legacy_types, x)
+
+
+def test_isinstance_legacy_tensor_type_parameter_input():
+    def fn(p):
+        return p * 2 if isinstance(p, torch.FloatTensor) else p
+
+    _check(fn, torch.nn.Parameter(torch.ones(2)))
