@@ -56,3 +56,26 @@ def test_isinstance_legacy_tensor_type_parameter_input():
         return p * 2 if isinstance(p, torch.FloatTensor) else p
 
     _check(fn, torch.nn.Parameter(torch.ones(2)))
+
+
+# -- a class's __flags__ (type's member descriptor) ------------------------------------------------------------
+_TPFLAGS_MAPPING = 1 << 6
+
+
+class _MappingModule(torch.nn.ModuleDict, __import__("collections").abc.MutableMapping):
+    def __hash__(self):
+        return id(self)
+
+
+def test_user_class_flags_read_without_break():
+    def fn(x):
+        return x + 1 if _MappingModule.__flags__ & _TPFLAGS_MAPPING else x - 1
+
+    _check(fn, torch.arange(3.0))
+
+
+def test_builtin_class_flags_read_without_break():
+    def fn(x):
+        return x + int(bool(dict.__flags__ & _TPFLAGS_MAPPING)) - int(bool(type([]).__flags__ & _TPFLAGS_MAPPING))
+
+    _check(fn, torch.arange(3.0))

@@ -117,6 +117,8 @@ class BuiltinVariable(RealValueVariable):
         # The names of a builtin function or class are fixed (the object itself is identity-guarded).
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
+        if name == "__flags__" and _is_builtin_type(self.value):  # a C type's flags (list's, dict's): fixed
+            return ConstantVariable(self.value.__flags__)
         if name in _FIXED_NAMES and isinstance(self.value, type):  # ExceptionGroup, a heap type: names can be set
             return wrap(tx, getattr(self.value, name), Attr(self.source or Const(self.value), name))
         if name == "__dict__" and _is_builtin_type(self.value):  # a C type's namespace: fixed, its keys guarded

@@ -92,6 +92,8 @@ def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, n
         return SubclassesMethodVariable(cls.value, cls.source)  # the live subclasses, guarded
     if meta is type and found is vars(type).get(name) and name in TYPE_METHODS:
         return BoundMethodVariable(_functions.UserFunctionVariable(TYPE_METHODS[name]), cls)  # Cls.mro()
+    if name == "__flags__" and found is vars(type)["__flags__"]:
+        return ConstantVariable(cls.value.__flags__)  # the type's flags (the class is matched by identity)
     enum_method = meta.__module__ == "enum" and isinstance(found, types.FunctionType)  # Lv.__len__, __getitem__
     if (meta.__module__ in ("builtins", "abc", "enum") and not enum_method) or cls.source is None:
         raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "it comes from the metaclass")
