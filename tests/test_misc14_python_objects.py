@@ -79,3 +79,23 @@ def test_builtin_class_flags_read_without_break():
         return x + int(bool(dict.__flags__ & _TPFLAGS_MAPPING)) - int(bool(type([]).__flags__ & _TPFLAGS_MAPPING))
 
     _check(fn, torch.arange(3.0))
+
+
+# -- len() of a global dict whose keys the translator does not model (op overload packets) ---------------------
+_OP_TABLE = {torch.ops.aten.add: 1, torch.ops.aten.mul: 2}
+
+
+def _table_len(x):
+    return x * len(_OP_TABLE)
+
+
+def test_len_of_dict_with_op_keys_is_one_graph_and_guarded():
+    x = torch.arange(3.0)
+    _check(_table_len, x)
+    compiled = _compiled(_table_len)
+    torch.testing.assert_close(compiled(x), x * 2)
+    _OP_TABLE[torch.ops.aten.sub] = 3
+    try:
+        torch.testing.assert_close(compiled(x), x * 3)  # the length is guarded: a recompile, not a stale 2
+    finally:
+        del _OP_TABLE[torch.ops.aten.sub]

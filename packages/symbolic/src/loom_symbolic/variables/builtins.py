@@ -280,6 +280,9 @@ def builtin_len(tx, args, kwargs):
         return None  # (a list subclass of constants that writes __len__: its own, below)
     if isinstance(value, IteratorVariable):
         _operand_errors.refuse_unsized(value.python_type())
+    if type(getattr(value, "value", None)) in (dict, list, set) and getattr(value, "wraps_real_object", 0) and value.source:
+        tx.output.guards.add("length", value.source, value.value)  # a dict of keys not modelled: its size, guarded
+        return ConstantVariable(len(value.value))
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 
