@@ -99,3 +99,33 @@ def test_len_of_dict_with_op_keys_is_one_graph_and_guarded():
         torch.testing.assert_close(compiled(x), x * 3)  # the length is guarded: a recompile, not a stale 2
     finally:
         del _OP_TABLE[torch.ops.aten.sub]
+
+
+# -- id() of a global list or dict as a dict key ---------------------------------------------------------------
+_SEEN = [1.0, 2.0]
+_OTHER = {"a": 1}
+
+
+def _memo_by_id(x):
+    memo = {id(_SEEN): x + 1}
+    if id(_SEEN) in memo and id(_OTHER) not in memo:
+        return memo[id(_SEEN)] * 2
+    return x
+
+
+def test_id_of_global_container_as_key_is_one_graph():
+    _check(_memo_by_id, torch.arange(3.0))
+
+
+def test_id_of_global_container_key_guarded_by_identity():
+    global _SEEN
+    x = torch.arange(3.0)
+    compiled = _compiled(_memo_by_id)
+    torch.testing.assert_close(compiled(x), (x + 1) * 2)
+    old, _SEEN = _SEEN, [3.0]
+    try:
+        torch.testing.assert_close(compiled(x), _memo_by_id(x))
+        keyed = _compiled(lambda t: {id(_SEEN): t}.get(id(old), t - 1))
+        torch.testing.assert_close(keyed(x), x - 1)
+    finally:
+        _SEEN = old
