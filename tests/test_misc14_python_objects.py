@@ -129,3 +129,27 @@ def test_id_of_global_container_key_guarded_by_identity():
         torch.testing.assert_close(keyed(x), x - 1)
     finally:
         _SEEN = old
+
+
+# -- calling a module object raises Python's TypeError in the trace ----------------------------------------------
+def _call_module(x):
+    try:
+        return torch.fft(x)
+    except TypeError as err:
+        return x + len(str(err)), str(err)
+
+
+def test_module_called_like_function_raises_type_error_in_trace():
+    _check(_call_module, torch.arange(3.0))
+
+
+def test_module_called_uncaught_raises_same_error():
+    def fn(x):
+        return torch.fft(x + 1)
+
+    try:
+        _compiled(fn)(torch.arange(3.0))
+    except TypeError as err:
+        assert str(err) == "'module' object is not callable"
+    else:
+        raise AssertionError("no TypeError")

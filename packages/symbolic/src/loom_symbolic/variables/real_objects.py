@@ -391,6 +391,12 @@ class PythonModuleVariable(RealValueVariable):
         self.var_getattr(tx, name)  # raises the AttributeError Python raises, guarded as a read
         delete_module_global(tx, self.value, name, self)
 
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if class_attribute(type(self.value), "__call__") is _MISSING:  # ``torch.fft(x)``: Python's TypeError
+            message = f"'{type(self.value).__name__}' object is not callable"
+            raise UserError(f"calling {self.describe()}", message, exc_type=TypeError, exc_args=(message,))
+        return super().call(tx, args, kwargs)
+
     def describe(self) -> str:
         return f"module {self.value.__name__}"
 
