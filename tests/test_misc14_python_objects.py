@@ -153,3 +153,26 @@ def test_module_called_uncaught_raises_same_error():
         assert str(err) == "'module' object is not callable"
     else:
         raise AssertionError("no TypeError")
+
+
+# -- t.__iter__() called by name --------------------------------------------------------------------------------
+def _rows_by_dunder(x):
+    m = x.view(3, 1).clone()
+    for row in m.__iter__():
+        row.add_(1.0)
+    return m, next(x.__iter__())
+
+
+def test_tensor_dunder_iter_is_iteration():
+    _check(_rows_by_dunder, torch.arange(3.0))
+
+
+def test_tensor_dunder_iter_of_0d_raises_type_error():
+    def fn(x):
+        try:
+            x.sum().__iter__()
+        except TypeError:
+            return x - 1
+        return x
+
+    _check(fn, torch.arange(3.0))

@@ -52,7 +52,7 @@ FLOORS = {
         "variables.known_hasattr", "variables.imports", "variables.index_arguments",
         "variables.catalogue", "variables.new_parameters", "variables.hook_handles", "variables.tensor_hooks", "variables.tensor_versions", "variables.tensor_bases", "variables.torch_rng_calls", "variables.asked_state", "variables.out_resizes", "variables.generator_draws", "variables.made_buffers", "variables.seeded_random", "variables.frame_generators", "variables.requires_grad", "variables.lazy_modules",
         "variables.body_escapes", "variables.body_writes", "variables.cond_merged_sizes", "variables.pytree_user_nodes", "variables.generator_drops", "variables.dict_operators", "variables.operator_dunders", "variables.getitem_iteration",
-        "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.tensor_subclasses",
+        "variables.typing_forms", "variables.globals_dict", "variables.module_globals", "variables.legacy_tensor_types", "variables.legacy_type_checks", "variables.tensor_iter_method", "variables.tensor_subclasses",
         "variables.outside_wrapping_iterators", "variables.outside_count", "variables.outside_values_iterators",
         "variables.outside_operator_callables", "variables.script_functions", "variables.base_hops", "variables.function_globals",
         "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries", "variables.warnings_filters", "variables.decimals",

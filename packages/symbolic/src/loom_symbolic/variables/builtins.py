@@ -33,7 +33,7 @@ from . import flagged_tensor_classes as _flagged
 from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import getitem_iteration as _getitem_iteration
-from . import legacy_tensor_types as _legacy
+from . import legacy_type_checks as _legacy
 from . import operator_semantics as ops
 from . import process_constants as _process_constants
 from . import resumed_loops as _resumed_loops

@@ -1,35 +1,50 @@
-"""``isinstance(t, torch.FloatTensor)`` and the other legacy tensor types (``torch.tensortype`` instances).
+"""``torch.LongTensor(items)``: the legacy typed constructor on a list or tuple, recorded in the graph.
 
-These classes are not in any tensor's MRO: their metaclass's ``__instancecheck__`` answers True for a tensor
-(of any subclass) whose dtype, device type and layout are the type's. The class of the tensor alone answers
-False, so the answer is read off the tensor's example value, whose dtype, device and layout the tensor's guard
-(or the ops that made it) fix.
+Eager converts each item to a Python int through ``__index__`` (so a 0-dim integer or bool tensor counts
+as its value, and a float tensor raises), then builds an int64 CPU tensor. For items that are all such
+0-dim CPU tensors the graph records ``torch.stack(items).to(torch.int64)``, the same values in new memory;
+for items that are all Python ints, ``torch.tensor(items, dtype=torch.int64)``. Anything else (a size, a
+float, a tensor of another kind, the other legacy types with their own conversions) is left to eager.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import torch
 
-from .base import Variable
+from ..errors import Unsupported
+from .constant import ConstantVariable
+from .new_objects import CONSTRUCTORS
+from .sequences import ListVariable, TupleVariable, plain_sequence
 from .tensor import TensorVariable
 
-_LEGACY = type(torch.FloatTensor)  # torch.tensortype
+if TYPE_CHECKING:
+    from ..translator import InstructionTranslator
+    from .base import Variable
+
+_INDEX_DTYPES = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64})
 
 
-def _matches(example: Any, cls: Any) -> bool:
-    return (cls.dtype == example.dtype and bool(cls.is_cuda) == (example.device.type == "cuda")
-            and bool(cls.is_sparse) == (example.layout == torch.sparse_coo))
+def _index_tensor(item: Variable) -> bool:
+    """A plain 0-dim CPU tensor whose ``__index__`` eager would call (integer or bool dtype)."""
+    if not isinstance(item, TensorVariable) or item.python_type() is not torch.Tensor:
+        return False
+    example = item.as_example()
+    return example.dim() == 0 and example.dtype in _INDEX_DTYPES and example.device.type == "cpu"
 
 
-def legacy_instance(value: Variable, classes: Any) -> bool | None:
-    """True where ``value`` (a tensor) is an instance of one of ``classes`` through a legacy tensor type; None
-    where none of ``classes`` is such a type (the caller then asks the tensor's class)."""
-    if not isinstance(value, TensorVariable):
-        return None
-    legacy = [c for c in (classes if isinstance(classes, tuple) else (classes,)) if type(c) is _LEGACY]
-    example = value.as_example() if legacy else None
-    if not legacy or example is None:
-        return None
-    return any(_matches(example, cls) for cls in legacy) or None
+def make_long_tensor(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """``torch.LongTensor(items)`` for a list or tuple of index-like tensors or of Python ints."""
+    items = args[0].items if len(args) == 1 and not kwargs and plain_sequence(args[0]) \
+        else None
+    if items and all(_index_tensor(item) for item in items):
+        stacked = tx.output.call_function(tx, torch.stack, [TupleVariable(list(items))], {})
+        return tx.output.call_method(tx, "to", [stacked, ConstantVariable(torch.int64)], {})
+    if items and all(isinstance(item, ConstantVariable) and type(item.value) is int for item in items):
+        values = ListVariable([ConstantVariable(item.value) for item in items])
+        return tx.output.call_function(tx, torch.tensor, [values], {"dtype": ConstantVariable(torch.int64)})
+    raise Unsupported("creating a LongTensor object", "only from a list of ints or of 0-dim integer tensors")
+
+
+CONSTRUCTORS[torch.LongTensor] = make_long_tensor
