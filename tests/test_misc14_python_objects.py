@@ -176,3 +176,34 @@ def test_tensor_dunder_iter_of_0d_raises_type_error():
         return x
 
     _check(fn, torch.arange(3.0))
+
+
+# -- warnings.catch_warnings(record=True) made, not entered ------------------------------------------------------
+def test_catch_warnings_record_made_and_returned_is_one_graph():
+    import warnings
+
+    def fn(x):
+        return x.sin(), warnings.catch_warnings(record=True)
+
+    x = torch.arange(3.0)
+    assert _counts(fn, x) == (1, 0)
+    compiled = _compiled(fn)
+    (y, first), (_, second) = compiled(x), compiled(x)
+    torch.testing.assert_close(y, x.sin())
+    assert type(first) is warnings.catch_warnings and first._record and first is not second
+    with first as caught:  # a working manager, not entered yet
+        warnings.warn("seen", stacklevel=1)
+    assert len(caught) == 1
+
+
+def test_catch_warnings_record_block_still_runs_as_python():
+    import warnings
+
+    def fn(x):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.warn("hi", stacklevel=1)
+            y = x.sin()
+        return y, len(caught)
+
+    x = torch.arange(3.0)
+    _same(_compiled(fn)(x), fn(x))

@@ -204,7 +204,8 @@ def defer(tx: InstructionTranslator, fn: Any) -> None:
 
 # -- the manager and its block -------------------------------------------------------------------------------
 class CatchWarningsVariable(Variable):
-    """A ``warnings.catch_warnings(...)`` made in the trace with constant arguments, ``record`` false."""
+    """A ``warnings.catch_warnings(...)`` made in the trace with constant arguments (one with ``record=True`` is
+    refused where it is entered: made and not entered, or returned, it is an ordinary object)."""
 
     def __init__(self, options: dict, created_at: Any, source: Any = None) -> None:
         self.options = options
@@ -226,6 +227,10 @@ class CatchWarningsVariable(Variable):
     def enter(self, tx: InstructionTranslator) -> tuple[Variable, Variable]:
         if self.entered:  # eager's RuntimeError("Cannot enter ... twice"), natively
             raise self._refuse("a warnings.catch_warnings object entered twice", "eager raises RuntimeError")
+        if self.options.get("record"):
+            raise self._refuse("a warnings.catch_warnings(record=True) block",
+                               "the list it collects warnings into is read by the program, and the warnings are "
+                               "made after the graph")
         self.entered = True
         record = steps_of(tx.output)
         record.depth += 1
@@ -291,7 +296,7 @@ _OPTIONS = ("record", "module", "action", "category", "lineno", "append")
 
 def make_catch_warnings(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
     """``warnings.catch_warnings(...)`` in the trace: a :class:`CatchWarningsVariable`, or None where it is not
-    modelled (``record=True``, ``module=``, an argument known only at run time)."""
+    modelled (``module=``, an argument known only at run time)."""
     if args or set(kwargs) - set(_OPTIONS):
         return None
     if not all(value.is_python_constant() for value in kwargs.values()):
@@ -299,13 +304,9 @@ def make_catch_warnings(tx: InstructionTranslator, args: list[Variable], kwargs:
     options = {name: value.as_python_constant() for name, value in kwargs.items()}
     if options.pop("module", None) is not None:
         return None
-    if options.pop("record", False):
-        error = Unsupported("a warnings.catch_warnings(record=True) block",
-                            "the list it collects warnings into is read by the program, and the warnings are made "
-                            "after the graph", hint="the block and the rest of the function run as ordinary Python")
-        error.reason.rest_as_is = True
-        raise error
-    return CatchWarningsVariable(options, tx.root().break_point())
+    if "record" in options and not options["record"]:
+        del options["record"]  # record=False: the default
+    return CatchWarningsVariable(options, tx.root().break_point())  # record=True: refused where it is entered
 
 
 def leave_real_blocks(output: Any) -> None:
