@@ -207,3 +207,22 @@ def test_catch_warnings_record_block_still_runs_as_python():
 
     x = torch.arange(3.0)
     _same(_compiled(fn)(x), fn(x))
+
+
+# -- torch._shape_as_tensor ---------------------------------------------------------------------------------------
+def _sizes_plus_one(x):
+    return 1 + torch._shape_as_tensor(x)[0], torch.onnx.operators.shape_as_tensor(x.view(3, 1))
+
+
+def test_shape_as_tensor_is_one_graph():
+    _check(_sizes_plus_one, torch.arange(3.0))
+
+
+def test_shape_as_tensor_follows_the_input_size():
+    def fn(t):
+        return torch._shape_as_tensor(t) * 2
+
+    compiled = _compiled(fn)
+    for shape in ((3,), (4, 2), (4, 2), (5, 1, 2)):
+        t = torch.ones(shape)
+        _same(compiled(t), fn(t))

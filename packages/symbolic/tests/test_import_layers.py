@@ -29,7 +29,7 @@ FLOORS = {
         "versions.py313",
         "polyfills", "polyfills.registry", "polyfills.builtins", "polyfills.collections", "polyfills.copy", "polyfills.exceptions",
         "polyfills.functools", "polyfills.heapq", "polyfills.introspection", "polyfills.bisect", "polyfills.types", "polyfills.itertools", "polyfills.math", "polyfills.operator",
-        "polyfills.os", "polyfills.torch_function", "polyfills.torch_fx", "polyfills.text_format", "polyfills.subclasses", "keyword_calls", "graph_constants", "assert_op", "operand_errors", "entry_layouts",
+        "polyfills.os", "polyfills.torch_function", "polyfills.torch_fx", "polyfills.torch_shapes", "polyfills.text_format", "polyfills.subclasses", "keyword_calls", "graph_constants", "assert_op", "operand_errors", "entry_layouts",
         "object_dicts", "made_once", "per_call_loads", "per_call_classes"],
     1: ["variables.base", "variables.registry", "variables.protocol"],
     2: ["variables.methods", "variables.constant", "variables.symbolic_scalars", "variables.cells", "variables.deferred_calls", "variables.logger_calls", "variables.enums", "variables.recursive_repr", "variables.single_dispatch", "variables.item_sources", "variables.environ",
