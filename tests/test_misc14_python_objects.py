@@ -226,3 +226,25 @@ def test_shape_as_tensor_follows_the_input_size():
     for shape in ((3,), (4, 2), (4, 2), (5, 1, 2)):
         t = torch.ones(shape)
         _same(compiled(t), fn(t))
+
+
+# -- Python number types given as dtypes ------------------------------------------------------------------------------
+_TYPE_AS_DTYPE = [
+    lambda x: (x * 5).to(bool).to(float).to(int) + 8,
+    lambda x: x.to(dtype=float),
+    lambda x: torch.zeros(3, dtype=float) + x,
+    lambda x: torch.full((3,), 2, dtype=int),
+    lambda x: torch.ones_like(x, dtype=complex),
+    lambda x: x.new_zeros(2, dtype=bool),
+    lambda x: x.sum(dtype=float),
+    lambda x: x.to(torch.device("cpu"), float),
+]
+
+
+def test_python_number_types_as_dtypes_compile_to_eager_dtypes():
+    x = torch.arange(3.0)
+    for fn in _TYPE_AS_DTYPE:
+        got, want = _compiled(fn)(x), fn(x)
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        _same(got, want)
+        assert _counts(fn, x) == (1, 0)
