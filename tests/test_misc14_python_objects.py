@@ -248,3 +248,15 @@ def test_python_number_types_as_dtypes_compile_to_eager_dtypes():
         assert got.dtype == want.dtype, (got.dtype, want.dtype)
         _same(got, want)
         assert _counts(fn, x) == (1, 0)
+
+
+# -- torch.LongTensor of NumPy integer scalars --------------------------------------------------------------------------
+def test_long_tensor_of_numpy_int_items_is_one_graph():
+    import numpy as np
+
+    def fn(x):
+        arr = np.array([1, 2, 3, 4, 5, 6], dtype=np.int64)
+        return torch.LongTensor([arr[0], arr[2], arr[5]]) + x.long()
+
+    _check(fn, torch.arange(3.0))
+    assert _compiled(fn)(torch.arange(3.0)).dtype == torch.int64
