@@ -260,3 +260,36 @@ def test_long_tensor_of_numpy_int_items_is_one_graph():
 
     _check(fn, torch.arange(3.0))
     assert _compiled(fn)(torch.arange(3.0)).dtype == torch.int64
+
+
+# -- attribute stores on a threading.local from outside -------------------------------------------------------------
+def _bump_local(x, loc):
+    loc.value = x
+    loc.count = getattr(loc, "count", 0) + 1
+    return loc.value + loc.count, sorted(vars(loc))
+
+
+def test_thread_local_store_is_one_graph():
+    import threading
+
+    x = torch.arange(3.0)
+    assert _counts(_bump_local, x, threading.local()) == (1, 0)
+    loc, want = threading.local(), threading.local()
+    _same(_compiled(_bump_local)(x, loc), _bump_local(x, want))
+    assert vars(loc).keys() == vars(want).keys() and loc.count == want.count == 1
+
+
+def test_thread_local_reads_the_calling_threads_dict():
+    import threading
+
+    x = torch.arange(3.0)
+    compiled = _compiled(_bump_local)
+    loc = threading.local()
+    loc.count = 5
+    torch.testing.assert_close(compiled(x, loc)[0], x + 6)
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append((compiled(x, loc)[0], loc.count)))
+    worker.start()
+    worker.join()
+    torch.testing.assert_close(seen[0][0], x + 1)  # the other thread has no count yet
+    assert seen[0][1] == 1 and loc.count == 6

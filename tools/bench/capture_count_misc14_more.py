@@ -241,10 +241,19 @@ def c_m14_typing_mapping_isinstance(x):
     return x - 1
 
 
-def c_m14_thread_local_setattr(x):
+def c_m14_thread_local_made_in_frame(x):
     loc = threading.local()
     loc.value = x
     return loc.value + 1
+
+
+def c_m14_thread_local_passed_in(x, loc):
+    loc.value = x
+    loc.count = getattr(loc, "count", 0) + 1
+    return loc.value + loc.count, sorted(vars(loc))
+
+
+c_m14_thread_local_passed_in.extra_args = lambda: (threading.local(),)
 
 
 # -- closures across frames ------------------------------------------------------------------------------------
