@@ -293,3 +293,27 @@ def test_thread_local_reads_the_calling_threads_dict():
     worker.join()
     torch.testing.assert_close(seen[0][0], x + 1)  # the other thread has no count yet
     assert seen[0][1] == 1 and loc.count == 6
+
+
+# -- id() of a module's tensor ----------------------------------------------------------------------------------------
+class _IdChoice(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.y1 = torch.ones(3)
+        self.y2 = torch.zeros(3)
+
+    def forward(self, x, ref):
+        return x * (self.y1 if ref == id(self.y1) else self.y2)
+
+
+def test_id_of_module_tensor_compared_with_int_is_one_graph():
+    mod = _IdChoice()
+    x = torch.arange(3.0)
+    assert _counts(mod, x, id(mod.y1)) == (1, 0)
+    compiled = _compiled(mod)
+    torch.testing.assert_close(compiled(x, id(mod.y1)), x)
+    torch.testing.assert_close(compiled(x, id(mod.y2)), x * 0)
+    old = mod.y1
+    mod.y1 = torch.full((3,), 2.0)  # another tensor: the identity guard fails, the comparison is made again
+    torch.testing.assert_close(compiled(x, id(old)), x * 0)
+    torch.testing.assert_close(compiled(x, id(mod.y1)), x * 2)
