@@ -317,3 +317,27 @@ def test_id_of_module_tensor_compared_with_int_is_one_graph():
     mod.y1 = torch.full((3,), 2.0)  # another tensor: the identity guard fails, the comparison is made again
     torch.testing.assert_close(compiled(x, id(old)), x * 0)
     torch.testing.assert_close(compiled(x, id(mod.y1)), x * 2)
+
+
+def _swallowing_block(x):
+    import warnings
+
+    y = x + 1
+    with warnings.catch_warnings(record=True) as unread:  # noqa: F841
+        warnings.warn("swallowed", stacklevel=1)
+        return x.sin() + y
+
+
+def test_catch_warnings_record_block_with_unread_list_is_one_graph():
+    import warnings
+
+    x = torch.arange(3.0)
+    assert _counts(_swallowing_block, x) == (1, 0)
+    compiled = _compiled(_swallowing_block)
+    with warnings.catch_warnings(record=True) as outside:
+        warnings.simplefilter("always")
+        got = compiled(x)
+        again = compiled(x)
+    torch.testing.assert_close(got, _swallowing_block(x))
+    torch.testing.assert_close(again, got)
+    assert outside == []  # the block's warning went to its own (unread) list, as in eager
