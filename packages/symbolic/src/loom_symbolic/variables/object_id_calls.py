@@ -13,7 +13,7 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
-from loom_guards import Local
+from loom_guards import Item, Local
 
 from .builtins import builtin
 from .constant import ConstantVariable
@@ -32,10 +32,12 @@ _FIXED_KINDS = (type, types.FunctionType, types.BuiltinFunctionType, types.Modul
 
 
 def _held_tensor(value: Variable) -> bool:
-    """A tensor from outside the frame reached through an attribute, item or global (not an argument itself,
-    which a new call passes anew: its id stays an :class:`ObjectIdVariable`, guarded by nothing)."""
-    return (isinstance(value, TensorVariable) and value.source is not None and getattr(value, "real", None) is not None
-            and not isinstance(value.source, Local))
+    """A tensor from outside the frame held by an object (a module's buffer) or a global: not an argument, nor an
+    item of a container, which a new call passes anew (its id stays an :class:`ObjectIdVariable`, compared by
+    identity with no guard; an identity guard would recompile on every call)."""
+    if not isinstance(value, TensorVariable) or value.source is None or getattr(value, "real", None) is None:
+        return False
+    return not isinstance(value.source, Local) and not any(isinstance(s, Item) for s in value.source.chain())
 
 
 @builtin(id)
