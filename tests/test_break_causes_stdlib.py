@@ -135,8 +135,8 @@ def test_a_warning_is_made_after_the_graph_without_a_break():
 
 
 @pytest.mark.parametrize(("fn", "construct", "line"), [
-    (catch_warnings_block, "warnings.catch_warnings(record=True) block",
-     "with warnings.catch_warnings(record=True) as caught:"),
+    (catch_warnings_block, "warnings.catch_warnings(record=True) block",  # named where its list is read
+     "y = y * len(caught)"),
 ])
 def test_warnings_break_once_naming_the_construct(fn, construct, line):
     with warnings.catch_warnings():

@@ -20,6 +20,7 @@ elsewhere; into a dict the variable copies rather than views) is a graph break, 
 
 from __future__ import annotations
 
+import _thread
 import gc
 import types
 from typing import Any
@@ -122,8 +123,9 @@ class ObjectDicts:
 def owned_dict(real: Any) -> Any:
     """The real dict ``real``'s attributes live in: its ``__dict__``, or a class's dict under its
     ``mappingproxy``; None where it has none."""
-    try:
-        found = object.__getattribute__(real, "__dict__")
+    try:  # a threading.local keeps the calling thread's dict, which only its own lookup finds
+        getter = _thread._local.__getattribute__ if isinstance(real, _thread._local) else object.__getattribute__
+        found = getter(real, "__dict__")
     except (AttributeError, TypeError):
         return None
     if type(found) is types.MappingProxyType:

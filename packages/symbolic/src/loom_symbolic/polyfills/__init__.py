@@ -34,6 +34,7 @@ from . import (
     os,
     torch_function,
     torch_fx,
+    torch_shapes,
     types,
 )
 from .registry import (
@@ -53,4 +54,4 @@ from .registry import (
 
 __all__ = ["attribute_replacement", "bisect", "builtins", "collections", "copy", "exceptions", "fallback_for", "functools", "has_methods", "heapq", "introspection",
            "itertools", "math", "method", "method_replacement", "modelled_slot", "no_rebuild", "operator", "originals", "os", "polyfill",
-           "real_class_of", "rebuild", "replacement_for", "torch_function", "torch_fx", "types"]
+           "real_class_of", "rebuild", "replacement_for", "torch_function", "torch_fx", "torch_shapes", "types"]

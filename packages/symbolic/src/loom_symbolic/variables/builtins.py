@@ -34,6 +34,7 @@ from . import flagged_tensor_classes as _flagged
 from . import frame_locals as _frame_locals
 from . import functions as _functions
 from . import getitem_iteration as _getitem_iteration
+from . import legacy_type_checks as _legacy
 from . import operator_semantics as ops
 from . import process_constants as _process_constants
 from . import replaced_attributes as _replaced
@@ -118,6 +119,8 @@ class BuiltinVariable(RealValueVariable):
         # The names of a builtin function or class are fixed (the object itself is identity-guarded).
         if name in _FIXED_NAMES and (isinstance(self.value, types.BuiltinFunctionType) or _is_builtin_type(self.value)):
             return ConstantVariable(getattr(self.value, name))
+        if name == "__flags__" and _is_builtin_type(self.value):  # a C type's flags (list's, dict's): fixed
+            return ConstantVariable(self.value.__flags__)
         if name in _FIXED_NAMES and isinstance(self.value, type):  # ExceptionGroup, a heap type: names can be set
             return wrap(tx, getattr(self.value, name), Attr(self.source or Const(self.value), name))
         if name in ("__bases__", "__base__", "__mro__") and _is_builtin_type(self.value):  # a C type's: fixed
@@ -281,6 +284,9 @@ def builtin_len(tx, args, kwargs):
         return None  # (a list subclass of constants that writes __len__: its own, below)
     if isinstance(value, IteratorVariable):
         _operand_errors.refuse_unsized(value.python_type())
+    if type(getattr(value, "value", None)) in (dict, list, set) and getattr(value, "wraps_real_object", 0) and value.source:
+        tx.output.guards.add("length", value.source, value.value)  # a dict of keys not modelled: its size, guarded
+        return ConstantVariable(len(value.value))
     length = value.call_method(tx, "__len__", [], {})
     return ConstantVariable(_operand_errors.length_of(length.as_python_constant())) if length.is_python_constant() else length
 
@@ -310,8 +316,8 @@ def builtin_isinstance(tx, args, kwargs):
             return ConstantVariable(isinstance(real, cls))
         except TypeError as exc:
             raise UserError("isinstance()", str(exc), exc_type=TypeError) from exc
-    if _flagged.flagged_instance(tx, value, cls, builtin_getattr):  # nn.Buffer(t): a plain tensor so flagged
-        return ConstantVariable(True)
+    if _flagged.flagged_instance(tx, value, cls, builtin_getattr) or _legacy.legacy_instance(value, cls):
+        return ConstantVariable(True)  # nn.Buffer(t): a plain tensor so flagged; torch.FloatTensor: by dtype
     try:  # a real type not matching: a __class__ the class defines answers (class_lies)
         return ConstantVariable(issubclass(value.python_type(), cls)
                                 or bool(_class_lies.isinstance_through_class_attribute(tx, value, cls)))

@@ -106,6 +106,7 @@ from . import (  # noqa: F401
     tensor_bases,
     tensor_copies,
     tensor_hooks,
+    tensor_iter_method,
     tensor_keyed,
     tensor_subclasses,
     tensor_super,

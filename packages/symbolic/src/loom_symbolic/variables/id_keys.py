@@ -94,6 +94,15 @@ def _identity(target: Variable) -> Any:
     return None
 
 
+def _real_object(tx: InstructionTranslator, target: Variable) -> Any:
+    """The object from outside the frame that ``target`` (a variable wrapped from a source) stands for, as the
+    trace's table of wrapped objects holds it; None when it is not there (a value wrapped afresh each read)."""
+    for value, variable in tx.output.known_objects.values():
+        if variable is target:
+            return value
+    return None
+
+
 def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
     """The key of an ``id()`` value known only at run time (None for any other key): an :class:`IdKey` for an
     object made while tracing; for a tensor passed in (or an in-place op's result, the same tensor), its real
@@ -109,6 +118,10 @@ def id_key(key: Variable, tx: InstructionTranslator) -> IdKey | int | None:
     if given is not None:
         tx.output.guards.add("identity", given.source, given.real)
         return id(given.real)
+    real = _real_object(tx, target) if target.source is not None and given is None else None
+    if real is not None:  # a list or dict from outside (a global): its id under an identity guard
+        tx.output.guards.add("identity", target.source, real)
+        return id(real)
     if target.source is not None or given is not None:
         raise Unsupported(f"{key.describe()} as a dict key or set member",
                           "an object from outside the frame whose identity the trace cannot guard")

@@ -3,7 +3,8 @@
 Eager converts each item to a Python int through ``__index__`` (so a 0-dim integer or bool tensor counts
 as its value, and a float tensor raises), then builds an int64 CPU tensor. For items that are all such
 0-dim CPU tensors the graph records ``torch.stack(items).to(torch.int64)``, the same values in new memory;
-for items that are all Python ints, ``torch.tensor(items, dtype=torch.int64)``. Anything else (a size, a
+for items that are all Python ints, ``torch.tensor(items, dtype=torch.int64)``. A traced NumPy integer scalar
+(an item of an int array) counts as its 0-dim tensor. Anything else (a size, a
 float, a tensor of another kind, the other legacy types with their own conversions) is left to eager.
 """
 
@@ -34,10 +35,19 @@ def _index_tensor(item: Variable) -> bool:
     return example.dim() == 0 and example.dtype in _INDEX_DTYPES and example.device.type == "cpu"
 
 
+def _numpy_scalar_tensor(item: Variable) -> Variable | None:
+    """The 0-dim tensor holding a traced NumPy integer or bool scalar (``np.int64``), or None."""
+    if getattr(item, "numpy_value", False) and getattr(item, "scalar", False) and _index_tensor(item.tensor):
+        return item.tensor
+    return None
+
+
 def make_long_tensor(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
     """``torch.LongTensor(items)`` for a list or tuple of index-like tensors or of Python ints."""
     items = args[0].items if len(args) == 1 and not kwargs and plain_sequence(args[0]) \
         else None
+    if items:  # a NumPy integer scalar (``arr[0]``) is its 0-dim tensor: eager reads its ``__index__`` alike
+        items = [_numpy_scalar_tensor(item) or item for item in items]
     if items and all(_index_tensor(item) for item in items):
         stacked = tx.output.call_function(tx, torch.stack, [TupleVariable(list(items))], {})
         return tx.output.call_method(tx, "to", [stacked, ConstantVariable(torch.int64)], {})

@@ -13,9 +13,12 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING
 
+from loom_guards import Item, Local
+
 from .builtins import builtin
 from .constant import ConstantVariable
 from .object_ids import ObjectIdVariable
+from .tensor import TensorVariable
 
 if TYPE_CHECKING:
     from .base import Variable
@@ -28,6 +31,15 @@ _FIXED_KINDS = (type, types.FunctionType, types.BuiltinFunctionType, types.Modul
                 types.WrapperDescriptorType, types.BuiltinMethodType)
 
 
+def _held_tensor(value: Variable) -> bool:
+    """A tensor from outside the frame held by an object (a module's buffer) or a global: not an argument, nor an
+    item of a container, which a new call passes anew (its id stays an :class:`ObjectIdVariable`, compared by
+    identity with no guard; an identity guard would recompile on every call)."""
+    if not isinstance(value, TensorVariable) or value.source is None or getattr(value, "real", None) is None:
+        return False
+    return not isinstance(value.source, Local) and not any(isinstance(s, Item) for s in value.source.chain())
+
+
 @builtin(id)
 def builtin_id(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
     """``id(obj)``: a constant for an object that is the same one on each run, else an id known at run time."""
@@ -36,6 +48,9 @@ def builtin_id(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str
     (value,) = args
     if isinstance(value, ConstantVariable) and any(value.value is s for s in _SINGLETONS):
         return ConstantVariable(id(value.value))
+    if _held_tensor(value):  # a module's parameter or buffer, a global tensor: its id, the tensor guarded by identity
+        tx.output.guards.add("identity", value.source, value.real)
+        return ConstantVariable(id(value.real))
     if not getattr(value, "wraps_real_object", False):
         return ObjectIdVariable(value)  # compared by identity; its number is only known at run time
     source = getattr(value, "source", None)

@@ -12,6 +12,7 @@ raises AttributeError, as in eager, not when the replay runs.
 
 from __future__ import annotations
 
+import _thread
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -33,9 +34,11 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 #: ``__setattr__`` of classes that store attributes as ``object.__setattr__`` does: a C type setting its
-#: setattr slot to the generic one explicitly (``SimpleNamespace``) shows its own wrapper of it.
-GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__)
-_GENERIC_DELATTR = (object.__delattr__, types.SimpleNamespace.__delattr__)
+#: setattr slot to the generic one explicitly (``SimpleNamespace``) shows its own wrapper of it. A
+#: ``threading.local`` stores into the calling thread's own ``__dict__``, the one the trace reads (and its guards
+#: read at each call, in the calling thread), and the replay's ``setattr`` runs in that thread too.
+GENERIC_SETATTR = (object.__setattr__, types.SimpleNamespace.__setattr__, _thread._local.__setattr__)
+_GENERIC_DELATTR = (object.__delattr__, types.SimpleNamespace.__delattr__, _thread._local.__delattr__)
 _HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (its __slots__ members are writable)
 
 
@@ -71,7 +74,7 @@ def plain_setattr(tx: InstructionTranslator, receiver: Variable, name: str, valu
     if store_through_descriptor(tx, receiver, cls, TypeOf(source), name, value):
         return
     static = class_attribute(cls, name)
-    if not cls.__dictoffset__ and not isinstance(static, types.MemberDescriptorType):
+    if not cls.__dictoffset__ and cls is not _thread._local and not isinstance(static, types.MemberDescriptorType):
         raise no_attribute_to_set(cls, name)  # no __dict__ and no such slot: Python raises now, not at the replay
     if isinstance(static, types.MemberDescriptorType) and not static.__objclass__.__flags__ & _HEAPTYPE:
         # a C type's member (a property's fget): it may be read-only, which only the real store tells

@@ -93,6 +93,8 @@ def _metaclass_attribute(tx: InstructionTranslator, cls: Variable, found: Any, n
         return SubclassesMethodVariable(cls.value, cls.source)  # the live subclasses, guarded
     if meta is type and found is vars(type).get(name) and name in TYPE_METHODS:
         return BoundMethodVariable(_functions.UserFunctionVariable(TYPE_METHODS[name]), cls)  # Cls.mro()
+    if name == "__flags__" and found is vars(type)["__flags__"]:
+        return ConstantVariable(cls.value.__flags__)  # the type's flags (the class is matched by identity)
     enum_method = meta.__module__ == "enum" and isinstance(found, types.FunctionType)  # Lv.__len__, __getitem__
     if (meta.__module__ in ("builtins", "abc", "enum") and not enum_method) or cls.source is None:
         raise Unsupported(f"attribute {name!r} of {cls.value.__name__}", "it comes from the metaclass")
@@ -389,6 +391,12 @@ class PythonModuleVariable(RealValueVariable):
             raise Unsupported(f"deleting attribute {name!r} of {self.describe()}", "not modelled")
         self.var_getattr(tx, name)  # raises the AttributeError Python raises, guarded as a read
         delete_module_global(tx, self.value, name, self)
+
+    def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+        if class_attribute(type(self.value), "__call__") is _MISSING:  # ``torch.fft(x)``: Python's TypeError
+            message = f"'{type(self.value).__name__}' object is not callable"
+            raise UserError(f"calling {self.describe()}", message, exc_type=TypeError, exc_args=(message,))
+        return super().call(tx, args, kwargs)
 
     def describe(self) -> str:
         return f"module {self.value.__name__}"

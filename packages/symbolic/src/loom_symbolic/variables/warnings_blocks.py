@@ -204,7 +204,8 @@ def defer(tx: InstructionTranslator, fn: Any) -> None:
 
 # -- the manager and its block -------------------------------------------------------------------------------
 class CatchWarningsVariable(Variable):
-    """A ``warnings.catch_warnings(...)`` made in the trace with constant arguments, ``record`` false."""
+    """A ``warnings.catch_warnings(...)`` made in the trace with constant arguments (with ``record=True``, the list
+    it enters with is a :class:`RecordedLogVariable`: the block is refused where that list is read)."""
 
     def __init__(self, options: dict, created_at: Any, source: Any = None) -> None:
         self.options = options
@@ -245,7 +246,8 @@ class CatchWarningsVariable(Variable):
         real = warnings.catch_warnings(**self.options)
         real.__enter__()
         record.real.append(real)
-        return CatchWarningsExitVariable(self), ConstantVariable(None)
+        log = RecordedLogVariable(self) if self.options.get("record") else ConstantVariable(None)
+        return CatchWarningsExitVariable(self), log
 
     def reconstruct(self, codegen) -> None:
         """The program's own manager; else a fresh, not entered one with the same options (made before its
@@ -265,6 +267,41 @@ class CatchWarningsVariable(Variable):
 def fresh_manager(options: dict) -> warnings.catch_warnings:
     """A new ``warnings.catch_warnings(**options)``, not entered (called by the rewritten code)."""
     return warnings.catch_warnings(**options)
+
+
+class RecordedLogVariable(Variable):
+    """The list a ``catch_warnings(record=True)`` block collects its warnings into. The block's warnings are made
+    after the graph (into the list the replayed block makes), so the trace cannot show them: a block that never
+    reads the list (no ``as``, or a name left unread) is one graph; any use of it runs the block as Python."""
+
+    def __init__(self, manager: CatchWarningsVariable) -> None:
+        self.manager = manager
+
+    def python_type(self) -> type:
+        return list
+
+    def _read(self) -> Unsupported:
+        return self.manager._refuse("reading the list of a warnings.catch_warnings(record=True) block",
+                                    "the block's warnings are made after the graph")
+
+    def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        raise self._read()
+
+    def call_method(self, tx: InstructionTranslator, name: str, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable:
+        raise self._read()
+
+    def unpack(self, tx: InstructionTranslator) -> list[Variable]:
+        raise self._read()
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        raise self._read()
+
+    def reconstruct(self, codegen) -> None:
+        raise self._read()
+
+    def describe(self) -> str:
+        return "the warnings list of a catch_warnings(record=True) block"
 
 
 class CatchWarningsExitVariable(ctx.RegionExitVariable):
@@ -291,7 +328,7 @@ _OPTIONS = ("record", "module", "action", "category", "lineno", "append")
 
 def make_catch_warnings(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
     """``warnings.catch_warnings(...)`` in the trace: a :class:`CatchWarningsVariable`, or None where it is not
-    modelled (``record=True``, ``module=``, an argument known only at run time)."""
+    modelled (``module=``, an argument known only at run time)."""
     if args or set(kwargs) - set(_OPTIONS):
         return None
     if not all(value.is_python_constant() for value in kwargs.values()):
@@ -299,13 +336,9 @@ def make_catch_warnings(tx: InstructionTranslator, args: list[Variable], kwargs:
     options = {name: value.as_python_constant() for name, value in kwargs.items()}
     if options.pop("module", None) is not None:
         return None
-    if options.pop("record", False):
-        error = Unsupported("a warnings.catch_warnings(record=True) block",
-                            "the list it collects warnings into is read by the program, and the warnings are made "
-                            "after the graph", hint="the block and the rest of the function run as ordinary Python")
-        error.reason.rest_as_is = True
-        raise error
-    return CatchWarningsVariable(options, tx.root().break_point())
+    if "record" in options and not options["record"]:
+        del options["record"]  # record=False: the default
+    return CatchWarningsVariable(options, tx.root().break_point())  # record=True: refused where it is entered
 
 
 def leave_real_blocks(output: Any) -> None:
