@@ -109,3 +109,44 @@ def test_a_protocol_with_data_members_is_checked_on_the_instance():
 def test_a_protocol_not_runtime_checkable_raises_eagers_type_error():
     stats = compare(not_runtime_checkable, torch.arange(3.0))
     assert (stats["graphs"], stats["graph_breaks"]) == (1, 0), stats
+
+
+_ALLOWED_TAGS = {"a"}
+
+
+class _TagMeta(type):
+    def __instancecheck__(cls, inst):
+        return getattr(inst, "tag", None) in _ALLOWED_TAGS
+
+
+class _Tagged(metaclass=_TagMeta):
+    pass
+
+
+class _WithTag:
+    def __init__(self, tag):
+        self.tag = tag
+
+
+def _branch_on_tagged(x, obj):
+    return x + 1 if isinstance(obj, _Tagged) else x - 1
+
+
+def test_written_check_on_a_real_object_follows_the_state_it_reads():
+    """An object from outside the frame was asked natively while tracing: the answer became a constant with no
+    guard on what the metaclass's check read, so a later call after that state changed got the stale branch."""
+    import loom
+
+    obj, x = _WithTag("a"), torch.zeros(1)
+    loom.reset()
+    compiled = loom.compile(_branch_on_tagged, backend="eager")
+    try:
+        assert torch.equal(compiled(x, obj), x + 1)
+        _ALLOWED_TAGS.discard("a")
+        assert torch.equal(compiled(x, obj), _branch_on_tagged(x, obj)) and torch.equal(compiled(x, obj), x - 1)
+        obj.tag = "b"
+        _ALLOWED_TAGS.add("b")
+        assert torch.equal(compiled(x, obj), x + 1)
+    finally:
+        _ALLOWED_TAGS.clear()
+        _ALLOWED_TAGS.add("a")

@@ -91,8 +91,8 @@ def isinstance_through_metaclass(tx: InstructionTranslator, args: list[Variable]
                                  kwargs: dict[str, Variable]) -> Variable | None:
     if len(args) != 2 or kwargs:
         return _subclass_answer(tx, args, kwargs)
-    real = getattr(args[0], "wraps_real_object", False) and type(getattr(args[0], "value", None)) is not type
-    if not real and args[1].is_python_constant():  # a real object is asked as it is
+    if args[1].is_python_constant():
+        # a real object too: what a written check reads may change between calls, so it is traced (guarded)
         cls = args[1].as_python_constant()
         if type(cls) is tuple and any(_written_check(member) is not None for member in cls):
             # CPython asks each member in turn (each with its own fast path and metaclass check)
