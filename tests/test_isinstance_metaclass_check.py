@@ -150,3 +150,30 @@ def test_written_check_on_a_real_object_follows_the_state_it_reads():
     finally:
         _ALLOWED_TAGS.clear()
         _ALLOWED_TAGS.add("a")
+
+
+def test_abc_registration_after_compiling_is_seen():
+    """``Base.register(cls)`` after the trace answered ``isinstance(obj, Base)`` (an object from outside, and a
+    tensor) was not seen: the answer was a constant with no guard on the ABC's registry."""
+    import abc
+
+    import loom
+
+    class Base(abc.ABC):  # noqa: B024 (registration is the point, not abstract methods)
+        pass
+
+    class Plain:
+        pass
+
+    def program(x, obj):
+        return (x + 1 if isinstance(obj, Base) else x - 1), isinstance(x, Base), issubclass(Plain, Base)
+
+    obj, x = Plain(), torch.zeros(1)
+    loom.reset()
+    compiled = loom.compile(program, backend="eager")
+    first = compiled(x, obj)
+    assert torch.equal(first[0], x - 1) and first[1:] == (False, False)
+    Base.register(Plain)
+    Base.register(torch.Tensor)
+    second, expected = compiled(x, obj), program(x, obj)
+    assert torch.equal(second[0], expected[0]) and second[1:] == expected[1:] == (True, True)

@@ -82,6 +82,9 @@ _IMPURE_OPERATORS = frozenset(
     for name in ("setitem", "delitem", "iadd", "iand", "iconcat", "ifloordiv", "ilshift", "imod", "imul",
                  "imatmul", "ior", "ipow", "irshift", "isub", "itruediv", "ixor", "call"))
 
+#: builtin → what guards a call of it adds whatever answers it (``abc_registry``: isinstance against an ABC)
+CALL_GUARDS: dict[Any, Callable[..., None]] = {}
+
 #: Builtins that are pure functions of their arguments: folded when every argument is a constant.
 PURE = {
     abs, all, any, ascii, bin, bool, callable, chr, complex, divmod, float, format, frozenset, hash, hex, int,
@@ -172,6 +175,9 @@ def call_builtin(tx: InstructionTranslator, fn: Any, args: list[Variable], kwarg
     if isinstance(fn, type) and issubclass(fn, BaseException):
         return make_exception(fn, args, kwargs, tx)
     _check_arguments(fn, args, kwargs)
+    guard = CALL_GUARDS.get(fn)
+    if guard is not None:
+        guard(tx, args, kwargs)
     handler = HANDLERS.get(fn)
     if handler is not None:
         result = handler(tx, args, kwargs)

@@ -12,6 +12,7 @@ objects made while tracing, environment reads) load with it, not in the middle o
 from __future__ import annotations
 
 from . import (  # noqa: F401
+    abc_registry,
     asked_state,
     autograd_function,
     base_hops,
