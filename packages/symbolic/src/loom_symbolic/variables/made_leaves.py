@@ -15,7 +15,7 @@ real leaf: the tensor leaves the graph with ``is_leaf``, no ``grad_fn``, and gra
 ``.grad`` as in eager, whether the program returns it or calls ``backward`` later in the frame.
 
 Only a plain tensor made in the graph, a leaf not requiring grad, of a floating or complex dtype and a
-static shape, is modelled; anything else is left to the caller (a graph break, where eager's own
+shape the inputs' shapes fix (a symbolic size is specialised, a guard, as torch.compile does), is modelled; anything else is left to the caller (a graph break, where eager's own
 error, if any, is raised natively).
 """
 
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from .. import shapes
 from .new_parameters import made_before_the_graph, made_by_a_call_before_the_graph, sole_holder
 from .tensor import TensorVariable, storage_key
 
@@ -43,8 +44,17 @@ def _can_be_made(tensor: TensorVariable) -> bool:
         and example.layout == torch.strided  # the empty tensor made before the graph is a dense one
         and example.is_leaf and not example.requires_grad and not example.is_inference()
         and (example.is_floating_point() or example.is_complex())  # eager refuses other dtypes: it raises
-        and all(isinstance(d, int) for d in example.shape)  # the empty tensor is made before the graph
+        and all(_fixable(d) for d in example.shape)  # the empty tensor is made before the graph
     )
+
+
+def _fixable(size: Any) -> bool:
+    """Whether a dimension can be a plain int before the graph: an int, or a symbolic size the input's
+    shape fixes (:func:`make_leaf` specialises it, a guard, as torch.compile does), not one only the data
+    fixes (unbacked) or a loop carries."""
+    if isinstance(size, int):
+        return True
+    return isinstance(size, torch.SymInt) and not shapes.unknown_symbols(size) and not shapes.loop_symbols_in(size)
 
 
 def make_leaf(tx: InstructionTranslator, tensor: TensorVariable) -> TensorVariable | None:
