@@ -43,6 +43,7 @@ from . import (  # noqa: F401
     exception_state,
     extremes,
     float_subclasses,
+    frozenset_identity,
     format_parsing,
     frame_generators,
     func_transforms,
