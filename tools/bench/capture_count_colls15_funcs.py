@@ -4,6 +4,7 @@ defaults and user methods, ``match`` statements over mappings, sequences and cla
 ``torch.distributions`` objects. Each runs over one tensor.
 """
 
+# ruff: noqa: RUF005 (the concatenations are the constructs)
 from __future__ import annotations
 
 import collections

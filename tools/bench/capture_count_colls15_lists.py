@@ -4,6 +4,7 @@ side's ``__eq__`` ``list.remove`` calls, a list seen empty (and mutations thrown
 operators on a global list. Each runs over one tensor.
 """
 
+# ruff: noqa: RUF005 (the concatenations are the constructs)
 from __future__ import annotations
 
 from functools import cmp_to_key
@@ -163,6 +164,24 @@ def c_colls15_list_setitem_slice_and_dunder(x):
     p[0:] = []
     q.__delitem__(slice(0, 2))
     return x + len(p) + len(q), p, q
+
+
+_GLOBAL_TUPLE = (1, 2)
+_GLOBAL_FROZEN = frozenset("xy")
+
+
+def c_colls15_tuple_identity_kept(x):
+    t = (x, 1)
+    e = ()
+    u = t
+    u += ()
+    return (x + 1, tuple(t) is t, () + t is t, t + () is t, t * 1 is t, True * t is t, e * 3 is e, u is t,
+            tuple(_GLOBAL_TUPLE) is _GLOBAL_TUPLE, _GLOBAL_TUPLE + () is _GLOBAL_TUPLE, t * 2 is t, list(t) is t)
+
+
+def c_colls15_frozenset_identity_kept(x):
+    e = frozenset()
+    return x + 1, frozenset(_GLOBAL_FROZEN) is _GLOBAL_FROZEN, frozenset() is e, frozenset(e) is e, set(e) is e
 
 
 CONSTRUCTS = [fn for name, fn in list(globals().items()) if name.startswith("c_")]
