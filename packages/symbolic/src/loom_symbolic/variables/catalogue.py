@@ -97,6 +97,7 @@ from . import (  # noqa: F401
     real_str_subclasses,
     regex,
     requires_grad,
+    same_object_results,
     scans,
     script_functions,
     seeded_random,
