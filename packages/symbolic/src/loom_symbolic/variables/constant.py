@@ -224,16 +224,7 @@ class FrozenObjectVariable(ObjectConstantVariable):
     Attribute reads and pure method calls are folded on the real object.
     """
 
-    def store_attr(self, tx: InstructionTranslator, name: str, value: Variable) -> None:
-        """``(1).x = v``, ``"a".__class__ = C``: an instance of an immutable builtin type takes no attribute, so
-        CPython raises (the error taken from the real store, which changes nothing); other constants break."""
-        if type(self.value) not in _IMMUTABLE_INSTANCES or not value.is_python_constant():
-            raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
-        try:
-            setattr(self.value, name, value.as_python_constant())
-        except (AttributeError, TypeError) as exc:
-            raise UserError(f"assigning attribute {name!r}", str(exc), exc_type=type(exc), exc_args=exc.args) from exc
-        raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
+    store_attr = ConstantVariable.store_attr  # an immutable builtin instance refuses it as CPython does
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
         try:

@@ -14,15 +14,19 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 
-class GenericSetattrVariable(Variable):
-    """``object.__setattr__`` on an object made while tracing: bound (``super().__setattr__(k, v)``)
-    or not (``object.__setattr__(self, k, v)``, what a frozen dataclass's ``__init__`` calls)."""
+class _ObjectSlotFunction(Variable):
+    """One of ``object``'s attribute slots, bound to a receiver (a method-wrapper) or not (the descriptor)."""
 
     def __init__(self, receiver: Variable | None = None) -> None:
         self.receiver = receiver
 
     def python_type(self) -> type:
         return types.MethodWrapperType if self.receiver is not None else types.WrapperDescriptorType
+
+
+class GenericSetattrVariable(_ObjectSlotFunction):
+    """``object.__setattr__`` on an object made while tracing: bound (``super().__setattr__(k, v)``)
+    or not (``object.__setattr__(self, k, v)``, what a frozen dataclass's ``__init__`` calls)."""
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
@@ -35,15 +39,9 @@ class GenericSetattrVariable(Variable):
         return ConstantVariable(None)
 
 
-class GenericDelattrVariable(Variable):
+class GenericDelattrVariable(_ObjectSlotFunction):
     """``object.__delattr__`` on an object made while tracing, bound (``super().__delattr__(k)``) or not
     (``object.__delattr__(self, k)``, what a class overriding ``__delattr__`` calls): ``del`` without the override."""
-
-    def __init__(self, receiver: Variable | None = None) -> None:
-        self.receiver = receiver
-
-    def python_type(self) -> type:
-        return types.MethodWrapperType if self.receiver is not None else types.WrapperDescriptorType
 
     def call(self, tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
         receiver, args = (self.receiver, args) if self.receiver is not None else (args[0], args[1:])
