@@ -39,6 +39,7 @@ from loom_guards import (
     NotNone,
     Relation,
     SameObject,
+    SetMembers,
     StorageOverlap,
     Submodule,
     TensorMatch,
@@ -55,6 +56,7 @@ from .helpers import FrameView, make_closure
 from .portable_helpers import round_trip, same_verdicts, write_subject
 
 X = Local("x")
+Y = Local("y")
 
 
 @pytest.fixture
@@ -471,3 +473,30 @@ class _FrameView:
         self.f_globals = f_globals
         self.f_builtins = __builtins__ if isinstance(__builtins__, dict) else vars(__builtins__)
         self.closure = None
+
+
+def test_a_set_constant_is_rebuilt_to_iterate_in_its_recorded_order(build):
+    # 9 added before 1: both start at slot 1 of an 8-slot table, so this set iterates 9 first; the description
+    # of a set is sorted, and a set rebuilt from it would iterate 1 first
+    reordered = {9, 1}
+    guards = [ConstantMatch(X, reordered), ConstantMatch(Local("f"), frozenset(reordered)), SetMembers(Y, reordered)]
+    assert list(reordered) == [9, 1] and list(frozenset(reordered)) == [9, 1]
+    rebuilt = round_trip(guards)
+    assert rebuilt == guards
+    assert list(rebuilt[0].value) == [9, 1] and list(rebuilt[1].value) == [9, 1]
+    good = {"x": {9, 1}, "f": frozenset({9, 1}), "y": {9, 1}}
+    frames = [good, {**good, "x": {1, 9}}, {**good, "f": frozenset({1, 9})}, {**good, "y": {1, 9}}]
+    assert same_verdicts(build, guards, rebuilt, frames) == [True, False, False, False]
+
+
+def test_a_set_constant_whose_order_cannot_be_made_again_is_refused():
+    # only 2 and 17 are left of a set that grew to 32 slots: it iterates 2 first, a fresh {2, 17} 17 first
+    grown = set(range(20))
+    for i in range(20):
+        if i not in (2, 17):
+            grown.discard(i)
+    assert list(grown) == [2, 17] and list({2, 17}) == [17, 2]
+    records, why = to_records([ConstantMatch(X, grown)])
+    assert records is not None, why
+    guards, why = from_records(records)
+    assert guards is None and "iterates in another order" in why

@@ -59,14 +59,37 @@ def verdict(check, value):
     return ok, why
 
 
-def test_passes_on_the_same_members_in_a_set_or_frozenset(build):
-    check = build([SetMembers(X, {torch.sin, "hello", int, MARK, 1})])
-    assert verdict(check, {1, MARK, int, "hello", torch.sin}) == (True, None)
-    assert verdict(check, frozenset({torch.sin, "hello", int, MARK, 1})) == (True, None)
-    grown = {torch.sin, "hello", int, MARK, 1, *range(100, 200)}
+def test_passes_on_the_same_members_in_the_same_order_in_a_set_or_frozenset(build):
+    members = {torch.sin, "hello", int, MARK, 1}
+    check = build([SetMembers(X, members)])
+    assert verdict(check, members) == (True, None)
+    # small ints hash to themselves: 1, 2, 3 take slots 1, 2, 3 of any table, whatever the set's history
+    check = build([SetMembers(X, (1, 2, 3))])
+    assert verdict(check, {3, 2, 1}) == (True, None)
+    assert verdict(check, frozenset({2, 3, 1})) == (True, None)
+    grown = {1, 2, 3, *range(100, 200)}
     for i in range(100, 200):
-        grown.discard(i)  # a set with another history (a larger table): the same members
+        grown.discard(i)  # a set with another history (a larger table): the same members, the same order
     assert verdict(check, grown) == (True, None)
+
+
+def test_fails_on_the_same_members_in_another_order(build):
+    # 1 and 9 both start at slot 1 of an 8-slot table: the one added first takes it and comes first
+    check = build([SetMembers(X, (1, 9, MARK))])
+    in_order, reordered = {1, 9, MARK}, {9, 1, MARK}
+    assert [m for m in in_order if m != MARK] == [1, 9] and [m for m in reordered if m != MARK] == [9, 1]
+    ok, why = verdict(check, reordered)
+    assert not ok and why.endswith("(the same members in another order)")
+    assert verdict(build([SetMembers(X, in_order)]), in_order) == (True, None)
+    # only 2 and 17 are left of a set that grew to 32 slots: 2 comes first; a fresh set puts 17 in slot 1
+    grown = set(range(20))
+    for i in range(20):
+        if i not in (2, 17):
+            grown.discard(i)
+    assert list(grown) == [2, 17] and list({2, 17}) == [17, 2]
+    check = build([SetMembers(X, grown)])
+    assert verdict(check, grown) == (True, None)
+    assert verdict(check, {2, 17})[0] is False
 
 
 def test_fails_on_another_member_count_or_type(build):

@@ -39,6 +39,7 @@ from .kinds import (
     TypeMatch,
     _Ref,
     dict_keys_of,
+    holds_set,
 )
 from .kinds import Identity as IdentityGuard
 from .sources import (
@@ -334,17 +335,10 @@ def _check_in_python(p: _Program, g: Any, s: int, slots: tuple[int, ...]) -> Non
     p.add("C_PY", obj=g.check, ext=slots)
 
 
-def _holds_set(value: Any) -> bool:
-    """Whether a constant is, or holds at any depth, a set or frozenset."""
-    if type(value) is set or type(value) is frozenset:
-        return True
-    return isinstance(value, tuple) and any(_holds_set(item) for item in value)
-
-
 def _check_constant(p: _Program, g: Any, s: int, slots: tuple[int, ...], op: str, value: Any, **fields: Any) -> None:
     """``op`` on a constant, or the guard's Python check where the constant holds a set: the accelerator
     compares sets with ``==`` (``{1} == {True}``), and their type-strict compare lives in ``const_eq``."""
-    if _holds_set(value):
+    if holds_set(value):
         _check_in_python(p, g, s, slots)
     else:
         p.add(op, src=s, obj=value, **fields)

@@ -159,6 +159,8 @@ def generate(plan: Plan):
                 fail_if(f"type({v}) is not {tp.__name__} or {v} != {c!r}")
             elif tp is float:
                 fail_if(f"type({v}) is not float or not _feq({v}, {bind(c)})")
+            elif tp is set:  # compared with the order the set had, which its snapshot may not keep
+                fail_if(f"not {bind(g.check)}({v})")
             else:
                 fail_if(f"not _ceq({v}, {bind(c)})")
         elif isinstance(g, Length):

@@ -36,6 +36,7 @@ from .kinds import (
     StorageOverlap,
     TensorMatch,
     TypeMatch,
+    holds_set,
 )
 from .portable_objects import code_digest, unnamed_function_facts
 from .portable_sources import describe_source, rebuild_source
@@ -139,11 +140,31 @@ def _from_frame(source: Any, memo: Memo, kind: type, same: Callable[[Any], bool]
 
 
 _kind(Identity, _encode_identity, _decode_identity)
-_kind(
-    ConstantMatch,
-    lambda g, m: {"source": describe_source(g.source, m), "value": describe_value(g.value, memo=m)},
-    lambda r, m: _checked(ConstantMatch(_src(r, m), rebuild_value(r.get("value"), m)), ConstantMatch),
-)
+def _encode_constant(guard: ConstantMatch, memo: Memo) -> dict:
+    record = {"source": describe_source(guard.source, memo), "value": describe_value(guard.value, memo=memo)}
+    if holds_set(guard.value):  # a described set is sorted: the order the guard matches goes beside it
+        record["order"] = describe_value(guard.in_order, memo=memo)
+    return record
+
+
+def _decode_constant(record: dict, memo: Memo) -> Guard:
+    value = rebuild_value(record.get("value"), memo)
+    if type(value) in (set, frozenset) and not any(isinstance(m, (tuple, set, frozenset)) for m in value):
+        # a set of scalars is made again by adding its members in the order recorded, as a set built by adding
+        # members one by one would be (a set with another history may still iterate otherwise: checked below)
+        in_order = type(value)(rebuild_value(record.get("order"), memo))
+        if len(in_order) != len(value) or in_order != value:
+            raise NotPortable("malformed const record: its order holds other members than its value")
+        value = in_order
+    guard = _checked(ConstantMatch(_src(record, memo), value), ConstantMatch)
+    if holds_set(guard.value) and describe_value(guard.in_order) != record.get("order"):
+        # a set rebuilt here iterates in another order than the one the translation relied on (string hashes
+        # differ between processes; a set's order follows its history)
+        raise NotPortable("a set in the constant iterates in another order in this process")
+    return guard
+
+
+_kind(ConstantMatch, _encode_constant, _decode_constant)
 _kind(
     DictContains,
     lambda g, m: {"source": describe_source(g.source, m), "key": describe_value(g.key, memo=m), "present": g.present},

@@ -31,6 +31,7 @@ from .constant import (
     const_key,
     constant_by_value,
     float_eq,
+    holds_set,
     is_nan_scalar,
     member_eq,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "float_eq",
     "guarded_by_identity",
     "has_nan",
+    "holds_set",
     "is_mapping",
     "is_nan_scalar",
     "member_eq",

@@ -86,11 +86,24 @@ def _key(value: Any, member: bool) -> Any:
         return (complex, _float_key(value.real), _float_key(value.imag))
     if isinstance(value, tuple):
         return (tp, tuple(_key(v, True) for v in value))
-    if tp is frozenset or tp is set:
-        return (tp, frozenset(_key(v, True) for v in value))
+    if tp is frozenset or tp is set:  # in iteration order: two sets iterating differently are different keys
+        return (tp, tuple(_key(v, True) for v in value))
     if isinstance(value, enum.Enum) or tp in _BY_IDENTITY:
         return (tp, id(value))
     return (tp, value)
+
+
+def holds_set(value: Any) -> bool:
+    """Whether a constant is, or holds at any depth, a set or frozenset."""
+    if type(value) is set or type(value) is frozenset:
+        return True
+    return isinstance(value, tuple) and any(holds_set(item) for item in value)
+
+
+def _in_order(value: Any) -> Any:
+    if type(value) is set or type(value) is frozenset or isinstance(value, tuple):
+        return tuple(_in_order(item) for item in value)
+    return value
 
 
 def float_eq(a: float, b: float) -> bool:
@@ -119,7 +132,7 @@ def const_eq(value: Any, expected: Any) -> bool:
             return False
         return all(member_eq(a, b) for a, b in zip(tuple.__iter__(value), tuple.__iter__(expected)))
     if tp is frozenset or tp is set:
-        return _set_eq(value, expected)
+        return _set_eq(value, tuple(expected))
     if isinstance(expected, enum.Enum) or tp in _BY_IDENTITY:
         return False  # singletons, builtin functions: identity already failed
     return bool(value == expected)
@@ -133,19 +146,18 @@ def member_eq(value: Any, expected: Any) -> bool:
     return not is_nan_scalar(expected) and const_eq(value, expected)
 
 
-def _set_eq(value: Any, expected: Any) -> bool:
-    """Type-strict equality of two sets (or frozensets) of constants: ``{True} != {1} != {1.0}``.
+def _set_eq(value: Any, expected_order: tuple) -> bool:
+    """Type-strict equality of a set (or frozenset) with constants ``expected_order`` that also iterates them in
+    that order: ``{True} != {1} != {1.0}``, and ``{9, 1}`` (9 added first, so both in slot 1 of the table) does
+    not match ``{1, 9}``.
 
-    ``==`` of sets compares members by hash and ``==``, which confuses exactly what ``const_eq`` tells
-    apart, so the members' ``const_key`` sets are compared. A member whose type no expected member has
-    fails first, so no method of an object that is not a constant runs.
+    A set's iteration order follows its history, not only its members, and a trace that iterated it baked
+    that order in; equal members in another order must recompile. ``member_eq`` checks each member's type
+    before any of its methods runs, so no method of an object that is not a constant runs.
     """
-    if len(value) != len(expected):  # both exact sets or frozensets: no user code runs
+    if len(value) != len(expected_order):  # an exact set or frozenset: no user code runs
         return False
-    types_expected = {type(member) for member in expected}
-    if any(type(member) not in types_expected for member in value):
-        return False
-    return const_key(value) == const_key(expected)
+    return all(member_eq(a, b) for a, b in zip(value, expected_order))
 
 
 class ConstantMatch(_OneSource):
@@ -157,10 +169,11 @@ class ConstantMatch(_OneSource):
     of a tuple or set matches only the same object (CPython compares members identity first).
     ``ConstantMatch(s, None)`` is ``IsNone(s)``. A ``set`` of constants is compared by its contents,
     against a copy taken at construction (the set may change between calls: that is what is checked);
-    the members of sets and frozensets compare type-strictly too (``{True}`` does not match ``{1}``).
+    the members of sets and frozensets compare type-strictly too (``{True}`` does not match ``{1}``), and in
+    iteration order (equal sets iterating differently do not match: a trace may have iterated it).
     """
 
-    __slots__ = ("_ckey", "value")
+    __slots__ = ("_ckey", "_set_order", "value")
     kind = "const"
     cost = 3
 
@@ -178,9 +191,12 @@ class ConstantMatch(_OneSource):
                 f"dtype/device, or a tuple, frozenset or set of those): {err}; guard it with Identity or "
                 f"TypeMatch instead"
             )
-        if type(value) is set:
+        # a set's members in its iteration order, before the snapshot: a copy may iterate in another order
+        order = tuple(value) if type(value) is set else None
+        ckey = const_key(value)
+        if order is not None:
             value = set(value)  # a snapshot: the caller's set changing later must not change the guard
-        _set(self, _source=source, value=value, _ckey=const_key(value))
+        _set(self, _source=source, value=value, _ckey=ckey, _set_order=order)
 
     def _key(self) -> tuple:
         return (self._source, self._ckey)
@@ -188,8 +204,21 @@ class ConstantMatch(_OneSource):
     def describe(self) -> str:
         return f"{self._source} == {short_repr(self.value)}"
 
+    @property
+    def in_order(self) -> Any:
+        """The constant with each set or frozenset in it written as the tuple of its members in the order
+        this guard matches them (a set's snapshot may iterate in another order than the set it copied)."""
+        if self._set_order is not None:
+            return tuple(_in_order(member) for member in self._set_order)
+        return _in_order(self.value)
+
+    def _matches(self, value: Any) -> bool:
+        if self._set_order is not None:
+            return type(value) is set and _set_eq(value, self._set_order)
+        return const_eq(value, self.value)
+
     def explain(self, value: Any) -> tuple[str, str] | None:
-        if const_eq(value, self.value):
+        if self._matches(value):
             return None
         seen = short_repr(value)
         if type(value) is not type(self.value):

@@ -1,5 +1,5 @@
-"""``SetMembers(s, members)``: an exact set or frozenset holding exactly these members, constants compared
-type-strictly and every other member by identity."""
+"""``SetMembers(s, members)``: an exact set or frozenset holding exactly these members in this iteration order,
+constants compared type-strictly and every other member by identity."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from ..sources import Source
 from .base import _DEAD, Guard, _check_source, _OneSource, _Ref, _set, object_text, short_repr, type_name
-from .constant import _constant_error, const_key, is_nan_scalar
+from .constant import _constant_error, const_key, is_nan_scalar, member_eq
 from .dict_keys import guarded_by_identity
 from .length import Length
 from .none import NotNone
@@ -29,7 +29,8 @@ def has_nan(value: Any) -> bool:
 
 
 class SetMembers(_OneSource):
-    """``source`` is an exact ``set`` or ``frozenset`` whose members are exactly ``members``.
+    """``source`` is an exact ``set`` or ``frozenset`` whose members are exactly ``members``, iterated in that
+    order.
 
     Each member is a constant, as for ``ConstantMatch`` (matched type-strictly: ``1``, ``1.0`` and
     ``True`` are different members here, and a NaN anywhere in a constant is refused), or an object
@@ -37,12 +38,13 @@ class SetMembers(_OneSource):
     equality, or a builtin function of a module (``len``, ``torch.sin``; see ``guarded_by_identity``).
     An object that is equal to such a member without being it (a second builtin object for the same C
     function) fails the guard, which only costs a recompile. The check iterates the set (which runs no
-    user code for an exact set): the same length and no member outside ``members`` means the same
-    members, since a set holds no member twice. Identity members are held weakly where they allow it;
-    once one dies the guard never passes again.
+    user code for an exact set) beside ``members``: a set's iteration order follows its history (which
+    of two colliding members came first, how large its table grew), and a trace that iterated the set
+    baked that order in, so the same members in another order fail too. Identity members are held weakly
+    where they allow it; once one dies the guard never passes again.
     """
 
-    __slots__ = ("_by_id", "_ckey", "_consts", "_texts", "_values", "n")
+    __slots__ = ("_ckey", "_order", "_texts", "n")
     kind = "set_members"
     cost = 4
 
@@ -51,35 +53,37 @@ class SetMembers(_OneSource):
         if isinstance(members, (str, bytes)) or not isinstance(members, Iterable):
             raise TypeError(f"SetMembers needs an iterable of members, got {type(members).__name__}")
         members = tuple(members)
-        consts: dict[Any, Any] = {}  # const_key -> the constant
-        by_id: dict[int, _Ref] = {}
+        order: list[tuple[_Ref | None, Any]] = []  # per member: (its weak reference, None) or (None, the constant)
+        keys = []
         texts = []
         for member in members:
             err = _constant_error(member)
             if err is None:
                 if has_nan(member):
                     raise TypeError(f"SetMembers cannot match a NaN member type-strictly: {short_repr(member)}")
-                consts.setdefault(const_key(member), member)
+                order.append((None, member))
+                keys.append(const_key(member))
                 texts.append(short_repr(member))
             elif guarded_by_identity(member):
-                by_id.setdefault(id(member), _Ref(member))
+                order.append((_Ref(member), None))
+                keys.append(("id", id(member)))
                 texts.append(object_text(member))
             else:
                 raise TypeError(f"SetMembers members must be constants or objects compared by identity: {err}")
-        if len(consts) + len(by_id) != len(members):
+        if len(set(keys)) != len(members):
             raise ValueError(f"SetMembers members repeat: {short_repr(members)}")
-        _set(self, _source=source, n=len(members), _consts=consts, _by_id=by_id, _texts=tuple(texts),
-             _values=tuple(consts.values()), _ckey=(frozenset(consts), frozenset(by_id)))
+        _set(self, _source=source, n=len(members), _order=tuple(order), _texts=tuple(texts),
+             _ckey=tuple(keys))
 
     @property
     def members(self) -> tuple:
-        """The members: the constants, then the objects compared by identity (None for one that died)."""
-        objs = (ref.get() for ref in self._by_id.values())
-        return self._values + tuple(None if obj is _DEAD else obj for obj in objs)
+        """The members in the order the set iterates them (None for an object compared by identity that died)."""
+        return tuple(const if ref is None else (None if (obj := ref.get()) is _DEAD else obj)
+                     for ref, const in self._order)
 
     @property
     def alive(self) -> bool:
-        return all(ref.alive for ref in self._by_id.values())
+        return all(ref is None or ref.alive for ref, _ in self._order)
 
     def _key(self) -> tuple:
         return (self._source, self._ckey)
@@ -87,17 +91,14 @@ class SetMembers(_OneSource):
     def describe(self) -> str:
         return f"{self._source} has exactly the members {{{', '.join(sorted(self._texts))}}}"
 
-    def _stray(self, value: Any) -> Any:
-        """The first member of ``value`` (an exact set) that is none of ``members``, else ``_NO_STRAY``."""
-        by_id, consts = self._by_id, self._consts
-        for item in value:
-            ref = by_id.get(id(item))
-            if ref is not None and ref.get() is item:
-                continue
-            if _constant_error(item) is None and const_key(item) in consts:
-                continue
-            return item
-        return _NO_STRAY
+    def _is_member(self, item: Any) -> bool:
+        for ref, const in self._order:
+            if ref is None:
+                if member_eq(item, const):
+                    return True
+            elif ref.get() is item:
+                return True
+        return False
 
     def explain(self, value: Any) -> tuple[str, str] | None:
         if type(value) not in _SET_TYPES:
@@ -105,9 +106,12 @@ class SetMembers(_OneSource):
         n = len(value)
         if n != self.n:
             return (self.describe(), f"{short_repr(value)} ({n} member{'' if n == 1 else 's'})")
-        stray = self._stray(value)
-        if stray is _NO_STRAY:
+        if all(member_eq(item, const) if ref is None else ref.get() is item
+               for item, (ref, const) in zip(value, self._order)):
             return None
+        stray = next((item for item in value if not self._is_member(item)), _NO_STRAY)
+        if stray is _NO_STRAY:
+            return (self.describe(), f"{short_repr(value)} (the same members in another order)")
         if _constant_error(stray) is None:
             return (self.describe(), f"{short_repr(value)} ({short_repr(stray)} ({type_name(type(stray))}) "
                                      "is not a member)")

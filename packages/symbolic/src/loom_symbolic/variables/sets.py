@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import Const, constant_by_value, guarded_by_identity, has_nan
@@ -148,6 +150,31 @@ class SetVariable(MethodTableMixin, Variable):
         codegen.emit("BUILD_SET", len(self.values))
 
 
+#: sets up to this size whose order adding members in iteration order (or its reverse) does not give again are
+#: searched for an order of additions that does (6! = 720 small sets at most)
+_SEARCHED_SIZE = 6
+
+
+def insertion_order(value: set | frozenset) -> list | None:
+    """An order to add ``value``'s members in so that a fresh set (``SetVariable``'s table) iterates them in
+    ``value``'s order, or None when none is found.
+
+    A set's order follows its history: of two members wanting one slot, the one added first takes it, and a
+    table that grew keeps its size when members leave. Adding the members in iteration order gives it again
+    unless such a collision reversed them; then the reverse order, or for a small set another order, does.
+    A set whose order no order of additions gives (its table grew and shrank) is not modelled: the trace
+    would iterate it in another order than eager does."""
+    members = list(value)
+    candidates: Iterable[Iterable] = (members, reversed(members))
+    if len(members) <= _SEARCHED_SIZE:
+        candidates = itertools.chain(candidates, itertools.permutations(members))
+    for order in candidates:
+        order = list(order)
+        if all(a is b for a, b in zip(set(order), members)):
+            return order
+    return None
+
+
 def identity_members_modelled(value: set | frozenset) -> bool:
     """Members a ``SetMembers`` guard checks: constants it compares by value holding no NaN (which NaN
     object a set holds decides ``in``, and the guard matches NaN with any NaN), and objects it compares
@@ -156,17 +183,19 @@ def identity_members_modelled(value: set | frozenset) -> bool:
                for k in value)
 
 
-def wrap_identity_set(tx: InstructionTranslator | None, value: set | frozenset, source: Any) -> SetVariable:
+def wrap_identity_set(tx: InstructionTranslator | None, value: set | frozenset, source: Any,
+                      order: list) -> SetVariable:
     """A set from the frame holding objects compared by identity (classes, functions, plain instances,
     builtin functions of modules) besides constants. Its members are the real objects, so
     ``in``, ``add`` and the set algebra hash and compare them as Python does (two equal builtin function
     objects are one member, as in eager); the set is guarded to hold these very objects
     (``SetMembers``), so another set, even one with equal members, recompiles rather than reuse answers
-    the trace computed for these. A mutated set is written back after the graph, as any set is."""
+    the trace computed for these, and in this order. ``order`` is the one :func:`insertion_order` found. A
+    mutated set is written back after the graph, as any set is."""
     if tx is not None and source is not None:
         tx.output.guards.add("type", source, value)
         tx.output.guards.add("set_members", source, tuple(value))  # the members now (guards are built later)
-    return SetVariable([_member(tx, v) for v in value], source, frozen=type(value) is frozenset)
+    return SetVariable([_member(tx, v) for v in order], source, frozen=type(value) is frozenset)
 
 
 def _member(tx: InstructionTranslator | None, value: Any) -> Variable:

@@ -80,7 +80,7 @@ from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVar
 from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
 from .sequences import plain_structseq
-from .sets import identity_members_modelled, wrap_identity_set
+from .sets import identity_members_modelled, insertion_order, wrap_identity_set
 from .tensor_subclasses import runs_python_torch_function, wrap_subclass_input
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -363,17 +363,20 @@ def _moving_iterator(tx, value, source):
 def _wrap_set(tx, value, source):
     # every member compared by value (not a frozenset holding a function: an identity guard on the set,
     # ConstantMatch's fallback, would miss the caller changing it), else sets.wrap_identity_set or an object
+    if isinstance(value, frozenset) and all(is_constant_value(k) and constant_by_value(k) for k in value):
+        return _wrap_constant(tx, value, source)
+    order = None if isinstance(value, frozenset) else insertion_order(value)
+    if order is None:  # (a set whose iteration order the model cannot give again is an object too)
+        return _wrap_object(tx, value, source)
     if not all(is_constant_value(k) and constant_by_value(k) for k in value):
         if type(value) is set and identity_members_modelled(value):
-            return _remember(tx, value, source, lambda: wrap_identity_set(tx, value, source))
+            return _remember(tx, value, source, lambda: wrap_identity_set(tx, value, source, order))
         return _wrap_object(tx, value, source)
-    if isinstance(value, frozenset):
-        return _wrap_constant(tx, value, source)
 
     def make() -> Variable:
         if (guards := _guards(tx, source)) is not None:
             guards.add("constant", source, value)
-        return SetVariable([ConstantVariable(v) for v in value], source)
+        return SetVariable([ConstantVariable(v) for v in order], source)
 
     return _remember(tx, value, source, make)
 
