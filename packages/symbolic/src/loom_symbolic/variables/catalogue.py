@@ -103,6 +103,7 @@ from . import (  # noqa: F401
     seeded_random,
     slot_descriptors,
     str_subclasses,
+    subclass_checks,
     subclass_construction,
     super_proxy,
     tensor_bases,

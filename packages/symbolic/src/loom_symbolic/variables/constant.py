@@ -61,6 +61,10 @@ _FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
 #: ``fn(tx, constant, name, args, kwargs)`` answering a method of a constant called with arguments that are not
 #: constants (``(1, 2).count(obj)``), or None to pass. Filled by :mod:`.constant_tuple_methods`.
 NON_CONSTANT_ARGUMENTS: list[Any] = []
+#: The same kind of answers, asked first whatever the arguments: a method that must never be folded by calling
+#: it now (one written in Python on an enum class may read state or have effects). Filled by
+#: :mod:`.constant_enum_methods`.
+NEVER_FOLDED: list[Any] = []
 
 
 #: Builtin types whose instances take no attribute store (no ``__dict__``, no writable slot).
@@ -140,6 +144,10 @@ class ConstantVariable(Variable):
             items = tx.iterate(args[0]).unpack(tx)  # str.join takes any iterable
             if all(item.is_python_constant() for item in items):
                 args = [ConstantVariable(tuple(item.as_python_constant() for item in items))]
+        for answer in NEVER_FOLDED:
+            result = answer(tx, self, name, args, kwargs)
+            if result is not None:
+                return result
         if isinstance(self.value, str) and name == "format":  # sizes formatted in: specialised, as f-strings do
             args, kwargs = [_concrete_or_same(tx, a) for a in args], {k: _concrete_or_same(tx, v) for k, v in kwargs.items()}
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):

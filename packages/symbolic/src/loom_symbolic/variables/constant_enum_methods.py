@@ -1,11 +1,13 @@
-"""A method written in Python on an enum class, called on a member with arguments that are not constants
-(``Op.ADD.apply(x, 2)``, a tensor among them): the member is a constant of the trace, so the function is
-inlined with it as ``self``, as a method of any Python class is; enum's own methods (``__format__``,
-``_missing_``...) and the C ones of a mixed-in type (``int.__add__``) are left to the other answers.
+"""A method written in Python on an enum class, called on a member (``Op.ADD.apply(x, 2)``, a tensor among
+the arguments, or ``Op.ADD.factor(3)``): the member is a constant of the trace, so the function is inlined
+with it as ``self``, as a method of any Python class is; enum's own methods (``__format__``, ``_missing_``...)
+and the C ones of a mixed-in type (``int.__add__``) are left to the other answers. With constant arguments
+too: calling it now and keeping its result ran its effects once, at trace time, and kept what it read of
+mutable state unguarded (a wrong answer once that state changed).
 
 The function is found as Python's attribute lookup finds it: the member's own ``__dict__`` first (what
 ``__init__`` stored there shadows the class), then the class's MRO, read through the guarded class lookup, so
-a method replaced on the class later recompiles. Constant arguments keep folding on the real member.
+a method replaced on the class later recompiles.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import types
 from typing import TYPE_CHECKING
 
 from . import attributes as _attributes
-from .constant import NON_CONSTANT_ARGUMENTS, ConstantVariable
+from .constant import NEVER_FOLDED, ConstantVariable
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -34,4 +36,4 @@ def _enum_python_method(tx: InstructionTranslator, constant: ConstantVariable, n
     return wrap(tx, function, None).call(tx, [constant, *args], kwargs)
 
 
-NON_CONSTANT_ARGUMENTS.append(_enum_python_method)
+NEVER_FOLDED.append(_enum_python_method)

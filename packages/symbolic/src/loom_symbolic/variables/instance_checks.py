@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 _subclass_answer = HANDLERS[isinstance]
-#: packages whose metaclass checks the wrapped handler answers (torch's flagged tensor classes)
-_LIBRARY_CHECKS = frozenset({"torch"})
+#: packages whose metaclass checks the wrapped handlers answer (torch's flagged tensor classes, typing's
+#: Protocols: ``_written_check`` takes those apart first)
+_LIBRARY_CHECKS = frozenset({"torch", "typing"})
 
 
 def _protocol_checked_by_methods(cls: type) -> bool:
@@ -46,11 +47,18 @@ def _written_check(cls: object) -> Any:
         if _protocol_checked_by_methods(cls):
             return None
         return _protocol_members_check
-    check = class_attribute(type(cls), "__instancecheck__")
-    if not isinstance(check, types.FunctionType) or check is abc.ABCMeta.__instancecheck__:
+    return metaclass_check(cls, "__instancecheck__")
+
+
+def metaclass_check(cls: type, name: str) -> Any:
+    """The ``__instancecheck__`` or ``__subclasscheck__`` (``name``) written in Python on ``cls``'s metaclass,
+    which CPython calls: None for ``type``'s, ``abc.ABCMeta``'s (it only hands over to ``_abc``), typing's and
+    torch's own (Parameter's, Buffer's), whose answers the handlers beside them know."""
+    check = class_attribute(type(cls), name)
+    if not isinstance(check, types.FunctionType) or check is getattr(abc.ABCMeta, name):
         return None
     if (check.__module__ or "").partition(".")[0] in _LIBRARY_CHECKS:
-        return None  # torch's own (Parameter's, Buffer's): the handler below knows those classes
+        return None
     return check
 
 

@@ -1,0 +1,103 @@
+"""A method written in Python and reached through a constant of the trace (a method of an enum member,
+a metaclass's ``__subclasscheck__`` asked by ``issubclass`` of two classes) is traced, never called while
+tracing and its result kept: what it reads of mutable state is guarded, and its effects run on every call."""
+
+from __future__ import annotations
+
+import enum
+
+import pytest
+import torch
+
+import loom
+
+X = torch.ones(2)
+SCALE = {"v": 2}
+LOG: list = []
+
+
+class Op(enum.Enum):
+    A = 1
+
+    def factor(self, k):
+        LOG.append(k)
+        return SCALE["v"] * k
+
+
+def scaled(x):
+    return x * Op.A.factor(3)
+
+
+def test_an_enum_method_with_constant_arguments_reads_state_and_logs_on_every_call():
+    loom.reset()
+    SCALE["v"] = 2
+    LOG.clear()
+    compiled = loom.compile(scaled, backend="eager")
+    assert torch.equal(compiled(X), X * 6)
+    assert torch.equal(compiled(X), X * 6)
+    assert LOG == [3, 3]  # one append per call, as in eager
+    SCALE["v"] = 5
+    assert torch.equal(compiled(X), X * 15)
+    assert LOG == [3, 3, 3]
+    assert loom.stats()["graph_breaks"] == 0
+
+
+ALLOWED = {"ok": True}
+
+
+class Gate(type):
+    def __subclasscheck__(cls, sub):
+        if ALLOWED["ok"] is None:
+            raise LookupError("no verdict")
+        return ALLOWED["ok"]
+
+
+class Gated(metaclass=Gate):
+    pass
+
+
+class Plain:
+    pass
+
+
+def gated(x):
+    return x + 1 if issubclass(Plain, Gated) else x - 1
+
+
+def gated_in_tuple(x):
+    return x + 1 if issubclass(Plain, (int, Gated)) else x - 1
+
+
+def gated_in_union(x):
+    return x + 1 if issubclass(Plain, int | Gated) else x - 1
+
+
+def gated_self(x):
+    return x + 1 if issubclass(Gated, Gated) else x - 1  # no fast path: the metaclass is asked
+
+
+@pytest.mark.parametrize("fn", [gated, gated_in_tuple, gated_in_union, gated_self])
+def test_a_metaclass_subclasscheck_is_asked_on_every_call(fn):
+    loom.reset()
+    ALLOWED["ok"] = True
+    compiled = loom.compile(fn, backend="eager")
+    assert torch.equal(compiled(X), X + 1)
+    ALLOWED["ok"] = False
+    assert torch.equal(compiled(X), fn(X)) and torch.equal(fn(X), X - 1)
+    assert loom.stats()["graph_breaks"] == 0
+
+
+def test_what_a_subclasscheck_raises_is_the_programs():
+    def caught(x):
+        try:
+            return x + int(issubclass(Plain, Gated))
+        except LookupError as exc:
+            return x - len(str(exc))
+
+    loom.reset()
+    ALLOWED["ok"] = None
+    try:
+        compiled = loom.compile(caught, backend="eager")
+        assert torch.equal(compiled(X), caught(X)) and torch.equal(caught(X), X - len("no verdict"))
+    finally:
+        ALLOWED["ok"] = True
