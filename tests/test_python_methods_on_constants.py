@@ -101,3 +101,75 @@ def test_what_a_subclasscheck_raises_is_the_programs():
         assert torch.equal(compiled(X), caught(X)) and torch.equal(caught(X), X - len("no verdict"))
     finally:
         ALLOWED["ok"] = True
+
+
+class Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+    def __lt__(self, other):
+        return (self.value < other.value) == (SCALE["v"] > 1)
+
+    def __eq__(self, other):
+        return SCALE["v"] > 3 or self is other
+
+    def __len__(self):
+        return SCALE["v"]
+
+    def __hash__(self):
+        return SCALE["v"]
+
+
+ENUM_SPECIALS = {
+    "lt": lambda x: x + 1 if Level.LOW < Level.HIGH else x - 1,
+    "eq": lambda x: x + 1 if Level.LOW == Level.HIGH else x - 1,
+    "in": lambda x: x + 1 if Level.LOW in (Level.HIGH,) else x - 1,
+    "len": lambda x: x + len(Level.LOW),
+    "hash": lambda x: x + hash(Level.LOW),
+    "sorted": lambda x: x + 1 if sorted([Level.HIGH, Level.LOW])[0] is Level.LOW else x - 1,
+    "max": lambda x: x + 1 if max(Level.HIGH, Level.LOW) is Level.LOW else x - 1,
+    "min": lambda x: x + 1 if min([Level.HIGH, Level.LOW]) is Level.LOW else x - 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENUM_SPECIALS))
+def test_an_enums_own_special_methods_are_traced_not_folded(name):
+    fn = ENUM_SPECIALS[name]
+    loom.reset()
+    SCALE["v"] = 1
+    compiled = loom.compile(fn, backend="eager")
+    try:
+        for value in (1, 5, 1):
+            SCALE["v"] = value
+            assert torch.equal(compiled(X), fn(X)), value
+        assert loom.stats()["graph_breaks"] == 0
+    finally:
+        SCALE["v"] = 2
+
+
+class Pair(__import__("collections").namedtuple("Pair", "a b")):
+    def __lt__(self, other):
+        return SCALE["v"] > 1
+
+    def weight(self):
+        LOG.append("weight")
+        return self.a * SCALE["v"]
+
+
+ONE_TWO, THREE_FOUR = Pair(1, 2), Pair(3, 4)
+
+
+def test_a_named_tuple_subclasss_python_methods_are_traced():
+    def fn(x):
+        return (x + ONE_TWO.weight()) if ONE_TWO < THREE_FOUR else x
+
+    loom.reset()
+    LOG.clear()
+    compiled = loom.compile(fn, backend="eager")
+    try:
+        for value in (1, 4):
+            SCALE["v"] = value
+            assert torch.equal(compiled(X), fn(X)), value
+        assert LOG == ["weight", "weight"]  # once per compiled call, once per eager call, not at trace time
+    finally:
+        SCALE["v"] = 2

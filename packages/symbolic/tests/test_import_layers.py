@@ -58,7 +58,7 @@ FLOORS = {
         "variables.outside_operator_callables", "variables.script_functions", "variables.base_hops", "variables.function_globals",
         "variables.subclass_construction", "variables.tensor_super", "variables.overrides_queries", "variables.warnings_filters", "variables.decimals",
         "variables.tuple_keys", "variables.dict_view_algebra", "variables.constant_tuple_methods",
-        "variables.constant_set_methods", "variables.constant_enum_methods", "variables.instance_checks", "variables.subclass_checks", "variables.abc_registry", "variables.slot_descriptors", "variables.object_frozensets",
+        "variables.constant_set_methods", "variables.constant_python_methods", "variables.instance_checks", "variables.subclass_checks", "variables.abc_registry", "variables.slot_descriptors", "variables.object_frozensets",
         "variables.method_equality", "variables.identity_hashes", "variables.value_subclass_keys", "variables.same_object_results", "variables.object_slot_methods", "variables.container_text_methods", "variables.dict_construction", "variables.property_methods", "variables.cell_comparisons",
         "variables.builtin_alternate_constructors", "variables.real_str_subclasses", "variables.deterministic_switch"],
     4: ["output_graph", "node_effects", "storage_guards", "side_effects", "codegen", "resume", "breaks"],

@@ -286,6 +286,8 @@ def builtin_len(tx, args, kwargs):
         return ConstantVariable(len(value.items))
     if isinstance(value, SetVariable) and not _own_len(value):
         return ConstantVariable(len(value.values))
+    if ops.constant_runs_python(value, "__len__"):  # an enum's own __len__: traced, never called now
+        return value.call_method(tx, "__len__", [], {})
     if value.is_python_constant() and not isinstance(value, (SequenceVariable, DictVariable, SetVariable)):
         return None  # (a list subclass of constants that writes __len__: its own, below)
     if isinstance(value, IteratorVariable):

@@ -22,7 +22,7 @@ from . import (  # noqa: F401
     bytearrays,
     cell_comparisons,
     checkpointing,
-    constant_enum_methods,
+    constant_python_methods,
     constant_set_methods,
     constant_tuple_methods,
     container_methods,

@@ -63,7 +63,7 @@ _FRESH_CONTAINERS = (list, dict, tuple, set, frozenset)
 NON_CONSTANT_ARGUMENTS: list[Any] = []
 #: The same kind of answers, asked first whatever the arguments: a method that must never be folded by calling
 #: it now (one written in Python on an enum class may read state or have effects). Filled by
-#: :mod:`.constant_enum_methods`.
+#: :mod:`.constant_python_methods`.
 NEVER_FOLDED: list[Any] = []
 
 

@@ -13,16 +13,19 @@ where the items are alike one-element tensors made in the trace that nothing rea
 from __future__ import annotations
 
 import builtins
+import operator
 from typing import Any
 
 import torch
 
 from ..errors import Unsupported, UserError
+from . import operator_semantics as ops
 from .base import Variable
 from .body_escapes import still_reachable
 from .builtins import HANDLERS, Handler, _fold_call, _items
 from .constant import ConstantVariable
 from .containers import TupleVariable
+from .operand_dispatch import constant_runs_python
 from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
@@ -93,6 +96,18 @@ def _pick_tensor(tx: Any, pick: Any, items: list[Variable]) -> Variable | None:
     return kept
 
 
+def _traced_pick(tx: Any, pick: Any, items: list[Variable]) -> Variable:
+    """``min``/``max`` of items some of which compare through a Python ``__lt__``/``__gt__`` (an enum's own):
+    CPython keeps the first item and takes each later one that compares below (above) it, each comparison
+    traced here as the operator is."""
+    compare = operator.lt if pick is builtins.min else operator.gt
+    kept = items[0]
+    for item in items[1:]:
+        if ops.binary(tx, compare, item, kept).truth(tx):
+            kept = item
+    return kept
+
+
 def _reduce_extreme(pick: Any) -> Handler:
     def handler(tx, args, kwargs):
         if kwargs:
@@ -101,6 +116,8 @@ def _reduce_extreme(pick: Any) -> Handler:
         if not items:
             message = _EMPTY[pick]
             raise UserError(f"{pick.__name__}()", message, exc_type=ValueError, exc_args=(message,))
+        if any(constant_runs_python(i, "__lt__", "__gt__") for i in items):
+            return _traced_pick(tx, pick, items)
         if all(i.is_python_constant() for i in items):
             return _fold_call(pick, [TupleVariable(items)], {})
         if _symbolic_ints(items):

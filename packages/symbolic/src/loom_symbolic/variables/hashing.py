@@ -23,6 +23,7 @@ from .id_keys import given_tensor
 from .methods import BoundMethodVariable
 from .object_id_calls import builtin_id
 from .object_ids import ObjectHashVariable
+from .operand_dispatch import constant_runs_python
 from .sequences import TupleSubclassVariable, TupleVariable
 from .sets import SetVariable
 
@@ -39,6 +40,8 @@ def _hash(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Var
     if len(args) != 1 or kwargs:
         return None  # the constant fold, or the break, decides
     value = args[0]
+    if constant_runs_python(value, "__hash__"):  # an enum's own __hash__: traced, never called now
+        return value.call_method(tx, "__hash__", [], {})
     if _hashed_as_tensor(value):  # Tensor.__hash__ is id(): equal to the same tensor's id and hash, as in eager
         return builtin_id(tx, [value], {})
     if getattr(value, "stands_for", None) is not None and class_attribute(value.cls, "__hash__") is None:

@@ -1,13 +1,17 @@
 """Which Python method answers an operator, and in what form its operands go: the in-place and binary
 dunder tables, a right operand of a subclass asked first, an object of the user's on the left of a tensor
-asking its own method, ``in``'s answer made a bool, and tensor subscripts read through ``__index__``. Used
-by :mod:`.operator_semantics`."""
+asking its own method, a constant whose class writes the method in Python (inlined, not folded), which C
+``__eq__`` of a builtin container declines another kind, ``in``'s answer made a bool, and tensor subscripts
+read through ``__index__``. Used by :mod:`.operator_semantics`."""
 
 from __future__ import annotations
 
+import collections
 import operator
 import types
 from typing import TYPE_CHECKING, Any
+
+import torch
 
 from ..errors import Unsupported
 from ..policy import trusted_module_name
@@ -16,6 +20,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .container_tables import user_index, writes_index
 from .containers import DictVariable, SequenceVariable, SetVariable, SliceVariable, TupleVariable
+from .symbolic_scalars import SymbolicVariable
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -53,6 +58,36 @@ def class_of(value: Variable) -> type | None:
         return value.python_type()
     except Unsupported:
         return None
+
+
+#: modules whose methods written in Python read nothing but the object (an enum's ``__hash__``, a named tuple's
+#: ``__repr__``): folded on a constant as C methods are
+_READ_ONLY_THE_CONSTANT = frozenset({"enum", "collections", "typing"})
+
+
+def python_method_of_constant(value: Any, name: str) -> types.FunctionType | None:
+    """The function written in Python that ``value.name`` runs, for a constant of a class of the program's (an
+    enum member, a named tuple subclass): None for a builtin type's constant, an attribute of the member's own,
+    a C method, or one of enum's or collections' own methods. Such a function is inlined, never called while
+    tracing and its result kept: that would run its effects once and keep what it reads of state unguarded."""
+    cls = type(value)
+    if cls.__module__ == "builtins" or name in getattr(value, "__dict__", {}):
+        return None
+    function = class_attribute(cls, name)
+    if not isinstance(function, types.FunctionType):
+        return None
+    if (function.__module__ or "").partition(".")[0] in _READ_ONLY_THE_CONSTANT:
+        return None
+    return function
+
+
+def constant_runs_python(value: Variable, *names: str) -> bool:
+    """Whether ``value`` is a constant of the trace whose class writes one of special methods ``names`` in
+    Python (see :func:`python_method_of_constant`): the operator or builtin inlines it instead of folding."""
+    if not value.is_python_constant():
+        return False
+    real = value.as_python_constant()
+    return any(python_method_of_constant(real, name) is not None for name in names)
 
 
 def has_python_special(value: Variable, name: str) -> bool:
@@ -140,3 +175,56 @@ def indices_through_index(tx: InstructionTranslator, index: Variable) -> Variabl
         if any(new is not old for new, old in zip(items, index.items)):
             return TupleVariable(items)
     return index
+
+
+#: builtin container class → its kind: a C ``__eq__`` of one kind answers NotImplemented for another kind
+#: (``deque([1]) == [1]`` is decided by identity), while classes of one kind compare contents.
+_EQUALITY_KINDS = {list: "list", tuple: "tuple", collections.deque: "deque", set: "set", frozenset: "set",
+                   dict: "dict", collections.OrderedDict: "dict", collections.defaultdict: "dict",
+                   collections.Counter: "dict", str: "str", bytes: "bytes", bool: "number", int: "number",
+                   float: "number", complex: "number"}
+
+
+def different_container_kinds(left: Variable, right: Variable, inherited: bool = False) -> bool:
+    """Whether both sides are builtin containers of different kinds, whose C ``__eq__`` both decline
+    (``inherited``: or subclasses of them, which compare with their base's)."""
+    kind = _equality_kind if inherited else _EQUALITY_KINDS.get
+    kinds = [kind(exact_class(side)) for side in (left, right)]
+    return None not in kinds and kinds[0] != kinds[1]
+
+
+def _equality_kind(cls: type | None) -> str | None:
+    """The kind of builtin container whose C ``__eq__`` ``cls`` inherits (a ``frozenset`` subclass's is a set's)."""
+    return next((_EQUALITY_KINDS[base] for base in getattr(cls, "__mro__", ()) if base in _EQUALITY_KINDS), None)
+
+
+def compares_in_c(value: Variable, name: str) -> bool:
+    """Whether ``value``'s class answers ``name`` (``__eq__``/``__ne__``) with a C method of its own, neither
+    ``object``'s identity nor one written in Python; unknown classes count as C."""
+    cls = class_of(value)
+    if cls is None:
+        return True
+    method = class_attribute(cls, name)
+    return method is not getattr(object, name) and not isinstance(method, types.FunctionType)
+
+
+def symbolic_bool(value: Variable) -> bool:
+    """Whether ``value`` is a symbolic truth value (a SymBool: ``n > 1`` of a dynamic int)."""
+    return isinstance(value, SymbolicVariable) and type(value.example) is torch.SymBool
+
+
+def constant_compares_in_python(container: Variable, item: Variable) -> bool:
+    """Whether ``item in container`` of constants would run an ``__eq__`` (or the container's ``__contains__``)
+    written in Python: a tuple of enum members of a class that writes one is searched member by member, traced."""
+    if constant_runs_python(container, "__contains__") or constant_runs_python(item, "__eq__"):
+        return True
+    members = container.as_python_constant()
+    return type(members) is tuple and any(python_method_of_constant(m, "__eq__") is not None for m in members)
+
+
+def exact_class(value: Variable) -> type | None:
+    """``type(value)`` itself (a C class's stand-in gives the C class, whose own methods decide errors)."""
+    try:
+        return value.python_type()
+    except Unsupported:
+        return None

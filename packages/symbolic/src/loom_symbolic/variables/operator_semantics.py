@@ -33,12 +33,18 @@ from .operand_dispatch import (
     DUNDERS,
     INPLACE,
     class_of,
+    compares_in_c,
+    constant_compares_in_python,
+    constant_runs_python,
     contains_answer,
+    different_container_kinds,
+    exact_class,
     has_python_special,
     indices_through_index,
     left_user_dunder,
     reflection_first,
     subclass_operator,
+    symbolic_bool,
 )
 from .registry import wrap_constant_like
 from .specialising import NOT_CONCRETE, concrete, has_symbolic_int
@@ -83,6 +89,10 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         # "%d" % size: specialised, as an f-string of it is (see specialising)
         known = concrete(tx, right)
         right = right if known is NOT_CONCRETE else wrap_constant_like(known)
+    if op in (operator.eq, operator.ne) and (symbolic_bool(left) or symbolic_bool(right)):
+        # ``(n > 1) == True``, ``(n > 1) != (n > 5)``: truth values compared with ==, which sympy's relations
+        # cannot hold (``Eq(s0 > 1, True)``); each is specialised (a guard)
+        left, right = (ConstantVariable(side.truth(tx)) if symbolic_bool(side) else side for side in (left, right))
     if is_tensor(left) or is_tensor(right):
         user = None if is_tensor(left) else left_user_dunder(tx, op, left, right)
         if user is not None:  # an object of the user's on the left asks its own method first (a += tensor)
@@ -118,6 +128,12 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
         if result is not None:
             return result
     if left.is_python_constant() and right.is_python_constant():
+        names = DUNDERS.get(INPLACE.get(op, op), ())
+        if constant_runs_python(left, *names) or constant_runs_python(right, *names):
+            # an enum's own __lt__ or __eq__: traced, never called now (it may read state or have effects)
+            user = _user_dunder(tx, op, left, right, set())
+            if user is not None:
+                return user
         folded = fold(op, left, right)
         if folded is left and op in INPLACE and issubclass(left.python_type(), (list, dict, set)):
             raise Unsupported(f"operator {op.__name__} on {left.describe()}", "it changes the container in place")
@@ -185,7 +201,7 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
     name = _operand_errors.unary_special(op)
     if name is not None and (has_python_special(value, name) or getattr(value, "answers_builtin_specials", False)):
         return value.call_method(tx, name, [], {})  # (an int subclass instance made in the trace: on its value)
-    error = _operand_errors.unary_type_error(op, _exact_class(value))
+    error = _operand_errors.unary_type_error(op, exact_class(value))
     if error is not None:
         raise error
     raise Unsupported(f"operator {op.__name__} on {value.describe()}", "not modelled")
@@ -322,8 +338,8 @@ def _user_dunder(tx: InstructionTranslator, op: Any, left: Variable, right: Vari
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return ConstantVariable(not result.truth(tx))
     if op in (operator.eq, operator.ne) and (left.mutable or right.mutable):
-        if any(side.mutable and _compares_in_c(side, names[0]) for side in (left, right)) \
-                and not _different_container_kinds(left, right, inherited=True):
+        if any(side.mutable and compares_in_c(side, names[0]) for side in (left, right)) \
+                and not different_container_kinds(left, right, inherited=True):
             # an object's C __eq__ (Decimal's) answers, not identity: unmodelled, so the caller breaks (the C
             # __eq__ of a constant, an int's, gives NotImplemented for a foreign object)
             return None
@@ -340,9 +356,9 @@ def _raise_unsupported_operands(op: Any, left: Variable, right: Variable, declin
         return
     if op in INPLACE:
         names = (f"__{op.__name__}__", *names)
-    sides = [(_exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
+    sides = [(exact_class(v), v.as_python_constant() if v.is_python_constant() else None) for v in (left, right)]
     error = _operand_errors.binary_type_error(op, names, sides[0], sides[1], frozenset(declined))
-    if error is None and op in _ORDERINGS and _different_container_kinds(left, right):
+    if error is None and op in _ORDERINGS and different_container_kinds(left, right):
         # a deque and a list: each C comparison answers NotImplemented for the other kind, and Python's
         # TypeError names both classes, as ordering two empty ones shows
         error = _operand_errors.raised_error(op, sides[0][0](), sides[1][0]())
@@ -414,7 +430,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
     """``item in container``."""
     if is_tensor(container):
         return tx.output.call_function(tx, operator.contains, [container, item], {})
-    cls = _exact_class(container)
+    cls = exact_class(container)
     if cls is not None and class_attribute(cls, "__contains__") is None:  # ``__contains__ = None`` opts out
         message = f"'{cls.__name__}' object is not a container"
         raise UserError("'in'", message, exc_type=TypeError, exc_args=(message,))
@@ -425,7 +441,7 @@ def contains(tx: InstructionTranslator, container: Variable, item: Variable) -> 
         return ConstantVariable(container.has_key(DictVariable.key_of(item, tx)))
     if isinstance(container, SetVariable):
         return SET_METHODS["__contains__"](tx, container, [item], {})
-    if container.is_python_constant() and item.is_python_constant():
+    if container.is_python_constant() and item.is_python_constant() and not constant_compares_in_python(container, item):
         return fold(operator.contains, container, item)
     if has_python_special(container, "__contains__"):
         return contains_answer(tx, container.call_method(tx, "__contains__", [item], {}))
@@ -503,52 +519,9 @@ def _default_ne(value: Variable) -> bool:
     return cls is not None and class_attribute(cls, "__ne__") is object.__ne__
 
 
-def _exact_class(value: Variable) -> type | None:
-    """``type(value)`` itself (a C class's stand-in gives the C class, whose own methods decide errors)."""
-    try:
-        return value.python_type()
-    except Unsupported:
-        return None
-
-
 def _named_as_is(cls: type) -> bool:
     """Whether CPython's messages name ``cls`` by its ``__name__`` (a class statement's, or a builtin's)."""
     return bool(cls.__flags__ & (1 << 9)) or cls.__module__ == "builtins"  # Py_TPFLAGS_HEAPTYPE
-
-
-_ORDERINGS = (operator.lt, operator.le, operator.gt, operator.ge)
-
-#: builtin container class → its kind: a C ``__eq__`` of one kind answers NotImplemented for another kind
-#: (``deque([1]) == [1]`` is decided by identity), while classes of one kind compare contents.
-_EQUALITY_KINDS = {list: "list", tuple: "tuple", collections.deque: "deque", set: "set", frozenset: "set",
-                   dict: "dict", collections.OrderedDict: "dict", collections.defaultdict: "dict",
-                   collections.Counter: "dict", str: "str", bytes: "bytes", bool: "number", int: "number",
-                   float: "number", complex: "number"}
-
-
-def _different_container_kinds(left: Variable, right: Variable, inherited: bool = False) -> bool:
-    """Whether both sides are builtin containers of different kinds, whose C ``__eq__`` both decline
-    (``inherited``: or subclasses of them, which compare with their base's)."""
-    kind = _equality_kind if inherited else _EQUALITY_KINDS.get
-    kinds = [kind(_exact_class(side)) for side in (left, right)]
-    return None not in kinds and kinds[0] != kinds[1]
-
-
-def _equality_kind(cls: type | None) -> str | None:
-    """The kind of builtin container whose C ``__eq__`` ``cls`` inherits (a ``frozenset`` subclass's is a set's)."""
-    return next((_EQUALITY_KINDS[base] for base in getattr(cls, "__mro__", ()) if base in _EQUALITY_KINDS), None)
-
-
-def _compares_in_c(value: Variable, name: str) -> bool:
-    """Whether ``value``'s class answers ``name`` (``__eq__``/``__ne__``) with a C method of its own, neither
-    ``object``'s identity nor one written in Python; unknown classes count as C."""
-    import types
-
-    cls = class_of(value)
-    if cls is None:
-        return True
-    method = class_attribute(cls, name)
-    return method is not getattr(object, name) and not isinstance(method, types.FunctionType)
 
 
 def setitem(tx: InstructionTranslator, container: Variable, index: Variable, value: Variable) -> None:
@@ -565,7 +538,7 @@ def setitem(tx: InstructionTranslator, container: Variable, index: Variable, val
         if has_python_special(container, "__setitem__"):
             container.call_method(tx, "__setitem__", [index, value], {})
             return
-        cls = _exact_class(container)
+        cls = exact_class(container)
         if cls is not None and class_attribute(cls, "__setitem__") is _MISSING and _named_as_is(cls):
             message = f"{cls.__name__!r} object does not support item assignment"  # a tuple, a str...
             raise UserError("item assignment", message, exc_type=TypeError, exc_args=(message,))

@@ -162,8 +162,8 @@ def _sorted_items(tx, items, kwargs):
         keys = [key.call(tx, [item], {}) for item in items]  # a builtin (key=abs) too
     else:
         keys = items
-    if all(k.is_python_constant() for k in keys):
-        values = [k.as_python_constant() for k in keys]
+    if all(k.is_python_constant() and not _operators.constant_runs_python(k, "__lt__", "__gt__") for k in keys):
+        values = [k.as_python_constant() for k in keys]  # (an enum's own __lt__ is traced, below)
     else:
         values = [_TracedOrder(tx, k) for k in keys]
     reverse = bool(constant_arg(kwargs["reverse"], "list.sort")) if "reverse" in kwargs else False

@@ -1,0 +1,35 @@
+"""A method written in Python on the class of a constant of the trace: an enum member's (``Op.ADD.apply(x, 2)``,
+``Op.ADD.factor(3)``, ``Colour.RED < Colour.BLUE`` through a Python ``__lt__``), or a named tuple subclass's.
+The function is inlined with the constant as ``self``, as a method of any Python class is, whatever the
+arguments: calling it now and keeping its result ran its effects once, at trace time, and kept what it read of
+mutable state unguarded (a wrong answer once that state changed). enum's and collections' own methods
+(``__format__``, ``_missing_``, a named tuple's ``_replace``) and C methods (``int.__add__`` of an ``IntEnum``)
+are left to the other answers: they read nothing but the constant.
+
+The function is found as Python's attribute lookup finds it: the member's own ``__dict__`` first (what
+``__init__`` stored there shadows the class), then the class's MRO, read through the guarded class lookup, so
+a method replaced on the class later recompiles.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .constant import NEVER_FOLDED, ConstantVariable
+from .operand_dispatch import python_method_of_constant
+from .registry import wrap
+
+if TYPE_CHECKING:
+    from .base import Variable
+    from .protocol import Translator as InstructionTranslator
+
+
+def _python_method(tx: InstructionTranslator, constant: ConstantVariable, name: str, args: list[Variable],
+                   kwargs: dict[str, Variable]) -> Variable | None:
+    function = python_method_of_constant(constant.value, name)
+    if function is None:
+        return None
+    return wrap(tx, function, None).call(tx, [constant, *args], kwargs)
+
+
+NEVER_FOLDED.append(_python_method)
