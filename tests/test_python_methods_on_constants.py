@@ -119,6 +119,10 @@ class Level(enum.Enum):
     def __hash__(self):
         return SCALE["v"]
 
+    @property
+    def label(self):
+        return SCALE["v"] * self.value
+
 
 ENUM_SPECIALS = {
     "lt": lambda x: x + 1 if Level.LOW < Level.HIGH else x - 1,
@@ -129,11 +133,13 @@ ENUM_SPECIALS = {
     "sorted": lambda x: x + 1 if sorted([Level.HIGH, Level.LOW])[0] is Level.LOW else x - 1,
     "max": lambda x: x + 1 if max(Level.HIGH, Level.LOW) is Level.LOW else x - 1,
     "min": lambda x: x + 1 if min([Level.HIGH, Level.LOW]) is Level.LOW else x - 1,
+    "property": lambda x: x + Level.HIGH.label,
+    "getattr": lambda x: x + getattr(Level.HIGH, "label"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(ENUM_SPECIALS))
-def test_an_enums_own_special_methods_are_traced_not_folded(name):
+def test_an_enums_own_special_methods_and_properties_are_traced_not_folded(name):
     fn = ENUM_SPECIALS[name]
     loom.reset()
     SCALE["v"] = 1

@@ -65,6 +65,10 @@ NON_CONSTANT_ARGUMENTS: list[Any] = []
 #: it now (one written in Python on an enum class may read state or have effects). Filled by
 #: :mod:`.constant_python_methods`.
 NEVER_FOLDED: list[Any] = []
+#: ``fn(tx, constant, name)`` answering an attribute read of a constant that must not be made on the real
+#: object now (a property an enum class writes in Python), or None to pass. Filled by
+#: :mod:`.constant_python_methods`.
+ATTRIBUTES_NEVER_FOLDED: list[Any] = []
 
 
 #: Builtin types whose instances take no attribute store (no ``__dict__``, no writable slot).
@@ -120,6 +124,10 @@ class ConstantVariable(Variable):
         raise Unsupported(f"assigning attribute {name!r} of {self.describe()}", "not modelled")
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        for answer in ATTRIBUTES_NEVER_FOLDED:
+            result = answer(tx, self, name)
+            if result is not None:
+                return result
         try:
             value = getattr(self.value, name)
         except AttributeError as exc:

@@ -1,5 +1,6 @@
 """A method written in Python on the class of a constant of the trace: an enum member's (``Op.ADD.apply(x, 2)``,
-``Op.ADD.factor(3)``, ``Colour.RED < Colour.BLUE`` through a Python ``__lt__``), or a named tuple subclass's.
+``Op.ADD.factor(3)``, ``Colour.RED < Colour.BLUE`` through a Python ``__lt__``), or a named tuple subclass's,
+and a property whose getter is written in Python (``Colour.RED.label``).
 The function is inlined with the constant as ``self``, as a method of any Python class is, whatever the
 arguments: calling it now and keeping its result ran its effects once, at trace time, and kept what it read of
 mutable state unguarded (a wrong answer once that state changed). enum's and collections' own methods
@@ -13,10 +14,12 @@ a method replaced on the class later recompiles.
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING
 
-from .constant import NEVER_FOLDED, ConstantVariable
-from .operand_dispatch import python_method_of_constant
+from .attributes import class_attribute
+from .constant import ATTRIBUTES_NEVER_FOLDED, NEVER_FOLDED, ConstantVariable
+from .operand_dispatch import python_method_of_constant, written_by_program
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -32,4 +35,18 @@ def _python_method(tx: InstructionTranslator, constant: ConstantVariable, name: 
     return wrap(tx, function, None).call(tx, [constant, *args], kwargs)
 
 
+def _python_property(tx: InstructionTranslator, constant: ConstantVariable, name: str) -> Variable | None:
+    """``member.label`` where the class's ``label`` is a property whose getter is written in Python: the
+    getter is inlined (a property is a data descriptor: the member's own ``__dict__`` does not shadow it)."""
+    cls = type(constant.value)
+    if cls.__module__ == "builtins":
+        return None
+    prop = class_attribute(cls, name)
+    if type(prop) is not property or not isinstance(prop.fget, types.FunctionType) \
+            or not written_by_program(prop.fget):
+        return None
+    return wrap(tx, prop.fget, None).call(tx, [constant], {})
+
+
 NEVER_FOLDED.append(_python_method)
+ATTRIBUTES_NEVER_FOLDED.append(_python_property)

@@ -74,11 +74,15 @@ def python_method_of_constant(value: Any, name: str) -> types.FunctionType | Non
     if cls.__module__ == "builtins" or name in getattr(value, "__dict__", {}):
         return None
     function = class_attribute(cls, name)
-    if not isinstance(function, types.FunctionType):
-        return None
-    if (function.__module__ or "").partition(".")[0] in _READ_ONLY_THE_CONSTANT:
+    if not isinstance(function, types.FunctionType) or not written_by_program(function):
         return None
     return function
+
+
+def written_by_program(function: types.FunctionType) -> bool:
+    """Whether a function of a constant's class may read state of the program: not enum's, collections' or
+    typing's own (those read nothing but the constant)."""
+    return (function.__module__ or "").partition(".")[0] not in _READ_ONLY_THE_CONSTANT
 
 
 def constant_runs_python(value: Variable, *names: str) -> bool:
