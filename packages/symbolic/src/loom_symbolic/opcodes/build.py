@@ -8,6 +8,7 @@ from ..variables.containers import DictVariable, ListVariable, SetVariable, Slic
 from ..variables.dict_methods import double_star_items
 from ..variables.iterators import IteratorVariable, iterated_items
 from ..variables.lazy_list import appending_to
+from ..variables.operand_dispatch import constant_runs_python
 from ..variables.specialising import NOT_CONCRETE, concrete, has_symbolic_int
 from ..variables.tensor import length_hinted
 from ..variables.text import builtin_format, formatted_text
@@ -83,11 +84,14 @@ def format_constant(value, convert=None, spec=None, tx=None) -> ConstantVariable
         known = concrete(tx, value)
         if known is not NOT_CONCRETE:
             value = ConstantVariable(known)
-    if not value.is_python_constant() and tx is not None and plain:
+    # an object's text, or a constant's whose class writes __str__/__repr__/__format__ in Python (an enum's):
+    # traced, never folded by calling it now
+    traced = not value.is_python_constant() or constant_runs_python(value, "__str__", "__repr__", "__format__")
+    if traced and tx is not None and plain:
         text = formatted_text(tx, value, convert)
         if text is not None:
             value, convert = text, None
-    elif not value.is_python_constant() and tx is not None and convert is None and spec.is_python_constant():
+    elif traced and tx is not None and convert is None and spec.is_python_constant():
         formatted = builtin_format(tx, [value, spec], {})  # f"{obj:spec}": the object's own __format__
         if formatted is not None:
             return formatted

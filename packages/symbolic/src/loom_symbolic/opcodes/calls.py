@@ -63,7 +63,9 @@ def call_with(tx, fn: Variable, args: list[Variable], kwargs: dict[str, Variable
 def unpack_call_ex(tx, args_var: Variable, kwargs_var: Variable | None,
                    fn: Variable | None = None) -> tuple[list[Variable], dict[str, Variable]]:
     """The positional and keyword arguments of ``fn(*args, **kwargs)``."""
-    args = list(args_var.items) if isinstance(args_var, TupleVariable) else iterated_items(tx, args_var)
+    # an exact tuple is passed as it is; anything else (a tuple subclass too) is iterated, its __iter__ asked
+    exact = isinstance(args_var, TupleVariable) and args_var.python_type() is tuple
+    args = list(args_var.items) if exact else iterated_items(tx, args_var)
     kwargs: dict[str, Variable] = {}
     if kwargs_var is not None:
         kwargs_var = double_star_items(tx, kwargs_var)

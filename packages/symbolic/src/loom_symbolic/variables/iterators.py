@@ -460,11 +460,15 @@ def not_modelled_because(value: Variable) -> str:
     return reason() if reason is not None else "not an iterator the translator models"
 
 
+#: containers a class of the program may subclass, writing its own ``__iter__``
+_SUBCLASSABLE = (ListVariable, DictVariable, SetVariable, TupleVariable)
+
+
 def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
     """``iter(value)``."""
     if isinstance(value, IteratorVariable):
         return value
-    if isinstance(value, (ListVariable, DictVariable, SetVariable)) and _overrides_iter(value.python_type()):
+    if isinstance(value, _SUBCLASSABLE) and _overrides_iter(value.python_type()):
         return iterate_user_object(tx, value, value.python_type())  # a subclass's own __iter__ decides
     if isinstance(value, ListVariable):
         return ListIterator(value)
@@ -508,15 +512,15 @@ def each_item(tx: InstructionTranslator, iterable: Variable) -> Iterator[Variabl
 
 
 def iterated_items(tx: InstructionTranslator, value: Variable) -> list[Variable]:
-    """``[*value]``, ``a, b = value``, ``f(*value)``: the items iteration gives (a list, dict or set subclass's
-    own ``__iter__`` decides, not the members it holds)."""
-    if isinstance(value, (ListVariable, DictVariable, SetVariable)) and _overrides_iter(value.python_type()):
+    """``[*value]``, ``a, b = value``, ``f(*value)``: the items iteration gives (a list, dict, set or tuple
+    subclass's own ``__iter__`` decides, not the members it holds)."""
+    if isinstance(value, _SUBCLASSABLE) and _overrides_iter(value.python_type()):
         return iterate(tx, value).unpack(tx)
     return value.unpack(tx)
 
 
 def _overrides_iter(cls: type) -> bool:
-    """Whether a list, dict or set subclass defines its own ``__iter__`` in Python."""
+    """Whether a list, dict, set or tuple subclass defines its own ``__iter__`` in Python."""
     import types
 
     return isinstance(_attributes.class_attribute(cls, "__iter__"), types.FunctionType)

@@ -24,6 +24,7 @@ from .constant import ConstantVariable, is_constant_value
 from .containers import DictVariable, SequenceVariable
 from .exception_values import ExceptionVariable
 from .new_objects import NewObjectVariable
+from .operand_dispatch import constant_runs_python
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -244,8 +245,10 @@ def builtin_repr(tx, args, kwargs):
 def builtin_format(tx, args, kwargs):
     """``format(obj, spec)`` of an object made or met in the trace whose class is Python: its own
     ``__format__`` inlined, or ``object.__format__``'s ``str(obj)`` (which takes no spec)."""
-    if kwargs or not 1 <= len(args) <= 2 or args[0].is_python_constant():
+    if kwargs or not 1 <= len(args) <= 2:
         return None
+    if args[0].is_python_constant() and not constant_runs_python(args[0], "__format__"):
+        return None  # folded (an enum's own __format__ written in Python is inlined)
     value, spec = args[0], args[1] if len(args) == 2 else ConstantVariable("")
     if not spec.is_python_constant() or not isinstance(spec.as_python_constant(), str):
         return None

@@ -197,9 +197,11 @@ def _wrap_tuple(tx, value, source):
     if fields is not None and cls.__getitem__ is not tuple.__getitem__:
         # A named tuple overriding __getitem__: t[i] is not its item, t.field is (namedtuple's field
         # getters read the tuple's slots), so the items are reached by field name.
-        if not _field_getters_intact(cls, fields) or len(fields) != len(value):
+        if not _field_getters_intact(cls, fields) or len(fields) != tuple.__len__(value):
             return _wrap_object(tx, value, source)
-        items = [wrap(tx, item, Attr(source, name) if source is not None else None) for name, item in zip(fields, value)]
+        # its slots, not what a Python __iter__ of the class gives
+        items = [wrap(tx, item, Attr(source, name) if source is not None else None)
+                 for name, item in zip(fields, tuple.__iter__(value))]
         return NamedTupleVariable(items, cls, source)
     if fields is None and type(value) is not tuple and not plain_structseq(value):
         return _wrap_object(tx, value, source)  # before its items: its own __iter__ need not give them (t[i] does)
