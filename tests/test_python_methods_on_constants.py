@@ -179,3 +179,55 @@ def test_a_named_tuple_subclasss_python_methods_are_traced():
         assert LOG == ["weight", "weight"]  # once per compiled call, once per eager call, not at trace time
     finally:
         SCALE["v"] = 2
+
+
+class Dial(enum.Enum):
+    ONE = 1
+
+    def __neg__(self):
+        return SCALE["v"]
+
+    def __invert__(self):
+        return SCALE["v"]
+
+    def __abs__(self):
+        return SCALE["v"]
+
+    def __index__(self):
+        return SCALE["v"]
+
+    def __int__(self):
+        return SCALE["v"]
+
+    def __getitem__(self, i):
+        return SCALE["v"] + i
+
+    def __iter__(self):
+        return iter([SCALE["v"]])
+
+
+DIAL_PROGRAMS = {
+    "neg": (lambda x: x + (-Dial.ONE), 0),
+    "invert": (lambda x: x + (~Dial.ONE), 0),
+    "abs": (lambda x: x + abs(Dial.ONE), 0),
+    "list_index": (lambda x: x + [0, 1, 2, 3, 4, 5][Dial.ONE], 0),
+    "getitem": (lambda x: x + Dial.ONE[1], 0),
+    "iterated": (lambda x: x + list(Dial.ONE)[0], 0),
+    # no model of int()'s protocol: a break, never a folded answer
+    "int": (lambda x: x + int(Dial.ONE), 1),
+    "operator_index": (lambda x: x + __import__("operator").index(Dial.ONE), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DIAL_PROGRAMS))
+def test_an_enums_own_protocol_methods_are_traced_or_break(name):
+    fn, breaks = DIAL_PROGRAMS[name]
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    try:
+        for value in (1, 4, 1):
+            SCALE["v"] = value
+            assert torch.equal(compiled(X), fn(X)), value
+        assert loom.stats()["graph_breaks"] == breaks
+    finally:
+        SCALE["v"] = 2

@@ -258,6 +258,7 @@ def _is_symbolic(value: Variable) -> bool:
 
 
 def _fold_call(fn: Any, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    ops.refuse_folding_python_specials(fn, [*args, *kwargs.values()])
     values = [a.as_python_constant() for a in args]
     try:
         result = fn(*values, **{k: v.as_python_constant() for k, v in kwargs.items()})

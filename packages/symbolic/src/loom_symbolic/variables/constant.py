@@ -146,16 +146,16 @@ class ConstantVariable(Variable):
     ) -> Variable:
         if not isinstance(self.value, _PURE_RECEIVERS):
             raise Unsupported(f"method {name!r} of {type(self.value).__name__}", "not a foldable constant")
+        for answer in NEVER_FOLDED:
+            result = answer(tx, self, name, args, kwargs)
+            if result is not None:
+                return result
         if name == "__iter__" and not args and not kwargs:
             return tx.iterate(self)  # the translator's own iterator: it has state
         if isinstance(self.value, str) and name == "join" and len(args) == 1 and not args[0].is_python_constant():
             items = tx.iterate(args[0]).unpack(tx)  # str.join takes any iterable
             if all(item.is_python_constant() for item in items):
                 args = [ConstantVariable(tuple(item.as_python_constant() for item in items))]
-        for answer in NEVER_FOLDED:
-            result = answer(tx, self, name, args, kwargs)
-            if result is not None:
-                return result
         if isinstance(self.value, str) and name == "format":  # sizes formatted in: specialised, as f-strings do
             args, kwargs = [_concrete_or_same(tx, a) for a in args], {k: _concrete_or_same(tx, v) for k, v in kwargs.items()}
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):

@@ -13,6 +13,7 @@ from .base import Variable
 from .constant import ConstantVariable
 from .containers import DictVariable, ListVariable, SequenceVariable, SetVariable, TupleVariable, key_variable
 from .iterator_methods import IteratorMethodVariable
+from .operand_dispatch import constant_runs_python
 from .stop_carrying import StopCarrying
 
 if TYPE_CHECKING:
@@ -468,8 +469,9 @@ def iterate(tx: InstructionTranslator, value: Variable) -> IteratorVariable:
     """``iter(value)``."""
     if isinstance(value, IteratorVariable):
         return value
-    if isinstance(value, _SUBCLASSABLE) and _overrides_iter(value.python_type()):
-        return iterate_user_object(tx, value, value.python_type())  # a subclass's own __iter__ decides
+    if (isinstance(value, _SUBCLASSABLE) and _overrides_iter(value.python_type())) \
+            or constant_runs_python(value, "__iter__"):
+        return iterate_user_object(tx, value, value.python_type())  # a subclass's (an enum's) own __iter__ decides
     if isinstance(value, ListVariable):
         return ListIterator(value)
     if isinstance(value, ConstantVariable) and isinstance(value.value, range):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported
+from ..operand_errors import unary_special
 from ..policy import trusted_module_name
 from .attributes import class_attribute
 from .base import Variable
@@ -92,6 +93,56 @@ def constant_runs_python(value: Variable, *names: str) -> bool:
         return False
     real = value.as_python_constant()
     return any(python_method_of_constant(real, name) is not None for name in names)
+
+
+#: special methods a class writes that no operator or builtin calls on its instances
+_NOT_CALLED_BY_FOLDS = frozenset({
+    "__init__", "__new__", "__init_subclass__", "__class_getitem__", "__set_name__", "__del__", "__getnewargs__",
+    "__getnewargs_ex__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__dir__", "__sizeof__",
+    "__subclasshook__", "__copy__", "__deepcopy__"})
+
+
+#: operators that are no binary operator of ``DUNDERS`` nor a unary one → the special methods they call
+_OTHER_OPERATOR_SPECIALS = {operator.getitem: ("__getitem__", "__index__"),
+                            operator.contains: ("__contains__", "__eq__", "__iter__")}
+
+
+def _asked_specials(fn: Any) -> tuple[str, ...] | None:
+    """The special methods operator ``fn`` calls on its operands; None for any other function (a builtin may
+    call any of them)."""
+    names = DUNDERS.get(INPLACE.get(fn, fn))
+    if names is not None:
+        return names
+    unary = unary_special(fn)
+    return (unary,) if unary is not None else _OTHER_OPERATOR_SPECIALS.get(fn)
+
+
+#: folded builtins that call no special method of their arguments' classes
+_ASK_NO_SPECIALS = frozenset({isinstance, issubclass, type, id, callable, getattr, hasattr})
+
+
+def refuse_folding_python_specials(fn: Any, values: list[Variable]) -> None:
+    """Raise Unsupported where one of ``values`` is a constant whose class writes special methods in Python
+    (an enum's ``__neg__``, ``__index__``): folding operator or builtin ``fn`` on it calls them now, keeping
+    what they read unguarded. The common ones are traced before this is reached (comparisons, ``len``,
+    ``hash``, text, unary operators, subscripts); anything else breaks, never folds."""
+    if fn in _ASK_NO_SPECIALS:
+        return
+    asked = _asked_specials(fn)
+    what = f"{getattr(fn, '__name__', fn)}()"
+    for value in values:
+        if not value.is_python_constant():
+            continue
+        real = value.as_python_constant()
+        cls = type(real)
+        if cls.__module__ == "builtins" or (asked is None and isinstance(real, type)):
+            continue  # (a class: a builtin asks its metaclass for nothing but the checks traced elsewhere)
+        names = asked or {name for klass in cls.__mro__ for name in vars(klass)
+                          if name.startswith("__") and name.endswith("__") and name not in _NOT_CALLED_BY_FOLDS}
+        written = sorted(name for name in names if python_method_of_constant(real, name) is not None)
+        if written:
+            raise Unsupported(f"{what} of {value.describe()}",
+                              f"its class writes {', '.join(written[:3])} in Python, which folding would call now")
 
 
 def has_python_special(value: Variable, name: str) -> bool:

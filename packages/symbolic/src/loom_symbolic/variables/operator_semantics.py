@@ -43,6 +43,7 @@ from .operand_dispatch import (
     indices_through_index,
     left_user_dunder,
     reflection_first,
+    refuse_folding_python_specials,
     subclass_operator,
     symbolic_bool,
 )
@@ -72,6 +73,7 @@ def is_tensor(value: Variable) -> bool:
 
 def fold(op: Any, *args: Variable) -> Variable:
     """Apply ``op`` to constant arguments now; an exception is the program's own error."""
+    refuse_folding_python_specials(op, list(args))
     values = [a.as_python_constant() for a in args]
     try:
         result = op(*values)
@@ -196,9 +198,9 @@ def unary(tx: InstructionTranslator, op: Any, value: Variable) -> Variable:
         if op is operator.invert and value.python_type() is int:  # a SymInt has no ~: on an int it is -n - 1
             return binary(tx, operator.sub, unary(tx, operator.neg, value), ConstantVariable(1))
         return tx.output.call_function(tx, op, [value], {})
-    if value.is_python_constant():
-        return fold(op, value)
     name = _operand_errors.unary_special(op)
+    if value.is_python_constant() and not (name is not None and constant_runs_python(value, name)):
+        return fold(op, value)
     if name is not None and (has_python_special(value, name) or getattr(value, "answers_builtin_specials", False)):
         return value.call_method(tx, name, [], {})  # (an int subclass instance made in the trace: on its value)
     error = _operand_errors.unary_type_error(op, exact_class(value))
@@ -491,10 +493,12 @@ def getitem(tx: InstructionTranslator, container: Variable, index: Variable) -> 
         result = folded(tx, container, index)
         if result is not None:
             return result
+    if constant_runs_python(index, "__index__") and isinstance(container, SequenceVariable):
+        index = index.call_method(tx, "__index__", [], {})  # a sequence asks an enum's own __index__
     method = getattr(container, "getitem", None)
     if method is not None and not _overrides(container, "__getitem__"):
         return method(tx, index)
-    if method is None and container.is_python_constant():
+    if method is None and container.is_python_constant() and not constant_runs_python(container, "__getitem__"):
         if index.is_python_constant():
             return fold(operator.getitem, container, index)
         if type(container.as_python_constant()) in _CONSTANT_SEQUENCES:
