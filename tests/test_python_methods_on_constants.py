@@ -231,3 +231,40 @@ def test_an_enums_own_protocol_methods_are_traced_or_break(name):
         assert loom.stats()["graph_breaks"] == breaks
     finally:
         SCALE["v"] = 2
+
+
+class Tag(enum.Enum):
+    T = 1
+
+    def __str__(self):
+        return "s" * SCALE["v"]
+
+    def __repr__(self):
+        return "r" * SCALE["v"]
+
+    def __format__(self, spec):
+        return "f" * SCALE["v"]
+
+
+TEXT_PROGRAMS = {
+    "percent": (lambda x: x + len("%s" % Tag.T), 1),
+    "str_format": (lambda x: x + len("{}".format(Tag.T)), 0),
+    "str_format_repr": (lambda x: x + len("{!r}".format(Tag.T)), 0),
+    "fstring": (lambda x: x + len(f"{Tag.T}{Tag.T!r}"), 0),
+    "repr_of_a_tuple": (lambda x: x + len(repr((Tag.T,))), 1),
+    "str_of_a_list": (lambda x: x + len(str([Tag.T])), 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_PROGRAMS))
+def test_an_enums_own_text_methods_are_asked_on_every_call(name):
+    fn, breaks = TEXT_PROGRAMS[name]
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    try:
+        for value in (1, 4, 1):
+            SCALE["v"] = value
+            assert torch.equal(compiled(X), fn(X)), value
+        assert loom.stats()["graph_breaks"] == breaks
+    finally:
+        SCALE["v"] = 2

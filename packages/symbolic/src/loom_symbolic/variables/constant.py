@@ -160,7 +160,7 @@ class ConstantVariable(Variable):
             args, kwargs = [_concrete_or_same(tx, a) for a in args], {k: _concrete_or_same(tx, v) for k, v in kwargs.items()}
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             if isinstance(self.value, str) and name in ("format", "format_map"):
-                return _traced_format(tx, self.value, name, args, kwargs)
+                return traced_format(tx, self.value, name, args, kwargs)
             for answer in NON_CONSTANT_ARGUMENTS:
                 result = answer(tx, self, name, args, kwargs)
                 if result is not None:
@@ -202,7 +202,7 @@ def _set_besides_args(exc: Exception) -> dict[str, Variable]:
     return {name: ConstantVariable(getattr(exc, name)) for name in _UNICODE_ERROR_FIELDS}
 
 
-def _traced_format(tx: InstructionTranslator, template: str, name: str, args: list[Variable],
+def traced_format(tx: InstructionTranslator, template: str, name: str, args: list[Variable],
                    kwargs: dict[str, Variable]) -> Variable:
     """``template.format(...)``/``format_map(...)`` with fields known only at run time: the template parsed
     now, its fields' lookups, conversions and ``format()`` calls traced through the stand-in."""

@@ -18,8 +18,8 @@ import types
 from typing import TYPE_CHECKING
 
 from .attributes import class_attribute
-from .constant import ATTRIBUTES_NEVER_FOLDED, NEVER_FOLDED, ConstantVariable
-from .operand_dispatch import python_method_of_constant, written_by_program
+from .constant import ATTRIBUTES_NEVER_FOLDED, NEVER_FOLDED, ConstantVariable, traced_format
+from .operand_dispatch import constant_runs_python, python_method_of_constant, written_by_program
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -48,5 +48,19 @@ def _python_property(tx: InstructionTranslator, constant: ConstantVariable, name
     return wrap(tx, prop.fget, None).call(tx, [constant], {})
 
 
+def _format_of_python_text(tx: InstructionTranslator, constant: ConstantVariable, name: str,
+                           args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    """``"{}".format(member)`` where a field is a constant whose class writes ``__format__``/``__str__``/
+    ``__repr__`` in Python: formatted field by field through the traced stand-in, as for a value known only
+    at run time, not by calling ``str.format`` now."""
+    if type(constant.value) is not str or name not in ("format", "format_map"):
+        return None
+    fields = [*args, *kwargs.values()]
+    if not any(constant_runs_python(f, "__format__", "__str__", "__repr__") for f in fields):
+        return None
+    return traced_format(tx, constant.value, name, args, kwargs)
+
+
 NEVER_FOLDED.append(_python_method)
+NEVER_FOLDED.append(_format_of_python_text)
 ATTRIBUTES_NEVER_FOLDED.append(_python_property)

@@ -129,20 +129,32 @@ def refuse_folding_python_specials(fn: Any, values: list[Variable]) -> None:
     if fn in _ASK_NO_SPECIALS:
         return
     asked = _asked_specials(fn)
+    if fn is operator.mod and values and values[0].is_python_constant() \
+            and isinstance(values[0].as_python_constant(), (str, bytes)):
+        asked = None  # "%s" % obj: the text of the right operand (and its items) is asked
     what = f"{getattr(fn, '__name__', fn)}()"
     for value in values:
-        if not value.is_python_constant():
-            continue
-        real = value.as_python_constant()
-        cls = type(real)
-        if cls.__module__ == "builtins" or (asked is None and isinstance(real, type)):
-            continue  # (a class: a builtin asks its metaclass for nothing but the checks traced elsewhere)
-        names = asked or {name for klass in cls.__mro__ for name in vars(klass)
-                          if name.startswith("__") and name.endswith("__") and name not in _NOT_CALLED_BY_FOLDS}
-        written = sorted(name for name in names if python_method_of_constant(real, name) is not None)
-        if written:
-            raise Unsupported(f"{what} of {value.describe()}",
-                              f"its class writes {', '.join(written[:3])} in Python, which folding would call now")
+        if value.is_python_constant():
+            written = _written_specials(value.as_python_constant(), asked, deep=asked is None)
+            if written:
+                raise Unsupported(f"{what} of {value.describe()}",
+                                  f"its class writes {', '.join(written[:3])} in Python, which folding would call now")
+
+
+def _written_specials(real: Any, asked: tuple[str, ...] | None, deep: bool) -> list[str]:
+    """The special methods among ``asked`` (None: any a builtin may call) that ``real``'s class writes in
+    Python; ``deep``: or the class of a member of a builtin container ``real`` (``repr((member,))``)."""
+    cls = type(real)
+    if cls.__module__ == "builtins":
+        if deep and cls in (tuple, list, set, frozenset, dict):
+            members = [*real, *real.values()] if cls is dict else real
+            return next((found for member in members if (found := _written_specials(member, asked, deep))), [])
+        return []
+    if asked is None and isinstance(real, type):
+        return []  # a class: a builtin asks its metaclass for nothing but the checks traced elsewhere
+    names = asked or {name for klass in cls.__mro__ for name in vars(klass)
+                      if name.startswith("__") and name.endswith("__") and name not in _NOT_CALLED_BY_FOLDS}
+    return sorted(name for name in names if python_method_of_constant(real, name) is not None)
 
 
 def has_python_special(value: Variable, name: str) -> bool:
