@@ -99,7 +99,7 @@ def constant_runs_python(value: Variable, *names: str) -> bool:
 _NOT_CALLED_BY_FOLDS = frozenset({
     "__init__", "__new__", "__init_subclass__", "__class_getitem__", "__set_name__", "__del__", "__getnewargs__",
     "__getnewargs_ex__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__", "__dir__", "__sizeof__",
-    "__subclasshook__", "__copy__", "__deepcopy__"})
+    "__subclasshook__", "__copy__", "__deepcopy__", "__new_member__"})  # (enum keeps the class's __new__ there)
 
 
 #: operators that are no binary operator of ``DUNDERS`` nor a unary one → the special methods they call
@@ -135,9 +135,10 @@ def refuse_folding_python_specials(fn: Any, values: list[Variable]) -> None:
     what = f"{getattr(fn, '__name__', fn)}()"
     for value in values:
         if value.is_python_constant():
-            written = _written_specials(value.as_python_constant(), asked, deep=asked is None)
-            if written:
-                raise Unsupported(f"{what} of {value.describe()}",
+            real = value.as_python_constant()
+            written = _written_specials(real, asked, deep=asked is None)
+            if written:  # (named by its class: the repr of an enum member with a mixed-in type may raise)
+                raise Unsupported(f"{what} of a {type(real).__qualname__}",
                                   f"its class writes {', '.join(written[:3])} in Python, which folding would call now")
 
 
