@@ -268,3 +268,26 @@ def test_an_enums_own_text_methods_are_asked_on_every_call(name):
         assert loom.stats()["graph_breaks"] == breaks
     finally:
         SCALE["v"] = 2
+
+
+class Coord(bytes, enum.Enum):
+    def __new__(cls, value, label):
+        member = bytes.__new__(cls, [value])
+        member._value_ = value
+        member.label = label
+        return member
+
+    ORIGIN = (0, "origin")
+
+
+def test_a_class_that_writes_only_new_still_folds():
+    # enum keeps the class's own __new__ as __new_member__, which no fold calls; the member's repr raises
+    # (bytes.__repr__ of its int value), so nothing may describe it by repr either
+    def fn(x):
+        return x + len(bytes(Coord.ORIGIN)), Coord.ORIGIN.label
+
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager", options={"strict": True})
+    got, want = compiled(X), fn(X)
+    assert torch.equal(got[0], want[0]) and got[1] == want[1] == "origin"
+    assert loom.stats()["graph_breaks"] == 0
