@@ -124,6 +124,19 @@ class Level(enum.Enum):
         return SCALE["v"] * self.value
 
 
+def assert_eagers_answer_as_scale_changes(fn, breaks: int) -> None:
+    """``fn`` compiled gives eager's answer while ``SCALE`` changes between calls, with ``breaks`` breaks."""
+    loom.reset()
+    compiled = loom.compile(fn, backend="eager")
+    try:
+        for value in (1, 4, 1):
+            SCALE["v"] = value
+            assert torch.equal(compiled(X), fn(X)), value
+        assert loom.stats()["graph_breaks"] == breaks
+    finally:
+        SCALE["v"] = 2
+
+
 ENUM_SPECIALS = {
     "lt": lambda x: x + 1 if Level.LOW < Level.HIGH else x - 1,
     "eq": lambda x: x + 1 if Level.LOW == Level.HIGH else x - 1,
@@ -134,23 +147,13 @@ ENUM_SPECIALS = {
     "max": lambda x: x + 1 if max(Level.HIGH, Level.LOW) is Level.LOW else x - 1,
     "min": lambda x: x + 1 if min([Level.HIGH, Level.LOW]) is Level.LOW else x - 1,
     "property": lambda x: x + Level.HIGH.label,
-    "getattr": lambda x: x + getattr(Level.HIGH, "label"),
+    "getattr": lambda x: x + getattr(Level.HIGH, "label"),  # noqa: B009 (the builtin is what is tested)
 }
 
 
 @pytest.mark.parametrize("name", sorted(ENUM_SPECIALS))
 def test_an_enums_own_special_methods_and_properties_are_traced_not_folded(name):
-    fn = ENUM_SPECIALS[name]
-    loom.reset()
-    SCALE["v"] = 1
-    compiled = loom.compile(fn, backend="eager")
-    try:
-        for value in (1, 5, 1):
-            SCALE["v"] = value
-            assert torch.equal(compiled(X), fn(X)), value
-        assert loom.stats()["graph_breaks"] == 0
-    finally:
-        SCALE["v"] = 2
+    assert_eagers_answer_as_scale_changes(ENUM_SPECIALS[name], breaks=0)
 
 
 class Pair(__import__("collections").namedtuple("Pair", "a b")):
@@ -212,7 +215,7 @@ DIAL_PROGRAMS = {
     "abs": (lambda x: x + abs(Dial.ONE), 0),
     "list_index": (lambda x: x + [0, 1, 2, 3, 4, 5][Dial.ONE], 0),
     "getitem": (lambda x: x + Dial.ONE[1], 0),
-    "iterated": (lambda x: x + list(Dial.ONE)[0], 0),
+    "iterated": (lambda x: x + list(Dial.ONE)[0], 0),  # noqa: RUF015 (list() is what is tested)
     # no model of int()'s protocol: a break, never a folded answer
     "int": (lambda x: x + int(Dial.ONE), 1),
     "operator_index": (lambda x: x + __import__("operator").index(Dial.ONE), 1),
@@ -221,16 +224,7 @@ DIAL_PROGRAMS = {
 
 @pytest.mark.parametrize("name", sorted(DIAL_PROGRAMS))
 def test_an_enums_own_protocol_methods_are_traced_or_break(name):
-    fn, breaks = DIAL_PROGRAMS[name]
-    loom.reset()
-    compiled = loom.compile(fn, backend="eager")
-    try:
-        for value in (1, 4, 1):
-            SCALE["v"] = value
-            assert torch.equal(compiled(X), fn(X)), value
-        assert loom.stats()["graph_breaks"] == breaks
-    finally:
-        SCALE["v"] = 2
+    assert_eagers_answer_as_scale_changes(*DIAL_PROGRAMS[name])
 
 
 class Tag(enum.Enum):
@@ -258,16 +252,7 @@ TEXT_PROGRAMS = {
 
 @pytest.mark.parametrize("name", sorted(TEXT_PROGRAMS))
 def test_an_enums_own_text_methods_are_asked_on_every_call(name):
-    fn, breaks = TEXT_PROGRAMS[name]
-    loom.reset()
-    compiled = loom.compile(fn, backend="eager")
-    try:
-        for value in (1, 4, 1):
-            SCALE["v"] = value
-            assert torch.equal(compiled(X), fn(X)), value
-        assert loom.stats()["graph_breaks"] == breaks
-    finally:
-        SCALE["v"] = 2
+    assert_eagers_answer_as_scale_changes(*TEXT_PROGRAMS[name])
 
 
 class Coord(bytes, enum.Enum):

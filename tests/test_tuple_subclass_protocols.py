@@ -49,7 +49,7 @@ def first(a, b):
 
 PROGRAMS = {
     "star_args": lambda x: x + first(*SHIFTED),
-    "unpacked": lambda x: x + [a for a, _ in [SHIFTED]][0],
+    "unpacked": lambda x: x + [a for a, _ in [SHIFTED]][0],  # noqa: RUF015 (the unpacking is what is tested)
     "loop": lambda x: x + sum(v for v in SHIFTED),
     "repr_in_fstring": lambda x: x + len(f"{SHIFTED!r}"),
     "field_beside_own_getitem": lambda x: x + INDEXED.y + INDEXED[0] + first(*INDEXED),
