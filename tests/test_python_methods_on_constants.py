@@ -276,3 +276,30 @@ def test_a_class_that_writes_only_new_still_folds():
     got, want = compiled(X), fn(X)
     assert torch.equal(got[0], want[0]) and got[1] == want[1] == "origin"
     assert loom.stats()["graph_breaks"] == 0
+
+
+class Registry(type):
+    def __bool__(cls):
+        return SCALE["v"] > 2
+
+    def __len__(cls):
+        return SCALE["v"]
+
+
+class Plugins(metaclass=Registry):
+    pass
+
+
+class Sized(type):
+    def __len__(cls):
+        return SCALE["v"] - 1
+
+
+class Rows(metaclass=Sized):
+    pass
+
+
+@pytest.mark.parametrize("fn", [lambda x: x + 1 if Plugins else x - 1, lambda x: x + 1 if Rows else x - 1,
+                                lambda x: x + (1 if not Plugins else 2)], ids=["bool", "len", "not"])
+def test_a_metaclass_bool_or_len_decides_a_class_truth_on_every_call(fn):
+    assert_eagers_answer_as_scale_changes(fn, breaks=0)

@@ -37,14 +37,7 @@ from .builtins import HANDLERS, PURE, BuiltinVariable, _items, builtin, call_bui
 from .class_deletions import delete_class_attribute, lookup_class_attribute
 from .classmethod_chain import chained_classmethod
 from .constant import ConstantVariable, wrap_frozen
-from .containers import (
-    DictVariable,
-    ListVariable,
-    NamedTupleVariable,
-    SetVariable,
-    SizeVariable,
-    TupleVariable,
-)
+from .containers import DictVariable, ListVariable, NamedTupleVariable, SetVariable, TupleVariable
 from .ctx import UserExitVariable
 from .exception_values import make_exception
 from .globals_dict import GlobalsDictVariable
@@ -55,7 +48,7 @@ from .module_globals import delete_module_global, is_root_module, store_module_g
 from .new_objects import NewObjectVariable, construct, refuse_abstract
 from .partial import make_partial
 from .registry import wrap, wrap_constant_like
-from .sequences import TupleSubclassVariable, plain_structseq_class, plain_tuple_subclass
+from .sequences import SizeVariable, TupleSubclassVariable, plain_structseq_class, plain_tuple_subclass
 from .slot_errors import object_init_refusal
 from .subclass_lists import SubclassesMethodVariable
 
@@ -276,6 +269,13 @@ class ClassVariable(RealValueVariable):
         """The metaclass's method ``name`` called on this class (``repr(Registry)``: ``type(Registry).__repr__``,
         which ``Registry.__repr__`` would not find: the class's own attribute, for its instances, comes first)."""
         return _metaclass_attribute(tx, self, class_attribute(type(self.value), name), name).call(tx, args, kwargs)
+
+    def truth(self, tx: InstructionTranslator) -> bool:
+        """``bool(cls)``: the metaclass's ``__bool__`` (else ``__len__``) written in Python, traced; else True."""
+        for special in ("__bool__", "__len__"):
+            if isinstance(class_attribute(type(self.value), special), types.FunctionType):
+                return truth_of(special, self.call_meta(tx, special, [], {}).as_python_constant())
+        return bool(self.value)  # (a C metaclass's, which reads nothing of the program)
 
     def unpack(self, tx: InstructionTranslator) -> list[Variable]:
         members = _enums.members(self.value)  # an Enum class: its members, fixed since it was made
