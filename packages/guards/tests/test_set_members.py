@@ -230,3 +230,17 @@ def test_a_malformed_record_is_refused():
     guards, why = from_records(records)
     assert guards is None and "malformed set_members record" in why
 
+
+
+def test_insertion_order_gives_a_fresh_set_iterating_as_the_given_one():
+    from loom_guards import insertion_order
+
+    reordered = {9, 1}  # 9 added first: it holds slot 1, and 1 comes after it
+    order = insertion_order(list(reordered))
+    assert order == [9, 1] and list(set(order)) == [9, 1]
+    grown = set(range(20))
+    for i in range(20):
+        if i not in (2, 17):
+            grown.discard(i)
+    # 2 before 17 only in a table of 32 slots: no order of additions to a fresh set gives it
+    assert list(grown) == [2, 17] and insertion_order(list(grown)) is None

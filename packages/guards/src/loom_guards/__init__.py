@@ -38,6 +38,7 @@ from .kinds import (
     constant_by_value,
     guarded_by_identity,
     has_nan,
+    insertion_order,
     is_nan_scalar,
     overlapping_pairs,
 )
@@ -115,6 +116,7 @@ __all__ = [
     "from_records",
     "guarded_by_identity",
     "has_nan",
+    "insertion_order",
     "is_nan_scalar",
     "overlapping_pairs",
     "simplify",

@@ -37,6 +37,7 @@ from .kinds import (
     TensorMatch,
     TypeMatch,
     holds_set,
+    insertion_order,
 )
 from .portable_objects import code_digest, unnamed_function_facts
 from .portable_sources import describe_source, rebuild_source
@@ -150,12 +151,12 @@ def _encode_constant(guard: ConstantMatch, memo: Memo) -> dict:
 def _decode_constant(record: dict, memo: Memo) -> Guard:
     value = rebuild_value(record.get("value"), memo)
     if type(value) in (set, frozenset) and not any(isinstance(m, (tuple, set, frozenset)) for m in value):
-        # a set of scalars is made again by adding its members in the order recorded, as a set built by adding
-        # members one by one would be (a set with another history may still iterate otherwise: checked below)
-        in_order = type(value)(rebuild_value(record.get("order"), memo))
-        if len(in_order) != len(value) or in_order != value:
+        # a set of scalars is made again by adding its members in an order that gives the recorded iteration
+        # order (a set with another history may still iterate otherwise: checked below)
+        recorded = list(rebuild_value(record.get("order"), memo))
+        if len(recorded) != len(value) or set(recorded) != value:
             raise NotPortable("malformed const record: its order holds other members than its value")
-        value = in_order
+        value = type(value)(insertion_order(recorded) or recorded)
     guard = _checked(ConstantMatch(_src(record, memo), value), ConstantMatch)
     if holds_set(guard.value) and describe_value(guard.in_order) != record.get("order"):
         # a set rebuilt here iterates in another order than the one the translation relied on (string hashes

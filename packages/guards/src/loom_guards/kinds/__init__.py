@@ -42,7 +42,7 @@ from .identity import Identity
 from .length import Length
 from .none import IsNone, NotNone
 from .relation import Relation
-from .set_members import SetMembers, has_nan
+from .set_members import SetMembers, has_nan, insertion_order
 from .storage import StorageOverlap, overlapping_pairs
 from .tensor import TensorMatch
 from .type_match import TypeMatch
@@ -75,6 +75,7 @@ __all__ = [
     "guarded_by_identity",
     "has_nan",
     "holds_set",
+    "insertion_order",
     "is_mapping",
     "is_nan_scalar",
     "member_eq",

@@ -3,6 +3,7 @@ constants compared type-strictly and every other member by identity."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +16,28 @@ from .none import NotNone
 
 _SET_TYPES = (set, frozenset)
 _NO_STRAY = object()
+
+
+#: sets up to this size whose order adding the members in iteration order (or its reverse) does not give
+#: again are searched for an order of additions that does (6! = 720 small sets at most)
+_SEARCHED_SIZE = 6
+
+
+def insertion_order(members: list) -> list | None:
+    """An order to add ``members`` in so that a fresh set iterates them in the order given, or None.
+
+    A set's iteration order follows its history: of two members wanting one slot the one added first takes
+    it, and a table that grew keeps its size when members leave. Adding the members in iteration order gives
+    that order again unless such a collision reversed them; then the reverse order, or for a small set another
+    order, does. None for a set whose order no order of additions gives (its table grew and shrank)."""
+    candidates: Iterable[Iterable] = (members, reversed(members))
+    if len(members) <= _SEARCHED_SIZE:
+        candidates = itertools.chain(candidates, itertools.permutations(members))
+    for order in candidates:
+        order = list(order)
+        if all(a is b for a, b in zip(set(order), members)):
+            return order
+    return None
 
 
 def has_nan(value: Any) -> bool:

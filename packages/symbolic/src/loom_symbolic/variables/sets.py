@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import Const, constant_by_value, guarded_by_identity, has_nan
+from loom_guards import insertion_order as members_insertion_order
 
 from . import registry
 from .base import Variable
@@ -150,29 +149,11 @@ class SetVariable(MethodTableMixin, Variable):
         codegen.emit("BUILD_SET", len(self.values))
 
 
-#: sets up to this size whose order adding members in iteration order (or its reverse) does not give again are
-#: searched for an order of additions that does (6! = 720 small sets at most)
-_SEARCHED_SIZE = 6
-
-
 def insertion_order(value: set | frozenset) -> list | None:
-    """An order to add ``value``'s members in so that a fresh set (``SetVariable``'s table) iterates them in
-    ``value``'s order, or None when none is found.
-
-    A set's order follows its history: of two members wanting one slot, the one added first takes it, and a
-    table that grew keeps its size when members leave. Adding the members in iteration order gives it again
-    unless such a collision reversed them; then the reverse order, or for a small set another order, does.
-    A set whose order no order of additions gives (its table grew and shrank) is not modelled: the trace
-    would iterate it in another order than eager does."""
-    members = list(value)
-    candidates: Iterable[Iterable] = (members, reversed(members))
-    if len(members) <= _SEARCHED_SIZE:
-        candidates = itertools.chain(candidates, itertools.permutations(members))
-    for order in candidates:
-        order = list(order)
-        if all(a is b for a, b in zip(set(order), members)):
-            return order
-    return None
+    """An order to add ``value``'s members in so that ``SetVariable``'s fresh table iterates them in ``value``'s
+    order (``loom_guards.insertion_order``), or None: such a set is not modelled, since the trace would iterate
+    it in another order than eager does."""
+    return members_insertion_order(list(value))
 
 
 def identity_members_modelled(value: set | frozenset) -> bool:
