@@ -15,6 +15,14 @@ import torch
 import loom
 
 
+@loom.disable(recursive=False)
+def show(*values: Any, **options: Any) -> None:
+    """``print``, as a graph break where it stands: loom records a plain print of tensors and constants in
+    the graph (``variables/graph_prints.py``), and the cases here test what crosses a break, with printed
+    output to compare with eager's."""
+    print(*values, **options)
+
+
 @dataclass
 class Outcome:
     """What one run did: its result or exception, what it printed, and its arguments afterwards."""

@@ -12,7 +12,7 @@ import logging
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import compare, show
 
 import loom
 
@@ -196,7 +196,7 @@ def _closing_with_a_print(log):
         yield 1
         yield 2
     finally:
-        print("closed")
+        show("closed")
         log.append("closed")
 
 
@@ -229,7 +229,7 @@ def test_a_print_in_a_generators_finally_breaks_once(fn):
 def list_holding_itself_across_a_break(x):
     items = [x * 2]
     items.append(items)
-    print("break")
+    show("break")
     items.append(x + 1)
     return items[1][2] + items[0], items[1] is items, len(items)
 

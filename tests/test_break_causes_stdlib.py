@@ -12,7 +12,7 @@ import weakref
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import compare, show
 
 import loom
 
@@ -81,7 +81,7 @@ def logs_between_effects(x, seen):
     _LOG.warning("first %d", x.shape[0])
     seen.append("between")
     y = x + 1
-    print("printed")  # a graph break: the record before it is written before it
+    show("printed")  # a graph break: the record before it is written before it
     _LOG.warning("second %s", "b")
     return y * 2
 

@@ -13,7 +13,7 @@ import sys
 import traceback
 
 import pytest
-from breaks_harness import BreakCases, compare
+from breaks_harness import BreakCases, compare, show
 
 CASES = BreakCases()
 case = CASES
@@ -26,18 +26,18 @@ def _x():
 
 
 def _exc_type_after_print():
-    print("helper")
+    show("helper")
     return sys.exc_info()[0]
 
 
-@case(_x(), graphs=2, breaks=1)  # print(); str() of the exception handed to the resume function is folded from its args
+@case(_x(), graphs=2, breaks=1)  # show(); str() of the exception handed to the resume function is folded from its args
 def bare_raise_after_break(x):
     try:
         try:
             raise TypeError("t")
         except TypeError:
             x = x + 1
-            print("handling")
+            show("handling")
             raise
     except TypeError as exc:
         return x * 2, str(exc)
@@ -48,7 +48,7 @@ def context_after_break(x):
     try:
         raise KeyError("k")
     except KeyError:
-        print("handling")
+        show("handling")
         try:
             raise ValueError("v")
         except ValueError as exc:
@@ -75,7 +75,7 @@ def format_exc_in_handler(x):
     return y, text
 
 
-@case(_x(), graphs=1, breaks=1)  # print() (sys.exc_info() outside every handler: None, guarded)
+@case(_x(), graphs=1, breaks=1)  # show() (sys.exc_info() outside every handler: None, guarded)
 def nested_handlers_after_break(x):
     try:
         raise KeyError("outer")
@@ -83,7 +83,7 @@ def nested_handlers_after_break(x):
         try:
             raise IndexError("inner")
         except IndexError:
-            print("inner")
+            show("inner")
             inner = sys.exc_info()[1].args
         outer = sys.exc_info()[1].args
     return x + 1, inner, outer, sys.exc_info()

@@ -15,6 +15,7 @@ import io
 import itertools
 
 import torch
+from breaks_harness import show
 
 import loom
 
@@ -229,7 +230,7 @@ def class_changed_after_a_break(x):
     class Tally:
         n = 0
 
-    print("break")
+    show("break")
     Tally.n += 1
     return x + Tally.n
 

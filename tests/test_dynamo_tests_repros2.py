@@ -9,6 +9,7 @@ import enum
 import typing
 
 import torch
+from breaks_harness import show
 
 import loom
 
@@ -221,7 +222,7 @@ def test_typed_dicts_are_one_graph():
 # -- a descriptor whose class-level read answers another object (torch.distributions' lazy_property) ----------
 def probs_after_a_break(x, d):
     y = x.sin()
-    print("break")
+    show("break")
     return y + d.probs + d.logits
 
 

@@ -16,7 +16,7 @@ import random
 
 import pytest
 import torch
-from breaks_harness import BreakCases, compare
+from breaks_harness import BreakCases, compare, show
 
 import loom
 
@@ -46,54 +46,54 @@ def far_neg():
 @case(pos(), graphs=2, breaks=1)
 def print_between_work(x):
     y = x + 1
-    print("between")
+    show("between")
     return y * 2
 
 
 @case(pos(), graphs=1, breaks=1)
 def print_first(x):
-    print("first")
+    show("first")
     return x + 1
 
 
 @case(pos(), graphs=1, breaks=1)
 def print_last(x):
     y = x.sin()
-    print("last", y.shape)
+    show("last", y.shape)
     return y
 
 
 @case(pos(), graphs=2, breaks=1)
 def print_a_tensor(x):
     y = x * 3
-    print(y)
+    show(y)
     return y - 1
 
 
 @case(pos(), graphs=3, breaks=2)
 def two_prints(x):
     a = x + 1
-    print("one")
+    show("one")
     b = a * 2
-    print("two")
+    show("two")
     return b - 1
 
 
 @case(pos(), graphs=4, breaks=3)
 def three_prints(x):
     a = x + 1
-    print(1)
+    show(1)
     b = a * 2
-    print(2)
+    show(2)
     c = b - 3
-    print(3)
+    show(3)
     return c.sum()
 
 
 @case(pos(), graphs=2, breaks=1)
 def print_with_keywords(x):
     y = x.cos()
-    print("a", tuple(y.shape), sep="|", end="!\n")
+    show("a", tuple(y.shape), sep="|", end="!\n")
     return y + 1
 
 
@@ -101,7 +101,7 @@ def print_with_keywords(x):
 def print_after_unrolled_loop(x):
     for i in range(3):
         x = x * 2 + i
-    print("done")
+    show("done")
     return x.relu()
 
 
@@ -113,14 +113,14 @@ def print_after_unrolled_loop(x):
 def print_in_loop(x):
     for i in range(3):
         x = x + 1
-        print("iteration", i)
+        show("iteration", i)
     return x
 
 
 @case(pos(), graphs=2, breaks=1)
 def print_of_computed_values(x):
     y = x.mean()
-    print("mean is", round(float(y), 3) if False else "known later", y.shape)
+    show("mean is", round(float(y), 3) if False else "known later", y.shape)
     return y * x
 
 
@@ -232,7 +232,7 @@ def loop_over_list_with_print(x):
     out = []
     for scale in [1.0, 2.0]:
         out.append(x * scale)
-        print("scale", scale)
+        show("scale", scale)
     return out
 
 
@@ -242,7 +242,7 @@ def loop_with_enumerated_list(x):
     total = 0
     for i, item in enumerate(items):
         total = total + item * i
-        print(i)
+        show(i)
     return total
 
 
@@ -251,23 +251,23 @@ def loop_over_tuple_with_print(x):
     acc = x
     for k in (1, 2):
         acc = acc + k
-        print(k)
+        show(k)
     return acc
 
 
 @case(pos(), graphs=2, breaks=2)
 def break_before_and_after_loop(x):
-    print("start")
+    show("start")
     y = x + 1
     for i in range(2):
         y = y * 2
-    print("middle")
+    show("middle")
     return y - 1 + x
 
 
 @case(pos(), graphs=1, breaks=1)
 def loop_break_statement_after_graph_break(x):
-    print("go")
+    show("go")
     for i in range(10):
         x = x + i
         if i == 2:
@@ -295,7 +295,7 @@ class Tracker:
 def print_inside_no_grad(x):
     with torch.no_grad():
         y = x * 2
-        print("grad enabled inside:", torch.is_grad_enabled())
+        show("grad enabled inside:", torch.is_grad_enabled())
         z = y * 3
     return z, z.requires_grad, torch.is_grad_enabled(), (x * 2).requires_grad
 
@@ -305,7 +305,7 @@ def print_inside_enable_grad_inside_no_grad(x):
     with torch.no_grad():
         with torch.enable_grad():
             a = x * 2
-            print("inner", torch.is_grad_enabled())
+            show("inner", torch.is_grad_enabled())
             b = a + 1
         c = x * 3
     return b.requires_grad, c.requires_grad, b, c
@@ -315,7 +315,7 @@ def print_inside_enable_grad_inside_no_grad(x):
 def print_inside_set_grad_enabled(x):
     with torch.set_grad_enabled(False):
         a = x + 1
-        print("off", torch.is_grad_enabled())
+        show("off", torch.is_grad_enabled())
         b = a * 2
     return b, b.requires_grad
 
@@ -324,7 +324,7 @@ def print_inside_set_grad_enabled(x):
 def print_inside_user_context_manager(x, tracker):
     with tracker:
         y = x + 1
-        print("inside", tracker.events)
+        show("inside", tracker.events)
         z = y * 2
     return z, list(tracker.events)
 
@@ -335,7 +335,7 @@ def print_inside_nested_blocks(x):
     with t:
         with torch.no_grad():
             y = x * 2
-            print("deep")
+            show("deep")
             y = y + 1
     return y, t.events
 
@@ -386,7 +386,7 @@ def call_into_skipped_code(x):
 
 def generator_with_print(values):
     for v in values:
-        print("gen", v)
+        show("gen", v)
         yield v * 2
 
 
@@ -413,7 +413,7 @@ def deque_maxlen_is_enforced(x):
 def list_mutations_around_break(x, log):
     log.append("before")
     y = x + 1
-    print("log so far", log)
+    show("log so far", log)
     log.append("after")
     return y * len(log)
 
@@ -426,7 +426,7 @@ class Box:
 @case(pos(), Box(), graphs=1, breaks=1)
 def attribute_mutation_around_break(x, box):
     box.value = 1
-    print("value is", box.value)
+    show("value is", box.value)
     box.value += 1
     return x * box.value
 
@@ -439,7 +439,7 @@ def closure_made_before_break(x):
         return t * scale
 
     y = apply(x)
-    print("made closure")
+    show("made closure")
     scale = 4
     return apply(y)
 
@@ -447,7 +447,7 @@ def closure_made_before_break(x):
 @case(pos(), graphs=2, breaks=1)
 def comprehension_cell_before_break(x):
     ys = [x * i for i in range(3)]
-    print(len(ys))
+    show(len(ys))
     return sum(ys)
 
 
@@ -460,7 +460,7 @@ class Printer(torch.nn.Module):
 
     def forward(self, x):
         h = self.a(x).relu()
-        print("hidden", tuple(h.shape))
+        show("hidden", tuple(h.shape))
         if h.sum() > 0:
             h = h * 2
         return self.b(h)
@@ -557,7 +557,7 @@ STATE = {"calls": 0}
 
 def global_dict_mutation_around_break(x):
     STATE["calls"] = STATE["calls"] + 1
-    print("calls", STATE["calls"])
+    show("calls", STATE["calls"])
     STATE["seen"] = True
     return x * STATE["calls"]
 

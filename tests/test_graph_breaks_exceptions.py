@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from breaks_harness import BreakCases, compare
+from breaks_harness import BreakCases, compare, show
 
 import loom
 
@@ -32,7 +32,7 @@ def neg():
 def print_inside_try_finally(x):
     try:
         y = x + 1
-        print("in try")
+        show("in try")
     finally:
         y = y * 2
     return y
@@ -42,7 +42,7 @@ def print_inside_try_finally(x):
 def print_inside_try_except(x):
     try:
         y = x + 1
-        print("fine")
+        show("fine")
     except ValueError:
         y = x - 1
     return y * 3
@@ -128,7 +128,7 @@ def exception_escapes(x):
 @case(pos(), graphs=1, breaks=1)
 def exception_escapes_after_print(x):
     y = x + 1
-    print("about to fail")
+    show("about to fail")
     raise RuntimeError(f"failed with {tuple(y.shape)}")
 
 
@@ -146,7 +146,7 @@ def assertion_error_escapes(x):
 
 # -- breaks inside inlined calls ------------------------------------------------------------------------------
 def helper_with_print(y):
-    print("in helper")
+    show("in helper")
     return y * 2
 
 

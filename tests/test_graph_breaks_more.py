@@ -11,7 +11,7 @@ import threading
 
 import pytest
 import torch
-from breaks_harness import BreakCases, compare
+from breaks_harness import BreakCases, compare, show
 
 import loom
 
@@ -41,7 +41,7 @@ SKIPPED = loom.disable(skipped)
 @case(pos(), graphs=2, breaks=1)
 def k_print(x):
     a = x.exp()
-    print("p")
+    show("p")
     return a.log()
 
 
@@ -108,7 +108,7 @@ def k_bool_of_tensor(x):
 def loop_print(x):
     for i in range(2):
         x = x * 2
-        print("pass", i)
+        show("pass", i)
     return x
 
 
@@ -165,7 +165,7 @@ def no_grad_branch(x):
 def enable_grad_print(x):
     with torch.enable_grad():
         a = x * 2
-        print("enabled")
+        show("enabled")
         b = a + 1
     return b, b.requires_grad
 
@@ -174,9 +174,9 @@ def enable_grad_print(x):
 def no_grad_two_prints(x):
     with torch.no_grad():
         a = x * 2
-        print("one")
+        show("one")
         b = a + 1
-        print("two")
+        show("two")
         c = b * 3
     return c, c.requires_grad
 
@@ -211,7 +211,7 @@ def finally_runs_after_break_in_try(x):
     log = []
     try:
         a = x + 1
-        print("in try")
+        show("in try")
     finally:
         log.append("finally")
     return a * len(log), log
@@ -221,7 +221,7 @@ def finally_runs_after_break_in_try(x):
 def try_except_else_with_print(x):
     try:
         a = x + 1
-        print("try")
+        show("try")
     except KeyError:
         a = x
     else:
@@ -249,7 +249,7 @@ def call_helper_with_item(x):
 @case(pos(), graphs=2, breaks=1)
 def plain_helper_then_print(x):
     a = helper_plain(x)
-    print("after helper")
+    show("after helper")
     return helper_plain(a)
 
 
@@ -257,7 +257,7 @@ def plain_helper_then_print(x):
 def print_between_two_helper_calls_with_item(x):
     # [sin + 1] print | call site of helper_item | the helper: [sum] item [t * v]
     a = helper_plain(x)
-    print("middle")
+    show("middle")
     b = helper_item(a)
     return b
 
@@ -266,7 +266,7 @@ def print_between_two_helper_calls_with_item(x):
 @case(pos(), graphs=4, breaks=3)
 def three_kinds_in_a_row(x):
     a = x * 2
-    print("first")
+    show("first")
     b = a + a.max().item()
     c = SKIPPED(b)
     return c.relu()
@@ -275,19 +275,19 @@ def three_kinds_in_a_row(x):
 @case(pos(), graphs=5, breaks=4)
 def four_prints(x):
     x = x + 1
-    print(1)
+    show(1)
     x = x + 1
-    print(2)
+    show(2)
     x = x + 1
-    print(3)
+    show(3)
     x = x + 1
-    print(4)
+    show(4)
     return x + 1
 
 
 @case(pos(), graphs=1, breaks=1)
 def lots_of_capture_after_one_break(x):
-    print("start")
+    show("start")
     for _ in range(5):
         x = torch.tanh(x * 1.1 + 0.1)
     y = x.sum(0)
@@ -299,14 +299,14 @@ def lots_of_capture_after_one_break(x):
 def tuple_and_dict_locals_cross_a_break(x):
     pair = (x, x * 2)
     table = {"a": x + 1, "b": 3}
-    print("crossing")
+    show("crossing")
     return pair[1] + table["a"] * table["b"]
 
 
 @case(pos(), graphs=1, breaks=1)
 def list_local_mutated_after_break(x):
     items = [x]
-    print("crossing")
+    show("crossing")
     items.append(x * 2)
     return torch.stack(items)
 
@@ -315,7 +315,7 @@ def list_local_mutated_after_break(x):
 def object_made_before_break(x):
     class_free = {"scale": 2}
     holder = Holder(x * class_free["scale"])
-    print("crossing")
+    show("crossing")
     return holder.value + 1
 
 
@@ -330,7 +330,7 @@ def nested_function_crosses_a_break(x):
         return t + 1
 
     a = add_one(x)
-    print("crossing")
+    show("crossing")
     return add_one(a)
 
 
@@ -339,7 +339,7 @@ def constant_and_int_locals_cross_a_break(x):
     n = 3
     name = "x"
     a = x * n
-    print(name)
+    show(name)
     return a + n
 
 
@@ -349,7 +349,7 @@ def iterator_in_the_middle_of_a_loop(x):
     for step in [1.0, 2.0, 3.0]:
         out = out + step
         if step == 2.0:
-            print("middle of the loop")
+            show("middle of the loop")
     return out
 
 
@@ -358,7 +358,7 @@ def enumerate_in_the_middle_of_a_loop(x):
     for i, w in enumerate([0.5, 0.25]):
         x = x * w + i
         if i == 0:
-            print("first pass")
+            show("first pass")
     return x
 
 
@@ -367,7 +367,7 @@ def zip_in_the_middle_of_a_loop(x):
     for a, b in zip([1, 2], [3, 4]):
         x = x + a * b
         if a == 1:
-            print("first pair")
+            show("first pair")
     return x
 
 
@@ -401,13 +401,13 @@ def exception_from_skipped_call_escapes(x):
 def argument_kept_then_rebound_before_a_break(x):
     residual = x
     x = x + 1
-    print("p")
+    show("p")
     return residual + x
 
 
 def _chatty_attention(q):
     q = q * 3
-    print("p")
+    show("p")
     return q * 2
 
 
@@ -423,7 +423,7 @@ def argument_kept_then_rebound_before_a_break_in_a_callee(x):
 def argument_kept_in_a_cell_then_rebound_before_a_break(x):
     kept = x
     x = x + 1
-    print("p")
+    show("p")
     return (lambda: kept)() + x
 
 
@@ -438,7 +438,7 @@ class Counter:
 class BrokenCounter(Counter):
     def __init__(self, x):
         y = x * 2
-        print("p")
+        show("p")
         super().__init__(y + 1)  # the resume function must keep `self` first for super()
 
 
@@ -466,7 +466,7 @@ class MappedConfig:
 
 @case(pos(), MappedConfig(), graphs=1, breaks=1)  # print; attrgetter is traced through its polyfill
 def attribute_hook_run_as_its_own_frame(x, config):
-    print("p")
+    show("p")
     # attrgetter is C (before its polyfill, __getattribute__ ran as a frame of its own, which loom had
     # to leave alone); its Python version inlines the class's __getattribute__ like any attribute read
     n = operator.attrgetter("a")(config)
@@ -495,7 +495,7 @@ def break_then_raise_inside_a_suppressing_with(x, log):
     # stack is followed past the raise into __exit__, which swallows it as in eager
     with Swallow(log):
         y = x + 1
-        print("p")
+        show("p")
         raise KeyError(y.shape[0])
     return x * 5
 
@@ -544,7 +544,7 @@ def local_read_from_a_list_slot_replaced_before_a_break(x, boxes):
     kept = boxes[0]
     boxes[0] = Box("second")
     a = x * 2
-    print("p")
+    show("p")
     return a + 1, kept.name, boxes[0].name
 
 
@@ -553,7 +553,7 @@ def local_read_from_a_dict_cleared_before_a_break(x, table):
     kept = table["k"]
     table.clear()
     a = x * 2
-    print("p")
+    show("p")
     return a + 1, kept.name, len(table)
 # A loop over enumerate() or zip() of lists goes on iterating the live lists after a break: items
 # appended or stored during the loop are seen, as CPython does.
@@ -563,7 +563,7 @@ def local_read_from_a_dict_cleared_before_a_break(x, table):
 def enumerate_list_appended_after_break(x, items):
     out = []
     for i, t in enumerate(items, start=1):
-        print(i)
+        show(i)
         if len(items) < 4:
             items.append(x * 10)
         out.append(t * i)
@@ -576,7 +576,7 @@ def enumerate_list_appended_after_break(x, items):
 def zip_lists_stored_after_break(x, xs, ys):
     out = []
     for i, (a, b) in enumerate(zip(xs, ys)):
-        print(i)
+        show(i)
         if i + 1 < len(xs):
             xs[i + 1] = xs[i + 1] * 10
         out.append(a + b + x)

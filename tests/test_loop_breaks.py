@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import compare, show
 
 import loom
 
@@ -31,21 +31,21 @@ TENSORS = [torch.randn(6) for _ in range(100)]
 def over_modules(x, n):
     for layer in LAYERS[:n]:
         x = torch.relu(layer(x))
-        print("layer", tuple(x.shape))
+        show("layer", tuple(x.shape))
     return x
 
 
 def over_range(x, n):
     for i in range(n):
         x = x * 0.99 + i
-        print("pass", i)
+        show("pass", i)
     return x
 
 
 def over_tensors(x, ts):
     for t in ts:
         x = x + t.sin()
-        print("item")
+        show("item")
     return x
 
 
@@ -86,16 +86,16 @@ def test_the_break_is_reported_at_the_users_line_and_not_once_per_pass():
     report = loom.explain(over_range)(torch.randn(6), 32)
     breaks = report.breaks
     assert 1 <= len(breaks) <= MAX_ENTRIES - 1
-    for info in breaks:  # the break moved to the loop's FOR_ITER keeps the reason of the print
-        assert info.what.startswith("print"), info
-        assert info.source_line.strip() == 'print("pass", i)', info
+    for info in breaks:  # the break moved to the loop's FOR_ITER keeps the reason of the call (to show)
+        assert "show" in info.what, info
+        assert info.source_line.strip() == 'show("pass", i)', info
 
 
 # -- the body's control flow and state stay eager's ------------------------------------------------------
 def break_statement(x):
     for i, t in enumerate(TENSORS[:40]):
         x = x + t
-        print(i)
+        show(i)
         if i == 25:
             break
     return x
@@ -104,7 +104,7 @@ def break_statement(x):
 def return_inside(x):
     for i in range(40):
         x = x * 0.9 + i
-        print(i)
+        show(i)
         if i == 30:
             return x, "early"
     return x, "late"
@@ -115,7 +115,7 @@ def continue_inside(x):
         if i % 3 == 0:
             continue
         x = x + i
-        print(i)
+        show(i)
     return x
 
 
@@ -123,7 +123,7 @@ def raise_inside_try(x):
     try:
         for i in range(40):
             x = x + 1
-            print(i)
+            show(i)
             if i == 33:
                 raise ValueError("boom")
     except ValueError as exc:
@@ -135,7 +135,7 @@ def inside_no_grad(x):
     with torch.no_grad():
         for t in TENSORS[:40]:
             x = x * t
-            print(torch.is_grad_enabled())
+            show(torch.is_grad_enabled())
     return x, torch.is_grad_enabled()
 
 
@@ -143,7 +143,7 @@ def list_grown_in_the_loop(x):
     items = list(range(40))
     for v in items:
         x = x + v
-        print(v)
+        show(v)
         if v == 10:
             items.append(100)
     return x, items
@@ -152,7 +152,7 @@ def list_grown_in_the_loop(x):
 def zip_of_tensors_and_range(x):
     for t, k in zip(TENSORS[:40], range(40)):
         x = x + t * k
-        print(k)
+        show(k)
     return x
 
 
@@ -169,7 +169,7 @@ def test_nested_loops_with_a_break_in_the_inner_body():
         for i in range(6):
             for j in range(7):
                 x = x + i * j
-                print(i, j)
+                show(i, j)
         return x
 
     stats = compare(nested, torch.randn(6))

@@ -2,6 +2,7 @@
 
 import pytest
 import torch
+from breaks_harness import show
 
 import loom
 import loom_framehook as framehook
@@ -48,7 +49,7 @@ def test_a_model_with_an_uncapturable_forward_still_matches_eager(capsys):
             self.body = TinyMLP(width=8, depth=2)
 
         def forward(self, x):
-            print("forward called")
+            show("forward called")
             return self.body(x) * 2
 
     model = Chatty()

@@ -16,6 +16,7 @@ import loom
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools" / "bench"))
 from bench_models import MLP, Transformer
+from breaks_harness import show
 
 
 class Tap(nn.Module):
@@ -29,7 +30,7 @@ class Tap(nn.Module):
     def forward(self, *args, **kwargs):
         y = self.inner(*args, **kwargs)
         hidden = y[0] if isinstance(y, tuple) else y
-        print(self.label, tuple(hidden.shape))
+        show(self.label, tuple(hidden.shape))
         if hidden.mean() > 0:
             hidden = hidden * 1.5
         else:

@@ -12,6 +12,7 @@ import io
 import types
 
 import torch
+from breaks_harness import show
 
 import loom
 
@@ -90,7 +91,7 @@ def dict_written_then_attribute_deleted(x, obj):
 def dict_held_across_a_break(x, obj):
     d = obj.__dict__
     d["w"] = 1
-    print("break")
+    show("break")
     obj.w += 1
     return x + obj.w, dict(d)
 

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 import torch
+from breaks_harness import show
 
 import loom
 
@@ -29,7 +30,7 @@ def prints_inside(x):
     buffer.seek(4)
     with contextlib.redirect_stdout(buffer):
         y = x.sin()
-        print("hello")
+        show("hello")
         y = y.cos()
     return y, buffer.getvalue()
 
@@ -41,7 +42,7 @@ def _raise_natively(t):
 def raises_at_a_break_inside(x):
     with contextlib.redirect_stdout(io.StringIO()):
         y = x.sin()
-        print("in")
+        show("in")
         sorted([1, 2], key=lambda v: 1 / 0)
         return y + 1
 

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import compare, show
 
 
 class Node:
@@ -20,7 +20,7 @@ def dict_holding_itself(x):
     d = {}
     d["self"] = d
     d["x"] = x + 1
-    print("break")
+    show("break")
     return d["self"]["x"] * 2, d["self"] is d
 
 
@@ -28,7 +28,7 @@ def object_pointing_at_itself(x):
     o = Node()
     o.me = o
     o.v = x + 3
-    print("break")
+    show("break")
     return o.me.v * 3, o.me is o
 
 

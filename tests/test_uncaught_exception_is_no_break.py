@@ -4,6 +4,7 @@ the exception is eager's, and ``fullgraph=True`` still refuses the frame as torc
 
 import pytest
 import torch
+from breaks_harness import show
 
 import loom
 
@@ -30,7 +31,7 @@ def _helper_that_raises(y):
 
 def _print_then_raise(x):
     y = x.sin()
-    print("about to fail")
+    show("about to fail")
     raise RuntimeError(str(tuple(y.shape)))
 
 

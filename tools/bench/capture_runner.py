@@ -1,13 +1,16 @@
 """Runs ``capture_count``'s constructs under eager, loom and torch.compile and prints the table.
 
-A construct's outcome is its result, the exception it raises, and the state it leaves: the count of
-the class ``main`` is handed (``capture_count.Registry``, which some constructs bump) and Python's RNG state.
+A construct's outcome is its result, the exception it raises, the state it leaves (the count of the class
+``main`` is handed, ``capture_count.Registry``, which some constructs bump, and Python's RNG state) and the
+text it prints to ``sys.stdout``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
+import io
 import logging
 import random
 import warnings
@@ -51,13 +54,15 @@ def _arguments(fn, x):
 
 def _outcome(fn, x, original=None):
     _reset_state()
+    printed = io.StringIO()
     try:
         args = _arguments(original or fn, x)
-        result = [fn(*args) for _ in range(getattr(original or fn, "calls", 1))]  # same args on each call
+        with contextlib.redirect_stdout(printed):
+            result = [fn(*args) for _ in range(getattr(original or fn, "calls", 1))]  # same args on each call
         error = None
     except Exception as exc:
         result, error = None, (type(exc), exc.args)
-    return result, error, (_COUNTED.count, random.getstate(), _torch_state())
+    return result, error, (_COUNTED.count, random.getstate(), _torch_state(), printed.getvalue())
 
 
 def _same(a, b) -> bool:

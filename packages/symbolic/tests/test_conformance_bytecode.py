@@ -207,7 +207,7 @@ def _opnames(code):
 def test_break_inside_a_comprehension(capsys):
     def body(x):
         total = x * 0
-        ys = [print(i) or x * i for i in range(3)]
+        ys = [print(i, file=sys.stdout) or x * i for i in range(3)]
         for y in ys:
             total = total + y
         return total
@@ -278,7 +278,7 @@ def test_break_between_super_calls(capsys):
     class Printing(Base):
         def f(self, x):
             y = super().f(x)
-            print("between")
+            print("between", file=sys.stdout)
             return super().f(y) * super().scale
 
     module = Printing()
@@ -319,7 +319,7 @@ def test_a_comprehension_reusing_an_argument_name_adds_no_guard_on_it():
 
 def test_break_inside_a_comprehension_that_reuses_an_argument_name(capsys):
     def body(x, i):
-        ys = [print(i) or x * i for i in range(3)]
+        ys = [print(i, file=sys.stdout) or x * i for i in range(3)]
         return ys, i
 
     _break_and_compare(body, torch.ones(3), 7)
@@ -328,7 +328,7 @@ def test_break_inside_a_comprehension_that_reuses_an_argument_name(capsys):
 
 def test_break_before_a_closure_over_arguments(capsys):
     def body(x, scale):
-        print("break")
+        print("break", file=sys.stdout)
         scaled = lambda: x * scale  # 3.13 loads the argument cells with LOAD_FAST
         return scaled() + 1
 

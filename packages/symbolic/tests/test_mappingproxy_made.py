@@ -5,6 +5,7 @@ a proxy that leaves the frame views the very dict that leaves with it. It was a 
 a mappingproxy object: constructing objects of this class is not modelled")."""
 
 import collections
+import sys
 import types
 
 import torch
@@ -150,7 +151,7 @@ def _run(fn, translation, *args):
 def live_across_a_break(x):
     d = {"a": 1}
     proxy = types.MappingProxyType(d)
-    print("a graph break")
+    print("a graph break", file=sys.stdout)
     d["b"] = 2  # after the break: the rebuilt proxy must view the rebuilt dict
     return x + len(proxy), "b" in proxy, proxy is not d
 

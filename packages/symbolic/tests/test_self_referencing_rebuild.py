@@ -3,6 +3,8 @@ and are still live at a graph break: the code after the graph creates each one e
 the cycle holds (``d['self'] is d``) and the rebuild does not recurse forever. A list from the frame
 that holds itself (a resumed frame receives one after such a break) is modelled with its cycle."""
 
+import sys
+
 import torch
 from harness import check, run_rewritten
 
@@ -17,14 +19,14 @@ def dict_holding_itself(x):
     d = {}
     d["self"] = d
     d["x"] = x + 1
-    print("break")
+    print("break", file=sys.stdout)
     return d["self"]["x"] * 2, d["self"] is d
 
 
 def list_holding_itself(x):
     items = [x * 2]
     items.append(items)
-    print("break")
+    print("break", file=sys.stdout)
     return items[1][1][0] + 1, items[1] is items, len(items)
 
 
@@ -32,7 +34,7 @@ def object_pointing_at_itself(x):
     o = Node()
     o.me = o
     o.v = x + 3
-    print("break")
+    print("break", file=sys.stdout)
     return o.me.me.v * 3, o.me is o
 
 
@@ -40,7 +42,7 @@ def two_containers_in_a_cycle(x):
     d = {"x": x + 1}
     pair = [d]
     d["pair"] = pair
-    print("break")
+    print("break", file=sys.stdout)
     return d["pair"][0]["x"], d["pair"] is pair, pair[0] is d
 
 

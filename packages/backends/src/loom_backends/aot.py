@@ -122,16 +122,21 @@ def aot_compile(
         kwargs["partition_fn"] = (
             recorder.watch_partition(partition_fn) if recorder is not None else partition_fn
         )
-    fn = aot_module_simplified(
-        flat_gm,
-        list(example_inputs),
-        fw_compiler=compiler_for("forward"),
-        bw_compiler=compiler_for("backward"),
-        inference_compiler=compiler_for("inference"),
-        decompositions=dict(decompositions or {}),
-        keep_inference_input_mutations=keep_input_mutations,
-        **kwargs,
-    )
+    import torch._functorch.config as functorch_config
+
+    # an ordered effect (a print node) threads a token: made and sunk inside the graph, as inductor has it,
+    # so the compiled graph's inputs and outputs stay tensors
+    with functorch_config.patch(unlift_effect_tokens=True):
+        fn = aot_module_simplified(
+            flat_gm,
+            list(example_inputs),
+            fw_compiler=compiler_for("forward"),
+            bw_compiler=compiler_for("backward"),
+            inference_compiler=compiler_for("inference"),
+            decompositions=dict(decompositions or {}),
+            keep_inference_input_mutations=keep_input_mutations,
+            **kwargs,
+        )
     return _with_unflatten(backend, fn, unflatten, artifacts, training_key)
 
 

@@ -54,6 +54,7 @@ from . import (  # noqa: F401
     generators,
     getitem_iteration,
     globals_dict,
+    graph_prints,
     hashing,
     hook_handles,
     hop_regions,

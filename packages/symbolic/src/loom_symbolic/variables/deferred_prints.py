@@ -29,6 +29,7 @@ from ..errors import Unsupported
 from .builtins import builtin
 from .constant import ConstantVariable
 from .deferred_calls import fixed
+from .graph_prints import print_in_graph
 
 if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
@@ -113,7 +114,10 @@ def _deferred(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
 
 @builtin(print)
 def builtin_print(tx, args, kwargs):
-    """``print(*values, sep=, end=, file=, flush=)`` of fixed values to an ``io`` stream: made after the graph."""
+    """``print(*values, sep=, end=, file=, flush=)``: a print node of the graph (``graph_prints``); in a plain
+    call's body, of fixed values to an ``io`` stream, made after the graph; else a graph break."""
+    if print_in_graph(tx, args, kwargs):
+        return ConstantVariable(None)
     if tx.output.plain_call_bodies and _deferred(tx, args, kwargs):
         return ConstantVariable(None)
     raise Unsupported("print()", "printing is I/O, done by ordinary Python", hint="it runs between compiled graphs")

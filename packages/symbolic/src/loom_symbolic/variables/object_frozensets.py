@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from loom_guards import constant_by_value
+from loom_guards import constant_by_value, insertion_order
 
 from . import registry
 from .constant import is_constant_value
-from .sets import identity_members_modelled, insertion_order, wrap_identity_set
+from .sets import identity_members_modelled, wrap_identity_set
 from .wrap_rules import _remember, _wrap_constant, _wrap_object
 
 
@@ -27,7 +27,7 @@ def _holds_objects(value: Any) -> bool:
 def _wrap_object_frozenset(tx: Any, value: frozenset, source: Any) -> Any:
     if tx is None or source is None:  # not from the frame: nothing is guarded, the value is folded as before
         return _wrap_constant(tx, value, source)
-    order = insertion_order(value)
+    order = insertion_order(list(value))
     if order is None:  # the model would iterate it in another order than eager does
         return _wrap_object(tx, value, source)
     return _remember(tx, value, source, lambda: wrap_identity_set(tx, value, source, order))

@@ -74,6 +74,11 @@ def is_tensor(value: Variable) -> bool:
 def fold(op: Any, *args: Variable) -> Variable:
     """Apply ``op`` to constant arguments now; an exception is the program's own error."""
     refuse_folding_python_specials(op, list(args))
+    return _fold_checked(op, *args)
+
+
+def _fold_checked(op: Any, *args: Variable) -> Variable:
+    """:func:`fold` once the caller knows no argument's class writes a special method ``op`` would call."""
     values = [a.as_python_constant() for a in args]
     try:
         result = op(*values)
@@ -136,7 +141,11 @@ def binary(tx: InstructionTranslator, op: Any, left: Variable, right: Variable) 
             user = _user_dunder(tx, op, left, right, set())
             if user is not None:
                 return user
-        folded = fold(op, left, right)
+            folded = fold(op, left, right)  # (refuses: the method declined and folding would call it now)
+        elif names and not (op is operator.mod and _is_text(left)):
+            folded = _fold_checked(op, left, right)  # fold() would ask these very names again
+        else:  # ("%s" % obj asks the text of obj's members; an operator outside DUNDERS, any special)
+            folded = fold(op, left, right)
         if folded is left and op in INPLACE and issubclass(left.python_type(), (list, dict, set)):
             raise Unsupported(f"operator {op.__name__} on {left.describe()}", "it changes the container in place")
         return folded

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from loom_guards import Const, constant_by_value, guarded_by_identity, has_nan
-from loom_guards import insertion_order as members_insertion_order
 
 from . import registry
 from .base import Variable
@@ -149,13 +148,6 @@ class SetVariable(MethodTableMixin, Variable):
         codegen.emit("BUILD_SET", len(self.values))
 
 
-def insertion_order(value: set | frozenset) -> list | None:
-    """An order to add ``value``'s members in so that ``SetVariable``'s fresh table iterates them in ``value``'s
-    order (``loom_guards.insertion_order``), or None: such a set is not modelled, since the trace would iterate
-    it in another order than eager does."""
-    return members_insertion_order(list(value))
-
-
 def identity_members_modelled(value: set | frozenset) -> bool:
     """Members a ``SetMembers`` guard checks: constants it compares by value holding no NaN (which NaN
     object a set holds decides ``in``, and the guard matches NaN with any NaN), and objects it compares
@@ -171,8 +163,9 @@ def wrap_identity_set(tx: InstructionTranslator | None, value: set | frozenset, 
     ``in``, ``add`` and the set algebra hash and compare them as Python does (two equal builtin function
     objects are one member, as in eager); the set is guarded to hold these very objects
     (``SetMembers``), so another set, even one with equal members, recompiles rather than reuse answers
-    the trace computed for these, and in this order. ``order`` is the one :func:`insertion_order` found. A
-    mutated set is written back after the graph, as any set is."""
+    the trace computed for these, and in this order. ``order`` is the one ``loom_guards.insertion_order``
+    found (a set it finds none for is an object, never modelled in another order). A mutated set is written
+    back after the graph, as any set is."""
     if tx is not None and source is not None:
         tx.output.guards.add("type", source, value)
         tx.output.guards.add("set_members", source, tuple(value))  # the members now (guards are built later)

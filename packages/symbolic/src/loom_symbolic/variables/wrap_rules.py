@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from loom_guards import Attr, Const, Item, IteratorState, constant_by_value
+from loom_guards import Attr, Const, Item, IteratorState, constant_by_value, insertion_order
 from loom_guards.object_state import DICT_ITERATORS, POSITIONED_ITERATORS, RANGE_ITERATORS
 
 from .. import polyfills
@@ -80,7 +80,7 @@ from .real_objects import ClassVariable, OpaqueCallableVariable, PythonModuleVar
 from .saved_hooks import FUNCTIONS as SAVED_HOOKS_FUNCTIONS
 from .sdpa_kernel import FUNCTIONS as SDPA_FUNCTIONS
 from .sequences import plain_structseq
-from .sets import identity_members_modelled, insertion_order, wrap_identity_set
+from .sets import identity_members_modelled, wrap_identity_set
 from .tensor_subclasses import runs_python_torch_function, wrap_subclass_input
 from .torch import (
     TRACE_TIME_CONSTANTS,
@@ -367,7 +367,7 @@ def _wrap_set(tx, value, source):
     # ConstantMatch's fallback, would miss the caller changing it), else sets.wrap_identity_set or an object
     if isinstance(value, frozenset) and all(is_constant_value(k) and constant_by_value(k) for k in value):
         return _wrap_constant(tx, value, source)
-    order = None if isinstance(value, frozenset) else insertion_order(value)
+    order = None if isinstance(value, frozenset) else insertion_order(list(value))
     if order is None:  # (a set whose iteration order the model cannot give again is an object too)
         return _wrap_object(tx, value, source)
     if not all(is_constant_value(k) and constant_by_value(k) for k in value):
