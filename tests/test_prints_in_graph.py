@@ -183,3 +183,42 @@ def test_fullgraph_accepts_a_print_of_tensors():
         result = compiled(torch.arange(3.0))
     assert torch.equal(result, (torch.arange(3.0) + 1) * 2)
     assert buffer.getvalue().count("\n") == 1
+
+
+def _printed_run(fn, *args):
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        result = fn(*args)
+    return buffer.getvalue(), result
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_print_under_symbolic_sizes_serves_every_size_with_eagers_text(backend):
+    loom.reset()
+    compiled = loom.compile(print_between_ops, backend=backend, dynamic=True, options={"strict": True})
+    for n in (3, 5, 8):
+        printed, result = _printed_run(compiled, torch.arange(float(n)))
+        expected_printed, expected = _printed_run(print_between_ops, torch.arange(float(n)))
+        assert printed == expected_printed and torch.equal(result, expected)
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"], loom.stats()["recompiles"]) == (1, 0, 0)
+
+
+def _trained(x, w):
+    y = x * w
+    print("input", x, x.shape)
+    loss = (y * 2).sum()
+    print("done")
+    return loss
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_print_in_a_graph_that_is_differentiated_prints_once_and_the_gradients_are_eagers(backend):
+    outcomes = []
+    loom.reset()
+    for fn in (_trained, loom.compile(_trained, backend=backend, options={"strict": True})):
+        w = torch.ones(3, requires_grad=True)
+        printed, loss = _printed_run(fn, torch.arange(3.0), w)
+        loss.backward()
+        outcomes.append((printed, loss.item(), w.grad.tolist()))
+    assert outcomes[0] == outcomes[1]
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0)

@@ -298,6 +298,15 @@ class LoomFakeTensorMode(FakeTensorMode):
         return got
 
 
+def share_fake_rule(op: Any, mode_type: type) -> None:
+    """Give loom's FakeTensorMode subclass ``mode_type`` the FakeTensorMode rule of higher-order op ``op``: such
+    an op looks its rule up by the mode's exact type, and AOTAutograd traces with loom's mode when the inputs
+    are its fakes (dynamic shapes)."""
+    table = getattr(op, "python_key_table", None)
+    if table is not None and mode_type not in table and FakeTensorMode in table:
+        op.py_impl(mode_type)(table[FakeTensorMode])
+
+
 def _plain_parameter(value: Any) -> bool:
     """An ``nn.Parameter`` that owns its whole storage densely and carries nothing else to describe."""
     if type(value) is not torch.nn.Parameter or value.layout is not torch.strided or value.device.type == "meta":

@@ -23,8 +23,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import torch
+from torch._higher_order_ops.effects import with_effects
 from torch._higher_order_ops.print import print as print_operator
 
+from ..fake_mode import share_fake_rule
 from .constant import ConstantVariable
 from .tensor import TensorVariable
 
@@ -96,7 +98,10 @@ def print_in_graph(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
     text = sep.replace("{", "{{").replace("}", "}}").join(pieces) + end[:-1].replace("{", "{{").replace("}", "}}")
     if not text:
         return False  # print() or print(""): torch's operator needs a format of one character at least
-    # recorded as it is: the operator returns None and reads its tensors only, so there is nothing to run fake
+    # recorded as it is: the operator returns None and reads its tensors only, so there is nothing to run fake;
+    # AOTAutograd runs it (inside with_effects) under loom's mode when the inputs are loom's fakes
+    for op in (print_operator, with_effects):
+        share_fake_rule(op, type(tx.output.fake_mode))
     node = tx.output.graph.create_node("call_function", print_operator,
                                        (text, *(tensor.as_graph_arg() for tensor in tensors)), {})
     node.meta["loom_location"] = tx.location()

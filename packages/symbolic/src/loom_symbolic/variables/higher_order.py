@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 from torch import fx
-from torch._subclasses.fake_tensor import FakeTensorMode
 
 from .. import subgraphs
 from ..errors import Unsupported
+from ..fake_mode import share_fake_rule
 from . import pytree_user_nodes
 from .base import RealValueVariable, Variable
 from .body_escapes import changed, contents, escaping_tensor
@@ -265,7 +265,7 @@ def record(tx: InstructionTranslator, op: Any, args: tuple, examples: list[Any],
     output = tx.output
     draws = draws or any(_draws(output.submodules.get(a.target)) for a in args
                          if isinstance(a, fx.Node) and a.op == "get_attr")
-    _fake_rule_for(op, type(output.fake_mode))
+    share_fake_rule(op, type(output.fake_mode))
     node = output.graph.call_function(op, args, kwargs or {})
     node.meta["val"] = tuple(examples)
     node.meta["loom_location"] = tx.location()
@@ -286,15 +286,6 @@ def _draws(module: torch.nn.Module | None) -> bool:
     return module is not None and any(
         node.meta.get("draws") for sub in module.modules() if isinstance(getattr(sub, "graph", None), fx.Graph)
         for node in sub.graph.nodes)
-
-
-def _fake_rule_for(op: Any, mode_type: type) -> None:
-    """Give loom's FakeTensorMode subclass the op's FakeTensorMode rule: a higher-order op looks its rule
-    up by the mode's exact type, and AOTAutograd traces with loom's mode when the inputs are its fakes
-    (dynamic shapes)."""
-    table = getattr(op, "python_key_table", None)
-    if table is not None and mode_type not in table and FakeTensorMode in table:
-        op.py_impl(mode_type)(table[FakeTensorMode])
 
 
 def require_constants(kwargs: dict[str, Variable], what: str) -> dict[str, Any]:
