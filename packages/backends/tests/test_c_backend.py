@@ -326,7 +326,60 @@ def test_an_integer_division_by_zero_raises_as_in_eager(dtype, threads):
     b[1] = 1  # the flag is reset by each call
     for got, want in zip(compiled(a, b), f(a, b)):
         torch.testing.assert_close(got, want)
-    assert 'raise RuntimeError("ZeroDivisionError")' in compiled.host_source
+    assert "raise_run_status(status)" in compiled.host_source and "return loom_zero_division;" in compiled.c_source
+
+
+def _embedding(weight, rows):
+    return aten.add.Tensor(aten.embedding.default(weight, rows), 1)
+
+
+def _index_select(weight, rows):
+    return aten.mul.Tensor(aten.index_select.default(weight, 0, rows), 2)
+
+
+def _gather(weight, rows):
+    return aten.gather.default(weight, 1, aten.unsqueeze.default(rows, 1))
+
+
+def _advanced_index(weight, rows):
+    return aten.index.Tensor(weight, [rows])
+
+
+@pytest.mark.parametrize("fn", [_embedding, _index_select, _gather, _advanced_index], ids=lambda f: f.__name__[1:])
+def test_an_index_out_of_range_raises_as_in_eager_and_reads_nothing_outside_the_tensor(fn, threads):
+    weight = torch.arange(12.0).reshape(4, 3)
+    compiled = compile_graph(torch.fx.symbolic_trace(fn), [weight, torch.tensor([0, 1, 2])])
+    assert "return loom_index_out_of_bounds << 1;" in compiled.c_source
+    torch.testing.assert_close(compiled(weight, torch.tensor([2, 0, 1])), fn(weight, torch.tensor([2, 0, 1])))
+    error = RuntimeError if fn is _gather else IndexError  # eager's
+    for rows in (torch.tensor([1, 4, 0]), torch.tensor([1, 2, 1 << 40])):  # past the end: eager raises
+        with pytest.raises(error):
+            fn(weight, rows)
+        with pytest.raises(error, match="out of"):
+            compiled(weight, rows)
+    negative = torch.tensor([0, -1, 1])  # advanced indexing counts from the end; the others raise
+    if fn is _advanced_index:
+        torch.testing.assert_close(compiled(weight, negative), fn(weight, negative))
+    else:
+        with pytest.raises(error):
+            fn(weight, negative)
+        with pytest.raises(error, match="out of"):
+            compiled(weight, negative)
+    torch.testing.assert_close(compiled(weight, torch.tensor([1, 1, 2])), fn(weight, torch.tensor([1, 1, 2])))
+
+
+@pytest.mark.parametrize("position", [0, 1, 777, 4095])
+def test_one_index_out_of_range_among_thousands_is_found_by_the_vector_loops(position, threads):
+    weight = torch.randn(300, 256)
+    rows = torch.randint(0, 300, (4096,))
+    compiled = compile_graph(torch.fx.symbolic_trace(_embedding), [weight, rows])
+    torch.testing.assert_close(compiled(weight, rows), _embedding(weight, rows))
+    rows[position] = 300
+    with pytest.raises(IndexError, match="out of range"):
+        compiled(weight, rows)
+    rows[position] = -1
+    with pytest.raises(IndexError, match="out of range"):
+        compiled(weight, rows)
 
 
 class _SlicedConv(torch.nn.Module):

@@ -136,7 +136,7 @@ def test_an_exponential_read_by_two_kernels_is_computed_once_and_stored():
 
 def test_generated_c_compiles_without_warnings(compiles_without_warnings):
     # -Wall -Wextra -Werror over kernels of every loop shape: flat and split pointwise rows, tiles, scratch
-    # rows, split reduction rows, column reductions, argmax, integer division, half types
+    # rows, split reduction rows, column reductions, argmax, integer division, half types, checked indices
     def f(x, t, w, i, j, h, g, wg):
         exp = aten.exp.default(aten.sub.Tensor(x, aten.amax.default(x, [1], True)))
         return (
@@ -150,6 +150,7 @@ def test_generated_c_compiles_without_warnings(compiles_without_warnings):
             aten.floor_divide.default(aten.to(i, torch.uint8), aten.to(j, torch.uint8)),
             aten.any.dim(aten.gt.Scalar(x, 0.0), 1),
             aten.mul.Tensor(h, 2.0),
+            aten.index_select.default(t, 0, aten.remainder.Scalar(i, 64)),  # an index checked against its size
         )
 
     x, t, w = torch.randn(32, 64), torch.randn(64, 48), torch.randn(64)

@@ -24,26 +24,31 @@ def with_flat_tuple_output(gm: Any) -> tuple[Any, Callable[[Any], Any] | None]:
 
     AOTAutograd only takes graphs that return a tuple. When ``gm`` already does, it is returned unchanged
     with ``unflatten=None``; otherwise a copy returns the pytree leaves and ``unflatten`` puts them back.
+    A node the capture marked ``meta["checks_values"]`` that nothing reads (an unused ``gather`` or
+    ``one_hot``, which raises in eager on a bad index) is returned too, after the leaves, so that the
+    functional trace keeps it; ``unflatten`` drops it.
     """
     import torch.fx
     from torch.utils import _pytree as pytree
 
     output = next(n for n in reversed(gm.graph.nodes) if n.op == "output")
     (result,) = output.args
-    if isinstance(result, tuple) and all(not isinstance(r, (list, tuple, dict)) for r in result):
+    checks = [n for n in gm.graph.nodes if n.meta.get("checks_values") and not n.users]
+    if not checks and isinstance(result, tuple) and all(not isinstance(r, (list, tuple, dict)) for r in result):
         return gm, None
     leaves, spec = pytree.tree_flatten(result)
     graph = torch.fx.Graph()
     env: dict[Any, Any] = {}
     for node in gm.graph.nodes:
         if node.op == "output":
-            graph.output(tuple(env[leaf] if isinstance(leaf, torch.fx.Node) else leaf for leaf in leaves))
+            kept = [env[leaf] if isinstance(leaf, torch.fx.Node) else leaf for leaf in leaves]
+            graph.output(tuple(kept + [env[n] for n in checks]))
         else:
             env[node] = graph.node_copy(node, lambda n: env[n])
     new_gm = torch.fx.GraphModule(gm, graph)
 
     def unflatten(flat: Any) -> Any:
-        return pytree.tree_unflatten(list(flat), spec)
+        return pytree.tree_unflatten(list(flat)[: len(leaves)], spec)
 
     return new_gm, unflatten
 

@@ -43,11 +43,16 @@ def has_side_effect(node: fx.Node) -> bool:
     it), that checks its input's values (``one_hot``, ``gather``: it raises in eager whether or not its
     result is read), or that torch.fx itself holds impure (asserts, profiler ranges) is never dead code.
     """
-    if node.meta.get("mutates") or node.meta.get("draws"):
-        return True
-    if node.target in (_VALUE_CHECKED_METHODS if node.op == "call_method" else _VALUE_CHECKED_FUNCTIONS):
+    if node.meta.get("mutates") or node.meta.get("draws") or checks_values(node):
         return True
     return node.op == "call_function" and node.is_impure()
+
+
+def checks_values(node: fx.Node) -> bool:
+    """Whether ``node`` checks its input's values and raises on a bad one (``one_hot``, ``gather``): kept when
+    unused. Such a node is marked ``meta["checks_values"]``, so that a compiling backend, whose functional
+    trace drops what nothing reads, keeps it as an extra output (``loom_backends.graphs``)."""
+    return node.target in (_VALUE_CHECKED_METHODS if node.op == "call_method" else _VALUE_CHECKED_FUNCTIONS)
 
 
 def is_mutating(kind: str, target: Any, kwargs: dict) -> bool:

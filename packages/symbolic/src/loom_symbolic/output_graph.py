@@ -26,7 +26,7 @@ from .aliasing import AliasTracker
 from .errors import Unsupported, UserError, shape_error
 from .fake_mode import FakeMismatch, LoomFakeTensorMode, data_dependent_failures
 from .guard_collector import GuardCollector
-from .node_effects import STATE_SWITCHES, has_side_effect, is_mutating
+from .node_effects import STATE_SWITCHES, checks_values, has_side_effect, is_mutating
 from .provenance import Provenance
 from .shapes import NO_DYNAMIC, DynamicSpec, ShapeContext, is_symbolic, raise_for_loop_ints, unknown_symbols
 from .side_effects import SideEffects
@@ -246,8 +246,7 @@ class OutputGraph:
         return variable
 
     def rng_copy(self) -> random.Random:
-        """The trace's copy of Python's RNG, which the calls made before the graph advance in its place (the
-        trace must leave Python's RNG as it found it)."""
+        """The trace's copy of Python's RNG, advanced by the calls made before the graph (the real one stays)."""
         if self._rng_copy is None:
             self._rng_copy = random.Random()
             self._rng_copy.setstate(random.getstate())
@@ -340,9 +339,10 @@ class OutputGraph:
         if tx is not None:
             # The user's file, line and function; the source text is read only when someone asks.
             node.meta["loom_location"] = tx.location()
-        mutating = is_mutating(kind, target, node_kwargs) or self._wrote_an_argument(written, examples, kwarg_examples)
-        node.meta["mutates"] = mutating
+        node.meta["mutates"] = is_mutating(kind, target, node_kwargs) or self._wrote_an_argument(written, examples,
+                                                                                                  kwarg_examples)
         node.meta["draws"] = self.fake_mode.seeded_calls != seeded
+        node.meta["checks_values"] = checks_values(node)  # (a compiling backend keeps such a node: see there)
         return self.wrap_result(node, example)
 
     def _wrote_an_argument(self, mark: int, args: list[Any], kwargs: dict[str, Any]) -> bool:

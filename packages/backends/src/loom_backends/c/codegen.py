@@ -116,6 +116,7 @@ class CKernelCodegen(KernelWalk):
         self.sections: list[tuple[str, Any]] = [("lines", self.row.lines)]
         self.loop: Scope | None = None
         self.loop_pragma: list[str] = []  # reduction clauses of the open loop
+        self.checks_indices = False  # an index loaded from a tensor is checked (loom_bad_index in the rows)
         self.scalar_loop = False  # an argmax/argmin in the open loop: no `omp simd`
         self.post: list[str] = []
         self.load_indices: list[sympy.Expr] = []  # every address read from memory (for tiling)
@@ -316,9 +317,20 @@ class CKernelCodegen(KernelWalk):
             self.mask_stack.pop()
         return self.where(mask, value, self._literal(other, dtype))
 
-    def indirect_indexing(self, x: Var, size: sympy.Expr) -> sympy.Symbol:
+    def indirect_indexing(self, x: Var, size: sympy.Expr, wrap_negative: bool = True,
+                          eager_error: type[Exception] = IndexError) -> sympy.Symbol:
         size_text = symbols.cexpr(self._sizes_in(symbols.as_expr(size)))
-        wrapped = self.cse(f"(int64_t){x} < 0 ? (int64_t){x} + {size_text} : (int64_t){x}", torch.int64, x.shape)
+        if wrap_negative:
+            index = self.cse(f"(int64_t){x} < 0 ? (int64_t){x} + {size_text} : (int64_t){x}", torch.int64, x.shape)
+        else:
+            index = x if x.dtype == torch.int64 else self.cse(f"(int64_t){x}", torch.int64, x.shape)
+        # checked as eager checks it: one out of range reads element 0 (never memory outside the tensor) and
+        # sets the rows' flag, an OR gcc vectorises (a store to the run's status in the loop would not be)
+        in_range = self.cse(f"(uint64_t){index} < (uint64_t)({size_text})", torch.bool, x.shape)
+        kind = INDEX_ERRORS.index(eager_error)  # the bit of the rows' flag (and of the run's status, shifted)
+        self._scope_for(x.shape).lines.append(f"loom_bad_index |= !{in_range}{f' << {kind}' if kind else ''};")
+        self.checks_indices = True
+        wrapped = self.cse(f"{in_range} ? {index} : 0", torch.int64, x.shape)
         symbol = sympy.Symbol(wrapped.name, integer=True)
         self.indirect[symbol] = wrapped
         return symbol
@@ -542,6 +554,10 @@ class CKernelCodegen(KernelWalk):
             body += [*("        " + line for line in inner), "}}"]
         indent = "    " if self.columns else "        "
         out += [indent + line if not line.startswith("#") else line for line in (without_dead_lines(body, []) if self.selects.used else body)]
+        if self.checks_indices:  # each thread's rows keep their own flag, set in the loops, and pass it on once
+            out.insert(3, "    int loom_bad_index = 0;")
+            out += [*([closing] if closing else []), "    if (loom_bad_index) loom_index_out_of_range(loom_bad_index);"]
+            closing = ""
         out += [*([closing] if closing else []), "}", ""]
         if not re.search(r"\bxnumel\b", "\n".join(out[3:])):  # the rows come as [x_begin, x_end) only
             row_params = [p for p, n in zip(params, names) if n != "xnumel"]
@@ -552,7 +568,7 @@ class CKernelCodegen(KernelWalk):
         # each thread's share: whole rows; whole tiles of rows; whole vectors
         grain = (column_grain(self.sections) if self.columns else 1) if k.is_reduction else (tile * (TILE if self.tiled else 1) if tile is not None else 64)
         serial = f"{rows}({', '.join([*row_args, '0', 'xnumel'])})"
-        full = not (self.columns or self.rsplit or self.scratch) and k.is_reduction
+        full = not (self.columns or self.rsplit or self.scratch or self.checks_indices) and k.is_reduction
         threshold = config.c_parallel_min_elements
         if full and applies(self.sections, self.accumulators, k.xnumel, k.rnumel, threshold):
             out += full_reduction_source(self.name, self.comment, params, self.row.header, self.sections,
@@ -569,6 +585,8 @@ class CKernelCodegen(KernelWalk):
         )  # fmt: skip
 
 
+#: the errors an index out of range raises in eager, by the bit of ``loom_bad_index`` that records them
+INDEX_ERRORS = (IndexError, RuntimeError)
 # ops spelled as a libm call: a scratch row is cheaper than computing them again in a later loop
 MATH_CALLS = frozenset({*VECTOR_MATH, *VECTOR_MATH2, "sigmoid", "lgamma", "erf", "sqrt", "rsqrt"})
 SCRATCH_BYTES = 65536  # a scratch row (per thread, on its stack) at most this long: 4096 floats is 16 KiB

@@ -7,7 +7,8 @@ vector math library (libmvec) implements are declared ``omp declare simd`` in :d
 calls their vector versions from ``omp simd`` loops. Integer division and remainder go through helpers
 that never trap (a zero divisor sets ``loom_zero_division``, which the host turns into eager's
 ``RuntimeError("ZeroDivisionError")``; ``INT_MIN / -1`` wraps), and integer arithmetic wraps (``-fwrapv``),
-as ATen's does.
+as ATen's does. An index loaded from a tensor is checked against the size it indexes (one out of range
+sets ``loom_index_out_of_bounds``, eager's ``IndexError``).
 """
 
 from __future__ import annotations
@@ -126,6 +127,14 @@ LOOM_MINMAX(float, f) LOOM_MINMAX(double, d)
    RuntimeError("ZeroDivisionError"); INT_MIN / -1 wraps, as in ATen. */
 static int loom_zero_division;
 static inline void loom_divided_by_zero(void) { __atomic_store_n(&loom_zero_division, 1, __ATOMIC_RELAXED); }
+
+/* An index read from a tensor (embedding, gather, index_select, advanced indexing) is checked against the
+   size it indexes as eager checks it (advanced indexing first adds the size to a negative index): one out of
+   range reads element 0, never memory outside the tensor, and sets a bit of the rows' loom_bad_index (bit 0
+   for eager's IndexError, bit 1 for gather's RuntimeError), which they pass on here once; the entry point
+   returns it and the host raises eager's error. */
+static int loom_index_out_of_bounds;
+static inline void loom_index_out_of_range(int kinds) { __atomic_fetch_or(&loom_index_out_of_bounds, kinds, __ATOMIC_RELAXED); }
 #define LOOM_IDIV(T) \\
 static inline T loom_truncdiv_##T(T a, T b) { \\
     if (b == 0) { loom_divided_by_zero(); return 0; } return b == -1 ? (T)(0 - (uint64_t)a) : a / b; } \\

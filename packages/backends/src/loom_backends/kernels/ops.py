@@ -8,7 +8,9 @@ Operations every handler understands:
 
 - ``load(name, index)``, ``constant(value, dtype)``, ``index_expr(expr, dtype)``, ``to_dtype(x, dtype)``
 - ``where(cond, a, b)``, ``masked(mask, body, other, dtype)`` (``body`` is a thunk evaluated under ``mask``)
-- ``indirect_indexing(x, size)``: a loaded integer used inside an index (returns a sympy symbol)
+- ``indirect_indexing(x, size, wrap_negative=True, eager_error=IndexError)``: a loaded integer used inside an
+  index (returns a sympy symbol); checked to lie in ``[0, size)`` (after adding ``size`` to a negative one,
+  where ``wrap_negative``), else the call raises ``eager_error`` (``gather``'s is a ``RuntimeError``)
 - every name in :data:`POINTWISE_OPS` (``ops.add(a, b)``, ``ops.exp(x)``, ...), see ``textops.py``.
 """
 
@@ -63,8 +65,9 @@ class _Ops:
     def masked(self, mask: Any, body: Callable[[], Any], other: Any, dtype: torch.dtype) -> Any:
         return handler().masked(mask, body, other, dtype)
 
-    def indirect_indexing(self, x: Any, size: sympy.Expr) -> sympy.Symbol:
-        return handler().indirect_indexing(x, size)
+    def indirect_indexing(self, x: Any, size: sympy.Expr, wrap_negative: bool = True,
+                          eager_error: type[Exception] = IndexError) -> sympy.Symbol:
+        return handler().indirect_indexing(x, size, wrap_negative, eager_error)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("__"):
@@ -121,7 +124,8 @@ class ReadRecorder:
         self.opcount += 1
         return "v"
 
-    def indirect_indexing(self, x: Any, size: sympy.Expr) -> sympy.Symbol:
+    def indirect_indexing(self, x: Any, size: sympy.Expr, wrap_negative: bool = True,
+                          eager_error: type[Exception] = IndexError) -> sympy.Symbol:
         self.indirect += 1
         return sympy.Symbol(f"indirect{self.indirect}", integer=True, nonnegative=True)
 

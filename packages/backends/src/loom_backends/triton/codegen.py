@@ -264,9 +264,11 @@ class KernelCodegen(KernelWalk):
             self.mask_stack.pop()
         return self.where(mask, value, self._literal(other, dtype))
 
-    def indirect_indexing(self, x: Var, size: sympy.Expr) -> sympy.Symbol:
+    def indirect_indexing(self, x: Var, size: sympy.Expr, wrap_negative: bool = True,
+                          eager_error: type[Exception] = IndexError) -> sympy.Symbol:
         x = self._materialize(x)
         size_text = symbols.texpr(self._sizes_in(symbols.as_expr(size)))
+        # (unchecked: an index out of range is not caught on the GPU; see docs/backends.md)
         wrapped = self.cse(f"tl.where({x} < 0, {x} + {size_text}, {x})", x.dtype, x.shape)
         symbol = sympy.Symbol(wrapped.name, integer=True)
         self.indirect[symbol] = wrapped

@@ -311,7 +311,7 @@ def embedding(weight: TensorValue, indices: TensorValue, padding_idx: int = -1, 
     load_w, load_i = weight.loader(), indices.loader()
 
     def fn(index: Index) -> Any:
-        row = ops.indirect_indexing(load_i(index[:-1]), rows)
+        row = ops.indirect_indexing(load_i(index[:-1]), rows, wrap_negative=False)
         return load_w([row, index[-1]])
 
     shape = (*indices.shape, weight.shape[1])
@@ -331,7 +331,7 @@ def index_select(x: TensorValue, dim: int, index: TensorValue) -> Any:
     def fn(idx: Index) -> Any:
         if not x.ndim:
             return load_x([])
-        pos = ops.indirect_indexing(load_i([idx[d]] if index.ndim else []), size)
+        pos = ops.indirect_indexing(load_i([idx[d]] if index.ndim else []), size, wrap_negative=False)
         return load_x([pos if j == d else i for j, i in enumerate(idx)])
 
     shape = list(x.shape)
@@ -350,7 +350,7 @@ def gather(x: TensorValue, dim: int, index: TensorValue, *, sparse_grad: bool = 
     load_x, load_i = x.loader(), index.loader()
 
     def fn(idx: Index) -> Any:
-        pos = ops.indirect_indexing(load_i(idx), x.shape[d])
+        pos = ops.indirect_indexing(load_i(idx), x.shape[d], wrap_negative=False, eager_error=RuntimeError)
         return load_x([pos if j == d else i for j, i in enumerate(idx)])
 
     return Pointwise(index.shape, x.dtype, device, fn, merge_origins(x.origins, index.origins, ["gather"]))
