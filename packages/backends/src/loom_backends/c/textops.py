@@ -8,7 +8,7 @@ calls their vector versions from ``omp simd`` loops. Integer division and remain
 that never trap (a zero divisor sets ``loom_zero_division``, which the host turns into eager's
 ``RuntimeError("ZeroDivisionError")``; ``INT_MIN / -1`` wraps), and integer arithmetic wraps (``-fwrapv``),
 as ATen's does. An index loaded from a tensor is checked against the size it indexes (one out of range
-sets ``loom_index_out_of_bounds``, eager's ``IndexError``).
+sets ``loom_index_out_of_bounds``, which the host turns into eager's error).
 """
 
 from __future__ import annotations

@@ -184,7 +184,6 @@ _INTEGER_DIVISION = re.compile(r"\bloom_(?:truncdiv|fmod|floordiv|remainder)_u?i
 _CHECKED_INDEX = re.compile(r"\bloom_index_out_of_range\(")
 
 
-
 def _c_size(value: Any) -> str:
     """C source of a size expression over the entry point's size arguments."""
     i = symbols.static_int(value)
