@@ -222,3 +222,21 @@ def test_a_print_in_a_graph_that_is_differentiated_prints_once_and_the_gradients
         outcomes.append((printed, loss.item(), w.grad.tolist()))
     assert outcomes[0] == outcomes[1]
     assert (loom.stats()["graphs"], loom.stats()["graph_breaks"]) == (1, 0)
+
+
+def _prints_its_sizes(x):
+    y = x + 1
+    n = x.shape[0]
+    print("shape", y.shape, n, n * 2, (n + 1) / 2)
+    return y.sin()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_symbolic_sizes_and_numbers_are_printed_by_the_node_with_eagers_text(backend):
+    loom.reset()
+    compiled = loom.compile(_prints_its_sizes, backend=backend, dynamic=True, options={"strict": True})
+    for n in (3, 5, 8):
+        printed, result = _printed_run(compiled, torch.arange(float(n)))
+        expected_printed, expected = _printed_run(_prints_its_sizes, torch.arange(float(n)))
+        assert printed == expected_printed and torch.allclose(result, expected)
+    assert (loom.stats()["graphs"], loom.stats()["graph_breaks"], loom.stats()["recompiles"]) == (1, 0, 0)

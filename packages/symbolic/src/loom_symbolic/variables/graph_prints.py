@@ -10,7 +10,8 @@ rewritten code sets ``sys.stdout``.
 
 The text is made of the arguments: a constant of a builtin type (text, numbers, ``None``, and tuples,
 lists, dicts and sets of them, whose ``str`` runs no code of the program's) is written into the format now;
-a tensor is formatted at run time by ``str(tensor)``, eager's text. Anything else keeps the graph break
+a tensor is formatted at run time by ``str(tensor)``, eager's text, and so is a symbolic size or number (and a
+shape holding them) under dynamic shapes. Anything else keeps the graph break
 (``deferred_prints``): a tensor that requires grad (a compiling backend runs the graph on tensors with no
 ``grad_fn``, which its text shows), a tensor subclass (a ``Parameter`` prints another text), an object
 whose text the program writes, a ``file=``, ``flush=True``, an ``end`` not ending in a newline (the operator
@@ -28,6 +29,8 @@ from torch._higher_order_ops.print import print as print_operator
 
 from ..fake_mode import share_fake_rule
 from .constant import ConstantVariable
+from .sequences import SizeVariable
+from .symbolic_scalars import SymbolicVariable
 from .tensor import TensorVariable
 
 if TYPE_CHECKING:
@@ -65,6 +68,28 @@ def _printable_tensor(value: Any) -> bool:
         and not example.requires_grad
 
 
+def _piece(arg: Any, values: list) -> str | None:
+    """The format text of one argument of the print (``{!s}`` for a value known at run time, appended to
+    ``values``), or None where the node cannot print it as eager does."""
+    if isinstance(arg, TensorVariable):
+        if not _printable_tensor(arg):
+            return None
+        values.append(arg)
+        return "{!s}"
+    if isinstance(arg, SymbolicVariable) and isinstance(arg.example, (torch.SymInt, torch.SymFloat)):
+        values.append(arg)  # a size or a number the graph computes: its text at run time is the number's
+        return "{!s}"
+    if isinstance(arg, SizeVariable) and not arg.is_python_constant():  # a shape with symbolic sizes
+        items = [_piece(item, values) for item in arg.items]
+        return None if None in items else "torch.Size([" + ", ".join(items) + "])"
+    if arg.is_python_constant() and _plain_text(arg.as_python_constant()):
+        try:
+            return str(arg.as_python_constant()).replace("{", "{{").replace("}", "}}")
+        except ValueError:  # an int past sys.get_int_max_str_digits(): eager raises as it prints
+            return None
+    return None
+
+
 def print_in_graph(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
     """Record ``print(*args, **kwargs)`` as a print node of the graph if it may be one (see the module's
     docstring); whether it was."""
@@ -81,20 +106,12 @@ def print_in_graph(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
     sep, end = _constant_text(kwargs, "sep", " "), _constant_text(kwargs, "end", "\n")
     if sep is None or end is None or not end.endswith("\n"):
         return False
-    pieces, tensors = [], []
+    pieces, values = [], []
     for arg in args:
-        if isinstance(arg, TensorVariable):
-            if not _printable_tensor(arg):
-                return False
-            pieces.append("{!s}")
-            tensors.append(arg)
-        elif arg.is_python_constant() and _plain_text(arg.as_python_constant()):
-            try:
-                pieces.append(str(arg.as_python_constant()).replace("{", "{{").replace("}", "}}"))
-            except ValueError:  # an int past sys.get_int_max_str_digits(): eager raises as it prints
-                return False
-        else:
+        piece = _piece(arg, values)
+        if piece is None:
             return False
+        pieces.append(piece)
     text = sep.replace("{", "{{").replace("}", "}}").join(pieces) + end[:-1].replace("{", "{{").replace("}", "}}")
     if not text:
         return False  # print() or print(""): torch's operator needs a format of one character at least
@@ -103,6 +120,6 @@ def print_in_graph(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
     for op in (print_operator, with_effects):
         share_fake_rule(op, type(tx.output.fake_mode))
     node = tx.output.graph.create_node("call_function", print_operator,
-                                       (text, *(tensor.as_graph_arg() for tensor in tensors)), {})
+                                       (text, *(value.as_graph_arg() for value in values)), {})
     node.meta["loom_location"] = tx.location()
     return True
