@@ -7,6 +7,7 @@ import warnings
 
 import pytest
 import torch
+from breaks_harness import show
 
 import loom
 
@@ -36,7 +37,7 @@ def _caller(x):
 
 def _after_a_print(x):
     a = x + 1
-    print("break here")
+    show("break here")
     b = a * 2
     return b, sorted(locals()), len(locals())
 
@@ -60,7 +61,7 @@ def _with_a_cell(x):
 def _in_a_loop_with_a_break(x):
     total = x
     for i in range(3):
-        print("pass", i)
+        show("pass", i)
         total = total + len(locals())
     return total
 
@@ -100,7 +101,7 @@ class _Box:
 
 def _vars_of_an_object_then_a_print(x):
     y = x * len(vars(_Box())) + len(dir(x)) * 0
-    print("break here")
+    show("break here")
     return y + 1
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import compare, show
 
 import loom
 
@@ -28,7 +28,7 @@ MAX_RECOMPILES = 7
 
 
 def nested_with_break(x, n, m):
-    return [[(print("e", i, j), x * i + j)[1] for j in range(m)] for i in range(n)]
+    return [[(show("e", i, j), x * i + j)[1] for j in range(m)] for i in range(n)]
 
 
 def nested_without_break(x, n, m):
@@ -36,7 +36,7 @@ def nested_without_break(x, n, m):
 
 
 def nested_sums_with_break(x, n):
-    return [sum((print("s"), x * i + j)[1] for j in range(3)) for i in range(n)]
+    return [sum((show("s"), x * i + j)[1] for j in range(3)) for i in range(n)]
 
 
 @pytest.mark.parametrize("n", [8, 16])

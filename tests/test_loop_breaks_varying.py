@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from breaks_harness import compare
+from breaks_harness import compare, show
 
 import loom
 
@@ -32,7 +32,7 @@ def appended(x, n):
     outs = []
     for layer in LAYERS[:n]:
         x = torch.relu(layer(x))
-        print("layer")
+        show("layer")
         outs.append(x)
     return x, outs
 
@@ -41,7 +41,7 @@ def extended(x, n):
     outs = []
     for layer in LAYERS[:n]:
         x = layer(x)
-        print("layer")
+        show("layer")
         outs += [x, x.sum()]
         outs.extend((x.mean(),))
     return outs
@@ -50,7 +50,7 @@ def extended(x, n):
 def indexed(x, n):
     for i in range(n):
         x = torch.relu(LAYERS[i](x))
-        print("layer", i)
+        show("layer", i)
     return x
 
 
@@ -58,7 +58,7 @@ def tuple_grown(x, n):
     states = ()
     for layer in LAYERS[:n]:
         x = layer(x)
-        print("layer")
+        show("layer")
         states += (x,)
         states = states + (x * 2,)
     return x, states
@@ -68,7 +68,7 @@ def dict_stored(x, n):
     found = {}
     for i, layer in enumerate(LAYERS[:n]):
         x = layer(x)
-        print("layer")
+        show("layer")
         found[i] = x
     return x, found
 
@@ -77,7 +77,7 @@ def string_built(x, n):
     name = ""
     for layer in LAYERS[:n]:
         x = layer(x)
-        print("layer")
+        show("layer")
         name += "L"
     return x, name
 
@@ -86,7 +86,7 @@ def counter_used(x, n):
     k = 0
     for layer in LAYERS[:n]:
         x = layer(x) * (1 + k * 0.01)
-        print("layer")
+        show("layer")
         k += 1
     return x, k
 
@@ -95,7 +95,7 @@ def everything_at_once(x, n):
     outs, states, found, name = [], (), {}, ""
     for i in range(n):
         x = LAYERS[i](x)
-        print("layer")
+        show("layer")
         outs.append(x)
         states += (x,)
         found[i] = x.sum()
@@ -136,7 +136,7 @@ def length_read_in_the_body(x):
     outs = []
     for layer in LAYERS[:READ_PASSES]:
         x = layer(x)
-        print("layer")
+        show("layer")
         outs.append(x)
         if len(outs) % 4 == 0:
             x = x + outs[-2]
@@ -147,7 +147,7 @@ def tuple_indexed_in_the_body(x):
     states = ()
     for layer in LAYERS[:READ_PASSES]:
         x = layer(x)
-        print("layer")
+        show("layer")
         states += (x,)
         x = x + states[0] * 0.1
     return x, len(states)
@@ -157,7 +157,7 @@ def dict_membership_in_the_body(x):
     found = {}
     for i, layer in enumerate(LAYERS[:READ_PASSES]):
         x = layer(x)
-        print("layer")
+        show("layer")
         found[i % 5] = x
         if 3 in found:
             x = x - found[3] * 0.5
@@ -168,7 +168,7 @@ def string_compared_in_the_body(x):
     name = ""
     for layer in LAYERS[:READ_PASSES]:
         x = layer(x)
-        print("layer")
+        show("layer")
         name += "ab"
         if name.endswith("abab") and len(name) > 6:
             x = x * 0.5
@@ -185,7 +185,7 @@ def aliased_through_an_attribute(x):
     outs = holder.outs
     for layer in LAYERS[:READ_PASSES]:
         x = layer(x)
-        print("layer")
+        show("layer")
         outs.append(x)
         x = x + len(holder.outs)  # the same list, reached another way, after the append
     return x, holder.outs
@@ -195,7 +195,7 @@ def extended_by_a_list_changed_later(x):
     outs = []
     for layer in LAYERS[:READ_PASSES]:
         x = layer(x)
-        print("layer")
+        show("layer")
         pair = [x]
         outs.extend(pair)
         pair.append(x * 2)  # extend copied the items it had: outs does not see this one
@@ -237,7 +237,7 @@ class Block(torch.nn.Module):
 
     def forward(self, x):
         h = torch.relu(self.fc(x))
-        print("block")  # a break inside every block: the loop's body breaks at the block's call
+        show("block")  # a break inside every block: the loop's body breaks at the block's call
         return self.norm(x + h)
 
 

@@ -12,7 +12,7 @@ import copy
 
 import pytest
 import torch
-from breaks_harness import assert_same, run
+from breaks_harness import assert_same, run, show
 
 import loom
 
@@ -63,7 +63,7 @@ def swap_global(x):
 def swap_locals_then_break(x, y):
     a = y
     y = x
-    print("break")
+    show("break")
     return a, y
 
 
@@ -87,7 +87,7 @@ def swap_dict_items(x, d):
 def store_while_iterating_with_break(x, d):
     keys = []
     for k in d:
-        print(k)
+        show(k)
         d[k] = 5
         keys.append(k)
     return x + len(keys), keys
@@ -96,7 +96,7 @@ def store_while_iterating_with_break(x, d):
 def read_int_store_then_break(x, items):
     v = items[0]
     items[0] = 5
-    print("break")
+    show("break")
     return x + v
 
 
