@@ -6,7 +6,8 @@
     .venv/bin/python tools/bench/cpu_bench.py --workloads mlp gpt2 --loom-backend aot_eager
 
 Workloads (``cpu_workloads.py``): a pointwise chain, a softmax/norm block, an MLP, a transformer block,
-GPT-2 tiny (transformers, random weights) and a conv net with batch norm; each as steady-state inference
+GPT-2 tiny (transformers, random weights), a conv net with batch norm and an embedding lookup (its indices
+checked); each as steady-state inference
 (``torch.no_grad()``, eval mode) and as a training step (forward, ``sum().backward()``, train mode).
 
 Every measurement runs in a process of its own, one after another (never two at once):

@@ -94,6 +94,18 @@ class ConvNet(nn.Module):
         return self.head(self.body(x).mean(dim=(2, 3)))
 
 
+class EmbeddingLookup(nn.Module):
+    """Rows gathered through a table of token ids and scaled: an indirect load per element, each index
+    checked against the table's size (eager raises on one out of range)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = nn.Embedding(50000, 256)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return self.table(ids) * 2.0
+
+
 def _pointwise() -> tuple[nn.Module, tuple[Any, ...]]:
     return PointwiseChain(), (torch.randn(512, 2048),)
 
@@ -119,6 +131,10 @@ def _conv() -> tuple[nn.Module, tuple[Any, ...]]:
     return ConvNet(), (torch.randn(8, 3, 32, 32),)
 
 
+def _embedding() -> tuple[nn.Module, tuple[Any, ...]]:
+    return EmbeddingLookup(), (torch.randint(0, 50000, (8192,)),)
+
+
 #: name → factory; the order is the table's.
 WORKLOADS: dict[str, Callable[[], tuple[nn.Module, tuple[Any, ...]]]] = {
     "pointwise": _pointwise,
@@ -127,6 +143,7 @@ WORKLOADS: dict[str, Callable[[], tuple[nn.Module, tuple[Any, ...]]]] = {
     "block": _block,
     "gpt2": _gpt2,
     "convnet": _conv,
+    "embedding": _embedding,
 }
 
 

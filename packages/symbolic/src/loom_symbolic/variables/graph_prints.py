@@ -51,6 +51,11 @@ def _plain_text(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def _escaped(text: str) -> str:
+    """``text`` as a literal part of a ``str.format`` format."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def _constant_text(kwargs: dict, name: str, default: str) -> str | None:
     """The text of keyword ``name`` (``sep`` or ``end``): its default when absent or None, else None when it
     is no constant text."""
@@ -84,7 +89,7 @@ def _piece(arg: Any, values: list) -> str | None:
         return None if None in items else "torch.Size([" + ", ".join(items) + "])"
     if arg.is_python_constant() and _plain_text(arg.as_python_constant()):
         try:
-            return str(arg.as_python_constant()).replace("{", "{{").replace("}", "}}")
+            return _escaped(str(arg.as_python_constant()))
         except ValueError:  # an int past sys.get_int_max_str_digits(): eager raises as it prints
             return None
     return None
@@ -112,7 +117,7 @@ def print_in_graph(tx: InstructionTranslator, args: list, kwargs: dict) -> bool:
         if piece is None:
             return False
         pieces.append(piece)
-    text = sep.replace("{", "{{").replace("}", "}}").join(pieces) + end[:-1].replace("{", "{{").replace("}", "}}")
+    text = _escaped(sep).join(pieces) + _escaped(end[:-1])
     if not text:
         return False  # print() or print(""): torch's operator needs a format of one character at least
     # recorded as it is: the operator returns None and reads its tensors only, so there is nothing to run fake;
