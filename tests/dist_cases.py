@@ -161,6 +161,31 @@ def _ddp_scenarios(rank: int, out: dict[str, Any]) -> None:
             return reference, compiled, loom.stats()
         _scenario(out, f"ddp {name}", run)
 
+    def backward_in_frame():
+        # the whole step compiled, backward inside: DDP's C++ hooks on the gradient accumulators must run,
+        # so the backward stays a break (torch.autograd.grad in a graph would skip them)
+        def train(compiled: bool) -> tuple[list[torch.Tensor], list[str]]:
+            torch.manual_seed(0)
+            ddp = DDP(harness.mlp())
+            optimizer = torch.optim.SGD(ddp.parameters(), lr=0.05)
+
+            def step(x, y):
+                loss = harness.loss_of("mlp", ddp(x), y)
+                loss.backward()
+                return loss.detach()
+
+            run = loom.compile(step) if compiled else step
+            for i in range(2):
+                run(*harness.batch("mlp", rank, i))
+                optimizer.step()
+                optimizer.zero_grad()
+            x, y = harness.batch("mlp", rank, 2)
+            reasons = [str(b.reason) for b in loom.explain(step)(x, y).breaks] if compiled else []
+            return [p.detach().clone() for p in ddp.parameters()], reasons
+        loom.reset()
+        return train(False), train(True)
+    _scenario(out, "ddp backward in frame", backward_in_frame)
+
     def explain_split():
         torch.manual_seed(0)
         ddp = DDP(harness.mlp(), **SMALL_BUCKETS)

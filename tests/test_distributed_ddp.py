@@ -53,6 +53,16 @@ def test_ddp_aot_backends_train_like_eager_ddp(name):
         assert stats["graphs"] >= 1 and stats["graph_breaks"] == 0, f"{name}: {stats}"
 
 
+def test_a_backward_in_the_compiled_frame_stays_a_break_under_ddp_and_all_reduces():
+    for rank in (0, 1):
+        (want, _), (got, reasons) = cases.outcome("ddp backward in frame", rank)
+        for a, b in zip(got, want):
+            torch.testing.assert_close(a, b)
+        assert any("process group" in r for r in reasons), reasons
+    assert all(torch.equal(a, b) for a, b in zip(cases.outcome("ddp backward in frame", 0)[1][0],
+                                                 cases.outcome("ddp backward in frame", 1)[1][0]))
+
+
 def test_explain_shows_the_graph_split_at_ddp_buckets():
     report, graph_count = cases.outcome("ddp explain split", 0)
     assert graph_count == 1, report

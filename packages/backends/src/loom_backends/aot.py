@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .compiled import CompiledFunction, GraphArtifact
 from .graphs import (
     check_backend_args,
+    frees_history_it_returns,
     replaces_a_storage_it_handed_on,
     replaces_storage,
     resizes_an_input,
@@ -68,6 +69,9 @@ def aot_compile(
         result.graphs = inner.graphs
         return result
     flat_gm, unflatten = with_flat_tuple_output(gm)
+    if frees_history_it_returns(flat_gm):
+        log.debug("%s: a graph returning a tensor whose autograd graph its backward frees runs as captured", backend)
+        return _with_unflatten(backend, flat_gm.forward, unflatten, [])
     if replaces_storage(flat_gm):
         if (returns_view_of_replaced_input(flat_gm, list(example_inputs)) or replaces_a_storage_it_handed_on(flat_gm)
                 or resizes_an_input(flat_gm)):

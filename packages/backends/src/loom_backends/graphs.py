@@ -171,3 +171,21 @@ def _fake_values(gm: Any, example_inputs: list[Any]) -> dict[Any, Any]:
     with mode:
         _Recording(gm).run(*fakes)
     return values
+
+
+
+def frees_history_it_returns(gm: Any) -> bool:
+    """Whether ``gm`` runs a backward (``torch.autograd.grad``, which a ``loss.backward()`` in the frame
+    records) that frees the autograd graph it walks, and returns a tensor that requires grad (the loss
+    itself, say): in eager, a later backward through that tensor fails ("backward through the graph a
+    second time"). AOTAutograd would give it a fresh autograd node that succeeds, and its own trace would
+    need the freed graph, so such a graph runs as captured: eager's autograd, exactly."""
+    import torch
+
+    calls = [n for n in gm.graph.nodes if n.op == "call_function" and n.target is torch.autograd.grad]
+    if all(n.kwargs.get("retain_graph") is True for n in calls):
+        return False
+    output = next(n for n in reversed(gm.graph.nodes) if n.op == "output")
+    returned = [n for n in output.all_input_nodes]
+    # (a value with no fake example might require grad: counted as one that does)
+    return any(getattr(n.meta.get("val", n), "requires_grad", True) for n in returned)

@@ -107,6 +107,7 @@ from . import (  # noqa: F401
     subclass_checks,
     subclass_construction,
     super_proxy,
+    tensor_backward,
     tensor_bases,
     tensor_copies,
     tensor_hooks,

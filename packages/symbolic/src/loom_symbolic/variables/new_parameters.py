@@ -54,6 +54,7 @@ class NewParameters:
 
     def __init__(self) -> None:
         self.specs: list[Any] = []  # (shape, dtype, device, requires_grad, is a Parameter), or a call
+        self.variables: list[TensorVariable] = []  # the graph input standing for each, in the same order
 
     def __call__(self) -> list[torch.Tensor]:
         # A spec is a shape-and-dtype tuple, or a call that makes the whole leaf (made_leaves.factory_leaf).
@@ -87,6 +88,8 @@ class NewParameterVariable(TensorVariable):
         self.made = made
 
     def var_getattr(self, tx: InstructionTranslator, name: str) -> Variable:
+        if name == "grad" and (stored := tx.output.side_effects.stored_attribute(self.example, "grad")) is not None:
+            return stored  # assigned in the trace, or accumulated by a backward recorded in the graph
         if name in ("grad_fn", "grad"):  # a new leaf: no history, no gradient yet
             return ConstantVariable(None)
         if name == "is_leaf":
@@ -181,7 +184,15 @@ def _handed_in(tx: InstructionTranslator, spec: Any, real: torch.Tensor, wrap_as
     made = NewParameterValue(len(output.new_parameters))
     output.new_parameters.specs.append(spec)
     node = output.add_made_input(real, made)
-    return wrap_as(node, output.fake_mode.fake_input(real), made)
+    variable = wrap_as(node, output.fake_mode.fake_input(real), made)
+    output.new_parameters.variables.append(variable)
+    return variable
+
+
+def made_input_of_example(tx: InstructionTranslator, example: torch.Tensor) -> TensorVariable | None:
+    """The graph input standing for a tensor the rewritten code makes before the graph (a new parameter or
+    leaf) whose fake tensor is ``example``, if any."""
+    return next((v for v in tx.output.new_parameters.variables if v.example is example), None)
 
 
 CONSTRUCTORS[torch.nn.Parameter] = make_parameter

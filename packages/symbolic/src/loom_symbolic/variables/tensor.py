@@ -198,7 +198,7 @@ class TensorVariable(Variable):
         if name == "grad_fn" and not example.requires_grad:  # autograd records no history for such a tensor
             return ConstantVariable(None)
         if self.made_leaf is not None and name in ("grad", "grad_fn"):
-            return ConstantVariable(None)  # a new leaf: no history, and backward (a break) has not run yet
+            return ConstantVariable(None)  # a new leaf: no history, and no backward recorded yet (it stores one)
         if name == "grad":
             return self._grad(tx)
 
@@ -336,12 +336,12 @@ class TensorVariable(Variable):
         kept.node.meta["mutates"] = True
 
     def _grad(self, tx: InstructionTranslator) -> Variable:
-        """``tensor.grad`` of a graph input: what autograd left there before the graph runs (``backward``
-        always breaks the graph), itself a graph input guarded like any tensor, or None guarded so. A tensor
+        """``tensor.grad`` of a graph input: what autograd left there before the graph runs (a ``backward``
+        recorded in the trace stores what it accumulates, read before this), itself a graph input guarded like any tensor, or None guarded so. A tensor
         computed in the graph that does not require grad (and is not an input, as an in-place op's result is)
         has none: nothing can have given it one in the trace but a ``.grad =`` store, read before this."""
         if self.source is None or self.real is None:
-            if RETAINED in self.node.meta:  # retain_grad() is made after the graph, backward (a break) later
+            if RETAINED in self.node.meta:  # retain_grad() is made after the graph; a backward after it breaks
                 return ConstantVariable(None)
             if not self.example.requires_grad and tx.output.input_of_example(self.example) is None:
                 return ConstantVariable(None)

@@ -5,7 +5,8 @@ graph), without a graph break.
 Eager's ``Tensor.register_hook`` keeps the tensor's hooks in an ``OrderedDict`` held by its ``_backward_hooks``
 slot (made on the first registration, which also hands it to the tensor's ``grad_fn`` when it has one), and
 returns a ``RemovableHandle`` keyed in that dict. Hooks only run in a backward pass, which the graph never
-runs (``backward()`` is a graph break, and the rewritten code registers before it), so the registration is
+runs (a ``backward()`` after a registration in the frame stays a graph break, :mod:`.tensor_backward`, and the
+rewritten code registers before it), so the registration is
 state the frame leaves: in the trace it is a dict mutation, replayed on the real tensor after the graph. A
 first registration makes the dict in the trace and stores it on the tensor (the real slot is guarded None);
 a later one adds to the dict the trace holds or, from outside the frame, the real dict (guarded by its keys).

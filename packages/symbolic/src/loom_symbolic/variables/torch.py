@@ -75,6 +75,9 @@ _NOT_IN_GRAPH = {
 #: call): every later op's dtype or device depends on the new default, and a backend that traces the
 #: graph again (AOTAutograd) would type it by the default of its own trace, not the program's.
 _REST_AS_IS = frozenset({torch.set_default_dtype, torch.set_default_device})
+#: Of those, the ones a module below records in the graph where it can (``torch.autograd.backward``:
+#: :mod:`.tensor_backward`): a handler returns the call's result, or None to break as above.
+RECORDED_WHERE_MODELLED: dict[Any, Any] = {}
 #: Name prefixes (leading underscores aside) of torch builtins outside the op namespaces that change
 #: global state: ``set_autocast_enabled``, ``_set_default_dtype``, ``_enter_dual_level``,
 #: ``_push_saved_tensors_default_hooks``...
@@ -199,6 +202,8 @@ class NotInGraphFunctionVariable(RealValueVariable):
             return done  # a constant mode: a graph node, and the trace's record of it
         if self.value is torch.set_default_dtype and (done := _default_dtype.set_default(tx, args, kwargs)) is not None:
             return done  # a constant dtype: tracked by the trace, replayed after the graph
+        if (recorder := RECORDED_WHERE_MODELLED.get(self.value)) and (done := recorder(tx, args, kwargs)) is not None:
+            return done
         if self.value in _REST_AS_IS:
             error = Unsupported(f"{name}()", not_in_graph_reason(self.value) or "acts outside the graph",
                                 hint="it and the rest of the function run as ordinary Python")

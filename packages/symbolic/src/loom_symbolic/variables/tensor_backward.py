@@ -1,0 +1,220 @@
+"""``loss.backward()`` (and ``torch.autograd.backward(loss)``) recorded in the graph, not a graph break.
+
+Eager's backward walks the autograd graph from ``loss`` and adds each leaf's gradient into its ``.grad``.
+The fake tensors the trace runs on keep that graph too, so the leaves ``loss`` reaches are known while
+tracing: the graph records ``torch.autograd.grad(loss, leaves, allow_unused=True)`` and then, with grad
+mode off, what eager's ``AccumulateGrad`` does with each gradient (the gradient layout contract):
+
+- the leaf has no ``.grad`` yet: a new tensor laid out like the leaf (``empty_like`` then ``copy_``) becomes
+  its ``.grad``, stored on the real leaf after the graph;
+- it has one (handed in, or stored earlier in the trace): that tensor grows in place (``add_``), so the
+  object the program holds is eager's.
+
+A compiling backend's functional trace (AOTAutograd) records the backward ops themselves. Later reads of
+``.grad`` in the frame see the new values; a second ``backward`` through the freed graph fails on the
+fake tensors as it fails in eager (a break, eager's error raised natively).
+
+Only what this models exactly is recorded; anything else keeps the break, with its reason:
+``create_graph``, ``inputs=``, a tensor that does not require grad or a non-scalar without ``gradient``
+(eager raises), a leaf the graph cannot hand its gradient to (a leaf computed outside the graph's inputs,
+a graph input that is not a leaf: its history outside the graph would get the gradient), a leaf with
+hooks (they run inside eager's backward), a sparse ``.grad``, a hook or ``retain_grad()`` the frame
+registered (they are installed after the graph, too late for a backward inside it), a backward inside a
+higher-order op's body, a ``TorchFunctionMode`` the frame pushed or an autocast region, and any backward while
+a ``torch.distributed`` process group exists: DDP and FSDP hook each leaf's gradient accumulator in C++,
+where Python cannot see the hooks, and ``torch.autograd.grad`` never runs the accumulator (a DDP or FSDP
+wrapper is a new module, and its parameters new tensors, so an entry traced before the group existed does
+not serve it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from ..errors import Unsupported
+from .base import Variable
+from .constant import ConstantVariable
+from .containers import ListVariable
+from .new_parameters import made_input_of_example
+from .tensor import HOOKED, METHOD_HANDLERS, RETAINED, TensorVariable, guard_unmatched_metadata
+from .tensor_hooks import hook_table
+from .torch import RECORDED_WHERE_MODELLED
+
+if TYPE_CHECKING:
+    from .protocol import Translator as InstructionTranslator
+
+_WHAT = "Tensor.backward()"
+_HOOK_TABLES = ("_backward_hooks", "_post_accumulate_grad_hooks")
+
+
+def _constant(value: Variable | None, default: Any) -> Any:
+    """A keyword's constant value (``default`` when not given); raises Unsupported if it is not a constant."""
+    if value is None:
+        return default
+    if not value.is_python_constant():
+        raise Unsupported(_WHAT, "an argument known only at run time")
+    return value.as_python_constant()
+
+
+def _reached_leaves(loss: torch.Tensor) -> list[torch.Tensor]:
+    """The leaves (fake tensors) whose ``AccumulateGrad`` node the backward of ``loss`` reaches, in the
+    order they are first found (``loss`` itself where it is a leaf: its gradient is ``gradient``, or 1)."""
+    if loss.grad_fn is None:
+        return [loss]
+    leaves: dict[int, torch.Tensor] = {}
+    seen: set[int] = set()
+    pending = [loss.grad_fn]
+    while pending:
+        node = pending.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        variable = getattr(node, "variable", None)
+        if isinstance(variable, torch.Tensor):  # an AccumulateGrad node
+            leaves.setdefault(id(variable), variable)
+        pending.extend(next_node for next_node, _ in node.next_functions)
+    return list(leaves.values())
+
+
+def _hooks_registered_in_frame(tx: InstructionTranslator) -> bool:
+    """Whether the trace registered a tensor hook or ``retain_grad()``: they are installed on the real
+    tensors after the graph, so a backward inside the graph would run without them."""
+    if any(HOOKED in node.meta or RETAINED in node.meta for node in tx.output.graph.nodes):
+        return True
+    stored = tx.output.side_effects.attr_overlay.values()
+    return any(name in attributes for attributes in stored for name in _HOOK_TABLES)
+
+
+def _leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor) -> TensorVariable:
+    """The graph input that is ``leaf``, checked to be a real leaf with no hooks (both guarded)."""
+    variable = tx.output.input_of_example(leaf) or made_input_of_example(tx, leaf)
+    if variable is None:
+        raise Unsupported(_WHAT, "it reaches autograd history from outside the graph (a graph input that is "
+                                 "not a leaf, or a leaf the graph does not receive)")
+    if variable.real is not None and variable.source is not None:
+        guard_unmatched_metadata(tx, variable, "is_leaf")
+        if not variable.real.is_leaf:
+            raise Unsupported(_WHAT, "it reaches a graph input that is not a leaf: its history outside the "
+                                     "graph would get the gradient")
+    for name in _HOOK_TABLES:
+        table = hook_table(name, tx, variable)
+        # (None: a parameter made in the frame, whose hooks only the trace could have registered)
+        if table is not None and not (table.is_python_constant() and table.as_python_constant() is None):
+            raise Unsupported(_WHAT, f"a leaf it reaches has hooks ({name}): they run inside eager's backward")
+    return variable
+
+
+def _current_grad(tx: InstructionTranslator, leaf: TensorVariable) -> TensorVariable | None:
+    """The leaf's ``.grad`` as the trace sees it: a dense tensor, or None."""
+    current = leaf.var_getattr(tx, "grad")
+    if isinstance(current, TensorVariable):
+        if current.example.layout != torch.strided:
+            raise Unsupported(_WHAT, "a leaf it reaches has a sparse .grad")
+        return current
+    if not (current.is_python_constant() and current.as_python_constant() is None):
+        raise Unsupported(_WHAT, "a leaf it reaches holds something other than a tensor in .grad")
+    return None
+
+
+def _accumulate(tx: InstructionTranslator, leaf: TensorVariable, current: TensorVariable | None,
+                gradient: TensorVariable) -> None:
+    """Eager's ``AccumulateGrad`` for one leaf (its ``.grad`` is ``current``), recorded with grad mode off."""
+    if current is not None:
+        current.call_method(tx, "add_", [gradient], {})
+        return
+    laid_out = tx.output.call_function(tx, torch.empty_like, [leaf], {})
+    laid_out.call_method(tx, "copy_", [gradient], {})
+    leaf.store_attr(tx, "grad", laid_out)
+
+
+def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: Variable | None,
+                    retain_graph: Variable | None, create_graph: Variable | None,
+                    inputs: Variable | None) -> Variable | None:
+    """``loss.backward(gradient, retain_graph, create_graph, inputs)`` in the graph (see the module
+    docstring); None where the call is not one this models (the caller breaks with its reason)."""
+    if inputs is not None and not (inputs.is_python_constant() and inputs.as_python_constant() is None):
+        return None
+    if _constant(create_graph, False):
+        return None
+    keep = _constant(retain_graph, None)
+    example = loss.example
+    if not example.requires_grad or (gradient is None and example.numel() != 1):
+        return None  # eager raises: the break runs it natively, and eager's error comes from there
+    if gradient is not None and not isinstance(gradient, TensorVariable):
+        if not (gradient.is_python_constant() and gradient.as_python_constant() is None):
+            return None
+        gradient = None
+    output = tx.output
+    if output.body_depth or output.function_modes or output.autocast_regions:
+        # (a body holds no effects; a mode sees the call in eager; autocast would retype traced backward ops)
+        raise Unsupported(_WHAT, "inside a higher-order op's body, a TorchFunctionMode or an autocast region")
+    if torch.distributed.is_available() and torch.distributed.is_initialized():
+        raise Unsupported(_WHAT, "a torch.distributed process group exists: DDP and FSDP hook gradient "
+                                 "accumulation where the graph cannot see it")
+    if _hooks_registered_in_frame(tx):
+        raise Unsupported(_WHAT, "the frame registered a tensor hook or retain_grad(), installed after the graph")
+    leaves = [_leaf_variable(tx, leaf) for leaf in _reached_leaves(example)]
+    if not leaves:
+        return ConstantVariable(None)  # eager's backward finds nothing to accumulate into either
+    currents = [_current_grad(tx, leaf) for leaf in leaves]  # (checked before anything is recorded)
+    kwargs: dict[str, Variable] = {"allow_unused": ConstantVariable(True)}
+    if keep is not None:
+        kwargs["retain_graph"] = ConstantVariable(bool(keep))
+    if gradient is not None:
+        kwargs["grad_outputs"] = ListVariable([gradient])
+    gradients = output.call_function(tx, torch.autograd.grad, [loss, ListVariable(leaves)], kwargs)
+    # (it frees the autograd graph it walked: never dead code, even where every gradient is None)
+    next(node for node in reversed(output.graph.nodes) if node.target is torch.autograd.grad).meta["mutates"] = True
+    grad_enabled = output.grad_enabled
+    output.set_grad_enabled(tx, False)
+    try:
+        for leaf, current, leaf_gradient in zip(leaves, currents, gradients.items):
+            if isinstance(leaf_gradient, TensorVariable):  # None: the path to it carries no gradient
+                _accumulate(tx, leaf, current, leaf_gradient)
+    finally:
+        output.set_grad_enabled(tx, grad_enabled)
+    return ConstantVariable(None)
+
+
+def tensor_backward(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
+                    kwargs: dict[str, Variable]) -> Variable | None:
+    """``tensor.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)``."""
+    names = ("gradient", "retain_graph", "create_graph", "inputs")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    bound = dict(zip(names, args)) | kwargs
+    return record_backward(tx, tensor, *(bound.get(name) for name in names))
+
+
+def autograd_backward(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable | None:
+    """``torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+    grad_variables=None, inputs=None)`` of one tensor (alone or in a one-item list or tuple): as
+    ``tensor.backward``."""
+    names = ("tensors", "grad_tensors", "retain_graph", "create_graph", "grad_variables", "inputs")
+    if len(args) > len(names) or set(kwargs) - set(names) or "grad_variables" in kwargs:
+        return None
+    bound = dict(zip(names, args)) | kwargs
+    loss, gradient = _single(bound.get("tensors")), bound.get("grad_tensors")
+    if gradient is not None and not (gradient.is_python_constant() and gradient.as_python_constant() is None):
+        gradient = _single(gradient)
+        if gradient is None:
+            return None
+    if not isinstance(loss, TensorVariable):
+        return None
+    return record_backward(tx, loss, gradient, bound.get("retain_graph"), bound.get("create_graph"), bound.get("inputs"))
+
+
+def _single(value: Variable | None) -> Variable | None:
+    """A tensor given alone or as the one item of a list or tuple; None for anything else."""
+    if isinstance(value, TensorVariable):
+        return value
+    items = getattr(value, "items", None)
+    if isinstance(items, list) and len(items) == 1 and isinstance(items[0], TensorVariable):
+        return items[0]
+    return None
+
+
+METHOD_HANDLERS["backward"] = tensor_backward
+RECORDED_WHERE_MODELLED[torch.autograd.backward] = autograd_backward
