@@ -21,10 +21,12 @@ a graph input that is not a leaf: its history outside the graph would get the gr
 hooks (they run inside eager's backward), a sparse ``.grad``, a hook or ``retain_grad()`` the frame
 registered (they are installed after the graph, too late for a backward inside it), a backward inside a
 higher-order op's body, a ``TorchFunctionMode`` the frame pushed or an autocast region, and any backward while
-a ``torch.distributed`` process group exists: DDP and FSDP hook each leaf's gradient accumulator in C++,
-where Python cannot see the hooks, and ``torch.autograd.grad`` never runs the accumulator (a DDP or FSDP
-wrapper is a new module, and its parameters new tensors, so an entry traced before the group existed does
-not serve it).
+a ``torch.distributed`` process group of more than one rank exists: DDP and FSDP hook each leaf's gradient
+accumulator in C++, where Python cannot see the hooks, and ``torch.autograd.grad`` never runs the
+accumulator (a DDP or FSDP wrapper is a new module, and its parameters new tensors, so an entry traced
+before the group existed does not serve it). Their forward breaks in the frame anyway (the loss then comes
+from outside the graph); this check keeps that so for a wrapper whose forward a later release traces. A
+one-rank group (a test's, a notebook's) leaves the backward in the graph.
 """
 
 from __future__ import annotations
@@ -76,6 +78,12 @@ def _reached_leaves(loss: torch.Tensor) -> list[torch.Tensor]:
             leaves.setdefault(id(variable), variable)
         pending.extend(next_node for next_node, _ in node.next_functions)
     return list(leaves.values())
+
+
+def _several_ranks() -> bool:
+    """Whether a ``torch.distributed`` default process group of more than one rank exists."""
+    distributed = torch.distributed
+    return distributed.is_available() and distributed.is_initialized() and distributed.get_world_size() > 1
 
 
 def _hooks_registered_in_frame(tx: InstructionTranslator) -> bool:
@@ -150,9 +158,9 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
     if output.body_depth or output.function_modes or output.autocast_regions:
         # (a body holds no effects; a mode sees the call in eager; autocast would retype traced backward ops)
         raise Unsupported(_WHAT, "inside a higher-order op's body, a TorchFunctionMode or an autocast region")
-    if torch.distributed.is_available() and torch.distributed.is_initialized():
-        raise Unsupported(_WHAT, "a torch.distributed process group exists: DDP and FSDP hook gradient "
-                                 "accumulation where the graph cannot see it")
+    if _several_ranks():
+        raise Unsupported(_WHAT, "a torch.distributed process group of several ranks exists: DDP and FSDP hook "
+                                 "gradient accumulation where the graph cannot see it")
     if _hooks_registered_in_frame(tx):
         raise Unsupported(_WHAT, "the frame registered a tensor hook or retain_grad(), installed after the graph")
     leaves = [_leaf_variable(tx, leaf) for leaf in _reached_leaves(example)]
