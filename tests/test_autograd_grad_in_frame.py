@@ -1,8 +1,9 @@
-"""``torch.autograd.grad`` inside a compiled frame: one graph break naming the call (as torch.compile breaks
-there), the engine runs on the real tensors between the graphs, and gradients taken with
+"""``torch.autograd.grad`` inside a compiled frame: recorded in the graph (``variables/autograd_grad.py``),
+where torch.compile breaks; with ``create_graph=True`` it is one graph break naming the call, the engine
+runs on the real tensors between the graphs, and gradients taken with
 ``create_graph=True`` keep their graph (differentiating a compiled graph's backward again raises, as with
 torch.compile, instead of giving an answer cut from the graph). ``torch.autograd.backward`` of one tensor is
-recorded in the graph (tests/test_backward_in_graph.py), unless the program asks for ``create_graph``."""
+recorded in the graph too (tests/test_backward_in_graph.py)."""
 
 from __future__ import annotations
 
@@ -30,15 +31,52 @@ def _backward_in_frame(x):
     return x.grad * 1
 
 
-def test_autograd_grad_breaks_once_naming_the_call():
+@pytest.mark.parametrize("backend", ["c", "aot_eager", "eager"])
+def test_autograd_grad_is_recorded_in_the_graph(backend):
     x = torch.ones(3, requires_grad=True)
     loom.reset()
-    report = loom.explain(_gradient_doubled)(x)
+    report = loom.explain(_gradient_doubled, backend=backend)(x)
+    assert (report.graph_count, report.graph_break_count) == (1, 0), report.breaks
+    assert "torch.autograd.grad" in report.ops_per_graph[0]
+    torch.testing.assert_close(report.result, _gradient_doubled(x))
+    assert x.grad is None  # nothing accumulated
+
+
+def test_autograd_grad_with_create_graph_breaks_once_naming_the_call():
+    x = torch.ones(3, requires_grad=True)
+    loom.reset()
+    report = loom.explain(_gradient_with_graph)(x)
     assert (report.graph_count, report.graph_break_count) == (2, 1)
     (brk,) = report.breaks
     assert brk.what == "torch.autograd.grad()" and "autograd" in brk.why
-    assert "torch.autograd.grad(y, x)" in brk.source_line
-    torch.testing.assert_close(loom.compile(_gradient_doubled)(x), _gradient_doubled(x))
+    assert "create_graph=True" in brk.source_line
+
+
+def _unused_input(x):
+    a = x.detach().requires_grad_()
+    b = x.detach().requires_grad_()
+    return torch.autograd.grad((a * 2).sum(), [a, b])
+
+
+def test_an_input_the_outputs_do_not_reach_raises_eagers_error():
+    loom.reset()
+    with pytest.raises(RuntimeError, match="appears to not have been used"):
+        loom.compile(_unused_input)(torch.ones(2))
+
+
+def _several_outputs(x, w):
+    y = x * w
+    return torch.autograd.grad([y.sum(), (y * y).sum()], [w], grad_outputs=[None, torch.tensor(0.5)])
+
+
+@pytest.mark.parametrize("backend", ["c", "aot_eager", "eager"])
+def test_several_outputs_and_grad_outputs(backend):
+    w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+    x = torch.tensor([3.0, 4.0])
+    loom.reset()
+    report = loom.explain(_several_outputs, backend=backend)(x, w)
+    assert report.breaks == []
+    torch.testing.assert_close(report.result, _several_outputs(x, w))
 
 
 def test_autograd_backward_is_recorded_in_the_graph_and_accumulates_as_eager():

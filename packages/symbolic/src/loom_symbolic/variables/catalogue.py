@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     abc_registry,
     asked_state,
     autograd_function,
+    autograd_grad,
     base_hops,
     builtin_alternate_constructors,
     builtin_type_calls,

@@ -60,7 +60,7 @@ def _constant(value: Variable | None, default: Any) -> Any:
     return value.as_python_constant()
 
 
-def _reached_leaves(loss: torch.Tensor) -> list[torch.Tensor]:
+def reached_leaves(loss: torch.Tensor) -> list[torch.Tensor]:
     """The leaves (fake tensors) whose ``AccumulateGrad`` node the backward of ``loss`` reaches, in the
     order they are first found (``loss`` itself where it is a leaf: its gradient is ``gradient``, or 1)."""
     if loss.grad_fn is None:
@@ -80,13 +80,25 @@ def _reached_leaves(loss: torch.Tensor) -> list[torch.Tensor]:
     return list(leaves.values())
 
 
+def refuse_regions(tx: InstructionTranslator, what: str) -> None:
+    """Raise Unsupported where a backward cannot be recorded at this point of the trace: inside a
+    higher-order op's body (it holds no effects), a TorchFunctionMode the frame pushed (eager hands it the
+    call), an autocast region (it would retype the traced backward ops), or after the frame registered a
+    tensor hook or ``retain_grad()`` (installed after the graph, too late for a backward inside it)."""
+    output = tx.output
+    if output.body_depth or output.function_modes or output.autocast_regions:
+        raise Unsupported(what, "inside a higher-order op's body, a TorchFunctionMode or an autocast region")
+    if hooks_registered_in_frame(tx):
+        raise Unsupported(what, "the frame registered a tensor hook or retain_grad(), installed after the graph")
+
+
 def _several_ranks() -> bool:
     """Whether a ``torch.distributed`` default process group of more than one rank exists."""
     distributed = torch.distributed
     return distributed.is_available() and distributed.is_initialized() and distributed.get_world_size() > 1
 
 
-def _hooks_registered_in_frame(tx: InstructionTranslator) -> bool:
+def hooks_registered_in_frame(tx: InstructionTranslator) -> bool:
     """Whether the trace registered a tensor hook or ``retain_grad()``: they are installed on the real
     tensors after the graph, so a backward inside the graph would run without them."""
     if any(HOOKED in node.meta or RETAINED in node.meta for node in tx.output.graph.nodes):
@@ -95,22 +107,23 @@ def _hooks_registered_in_frame(tx: InstructionTranslator) -> bool:
     return any(name in attributes for attributes in stored for name in _HOOK_TABLES)
 
 
-def _leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor) -> TensorVariable:
-    """The graph input that is ``leaf``, checked to be a real leaf with no hooks (both guarded)."""
+def leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor, what: str = _WHAT) -> TensorVariable:
+    """The graph input that is ``leaf``, checked to be a real leaf with no hooks (both guarded); ``what``
+    names the call in the break raised otherwise."""
     variable = tx.output.input_of_example(leaf) or made_input_of_example(tx, leaf)
     if variable is None:
-        raise Unsupported(_WHAT, "it reaches autograd history from outside the graph (a graph input that is "
+        raise Unsupported(what, "it reaches autograd history from outside the graph (a graph input that is "
                                  "not a leaf, or a leaf the graph does not receive)")
     if variable.real is not None and variable.source is not None:
         guard_unmatched_metadata(tx, variable, "is_leaf")
         if not variable.real.is_leaf:
-            raise Unsupported(_WHAT, "it reaches a graph input that is not a leaf: its history outside the "
+            raise Unsupported(what, "it reaches a graph input that is not a leaf: its history outside the "
                                      "graph would get the gradient")
     for name in _HOOK_TABLES:
         table = hook_table(name, tx, variable)
         # (None: a parameter made in the frame, whose hooks only the trace could have registered)
         if table is not None and not (table.is_python_constant() and table.as_python_constant() is None):
-            raise Unsupported(_WHAT, f"a leaf it reaches has hooks ({name}): they run inside eager's backward")
+            raise Unsupported(what, f"a leaf it reaches has hooks ({name}): they run inside eager's backward")
     return variable
 
 
@@ -155,15 +168,11 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
             return None
         gradient = None
     output = tx.output
-    if output.body_depth or output.function_modes or output.autocast_regions:
-        # (a body holds no effects; a mode sees the call in eager; autocast would retype traced backward ops)
-        raise Unsupported(_WHAT, "inside a higher-order op's body, a TorchFunctionMode or an autocast region")
+    refuse_regions(tx, _WHAT)
     if _several_ranks():
         raise Unsupported(_WHAT, "a torch.distributed process group of several ranks exists: DDP and FSDP hook "
                                  "gradient accumulation where the graph cannot see it")
-    if _hooks_registered_in_frame(tx):
-        raise Unsupported(_WHAT, "the frame registered a tensor hook or retain_grad(), installed after the graph")
-    leaves = [_leaf_variable(tx, leaf) for leaf in _reached_leaves(example)]
+    leaves = [leaf_variable(tx, leaf) for leaf in reached_leaves(example)]
     if not leaves:
         return ConstantVariable(None)  # eager's backward finds nothing to accumulate into either
     currents = [_current_grad(tx, leaf) for leaf in leaves]  # (checked before anything is recorded)
