@@ -4,9 +4,11 @@
     .venv/bin/python tools/bench/train_bench.py                  # both models, 30 timed steps
     .venv/bin/python tools/bench/train_bench.py --models gpt --steps 50
     .venv/bin/python tools/bench/train_bench.py --models deep      # 50 Linear(8, 8) layers: 100 parameters
+    .venv/bin/python tools/bench/train_bench.py --backend c        # loom's C kernels beside inductor's
 
-Both compilers use the ``aot_eager`` backend (AOTAutograd, ATen graphs run as they are), so the
-figures compare capture and the Python around the graphs, not kernels. Per model it prints:
+By default both compilers use the ``aot_eager`` backend (AOTAutograd, ATen graphs run as they are), so the
+figures compare capture and the Python around the graphs, not kernels; ``--backend c`` compiles loom's
+graphs with its C code generator and torch.compile's with inductor (its CPU default). Per model it prints:
 
 - first call: the first compiled step (capture, guards, AOTAutograd, the step itself), seconds;
 - steady step: the median of ``--steps`` later steps, milliseconds;
@@ -86,7 +88,7 @@ def make_step(model, loss_fn, optimizer, bypass_profiler: bool):
     return train_step
 
 
-def run(config: str, name: str, steps: int) -> dict[str, Any]:
+def run(config: str, name: str, steps: int, backend: str = "aot_eager") -> dict[str, Any]:
     torch.manual_seed(0)
     model, batch, loss_fn = MODELS[name]()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, foreach=True)
@@ -94,11 +96,11 @@ def run(config: str, name: str, steps: int) -> dict[str, Any]:
     graphs = breaks = None
     if config.startswith("loom"):
         loom.reset()
-        step = loom.compile(step, backend="aot_eager")
+        step = loom.compile(step, backend=backend)
     elif config == "torch.compile":
         torch._dynamo.reset()
         torch._dynamo.utils.counters.clear()
-        step = torch.compile(step, backend="aot_eager")
+        step = torch.compile(step, backend="inductor" if backend == "c" else backend)
     started = time.perf_counter()
     step(*batch())
     first = time.perf_counter() - started
@@ -109,7 +111,7 @@ def run(config: str, name: str, steps: int) -> dict[str, Any]:
         times.append(time.perf_counter() - started)
     params = [p.detach().clone() for p in model.parameters()]
     if config.startswith("loom"):
-        report = loom.explain(plain, backend="aot_eager")(*batch())  # one more step, as the steady ones
+        report = loom.explain(plain, backend=backend)(*batch())  # one more step, as the steady ones
         graphs, breaks = report.graph_count, report.graph_break_count
     elif config == "torch.compile":
         counters = torch._dynamo.utils.counters
@@ -122,12 +124,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=list(MODELS))
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--backend", default="aot_eager", choices=["aot_eager", "c"],
+                        help="loom's backend (torch.compile: inductor for c, else the same)")
     args = parser.parse_args()
     configs = ["eager", "torch.compile", "loom (optimizer.step)", "loom (update as a graph)"]
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, backend aot_eager, Adam(foreach=True), "
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, backend {args.backend}, Adam(foreach=True), "
           f"{args.steps} timed steps")
     for name in args.models:
-        results = {config: run(config, name, args.steps) for config in configs}
+        results = {config: run(config, name, args.steps, args.backend) for config in configs}
         eager, reference = results["eager"], results["torch.compile"]
         print(f"\n{name}")
         print(f"  {'':26} {'first call':>11} {'steady step':>12} {'vs eager':>9} {'first vs tc':>12} "
