@@ -17,9 +17,10 @@ fake tensors as it fails in eager (a break, eager's error raised natively).
 Only what this models exactly is recorded; anything else keeps the break, with its reason:
 ``create_graph``, ``inputs=``, a tensor that does not require grad or a non-scalar without ``gradient``
 (eager raises), a leaf the graph cannot hand its gradient to (a leaf computed outside the graph's inputs,
-a graph input that is not a leaf: its history outside the graph would get the gradient), a leaf with
-hooks (they run inside eager's backward), a sparse ``.grad``, a hook or ``retain_grad()`` the frame
-registered (they are installed after the graph, too late for a backward inside it), a backward inside a
+a graph input that is not a leaf: its history outside the graph would get the gradient), hooks on
+several leaves (their order is the engine's; one leaf's hooks are traced where eager runs them,
+:mod:`.backward_leaf_hooks`), a sparse ``.grad``, a hook or ``retain_grad()`` the frame registered on a
+tensor the graph made (its gradient is inside the one ``autograd.grad`` call), a backward inside a
 higher-order op's body, a ``TorchFunctionMode`` the frame pushed or an autocast region, and any backward while
 a ``torch.distributed`` process group of more than one rank exists: DDP and FSDP hook each leaf's gradient
 accumulator in C++, where Python cannot see the hooks, and ``torch.autograd.grad`` never runs the
@@ -36,6 +37,14 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported
+from .backward_leaf_hooks import (
+    GRADIENT_HOOKS,
+    POST_ACCUMULATE_HOOKS,
+    check_hooked_leaves,
+    leaf_hooks,
+    run_gradient_hooks,
+    run_post_accumulate_hooks,
+)
 from .base import Variable
 from .constant import ConstantVariable
 from .containers import ListVariable
@@ -99,17 +108,16 @@ def _several_ranks() -> bool:
 
 
 def hooks_registered_in_frame(tx: InstructionTranslator) -> bool:
-    """Whether the trace registered a tensor hook or ``retain_grad()``: they are installed on the real
-    tensors after the graph, so a backward inside the graph would run without them."""
-    if any(HOOKED in node.meta or RETAINED in node.meta for node in tx.output.graph.nodes):
-        return True
-    stored = tx.output.side_effects.attr_overlay.values()
-    return any(name in attributes for attributes in stored for name in _HOOK_TABLES)
+    """Whether the trace registered a hook or ``retain_grad()`` on a tensor the graph made: they are
+    installed on the real tensor after the graph, and its gradient is inside ``torch.autograd.grad``'s
+    walk, where no traced call can reach it. (A leaf's hooks are traced: :mod:`.backward_leaf_hooks`.)"""
+    return any(HOOKED in node.meta or RETAINED in node.meta for node in tx.output.graph.nodes)
 
 
-def leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor, what: str = _WHAT) -> TensorVariable:
-    """The graph input that is ``leaf``, checked to be a real leaf with no hooks (both guarded); ``what``
-    names the call in the break raised otherwise."""
+def leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor, what: str = _WHAT,
+                  hooks_allowed: bool = False) -> TensorVariable:
+    """The graph input that is ``leaf``, checked to be a real leaf (guarded) and, unless ``hooks_allowed``,
+    to have no hooks (guarded); ``what`` names the call in the break raised otherwise."""
     variable = tx.output.input_of_example(leaf) or made_input_of_example(tx, leaf)
     if variable is None:
         raise Unsupported(what, "it reaches autograd history from outside the graph (a graph input that is "
@@ -119,7 +127,7 @@ def leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor, what: str = _WH
         if not variable.real.is_leaf:
             raise Unsupported(what, "it reaches a graph input that is not a leaf: its history outside the "
                                      "graph would get the gradient")
-    for name in _HOOK_TABLES:
+    for name in () if hooks_allowed else _HOOK_TABLES:
         table = hook_table(name, tx, variable)
         # (None: a parameter made in the frame, whose hooks only the trace could have registered)
         if table is not None and not (table.is_python_constant() and table.as_python_constant() is None):
@@ -172,10 +180,13 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
     if _several_ranks():
         raise Unsupported(_WHAT, "a torch.distributed process group of several ranks exists: DDP and FSDP hook "
                                  "gradient accumulation where the graph cannot see it")
-    leaves = [leaf_variable(tx, leaf) for leaf in reached_leaves(example)]
+    leaves = [leaf_variable(tx, leaf, hooks_allowed=True) for leaf in reached_leaves(example)]
     if not leaves:
         return ConstantVariable(None)  # eager's backward finds nothing to accumulate into either
     currents = [_current_grad(tx, leaf) for leaf in leaves]  # (checked before anything is recorded)
+    hooks = [(leaf_hooks(tx, leaf, GRADIENT_HOOKS, _WHAT), leaf_hooks(tx, leaf, POST_ACCUMULATE_HOOKS, _WHAT))
+             for leaf in leaves]
+    check_hooked_leaves(sum(1 for pair in hooks if pair != ([], [])), example, _WHAT)
     kwargs: dict[str, Variable] = {"allow_unused": ConstantVariable(True)}
     if keep is not None:
         kwargs["retain_graph"] = ConstantVariable(bool(keep))
@@ -187,9 +198,11 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
     grad_enabled = output.grad_enabled
     output.set_grad_enabled(tx, False)
     try:
-        for leaf, current, leaf_gradient in zip(leaves, currents, gradients.items):
+        for leaf, current, leaf_gradient, (gradient_hooks, post_hooks) in zip(leaves, currents, gradients.items, hooks):
             if isinstance(leaf_gradient, TensorVariable):  # None: the path to it carries no gradient
+                leaf_gradient = run_gradient_hooks(tx, gradient_hooks, leaf_gradient, _WHAT)
                 _accumulate(tx, leaf, current, leaf_gradient)
+                run_post_accumulate_hooks(tx, post_hooks, leaf, _WHAT)
     finally:
         output.set_grad_enabled(tx, grad_enabled)
     return ConstantVariable(None)
