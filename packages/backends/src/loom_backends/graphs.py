@@ -173,7 +173,6 @@ def _fake_values(gm: Any, example_inputs: list[Any]) -> dict[Any, Any]:
     return values
 
 
-
 def frees_history_it_returns(gm: Any) -> bool:
     """Whether ``gm`` runs a backward (``torch.autograd.grad``, which a ``loss.backward()`` in the frame
     records) that frees the autograd graph it walks, and returns a tensor that requires grad (the loss
@@ -186,6 +185,5 @@ def frees_history_it_returns(gm: Any) -> bool:
     if all(n.kwargs.get("retain_graph") is True for n in calls):
         return False
     output = next(n for n in reversed(gm.graph.nodes) if n.op == "output")
-    returned = [n for n in output.all_input_nodes]
     # (a value with no fake example might require grad: counted as one that does)
-    return any(getattr(n.meta.get("val", n), "requires_grad", True) for n in returned)
+    return any(getattr(n.meta.get("val", n), "requires_grad", True) for n in output.all_input_nodes)

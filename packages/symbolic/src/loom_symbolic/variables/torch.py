@@ -67,7 +67,8 @@ _NOT_IN_GRAPH = {
     torch.save: "does I/O",
     torch.load: "does I/O",
     torch.compile: "compiles another function",
-    # autograd's engine runs on the real tensors; torch.compile breaks here too (trace_autograd_ops is off)
+    # autograd's engine runs on the real tensors where the graph cannot record the call
+    # (RECORDED_WHERE_MODELLED); torch.compile breaks on both (trace_autograd_ops is off by default)
     torch.autograd.grad: "runs autograd outside the graph",
     torch.autograd.backward: "runs autograd outside the graph",
 }
@@ -76,7 +77,8 @@ _NOT_IN_GRAPH = {
 #: graph again (AOTAutograd) would type it by the default of its own trace, not the program's.
 _REST_AS_IS = frozenset({torch.set_default_dtype, torch.set_default_device})
 #: Of those, the ones a module below records in the graph where it can (``torch.autograd.backward``:
-#: :mod:`.tensor_backward`): a handler returns the call's result, or None to break as above.
+#: :mod:`.tensor_backward`; ``torch.autograd.grad``: :mod:`.autograd_grad`): a handler returns the
+#: call's result, or None to break as above.
 RECORDED_WHERE_MODELLED: dict[Any, Any] = {}
 #: Name prefixes (leading underscores aside) of torch builtins outside the op namespaces that change
 #: global state: ``set_autocast_enabled``, ``_set_default_dtype``, ``_enter_dual_level``,
