@@ -20,7 +20,8 @@ dtype or device (eager raises there), is a break, and eager's backward then runs
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -60,7 +61,8 @@ def check_hooked_leaves(hooked: int, loss: torch.Tensor, what: str) -> None:
         raise Unsupported(what, "a leaf it reaches has hooks and a custom autograd.Function's backward runs too")
 
 
-def _has_python_backward(loss: torch.Tensor) -> bool:
+def autograd_nodes(loss: torch.Tensor) -> Iterator[Any]:
+    """Each node of the autograd graph a backward of ``loss`` walks (its fake tensor's), once."""
     seen: set[int] = set()
     pending = [loss.grad_fn]
     while pending:
@@ -68,10 +70,12 @@ def _has_python_backward(loss: torch.Tensor) -> bool:
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, torch.autograd.function.BackwardCFunction):
-            return True
+        yield node
         pending.extend(next_node for next_node, _ in node.next_functions)
-    return False
+
+
+def _has_python_backward(loss: torch.Tensor) -> bool:
+    return any(isinstance(node, torch.autograd.function.BackwardCFunction) for node in autograd_nodes(loss))
 
 
 def run_gradient_hooks(tx: InstructionTranslator, hooks: list[Variable], gradient: TensorVariable,

@@ -40,6 +40,7 @@ from ..errors import Unsupported
 from .backward_leaf_hooks import (
     GRADIENT_HOOKS,
     POST_ACCUMULATE_HOOKS,
+    autograd_nodes,
     check_hooked_leaves,
     leaf_hooks,
     run_gradient_hooks,
@@ -75,17 +76,10 @@ def reached_leaves(loss: torch.Tensor) -> list[torch.Tensor]:
     if loss.grad_fn is None:
         return [loss]
     leaves: dict[int, torch.Tensor] = {}
-    seen: set[int] = set()
-    pending = [loss.grad_fn]
-    while pending:
-        node = pending.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in autograd_nodes(loss):
         variable = getattr(node, "variable", None)
         if isinstance(variable, torch.Tensor):  # an AccumulateGrad node
             leaves.setdefault(id(variable), variable)
-        pending.extend(next_node for next_node, _ in node.next_functions)
     return list(leaves.values())
 
 
