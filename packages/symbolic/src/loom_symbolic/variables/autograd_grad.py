@@ -16,11 +16,17 @@ from typing import TYPE_CHECKING
 
 import torch
 
-from .base import Variable
+from .base import Variable, is_none_constant
 from .constant import ConstantVariable
 from .containers import ListVariable
 from .tensor import TensorVariable
-from .tensor_backward import leaf_variable, reached_leaves, refuse_regions
+from .tensor_backward import (
+    leaf_variable,
+    reached_leaves,
+    record_autograd_grad,
+    refuse_regions,
+    tensors_given,
+)
 from .torch import RECORDED_WHERE_MODELLED
 
 if TYPE_CHECKING:
@@ -31,20 +37,6 @@ _NAMES = ("outputs", "inputs", "grad_outputs", "retain_graph", "create_graph", "
           "is_grads_batched", "materialize_grads")
 #: Arguments passed on as they are when they are constants (``only_inputs`` is ignored by torch).
 _CONSTANT_FLAGS = ("retain_graph", "only_inputs", "allow_unused", "materialize_grads")
-
-
-def _tensors(value: Variable | None) -> list[TensorVariable] | None:
-    """A tensor, or a list or tuple of tensors, as a list; None for anything else."""
-    if isinstance(value, TensorVariable):
-        return [value]
-    items = getattr(value, "items", None)
-    if isinstance(items, list) and items and all(isinstance(item, TensorVariable) for item in items):
-        return list(items)
-    return None
-
-
-def _is_none(value: Variable | None) -> bool:
-    return value is None or (value.is_python_constant() and value.as_python_constant() is None)
 
 
 def _flag(value: Variable | None) -> object:
@@ -62,17 +54,17 @@ def autograd_grad(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
     if len(args) > len(_NAMES) or set(kwargs) - set(_NAMES):
         return None
     bound = dict(zip(_NAMES, args)) | kwargs
-    outputs, inputs = _tensors(bound.get("outputs")), _tensors(bound.get("inputs"))
+    outputs, inputs = tensors_given(bound.get("outputs")), tensors_given(bound.get("inputs"))
     if outputs is None or inputs is None:
         return None
     flags = {name: _flag(bound.get(name)) for name in (*_CONSTANT_FLAGS, "create_graph", "is_grads_batched")}
     if _NOT_CONSTANT in flags.values() or flags["create_graph"] or flags["is_grads_batched"]:
         return None
     grad_outputs = bound.get("grad_outputs")
-    if not _is_none(grad_outputs):
+    if not is_none_constant(grad_outputs):
         given = getattr(grad_outputs, "items", None) if not isinstance(grad_outputs, TensorVariable) else [grad_outputs]
         if given is None or len(given) != len(outputs) or not all(
-                isinstance(g, TensorVariable) or _is_none(g) for g in given):
+                isinstance(g, TensorVariable) or is_none_constant(g) for g in given):
             return None
         grad_outputs = ListVariable(list(given))
     if not all(out.example.requires_grad for out in outputs):
@@ -83,14 +75,9 @@ def autograd_grad(tx: InstructionTranslator, args: list[Variable], kwargs: dict[
             leaf_variable(tx, leaf, _WHAT)
     call_kwargs: dict[str, Variable] = {name: ConstantVariable(flags[name]) for name in _CONSTANT_FLAGS
                                         if flags[name] is not None}
-    if not _is_none(grad_outputs):
+    if not is_none_constant(grad_outputs):
         call_kwargs["grad_outputs"] = grad_outputs
-    output = tx.output
-    gradients = output.call_function(tx, torch.autograd.grad, [ListVariable(outputs), ListVariable(inputs)],
-                                     call_kwargs)
-    # (it frees the autograd graph it walked: in order with the rest, even where nothing reads a gradient)
-    next(node for node in reversed(output.graph.nodes) if node.target is torch.autograd.grad).meta["mutates"] = True
-    return gradients
+    return record_autograd_grad(tx, [ListVariable(outputs), ListVariable(inputs)], call_kwargs)
 
 
 RECORDED_WHERE_MODELLED[torch.autograd.grad] = autograd_grad

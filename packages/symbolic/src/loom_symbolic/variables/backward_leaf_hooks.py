@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from ..errors import Unsupported
+from .base import is_none_constant
 from .exception_values import SymbolicException
 from .tensor import TensorVariable
 from .tensor_hooks import hook_table
@@ -44,7 +45,7 @@ def leaf_hooks(tx: InstructionTranslator, leaf: TensorVariable, name: str, what:
     if name == GRADIENT_HOOKS and held:  # (the trace's table, wrapped from it below, guards its keys)
         raise Unsupported(what, "a leaf it reaches held gradient hooks before the call: autograd itself runs them")
     table = hook_table(name, tx, leaf)
-    if table is None or (table.is_python_constant() and table.as_python_constant() is None):
+    if table is None or is_none_constant(table):
         return []
     items = getattr(table, "items", None)
     if not isinstance(items, dict):
@@ -88,7 +89,7 @@ def run_gradient_hooks(tx: InstructionTranslator, hooks: list[Variable], gradien
             if (new.shape, new.dtype, new.device) != (old.shape, old.dtype, old.device):
                 raise Unsupported(what, "a hook returned a gradient of another size, dtype or device (eager raises)")
             gradient = result
-        elif not (result.is_python_constant() and result.as_python_constant() is None):
+        elif not is_none_constant(result):
             raise Unsupported(what, "a hook returned something other than a tensor or None (eager raises)")
     return gradient
 

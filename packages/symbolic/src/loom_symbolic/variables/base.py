@@ -93,6 +93,11 @@ class Variable:
         return f"{type(self).__name__}()"
 
 
+def is_none_constant(value: Variable | None) -> bool:
+    """Whether ``value`` is absent (an argument not given) or the constant None."""
+    return value is None or (value.is_python_constant() and value.as_python_constant() is None)
+
+
 class RealValueVariable(Variable):
     """A variable that wraps one real Python object the translator may use directly.
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .. import polyfills
 from ..errors import Unsupported
 from . import functions as _functions
-from .base import Variable
+from .base import Variable, is_none_constant
 from .constant import ConstantVariable
 from .containers import ListVariable, TupleVariable
 from .exception_groups import ExceptionGroupVariable, make_group
@@ -26,10 +26,6 @@ if TYPE_CHECKING:
 
 _NOT_A_CLASS = "catching classes that do not inherit from BaseException is not allowed"
 _A_GROUP_CLASS = "catching ExceptionGroup with except* is not allowed. Use except instead."
-
-
-def _is_none(value: Variable) -> bool:
-    return value.is_python_constant() and value.as_python_constant() is None
 
 
 def _check_clause_type(tx: InstructionTranslator, kind: Variable) -> None:
@@ -52,7 +48,7 @@ def match_star(tx: InstructionTranslator, exc: Variable, kind: Variable) -> tupl
     """CHECK_EG_MATCH: (the rest, the matched part) of ``exc`` for ``except* kind``; the matched part is
     None when nothing matches (the rest is then ``exc`` itself)."""
     _check_clause_type(tx, kind)
-    if _is_none(exc):
+    if is_none_constant(exc):
         return exc, None
     if not isinstance(exc, ExceptionVariable):
         raise Unsupported(f"except* over {exc.describe()}", "not a traced exception")
@@ -70,7 +66,7 @@ def match_star(tx: InstructionTranslator, exc: Variable, kind: Variable) -> tupl
     if not isinstance(parts, TupleVariable) or len(parts.items) != 2:
         raise Unsupported(f"except* over a {exc.cls.__name__}", "its split() does not give a pair")
     match, rest = parts.items
-    if _is_none(match):
+    if is_none_constant(match):
         return exc, None
     return rest, match
 
@@ -90,6 +86,6 @@ def prep_reraise_star(tx: InstructionTranslator, orig: Variable, excs: Variable)
     if not isinstance(excs, ListVariable) or not isinstance(orig, ExceptionVariable):
         raise Unsupported("except* over a value the trace does not know", "not modelled")
     grouped = issubclass(orig.cls, BaseExceptionGroup)  # else a naked exception: nothing is compared
-    flags = [ConstantVariable(grouped and not _is_none(exc) and _same_metadata(exc, orig)) for exc in excs.items]
+    flags = [ConstantVariable(grouped and not is_none_constant(exc) and _same_metadata(exc, orig)) for exc in excs.items]
     prep = _functions.UserFunctionVariable(polyfills.exceptions.prep_reraise_star)
     return prep.call(tx, [orig, excs, TupleVariable(flags)], {})

@@ -19,7 +19,7 @@ from .. import bytecode_helpers, polyfills
 from ..errors import Reason, Unsupported, UserError
 from . import attributes as _attributes
 from . import functions as _functions
-from .base import Variable
+from .base import Variable, is_none_constant
 from .constant import ConstantVariable, is_constant_value
 from .containers import ListVariable, TupleVariable
 from .exception_tracebacks import TracebackVariable, WithTraceback, is_traceback_value, listed_frames
@@ -121,17 +121,17 @@ class ExceptionVariable(Variable):
     def set_cause(self, cause: Variable) -> None:
         """``raise self from cause`` (or ``exc.__cause__ = cause``): also suppresses the context, as in Python."""
         self._check_made_here("__cause__")
-        if not (_is_none(cause) or isinstance(cause, ExceptionVariable)):
+        if not (is_none_constant(cause) or isinstance(cause, ExceptionVariable)):
             raise Unsupported("an exception cause that is not a traced exception", "not modelled")
-        self.cause = None if _is_none(cause) else cause
+        self.cause = None if is_none_constant(cause) else cause
         self.suppress_context = True
 
     def set_context(self, context: Variable | None) -> None:
         """``exc.__context__ = context``: the exception that was being handled when this one was raised."""
         self._check_made_here("__context__")
-        if not (context is None or _is_none(context) or isinstance(context, ExceptionVariable)):
+        if not (context is None or is_none_constant(context) or isinstance(context, ExceptionVariable)):
             raise Unsupported("an exception context that is not a traced exception", "not modelled")
-        self.context = None if context is None or _is_none(context) else context
+        self.context = None if context is None or is_none_constant(context) else context
 
     def set_traceback(self, tb: Variable) -> None:
         """``with_traceback(tb)`` or ``exc.__traceback__ = tb``, on an exception made while tracing."""
@@ -264,10 +264,6 @@ _CHAIN_ATTRIBUTES = frozenset({"__cause__", "__context__", "__suppress_context__
 _TRACEBACK_MEMBERS = frozenset({"__traceback__", "with_traceback"})
 #: What an exception from the frame answers from the real object.
 _READ_FROM_REAL = _CHAIN_ATTRIBUTES | {"args"}
-
-
-def _is_none(value: Variable) -> bool:
-    return value.is_python_constant() and value.as_python_constant() is None
 
 
 def raised(tx: InstructionTranslator, exc: ExceptionVariable) -> ExceptionVariable:

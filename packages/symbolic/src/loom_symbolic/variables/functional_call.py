@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import torch
 
 from ..errors import Unsupported
+from .base import is_none_constant
 from .containers import DictVariable, TupleVariable, plain_sequence
 from .higher_order import higher_order, require_constants
 from .lazy_dict import LazyDictVariable
@@ -48,10 +49,6 @@ def _merged(value: Variable) -> dict[str, Variable]:
                 raise Unsupported(f"{_WHAT} with {name!r} in two dicts", "eager raises on the ambiguity")
             merged[name] = item
     return merged
-
-
-def _is_none(value: Variable | None) -> bool:
-    return value is None or (value.is_python_constant() and value.as_python_constant() is None)
 
 
 def _named_tensors(module: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -110,14 +107,14 @@ def functional_call(tx: InstructionTranslator, args: list[Variable], kwargs: dic
     swapped = _untied(module.value, _merged(bound["parameter_and_buffer_dicts"]),
                       options.get("tie_weights", True), options.get("strict", False))
     call_args = bound.get("args")
-    if _is_none(call_args):
+    if is_none_constant(call_args):
         positional = []
     elif type(call_args) is TupleVariable:
         positional = list(call_args.items)
     else:
         positional = [call_args]
     call_kwargs = bound.get("kwargs")
-    keywords = {} if _is_none(call_kwargs) else {str(k): v for k, v in _dict_items(call_kwargs).items()}
+    keywords = {} if is_none_constant(call_kwargs) else {str(k): v for k, v in _dict_items(call_kwargs).items()}
     owners = {path: _owner(tx, module, path) for path in {name.rpartition(".")[0] for name in swapped}}
     overrides = tx.output.module_overrides
     saved = dict(overrides)

@@ -22,7 +22,7 @@ from loom_guards import Const, DictAttr, Item
 
 from ..errors import Unsupported, UserError
 from . import containers as _containers
-from .base import Variable
+from .base import Variable, is_none_constant
 from .registry import wrap
 
 if TYPE_CHECKING:
@@ -101,10 +101,6 @@ def _library_hook(hook: Any) -> bool:
     return (getattr(hook, "__module__", None) or "").split(".")[0] == "torch"
 
 
-def _is_none(value: Variable) -> bool:
-    return value.is_python_constant() and value.as_python_constant() is None
-
-
 def call_with_hooks(tx: InstructionTranslator, module_var: Variable, args: list[Variable],
                     kwargs: dict[str, Variable]) -> Variable:
     """``module(*args, **kwargs)`` with ``module``'s forward hooks inlined around ``forward``."""
@@ -130,7 +126,7 @@ def call_with_hooks(tx: InstructionTranslator, module_var: Variable, args: list[
     for key, hook in [*_guard(tx, *tables[_PRE[0]]), *_guard(tx, *tables[_PRE[1]])]:
         if key in with_kwargs:
             result = hook.call(tx, [module_var, positional, _containers.DictVariable(keywords)], {})
-            if not _is_none(result):
+            if not is_none_constant(result):
                 parts = result.unpack(tx) if issubclass(result.python_type(), tuple) else None
                 if parts is None or len(parts) != 2 or not isinstance(parts[1], _containers.DictVariable):
                     raise UserError("forward pre-hook", "forward pre-hook must return None or a tuple of "
@@ -138,7 +134,7 @@ def call_with_hooks(tx: InstructionTranslator, module_var: Variable, args: list[
                 positional, keywords = parts[0], dict(parts[1].items)
             continue
         result = hook.call(tx, [module_var, positional], {})
-        if not _is_none(result):
+        if not is_none_constant(result):
             positional = result if issubclass(result.python_type(), tuple) else _containers.TupleVariable([result])
     output = module_var.var_getattr(tx, "forward").call(tx, positional.unpack(tx), keywords)
     for key, hook in [*_guard(tx, *tables[_POST[0]]), *_guard(tx, *tables[_POST[1]])]:
@@ -146,6 +142,6 @@ def call_with_hooks(tx: InstructionTranslator, module_var: Variable, args: list[
             result = hook.call(tx, [module_var, positional, _containers.DictVariable(keywords), output], {})
         else:
             result = hook.call(tx, [module_var, positional, output], {})
-        if not _is_none(result):
+        if not is_none_constant(result):
             output = result
     return output

@@ -29,6 +29,7 @@ from loom_guards import Attr, DictAttr
 
 from ..errors import Unsupported, UserError
 from .attributes import _MISSING, class_attribute
+from .base import is_none_constant
 from .constant import ConstantVariable
 from .module_hooks import changed_in_trace, global_table_source
 from .tensor import TensorVariable
@@ -43,10 +44,6 @@ def _kind(value: Variable) -> type | None:
         return value.python_type()
     except Unsupported:
         return None
-
-
-def _is_none(value: Variable) -> bool:
-    return value.is_python_constant() and value.as_python_constant() is None
 
 
 def in_table(tx: InstructionTranslator, module_var: Any, table: str, name: str) -> bool:
@@ -159,7 +156,7 @@ def file_in_tables(tx: InstructionTranslator, module_var: Any, name: str, value:
         _table(tx, module_var, "_parameters", "__setitem__", name, value)
         return True
     if in_table(tx, module_var, "_parameters", name):
-        if not _is_none(value):
+        if not is_none_constant(value):
             raise _type_error(module_var, name, "parameter")
         _table(tx, module_var, "_parameters", "__setitem__", name, value)
         return True
@@ -171,7 +168,7 @@ def file_in_tables(tx: InstructionTranslator, module_var: Any, name: str, value:
         _table(tx, module_var, "_modules", "__setitem__", name, value)
         return True
     if in_table(tx, module_var, "_modules", name):
-        if not _is_none(value):
+        if not is_none_constant(value):
             raise _type_error(module_var, name, "child module")
         if not _hooks_empty(tx, "_global_module_registration_hooks"):
             return False
@@ -191,7 +188,7 @@ def _file_buffer(tx: InstructionTranslator, module_var: Any, name: str, value: V
         if in_table(tx, module_var, "_buffers", name):  # no __torch_function__: eager refuses it there
             raise _type_error(module_var, name, "buffer")
         return False
-    if not (_is_none(value) or buffer_flag_absent(tx, value)):
+    if not (is_none_constant(value) or buffer_flag_absent(tx, value)):
         return False  # (a tensor flagged as nn.Buffer registers a buffer under any name, with its own persistence)
     if not in_table(tx, module_var, "_buffers", name):
         return False

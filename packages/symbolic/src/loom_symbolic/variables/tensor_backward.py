@@ -46,7 +46,7 @@ from .backward_leaf_hooks import (
     run_gradient_hooks,
     run_post_accumulate_hooks,
 )
-from .base import Variable
+from .base import Variable, is_none_constant
 from .constant import ConstantVariable
 from .containers import ListVariable
 from .new_parameters import made_input_of_example
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from .protocol import Translator as InstructionTranslator
 
 _WHAT = "Tensor.backward()"
-_HOOK_TABLES = ("_backward_hooks", "_post_accumulate_grad_hooks")
+_HOOK_TABLES = (GRADIENT_HOOKS, POST_ACCUMULATE_HOOKS)
 
 
 def _constant(value: Variable | None, default: Any) -> Any:
@@ -124,7 +124,7 @@ def leaf_variable(tx: InstructionTranslator, leaf: torch.Tensor, what: str = _WH
     for name in () if hooks_allowed else _HOOK_TABLES:
         table = hook_table(name, tx, variable)
         # (None: a parameter made in the frame, whose hooks only the trace could have registered)
-        if table is not None and not (table.is_python_constant() and table.as_python_constant() is None):
+        if table is not None and not is_none_constant(table):
             raise Unsupported(what, f"a leaf it reaches has hooks ({name}): they run inside eager's backward")
     return variable
 
@@ -136,7 +136,7 @@ def _current_grad(tx: InstructionTranslator, leaf: TensorVariable) -> TensorVari
         if current.example.layout != torch.strided:
             raise Unsupported(_WHAT, "a leaf it reaches has a sparse .grad")
         return current
-    if not (current.is_python_constant() and current.as_python_constant() is None):
+    if not is_none_constant(current):
         raise Unsupported(_WHAT, "a leaf it reaches holds something other than a tensor in .grad")
     return None
 
@@ -157,7 +157,7 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
                     inputs: Variable | None) -> Variable | None:
     """``loss.backward(gradient, retain_graph, create_graph, inputs)`` in the graph (see the module
     docstring); None where the call is not one this models (the caller breaks with its reason)."""
-    if inputs is not None and not (inputs.is_python_constant() and inputs.as_python_constant() is None):
+    if not is_none_constant(inputs):
         return None
     if _constant(create_graph, False):
         return None
@@ -165,10 +165,10 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
     example = loss.example
     if not example.requires_grad or (gradient is None and example.numel() != 1):
         return None  # eager raises: the break runs it natively, and eager's error comes from there
-    if gradient is not None and not isinstance(gradient, TensorVariable):
-        if not (gradient.is_python_constant() and gradient.as_python_constant() is None):
-            return None
+    if is_none_constant(gradient):
         gradient = None
+    elif not isinstance(gradient, TensorVariable):
+        return None
     output = tx.output
     refuse_regions(tx, _WHAT)
     if _several_ranks():
@@ -186,9 +186,7 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
         kwargs["retain_graph"] = ConstantVariable(bool(keep))
     if gradient is not None:
         kwargs["grad_outputs"] = ListVariable([gradient])
-    gradients = output.call_function(tx, torch.autograd.grad, [loss, ListVariable(leaves)], kwargs)
-    # (it frees the autograd graph it walked: never dead code, even where every gradient is None)
-    next(node for node in reversed(output.graph.nodes) if node.target is torch.autograd.grad).meta["mutates"] = True
+    gradients = record_autograd_grad(tx, [loss, ListVariable(leaves)], kwargs)
     grad_enabled = output.grad_enabled
     output.set_grad_enabled(tx, False)
     try:
@@ -200,6 +198,24 @@ def record_backward(tx: InstructionTranslator, loss: TensorVariable, gradient: V
     finally:
         output.set_grad_enabled(tx, grad_enabled)
     return ConstantVariable(None)
+
+
+def record_autograd_grad(tx: InstructionTranslator, args: list[Variable], kwargs: dict[str, Variable]) -> Variable:
+    """Record ``torch.autograd.grad(*args, **kwargs)``, marked as never dead code: it frees the autograd
+    graph it walks, so it stays in order with the rest even where nothing reads a gradient."""
+    gradients = tx.output.call_function(tx, torch.autograd.grad, args, kwargs)
+    next(node for node in reversed(tx.output.graph.nodes) if node.target is torch.autograd.grad).meta["mutates"] = True
+    return gradients
+
+
+def tensors_given(value: Variable | None) -> list[TensorVariable] | None:
+    """A tensor, or a non-empty list or tuple of tensors, as a list; None for anything else."""
+    if isinstance(value, TensorVariable):
+        return [value]
+    items = getattr(value, "items", None)
+    if isinstance(items, list) and items and all(isinstance(item, TensorVariable) for item in items):
+        return list(items)
+    return None
 
 
 def tensor_backward(tx: InstructionTranslator, tensor: TensorVariable, args: list[Variable],
@@ -221,23 +237,19 @@ def autograd_backward(tx: InstructionTranslator, args: list[Variable], kwargs: d
         return None
     bound = dict(zip(names, args)) | kwargs
     loss, gradient = _single(bound.get("tensors")), bound.get("grad_tensors")
-    if gradient is not None and not (gradient.is_python_constant() and gradient.as_python_constant() is None):
+    if not is_none_constant(gradient):
         gradient = _single(gradient)
         if gradient is None:
             return None
-    if not isinstance(loss, TensorVariable):
+    if loss is None:
         return None
     return record_backward(tx, loss, gradient, bound.get("retain_graph"), bound.get("create_graph"), bound.get("inputs"))
 
 
-def _single(value: Variable | None) -> Variable | None:
+def _single(value: Variable | None) -> TensorVariable | None:
     """A tensor given alone or as the one item of a list or tuple; None for anything else."""
-    if isinstance(value, TensorVariable):
-        return value
-    items = getattr(value, "items", None)
-    if isinstance(items, list) and len(items) == 1 and isinstance(items[0], TensorVariable):
-        return items[0]
-    return None
+    given = tensors_given(value)
+    return given[0] if given is not None and len(given) == 1 else None
 
 
 METHOD_HANDLERS["backward"] = tensor_backward
